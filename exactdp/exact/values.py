@@ -1,0 +1,365 @@
+"""Give parsed expressions an exact value, and take exact numbers from Python.
+
+Values live in three exact types:
+
+* :class:`flint.fmpq` -- rational numbers (regime 1 of DESIGN.md section 2);
+* :class:`~exactdp.exact.lin.Lin` -- algebraic numbers ``sum c_s sqrt(s)``,
+  used for distances and exponents;
+* :class:`~exactdp.exact.expo.ExpFrac` -- quotients of exponential polynomials,
+  for transcendental entries (regime 2) and entries in a symbolic ``alpha``
+  (regime 3).
+
+``log(q)`` of a rational is kept as :class:`LogVal` (``c * log(q)``); it may be
+used as an epsilon or inside ``exp``.  Anything else (for instance ``log(3)``
+as a probability) is refused with :class:`~exactdp.errors.UnsupportedRegime`.
+
+Examples
+--------
+>>> exact_number("0.25")
+1/4
+>>> exact_number("exp(-1/2)")
+ExpFrac('exp(-1/2)')
+>>> probability("(1 - alpha)/(1 + alpha)", alpha=fmpq(1, 2))
+1/3
+>>> exact_number(0.1)
+Traceback (most recent call last):
+...
+exactdp.errors.InvalidType: number: got the binary float 0.1; exactdp takes exact numbers. Pass a string such as '0.1' or '1/10' for the decimal, or allow_float=True to take the float's exact binary value 3602879701896397/36028797018963968
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+from numbers import Integral, Rational
+
+from flint import fmpq, fmpz
+
+from ..errors import InvalidInput, InvalidType, UnsupportedRegime
+from .expo import ExpFrac
+from .lin import Lin
+from .parse import parse_expr
+
+__all__ = [
+    "LogVal",
+    "Setting",
+    "evaluate",
+    "exact_number",
+    "probability",
+    "distance",
+    "from_python",
+    "to_rational",
+    "MAX_POWER",
+]
+
+MAX_POWER = 100_000
+
+
+class LogVal:
+    """``c * log(q)`` for rationals ``c`` and ``q > 0`` (kept exact, unevaluated)."""
+
+    __slots__ = ("base", "coef")
+
+    def __init__(self, base: fmpq, coef: fmpq = fmpq(1)):
+        self.base = fmpq(base)
+        self.coef = fmpq(coef)
+
+    def __repr__(self):
+        return f"LogVal({self})"
+
+    def __str__(self):
+        c = self.coef
+        lg = f"log({self.base})"
+        if c == 1:
+            return lg
+        if c.p == 1:
+            return f"{lg}/{c.q}"
+        return f"{c}*{lg}" if c.q == 1 else f"{c.p}*{lg}/{c.q}"
+
+
+class Setting:
+    """What ``alpha`` and ``eps`` mean while evaluating an expression.
+
+    Parameters
+    ----------
+    alpha : fmpq or ExpFrac or None
+        Value substituted for ``alpha`` (``None``: the name is not allowed).
+    eps : Lin or LogVal or None
+        Value substituted for ``eps``.
+    """
+
+    __slots__ = ("alpha", "eps")
+
+    def __init__(self, alpha=None, eps=None):
+        self.alpha = alpha
+        self.eps = eps
+
+    @staticmethod
+    def symbolic() -> "Setting":
+        """``alpha`` is the symbol exp(-eps), ``eps`` the symbol itself (regime 3)."""
+        return Setting(ExpFrac.exp(-Lin.eps()), Lin.eps())
+
+
+_PLAIN = Setting()
+
+
+def _need(cond, msg):
+    if not cond:
+        raise UnsupportedRegime(msg)
+
+
+def _as_lin(v):
+    if isinstance(v, Lin):
+        return v
+    if isinstance(v, fmpq):
+        return Lin.rat(v)
+    return None
+
+
+def _simplify(v):
+    """Bring a value to its simplest exact type (Lin/ExpFrac that are rational -> fmpq)."""
+    if isinstance(v, Lin) and v.is_rational() and not v.has_eps():
+        return v.rational()
+    if isinstance(v, ExpFrac):
+        r = v.rational()
+        if r is not None:
+            return r
+    return v
+
+
+def _binop(op, a, b):
+    if isinstance(a, LogVal) or isinstance(b, LogVal):
+        return _log_binop(op, a, b)
+    if isinstance(a, fmpq) and isinstance(b, fmpq):
+        if op == "div" and b == 0:
+            raise InvalidInput("expression: division by zero")
+        return {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b if op == "div" else None}[op]
+    la, lb = _as_lin(a), _as_lin(b)
+    if la is not None and lb is not None:
+        if op == "add":
+            return la + lb
+        if op == "sub":
+            return la - lb
+        if op == "mul":
+            return la * lb
+        if lb.is_zero():
+            raise InvalidInput("expression: division by zero")
+        return la / lb
+    _need(not isinstance(a, Lin) and not isinstance(b, Lin),
+          "an irrational algebraic number (sqrt) may appear only in distances and exponents, "
+          "not combined with exponentials")
+    ea, eb = ExpFrac.coerce(a), ExpFrac.coerce(b)
+    if op == "add":
+        return ea + eb
+    if op == "sub":
+        return ea - eb
+    if op == "mul":
+        return ea * eb
+    if eb.is_zero():
+        raise InvalidInput("expression: division by zero")
+    return ea / eb
+
+
+def _log_binop(op, a, b):
+    if op in ("mul", "div") and isinstance(a, LogVal) and isinstance(b, fmpq):
+        if op == "div" and b == 0:
+            raise InvalidInput("expression: division by zero")
+        return LogVal(a.base, a.coef * b if op == "mul" else a.coef / b)
+    if op == "mul" and isinstance(b, LogVal) and isinstance(a, fmpq):
+        return LogVal(b.base, b.coef * a)
+    if op in ("add", "sub") and isinstance(a, LogVal) and isinstance(b, LogVal):
+        s = 1 if op == "add" else -1
+        if a.base == b.base:
+            return LogVal(a.base, a.coef + s * b.coef)
+        if a.coef == s * b.coef:
+            return LogVal(a.base * b.base ** s, a.coef)
+    raise UnsupportedRegime("a logarithm may be scaled by a rational or used inside exp(), nothing more")
+
+
+def _power(base, ex):
+    if isinstance(ex, Lin) and not ex.has_eps() and ex.is_rational():
+        ex = ex.rational()
+    if isinstance(ex, fmpq) and ex.q == 1:
+        k = int(ex.p)
+        if abs(k) > MAX_POWER:
+            raise InvalidInput(f"expression: exponent {k} is beyond the limit {MAX_POWER}")
+        if isinstance(base, fmpq):
+            if base == 0 and k < 0:
+                raise InvalidInput("expression: division by zero (0 to a negative power)")
+            return base**k
+        if isinstance(base, Lin):
+            out = Lin.rat(1)
+            b = base if k >= 0 else None
+            _need(b is not None, "negative powers of a sum of square roots are not supported")
+            for _ in range(k):
+                out = out * b
+            return out
+        if isinstance(base, ExpFrac):
+            return base**k
+        raise UnsupportedRegime("a logarithm cannot be raised to a power")
+    # non-integer exponent
+    if isinstance(base, fmpq) and isinstance(ex, fmpq) and ex.q == 2 and base >= 0:
+        root = Lin.sqrt(base)
+        return _power(root, fmpq(ex.p))
+    if isinstance(base, ExpFrac):
+        mono = base.monomial()
+        lex = _as_lin(ex)
+        if mono is not None and mono[0] == 1 and lex is not None:
+            return ExpFrac.exp(mono[1] * lex)
+    if isinstance(base, fmpq) and base > 0 and isinstance(ex, (fmpq, Lin)):
+        raise UnsupportedRegime(
+            f"{base}^({ex}) is an algebraic or transcendental power of a rational; "
+            "write the level as eps = c*log(q) instead"
+        )
+    raise UnsupportedRegime(f"power with exponent {ex} is outside the exact regimes")
+
+
+def _exp(v, setting):
+    if isinstance(v, LogVal):
+        # exp(c log q) = q^c
+        if v.coef.q == 1:
+            return _power(v.base, v.coef)
+        raise UnsupportedRegime(f"exp({v}) = {v.base}^({v.coef}) is irrational algebraic")
+    lv = _as_lin(v)
+    _need(lv is not None, "exp() takes a rational, a sum of square roots or a multiple of eps")
+    if lv.is_zero():
+        return fmpq(1)
+    return ExpFrac.exp(lv)
+
+
+def _log(v):
+    if isinstance(v, fmpq):
+        if v <= 0:
+            raise InvalidInput(f"expression: log of a non-positive number {v}")
+        return fmpq(0) if v == 1 else LogVal(v)
+    if isinstance(v, ExpFrac):
+        mono = v.monomial()
+        if mono is not None and mono[0] == 1:
+            return mono[1]
+    raise UnsupportedRegime("log() takes a positive rational or exp(...) of an exact exponent")
+
+
+def evaluate(node, setting: Setting = _PLAIN):
+    """Exact value of a parsed expression tree under ``setting``."""
+    tag = node[0]
+    if tag == "num":
+        return node[1]
+    if tag == "alpha":
+        if setting.alpha is None:
+            raise InvalidInput("expression: 'alpha' is not defined here; give --alpha/--eps or use it in a mechanism")
+        return setting.alpha
+    if tag == "eps":
+        if setting.eps is None:
+            raise InvalidInput("expression: 'eps' is not defined here; give --alpha/--eps or use it in a mechanism")
+        return setting.eps
+    if tag == "neg":
+        v = evaluate(node[1], setting)
+        if isinstance(v, LogVal):
+            return LogVal(v.base, -v.coef)
+        return -v
+    if tag in ("add", "sub", "mul", "div"):
+        return _simplify(_binop(tag, evaluate(node[1], setting), evaluate(node[2], setting)))
+    if tag == "pow":
+        return _simplify(_power(evaluate(node[1], setting), evaluate(node[2], setting)))
+    if tag == "call":
+        arg = evaluate(node[2], setting)
+        if node[1] == "exp":
+            return _simplify(_exp(arg, setting))
+        if node[1] == "log":
+            return _simplify(_log(arg))
+        if isinstance(arg, fmpq):
+            return _simplify(Lin.sqrt(arg))
+        raise UnsupportedRegime("sqrt() takes a non-negative rational")
+    raise AssertionError(tag)  # pragma: no cover
+
+
+def from_python(x, *, what: str = "number", allow_float: bool = False):
+    """An exact value from a Python object or exact text.
+
+    Integers, :class:`fractions.Fraction`, :class:`decimal.Decimal`,
+    sympy/flint rationals and strings in the exactdp grammar are exact.  A
+    binary float is refused unless ``allow_float=True``, which takes its exact
+    binary value.
+    """
+    if isinstance(x, (fmpq, ExpFrac, Lin, LogVal)):
+        return x
+    if isinstance(x, bool):
+        raise InvalidType(f"{what}: got the boolean {x}; expected an exact number")
+    if isinstance(x, (int, fmpz)) or isinstance(x, Integral):
+        return fmpq(int(x))
+    if isinstance(x, Fraction):
+        return fmpq(x.numerator, x.denominator)
+    if isinstance(x, Rational):  # sympy.Rational, numpy ints registered as Integral
+        return fmpq(int(x.numerator), int(x.denominator))
+    if isinstance(x, Decimal):
+        if not x.is_finite():
+            raise InvalidInput(f"{what}: got {x}; expected a finite number")
+        n, d = x.as_integer_ratio()
+        return fmpq(n, d)
+    if isinstance(x, str):
+        if x.strip().lower() in ("nan", "inf", "-inf", "infinity", "oo"):
+            raise InvalidInput(f"{what}: got {x!r}; expected a finite exact number")
+        return x  # caller evaluates with its setting
+    if isinstance(x, float) or type(x).__name__.startswith("float"):
+        xf = float(x)
+        if not math.isfinite(xf):
+            raise InvalidInput(f"{what}: got {xf}; expected a finite exact number (NaN and infinity are not probabilities)")
+        n, d = xf.as_integer_ratio()
+        if not allow_float:
+            raise InvalidType(
+                f"{what}: got the binary float {xf!r}; exactdp takes exact numbers. Pass a string "
+                f"such as {repr(xf)!r} or '{Fraction(xf).limit_denominator(10**6)}' for the decimal, "
+                f"or allow_float=True to take the float's exact binary value {n}/{d}"
+            )
+        return fmpq(n, d)
+    if hasattr(x, "is_Rational") and getattr(x, "is_Rational", False):
+        return fmpq(int(x.p), int(x.q))
+    raise InvalidType(f"{what}: got {type(x).__name__} {x!r}; expected an int, Fraction, exact string or Decimal")
+
+
+def exact_number(x, setting: Setting = _PLAIN, *, what: str = "number", allow_float: bool = False):
+    """Exact value of ``x`` (Python number or exact text) under ``setting``."""
+    v = from_python(x, what=what, allow_float=allow_float)
+    if isinstance(v, str):
+        try:
+            v = evaluate(parse_expr(v), setting)
+        except (InvalidInput, InvalidType) as e:
+            msg = str(e)
+            if not msg.startswith(what):
+                msg = f"{what}: {msg}"
+            raise type(e)(msg) from None
+    return _simplify(v)
+
+
+def probability(x, *, alpha=None, eps=None, setting: Setting | None = None, what="entry",
+                allow_float=False):
+    """An exact probability-like value (``fmpq`` or ``ExpFrac``)."""
+    s = setting if setting is not None else Setting(alpha, eps)
+    v = exact_number(x, s, what=what, allow_float=allow_float)
+    if isinstance(v, Lin):
+        raise UnsupportedRegime(f"{what}: {v} is an irrational algebraic number; probabilities must be "
+                                "rational, exponential expressions, or expressions in alpha")
+    if isinstance(v, LogVal):
+        raise UnsupportedRegime(f"{what}: {v} is a logarithm, not a probability")
+    return v
+
+
+def distance(x, *, what="distance", allow_float=False):
+    """An exact distance: ``fmpq``, ``Lin`` (square roots) or ``math.inf``."""
+    if isinstance(x, float) and math.isinf(x) and x > 0:
+        return math.inf
+    if isinstance(x, str) and x.strip().lower() in ("inf", "infinity", "oo"):
+        return math.inf
+    v = exact_number(x, what=what, allow_float=allow_float)
+    if isinstance(v, (ExpFrac, LogVal)):
+        raise UnsupportedRegime(f"{what}: {v} is transcendental; distances must be rational or sums of square roots")
+    return v
+
+
+def to_rational(x, *, what="number", allow_float=False) -> fmpq:
+    """An exact rational, refusing irrationals."""
+    v = exact_number(x, what=what, allow_float=allow_float)
+    if not isinstance(v, fmpq):
+        raise InvalidInput(f"{what}: expected a rational number, got {v}")
+    return v
