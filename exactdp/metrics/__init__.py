@@ -1,0 +1,21 @@
+"""Finite metric spaces with exact distances (layer 2 of DESIGN.md section 3)."""
+
+from .databases import database_label, hamming, induced, symmetric_difference
+from .graphs import cycle, discrete, from_graph, grid, path
+from .space import FiniteMetric, from_matrix
+from .spec import metric_from_spec
+
+__all__ = [
+    "FiniteMetric",
+    "from_graph",
+    "from_matrix",
+    "path",
+    "cycle",
+    "discrete",
+    "grid",
+    "hamming",
+    "induced",
+    "symmetric_difference",
+    "database_label",
+    "metric_from_spec",
+]

@@ -1,0 +1,278 @@
+"""Finite metric spaces with exact distances and their *generating pairs*.
+
+A :class:`FiniteMetric` knows its points (string labels), exact distances
+(``fmpq``, :class:`~exactdp.exact.lin.Lin` for square roots, or ``math.inf``
+between components that nothing connects), and a set of **generating pairs**:
+pairs ``(x, y)`` such that every distance is the length of a chain of
+generating pairs.  d-privacy constraints only need checking on generating
+pairs, because for a chain ``x = y_0, ..., y_k = x'`` with
+``d(x, x') = sum d(y_i, y_{i+1})`` the per-step bounds multiply:
+
+    K(x)(z) <= prod e^(eps d(y_i, y_{i+1})) K(x')(z) = e^(eps d(x, x')) K(x')(z).
+
+For a graph metric the generating pairs are the edges (ECP14 sec. 3.2, where
+``eps``-DP is ``eps d_h``-privacy); for an explicit matrix they are the pairs
+with no point *strictly between* them (``d(x,w) + d(w,y) = d(x,y)``), found
+exactly.  Pairs at infinite distance impose no constraint.
+
+>>> from exactdp.metrics import path
+>>> m = path(4)
+>>> m.points
+('0', '1', '2', '3')
+>>> m.distance('0', '3')
+3
+>>> [(m.points[i], m.points[j], str(d)) for i, j, d in m.generating_pairs()]
+[('0', '1', '1'), ('1', '2', '1'), ('2', '3', '1')]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from flint import fmpq
+
+from ..errors import InputTooLarge, InvalidInput, NotAMetric
+from ..exact.decide import exact_str, float_bounds, sign
+from ..exact.lin import Lin
+from ..exact.values import distance as parse_distance
+
+__all__ = ["FiniteMetric", "MAX_POINTS_DENSE", "dist_sub", "dist_add"]
+
+#: largest number of points for which an explicit distance matrix is accepted
+MAX_POINTS_DENSE = 5_000
+
+
+def dist_add(a, b):
+    if a == math.inf or b == math.inf:
+        return math.inf
+    if isinstance(a, fmpq) and isinstance(b, fmpq):
+        return a + b
+    s = Lin.coerce(a) + Lin.coerce(b)
+    return s.rational() if s.is_rational() else s
+
+
+def dist_sub(a, b):
+    """``a - b`` for finite exact distances."""
+    if isinstance(a, fmpq) and isinstance(b, fmpq):
+        return a - b
+    return Lin.coerce(a) - Lin.coerce(b)
+
+
+def dist_sign(x) -> int:
+    return sign(x) if not isinstance(x, Lin) else x.sign()
+
+
+class FiniteMetric:
+    """A finite metric space with exact distances (see module docstring).
+
+    Build one with the constructors in :mod:`exactdp.metrics`
+    (:func:`~exactdp.metrics.from_graph`, :func:`~exactdp.metrics.path`,
+    :func:`~exactdp.metrics.grid`, :func:`~exactdp.metrics.hamming`,
+    :func:`~exactdp.metrics.from_matrix`, ...).
+    """
+
+    def __init__(self, points, pairs, distance_fn, *, kind: str, description: str,
+                 reduction: str, params: dict | None = None):
+        self.points: tuple[str, ...] = tuple(points)
+        self.index = {p: i for i, p in enumerate(self.points)}
+        if len(self.index) != len(self.points):
+            dup = [p for p in self.points if self.points.count(p) > 1][0]
+            raise InvalidInput(f"metric points: label {dup!r} appears twice; labels are compared as strings and must be unique")
+        self._pairs = pairs  # list of (i, j, d) with i < j, or a callable producing it
+        self._distance_fn = distance_fn
+        self.kind = kind
+        self.description = description
+        self.reduction = reduction
+        self.params = params or {}
+
+    def __len__(self):
+        return len(self.points)
+
+    def __repr__(self):
+        return f"<FiniteMetric {self.description}: {len(self)} points>"
+
+    def generating_pairs(self) -> list:
+        """Generating pairs ``(i, j, d)`` with ``i < j`` and finite ``d > 0``."""
+        if callable(self._pairs):
+            self._pairs = self._pairs()
+        return self._pairs
+
+    def _idx(self, x) -> int:
+        try:
+            return self.index[str(x)]
+        except KeyError:
+            raise InvalidInput(f"point {x!r} is not in the metric ({self.description})") from None
+
+    def distance(self, x, y):
+        """Exact distance between labels ``x`` and ``y``."""
+        return self._distance_fn(self._idx(x), self._idx(y))
+
+    def d(self, i: int, j: int):
+        """Exact distance between point indices ``i`` and ``j``."""
+        return self._distance_fn(i, j)
+
+    def distance_matrix(self):
+        """The full exact distance matrix (list of lists); O(n^2) values."""
+        n = len(self)
+        if n > MAX_POINTS_DENSE:
+            raise InputTooLarge(f"distance_matrix: {n} points exceed {MAX_POINTS_DENSE}")
+        return [[self._distance_fn(i, j) for j in range(n)] for i in range(n)]
+
+    def scaled(self, c) -> "FiniteMetric":
+        """The metric ``c * d`` for an exact ``c > 0`` (rational or a sum of square roots)."""
+        c = parse_distance(c, what="scale")
+        if c == math.inf or dist_sign(c) <= 0:
+            raise InvalidInput(f"scale: expected a finite exact number > 0, got {c}")
+
+        def mul(d):
+            if d == math.inf:
+                return d
+            if isinstance(d, fmpq) and isinstance(c, fmpq):
+                return d * c
+            p = Lin.coerce(d) * Lin.coerce(c)
+            return p.rational() if p.is_rational() else p
+
+        base = self
+        return FiniteMetric(
+            self.points,
+            lambda: [(i, j, mul(d)) for i, j, d in base.generating_pairs()],
+            lambda i, j: mul(base.d(i, j)),
+            kind=self.kind,
+            description=f"{exact_str(c)} * ({self.description})",
+            reduction=self.reduction,
+            params={**self.params, "scale": exact_str(c)},
+        )
+
+    def diameter(self):
+        """Largest finite distance."""
+        best = fmpq(0)
+        n = len(self)
+        for i in range(n):
+            for j in range(i + 1, n):
+                d = self.d(i, j)
+                if d != math.inf and dist_sign(dist_sub(d, best)) > 0:
+                    best = d
+        return best
+
+    def min_distance(self):
+        """Smallest distance between distinct points (``kappa`` of HLM15 Thm 7)."""
+        best = math.inf
+        for _, _, d in self.generating_pairs():
+            if best == math.inf or dist_sign(dist_sub(d, best)) < 0:
+                best = d
+        return best
+
+
+def _bounds_matrix(D):
+    n = len(D)
+    lo = np.empty((n, n))
+    hi = np.empty((n, n))
+    for i in range(n):
+        for j in range(n):
+            v = D[i][j]
+            if v == math.inf:
+                lo[i, j] = hi[i, j] = math.inf
+            else:
+                lo[i, j], hi[i, j] = float_bounds(v)
+    return lo, hi
+
+
+def validate_and_reduce(points: Sequence[str], D) -> list:
+    """Check the metric axioms exactly and return the generating pairs.
+
+    Raises :class:`NotAMetric` naming the offending points.  Floats are used
+    only as a certified filter (outward-rounded bounds); every near tie is
+    decided exactly.
+    """
+    n = len(points)
+    for i in range(n):
+        if len(D[i]) != n:
+            raise NotAMetric(f"distances: row {i} ({points[i]!r}) has {len(D[i])} entries, expected {n} (the matrix must be square)")
+    for i in range(n):
+        if D[i][i] == math.inf or dist_sign(D[i][i]) != 0:
+            raise NotAMetric(f"distances: d({points[i]!r}, {points[i]!r}) = {exact_str(D[i][i])}, expected 0")
+        for j in range(i + 1, n):
+            a, b = D[i][j], D[j][i]
+            if (a == math.inf) != (b == math.inf) or (a != math.inf and dist_sign(dist_sub(a, b)) != 0):
+                raise NotAMetric(
+                    f"distances: not symmetric: d({points[i]!r}, {points[j]!r}) = {exact_str(a)} but "
+                    f"d({points[j]!r}, {points[i]!r}) = {exact_str(b)}")
+            if a != math.inf and dist_sign(a) <= 0:
+                raise NotAMetric(
+                    f"distances: d({points[i]!r}, {points[j]!r}) = {exact_str(a)}, expected > 0 for distinct "
+                    "points; hint: merge points at distance 0")
+    lo, hi = _bounds_matrix(D)
+    pairs = []
+    with np.errstate(invalid="ignore"):
+        for x in range(n):
+            # s[w, y] encloses d(x, w) + d(w, y)
+            s_lo = np.nextafter(lo[x][:, None] + lo, -np.inf)
+            s_hi = np.nextafter(hi[x][:, None] + hi, np.inf)
+            dxy_lo, dxy_hi = lo[x][None, :], hi[x][None, :]
+            # triangle: d(x, y) <= d(x, w) + d(w, y)
+            surely_ok = dxy_hi <= s_lo
+            cand = np.argwhere(~surely_ok)
+            for w, y in cand:
+                if w in (x, y) or x == y:
+                    continue
+                lhs, rhs = D[x][y], dist_add(D[x][w], D[w][y])
+                if rhs == math.inf:
+                    continue
+                if lhs == math.inf or dist_sign(dist_sub(lhs, rhs)) > 0:
+                    raise NotAMetric(
+                        f"distances: triangle inequality fails for ({points[x]!r}, {points[w]!r}, {points[y]!r}): "
+                        f"d({points[x]!r}, {points[y]!r}) = {exact_str(lhs)} > d({points[x]!r}, {points[w]!r}) + "
+                        f"d({points[w]!r}, {points[y]!r}) = {exact_str(rhs)}")
+            # generating pairs: (x, y), x < y, finite, with no w strictly between
+            between = (s_lo <= dxy_hi) & (dxy_lo <= s_hi)  # possibly equal
+            for y in range(x + 1, n):
+                if D[x][y] == math.inf:
+                    continue
+                ws = np.nonzero(between[:, y])[0]
+                essential = True
+                for w in ws:
+                    if w == x or w == y:
+                        continue
+                    if D[x][w] == math.inf or D[w][y] == math.inf:
+                        continue
+                    if dist_sign(dist_sub(D[x][y], dist_add(D[x][w], D[w][y]))) == 0:
+                        essential = False
+                        break
+                if essential:
+                    pairs.append((x, y, D[x][y]))
+    return pairs
+
+
+def from_matrix(points, distances, *, allow_float=False) -> FiniteMetric:
+    """A metric from an explicit exact distance matrix (validated exactly).
+
+    Entries are exact numbers (ints, Fractions, strings such as ``"3/2"`` or
+    ``"sqrt(2)"``) or ``"inf"``.
+
+    >>> m = from_matrix(["a", "b", "c"], [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+    >>> [(m.points[i], m.points[j]) for i, j, _ in m.generating_pairs()]
+    [('a', 'b'), ('b', 'c')]
+    >>> from_matrix(["a", "b", "c"], [[0, 1, 3], [1, 0, 1], [3, 1, 0]])
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.NotAMetric: distances: triangle inequality fails for ('a', 'b', 'c'): d('a', 'c') = 3 > d('a', 'b') + d('b', 'c') = 2
+    """
+    points = [str(p) for p in points]
+    n = len(points)
+    if n == 0:
+        raise InvalidInput("metric points: expected at least one point, got none")
+    if n > MAX_POINTS_DENSE:
+        raise InputTooLarge(f"distances: {n} points exceed the limit {MAX_POINTS_DENSE} for an explicit matrix")
+    if len(distances) != n:
+        raise NotAMetric(f"distances: {len(distances)} rows for {n} points; the matrix must be {n} x {n}")
+    D = [[parse_distance(v, what=f"distance [{i}][{j}]", allow_float=allow_float) for j, v in enumerate(row)]
+         for i, row in enumerate(distances)]
+    pairs = validate_and_reduce(points, D)
+    return FiniteMetric(
+        points, pairs, lambda i, j: D[i][j], kind="matrix",
+        description=f"explicit distance matrix on {n} points",
+        reduction=("the generating pairs are the pairs (x, y) with no point w strictly between them "
+                   "(d(x,w) + d(w,y) = d(x,y)), found exactly; every other pair is the sum of a chain of them"),
+    )
