@@ -1,0 +1,352 @@
+"""Regime 3: statements for every eps > 0 at once, by exact real-root isolation.
+
+With ``alpha = e^(-eps)`` a symbol in (0, 1), a value in the symbolic field is a
+quotient of polynomials in ``u = alpha^(1/L)`` (``L`` clears the denominators of
+the exponents).  The sign of a polynomial ``p`` on the open interval (0, 1) is
+decomposed exactly:
+
+1. the factor ``u^k`` is removed (it is positive on (0, 1));
+2. Descartes' rule on ``(1+v)^n p(1/(1+v))`` -- no sign variation means no root
+   in (0, 1) and one constant sign;
+3. otherwise ``p`` is split into square-free factors, the real roots of each in
+   (0, 1) are isolated exactly (sympy ``CRootOf``), sorted, and the sign is
+   carried across each root by the parity of its multiplicity, starting from
+   the sign of the lowest coefficient (the sign of ``p`` near 0+).
+
+The open interval is used on purpose: ``alpha = 1`` (eps = 0) is often a root.
+
+>>> from exactdp.exact.values import probability, Setting
+>>> x = probability("1 - 2*alpha", setting=Setting.symbolic())
+>>> [str(p) for p in sign_pieces(x)]
+['(0, 1/2): +', '{1/2}: 0', '(1/2, 1): -']
+"""
+
+from __future__ import annotations
+
+from math import lcm
+
+import sympy as sp
+from flint import fmpq, fmpq_poly
+
+from ..errors import UnsupportedRegime
+from .expo import ExpFrac
+from .lin import EPS_ATOM
+
+__all__ = ["to_upoly", "sign_pieces", "Piece", "Algebraic", "AlphaSet", "U", "denominator_lcm"]
+
+#: the sympy symbol used for u = alpha^(1/L) in printed roots
+U = sp.Symbol("alpha", positive=True)
+
+
+def _exps(p: dict):
+    out = []
+    for k in p:
+        if k.is_zero():
+            out.append(fmpq(0))
+            continue
+        sa = k.single_atom()
+        if sa is None or sa[0] != EPS_ATOM:
+            raise UnsupportedRegime(
+                f"exp({k}) is not a power of alpha; the all-eps regime needs entries that are "
+                "rational functions of alpha (rational powers allowed)")
+        out.append(-sa[1])  # exp(c eps) = alpha^(-c)
+    return out
+
+
+def denominator_lcm(values) -> int:
+    """Smallest ``L`` such that every exponent of alpha in ``values`` is a multiple of 1/L."""
+    L = 1
+    for v in values:
+        if isinstance(v, ExpFrac):
+            for e in _exps(v.num) + _exps(v.den):
+                L = lcm(L, int(e.q))
+    return L
+
+
+def _poly(p: dict, L: int):
+    es = _exps(p)
+    ints = [int(e * L) for e in es]
+    shift = min(ints) if ints else 0
+    coeffs: dict = {}
+    for (k, c), e in zip(p.items(), ints):
+        coeffs[e - shift] = coeffs.get(e - shift, 0) + c
+    deg = max(coeffs) if coeffs else 0
+    return fmpq_poly([coeffs.get(i, 0) for i in range(deg + 1)]), shift
+
+
+def to_upoly(x, L: int = 1):
+    """``x = u^s * N(u) / D(u)`` with ``u = alpha^(1/L)``: returns ``(N, D, s)``."""
+    if isinstance(x, fmpq):
+        return fmpq_poly([x]), fmpq_poly([1]), 0
+    n, sn = _poly(x.num, L)
+    d, sd = _poly(x.den, L)
+    return n, d, sn - sd
+
+
+class Algebraic:
+    """A real algebraic number: the unique root of the square-free ``poly`` in ``[a, b]``.
+
+    ``a == b`` means the rational root ``a``.  Comparison is exact: disjoint
+    intervals order two numbers; overlapping ones are equal iff the gcd of the
+    polynomials has a root in the overlap; otherwise the intervals are refined
+    by bisection until they separate (which terminates for distinct numbers).
+    """
+
+    __slots__ = ("poly", "a", "b")
+
+    def __init__(self, poly, a, b):
+        self.poly, self.a, self.b = poly, sp.Rational(a), sp.Rational(b)
+
+    @staticmethod
+    def rational(q):
+        q = sp.Rational(q)
+        return Algebraic(sp.Poly(U - q, U), q, q)
+
+    def is_rational(self):
+        return self.a == self.b
+
+    def _bisect(self):
+        if self.a == self.b:
+            return
+        m = (self.a + self.b) / 2
+        fm = self.poly.eval(m)
+        if fm == 0:
+            self.a = self.b = m
+        elif (self.poly.eval(self.a) > 0) != (fm > 0):
+            self.b = m
+        else:
+            self.a = m
+
+    def cmp(self, other: "Algebraic") -> int:
+        while True:
+            if self.b < other.a or (self.b == other.a and not (self.is_rational() and other.is_rational())):
+                if self.b < other.a or self.a < self.b or other.a < other.b:
+                    return -1
+            if other.b < self.a or (other.b == self.a and (self.a < self.b or other.a < other.b)):
+                return 1
+            if self.is_rational() and other.is_rational():
+                return (self.a > other.a) - (self.a < other.a)
+            lo, hi = max(self.a, other.a), min(self.b, other.b)
+            g = sp.gcd(self.poly, other.poly)
+            if g.degree() >= 1 and lo <= hi and g.count_roots(lo, hi) > 0:
+                # both numbers are the unique root of g in the overlap
+                if self.a <= lo and hi <= self.b and other.a <= lo and hi <= other.b:
+                    return 0
+            self._bisect()
+            other._bisect()
+
+    def __lt__(self, other):
+        return self.cmp(other) < 0
+
+    def __eq__(self, other):
+        return isinstance(other, Algebraic) and self.cmp(other) == 0
+
+    __hash__ = None
+
+    def power(self, L: int) -> "Algebraic":
+        """``self^L`` for a positive root (used for alpha = u^L)."""
+        if L == 1:
+            return self
+        if self.is_rational():
+            return Algebraic.rational(self.a**L)
+        A = sp.Symbol("_a")
+        res = sp.Poly(sp.resultant(self.poly.as_expr().subs(U, A), U - A**L, A), U)
+        sqf = sp.Poly(sp.sqf_part(res.as_expr()), U)
+        target = Algebraic(sqf, self.a**L, self.b**L)
+        while sqf.count_roots(target.a, target.b) > 1:
+            self._bisect()
+            target = Algebraic(sqf, self.a**L, self.b**L)
+        return target
+
+    def decimal(self, digits=15) -> str:
+        x = Algebraic(self.poly, self.a, self.b)
+        tol = sp.Rational(1, 10**(digits + 2))
+        while x.b - x.a > tol:
+            x._bisect()
+        return str(sp.N((x.a + x.b) / 2, digits))
+
+    def __str__(self):
+        if self.is_rational():
+            return str(self.a)
+        return f"root of {sp.sstr(self.poly.as_expr())} in [{self.a}, {self.b}] (~{self.decimal(12)})"
+
+    def latex(self):
+        if self.is_rational():
+            return sp.latex(self.a)
+        return (rf"\text{{root of }} {sp.latex(self.poly.as_expr())} \text{{ in }} "
+                rf"[{sp.latex(self.a)}, {sp.latex(self.b)}] \approx {self.decimal(10)}")
+
+
+class Piece:
+    """A piece of (0, 1) in ``alpha``: an open interval or a point, with a sign."""
+
+    __slots__ = ("lo", "hi", "sign")
+
+    def __init__(self, lo: Algebraic, hi: Algebraic, sign: int):
+        self.lo, self.hi, self.sign = lo, hi, sign
+
+    @property
+    def is_point(self):
+        return self.lo is self.hi
+
+    def __str__(self):
+        s = {1: "+", 0: "0", -1: "-"}[self.sign]
+        if self.is_point:
+            return f"{{{self.lo}}}: {s}"
+        return f"({self.lo}, {self.hi}): {s}"
+
+
+_ZERO = Algebraic.rational(0)
+_ONE = Algebraic.rational(1)
+
+
+def _descartes_no_root_01(p: fmpq_poly) -> bool:
+    """True if Descartes' rule proves ``p`` has no root in (0, 1)."""
+    n = p.degree()
+    if n <= 0:
+        return True
+    q = fmpq_poly([0])
+    one_v = fmpq_poly([1, 1])
+    for i, c in enumerate(p.coeffs()):
+        if c != 0:
+            q += c * one_v ** (n - i)
+    signs = [c > 0 for c in q.coeffs() if c != 0]
+    return all(s == signs[0] for s in signs)
+
+
+def sign_pieces(x, L: int | None = None) -> list[Piece]:
+    """Exact sign of ``x`` (a symbolic value) on (0, 1) in ``alpha``, as pieces.
+
+    Roots of the numerator give sign 0; a root of the denominator in (0, 1)
+    (where ``x`` is undefined) raises :class:`UnsupportedRegime`.
+    """
+    if L is None:
+        L = denominator_lcm([x])
+    n, d, _ = to_upoly(x, L)
+    if n.is_zero():
+        return [Piece(_ZERO, _ONE, 0)]
+    if _roots_01(d):
+        raise UnsupportedRegime(f"the denominator of {x} vanishes for some alpha in (0, 1)")
+    p = n * d
+    roots = _roots_01(p)
+    low = next(c for c in p.coeffs() if c != 0)
+    s = 1 if low > 0 else -1
+    pieces = []
+    prev = _ZERO
+    for r, mult in roots:
+        ra = r.power(L)
+        pieces.append(Piece(prev, ra, s))
+        pieces.append(Piece(ra, ra, 0))
+        if mult % 2:
+            s = -s
+        prev = ra
+    pieces.append(Piece(prev, _ONE, s))
+    return pieces
+
+
+def _sympy_poly(f: fmpq_poly):
+    return sp.Poly([sp.Rational(int(c.p), int(c.q)) for c in reversed(f.coeffs())], U)
+
+
+def _roots_01(p: fmpq_poly):
+    """Distinct real roots of ``p`` in the open interval (0, 1), sorted, with multiplicity."""
+    if p.degree() <= 0:
+        return []
+    coeffs = p.coeffs()
+    k = next(i for i, c in enumerate(coeffs) if c != 0)
+    p = fmpq_poly(coeffs[k:])
+    if _descartes_no_root_01(p):
+        return []
+    out = []
+    _, factors = p.factor()  # irreducible over Q: pairwise coprime, square-free
+    for f, mult in factors:
+        if f.degree() == 1:
+            c0, c1 = f.coeffs()
+            r = -c0 / c1
+            if 0 < r < 1:
+                out.append((Algebraic.rational(sp.Rational(int(r.p), int(r.q))), mult))
+            continue
+        if _descartes_no_root_01(f):
+            continue
+        sf = _sympy_poly(f)
+        for (a, b), _m in sf.intervals(inf=0, sup=1):
+            a, b = sp.Rational(a), sp.Rational(b)
+            if a == b:
+                if 0 < a < 1:
+                    out.append((Algebraic.rational(a), mult))
+                continue
+            r = Algebraic(sf, a, b)
+            # sympy's isolating intervals may touch a rational root at 0 or 1: shrink off the ends
+            while sf.eval(r.a) == 0 or sf.eval(r.b) == 0 or (sf.eval(r.a) > 0) == (sf.eval(r.b) > 0):
+                a2, b2 = sf.refine_root(r.a, r.b, eps=(r.b - r.a) / 4)
+                r = Algebraic(sf, a2, b2)
+                if r.a == r.b:
+                    break
+            if r.b <= 0 or r.a >= 1:
+                continue
+            out.append((r, mult))
+    out.sort(key=lambda rm: _Key(rm[0]))
+    return out
+
+
+class _Key:
+    __slots__ = ("x",)
+
+    def __init__(self, x):
+        self.x = x
+
+    def __lt__(self, other):
+        return self.x.cmp(other.x) < 0
+
+
+class AlphaSet:
+    """A subset of (0, 1) in ``alpha`` given as exact disjoint pieces.
+
+    >>> AlphaSet([]).is_empty()
+    True
+    """
+
+    def __init__(self, pieces: list[Piece]):
+        self.pieces = _merge(pieces)
+
+    def is_empty(self) -> bool:
+        return not self.pieces
+
+    def is_everything(self) -> bool:
+        return (len(self.pieces) == 1 and not self.pieces[0].is_point
+                and self.pieces[0].lo.cmp(_ZERO) == 0 and self.pieces[0].hi.cmp(_ONE) == 0)
+
+    def __str__(self):
+        if not self.pieces:
+            return "{}"
+        return " U ".join(f"{{{p.lo}}}" if p.is_point else f"({p.lo}, {p.hi})" for p in self.pieces)
+
+    def latex(self) -> str:
+        if not self.pieces:
+            return r"\emptyset"
+        return r" \cup ".join(rf"\{{{p.lo.latex()}\}}" if p.is_point else rf"\left({p.lo.latex()}, {p.hi.latex()}\right)"
+                              for p in self.pieces)
+
+    def to_json(self):
+        return [{"lo": str(p.lo), "hi": str(p.hi), "point": p.is_point,
+                 "lo_approx": p.lo.decimal(15), "hi_approx": p.hi.decimal(15)} for p in self.pieces]
+
+
+def _merge(pieces):
+    ps = sorted(pieces, key=lambda p: (_Key(p.lo), 0 if p.is_point else 1))
+    out: list[Piece] = []
+    for p in ps:
+        if out:
+            q = out[-1]
+            c = p.lo.cmp(q.hi)
+            touching_point = c == 0 and (p.is_point or q.is_point)
+            if c < 0 or touching_point:
+                hi = p.hi if p.hi.cmp(q.hi) > 0 else q.hi
+                lo = q.lo
+                out[-1] = Piece(lo, hi, q.sign) if not (lo is hi) else q
+                if lo is not hi and q.is_point and not p.is_point:
+                    out[-1] = Piece(lo, hi, q.sign)
+                continue
+        out.append(p)
+    # a point piece merged into an interval starting at it: represent [a, b) as {a} + (a, b)
+    return out
