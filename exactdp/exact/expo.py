@@ -304,7 +304,7 @@ class ExpFrac:
         if self.is_polynomial():
             return n
         d = self._pstr(self.den)
-        nn = n if len(self.num) == 1 and "/" not in n else f"({n})"
+        nn = n if len(self.num) == 1 and not n.startswith("-") else f"({n})"
         return f"{nn}/({d})"
 
     def __repr__(self):

@@ -1,0 +1,373 @@
+"""The :class:`Mechanism` type: a labelled exact row-stochastic matrix.
+
+Rows are secrets (inputs ``x``), columns are outputs ``z``; entry ``K(x)(z)``
+is the probability of reporting ``z`` on ``x`` (ECP14 sec. 3.1 writes
+``h_yz`` for the noise matrix of an oblivious mechanism).  Entries are exact:
+rationals (:class:`flint.fmpq`), or :class:`~exactdp.exact.expo.ExpFrac`
+values -- transcendental numbers such as ``exp(-1/2)``, or rational functions
+of a symbolic ``alpha`` (all eps at once).
+
+Storage is *interned*: a table of distinct exact values and an integer code
+per cell (numpy ``int32``).  Structured mechanisms have few distinct values
+(the geometric mechanism on ``{0..n}`` has ``3n`` of them for ``(n+1)^2``
+cells), so privacy checks work on distinct value pairs, not on cells.
+
+Validation is exact and happens at construction: every entry ``>= 0`` and
+every row sums to exactly 1 (for a symbolic ``alpha``: as an identity, and
+``>= 0`` for every ``alpha`` in (0, 1)); failures name the row.
+
+>>> K = Mechanism.from_rows(["a", "b"], ["0", "1"], [["3/4", "1/4"], ["1/4", "3/4"]])
+>>> K.entry("a", "0")
+3/4
+>>> Mechanism.from_rows(["a"], ["0", "1"], [["1/2", "1/3"]])
+Traceback (most recent call last):
+...
+exactdp.errors.NotStochastic: mechanism: row 'a' sums to 5/6, expected exactly 1; hint: each row is a probability distribution over the outputs
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from flint import fmpq
+
+from .errors import InputTooLarge, InvalidInput, LabelMismatch, NotStochastic, UnsupportedRegime
+from .exact.decide import exact_latex, exact_str, sign
+from .exact.expo import ExpFrac
+from .exact.lin import Lin
+from .exact.values import Setting, probability
+
+__all__ = ["Mechanism", "MAX_CELLS"]
+
+#: largest number of matrix cells accepted
+MAX_CELLS = 16_000_000
+
+_RAT = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
+
+
+def _fast_entry(text, setting, allow_float, what):
+    if isinstance(text, str):
+        m = _RAT.match(text)
+        if m:
+            den = int(m.group(2)) if m.group(2) else 1
+            if den == 0:
+                raise InvalidInput(f"{what}: division by zero in {text!r}")
+            return fmpq(int(m.group(1)), den)
+    return probability(text, setting=setting, what=what, allow_float=allow_float)
+
+
+def _value_key(v):
+    return ("q", v) if isinstance(v, fmpq) else ("e", v.key())
+
+
+def _regime_of(values) -> str:
+    reg = "rational"
+    for v in values:
+        if isinstance(v, ExpFrac):
+            if v.has_eps():
+                return "symbolic"
+            reg = "transcendental"
+    return reg
+
+
+class Mechanism:
+    """A labelled exact stochastic matrix (see module docstring).
+
+    Build with :meth:`from_rows` (exact entries, validated) or the
+    constructors in :mod:`exactdp.mechanisms`.
+    """
+
+    def __init__(self, inputs, outputs, codes, values, *, name="mechanism", validate=True,
+                 provenance: str = ""):
+        self.inputs: tuple[str, ...] = tuple(str(x) for x in inputs)
+        self.outputs: tuple[str, ...] = tuple(str(z) for z in outputs)
+        self.codes = np.asarray(codes, dtype=np.int32)
+        self.values: list = list(values)
+        self.name = name
+        self.provenance = provenance
+        n, m = len(self.inputs), len(self.outputs)
+        if self.codes.shape != (n, m):
+            raise InvalidInput(f"mechanism: matrix shape {self.codes.shape}, expected {n} x {m} (inputs x outputs)")
+        if n == 0 or m == 0:
+            raise InvalidInput("mechanism: expected at least one input and one output")
+        for what, labels in (("input", self.inputs), ("output", self.outputs)):
+            if len(set(labels)) != len(labels):
+                dup = next(x for x in labels if labels.count(x) > 1)
+                raise InvalidInput(f"mechanism: {what} label {dup!r} appears twice; labels are compared as strings")
+        self.row_index = {x: i for i, x in enumerate(self.inputs)}
+        self.col_index = {z: j for j, z in enumerate(self.outputs)}
+        self.regime = _regime_of(self.values)
+        self.validated = False
+        if validate:
+            self._validate()
+
+    # -- construction ----------------------------------------------------
+    @classmethod
+    def from_rows(cls, inputs, outputs, rows, *, alpha=None, eps=None, symbolic=True,
+                  allow_float=False, name="mechanism", validate=True):
+        """Build from exact entries (strings in the exactdp grammar, ints, Fractions).
+
+        ``alpha``/``eps`` fix the level used to evaluate entries; by default
+        ``alpha`` is the symbol (``symbolic=True``), so entries written in
+        ``alpha`` stay valid for every eps and can be specialised later with
+        :meth:`at`.
+        """
+        inputs, outputs = list(inputs), list(outputs)
+        if not isinstance(rows, (list, tuple)) or not all(isinstance(r, (list, tuple)) for r in rows):
+            raise InvalidInput("mechanism: 'matrix' must be a list of rows (lists of exact numbers)")
+        n, m = len(inputs), len(outputs)
+        if len(rows) != n:
+            raise InvalidInput(f"mechanism: {len(rows)} rows for {n} inputs; the matrix must be {n} x {m}")
+        if n * m > MAX_CELLS:
+            raise InputTooLarge(f"mechanism: {n} x {m} cells exceed the limit {MAX_CELLS}")
+        if alpha is not None or eps is not None:
+            setting = Setting(alpha, eps)
+        else:
+            setting = Setting.symbolic() if symbolic else Setting()
+        table: dict = {}
+        values: list = []
+        vkeys: dict = {}
+        codes = np.empty((n, m), dtype=np.int32)
+        for i, row in enumerate(rows):
+            if len(row) != m:
+                raise InvalidInput(f"mechanism: row {inputs[i]!r} has {len(row)} entries, expected {m} (one per output)")
+            for j, t in enumerate(row):
+                key = t if isinstance(t, str) else (type(t).__name__, repr(t))
+                c = table.get(key)
+                if c is None:
+                    v = _fast_entry(t, setting, allow_float, f"entry ({inputs[i]!r}, {outputs[j]!r})")
+                    vk = _value_key(v)
+                    c = vkeys.get(vk)
+                    if c is None:
+                        c = len(values)
+                        values.append(v)
+                        vkeys[vk] = c
+                    table[key] = c
+                codes[i, j] = c
+        return cls(inputs, outputs, codes, values, name=name, validate=validate)
+
+    # -- validation --------------------------------------------------------
+    def _validate(self):
+        from .exact.symbolic import sign_pieces  # symbolic regime only
+
+        for c, v in enumerate(self.values):
+            if self.regime == "symbolic":
+                bad = [p for p in sign_pieces(v) if p.sign < 0]
+                if bad:
+                    i, j = map(int, np.argwhere(self.codes == c)[0])
+                    raise NotStochastic(
+                        f"mechanism: entry ({self.inputs[i]!r}, {self.outputs[j]!r}) = {exact_str(v)} is negative "
+                        f"for alpha in {bad[0].lo.decimal(6)}..{bad[0].hi.decimal(6)}; a probability must be >= 0 for every alpha in (0, 1)")
+            elif sign(v) < 0:
+                i, j = map(int, np.argwhere(self.codes == c)[0])
+                raise NotStochastic(
+                    f"mechanism: entry ({self.inputs[i]!r}, {self.outputs[j]!r}) = {exact_str(v)} is negative; "
+                    "probabilities must be >= 0")
+        for i, x in enumerate(self.inputs):
+            s = self.row_sum(i)
+            if not (s - 1 == 0 if not isinstance(s, fmpq) else s == 1):
+                raise NotStochastic(
+                    f"mechanism: row {x!r} sums to {exact_str(s)}, expected exactly 1; hint: each row is a "
+                    "probability distribution over the outputs")
+        self.validated = True
+
+    def validate(self) -> "Mechanism":
+        """Validate exactly (entries >= 0, rows sum to 1); returns ``self``."""
+        if not self.validated:
+            self._validate()
+        return self
+
+    def row_sum(self, i: int):
+        """Exact sum of row ``i`` (grouped by distinct value, then by denominator)."""
+        codes, counts = np.unique(self.codes[i], return_counts=True)
+        rat = fmpq(0)
+        groups: dict = {}
+        for c, k in zip(codes.tolist(), counts.tolist()):
+            v = self.values[c]
+            if isinstance(v, fmpq):
+                rat += v * k
+            else:
+                dk = id(v.den)  # same object, same denominator; equal copies merge in "+"
+                g = groups.get(dk)
+                if g is None:
+                    groups[dk] = [v.den, {}]
+                    g = groups[dk]
+                acc = g[1]
+                for e, q in v.num.items():
+                    acc[e] = acc.get(e, 0) + q * k
+        total = rat
+        for den, num in groups.values():
+            num = {e: q for e, q in num.items() if q != 0}
+            total = total + ExpFrac(num, den)
+        if isinstance(total, ExpFrac):
+            r = total.rational()
+            if r is not None:
+                return r
+        return total
+
+    # -- access ------------------------------------------------------------
+    @property
+    def shape(self):
+        return self.codes.shape
+
+    def __repr__(self):
+        return f"<Mechanism {self.name}: {len(self.inputs)} x {len(self.outputs)}, {self.regime}>"
+
+    def entry(self, x, z):
+        """Exact ``K(x)(z)`` by labels."""
+        try:
+            return self.values[self.codes[self.row_index[str(x)], self.col_index[str(z)]]]
+        except KeyError as e:
+            raise InvalidInput(f"mechanism: no input/output labelled {e.args[0]!r}") from None
+
+    def __getitem__(self, ij):
+        i, j = ij
+        return self.values[self.codes[i, j]]
+
+    def rows(self):
+        """The matrix as a list of lists of exact values."""
+        return [[self.values[c] for c in row] for row in self.codes.tolist()]
+
+    def to_json(self) -> dict:
+        """The mechanism in the documented file format (exact strings)."""
+        strs = [exact_str(v) for v in self.values]
+        return {"inputs": list(self.inputs), "outputs": list(self.outputs),
+                "matrix": [[strs[c] for c in row] for row in self.codes.tolist()]}
+
+    def to_latex(self) -> str:
+        lat = [exact_latex(v) for v in self.values]
+        body = r" \\ ".join(" & ".join(lat[c] for c in row) for row in self.codes.tolist())
+        return r"\begin{pmatrix}" + body + r"\end{pmatrix}"
+
+    # -- transformations ------------------------------------------------------
+    def at(self, level) -> "Mechanism":
+        """The mechanism with the symbolic ``alpha`` replaced by the level's exact value.
+
+        Substitution is a ring homomorphism, so if this mechanism was validated
+        for every alpha (rows sum to 1 as identities, entries ``>= 0`` on all of
+        (0, 1)), the result is valid with no further work; otherwise it is
+        validated exactly at the level.
+        """
+        if self.regime != "symbolic":
+            if not self.validated:
+                self._validate()
+            return self
+        alpha = level.alpha()
+        eps_lin = level._eps_lin
+        out = []
+        for v in self.values:
+            if eps_lin is not None:
+                w = v.substitute_eps(eps_lin)
+            elif alpha is not None and isinstance(alpha, fmpq):
+                w = _at_rational_alpha(v, alpha)
+            else:
+                raise UnsupportedRegime(
+                    f"entries in alpha cannot be evaluated exactly at eps = {level.eps_str()} "
+                    "(alpha is an irrational algebraic number)")
+            r = w.rational() if isinstance(w, ExpFrac) else w
+            out.append(r if r is not None else w)
+        return Mechanism(self.inputs, self.outputs, self.codes, out, name=self.name,
+                         validate=not self.validated,
+                         provenance=f"{self.provenance} specialised at eps = {level.eps_str()}".strip())
+
+    def remap(self, mapping, outputs=None, name=None) -> "Mechanism":
+        """Post-process by a deterministic remap ``z -> mapping[z]`` (merges columns exactly)."""
+        if callable(mapping):
+            mapping = {z: mapping(z) for z in self.outputs}
+        mapping = {str(k): str(v) for k, v in mapping.items()}
+        missing = [z for z in self.outputs if z not in mapping]
+        if missing:
+            raise InvalidInput(f"remap: output {missing[0]!r} has no image")
+        if outputs is None:
+            outputs = list(dict.fromkeys(mapping[z] for z in self.outputs))
+        outputs = [str(o) for o in outputs]
+        oidx = {o: k for k, o in enumerate(outputs)}
+        for z in self.outputs:
+            if mapping[z] not in oidx:
+                raise InvalidInput(f"remap: image {mapping[z]!r} of {z!r} is not among the outputs")
+        rows = []
+        cols_of = [[] for _ in outputs]
+        for j, z in enumerate(self.outputs):
+            cols_of[oidx[mapping[z]]].append(j)
+        for i in range(len(self.inputs)):
+            row = []
+            for cols in cols_of:
+                s = fmpq(0)
+                for j in cols:
+                    s = s + self.values[self.codes[i, j]]
+                row.append(s)
+            rows.append(row)
+        out = _from_values(self.inputs, outputs, rows, name or f"{self.name} remapped", validate=False,
+                           provenance=f"{self.provenance}; deterministic remap".strip("; "))
+        out.validated = self.validated  # merging columns preserves row sums and signs
+        return out
+
+    def compose(self, other: "Mechanism", name=None) -> "Mechanism":
+        """Run ``self`` then ``other`` on its output: the exact product ``K H``.
+
+        ``other``'s inputs must be ``self``'s outputs (as strings).  A randomised
+        remap is a mechanism from the outputs to themselves.
+        """
+        if set(other.inputs) != set(self.outputs):
+            raise LabelMismatch(
+                f"compose: the second mechanism's inputs {sorted(other.inputs)[:5]}... must equal the first's "
+                f"outputs {sorted(self.outputs)[:5]}...")
+        order = [other.row_index[z] for z in self.outputs]
+        rows = []
+        for i in range(len(self.inputs)):
+            krow = [self.values[c] for c in self.codes[i]]
+            row = []
+            for k in range(len(other.outputs)):
+                s = fmpq(0)
+                for j, a in enumerate(krow):
+                    if sign(a) == 0:
+                        continue
+                    b = other.values[other.codes[order[j], k]]
+                    s = s + a * b
+                row.append(s)
+            rows.append(row)
+        return _from_values(self.inputs, other.outputs, rows, name or f"{other.name} o {self.name}",
+                            validate=True)
+
+
+def _at_rational_alpha(v: ExpFrac, alpha: fmpq):
+    def ev(p):
+        s = fmpq(0)
+        for k, c in p.items():
+            e = -k.eps_coefficient()  # exp(c eps) = alpha^(-c)
+            if k.without_eps().terms:
+                raise UnsupportedRegime(f"exp({k}) is transcendental at a rational alpha")
+            if e.q != 1:
+                raise UnsupportedRegime(f"alpha^({e}) is irrational at alpha = {alpha}")
+            s += c * alpha ** int(e.p)
+        return s
+    return ev(v.num) / ev(v.den)
+
+
+def _from_values(inputs, outputs, rows, name, validate=True, provenance=""):
+    values, keys = [], {}
+    n, m = len(inputs), len(outputs)
+    codes = np.empty((n, m), dtype=np.int32)
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            if isinstance(v, ExpFrac):
+                r = v.rational()
+                v = r if r is not None else v
+            k = _value_key(v)
+            c = keys.get(k)
+            if c is None:
+                c = len(values)
+                values.append(v)
+                keys[k] = c
+            codes[i, j] = c
+    return Mechanism(inputs, outputs, codes, values, name=name, validate=validate, provenance=provenance)
+
+
+def mechanism_from_values(inputs, outputs, rows, *, name="mechanism", validate=True):
+    """A mechanism from exact values already in the kernel's types (``fmpq``/``ExpFrac``)."""
+    return _from_values(inputs, outputs, rows, name, validate)
+
+
+# keep Lin importable for type checks in callers
+_ = Lin

@@ -1,0 +1,95 @@
+"""The range-restricted geometric mechanism on ``{0..n}`` (GRS12 Ex. 2.1, Sec. 5).
+
+GRS12 (formulas restored in ``shared/papers/README.md``): with
+``alpha = e^(-eps)`` in (0, 1), the alpha-geometric mechanism outputs ``i + Z``
+with ``Pr[Z = z] = (1-alpha)/(1+alpha) * alpha^|z|``; clamping outputs to
+``{0..n}`` gives
+
+    Pr[0 | i] = alpha^i / (1+alpha),    Pr[n | i] = alpha^(n-i) / (1+alpha),
+    Pr[r | i] = (1-alpha)/(1+alpha) * alpha^|r-i|    (0 < r < n).
+
+ECP14 sec. 6.1 calls it the truncated geometric mechanism.
+
+>>> G = geometric(2, "1/2")
+>>> [[str(v) for v in row] for row in G.rows()]
+[['2/3', '1/6', '1/6'], ['1/3', '1/3', '1/3'], ['1/6', '1/6', '2/3']]
+>>> geometric(1).entry(0, 1)
+ExpFrac('alpha/(1 + alpha)')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InputTooLarge, InvalidInput, InvalidType
+from ..exact.expo import ExpFrac
+from ..exact.lin import Lin
+from ..mechanism import MAX_CELLS, Mechanism
+
+__all__ = ["geometric"]
+
+
+def _level_or_symbolic(alpha=None, eps=None):
+    from ..exact.level import Level
+
+    if alpha is not None and eps is not None:
+        raise InvalidInput("give alpha or eps, not both")
+    if alpha is not None:
+        return Level.from_alpha(alpha)
+    if eps is not None:
+        return Level.from_eps(eps)
+    return None
+
+
+def geometric(n: int, alpha=None, *, eps=None) -> Mechanism:
+    """The range-restricted alpha-geometric mechanism on ``{0..n}`` (GRS12 Ex. 2.1).
+
+    Parameters
+    ----------
+    n : int
+        Largest count; inputs and outputs are ``0..n`` (``n >= 1``).
+    alpha, eps : exact number, optional
+        The level (``alpha = e^(-eps)``).  Without either, entries are exact
+        rational functions of a symbolic ``alpha`` (all eps at once).
+
+    Notes
+    -----
+    The rows sum to 1 as an identity in alpha (validated exactly).  The table
+    of distinct values has ``2n + 1`` entries, so checks scale with ``n`` not
+    ``n^2``.
+
+    References
+    ----------
+    GRS12 Example 2.1 and Section 5 (range restriction); ECP14 Sec. 6.1.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise InvalidType(f"geometric n: expected an integer, got {type(n).__name__} {n!r}")
+    n = int(n)
+    if n < 1:
+        raise InvalidInput(f"geometric n: expected n >= 1, got {n}")
+    if (n + 1) ** 2 > MAX_CELLS:
+        raise InputTooLarge(f"geometric n: {(n + 1) ** 2} cells exceed the limit {MAX_CELLS}")
+    level = _level_or_symbolic(alpha, eps)
+    a = ExpFrac.exp(-Lin.eps())
+    one_plus = {**(1 + a).num}
+    # e_k = alpha^k/(1+alpha), k = 0..n ; c_k = (1-alpha) alpha^k/(1+alpha), k = 0..n-1
+    values = []
+    for k in range(n + 1):
+        values.append(ExpFrac({Lin.eps() * (-k): 1} if k else {Lin(): 1}, one_plus))
+    for k in range(n):
+        values.append(ExpFrac(_one_minus_alpha_times_alpha_k(k), one_plus))
+    idx = np.arange(n + 1)
+    r, i = np.meshgrid(idx, idx)  # r: column (output), i: row (input)
+    codes = (n + 1) + np.abs(r - i)
+    codes[:, 0] = idx  # e_i
+    codes[:, n] = n - idx  # e_{n-i}
+    K = Mechanism(range(n + 1), range(n + 1), codes.astype(np.int32), values,
+                  name=f"geometric(n={n})", provenance="range-restricted geometric mechanism (GRS12 Ex. 2.1)")
+    return K.at(level) if level is not None else K
+
+
+def _one_minus_alpha_times_alpha_k(k):
+    from flint import fmpq
+
+    e = Lin.eps()
+    return {(e * (-k)) if k else Lin(): fmpq(1), e * (-(k + 1)): fmpq(-1)}
