@@ -164,7 +164,10 @@ class Mechanism:
                 raise NotStochastic(
                     f"mechanism: entry ({self.inputs[i]!r}, {self.outputs[j]!r}) = {exact_str(v)} is negative; "
                     "probabilities must be >= 0")
-        for i, x in enumerate(self.inputs):
+        fast = _vector_row_check(self)
+        rows_to_check = range(len(self.inputs)) if fast is None else fast
+        for i in rows_to_check:
+            x = self.inputs[i]
             s = self.row_sum(i)
             if not (s - 1 == 0 if not isinstance(s, fmpq) else s == 1):
                 raise NotStochastic(
@@ -329,6 +332,69 @@ class Mechanism:
             rows.append(row)
         return _from_values(self.inputs, other.outputs, rows, name or f"{other.name} o {self.name}",
                             validate=True)
+
+
+def _vector_row_check(mech):
+    """Exact row sums for sparse exponential-polynomial entries over one denominator.
+
+    Returns ``None`` when the fast path does not apply, else the list of rows
+    whose sum is *not* 1 (each then re-summed by :meth:`Mechanism.row_sum` for
+    the error message).  Every value is ``N_c / D`` with the same ``D``; the
+    exponents are integer multiples of ``1/L`` of one atom; coefficients are
+    scaled to integers.  A row sums to 1 iff the collected numerator equals
+    ``D`` term by term (Lindemann--Weierstrass: collected coefficients decide).
+    Integer accumulation is exact (int64, with an overflow bound checked first).
+    """
+    from math import lcm
+
+    vals = mech.values
+    if not vals or not all(isinstance(v, ExpFrac) for v in vals):
+        return None
+    den = vals[0].den
+    dkey = tuple(sorted((k.terms, q) for k, q in den.items()))
+    atom = None
+    L, C = 1, 1
+    for v in vals:
+        if v.den is not den and tuple(sorted((k.terms, q) for k, q in v.den.items())) != dkey:
+            return None
+    for p in [den] + [v.num for v in vals]:
+        for k, q in p.items():
+            if k.terms:
+                sa = k.single_atom()
+                if sa is None or (atom is not None and sa[0] != atom):
+                    return None
+                atom = sa[0]
+                L = lcm(L, int(sa[1].q))
+            C = lcm(C, int(fmpq(q).q))
+    def ekey(k):
+        return int(k.terms[0][1] * L) if k.terms else 0
+    T = max(len(v.num) for v in vals)
+    V = len(vals)
+    E = np.zeros((V, max(T, 1)), dtype=np.int64)
+    Q = np.zeros((V, max(T, 1)), dtype=np.int64)
+    bound = 2**62 // max(len(mech.outputs) * max(T, 1), 1)
+    for c, v in enumerate(vals):
+        for t, (k, q) in enumerate(v.num.items()):
+            qi = int(fmpq(q) * C)
+            if abs(qi) >= bound:
+                return None
+            E[c, t], Q[c, t] = ekey(k), qi
+    dterms = [(ekey(k), int(fmpq(q) * C)) for k, q in den.items()]
+    lo = min(int(E.min()), min(e for e, _ in dterms))
+    hi = max(int(E.max()), max(e for e, _ in dterms))
+    K = hi - lo + 1
+    n = len(mech.inputs)
+    if n * K > 50_000_000:
+        return None
+    acc = np.zeros(n * K, dtype=np.int64)
+    rows = np.arange(n, dtype=np.int64)[:, None, None]
+    idx = rows * K + (E[mech.codes] - lo)
+    np.add.at(acc, idx.ravel(), Q[mech.codes].ravel())
+    target = np.zeros(K, dtype=np.int64)
+    for e, q in dterms:
+        target[e - lo] += q
+    bad = np.nonzero((acc.reshape(n, K) != target[None, :]).any(axis=1))[0]
+    return bad.tolist()
 
 
 def _at_rational_alpha(v: ExpFrac, alpha: fmpq):

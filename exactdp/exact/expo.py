@@ -31,7 +31,9 @@ True
 
 from __future__ import annotations
 
-from flint import arb, ctx, fmpq
+from math import gcd
+
+from flint import arb, ctx, fmpq, fmpq_poly
 
 from ..errors import UnsupportedRegime
 from .lin import EPS_ATOM, MAX_PREC, Lin
@@ -221,6 +223,50 @@ class ExpFrac:
             return (self - other).is_zero()
         return NotImplemented
 
+    def reduced(self) -> "ExpFrac":
+        """Cancel common factors when all exponents are multiples of one atom.
+
+        Then ``N`` and ``D`` are Laurent polynomials in ``u = exp(atom/L)`` and
+        their gcd over Q (FLINT) is divided out; the value is unchanged.
+        """
+        if len(self.den) == 1 or not self.num:
+            return self
+        atom, L = None, 1
+        for k in list(self.num) + list(self.den):
+            if k.terms:
+                sa = k.single_atom()
+                if sa is None or (atom is not None and sa[0] != atom):
+                    return self
+                atom = sa[0]
+                L = L * int(sa[1].q) // gcd(L, int(sa[1].q))
+        if atom is None:
+            return self
+
+        def to_poly(p):
+            es = {k: int(k.terms[0][1] * L) if k.terms else 0 for k in p}
+            lo = min(es.values())
+            coeffs = [fmpq(0)] * (max(es.values()) - lo + 1)
+            for k, c in p.items():
+                coeffs[es[k] - lo] += c
+            return fmpq_poly(coeffs), lo
+
+        n, sn = to_poly(self.num)
+        d, sd = to_poly(self.den)
+        g = n.gcd(d)
+        if g.degree() <= 0:
+            return self
+        n2, d2 = n // g, d // g
+
+        def back(poly, shift):
+            out = {}
+            for i, c in enumerate(poly.coeffs()):
+                if c != 0:
+                    e = fmpq(i + shift, L)
+                    out[Lin(((atom, e),)) if e != 0 else Lin()] = c
+            return out
+
+        return ExpFrac(back(n2, sn), back(d2, sd))
+
     # -- evaluation ------------------------------------------------------
     @staticmethod
     def _peval(p: dict, eps, cache: dict) -> arb:
@@ -318,6 +364,7 @@ class ExpFrac:
 
 
 def _q_str(q: fmpq, latex=False) -> str:
+    q = fmpq(q)
     if q.q == 1:
         return str(q.p)
     return rf"\frac{{{q.p}}}{{{q.q}}}" if latex else f"{q.p}/{q.q}"

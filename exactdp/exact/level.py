@@ -27,8 +27,6 @@ Examples
 
 from __future__ import annotations
 
-import math
-
 from flint import arb, ctx, fmpq
 
 from ..errors import InvalidInput, Undecided, UnsupportedRegime
@@ -130,12 +128,20 @@ class Level:
             LogVal(self.R, 1 / self.D) if isinstance(self.R, fmpq) and isinstance(self.D, fmpq) else None)
         return Setting(self.alpha(), eps)
 
+    def is_zero(self) -> bool:
+        """True for the level eps = 0 (R = 1), used when every ratio is at most 1."""
+        return isinstance(self.R, fmpq) and self.R == 1
+
     def eps_str(self) -> str:
+        if self.is_zero():
+            return "0"
         if self._eps_lin is not None:
             return str(self._eps_lin)
         return _log_str(self.R, self.D)
 
     def eps_latex(self) -> str:
+        if self.is_zero():
+            return "0"
         if self._eps_lin is not None:
             return self._eps_lin.latex()
         lg = rf"\log\left({exact_latex(self.R)}\right)"
@@ -144,6 +150,8 @@ class Level:
         return rf"\frac{{{lg}}}{{{exact_latex(self.D)}}}"
 
     def eps_arb(self) -> arb:
+        if self.is_zero():
+            return arb(0)
         if self._eps_lin is not None:
             return self._eps_lin.arb()
         return arb_of(self.R).log() / arb_of(self.D)
@@ -152,8 +160,21 @@ class Level:
         return decimal_enclosure(self.eps_arb, digits)
 
     # -- the certified comparison -------------------------------------------
+    def factor_arb(self, d) -> arb:
+        """Ball enclosure of ``e^(eps d)`` at the current precision."""
+        return (self.eps_arb() * arb_of(d)).exp()
+
+    def factor_str(self, d) -> str:
+        """Exact text of ``e^(eps d)``."""
+        E = self.factor(d)
+        if E is not None:
+            return exact_str(E)
+        return f"{exact_str(self.R)}^(({exact_str(d)})/({exact_str(self.D)}))"
+
     def factor(self, d):
         """``e^(eps d)`` as an exact field value, or ``None`` if it is not in the field."""
+        if self.is_zero():
+            return fmpq(1)
         key = d
         if key in self._cache:
             return self._cache[key]
@@ -179,6 +200,8 @@ class Level:
         if E is not None:
             return sign(a - E * b)
         k = _ratio(d, self.D)
+        if isinstance(k, fmpq) and k.q > 1 and (k.p > 64 or k.q > 64) and not isinstance(self.R, fmpq):
+            return self._compare_balls(a, b, d)
         if isinstance(k, fmpq):  # k = p/q: compare a^q with R^p b^q
             p, q = int(k.p), int(k.q)
             return sign(a**q - (self.R**p) * b**q)
@@ -234,8 +257,3 @@ def _log_str(R, D) -> str:
     return f"{lg}/{D}" if isinstance(D, fmpq) and D.q == 1 else f"{lg}/({exact_str(D)})"
 
 
-def infinite_level_str():
-    return "inf"
-
-
-INF = math.inf

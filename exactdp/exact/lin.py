@@ -258,14 +258,14 @@ class Lin:
                 parts.append(str(c))
                 continue
             atom = "eps" if a == EPS_ATOM else f"sqrt({a})"
-            if c == 1:
-                parts.append(atom)
-            elif c == -1:
-                parts.append("-" + atom)
-            elif c.q == 1:
-                parts.append(f"{c}*{atom}")
+            sg, m = ("-" if c < 0 else ""), abs(c)
+            if m == 1:
+                body = atom
+            elif m.q == 1:
+                body = f"{m}*{atom}"
             else:
-                parts.append(f"{c.p}*{atom}/{c.q}" if c.p != 1 else f"{atom}/{c.q}")
+                body = f"{m.p}*{atom}/{m.q}" if m.p != 1 else f"{atom}/{m.q}"
+            parts.append(sg + body)
         out = parts[0]
         for p in parts[1:]:
             out += " - " + p[1:] if p.startswith("-") else " + " + p

@@ -20,6 +20,7 @@ ExpFrac('alpha/(1 + alpha)')
 from __future__ import annotations
 
 import numpy as np
+from flint import fmpq
 
 from ..errors import InputTooLarge, InvalidInput, InvalidType
 from ..exact.expo import ExpFrac
@@ -75,7 +76,7 @@ def geometric(n: int, alpha=None, *, eps=None) -> Mechanism:
     # e_k = alpha^k/(1+alpha), k = 0..n ; c_k = (1-alpha) alpha^k/(1+alpha), k = 0..n-1
     values = []
     for k in range(n + 1):
-        values.append(ExpFrac({Lin.eps() * (-k): 1} if k else {Lin(): 1}, one_plus))
+        values.append(ExpFrac({Lin.eps() * (-k): fmpq(1)} if k else {Lin(): fmpq(1)}, one_plus))
     for k in range(n):
         values.append(ExpFrac(_one_minus_alpha_times_alpha_k(k), one_plus))
     idx = np.arange(n + 1)
@@ -89,7 +90,5 @@ def geometric(n: int, alpha=None, *, eps=None) -> Mechanism:
 
 
 def _one_minus_alpha_times_alpha_k(k):
-    from flint import fmpq
-
     e = Lin.eps()
     return {(e * (-k)) if k else Lin(): fmpq(1), e * (-(k + 1)): fmpq(-1)}

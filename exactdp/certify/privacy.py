@@ -1,0 +1,375 @@
+"""d-privacy and eps-DP of a mechanism over a finite metric, certified exactly.
+
+ECP14 Def. 1 (d_X-privacy): ``K(x)(z) <= e^(eps d(x,x')) K(x')(z)`` for all
+secrets ``x, x'`` and outputs ``z``.  eps-differential privacy is the case of
+the Hamming metric or of the induced graph of a query (ECP14 sec. 3.2,
+Corollary 1).
+
+:func:`certify_privacy` decides the inequality at an exact level and returns
+the witness (a violated inequality with both sides exact) or the tight
+constraints.  :func:`smallest_epsilon` finds the exact smallest level
+
+    eps* = max over constraints of log(K(x)(z) / K(x')(z)) / d(x, x'),
+
+as a closed form ``log(r)/d`` (or an exact exponent such as ``1/2`` when the
+ratio is ``e^(1/2)``) with a certified decimal enclosure, and ``inf`` when some
+output has probability zero on one side of a constraint only.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..certificate import UNDECIDED, Certificate, Step
+from ..errors import InvalidInput
+from ..exact.decide import exact_latex, exact_str
+from ..exact.level import Level
+from .constraints import SLACK, TIGHT, UNDECIDED_STATUS, VIOLATED, Constraints
+
+__all__ = ["certify_privacy", "smallest_epsilon", "resolve_level"]
+
+MAX_LISTED = 10
+
+
+def resolve_level(eps=None, alpha=None, level=None) -> Level:
+    """A :class:`Level` from exactly one of ``eps``, ``alpha`` or ``level``."""
+    given = [v is not None for v in (eps, alpha, level)]
+    if sum(given) != 1:
+        raise InvalidInput("level: give exactly one of eps, alpha (or a Level); hint: --eps 1/2 or --alpha 1/2")
+    if level is not None:
+        return level
+    return Level.from_eps(eps) if eps is not None else Level.from_alpha(alpha)
+
+
+def _concrete(mech, level):
+    if mech.regime == "symbolic":
+        return mech.at(level)
+    return mech.validate()
+
+
+def _triple_view(cons, k, level=None):
+    """Exact description of distinct triple ``k`` (one occurrence)."""
+    x, xp, z, d = cons.locate(k)
+    a = cons.mech.values[cons.A[k]]
+    b = cons.mech.values[cons.B[k]]
+    out = {"x": x, "x_prime": xp, "output": z, "distance": exact_str(d),
+           "K_x": exact_str(a), "K_x_prime": exact_str(b)}
+    if level is not None:
+        E = level.factor(d)
+        out["factor"] = level.factor_str(d)
+        out["lhs"] = exact_str(a)
+        if E is not None:
+            rhs = E * b
+            rhs = _simp(rhs)
+            out["rhs"] = exact_str(rhs)
+            out["excess"] = exact_str(_simp(a - rhs))
+        else:
+            out["rhs"] = f"{out['factor']} * ({exact_str(b)})"
+    return out
+
+
+def _simp(v):
+    if hasattr(v, "reduced"):
+        v = v.reduced()
+        r = v.rational()
+        return r if r is not None else v
+    return v
+
+
+def _mechanism_step(mech):
+    return Step(
+        "The mechanism",
+        f"$K$ is the {len(mech.inputs)} x {len(mech.outputs)} exact matrix *{mech.name}* "
+        f"({mech.regime} entries, {len(mech.values)} distinct values). Every entry was checked to be "
+        f">= 0 and every row to sum to exactly 1 when it was built"
+        + (f" ({mech.provenance})." if mech.provenance else "."),
+    )
+
+
+def _definition_step(level=None):
+    lvl = f" with $\\varepsilon = {level.eps_latex()}$" if level is not None else ""
+    return Step(
+        "Definition",
+        "A mechanism $K$ is $\\varepsilon d$-private (ECP14 Def. 1) iff "
+        "$K(x)(z) \\le e^{\\varepsilon d(x,x')} K(x')(z)$ for all secrets $x, x'$ and outputs $z$"
+        f"{lvl}; for the Hamming metric, or the induced graph of a query, this is "
+        "$\\varepsilon$-differential privacy (ECP14 sec. 3.2).",
+    )
+
+
+def _reduction_step(metric, cons):
+    return Step(
+        "Reduction to generating pairs",
+        f"The metric is the {metric.description}. {metric.reduction[0].upper()}{metric.reduction[1:]}. "
+        f"So it suffices to check {cons.n_pairs} pair(s), in both directions, for each of the "
+        f"{cons.n_outputs} outputs: {cons.total} inequalities. They involve only {len(cons)} distinct triples "
+        "(K(x)(z), K(x')(z), d(x, x')), each decided once.",
+    )
+
+
+def _method(level, stats, mech):
+    if level.regime == "rational" and mech.regime == "rational":
+        base = "exact rational arithmetic (regime 1)"
+    else:
+        base = ("exact zero test by the Lindemann-Weierstrass theorem and ball arithmetic at rising precision "
+                "(regime 2)")
+    return (f"{base}; {stats['filtered']} of {stats['distinct']} distinct comparisons were settled by a certified "
+            f"outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by exact zeros")
+
+
+def _worst(cons, status, which):
+    g = cons.guide()
+    idx = np.nonzero(status == which)[0]
+    return int(idx[np.argmax(g[idx])])
+
+
+def smallest_epsilon(mech, metric, *, _cons=None):
+    """The exact smallest eps for which ``mech`` is ``eps d``-private.
+
+    Returns a :class:`~exactdp.certificate.Certificate` whose ``data`` holds
+    ``epsilon`` (exact text, ``"inf"`` or ``"0"``), ``epsilon_enclosure`` and
+    ``epsilon_latex``; the witness is the binding constraint.
+
+    >>> from exactdp.mechanisms import geometric
+    >>> from exactdp.metrics import path
+    >>> c = smallest_epsilon(geometric(4, "1/2"), path(5))
+    >>> c.data["epsilon"], c.data["epsilon_enclosure"]
+    ('log(2)', ['0.69314718055994530941', '0.69314718055994530942'])
+    """
+    if mech.regime == "symbolic":
+        raise InvalidInput("smallest_epsilon: the mechanism's entries depend on a symbolic alpha; fix a level "
+                           "(mech.at(Level...)) or use certify_all_eps")
+    mech = mech.validate()
+    cons = _cons if _cons is not None else Constraints(mech, metric)
+    steps = [Step("Goal", "The smallest $\\varepsilon$ with $K(x)(z) \\le e^{\\varepsilon d(x,x')} K(x')(z)$ "
+                  "everywhere is $\\varepsilon^* = \\max \\log(K(x)(z)/K(x')(z)) / d(x,x')$ over the constraints "
+                  "(with $\\infty$ when $K(x)(z) > 0 = K(x')(z)$)."),
+             _mechanism_step(mech), _reduction_step(metric, cons)]
+    claim = f"the smallest eps for which {mech.name} is eps*d-private on the {metric.description}"
+    vals = mech.values
+    zero = cons.value_tables()[0]
+    inf_idx = np.nonzero(~zero[cons.A] & zero[cons.B])[0]
+    if len(cons) == 0:
+        level = Level.from_ratio(_one(), _one())
+        return _eps_certificate(claim, level, None, None, steps, cons, "no constraint: every pair is at infinite distance")
+    if len(inf_idx):
+        k = int(inf_idx[0])
+        w = _triple_view(cons, k)
+        steps.append(Step("An output seen on one side only",
+                          f"$K({w['x']})({w['output']}) = {exact_latex(vals[cons.A[k]])} > 0$ but "
+                          f"$K({w['x_prime']})({w['output']}) = 0$ while $d = {w['distance']}$ is finite, so no "
+                          "finite $\\varepsilon$ satisfies the constraint."))
+        return _eps_certificate(claim, None, w, None, steps, cons, "rational (exact zero)")
+    g = cons.guide()
+    k = int(np.argmax(g))
+    rounds = 0
+    while True:
+        rounds += 1
+        a, b, d = vals[cons.A[k]], vals[cons.B[k]], cons.dvals[cons.DCu[k]]
+        r = _simp(a / b)
+        if _leq_one(r):
+            level = Level.from_ratio(_one(), _one())
+        else:
+            level = Level.from_ratio(r, d)
+        status, reasons, stats = cons.decide(level)
+        if (status == VIOLATED).any():
+            k = _worst(cons, status, VIOLATED)
+            continue
+        if reasons:
+            kk = next(iter(reasons))
+            steps.append(Step("Undecided", f"At the candidate level {level.eps_str()} the comparison for "
+                              f"{_triple_view(cons, kk)} could not be decided: {reasons[kk].reason}"))
+            return _eps_certificate(claim, None, None, reasons[kk], steps, cons, _method(level, stats, mech),
+                                    lower=level)
+        break
+    tight = np.nonzero((status == TIGHT) & ~zero[cons.A])[0]
+    w = _triple_view(cons, k, level)
+    w["tight"] = [_brief(cons, t) for t in tight[:MAX_LISTED].tolist()]
+    w["tight_count"] = int(cons.counts[tight].sum())
+    w["tight_distinct"] = int(len(tight))
+    if level.is_zero():
+        steps.append(Step("All ratios at most 1", "Every constraint has $K(x)(z) \\le K(x')(z)$, checked exactly, "
+                          "so the mechanism is $\\varepsilon d$-private for every $\\varepsilon \\ge 0$."))
+    else:
+        steps.append(Step(
+            "The binding constraint",
+            f"For $x = {w['x']}$, $x' = {w['x_prime']}$, $z = {w['output']}$ (distance ${exact_latex(d)}$): "
+            f"$K(x)(z) / K(x')(z) = {exact_latex(r)}$, so $\\varepsilon^* \\ge {level.eps_latex()}$."))
+        steps.append(Step(
+            "Every other constraint holds at that level",
+            f"At $\\varepsilon = {level.eps_latex()}$ all {len(cons)} distinct triples were decided: none is "
+            f"violated and {len(tight)} are tight (equalities). Hence $\\varepsilon^* = {level.eps_latex()}$"
+            + (f" (found in {rounds} round(s) of a float-guided search, each round decided exactly)." if rounds > 1 else ".")))
+    return _eps_certificate(claim, level, w, None, steps, cons, _method(level, stats, mech))
+
+
+def _one():
+    from flint import fmpq
+
+    return fmpq(1)
+
+
+def _leq_one(r) -> bool:
+    from ..exact.decide import sign
+
+    return sign(r - 1) <= 0
+
+
+def _brief(cons, k):
+    x, xp, z, d = cons.locate(k)
+    return {"x": x, "x_prime": xp, "output": z, "distance": exact_str(d)}
+
+
+def _eps_certificate(claim, level, witness, undecided, steps, cons, method, lower=None):
+    if undecided is not None:
+        data = {"epsilon": "undecided", "epsilon_enclosure": None,
+                "epsilon_lower_bound": lower.eps_str() if lower is not None else None,
+                "reason": undecided.reason}
+        holds = UNDECIDED
+        concl = "The exact smallest epsilon could not be decided: " + undecided.reason
+    elif level is None:
+        data = {"epsilon": "inf", "epsilon_enclosure": ["inf", "inf"], "epsilon_latex": r"\infty"}
+        holds = True
+        concl = "$\\varepsilon^* = \\infty$: the mechanism is not $\\varepsilon d$-private for any finite $\\varepsilon$."
+    else:
+        enc = list(level.eps_enclosure())
+        data = {"epsilon": level.eps_str(), "epsilon_enclosure": enc, "epsilon_latex": level.eps_latex()}
+        holds = True
+        concl = f"$\\varepsilon^* = {level.eps_latex()} \\in [{enc[0]}, {enc[1]}]$."
+    data["constraints"] = {"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total,
+                           "distinct": len(cons)}
+    ev = {"mechanism": cons.mech, "metric": cons.metric, "level": level, "witness": witness}
+    return Certificate(kind="epsilon", claim=claim,
+                       claim_latex=r"\varepsilon^* = " + (data.get("epsilon_latex") or r"\text{undecided}"),
+                       holds=holds, witness=witness or {}, method=method, steps=steps, data=data, evidence=ev,
+                       conclusion=concl)
+
+
+def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsilon=True) -> Certificate:
+    """Certify that ``mech`` is ``eps d``-private on ``metric`` (ECP14 Def. 1).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Entries rational, transcendental, or in a symbolic alpha (then
+        evaluated exactly at the level).
+    metric : FiniteMetric
+        Its points must be the mechanism's inputs (labels compared as strings).
+    eps, alpha, level :
+        Exactly one: ``eps`` (e.g. ``"1/2"``, ``"log(2)"``, ``"sqrt(2)"``) or
+        ``alpha = e^(-eps)`` (e.g. ``"1/2"``, ``"exp(-1/2)"``).
+    with_epsilon : bool
+        Also compute the exact smallest eps (``data["epsilon"]``).
+
+    Returns
+    -------
+    Certificate
+        ``holds`` True (witness: tight constraints), False (witness: x, x',
+        output, both sides exactly and the excess) or UNDECIDED.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import geometric
+    >>> from exactdp.metrics import path
+    >>> c = certify_privacy(geometric(3, "1/2"), path(4), eps="log(2)")
+    >>> c.holds, c.data["epsilon"], c.witness["tight_count"]
+    (True, 'log(2)', 12)
+    >>> c = certify_privacy(geometric(3, "1/2"), path(4), eps="1/2")
+    >>> c.holds, c.witness["lhs"], c.witness["rhs"]
+    (False, '1/6', '1/12*exp(1/2)')
+
+    References
+    ----------
+    ECP14 Def. 1 and sec. 3.2; GRS12 Ex. 2.1; HLM15 (11).
+    """
+    level = resolve_level(eps, alpha, level)
+    mech = _concrete(mech, level)
+    cons = Constraints(mech, metric)
+    status, reasons, stats = cons.decide(level)
+    steps = [_definition_step(level), _mechanism_step(mech), _reduction_step(metric, cons)]
+    zero = cons.value_tables()[0]
+    claim = f"{mech.name} is eps*d-private with eps = {level.eps_str()} on the {metric.description}"
+    claim_latex = (r"\forall x, x', z:\ K(x)(z) \le e^{" + level.eps_latex() + r"\, d(x,x')} K(x')(z)")
+    E_lines = ", ".join(f"$e^{{\\varepsilon \\cdot {exact_latex(d)}}} = {_factor_latex(level, d)}$"
+                        for d in cons.dvals[:4])
+    steps.append(Step("The level", f"$\\varepsilon = {level.eps_latex()}$ ({level.regime} regime); for the "
+                      f"generating distances: {E_lines}" + (" ..." if len(cons.dvals) > 4 else "") + "."))
+    method = _method(level, stats, mech)
+    if (status == VIOLATED).any():
+        k = _worst(cons, status, VIOLATED)
+        w = _triple_view(cons, k, level)
+        w["violated_count"] = int(cons.counts[status == VIOLATED].sum())
+        holds = False
+        if zero[cons.B[k]]:
+            txt = (f"$K({w['x']})({w['output']}) = {exact_latex(mech.values[cons.A[k]])} > 0 = "
+                   f"K({w['x_prime']})({w['output']})$: no level can satisfy this constraint.")
+        else:
+            txt = (f"$x = {w['x']}$, $x' = {w['x_prime']}$, $z = {w['output']}$, $d(x,x') = {exact_latex(cons.dvals[cons.DCu[k]])}$: "
+                   f"$K(x)(z) = {exact_latex(mech.values[cons.A[k]])}$ but $e^{{\\varepsilon d}} K(x')(z) = "
+                   f"{_factor_latex(level, cons.dvals[cons.DCu[k]])} \\cdot {exact_latex(mech.values[cons.B[k]])}$"
+                   + (f" $= {exact_latex(_rhs_value(level, cons, k))}$" if _rhs_value(level, cons, k) is not None else "")
+                   + ", and the left side is larger (decided exactly).")
+        steps.append(Step("A violated constraint", txt))
+        conclusion = (f"The mechanism is not eps*d-private at eps = {level.eps_str()}: "
+                      f"{w['violated_count']} inequalities fail; the witness above is one.")
+    elif reasons:
+        holds = UNDECIDED
+        kk = next(iter(reasons))
+        w = _triple_view(cons, kk, level)
+        w["reason"] = reasons[kk].reason
+        w["enclosure"] = reasons[kk].enclosure
+        steps.append(Step("Undecided comparison", f"{w} : {reasons[kk].reason}"))
+        conclusion = "No violation was found, but some comparisons are outside every exact regime: undecided."
+    else:
+        holds = True
+        tight = np.nonzero((status == TIGHT) & ~zero[cons.A])[0]
+        w = {"tight": [_brief(cons, t) for t in tight[:MAX_LISTED].tolist()],
+             "tight_count": int(cons.counts[tight].sum()), "tight_distinct": int(len(tight)), "violated_count": 0}
+        ex = ""
+        if len(tight):
+            t0 = int(tight[0])
+            v = _triple_view(cons, t0, level)
+            ex = (f" For example $K({v['x']})({v['output']}) = {exact_latex(mech.values[cons.A[t0]])} = "
+                  f"e^{{\\varepsilon \\cdot {v['distance']}}} K({v['x_prime']})({v['output']})$ exactly.")
+        steps.append(Step("Every constraint holds",
+                          f"All {len(cons)} distinct triples satisfy the inequality; {len(tight)} of them with "
+                          f"equality, which accounts for {int(cons.counts[tight].sum())} tight inequalities.{ex}"))
+        conclusion = f"The mechanism is eps*d-private at eps = {level.eps_str()}."
+    data = {"epsilon_given": level.eps_str(), "regime": level.regime,
+            "constraints": {"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total,
+                            "distinct": len(cons)}, "filter": stats}
+    cert = Certificate(kind="privacy", claim=claim, claim_latex=claim_latex, holds=holds, witness=w,
+                       method=method, steps=steps, data=data,
+                       evidence={"mechanism": mech, "metric": metric, "level": level, "witness": w},
+                       conclusion=conclusion)
+    if with_epsilon:
+        ec = smallest_epsilon(mech, metric, _cons=cons)
+        cert.data["epsilon"] = ec.data["epsilon"]
+        cert.data["epsilon_enclosure"] = ec.data["epsilon_enclosure"]
+        cert.data["epsilon_latex"] = ec.data.get("epsilon_latex")
+        cert.evidence["epsilon_certificate"] = ec
+        cert.steps.append(Step("The smallest level",
+                               f"Separately (see the epsilon certificate), $\\varepsilon^* = "
+                               f"{ec.data.get('epsilon_latex') or ec.data['epsilon']}$"
+                               + (f" $\\in [{ec.data['epsilon_enclosure'][0]}, {ec.data['epsilon_enclosure'][1]}]$"
+                                  if ec.data.get("epsilon_enclosure") else "") + "."))
+    return cert
+
+
+def _rhs_value(level, cons, k):
+    E = level.factor(cons.dvals[cons.DCu[k]])
+    if E is None:
+        return None
+    return _simp(E * cons.mech.values[cons.B[k]])
+
+
+def _factor_latex(level, d):
+    E = level.factor(d)
+    if E is not None:
+        return exact_latex(E)
+    return rf"{exact_latex(level.R)}^{{{exact_latex(d)}/{exact_latex(level.D)}}}"
+
+
+_ = (SLACK, UNDECIDED_STATUS, math)
