@@ -300,6 +300,7 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
     if (status == VIOLATED).any():
         k = _worst(cons, status, VIOLATED)
         w = _triple_view(cons, k, level)
+        w["kind"] = "violation"
         w["violated_count"] = int(cons.counts[status == VIOLATED].sum())
         holds = False
         if zero[cons.B[k]]:
@@ -350,6 +351,15 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
         cert.data["epsilon_enclosure"] = ec.data["epsilon_enclosure"]
         cert.data["epsilon_latex"] = ec.data.get("epsilon_latex")
         cert.evidence["epsilon_certificate"] = ec
+        if holds is True and "x" in ec.witness:
+            # the tightest constraint (binding at eps*), evaluated at the given level
+            bw = ec.witness
+            a, b = mech.entry(bw["x"], bw["output"]), mech.entry(bw["x_prime"], bw["output"])
+            d = metric.distance(bw["x"], bw["x_prime"])
+            E = level.factor(d)
+            w.update({"kind": "tightest", "x": bw["x"], "x_prime": bw["x_prime"], "output": bw["output"],
+                      "distance": exact_str(d), "lhs": exact_str(a), "factor": level.factor_str(d),
+                      "rhs": exact_str(_simp(E * b)) if E is not None else f"{level.factor_str(d)} * ({exact_str(b)})"})
         cert.steps.append(Step("The smallest level",
                                f"Separately (see the epsilon certificate), $\\varepsilon^* = "
                                f"{ec.data.get('epsilon_latex') or ec.data['epsilon']}$"

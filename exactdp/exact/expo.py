@@ -253,9 +253,13 @@ class ExpFrac:
         n, sn = to_poly(self.num)
         d, sd = to_poly(self.den)
         g = n.gcd(d)
-        if g.degree() <= 0:
+        n2, d2 = (n // g, d // g) if g.degree() > 0 else (n, d)
+        if atom == EPS_ATOM:
+            # multiply through by a power of alpha so the denominator's powers of alpha are >= 0
+            top = sd + d2.degree()
+            sn, sd = sn - top, sd - top
+        elif g.degree() <= 0:
             return self
-        n2, d2 = n // g, d // g
 
         def back(poly, shift):
             out = {}

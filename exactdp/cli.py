@@ -1,0 +1,184 @@
+"""The ``exactdp`` command line.
+
+Exit codes: 0 the property holds, 1 it does not (witness printed), 2 bad input
+(one line on stderr, no traceback), 3 undecided.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .certificate import UNDECIDED
+from .errors import ExactDPError
+
+__all__ = ["main"]
+
+FORMATS = ("text", "json", "markdown", "latex")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one clear line, exit 2
+        sys.stderr.write(f"exactdp: error: {message} (see 'exactdp --help')\n")
+        raise SystemExit(2)
+
+
+def _emit(cert, fmt):
+    if fmt == "json":
+        print(json.dumps(cert.to_json(), indent=2))
+    elif fmt == "markdown":
+        print(cert.to_markdown())
+    elif fmt == "latex":
+        print(cert.to_latex())
+    else:
+        print(cert.to_text(), end="")
+    if cert.holds is UNDECIDED:
+        return 3
+    return 0 if cert.holds else 1
+
+
+def _level_args(p, required=False):
+    g = p.add_mutually_exclusive_group(required=required)
+    g.add_argument("--eps", help="exact privacy level, e.g. 1/2, log(2), sqrt(2)")
+    g.add_argument("--alpha", help="alpha = e^(-eps) in (0,1), e.g. 1/2 or exp(-1/2)")
+    return g
+
+
+def _cmd_certify(a):
+    from .certify import certify_all_eps, certify_privacy
+    from .io import load_mechanism, load_metric
+    from .mechanisms import geometric
+    from .metrics import path
+
+    if a.example:
+        if a.mechanism or a.metric:
+            raise _usage("--example replaces MECH.json and --metric")
+        mech, metric = geometric(10), path(11)
+        if not (a.eps or a.alpha or a.all_eps):
+            a.alpha = "1/2"
+    else:
+        if not a.mechanism or not a.metric:
+            raise _usage("certify needs MECH.json and --metric METRIC.json (or --example geometric)")
+        mech, metric = load_mechanism(a.mechanism), load_metric(a.metric)
+    if a.all_eps:
+        cert = certify_all_eps(mech, metric)
+    else:
+        if not (a.eps or a.alpha):
+            raise _usage("certify needs --eps, --alpha or --all-eps")
+        cert = certify_privacy(mech, metric, eps=a.eps, alpha=a.alpha)
+    return _emit(cert, a.format)
+
+
+def _cmd_epsilon(a):
+    from .certify import smallest_epsilon
+    from .certify.privacy import resolve_level
+    from .io import load_mechanism, load_metric
+
+    mech, metric = load_mechanism(a.mechanism), load_metric(a.metric)
+    if mech.regime == "symbolic":
+        if not (a.eps or a.alpha):
+            raise _usage("the entries use alpha: give --alpha or --eps to fix their value")
+        mech = mech.at(resolve_level(a.eps, a.alpha))
+    return _emit(smallest_epsilon(mech, metric), a.format)
+
+
+def _cmd_reproduce(a):
+    from .papers import claims, get_claim
+
+    chosen = [get_claim(i) for i in a.ids] if a.ids else claims()
+    rows = []
+    for c in chosen:
+        r = c.run()
+        rows.append({"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement,
+                     "paper_says": c.paper_says, "exact": r.exact, "status": r.status})
+    if a.format == "json":
+        print(json.dumps(rows, indent=2))
+    elif a.format in ("markdown", "latex"):
+        print("| claim | paper says | exact result | status |\n|---|---|---|---|")
+        for r in rows:
+            print(f"| {r['id']} | {r['paper_says']} | {r['exact']} | {r['status']} |")
+    else:
+        for r in rows:
+            print(f"{r['id']:<14} {r['status']:<13} paper: {r['paper_says']}\n{'':<28} exact: {r['exact']}")
+    statuses = {r["status"] for r in rows}
+    if "differs" in statuses:
+        return 1
+    if "undecided" in statuses:
+        return 3
+    return 0
+
+
+def _cmd_proofs(a):
+    from .papers import write_proofs
+
+    stale = write_proofs(a.dir, check=a.check)
+    if a.check:
+        if stale:
+            sys.stderr.write("exactdp: stale proofs: " + ", ".join(stale) + " (run 'exactdp proofs')\n")
+            return 1
+        print("proofs are up to date")
+        return 0
+    print(f"wrote {len(stale)} proof file(s) to {a.dir}")
+    return 0
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _usage(msg):
+    return _UsageError(msg)
+
+
+def build_parser():
+    p = _Parser(prog="exactdp", description="Exact verification of differential privacy over finite metrics.")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+
+    c = sub.add_parser("certify", help="certify eps*d-privacy of a mechanism (exactly)")
+    c.add_argument("mechanism", nargs="?", help="mechanism file (JSON, or CSV for a bare matrix)")
+    c.add_argument("--metric", help="metric file (JSON)")
+    g = _level_args(c)
+    g.add_argument("--all-eps", action="store_true", help="prove the statement for every eps > 0 (symbolic alpha)")
+    c.add_argument("--example", choices=["geometric"], help="embedded default: geometric mechanism, n = 10")
+    c.add_argument("--format", choices=FORMATS, default="text")
+    c.set_defaults(fn=_cmd_certify)
+
+    e = sub.add_parser("epsilon", help="the exact smallest eps for which the mechanism is private")
+    e.add_argument("mechanism")
+    e.add_argument("--metric", required=True)
+    _level_args(e)
+    e.add_argument("--format", choices=FORMATS, default="text")
+    e.set_defaults(fn=_cmd_epsilon)
+
+    r = sub.add_parser("reproduce", help="reproduce the papers' claims exactly")
+    r.add_argument("ids", nargs="*", help="claim ids (default: all)")
+    r.add_argument("--format", choices=FORMATS, default="text")
+    r.set_defaults(fn=_cmd_reproduce)
+
+    pr = sub.add_parser("proofs", help="write (or --check) the worked proofs in proofs/")
+    pr.add_argument("--check", action="store_true", help="fail if any proof file is stale")
+    pr.add_argument("--dir", default="proofs")
+    pr.set_defaults(fn=_cmd_proofs)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    a = parser.parse_args(argv)
+    try:
+        return a.fn(a)
+    except _UsageError as e:
+        sys.stderr.write(f"exactdp: error: {e}\n")
+        return 2
+    except (ExactDPError, ValueError, TypeError) as e:
+        # exactdp errors are ValueError/TypeError subclasses; anything else is a bug and keeps its traceback
+        if not isinstance(e, ExactDPError):
+            raise
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        sys.stderr.write(f"exactdp: error: {msg}\n")
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Reading mechanism, metric and prior files (JSON, or CSV for bare matrices).
+
+Numbers in files are exact: JSON integers, strings in the exactdp grammar
+(``"3/4"``, ``"exp(-1/2)"``, ``"(1-alpha)/(1+alpha)"``), and JSON decimal
+literals such as ``0.25``, which are taken at their exact *decimal* value (the
+text is never converted to a binary float).  ``NaN`` and ``Infinity`` are
+refused.  Files larger than :data:`MAX_FILE_BYTES` are refused before reading.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+
+from .errors import InputTooLarge, InvalidInput
+from .mechanism import Mechanism
+
+__all__ = ["MAX_FILE_BYTES", "load_json", "load_mechanism", "load_metric", "mechanism_from_json"]
+
+#: largest input file accepted (bytes)
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
+def _refuse_constant(name):
+    raise InvalidInput(f"JSON: {name} is not an exact number; write probabilities as exact numbers such as \"1/3\"")
+
+
+def _read(path: str) -> str:
+    try:
+        size = os.path.getsize(path)
+    except OSError as e:
+        raise InvalidInput(f"file {path!r}: {e.strerror}") from None
+    if size > MAX_FILE_BYTES:
+        raise InputTooLarge(f"file {path!r}: {size} bytes exceed the limit {MAX_FILE_BYTES}")
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def load_json(path: str):
+    """Decode a JSON file keeping decimal literals as exact text."""
+    text = _read(path)
+    try:
+        return json.loads(text, parse_float=lambda s: s, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as e:
+        raise InvalidInput(f"file {path!r}: malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+
+
+def mechanism_from_json(obj, *, validate=False, name="mechanism") -> Mechanism:
+    """A mechanism from ``{"inputs": [...], "outputs": [...], "matrix": [[...], ...]}``.
+
+    Entries may use the symbol ``alpha`` (or ``eps``); validation happens when
+    a level is fixed (``Mechanism.at``) or for every alpha (``validate()``).
+    """
+    if isinstance(obj, list):
+        obj = {"matrix": obj}
+    if not isinstance(obj, dict) or "matrix" not in obj:
+        raise InvalidInput("mechanism file: expected a JSON object with 'matrix' (and optional 'inputs', 'outputs')")
+    M = obj["matrix"]
+    if not isinstance(M, list) or not M or not all(isinstance(r, list) for r in M):
+        raise InvalidInput("mechanism file: 'matrix' must be a non-empty list of rows")
+    inputs = obj.get("inputs", [str(i) for i in range(len(M))])
+    outputs = obj.get("outputs", [str(j) for j in range(len(M[0]))])
+    if not isinstance(inputs, list) or not isinstance(outputs, list):
+        raise InvalidInput("mechanism file: 'inputs' and 'outputs' must be lists of labels")
+    return Mechanism.from_rows(inputs, outputs, M, validate=validate, name=obj.get("name", name))
+
+
+def load_mechanism(path: str) -> Mechanism:
+    """Load a mechanism from JSON (documented format) or CSV (a bare matrix, labels 0..)."""
+    if path.lower().endswith(".csv"):
+        text = _read(path)
+        rows = [[c.strip() for c in r] for r in csv.reader(text.splitlines()) if any(c.strip() for c in r)]
+        if not rows:
+            raise InvalidInput(f"file {path!r}: empty CSV")
+        name = os.path.basename(path)
+        return mechanism_from_json({"matrix": rows, "name": name})
+    obj = load_json(path)
+    if isinstance(obj, dict) and "name" not in obj:
+        obj = {**obj, "name": os.path.basename(path)}
+    return mechanism_from_json(obj)
+
+
+def load_metric(path: str):
+    from .metrics import metric_from_spec
+
+    return metric_from_spec(load_json(path))

@@ -1,0 +1,6 @@
+"""Paper claims: registry, reproduction and generated proofs (layer 6 of DESIGN.md section 3)."""
+
+from .registry import Claim, ClaimResult, claims, get_claim, run_claim
+from .proofs import render_proofs, write_proofs
+
+__all__ = ["Claim", "ClaimResult", "claims", "get_claim", "run_claim", "render_proofs", "write_proofs"]

@@ -1,0 +1,102 @@
+"""HLM15: Holohan, Leith, Mason, "Differential privacy in metric spaces" (2015).
+
+Example 6 (randomized response on ``m + 1`` categories) and Example 7 (its
+expected error meets the Theorem 7 lower bound for the discrete metric).
+"""
+
+from __future__ import annotations
+
+from ..certify.all_eps import certify_all_eps
+from ..certify.privacy import certify_privacy
+from ..exact.decide import exact_str
+from ..exact.values import Setting, exact_number
+from ..mechanisms import randomized_response
+from ..metrics import discrete
+from ..theory.accuracy import hlm15_theorem7_bound, max_expected_error
+from .registry import ClaimResult, register
+
+INSTANCES = [(1, "1/2"), (2, "1"), (3, "log(2)"), (5, "log(3)")]
+
+
+def _p_star(m, eps):
+    return f"1/({m} + exp({eps}))" if "log" not in eps else f"1/({m} + {_exp_log(eps)})"
+
+
+def _exp_log(eps):
+    return eps[4:-1]  # exp(log(q)) = q
+
+
+@register("HLM15-ex6", "HLM15", "Example 6",
+          "Randomized response on |D| = m + 1 categories, P(Y_d = d) = 1 - pm and P(Y_d = d') = p, is "
+          "(eps, delta)-private iff 1 - pm <= e^eps p + delta (12); with delta = 0 the choice p = 1/(m + e^eps) "
+          "is eps-private, and any smaller p is not.",
+          "p >= (1 - delta)/(m + e^eps)")
+def ex6() -> ClaimResult:
+    sections, certs, ok = [], [], True
+    rows = ["| m | eps | p | private at eps | smallest eps | smaller p' | private | smallest eps for p' |",
+            "|---|---|---|---|---|---|---|---|"]
+    for m, eps in INSTANCES:
+        D = discrete(m + 1)
+        p = _p_star(m, eps)
+        R = randomized_response(m + 1, p=p)
+        c = certify_privacy(R, D, eps=eps)
+        p2 = f"99/100/({m} + {_exp_log(eps)})" if "log" in eps else f"99/100/({m} + exp({eps}))"
+        R2 = randomized_response(m + 1, p=p2)
+        c2 = certify_privacy(R2, D, eps=eps)
+        certs += [c, c2]
+        ok &= c.holds is True and c.data["epsilon"] == eps and c2.holds is False
+        ok &= c.recheck().ok is True and c2.recheck().ok is True
+        rows.append(f"| {m} | {eps} | {p} | {c.verdict()} ({c.witness['tight_count']} tight) | {c.data['epsilon']} | "
+                    f"{p2} | {c2.verdict()} | {c2.data['epsilon']} = {c2.data['epsilon_enclosure'][0]}... |")
+    sections.append(("Instances", "\n".join(rows) + "\n\nFor p = 1/(m + e^eps) every constraint "
+                     "1 - pm <= e^eps p holds with equality on the diagonal outputs, so the smallest eps is exactly "
+                     "eps; for p' = (99/100) p the ratio (1 - p'm)/p' exceeds e^eps, and the exact witness is "
+                     "below."))
+    sym = certify_all_eps(randomized_response(4), discrete(4))
+    certs.append(sym)
+    ok &= sym.holds is True
+    sections.append(("For every eps at once (m = 3, p = alpha/(1 + 3 alpha) = 1/(3 + e^eps))", sym.to_markdown()))
+    sections.append((f"Certificate: m = {INSTANCES[1][0]}, eps = {INSTANCES[1][1]}, p = 1/(m + e^eps)",
+                     certs[2].to_markdown()))
+    sections.append((f"Certificate: m = {INSTANCES[1][0]}, eps = {INSTANCES[1][1]}, p' = (99/100)/(m + e^eps)",
+                     certs[3].to_markdown()))
+    return ClaimResult("reproduced" if ok else "differs",
+                       "p = 1/(m + e^eps) is eps-private with smallest eps exactly eps (tight); p' = 0.99 p is not "
+                       f"(exact witness), for (m, eps) in {INSTANCES}; and for every eps symbolically (m = 3)",
+                       sections, certs)
+
+
+@register("HLM15-ex7", "HLM15", "Example 7",
+          "For randomized response with p = (1 - delta)/(m + e^eps) and the discrete metric (kappa = 1), the expected "
+          "error is m p = (1 - delta) m/(m + e^eps), which equals the Theorem 7 lower bound: the bound is tight.",
+          "E = mp = (1 - delta) m/(m + e^eps), tight (delta = 0 here)")
+def ex7() -> ClaimResult:
+    rows = ["| m | eps | max expected error E | Theorem 7 bound m/(m + e^eps) | equal |", "|---|---|---|---|---|"]
+    ok = True
+    for m, eps in INSTANCES:
+        D = discrete(m + 1)
+        R = randomized_response(m + 1, p=_p_star(m, eps))
+        E = max_expected_error(R, D)
+        bound = hlm15_theorem7_bound(D, eps)
+        eq = bool(E == bound)  # exact: fmpq equality or the Lindemann-Weierstrass zero test
+        ok &= eq
+        rows.append(f"| {m} | {eps} | {exact_str(E)} | {exact_str(bound)} | {'yes, exactly' if eq else 'NO'} |")
+    # symbolic identity: E(alpha) = m alpha/(1 + m alpha) = m/(m + 1/alpha)
+    m = 3
+    R = randomized_response(m + 1)
+    E = max_expected_error(R, discrete(m + 1))
+    alpha = exact_number("alpha", Setting.symbolic())
+    bound = hlm15_theorem7_bound(discrete(m + 1), 1 / alpha)
+    ident = (E - bound).is_zero()
+    ok &= ident
+    body = "\n".join(rows) + (
+        "\n\nThe expected error of input d is sum over d' != d of p * rho(d', d) = m p, the same for every d. "
+        "Equality with the bound is an exact identity (a Lindemann-Weierstrass zero test when e^eps is "
+        "transcendental).\n\n"
+        f"For every eps at once (m = {m}): E(alpha) = {exact_str(E)} and the bound m/(m + e^eps) = "
+        f"{exact_str(bound)} with e^eps = 1/alpha; their difference is identically zero: {ident}.\n")
+    return ClaimResult("reproduced" if ok else "differs",
+                       "E = m/(m + e^eps) exactly equals the Theorem 7 bound for every instance and, symbolically, "
+                       "for every eps", [("Expected error against the bound", body)], [])
+
+

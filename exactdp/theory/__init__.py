@@ -1,0 +1,5 @@
+"""Theory built on certificates: utility and error bounds (layer 5 of DESIGN.md section 3)."""
+
+from .accuracy import expected_error, hlm15_theorem6_bound, hlm15_theorem7_bound, max_expected_error
+
+__all__ = ["expected_error", "max_expected_error", "hlm15_theorem6_bound", "hlm15_theorem7_bound"]
