@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from ..certificate import UNDECIDED, Certificate, Step
-from ..errors import InvalidInput
+from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_latex, exact_str
 from ..exact.level import Level
 from .constraints import SLACK, TIGHT, UNDECIDED_STATUS, VIOLATED, Constraints
@@ -285,13 +285,22 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
     ECP14 Def. 1 and sec. 3.2; GRS12 Ex. 2.1; HLM15 (11).
     """
     level = resolve_level(eps, alpha, level)
-    mech = _concrete(mech, level)
+    claim = f"{mech.name} is eps*d-private with eps = {level.eps_str()} on the {metric.description}"
+    claim_latex = (r"\forall x, x', z:\ K(x)(z) \le e^{" + level.eps_latex() + r"\, d(x,x')} K(x')(z)")
+    try:
+        mech = _concrete(mech, level)
+    except UnsupportedRegime as e:
+        reason = str(e)
+        return Certificate(
+            kind="privacy", claim=claim, claim_latex=claim_latex, holds=UNDECIDED, witness={"reason": reason},
+            method="none of the exact regimes applies", data={"epsilon_given": level.eps_str(), "reason": reason,
+                                                               "epsilon": "undecided", "epsilon_enclosure": None},
+            steps=[_definition_step(level), Step("Undecided", reason)],
+            conclusion="Undecided: " + reason)
     cons = Constraints(mech, metric)
     status, reasons, stats = cons.decide(level)
     steps = [_definition_step(level), _mechanism_step(mech), _reduction_step(metric, cons)]
     zero = cons.value_tables()[0]
-    claim = f"{mech.name} is eps*d-private with eps = {level.eps_str()} on the {metric.description}"
-    claim_latex = (r"\forall x, x', z:\ K(x)(z) \le e^{" + level.eps_latex() + r"\, d(x,x')} K(x')(z)")
     E_lines = ", ".join(f"$e^{{\\varepsilon \\cdot {exact_latex(d)}}} = {_factor_latex(level, d)}$"
                         for d in cons.dvals[:4])
     steps.append(Step("The level", f"$\\varepsilon = {level.eps_latex()}$ ({level.regime} regime); for the "

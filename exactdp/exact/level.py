@@ -91,6 +91,8 @@ class Level:
         if isinstance(v, ExpFrac):
             mono = v.monomial()
             if mono is not None and mono[0] == 1 and not mono[1].has_eps():
+                if mono[1].sign() >= 0:
+                    raise InvalidInput(f"alpha: expected 0 < alpha < 1, got {v} >= 1; hint: alpha = exp(-eps) with eps > 0")
                 return Level.from_eps(str(-mono[1]))
         raise InvalidInput(f"alpha: expected a rational in (0, 1) or exp(-c), got {x!r}")
 
