@@ -54,7 +54,8 @@ def _cmd_certify(a):
     if a.example:
         if a.mechanism or a.metric:
             raise _usage("--example replaces MECH.json and --metric")
-        mech, metric = geometric(10), path(11)
+        # the range-restricted geometric mechanism, n = 10, alpha = 1/2 (symbolic alpha with --all-eps)
+        mech, metric = (geometric(10) if a.all_eps else geometric(10, "1/2")), path(11)
         if not (a.eps or a.alpha or a.all_eps):
             a.alpha = "1/2"
     else:

@@ -125,7 +125,7 @@ class Algebraic:
             if other.b < self.a or (other.b == self.a and (self.a < self.b or other.a < other.b)):
                 return 1
             if self.is_rational() and other.is_rational():
-                return (self.a > other.a) - (self.a < other.a)
+                return int(bool(self.a > other.a)) - int(bool(self.a < other.a))
             lo, hi = max(self.a, other.a), min(self.b, other.b)
             g = sp.gcd(self.poly, other.poly)
             if g.degree() >= 1 and lo <= hi and g.count_roots(lo, hi) > 0:

@@ -1,0 +1,140 @@
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from exactdp.cli import main
+
+EX = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "data")
+
+
+def run(args, capsys):
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def write(tmp_path, name, obj):
+    p = tmp_path / name
+    p.write_text(obj if isinstance(obj, str) else json.dumps(obj))
+    return str(p)
+
+
+def test_example_holds(capsys):
+    code, out, err = run(["certify", "--example", "geometric"], capsys)
+    assert code == 0 and "verdict: holds" in out and "log(2)" in out and err == ""
+
+
+def test_example_all_eps_json(capsys):
+    code, out, _ = run(["certify", "--example", "geometric", "--all-eps", "--format", "json"], capsys)
+    d = json.loads(out)
+    assert code == 0 and d["holds"] is True and d["failure_set"] == []
+
+
+def test_json_fields_on_failure(capsys):
+    code, out, _ = run(["certify", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json", "--eps", "1/2",
+                        "--format", "json"], capsys)
+    d = json.loads(out)
+    assert code == 1 and d["holds"] is False
+    assert d["epsilon"] == "log(2)" and d["epsilon_enclosure"][0].startswith("0.6931471805599453094")
+    w = d["witness"]
+    assert {"x", "x_prime", "output", "lhs", "rhs"} <= set(w) and w["lhs"] == "1/2"
+    assert "method" in d
+
+
+def test_symbolic_file_and_formats(capsys):
+    for fmt, marker in (("markdown", "**Verdict.** holds"), ("latex", r"\begin{proof}"), ("text", "verdict: holds")):
+        code, out, _ = run(["certify", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json", "--alpha", "1/3",
+                            "--format", fmt], capsys)
+        assert code == 0 and marker in out
+    code, out, _ = run(["certify", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json", "--all-eps"], capsys)
+    assert code == 0
+
+
+def test_epsilon_command(capsys):
+    code, out, _ = run(["epsilon", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json", "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["epsilon"] == "log(2)"
+    code, out, _ = run(["epsilon", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json", "--eps", "1/2",
+                        "--format", "json"], capsys)
+    assert json.loads(out)["epsilon"] == "1/2"
+    code, _, err = run(["epsilon", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json"], capsys)
+    assert code == 2 and "give --alpha or --eps" in err
+
+
+def test_undecided_exit_3(capsys):
+    code, out, _ = run(["certify", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json", "--eps", "log(2)/2",
+                        "--format", "json"], capsys)
+    assert code == 3 and json.loads(out)["holds"] == "undecided"
+
+
+def test_csv_mechanism(tmp_path, capsys):
+    m = write(tmp_path, "m.csv", "2/3,1/3\n1/3,2/3\n")
+    p = write(tmp_path, "p.json", {"kind": "path", "n": 2})
+    code, out, _ = run(["epsilon", m, "--metric", p], capsys)
+    assert code == 0 and "epsilon: log(2)" in out
+
+
+@pytest.mark.parametrize("mech, metric, extra, msg", [
+    ({"matrix": [["1/2", "1/3"], ["1/2", "1/2"]]}, {"kind": "path", "n": 2}, ["--eps", "1"], "row '0' sums to 5/6"),
+    ({"matrix": [["3/2", "-1/2"], ["1/2", "1/2"]]}, {"kind": "path", "n": 2}, ["--eps", "1"], "negative"),
+    ({"matrix": [["__import__('os')", "1/2"], ["1/2", "1/2"]]}, {"kind": "path", "n": 2}, ["--eps", "1"],
+     "unknown name '__import__'"),
+    ('{"matrix": [[NaN, 1], [1, 0]]}', {"kind": "path", "n": 2}, ["--eps", "1"], "NaN is not an exact number"),
+    ('{"matrix": [[0.5, 0.5], [0.5, 0.5]', {"kind": "path", "n": 2}, ["--eps", "1"], "malformed JSON"),
+    ({"matrix": [["1/2", "1/2"], ["1/2", "1/2"]]}, {"kind": "path", "n": 3}, ["--eps", "1"], "differ"),
+    ({"matrix": [["1/2", "1/2"], ["1/2", "1/2"]]}, {"kind": "path", "n": 2}, ["--eps", "0"], "eps > 0"),
+    ({"matrix": [["1/2", "1/2"], ["1/2", "1/2"]]}, {"kind": "path", "n": 2}, ["--eps", "-1"], "eps > 0"),
+    ({"matrix": [["1/2", "1/2"], ["1/2", "1/2"]]}, {"kind": "path", "n": 2}, ["--alpha", "3/2"], "0 < alpha < 1"),
+    ({"matrix": [["1/2", "1/2"], ["1/2", "1/2"]]}, {"kind": "matrix", "points": ["0", "1", "2"],
+                                                     "distances": [[0, 1, 5], [1, 0, 1], [5, 1, 0]]},
+     ["--eps", "1"], "triangle inequality fails for \\('0', '1', '2'\\)"),
+    ({"matrix": [["1/2", "1/2"], ["1/2", "1/2"]]}, {"kind": "torus"}, ["--eps", "1"], "unknown kind"),
+    ({"matrix": [["1/2", "1/2"], ["1/2"]]}, {"kind": "path", "n": 2}, ["--eps", "1"], "expected 2"),
+])
+def test_bad_input_exit_2(tmp_path, capsys, mech, metric, extra, msg):
+    m = write(tmp_path, "m.json", mech)
+    p = write(tmp_path, "p.json", metric)
+    code, out, err = run(["certify", m, "--metric", p] + extra, capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("exactdp: error:") and err.count("\n") == 1
+    import re
+    assert re.search(msg, err), err
+
+
+def test_too_large_file(tmp_path, capsys, monkeypatch):
+    import exactdp.io
+    monkeypatch.setattr(exactdp.io, "MAX_FILE_BYTES", 10)
+    m = write(tmp_path, "m.json", {"matrix": [["1"]]})
+    code, _, err = run(["certify", m, "--metric", m, "--eps", "1"], capsys)
+    assert code == 2 and "exceed the limit 10" in err
+
+
+def test_missing_file_and_usage(capsys):
+    code, _, err = run(["certify", "/nonexistent.json", "--metric", "/nonexistent.json", "--eps", "1"], capsys)
+    assert code == 2 and "No such file" in err
+    code, _, err = run(["certify", "--example", "geometric", "--eps", "1", "--alpha", "1/2"], capsys) \
+        if False else (None, None, None)
+    with pytest.raises(SystemExit) as e:
+        main(["certify", "--example", "geometric", "--eps", "1", "--alpha", "1/2"])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    code, _, err = run(["certify", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json"], capsys)
+    assert code == 2 and "--eps, --alpha or --all-eps" in err
+
+
+def test_reproduce_json(capsys):
+    code, out, _ = run(["reproduce", "--format", "json"], capsys)
+    rows = json.loads(out)
+    ids = {r["id"] for r in rows}
+    assert code == 0 and {"GRS12-ex2.1", "HLM15-ex6", "HLM15-ex7"} <= ids
+    assert all(r["status"] == "reproduced" and r["statement"] and r["exact"] for r in rows)
+    code, _, err = run(["reproduce", "NOPE-1"], capsys)
+    assert code == 2 and "unknown id" in err
+
+
+def test_console_script_runs_without_traceback():
+    r = subprocess.run([sys.executable, "-m", "exactdp.cli", "certify", "--example", "geometric", "--eps", "1/2"],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "verdict: fails" in r.stdout and r.stderr == ""
