@@ -67,7 +67,9 @@ def test_sign_pieces_and_alphaset():
     signs = [pc.sign for pc in sign_pieces(p)]
     assert signs == [-1, 0, -1, 0, 1]  # double root at 1/3 keeps the sign
     a = AlphaSet([pc for pc in sign_pieces(p) if pc.sign <= 0])
-    assert str(a) == "(0, 1/2)"
+    assert str(a) == "(0, 1/2]"  # the double root 1/3 is covered; the root 1/2 closes the interval
+    b = AlphaSet([pc for pc in sign_pieces(p) if pc.sign < 0])
+    assert str(b) == "(0, 1/3) U (1/3, 1/2)"
     r = Algebraic(sp.Poly(U**2 - 2, U), 1, 2)  # sqrt(2)
     assert r.cmp(Algebraic.rational(sp.Rational(141, 100))) == 1
     assert r.cmp(Algebraic.rational(sp.Rational(142, 100))) == -1

@@ -178,12 +178,13 @@ class Algebraic:
 
 
 class Piece:
-    """A piece of (0, 1) in ``alpha``: an open interval or a point, with a sign."""
+    """A piece of (0, 1) in ``alpha``: an interval (open unless marked closed) or a point, with a sign."""
 
-    __slots__ = ("lo", "hi", "sign")
+    __slots__ = ("lo", "hi", "sign", "lo_closed", "hi_closed")
 
     def __init__(self, lo: Algebraic, hi: Algebraic, sign: int):
         self.lo, self.hi, self.sign = lo, hi, sign
+        self.lo_closed = self.hi_closed = lo is hi
 
     @property
     def is_point(self):
@@ -319,34 +320,44 @@ class AlphaSet:
     def __str__(self):
         if not self.pieces:
             return "{}"
-        return " U ".join(f"{{{p.lo}}}" if p.is_point else f"({p.lo}, {p.hi})" for p in self.pieces)
+        return " U ".join(f"{{{p.lo}}}" if p.is_point else
+                          f"{'[' if p.lo_closed else '('}{p.lo}, {p.hi}{']' if p.hi_closed else ')'}"
+                          for p in self.pieces)
 
     def latex(self) -> str:
         if not self.pieces:
             return r"\emptyset"
-        return r" \cup ".join(rf"\{{{p.lo.latex()}\}}" if p.is_point else rf"\left({p.lo.latex()}, {p.hi.latex()}\right)"
-                              for p in self.pieces)
+        return r" \cup ".join(
+            rf"\{{{p.lo.latex()}\}}" if p.is_point else
+            (r"\left[" if p.lo_closed else r"\left(") + f"{p.lo.latex()}, {p.hi.latex()}"
+            + (r"\right]" if p.hi_closed else r"\right)") for p in self.pieces)
 
     def to_json(self):
         return [{"lo": str(p.lo), "hi": str(p.hi), "point": p.is_point,
+                 "lo_closed": p.lo_closed, "hi_closed": p.hi_closed,
                  "lo_approx": p.lo.decimal(15), "hi_approx": p.hi.decimal(15)} for p in self.pieces]
 
 
 def _merge(pieces):
-    ps = sorted(pieces, key=lambda p: (_Key(p.lo), 0 if p.is_point else 1))
-    out: list[Piece] = []
-    for p in ps:
+    """Union of pieces as disjoint pieces with open/closed ends (exact comparisons)."""
+    items = [[p.lo, p.hi, p.is_point, p.is_point, p.sign] for p in pieces]  # lo, hi, lo_closed, hi_closed
+    items.sort(key=lambda t: (_Key(t[0]), 0 if t[2] else 1))
+    out: list = []
+    for t in items:
         if out:
             q = out[-1]
-            c = p.lo.cmp(q.hi)
-            touching_point = c == 0 and (p.is_point or q.is_point)
-            if c < 0 or touching_point:
-                hi = p.hi if p.hi.cmp(q.hi) > 0 else q.hi
-                lo = q.lo
-                out[-1] = Piece(lo, hi, q.sign) if not (lo is hi) else q
-                if lo is not hi and q.is_point and not p.is_point:
-                    out[-1] = Piece(lo, hi, q.sign)
+            c = t[0].cmp(q[1])
+            if c < 0 or (c == 0 and (q[3] or t[2])):
+                ch = t[1].cmp(q[1])
+                if ch > 0:
+                    q[1], q[3] = t[1], t[3]
+                elif ch == 0:
+                    q[3] = q[3] or t[3]
                 continue
-        out.append(p)
-    # a point piece merged into an interval starting at it: represent [a, b) as {a} + (a, b)
-    return out
+        out.append(list(t))
+    res = []
+    for lo, hi, lc, hc, sg in out:
+        pc = Piece(lo, hi if lo.cmp(hi) != 0 else lo, sg)
+        pc.lo_closed, pc.hi_closed = lc, hc
+        res.append(pc)
+    return res
