@@ -270,9 +270,11 @@ class Mechanism:
                     "(alpha is an irrational algebraic number)")
             r = w.rational() if isinstance(w, ExpFrac) else w
             out.append(r if r is not None else w)
-        return Mechanism(self.inputs, self.outputs, self.codes, out, name=self.name,
-                         validate=not self.validated,
-                         provenance=f"{self.provenance} specialised at eps = {level.eps_str()}".strip())
+        res = Mechanism(self.inputs, self.outputs, self.codes, out, name=self.name,
+                        validate=not self.validated,
+                        provenance=f"{self.provenance} specialised at eps = {level.eps_str()}".strip())
+        res.validated = True  # validated above, or implied by the identities in alpha
+        return res
 
     def remap(self, mapping, outputs=None, name=None) -> "Mechanism":
         """Post-process by a deterministic remap ``z -> mapping[z]`` (merges columns exactly)."""

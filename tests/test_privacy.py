@@ -196,3 +196,19 @@ def test_renderings():
     assert r"\begin{proof}" in tex and r"\end{proof}" in tex
     assert js["holds"] is False and js["witness"]["x"] and js["method"]
     assert c._repr_markdown_() == md
+
+
+def test_chunked_streaming_agrees_with_single_chunk(monkeypatch):
+    import exactdp.certify.privacy as pv
+    from exactdp.certify.constraints import Constraints
+
+    G = geometric(12, "1/2")
+    one = certify_privacy(G, path(13), eps="1/2")
+    monkeypatch.setattr(pv, "Constraints", lambda m, mt: Constraints(m, mt, chunk=30))
+    many = certify_privacy(G, path(13), eps="1/2")
+    assert many.holds is one.holds is False
+    assert many.witness["violated_count"] == one.witness["violated_count"]
+    assert many.data["epsilon"] == one.data["epsilon"] == "log(2)"
+    assert many.evidence["epsilon_certificate"].witness["tight_count"] == \
+        one.evidence["epsilon_certificate"].witness["tight_count"]
+    assert many.recheck().ok is True

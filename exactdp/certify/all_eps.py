@@ -20,7 +20,7 @@ from ..exact.decide import exact_latex, exact_str
 from ..exact.expo import ExpFrac
 from ..exact.lin import Lin
 from ..exact.symbolic import AlphaSet, denominator_lcm, sign_pieces
-from .constraints import Constraints
+from .constraints import Constraints, Triple
 
 __all__ = ["certify_all_eps"]
 
@@ -67,7 +67,7 @@ def certify_all_eps(mech, metric) -> Certificate:
              f"exact rational functions of $\\alpha$ ({len(vals)} distinct). Each row sums to 1 as an identity in "
              "$\\alpha$ and each entry is $\\ge 0$ on all of $(0,1)$ (exact root isolation)."),
         Step("Reduction to generating pairs", f"The metric is the {metric.description}. {metric.reduction}. "
-             f"{cons.total} inequalities reduce to {len(cons)} distinct triples."),
+             f"{cons.total} inequalities reduce to {cons.distinct()} distinct triples."),
     ]
     try:
         L = denominator_lcm(vals)
@@ -80,8 +80,14 @@ def certify_all_eps(mech, metric) -> Certificate:
     zero_count = descartes_or_roots = 0
     fail_pieces = []
     first_fail = None
-    for k in range(len(cons)):
-        a, b, d = vals[cons.A[k]], vals[cons.B[k]], cons.dvals[cons.DCu[k]]
+    seen: set = set()
+    triples = [Triple(int(f), int(a), int(b), int(dc)) for ch in cons.chunks()
+               for f, a, b, dc in zip(ch.first, ch.A, ch.B, ch.DC)]
+    for t in triples:
+        if (t.a, t.b, t.dc) in seen:
+            continue
+        seen.add((t.a, t.b, t.dc))
+        a, b, d = vals[t.a], vals[t.b], cons.dvals[t.dc]
         if _is_zero(a):
             continue
         E = ExpFrac.exp(Lin.eps() * d)
@@ -100,14 +106,14 @@ def certify_all_eps(mech, metric) -> Certificate:
         if neg:
             fail_pieces += neg
             if first_fail is None:
-                first_fail = (k, neg[0], x)
+                first_fail = (t, neg[0], x)
     fails = AlphaSet(fail_pieces)
     data = {"constraints": {"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total,
-                            "distinct": len(cons)},
+                            "distinct": len(seen)},
             "identically_tight": zero_count, "sign_decided": descartes_or_roots,
             "failure_set": fails.to_json(), "failure_set_text": str(fails)}
     steps.append(Step("Exact signs on (0, 1)",
-                      f"Of the {len(cons)} triples, {zero_count} give $p \\equiv 0$ (tight for every $\\varepsilon$), "
+                      f"Of the {len(seen)} distinct triples, {zero_count} give $p \\equiv 0$ (tight for every $\\varepsilon$), "
                       f"{descartes_or_roots} were decided by Descartes' rule of signs on $(1+v)^n p(1/(1+v))$ or by "
                       "exact isolation of the real roots in $(0,1)$ of the irreducible factors, the sign carried across "
                       "each root by the parity of its multiplicity."))
@@ -117,14 +123,14 @@ def certify_all_eps(mech, metric) -> Certificate:
         concl = "The mechanism is eps*d-private for every eps > 0."
     else:
         holds = False
-        k, piece, x = first_fail
-        xl, xp, z, d = cons.locate(k)
+        t, piece, x = first_fail
+        xl, xp, z, d = cons.locate(t)
         sample = _sample(piece, L)
         at = {"x": xl, "x_prime": xp, "output": z, "distance": exact_str(d),
-              "K_x": exact_str(vals[cons.A[k]]), "K_x_prime": exact_str(vals[cons.B[k]]),
+              "K_x": exact_str(vals[t.a]), "K_x_prime": exact_str(vals[t.b]),
               "sample_alpha": str(sample)}
-        lhs = _eval(vals[cons.A[k]], sample)
-        rhs = _eval(vals[cons.B[k]], sample) / fmpq(sample) ** int(d) if d.q == 1 else None
+        lhs = _eval(vals[t.a], sample)
+        rhs = _eval(vals[t.b], sample) / fmpq(sample) ** int(d) if d.q == 1 else None
         if rhs is not None:
             at["lhs"], at["rhs"] = str(lhs), str(rhs)
             at["excess"] = str(lhs - rhs)

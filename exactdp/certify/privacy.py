@@ -18,19 +18,15 @@ output has probability zero on one side of a constraint only.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
+from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Step
 from ..errors import InvalidInput, UnsupportedRegime
-from ..exact.decide import exact_latex, exact_str
+from ..exact.decide import exact_latex, exact_str, sign
 from ..exact.level import Level
-from .constraints import SLACK, TIGHT, UNDECIDED_STATUS, VIOLATED, Constraints
+from .constraints import Constraints, Triple
 
 __all__ = ["certify_privacy", "smallest_epsilon", "resolve_level"]
-
-MAX_LISTED = 10
 
 
 def resolve_level(eps=None, alpha=None, level=None) -> Level:
@@ -49,11 +45,18 @@ def _concrete(mech, level):
     return mech.validate()
 
 
-def _triple_view(cons, k, level=None):
-    """Exact description of distinct triple ``k`` (one occurrence)."""
-    x, xp, z, d = cons.locate(k)
-    a = cons.mech.values[cons.A[k]]
-    b = cons.mech.values[cons.B[k]]
+def _simp(v):
+    if hasattr(v, "reduced"):
+        v = v.reduced()
+        r = v.rational()
+        return r if r is not None else v
+    return v
+
+
+def _view(cons, t: Triple, level=None) -> dict:
+    """Exact description of one constraint occurrence."""
+    x, xp, z, d = cons.locate(t)
+    a, b = cons.mech.values[t.a], cons.mech.values[t.b]
     out = {"x": x, "x_prime": xp, "output": z, "distance": exact_str(d),
            "K_x": exact_str(a), "K_x_prime": exact_str(b)}
     if level is not None:
@@ -61,8 +64,7 @@ def _triple_view(cons, k, level=None):
         out["factor"] = level.factor_str(d)
         out["lhs"] = exact_str(a)
         if E is not None:
-            rhs = E * b
-            rhs = _simp(rhs)
+            rhs = _simp(E * b)
             out["rhs"] = exact_str(rhs)
             out["excess"] = exact_str(_simp(a - rhs))
         else:
@@ -70,12 +72,13 @@ def _triple_view(cons, k, level=None):
     return out
 
 
-def _simp(v):
-    if hasattr(v, "reduced"):
-        v = v.reduced()
-        r = v.rational()
-        return r if r is not None else v
-    return v
+def _brief(cons, t: Triple) -> dict:
+    x, xp, z, d = cons.locate(t)
+    return {"x": x, "x_prime": xp, "output": z, "distance": exact_str(d)}
+
+
+def _counts(cons) -> dict:
+    return {"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total}
 
 
 def _mechanism_step(mech):
@@ -104,8 +107,8 @@ def _reduction_step(metric, cons):
         "Reduction to generating pairs",
         f"The metric is the {metric.description}. {metric.reduction[0].upper()}{metric.reduction[1:]}. "
         f"So it suffices to check {cons.n_pairs} pair(s), in both directions, for each of the "
-        f"{cons.n_outputs} outputs: {cons.total} inequalities. They involve only {len(cons)} distinct triples "
-        "(K(x)(z), K(x')(z), d(x, x')), each decided once.",
+        f"{cons.n_outputs} outputs: {cons.total} inequalities. Identical triples "
+        "(K(x)(z), K(x')(z), d(x, x')) are decided once.",
     )
 
 
@@ -115,14 +118,9 @@ def _method(level, stats, mech):
     else:
         base = ("exact zero test by the Lindemann-Weierstrass theorem and ball arithmetic at rising precision "
                 "(regime 2)")
-    return (f"{base}; {stats['filtered']} of {stats['distinct']} distinct comparisons were settled by a certified "
-            f"outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by exact zeros")
-
-
-def _worst(cons, status, which):
-    g = cons.guide()
-    idx = np.nonzero(status == which)[0]
-    return int(idx[np.argmax(g[idx])])
+    return (f"{base}; of {stats['comparisons']} distinct comparisons, {stats['filtered']} were settled by a "
+            f"certified outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by "
+            "exact zeros")
 
 
 def smallest_epsilon(mech, metric, *, _cons=None):
@@ -137,6 +135,14 @@ def smallest_epsilon(mech, metric, *, _cons=None):
     >>> c = smallest_epsilon(geometric(4, "1/2"), path(5))
     >>> c.data["epsilon"], c.data["epsilon_enclosure"]
     ('log(2)', ['0.69314718055994530941', '0.69314718055994530942'])
+
+    Notes
+    -----
+    Floats only choose the candidate: the largest float estimate of
+    ``log(K(x)(z)/K(x')(z))/d``.  Its exact level ``log(r)/d`` is then checked
+    against every constraint exactly; a violated constraint has a strictly
+    larger exact ratio and becomes the next candidate, so the loop ends at the
+    exact maximum.
     """
     if mech.regime == "symbolic":
         raise InvalidInput("smallest_epsilon: the mechanism's entries depend on a symbolic alpha; fix a level "
@@ -149,46 +155,38 @@ def smallest_epsilon(mech, metric, *, _cons=None):
              _mechanism_step(mech), _reduction_step(metric, cons)]
     claim = f"the smallest eps for which {mech.name} is eps*d-private on the {metric.description}"
     vals = mech.values
-    zero = cons.value_tables()[0]
-    inf_idx = np.nonzero(~zero[cons.A] & zero[cons.B])[0]
-    if len(cons) == 0:
-        level = Level.from_ratio(_one(), _one())
-        return _eps_certificate(claim, level, None, None, steps, cons, "no constraint: every pair is at infinite distance")
-    if len(inf_idx):
-        k = int(inf_idx[0])
-        w = _triple_view(cons, k)
+    if cons.n_pairs == 0:
+        steps.append(Step("No constraint", "Every pair of points is at infinite distance."))
+        return _eps_certificate(claim, Level.from_ratio(fmpq(1), fmpq(1)), {}, None, steps, cons,
+                                "no constraint: every pair is at infinite distance")
+    t = cons.one_sided_zero()
+    if t is not None:
+        w = _view(cons, t)
         steps.append(Step("An output seen on one side only",
-                          f"$K({w['x']})({w['output']}) = {exact_latex(vals[cons.A[k]])} > 0$ but "
+                          f"$K({w['x']})({w['output']}) = {exact_latex(vals[t.a])} > 0$ but "
                           f"$K({w['x_prime']})({w['output']}) = 0$ while $d = {w['distance']}$ is finite, so no "
                           "finite $\\varepsilon$ satisfies the constraint."))
-        return _eps_certificate(claim, None, w, None, steps, cons, "rational (exact zero)")
-    g = cons.guide()
-    k = int(np.argmax(g))
+        return _eps_certificate(claim, None, w, None, steps, cons, "exact zero test")
+    t, _ = cons.best_guess()
     rounds = 0
     while True:
         rounds += 1
-        a, b, d = vals[cons.A[k]], vals[cons.B[k]], cons.dvals[cons.DCu[k]]
+        a, b, d = vals[t.a], vals[t.b], cons.dvals[t.dc]
         r = _simp(a / b)
-        if _leq_one(r):
-            level = Level.from_ratio(_one(), _one())
-        else:
-            level = Level.from_ratio(r, d)
-        status, reasons, stats = cons.decide(level)
-        if (status == VIOLATED).any():
-            k = _worst(cons, status, VIOLATED)
+        level = Level.from_ratio(fmpq(1), fmpq(1)) if sign(r - 1) <= 0 else Level.from_ratio(r, d)
+        S = cons.decide(level)
+        if S.violated:
+            t = S.worst
             continue
-        if reasons:
-            kk = next(iter(reasons))
+        if S.undecided:
+            tu, exc = S.undecided[0]
             steps.append(Step("Undecided", f"At the candidate level {level.eps_str()} the comparison for "
-                              f"{_triple_view(cons, kk)} could not be decided: {reasons[kk].reason}"))
-            return _eps_certificate(claim, None, None, reasons[kk], steps, cons, _method(level, stats, mech),
-                                    lower=level)
+                              f"{_view(cons, tu)} could not be decided: {exc.reason}"))
+            return _eps_certificate(claim, None, None, exc, steps, cons, _method(level, S.stats, mech), lower=level)
         break
-    tight = np.nonzero((status == TIGHT) & ~zero[cons.A])[0]
-    w = _triple_view(cons, k, level)
-    w["tight"] = [_brief(cons, t) for t in tight[:MAX_LISTED].tolist()]
-    w["tight_count"] = int(cons.counts[tight].sum())
-    w["tight_distinct"] = int(len(tight))
+    w = _view(cons, t, level)
+    w["tight"] = [_brief(cons, x) for x in S.tight_listed]
+    w["tight_count"], w["tight_distinct"] = S.tight, S.tight_distinct
     if level.is_zero():
         steps.append(Step("All ratios at most 1", "Every constraint has $K(x)(z) \\le K(x')(z)$, checked exactly, "
                           "so the mechanism is $\\varepsilon d$-private for every $\\varepsilon \\ge 0$."))
@@ -199,27 +197,12 @@ def smallest_epsilon(mech, metric, *, _cons=None):
             f"$K(x)(z) / K(x')(z) = {exact_latex(r)}$, so $\\varepsilon^* \\ge {level.eps_latex()}$."))
         steps.append(Step(
             "Every other constraint holds at that level",
-            f"At $\\varepsilon = {level.eps_latex()}$ all {len(cons)} distinct triples were decided: none is "
-            f"violated and {len(tight)} are tight (equalities). Hence $\\varepsilon^* = {level.eps_latex()}$"
-            + (f" (found in {rounds} round(s) of a float-guided search, each round decided exactly)." if rounds > 1 else ".")))
-    return _eps_certificate(claim, level, w, None, steps, cons, _method(level, stats, mech))
-
-
-def _one():
-    from flint import fmpq
-
-    return fmpq(1)
-
-
-def _leq_one(r) -> bool:
-    from ..exact.decide import sign
-
-    return sign(r - 1) <= 0
-
-
-def _brief(cons, k):
-    x, xp, z, d = cons.locate(k)
-    return {"x": x, "x_prime": xp, "output": z, "distance": exact_str(d)}
+            f"At $\\varepsilon = {level.eps_latex()}$ all {S.stats['comparisons']} distinct comparisons were decided: "
+            f"none is violated and {S.tight} inequalities are tight (equalities). Hence "
+            f"$\\varepsilon^* = {level.eps_latex()}$"
+            + (f" (found in {rounds} rounds of a float-guided search, each round decided exactly)." if rounds > 1
+               else ".")))
+    return _eps_certificate(claim, level, w, None, steps, cons, _method(level, S.stats, mech))
 
 
 def _eps_certificate(claim, level, witness, undecided, steps, cons, method, lower=None):
@@ -238,8 +221,7 @@ def _eps_certificate(claim, level, witness, undecided, steps, cons, method, lowe
         data = {"epsilon": level.eps_str(), "epsilon_enclosure": enc, "epsilon_latex": level.eps_latex()}
         holds = True
         concl = f"$\\varepsilon^* = {level.eps_latex()} \\in [{enc[0]}, {enc[1]}]$."
-    data["constraints"] = {"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total,
-                           "distinct": len(cons)}
+    data["constraints"] = _counts(cons)
     ev = {"mechanism": cons.mech, "metric": cons.metric, "level": level, "witness": witness}
     return Certificate(kind="epsilon", claim=claim,
                        claim_latex=r"\varepsilon^* = " + (data.get("epsilon_latex") or r"\text{undecided}"),
@@ -266,8 +248,9 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
     Returns
     -------
     Certificate
-        ``holds`` True (witness: tight constraints), False (witness: x, x',
-        output, both sides exactly and the excess) or UNDECIDED.
+        ``holds`` True (witness: the tightest constraint and the tight ones),
+        False (witness: x, x', output, both sides exactly and the excess) or
+        UNDECIDED (witness: the reason).
 
     Examples
     --------
@@ -286,7 +269,7 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
     """
     level = resolve_level(eps, alpha, level)
     claim = f"{mech.name} is eps*d-private with eps = {level.eps_str()} on the {metric.description}"
-    claim_latex = (r"\forall x, x', z:\ K(x)(z) \le e^{" + level.eps_latex() + r"\, d(x,x')} K(x')(z)")
+    claim_latex = r"\forall x, x', z:\ K(x)(z) \le e^{" + level.eps_latex() + r"\, d(x,x')} K(x')(z)"
     try:
         mech = _concrete(mech, level)
     except UnsupportedRegime as e:
@@ -295,61 +278,55 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
             kind="privacy", claim=claim, claim_latex=claim_latex, holds=UNDECIDED, witness={"reason": reason},
             method="none of the exact regimes applies", data={"epsilon_given": level.eps_str(), "reason": reason,
                                                                "epsilon": "undecided", "epsilon_enclosure": None},
-            steps=[_definition_step(level), Step("Undecided", reason)],
-            conclusion="Undecided: " + reason)
+            steps=[_definition_step(level), Step("Undecided", reason)], conclusion="Undecided: " + reason)
     cons = Constraints(mech, metric)
-    status, reasons, stats = cons.decide(level)
+    S = cons.decide(level)
     steps = [_definition_step(level), _mechanism_step(mech), _reduction_step(metric, cons)]
-    zero = cons.value_tables()[0]
     E_lines = ", ".join(f"$e^{{\\varepsilon \\cdot {exact_latex(d)}}} = {_factor_latex(level, d)}$"
                         for d in cons.dvals[:4])
     steps.append(Step("The level", f"$\\varepsilon = {level.eps_latex()}$ ({level.regime} regime); for the "
                       f"generating distances: {E_lines}" + (" ..." if len(cons.dvals) > 4 else "") + "."))
-    method = _method(level, stats, mech)
-    if (status == VIOLATED).any():
-        k = _worst(cons, status, VIOLATED)
-        w = _triple_view(cons, k, level)
-        w["kind"] = "violation"
-        w["violated_count"] = int(cons.counts[status == VIOLATED].sum())
+    method = _method(level, S.stats, mech)
+    vals = mech.values
+    if S.violated:
+        t = S.worst
+        w = {"kind": "violation", **_view(cons, t, level), "violated_count": S.violated}
         holds = False
-        if zero[cons.B[k]]:
-            txt = (f"$K({w['x']})({w['output']}) = {exact_latex(mech.values[cons.A[k]])} > 0 = "
+        d = cons.dvals[t.dc]
+        if sign(vals[t.b]) == 0:
+            txt = (f"$K({w['x']})({w['output']}) = {exact_latex(vals[t.a])} > 0 = "
                    f"K({w['x_prime']})({w['output']})$: no level can satisfy this constraint.")
         else:
-            txt = (f"$x = {w['x']}$, $x' = {w['x_prime']}$, $z = {w['output']}$, $d(x,x') = {exact_latex(cons.dvals[cons.DCu[k]])}$: "
-                   f"$K(x)(z) = {exact_latex(mech.values[cons.A[k]])}$ but $e^{{\\varepsilon d}} K(x')(z) = "
-                   f"{_factor_latex(level, cons.dvals[cons.DCu[k]])} \\cdot {exact_latex(mech.values[cons.B[k]])}$"
-                   + (f" $= {exact_latex(_rhs_value(level, cons, k))}$" if _rhs_value(level, cons, k) is not None else "")
+            rhs = _rhs_value(level, vals[t.b], d)
+            txt = (f"$x = {w['x']}$, $x' = {w['x_prime']}$, $z = {w['output']}$, $d(x,x') = {exact_latex(d)}$: "
+                   f"$K(x)(z) = {exact_latex(vals[t.a])}$ but $e^{{\\varepsilon d}} K(x')(z) = "
+                   f"{_factor_latex(level, d)} \\cdot {exact_latex(vals[t.b])}$"
+                   + (f" $= {exact_latex(rhs)}$" if rhs is not None else "")
                    + ", and the left side is larger (decided exactly).")
         steps.append(Step("A violated constraint", txt))
         conclusion = (f"The mechanism is not eps*d-private at eps = {level.eps_str()}: "
-                      f"{w['violated_count']} inequalities fail; the witness above is one.")
-    elif reasons:
+                      f"{S.violated} inequalities fail; the witness above is one.")
+    elif S.undecided:
         holds = UNDECIDED
-        kk = next(iter(reasons))
-        w = _triple_view(cons, kk, level)
-        w["reason"] = reasons[kk].reason
-        w["enclosure"] = reasons[kk].enclosure
-        steps.append(Step("Undecided comparison", f"{w} : {reasons[kk].reason}"))
+        tu, exc = S.undecided[0]
+        w = {**_view(cons, tu, level), "reason": exc.reason, "enclosure": exc.enclosure}
+        steps.append(Step("Undecided comparison", f"{_brief(cons, tu)}: {exc.reason}"))
         conclusion = "No violation was found, but some comparisons are outside every exact regime: undecided."
     else:
         holds = True
-        tight = np.nonzero((status == TIGHT) & ~zero[cons.A])[0]
-        w = {"tight": [_brief(cons, t) for t in tight[:MAX_LISTED].tolist()],
-             "tight_count": int(cons.counts[tight].sum()), "tight_distinct": int(len(tight)), "violated_count": 0}
+        w = {"tight": [_brief(cons, t) for t in S.tight_listed], "tight_count": S.tight,
+             "tight_distinct": S.tight_distinct, "violated_count": 0}
         ex = ""
-        if len(tight):
-            t0 = int(tight[0])
-            v = _triple_view(cons, t0, level)
-            ex = (f" For example $K({v['x']})({v['output']}) = {exact_latex(mech.values[cons.A[t0]])} = "
+        if S.tight_listed:
+            v = _view(cons, S.tight_listed[0], level)
+            ex = (f" For example $K({v['x']})({v['output']}) = {exact_latex(vals[S.tight_listed[0].a])} = "
                   f"e^{{\\varepsilon \\cdot {v['distance']}}} K({v['x_prime']})({v['output']})$ exactly.")
         steps.append(Step("Every constraint holds",
-                          f"All {len(cons)} distinct triples satisfy the inequality; {len(tight)} of them with "
-                          f"equality, which accounts for {int(cons.counts[tight].sum())} tight inequalities.{ex}"))
+                          f"All {S.stats['comparisons']} distinct comparisons satisfy the inequality; "
+                          f"{S.tight} inequalities hold with equality (tight constraints).{ex}"))
         conclusion = f"The mechanism is eps*d-private at eps = {level.eps_str()}."
-    data = {"epsilon_given": level.eps_str(), "regime": level.regime,
-            "constraints": {"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total,
-                            "distinct": len(cons)}, "filter": stats}
+    data = {"epsilon_given": level.eps_str(), "regime": level.regime, "constraints": _counts(cons),
+            "filter": S.stats}
     cert = Certificate(kind="privacy", claim=claim, claim_latex=claim_latex, holds=holds, witness=w,
                        method=method, steps=steps, data=data,
                        evidence={"mechanism": mech, "metric": metric, "level": level, "witness": w},
@@ -365,23 +342,21 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
             bw = ec.witness
             a, b = mech.entry(bw["x"], bw["output"]), mech.entry(bw["x_prime"], bw["output"])
             d = metric.distance(bw["x"], bw["x_prime"])
-            E = level.factor(d)
+            rhs = _rhs_value(level, b, d)
             w.update({"kind": "tightest", "x": bw["x"], "x_prime": bw["x_prime"], "output": bw["output"],
                       "distance": exact_str(d), "lhs": exact_str(a), "factor": level.factor_str(d),
-                      "rhs": exact_str(_simp(E * b)) if E is not None else f"{level.factor_str(d)} * ({exact_str(b)})"})
+                      "rhs": exact_str(rhs) if rhs is not None else f"{level.factor_str(d)} * ({exact_str(b)})"})
+        enc = ec.data.get("epsilon_enclosure")
         cert.steps.append(Step("The smallest level",
                                f"Separately (see the epsilon certificate), $\\varepsilon^* = "
                                f"{ec.data.get('epsilon_latex') or ec.data['epsilon']}$"
-                               + (f" $\\in [{ec.data['epsilon_enclosure'][0]}, {ec.data['epsilon_enclosure'][1]}]$"
-                                  if ec.data.get("epsilon_enclosure") else "") + "."))
+                               + (f" $\\in [{enc[0]}, {enc[1]}]$" if enc else "") + "."))
     return cert
 
 
-def _rhs_value(level, cons, k):
-    E = level.factor(cons.dvals[cons.DCu[k]])
-    if E is None:
-        return None
-    return _simp(E * cons.mech.values[cons.B[k]])
+def _rhs_value(level, b, d):
+    E = level.factor(d)
+    return None if E is None else _simp(E * b)
 
 
 def _factor_latex(level, d):
@@ -389,6 +364,3 @@ def _factor_latex(level, d):
     if E is not None:
         return exact_latex(E)
     return rf"{exact_latex(level.R)}^{{{exact_latex(d)}/{exact_latex(level.D)}}}"
-
-
-_ = (SLACK, UNDECIDED_STATUS, math)
