@@ -125,9 +125,8 @@ class Mechanism:
             setting = Setting(alpha, eps)
         else:
             setting = Setting.symbolic() if symbolic else Setting()
-        table: dict = {}
-        values: list = []
-        vkeys: dict = {}
+        table: dict = {}  # entry text -> code, so each distinct text is parsed once
+        interner = _Interner()
         codes = np.empty((n, m), dtype=np.int32)
         for i, row in enumerate(rows):
             if len(row) != m:
@@ -136,16 +135,10 @@ class Mechanism:
                 key = t if isinstance(t, str) else (type(t).__name__, repr(t))
                 c = table.get(key)
                 if c is None:
-                    v = _fast_entry(t, setting, allow_float, f"entry ({inputs[i]!r}, {outputs[j]!r})")
-                    vk = _value_key(v)
-                    c = vkeys.get(vk)
-                    if c is None:
-                        c = len(values)
-                        values.append(v)
-                        vkeys[vk] = c
+                    c = interner.code(_fast_entry(t, setting, allow_float, f"entry ({inputs[i]!r}, {outputs[j]!r})"))
                     table[key] = c
                 codes[i, j] = c
-        return cls(inputs, outputs, codes, values, name=name, validate=validate)
+        return cls(inputs, outputs, codes, interner.values, name=name, validate=validate)
 
     # -- validation --------------------------------------------------------
     def _validate(self):
@@ -413,23 +406,31 @@ def _at_rational_alpha(v: ExpFrac, alpha: fmpq):
     return ev(v.num) / ev(v.den)
 
 
+class _Interner:
+    """Distinct exact values and their codes (structural keys: equal keys, equal values)."""
+
+    def __init__(self):
+        self.values: list = []
+        self._keys: dict = {}
+
+    def code(self, v) -> int:
+        if isinstance(v, ExpFrac):
+            r = v.rational()
+            v = r if r is not None else v
+        k = _value_key(v)
+        c = self._keys.get(k)
+        if c is None:
+            c = len(self.values)
+            self.values.append(v)
+            self._keys[k] = c
+        return c
+
+
 def _from_values(inputs, outputs, rows, name, validate=True, provenance=""):
-    values, keys = [], {}
-    n, m = len(inputs), len(outputs)
-    codes = np.empty((n, m), dtype=np.int32)
-    for i, row in enumerate(rows):
-        for j, v in enumerate(row):
-            if isinstance(v, ExpFrac):
-                r = v.rational()
-                v = r if r is not None else v
-            k = _value_key(v)
-            c = keys.get(k)
-            if c is None:
-                c = len(values)
-                values.append(v)
-                keys[k] = c
-            codes[i, j] = c
-    return Mechanism(inputs, outputs, codes, values, name=name, validate=validate, provenance=provenance)
+    interner = _Interner()
+    codes = np.array([[interner.code(v) for v in row] for row in rows], dtype=np.int32).reshape(
+        len(inputs), len(outputs))
+    return Mechanism(inputs, outputs, codes, interner.values, name=name, validate=validate, provenance=provenance)
 
 
 def mechanism_from_values(inputs, outputs, rows, *, name="mechanism", validate=True):

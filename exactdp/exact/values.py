@@ -30,6 +30,7 @@ exactdp.errors.InvalidType: number: got the binary float 0.1; exactdp takes exac
 from __future__ import annotations
 
 import math
+import operator
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral, Rational
@@ -37,6 +38,7 @@ from numbers import Integral, Rational
 from flint import fmpq, fmpz
 
 from ..errors import InvalidInput, InvalidType, UnsupportedRegime
+from .decide import is_zero
 from .expo import ExpFrac
 from .lin import Lin
 from .parse import parse_expr
@@ -128,37 +130,24 @@ def _simplify(v):
     return v
 
 
+_OPS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv}
+
+
 def _binop(op, a, b):
     if isinstance(a, LogVal) or isinstance(b, LogVal):
         return _log_binop(op, a, b)
     if isinstance(a, fmpq) and isinstance(b, fmpq):
-        if op == "div" and b == 0:
-            raise InvalidInput("expression: division by zero")
-        return {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b if op == "div" else None}[op]
-    la, lb = _as_lin(a), _as_lin(b)
-    if la is not None and lb is not None:
-        if op == "add":
-            return la + lb
-        if op == "sub":
-            return la - lb
-        if op == "mul":
-            return la * lb
-        if lb.is_zero():
-            raise InvalidInput("expression: division by zero")
-        return la / lb
-    _need(not isinstance(a, Lin) and not isinstance(b, Lin),
-          "an irrational algebraic number (sqrt) may appear only in distances and exponents, "
-          "not combined with exponentials")
-    ea, eb = ExpFrac.coerce(a), ExpFrac.coerce(b)
-    if op == "add":
-        return ea + eb
-    if op == "sub":
-        return ea - eb
-    if op == "mul":
-        return ea * eb
-    if eb.is_zero():
+        x, y = a, b
+    elif _as_lin(a) is not None and _as_lin(b) is not None:
+        x, y = _as_lin(a), _as_lin(b)
+    else:
+        _need(not isinstance(a, Lin) and not isinstance(b, Lin),
+              "an irrational algebraic number (sqrt) may appear only in distances and exponents, "
+              "not combined with exponentials")
+        x, y = ExpFrac.coerce(a), ExpFrac.coerce(b)
+    if op == "div" and is_zero(y):
         raise InvalidInput("expression: division by zero")
-    return ea / eb
+    return _OPS[op](x, y)
 
 
 def _log_binop(op, a, b):
