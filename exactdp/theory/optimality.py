@@ -1,0 +1,210 @@
+"""Universal optimality of the geometric mechanism (GRS12 Thm 3.1, Sec. 5).
+
+* :func:`user_lp` -- the user-specific LP (GRS12 (2)-(6)): variables ``x_ir``,
+  privacy constraints between adjacent rows, rows summing to 1, ``x >= 0``.
+* :func:`optimal_mechanism` -- its exact optimum with the dual certificate.
+* :func:`certify_universal_optimality` -- the Bayes-remapped geometric
+  mechanism attains the LP optimum exactly (Thm 3.1).
+* :func:`constraint_matrix` -- the Section 5 constraint matrix, and the row and
+  column patterns of Lemmas 5.5, 5.6 and 5.9 (:func:`check_lemmas`);
+  :func:`lemma_5_11_remap` builds the remap of Lemma 5.11 from it.
+
+Constraint-matrix symbols (the paper's glyphs were lost; this is our choice):
+``Z`` zero column; ``S`` slack; ``D`` when ``x_(i+1)r = alpha x_ir`` (the
+probability goes *down* by alpha from row i to row i+1); ``U`` when
+``x_ir = alpha x_(i+1)r`` (it goes *up*).
+"""
+
+from __future__ import annotations
+
+from flint import fmpq
+
+from ..certificate import UNDECIDED, Certificate, Step
+from ..errors import InvalidInput, Undecided
+from ..exact.decide import exact_str, sign
+from ..exact.level import Level
+from ..exact.lp import LinearProgram, solve_lp
+from ..mechanism import Mechanism, mechanism_from_values
+from .remaps import bayes_remap
+from .users import User, expected_loss
+
+__all__ = ["user_lp", "optimal_mechanism", "certify_universal_optimality", "constraint_matrix", "check_lemmas",
+           "lemma_5_11_remap", "rational_alpha"]
+
+
+def rational_alpha(alpha=None, eps=None) -> fmpq:
+    """The level as a rational alpha (the LP regime); other levels are outside it."""
+    from ..certify.privacy import resolve_level
+
+    level = resolve_level(eps, alpha)
+    a = level.alpha()
+    if not isinstance(a, fmpq):
+        raise Undecided(f"alpha = e^(-{level.eps_str()}) is not rational; the exact LP needs rational "
+                        "coefficients (give --alpha p/q or --eps log(q))")
+    return a
+
+
+def user_lp(n: int, alpha: fmpq, user: User) -> LinearProgram:
+    """GRS12 user-specific LP; variable ``x_ir`` has index ``i*(n+1) + r``."""
+    if n < 1:
+        raise InvalidInput(f"n: expected n >= 1, got {n}")
+    if user.n != n:
+        raise InvalidInput(f"user: the prior has {user.n + 1} entries, expected {n + 1} for n = {n}")
+    N = n + 1
+    v = lambda i, r: i * N + r  # noqa: E731
+    c = [user.prior[i] * user.loss[i][r] for i in range(N) for r in range(N)]
+    A_eq = [{v(i, r): 1 for r in range(N)} for i in range(N)]
+    A_ub = []
+    for i in range(n):
+        for r in range(N):
+            A_ub.append({v(i + 1, r): alpha, v(i, r): -1})   # alpha x_(i+1)r <= x_ir
+            A_ub.append({v(i, r): alpha, v(i + 1, r): -1})   # alpha x_ir <= x_(i+1)r
+    names = [f"x[{i},{r}]" for i in range(N) for r in range(N)]
+    return LinearProgram(c=c, A_eq=A_eq, b_eq=[1] * N, A_ub=A_ub, b_ub=[0] * len(A_ub), names=names)
+
+
+def optimal_mechanism(n: int, alpha, user: User):
+    """The exact optimum of the user-specific LP: ``(LPSolution, Mechanism)``."""
+    alpha = fmpq(alpha) if not isinstance(alpha, fmpq) else alpha
+    sol = solve_lp(user_lp(n, alpha, user))
+    N = n + 1
+    rows = [[sol.x[i * N + r] for r in range(N)] for i in range(N)]
+    mech = mechanism_from_values(range(N), range(N), rows, name=f"LP optimum (n={n}, alpha={alpha})")
+    return sol, mech
+
+
+def certify_universal_optimality(n: int, user: User, *, alpha=None, eps=None) -> Certificate:
+    """GRS12 Thm 3.1 for one user: the Bayes-remapped geometric mechanism attains the LP optimum.
+
+    >>> from exactdp.theory.users import User
+    >>> c = certify_universal_optimality(4, User.uniform(4, "squared"), alpha="1/3")
+    >>> c.holds, c.data["value"] == c.data["geometric_loss"]
+    (True, True)
+    """
+    from ..mechanisms import geometric
+
+    a = rational_alpha(alpha, eps)
+    sol, opt = optimal_mechanism(n, a, user)
+    G = geometric(n, str(a))
+    mapping, GR = bayes_remap(G, user)
+    g_loss = expected_loss(GR, user)
+    holds = g_loss == sol.value
+    rel = "=" if holds else r"\ne"
+    claim = f"the Bayes-remapped geometric mechanism (n = {n}, alpha = {a}) is optimal for the user ({user.name})"
+    steps = [
+        Step("The user-specific LP (GRS12 (2)-(6))",
+             f"minimise $\\sum_i p_i \\sum_r x_{{ir}} l(i,r)$ over $x_{{ir}} \\ge 0$ with $\\sum_r x_{{ir}} = 1$ and "
+             f"$\\alpha x_{{(i+1)r}} \\le x_{{ir}}$, $\\alpha x_{{ir}} \\le x_{{(i+1)r}}$: {len(sol.x)} variables, "
+             f"{len(sol.lp.A_eq)} equalities, {len(sol.lp.A_ub)} privacy inequalities, $\\alpha = {a}$."),
+        Step("Its exact optimum", f"{sol.method}. Optimal value ${exact_str(sol.value)}$; the dual solution "
+             f"(y for the row sums: {', '.join(exact_str(v) for v in sol.y)}) satisfies $\\lambda \\ge 0$ and all "
+             "reduced costs $\\ge 0$ with equality on the support, and the duality gap is exactly 0"
+             + ("; every zero variable has a strictly positive reduced cost or the optimal face has rank "
+                "full, so the optimum is unique." if sol.unique else ".")),
+        Step("The remapped geometric mechanism",
+             f"The Bayes remap (ties to the smallest result) sends outputs {_mapping_str(mapping)}; the induced "
+             f"mechanism has expected loss ${exact_str(g_loss)}$."),
+        Step("Comparison", f"${exact_str(g_loss)} {rel} {exact_str(sol.value)}$, exactly."),
+    ]
+    data = {"value": exact_str(sol.value), "geometric_loss": exact_str(g_loss), "geometric_attains": holds,
+            "unique": sol.unique, "remap": mapping, "mechanism": opt.to_json(),
+            "dual": {"row_sums": [exact_str(v) for v in sol.y],
+                     "privacy": [exact_str(v) for v in sol.lam]}}
+    return Certificate(kind="optimality", claim=claim,
+                       claim_latex=r"\mathcal{L}(G_\alpha \circ y^*) = \min_{x \text{ private}} \mathcal{L}(x)",
+                       holds=holds, witness={"value": data["value"], "geometric_loss": data["geometric_loss"]},
+                       method=sol.method, steps=steps, data=data,
+                       evidence={"recheck": lambda: _recheck_lp(sol, g_loss)},
+                       conclusion=("The geometric mechanism, remapped, is optimal for this user."
+                                   if holds else "The remapped geometric mechanism does NOT attain the optimum."))
+
+
+def _mapping_str(mapping):
+    groups: dict = {}
+    for z, r in mapping.items():
+        groups.setdefault(r, []).append(z)
+    return "; ".join(f"{{{', '.join(zs)}}} -> {r}" for r, zs in groups.items())
+
+
+def _recheck_lp(sol, g_loss):
+    from ..recheck import RecheckResult
+
+    ok = sol.verify() and g_loss == sol.value
+    return RecheckResult(ok, len(sol.x), "LP certificate re-verified (primal, dual, gap) and the geometric loss "
+                                         "compared exactly")
+
+
+# -- the constraint matrix (GRS12 Sec. 5) -----------------------------------------------
+def constraint_matrix(mech: Mechanism, alpha) -> list[list[str]]:
+    """Row ``i`` (0..n-1) relates mechanism rows ``i`` and ``i+1``: Z, S, D or U (see module docstring)."""
+    alpha = fmpq(alpha) if isinstance(alpha, (int, str)) else alpha
+    n = len(mech.inputs) - 1
+    rows = [mech.row_index[str(i)] for i in range(n + 1)]
+    cols = range(len(mech.outputs))
+    out = []
+    for i in range(n):
+        row = []
+        for j in cols:
+            a, b = mech[rows[i], j], mech[rows[i + 1], j]
+            if sign(a) == 0 and sign(b) == 0:
+                row.append("Z")
+            elif sign(b - alpha * a) == 0:
+                row.append("D")
+            elif sign(a - alpha * b) == 0:
+                row.append("U")
+            else:
+                row.append("S")
+        out.append(row)
+    return out
+
+
+def check_lemmas(C) -> dict:
+    """Which of the GRS12 patterns hold for a constraint matrix ``C`` (lists of Z/S/D/U).
+
+    * Lemma 5.5: each row, ignoring Z columns, is ``D* S? U*``;
+    * Lemma 5.6: row ``i+1`` has at least one more D than row ``i``, or at least as many if row ``i+1`` has
+      an S (the lemma's glyphs were lost; this reading is the one the proof of Lemma 5.9 uses -- "each row
+      either contains an additional D or expends one of the S's" -- and it holds on every LP vertex we
+      computed, while the reading with the S in row ``i`` fails on the paper's own Figure 2);
+    * Lemma 5.9: the k-th non-Z column is ``U^a S^s D^rest`` with ``a`` = the number of results mapped
+      to earlier non-Z columns (``sum over earlier columns of (s + 1)``).
+    """
+    import re
+
+    nz = [j for j in range(len(C[0])) if any(C[i][j] != "Z" for i in range(len(C)))] if C else []
+    rows = ["".join(C[i][j] for j in nz) for i in range(len(C))]
+    l55 = all(re.fullmatch(r"D*S?U*", r) for r in rows)
+    l56 = True
+    for i in range(len(rows) - 1):
+        d0, d1 = rows[i].count("D"), rows[i + 1].count("D")
+        need = d0 if "S" in rows[i + 1] else d0 + 1
+        l56 &= d1 >= need
+    l59, start = True, 0
+    for j in nz:
+        col = "".join(C[i][j] for i in range(len(C)))
+        m = re.fullmatch(r"(U*)(S*)(D*)", col)
+        if not m or len(m.group(1)) != start:
+            l59 = False
+            break
+        start += len(m.group(2)) + 1
+    return {"lemma 5.5": bool(l55), "lemma 5.6": bool(l56), "lemma 5.9": bool(l59)}
+
+
+def lemma_5_11_remap(C, n: int) -> dict:
+    """The remap of Lemma 5.11: the k-th non-Z column with pattern ``U^a S^s D^rest`` receives the
+    geometric outputs ``a .. a + s`` (as labels)."""
+    mapping = {}
+    for j in range(len(C[0])):
+        col = [C[i][j] for i in range(len(C))]
+        if all(c == "Z" for c in col):
+            continue
+        a, s = col.count("U"), col.count("S")
+        for z in range(a, a + s + 1):
+            mapping[str(z)] = str(j)
+    if sorted(mapping, key=int) != [str(z) for z in range(n + 1)]:
+        raise InvalidInput("lemma 5.11: the column patterns do not partition the outputs 0..n "
+                           "(the matrix is not the constraint matrix of an optimal vertex)")
+    return mapping
+
+
+_ = (UNDECIDED, Level)

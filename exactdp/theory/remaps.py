@@ -1,0 +1,71 @@
+"""Optimal (Bayes) remaps of a mechanism for a user (GRS12 sec. 2.3).
+
+For each output ``z``, the posterior over results is ``p_i K(i)(z) / sum``; the
+optimal guess minimises the posterior expected loss
+``sum_i p_i K(i)(z) l(i, r)`` over ``r`` (the normalisation does not change the
+minimiser).  Ties are broken towards the **smallest** ``r``; an output that
+has probability 0 under the prior is mapped to the smallest ``r`` minimising
+the prior expected loss ``sum_i p_i l(i, r)`` (it never occurs, so any choice
+is optimal).  Every comparison is exact.
+
+>>> from exactdp.mechanisms import geometric
+>>> from exactdp.theory.users import User, expected_loss
+>>> u = User(["1/2", 0, 0, "1/2"], "binary")
+>>> G = geometric(3, "1/2")
+>>> mapping, remapped = bayes_remap(G, u)
+>>> mapping
+{'0': '0', '1': '0', '2': '3', '3': '3'}
+>>> expected_loss(G, u), expected_loss(remapped, u)
+(1/3, 1/9)
+"""
+
+from __future__ import annotations
+
+from flint import fmpq
+
+from ..exact.decide import sign
+from ..mechanism import Mechanism
+
+__all__ = ["bayes_remap", "remap_matrix"]
+
+
+def _argmin(costs):
+    best = 0
+    for r in range(1, len(costs)):
+        if sign(costs[r] - costs[best]) < 0:
+            best = r
+    return best
+
+
+def bayes_remap(mech: Mechanism, user):
+    """The Bayes-optimal deterministic remap: ``(mapping, remapped mechanism)``.
+
+    ``mapping`` sends each output label of ``mech`` to a result ``"0".."n"``.
+    """
+    n = user.n
+    fallback = _argmin([sum((user.prior[i] * user.loss[i][r] for i in range(n + 1)), fmpq(0))
+                        for r in range(n + 1)])
+    mapping = {}
+    for j, z in enumerate(mech.outputs):
+        weights = [user.prior[i] * mech[mech.row_index[str(i)], j] for i in range(n + 1)]
+        if all(sign(w) == 0 for w in weights):
+            mapping[z] = str(fallback)
+            continue
+        costs = []
+        for r in range(n + 1):
+            c = fmpq(0)
+            for i in range(n + 1):
+                if user.loss[i][r] != 0 and sign(weights[i]) != 0:
+                    c = c + weights[i] * user.loss[i][r]
+            costs.append(c)
+        mapping[z] = str(_argmin(costs))
+    remapped = mech.remap(mapping, outputs=[str(r) for r in range(n + 1)],
+                          name=f"{mech.name}, Bayes-remapped for {user.name}")
+    return mapping, remapped
+
+
+def remap_matrix(mapping, outputs, targets) -> Mechanism:
+    """A deterministic remap as an exact 0/1 stochastic matrix (rows: outputs, columns: targets)."""
+    targets = [str(t) for t in targets]
+    rows = [["1" if str(mapping[z]) == t else "0" for t in targets] for z in outputs]
+    return Mechanism.from_rows(outputs, targets, rows, symbolic=False, name="deterministic remap")

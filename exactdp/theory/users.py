@@ -1,0 +1,130 @@
+"""Users of a count query (GRS12 sec. 2.2): a prior over results and a monotone loss.
+
+A user has a prior ``p`` over ``{0..n}`` (exact, non-negative, summing to
+exactly 1) and a loss ``l(i, r) >= 0`` that is nondecreasing in ``|i - r|`` for
+each fixed ``i``.  The expected loss of a mechanism ``x`` (GRS12 (1)) is
+``sum_i p_i sum_r x_ir l(i, r)``.
+
+>>> u = User.uniform(3, "absolute")
+>>> u.loss[0]
+[0, 1, 2, 3]
+>>> User(["1/2", "1/2"], [[0, 2], [1, 0]]).loss[0]
+[0, 2]
+>>> User([1, 0, 0], [[0, 2, 1], [1, 0, 1], [2, 1, 0]])
+Traceback (most recent call last):
+...
+exactdp.errors.InvalidInput: loss: not nondecreasing in |i - r| for i = 0: l(0, 1) = 2 > l(0, 2) = 1 although |0 - 1| < |0 - 2| (i = 0, r = 1, r' = 2)
+"""
+
+from __future__ import annotations
+
+from flint import fmpq
+
+from ..errors import InvalidInput
+from ..exact.values import to_rational
+
+__all__ = ["User", "loss_table", "LOSSES", "expected_loss"]
+
+LOSSES = ("absolute", "squared", "binary")
+
+
+def loss_table(kind: str, n: int):
+    """The absolute ``|i-r|``, squared ``(i-r)^2`` or binary ``[i != r]`` loss on ``{0..n}``."""
+    if kind not in LOSSES:
+        raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a table, got {kind!r}")
+    f = {"absolute": lambda i, r: abs(i - r), "squared": lambda i, r: (i - r) ** 2,
+         "binary": lambda i, r: int(i != r)}[kind]
+    return [[fmpq(f(i, r)) for r in range(n + 1)] for i in range(n + 1)]
+
+
+class User:
+    """A prior over ``{0..n}`` and a monotone loss (validated exactly).
+
+    Parameters
+    ----------
+    prior : sequence of exact numbers (length ``n + 1``)
+    loss : ``"absolute"``, ``"squared"``, ``"binary"`` or an ``(n+1) x (n+1)`` table
+    """
+
+    def __init__(self, prior, loss, name: str | None = None):
+        p = [to_rational(v, what=f"prior[{i}]") for i, v in enumerate(prior)]
+        if len(p) < 2:
+            raise InvalidInput(f"prior: expected probabilities for {{0..n}} with n >= 1, got {len(p)} value(s)")
+        for i, v in enumerate(p):
+            if v < 0:
+                raise InvalidInput(f"prior: p[{i}] = {v} is negative; a prior is a probability distribution")
+        s = sum(p, fmpq(0))
+        if s != 1:
+            raise InvalidInput(f"prior: the probabilities sum to {s}, expected exactly 1")
+        n = len(p) - 1
+        if isinstance(loss, str):
+            L = loss_table(loss, n)
+            lname = loss
+        else:
+            if len(loss) != n + 1 or any(len(r) != n + 1 for r in loss):
+                raise InvalidInput(f"loss: expected an {n + 1} x {n + 1} table to match the prior, got "
+                                   f"{len(loss)} rows")
+            L = [[to_rational(v, what=f"loss[{i}][{r}]") for r, v in enumerate(row)] for i, row in enumerate(loss)]
+            lname = "table"
+        _check_monotone(L)
+        self.prior, self.loss, self.n = p, L, n
+        self.name = name or f"{lname} loss"
+
+    @classmethod
+    def uniform(cls, n: int, loss="absolute"):
+        return cls([fmpq(1, n + 1)] * (n + 1), loss, name=f"uniform prior, {loss if isinstance(loss, str) else 'table'} loss")
+
+    def __repr__(self):
+        return f"<User n={self.n}: {self.name}>"
+
+    def to_json(self):
+        return {"probabilities": [str(v) for v in self.prior], "loss": [[str(v) for v in r] for r in self.loss]}
+
+
+def _check_monotone(L):
+    n = len(L) - 1
+    for i, row in enumerate(L):
+        for r, v in enumerate(row):
+            if v < 0:
+                raise InvalidInput(f"loss: l({i}, {r}) = {v} is negative; losses are >= 0")
+        by_dist: dict = {}
+        for r in range(n + 1):
+            by_dist.setdefault(abs(i - r), []).append(r)
+        ds = sorted(by_dist)
+        for d1, d2 in zip(ds, ds[1:]):
+            r1 = max(by_dist[d1], key=lambda r: row[r])
+            r2 = min(by_dist[d2], key=lambda r: row[r])
+            if row[r1] > row[r2]:
+                raise InvalidInput(
+                    f"loss: not nondecreasing in |i - r| for i = {i}: l({i}, {r1}) = {row[r1]} > "
+                    f"l({i}, {r2}) = {row[r2]} although |{i} - {r1}| < |{i} - {r2}| (i = {i}, r = {r1}, r' = {r2})")
+
+
+def expected_loss(mech, user: User):
+    """GRS12 (1): ``sum_i p_i sum_r K(i)(r) l(i, r)``, exactly.
+
+    The mechanism's inputs and outputs must be ``"0".."n"``.
+    """
+    n = user.n
+    want = tuple(str(i) for i in range(n + 1))
+    if tuple(sorted(mech.inputs, key=_int_or)) != want or not set(mech.outputs) <= set(want):
+        raise InvalidInput(f"expected loss: the mechanism must have inputs 0..{n} and outputs within 0..{n}, got "
+                           f"{len(mech.inputs)} inputs and outputs {list(mech.outputs)[:6]}")
+    total = fmpq(0)
+    for i in range(n + 1):
+        if user.prior[i] == 0:
+            continue
+        row = mech.row_index[str(i)]
+        for j, z in enumerate(mech.outputs):
+            lz = user.loss[i][int(z)]
+            if lz != 0:
+                total = total + user.prior[i] * mech[row, j] * lz
+    return total
+
+
+def _int_or(s):
+    try:
+        return (0, int(s))
+    except ValueError:
+        return (1, s)
+
