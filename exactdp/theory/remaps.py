@@ -16,7 +16,7 @@ is optimal).  Every comparison is exact.
 >>> mapping
 {'0': '0', '1': '0', '2': '3', '3': '3'}
 >>> expected_loss(G, u), expected_loss(remapped, u)
-(1/3, 1/9)
+(1/3, 1/6)
 """
 
 from __future__ import annotations
