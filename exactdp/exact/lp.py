@@ -176,12 +176,20 @@ def _from_active(lp, xf, yf, lamf, tol):
     x = [fmpq(0)] * n
     for j, v in zip(B, sol[0]):
         x[j] = v
-    # dual: unknowns y (all eq) and lam_k for k in T with float lam not ~ 0
+    # dual: unknowns y (all eq) and lam_k for k in T with float lam not ~ 0; equations: zero reduced cost
+    # wherever the float reduced cost is ~ 0 (this includes the support B: complementary slackness)
     Tl = [k for k in T if lamf[k] > tol] if len(lamf) else []
     m_eq = len(lp.A_eq)
-    cols_of = {}
+    rf = np.array([float(v) for v in lp.c])
+    for i, row in enumerate(lp.A_eq):
+        for j, a in row.items():
+            rf[j] -= float(a) * yf[i]
+    for k in Tl:
+        for j, a in lp.A_ub[k].items():
+            rf[j] += float(a) * lamf[k]
+    R0 = sorted(set(B) | {j for j in range(n) if abs(rf[j]) <= tol})
     drows = []
-    for j in B:
+    for j in R0:
         r = {}
         for i, row in enumerate(lp.A_eq):
             if j in row:
@@ -190,8 +198,7 @@ def _from_active(lp, xf, yf, lamf, tol):
             if j in lp.A_ub[k]:
                 r[m_eq + t] = -lp.A_ub[k][j]
         drows.append(r)
-        cols_of[j] = r
-    dsol = _solve_exact_system(drows, [lp.c[j] for j in B], m_eq + len(Tl))
+    dsol = _solve_exact_system(drows, [lp.c[j] for j in R0], m_eq + len(Tl))
     if dsol is None:
         return None
     y = dsol[0][:m_eq]
@@ -257,31 +264,15 @@ def _exact_simplex(lp, max_size=400_000):
     x = [fmpq(0)] * N
     for i, bj in enumerate(basis):
         x[bj] = T[i][N]
-    return x[:n]
-
-
-def _dual_from_primal(lp, x):
-    """Dual certificate for an exact optimal x: solve on the support, then verify."""
-    B = [j for j in range(lp.n) if x[j] != 0]
-    T = [k for k, (r, b) in enumerate(zip(lp.A_ub, lp.b_ub))
-         if sum((a * x[j] for j, a in r.items()), fmpq(0)) == b]
-    m_eq = len(lp.A_eq)
-    # try growing subsets of tight inequality duals until a dual-feasible solution appears
-    drows = []
-    for j in B:
-        r = {i: row[j] for i, row in enumerate(lp.A_eq) if j in row}
-        for t, k in enumerate(T):
-            if j in lp.A_ub[k]:
-                r[m_eq + t] = -lp.A_ub[k][j]
-        drows.append(r)
-    sol = _solve_exact_system(drows, [lp.c[j] for j in B], m_eq + len(T))
-    if sol is None:
-        return None
-    y = sol[0][:m_eq]
-    lam = [fmpq(0)] * len(lp.A_ub)
-    for t, k in enumerate(T):
-        lam[k] = sol[0][m_eq + t]
-    return y, lam
+    # duals u = c_B B^-1: the artificial columns hold B^-1 (times the sign used for rows with b < 0)
+    u = []
+    for i, (r, b) in enumerate(list(zip(lp.A_eq, lp.b_eq)) + list(zip(lp.A_ub, lp.b_ub))):
+        col = n + m_ub + i
+        v = sum((cost[bj] * T[k][col] for k, bj in enumerate(basis) if cost[bj] != 0), fmpq(0))
+        u.append(-v if b < 0 else v)
+    y = u[:m_eq]
+    lam = [-v for v in u[m_eq:]]
+    return x[:n], y, lam
 
 
 def _finish(lp, x, y, lam, method):
@@ -327,10 +318,8 @@ def solve_lp(lp: LinearProgram) -> LPSolution:
                                          "primal feasibility, dual feasibility, zero duality gap")
         if sol is not None:
             return sol
-    x = _exact_simplex(lp)
-    d = _dual_from_primal(lp, x)
-    if d is not None:
-        sol = _finish(lp, x, *d, method="exact simplex (Bland's rule, rational arithmetic), verified with its dual")
-        if sol is not None:
-            return sol
+    x, y, lam = _exact_simplex(lp)
+    sol = _finish(lp, x, y, lam, method="exact simplex (Bland's rule, rational arithmetic), verified with its dual")
+    if sol is not None:
+        return sol
     raise Undecided("no exactly verified optimum could be produced")

@@ -114,7 +114,7 @@ def certify_universal_optimality(n: int, user: User, *, alpha=None, eps=None) ->
                        claim_latex=r"\mathcal{L}(G_\alpha \circ y^*) = \min_{x \text{ private}} \mathcal{L}(x)",
                        holds=holds, witness={"value": data["value"], "geometric_loss": data["geometric_loss"]},
                        method=sol.method, steps=steps, data=data,
-                       evidence={"recheck": lambda: _recheck_lp(sol, g_loss)},
+                       evidence={"recheck": lambda: _recheck_lp(sol, g_loss), "optimum": opt, "lp": sol},
                        conclusion=("The geometric mechanism, remapped, is optimal for this user."
                                    if holds else "The remapped geometric mechanism does NOT attain the optimum."))
 
