@@ -11,7 +11,7 @@ import json
 import sys
 
 from .certificate import UNDECIDED
-from .errors import ExactDPError
+from .errors import ExactDPError, Undecided
 
 __all__ = ["main"]
 
@@ -84,6 +84,44 @@ def _cmd_epsilon(a):
     return _emit(smallest_epsilon(mech, metric), a.format)
 
 
+def _cmd_optimal(a):
+    from .io import load_user
+    from .theory.optimality import certify_universal_optimality
+
+    if a.n < 1:
+        raise _usage(f"--n: expected n >= 1, got {a.n}")
+    user = load_user(a.prior, a.loss, a.n)
+    return _emit(certify_universal_optimality(a.n, user, alpha=a.alpha, eps=a.eps), a.format)
+
+
+def _cmd_remap(a):
+    from .io import load_mechanism, load_user
+    from .theory.remaps import bayes_remap
+    from .theory.users import expected_loss
+
+    mech = load_mechanism(a.mechanism)
+    if mech.regime == "symbolic":
+        from .certify.privacy import resolve_level
+
+        if not (a.eps or a.alpha):
+            raise _usage("the entries use alpha: give --alpha or --eps to fix their value")
+        mech = mech.at(resolve_level(a.eps, a.alpha))
+    mech.validate()
+    user = load_user(a.prior, a.loss, len(mech.inputs) - 1)
+    mapping, remapped = bayes_remap(mech, user)
+    before, after = expected_loss(mech, user) if set(mech.outputs) <= {str(i) for i in range(user.n + 1)} else None, \
+        expected_loss(remapped, user)
+    out = {"remap": mapping, "expected_loss": str(after),
+           "expected_loss_without_remap": None if before is None else str(before),
+           "mechanism": remapped.to_json()}
+    if a.format == "json":
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"optimal remap: {mapping}\nexpected loss: {after}"
+              + (f" (without remapping: {before})" if before is not None else ""))
+    return 0
+
+
 def _cmd_reproduce(a):
     from .papers import claims, get_claim
 
@@ -152,6 +190,23 @@ def build_parser():
     e.add_argument("--format", choices=FORMATS, default="text")
     e.set_defaults(fn=_cmd_epsilon)
 
+    o = sub.add_parser("optimal", help="the exact optimal private mechanism for a user (GRS12 LP) and whether "
+                                       "the remapped geometric mechanism attains it")
+    o.add_argument("--prior", required=True, help="prior file: {\"probabilities\": [...]}")
+    o.add_argument("--loss", required=True, help="absolute, squared, binary, or a file {\"matrix\": [[...]]}")
+    o.add_argument("--n", type=int, required=True, help="results 0..n")
+    _level_args(o, required=True)
+    o.add_argument("--format", choices=FORMATS, default="text")
+    o.set_defaults(fn=_cmd_optimal)
+
+    rm = sub.add_parser("remap", help="the Bayes-optimal remap of a mechanism for a user")
+    rm.add_argument("mechanism")
+    rm.add_argument("--prior", required=True)
+    rm.add_argument("--loss", required=True)
+    _level_args(rm)
+    rm.add_argument("--format", choices=FORMATS, default="text")
+    rm.set_defaults(fn=_cmd_remap)
+
     r = sub.add_parser("reproduce", help="reproduce the papers' claims exactly")
     r.add_argument("ids", nargs="*", help="claim ids (default: all)")
     r.add_argument("--format", choices=FORMATS, default="text")
@@ -172,6 +227,9 @@ def main(argv=None) -> int:
     except _UsageError as e:
         sys.stderr.write(f"exactdp: error: {e}\n")
         return 2
+    except Undecided as e:
+        sys.stderr.write(f"exactdp: undecided: {e.reason}\n")
+        return 3
     except (ExactDPError, ValueError, TypeError) as e:
         # exactdp errors are ValueError/TypeError subclasses; anything else is a bug and keeps its traceback
         if not isinstance(e, ExactDPError):

@@ -85,3 +85,30 @@ def load_metric(path: str):
     from .metrics import metric_from_spec
 
     return metric_from_spec(load_json(path))
+
+
+def load_user(prior_path: str, loss: str, n: int | None = None):
+    """A GRS12 user from a prior file and a loss name or loss file (see the README)."""
+    from .theory.users import LOSSES, User
+
+    obj = load_json(prior_path)
+    if isinstance(obj, list):
+        obj = {"probabilities": obj}
+    if not isinstance(obj, dict) or "probabilities" not in obj:
+        raise InvalidInput(f"prior file {prior_path!r}: expected {{\"probabilities\": [...]}} (and optional \"points\")")
+    probs = obj["probabilities"]
+    if not isinstance(probs, list):
+        raise InvalidInput(f"prior file {prior_path!r}: 'probabilities' must be a list")
+    pts = obj.get("points")
+    if pts is not None and [str(p) for p in pts] != [str(i) for i in range(len(probs))]:
+        raise InvalidInput(f"prior file {prior_path!r}: points must be 0..n in order, got {pts[:6]}")
+    if n is not None and len(probs) != n + 1:
+        raise InvalidInput(f"prior file {prior_path!r}: {len(probs)} probabilities, expected n + 1 = {n + 1}")
+    if loss in LOSSES:
+        table = loss
+    else:
+        lobj = load_json(loss)
+        if not isinstance(lobj, dict) or "matrix" not in lobj:
+            raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a file {{\"matrix\": [[...]]}}, got {loss!r}")
+        table = lobj["matrix"]
+    return User(probs, table, name=f"prior {prior_path.rsplit('/', 1)[-1]}, {loss.rsplit('/', 1)[-1]} loss")

@@ -1,0 +1,133 @@
+import json
+
+import pytest
+from flint import fmpq
+
+from exactdp.cli import main
+from exactdp.errors import InvalidInput, Undecided
+from exactdp.mechanisms import geometric
+from exactdp.theory.optimality import (certify_universal_optimality, check_lemmas, constraint_matrix,
+                                       lemma_5_11_remap, optimal_mechanism, user_lp)
+from exactdp.theory.remaps import bayes_remap, remap_matrix
+from exactdp.theory.users import User, expected_loss, loss_table
+
+
+def test_loss_tables():
+    assert loss_table("squared", 2)[0] == [0, 1, 4]
+    assert loss_table("binary", 2)[1] == [1, 0, 1]
+    with pytest.raises(InvalidInput, match="expected one of"):
+        loss_table("hinge", 2)
+
+
+@pytest.mark.parametrize("prior, loss, msg", [
+    (["1/2", "1/3"], "absolute", "sum to 5/6"),
+    (["3/2", "-1/2"], "absolute", r"p\[1\] = -1/2 is negative"),
+    (["1"], "absolute", "n >= 1"),
+    (["1/2", "1/2"], [[0, 1], [1, 0], [1, 1]], "2 x 2 table"),
+    (["1/2", "1/2"], [[0, -1], [1, 0]], "negative"),
+    ([1, 0, 0], [[0, 2, 1], [1, 0, 1], [2, 1, 0]], r"i = 0, r = 1, r' = 2"),
+    ([0.5, 0.5], "absolute", "binary float"),
+])
+def test_bad_users(prior, loss, msg):
+    with pytest.raises((InvalidInput, TypeError), match=msg):
+        User(prior, loss)
+
+
+def test_expected_loss_and_remap_by_hand():
+    u = User(["1/2", 0, 0, "1/2"], "binary")  # GRS12 Ex. 2.2 shape, n = 3
+    G = geometric(3, "1/2")
+    assert expected_loss(G, u) == fmpq(1, 3)  # 1 - 2/3 on each end
+    mapping, R = bayes_remap(G, u)
+    assert mapping == {"0": "0", "1": "0", "2": "3", "3": "3"}
+    assert expected_loss(R, u) == fmpq(1, 6)
+    M = remap_matrix(mapping, G.outputs, [str(r) for r in range(4)])
+    assert G.compose(M).rows() == R.rows()
+
+
+def test_universal_optimality_and_dual():
+    c = certify_universal_optimality(4, User.uniform(4, "binary"), alpha="2/3")
+    assert c.holds is True and c.data["geometric_attains"] is True
+    assert c.recheck().ok is True
+    sol = c.evidence["lp"]
+    assert sol.verify() and len(sol.y) == 5
+
+
+def test_lp_beats_unremapped_geometric_for_binary_two_point_prior():
+    u = User(["1/2", 0, 0, "1/2"], "binary")
+    sol, opt = optimal_mechanism(3, fmpq(1, 2), u)
+    assert sol.value == fmpq(1, 6) < expected_loss(geometric(3, "1/2"), u)
+
+
+def test_uniqueness_for_uniform_absolute():
+    sol, opt = optimal_mechanism(4, fmpq(1, 3), User.uniform(4, "absolute"))
+    assert sol.unique is True
+    assert opt.rows() == geometric(4, "1/3").rows()
+
+
+def test_constraint_matrix_of_geometric_and_lemmas():
+    G = geometric(4, "1/2")
+    C = constraint_matrix(G, fmpq(1, 2))
+    assert C[0] == ["D", "U", "U", "U", "U"] and C[3] == ["D", "D", "D", "D", "U"]
+    assert check_lemmas(C) == {"lemma 5.5": True, "lemma 5.6": True, "lemma 5.9": True}
+    assert lemma_5_11_remap(C, 4) == {str(z): str(z) for z in range(5)}
+    bad = [["U", "D"], ["D", "U"]]
+    assert check_lemmas(bad)["lemma 5.5"] is False or check_lemmas(bad)["lemma 5.9"] is False
+
+
+def test_user_lp_shapes_and_errors():
+    lp = user_lp(2, fmpq(1, 2), User.uniform(2))
+    assert lp.n == 9 and len(lp.A_eq) == 3 and len(lp.A_ub) == 12
+    with pytest.raises(InvalidInput, match="expected 4"):
+        user_lp(3, fmpq(1, 2), User.uniform(2))
+    with pytest.raises(Undecided, match="not rational"):
+        certify_universal_optimality(2, User.uniform(2), eps="1/2")
+    with pytest.raises(InvalidInput, match="alpha"):
+        certify_universal_optimality(2, User.uniform(2), alpha="3/2")
+
+
+def _w(tmp_path, name, obj):
+    p = tmp_path / name
+    p.write_text(json.dumps(obj))
+    return str(p)
+
+
+def test_cli_optimal_and_remap(tmp_path, capsys):
+    prior = _w(tmp_path, "p.json", {"probabilities": ["1/4"] * 4})
+    assert main(["optimal", "--prior", prior, "--loss", "squared", "--n", "3", "--alpha", "1/3",
+                 "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["geometric_attains"] is True and d["value"] == d["geometric_loss"]
+    assert {"value", "mechanism", "dual", "geometric_attains"} <= set(d)
+    mech = _w(tmp_path, "m.json", {"matrix": [["2/3", "1/3"], ["1/3", "2/3"]]})
+    prior2 = _w(tmp_path, "p2.json", {"points": [0, 1], "probabilities": ["1/2", "1/2"]})
+    assert main(["remap", mech, "--prior", prior2, "--loss", "binary", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["remap"] == {"0": "0", "1": "1"} and d["expected_loss"] == "1/3"
+    loss = _w(tmp_path, "l.json", {"matrix": [[0, 5], [1, 0]]})
+    assert main(["remap", mech, "--prior", prior2, "--loss", loss, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["remap"] == {"0": "0", "1": "0"}
+
+
+@pytest.mark.parametrize("prior, extra, msg", [
+    ({"probabilities": ["1/2", "1/3", "1/6", "1/6"]}, [], "sum to 7/6"),
+    ({"probabilities": ["1/2", "-1/2", "1/2", "1/2"]}, [], "negative"),
+    ({"probabilities": ["1/4"] * 3}, [], "expected n \\+ 1 = 4"),
+    ({"probabilities": ["1/4"] * 4}, ["--alpha", "1"], "0 < alpha < 1"),
+    ({"points": [3, 2, 1, 0], "probabilities": ["1/4"] * 4}, [], "points must be 0..n"),
+])
+def test_cli_optimal_bad_input(tmp_path, capsys, prior, extra, msg):
+    import re
+    p = _w(tmp_path, "p.json", prior)
+    args = ["optimal", "--prior", p, "--loss", "absolute", "--n", "3"] + (extra or ["--alpha", "1/2"])
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert re.search(msg, err) and err.count("\n") == 1
+
+
+def test_cli_bad_loss_file(tmp_path, capsys):
+    p = _w(tmp_path, "p.json", {"probabilities": ["1/2", "1/2"]})
+    loss = _w(tmp_path, "l.json", {"matrix": [[0, 1], [-1, 0]]})
+    assert main(["optimal", "--prior", p, "--loss", loss, "--n", "1", "--alpha", "1/2"]) == 2
+    assert "negative" in capsys.readouterr().err
+    assert main(["optimal", "--prior", p, "--loss", "hinge", "--n", "1", "--alpha", "1/2"]) == 2
+    assert main(["optimal", "--prior", p, "--loss", "absolute", "--n", "0", "--alpha", "1/2"]) == 2
