@@ -50,6 +50,9 @@ class LinearProgram:
     A_ub: list = field(default_factory=list)
     b_ub: list = field(default_factory=list)
     names: list | None = None
+    #: optional positive float column scales for the float solve only (x_j = scale_j * y_j), so that an
+    #: optimum with entries of very different magnitudes (alpha^40 next to 1) has O(1) values in floats
+    scale: list | None = None
 
     def __post_init__(self):
         self.c = [_q(v) for v in self.c]
@@ -111,29 +114,41 @@ def _reduced(lp, y, lam):
 
 
 def _float_solve(lp):
+    """HiGHS on the column- and row-scaled problem; returns (y scaled x, equality duals, inequality duals).
+
+    Columns are scaled by ``lp.scale`` and every row by its largest scaled coefficient, so that HiGHS's
+    absolute tolerances are relative ones: a privacy constraint between entries near alpha^40 is then
+    enforced as strictly as one between entries near 1.  Duals are mapped back to the unscaled rows.
+    """
     from scipy.optimize import linprog
     from scipy.sparse import csr_matrix
 
-    def mat(rows):
+    sc = np.array(lp.scale, dtype=float) if lp.scale is not None else np.ones(lp.n)
+
+    def mat(rows, rhs):
         if not rows:
-            return None
-        data, ri, ci = [], [], []
+            return None, None, None
+        data, ri, ci, rho = [], [], [], []
         for i, r in enumerate(rows):
-            for j, v in r.items():
+            vals = {j: float(v) * sc[j] for j, v in r.items()}
+            m = max((abs(v) for v in vals.values()), default=1.0) or 1.0
+            rho.append(m)
+            for j, v in vals.items():
                 ri.append(i)
                 ci.append(j)
-                data.append(float(v))
-        return csr_matrix((data, (ri, ci)), shape=(len(rows), lp.n))
-    res = linprog(np.array([float(v) for v in lp.c]),
-                  A_ub=mat(lp.A_ub), b_ub=[float(v) for v in lp.b_ub] if lp.A_ub else None,
-                  A_eq=mat(lp.A_eq), b_eq=[float(v) for v in lp.b_eq] if lp.A_eq else None,
+                data.append(v / m)
+        rho = np.array(rho)
+        return csr_matrix((data, (ri, ci)), shape=(len(rows), lp.n)), np.array([float(b) for b in rhs]) / rho, rho
+    Aub, bub, rho_ub = mat(lp.A_ub, lp.b_ub)
+    Aeq, beq, rho_eq = mat(lp.A_eq, lp.b_eq)
+    res = linprog(np.array([float(v) for v in lp.c]) * sc, A_ub=Aub, b_ub=bub, A_eq=Aeq, b_eq=beq,
                   bounds=(0, None), method="highs")
     if res.status != 0:
         raise Undecided(f"the float LP solver reported status {res.status} ({res.message}); "
                         "infeasibility and unboundedness are not certified exactly here")
-    y = res.eqlin.marginals if lp.A_eq else np.zeros(0)
-    lam = -res.ineqlin.marginals if lp.A_ub else np.zeros(0)
-    return res.x, y, lam
+    y = res.eqlin.marginals / rho_eq if lp.A_eq else np.zeros(0)
+    lam = -res.ineqlin.marginals / rho_ub if lp.A_ub else np.zeros(0)
+    return res.x, y, lam  # x in scaled units
 
 
 def _solve_exact_system(rows, rhs, ncols):
@@ -161,12 +176,19 @@ def _solve_exact_system(rows, rhs, ncols):
     return x, unique
 
 
-def _from_active(lp, xf, yf, lamf, tol):
+def _from_active(lp, yf_scaled, yf, lamf, tol):
+    """Rebuild primal and dual exactly from the active set of the (scaled) float solution."""
     n = lp.n
-    B = [j for j in range(n) if xf[j] > tol]
+    sc = np.array(lp.scale, dtype=float) if lp.scale is not None else np.ones(n)
+    B = [j for j in range(n) if yf_scaled[j] > tol]
+    xf = yf_scaled * sc
     bidx = {j: k for k, j in enumerate(B)}
-    slack = [float(b) - sum(float(a) * xf[j] for j, a in r.items()) for r, b in zip(lp.A_ub, lp.b_ub)]
-    T = [k for k, s in enumerate(slack) if abs(s) <= tol * max(1.0, abs(float(lp.b_ub[k])))]
+    T = []
+    for k, (r, b) in enumerate(zip(lp.A_ub, lp.b_ub)):
+        terms = [float(a) * xf[j] for j, a in r.items()]
+        size = abs(float(b)) + sum(abs(t) for t in terms)
+        if abs(float(b) - sum(terms)) <= tol * max(size, 1e-300):
+            T.append(k)
     rows = [{bidx[j]: a for j, a in r.items() if j in bidx} for r in lp.A_eq] + \
            [{bidx[j]: a for j, a in lp.A_ub[k].items() if j in bidx} for k in T]
     rhs = list(lp.b_eq) + [lp.b_ub[k] for k in T]
@@ -176,8 +198,9 @@ def _from_active(lp, xf, yf, lamf, tol):
     x = [fmpq(0)] * n
     for j, v in zip(B, sol[0]):
         x[j] = v
-    # dual: unknowns y (all eq) and lam_k for k in T with float lam not ~ 0; equations: zero reduced cost
-    # wherever the float reduced cost is ~ 0 (this includes the support B: complementary slackness)
+    # dual certificates to try: unknowns y (all equalities) and lam_k for tight k; equations: zero reduced cost
+    # on the support B (complementary slackness), optionally also where the float reduced cost is ~ 0.
+    # Free unknowns are set to 0; every candidate is verified exactly by the caller.
     Tl = [k for k in T if lamf[k] > tol] if len(lamf) else []
     m_eq = len(lp.A_eq)
     rf = np.array([float(v) for v in lp.c])
@@ -188,24 +211,24 @@ def _from_active(lp, xf, yf, lamf, tol):
         for j, a in lp.A_ub[k].items():
             rf[j] += float(a) * lamf[k]
     R0 = sorted(set(B) | {j for j in range(n) if abs(rf[j]) <= tol})
-    drows = []
-    for j in R0:
-        r = {}
-        for i, row in enumerate(lp.A_eq):
-            if j in row:
-                r[i] = row[j]
-        for t, k in enumerate(Tl):
-            if j in lp.A_ub[k]:
-                r[m_eq + t] = -lp.A_ub[k][j]
-        drows.append(r)
-    dsol = _solve_exact_system(drows, [lp.c[j] for j in R0], m_eq + len(Tl))
-    if dsol is None:
-        return None
-    y = dsol[0][:m_eq]
-    lam = [fmpq(0)] * len(lp.A_ub)
-    for t, k in enumerate(Tl):
-        lam[k] = dsol[0][m_eq + t]
-    return x, y, lam
+    duals = []
+    for eqs, unk in ((R0, Tl), (B, Tl), (B, T)):
+        drows = []
+        for j in eqs:
+            r = {i: row[j] for i, row in enumerate(lp.A_eq) if j in row}
+            for t, k in enumerate(unk):
+                if j in lp.A_ub[k]:
+                    r[m_eq + t] = -lp.A_ub[k][j]
+            drows.append(r)
+        dsol = _solve_exact_system(drows, [lp.c[j] for j in eqs], m_eq + len(unk))
+        if dsol is None:
+            continue
+        y = dsol[0][:m_eq]
+        lam = [fmpq(0)] * len(lp.A_ub)
+        for t, k in enumerate(unk):
+            lam[k] = dsol[0][m_eq + t]
+        duals.append((y, lam))
+    return x, duals
 
 
 def _exact_simplex(lp, max_size=400_000):
@@ -314,10 +337,12 @@ def solve_lp(lp: LinearProgram) -> LPSolution:
         got = _from_active(lp, xf, yf, lamf, tol)
         if got is None:
             continue
-        sol = _finish(lp, *got, method="HiGHS basis (floating point) rebuilt in exact rationals and verified: "
-                                         "primal feasibility, dual feasibility, zero duality gap")
-        if sol is not None:
-            return sol
+        x, duals = got
+        for y, lam in duals:
+            sol = _finish(lp, x, y, lam, method="HiGHS basis (floating point) rebuilt in exact rationals and "
+                                                "verified: primal feasibility, dual feasibility, zero duality gap")
+            if sol is not None:
+                return sol
     x, y, lam = _exact_simplex(lp)
     sol = _finish(lp, x, y, lam, method="exact simplex (Bland's rule, rational arithmetic), verified with its dual")
     if sol is not None:

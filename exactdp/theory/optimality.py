@@ -60,7 +60,11 @@ def user_lp(n: int, alpha: fmpq, user: User) -> LinearProgram:
             A_ub.append({v(i + 1, r): alpha, v(i, r): -1})   # alpha x_(i+1)r <= x_ir
             A_ub.append({v(i, r): alpha, v(i + 1, r): -1})   # alpha x_ir <= x_(i+1)r
     names = [f"x[{i},{r}]" for i in range(N) for r in range(N)]
-    return LinearProgram(c=c, A_eq=A_eq, b_eq=[1] * N, A_ub=A_ub, b_ub=[0] * len(A_ub), names=names)
+    # float scales for the basis search only: optimal mechanisms are remaps of the geometric mechanism,
+    # whose entries are about alpha^|i - r|
+    a = float(alpha)
+    scale = [max(a ** abs(i - r), 1e-300) for i in range(N) for r in range(N)]
+    return LinearProgram(c=c, A_eq=A_eq, b_eq=[1] * N, A_ub=A_ub, b_ub=[0] * len(A_ub), names=names, scale=scale)
 
 
 def optimal_mechanism(n: int, alpha, user: User):
