@@ -11,7 +11,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 EXPECTED = {"GRS12-ex2.1": "reproduced", "HLM15-ex6": "reproduced", "HLM15-ex7": "reproduced",
             "GRS12-thm3.1": "reproduced", "GRS12-fig2": "reproduced", "GRS12-fig3": "reproduced",
             "GRS12-ex2.2": "reconstructed", "GRS12-sec6.1": "reconstructed", "GRS12-thm6.1": "reconstructed",
-            "GRS12-prop6.2": "reproduced"}
+            "GRS12-prop6.2": "reproduced", "GRS12-thm6.3": "reconstructed"}
 
 
 @pytest.mark.parametrize("cid", sorted(EXPECTED))
@@ -67,3 +67,9 @@ def test_fig2_table_is_the_printed_one():
     from exactdp.exact.values import exact_number
     M = _figure2_mechanism()
     assert [[exact_number(v) for v in r] for r in FIGURE_2] == M.rows()
+
+
+def test_thm63_reconstruction_is_the_first_search_hit():
+    from exactdp.papers.grs12_databases import find_user_weights, reproduces_figure_4
+    assert find_user_weights() == (3, 1, 1, 1)
+    assert not reproduces_figure_4((1, 1, 1, 1))
