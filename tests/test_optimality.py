@@ -131,3 +131,15 @@ def test_cli_bad_loss_file(tmp_path, capsys):
     assert "negative" in capsys.readouterr().err
     assert main(["optimal", "--prior", p, "--loss", "hinge", "--n", "1", "--alpha", "1/2"]) == 2
     assert main(["optimal", "--prior", p, "--loss", "absolute", "--n", "0", "--alpha", "1/2"]) == 2
+
+
+def test_privacy_lp_over_a_metric_matches_the_user_lp():
+    from exactdp.exact.lp import solve_lp
+    from exactdp.metrics import cycle, path
+    from exactdp.theory.optimality import privacy_lp
+    u = User.uniform(4, "absolute")
+    on_path = solve_lp(privacy_lp(path(5), fmpq(1, 2), lambda i, j: u.prior[i] * u.loss[i][j]))
+    assert on_path.value == optimal_mechanism(4, fmpq(1, 2), u)[0].value
+    # on a cycle (0 and 4 adjacent) the privacy constraints are stronger: the optimum cannot be smaller
+    on_cycle = solve_lp(privacy_lp(cycle(5), fmpq(1, 2), lambda i, j: u.prior[i] * u.loss[i][j]))
+    assert on_cycle.verify() and on_cycle.value >= on_path.value

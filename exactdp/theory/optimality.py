@@ -28,7 +28,7 @@ from ..mechanism import Mechanism, mechanism_from_values
 from .remaps import bayes_remap
 from .users import User, expected_loss
 
-__all__ = ["user_lp", "optimal_mechanism", "certify_universal_optimality", "constraint_matrix", "check_lemmas",
+__all__ = ["user_lp", "privacy_lp", "optimal_mechanism", "certify_universal_optimality", "constraint_matrix", "check_lemmas",
            "lemma_5_11_remap", "rational_alpha"]
 
 
@@ -65,6 +65,30 @@ def user_lp(n: int, alpha: fmpq, user: User) -> LinearProgram:
     a = float(alpha)
     scale = [max(a ** abs(i - r), 1e-300) for i in range(N) for r in range(N)]
     return LinearProgram(c=c, A_eq=A_eq, b_eq=[1] * N, A_ub=A_ub, b_ub=[0] * len(A_ub), names=names, scale=scale)
+
+
+def privacy_lp(metric, alpha: fmpq, cost, outputs=None) -> LinearProgram:
+    """The exact LP of ``alpha^(-d)``-privacy over any finite metric with integer distances.
+
+    Variables ``x[x][z]`` (index ``i * m + j``) for the metric's points ``x`` and outputs ``z`` (default: the
+    points); constraints ``alpha^d x[x][z] <= x[x'][z]`` in both directions on every generating pair
+    (sufficient by the chain argument of :mod:`exactdp.metrics`), rows summing to 1, ``x >= 0``; objective
+    ``sum cost(i, j) x[i][j]``.  With ``metric = path(n + 1)`` and ``cost = p_i l(i, r)`` it is :func:`user_lp`.
+    """
+    outs = list(metric.points) if outputs is None else [str(o) for o in outputs]
+    n, m = len(metric), len(outs)
+    v = lambda i, j: i * m + j  # noqa: E731
+    c = [cost(i, j) for i in range(n) for j in range(m)]
+    A_eq = [{v(i, j): 1 for j in range(m)} for i in range(n)]
+    A_ub = []
+    for i, k, d in metric.generating_pairs():
+        if not isinstance(d, fmpq) or d.q != 1:
+            raise InvalidInput(f"privacy LP: distance {d} is not an integer; alpha^d must be rational")
+        f = alpha ** int(d.p)
+        for j in range(m):
+            A_ub.append({v(i, j): f, v(k, j): -1})
+            A_ub.append({v(k, j): f, v(i, j): -1})
+    return LinearProgram(c=c, A_eq=A_eq, b_eq=[1] * n, A_ub=A_ub, b_ub=[0] * len(A_ub))
 
 
 def optimal_mechanism(n: int, alpha, user: User):
