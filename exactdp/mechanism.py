@@ -35,7 +35,6 @@ from flint import fmpq
 from .errors import InputTooLarge, InvalidInput, LabelMismatch, NotStochastic, UnsupportedRegime
 from .exact.decide import exact_latex, exact_str, sign
 from .exact.expo import ExpFrac
-from .exact.lin import Lin
 from .exact.values import Setting, probability
 
 __all__ = ["Mechanism", "MAX_CELLS"]
@@ -437,6 +436,3 @@ def mechanism_from_values(inputs, outputs, rows, *, name="mechanism", validate=T
     """A mechanism from exact values already in the kernel's types (``fmpq``/``ExpFrac``)."""
     return _from_values(inputs, outputs, rows, name, validate)
 
-
-# keep Lin importable for type checks in callers
-_ = Lin

@@ -12,7 +12,7 @@ from ..theory.optimality import (certify_universal_optimality, check_lemmas, con
                                  optimal_mechanism)
 from ..theory.remaps import bayes_remap
 from ..theory.users import LOSSES, User
-from .registry import ClaimResult, register
+from .registry import ClaimResult, md_table, register
 
 ALPHAS = ("1/2", "1/3", "2/3", "9/10")
 SEED = 20261122
@@ -170,11 +170,9 @@ def fig2() -> ClaimResult:
     same = M.rows() == printed.rows()
     u, sol = _find_user_for(M)
     ok = same and u is not None
-    lines = ["| input | " + " | ".join(str(z) for z in range(6)) + " |", "|---" * 7 + "|"]
-    for i, row in enumerate(M.rows()):
-        lines.append(f"| {i} | " + " | ".join(exact_str(v) for v in row) + " |")
+    table = md_table(["input"] + list(range(6)), [[i] + [exact_str(v) for v in row] for i, row in enumerate(M.rows())])
     body = ("The range-restricted geometric mechanism with n = 5, alpha = 1/2, after the remap 1 -> 2 "
-            "(every other output kept):\n\n" + "\n".join(lines) + "\n\n"
+            "(every other output kept):\n\n" + table + "\n\n"
             f"Equal, entry by entry, to the table printed in the paper: {same}.\n")
     if u is not None:
         body += (f"\n**Reconstruction (the paper's user was lost).** exactdp searched small priors and the three "
@@ -200,11 +198,9 @@ def fig3() -> ClaimResult:
     G = geometric(5, "1/2")
     rebuilt = G.remap(mapping, outputs=[str(r) for r in range(6)])
     reproduces = rebuilt.rows() == M.rows()
-    lines = ["| rows | " + " | ".join(str(z) for z in range(6)) + " |", "|---" * 7 + "|"]
-    for i, row in enumerate(C):
-        lines.append(f"| {i}, {i + 1} | " + " | ".join(row) + " |")
+    table = md_table(["rows"] + list(range(6)), [[f"{i}, {i + 1}"] + row for i, row in enumerate(C)])
     body = ("Glyphs (the paper's arrows were lost; our choice): Z zero column, S slack, D: x_(i+1)r = alpha x_ir, "
-            "U: x_ir = alpha x_(i+1)r.\n\n" + "\n".join(lines) + "\n\n"
+            "U: x_ir = alpha x_(i+1)r.\n\n" + table + "\n\n"
             f"Surviving entries of the printed figure (column 1 all Z, S at row 1 column 2) agree: {surv}.\n\n"
             f"Section 5 patterns on this vertex: {', '.join(f'{k}: {v}' for k, v in lemmas.items())}.\n\n"
             f"Lemma 5.11: the remap built from the column patterns sends {mapping}; applied to the range-restricted "

@@ -16,7 +16,14 @@ from typing import Callable
 
 from ..errors import InvalidInput
 
-__all__ = ["Claim", "ClaimResult", "register", "claims", "get_claim", "run_claim", "STATUSES"]
+__all__ = ["Claim", "ClaimResult", "register", "claims", "get_claim", "run_claim", "STATUSES", "md_table"]
+
+
+def md_table(header, rows) -> str:
+    """A Markdown table from a header and rows of cells (any objects, printed with ``str``)."""
+    lines = ["| " + " | ".join(str(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
 
 STATUSES = ("reproduced", "differs", "reconstructed", "undecided")
 

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from flint import fmpq
 
-from ..certificate import UNDECIDED, Certificate, Step
+from ..certificate import Certificate, Step
 from ..errors import InvalidInput, Undecided
 from ..exact.decide import exact_str, sign
-from ..exact.level import Level
 from ..exact.lp import LinearProgram, solve_lp
 from ..mechanism import Mechanism, mechanism_from_values
 from .remaps import bayes_remap
@@ -234,5 +233,3 @@ def lemma_5_11_remap(C, n: int) -> dict:
                            "(the matrix is not the constraint matrix of an optimal vertex)")
     return mapping
 
-
-_ = (UNDECIDED, Level)
