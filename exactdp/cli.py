@@ -123,12 +123,12 @@ def _cmd_remap(a):
 
 
 def _cmd_reproduce(a):
-    from .papers import claims, get_claim
+    from .papers import claims, get_claim, run_claim
 
     chosen = [get_claim(i) for i in a.ids] if a.ids else claims()
     rows = []
     for c in chosen:
-        r = c.run()
+        r = run_claim(c.id)
         rows.append({"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement,
                      "paper_says": c.paper_says, "exact": r.exact, "status": r.status})
     if a.format == "json":

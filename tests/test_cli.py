@@ -125,11 +125,13 @@ def test_missing_file_and_usage(capsys):
 
 
 def test_reproduce_json(capsys):
-    code, out, _ = run(["reproduce", "--format", "json"], capsys)
+    code, out, _ = run(["reproduce", "GRS12-ex2.1", "HLM15-ex6", "HLM15-ex7", "--format", "json"], capsys)
     rows = json.loads(out)
     ids = {r["id"] for r in rows}
-    assert code == 0 and {"GRS12-ex2.1", "HLM15-ex6", "HLM15-ex7"} <= ids
-    assert all(r["status"] in ("reproduced", "reconstructed") and r["statement"] and r["exact"] for r in rows)
+    assert code == 0 and {"GRS12-ex2.1", "HLM15-ex6", "HLM15-ex7"} == ids
+    assert all(r["status"] == "reproduced" and r["statement"] and r["exact"] for r in rows)
+    code, out, _ = run(["reproduce", "ECP14-ex3", "--format", "json"], capsys)
+    assert code == 1 and json.loads(out)[0]["status"] == "differs"  # a paper number that exact computation refutes
     code, _, err = run(["reproduce", "NOPE-1"], capsys)
     assert code == 2 and "unknown id" in err
 

@@ -75,7 +75,7 @@ def register(id: str, paper: str, where: str, statement: str, paper_says: str):
 
 
 def claims() -> list[Claim]:
-    from . import grs12, grs12_databases, grs12_discussion, grs12_optimality, hlm15  # noqa: F401
+    from . import ecp14, grs12, grs12_databases, grs12_discussion, grs12_optimality, hlm15  # noqa: F401
 
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 
@@ -87,5 +87,11 @@ def get_claim(id: str) -> Claim:
     return known[id]
 
 
+_RESULTS: dict[str, ClaimResult] = {}
+
+
 def run_claim(id: str) -> ClaimResult:
-    return get_claim(id).run()
+    """Run a claim (memoised: claims are deterministic, and some take tens of seconds)."""
+    if id not in _RESULTS:
+        _RESULTS[id] = get_claim(id).run()
+    return _RESULTS[id]

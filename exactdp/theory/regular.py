@@ -55,15 +55,24 @@ def prior_from(prior, metric) -> list:
 
 
 def corner_priors(metric, level) -> list:
-    """ECP14 Def. 5: the corner prior of each point, exactly (rational regime)."""
+    """ECP14 Def. 5: the corner prior of each point, exactly (rationals, or exact exponential expressions)."""
     S = PhiSystem(metric, level)
-    M = S.exact_matrix()
     out = []
     for y in range(S.n):
-        row = [M[y, j] for j in range(S.n)]
-        s = sum(row, fmpq(0))
-        out.append([v / s for v in row])
+        row = [S.entry(y, j) for j in range(S.n)]
+        s = fmpq(0)
+        for v in row:
+            s = s + v
+        out.append([_simp(v / s) for v in row])
     return out
+
+
+def _simp(v):
+    if hasattr(v, "reduced"):
+        v = v.reduced()
+        r = v.rational()
+        return r if r is not None else v
+    return v
 
 
 def check_prior(pi, metric, level):
