@@ -122,6 +122,62 @@ def _cmd_remap(a):
     return 0
 
 
+def _load_prior_for(path, labels):
+    from .io import load_json
+
+    obj = load_json(path)
+    if isinstance(obj, list):
+        obj = {"probabilities": obj}
+    if not isinstance(obj, dict) or "probabilities" not in obj:
+        raise _usage(f"prior file {path!r}: expected {{\"probabilities\": [...]}} (and optional \"points\")")
+    probs = obj["probabilities"]
+    pts = obj.get("points")
+    if pts is None:
+        if len(probs) != len(labels):
+            raise _usage(f"prior file {path!r}: {len(probs)} probabilities for {len(labels)} points")
+        return dict(zip(labels, probs))
+    if len(pts) != len(probs):
+        raise _usage(f"prior file {path!r}: {len(pts)} points but {len(probs)} probabilities")
+    return {str(p): v for p, v in zip(pts, probs)}
+
+
+def _cmd_tight(a):
+    from .certify.privacy import resolve_level
+    from .io import load_metric
+    from .theory.regular import tight_constraints
+    from .theory.threshold import threshold
+
+    metric = load_metric(a.metric)
+    if a.threshold:
+        return _emit(threshold(metric), a.format)
+    return _emit(tight_constraints(metric, resolve_level(a.eps, a.alpha)), a.format)
+
+
+def _cmd_regular(a):
+    from .certify.privacy import resolve_level
+    from .io import load_metric
+    from .theory.regular import regular_prior
+
+    metric = load_metric(a.metric)
+    prior = _load_prior_for(a.prior, list(metric.points))
+    return _emit(regular_prior(prior, metric, resolve_level(a.eps, a.alpha)), a.format)
+
+
+def _cmd_leakage(a):
+    from .certify.privacy import resolve_level
+    from .io import load_mechanism
+    from .theory.leakage import leakage
+
+    mech = load_mechanism(a.mechanism)
+    if mech.regime == "symbolic":
+        if not (a.eps or a.alpha):
+            raise _usage("the entries use alpha: give --alpha or --eps to fix their value")
+        mech = mech.at(resolve_level(a.eps, a.alpha))
+    mech.validate()
+    prior = _load_prior_for(a.prior, list(mech.inputs))
+    return _emit(leakage(mech, prior), a.format)
+
+
 def _cmd_reproduce(a):
     from .papers import claims, get_claim, run_claim
 
@@ -206,6 +262,27 @@ def build_parser():
     _level_args(rm)
     rm.add_argument("--format", choices=FORMATS, default="text")
     rm.set_defaults(fn=_cmd_remap)
+
+    t = sub.add_parser("tight", help="the tight-constraints mechanism (ECP14 Def. 6) or the threshold eps")
+    t.add_argument("metric", help="metric file (JSON)")
+    tg = _level_args(t)
+    tg.add_argument("--threshold", action="store_true", help="the smallest eps at which one exists (certified)")
+    t.add_argument("--format", choices=FORMATS, default="text")
+    t.set_defaults(fn=_cmd_tight)
+
+    g = sub.add_parser("regular", help="is a prior d-regular (ECP14 Def. 4)?  mu and gamma")
+    g.add_argument("prior", help="prior file: {\"points\": [...], \"probabilities\": [...]}")
+    g.add_argument("--metric", required=True)
+    _level_args(g, required=True)
+    g.add_argument("--format", choices=FORMATS, default="text")
+    g.set_defaults(fn=_cmd_regular)
+
+    lk = sub.add_parser("leakage", help="min-entropy leakage of a mechanism for a prior, in bits (exact)")
+    lk.add_argument("mechanism")
+    lk.add_argument("--prior", required=True)
+    _level_args(lk)
+    lk.add_argument("--format", choices=FORMATS, default="text")
+    lk.set_defaults(fn=_cmd_leakage)
 
     r = sub.add_parser("reproduce", help="reproduce the papers' claims exactly")
     r.add_argument("ids", nargs="*", help="claim ids (default: all)")

@@ -32,7 +32,7 @@ from ..errors import UnsupportedRegime
 from .expo import ExpFrac
 from .lin import EPS_ATOM
 
-__all__ = ["to_upoly", "sign_pieces", "Piece", "Algebraic", "AlphaSet", "U", "denominator_lcm"]
+__all__ = ["to_upoly", "sign_pieces", "sign_pieces_poly", "Piece", "Algebraic", "AlphaSet", "U", "denominator_lcm"]
 
 #: the sympy symbol used for u = alpha^(1/L) in printed roots
 U = sp.Symbol("alpha", positive=True)
@@ -228,7 +228,13 @@ def sign_pieces(x, L: int | None = None) -> list[Piece]:
         return [Piece(_ZERO, _ONE, 0)]
     if _roots_01(d):
         raise UnsupportedRegime(f"the denominator of {x} vanishes for some alpha in (0, 1)")
-    p = n * d
+    return sign_pieces_poly(n * d, L)
+
+
+def sign_pieces_poly(p: fmpq_poly, L: int = 1) -> list[Piece]:
+    """Exact sign of the polynomial ``p(u)``, ``u = alpha^(1/L)``, on (0, 1), as pieces in ``alpha``."""
+    if p.is_zero():
+        return [Piece(_ZERO, _ONE, 0)]
     roots = _roots_01(p)
     low = next(c for c in p.coeffs() if c != 0)
     s = 1 if low > 0 else -1

@@ -1,0 +1,181 @@
+import json
+
+import networkx as nx
+import pytest
+from flint import fmpq
+
+from exactdp import UNDECIDED, certify_privacy
+from exactdp.cli import main
+from exactdp.errors import InvalidInput
+from exactdp.exact.level import Level
+from exactdp.mechanisms import geometric, randomized_response
+from exactdp.metrics import cycle, discrete, from_graph, from_matrix, grid, hamming, path
+from exactdp.theory.leakage import leakage, max_utility, optimal_remap, theorem3_bound, utility
+from exactdp.theory.phi import PhiSystem
+from exactdp.theory.regular import (ball_size_symmetric, check_prior, corner_priors, prop9_mechanism, regular_prior,
+                                    tight_constraints)
+from exactdp.theory.threshold import exact_threshold, threshold
+
+HALF = Level.from_alpha("1/2")
+
+
+def test_phi_and_corners():
+    S = PhiSystem(path(3), HALF)
+    assert S.exact_matrix().tolist()[0] == [1, fmpq(1, 2), fmpq(1, 4)]
+    cs = corner_priors(path(3), HALF)
+    assert cs[0] == [fmpq(4, 7), fmpq(2, 7), fmpq(1, 7)] and all(sum(c) == 1 for c in cs)
+    # each corner prior is regular, with gamma the unit vector (Prop. 3)
+    c = regular_prior(cs[1], path(3), HALF)
+    assert c.holds is True and c.data["gamma"] == ["0", "1", "0"]
+
+
+def test_regular_both_verdicts_and_boundary():
+    assert regular_prior(["1/3"] * 3, path(3), HALF).holds is True
+    c = regular_prior(["9/10", "1/20", "1/20"], path(3), HALF)
+    assert c.holds is False and c.witness["negative"] == ["1"] and "Prop. 1 fails" in c.witness["prop1_violation"]
+    # discrete metric on 4 points, a = 1/2: regular iff min pi >= a/(1+3a) = 1/5; the boundary itself is regular
+    assert regular_prior(["1/5", "1/5", "1/5", "2/5"], discrete(4), HALF).holds is True
+    assert regular_prior(["1/5", "1/5", "1/5", "2/5"], discrete(4), HALF).data["mu"][0] == "0"
+    assert regular_prior(["199/1000", "267/1000", "267/1000", "267/1000"], discrete(4), HALF).holds is False
+    assert regular_prior(["1/2", "1/2", "0"], path(3), HALF).holds is False
+
+
+def test_regular_transcendental():
+    c = regular_prior(["1/3"] * 3, path(3), Level.from_eps("1/2"))
+    assert c.holds is True and c.data["regime"] == "transcendental"
+    c = regular_prior(["4/5", "1/10", "1/10"], path(3), Level.from_eps("1/2"))
+    assert c.holds is False
+
+
+def test_prop1_prop2_on_regular_priors():
+    for c in corner_priors(cycle(5), HALF):
+        assert check_prior(c, cycle(5), HALF) is None
+
+
+def test_singular_route_by_exact_lp_agrees(monkeypatch):
+    """The exact-LP route used when Phi is singular gives the same verdicts as the direct solve."""
+    import exactdp.theory.regular as reg
+
+    def singular(self, rhs, **kw):
+        raise InvalidInput("Phi is singular at this level: the solution is not unique")
+    monkeypatch.setattr(reg.PhiSystem, "solve", singular)
+    c = regular_prior(["1/3"] * 3, path(3), HALF)
+    assert c.holds is True and c.data["mu"] == ["2/9", "1/9", "2/9"]
+    assert regular_prior(["9/10", "1/20", "1/20"], path(3), HALF).holds is False
+    t = tight_constraints(path(3), HALF)
+    assert t.holds is True and t.data["z"] == ["2/3", "1/3", "2/3"] and t.data["rank"] == 3
+    star = from_graph(nx.star_graph(3))
+    assert tight_constraints(star, Level.from_alpha("3/4")).holds is False
+
+
+def test_tight_constraints_mechanism_is_private_prop6():
+    for m in (path(5), from_graph(nx.star_graph(3)), hamming([0, 1], 2)):
+        c = tight_constraints(m, Level.from_alpha("1/3"))
+        assert c.holds is True
+        mech = c.evidence["mechanism"]
+        p = certify_privacy(mech, m, alpha="1/3")
+        assert p.holds is True and p.recheck().ok is True
+
+
+def test_tight_does_not_exist_below_threshold():
+    star = from_graph(nx.star_graph(3))
+    c = tight_constraints(star, Level.from_alpha("3/4"))
+    assert c.holds is False and c.data["negative"] == [0]
+    assert c.data["exists"] is False
+
+
+def test_truncated_geometric_is_tight():
+    for n, a in ((4, "1/2"), (6, "2/3")):
+        c = tight_constraints(path(n + 1), Level.from_alpha(a))
+        assert c.evidence["mechanism"].rows() == geometric(n, a).rows()
+
+
+def test_ball_size_symmetry_and_prop9():
+    assert ball_size_symmetric(cycle(6)) and ball_size_symmetric(from_graph(nx.petersen_graph()))
+    assert not ball_size_symmetric(path(3))
+    with pytest.raises(InvalidInput, match="ball-size symmetric"):
+        prop9_mechanism(path(3), HALF)
+    m = cycle(6)
+    assert prop9_mechanism(m, HALF).rows() == tight_constraints(m, HALF).evidence["mechanism"].rows()
+
+
+def test_thresholds():
+    star = from_graph(nx.star_graph(3))
+    c = threshold(star)
+    t = c.data["threshold"]
+    assert t["exact"] == "log(2)"
+    lo, hi = fmpq(t["lo_rational"]), fmpq(t["hi_rational"])
+    assert hi - lo <= fmpq(1, 10**9) and fmpq(69314718, 10**8) < hi and lo < fmpq(69314719, 10**8)
+    assert threshold(cycle(5)).data["threshold"]["exact"] == "0"
+    a, text, fails = exact_threshold(star)
+    assert a.is_rational() and text == "log(2)"
+
+
+def test_utility_and_leakage():
+    R = randomized_response(["a", "b", "c"], p="1/4")
+    prior = ["1/2", "1/4", "1/4"]
+    remap = optimal_remap(R, prior)
+    assert remap == {"a": "a", "b": "a", "c": "a"} or remap["a"] == "a"
+    assert max_utility(R, prior) == utility(R, prior, remap)
+    L = leakage(R, ["1/3"] * 3)
+    assert L.data["leakage_bits"] == "log2(3/2)"
+    assert L.data["enclosure"][0].startswith("0.5849625007211561")
+    # Theorem 3: the leakage of an eps-DP mechanism on V^u is at most u log2(|V| e^eps/(|V| - 1 + e^eps))
+    assert theorem3_bound(2, 1, fmpq(3)) == fmpq(3, 2)
+
+
+def _w(tmp_path, name, obj):
+    p = tmp_path / name
+    p.write_text(json.dumps(obj))
+    return str(p)
+
+
+def test_cli_tight_regular_leakage(tmp_path, capsys):
+    m = _w(tmp_path, "m.json", {"kind": "path", "n": 3})
+    assert main(["tight", m, "--alpha", "1/2", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["exists"] is True and d["z"] == ["2/3", "1/3", "2/3"] and d["negative"] == [] and d["mechanism"]
+    star = _w(tmp_path, "s.json", {"kind": "graph", "nodes": ["c", "a", "b", "d"],
+                                   "edges": [["c", "a"], ["c", "b"], ["c", "d"]]})
+    assert main(["tight", star, "--alpha", "3/4", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["negative"] == [0]
+    assert main(["tight", star, "--threshold", "--format", "json"]) == 0
+    t = json.loads(capsys.readouterr().out)["threshold"]
+    assert {"lo", "hi", "exact"} <= set(t) and t["exact"] == "log(2)"
+    prior = _w(tmp_path, "p.json", {"points": ["0", "1", "2"], "probabilities": ["1/3", "1/3", "1/3"]})
+    assert main(["regular", prior, "--metric", m, "--alpha", "1/2", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["holds"] is True and d["mu"] == ["2/9", "1/9", "2/9"] and d["gamma"] == ["7/18", "2/9", "7/18"]
+    mech = _w(tmp_path, "k.json", {"matrix": [["3/4", "1/4"], ["1/4", "3/4"]]})
+    pr2 = _w(tmp_path, "p2.json", {"probabilities": ["1/2", "1/2"]})
+    assert main(["leakage", mech, "--prior", pr2, "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["leakage_bits"] == "log2(3/2)" and len(d["enclosure"]) == 2
+
+
+@pytest.mark.parametrize("prior, extra, msg", [
+    ({"probabilities": ["1/2", "1/2", "1/2"]}, ["--alpha", "1/2"], "sum to 3/2"),
+    ({"probabilities": ["1/2", "-1/2", "1"]}, ["--alpha", "1/2"], "negative"),
+    ({"probabilities": ["1/2", "1/2"]}, ["--alpha", "1/2"], "2 probabilities for 3 points"),
+    ({"points": ["0", "1", "9"], "probabilities": ["1/3", "1/3", "1/3"]}, ["--alpha", "1/2"], "no probability"),
+    ({"probabilities": ["1/3", "1/3", "1/3"]}, ["--eps", "0"], "eps > 0"),
+])
+def test_cli_regular_bad_input(tmp_path, capsys, prior, extra, msg):
+    import re
+    m = _w(tmp_path, "m.json", {"kind": "path", "n": 3})
+    p = _w(tmp_path, "p.json", prior)
+    assert main(["regular", p, "--metric", m] + extra) == 2
+    err = capsys.readouterr().err
+    assert re.search(msg, err) and err.count("\n") == 1
+
+
+def test_cli_tight_bad_metric(tmp_path, capsys):
+    bad = _w(tmp_path, "b.json", {"kind": "matrix", "points": ["a", "b"], "distances": [[0, 1], [2, 0]]})
+    assert main(["tight", bad, "--alpha", "1/2"]) == 2
+    assert "not symmetric" in capsys.readouterr().err
+
+
+def test_undecided_regular_is_not_a_verdict():
+    # a transcendental level where Phi x = pi has an exactly-zero coordinate cannot be separated from 0
+    c = regular_prior(["1/3"] * 3, path(3), Level.from_eps("1/2"))
+    assert c.holds is not UNDECIDED
