@@ -224,3 +224,57 @@ def ex3() -> ClaimResult:
                        "regular iff eps >= log 2 (~0.6931), not from 0.48: at eps = 0.48..0.69 a coordinate of mu is "
                        f"certified negative; at eps = 0.5 the formula values are {p5[0][:5]} and {t3[0][:5]} (printed "
                        "1.2 and 2.5) but the first is not a bound there", [("Example 3", body)], [])
+
+
+def sum_query_metric(u: int = 150, v: int = 5):
+    """ECP14 sec. 7.1: answers 0..u*v of a sum query, adjacent iff |i - j| <= v (graph distance)."""
+    n = u * v + 1
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from((i, j) for i in range(n) for j in range(i + 1, min(n, i + v + 1)))
+    return from_graph(G)
+
+
+def two_count_metric(u: int = 30):
+    """ECP14 sec. 7.1: answers {0..u}^2 of two counting queries, adjacent iff both coordinates differ by <= 1."""
+    from ..metrics import grid
+
+    return grid((u + 1, u + 1), "chebyshev")
+
+
+def _threshold_claim(metric, printed: str, width):
+    from ..theory.regular import tight_constraints
+    from ..theory.threshold import threshold
+
+    c = threshold(metric, width=width)
+    t = c.data["threshold"]
+    at = tight_constraints(metric, Level.from_eps(printed))
+    p = fmpq(int(printed.split("/")[0]), int(printed.split("/")[1]))
+    lo, hi = fmpq(t["lo_rational"]), fmpq(t["hi_rational"])
+    status = "reproduced" if lo <= p <= hi else "differs"
+    body = (f"Certified bracket of width {hi - lo}: at eps = {t['lo']} the coordinate z at {t['negative_at_lo']!r} is "
+            f"{t['z_at_lo']} < 0 (no tight-constraints mechanism), at eps = {t['hi']} every z_i > 0 (one exists).\n\n"
+            f"At the printed value eps = {printed}: {at.verdict()} -- "
+            + ("every z_i certified positive." if at.holds is True else
+               f"z at {at.witness['negative'][:1]} is certified negative ({at.data['z'][at.data['negative'][0]]}), "
+               "so no tight-constraints mechanism exists there (equivalently the uniform prior is not regular).")
+            + "\n\n" + c.to_markdown())
+    exact = (f"threshold in [{t['lo']}, {t['hi']}] (certified); printed {float(p):g}"
+             + ("" if status == "reproduced" else f" -- at eps = {float(p):g} none exists (certified)"))
+    return ClaimResult(status, exact, [("Threshold", body)], [c, at])
+
+
+@register("ECP14-sec7.1-sum", "ECP14", "Section 7.1 (sum query)",
+          "For the sum query with u = 150 individuals and values 0..5 (answers 0..750, adjacent iff |i - j| <= 5) the "
+          "minimum eps for which a tight-constraints mechanism exists (uniform prior regular) is 0.8.",
+          "threshold 0.8 (found numerically in steps of 0.01)")
+def sec71_sum() -> ClaimResult:
+    return _threshold_claim(sum_query_metric(), "4/5", fmpq(1, 10**6))
+
+
+@register("ECP14-sec7.1-2count", "ECP14", "Section 7.1 (2-count query)",
+          "For two counting queries with u = 30 (answers {0..30}^2, adjacent iff both coordinates differ by at most 1) "
+          "the minimum eps for which a tight-constraints mechanism exists is 0.9.",
+          "threshold 0.9 (found numerically in steps of 0.01)")
+def sec71_2count() -> ClaimResult:
+    return _threshold_claim(two_count_metric(), "9/10", fmpq(1, 10**6))

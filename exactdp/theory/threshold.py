@@ -171,9 +171,11 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
 
 def _dec(q: fmpq) -> str:
     """Exact decimal text of a rational whose denominator is a power of 10."""
-    k = len(str(int(q.q))) - 1
-    if fmpq(10) ** k != q.q:
-        raise ValueError(f"{q} is not a finite decimal")
-    sgn, p = ("-" if q < 0 else ""), abs(int(q.p))
+    k = 0
+    while (q * fmpq(10) ** k).q != 1:
+        k += 1
+        if k > 60:
+            raise ValueError(f"{q} is not a finite decimal")
+    sgn, p = ("-" if q < 0 else ""), abs(int((q * fmpq(10) ** k).p))
     s = str(p).rjust(k + 1, "0")
     return sgn + (s[:-k] + "." + s[-k:] if k else s)
