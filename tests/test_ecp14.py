@@ -179,3 +179,19 @@ def test_undecided_regular_is_not_a_verdict():
     # a transcendental level where Phi x = pi has an exactly-zero coordinate cannot be separated from 0
     c = regular_prior(["1/3"] * 3, path(3), Level.from_eps("1/2"))
     assert c.holds is not UNDECIDED
+
+
+def test_uniform_sensitivity_and_composition():
+    from exactdp.metrics import induced
+    from exactdp.theory.sensitivity import compose_query, uniformly_sensitive
+    X = hamming([0, 1], 2)
+    f = {p: str(sum(int(c) for c in p.split(","))) for p in X.points}
+    Y = induced([0, 1], 2, lambda x: sum(x))
+    assert uniformly_sensitive(X, Y, f, 1) == (True, "both conditions hold")
+    ok, why = uniformly_sensitive(X, path(3), f, fmpq(1, 2))
+    assert not ok and "condition 1 fails" in why
+    H = geometric(2, "1/2")
+    HF = compose_query(H, f, X)
+    assert HF.entry("1,1", "2") == H.entry("2", "2")
+    with pytest.raises(InvalidInput, match="every point"):
+        uniformly_sensitive(X, Y, {"0,0": "0"}, 1)
