@@ -7,7 +7,7 @@ from flint import fmpq
 from exactdp.errors import InputTooLarge, InvalidInput, InvalidType, ParseError, UnsupportedRegime
 from exactdp.exact.expo import ExpFrac
 from exactdp.exact.lin import Lin
-from exactdp.exact.parse import MAX_EXPR_CHARS, parse_expr
+from exactdp.exact.parse import MAX_EXPR_CHARS, parse_exact
 from exactdp.exact.values import LogVal, Setting, distance, exact_number, from_python, probability
 
 
@@ -32,7 +32,7 @@ def test_decimal_is_exact_not_binary():
 ])
 def test_grammar_rejects(text):
     with pytest.raises(ParseError):
-        parse_expr(text)
+        parse_exact(text)
 
 
 def test_error_names_position_and_hint():
@@ -42,11 +42,11 @@ def test_error_names_position_and_hint():
 
 def test_limits():
     with pytest.raises(InputTooLarge, match="characters"):
-        parse_expr("1+" * MAX_EXPR_CHARS + "1")
+        parse_exact("1+" * MAX_EXPR_CHARS + "1")
     with pytest.raises(InputTooLarge, match="nesting"):
-        parse_expr("(" * 200 + "1" + ")" * 200)
+        parse_exact("(" * 200 + "1" + ")" * 200)
     with pytest.raises(InputTooLarge, match="digits"):
-        parse_expr("1" * 5000)
+        parse_exact("1" * 5000)
     with pytest.raises(InvalidInput, match="exponent"):
         exact_number("2^1000000")
 

@@ -15,9 +15,9 @@ The result is a small tuple tree; :mod:`exactdp.exact.values` gives it a value.
 
 Examples
 --------
->>> parse_expr("(1 - alpha)/(1 + alpha)")
+>>> parse_exact("(1 - alpha)/(1 + alpha)")
 ('div', ('sub', ('num', 1), ('alpha',)), ('add', ('num', 1), ('alpha',)))
->>> parse_expr("__import__('os')")
+>>> parse_exact("__import__('os')")
 Traceback (most recent call last):
 ...
 exactdp.errors.ParseError: expression: unknown name '__import__' at position 0 in "__import__('os')"; allowed: numbers, alpha, eps, exp, log, sqrt, + - * / ^ and parentheses
@@ -31,7 +31,7 @@ from flint import fmpq, fmpz
 
 from ..errors import InputTooLarge, ParseError
 
-__all__ = ["parse_expr", "MAX_EXPR_CHARS", "MAX_DEPTH"]
+__all__ = ["parse_exact", "MAX_EXPR_CHARS", "MAX_DEPTH"]
 
 MAX_EXPR_CHARS = 10_000
 MAX_DEPTH = 64
@@ -160,7 +160,7 @@ class _Parser:
         raise ParseError(f"expression: expected a number, name or '(', got {got} at position {pos} in {self.text!r}")
 
 
-def parse_expr(text: str):
+def parse_exact(text: str):
     """Parse ``text`` into an expression tree; raise :class:`ParseError` if outside the grammar."""
     if not isinstance(text, str):
         raise ParseError(f"expression: expected a string, got {type(text).__name__}")

@@ -41,7 +41,7 @@ from ..errors import InvalidInput, InvalidType, UnsupportedRegime
 from .decide import is_zero
 from .expo import ExpFrac
 from .lin import Lin
-from .parse import parse_expr
+from .parse import parse_exact
 
 __all__ = [
     "LogVal",
@@ -312,7 +312,7 @@ def exact_number(x, setting: Setting = _PLAIN, *, what: str = "number", allow_fl
     v = from_python(x, what=what, allow_float=allow_float)
     if isinstance(v, str):
         try:
-            v = evaluate(parse_expr(v), setting)
+            v = evaluate(parse_exact(v), setting)
         except (InvalidInput, InvalidType) as e:
             msg = str(e)
             if not msg.startswith(what):
