@@ -32,7 +32,7 @@ def test_phi_and_corners():
 def test_regular_both_verdicts_and_boundary():
     assert regular_prior(["1/3"] * 3, path(3), HALF).holds is True
     c = regular_prior(["9/10", "1/20", "1/20"], path(3), HALF)
-    assert c.holds is False and c.witness["negative"] == ["1"] and "Prop. 1 fails" in c.witness["prop1_violation"]
+    assert c.holds is False and c.witness["negative"] == ["1"] and "Prop. 2 fails" in c.witness["prop_violation"]
     # discrete metric on 4 points, a = 1/2: regular iff min pi >= a/(1+3a) = 1/5; the boundary itself is regular
     assert regular_prior(["1/5", "1/5", "1/5", "2/5"], discrete(4), HALF).holds is True
     assert regular_prior(["1/5", "1/5", "1/5", "2/5"], discrete(4), HALF).data["mu"][0] == "0"
@@ -195,3 +195,41 @@ def test_uniform_sensitivity_and_composition():
     assert HF.entry("1,1", "2") == H.entry("2", "2")
     with pytest.raises(InvalidInput, match="every point"):
         uniformly_sensitive(X, Y, {"0,0": "0"}, 1)
+
+
+def test_prop2_violation_is_reported():
+    # pi_0 = 9/10 exceeds the Prop. 2 upper bound 1/(1 + 1/2 + 1/4) = 4/7 on the path with alpha = 1/2
+    assert "Prop." in check_prior([fmpq(9, 10), fmpq(1, 20), fmpq(1, 20)], path(3), HALF)
+    assert check_prior([fmpq(1, 3)] * 3, path(3), HALF) is None
+
+
+def test_theorem2_prop5_corollary2_bounds():
+    from exactdp.theory.leakage import corollary2_bound, prop5_bound, theorem2_bound, tightness_holds
+    assert theorem2_bound(["1/3"] * 3, path(3), HALF) == fmpq(5, 9)
+    assert prop5_bound(["1/3"] * 3, path(3), HALF) == fmpq(5, 3)
+    assert corollary2_bound(path(3), HALF) == fmpq(5, 3)
+    # the truncated geometric mechanism attains the bound (tight); randomized response with p = 1/5 does not
+    assert tightness_holds(geometric(2, "1/2"), path(3), HALF) is True
+    assert tightness_holds(randomized_response(["0", "1", "2"], p="1/5"), path(3), HALF) is False
+    # the maximal utility of the tight mechanism equals the Theorem 2 bound exactly
+    assert max_utility(geometric(2, "1/2"), ["1/3"] * 3) == fmpq(5, 9)
+    with pytest.raises(InvalidInput, match="regular prior"):
+        theorem2_bound(["9/10", "1/20", "1/20"], path(3), HALF)
+
+
+def test_theorem4_remaps():
+    from exactdp.mechanism import mechanism_from_values
+    from exactdp.theory.theorem4 import deterministic_tight_remaps, tight_remap
+    G = geometric(3, "1/2")
+    # split output 1 into two outputs carrying half of its mass each: the merge remap restores G
+    rows = []
+    for i in range(4):
+        r = [G[i, j] for j in range(4)]
+        rows.append([r[0], r[1] / 2, r[1] / 2, r[2], r[3]])
+    H = mechanism_from_values(G.inputs, ["0", "1a", "1b", "2", "3"], rows)
+    c = tight_remap(H, path(4), HALF)
+    assert c.holds is True
+    found = deterministic_tight_remaps(H, path(4), HALF)
+    assert {"0": "0", "1a": "1", "1b": "1", "2": "2", "3": "3"} in found
+    # a mechanism that no remap makes tight: randomized response far from the threshold
+    assert tight_remap(randomized_response(["0", "1", "2", "3"], p="1/5"), path(4), HALF).holds is False

@@ -26,7 +26,8 @@ from ..certificate import Certificate, Step
 from ..errors import InvalidInput
 from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign
 
-__all__ = ["optimal_remap", "utility", "max_utility", "leakage", "log2_str", "theorem3_bound"]
+__all__ = ["optimal_remap", "utility", "max_utility", "leakage", "log2_str", "theorem3_bound", "theorem2_bound",
+           "prop5_bound", "corollary2_bound", "tightness_holds"]
 
 
 def _prior(prior, mech):
@@ -101,3 +102,50 @@ def theorem3_bound(values: int, individuals: int, e_eps):
     raised to the power ``u`` (so the bound is ``log2`` of the result)."""
     k = values
     return (k * e_eps / (k - 1 + e_eps)) ** individuals
+
+
+def _mu(prior, metric, level):
+    from .regular import regular_prior
+
+    c = regular_prior(prior, metric, level)
+    if c.holds is not True:
+        raise InvalidInput("the bound needs a regular prior (ECP14 Def. 4); this one is not: "
+                           + (c.conclusion or ""))
+    if c.data["regime"] != "rational":
+        raise InvalidInput("exact bounds need a rational alpha; use the enclosures of regular_prior instead")
+    return [fmpq(v) for v in c.data["mu"]]
+
+
+def theorem2_bound(prior, metric, level):
+    """ECP14 Thm 2: ``U(H, pi, R) <= sum_y mu_y`` for every private H and remap R (regular pi), exactly."""
+    return sum(_mu(prior, metric, level), fmpq(0))
+
+
+def prop5_bound(prior, metric, level):
+    """ECP14 Prop. 5: the leakage bound ``log2(sum mu / max pi)``; returns the exact ratio inside the log2."""
+    from ..exact.values import to_rational
+
+    p = [to_rational(v) for v in (prior.values() if isinstance(prior, dict) else prior)]
+    return theorem2_bound(prior, metric, level) / max(p)
+
+
+def corollary2_bound(metric, level):
+    """ECP14 Cor. 2: if the uniform prior is regular, ``L(H, pi) <= log2(|Y| sum mu)`` for every prior;
+    returns the exact ratio inside the log2."""
+    n = len(metric)
+    return n * theorem2_bound([fmpq(1, n)] * n, metric, level)
+
+
+def tightness_holds(mech, metric, level, remap: dict | None = None) -> bool:
+    """ECP14 Thm 2 equality condition ``Phi diag(HR) = 1`` (R deterministic, default identity), exactly."""
+    from .phi import PhiSystem
+
+    S = PhiSystem(metric, level)
+    M = S.exact_matrix()
+    pts = list(metric.points)
+    remap = remap or {z: z for z in mech.outputs}
+    diag = []
+    for y in pts:
+        i = mech.row_index[y]
+        diag.append(sum((mech[i, j] for j, z in enumerate(mech.outputs) if remap.get(z) == y), fmpq(0)))
+    return all(sum((M[a, b] * diag[b] for b in range(len(pts))), fmpq(0)) == 1 for a in range(len(pts)))

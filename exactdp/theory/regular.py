@@ -76,8 +76,21 @@ def _simp(v):
 
 
 def check_prior(pi, metric, level):
-    """ECP14 Props. 1 and 2 for a prior: ``None`` if they hold, else the first violation (text)."""
+    """ECP14 Props. 1 and 2 for a prior: ``None`` if they hold, else the first violation (text).
+
+    Prop. 1: ``pi_y <= e^(d(y,y')) pi_y'``; Prop. 2: ``1/sum_y' e^(d(y,y')) <= pi_y <= 1/sum_y' e^(-d(y,y'))``
+    (checked exactly when the factors are rational).
+    """
     n = len(metric)
+    facs = [[level.factor(metric.d(y, y2)) if metric.d(y, y2) != math.inf else None for y2 in range(n)]
+            for y in range(n)]
+    if all(f is None or isinstance(f, fmpq) for row in facs for f in row):
+        for y in range(n):
+            up = sum((1 / f for f in facs[y] if f is not None), fmpq(0))
+            down = sum((f for f in facs[y] if f is not None), fmpq(0))
+            if not (1 / down <= pi[y] <= 1 / up):
+                return (f"Prop. 2 fails at {metric.points[y]!r}: pi = {pi[y]} is outside "
+                        f"[{1 / down}, {1 / up}]")
     for y in range(n):
         for y2 in range(n):
             if y == y2:
@@ -137,7 +150,7 @@ def regular_prior(prior, metric, level) -> Certificate:
                           "$\\mu$ is unique, so no $\\mu \\ge 0$ exists."))
         viol = check_prior(pi, metric, level) if S.is_rational() else None
         if viol:
-            w["prop1_violation"] = viol
+            w["prop_violation"] = viol
     else:
         steps.append(Step("All coordinates non-negative", "Every $\\mu_y \\ge 0$ (certified), so $\\pi$ is regular; "
                           "the convex coefficients are $\\gamma$."))

@@ -1,0 +1,109 @@
+"""ECP14 Theorem 4: is a mechanism optimal for every regular prior?
+
+By Theorem 4 (when a tight-constraints mechanism exists), a private ``H : Y -> Z``
+is optimal for every ``d``-regular prior iff some remap ``R : Z -> Y`` makes
+``HR`` a tight-constraints mechanism: ``(HR)_yy' = phi_yy' (HR)_y'y'`` for all
+``y != y'`` (Def. 6).  These conditions are *linear* in ``R``, so the question is
+an exact LP feasibility problem over (possibly randomised) remaps:
+``R >= 0``, rows of ``R`` summing to 1, the tight equalities -- minimise their
+total violation; an exact optimum of 0 gives ``R``, a positive one proves that
+no remap exists (with its dual certificate).  For small output sets, a search
+over the deterministic remaps is also available.
+
+>>> from exactdp.mechanisms import geometric
+>>> from exactdp.metrics import path
+>>> from exactdp.exact.level import Level
+>>> c = tight_remap(geometric(3, "1/2"), path(4), Level.from_alpha("1/2"))
+>>> c.holds
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from flint import fmpq
+
+from ..certificate import Certificate, Step
+from ..errors import InvalidInput
+from ..exact.decide import exact_str
+from ..exact.lp import LinearProgram, solve_lp
+from .phi import PhiSystem
+
+__all__ = ["tight_remap", "deterministic_tight_remaps"]
+
+
+def _check_rational(mech):
+    from ..exact.expo import ExpFrac
+
+    if any(isinstance(v, ExpFrac) for v in mech.values):
+        raise InvalidInput("Theorem 4 check: the mechanism must have rational entries (fix a rational alpha)")
+
+
+def tight_remap(mech, metric, level) -> Certificate:
+    """Exact LP over remaps ``R : Z -> Y`` for ``HR`` tight-constraints (see module docstring)."""
+    _check_rational(mech)
+    S = PhiSystem(metric, level)
+    M = S.exact_matrix()
+    Y = list(metric.points)
+    if set(mech.inputs) != set(Y):
+        raise InvalidInput("Theorem 4 check: the mechanism's inputs must be the metric's points")
+    Z = list(mech.outputs)
+    ny, nz = len(Y), len(Z)
+    v = lambda z, y: z * ny + y  # noqa: E731  variable r[z][y]
+    nvar = nz * ny
+    A_eq = [{v(z, y): 1 for y in range(ny)} for z in range(nz)]
+    b_eq = [1] * nz
+    # (HR)_{a b} - phi_ab (HR)_{b b} + s+ - s- = 0 for a != b, with (HR)_{ab} = sum_z h_{a z} r_{z b}
+    rows_h = [mech.row_index[y] for y in Y]
+    slack = nvar
+    for a in range(ny):
+        for b in range(ny):
+            if a == b:
+                continue
+            row: dict = {}
+            for z in range(nz):
+                coef = mech[rows_h[a], z] - M[a, b] * mech[rows_h[b], z]
+                if coef != 0:
+                    row[v(z, b)] = coef
+            row[slack] = 1
+            row[slack + 1] = -1
+            slack += 2
+            A_eq.append(row)
+            b_eq.append(0)
+    c = [0] * nvar + [1] * (slack - nvar)
+    sol = solve_lp(LinearProgram(c=c, A_eq=A_eq, b_eq=b_eq))
+    exists = sol.value == 0
+    steps = [Step("Theorem 4", "ECP14 Thm 4: $H$ is optimal for every regular prior iff $HR$ is a tight-constraints "
+                  "mechanism for some remap $R$; the tight equalities $(HR)_{yy'} = \\phi_{yy'} (HR)_{y'y'}$ are linear "
+                  "in $R$."),
+             Step("Exact LP", f"minimise the total violation over stochastic $R$ ({nvar} variables): optimum "
+                  f"{exact_str(sol.value)} ({sol.method}).")]
+    data = {"exists": exists}
+    if exists:
+        R = {Z[z]: {Y[y]: str(sol.x[v(z, y)]) for y in range(ny) if sol.x[v(z, y)] != 0} for z in range(nz)}
+        data["remap"] = R
+    return Certificate("theorem4", f"some remap makes {mech.name} tight-constraints (optimal for every regular prior)",
+                       r"\exists R:\ \Phi\,\mathrm{diag}(HR) = \mathbf 1", exists, {}, sol.method, steps, data,
+                       conclusion="Optimal for every regular prior." if exists else "No remap works.")
+
+
+def deterministic_tight_remaps(mech, metric, level, limit: int = 200_000):
+    """All deterministic remaps ``Z -> Y`` making ``HR`` tight-constraints (exhaustive; small cases only)."""
+    _check_rational(mech)
+    S = PhiSystem(metric, level)
+    M = S.exact_matrix()
+    Y = list(metric.points)
+    Z = list(mech.outputs)
+    if len(Y) ** len(Z) > limit:
+        raise InvalidInput(f"Theorem 4 search: {len(Y)}^{len(Z)} remaps exceed the limit {limit}; use tight_remap")
+    rows = [mech.row_index[y] for y in Y]
+    found = []
+    for choice in itertools.product(range(len(Y)), repeat=len(Z)):
+        HR = [[fmpq(0)] * len(Y) for _ in Y]
+        for a in range(len(Y)):
+            for z, b in enumerate(choice):
+                HR[a][b] += mech[rows[a], z]
+        if all(HR[a][b] == M[a, b] * HR[b][b] for a in range(len(Y)) for b in range(len(Y)) if a != b):
+            found.append({Z[z]: Y[b] for z, b in enumerate(choice)})
+    return found
