@@ -71,17 +71,23 @@ def _cmd_certify(a):
     return _emit(cert, a.format)
 
 
+def _fix_level(mech, a):
+    """Evaluate a mechanism written in alpha at the level given by --alpha/--eps (required then)."""
+    if mech.regime != "symbolic":
+        return mech.validate()
+    from .certify.privacy import resolve_level
+
+    if not (a.eps or a.alpha):
+        raise _usage("the entries use alpha: give --alpha or --eps to fix their value")
+    return mech.at(resolve_level(a.eps, a.alpha))
+
+
 def _cmd_epsilon(a):
     from .certify import smallest_epsilon
-    from .certify.privacy import resolve_level
     from .io import load_mechanism, load_metric
 
     mech, metric = load_mechanism(a.mechanism), load_metric(a.metric)
-    if mech.regime == "symbolic":
-        if not (a.eps or a.alpha):
-            raise _usage("the entries use alpha: give --alpha or --eps to fix their value")
-        mech = mech.at(resolve_level(a.eps, a.alpha))
-    return _emit(smallest_epsilon(mech, metric), a.format)
+    return _emit(smallest_epsilon(_fix_level(mech, a), metric), a.format)
 
 
 def _cmd_optimal(a):
@@ -99,14 +105,7 @@ def _cmd_remap(a):
     from .theory.remaps import bayes_remap
     from .theory.users import expected_loss
 
-    mech = load_mechanism(a.mechanism)
-    if mech.regime == "symbolic":
-        from .certify.privacy import resolve_level
-
-        if not (a.eps or a.alpha):
-            raise _usage("the entries use alpha: give --alpha or --eps to fix their value")
-        mech = mech.at(resolve_level(a.eps, a.alpha))
-    mech.validate()
+    mech = _fix_level(load_mechanism(a.mechanism), a)
     user = load_user(a.prior, a.loss, len(mech.inputs) - 1)
     mapping, remapped = bayes_remap(mech, user)
     before, after = expected_loss(mech, user) if set(mech.outputs) <= {str(i) for i in range(user.n + 1)} else None, \
@@ -164,16 +163,10 @@ def _cmd_regular(a):
 
 
 def _cmd_leakage(a):
-    from .certify.privacy import resolve_level
     from .io import load_mechanism
     from .theory.leakage import leakage
 
-    mech = load_mechanism(a.mechanism)
-    if mech.regime == "symbolic":
-        if not (a.eps or a.alpha):
-            raise _usage("the entries use alpha: give --alpha or --eps to fix their value")
-        mech = mech.at(resolve_level(a.eps, a.alpha))
-    mech.validate()
+    mech = _fix_level(load_mechanism(a.mechanism), a)
     prior = _load_prior_for(a.prior, list(mech.inputs))
     return _emit(leakage(mech, prior), a.format)
 

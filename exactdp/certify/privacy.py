@@ -22,7 +22,7 @@ from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Step
 from ..errors import InvalidInput, UnsupportedRegime
-from ..exact.decide import exact_latex, exact_str, sign
+from ..exact.decide import exact_latex, exact_str, sign, simplify
 from ..exact.level import Level
 from .constraints import Constraints, Triple
 
@@ -45,14 +45,6 @@ def _concrete(mech, level):
     return mech.validate()
 
 
-def _simp(v):
-    if hasattr(v, "reduced"):
-        v = v.reduced()
-        r = v.rational()
-        return r if r is not None else v
-    return v
-
-
 def _view(cons, t: Triple, level=None) -> dict:
     """Exact description of one constraint occurrence."""
     x, xp, z, d = cons.locate(t)
@@ -64,9 +56,9 @@ def _view(cons, t: Triple, level=None) -> dict:
         out["factor"] = level.factor_str(d)
         out["lhs"] = exact_str(a)
         if E is not None:
-            rhs = _simp(E * b)
+            rhs = simplify(E * b)
             out["rhs"] = exact_str(rhs)
-            out["excess"] = exact_str(_simp(a - rhs))
+            out["excess"] = exact_str(simplify(a - rhs))
         else:
             out["rhs"] = f"{out['factor']} * ({exact_str(b)})"
     return out
@@ -172,7 +164,7 @@ def smallest_epsilon(mech, metric, *, _cons=None):
     while True:
         rounds += 1
         a, b, d = vals[t.a], vals[t.b], cons.dvals[t.dc]
-        r = _simp(a / b)
+        r = simplify(a / b)
         level = Level.from_ratio(fmpq(1), fmpq(1)) if sign(r - 1) <= 0 else Level.from_ratio(r, d)
         S = cons.decide(level)
         if S.violated:
@@ -356,7 +348,7 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
 
 def _rhs_value(level, b, d):
     E = level.factor(d)
-    return None if E is None else _simp(E * b)
+    return None if E is None else simplify(E * b)
 
 
 def _factor_latex(level, d):

@@ -30,7 +30,16 @@ from ..errors import Undecided
 from .expo import ExpFrac
 from .lin import MAX_PREC, Lin
 
-__all__ = ["sign", "is_zero", "arb_of", "float_bounds", "decimal_enclosure", "exact_str", "exact_latex"]
+__all__ = ["sign", "is_zero", "arb_of", "float_bounds", "decimal_enclosure", "exact_str", "exact_latex", "simplify"]
+
+
+def simplify(v):
+    """Cancel common factors of an ExpFrac and return a rational as ``fmpq``; other values unchanged."""
+    if hasattr(v, "reduced"):
+        v = v.reduced()
+        r = v.rational()
+        return r if r is not None else v
+    return v
 
 
 def is_zero(x) -> bool:

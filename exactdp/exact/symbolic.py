@@ -109,10 +109,10 @@ class Algebraic:
         if self.a == self.b:
             return
         m = (self.a + self.b) / 2
-        fm = self.poly.eval(m)
+        fm = self.poly(m)
         if fm == 0:
             self.a = self.b = m
-        elif (self.poly.eval(self.a) > 0) != (fm > 0):
+        elif (self.poly(self.a) > 0) != (fm > 0):
             self.b = m
         else:
             self.a = m
@@ -284,7 +284,7 @@ def _roots_01(p: fmpq_poly):
                 continue
             r = Algebraic(sf, a, b)
             # sympy's isolating intervals may touch a rational root at 0 or 1: shrink off the ends
-            while sf.eval(r.a) == 0 or sf.eval(r.b) == 0 or (sf.eval(r.a) > 0) == (sf.eval(r.b) > 0):
+            while sf(r.a) == 0 or sf(r.b) == 0 or (sf(r.a) > 0) == (sf(r.b) > 0):
                 a2, b2 = sf.refine_root(r.a, r.b, eps=(r.b - r.a) / 4)
                 r = Algebraic(sf, a2, b2)
                 if r.a == r.b:

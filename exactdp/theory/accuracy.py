@@ -19,6 +19,7 @@ import math
 from flint import fmpq
 
 from ..errors import InvalidInput
+from ..exact.decide import simplify
 from ..exact.expo import ExpFrac
 from ..exact.lin import Lin
 
@@ -43,7 +44,7 @@ def expected_error(mech, metric, x):
         d = _rat_dist(metric.distance(x, z))
         if d != 0:
             total = total + mech[i, j] * d
-    return _simp(total)
+    return simplify(total)
 
 
 def max_expected_error(mech, metric):
@@ -61,14 +62,14 @@ def max_expected_error(mech, metric):
 def hlm15_theorem6_bound(metric, eps, delta=fmpq(0)):
     """``(1 - delta) diam / (2 (1 + e^eps))`` for an exact Lin/fmpq ``eps`` (HLM15 Thm 6)."""
     diam = _rat_dist(metric.diameter())
-    return _simp((1 - fmpq(delta)) * diam / (2 * (1 + _exp(eps))))
+    return simplify((1 - fmpq(delta)) * diam / (2 * (1 + _exp(eps))))
 
 
 def hlm15_theorem7_bound(metric, eps, delta=fmpq(0)):
     """``(1 - delta) kappa m / (m + e^eps)`` with ``m + 1`` points (HLM15 Thm 7)."""
     m = len(metric) - 1
     kappa = _rat_dist(metric.min_distance())
-    return _simp((1 - fmpq(delta)) * kappa * m / (m + _exp(eps)))
+    return simplify((1 - fmpq(delta)) * kappa * m / (m + _exp(eps)))
 
 
 def _exp(eps):
@@ -87,9 +88,3 @@ def _exp(eps):
     return ExpFrac.exp(Lin.coerce(eps))
 
 
-def _simp(v):
-    if isinstance(v, ExpFrac):
-        v = v.reduced()
-        r = v.rational()
-        return r if r is not None else v
-    return v

@@ -25,7 +25,7 @@ from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Step
 from ..errors import InvalidInput, Undecided
-from ..exact.decide import exact_str
+from ..exact.decide import exact_str, simplify
 from ..exact.lp import LinearProgram, solve_lp
 from ..exact.values import to_rational
 from ..mechanism import mechanism_from_values
@@ -63,16 +63,8 @@ def corner_priors(metric, level) -> list:
         s = fmpq(0)
         for v in row:
             s = s + v
-        out.append([_simp(v / s) for v in row])
+        out.append([simplify(v / s) for v in row])
     return out
-
-
-def _simp(v):
-    if hasattr(v, "reduced"):
-        v = v.reduced()
-        r = v.rational()
-        return r if r is not None else v
-    return v
 
 
 def check_prior(pi, metric, level):
@@ -173,6 +165,18 @@ def _row_sums(S):
         return [sum((A[i, j] for j in range(S.n)), 0) for i in range(S.n)]
 
 
+def _phi_violation_lp(M, rhs):
+    """Exact LP: min sum(s+ + s-) s.t. M x + s+ - s- = rhs, x, s >= 0 (0 iff M x = rhs has a solution x >= 0)."""
+    n = M.nrows()
+    A_eq = []
+    for i in range(n):
+        row = {j: M[i, j] for j in range(n) if M[i, j] != 0}
+        row[n + i] = 1
+        row[2 * n + i] = -1
+        A_eq.append(row)
+    return solve_lp(LinearProgram(c=[0] * n + [1] * (2 * n), A_eq=A_eq, b_eq=list(rhs)))
+
+
 def _regular_by_lp(pi, S, claim, claim_latex, steps, data):
     """Singular Phi: min sum(s+ + s-) s.t. mu Phi + s+ - s- = pi, mu, s >= 0 (exact LP)."""
     if not S.is_rational():
@@ -181,14 +185,7 @@ def _regular_by_lp(pi, S, claim, claim_latex, steps, data):
                            {**data, "holds": "undecided", "mu": None, "gamma": None})
     n = S.n
     M = S.exact_matrix()
-    A_eq = []
-    for j in range(n):
-        row = {i: M[i, j] for i in range(n) if M[i, j] != 0}
-        row[n + j] = 1
-        row[2 * n + j] = -1
-        A_eq.append(row)
-    lp = LinearProgram(c=[0] * n + [1] * (2 * n), A_eq=A_eq, b_eq=pi)
-    sol = solve_lp(lp)
+    sol = _phi_violation_lp(M, pi)  # Phi symmetric: mu Phi = pi is Phi mu^T = pi^T
     holds = sol.value == 0
     mu = [str(v) for v in sol.x[:n]]
     steps.append(Step("Singular $\\Phi$: an exact LP", f"minimise the total violation of $\\mu\\Phi = \\pi$ over "
@@ -253,13 +250,7 @@ def _tight_singular(S, claim, claim_latex, steps):
                            {"exists": "undecided", "z": None, "negative": [], "mechanism": None})
     n = S.n
     M = S.exact_matrix()
-    A_eq = []
-    for i in range(n):
-        row = {j: M[i, j] for j in range(n) if M[i, j] != 0}
-        row[n + i] = 1
-        row[2 * n + i] = -1
-        A_eq.append(row)
-    sol = solve_lp(LinearProgram(c=[0] * n + [1] * (2 * n), A_eq=A_eq, b_eq=[1] * n))
+    sol = _phi_violation_lp(M, [1] * n)
     exists = sol.value == 0
     z = [str(v) for v in sol.x[:n]]
     rank = M.rank()
