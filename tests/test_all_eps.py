@@ -76,3 +76,17 @@ def test_sign_pieces_and_alphaset():
     s = Algebraic(sp.Poly(U**4 - 4 * U**2 + 2, U), sp.Rational(13, 10), 2)  # sqrt(2 + sqrt(2)) = 1.847...
     assert r.cmp(s) == -1 and s.cmp(r) == 1
     assert r.cmp(Algebraic(sp.Poly(U**2 - 2, U), sp.Rational(5, 4), sp.Rational(3, 2))) == 0
+
+
+def test_failure_witness_with_fractional_powers_of_alpha():
+    # (1 + u)/(2 - u) <= 1/alpha with u = alpha^(1/2) fails for alpha above a root of an irreducible cubic
+    K = Mechanism.from_rows(["0", "1"], ["0", "1"],
+                            [["(1+alpha^(1/2))/3", "(2-alpha^(1/2))/3"], ["(2-alpha^(1/2))/3", "(1+alpha^(1/2))/3"]])
+    c = certify_all_eps(K, path(2))
+    assert c.holds is False
+    from fractions import Fraction
+    alpha = Fraction(c.witness["sample_alpha"])
+    u = Fraction(int(alpha.numerator ** 0.5), int(alpha.denominator ** 0.5))
+    assert u * u == alpha  # alpha^(1/2) is rational at the sample
+    lhs, rhs = (1 + u) / 3, (2 - u) / 3 / alpha  # recomputed here, independently of the library
+    assert (Fraction(c.witness["lhs"]), Fraction(c.witness["rhs"])) == (lhs, rhs) and lhs > rhs

@@ -125,21 +125,20 @@ def certify_all_eps(mech, metric) -> Certificate:
         holds = False
         t, piece, x = first_fail
         xl, xp, z, d = cons.locate(t)
-        sample = _sample(piece, L)
+        sample, u = _sample(piece, L)
         at = {"x": xl, "x_prime": xp, "output": z, "distance": exact_str(d),
               "K_x": exact_str(vals[t.a]), "K_x_prime": exact_str(vals[t.b]),
               "sample_alpha": str(sample)}
-        lhs = _eval(vals[t.a], sample)
-        rhs = _eval(vals[t.b], sample) / fmpq(sample) ** int(d) if d.q == 1 else None
-        if rhs is not None:
-            at["lhs"], at["rhs"] = str(lhs), str(rhs)
-            at["excess"] = str(lhs - rhs)
+        lhs = _eval(vals[t.a], u, L)
+        rhs = _eval(vals[t.b], u, L) / u ** int(d * L)  # alpha^(-d) = u^(-d L), d L an integer
+        if not lhs > rhs:  # the sample lies strictly inside a piece where p < 0
+            raise RuntimeError("internal error: the failure witness does not fail")
+        at.update(lhs=str(lhs), rhs=str(rhs), excess=str(lhs - rhs))
         witness = {**at, "failure_set": str(fails)}
         steps.append(Step("Where it fails",
                           f"For $x = {xl}$, $x' = {xp}$, $z = {z}$: $p(\\alpha) = \\alpha^{{-{exact_latex(d)}}} "
                           f"K(x')(z) - K(x)(z) = {exact_latex(x)}$ is negative for $\\alpha \\in {fails.latex()}$"
-                          + (f"; at $\\alpha = {sample}$: $K(x)(z) = {lhs} > {rhs} = \\alpha^{{-d}} K(x')(z)$."
-                             if rhs is not None else ".")))
+                          + f"; at $\\alpha = {sample}$: $K(x)(z) = {lhs} > {rhs} = \\alpha^{{-d}} K(x')(z)$."))
         concl = f"The mechanism fails exactly for alpha in {fails} (eps = -log alpha), and is private elsewhere."
     return Certificate(kind="all_eps", claim=claim, claim_latex=claim_latex, holds=holds, witness=witness,
                        method="symbolic alpha: exact identity tests and exact real-root isolation on (0, 1) "
@@ -155,28 +154,42 @@ def _undecided(claim, claim_latex, steps, reason, cons):
 
 
 def _sample(piece, L):
-    """A rational alpha strictly inside an open piece (with alpha^(1/L) rational)."""
+    """``(alpha, u)``: a rational alpha strictly inside an open piece, with ``u = alpha^(1/L)`` rational.
+
+    Exact throughout: the piece's algebraic ends are refined until a rational gap opens, then (for L > 1) a
+    rational u with lo < u^L < hi is found by exact bisection on [0, 1].
+    """
     lo, hi = piece.lo, piece.hi
     while not (lo.b < hi.a):
         lo._bisect()
         hi._bisect()
-    q = (lo.b + hi.a) / 2
+    lo_r, hi_r = lo.b, hi.a  # rationals with lo <= lo_r < hi_r <= hi
     if L == 1:
-        return fmpq(int(q.p), int(q.q))
-    # choose a rational u with lo < u^L < hi
-    lo_r, hi_r = lo.b, hi.a
-    u = sp.Rational(sp.nsimplify(float(q) ** (1.0 / L), rational=True, tolerance=1e-12))
-    for _ in range(64):
-        if lo_r < u**L < hi_r:
-            break
-        u = sp.Rational(int(u * 2**40 + 1), 2**40) if u**L <= lo_r else sp.Rational(int(u * 2**40 - 1), 2**40)
-    v = u**L
-    return fmpq(int(v.p), int(v.q))
+        q = (lo_r + hi_r) / 2
+        return fmpq(int(q.p), int(q.q)), fmpq(int(q.p), int(q.q))
+    a, b = sp.Rational(0), sp.Rational(1)
+    while True:
+        u = (a + b) / 2
+        v = u**L
+        if v <= lo_r:
+            a = u
+        elif v >= hi_r:
+            b = u
+        else:
+            return fmpq(int(v.p), int(v.q)), fmpq(int(u.p), int(u.q))
 
 
-def _eval(v, alpha: fmpq):
-    from ..mechanism import _at_rational_alpha
-
+def _eval(v, u: fmpq, L: int):
+    """Exact value of a symbolic entry at ``alpha = u^L`` (exp(c eps) = alpha^(-c) = u^(-c L), c L integer)."""
     if isinstance(v, fmpq):
         return v
-    return _at_rational_alpha(v, alpha)
+
+    def ev(p):
+        total = fmpq(0)
+        for k, c in p.items():
+            e = -k.eps_coefficient() * L
+            if k.without_eps().terms or e.q != 1:
+                raise UnsupportedRegime(f"exp({k}) is not an integer power of alpha^(1/{L})")
+            total += c * u ** int(e.p)
+        return total
+    return ev(v.num) / ev(v.den)

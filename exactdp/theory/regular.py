@@ -147,7 +147,9 @@ def regular_prior(prior, metric, level) -> Certificate:
         steps.append(Step("All coordinates non-negative", "Every $\\mu_y \\ge 0$ (certified), so $\\pi$ is regular; "
                           "the convex coefficients are $\\gamma$."))
         if S.is_rational():
-            assert check_prior(pi, metric, level) is None, "Prop. 1 must hold for a regular prior"
+            viol = check_prior(pi, metric, level)
+            if viol is not None:  # Props. 1-2 are theorems: a violation here is a bug, never a verdict
+                raise RuntimeError(f"internal error: a regular prior violates {viol}")
             steps.append(Step("Props. 1 and 2", "Checked exactly: $\\pi_y \\le e^{\\varepsilon d(y,y')} \\pi_{y'}$ for "
                               "every pair."))
     return Certificate("regular", claim, claim_latex, holds, w, sol.method, steps,

@@ -25,7 +25,7 @@ import sympy as sp
 from flint import fmpq, fmpq_poly
 
 from ..certificate import UNDECIDED, Certificate, Step
-from ..errors import Undecided
+from ..errors import ExactDPError, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level
 from ..exact.symbolic import AlphaSet, sign_pieces_poly
@@ -129,8 +129,8 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
     ex = None
     try:
         ex = exact_threshold(metric)
-    except Exception:  # noqa: BLE001 - the exact route is optional; the certified bracket follows
-        ex = None
+    except (ExactDPError, ValueError, ZeroDivisionError, sp.PolynomialError):
+        ex = None  # the exact route is optional; the certified bracket below does not depend on it
     D = _float_distances(metric)
     e0 = _float_threshold(D)
     if e0 == 0.0:
