@@ -121,25 +121,6 @@ def _cmd_remap(a):
     return 0
 
 
-def _load_prior_for(path, labels):
-    from .io import load_json
-
-    obj = load_json(path)
-    if isinstance(obj, list):
-        obj = {"probabilities": obj}
-    if not isinstance(obj, dict) or "probabilities" not in obj:
-        raise _usage(f"prior file {path!r}: expected {{\"probabilities\": [...]}} (and optional \"points\")")
-    probs = obj["probabilities"]
-    pts = obj.get("points")
-    if pts is None:
-        if len(probs) != len(labels):
-            raise _usage(f"prior file {path!r}: {len(probs)} probabilities for {len(labels)} points")
-        return dict(zip(labels, probs))
-    if len(pts) != len(probs):
-        raise _usage(f"prior file {path!r}: {len(pts)} points but {len(probs)} probabilities")
-    return {str(p): v for p, v in zip(pts, probs)}
-
-
 def _cmd_tight(a):
     from .certify.privacy import resolve_level
     from .io import load_metric
@@ -154,20 +135,20 @@ def _cmd_tight(a):
 
 def _cmd_regular(a):
     from .certify.privacy import resolve_level
-    from .io import load_metric
+    from .io import load_metric, load_prior_for
     from .theory.regular import regular_prior
 
     metric = load_metric(a.metric)
-    prior = _load_prior_for(a.prior, list(metric.points))
+    prior = load_prior_for(a.prior, list(metric.points))
     return _emit(regular_prior(prior, metric, resolve_level(a.eps, a.alpha)), a.format)
 
 
 def _cmd_leakage(a):
-    from .io import load_mechanism
+    from .io import load_mechanism, load_prior_for
     from .theory.leakage import leakage
 
     mech = _fix_level(load_mechanism(a.mechanism), a)
-    prior = _load_prior_for(a.prior, list(mech.inputs))
+    prior = load_prior_for(a.prior, list(mech.inputs))
     return _emit(leakage(mech, prior), a.format)
 
 

@@ -16,7 +16,8 @@ import os
 from .errors import InputTooLarge, InvalidInput
 from .mechanism import Mechanism
 
-__all__ = ["MAX_FILE_BYTES", "load_json", "load_mechanism", "load_metric", "mechanism_from_json"]
+__all__ = ["MAX_FILE_BYTES", "load_json", "load_mechanism", "load_metric", "mechanism_from_json", "read_prior_file",
+           "load_prior_for", "load_user"]
 
 #: largest input file accepted (bytes)
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -87,20 +88,40 @@ def load_metric(path: str):
     return metric_from_spec(load_json(path))
 
 
+def read_prior_file(path: str):
+    """``(points or None, probabilities)`` from ``{"probabilities": [...], "points": [...]}`` (or a bare list).
+
+    Values stay as read (exact text or integers); the caller validates them for its setting.
+    """
+    obj = load_json(path)
+    if isinstance(obj, list):
+        obj = {"probabilities": obj}
+    if not isinstance(obj, dict) or "probabilities" not in obj:
+        raise InvalidInput(f"prior file {path!r}: expected {{\"probabilities\": [...]}} (and optional \"points\")")
+    probs, pts = obj["probabilities"], obj.get("points")
+    if not isinstance(probs, list) or (pts is not None and not isinstance(pts, list)):
+        raise InvalidInput(f"prior file {path!r}: 'probabilities' and 'points' must be lists")
+    if pts is not None and len(pts) != len(probs):
+        raise InvalidInput(f"prior file {path!r}: {len(pts)} points but {len(probs)} probabilities")
+    return (None if pts is None else [str(p) for p in pts]), probs
+
+
+def load_prior_for(path: str, labels) -> dict:
+    """A prior file as ``{label: probability}`` for the given point labels (points default to their order)."""
+    pts, probs = read_prior_file(path)
+    if pts is None:
+        if len(probs) != len(labels):
+            raise InvalidInput(f"prior file {path!r}: {len(probs)} probabilities for {len(labels)} points")
+        pts = list(labels)
+    return dict(zip(pts, probs))
+
+
 def load_user(prior_path: str, loss: str, n: int | None = None):
     """A GRS12 user from a prior file and a loss name or loss file (see the README)."""
     from .theory.users import LOSSES, User
 
-    obj = load_json(prior_path)
-    if isinstance(obj, list):
-        obj = {"probabilities": obj}
-    if not isinstance(obj, dict) or "probabilities" not in obj:
-        raise InvalidInput(f"prior file {prior_path!r}: expected {{\"probabilities\": [...]}} (and optional \"points\")")
-    probs = obj["probabilities"]
-    if not isinstance(probs, list):
-        raise InvalidInput(f"prior file {prior_path!r}: 'probabilities' must be a list")
-    pts = obj.get("points")
-    if pts is not None and [str(p) for p in pts] != [str(i) for i in range(len(probs))]:
+    pts, probs = read_prior_file(prior_path)
+    if pts is not None and pts != [str(i) for i in range(len(probs))]:
         raise InvalidInput(f"prior file {prior_path!r}: points must be 0..n in order, got {pts[:6]}")
     if n is not None and len(probs) != n + 1:
         raise InvalidInput(f"prior file {prior_path!r}: {len(probs)} probabilities, expected n + 1 = {n + 1}")
