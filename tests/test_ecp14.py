@@ -4,7 +4,7 @@ import networkx as nx
 import pytest
 from flint import fmpq
 
-from exactdp import UNDECIDED, certify_privacy
+from exactdp import certify_privacy
 from exactdp.cli import main
 from exactdp.errors import InvalidInput
 from exactdp.exact.level import Level
@@ -173,12 +173,6 @@ def test_cli_tight_bad_metric(tmp_path, capsys):
     bad = _w(tmp_path, "b.json", {"kind": "matrix", "points": ["a", "b"], "distances": [[0, 1], [2, 0]]})
     assert main(["tight", bad, "--alpha", "1/2"]) == 2
     assert "not symmetric" in capsys.readouterr().err
-
-
-def test_undecided_regular_is_not_a_verdict():
-    # a transcendental level where Phi x = pi has an exactly-zero coordinate cannot be separated from 0
-    c = regular_prior(["1/3"] * 3, path(3), Level.from_eps("1/2"))
-    assert c.holds is not UNDECIDED
 
 
 def test_uniform_sensitivity_and_composition():

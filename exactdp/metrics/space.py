@@ -61,7 +61,7 @@ def dist_sub(a, b):
 
 
 def dist_sign(x) -> int:
-    return sign(x) if not isinstance(x, Lin) else x.sign()
+    return sign(x)
 
 
 class FiniteMetric:
