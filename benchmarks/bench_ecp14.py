@@ -16,12 +16,9 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from flint import fmpq  # noqa: E402
 
 from _machine import machine  # noqa: E402
 

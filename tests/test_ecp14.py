@@ -9,7 +9,7 @@ from exactdp.cli import main
 from exactdp.errors import InvalidInput
 from exactdp.exact.level import Level
 from exactdp.mechanisms import geometric, randomized_response
-from exactdp.metrics import cycle, discrete, from_graph, from_matrix, grid, hamming, path
+from exactdp.metrics import cycle, discrete, from_graph, hamming, path
 from exactdp.theory.leakage import leakage, max_utility, optimal_remap, theorem3_bound, utility
 from exactdp.theory.phi import PhiSystem
 from exactdp.theory.regular import (ball_size_symmetric, check_prior, corner_priors, prop9_mechanism, regular_prior,

@@ -27,7 +27,6 @@ import math
 from flint import arb, ctx, fmpq
 
 from ..errors import Undecided
-from .expo import ExpFrac
 from .lin import MAX_PREC, Lin
 
 __all__ = ["sign", "is_zero", "arb_of", "float_bounds", "decimal_enclosure", "exact_str", "exact_latex", "simplify"]

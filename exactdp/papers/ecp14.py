@@ -356,7 +356,7 @@ def _geometric_utility(n_values: int, alpha_arb, power: int):
           "mechanism.",
           "Figure 6: the tight-constraints curve above the geometric one on the printed eps ranges")
 def fig6() -> ClaimResult:
-    from flint import arb, ctx
+    from flint import ctx
 
     rows, ok = [], True
     cases = [("sum query", sum_query_metric(), 751, 5, 1, ("4/5", "1", "13/10")),
@@ -423,7 +423,7 @@ def _arb_distance(d):
           "to 1.3 (uniform prior); the paper uses a 100 x 100 grid.",
           "Figure 7: tight-constraints above planar Laplace for eps in [0.4, 1.3] (100 x 100 grid)")
 def sec72() -> ClaimResult:
-    from flint import arb, ctx
+    from flint import ctx
 
     from ..metrics import grid
     from ..theory.threshold import threshold
