@@ -34,7 +34,7 @@ def ex1() -> ClaimResult:
                                        for y, c in enumerate(cs))))
             for pname, pr in named.items():
                 c = regular_prior(pr, metric, L)
-                rows.append([gname, eps, pname, c.verdict(), ", ".join(c.data["gamma"] or []) or "-"])
+                rows.append([gname, eps, pname, c.verdict.value, ", ".join(c.evidence.gamma or []) or "-"])
     verdict = {(r[0], r[1], r[2]): r[3] for r in rows}
     # the region grows with eps: regular at 0.7 implies regular at 1.6
     for g in ("line", "circle"):
@@ -72,11 +72,11 @@ def ex2() -> ClaimResult:
                                    ("just outside", below, False)):
                 c = regular_prior(pr, discrete(4), L)
                 ok &= c.holds is want
-                tests.append(f"{name}: {c.verdict()}")
+                tests.append(f"{name}: {c.verdict.value}")
         else:
             c = regular_prior(["1/4"] * 4, discrete(4), L)
             ok &= c.holds is True
-            tests.append(f"uniform: {c.verdict()}")
+            tests.append(f"uniform: {c.verdict.value}")
         rows.append([D, exact_str(bound), f"[{enc[0]}, {enc[1]}]", "; ".join(tests)])
     body = ("With a = e^(-D), Phi = (1 - a) I + a J and mu = (pi - a/(1 + 3a)) / (1 - a) coordinatewise, so pi is "
             "regular iff every pi_y >= a/(1 + 3a); the region is the simplex cut by these four half-spaces and tends "
@@ -126,12 +126,12 @@ def sec61() -> ClaimResult:
             c = tight_constraints(path(n + 1), Level.from_alpha(a))
             same = c.holds is True and c.evidence["mechanism"].rows() == geometric(n, a).rows()
             ok &= same
-            rows.append([n, a, c.verdict(), same])
+            rows.append([n, a, c.verdict.value, same])
     # transcendental level: certified enclosures contain the geometric diagonal
     c = tight_constraints(path(6), Level.from_eps("1/2"))
     ok &= c.holds is True
     body = (md_table(["n", "alpha", "exists", "= truncated geometric (exact)"], rows)
-            + f"\n\nAt eps = 1/2 (transcendental alpha), n = 5: z = {', '.join(c.data['z'])} (certified), i.e. "
+            + f"\n\nAt eps = 1/2 (transcendental alpha), n = 5: z = {', '.join(c.evidence.z)} (certified), i.e. "
             "1/(1 + alpha) at the ends and (1 - alpha)/(1 + alpha) inside.\n")
     return ClaimResult("reproduced" if ok else "differs",
                        "equal entry by entry for n in {1, 2, 3, 5, 8} and alpha in {1/2, 1/3, 9/10}",
@@ -161,8 +161,8 @@ def thm3() -> ClaimResult:
             c = regular_prior([fmpq(1, len(m))] * len(m), m, L)
             e = 1 / fmpq(a)
             mu_closed = (e / (k * (k - 1 + e))) ** u
-            mus = {str(x) for x in c.data["mu"]}
-            general = fmpq(len(m)) * sum((fmpq(x) for x in c.data["mu"]), fmpq(0))
+            mus = {str(x) for x in c.evidence.mu}
+            general = fmpq(len(m)) * sum((fmpq(x) for x in c.evidence.mu), fmpq(0))
             closed = theorem3_bound(k, u, e)
             same = c.holds is True and mus == {str(mu_closed)} and general == closed
             ok &= same
@@ -189,7 +189,7 @@ def ex3() -> ClaimResult:
     checks = []
     for eps, want in (("log(2)", True), ("69/100", False)):
         c = regular_prior(pi, m, Level.from_eps(eps))
-        checks.append([eps, "general solver, 1024 databases", c.verdict(), want, c.witness.get("negative", [])[:1]])
+        checks.append([eps, "general solver, 1024 databases", c.verdict.value, want, c.evidence.negative[:1]])
     for eps, want in (("7/10", True), ("1", True), ("1/2", False), ("12/25", False)):
         a = Level.from_eps(eps).alpha()
         nu4 = probs["4"] - a / (1 + 3 * a)  # the sign of the smallest factor coordinate, decided exactly
@@ -242,24 +242,29 @@ def two_count_metric(u: int = 30):
     return grid((u + 1, u + 1), "chebyshev")
 
 
+def _z_at(c, label: str) -> str:
+    """The certified z coordinate of a tight-constraints certificate at a point label."""
+    return c.evidence.z[c.evidence.distances.points.index(label)]
+
+
 def _threshold_claim(metric, printed: str, width):
     from ..theory.regular import tight_constraints
     from ..theory.threshold import threshold
 
     c = threshold(metric, width=width)
-    t = c.data["threshold"]
+    t = c.evidence
     at = tight_constraints(metric, Level.from_eps(printed))
     p = fmpq(int(printed.split("/")[0]), int(printed.split("/")[1]))
-    lo, hi = fmpq(t["lo_rational"]), fmpq(t["hi_rational"])
+    lo, hi = fmpq(t.lo_rational), fmpq(t.hi_rational)
     status = "reproduced" if lo <= p <= hi else "differs"
-    body = (f"Certified bracket of width {hi - lo}: at eps = {t['lo']} the coordinate z at {t['negative_at_lo']!r} is "
-            f"{t['z_at_lo']} < 0 (no tight-constraints mechanism), at eps = {t['hi']} every z_i > 0 (one exists).\n\n"
-            f"At the printed value eps = {printed}: {at.verdict()} -- "
+    body = (f"Certified bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at {t.negative_at_lo!r} is "
+            f"{t.z_at_lo} < 0 (no tight-constraints mechanism), at eps = {t.hi} every z_i > 0 (one exists).\n\n"
+            f"At the printed value eps = {printed}: {at.verdict.value} -- "
             + ("every z_i certified positive." if at.holds is True else
-               f"z at {at.witness['negative'][:1]} is certified negative ({at.data['z'][at.data['negative'][0]]}), "
+               f"z at {at.evidence.negative[:1]} is certified negative ({_z_at(at, at.evidence.negative[0])}), "
                "so no tight-constraints mechanism exists there (equivalently the uniform prior is not regular).")
             + "\n\n" + c.to_markdown())
-    exact = (f"threshold in [{t['lo']}, {t['hi']}] (certified); printed {float(p):g}"
+    exact = (f"threshold in [{t.lo}, {t.hi}] (certified); printed {float(p):g}"
              + ("" if status == "reproduced" else f" -- at eps = {float(p):g} none exists (certified)"))
     return ClaimResult(status, exact, [("Threshold", body)], [c, at])
 
@@ -310,9 +315,9 @@ def thm1() -> ClaimResult:
             for eps in ("log(3)", "log(2)", "log(9)"):
                 a = certify_privacy(H, Y, eps=eps)
                 b = certify_privacy(HF, X, eps=eps)
-                same = a.holds is b.holds and a.data["epsilon"] == b.data["epsilon"]
+                same = a.holds is b.holds and a.evidence.epsilon == b.evidence.epsilon
                 ok &= same
-                rows.append([name, mname, eps, a.verdict(), b.verdict(), a.data["epsilon"], same])
+                rows.append([name, mname, eps, a.verdict.value, b.verdict.value, a.evidence.epsilon, same])
     # a metric for which the sum query is not uniformly 2-sensitive: d_Y = |i - j| on {0..4}
     X = hamming([0, 1, 2], 2)
     f = {p: str(sum(int(c) for c in p.split(","))) for p in X.points}
@@ -430,7 +435,7 @@ def sec72() -> ClaimResult:
 
     m = grid((30, 30), "euclidean")
     th = threshold(m, width=fmpq(1, 10**6))
-    t = th.data["threshold"]
+    t = th.evidence
     rows = []
     better_all = True
     for eps in ("2/5", "7/10", "1", "13/10"):
@@ -445,7 +450,7 @@ def sec72() -> ClaimResult:
         better_all &= better
         rows.append([eps, tu.str(8), lap, better])
     body = (f"30 x 30 grid, steps of 1 km, exact Euclidean distances (square roots). Threshold for the "
-            f"tight-constraints mechanism (certified bracket): [{t['lo']}, {t['hi']}].\n\n"
+            f"tight-constraints mechanism (certified bracket): [{t.lo}, {t.hi}].\n\n"
             "Planar Laplace, discretised and truncated to the grid: the exponential mechanism "
             "K(x)(z) = e^(-beta d(x,z)) / Z_x with beta = eps/2, which is eps-geo-indistinguishable (the normaliser "
             "ratio contributes at most e^(beta d)); the paper's own adjustment of eps was not recoverable. Utilities "
@@ -456,6 +461,6 @@ def sec72() -> ClaimResult:
             "README); the full size would need a structured (block-Toeplitz) or iterative certified solver.\n")
     low = "none exists" in rows[0][1]
     return ClaimResult("differs" if low else ("reproduced" if better_all else "differs"),
-                       f"30 x 30 grid: threshold in [{t['lo']}, {t['hi']}]; tight > planar Laplace wherever the tight "
+                       f"30 x 30 grid: threshold in [{t.lo}, {t.hi}]; tight > planar Laplace wherever the tight "
                        "mechanism exists" + ("; at eps = 0.4 none exists (certified)" if low else ""),
                        [("Utilities", body)], [th])

@@ -99,7 +99,7 @@ def thm31() -> ClaimResult:
             cells = []
             for loss in LOSSES:
                 c = next(r[3] for r in fixed if r[0] == n and r[1] == a and r[2].name.endswith(f"{loss} loss"))
-                cells.append(f"{c.data['value']} {'=' if c.holds else '!='} geometric")
+                cells.append(f"{c.evidence.lp.value} {'=' if c.holds else '!='} geometric")
             table.append(f"| {n} | {a} | " + " | ".join(cells) + " |")
     rnd = [r for r in results if r[2].name == "random user"]
     body = ("\n".join(table) + "\n\nEach cell is the exact optimum of the user-specific LP (uniform prior), equal to "
