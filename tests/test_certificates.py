@@ -126,9 +126,20 @@ def test_undecided_is_one_encoding():
         bool(c.verdict)
 
 
-def test_transcendental_solves_say_why_they_are_not_rechecked():
-    r = tight_constraints(path(4), Level.from_eps("1/2")).recheck()
-    assert r.status == "not checkable" and "transcendental" in r.detail
+def test_transcendental_solves_re_solved_in_intervals_or_say_why():
+    c = tight_constraints(path(4), Level.from_eps("1/2"))
+    r = c.recheck()
+    assert r.status == "confirmed" and "interval" in r.detail
+    bad = c.to_json()
+    bad["evidence"]["negative"] = ["1"]
+    bad["verdict"] = "fails"
+    assert recheck(bad).status == "refuted"
+    from exactdp import from_graph
+    import networkx as nx
+    r = tight_constraints(from_graph(nx.star_graph(3)), Level.from_eps("1/5")).recheck()   # z_center < 0
+    assert r.status == "confirmed"
+    r = tight_constraints(path(70), Level.from_eps("1/2")).recheck()
+    assert r.status == "not checkable" and "transcendental" in r.detail and "70" in r.detail
 
 
 def test_contract_refuses_live_objects_and_mismatched_kinds():

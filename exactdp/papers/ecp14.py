@@ -24,7 +24,7 @@ def ex1() -> ClaimResult:
     named = {"uniform": ["1/3", "1/3", "1/3"], "(1/2, 1/4, 1/4)": ["1/2", "1/4", "1/4"],
              "(3/5, 3/10, 1/10)": ["3/5", "3/10", "1/10"], "(1/4, 1/2, 1/4)": ["1/4", "1/2", "1/4"],
              "(1/2, 1/2, 0)": ["1/2", "1/2", "0"]}
-    sections, rows, ok = [], [], True
+    sections, rows, ok, certs = [], [], True, []
     for gname, metric in (("line", path(3)), ("circle", cycle(3))):
         for eps in ("7/10", "8/5"):
             L = Level.from_eps(eps)
@@ -34,6 +34,7 @@ def ex1() -> ClaimResult:
                                        for y, c in enumerate(cs))))
             for pname, pr in named.items():
                 c = regular_prior(pr, metric, L)
+                certs.append(c)
                 rows.append([gname, eps, pname, c.verdict.value, ", ".join(c.evidence.gamma or []) or "-"])
     verdict = {(r[0], r[1], r[2]): r[3] for r in rows}
     # the region grows with eps: regular at 0.7 implies regular at 1.6
@@ -49,7 +50,7 @@ def ex1() -> ClaimResult:
                         "when transcendental).\n\n" + md_table(["graph", "eps", "prior", "regular", "gamma"], rows)))
     return ClaimResult("reproduced" if ok else "differs",
                        "corner priors exact; uniform regular in all four cases; (1/2, 1/2, 0) never (no full support); "
-                       "the region grows from eps = 0.7 to 1.6", sections, [])
+                       "the region grows from eps = 0.7 to 1.6", sections, certs)
 
 
 @register("ECP14-ex2", "ECP14", "Example 2",
@@ -57,7 +58,7 @@ def ex1() -> ClaimResult:
           "Figure 3: the regions for several D (pictures)")
 def ex2() -> ClaimResult:
     # Phi = (1 - a) I + a J with a = e^(-D); mu = (pi - a/(1 + 3a) * 1) / (1 - a): regular iff min pi >= a/(1 + 3a)
-    rows, ok = [], True
+    rows, ok, certs = [], True, []
     for D in ("log(2)", "log(3)", "log(10)", "log(100)", "1/2", "2"):
         L = Level.from_eps(D)
         a = L.alpha()
@@ -71,10 +72,12 @@ def ex2() -> ClaimResult:
             for name, pr, want in (("on the boundary", edge, True), ("inside", inside, True),
                                    ("just outside", below, False)):
                 c = regular_prior(pr, discrete(4), L)
+                certs.append(c)
                 ok &= c.holds is want
                 tests.append(f"{name}: {c.verdict.value}")
         else:
             c = regular_prior(["1/4"] * 4, discrete(4), L)
+            certs.append(c)
             ok &= c.holds is True
             tests.append(f"uniform: {c.verdict.value}")
         rows.append([D, exact_str(bound), f"[{enc[0]}, {enc[1]}]", "; ".join(tests)])
@@ -85,7 +88,7 @@ def ex2() -> ClaimResult:
             + md_table(["D", "min pi_y needed: a/(1+3a)", "decimal", "general solver"], rows))
     return ClaimResult("reproduced" if ok else "differs",
                        "regular iff min pi >= e^(-D)/(1 + 3 e^(-D)), exactly; the boundary shrinks to 0 as D grows",
-                       [("The region", body)], [])
+                       [("The region", body)], certs)
 
 
 @register("ECP14-prop9", "ECP14", "Proposition 9",
@@ -95,14 +98,15 @@ def prop9() -> ClaimResult:
     graphs = [("cycle C_7", cycle(7)), ("hypercube Q_3", symmetric_difference("abc")),
               ("Petersen graph", from_graph(nx.petersen_graph())), ("Hamming graph H(2, 3)", hamming([0, 1, 2], 2)),
               ("Hamming graph H(3, 2)", hamming([0, 1], 3))]
-    rows, ok = [], True
+    rows, ok, certs = [], True, []
     for name, m in graphs:
         for a in ("1/2", "1/5"):
             L = Level.from_alpha(a)
             sym = ball_size_symmetric(m)
             closed = prop9_mechanism(m, L)
             general = tight_constraints(m, L)
-            same = general.holds is True and general.evidence["mechanism"].rows() == closed.rows()
+            certs.append(general)
+            same = general.holds is True and general.evidence.mechanism.rows() == _strs(closed.rows())
             ok &= sym and same
             rows.append([name, len(m), a, sym, same, exact_str(closed[0, 0])])
     ok &= not ball_size_symmetric(path(4))
@@ -112,7 +116,7 @@ def prop9() -> ClaimResult:
                                          "h_yy"], rows))
     return ClaimResult("reproduced" if ok else "differs",
                        "closed form = general solve, exactly, on C_7, Q_3, Petersen, H(2,3), H(3,2)",
-                       [("Instances", body)], [])
+                       [("Instances", body)], certs)
 
 
 @register("ECP14-sec6.1", "ECP14", "Section 6.1",
@@ -120,11 +124,12 @@ def prop9() -> ClaimResult:
           "the truncated geometric mechanism.",
           "tight-constraints mechanism = truncated geometric mechanism")
 def sec61() -> ClaimResult:
-    rows, ok = [], True
+    rows, ok, certs = [], True, []
     for n in (1, 2, 3, 5, 8):
         for a in ("1/2", "1/3", "9/10"):
             c = tight_constraints(path(n + 1), Level.from_alpha(a))
-            same = c.holds is True and c.evidence["mechanism"].rows() == geometric(n, a).rows()
+            certs.append(c)
+            same = c.holds is True and c.evidence.mechanism.rows() == _strs(geometric(n, a).rows())
             ok &= same
             rows.append([n, a, c.verdict.value, same])
     # transcendental level: certified enclosures contain the geometric diagonal
@@ -135,7 +140,7 @@ def sec61() -> ClaimResult:
             "1/(1 + alpha) at the ends and (1 - alpha)/(1 + alpha) inside.\n")
     return ClaimResult("reproduced" if ok else "differs",
                        "equal entry by entry for n in {1, 2, 3, 5, 8} and alpha in {1/2, 1/3, 9/10}",
-                       [("Instances", body)], [])
+                       [("Instances", body)], certs + [c])
 
 
 def _example3_prior(metric, probs):
@@ -153,12 +158,13 @@ def _example3_prior(metric, probs):
           "individual, so L(K, pi) <= u log2(|V| e^eps / (|V| - 1 + e^eps)) for every prior and mechanism.",
           "the closed-form bound")
 def thm3() -> ClaimResult:
-    rows, ok = [], True
+    rows, ok, certs = [], True, []
     for k, u in ((2, 3), (3, 2), (4, 2)):
         for a in ("1/2", "1/3"):
             m = hamming(list(range(k)), u)
             L = Level.from_alpha(a)
             c = regular_prior([fmpq(1, len(m))] * len(m), m, L)
+            certs.append(c)
             e = 1 / fmpq(a)
             mu_closed = (e / (k * (k - 1 + e))) ** u
             mus = {str(x) for x in c.evidence.mu}
@@ -171,7 +177,8 @@ def thm3() -> ClaimResult:
             "the closed form.\n\n" + md_table(["databases", "alpha", "mu (closed form)", "|Y| sum mu = bound ratio",
                                                "general = closed form"], rows))
     return ClaimResult("reproduced" if ok else "differs",
-                       "mu and the bound equal the closed form exactly on V^u for |V| = 2, 3, 4", [("Instances", body)], [])
+                       "mu and the bound equal the closed form exactly on V^u for |V| = 2, 3, 4", [("Instances", body)],
+                       certs)
 
 
 @register("ECP14-ex3", "ECP14", "Example 3",
@@ -186,9 +193,10 @@ def ex3() -> ClaimResult:
     # exact range: Phi = Phi_1^(x)5, pi = p^(x)5, so mu = nu^(x)5 with nu = p Phi_1^-1 = (p - a/(1+3a)) / (1 - a):
     # regular iff min p >= a/(1 + 3a) iff a <= p_min / (1 - 3 p_min) = 1/2 iff eps >= log 2
     a_star = probs["4"] / (1 - 3 * probs["4"])
-    checks = []
+    checks, certs = [], []
     for eps, want in (("log(2)", True), ("69/100", False)):
         c = regular_prior(pi, m, Level.from_eps(eps))
+        certs.append(c)
         checks.append([eps, "general solver, 1024 databases", c.verdict.value, want, c.evidence.negative[:1]])
     for eps, want in (("7/10", True), ("1", True), ("1/2", False), ("12/25", False)):
         a = Level.from_eps(eps).alpha()
@@ -223,7 +231,7 @@ def ex3() -> ClaimResult:
     return ClaimResult(status,
                        "regular iff eps >= log 2 (~0.6931), not from 0.48: at eps = 0.48..0.69 a coordinate of mu is "
                        f"certified negative; at eps = 0.5 the formula values are {p5[0][:5]} and {t3[0][:5]} (printed "
-                       "1.2 and 2.5) but the first is not a bound there", [("Example 3", body)], [])
+                       "1.2 and 2.5) but the first is not a bound there", [("Example 3", body)], certs)
 
 
 def sum_query_metric(u: int = 150, v: int = 5):
@@ -240,6 +248,11 @@ def two_count_metric(u: int = 30):
     from ..metrics import grid
 
     return grid((u + 1, u + 1), "chebyshev")
+
+
+def _strs(rows) -> list:
+    """Rows of exact values as exact text (the form certificates carry)."""
+    return [[exact_str(v) for v in r] for r in rows]
 
 
 def _z_at(c, label: str) -> str:
@@ -300,7 +313,7 @@ def thm1() -> ClaimResult:
              ("sum on {0,1,2}^2", [0, 1, 2], 2, lambda x: sum(x)),
              ("max on {0,1,2}^2", [0, 1, 2], 2, lambda x: max(x)),
              ("(x1, x1 + x2) on {0,1}^2", [0, 1], 2, lambda x: (x[0], x[0] + x[1]))]
-    rows, ok = [], True
+    rows, ok, certs = [], True, []
     for name, V, u, q in cases:
         X = hamming(V, u)
         tuples = [tuple(int(c) for c in p.split(",")) for p in X.points]
@@ -315,6 +328,7 @@ def thm1() -> ClaimResult:
             for eps in ("log(3)", "log(2)", "log(9)"):
                 a = certify_privacy(H, Y, eps=eps)
                 b = certify_privacy(HF, X, eps=eps)
+                certs += [a, b]
                 same = a.holds is b.holds and a.evidence.epsilon == b.evidence.epsilon
                 ok &= same
                 rows.append([name, mname, eps, a.verdict.value, b.verdict.value, a.evidence.epsilon, same])
@@ -330,7 +344,7 @@ def thm1() -> ClaimResult:
             + f"\n\nCounter-check: the sum on {{0,1,2}}^2 with d_Y = |i - j| is not uniformly 2-sensitive: {why}.\n")
     return ClaimResult("reproduced" if ok else "differs",
                        "uniform 1-sensitivity decided exactly; H private iff H o f private, with equal smallest eps, "
-                       f"in all {len(rows)} checks", [("Checks", body)], [])
+                       f"in all {len(rows)} checks", [("Checks", body)], certs)
 
 
 def _tight_utility_enclosure(metric, eps: str):

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import mpmath
 
-from ._kernel import NotHere
+from ._kernel import NotHere, _div, _iv as _interval, level_factor, value
 from .privacy import _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -40,6 +40,68 @@ def _phi(ev: dict) -> list:
             raise NotHere("a distance that is not an integer multiple of D: phi is irrational")
         vals.append(R ** -int(k))
     return [[vals[c] for c in row] for row in dist["codes"]]
+
+
+#: largest system re-solved in interval arithmetic at a transcendental level
+MAX_INTERVAL_POINTS = 60
+
+
+def _interval_solve(ev: dict, rhs: list):
+    """Signs of ``Phi^-1 rhs`` at a transcendental level by interval Gaussian elimination (rising precision).
+
+    ``phi = e^(-eps d)`` is enclosed by this kernel's own intervals; elimination pivots on the entry of largest
+    midpoint; a coordinate whose interval contains 0 at every precision is not decided (NotHere)."""
+    dist = ev["distances"]
+    n = len(dist["codes"])
+    if n > MAX_INTERVAL_POINTS:
+        raise NotHere(f"the level is transcendental and the system has {n} > {MAX_INTERVAL_POINTS} points: an "
+                      "interval re-solve of that size is outside this kernel (the certificate rests on Arb balls)")
+    iv = mpmath.iv
+    saved = iv.prec
+    try:
+        for prec in (120, 400, 1600):
+            iv.prec = prec
+            vals = []
+            for d in dist["values"]:
+                vals.append(iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d))))
+            A = [[vals[c] for c in row] + [iv.mpf(rhs[i].numerator) / rhs[i].denominator]
+                 for i, row in enumerate(dist["codes"])]
+            signs = _eliminate(A, n)
+            if signs is not None:
+                return signs
+    finally:
+        iv.prec = saved
+    raise NotHere("interval elimination did not separate a coordinate from 0 (an exact zero?)")
+
+
+def _eliminate(A, n):
+    for k in range(n):
+        p = max(range(k, n), key=lambda i: abs(A[i][k].mid))
+        A[k], A[p] = A[p], A[k]
+        if 0 in A[k][k]:
+            return None
+        for i in range(k + 1, n):
+            f = A[i][k] / A[k][k]
+            A[i] = [A[i][j] - f * A[k][j] if j >= k else A[i][j] for j in range(n + 1)]
+    x = [None] * n
+    for i in range(n - 1, -1, -1):
+        t = A[i][n]
+        for j in range(i + 1, n):
+            t = t - A[i][j] * x[j]
+        x[i] = t / A[i][i]
+    if any(0 in v for v in x):
+        return None
+    return [1 if v.a > 0 else -1 for v in x]
+
+
+def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool):
+    signs = _interval_solve(ev, rhs)
+    pts = ev["distances"]["points"]
+    neg = [pts[i] for i, s in enumerate(signs) if s < 0]
+    ok = neg == negative and holds == (not neg)
+    return (CONFIRMED if ok else REFUTED), len(signs), (
+        f"re-solved in interval arithmetic at the transcendental level: {len(neg)} coordinate(s) certified negative "
+        f"(certificate: {len(negative)})")
 
 
 def check_lp(c, A_eq, b_eq, A_ub, b_ub, lp: dict):
@@ -100,8 +162,15 @@ def _solution_checks(M, z, rhs, negative, points, holds):
                                                 f"negative coordinate(s) (certificate: {len(negative)})")
 
 
+def _transcendental(ev: dict) -> bool:
+    return ev["level"]["eps"] is not None and ev["distances"] is not None and ev["route"] == "solve"
+
+
 def _check_tight(c: dict):
     ev = c["evidence"]
+    if _transcendental(ev):
+        n = len(ev["distances"]["codes"])
+        return _check_signs_transcendental(ev, [Fraction(1)] * n, ev["negative"], c["verdict"] == "holds")
     M = _phi(ev)
     n, holds, pts = len(M), c["verdict"] == "holds", ev["distances"]["points"]
     if ev["route"] == "lp":
@@ -128,6 +197,8 @@ def _check_regular(c: dict):
     if ev["route"] == "support":
         ok = not holds and bool(ev["zero_at"]) and any(p == 0 for p in pi)
         return (CONFIRMED if ok else REFUTED), len(pi), "a prior with a zero probability is not regular (Prop. 2)"
+    if _transcendental(ev):
+        return _check_signs_transcendental(ev, pi, ev["negative"], holds)
     M = _phi(ev)
     if ev["route"] == "lp":
         cc, A, b = _violation_lp(M, pi)
