@@ -193,6 +193,37 @@ def _epsilon_proof(cert) -> Proof:
     return Proof(r"\varepsilon^* = " + tex(ev.epsilon), steps, concl, summary)
 
 
+def _violated(ev: PrivacyEvidence):
+    v, lv = ev.violation, ev.level
+    if v.K_x_prime == "0":
+        txt = (f"$K({v.x})({v.output}) = {tex(v.K_x)} > 0 = K({v.x_prime})({v.output})$: no level can "
+               "satisfy this constraint.")
+    else:
+        txt = (f"$x = {v.x}$, $x' = {v.x_prime}$, $z = {v.output}$, $d(x,x') = {tex(v.distance)}$: "
+               f"$K(x)(z) = {tex(v.K_x)}$ but $e^{{\\varepsilon d}} K(x')(z) = {tex(v.rhs)}$, "
+               "and the left side is larger (decided exactly).")
+    concl = (f"The mechanism is not eps*d-private at eps = {lv.text}: {ev.violated_count} inequalities fail; "
+             "the witness above is one.")
+    return Step("A violated constraint", txt), concl, [
+        ("violated inequalities", str(ev.violated_count)),
+        ("witness", _constraint_line(v) + f": K(x)(z) = {v.lhs} > {v.rhs} = e^(eps d) K(x')(z)")]
+
+
+def _all_hold(ev: PrivacyEvidence):
+    ex = ""
+    if ev.tight:
+        t = ev.tight[0]
+        ex = (f" For example $K({t.x})({t.output}) = {tex(t.K_x)} = e^{{\\varepsilon \\cdot {tex(t.distance)}}} "
+              f"K({t.x_prime})({t.output})$ exactly.")
+    step = Step("Every constraint holds", f"All {ev.stats.get('comparisons', 0)} distinct comparisons satisfy the "
+                f"inequality; {ev.tight_count} inequalities hold with equality (tight constraints).{ex}")
+    more = [("tight inequalities", str(ev.tight_count))]
+    if ev.tightest is not None:
+        t = ev.tightest
+        more.append(("tightest", _constraint_line(t) + f": K(x)(z) = {t.lhs} <= {t.rhs} = e^(eps d) K(x')(z)"))
+    return step, f"The mechanism is eps*d-private at eps = {ev.level.text}.", more
+
+
 @renderer("privacy")
 def _privacy_proof(cert) -> Proof:
     ev: PrivacyEvidence = cert.evidence
@@ -207,39 +238,17 @@ def _privacy_proof(cert) -> Proof:
     steps.append(Step("The level", f"$\\varepsilon = {tex(lv.text)}$; for the generating distances: {lines}"
                       + (" ..." if ev.counts["pairs"] and len(ev.factors) >= 4 else "") + "."))
     summary = [("level", f"eps = {lv.text}")]
-    v = ev.violation
-    if v is not None:
-        if v.K_x_prime == "0":
-            txt = (f"$K({v.x})({v.output}) = {tex(v.K_x)} > 0 = K({v.x_prime})({v.output})$: no level can "
-                   "satisfy this constraint.")
-        else:
-            txt = (f"$x = {v.x}$, $x' = {v.x_prime}$, $z = {v.output}$, $d(x,x') = {tex(v.distance)}$: "
-                   f"$K(x)(z) = {tex(v.K_x)}$ but $e^{{\\varepsilon d}} K(x')(z) = {tex(v.rhs)}$, "
-                   "and the left side is larger (decided exactly).")
-        steps.append(Step("A violated constraint", txt))
-        concl = (f"The mechanism is not eps*d-private at eps = {lv.text}: {ev.violated_count} inequalities fail; "
-                 "the witness above is one.")
-        summary += [("violated inequalities", str(ev.violated_count)),
-                    ("witness", _constraint_line(v) + f": K(x)(z) = {v.lhs} > {v.rhs} = e^(eps d) K(x')(z)")]
+    if ev.violation is not None:
+        step, concl, more = _violated(ev)
     elif ev.undecided_at is not None:
         u = ev.undecided_at
-        steps.append(Step("Undecided comparison", f"{_constraint_line(u)}: {cert.reason}"))
-        concl = "No violation was found, but some comparisons are outside every exact regime: undecided."
-        summary.append(("undecided at", _constraint_line(u)))
+        step = Step("Undecided comparison", f"{_constraint_line(u)}: {cert.reason}")
+        concl, more = ("No violation was found, but some comparisons are outside every exact regime: undecided.",
+                       [("undecided at", _constraint_line(u))])
     else:
-        ex = ""
-        if ev.tight:
-            t = ev.tight[0]
-            ex = (f" For example $K({t.x})({t.output}) = {tex(t.K_x)} = e^{{\\varepsilon \\cdot {tex(t.distance)}}} "
-                  f"K({t.x_prime})({t.output})$ exactly.")
-        steps.append(Step("Every constraint holds",
-                          f"All {ev.stats.get('comparisons', 0)} distinct comparisons satisfy the inequality; "
-                          f"{ev.tight_count} inequalities hold with equality (tight constraints).{ex}"))
-        concl = f"The mechanism is eps*d-private at eps = {lv.text}."
-        summary.append(("tight inequalities", str(ev.tight_count)))
-        if ev.tightest is not None:
-            t = ev.tightest
-            summary.append(("tightest", _constraint_line(t) + f": K(x)(z) = {t.lhs} <= {t.rhs} = e^(eps d) K(x')(z)"))
+        step, concl, more = _all_hold(ev)
+    steps.append(step)
+    summary += more
     if ev.smallest is not None:
         enc = ev.enclosure
         steps.append(Step("The smallest level", f"Separately (see the epsilon certificate), $\\varepsilon^* = "

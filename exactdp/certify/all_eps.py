@@ -80,45 +80,12 @@ def certify_all_eps(mech, metric) -> Certificate:
     base = dict(mechanism=mechanism_data(mech), metric=metric_data(metric),
                 counts={"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total})
     try:
-        L = denominator_lcm(vals)
-        for d in cons.dvals:
-            if not isinstance(d, fmpq):
-                raise UnsupportedRegime(f"distance {d} is irrational: alpha^(-{d}) is not a power of alpha")
-            L = L * int(d.q) // np.gcd(L, int(d.q))
+        L = _root_power(vals, cons.dvals)
+        seen, zero_count, decided, fail_pieces, first_fail = _decide_signs(cons, vals, L)
     except UnsupportedRegime as e:
         return _undecided(claim, base, str(e))
-    zero_count = descartes_or_roots = 0
-    fail_pieces = []
-    first_fail = None
-    seen: set = set()
-    triples = [Triple(int(f), int(a), int(b), int(dc)) for ch in cons.chunks()
-               for f, a, b, dc in zip(ch.first, ch.A, ch.B, ch.DC)]
-    for t in triples:
-        if (t.a, t.b, t.dc) in seen:
-            continue
-        seen.add((t.a, t.b, t.dc))
-        a, b, d = vals[t.a], vals[t.b], cons.dvals[t.dc]
-        if _is_zero(a):
-            continue
-        E = ExpFrac.exp(Lin.eps() * d)
-        x = E * b - a
-        if isinstance(x, ExpFrac):
-            x = x.reduced()
-        if _is_zero(x):
-            zero_count += 1
-            continue
-        try:
-            pieces = sign_pieces(x if isinstance(x, ExpFrac) else ExpFrac.const(x), L)
-        except UnsupportedRegime as e:
-            return _undecided(claim, base, str(e))
-        descartes_or_roots += 1
-        neg = [p for p in pieces if p.sign < 0]
-        if neg:
-            fail_pieces += neg
-            if first_fail is None:
-                first_fail = (t, neg[0], x)
     fails = AlphaSet(fail_pieces)
-    kw = dict(base, distinct=len(seen), identically_tight=zero_count, sign_decided=descartes_or_roots, root_power=int(L),
+    kw = dict(base, distinct=seen, identically_tight=zero_count, sign_decided=decided, root_power=int(L),
               failure_set=fails.to_json(), failure_set_text=str(fails))
     if fails.is_empty():
         return Certificate("all_eps", True, Method.SYMBOLIC_ROOTS, claim,
@@ -134,6 +101,46 @@ def certify_all_eps(mech, metric) -> Certificate:
                    K_x_prime=exact_str(vals[t.b]), lhs=str(lhs), rhs=str(rhs), excess=str(lhs - rhs))
     return Certificate("all_eps", False, Method.SYMBOLIC_ROOTS, claim,
                        AllEpsEvidence(**kw, witness=w, sample_alpha=str(sample)))
+
+
+def _root_power(vals, dvals) -> int:
+    """``L`` such that every entry and every ``alpha^(-d)`` is a rational function of ``u = alpha^(1/L)``."""
+    L = denominator_lcm(vals)
+    for d in dvals:
+        if not isinstance(d, fmpq):
+            raise UnsupportedRegime(f"distance {d} is irrational: alpha^(-{d}) is not a power of alpha")
+        L = L * int(d.q) // np.gcd(L, int(d.q))
+    return L
+
+
+def _decide_signs(cons, vals, L):
+    """Exact sign on (0, 1) of ``p = alpha^(-d) K(x')(z) - K(x)(z)`` for each distinct triple.
+
+    Returns (distinct triples, identically zero ones, decided ones, negative pieces, first failure)."""
+    zero_count = decided = 0
+    fail_pieces, first_fail, seen = [], None, set()
+    for ch in cons.chunks():
+        for f, ia, ib, dc in zip(ch.first, ch.A, ch.B, ch.DC):
+            t = Triple(int(f), int(ia), int(ib), int(dc))
+            if (t.a, t.b, t.dc) in seen:
+                continue
+            seen.add((t.a, t.b, t.dc))
+            a, b, d = vals[t.a], vals[t.b], cons.dvals[t.dc]
+            if _is_zero(a):
+                continue
+            x = ExpFrac.exp(Lin.eps() * d) * b - a
+            if isinstance(x, ExpFrac):
+                x = x.reduced()
+            if _is_zero(x):
+                zero_count += 1
+                continue
+            neg = [p for p in sign_pieces(x if isinstance(x, ExpFrac) else ExpFrac.const(x), L) if p.sign < 0]
+            decided += 1
+            if neg:
+                fail_pieces += neg
+                if first_fail is None:
+                    first_fail = (t, neg[0], x)
+    return len(seen), zero_count, decided, fail_pieces, first_fail
 
 
 def _undecided(claim, base, reason):
