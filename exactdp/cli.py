@@ -65,7 +65,7 @@ def _fix_level(mech, a):
     """Evaluate a mechanism written in alpha at the level given by --alpha/--eps (required then)."""
     if mech.regime != "symbolic":
         return mech.validate()
-    from .certify.privacy import resolve_level
+    from .exact.level import level_of as resolve_level
 
     if not (a.eps or a.alpha):
         raise _usage("the entries use alpha: give --alpha or --eps to fix their value")
@@ -112,7 +112,7 @@ def _cmd_remap(a):
 
 
 def _cmd_tight(a):
-    from .certify.privacy import resolve_level
+    from .exact.level import level_of as resolve_level
     from .io import load_metric
     from .theory.regular import tight_constraints
     from .theory.threshold import threshold
@@ -124,7 +124,7 @@ def _cmd_tight(a):
 
 
 def _cmd_regular(a):
-    from .certify.privacy import resolve_level
+    from .exact.level import level_of as resolve_level
     from .io import load_metric, load_prior_for
     from .theory.regular import regular_prior
 

@@ -24,20 +24,14 @@ from ..certificate import (UNDECIDED, Certificate, Constraint, Method, level_dat
 from ..certificate.privacy import EpsilonEvidence, PrivacyEvidence
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
-from ..exact.level import Level
+from ..exact.level import Level, level_of
 from .constraints import Constraints, Triple
 
 __all__ = ["certify_privacy", "smallest_epsilon", "resolve_level"]
 
 
-def resolve_level(eps=None, alpha=None, level=None) -> Level:
-    """A :class:`Level` from exactly one of ``eps``, ``alpha`` or ``level``."""
-    given = [v is not None for v in (eps, alpha, level)]
-    if sum(given) != 1:
-        raise InvalidInput("level: give exactly one of eps, alpha (or a Level); hint: --eps 1/2 or --alpha 1/2")
-    if level is not None:
-        return level
-    return Level.from_eps(eps) if eps is not None else Level.from_alpha(alpha)
+#: the level normaliser (kept under its historical name; see :func:`exactdp.exact.level.level_of`)
+resolve_level = level_of
 
 
 def _concrete(mech, level):

@@ -263,3 +263,28 @@ def _log_str(R, D) -> str:
     return f"{lg}/{D}" if isinstance(D, fmpq) and D.q == 1 else f"{lg}/({exact_str(D)})"
 
 
+def level_of(eps=None, alpha=None, level=None, *, required: bool = True):
+    """The one normaliser of a privacy level, used at every entry point.
+
+    Exactly one of ``eps`` (``"1/2"``, ``"log(2)"``, ``"sqrt(2)"``), ``alpha = e^(-eps)``
+    (``"1/2"``, ``"exp(-1/2)"``) or a :class:`Level`; with ``required=False`` none at all gives ``None``
+    (a symbolic alpha).
+
+    >>> level_of(alpha="1/2").eps_str(), level_of(eps="1/2").eps_str()
+    ('log(2)', '1/2')
+    >>> level_of(eps="1", alpha="1/2")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: level: give exactly one of eps, alpha (or a Level); hint: --eps 1/2 or --alpha 1/2
+    """
+    given = sum(v is not None for v in (eps, alpha, level))
+    if given == 0 and not required:
+        return None
+    if given != 1:
+        raise InvalidInput("level: give exactly one of eps, alpha (or a Level); hint: --eps 1/2 or --alpha 1/2")
+    if level is not None:
+        if not isinstance(level, Level):
+            raise InvalidInput(f"level: expected a Level, got {type(level).__name__}; hint: pass eps= or alpha=")
+        return level
+    return Level.from_eps(eps) if eps is not None else Level.from_alpha(alpha)
+

@@ -31,15 +31,9 @@ __all__ = ["geometric"]
 
 
 def _level_or_symbolic(alpha=None, eps=None):
-    from ..exact.level import Level
+    from ..exact.level import level_of
 
-    if alpha is not None and eps is not None:
-        raise InvalidInput("give alpha or eps, not both")
-    if alpha is not None:
-        return Level.from_alpha(alpha)
-    if eps is not None:
-        return Level.from_eps(eps)
-    return None
+    return level_of(eps, alpha, required=False)
 
 
 def geometric(n: int, alpha=None, *, eps=None) -> Mechanism:

@@ -24,6 +24,7 @@ from ..certificate.ecp14 import LPData
 from ..certificate.optimality import OptimalityEvidence
 from ..errors import InvalidInput, Undecided
 from ..exact.decide import exact_str, sign
+from ..exact.level import level_of
 from ..exact.lp import LinearProgram, solve_lp
 from ..mechanism import Mechanism, mechanism_from_values
 from .remaps import bayes_remap
@@ -35,9 +36,7 @@ __all__ = ["user_lp", "privacy_lp", "optimal_mechanism", "certify_universal_opti
 
 def rational_alpha(alpha=None, eps=None) -> fmpq:
     """The level as a rational alpha (the LP regime); other levels are outside it."""
-    from ..certify.privacy import resolve_level
-
-    level = resolve_level(eps, alpha)
+    level = level_of(eps, alpha)
     a = level.alpha()
     if not isinstance(a, fmpq):
         raise Undecided(f"alpha = e^(-{level.eps_str()}) is not rational; the exact LP needs rational "
