@@ -1,0 +1,25 @@
+"""The exact number kernel (DESIGN.md section 2) -- its public surface.
+
+Layers above (theory, papers) use these names; the submodules are the
+private engines behind them.
+
+- numbers from text and Python objects: :func:`exact_number` (exactdp's own parser, never ``eval``);
+- exact text, LaTeX and outward-rounded decimal enclosures: :func:`exact_str`, :func:`exact_latex`,
+  :func:`decimal_enclosure`;
+- certified signs and balls: :func:`sign` (exact zero test, then Arb balls at rising precision), :func:`arb_of`;
+- privacy levels: :class:`Level` and the one normaliser :func:`level_of`;
+- exact linear programming with dual certificates: :class:`LinearProgram`, :class:`LPSolution`,
+  :func:`solve_lp`.
+
+>>> from exactdp.exact import exact_number, exact_str, sign
+>>> exact_str(exact_number("1/2 + 1/3")), sign(exact_number("exp(1) - 2718/1000"))
+('5/6', 1)
+"""
+
+from .decide import arb_of, decimal_enclosure, exact_latex, exact_str, sign
+from .level import Level, level_of
+from .lp import LinearProgram, LPSolution, solve_lp
+from .values import Setting, exact_number
+
+__all__ = ["exact_number", "Setting", "exact_str", "exact_latex", "decimal_enclosure", "sign", "arb_of", "Level", "level_of",
+           "LinearProgram", "LPSolution", "solve_lp"]

@@ -6,8 +6,7 @@ from __future__ import annotations
 import networkx as nx
 from flint import fmpq
 
-from ..exact.decide import decimal_enclosure, exact_str
-from ..exact.level import Level
+from ..exact import Level, decimal_enclosure, exact_str
 from ..mechanisms import geometric
 from ..metrics import cycle, discrete, from_graph, hamming, path, symmetric_difference
 from ..theory.leakage import theorem3_bound
@@ -201,7 +200,7 @@ def ex3() -> ClaimResult:
     for eps, want in (("7/10", True), ("1", True), ("1/2", False), ("12/25", False)):
         a = Level.from_eps(eps).alpha()
         nu4 = probs["4"] - a / (1 + 3 * a)  # the sign of the smallest factor coordinate, decided exactly
-        from ..exact.decide import sign
+        from ..exact import sign
         v = "holds" if sign(nu4) >= 0 else "fails"
         checks.append([eps, "Kronecker factor (exact sign of nu_4)", v, want, "-" if v == "holds" else "4,4,4,4,4"])
     ok_range = all((r[2] == "holds") == r[3] for r in checks)
@@ -431,7 +430,7 @@ def _exponential_utility_enclosure(metric, beta_arb):
 
 
 def _arb_distance(d):
-    from ..exact.decide import arb_of
+    from ..exact import arb_of
 
     return arb_of(d)
 
