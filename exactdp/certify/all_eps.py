@@ -19,6 +19,7 @@ from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_latex, exact_str
 from ..exact.expo import ExpFrac
 from ..exact.lin import Lin
+from ..metrics import as_metric
 from ..exact.symbolic import AlphaSet, denominator_lcm, sign_pieces
 from .constraints import Constraints, Triple
 
@@ -50,6 +51,7 @@ def certify_all_eps(mech, metric) -> Certificate:
     ----------
     GRS12 Ex. 2.1 (the geometric mechanism is eps-private for every eps).
     """
+    metric = as_metric(metric)
     vals = mech.values
     if mech.regime == "transcendental":
         raise InvalidInput("certify_all_eps: the entries are fixed transcendental numbers; write them in alpha "

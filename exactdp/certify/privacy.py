@@ -24,6 +24,7 @@ from ..certificate import UNDECIDED, Certificate, Step
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_latex, exact_str, sign, simplify
 from ..exact.level import Level
+from ..metrics import as_metric
 from .constraints import Constraints, Triple
 
 __all__ = ["certify_privacy", "smallest_epsilon", "resolve_level"]
@@ -136,6 +137,7 @@ def smallest_epsilon(mech, metric, *, _cons=None):
     larger exact ratio and becomes the next candidate, so the loop ends at the
     exact maximum.
     """
+    metric = as_metric(metric)
     if mech.regime == "symbolic":
         raise InvalidInput("smallest_epsilon: the mechanism's entries depend on a symbolic alpha; fix a level "
                            "(mech.at(Level...)) or use certify_all_eps")
@@ -229,8 +231,9 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
     mech : Mechanism
         Entries rational, transcendental, or in a symbolic alpha (then
         evaluated exactly at the level).
-    metric : FiniteMetric
-        Its points must be the mechanism's inputs (labels compared as strings).
+    metric : FiniteMetric or networkx.Graph
+        Its points must be the mechanism's inputs (labels compared as strings);
+        a networkx graph stands for its shortest-path metric (``as_metric``).
     eps, alpha, level :
         Exactly one: ``eps`` (e.g. ``"1/2"``, ``"log(2)"``, ``"sqrt(2)"``) or
         ``alpha = e^(-eps)`` (e.g. ``"1/2"``, ``"exp(-1/2)"``).
@@ -259,6 +262,7 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
     ----------
     ECP14 Def. 1 and sec. 3.2; GRS12 Ex. 2.1; HLM15 (11).
     """
+    metric = as_metric(metric)
     level = resolve_level(eps, alpha, level)
     claim = f"{mech.name} is eps*d-private with eps = {level.eps_str()} on the {metric.description}"
     claim_latex = r"\forall x, x', z:\ K(x)(z) \le e^{" + level.eps_latex() + r"\, d(x,x')} K(x')(z)"
