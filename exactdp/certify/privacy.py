@@ -121,7 +121,8 @@ def smallest_epsilon(mech, metric, *, _cons=None):
 
     Returns a :class:`~exactdp.certificate.Certificate` whose ``data`` holds
     ``epsilon`` (exact text, ``"inf"`` or ``"0"``), ``epsilon_enclosure`` and
-    ``epsilon_latex``; the witness is the binding constraint.
+    ``epsilon_latex``; the witness is the binding constraint.  ``holds`` is
+    False exactly when ``epsilon`` is ``"inf"`` (no finite eps works).
 
     >>> from exactdp.mechanisms import geometric
     >>> from exactdp.metrics import path
@@ -208,8 +209,9 @@ def _eps_certificate(claim, level, witness, undecided, steps, cons, method, lowe
         concl = "The exact smallest epsilon could not be decided: " + undecided.reason
     elif level is None:
         data = {"epsilon": "inf", "epsilon_enclosure": ["inf", "inf"], "epsilon_latex": r"\infty"}
-        holds = True
-        concl = "$\\varepsilon^* = \\infty$: the mechanism is not $\\varepsilon d$-private for any finite $\\varepsilon$."
+        holds = False  # no finite eps works: the claim "private for some eps" fails (exit 1 on the CLI)
+        concl = ("eps* = inf: the mechanism is not eps*d-private for any finite eps (an output has probability "
+                 "zero on one side of a pair at finite distance only).")
     else:
         enc = list(level.eps_enclosure())
         data = {"epsilon": level.eps_str(), "epsilon_enclosure": enc, "epsilon_latex": level.eps_latex()}
