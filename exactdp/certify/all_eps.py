@@ -19,8 +19,8 @@ from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_latex, exact_str
 from ..exact.expo import ExpFrac
 from ..exact.lin import Lin
-from ..metrics import as_metric
 from ..exact.symbolic import AlphaSet, denominator_lcm, sign_pieces
+from ..metrics import as_metric
 from .constraints import Constraints, Triple
 
 __all__ = ["certify_all_eps"]

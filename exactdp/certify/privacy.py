@@ -225,6 +225,23 @@ def _eps_certificate(claim, level, witness, undecided, steps, cons, method, lowe
                        conclusion=concl)
 
 
+def _settled_for_every_eps(mech, metric, level):
+    """The all-eps certificate (regime 3) when it proves privacy for every eps, else ``None``.
+
+    Used when the entries in alpha cannot be evaluated exactly at the level
+    (e.g. eps = log(2)/2, alpha = 2^(-1/2)): a proof for every eps covers it.
+    """
+    from .all_eps import certify_all_eps
+
+    cert = certify_all_eps(mech, metric)
+    if cert.holds is not True:
+        return None
+    cert.data["epsilon_given"] = level.eps_str()
+    cert.conclusion += (f" In particular it is eps*d-private at eps = {level.eps_str()}, where its entries are not "
+                        "exact rationals or exponentials (the proof for every eps settles it).")
+    return cert
+
+
 def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsilon=True) -> Certificate:
     """Certify that ``mech`` is ``eps d``-private on ``metric`` (ECP14 Def. 1).
 
@@ -272,6 +289,10 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
         mech = _concrete(mech, level)
     except UnsupportedRegime as e:
         reason = str(e)
+        if mech.regime == "symbolic":
+            settled = _settled_for_every_eps(mech, metric, level)
+            if settled is not None:
+                return settled
         return Certificate(
             kind="privacy", claim=claim, claim_latex=claim_latex, holds=UNDECIDED, witness={"reason": reason},
             method="none of the exact regimes applies", data={"epsilon_given": level.eps_str(), "reason": reason,
