@@ -21,6 +21,11 @@ FORMATS = ("text", "json", "markdown", "latex")
 
 #: exit code of an internal error (a bug in exactdp, never a verdict)
 EXIT_BUG = 4
+#: largest n for ``optimal``: the exact LP has (n+1)^2 variables (about 10^6 at the limit)
+MAX_OPTIMAL_N = 1_000
+#: most points for ``tight`` and ``regular`` at a level: they solve the dense n x n system Phi z = 1 exactly
+#: (measured: 800 points of a path at alpha = 1/2 take 36 s and 340 MB; the cost grows like n^3)
+MAX_PHI_POINTS = 1_500
 
 _EXIT_CODES = """exit codes:
   0  the property holds (certify, epsilon, optimal, tight, regular, leakage); the
@@ -128,6 +133,9 @@ def _cmd_optimal(a):
 
     if a.n < 1:
         raise _usage(f"--n: expected n >= 1, got {a.n}")
+    if a.n > MAX_OPTIMAL_N:
+        raise _usage(f"--n {a.n}: the exact LP would have (n+1)^2 = {(a.n + 1) ** 2:,} variables; the limit is "
+                     f"n <= {MAX_OPTIMAL_N} (about {(MAX_OPTIMAL_N + 1) ** 2:,} variables)")
     user = load_user(a.prior, a.loss, a.n)
     return _emit(certify_universal_optimality(a.n, user, alpha=a.alpha, eps=a.eps), a.format)
 
@@ -162,7 +170,15 @@ def _cmd_tight(a):
     metric = load_metric(a.metric)
     if a.threshold:
         return _emit(threshold(metric), a.format)
+    _check_phi_size(metric, "tight")
     return _emit(tight_constraints(metric, resolve_level(a.eps, a.alpha)), a.format)
+
+
+def _check_phi_size(metric, cmd):
+    n = len(metric)
+    if n > MAX_PHI_POINTS:
+        raise _usage(f"{cmd}: the metric has {n:,} points; the exact dense solve of Phi z = 1 would hold "
+                     f"{n * n:,} exact entries and cost about n^3 operations; the limit is {MAX_PHI_POINTS:,} points")
 
 
 def _cmd_regular(a):
@@ -171,6 +187,7 @@ def _cmd_regular(a):
     from .theory.regular import regular_prior
 
     metric = load_metric(a.metric)
+    _check_phi_size(metric, "regular")
     prior = load_prior_for(a.prior, list(metric.points))
     return _emit(regular_prior(prior, metric, resolve_level(a.eps, a.alpha)), a.format)
 
