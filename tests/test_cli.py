@@ -64,10 +64,12 @@ def test_epsilon_command(capsys):
 
 
 def test_undecided_exit_3(tmp_path, capsys):
-    # alpha = 2^(-1/2) is irrational, so the entries in alpha have no exact value at eps = log(2)/2 ...
-    m = write(tmp_path, "m.json", {"matrix": [["1/(1+alpha)", "alpha/(1+alpha)"], ["alpha/(1+alpha)", "1/(1+alpha)"]]})
-    half = write(tmp_path, "half.json", {"kind": "matrix", "points": ["0", "1"], "distances": [[0, "1/2"], ["1/2", 0]]})
-    code, out, _ = run(["certify", m, "--metric", half, "--eps", "log(2)/2", "--format", "json"], capsys)
+    # alpha = 2^(-1/2) is irrational, so the entries in alpha have no exact value at eps = log(2)/2, and the
+    # all-eps proof fails only for some alpha ...
+    m = write(tmp_path, "m.json", {"matrix": [["1/2+alpha/4", "1/2-alpha/4"], ["1/2-alpha/4", "1/2+alpha/4"]]})
+    quarter = write(tmp_path, "q.json", {"kind": "matrix", "points": ["0", "1"],
+                                         "distances": [[0, "1/4"], ["1/4", 0]]})
+    code, out, _ = run(["certify", m, "--metric", quarter, "--eps", "log(2)/2", "--format", "json"], capsys)
     assert code == 3 and json.loads(out)["holds"] == "undecided"
     # ... but where the proof for every eps holds, it settles this eps too
     code, out, _ = run(["certify", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json", "--eps", "log(2)/2",

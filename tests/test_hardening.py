@@ -6,6 +6,7 @@ import networkx as nx
 import pytest
 from flint import fmpq
 
+from exactdp import UNDECIDED
 from exactdp.certify import certify_all_eps, certify_privacy, smallest_epsilon
 from exactdp.errors import (InputTooLarge, InvalidInput, InvalidType, NotAMetric, NotStochastic, ParseError,
                             UnsupportedRegime)
@@ -136,9 +137,15 @@ def test_symbolic_mechanism_at_irrational_alpha_settled_by_all_eps_proof():
     c = certify_privacy(geometric(3), path(4), eps="log(2)/2")
     assert c.holds is True and c.kind == "all_eps" and c.data["epsilon_given"] == "log(2)/2"
     assert certify_all_eps(geometric(3), path(4)).holds is True  # the proof that settles it
-    # where the all-eps proof fails, alpha = 2^(-1/2) stays undecided (no guess)
+    # failing for every alpha settles it too: the ratio 1/alpha exceeds e^(eps/2) = alpha^(-1/2) everywhere
     half = from_matrix(["0", "1"], [[0, "1/2"], ["1/2", 0]])
-    assert certify_privacy(geo2(), half, eps="log(2)/2").holds is not True
+    c = certify_privacy(geo2(), half, eps="log(2)/2")
+    assert c.holds is False and c.data["failure_set_text"] == "(0, 1)" and "is not eps*d-private at" in c.conclusion
+    # where the all-eps proof fails only for some alpha, alpha = 2^(-1/2) stays undecided (no guess)
+    K = Mechanism.from_rows(["0", "1"], ["0", "1"], [["1/2+alpha/4", "1/2-alpha/4"], ["1/2-alpha/4", "1/2+alpha/4"]],
+                            validate=False)
+    quarter = from_matrix(["0", "1"], [[0, "1/4"], ["1/4", 0]])
+    assert certify_privacy(K, quarter, eps="log(2)/2").holds is UNDECIDED
 
 
 # -------------------------------------------------------------- mechanisms ----

@@ -226,19 +226,24 @@ def _eps_certificate(claim, level, witness, undecided, steps, cons, method, lowe
 
 
 def _settled_for_every_eps(mech, metric, level):
-    """The all-eps certificate (regime 3) when it proves privacy for every eps, else ``None``.
+    """The all-eps certificate (regime 3) when it settles the level, else ``None``.
 
     Used when the entries in alpha cannot be evaluated exactly at the level
-    (e.g. eps = log(2)/2, alpha = 2^(-1/2)): a proof for every eps covers it.
+    (e.g. eps = log(2)/2, alpha = 2^(-1/2)): a proof for every eps covers it,
+    and so does a failure for every alpha in (0, 1).
     """
     from .all_eps import certify_all_eps
 
     cert = certify_all_eps(mech, metric)
-    if cert.holds is not True:
+    fs = cert.data.get("failure_set") or []
+    everywhere = (cert.holds is False and len(fs) == 1 and not fs[0]["point"] and fs[0]["lo"] == "0"
+                  and fs[0]["hi"] == "1")
+    if cert.holds is not True and not everywhere:
         return None
     cert.data["epsilon_given"] = level.eps_str()
-    cert.conclusion += (f" In particular it is eps*d-private at eps = {level.eps_str()}, where its entries are not "
-                        "exact rationals or exponentials (the proof for every eps settles it).")
+    cert.conclusion += (f" In particular it is{' not' if everywhere else ''} eps*d-private at eps = "
+                        f"{level.eps_str()}, where its entries are not exact rationals or exponentials (the proof "
+                        "for every eps settles it).")
     return cert
 
 
