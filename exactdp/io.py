@@ -132,7 +132,10 @@ def load_mechanism(path: str) -> Mechanism:
     """Load a mechanism from JSON (documented format) or CSV (a bare matrix, labels 0..)."""
     if path.lower().endswith(".csv"):
         text = _read(path)
-        rows = [[c.strip() for c in r] for r in csv.reader(text.splitlines()) if any(c.strip() for c in r)]
+        try:
+            rows = [[c.strip() for c in r] for r in csv.reader(text.splitlines()) if any(c.strip() for c in r)]
+        except csv.Error as e:
+            raise InvalidInput(f"file {path!r}: malformed CSV: {e}") from None
         if not rows:
             raise InvalidInput(f"file {path!r}: empty CSV")
         name = os.path.basename(path)

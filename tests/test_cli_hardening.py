@@ -115,6 +115,13 @@ def test_bad_mechanism_files(tmp_path, capsys, content, pattern):
     assert len(err) < 400
 
 
+def test_malformed_csv(tmp_path, capsys):
+    m = write(tmp_path, "m.csv", "1" * 200_000 + ",1\n1,1\n")
+    code, _, err = run(["epsilon", m, "--metric", write(tmp_path, "p.json", PATH2)], capsys)
+    assert code == 2
+    one_error_line(err, r"malformed CSV: field larger than field limit")
+
+
 def test_plus_zero_chain_is_evaluated(tmp_path, capsys):
     m = write(tmp_path, "m.json", {"matrix": [["1/2" + "+0" * 1000, "1/2"], ["1/2", "1/2"]]})
     code, out, _ = run(["certify", m, "--metric", write(tmp_path, "p.json", PATH2), "--eps", "1"], capsys)
@@ -274,6 +281,7 @@ _FUZZ = textwrap.dedent('''
     def fuzz_bytes(b):
         for argv in commands(put("b.json", b)):
             call(argv)
+        call(["epsilon", put("b.csv", b), "--metric", put("p2.json", {"kind": "path", "n": 2})])
 
     @SET
     @given(st.one_of(JSON, SPEC))
