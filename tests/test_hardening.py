@@ -255,3 +255,11 @@ def test_triangle_check_beyond_float_range():
         from_matrix(["a", "b", "c"], [[0, big[0], big[1]], [big[0], 0, big[0]], [big[1], big[0], 0]])
     m = from_matrix(["a", "b", "c"], [[0, big[0], big[2]], [big[0], 0, big[0]], [big[2], big[0], 0]])
     assert [(i, j) for i, j, _ in m.generating_pairs()] == [(0, 1), (1, 2)]  # b lies between a and c
+
+
+@pytest.mark.parametrize("e", ["alpha^99999", "alpha^(1/99999)"])
+def test_symbolic_degree_bounded_before_root_isolation(e):
+    K = Mechanism.from_rows(["0", "1"], ["0", "1"], [[f"1/(1+{e})", f"{e}/(1+{e})"], [f"{e}/(1+{e})", f"1/(1+{e})"]],
+                            validate=False)
+    with pytest.raises(InputTooLarge, match=r"degree 9999[89] in u = alpha\^\(1/(1|99999)\) is beyond the limit 1000"):
+        certify_all_eps(K, path(2))
