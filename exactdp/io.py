@@ -177,6 +177,14 @@ def load_prior_for(path: str, labels) -> dict:
         if len(probs) != len(labels):
             raise InvalidInput(f"prior file {path!r}: {len(probs)} probabilities for {len(labels)} points")
         pts = list(labels)
+    if len(set(pts)) != len(pts):
+        dup = next(x for x in pts if pts.count(x) > 1)
+        raise InvalidInput(f"prior file {path!r}: point {dup!r} is listed twice; labels are compared as strings")
+    if set(pts) != {str(x) for x in labels}:
+        extra = sorted(set(pts) - {str(x) for x in labels})[:5]
+        missing = sorted({str(x) for x in labels} - set(pts))[:5]
+        raise InvalidInput(f"prior file {path!r}: its points differ from the {len(labels)} points it is for; only in "
+                           f"the prior: {extra}, missing from the prior: {missing}")
     return dict(zip(pts, probs))
 
 

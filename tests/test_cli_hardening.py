@@ -122,6 +122,18 @@ def test_malformed_csv(tmp_path, capsys):
     one_error_line(err, r"malformed CSV: field larger than field limit")
 
 
+def test_prior_points_must_match(tmp_path, capsys):
+    m = write(tmp_path, "m.json", RR2)
+    pr = write(tmp_path, "prior.json", {"points": ["a", "b"], "probabilities": ["1/2", "1/2"]})
+    code, _, err = run(["leakage", m, "--prior", pr], capsys)
+    assert code == 2
+    one_error_line(err, r"only in the prior: \['a', 'b'\], missing from the prior: \['0', '1'\]")
+    pr = write(tmp_path, "prior2.json", {"points": ["0", "0"], "probabilities": ["1/2", "1/2"]})
+    code, _, err = run(["leakage", m, "--prior", pr], capsys)
+    assert code == 2
+    one_error_line(err, "point '0' is listed twice")
+
+
 def test_plus_zero_chain_is_evaluated(tmp_path, capsys):
     m = write(tmp_path, "m.json", {"matrix": [["1/2" + "+0" * 1000, "1/2"], ["1/2", "1/2"]]})
     code, out, _ = run(["certify", m, "--metric", write(tmp_path, "p.json", PATH2), "--eps", "1"], capsys)
