@@ -1,7 +1,9 @@
 """The ``exactdp`` command line.
 
-Exit codes: 0 the property holds, 1 it does not (witness printed), 2 bad input
-(one line on stderr, no traceback), 3 undecided.
+Exit codes (DESIGN.md section 5): 0 the property holds, 1 it does not (witness
+printed), 2 bad input (one line on stderr, no traceback), 3 undecided, 4
+internal error -- a bug, reported in one line (the traceback only with
+``--debug``).  A crash never looks like a verdict.
 """
 
 from __future__ import annotations
@@ -15,6 +17,43 @@ from .errors import ExactDPError, Undecided
 __all__ = ["main"]
 
 FORMATS = ("text", "json", "markdown", "latex")
+
+#: exit code of an internal error (a bug in exactdp, never a verdict)
+EXIT_BUG = 4
+#: largest n for ``optimal``: the exact LP has (n+1)^2 variables (about 10^6 at the limit)
+MAX_OPTIMAL_N = 1_000
+#: most points for ``tight`` and ``regular`` at a level: they solve the dense n x n system Phi z = 1 exactly
+#: (measured: 800 points of a path at alpha = 1/2 take 36 s and 340 MB; the cost grows like n^3)
+MAX_PHI_POINTS = 1_500
+
+_EXIT_CODES = """exit codes:
+  0  the property holds (certify, epsilon, optimal, tight, regular, leakage); the
+     command did its job (remap, proofs); every claim reproduced (reproduce)
+  1  the property does not hold, the witness is printed; reproduce: a claim
+     differs from the paper; proofs --check: a proof file is stale
+  2  bad input or usage: one line on stderr, no traceback
+  3  undecided: no exact regime decides it (the reason is printed); reproduce:
+     a claim is undecided and none differs
+  4  internal error: a bug in exactdp, please report it (traceback with --debug)"""
+
+_CMD_EXITS = {
+    "certify": "0 private at the level (or for every eps with --all-eps), 1 not private (witness), 2 bad input, "
+               "3 undecided, 4 bug",
+    "epsilon": "0 a finite smallest eps exists (printed exactly), 1 not private for any finite eps, 2 bad input, "
+               "3 undecided, 4 bug",
+    "optimal": "0 the remapped geometric mechanism attains the exact LP optimum, 1 it does not, 2 bad input, "
+               "3 undecided, 4 bug",
+    "remap": "0 the remap was computed, 2 bad input, 4 bug",
+    "tight": "0 the tight-constraints mechanism exists (or the threshold was found), 1 it does not, 2 bad input, "
+             "3 undecided, 4 bug",
+    "regular": "0 the prior is d-regular, 1 it is not, 2 bad input, 3 undecided, 4 bug",
+    "leakage": "0 the leakage was computed, 2 bad input, 3 undecided, 4 bug",
+    "reproduce": "0 every claim reproduced, 1 some claim differs from the paper, 2 unknown id, "
+                 "3 some claim undecided (none differs), 4 bug (also: with --recheck, a refuted certificate)",
+    "proofs": "0 written (or up to date with --check), 1 stale proof files with --check, 2 bad input, 4 bug",
+    "recheck": "0 the certificate is confirmed by the independent kernel, 1 refuted (a bug), 2 not a certificate, "
+               "3 not checkable (the reason is printed), 4 bug",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -86,6 +125,9 @@ def _cmd_optimal(a):
 
     if a.n < 1:
         raise _usage(f"--n: expected n >= 1, got {a.n}")
+    if a.n > MAX_OPTIMAL_N:
+        raise _usage(f"--n {a.n}: the exact LP would have (n+1)^2 = {(a.n + 1) ** 2:,} variables; the limit is "
+                     f"n <= {MAX_OPTIMAL_N} (about {(MAX_OPTIMAL_N + 1) ** 2:,} variables)")
     user = load_user(a.prior, a.loss, a.n)
     return _emit(certify_universal_optimality(a.n, user, alpha=a.alpha, eps=a.eps), a.format)
 
@@ -120,7 +162,15 @@ def _cmd_tight(a):
     metric = load_metric(a.metric)
     if a.threshold:
         return _emit(threshold(metric), a.format)
+    _check_phi_size(metric, "tight")
     return _emit(tight_constraints(metric, resolve_level(a.eps, a.alpha)), a.format)
+
+
+def _check_phi_size(metric, cmd):
+    n = len(metric)
+    if n > MAX_PHI_POINTS:
+        raise _usage(f"{cmd}: the metric has {n:,} points; the exact dense solve of Phi z = 1 would hold "
+                     f"{n * n:,} exact entries and cost about n^3 operations; the limit is {MAX_PHI_POINTS:,} points")
 
 
 def _cmd_regular(a):
@@ -129,6 +179,7 @@ def _cmd_regular(a):
     from .theory.regular import regular_prior
 
     metric = load_metric(a.metric)
+    _check_phi_size(metric, "regular")
     prior = load_prior_for(a.prior, list(metric.points))
     return _emit(regular_prior(prior, metric, resolve_level(a.eps, a.alpha)), a.format)
 
@@ -220,9 +271,24 @@ def _usage(msg):
     return _UsageError(msg)
 
 
+class _Sub:
+    """``add_parser`` with the shared ``--debug`` flag and the command's exit codes as epilog."""
+
+    def __init__(self, sub):
+        self.sub = sub
+        self.common = argparse.ArgumentParser(add_help=False)
+        self.common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                                 help="show the traceback of an internal error (exit 4)")
+
+    def add_parser(self, name, **kw):
+        return self.sub.add_parser(name, parents=[self.common], epilog=f"exit codes: {_CMD_EXITS[name]}", **kw)
+
+
 def build_parser():
-    p = _Parser(prog="exactdp", description="Exact verification of differential privacy over finite metrics.")
-    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    p = _Parser(prog="exactdp", description="Exact verification of differential privacy over finite metrics.",
+                epilog=_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--debug", action="store_true", help="show the traceback of an internal error (exit 4)")
+    sub = _Sub(p.add_subparsers(dest="cmd", required=True, parser_class=_Parser))
 
     c = sub.add_parser("certify", help="certify eps*d-privacy of a mechanism (exactly)")
     c.add_argument("mechanism", nargs="?", help="mechanism file (JSON, or CSV for a bare matrix)")
@@ -299,8 +365,25 @@ def build_parser():
 
 
 def main(argv=None) -> int:
+    """Run the command line; returns the exit code (see the module docstring)."""
     parser = build_parser()
     a = parser.parse_args(argv)
+    try:
+        return _run(a)
+    except Exception as e:  # noqa: BLE001 -- the one place that turns a bug into exit 4
+        if getattr(a, "debug", False):
+            raise
+        sys.stderr.write(f"exactdp: internal error: {type(e).__name__}: {_one_line(e)}; this is a bug, please "
+                         "report it (rerun with --debug for the traceback)\n")
+        return EXIT_BUG
+
+
+def _one_line(e, limit=300):
+    msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return msg if len(msg) <= limit else msg[:limit] + "..."
+
+
+def _run(a) -> int:
     try:
         return a.fn(a)
     except _UsageError as e:
@@ -309,12 +392,19 @@ def main(argv=None) -> int:
     except Undecided as e:
         sys.stderr.write(f"exactdp: undecided: {e.reason}\n")
         return 3
-    except (ExactDPError, ValueError, TypeError) as e:
-        # exactdp errors are ValueError/TypeError subclasses; anything else is a bug and keeps its traceback
-        if not isinstance(e, ExactDPError):
+    except ExactDPError as e:
+        sys.stderr.write(f"exactdp: error: {_one_line(e, 2000)}\n")
+        return 2
+    except RecursionError:
+        if getattr(a, "debug", False):
             raise
-        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-        sys.stderr.write(f"exactdp: error: {msg}\n")
+        sys.stderr.write("exactdp: error: input nested too deeply to process; simplify the expression or file\n")
+        return 2
+    except MemoryError:
+        if getattr(a, "debug", False):
+            raise
+        sys.stderr.write("exactdp: error: out of memory; the input is too large for exact computation on this "
+                         "machine (see the limits in the README)\n")
         return 2
 
 

@@ -4,7 +4,9 @@ Numbers in files are exact: JSON integers, strings in the exactdp grammar
 (``"3/4"``, ``"exp(-1/2)"``, ``"(1-alpha)/(1+alpha)"``), and JSON decimal
 literals such as ``0.25``, which are taken at their exact *decimal* value (the
 text is never converted to a binary float).  ``NaN`` and ``Infinity`` are
-refused.  Files larger than :data:`MAX_FILE_BYTES` are refused before reading.
+refused, and so is a key given twice in one object.  Files are read in
+chunks and refused as soon as they pass :data:`MAX_FILE_BYTES` (the size the
+system reports is not trusted: pipes and ``/dev/zero`` report 0).
 """
 
 from __future__ import annotations
@@ -12,39 +14,98 @@ from __future__ import annotations
 import csv
 import json
 import os
+import sys
 
 from .errors import InputTooLarge, InvalidInput
+from .exact.parse import MAX_DIGITS
 from .mechanism import Mechanism
 
-__all__ = ["MAX_FILE_BYTES", "load_json", "load_mechanism", "load_metric", "mechanism_from_json", "read_prior_file",
+__all__ = ["MAX_FILE_BYTES", "MAX_INT_DIGITS", "load_json", "load_mechanism", "load_metric", "mechanism_from_json", "read_prior_file",
            "load_prior_for", "load_user"]
 
 #: largest input file accepted (bytes)
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
+#: most decimal digits in one JSON integer literal (the same limit as in expressions)
+MAX_INT_DIGITS = MAX_DIGITS
+
+_CHUNK = 1 << 20
+
+
 def _refuse_constant(name):
     raise InvalidInput(f"JSON: {name} is not an exact number; write probabilities as exact numbers such as \"1/3\"")
 
 
-def _read(path: str) -> str:
+def _parse_int(text):
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise InputTooLarge(f"JSON: an integer with {len(text.lstrip('-'))} digits exceeds the limit "
+                            f"{MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _unique_keys(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise InvalidInput(f"JSON: the key {k!r} is given twice in one object; give each key once")
+        out[k] = v
+    return out
+
+
+def _read_bytes(path: str) -> bytes:
+    """The file's bytes, read in chunks and refused as soon as they pass :data:`MAX_FILE_BYTES`.
+
+    The reported size is not trusted: ``/dev/zero``, pipes and ``/dev/stdin``
+    report 0 bytes and never end.
+    """
+    chunks, total = [], 0
     try:
-        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            while True:
+                b = f.read(min(_CHUNK, MAX_FILE_BYTES + 1 - total))
+                if not b:
+                    break
+                chunks.append(b)
+                total += len(b)
+                if total > MAX_FILE_BYTES:
+                    raise InputTooLarge(f"file {path!r}: more than {MAX_FILE_BYTES} bytes exceed the limit "
+                                        f"{MAX_FILE_BYTES}")
+    except IsADirectoryError:
+        raise InvalidInput(f"file {path!r}: is a directory; give a JSON (or CSV) file") from None
     except OSError as e:
-        raise InvalidInput(f"file {path!r}: {e.strerror}") from None
-    if size > MAX_FILE_BYTES:
-        raise InputTooLarge(f"file {path!r}: {size} bytes exceed the limit {MAX_FILE_BYTES}")
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+        raise InvalidInput(f"file {path!r}: {e.strerror or type(e).__name__}") from None
+    return b"".join(chunks)
+
+
+def _read(path: str) -> str:
+    data = _read_bytes(path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidInput(f"file {path!r}: not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start}); "
+                           "input files are UTF-8 JSON or CSV") from None
 
 
 def load_json(path: str):
-    """Decode a JSON file keeping decimal literals as exact text."""
+    """Decode a JSON file keeping decimal literals as exact text.
+
+    Refused with a one-line :class:`~exactdp.errors.InvalidInput`: malformed
+    JSON, ``NaN``/``Infinity``, a key given twice in one object, an integer
+    of more than :data:`MAX_INT_DIGITS` digits, nesting deeper than the JSON
+    decoder's recursion limit, files over :data:`MAX_FILE_BYTES`.
+    """
     text = _read(path)
     try:
-        return json.loads(text, parse_float=lambda s: s, parse_constant=_refuse_constant)
+        return json.loads(text, parse_float=lambda s: s, parse_int=_parse_int, parse_constant=_refuse_constant,
+                          object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as e:
         raise InvalidInput(f"file {path!r}: malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except InvalidInput as e:  # raised by the hooks above
+        raise type(e)(f"file {path!r}: {e}") from None
+    except RecursionError:
+        raise InputTooLarge(f"file {path!r}: JSON nested deeper than the decoder allows (about "
+                            f"{sys.getrecursionlimit()} levels); exactdp files need a few levels") from None
 
 
 def mechanism_from_json(obj, *, validate=False, name="mechanism") -> Mechanism:
@@ -71,7 +132,10 @@ def load_mechanism(path: str) -> Mechanism:
     """Load a mechanism from JSON (documented format) or CSV (a bare matrix, labels 0..)."""
     if path.lower().endswith(".csv"):
         text = _read(path)
-        rows = [[c.strip() for c in r] for r in csv.reader(text.splitlines()) if any(c.strip() for c in r)]
+        try:
+            rows = [[c.strip() for c in r] for r in csv.reader(text.splitlines()) if any(c.strip() for c in r)]
+        except csv.Error as e:
+            raise InvalidInput(f"file {path!r}: malformed CSV: {e}") from None
         if not rows:
             raise InvalidInput(f"file {path!r}: empty CSV")
         name = os.path.basename(path)
@@ -113,6 +177,14 @@ def load_prior_for(path: str, labels) -> dict:
         if len(probs) != len(labels):
             raise InvalidInput(f"prior file {path!r}: {len(probs)} probabilities for {len(labels)} points")
         pts = list(labels)
+    if len(set(pts)) != len(pts):
+        dup = next(x for x in pts if pts.count(x) > 1)
+        raise InvalidInput(f"prior file {path!r}: point {dup!r} is listed twice; labels are compared as strings")
+    if set(pts) != {str(x) for x in labels}:
+        extra = sorted(set(pts) - {str(x) for x in labels})[:5]
+        missing = sorted({str(x) for x in labels} - set(pts))[:5]
+        raise InvalidInput(f"prior file {path!r}: its points differ from the {len(labels)} points it is for; only in "
+                           f"the prior: {extra}, missing from the prior: {missing}")
     return dict(zip(pts, probs))
 
 
@@ -127,6 +199,9 @@ def load_user(prior_path: str, loss: str, n: int | None = None):
         raise InvalidInput(f"prior file {prior_path!r}: {len(probs)} probabilities, expected n + 1 = {n + 1}")
     if loss in LOSSES:
         table = loss
+    elif not os.path.exists(loss):
+        raise InvalidInput(f"loss: unknown loss {loss!r}; give absolute, squared, binary or a loss file "
+                           "{\"matrix\": [[...]]}")
     else:
         lobj = load_json(loss)
         if not isinstance(lobj, dict) or "matrix" not in lobj:

@@ -35,18 +35,18 @@ from flint import fmpq
 from .errors import InputTooLarge, InvalidInput, LabelMismatch, NotStochastic, UnsupportedRegime
 from .exact.decide import exact_latex, exact_str, sign
 from .exact.expo import ExpFrac
-from .exact.values import Setting, probability
+from .exact.values import Setting, brief, probability
 
 __all__ = ["Mechanism", "MAX_CELLS"]
 
 #: largest number of matrix cells accepted
 MAX_CELLS = 16_000_000
 
-_RAT = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
+_RAT = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$", re.ASCII)
 
 
 def _fast_entry(text, setting, allow_float, what):
-    if isinstance(text, str):
+    if isinstance(text, str) and len(text) <= 200:  # longer text goes through the parser and its digit limit
         m = _RAT.match(text)
         if m:
             den = int(m.group(2)) if m.group(2) else 1
@@ -149,12 +149,12 @@ class Mechanism:
                 if bad:
                     i, j = map(int, np.argwhere(self.codes == c)[0])
                     raise NotStochastic(
-                        f"mechanism: entry ({self.inputs[i]!r}, {self.outputs[j]!r}) = {exact_str(v)} is negative "
+                        f"mechanism: entry ({self.inputs[i]!r}, {self.outputs[j]!r}) = {brief(v)} is negative "
                         f"for alpha in {bad[0].lo.decimal(6)}..{bad[0].hi.decimal(6)}; a probability must be >= 0 for every alpha in (0, 1)")
             elif sign(v) < 0:
                 i, j = map(int, np.argwhere(self.codes == c)[0])
                 raise NotStochastic(
-                    f"mechanism: entry ({self.inputs[i]!r}, {self.outputs[j]!r}) = {exact_str(v)} is negative; "
+                    f"mechanism: entry ({self.inputs[i]!r}, {self.outputs[j]!r}) = {brief(v)} is negative; "
                     "probabilities must be >= 0")
         fast = _vector_row_check(self)
         rows_to_check = range(len(self.inputs)) if fast is None else fast
@@ -163,7 +163,7 @@ class Mechanism:
             s = self.row_sum(i)
             if not (s - 1 == 0 if not isinstance(s, fmpq) else s == 1):
                 raise NotStochastic(
-                    f"mechanism: row {x!r} sums to {exact_str(s)}, expected exactly 1; hint: each row is a "
+                    f"mechanism: row {x!r} sums to {brief(s)}, expected exactly 1; hint: each row is a "
                     "probability distribution over the outputs")
         self.validated = True
 
@@ -252,6 +252,9 @@ class Mechanism:
         eps_lin = level._eps_lin
         out = []
         for v in self.values:
+            if not isinstance(v, ExpFrac):  # a rational entry does not depend on alpha
+                out.append(v)
+                continue
             if eps_lin is not None:
                 w = v.substitute_eps(eps_lin)
             elif alpha is not None and isinstance(alpha, fmpq):

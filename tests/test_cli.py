@@ -64,10 +64,19 @@ def test_epsilon_command(capsys):
     assert code == 2 and "give --alpha or --eps" in err
 
 
-def test_undecided_exit_3(capsys):
+def test_undecided_exit_3(tmp_path, capsys):
+    # alpha = 2^(-1/2) is irrational, so the entries in alpha have no exact value at eps = log(2)/2, and the
+    # all-eps proof fails only for some alpha ...
+    m = write(tmp_path, "m.json", {"matrix": [["1/2+alpha/4", "1/2-alpha/4"], ["1/2-alpha/4", "1/2+alpha/4"]]})
+    quarter = write(tmp_path, "q.json", {"kind": "matrix", "points": ["0", "1"],
+                                         "distances": [[0, "1/4"], ["1/4", 0]]})
+    code, out, _ = run(["certify", m, "--metric", quarter, "--eps", "log(2)/2", "--format", "json"], capsys)
+    assert code == 3 and json.loads(out)["verdict"] == "undecided"
+    # ... but where the proof for every eps holds, it settles this eps too
     code, out, _ = run(["certify", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json", "--eps", "log(2)/2",
                         "--format", "json"], capsys)
-    assert code == 3 and json.loads(out)["verdict"] == "undecided"
+    d = json.loads(out)
+    assert code == 0 and d["verdict"] == "holds" and d["kind"] == "all_eps" and "log(2)/2" in d["claim"]
 
 
 def test_csv_mechanism(tmp_path, capsys):

@@ -182,7 +182,7 @@ def _epsilon_proof(cert) -> Proof:
         concl = "The exact smallest epsilon could not be decided."
     elif ev.epsilon == "inf":
         concl = ("$\\varepsilon^* = \\infty$: the mechanism is not $\\varepsilon d$-private for any finite "
-                 "$\\varepsilon$.")
+                 "$\\varepsilon$ (an output has probability zero on one side of a pair at finite distance only).")
     else:
         enc = ev.enclosure
         concl = f"$\\varepsilon^* = {tex(ev.epsilon)}$" + (f" $\\in [{enc[0]}, {enc[1]}]$." if enc else ".")

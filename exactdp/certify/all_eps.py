@@ -21,6 +21,7 @@ from ..exact.decide import exact_str
 from ..exact.expo import ExpFrac
 from ..exact.lin import Lin
 from ..exact.symbolic import AlphaSet, denominator_lcm, sign_pieces
+from ..metrics import as_metric
 from .constraints import Constraints, Triple
 
 __all__ = ["certify_all_eps"]
@@ -70,6 +71,7 @@ def certify_all_eps(mech, metric) -> Certificate:
     ----------
     GRS12 Ex. 2.1 (the geometric mechanism is eps-private for every eps).
     """
+    metric = as_metric(metric)
     vals = mech.values
     if mech.regime == "transcendental":
         raise InvalidInput("certify_all_eps: the entries are fixed transcendental numbers; write them in alpha "

@@ -25,6 +25,7 @@ from ..certificate.privacy import EpsilonEvidence, PrivacyEvidence
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level, level_of
+from ..metrics import as_metric
 from .constraints import Constraints, Triple
 
 __all__ = ["certify_privacy", "smallest_epsilon", "resolve_level"]
@@ -94,7 +95,8 @@ def smallest_epsilon(mech, metric, *, _cons=None) -> Certificate:
         Kind ``epsilon``; ``evidence.epsilon`` is exact text (``"log(2)"``,
         ``"1/2"``, ``"0"`` or ``"inf"``), ``evidence.enclosure`` a decimal
         enclosure rounded outward, ``evidence.binding`` the binding constraint.
-        The verdict holds when eps* is decided, and is undecided otherwise.
+        The verdict holds when a finite eps* is decided, fails when eps* is
+        ``inf`` (no finite eps works), and is undecided otherwise.
 
     Raises
     ------
@@ -121,6 +123,7 @@ def smallest_epsilon(mech, metric, *, _cons=None) -> Certificate:
     ----------
     ECP14 Def. 1; HLM15 (11).
     """
+    metric = as_metric(metric)
     if mech.regime == "symbolic":
         raise InvalidInput("smallest_epsilon: the mechanism's entries depend on a symbolic alpha; fix a level "
                            "(mech.at(Level...)) or use certify_all_eps")
@@ -134,7 +137,8 @@ def smallest_epsilon(mech, metric, *, _cons=None) -> Certificate:
     t = cons.one_sided_zero()
     if t is not None:
         ev = EpsilonEvidence(**base, epsilon="inf", enclosure=["inf", "inf"], level=None, binding=_constraint(cons, t))
-        return Certificate("epsilon", True, Method.RATIONAL, claim, ev, note="an exact zero on one side only")
+        # no finite eps works: "private for some eps" fails (exit 1 on the command line)
+        return Certificate("epsilon", False, Method.RATIONAL, claim, ev, note="an exact zero on one side only")
     return _search_epsilon(mech, cons, base, claim)
 
 
@@ -214,12 +218,14 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
     ----------
     ECP14 Def. 1 and sec. 3.2; GRS12 Ex. 2.1; HLM15 (11).
     """
+    metric = as_metric(metric)
     level = resolve_level(eps, alpha, level)
     claim = f"{mech.name} is eps*d-private with eps = {level.eps_str()} on the {metric.description}"
     try:
         mech = _concrete(mech, level)
     except UnsupportedRegime as e:
-        return _unsupported(mech, metric, level, claim, str(e))
+        settled = _settled_for_every_eps(mech, metric, level) if mech.regime == "symbolic" else None
+        return settled if settled is not None else _unsupported(mech, metric, level, claim, str(e))
     cons = Constraints(mech, metric)
     S = cons.decide(level)
     eps_cert = smallest_epsilon(mech, metric, _cons=cons) if with_epsilon else None
@@ -256,6 +262,25 @@ def _at_level(mech, metric, c: Constraint, level) -> Constraint:
     rhs = exact_str(simplify(E * b)) if E is not None else f"{level.factor_str(d)} * ({exact_str(b)})"
     return Constraint(x=c.x, x_prime=c.x_prime, output=c.output, distance=c.distance, K_x=c.K_x,
                       K_x_prime=c.K_x_prime, lhs=exact_str(a), rhs=rhs, excess=None)
+
+
+def _settled_for_every_eps(mech, metric, level):
+    """The all-eps certificate (regime 3) when it settles the level, else ``None``.
+
+    Used when the entries in alpha cannot be evaluated exactly at the level (e.g. eps = log(2)/2,
+    alpha = 2^(-1/2)): a proof for every eps covers it, and so does a failure for every alpha in (0, 1).
+    """
+    from .all_eps import certify_all_eps
+
+    cert = certify_all_eps(mech, metric)
+    fs = cert.evidence.failure_set or []
+    everywhere = (cert.holds is False and len(fs) == 1 and not fs[0]["point"] and fs[0]["lo"] == "0"
+                  and fs[0]["hi"] == "1")
+    if cert.holds is not True and not everywhere:
+        return None
+    claim = (f"{cert.claim}; in particular at eps = {level.eps_str()}, where the entries are not exact rationals "
+             "or exponentials (the statement for every eps settles it)")
+    return Certificate("all_eps", cert.verdict, cert.method, claim, cert.evidence)
 
 
 def _unsupported(mech, metric, level, claim, reason) -> Certificate:

@@ -68,6 +68,9 @@ def arb_of(x, eps=None) -> arb:
     return x.arb(None if eps is None else eps.arb())
 
 
+_BIG = 1.7976931348623157e308  # the largest finite float
+
+
 def _down(v: float) -> float:
     return math.nextafter(v, -math.inf)
 
@@ -79,13 +82,19 @@ def _up(v: float) -> float:
 def float_bounds(x) -> tuple[float, float]:
     """Floats ``lo <= x <= hi`` (outward rounded; never used to decide alone)."""
     if isinstance(x, fmpq):
-        f = float(x)  # correctly rounded, so one ulp outward is a bound
+        try:
+            f = int(x.p) / int(x.q)  # correctly rounded (tiny values round to 0.0), so one ulp outward is a bound
+        except OverflowError:  # beyond the float range: only the side is known
+            return (_BIG, math.inf) if x > 0 else (-math.inf, -_BIG)
         return _down(f), _up(f)
     with ctx.workprec(80):
         b = arb_of(x)
     if not b.is_finite():
         return -math.inf, math.inf
-    lo, hi = float(b.lower()), float(b.upper())
+    try:
+        lo, hi = float(b.lower()), float(b.upper())
+    except OverflowError:  # pragma: no cover - flint versions that raise instead of returning inf
+        return -math.inf, math.inf
     return _down(lo), _up(hi)
 
 
@@ -112,7 +121,12 @@ def _round_str(v: arb, digits: int, direction: int) -> str:
     q = fmpq(int(m)) * (fmpq(2) ** int(e)) if e >= 0 else fmpq(int(m), 2 ** int(-e))
     if q == 0:
         return "0"
-    mag = math.floor(math.log10(abs(float(q)))) if float(q) != 0 else -300
+    a = abs(q)
+    mag = int((int(a.p).bit_length() - int(a.q).bit_length()) * 0.30103)  # within 1 of floor(log10 |q|); fixed below
+    while fmpq(10) ** (mag + 1) <= a:
+        mag += 1
+    while fmpq(10) ** mag > a:
+        mag -= 1
     scale = digits - 1 - mag
     scaled = q * (fmpq(10) ** scale) if scale >= 0 else q / (fmpq(10) ** (-scale))
     n = int(scaled.floor()) if direction < 0 else int(scaled.ceil())

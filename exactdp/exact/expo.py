@@ -38,9 +38,13 @@ from flint import arb, ctx, fmpq, fmpq_poly
 from ..errors import UnsupportedRegime
 from .lin import EPS_ATOM, MAX_PREC, Lin
 
-__all__ = ["ExpFrac", "ZERO_EXP"]
+__all__ = ["ExpFrac", "ZERO_EXP", "MAX_DENSE_DEGREE"]
 
 ZERO_EXP = Lin()
+
+#: largest degree (in ``u = exp(atom/L)``) expanded densely to cancel common factors; sparser
+#: quotients (e.g. eps = 499999999999/10^12) are kept as they are
+MAX_DENSE_DEGREE = 20_000
 
 
 def _padd(p: dict, q: dict, s=1) -> dict:
@@ -73,6 +77,18 @@ def _pscale(p: dict, c, shift: Lin | None = None) -> dict:
     if shift is None or shift.is_zero():
         return {k: v * c for k, v in p.items()}
     return {k + shift: v * c for k, v in p.items()}
+
+
+def _monomial_quotient(num: dict, den: dict):
+    """``(c, b)`` with ``num = c exp(b) den`` when the exponents share one atom, else ``None`` (sparse test)."""
+    if len(num) != len(den):
+        return None
+
+    def order(k):
+        return k.terms[0][1] if k.terms else fmpq(0)
+    kn, kd = max(num, key=order), max(den, key=order)
+    c, b = num[kn] / den[kd], kn - kd
+    return (c, b) if _padd(num, _pscale(den, c, b), -1) == {} else None
 
 
 def _key(p: dict):
@@ -183,6 +199,12 @@ class ExpFrac:
         if not isinstance(other, (ExpFrac, fmpq, int)):
             return NotImplemented
         o = ExpFrac.coerce(other)
+        # cancel a factor that appears identically above and below (e.g. the shared row normaliser of the
+        # exponential mechanism in K(x)(z) / K(x')(z)): cheap, structural, and the value is unchanged
+        if len(self.den) > 1 and _key(self.den) == _key(o.num):
+            return ExpFrac(dict(self.num), dict(o.den))
+        if len(o.den) > 1 and _key(o.den) == _key(self.num):
+            return ExpFrac(dict(o.num), dict(self.den))
         return ExpFrac(_pmul(self.num, o.num), _pmul(self.den, o.den))
 
     __rmul__ = __mul__
@@ -195,7 +217,12 @@ class ExpFrac:
     def __truediv__(self, other):
         if not isinstance(other, (ExpFrac, fmpq, int)):
             return NotImplemented
-        return self * ExpFrac.coerce(other).inverse()
+        o = ExpFrac.coerce(other)
+        if len(self.den) > 1 and _key(self.den) == _key(o.den):  # (N1/D) / (N2/D) = N1/N2
+            if not o.num:
+                raise ZeroDivisionError("division by an exact zero")
+            return ExpFrac(dict(self.num), dict(o.num))
+        return self * o.inverse()
 
     def __rtruediv__(self, other):
         return ExpFrac.coerce(other) * self.inverse()
@@ -241,6 +268,11 @@ class ExpFrac:
                 L = L * int(sa[1].q) // gcd(L, int(sa[1].q))
         if atom is None:
             return self
+        span = [int(k.terms[0][1] * L) if k.terms else 0 for k in list(self.num) + list(self.den)]
+        if max(span) - min(span) > MAX_DENSE_DEGREE:
+            # too sparse to expand densely: cancel only a monomial quotient N = c exp(b) D, else keep as is
+            mono = _monomial_quotient(self.num, self.den)
+            return self if mono is None else ExpFrac.exp(mono[1], mono[0])
 
         def to_poly(p):
             es = {k: int(k.terms[0][1] * L) if k.terms else 0 for k in p}

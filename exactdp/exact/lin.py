@@ -38,6 +38,10 @@ __all__ = ["Lin", "EPS_ATOM", "squarefree_split", "MAX_PREC"]
 EPS_ATOM = 0
 #: highest working precision (bits) tried before a sign is declared undecided
 MAX_PREC = 1 << 14
+#: integers up to this size are factored completely under a square root (larger ones only partly)
+MAX_FACTOR_BITS = 128
+#: largest integer (bits) under a square root unless it is a perfect square
+MAX_SQRT_BITS = 2048
 
 
 @lru_cache(maxsize=4096)
@@ -49,8 +53,29 @@ def squarefree_split(n: int) -> tuple[int, int]:
     """
     if n <= 0:
         raise InvalidInput(f"square root argument: expected a positive integer, got {n}")
+    f = fmpz(n)
+    if n.bit_length() > MAX_SQRT_BITS:
+        r, rem = f.sqrtrem()
+        if rem == 0:
+            return int(r), 1
+        raise UnsupportedRegime(f"sqrt: the integer {str(f)[:20]}... has {len(str(f))} digits; square roots of "
+                                f"integers beyond {MAX_SQRT_BITS} bits are taken only of perfect squares")
+    if n.bit_length() <= MAX_FACTOR_BITS:
+        factors = f.factor()
+    else:  # full factoring may take hours: split off primes below 2^32, accept a prime or square cofactor
+        factors = []
+        for p, e in f.factor_smooth(32):
+            if p.bit_length() > 32 and not p.is_probable_prime():
+                r, rem = p.sqrtrem()
+                if rem != 0 or not r.is_probable_prime():
+                    raise UnsupportedRegime(
+                        f"sqrt: the integer {str(f)[:20]}... ({len(str(f))} digits) has a factor of "
+                        f"{len(str(p))} digits that cannot be factored cheaply; square roots of integers beyond "
+                        f"{MAX_FACTOR_BITS} bits need a prime or square cofactor after removing factors below 2^32")
+                p, e = r, 2 * e
+            factors.append((p, e))
     k, s = 1, 1
-    for p, e in fmpz(n).factor():
+    for p, e in factors:
         p = int(p)
         k *= p ** (e // 2)
         if e % 2:

@@ -8,7 +8,7 @@ Grammar (no ``eval``, no ``sympify``)::
     power  := atom (('^' | '**') unary)?
     atom   := NUMBER | 'alpha' | 'eps' | FUNC '(' expr ')' | '(' expr ')'
     FUNC   := 'exp' | 'log' | 'sqrt'
-    NUMBER := digits ['.' digits] [('e'|'E') ['+'|'-'] digits]
+    NUMBER := digits ['.' digits] [('e'|'E') ['+'|'-'] digits]    (ASCII digits 0-9 only)
 
 Decimal numbers are taken at their exact decimal value (``0.1`` is 1/10).
 The result is a small tuple tree; :mod:`exactdp.exact.values` gives it a value.
@@ -37,20 +37,30 @@ MAX_EXPR_CHARS = 10_000
 MAX_DEPTH = 64
 MAX_DIGITS = 2_000
 
+# ASCII only: digits are 0-9 (re.ASCII keeps \d and \s from matching other scripts' digits and spaces)
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)"
-    r"|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[-+*/^()]))"
+    r"|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[-+*/^()]))",
+    re.ASCII,
 )
 _NAMES = {"alpha", "eps", "exp", "log", "sqrt"}
 _HINT = "allowed: numbers, alpha, eps, exp, log, sqrt, + - * / ^ and parentheses"
+
+
+def _show(text: str, limit: int = 80) -> str:
+    """``repr(text)``, cut to about ``limit`` characters for a one-line message."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
 def _decimal(text: str) -> fmpq:
     """The exact value of a decimal literal such as ``12.5e-3``."""
     mant, _, exp = text.lower().partition("e")
     ip, _, fp = mant.partition(".")
-    if len(ip) + len(fp) > MAX_DIGITS or (exp and abs(int(exp)) > MAX_DIGITS):
-        raise InputTooLarge(f"number {text[:40]}...: more than {MAX_DIGITS} digits")
+    if len(ip) + len(fp) > MAX_DIGITS:
+        raise InputTooLarge(f"number {text[:20]}... has {len(ip) + len(fp)} digits; the limit is {MAX_DIGITS}")
+    if exp and (len(exp) > 8 or abs(int(exp)) > MAX_DIGITS):
+        raise InputTooLarge(f"number {text[:20]}{'...' if len(text) > 20 else ''}: decimal exponent beyond the "
+                            f"limit {MAX_DIGITS}")
     digits = int((ip or "0") + fp)
     e = (int(exp) if exp else 0) - len(fp)
     return fmpq(digits * fmpz(10) ** e) if e >= 0 else fmpq(digits, fmpz(10) ** (-e))
@@ -64,15 +74,20 @@ def _tokenize(text: str):
             break
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
+            bad = text[pos:].lstrip(" \t\n\r\f\v")[:1]
+            if bad.isdigit() or bad.isspace():
+                raise ParseError(
+                    f"expression: non-ASCII {'digit' if bad.isdigit() else 'space'} {bad!r} (U+{ord(bad):04X}) at "
+                    f"position {pos} in {_show(text)}; write numbers with the ASCII digits 0-9")
             raise ParseError(
                 f"expression: unexpected character {text[pos:].lstrip()[:1]!r} at position "
-                f"{pos} in {text!r}; {_HINT}"
+                f"{pos} in {_show(text)}; {_HINT}"
             )
         start = m.start(m.lastgroup)
         kind = m.lastgroup
         val = m.group(kind)
         if kind == "name" and val not in _NAMES:
-            raise ParseError(f"expression: unknown name {val!r} at position {start} in {text!r}; {_HINT}")
+            raise ParseError(f"expression: unknown name {val!r} at position {start} in {_show(text)}; {_HINT}")
         out.append((kind, val, start))
         pos = m.end()
     return out
@@ -93,14 +108,14 @@ class _Parser:
         if tok[0] is None or (val is not None and tok[1] != val):
             want = repr(val) if val else "more input"
             got = repr(tok[1]) if tok[0] else "end of input"
-            raise ParseError(f"expression: expected {want}, got {got} at position {tok[2]} in {self.text!r}")
+            raise ParseError(f"expression: expected {want}, got {got} at position {tok[2]} in {_show(self.text)}")
         self.i += 1
         return tok
 
     def enter(self):
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise InputTooLarge(f"expression: nesting deeper than {MAX_DEPTH} in {self.text[:60]!r}")
+            raise InputTooLarge(f"expression: nesting deeper than {MAX_DEPTH} in {_show(self.text)}")
 
     def expr(self):
         self.enter()
@@ -157,7 +172,7 @@ class _Parser:
             self.take(")")
             return node
         got = repr(val) if kind else "end of input"
-        raise ParseError(f"expression: expected a number, name or '(', got {got} at position {pos} in {self.text!r}")
+        raise ParseError(f"expression: expected a number, name or '(', got {got} at position {pos} in {_show(self.text)}")
 
 
 def parse_exact(text: str):
@@ -172,5 +187,5 @@ def parse_exact(text: str):
     node = p.expr()
     if p.i != len(p.toks):
         kind, val, pos = p.toks[p.i]
-        raise ParseError(f"expression: unexpected {val!r} at position {pos} in {text!r}")
+        raise ParseError(f"expression: unexpected {val!r} at position {pos} in {_show(text)}")
     return node

@@ -28,7 +28,7 @@ from math import lcm
 import sympy as sp
 from flint import fmpq, fmpq_poly
 
-from ..errors import UnsupportedRegime
+from ..errors import InputTooLarge, UnsupportedRegime
 from .expo import ExpFrac
 from .lin import EPS_ATOM
 
@@ -63,10 +63,18 @@ def denominator_lcm(values) -> int:
     return L
 
 
+#: largest degree in ``u = alpha^(1/L)`` of an entry's numerator or denominator taken to exact root isolation
+MAX_SYMBOLIC_DEGREE = 1_000
+
+
 def _poly(p: dict, L: int):
     es = _exps(p)
     ints = [int(e * L) for e in es]
     shift = min(ints) if ints else 0
+    if ints and max(ints) - shift > MAX_SYMBOLIC_DEGREE:
+        raise InputTooLarge(f"symbolic alpha: a polynomial of degree {max(ints) - shift} in u = alpha^(1/{L}) is "
+                            f"beyond the limit {MAX_SYMBOLIC_DEGREE} for exact root isolation; fix a level "
+                            "(--eps/--alpha) instead of proving it for every eps")
     coeffs: dict = {}
     for (k, c), e in zip(p.items(), ints):
         coeffs[e - shift] = coeffs.get(e - shift, 0) + c

@@ -37,7 +37,7 @@ from numbers import Integral, Rational
 
 from flint import fmpq, fmpz
 
-from ..errors import InvalidInput, InvalidType, UnsupportedRegime
+from ..errors import InputTooLarge, InvalidInput, InvalidType, UnsupportedRegime
 from .decide import is_zero
 from .expo import ExpFrac
 from .lin import Lin
@@ -53,9 +53,17 @@ __all__ = [
     "from_python",
     "to_rational",
     "MAX_POWER",
+    "MAX_RESULT_BITS",
+    "MAX_POLY_POWER",
+    "brief",
 ]
 
+#: largest integer exponent in an expression
 MAX_POWER = 100_000
+#: largest exact result of a power, in bits (about 300,000 decimal digits)
+MAX_RESULT_BITS = 1_000_000
+#: largest power of a sum (which expands into many terms)
+MAX_POLY_POWER = 1_000
 
 
 class LogVal:
@@ -172,7 +180,8 @@ def _power(base, ex):
     if isinstance(ex, fmpq) and ex.q == 1:
         k = int(ex.p)
         if abs(k) > MAX_POWER:
-            raise InvalidInput(f"expression: exponent {k} is beyond the limit {MAX_POWER}")
+            raise InputTooLarge(f"expression: exponent {brief(k)} is beyond the limit {MAX_POWER}")
+        _check_power_size(base, k)
         if isinstance(base, fmpq):
             if base == 0 and k < 0:
                 raise InvalidInput("expression: division by zero (0 to a negative power)")
@@ -204,6 +213,55 @@ def _power(base, ex):
     raise UnsupportedRegime(f"power with exponent {ex} is outside the exact regimes")
 
 
+def _coef_bits(q) -> int:
+    q = fmpq(q)
+    return int(q.p).bit_length() + int(q.q).bit_length()
+
+
+def _check_power_size(base, k: int) -> None:
+    """Refuse ``base^k`` when its exact result would pass :data:`MAX_RESULT_BITS` or :data:`MAX_POLY_POWER`."""
+    k = abs(k)
+    if isinstance(base, fmpq):
+        bits, terms = _coef_bits(base), 1
+    elif isinstance(base, Lin):
+        bits, terms = max((_coef_bits(c) + int(a).bit_length() for a, c in base.terms), default=0), len(base.terms)
+    elif isinstance(base, ExpFrac):
+        cs = list(base.num.values()) + list(base.den.values())
+        bits, terms = max(_coef_bits(c) for c in cs), max(len(base.num), len(base.den))
+    else:
+        return
+    if terms > 1 and k > MAX_POLY_POWER:
+        raise InputTooLarge(f"expression: a sum raised to the power {brief(k)} is beyond the limit {MAX_POLY_POWER}; "
+                            "it would expand into too many terms")
+    if bits * k > MAX_RESULT_BITS:
+        raise InputTooLarge(f"expression: a power with about {brief(bits * k)} bits is beyond the limit "
+                            f"{MAX_RESULT_BITS} bits for one exact number")
+
+
+def brief(x, limit: int = 60) -> str:
+    """Text for ``x`` shortened to about ``limit`` characters for messages (the digit count is kept).
+
+    >>> brief(fmpq(2) ** 200)
+    '16069380442589902755...5301376 (61 digits)'
+    >>> brief(fmpq(1, 3))
+    '1/3'
+    """
+    if isinstance(x, int) and x.bit_length() > 4 * limit:
+        x = fmpz(x)
+    if isinstance(x, fmpz):
+        x = fmpq(x)
+    if isinstance(x, fmpq):
+        parts = [str(abs(x.p))] + ([str(x.q)] if x.q != 1 else [])
+        if sum(map(len, parts)) <= limit:
+            return str(x)
+        head, tail = limit // 3, limit // 8
+        cut = ["-" * (x < 0 and i == 0) + (t if len(t) <= limit // 2 else f"{t[:head]}...{t[-tail:]} "
+                                           f"({len(t)} digits)") for i, t in enumerate(parts)]
+        return "/".join(cut)
+    t = str(x)
+    return t if len(t) <= 2 * limit else t[:limit] + f"... ({len(t)} characters)"
+
+
 def _exp(v, setting):
     if isinstance(v, LogVal):
         # exp(c log q) = q^c
@@ -229,38 +287,70 @@ def _log(v):
     raise UnsupportedRegime("log() takes a positive rational or exp(...) of an exact exponent")
 
 
-def evaluate(node, setting: Setting = _PLAIN):
-    """Exact value of a parsed expression tree under ``setting``."""
+def _leaf(node, setting):
     tag = node[0]
     if tag == "num":
         return node[1]
-    if tag == "alpha":
-        if setting.alpha is None:
-            raise InvalidInput("expression: 'alpha' is not defined here; give --alpha/--eps or use it in a mechanism")
-        return setting.alpha
-    if tag == "eps":
-        if setting.eps is None:
-            raise InvalidInput("expression: 'eps' is not defined here; give --alpha/--eps or use it in a mechanism")
-        return setting.eps
+    v = setting.alpha if tag == "alpha" else setting.eps
+    if v is None:
+        raise InvalidInput(f"expression: {tag!r} is not defined here; give --alpha/--eps or use it in a mechanism")
+    return v
+
+
+def _apply(node, args):
+    """The value of ``node`` from the values of its children ``args``."""
+    tag = node[0]
     if tag == "neg":
-        v = evaluate(node[1], setting)
-        if isinstance(v, LogVal):
-            return LogVal(v.base, -v.coef)
-        return -v
-    if tag in ("add", "sub", "mul", "div"):
-        return _simplify(_binop(tag, evaluate(node[1], setting), evaluate(node[2], setting)))
+        v = args[0]
+        return LogVal(v.base, -v.coef) if isinstance(v, LogVal) else -v
+    if tag in _OPS:
+        return _simplify(_binop(tag, args[0], args[1]))
     if tag == "pow":
-        return _simplify(_power(evaluate(node[1], setting), evaluate(node[2], setting)))
+        return _simplify(_power(args[0], args[1]))
     if tag == "call":
-        arg = evaluate(node[2], setting)
+        arg = args[0]
         if node[1] == "exp":
-            return _simplify(_exp(arg, setting))
+            return _simplify(_exp(arg, None))
         if node[1] == "log":
             return _simplify(_log(arg))
         if isinstance(arg, fmpq):
             return _simplify(Lin.sqrt(arg))
         raise UnsupportedRegime("sqrt() takes a non-negative rational")
     raise AssertionError(tag)  # pragma: no cover
+
+
+def _children(node):
+    tag = node[0]
+    if tag == "neg":
+        return node[1:2]
+    if tag == "call":
+        return node[2:3]
+    return node[1:3]
+
+
+def evaluate(node, setting: Setting = _PLAIN):
+    """Exact value of a parsed expression tree under ``setting``.
+
+    The walk is iterative (an explicit stack), so a long chain such as
+    ``1/2+0+0+...`` costs no Python recursion.
+
+    >>> evaluate(parse_exact("1/2" + "+0" * 2000))
+    1/2
+    """
+    stack, vals = [(node, False)], []
+    while stack:
+        nd, ready = stack.pop()
+        if nd[0] in ("num", "alpha", "eps"):
+            vals.append(_leaf(nd, setting))
+        elif ready:
+            k = len(_children(nd))
+            args = vals[len(vals) - k:]
+            del vals[len(vals) - k:]
+            vals.append(_apply(nd, args))
+        else:
+            stack.append((nd, True))
+            stack.extend((c, False) for c in reversed(_children(nd)))
+    return vals[0]
 
 
 def from_python(x, *, what: str = "number", allow_float: bool = False):

@@ -3,7 +3,7 @@
 from .databases import database_label, hamming, induced, symmetric_difference
 from .graphs import cycle, discrete, from_graph, grid, path
 from .space import FiniteMetric, from_matrix
-from .spec import metric_from_spec
+from .spec import as_metric, metric_from_spec
 
 __all__ = [
     "FiniteMetric",
@@ -18,4 +18,5 @@ __all__ = [
     "symmetric_difference",
     "database_label",
     "metric_from_spec",
+    "as_metric",
 ]

@@ -19,6 +19,7 @@ import networkx as nx
 from flint import fmpq
 
 from ..errors import InputTooLarge, InvalidInput, InvalidType
+from ..exact.values import brief
 from .graphs import MAX_POINTS, _GRAPH_REDUCTION, from_graph
 from .space import FiniteMetric
 
@@ -35,14 +36,14 @@ def _universe(values, individuals):
     if not values:
         raise InvalidInput("hamming values: expected at least one value")
     if len({str(v) for v in values}) != len(values):
-        raise InvalidInput(f"hamming values: labels must be distinct as strings, got {values!r}")
+        raise InvalidInput(f"hamming values: labels must be distinct as strings, got {brief(values)}")
     if isinstance(individuals, bool) or not isinstance(individuals, int):
-        raise InvalidType(f"hamming individuals: expected an integer, got {individuals!r}")
+        raise InvalidType(f"hamming individuals: expected an integer, got {brief(individuals)}")
     if individuals < 1:
-        raise InvalidInput(f"hamming individuals: expected u >= 1, got {individuals}")
-    if len(values) ** individuals > MAX_POINTS:
+        raise InvalidInput(f"hamming individuals: expected u >= 1, got {brief(individuals)}")
+    if len(values) > 1 and (individuals > MAX_POINTS.bit_length() or len(values) ** individuals > MAX_POINTS):
         raise InputTooLarge(
-            f"hamming: |V|^u = {len(values)}^{individuals} databases exceed the limit {MAX_POINTS}; "
+            f"hamming: |V|^u = {len(values)}^{brief(individuals)} databases exceed the limit {MAX_POINTS}; "
             "hint: use the induced graph of your query instead")
     return values
 
@@ -135,7 +136,7 @@ def symmetric_difference(ground) -> FiniteMetric:
     """
     ground = [str(g) for g in ground]
     if len(set(ground)) != len(ground):
-        raise InvalidInput(f"ground set: elements must be distinct, got {ground!r}")
+        raise InvalidInput(f"ground set: elements must be distinct, got {brief(ground)}")
     k = len(ground)
     if 2**k > MAX_POINTS:
         raise InputTooLarge(f"symmetric difference: 2^{k} subsets exceed the limit {MAX_POINTS}")

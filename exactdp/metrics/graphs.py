@@ -16,6 +16,7 @@ no other grid point, i.e. with ``gcd(|dr|, |dc|) = 1`` -- in the plane
 from __future__ import annotations
 
 import math
+import re
 from math import gcd
 
 import networkx as nx
@@ -24,6 +25,7 @@ from flint import fmpq
 from ..errors import InputTooLarge, InvalidInput, InvalidType
 from ..exact.decide import exact_str
 from ..exact.lin import Lin
+from ..exact.values import brief
 from ..exact.values import distance as parse_distance
 from .space import FiniteMetric, dist_sign, dist_sub
 
@@ -39,9 +41,15 @@ _GRAPH_REDUCTION = (
 )
 
 
+_DECIMAL = re.compile(r"^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$")
+
+
 def _check_n(n, what, minimum=1):
+    if isinstance(n, str) and _DECIMAL.match(n) and any(c in n for c in ".eE"):  # a JSON number with a decimal point (kept as its text)
+        raise InvalidType(f"{what}: expected an integer, got the decimal number {n[:40]}; write it without a "
+                          "decimal point or exponent, e.g. 3")
     if isinstance(n, bool) or not isinstance(n, int):
-        raise InvalidType(f"{what}: expected an integer, got {type(n).__name__} {n!r}")
+        raise InvalidType(f"{what}: expected an integer, got {type(n).__name__} {str(n)[:40]!r}")
     if n < minimum:
         raise InvalidInput(f"{what}: expected an integer >= {minimum}, got {n}")
     if n > MAX_POINTS:
@@ -54,7 +62,10 @@ def from_graph(G, weight: str | None = None, *, allow_float: bool = False) -> Fi
     Parameters
     ----------
     G : networkx.Graph
-        Undirected graph; node labels are compared as strings.
+        Undirected graph (a ``MultiGraph`` too); node labels are compared as
+        strings, so two nodes with the same text (``1`` and ``"1"``) are
+        refused.  Parallel edges are allowed: the shortest one is the distance
+        (shortest-path semantics), the others impose nothing.
     weight : str, optional
         Edge attribute holding an exact positive length (int, Fraction, or
         exact text such as ``"3/2"`` or ``"sqrt(2)"``); unit lengths if omitted.
@@ -68,6 +79,9 @@ def from_graph(G, weight: str | None = None, *, allow_float: bool = False) -> Fi
     >>> G = nx.Graph([(0, 1), (2, 3)])
     >>> from_graph(G).distance(0, 3)
     inf
+    >>> M = nx.MultiGraph([(0, 1, {"w": 5}), (0, 1, {"w": 1})])
+    >>> from_graph(M, weight="w").distance(0, 1)
+    1
     """
     if not isinstance(G, nx.Graph) or G.is_directed():
         raise InvalidType(f"graph: expected an undirected networkx.Graph, got {type(G).__name__}")
@@ -89,7 +103,10 @@ def from_graph(G, weight: str | None = None, *, allow_float: bool = False) -> Fi
             w = parse_distance(data[weight], what=f"weight of edge ({u!r}, {v!r})", allow_float=allow_float)
             if w == math.inf or dist_sign(w) <= 0:
                 raise InvalidInput(f"graph: weight of edge ({u!r}, {v!r}) is {exact_str(w)}; expected a finite length > 0")
-        H.add_edge(pos[u], pos[v], w=w)
+        a, b = pos[u], pos[v]
+        if H.has_edge(a, b) and dist_sign(dist_sub(w, H[a][b]["w"])) >= 0:
+            continue  # parallel edges (a MultiGraph, or an edge listed twice): the shortest one is the distance
+        H.add_edge(a, b, w=w)
     unit = weight is None
     cache: dict = {}
 
@@ -196,7 +213,7 @@ def grid(shape, norm: str = "manhattan", step=1) -> FiniteMetric:
     try:
         R, C = (int(s) for s in shape)
     except (TypeError, ValueError):
-        raise InvalidInput(f"grid shape: expected two integers [rows, columns], got {shape!r}") from None
+        raise InvalidInput(f"grid shape: expected two integers [rows, columns], got {brief(shape)}") from None
     if R < 1 or C < 1:
         raise InvalidInput(f"grid shape: expected positive sizes, got {R} x {C}")
     _check_n(R * C, "grid size")

@@ -36,6 +36,7 @@ from flint import fmpq
 from ..errors import InputTooLarge, InvalidInput, NotAMetric
 from ..exact.decide import exact_str, float_bounds, sign
 from ..exact.lin import Lin
+from ..exact.values import brief
 from ..exact.values import distance as parse_distance
 
 __all__ = ["FiniteMetric", "MAX_POINTS_DENSE", "dist_sub", "dist_add"]
@@ -192,23 +193,26 @@ def validate_and_reduce(points: Sequence[str], D) -> list:
             raise NotAMetric(f"distances: row {i} ({points[i]!r}) has {len(D[i])} entries, expected {n} (the matrix must be square)")
     for i in range(n):
         if D[i][i] == math.inf or dist_sign(D[i][i]) != 0:
-            raise NotAMetric(f"distances: d({points[i]!r}, {points[i]!r}) = {exact_str(D[i][i])}, expected 0")
+            raise NotAMetric(f"distances: d({points[i]!r}, {points[i]!r}) = {brief(D[i][i])}, expected 0")
         for j in range(i + 1, n):
             a, b = D[i][j], D[j][i]
             if (a == math.inf) != (b == math.inf) or (a != math.inf and dist_sign(dist_sub(a, b)) != 0):
                 raise NotAMetric(
-                    f"distances: not symmetric: d({points[i]!r}, {points[j]!r}) = {exact_str(a)} but "
-                    f"d({points[j]!r}, {points[i]!r}) = {exact_str(b)}")
+                    f"distances: not symmetric: d({points[i]!r}, {points[j]!r}) = {brief(a)} but "
+                    f"d({points[j]!r}, {points[i]!r}) = {brief(b)}")
             if a != math.inf and dist_sign(a) <= 0:
                 raise NotAMetric(
-                    f"distances: d({points[i]!r}, {points[j]!r}) = {exact_str(a)}, expected > 0 for distinct "
+                    f"distances: d({points[i]!r}, {points[j]!r}) = {brief(a)}, expected > 0 for distinct "
                     "points; hint: merge points at distance 0")
     lo, hi = _bounds_matrix(D)
     pairs = []
-    with np.errstate(invalid="ignore"):
+    finite = np.isfinite(lo)
+    with np.errstate(invalid="ignore", over="ignore"):
         for x in range(n):
-            # s[w, y] encloses d(x, w) + d(w, y)
+            # s[w, y] encloses d(x, w) + d(w, y); a sum of finite lower bounds that overflows is still
+            # >= the largest float, never inf (distances beyond the float range, e.g. 10^400)
             s_lo = np.nextafter(lo[x][:, None] + lo, -np.inf)
+            s_lo = np.where(finite[x][:, None] & finite, np.minimum(s_lo, np.finfo(float).max), s_lo)
             s_hi = np.nextafter(hi[x][:, None] + hi, np.inf)
             dxy_lo, dxy_hi = lo[x][None, :], hi[x][None, :]
             # triangle: d(x, y) <= d(x, w) + d(w, y)
@@ -223,8 +227,8 @@ def validate_and_reduce(points: Sequence[str], D) -> list:
                 if lhs == math.inf or dist_sign(dist_sub(lhs, rhs)) > 0:
                     raise NotAMetric(
                         f"distances: triangle inequality fails for ({points[x]!r}, {points[w]!r}, {points[y]!r}): "
-                        f"d({points[x]!r}, {points[y]!r}) = {exact_str(lhs)} > d({points[x]!r}, {points[w]!r}) + "
-                        f"d({points[w]!r}, {points[y]!r}) = {exact_str(rhs)}")
+                        f"d({points[x]!r}, {points[y]!r}) = {brief(lhs)} > d({points[x]!r}, {points[w]!r}) + "
+                        f"d({points[w]!r}, {points[y]!r}) = {brief(rhs)}")
             # generating pairs: (x, y), x < y, finite, with no w strictly between
             between = (s_lo <= dxy_hi) & (dxy_lo <= s_hi)  # possibly equal
             for y in range(x + 1, n):

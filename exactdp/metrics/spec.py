@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import networkx as nx
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, InvalidType
 from .databases import hamming, symmetric_difference
 from .graphs import cycle, discrete, from_graph, grid, path
 from .space import FiniteMetric, from_matrix
 
-__all__ = ["metric_from_spec"]
+__all__ = ["metric_from_spec", "as_metric"]
 
 _KINDS = "graph, matrix, path, cycle, grid, hamming, discrete, subsets"
 
@@ -24,6 +24,13 @@ def _get(spec, key, kind):
     if key not in spec:
         raise InvalidInput(f"metric: kind {kind!r} needs the field {key!r}")
     return spec[key]
+
+
+def _get_list(spec, key, kind):
+    v = _get(spec, key, kind)
+    if not isinstance(v, list):
+        raise InvalidType(f"metric: the field {key!r} of kind {kind!r} must be a list, got {type(v).__name__}")
+    return v
 
 
 def metric_from_spec(spec) -> FiniteMetric:
@@ -36,22 +43,30 @@ def metric_from_spec(spec) -> FiniteMetric:
     if kind == "cycle":
         return cycle(_get(spec, "n", kind))
     if kind == "discrete":
-        return discrete(_get(spec, "points", kind))
+        return discrete(_get_list(spec, "points", kind))
     if kind == "grid":
-        return grid(_get(spec, "shape", kind), spec.get("norm", "manhattan"), spec.get("step", 1))
+        return grid(_get_list(spec, "shape", kind), spec.get("norm", "manhattan"), spec.get("step", 1))
     if kind == "hamming":
-        return hamming(_get(spec, "values", kind), _get(spec, "individuals", kind))
+        return hamming(_get_list(spec, "values", kind), _get(spec, "individuals", kind))
     if kind == "subsets":
-        return symmetric_difference(_get(spec, "ground", kind))
+        return symmetric_difference(_get_list(spec, "ground", kind))
     if kind == "matrix":
-        return from_matrix(_get(spec, "points", kind), _get(spec, "distances", kind))
+        distances = _get_list(spec, "distances", kind)
+        if not all(isinstance(r, list) for r in distances):
+            raise InvalidType("metric: 'distances' must be a list of rows (lists)")
+        return from_matrix(_get_list(spec, "points", kind), distances)
     if kind == "graph":
         nodes = _get(spec, "nodes", kind)
         edges = spec.get("edges", [])
         if not isinstance(nodes, list) or not isinstance(edges, list):
             raise InvalidInput("metric: 'nodes' and 'edges' must be lists")
-        G = nx.Graph()
-        G.add_nodes_from(str(v) for v in nodes)
+        labels = [str(v) for v in nodes]
+        if len(set(labels)) != len(labels):
+            dup = next(x for x in labels if labels.count(x) > 1)
+            raise InvalidInput(f"metric: node {dup!r} is listed twice in 'nodes'; labels are compared as strings "
+                               "and must be unique")
+        G = nx.MultiGraph()  # an edge listed twice keeps both; from_graph takes the shorter
+        G.add_nodes_from(labels)
         weighted = any(isinstance(e, list) and len(e) == 3 for e in edges)
         for e in edges:
             if not isinstance(e, list) or len(e) not in (2, 3):
@@ -65,3 +80,35 @@ def metric_from_spec(spec) -> FiniteMetric:
             G.add_edge(u, v, w=e[2] if len(e) == 3 else 1)
         return from_graph(G, weight="w" if weighted else None)
     raise InvalidInput(f"metric: unknown kind {kind!r}; expected one of {_KINDS}")
+
+
+def as_metric(obj, weight: str = "weight") -> FiniteMetric:
+    """Normalise a metric argument once, at the entry of a public function.
+
+    Accepts a :class:`FiniteMetric` (returned as is), an undirected networkx
+    graph (its shortest-path metric, :func:`from_graph`: edge attribute
+    ``weight`` when every edge has it, unit lengths when none has it;
+    parallel edges count with their minimum) or a decoded JSON metric
+    specification (a ``dict``, see :func:`metric_from_spec`).
+
+    >>> as_metric(nx.path_graph(3)).distance(0, 2)
+    2
+    >>> as_metric({"kind": "cycle", "n": 4}).distance("0", "3")
+    1
+    >>> as_metric([[0, 1], [1, 0]])
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidType: metric: expected a FiniteMetric, a networkx graph or a JSON metric object, got list; hint: from_matrix(points, distances) builds one from a matrix
+    """
+    if isinstance(obj, FiniteMetric):
+        return obj
+    if isinstance(obj, nx.Graph):
+        has = [weight in data for _, _, data in obj.edges(data=True)]
+        if any(has) and not all(has):
+            raise InvalidInput(f"metric: {has.count(False)} of {len(has)} edges of the graph have no {weight!r} "
+                               "attribute; give every edge a length, or none (unit lengths)")
+        return from_graph(obj, weight=weight if any(has) else None)
+    if isinstance(obj, dict):
+        return metric_from_spec(obj)
+    raise InvalidType(f"metric: expected a FiniteMetric, a networkx graph or a JSON metric object, got "
+                      f"{type(obj).__name__}; hint: from_matrix(points, distances) builds one from a matrix")

@@ -1,0 +1,327 @@
+"""Regression tests for issue 8 (hardening), command-line side, and a fuzz test of every command.
+
+Each input below is the one the issue reports.  The fuzz test runs the CLI in a
+child process under an address-space limit (``resource.setrlimit``) and checks
+that random bytes, random JSON and random expressions always end in exit code
+0, 1, 2 or 3 -- never a traceback, never an internal error.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import exactdp.cli
+from exactdp.cli import main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EX = os.path.join(ROOT, "examples", "data")
+RR2 = {"matrix": [["2/3", "1/3"], ["1/3", "2/3"]]}
+GEO2 = {"matrix": [["1/(1+alpha)", "alpha/(1+alpha)"], ["alpha/(1+alpha)", "1/(1+alpha)"]]}
+PATH2 = {"kind": "path", "n": 2}
+COMMANDS = ("certify", "epsilon", "optimal", "remap", "tight", "regular", "leakage", "reproduce", "proofs")
+
+
+def run(args, capsys):
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def write(tmp_path, name, obj):
+    p = tmp_path / name
+    if isinstance(obj, bytes):
+        p.write_bytes(obj)
+    else:
+        p.write_text(obj if isinstance(obj, str) else json.dumps(obj, ensure_ascii=False), encoding="utf-8")
+    return str(p)
+
+
+def one_error_line(err, pattern):
+    assert err.startswith("exactdp: error:") and err.count("\n") == 1, err
+    assert re.search(pattern, err), err
+
+
+# ------------------------------------------------------------- exit code 4 ----
+@pytest.mark.parametrize("exc", [RuntimeError("boom"), ValueError("a plain ValueError"), KeyError("k"),
+                                 AttributeError("'fmpq' object has no attribute 'num'")])
+def test_internal_error_exits_4_in_one_line(monkeypatch, capsys, exc):
+    def broken(a):
+        raise exc
+    monkeypatch.setattr(exactdp.cli, "_cmd_epsilon", broken)
+    code, out, err = run(["epsilon", "m.json", "--metric", "p.json"], capsys)
+    assert code == 4 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"exactdp: internal error: {type(exc).__name__}")
+    assert "this is a bug, please report it" in err and "--debug" in err
+
+
+def test_debug_shows_the_traceback(monkeypatch):
+    def broken(a):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(exactdp.cli, "_cmd_epsilon", broken)
+    with pytest.raises(RuntimeError, match="boom"):
+        main(["epsilon", "m.json", "--metric", "p.json", "--debug"])
+    with pytest.raises(RuntimeError, match="boom"):
+        main(["--debug", "epsilon", "m.json", "--metric", "p.json"])
+
+
+def test_every_command_documents_its_exit_codes(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert e.value.code == 0
+    for code in range(5):
+        assert re.search(rf"^  {code}  ", out, re.M), out
+    assert "reproduce: a claim" in out and "internal error" in out
+    for cmd in COMMANDS:
+        with pytest.raises(SystemExit):
+            main([cmd, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert "exit codes: 0 " in out and "--debug" in out, cmd
+        assert ("4 bug" in out) and ("2 bad input" in out or "2 unknown id" in out), cmd
+    assert "1 some claim differs from the paper" in " ".join(exactdp.cli._CMD_EXITS["reproduce"].split())
+
+
+# ------------------------------------------------------------- bad inputs ----
+def test_directory_as_file(tmp_path, capsys):
+    p = write(tmp_path, "p.json", PATH2)
+    code, _, err = run(["certify", str(tmp_path), "--metric", p, "--eps", "1"], capsys)
+    assert code == 2
+    one_error_line(err, "is a directory")
+
+
+@pytest.mark.parametrize("content, pattern", [
+    (b"\xff\xfe", r"not UTF-8 text \(byte 0xff at offset 0\)"),
+    ("[" * 100_000 + "]" * 100_000, "nested deeper than the decoder allows"),
+    ('{"matrix": [["1"]], "matrix": [["1/2", "1/2"], ["1/2", "1/2"]]}', "the key 'matrix' is given twice"),
+    ({"matrix": [["1" * 5001]]}, "5001 digits; the limit is 2000"),
+    ('{"matrix": [[' + "1" * 5001 + "]]}", "an integer with 5001 digits exceeds the limit 2000"),
+    ({"matrix": [["2^2^2^2^2^2"]]}, r"exponent 20035299304068464649\.\.\.9156736 \(19729 digits\)"),
+    ({"matrix": [["(2^100000)^100000"]]}, "beyond the limit 1000000 bits"),
+    ({"matrix": [["٢/٣", "١/٣"], ["١/٣", "٢/٣"]]}, r"non-ASCII digit '٢' \(U\+0662\)"),
+    ({"matrix": [["１/２", "１/２"], ["１/２", "１/２"]]}, r"non-ASCII digit '１' \(U\+FF11\)"),
+    ({"matrix": [["2^65536", "1"], ["1/2", "1/2"]]}, r"sums to 20035299304068464649\.\.\.9156737 \(19729 digits\)"),
+])
+def test_bad_mechanism_files(tmp_path, capsys, content, pattern):
+    m = write(tmp_path, "m.json", content)
+    p = write(tmp_path, "p.json", PATH2)
+    code, out, err = run(["certify", m, "--metric", p, "--eps", "1"], capsys)
+    assert code == 2 and out == ""
+    one_error_line(err, pattern)
+    assert len(err) < 400
+
+
+def test_malformed_csv(tmp_path, capsys):
+    m = write(tmp_path, "m.csv", "1" * 200_000 + ",1\n1,1\n")
+    code, _, err = run(["epsilon", m, "--metric", write(tmp_path, "p.json", PATH2)], capsys)
+    assert code == 2
+    one_error_line(err, r"malformed CSV: field larger than field limit")
+
+
+def test_prior_points_must_match(tmp_path, capsys):
+    m = write(tmp_path, "m.json", RR2)
+    pr = write(tmp_path, "prior.json", {"points": ["a", "b"], "probabilities": ["1/2", "1/2"]})
+    code, _, err = run(["leakage", m, "--prior", pr], capsys)
+    assert code == 2
+    one_error_line(err, r"only in the prior: \['a', 'b'\], missing from the prior: \['0', '1'\]")
+    pr = write(tmp_path, "prior2.json", {"points": ["0", "0"], "probabilities": ["1/2", "1/2"]})
+    code, _, err = run(["leakage", m, "--prior", pr], capsys)
+    assert code == 2
+    one_error_line(err, "point '0' is listed twice")
+
+
+def test_plus_zero_chain_is_evaluated(tmp_path, capsys):
+    m = write(tmp_path, "m.json", {"matrix": [["1/2" + "+0" * 1000, "1/2"], ["1/2", "1/2"]]})
+    code, out, _ = run(["certify", m, "--metric", write(tmp_path, "p.json", PATH2), "--eps", "1"], capsys)
+    assert code == 0 and "verdict: holds" in out
+
+
+def test_unbounded_file_is_read_with_a_bound(monkeypatch, capsys):
+    # /dev/zero reports size 0 and never ends: the reader stops at the limit
+    monkeypatch.setattr(exactdp.io, "MAX_FILE_BYTES", 3 * 2**20 + 5)
+    code, _, err = run(["certify", "/dev/zero", "--metric", "/dev/zero", "--eps", "1"], capsys)
+    assert code == 2
+    one_error_line(err, r"more than 3145733 bytes exceed the limit 3145733")
+
+
+def test_piped_stdin_is_read_with_a_bound(tmp_path):
+    p = write(tmp_path, "p.json", PATH2)
+    r = subprocess.run([sys.executable, "-c", "import sys, exactdp.io as io; io.MAX_FILE_BYTES = 1000; "
+                        "from exactdp.cli import main; sys.exit(main(sys.argv[1:]))",
+                        "certify", "/dev/stdin", "--metric", p, "--eps", "1"],
+                       input=b" " * 5000, capture_output=True, env={**os.environ, "PYTHONPATH": ROOT})
+    assert r.returncode == 2 and b"exceed the limit 1000" in r.stderr and b"Traceback" not in r.stderr
+
+
+def test_negative_entry_at_alpha(tmp_path, capsys):
+    m = write(tmp_path, "m.json", {"matrix": [["2*alpha", "1-2*alpha"], ["1/2", "1/2"]]})
+    code, _, err = run(["certify", m, "--metric", write(tmp_path, "p.json", PATH2), "--alpha", "3/4"], capsys)
+    assert code == 2
+    one_error_line(err, r"entry \('0', '1'\) = -1/2 is negative")
+
+
+@pytest.mark.parametrize("dist, code", [("10^400", 0), ("1/10^400", 1)])
+def test_huge_and_tiny_distances(tmp_path, capsys, dist, code):
+    p = write(tmp_path, "p.json", {"kind": "matrix", "points": ["0", "1"], "distances": [[0, dist], [dist, 0]]})
+    got, out, err = run(["certify", write(tmp_path, "m.json", RR2), "--metric", p, "--eps", "1"], capsys)
+    assert got == code and err == ""
+
+
+@pytest.mark.parametrize("level", [["--eps", "499999999999/1000000000000"], ["--eps", "49999999/100000000"],
+                                   ["--eps", "log(3^600)/2"]])
+def test_geometric_2x2_at_hard_levels(tmp_path, capsys, level):
+    code, out, err = run(["certify", write(tmp_path, "m.json", GEO2), "--metric", write(tmp_path, "p.json", PATH2)]
+                         + level, capsys)
+    assert code == 0 and "verdict: holds" in out and err == ""
+
+
+def test_distance_1_over_1000003_at_alpha_half(tmp_path, capsys):
+    p = write(tmp_path, "p.json", {"kind": "matrix", "points": ["0", "1"],
+                                   "distances": [[0, "1/1000003"], ["1/1000003", 0]]})
+    code, out, _ = run(["certify", write(tmp_path, "m.json", GEO2), "--metric", p, "--alpha", "1/2"], capsys)
+    assert code == 1 and "lhs: 2/3" in out
+
+
+def test_parallel_edges_and_duplicate_nodes(tmp_path, capsys):
+    m = write(tmp_path, "m.json", RR2)
+    p = write(tmp_path, "p.json", {"kind": "graph", "nodes": ["0", "1"], "edges": [["0", "1", 1], ["0", "1", 5]]})
+    code, out, _ = run(["epsilon", m, "--metric", p, "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["evidence"]["epsilon"] == "log(2)"
+    p = write(tmp_path, "d.json", {"kind": "graph", "nodes": ["0", "1", "0"], "edges": [["0", "1"]]})
+    code, _, err = run(["epsilon", m, "--metric", p], capsys)
+    assert code == 2
+    one_error_line(err, "node '0' is listed twice")
+
+
+def test_identity_mechanism_epsilon_fails(tmp_path, capsys):
+    m = write(tmp_path, "m.json", {"matrix": [[1, 0], [0, 1]]})
+    code, out, _ = run(["epsilon", m, "--metric", write(tmp_path, "p.json", PATH2)], capsys)
+    assert code == 1 and "verdict: fails" in out and "epsilon: inf" in out
+    concl = [ln for ln in out.splitlines() if ln.startswith("conclusion:")][0]
+    assert "$" not in concl and "\\" not in concl and "not eps d-private for any finite eps" in concl
+
+
+def test_messages_for_loss_and_decimal_n(tmp_path, capsys):
+    pr = write(tmp_path, "prior.json", {"probabilities": ["1/2", "1/2"]})
+    code, _, err = run(["optimal", "--prior", pr, "--loss", "hinge", "--n", "1", "--eps", "1"], capsys)
+    assert code == 2
+    one_error_line(err, "unknown loss 'hinge'; give absolute, squared, binary or a loss file")
+    p = write(tmp_path, "p.json", '{"kind": "path", "n": 3.0}')
+    code, _, err = run(["epsilon", write(tmp_path, "m.json", RR2), "--metric", p], capsys)
+    assert code == 2
+    one_error_line(err, "got the decimal number 3.0; write it without a decimal point")
+
+
+def test_oversized_exact_work_refused_up_front(tmp_path, capsys):
+    pr = write(tmp_path, "prior.json", {"probabilities": ["1/2", "1/2"]})
+    code, _, err = run(["optimal", "--prior", pr, "--loss", "absolute", "--n", "100000", "--alpha", "1/2"], capsys)
+    assert code == 2
+    one_error_line(err, r"\(n\+1\)\^2 = 10,000,200,001 variables; the limit is n <= 1000")
+    p = write(tmp_path, "p.json", {"kind": "path", "n": 5000})
+    code, _, err = run(["tight", p, "--alpha", "1/2"], capsys)
+    assert code == 2
+    one_error_line(err, "the metric has 5,000 points.*the limit is 1,500 points")
+    code, _, err = run(["regular", pr, "--metric", p, "--alpha", "1/2"], capsys)
+    assert code == 2 and "limit is 1,500 points" in err
+
+
+# ------------------------------------------------------------------- fuzz ----
+_FUZZ = textwrap.dedent('''
+    import contextlib, io, json, os, resource, sys, tempfile
+    resource.setrlimit(resource.RLIMIT_AS, (@MEM@, @MEM@))
+    from hypothesis import HealthCheck, given, settings, strategies as st
+    import exactdp.cli as cli, exactdp.io, exactdp.metrics.graphs as graphs, exactdp.metrics.databases as dbs
+    # the limits are the feature under test elsewhere; smaller ones keep each example fast
+    exactdp.io.MAX_FILE_BYTES = 1 << 20
+    cli.MAX_PHI_POINTS, cli.MAX_OPTIMAL_N = 40, 12
+    graphs.MAX_POINTS = dbs.MAX_POINTS = 2000
+    D = tempfile.mkdtemp()
+    SET = settings(max_examples=@N@, deadline=None, derandomize=True, database=None,
+                   suppress_health_check=list(HealthCheck))
+
+    def put(name, data):
+        path = os.path.join(D, name)
+        with open(path, "wb") as f:
+            f.write(data if isinstance(data, bytes) else json.dumps(data, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+        return path
+
+    def call(argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(argv)
+            except SystemExit as e:
+                code = e.code
+        e = err.getvalue()
+        assert code in (0, 1, 2, 3), (argv, code, e[-600:])
+        assert "Traceback" not in e and "internal error" not in e, (argv, e[-600:])
+
+    def commands(f):
+        ok = put("ok_m.json", {"matrix": [["2/3", "1/3"], ["1/3", "2/3"]]})
+        okp = put("ok_p.json", {"kind": "path", "n": 2})
+        pr = put("ok_pr.json", {"probabilities": ["1/2", "1/2"]})
+        return [["certify", f, "--metric", okp, "--eps", "1"], ["certify", ok, "--metric", f, "--alpha", "1/2"],
+                ["certify", f, "--metric", okp, "--all-eps"], ["epsilon", f, "--metric", okp],
+                ["epsilon", ok, "--metric", f], ["optimal", "--prior", f, "--loss", "absolute", "--n", "1",
+                                                 "--alpha", "1/2"],
+                ["optimal", "--prior", pr, "--loss", f, "--n", "1", "--alpha", "1/2"],
+                ["remap", f, "--prior", pr, "--loss", "absolute"], ["tight", f, "--alpha", "1/2"],
+                ["regular", f, "--metric", okp, "--alpha", "1/2"], ["regular", pr, "--metric", f, "--eps", "1"],
+                ["leakage", f, "--prior", pr], ["leakage", ok, "--prior", f]]
+
+    KEYS = st.sampled_from(["kind", "matrix", "n", "points", "nodes", "edges", "distances", "probabilities",
+                            "inputs", "outputs", "shape", "norm", "values", "individuals", "ground", "step"])
+    KINDS = st.sampled_from(["graph", "matrix", "path", "cycle", "grid", "hamming", "discrete", "subsets"])
+    TOK = st.sampled_from(["0", "1", "2", "3", "10", "1/2", ".5", "1e3", "9", "alpha", "eps", "exp(", "log(",
+                           "sqrt(", "(", ")", "+", "-", "*", "/", "^", "**", " ", "inf", "nan", "x", "٣", "9^9^9"])
+    EXPR = st.one_of(st.lists(TOK, max_size=14).map("".join), st.text(max_size=20))
+    LEAF = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.integers(),
+                     st.floats(allow_nan=False, allow_infinity=False), EXPR, KINDS)
+    JSON = st.recursive(LEAF, lambda c: st.one_of(st.lists(c, max_size=4),
+                                                  st.dictionaries(st.one_of(KEYS, st.text(max_size=5)), c,
+                                                                  max_size=5)), max_leaves=24)
+    SPEC = st.fixed_dictionaries({"kind": KINDS}, optional={k: JSON for k in
+                                 ["n", "points", "nodes", "edges", "distances", "shape", "norm", "values",
+                                  "individuals", "ground", "step"]})
+
+    @SET
+    @given(st.binary(max_size=300))
+    def fuzz_bytes(b):
+        for argv in commands(put("b.json", b)):
+            call(argv)
+        call(["epsilon", put("b.csv", b), "--metric", put("p2.json", {"kind": "path", "n": 2})])
+
+    @SET
+    @given(st.one_of(JSON, SPEC))
+    def fuzz_json(obj):
+        for argv in commands(put("j.json", obj)):
+            call(argv)
+
+    @SET
+    @given(EXPR, EXPR)
+    def fuzz_expressions(e1, e2):
+        m = put("e.json", {"matrix": [[e1, e2], ["1/2", "1/2"]]})
+        okp = put("p.json", {"kind": "matrix", "points": ["0", "1"], "distances": [[0, e2], [e2, 0]]})
+        for argv in (["certify", m, "--metric", okp, "--eps", "1"], ["epsilon", m, "--metric", okp],
+                     ["certify", put("rr.json", {"matrix": [["2/3", "1/3"], ["1/3", "2/3"]]}), "--metric", okp,
+                      "--eps", e1], ["tight", put("pp.json", {"kind": "path", "n": 3}), "--alpha", e1],
+                     ["reproduce", e1]):
+            call(argv)
+
+    fuzz_bytes()
+    fuzz_json()
+    fuzz_expressions()
+    print("fuzz ok")
+''')
+
+
+def test_fuzz_every_command_under_a_memory_limit(tmp_path):
+    script = tmp_path / "fuzz.py"
+    script.write_text(_FUZZ.replace("@MEM@", str(2 << 30)).replace("@N@", "25"))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+                       env={**os.environ, "PYTHONPATH": ROOT})
+    assert r.returncode == 0 and "fuzz ok" in r.stdout, (r.stdout[-2000:], r.stderr[-4000:])
