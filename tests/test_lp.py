@@ -2,84 +2,190 @@ import itertools
 import random
 
 import pytest
-from flint import fmpq
+from flint import fmpq, fmpq_mat
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from exactdp.errors import InvalidInput, Undecided
-from exactdp.exact import lp as lpmod
-from exactdp.exact.lp import LinearProgram, solve_lp
+from exactdp.errors import InvalidInput
+from exactdp.exact import lp_float
+from exactdp.exact.lp import LinearProgram, LPInfeasible, LPUnbounded, solve_lp
+from exactdp.exact.lp_simplex import ExactSimplex, Infeasible, Optimal, StandardForm, Unbounded
+from exactdp.exact.lp_sparse import SparseLU
+
+# ---------------------------------------------------------------------------------------------------------------
+# an independent brute force: vertices of {x >= 0, A_eq x = b_eq, A_ub x <= b_ub} and of the normalised recession
+# cone, each found by solving every choice of n tight constraints with a dense fmpq_mat
 
 
-def brute_force_vertices(lp):
-    """Optimum over all vertices (tiny problems): every basis of the standard form."""
-    from exactdp.exact.lp import _solve_exact_system
+def _dense_unique_solution(eqs, rhs, n):
+    M = fmpq_mat(len(eqs), n)
+    for i, r in enumerate(eqs):
+        for j, v in r.items():
+            M[i, j] = v
+    if M.rank() < n:
+        return None
+    # n independent rows among eqs: pick them greedily, solve, and check the rest
+    rows = []
+    for i in range(len(eqs)):
+        if fmpq_mat(len(rows) + 1, n, [M[k, j] for k in rows + [i] for j in range(n)]).rank() == len(rows) + 1:
+            rows.append(i)
+        if len(rows) == n:
+            break
+    A = fmpq_mat(n, n, [M[k, j] for k in rows for j in range(n)])
+    x = A.solve(fmpq_mat(n, 1, [rhs[k] for k in rows]))
+    x = [x[j, 0] for j in range(n)]
+    if any(sum((v * x[j] for j, v in r.items()), fmpq(0)) != b for r, b in zip(eqs, rhs)):
+        return None
+    return x
+
+
+def _vertices(c, A_eq, b_eq, A_ub, b_ub, n):
+    rows = [(r, b) for r, b in zip(A_eq, b_eq)]
+    ub = [(r, b) for r, b in zip(A_ub, b_ub)]
+    extra = ub + [({j: fmpq(1)}, fmpq(0)) for j in range(n)]  # x_j >= 0 tight means x_j = 0
+    for k in range(0, n + 1):
+        for choice in itertools.combinations(range(len(extra)), k):
+            eqs = [r for r, _ in rows] + [extra[i][0] for i in choice]
+            rhs = [b for _, b in rows] + [extra[i][1] for i in choice]
+            x = _dense_unique_solution(eqs, rhs, n) if len(eqs) >= n else None
+            if x is None or any(v < 0 for v in x):
+                continue
+            if all(sum((v * x[j] for j, v in r.items()), fmpq(0)) <= b for r, b in ub):
+                yield sum((ci * xi for ci, xi in zip(c, x)), fmpq(0))
+
+
+def brute_force(lp):
+    """'infeasible', 'unbounded' or the optimal value, by vertex and extreme-ray enumeration."""
     n = lp.n
-    rows = [(r, b, "eq") for r, b in zip(lp.A_eq, lp.b_eq)] + [(r, b, "ub") for r, b in zip(lp.A_ub, lp.b_ub)]
-    best = None
-    # a vertex: n linearly independent tight constraints among rows and x_j = 0
-    cands = [("row", k) for k in range(len(rows))] + [("var", j) for j in range(n)]
-    for choice in itertools.combinations(cands, n):
-        eqs, rhs = [], []
-        for kind, k in choice:
-            if kind == "row":
-                eqs.append(dict(rows[k][0]))
-                rhs.append(rows[k][1])
-            else:
-                eqs.append({k: fmpq(1)})
-                rhs.append(fmpq(0))
-        sol = _solve_exact_system(eqs, rhs, n)
-        if sol is None or not sol[1]:
-            continue
-        x = sol[0]
-        if any(v < 0 for v in x):
-            continue
-        if any(sum((a * x[j] for j, a in r.items()), fmpq(0)) != b for r, b in zip(lp.A_eq, lp.b_eq)):
-            continue
-        if any(sum((a * x[j] for j, a in r.items()), fmpq(0)) > b for r, b in zip(lp.A_ub, lp.b_ub)):
-            continue
-        v = sum((c * xi for c, xi in zip(lp.c, x)), fmpq(0))
-        best = v if best is None or v < best else best
-    return best
+    vals = list(_vertices(lp.c, lp.A_eq, lp.b_eq, lp.A_ub, lp.b_ub, n))
+    if not vals:
+        return "infeasible"  # a non-empty polyhedron inside x >= 0 has a vertex
+    rays = list(_vertices(lp.c, lp.A_eq + [{j: 1 for j in range(n)}], [0] * len(lp.A_eq) + [1],
+                          lp.A_ub, [0] * len(lp.A_ub), n))
+    if rays and min(rays) < 0:
+        return "unbounded"
+    return min(vals)
+
+
+def outcome(lp):
+    try:
+        sol = solve_lp(lp)
+    except LPInfeasible as e:
+        assert e.verify()
+        return "infeasible"
+    except LPUnbounded as e:
+        assert e.verify()
+        return "unbounded"
+    assert sol.verify()
+    return sol.value
+
+
+small = st.integers(-3, 3)
+
+
+@st.composite
+def small_lps(draw):
+    n = draw(st.integers(1, 3))
+    m_ub = draw(st.integers(0, 3))
+    m_eq = draw(st.integers(0, 2))
+    row = st.lists(small, min_size=n, max_size=n).map(lambda v: dict(enumerate(v)))
+    return LinearProgram(c=draw(st.lists(small, min_size=n, max_size=n)),
+                         A_eq=draw(st.lists(row, min_size=m_eq, max_size=m_eq)),
+                         b_eq=draw(st.lists(small, min_size=m_eq, max_size=m_eq)),
+                         A_ub=draw(st.lists(row, min_size=m_ub, max_size=m_ub)),
+                         b_ub=draw(st.lists(small, min_size=m_ub, max_size=m_ub)))
+
+
+# ---------------------------------------------------------------------------------------------------------------
 
 
 def test_simple_lp_and_certificate():
     lp = LinearProgram(c=[2, 3], A_ub=[{0: -1, 1: -1}, {0: -1, 1: 1}], b_ub=[-4, 2])
     sol = solve_lp(lp)
     assert sol.value == 8 and sol.x == [4, 0] and sol.verify()
-    assert all(v >= 0 for v in sol.lam) and all(v >= 0 for v in sol.reduced)
+    assert sol.lam == [2, 0] and sol.reduced == [0, 1] and sol.unique
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_random_small_lps_against_vertex_enumeration(seed):
-    rng = random.Random(seed)
-    n = rng.randint(2, 3)
-    c = [rng.randint(0, 5) for _ in range(n)]
-    A_eq = [{j: 1 for j in range(n)}]
-    A_ub = [{j: rng.randint(-3, 3) for j in range(n)} for _ in range(rng.randint(1, 3))]
-    b_ub = [rng.randint(0, 4) for _ in A_ub]
-    lp = LinearProgram(c=c, A_eq=A_eq, b_eq=[1], A_ub=A_ub, b_ub=b_ub)
-    try:
-        sol = solve_lp(lp)
-    except Undecided:
-        assert brute_force_vertices(lp) is None  # infeasible
-        return
-    assert sol.verify()
-    assert sol.value == brute_force_vertices(lp)
+@settings(max_examples=150, deadline=None)
+@given(small_lps())
+def test_random_small_lps_against_vertex_enumeration(lp):
+    assert outcome(lp) == brute_force(lp)
 
 
-def test_degenerate_lp_falls_back_or_verifies(monkeypatch):
-    # force the float basis to be useless: the exact simplex must still give a verified optimum
+@settings(max_examples=100, deadline=None)
+@given(small_lps(), st.randoms(use_true_random=False))
+def test_any_start_basis_is_repaired_by_exact_pivots(lp, rnd):
+    # start the exact simplex from a random (often singular, infeasible or wrong-sized) basis
+    sf = StandardForm(lp)
+    C = {j for j in range(lp.n) if rnd.random() < 0.5}
+    rows = {k for k in range(sf.m) if rnd.random() < 0.5}
+    res = ExactSimplex(sf, C, rows).run(lp.c)
+    want = brute_force(lp)
+    if isinstance(res, Infeasible):
+        assert want == "infeasible" and LPInfeasible(lp, res.y, res.lam).verify()
+    elif isinstance(res, Unbounded):
+        assert want == "unbounded" and LPUnbounded(lp, res.x, res.ray).verify()
+    else:
+        assert isinstance(res, Optimal)
+        assert sum((c * x for c, x in zip(lp.c, res.x)), fmpq(0)) == want
+
+
+def test_degenerate_lp_without_float_basis(monkeypatch):
+    # HiGHS gives no basis: the exact simplex starts from the slack basis and still certifies the optimum
     lp = LinearProgram(c=[1, 1, 0], A_eq=[{0: 1, 1: 1, 2: 1}], b_eq=[1], A_ub=[{0: -1, 2: 1}, {1: -1, 2: 1}],
                        b_ub=[0, 0])
-    monkeypatch.setattr(lpmod, "_from_active", lambda *a, **k: None)
+    monkeypatch.setattr(lp_float, "float_basis", lambda lp: (None, []))
     sol = solve_lp(lp)
-    assert sol.verify() and sol.value == fmpq(2, 3) and "simplex" in sol.method
+    assert sol.verify() and sol.value == fmpq(2, 3) and sol.x == [fmpq(1, 3)] * 3
+    assert "slack basis" in sol.method
 
 
-def test_infeasible_and_unbounded_are_not_answered():
-    with pytest.raises(Undecided):
-        solve_lp(LinearProgram(c=[1], A_eq=[{0: 1}], b_eq=[-1]))
-    with pytest.raises(Undecided):
-        solve_lp(LinearProgram(c=[-1], A_ub=[{0: -1}], b_ub=[0]))
+def test_highly_degenerate_vertex():
+    # the optimum (0, 0) lies on many redundant constraints; a duplicated equality row is redundant
+    lp = LinearProgram(c=[1, 1], A_ub=[{0: -k, 1: -1} for k in range(1, 8)] + [{0: 1, 1: 1}],
+                       b_ub=[0] * 7 + [5], A_eq=[{0: 1, 1: -1}, {0: 2, 1: -2}], b_eq=[0, 0])
+    sol = solve_lp(lp)
+    assert sol.value == 0 and sol.x == [0, 0] and sol.verify()
+
+
+def test_infeasible_lp_has_a_farkas_certificate():
+    lp = LinearProgram(c=[1, 1], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1}, {1: 1}], b_ub=[fmpq(1, 3)] * 2)
+    with pytest.raises(LPInfeasible, match="infeasible") as e:
+        solve_lp(lp)
+    assert e.value.verify()
+    e.value.lam = [0, 0]  # a wrong certificate is refused
+    assert not e.value.verify()
+
+
+def test_unbounded_lp_has_a_ray():
+    lp = LinearProgram(c=[-1, 1], A_ub=[{0: 1, 1: -2}], b_ub=[3])
+    with pytest.raises(LPUnbounded, match="unbounded") as e:
+        solve_lp(lp)
+    cert = e.value
+    assert cert.verify() and cert.ray[0] > 0
+    cert.ray = [fmpq(0), fmpq(1)]  # feasible direction, but the objective increases
+    assert not cert.verify()
+
+
+def test_infeasible_or_unbounded_when_highs_is_wrong(monkeypatch):
+    # whatever HiGHS reports, the outcome is decided exactly: here it hands over a nonsense basis
+    lp = LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1])
+    monkeypatch.setattr(lp_float, "float_basis", lambda lp: (({1}, {0, 1}), ["kUnbounded"]))
+    sol = solve_lp(lp)
+    assert sol.value == 1 and sol.x == [1, 0] and sol.y == [1] and sol.verify()
+
+
+def test_user_lp_from_slack_basis_matches_highs_start(monkeypatch):
+    # GRS12 user LP, n = 8: more pivots than one refactorisation period, same exact optimum
+    from exactdp.theory.optimality import user_lp
+    from exactdp.theory.users import User
+
+    lp = user_lp(8, fmpq(1, 3), User.uniform(8, "squared"))
+    ref = solve_lp(lp)
+    monkeypatch.setattr(lp_float, "float_basis", lambda lp: (None, []))
+    sol = solve_lp(lp)
+    assert sol.verify() and sol.value == ref.value and sol.x == ref.x
+    assert int(sol.method.split(", ")[1].split()[0]) > ExactSimplex._REFACTOR
 
 
 def test_tampered_certificate_fails_verification():
@@ -88,6 +194,42 @@ def test_tampered_certificate_fails_verification():
     assert sol.verify()
     sol.value = sol.value + fmpq(1, 10**9)
     assert not sol.verify()
+
+
+def test_uniqueness_is_reported_only_when_certified():
+    assert solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1])).unique is True
+    tie = solve_lp(LinearProgram(c=[1, 1], A_eq=[{0: 1, 1: 1}], b_eq=[1]))
+    assert tie.value == 1 and tie.unique is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 6).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.lists(st.sampled_from([0, 0, 0, 1, -1, 2, fmpq(1, 3)]), min_size=n, max_size=n),
+                         min_size=n, max_size=n), st.lists(small, min_size=n, max_size=n))))
+def test_sparse_lu_against_dense_flint(data):
+    n, rows, b = data
+    M = fmpq_mat(n, n, [v for r in rows for v in r])
+    lu = SparseLU([dict(enumerate(r)) for r in rows], n)
+    assert lu.rank == M.rank()
+    if lu.rank == n:
+        rhs = fmpq_mat(n, 1, b)
+        x, u = lu.solve(dict(enumerate(b))), lu.solve_transpose(dict(enumerate(b)))
+        assert [x.get(j, 0) for j in range(n)] == [M.solve(rhs)[j, 0] for j in range(n)]
+        assert [u.get(j, 0) for j in range(n)] == [M.transpose().solve(rhs)[j, 0] for j in range(n)]
+
+
+def test_random_larger_lps_against_highs_start_and_slack_start(monkeypatch):
+    # independent paths: HiGHS's basis vs. the slack basis must give the same exact optimum
+    rng = random.Random(7)
+    for _ in range(5):
+        n = 12
+        lp = LinearProgram(c=[rng.randint(0, 9) for _ in range(n)], A_eq=[{j: 1 for j in range(n)}], b_eq=[1],
+                           A_ub=[{j: rng.randint(-4, 4) for j in range(n)} for _ in range(8)],
+                           b_ub=[rng.randint(0, 3) for _ in range(8)])
+        a = outcome(lp)
+        with monkeypatch.context() as m:
+            m.setattr(lp_float, "float_basis", lambda lp: (None, []))
+            assert outcome(lp) == a
 
 
 def test_bad_lp():

@@ -1,23 +1,28 @@
-"""Exact linear programming: a float basis, rebuilt and verified in rational arithmetic.
+"""Exact linear programming: HiGHS's basis, rebuilt sparsely in rational arithmetic and verified.
 
 Problem form (all data exact rationals)::
 
     minimise c.x  subject to  A_eq x = b_eq,  A_ub x <= b_ub,  x >= 0.
 
-:func:`solve_lp` follows DESIGN.md section 2: HiGHS (scipy) finds an optimal
-basis in floating point; the basis solution is rebuilt *exactly* (FLINT
-``fmpq_mat``) from the active set, and the answer is returned only after three
-exact checks -- primal feasibility, dual feasibility (``lambda >= 0`` and
-reduced costs ``>= 0``) and zero duality gap.  When the check fails (a wrong or
-degenerate basis) the active set is re-derived with other tolerances, and
-finally an exact simplex method with Bland's rule runs from scratch.  An
-answer that cannot be verified is never returned.
+:func:`solve_lp` follows DESIGN.md sections 2 and 6b ("Exact LP at scale"),
+in the way exact SoPlex and QSopt_ex use a float solver: HiGHS (highspy)
+returns its actual simplex basis (:mod:`exactdp.exact.lp_float`); the basic
+solution and its duals are rebuilt *exactly* with a sparse rational LU of
+the basis matrix (:mod:`exactdp.exact.lp_sparse`); if that basis is not
+exactly optimal, an exact revised simplex pivots *from it*
+(:mod:`exactdp.exact.lp_simplex`).  Floats only choose the starting basis;
+every outcome is proved exactly:
 
-The dual solution ``(y, lambda)`` is the optimality certificate:
-``c - A_eq^T y + A_ub^T lambda >= 0`` with equality on the support of ``x``,
-and ``b_eq.y - b_ub.lambda = c.x``.
+* an optimum comes with its dual certificate (``y``, ``lambda``): primal
+  feasibility, ``c - A_eq^T y + A_ub^T lambda >= 0``, ``lambda >= 0`` and zero
+  duality gap, re-checked by :meth:`LPSolution.verify`;
+* an infeasible LP raises :class:`LPInfeasible` with a Farkas certificate;
+* an unbounded LP raises :class:`LPUnbounded` with a feasible point and an
+  improving ray.
 
->>> from flint import fmpq
+Nothing is left undecided on a feasible bounded LP: the exact simplex
+terminates (Bland's rule against cycling), whatever HiGHS reported.
+
 >>> lp = LinearProgram(c=[1, 1], A_ub=[{0: -1, 1: -1}], b_ub=[-1])
 >>> sol = solve_lp(lp)
 >>> sol.value, sol.verify()
@@ -28,12 +33,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-from flint import fmpq, fmpq_mat
+from flint import fmpq
 
-from ..errors import InvalidInput, Undecided
+from ..errors import ExactDPError, InvalidInput, Undecided
+from .lp_sparse import SparseLU
 
-__all__ = ["LinearProgram", "LPSolution", "solve_lp"]
+__all__ = ["LinearProgram", "LPSolution", "LPInfeasible", "LPUnbounded", "solve_lp"]
 
 
 def _q(v) -> fmpq:
@@ -113,189 +118,83 @@ def _reduced(lp, y, lam):
     return red
 
 
-def _float_solve(lp):
-    """HiGHS on the column- and row-scaled problem; returns (y scaled x, equality duals, inequality duals).
+def _dot(row, x):
+    return sum((a * x[j] for j, a in row.items()), fmpq(0))
 
-    Columns are scaled by ``lp.scale`` and every row by its largest scaled coefficient, so that HiGHS's
-    absolute tolerances are relative ones: a privacy constraint between entries near alpha^40 is then
-    enforced as strictly as one between entries near 1.  Duals are mapped back to the unscaled rows.
+
+class LPInfeasible(ExactDPError):
+    """The LP has no feasible point, with an exact Farkas certificate (an outcome, not an input error).
+
+    ``lam >= 0`` and ``y`` with ``A_ub^T lam - A_eq^T y >= 0`` (componentwise) and ``b_ub.lam - b_eq.y < 0``:
+    for a feasible ``x >= 0`` the first gives ``(A_ub^T lam - A_eq^T y).x >= 0`` while feasibility gives
+    ``(A_ub^T lam - A_eq^T y).x <= b_ub.lam - b_eq.y < 0``.
+
+    >>> try:
+    ...     solve_lp(LinearProgram(c=[1], A_eq=[{0: 1}], b_eq=[-1]))
+    ... except LPInfeasible as e:
+    ...     print(e.verify(), e.y, e.lam)
+    True [-1] []
     """
-    from scipy.optimize import linprog
-    from scipy.sparse import csr_matrix
 
-    sc = np.array(lp.scale, dtype=float) if lp.scale is not None else np.ones(lp.n)
+    def __init__(self, lp, y, lam):
+        super().__init__("linear program: infeasible (exact Farkas certificate: multipliers y for the "
+                         "equalities and lam >= 0 for the inequalities combine the constraints into 0 <= negative)")
+        self.lp, self.y, self.lam = lp, y, lam
 
-    def mat(rows, rhs):
-        if not rows:
-            return None, None, None
-        data, ri, ci, rho = [], [], [], []
-        for i, r in enumerate(rows):
-            vals = {j: float(v) * sc[j] for j, v in r.items()}
-            m = max((abs(v) for v in vals.values()), default=1.0) or 1.0
-            rho.append(m)
-            for j, v in vals.items():
-                ri.append(i)
-                ci.append(j)
-                data.append(v / m)
-        rho = np.array(rho)
-        return csr_matrix((data, (ri, ci)), shape=(len(rows), lp.n)), np.array([float(b) for b in rhs]) / rho, rho
-    Aub, bub, rho_ub = mat(lp.A_ub, lp.b_ub)
-    Aeq, beq, rho_eq = mat(lp.A_eq, lp.b_eq)
-    res = linprog(np.array([float(v) for v in lp.c]) * sc, A_ub=Aub, b_ub=bub, A_eq=Aeq, b_eq=beq,
-                  bounds=(0, None), method="highs")
-    if res.status != 0:
-        raise Undecided(f"the float LP solver reported status {res.status} ({res.message}); "
-                        "infeasibility and unboundedness are not certified exactly here")
-    y = res.eqlin.marginals / rho_eq if lp.A_eq else np.zeros(0)
-    lam = -res.ineqlin.marginals / rho_ub if lp.A_ub else np.zeros(0)
-    return res.x, y, lam  # x in scaled units
+    def verify(self) -> bool:
+        """Re-check the Farkas certificate exactly."""
+        lp = self.lp
+        if len(self.y) != len(lp.b_eq) or len(self.lam) != len(lp.b_ub) or any(v < 0 for v in self.lam):
+            return False
+        comb = [fmpq(0)] * lp.n
+        for r, yi in zip(lp.A_eq, self.y):
+            for j, a in r.items():
+                comb[j] -= a * yi
+        for r, li in zip(lp.A_ub, self.lam):
+            for j, a in r.items():
+                comb[j] += a * li
+        rhs = _dot(dict(enumerate(lp.b_ub)), self.lam) - _dot(dict(enumerate(lp.b_eq)), self.y)
+        return all(v >= 0 for v in comb) and rhs < 0
 
 
-def _solve_exact_system(rows, rhs, ncols):
-    """Exact solution of ``rows x = rhs`` (unique, or with free variables set to 0); None if inconsistent."""
-    if ncols == 0:
-        return [] if all(v == 0 for v in rhs) else None
-    M = fmpq_mat(len(rows), ncols + 1)
-    for i, (r, b) in enumerate(zip(rows, rhs)):
-        for j, v in r.items():
-            M[i, j] = v
-        M[i, ncols] = b
-    R, rank = M.rref()
-    x = [fmpq(0)] * ncols
-    unique = True
-    pivots = []
-    for i in range(rank):
-        lead = next(j for j in range(ncols + 1) if R[i, j] != 0)
-        if lead == ncols:
-            return None  # 0 = nonzero: inconsistent
-        pivots.append((i, lead))
-    if len(pivots) < ncols:
-        unique = False
-    for i, j in pivots:
-        x[j] = R[i, ncols]
-    return x, unique
+class LPUnbounded(ExactDPError):
+    """The LP is feasible and its objective is unbounded below, with an exact certificate.
+
+    ``x`` is feasible and the ray ``r >= 0`` has ``A_eq r = 0``, ``A_ub r <= 0`` and ``c.r < 0``, so
+    ``x + t r`` is feasible for every ``t >= 0`` with objective ``c.x + t c.r -> -infinity``.
+
+    >>> try:
+    ...     solve_lp(LinearProgram(c=[-1, 0], A_ub=[{0: 1, 1: -1}], b_ub=[1]))
+    ... except LPUnbounded as e:
+    ...     print(e.verify(), e.ray)
+    True [1, 1]
+    """
+
+    def __init__(self, lp, x, ray):
+        super().__init__("linear program: unbounded (exact certificate: a feasible point and a ray along which "
+                         "the objective decreases without bound)")
+        self.lp, self.x, self.ray = lp, x, ray
+
+    def verify(self) -> bool:
+        """Re-check the feasible point and the improving ray exactly."""
+        lp, x, r = self.lp, self.x, self.ray
+        if len(x) != lp.n or len(r) != lp.n or any(v < 0 for v in x) or any(v < 0 for v in r):
+            return False
+        ok = all(_dot(a, x) == b and _dot(a, r) == 0 for a, b in zip(lp.A_eq, lp.b_eq))
+        ok = ok and all(_dot(a, x) <= b and _dot(a, r) <= 0 for a, b in zip(lp.A_ub, lp.b_ub))
+        return ok and _dot(dict(enumerate(lp.c)), r) < 0
 
 
-def _from_active(lp, yf_scaled, yf, lamf, tol):
-    """Rebuild primal and dual exactly from the active set of the (scaled) float solution."""
-    n = lp.n
-    sc = np.array(lp.scale, dtype=float) if lp.scale is not None else np.ones(n)
-    B = [j for j in range(n) if yf_scaled[j] > tol]
-    xf = yf_scaled * sc
-    bidx = {j: k for k, j in enumerate(B)}
-    T = []
-    for k, (r, b) in enumerate(zip(lp.A_ub, lp.b_ub)):
-        terms = [float(a) * xf[j] for j, a in r.items()]
-        size = abs(float(b)) + sum(abs(t) for t in terms)
-        if abs(float(b) - sum(terms)) <= tol * max(size, 1e-300):
-            T.append(k)
-    rows = [{bidx[j]: a for j, a in r.items() if j in bidx} for r in lp.A_eq] + \
-           [{bidx[j]: a for j, a in lp.A_ub[k].items() if j in bidx} for k in T]
-    rhs = list(lp.b_eq) + [lp.b_ub[k] for k in T]
-    sol = _solve_exact_system(rows, rhs, len(B))
-    if sol is None or not sol[1]:
-        return None
-    x = [fmpq(0)] * n
-    for j, v in zip(B, sol[0]):
-        x[j] = v
-    # dual certificates to try: unknowns y (all equalities) and lam_k for tight k; equations: zero reduced cost
-    # on the support B (complementary slackness), optionally also where the float reduced cost is ~ 0.
-    # Free unknowns are set to 0; every candidate is verified exactly by the caller.
-    Tl = [k for k in T if lamf[k] > tol] if len(lamf) else []
-    m_eq = len(lp.A_eq)
-    rf = np.array([float(v) for v in lp.c])
-    for i, row in enumerate(lp.A_eq):
-        for j, a in row.items():
-            rf[j] -= float(a) * yf[i]
-    for k in Tl:
-        for j, a in lp.A_ub[k].items():
-            rf[j] += float(a) * lamf[k]
-    R0 = sorted(set(B) | {j for j in range(n) if abs(rf[j]) <= tol})
-    duals = []
-    for eqs, unk in ((R0, Tl), (B, Tl), (B, T)):
-        drows = []
-        for j in eqs:
-            r = {i: row[j] for i, row in enumerate(lp.A_eq) if j in row}
-            for t, k in enumerate(unk):
-                if j in lp.A_ub[k]:
-                    r[m_eq + t] = -lp.A_ub[k][j]
-            drows.append(r)
-        dsol = _solve_exact_system(drows, [lp.c[j] for j in eqs], m_eq + len(unk))
-        if dsol is None:
-            continue
-        y = dsol[0][:m_eq]
-        lam = [fmpq(0)] * len(lp.A_ub)
-        for t, k in enumerate(unk):
-            lam[k] = dsol[0][m_eq + t]
-        duals.append((y, lam))
-    return x, duals
+_METHOD_FLOAT = ("HiGHS basis (floating point) rebuilt in exact rationals and verified: primal feasibility, dual "
+                 "feasibility, zero duality gap")
 
 
-def _exact_simplex(lp, max_size=400_000):
-    """Bland's-rule simplex in exact rationals (two phases) for small problems."""
-    n, m_eq, m_ub = lp.n, len(lp.A_eq), len(lp.A_ub)
-    m = m_eq + m_ub
-    N = n + m_ub + m  # structural, slacks, artificials
-    if m * (N + 1) > max_size:
-        raise Undecided("the float basis could not be verified and the problem is too large for the exact "
-                        "simplex fallback")
-    T = [[fmpq(0)] * (N + 1) for _ in range(m)]
-    for i, (r, b) in enumerate(list(zip(lp.A_eq, lp.b_eq)) + list(zip(lp.A_ub, lp.b_ub))):
-        for j, a in r.items():
-            T[i][j] = a
-        if i >= m_eq:
-            T[i][n + i - m_eq] = fmpq(1)
-        T[i][N] = b
-        if b < 0:
-            T[i] = [-v for v in T[i]]
-        T[i][n + m_ub + i] = fmpq(1)
-    basis = [n + m_ub + i for i in range(m)]
-
-    def run(cost, allowed):
-        while True:
-            z = [fmpq(0)] * (N + 1)
-            for i, bj in enumerate(basis):
-                if cost[bj] != 0:
-                    for j in range(N + 1):
-                        z[j] += cost[bj] * T[i][j]
-            enter = next((j for j in range(N) if allowed(j) and j not in basis and cost[j] - z[j] < 0), None)
-            if enter is None:
-                return
-            best = None
-            for i in range(m):
-                if T[i][enter] > 0:
-                    ratio = T[i][N] / T[i][enter]
-                    if best is None or ratio < best[0] or (ratio == best[0] and basis[i] < basis[best[1]]):
-                        best = (ratio, i)
-            if best is None:
-                raise Undecided("the linear program is unbounded")
-            i = best[1]
-            p = T[i][enter]
-            T[i] = [v / p for v in T[i]]
-            for k in range(m):
-                if k != i and T[k][enter] != 0:
-                    f = T[k][enter]
-                    T[k] = [a - f * b for a, b in zip(T[k], T[i])]
-            basis[i] = enter
-
-    phase1 = [fmpq(0)] * (n + m_ub) + [fmpq(1)] * m
-    run(phase1, lambda j: True)
-    if any(T[i][N] != 0 for i, bj in enumerate(basis) if bj >= n + m_ub):
-        raise Undecided("the linear program is infeasible (phase one ended with positive artificials)")
-    cost = list(lp.c) + [fmpq(0)] * (m_ub + m)
-    run(cost, lambda j: j < n + m_ub)
-    x = [fmpq(0)] * N
-    for i, bj in enumerate(basis):
-        x[bj] = T[i][N]
-    # duals u = c_B B^-1: the artificial columns hold B^-1 (times the sign used for rows with b < 0)
-    u = []
-    for i, (r, b) in enumerate(list(zip(lp.A_eq, lp.b_eq)) + list(zip(lp.A_ub, lp.b_ub))):
-        col = n + m_ub + i
-        v = sum((cost[bj] * T[k][col] for k, bj in enumerate(basis) if cost[bj] != 0), fmpq(0))
-        u.append(-v if b < 0 else v)
-    y = u[:m_eq]
-    lam = [-v for v in u[m_eq:]]
-    return x[:n], y, lam
+def _method(pivots, from_float):
+    if pivots == 0 and from_float:
+        return _METHOD_FLOAT
+    start = "the HiGHS basis" if from_float else "a slack basis (HiGHS gave none)"
+    return (f"exact revised simplex (rational sparse LU) from {start}, {pivots} exact pivot(s), and verified: primal "
+            "feasibility, dual feasibility, zero duality gap")
 
 
 def _finish(lp, x, y, lam, method):
@@ -309,42 +208,64 @@ def _finish(lp, x, y, lam, method):
 
 
 def _uniqueness(lp, sol):
-    """True if the optimal face is a single point (certified by rank); None if not certified."""
+    """True if the optimal face is a single point (certified by rank); None if not certified.
+
+    The optimal face is ``{x >= 0 : A_eq x = b_eq, A_ub x <= b_ub, x_j = 0 where reduced_j > 0, row k tight
+    where lam_k > 0}``; if the equalities alone determine the free coordinates (full column rank, computed
+    with the exact sparse LU), it is one point.
+    """
     F = [j for j in range(lp.n) if sol.reduced[j] == 0]
+    if not F:
+        return True
     fidx = {j: k for k, j in enumerate(F)}
     rows = [{fidx[j]: a for j, a in r.items() if j in fidx} for r in lp.A_eq]
     rows += [{fidx[j]: a for j, a in lp.A_ub[k].items() if j in fidx} for k in range(len(lp.A_ub))
              if sol.lam[k] > 0]
-    if not F:
-        return True
-    M = fmpq_mat(len(rows), len(F)) if rows else None
-    if M is None:
-        return None
-    for i, r in enumerate(rows):
-        for j, v in r.items():
-            M[i, j] = v
-    return True if M.rank() == len(F) else None
+    return True if SparseLU(rows, len(F)).rank == len(F) else None
 
 
 def solve_lp(lp: LinearProgram) -> LPSolution:
-    """Solve ``lp`` and return an exactly verified optimum with its dual certificate.
+    """Solve ``lp`` exactly: an optimum with its dual certificate, or an exact proof that there is none.
 
-    Raises :class:`~exactdp.errors.Undecided` when no verified answer can be
-    produced (infeasible or unbounded problems are reported this way too).
+    HiGHS's basis is the start; the exact revised simplex of :mod:`exactdp.exact.lp_simplex` rebuilds it
+    with a sparse rational LU and pivots exactly until it is optimal (often zero pivots).
+
+    Returns
+    -------
+    LPSolution
+        Exactly verified: :meth:`LPSolution.verify` re-checks primal and dual feasibility and zero gap.
+
+    Raises
+    ------
+    LPInfeasible
+        No feasible point; carries a verified Farkas certificate.
+    LPUnbounded
+        Objective unbounded below; carries a verified feasible point and ray.
+
+    Examples
+    --------
+    >>> lp = LinearProgram(c=[2, 3], A_ub=[{0: -1, 1: -1}, {0: -1, 1: 1}], b_ub=[-4, 2])
+    >>> sol = solve_lp(lp)
+    >>> sol.value, sol.x, sol.lam, sol.verify()
+    (8, [4, 0], [2, 0], True)
     """
-    xf, yf, lamf = _float_solve(lp)
-    for tol in (1e-9, 1e-7, 1e-11, 1e-5):
-        got = _from_active(lp, xf, yf, lamf, tol)
-        if got is None:
-            continue
-        x, duals = got
-        for y, lam in duals:
-            sol = _finish(lp, x, y, lam, method="HiGHS basis (floating point) rebuilt in exact rationals and "
-                                                "verified: primal feasibility, dual feasibility, zero duality gap")
-            if sol is not None:
-                return sol
-    x, y, lam = _exact_simplex(lp)
-    sol = _finish(lp, x, y, lam, method="exact simplex (Bland's rule, rational arithmetic), verified with its dual")
-    if sol is not None:
-        return sol
-    raise Undecided("no exactly verified optimum could be produced")
+    from .lp_float import float_basis
+    from .lp_simplex import ExactSimplex, Infeasible, StandardForm, Unbounded
+
+    basis, _statuses = float_basis(lp) if lp.n else (None, [])
+    sf = StandardForm(lp)
+    C, rows_b = basis if basis is not None else (set(), set(range(sf.m)))
+    res = ExactSimplex(sf, C, rows_b).run(lp.c)
+    if isinstance(res, Infeasible):
+        exc = LPInfeasible(lp, res.y, res.lam)
+        if exc.verify():
+            raise exc
+    elif isinstance(res, Unbounded):
+        exc = LPUnbounded(lp, res.x, res.ray)
+        if exc.verify():
+            raise exc
+    else:
+        sol = _finish(lp, res.x, res.y, res.lam, _method(res.pivots, basis is not None))
+        if sol is not None:
+            return sol
+    raise Undecided("internal error: the exact simplex produced a certificate that failed its exact check")

@@ -1,0 +1,338 @@
+"""Exact revised simplex that starts from a given basis (normally HiGHS's).
+
+Internal form (:class:`StandardForm`)::
+
+    minimise c.x   subject to   A x + s = b,   x >= 0,  s >= 0,
+
+with the rows of ``A`` being ``A_ub``, then ``A_eq`` and ``-A_eq`` (an
+equality is two inequalities, so every variable has the single bound
+``>= 0``).  A basis is a set of basic structurals ``C`` and a set of rows
+whose slack is basic; the remaining rows ``R`` with ``|R| = |C|`` carry the
+basis matrix ``M = A[R, C]``, factorised exactly and sparsely
+(:class:`exactdp.exact.lp_sparse.SparseLU`).  Basic slacks are then read off
+their rows.
+
+From the start basis:
+
+* if the basic solution is exactly primal feasible, phase 2 (primal simplex)
+  runs directly -- for an optimal float basis with zero pivots;
+* otherwise phase 1 adds a single artificial column ``t`` with column
+  ``-sum of the columns of the infeasible basic variables``: pivoting ``t`` in
+  makes every basic value non-negative, and minimising ``t`` restores
+  feasibility (``t* > 0`` certifies infeasibility: the phase-1 duals are a
+  Farkas certificate), then ``t`` is pivoted out.
+
+Pricing is Dantzig's rule; after a run of degenerate pivots it switches to
+Bland's rule (smallest index enters and leaves), which cannot cycle, until
+the objective moves again.  Each pivot refactorises from scratch: the
+factorisation is cheap on these sparse bases and the engine is meant to
+*repair* a nearly optimal basis in few pivots.
+"""
+
+from __future__ import annotations
+
+from flint import fmpq
+
+from .lp_sparse import SparseLU
+
+__all__ = ["StandardForm", "ExactSimplex", "Optimal", "Infeasible", "Unbounded"]
+
+_ZERO = fmpq(0)
+_DEGENERATE_RUN = 20
+
+
+class StandardForm:
+    """``min c.x``, ``A x + s = b``, ``x, s >= 0`` from a :class:`~exactdp.exact.lp.LinearProgram`."""
+
+    def __init__(self, lp):
+        self.lp = lp
+        self.n = lp.n
+        self.m_ub, self.m_eq = len(lp.A_ub), len(lp.A_eq)
+        self.rows = [dict(r) for r in lp.A_ub] + [dict(r) for r in lp.A_eq] + \
+                    [{j: -v for j, v in r.items()} for r in lp.A_eq]
+        self.b = list(lp.b_ub) + list(lp.b_eq) + [-v for v in lp.b_eq]
+        self.m = len(self.rows)
+        self.cols = [{} for _ in range(self.n)]
+        for k, r in enumerate(self.rows):
+            for j, v in r.items():
+                self.cols[j][k] = v
+
+    def add_column(self, col) -> int:
+        """Append a structural column (dict by row); returns its index."""
+        j = len(self.cols)
+        self.cols.append(dict(col))
+        for k, v in col.items():
+            self.rows[k][j] = v
+        return j
+
+    def drop_last_column(self):
+        j = len(self.cols) - 1
+        for k in self.cols.pop():
+            del self.rows[k][j]
+
+    def duals_to_lp(self, u):
+        """Row duals ``u`` of ``A x + s = b`` -> ``(y, lam)`` of the LP (``lam = -u_ub``, ``y = lam- - lam+``)."""
+        lam = [-u.get(k, _ZERO) for k in range(self.m_ub)]
+        y = [u.get(self.m_ub + i, _ZERO) - u.get(self.m_ub + self.m_eq + i, _ZERO) for i in range(self.m_eq)]
+        return y, lam
+
+
+class Optimal:
+    def __init__(self, x, y, lam, pivots):
+        self.x, self.y, self.lam, self.pivots = x, y, lam, pivots
+
+
+class Infeasible:
+    """Farkas certificate: ``A_ub^T lam - A_eq^T y >= 0``, ``lam >= 0``, ``b_ub.lam - b_eq.y < 0``."""
+
+    def __init__(self, y, lam, pivots):
+        self.y, self.lam, self.pivots = y, lam, pivots
+
+
+class Unbounded:
+    """A feasible ``x`` and a ray ``r >= 0`` with ``A_eq r = 0``, ``A_ub r <= 0``, ``c.r < 0``."""
+
+    def __init__(self, x, ray, pivots):
+        self.x, self.ray, self.pivots = x, ray, pivots
+
+
+class _Factor:
+    """The basis ``B0`` of one refactorisation: ``M = A[R, C]`` factorised; full ``B0`` solves from it.
+
+    ``B0 z = a``: ``z_C = M^-1 a_R`` and a basic slack ``z_(s,k) = a_k - A[k, C] z_C``.
+    ``B0^T u = g``: ``u_k = g_(s,k)`` on rows with a basic slack and ``u_R = M^-T (g_C - A[S, C]^T g_S)``.
+    """
+
+    def __init__(self, sf, C, basic_rows):
+        self.sf = sf
+        self.C = sorted(C)
+        self.rows_b = set(basic_rows)
+        self.R = [k for k in range(sf.m) if k not in self.rows_b]
+        self.cpos = {j: p for p, j in enumerate(self.C)}
+        mrows = [{self.cpos[j]: v for j, v in sf.rows[k].items() if j in self.cpos} for k in self.R]
+        self.lu = SparseLU(mrows, len(self.C))
+        self.ok = len(self.R) == len(self.C) and self.lu.is_square_nonsingular()
+
+    def solve(self, a):
+        """``B0^-1 a`` (``a`` by row) as dict basic variable -> non-zero component."""
+        sf = self.sf
+        z = self.lu.solve({i: a[k] for i, k in enumerate(self.R) if k in a})
+        zc = {self.C[p]: v for p, v in z.items() if v != 0}
+        d = {("x", j): v for j, v in zc.items()}
+        touched = set(a)
+        for j in zc:
+            touched.update(sf.cols[j])
+        for k in touched & self.rows_b:
+            v = a.get(k, _ZERO) - sum((w * zc[j] for j, w in sf.rows[k].items() if j in zc), _ZERO)
+            if v != 0:
+                d[("s", k)] = v
+        return d
+
+    def solve_transpose(self, g):
+        """``u`` (dict by row) with ``B0^T u = g`` (``g`` by basic variable of ``B0``)."""
+        sf = self.sf
+        gs = {idx: v for (kind, idx), v in g.items() if kind == "s" and v != 0}
+        rhs = {}
+        for (kind, j), v in g.items():
+            if kind == "x" and v != 0:
+                rhs[self.cpos[j]] = v
+        for k, v in gs.items():
+            for j, a in sf.rows[k].items():
+                if j in self.cpos:
+                    rhs[self.cpos[j]] = rhs.get(self.cpos[j], _ZERO) - a * v
+        u = {self.R[i]: v for i, v in self.lu.solve_transpose(rhs).items()}
+        u.update(gs)
+        return u
+
+
+class ExactSimplex:
+    """Exact primal simplex over a :class:`StandardForm` from the basis ``(C, basic_rows)``.
+
+    The basis after ``k`` pivots is ``B0 E_1 ... E_k`` (product form): each eta matrix ``E_i`` is the identity
+    with the column of the leaving variable replaced by ``B_(i-1)^-1 a_entering``; the exact LU of ``B0`` is
+    rebuilt every ``_REFACTOR`` pivots.  Basic values are updated exactly along each pivot.
+    """
+
+    _REFACTOR = 40
+
+    def __init__(self, sf, C, basic_rows):
+        self.sf = sf
+        self.pivots = 0
+        self.factor = _Factor(sf, C, basic_rows)
+        if not self.factor.ok:
+            self._repair_basis(C)
+        self._reset()
+
+    # -- basis bookkeeping -------------------------------------------------------------------------------
+    def _repair_basis(self, C):
+        """Keep a maximal independent set of the basic columns and complete with slacks (always valid)."""
+        sf = self.sf
+        C = sorted(C)
+        cpos = {j: p for p, j in enumerate(C)}
+        lu = SparseLU([{cpos[j]: v for j, v in r.items() if j in cpos} for r in sf.rows], len(C))
+        keep = {C[c] for _r, c, _row, _ops in lu.steps}
+        pivot_rows = {r for r, _c, _row, _ops in lu.steps}
+        self.factor = _Factor(sf, keep, [k for k in range(sf.m) if k not in pivot_rows])
+        if not self.factor.ok:
+            raise ArithmeticError("internal error: a completed slack basis is singular")
+
+    def _reset(self):
+        """Start a fresh product form at the current basis and recompute the basic values."""
+        f = self.factor
+        self.etas = []
+        self.basic = {("x", j) for j in f.C} | {("s", k) for k in f.rows_b}
+        sf = self.sf
+        b = {k: sf.b[k] for k in range(sf.m) if sf.b[k] != 0}
+        self.val = {v: _ZERO for v in self.basic}
+        self.val.update(f.solve(b))
+
+    def _refactor(self):
+        C = [j for kind, j in self.basic if kind == "x"]
+        rows_b = [k for kind, k in self.basic if kind == "s"]
+        self.factor = _Factor(self.sf, C, rows_b)
+        if not self.factor.ok:
+            raise ArithmeticError("internal error: a basis reached by exact pivots is singular")
+        self._reset()
+
+    def _column(self, var):
+        kind, idx = var
+        return dict(self.sf.cols[idx]) if kind == "x" else {idx: fmpq(1)}
+
+    def _ftran(self, a):
+        """``B^-1 a`` for the current basis (dict basic variable -> non-zero component)."""
+        w = self.factor.solve(a)
+        for p, q, d in self.etas:
+            zq = w.pop(p, _ZERO) / d[p]
+            if zq != 0:
+                for i, di in d.items():
+                    if i != p:
+                        v = w.get(i, _ZERO) - di * zq
+                        if v != 0:
+                            w[i] = v
+                        else:
+                            w.pop(i, None)
+                w[q] = zq
+        return w
+
+    def _btran(self, g):
+        """``u`` with ``B^T u = g`` (``g`` by current basic variable)."""
+        g = {v: x for v, x in g.items() if x != 0}
+        for p, q, d in reversed(self.etas):
+            cq = g.pop(q, _ZERO)
+            s = cq - sum((di * g[i] for i, di in d.items() if i != p and i in g), _ZERO)
+            if s != 0:
+                g[p] = s / d[p]
+        return self.factor.solve_transpose(g)
+
+    def _duals(self, cost):
+        return self._btran({v: cost.get(v[1], _ZERO) for v in self.basic if v[0] == "x"})
+
+    def _reduced(self, cost, u):
+        """Reduced costs of the non-basic variables: dict ``('x', j)`` / ``('s', k)`` -> value."""
+        sf = self.sf
+        red = {}
+        for j, col in enumerate(sf.cols):
+            if ("x", j) not in self.basic:
+                red[("x", j)] = cost.get(j, _ZERO) - sum((v * u[k] for k, v in col.items() if k in u), _ZERO)
+        for k in range(sf.m):
+            if ("s", k) not in self.basic:
+                red[("s", k)] = -u.get(k, _ZERO)
+        return red
+
+    def _pivot(self, enter, leave, d, theta):
+        """``enter`` replaces ``leave``; ``d = B^-1 a_enter``; values move by ``theta`` along ``-d``."""
+        if theta != 0:
+            for i, di in d.items():
+                self.val[i] -= theta * di
+        del self.val[leave]
+        self.val[enter] = theta
+        self.basic.discard(leave)
+        self.basic.add(enter)
+        self.etas.append((leave, enter, d))
+        self.pivots += 1
+        if len(self.etas) >= self._REFACTOR:
+            self._refactor()
+
+    @staticmethod
+    def _key(var):
+        return (0 if var[0] == "x" else 1, var[1])
+
+    # -- the method -------------------------------------------------------------------------------------------
+    def optimise(self, cost):
+        """Primal simplex from a primal feasible basis: ``('optimal', values, duals)`` or ``('unbounded', ...)``."""
+        degenerate = 0
+        while True:
+            u = self._duals(cost)
+            red = self._reduced(cost, u)
+            cand = [(v, r) for v, r in red.items() if r < 0]
+            if not cand:
+                return "optimal", self.val, u
+            bland = degenerate >= _DEGENERATE_RUN
+            enter = min(cand, key=(lambda t: self._key(t[0])) if bland else (lambda t: (t[1], self._key(t[0]))))[0]
+            d = self._ftran(self._column(enter))
+            best = None
+            for var, dv in d.items():
+                if dv > 0:
+                    ratio = self.val[var] / dv
+                    if best is None or ratio < best[0] or (ratio == best[0] and self._key(var) < self._key(best[1])):
+                        best = (ratio, var)
+            if best is None:
+                return "unbounded", self.val, (enter, d)
+            degenerate = degenerate + 1 if best[0] == 0 else 0
+            self._pivot(enter, best[1], d, best[0])
+
+    def phase_one(self):
+        """Make the basis primal feasible; returns None, or the Farkas duals if the LP is infeasible."""
+        sf = self.sf
+        neg = [v for v, x in self.val.items() if x < 0]
+        if not neg:
+            return None
+        col = {}
+        for var in neg:
+            for k, v in self._column(var).items():
+                col[k] = col.get(k, _ZERO) - v
+        t = sf.add_column({k: v for k, v in col.items() if v != 0})
+        leave = min(neg, key=lambda v: (self.val[v], self._key(v)))
+        # B^-1 a_t = -(indicator of neg): entering t at theta = -val[leave] makes every basic value >= 0
+        self._pivot(("x", t), leave, {v: fmpq(-1) for v in neg}, -self.val[leave])
+        status, val, u = self.optimise({t: fmpq(1)})
+        if status != "optimal":  # t >= 0 bounds phase one below
+            raise ArithmeticError("internal error: phase one reported unbounded")
+        if val.get(("x", t), _ZERO) > 0:
+            sf.drop_last_column()
+            return u
+        if ("x", t) in self.basic:
+            self._pivot_out(t)
+        sf.drop_last_column()
+        self._refactor()
+        return None
+
+    def _pivot_out(self, t):
+        """Degenerate pivot removing the basic artificial ``t`` (value 0): some column has a non-zero entry
+        in its row of ``B^-1 [A I]`` because ``[A I]`` has full row rank."""
+        sf = self.sf
+        rho = self._btran({("x", t): fmpq(1)})
+        cands = [("s", k) for k in range(sf.m) if rho.get(k) and ("s", k) not in self.basic]
+        cands += [("x", j) for j, col in enumerate(sf.cols) if j != t and ("x", j) not in self.basic
+                  and sum((v * rho[k] for k, v in col.items() if k in rho), _ZERO) != 0]
+        enter = min(cands, key=self._key)
+        self._pivot(enter, ("x", t), self._ftran(self._column(enter)), _ZERO)
+
+    def run(self, cost):
+        """Phase 1 then phase 2 with ``cost`` (list over structurals): Optimal, Infeasible or Unbounded."""
+        sf = self.sf
+        far = self.phase_one()
+        if far is not None:
+            y, lam = sf.duals_to_lp(far)  # the Farkas multipliers are w = -u; in LP terms that is this map
+            return Infeasible(y, lam, self.pivots)
+        costd = {j: v for j, v in enumerate(cost) if v != 0}
+        status, val, extra = self.optimise(costd)
+        x = [val.get(("x", j), _ZERO) for j in range(sf.n)]
+        if status == "unbounded":
+            enter, d = extra
+            ray = [-d.get(("x", j), _ZERO) for j in range(sf.n)]
+            if enter[0] == "x":
+                ray[enter[1]] = fmpq(1)
+            return Unbounded(x, ray, self.pivots)
+        y, lam = sf.duals_to_lp(extra)
+        return Optimal(x, y, lam, self.pivots)
