@@ -18,8 +18,8 @@ private engines behind them.
 
 from .decide import arb_of, decimal_enclosure, exact_latex, exact_str, sign
 from .level import Level, level_of
-from .lp import LinearProgram, LPSolution, solve_lp
+from .lp import LinearProgram, LPInfeasible, LPSolution, LPUnbounded, solve_lp
 from .values import Setting, exact_number
 
 __all__ = ["exact_number", "Setting", "exact_str", "exact_latex", "decimal_enclosure", "sign", "arb_of", "Level", "level_of",
-           "LinearProgram", "LPSolution", "solve_lp"]
+           "LinearProgram", "LPSolution", "LPInfeasible", "LPUnbounded", "solve_lp"]
