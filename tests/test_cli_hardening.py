@@ -183,7 +183,7 @@ def test_distance_1_over_1000003_at_alpha_half(tmp_path, capsys):
     p = write(tmp_path, "p.json", {"kind": "matrix", "points": ["0", "1"],
                                    "distances": [[0, "1/1000003"], ["1/1000003", 0]]})
     code, out, _ = run(["certify", write(tmp_path, "m.json", GEO2), "--metric", p, "--alpha", "1/2"], capsys)
-    assert code == 1 and "lhs: 2/3" in out
+    assert code == 1 and "K(x)(z) = 2/3 >" in out
 
 
 def test_parallel_edges_and_duplicate_nodes(tmp_path, capsys):

@@ -44,12 +44,28 @@ class LevelData(Record):
 
 @dataclass(frozen=True)
 class MetricData(Record):
-    """A metric by its generating pairs ``[x, x', d(x, x')]`` and the reason they suffice."""
+    """A metric by its generating pairs ``[x, x', d(x, x')]`` and the reason they suffice.
+
+    When every pair of distinct points is a generating pair at one distance (the discrete metric), ``pairs``
+    is empty and ``all_pairs_at`` holds that distance, with the points in ``labels``: ``n(n-1)/2`` pairs are
+    not written out.
+    """
 
     description: str
     points: int
     pairs: list
     reduction: str
+    all_pairs_at: str | None = None
+    labels: list | None = None
+
+    def generating_pairs(self):
+        """Iterate ``[x, x', d]`` (expanding ``all_pairs_at``)."""
+        if self.all_pairs_at is None:
+            yield from self.pairs
+            return
+        for i, x in enumerate(self.labels):
+            for y in self.labels[i + 1:]:
+                yield [x, y, self.all_pairs_at]
 
 
 @dataclass(frozen=True)
@@ -87,5 +103,8 @@ def level_data(level) -> LevelData | None:
 def metric_data(metric) -> MetricData:
     """A metric's generating pairs as exact strings, with the reduction that makes them sufficient."""
     pts = metric.points
+    if metric.params.get("kind") == "discrete" and len(metric) >= 2:
+        return MetricData(description=metric.description, points=len(metric), pairs=[], reduction=metric.reduction,
+                          all_pairs_at=exact_str(metric.d(0, 1)), labels=[str(p) for p in pts])
     pairs = [[str(pts[i]), str(pts[j]), exact_str(d)] for i, j, d in metric.generating_pairs()]
     return MetricData(description=metric.description, points=len(metric), pairs=pairs, reduction=metric.reduction)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._kernel import NotHere, bernstein_nonneg, pl_add, pl_mul, pl_neg, poly_of, value
-from .privacy import _Mech, _witness_matches
+from .privacy import _Mech, _witness_matches, pairs_of
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -31,7 +31,7 @@ def _in_set(alpha: Fraction, pieces: list):
 
 def _check_fails(ev: dict):
     w, alpha = ev["witness"], Fraction(ev["sample_alpha"])
-    mech, pairs = _Mech(ev["mechanism"]), ev["metric"]["pairs"]
+    mech, pairs = _Mech(ev["mechanism"]), pairs_of(ev["metric"])
     d = Fraction(w["distance"])
     if d.denominator != 1:
         raise NotHere("a non-integer distance")
@@ -50,7 +50,7 @@ def _check_fails(ev: dict):
 
 
 def _check_holds(ev: dict):
-    mech, pairs = _Mech(ev["mechanism"]), ev["metric"]["pairs"]
+    mech, pairs = _Mech(ev["mechanism"]), pairs_of(ev["metric"])
     seen, n = set(), 0
     for x, xp, d in pairs:
         dd = Fraction(d)

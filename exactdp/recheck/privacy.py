@@ -65,6 +65,15 @@ def count(mech: _Mech, pairs: list, lv: dict | None):
     return viol, ties, n
 
 
+def pairs_of(metric: dict) -> list:
+    """The generating pairs ``[x, x', d]`` of the evidence (every pair at one distance when ``all_pairs_at``)."""
+    d = metric.get("all_pairs_at")
+    if d is None:
+        return metric["pairs"]
+    labels = metric["labels"]
+    return [[x, y, d] for i, x in enumerate(labels) for y in labels[i + 1:]]
+
+
 def _witness_matches(mech: _Mech, pairs: list, w: dict) -> bool:
     """The witness names a real constraint: its entries and its distance are the mechanism's and the metric's."""
     if mech.entry_text(w["x"], w["output"]) != w["K_x"] or mech.entry_text(w["x_prime"], w["output"]) != w["K_x_prime"]:
@@ -73,7 +82,7 @@ def _witness_matches(mech: _Mech, pairs: list, w: dict) -> bool:
 
 
 def check_epsilon(ev: dict):
-    mech, pairs = _Mech(ev["mechanism"]), ev["metric"]["pairs"]
+    mech, pairs = _Mech(ev["mechanism"]), pairs_of(ev["metric"])
     eps, b = ev["epsilon"], ev["binding"]
     if eps == "inf":
         ok = _witness_matches(mech, pairs, b) and sign(value(b["K_x"])) > 0 and sign(value(b["K_x_prime"])) == 0
@@ -93,7 +102,7 @@ def check_epsilon(ev: dict):
 
 def check_privacy(c: dict):
     ev = c["evidence"]
-    mech, pairs, lv = _Mech(ev["mechanism"]), ev["metric"]["pairs"], _level(ev["level"])
+    mech, pairs, lv = _Mech(ev["mechanism"]), pairs_of(ev["metric"]), _level(ev["level"])
     viol, ties, n = count(mech, pairs, lv)
     if c["verdict"] == "holds":
         ok = viol == 0 and ties == ev["tight_count"]
