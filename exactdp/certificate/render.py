@@ -60,13 +60,16 @@ def _method_line(cert) -> str:
     return m + (f"; {cert.note}" if cert.note else "")
 
 
+_PLAIN_WORDS = {"varepsilon": "eps", "alpha": "alpha", "le": "<=", "ge": ">=", "ne": "!=", "infty": "inf",
+                "in": "in", "cdot": "*", "log": "log", "exp": "exp"}
+
+
 def plain(s: str) -> str:
     """Markdown-with-math to plain text: drop ``$``, ``\\`` commands become words or symbols."""
     s = s.replace("$", "").replace("**", "").replace("`", "")
-    for a, b in ((r"\varepsilon", "eps"), (r"\alpha", "alpha"), (r"\le", "<="), (r"\ge", ">="),
-                 (r"\ne", "!="), (r"\infty", "inf"), (r"\in", "in"), (r"\cdot", "*"), (r"\,", " "),
-                 (r"\log", "log"), (r"\exp", "exp")):
-        s = s.replace(a, b)
+    s = s.replace(r"\,", " ").replace(r"\left", "").replace(r"\right", "")
+    s = re.sub(r"\\(varepsilon|alpha|le|ge|ne|infty|in|cdot|log|exp)(?![a-zA-Z])",
+               lambda m: _PLAIN_WORDS[m.group(1)], s)
     s = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)", s)
     s = re.sub(r"\\[a-zA-Z]+", "", s)
     return s.replace("{", "").replace("}", "")
