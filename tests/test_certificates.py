@@ -10,7 +10,7 @@ import jsonschema
 import networkx as nx
 import pytest
 
-from exactdp import (UNDECIDED, Certificate, Level, Method, Verdict, certify_all_eps, certify_privacy, cycle,
+from exactdp import (UNDECIDED, Certificate, Level, Mechanism, Method, Verdict, from_matrix, certify_all_eps, certify_privacy, cycle,
                      discrete, from_graph, geometric, path, randomized_response, recheck, smallest_epsilon)
 from exactdp.certificate import Evidence, evidence_kind
 from exactdp.certificate.schema import json_schema
@@ -117,7 +117,9 @@ def test_schema_file_is_current(schema):
 
 
 def test_undecided_is_one_encoding():
-    c = certify_privacy(geometric(3), path(4), eps="log(2)/2")
+    # alpha = 2^(-1/2) is irrational and the statement for every eps fails only near alpha = 1: nothing decides it
+    K = Mechanism.from_rows(["0", "1"], ["0", "1"], [["1/2+alpha/4", "1/2-alpha/4"], ["1/2-alpha/4", "1/2+alpha/4"]])
+    c = certify_privacy(K, from_matrix(["0", "1"], [[0, "1/4"], ["1/4", 0]]), eps="log(2)/2")
     assert c.verdict is Verdict.UNDECIDED is UNDECIDED is c.holds is Undecided("x").verdict
     assert c.reason and c.to_json()["verdict"] == "undecided" and Verdict.UNDECIDED.exit_code == 3
     r = recheck(c.to_json())
