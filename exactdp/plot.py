@@ -197,7 +197,7 @@ def plot_regular_region(metric, level, *, ax=None, priors=None):
     ax.set_ylim(-0.1, 1.0)
     ax.set_aspect("equal")
     ax.set_axis_off()
-    ax.set_title(f"regular priors, {metric.description}, eps = {level.eps_str()}")
+    ax.set_title(f"regular priors at eps = {level.eps_str()}\n{metric.description}", fontsize=9)
     return ax, corners
 
 
