@@ -19,7 +19,7 @@ def code_cells(path: Path) -> list:
 
 
 def tutorial_files():
-    return sorted(TUTORIALS.glob("*.md"))
+    return sorted(p for p in TUTORIALS.glob("*.md") if p.name != "index.md")
 
 
 def test_there_are_tutorials_with_code():
