@@ -6,6 +6,7 @@ directory, as a Jupyter kernel would run them (no kernel needed); the tutorials 
 """
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,6 @@ def test_tutorial_runs(path, tmp_path, monkeypatch):
             code = compile(src, f"{path.name}, cell {k}", "exec")
             exec(code, namespace)  # noqa: S102 -- the project's own tutorial text
     finally:
-        if "matplotlib.pyplot" in __import__("sys").modules:
-            import matplotlib.pyplot as plt
-
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is not None:
             plt.close("all")
