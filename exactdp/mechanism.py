@@ -330,6 +330,24 @@ class Mechanism:
         return _from_values(self.inputs, other.outputs, rows, name or f"{other.name} o {self.name}",
                             validate=True)
 
+    def _repr_html_(self, max_cells: int = 144) -> str:
+        """Notebook view: a table of the exact entries (at most ``max_cells`` cells), else a summary."""
+        from html import escape
+
+        n, m = self.shape
+        head = (f"<p><strong>{escape(self.name)}</strong>: {n} x {m} mechanism, {self.regime} entries, "
+                f"{len(self.values)} distinct value{'s' if len(self.values) != 1 else ''}</p>")
+        if n * m > max_cells:
+            shown = ", ".join(f"<code>{escape(exact_str(v))}</code>" for v in self.values[:6])
+            more = ", ..." if len(self.values) > 6 else ""
+            return f'<div class="exactdp-mechanism">{head}<p>values: {shown}{more}</p></div>'
+        strs = [escape(exact_str(v)) for v in self.values]
+        cols = "".join(f"<th>{escape(z)}</th>" for z in self.outputs)
+        body = "".join(f"<tr><th>{escape(x)}</th>" + "".join(f"<td>{strs[c]}</td>" for c in row) + "</tr>"
+                       for x, row in zip(self.inputs, self.codes.tolist()))
+        return (f'<div class="exactdp-mechanism">{head}<table><thead><tr><th>x \\ z</th>{cols}</tr></thead>'
+                f"<tbody>{body}</tbody></table></div>")
+
 
 def _vector_row_check(mech):
     """Exact row sums for sparse exponential-polynomial entries over one denominator.

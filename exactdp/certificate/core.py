@@ -152,8 +152,20 @@ class Certificate:
             return self.to_json_str() + "\n"
         return {"text": self.to_text, "markdown": self.to_markdown, "latex": self.to_latex}[fmt]()
 
+    def to_html(self) -> str:
+        """The worked proof as an HTML fragment (escaped; ``$...$`` math left for MathJax)."""
+        from .render import as_html
+
+        return as_html(self)
+
     def _repr_markdown_(self):
         return self.to_markdown()
+
+    def _repr_html_(self):
+        return self.to_html()
+
+    def _repr_latex_(self):
+        return self.to_latex()
 
     def __str__(self):
         return self.to_text()

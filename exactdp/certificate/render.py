@@ -9,10 +9,12 @@ recomputes anything: what the proof says is what the evidence holds.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["Step", "Proof", "renderer", "proof_of", "as_text", "as_markdown", "as_latex", "tex_text", "plain"]
+__all__ = ["Step", "Proof", "renderer", "proof_of", "as_text", "as_markdown", "as_latex", "as_html", "tex_text",
+           "plain", "md_html"]
 
 
 @dataclass
@@ -133,3 +135,82 @@ def tex_text(s: str) -> str:
             out.append(part.replace("**", "").replace("`", ""))
         math_mode = not math_mode
     return "".join(out)
+
+
+# -- HTML (the notebook view) -----------------------------------------------------------------------------------------
+_MD_INLINE = ((re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"), (re.compile(r"(?<![*\w])\*(?!\s)(.+?)\*"), r"<em>\1</em>"))
+
+
+def _inline_html(s: str) -> str:
+    """Markdown-ish inline text to HTML: everything escaped; ``$...$`` math kept for MathJax, code, bold, italics."""
+    out, math_mode = [], False
+    for part in s.split("$"):
+        if math_mode:
+            out.append("$" + html.escape(part, quote=False) + "$")
+        else:
+            codes = part.split("`")
+            for k, c in enumerate(codes):
+                c = html.escape(c, quote=False)
+                if k % 2:
+                    out.append("<code>" + c + "</code>")
+                    continue
+                for pat, rep in _MD_INLINE:
+                    c = pat.sub(rep, c)
+                out.append(c)
+        math_mode = not math_mode
+    return "".join(out)
+
+
+def _table_html(lines) -> str:
+    cells = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines]
+    body = [r for r in cells[1:] if not all(re.fullmatch(r":?-+:?", c) for c in r)]
+    head = "".join(f"<th>{_inline_html(c)}</th>" for c in cells[0])
+    rows = "".join("<tr>" + "".join(f"<td>{_inline_html(c)}</td>" for c in r) + "</tr>" for r in body)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def md_html(text: str) -> str:
+    """The small Markdown subset the renderers write (paragraphs, ``- `` lists, ``|`` tables, inline
+    bold/italics/code, ``$`` math) as HTML, every character of the text escaped.
+
+    >>> md_html("**a** < b and $x < y$")
+    '<p><strong>a</strong> &lt; b and $x &lt; y$</p>'
+    """
+    blocks = []
+    for para in re.split(r"\n\s*\n", text.strip()):
+        lines = [ln for ln in para.split("\n") if ln.strip()]
+        if not lines:
+            continue
+        if all(ln.lstrip().startswith("|") for ln in lines):
+            blocks.append(_table_html(lines))
+        elif all(ln.lstrip().startswith("- ") for ln in lines):
+            blocks.append("<ul>" + "".join(f"<li>{_inline_html(ln.lstrip()[2:])}</li>" for ln in lines) + "</ul>")
+        else:
+            blocks.append("<p>" + "<br>\n".join(_inline_html(ln) for ln in lines) + "</p>")
+    return "\n".join(blocks)
+
+
+_VERDICT_COLOUR = {"holds": "#1a7f37", "fails": "#cf222e", "undecided": "#9a6700"}
+
+
+def as_html(cert) -> str:
+    """The worked proof as an HTML fragment (the notebook view), rendered from the evidence alone."""
+    p = proof_of(cert)
+    v = cert.verdict.value
+    parts = ['<div class="exactdp-certificate">',
+             f"<p><strong>Claim.</strong> {_inline_html(cert.claim)}</p>",
+             f"<p>$$ {html.escape(p.claim_latex, quote=False)} $$</p>",
+             f'<p><strong>Verdict.</strong> <span style="color: {_VERDICT_COLOUR[v]}; font-weight: bold">{v}'
+             f"</span></p>",
+             f"<p><strong>Method.</strong> {_inline_html(_method_line(cert))}</p>"]
+    if cert.reason:
+        parts.append(f"<p><strong>Why undecided.</strong> {_inline_html(cert.reason)}</p>")
+    parts.append("<details><summary><strong>Proof</strong> "
+                 f"({len(p.steps)} step{'s' if len(p.steps) != 1 else ''})</summary><ol>")
+    for s in p.steps:
+        parts.append(f"<li><em>{_inline_html(s.title)}.</em> {md_html(s.markdown)}</li>")
+    parts.append("</ol></details>")
+    if p.conclusion:
+        parts.append(f"<p><strong>Conclusion.</strong> {_inline_html(p.conclusion)}</p>")
+    parts.append("</div>")
+    return "\n".join(parts) + "\n"

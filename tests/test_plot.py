@@ -1,0 +1,199 @@
+"""exactdp.plot: figures drawn from exact data (the optional matplotlib extra).
+
+Expected values come from closed forms or independent Fraction computations, never from the
+code under test; the drawn arrays must equal the exact values converted to floats.
+"""
+
+import subprocess
+import sys
+from fractions import Fraction as F
+
+import networkx as nx
+import pytest
+
+from exactdp import Level, UnsupportedRegime, InvalidInput, cycle, from_graph, geometric, path
+from exactdp import plot as P
+
+
+@pytest.fixture
+def plt():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    yield plt
+    plt.close("all")
+
+
+def _geometric_rows(n, a):
+    """Range-restricted geometric mechanism (GRS12 Def. 2.4), from its definition."""
+    rows = []
+    for x in range(n + 1):
+        rows.append([(a ** abs(x - z) / (1 + a) if z in (0, n) else (1 - a) / (1 + a) * a ** abs(x - z))
+                     for z in range(n + 1)])
+    return rows
+
+
+def _simplex(p):
+    return (float(p[1]) + float(p[2]) / 2, float(p[2]) * 3 ** 0.5 / 2)
+
+
+def _sum_metric(u, v):
+    n = u * v + 1
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from((i, j) for i in range(n) for j in range(i + 1, min(n, i + v + 1)))
+    return from_graph(G), n, v
+
+
+def _solve_ones(A):
+    """Gauss-Jordan over Fractions: A z = 1 (A invertible)."""
+    n = len(A)
+    M = [row[:] + [F(1)] for row in A]
+    for c in range(n):
+        p = next(r for r in range(c, n) if M[r][c] != 0)
+        M[c], M[p] = M[p], M[c]
+        M[c] = [v / M[c][c] for v in M[c]]
+        for r in range(n):
+            if r != c and M[r][c] != 0:
+                M[r] = [a - M[r][c] * b for a, b in zip(M[r], M[c])]
+    return [M[i][n] for i in range(n)]
+
+
+# -- no matplotlib needed ---------------------------------------------------------------------------------------
+def test_import_exactdp_does_not_import_matplotlib():
+    code = "import sys, exactdp, exactdp.plot; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_missing_matplotlib_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(P.MissingDependency, match=r"pip install 'exactdp\[plot\]'"):
+        P.plot_geometric_vs_laplace(["1/2"])
+    assert issubclass(P.MissingDependency, ImportError)
+
+
+def test_loss_data_exact_closed_forms():
+    roots = [F(k, 7) for k in range(1, 7)]
+    data = P.loss_data([str(s) for s in roots])
+    for (alpha, geo, lap), s in zip(data, roots):
+        a = s * s
+        assert F(str(alpha)) == a
+        assert F(str(geo)) == a / (1 + a)      # GRS12 sec. 6.1, geometric optimum
+        assert F(str(lap)) == s / 2            # sqrt(alpha)/2
+        assert F(str(geo)) < F(str(lap))      # AM-GM: (1 + a)/(2 sqrt a) > 1 for a < 1
+
+
+def test_utility_data_on_the_path_matches_closed_forms():
+    # on a path the tight-constraints mechanism has z = (1, 1 - a, ..., 1 - a, 1)/(1 + a); the geometric
+    # mechanism's utility is (2/(1+a) + (N-2)(1-a)/(1+a))/N (column maxima on the diagonal)
+    N = 5
+    for b in (F(1, 2), F(2, 3), F(9, 10)):
+        ((bb, alpha, tight, geo),) = P.utility_data(path(N), [str(b)])
+        want_geo = (2 / (1 + b) + (N - 2) * (1 - b) / (1 + b)) / N
+        want_tight = (2 + (N - 2) * (1 - b)) / (1 + b) / N
+        assert (F(str(bb)), F(str(alpha)), F(str(tight)), F(str(geo))) == (b, b, want_tight, want_geo)
+
+
+def test_utility_data_sum_query_against_an_independent_solve():
+    m, n, v = _sum_metric(2, 5)
+    b = F(3, 4)
+    ((_, alpha, tight, geo),) = P.utility_data(m, [str(b)], sensitivity=v)
+    a = b ** v
+    assert F(str(alpha)) == a
+    dist = [[-(-abs(i - j) // v) for j in range(n)] for i in range(n)]
+    z = _solve_ones([[a ** dist[i][j] for j in range(n)] for i in range(n)])
+    assert min(z) > 0 and F(str(tight)) == sum(z) / n
+    assert F(str(geo)) == (2 / (1 + b) + (n - 2) * (1 - b) / (1 + b)) / n
+
+
+def test_bad_inputs():
+    with pytest.raises(InvalidInput, match="base must be a rational in \\(0, 1\\), got 3/2"):
+        P.utility_data(path(3), ["3/2"])
+    with pytest.raises(InvalidInput, match="points 0..2 in order"):
+        P.utility_data(from_graph(nx.path_graph(["a", "b", "c"])), ["1/2"])
+    with pytest.raises(InvalidInput, match="expected a metric on 3 points, got 4 points"):
+        P.corner_points(path(4), Level.from_alpha("1/2"))
+    with pytest.raises(InvalidInput, match="root s must be a rational in \\(0, 1\\), got 1"):
+        P.loss_data(["1"])
+    with pytest.raises(UnsupportedRegime, match="symbolic alpha"):
+        P.plot_mechanism(geometric(3))
+
+
+# -- drawing (Agg) -----------------------------------------------------------------------------------------------
+def test_plot_mechanism_heat_map(plt):
+    ax = P.plot_mechanism(geometric(4, "1/2"))
+    want = _geometric_rows(4, F(1, 2))
+    assert ax.images[0].get_array().tolist() == [[float(v) for v in r] for r in want]
+    assert len(ax.texts) == 25 and ax.texts[0].get_text() == "2/3"
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("output z", "secret x")
+    assert len(ax.figure.axes) == 2  # the heat map and its colour bar
+
+
+def test_plot_mechanism_transcendental_and_large(plt):
+    ax = P.plot_mechanism(geometric(40).at(Level.from_eps("1")))
+    arr = ax.images[0].get_array()
+    assert arr.shape == (41, 41) and len(ax.texts) == 0
+    import math
+    assert arr[0][0] == pytest.approx(1 / (1 + math.exp(-1)), rel=1e-15)
+
+
+def test_plot_regular_region_path3(plt):
+    ax, corners = P.plot_regular_region(path(3), "log(2)", priors=[["1/3", "1/3", "1/3"], ["1", "0", "0"]])
+    a = F(1, 2)
+    want = []
+    for y in range(3):  # ECP14 Def. 5: c^y_y' = a^|y-y'| / sum
+        row = [a ** abs(y - j) for j in range(3)]
+        want.append([v / sum(row) for v in row])
+    assert [[F(str(v)) for v in c] for c in corners] == want
+    assert len(ax.patches) == 2
+    region = ax.patches[1].get_xy()[:3].tolist()
+    assert region == [list(_simplex(c)) for c in want]
+    filled = [line.get_fillstyle() for line in ax.lines]
+    assert filled == ["full", "none"]  # the uniform prior is regular, (1, 0, 0) is not
+
+
+def test_plot_regular_region_cycle3_transcendental(plt):
+    import math
+    ax, corners = P.plot_regular_region(cycle(3), Level.from_eps("1/2"))
+    e = math.exp(-0.5)
+    xy = ax.patches[1].get_xy()[:3]
+    for (x, y), c in zip(xy, [[1, e, e], [e, 1, e], [e, e, 1]]):
+        s = sum(c)
+        wx, wy = _simplex([v / s for v in c])
+        assert x == pytest.approx(wx, rel=1e-14) and y == pytest.approx(wy, rel=1e-14)
+
+
+def test_plot_utility_marks_the_certified_threshold(plt):
+    m, n, v = _sum_metric(4, 5)
+    bases = ["7/10", "4/5", "21/25", "9/10"]
+    ax, data, th = P.plot_utility(m, bases, sensitivity=v)
+    assert len(ax.lines) == 3
+    lo, hi = float(th.evidence.lo), float(th.evidence.hi)
+    assert ax.lines[2].get_xdata()[0] == hi
+    import math
+    eps = ax.lines[0].get_xdata()
+    assert [e == pytest.approx(5 * math.log(1 / float(F(b))), rel=1e-14) for e, b in zip(eps, bases)] == [True] * 4
+    tight = ax.lines[0].get_ydata()
+    geo = ax.lines[1].get_ydata()
+    assert geo.tolist() == [float(g) for *_, g in data]
+    # the tight mechanism exists exactly above the certified threshold (eps 1.78, 1.12 > hi > 0.87, 0.53)
+    for e, t, (_, _, exact_t, _) in zip(eps, tight, data):
+        if e > hi:
+            assert exact_t is not None and t == float(exact_t)
+        else:
+            assert e < lo and exact_t is None and math.isnan(t)
+    assert ax.get_xlabel() == "eps" and ax.get_ylabel().startswith("utility")
+
+
+def test_plot_geometric_vs_laplace(plt):
+    ax, data = P.plot_geometric_vs_laplace(["1/4", "1/2", "3/4"])
+    assert len(ax.lines) == 2
+    assert ax.lines[0].get_xdata().tolist() == [1 / 16, 1 / 4, 9 / 16]
+    assert ax.lines[0].get_ydata().tolist() == [float(F(1, 17)), float(F(1, 5)), float(F(9, 25))]
+    assert ax.lines[1].get_ydata().tolist() == [1 / 8, 1 / 4, 3 / 8]
+    assert ax.get_xlabel() == "alpha = exp(-eps)"
