@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .errors import ExactDPError, Undecided
@@ -20,6 +21,8 @@ FORMATS = ("text", "json", "markdown", "latex")
 
 #: exit code of an internal error (a bug in exactdp, never a verdict)
 EXIT_BUG = 4
+#: exit code when the output pipe was closed early (128 + SIGPIPE, the shell's convention)
+EXIT_PIPE = 141
 #: largest n for ``optimal``: the exact LP has (n+1)^2 variables (about 10^6 at the limit)
 MAX_OPTIMAL_N = 1_000
 #: most points for ``tight`` and ``regular`` at a level: they solve the dense n x n system Phi z = 1 exactly
@@ -34,7 +37,8 @@ _EXIT_CODES = """exit codes:
   2  bad input or usage: one line on stderr, no traceback
   3  undecided: no exact regime decides it (the reason is printed); reproduce:
      a claim is undecided and none differs
-  4  internal error: a bug in exactdp, please report it (traceback with --debug)"""
+  4  internal error: a bug in exactdp, please report it (traceback with --debug)
+141  the output pipe was closed early (e.g. | head): stopped quietly"""
 
 _CMD_EXITS = {
     "certify": "0 private at the level (or for every eps with --all-eps), 1 not private (witness), 2 bad input, "
@@ -193,38 +197,73 @@ def _cmd_leakage(a):
     return _emit(leakage(mech, prior), a.format)
 
 
-def _cmd_reproduce(a):
-    from .papers import claims, get_claim, run_claim
+def _progress(a, text: str) -> None:
+    """A progress line on stderr: only on a terminal, never with --quiet."""
+    if not getattr(a, "quiet", False) and sys.stderr.isatty():
+        sys.stderr.write(f"\r\033[K{text}" if text else "\r\033[K")
+        sys.stderr.flush()
 
-    chosen = [get_claim(i) for i in a.ids] if a.ids else claims()
+
+def _chosen_claims(ids):
+    """Claims by id, or every claim of a paper (``GRS12``), or all of them."""
+    from .papers import claims, get_claim
+
+    if not ids:
+        return claims()
+    papers = {c.paper for c in claims()}
+    out = []
+    for i in ids:
+        out += [c for c in claims() if c.paper == i] if i in papers else [get_claim(i)]
+    return out
+
+
+def _reproduce_row(a, c):
+    from .papers import run_claim
+
+    r = run_claim(c.id)
+    row = {"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement,
+           "paper_says": c.paper_says, "exact": r.exact, "status": r.status, "certificates": len(r.certificates)}
+    if a.recheck:
+        checks = r.rechecks()
+        row["recheck"] = {s: sum(x.status == s for x in checks) for s in ("confirmed", "refuted", "not checkable")}
+        row["recheck_notes"] = sorted({x.detail for x in checks if x.status != "confirmed"})
+    return row
+
+
+def _print_row(a, r):
+    if a.format in ("markdown", "latex"):
+        print(f"| {r['id']} | {r['paper_says']} | {r['exact']} | {r['status']} |", flush=True)
+        return
+    print(f"{r['id']:<14} {r['status']:<13} paper: {r['paper_says']}\n{'':<28} exact: {r['exact']}", flush=True)
+    if a.recheck:
+        k = r["recheck"]
+        print(f"{'':<28} re-check of {r['certificates']} certificate(s): {k['confirmed']} confirmed, "
+              f"{k['refuted']} refuted, {k['not checkable']} not checkable"
+              + "".join(f"\n{'':<30}- {n}" for n in r["recheck_notes"]), flush=True)
+
+
+def _cmd_reproduce(a):
+    chosen = _chosen_claims(a.ids)
+    if a.list:
+        rows = [{"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement} for c in chosen]
+        if a.format == "json":
+            print(json.dumps(rows, indent=2))
+        else:
+            for r in rows:
+                print(f"{r['id']:<22} {r['paper']} {r['where']}: {r['statement']}")
+        return 0
+    if a.format in ("markdown", "latex"):
+        print("| claim | paper says | exact result | status |\n|---|---|---|---|")
     rows = []
-    refuted = False
-    for c in chosen:
-        r = run_claim(c.id)
-        row = {"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement,
-               "paper_says": c.paper_says, "exact": r.exact, "status": r.status,
-               "certificates": len(r.certificates)}
-        if a.recheck:
-            checks = r.rechecks()
-            row["recheck"] = {s: sum(x.status == s for x in checks) for s in ("confirmed", "refuted", "not checkable")}
-            row["recheck_notes"] = sorted({x.detail for x in checks if x.status != "confirmed"})
-            refuted |= row["recheck"]["refuted"] > 0
-        rows.append(row)
+    for k, c in enumerate(chosen, 1):
+        _progress(a, f"exactdp reproduce: [{k}/{len(chosen)}] {c.id} ...")
+        rows.append(_reproduce_row(a, c))
+        _progress(a, "")
+        if a.format != "json":  # results stream claim by claim
+            _print_row(a, rows[-1])
     if a.format == "json":
         print(json.dumps(rows, indent=2))
-    elif a.format in ("markdown", "latex"):
-        print("| claim | paper says | exact result | status |\n|---|---|---|---|")
-        for r in rows:
-            print(f"| {r['id']} | {r['paper_says']} | {r['exact']} | {r['status']} |")
-    else:
-        for r in rows:
-            print(f"{r['id']:<14} {r['status']:<13} paper: {r['paper_says']}\n{'':<28} exact: {r['exact']}")
-            if a.recheck:
-                k = r["recheck"]
-                print(f"{'':<28} re-check of {r['certificates']} certificate(s): {k['confirmed']} confirmed, "
-                      f"{k['refuted']} refuted, {k['not checkable']} not checkable"
-                      + "".join(f"\n{'':<30}- {n}" for n in r["recheck_notes"]))
-    if refuted:
+    if a.recheck and any(r["recheck"]["refuted"] for r in rows):
         sys.stderr.write("exactdp: a certificate failed its independent re-check: this is a bug, please report it\n")
         return 4
     statuses = {r["status"] for r in rows}
@@ -284,10 +323,22 @@ class _Sub:
         return self.sub.add_parser(name, parents=[self.common], epilog=f"exit codes: {_CMD_EXITS[name]}", **kw)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("exactdp")
+    except PackageNotFoundError:  # running from a source tree that was not installed
+        from . import __version__
+
+        return __version__
+
+
 def build_parser():
     p = _Parser(prog="exactdp", description="Exact verification of differential privacy over finite metrics.",
                 epilog=_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--debug", action="store_true", help="show the traceback of an internal error (exit 4)")
+    p.add_argument("--version", action="version", version=f"exactdp {_version()}")
     sub = _Sub(p.add_subparsers(dest="cmd", required=True, parser_class=_Parser))
 
     c = sub.add_parser("certify", help="certify eps*d-privacy of a mechanism (exactly)")
@@ -345,7 +396,9 @@ def build_parser():
     lk.set_defaults(fn=_cmd_leakage)
 
     r = sub.add_parser("reproduce", help="reproduce the papers' claims exactly")
-    r.add_argument("ids", nargs="*", help="claim ids (default: all)")
+    r.add_argument("ids", nargs="*", help="claim ids or paper names such as GRS12 (default: all)")
+    r.add_argument("--list", action="store_true", help="list the claims (ids, papers, statements) without running them")
+    r.add_argument("--quiet", action="store_true", help="no progress on stderr")
     r.add_argument("--format", choices=FORMATS, default="text")
     r.add_argument("--recheck", action="store_true",
                    help="re-check every certificate with the independent kernel (exit 4 if one is refuted)")
@@ -370,6 +423,11 @@ def main(argv=None) -> int:
     a = parser.parse_args(argv)
     try:
         return _run(a)
+    except BrokenPipeError:
+        # the reader closed the pipe (``exactdp reproduce --list | head``): stop quietly, as Unix tools do
+        # when SIGPIPE ends them (128 + 13); never a verdict, never a bug report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE
     except Exception as e:  # noqa: BLE001 -- the one place that turns a bug into exit 4
         if getattr(a, "debug", False):
             raise

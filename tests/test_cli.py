@@ -165,3 +165,32 @@ def test_recheck_command(tmp_path, capsys):
     assert code == 2 and "not an exactdp certificate" in err
     code, _, err = run(["recheck", str(tmp_path / "missing.json")], capsys)
     assert code == 2 and "missing.json" in err
+
+
+def test_reproduce_list_paper_filter_version_and_module(capsys):
+    code, out, _ = run(["reproduce", "--list", "HLM15", "--format", "json"], capsys)
+    rows = json.loads(out)
+    assert code == 0 and rows and {r["paper"] for r in rows} == {"HLM15"} and all(r["statement"] for r in rows)
+    code, out, _ = run(["reproduce", "--list"], capsys)
+    assert code == 0 and "GRS12-ex2.1" in out and "ECP14-ex1" in out
+    code, _, err = run(["reproduce", "--list", "NOPE"], capsys)
+    assert code == 2 and "unknown id" in err
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out.startswith("exactdp ")
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "exactdp", "certify", "--example", "geometric"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0 and "verdict: holds" in out.stdout
+
+
+def test_closed_pipe_is_not_a_bug():
+    import subprocess
+    import sys
+    with subprocess.Popen([sys.executable, "-m", "exactdp", "reproduce", "--list"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as p:
+        p.stdout.read(10)
+        p.stdout.close()
+        err = p.stderr.read().decode()
+        assert p.wait() == 141 and "internal error" not in err
