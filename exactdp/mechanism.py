@@ -35,6 +35,7 @@ from flint import fmpq
 from .errors import InputTooLarge, InvalidInput, LabelMismatch, NotStochastic, UnsupportedRegime
 from .exact.decide import exact_latex, exact_str, sign
 from .exact.expo import ExpFrac
+from .exact.interop import as_rows
 from .exact.values import Setting, brief, probability
 
 __all__ = ["Mechanism", "MAX_CELLS"]
@@ -105,7 +106,10 @@ class Mechanism:
     @classmethod
     def from_rows(cls, inputs, outputs, rows, *, alpha=None, eps=None, symbolic=True,
                   allow_float=False, name="mechanism", validate=True):
-        """Build from exact entries (strings in the exactdp grammar, ints, Fractions).
+        """Build from exact entries (strings in the exactdp grammar, ints, Fractions, sympy expressions).
+
+        ``rows`` may be a list of rows, a numpy integer array or a sympy ``Matrix``
+        (taken structurally); binary floats are refused unless ``allow_float=True``.
 
         ``alpha``/``eps`` fix the level used to evaluate entries; by default
         ``alpha`` is the symbol (``symbolic=True``), so entries written in
@@ -113,6 +117,7 @@ class Mechanism:
         :meth:`at`.
         """
         inputs, outputs = list(inputs), list(outputs)
+        rows = as_rows(rows, "mechanism")  # numpy arrays and sympy matrices, structurally
         if not isinstance(rows, (list, tuple)) or not all(isinstance(r, (list, tuple)) for r in rows):
             raise InvalidInput("mechanism: 'matrix' must be a list of rows (lists of exact numbers)")
         n, m = len(inputs), len(outputs)
@@ -229,6 +234,25 @@ class Mechanism:
         strs = [exact_str(v) for v in self.values]
         return {"inputs": list(self.inputs), "outputs": list(self.outputs),
                 "matrix": [[strs[c] for c in row] for row in self.codes.tolist()]}
+
+    def to_numpy(self):
+        """The matrix as a numpy float64 array -- *rounded* (each entry to the nearest double, from a certified
+        ball), for plotting and float tools; exact work stays on the mechanism."""
+        from .exact.decide import arb_of
+
+        if self.regime == "symbolic":
+            raise InvalidInput("to_numpy: the entries depend on a symbolic alpha; fix a level first (mech.at(...))")
+        vals = np.array([float(arb_of(v).mid()) for v in self.values])
+        return vals[self.codes]
+
+    def to_sympy(self):
+        """The matrix as an exact sympy ``Matrix`` (``exp(c eps)`` written ``alpha^(-c)``)."""
+        import sympy as sp
+
+        from .exact.interop import to_sympy
+
+        vals = [to_sympy(v) for v in self.values]
+        return sp.Matrix([[vals[c] for c in row] for row in self.codes.tolist()])
 
     def to_latex(self) -> str:
         lat = [exact_latex(v) for v in self.values]

@@ -40,6 +40,7 @@ from flint import fmpq, fmpz
 from ..errors import InputTooLarge, InvalidInput, InvalidType, UnsupportedRegime
 from .decide import is_zero
 from .expo import ExpFrac
+from .interop import is_sympy, sympy_text
 from .lin import Lin
 from .parse import parse_exact
 
@@ -356,8 +357,10 @@ def evaluate(node, setting: Setting = _PLAIN):
 def from_python(x, *, what: str = "number", allow_float: bool = False):
     """An exact value from a Python object or exact text.
 
-    Integers, :class:`fractions.Fraction`, :class:`decimal.Decimal`,
-    sympy/flint rationals and strings in the exactdp grammar are exact.  A
+    Integers (numpy integers too), :class:`fractions.Fraction`,
+    :class:`decimal.Decimal`, sympy/flint rationals, sympy expressions (taken
+    structurally, see :mod:`exactdp.exact.interop`) and strings in the exactdp
+    grammar are exact.  A
     binary float is refused unless ``allow_float=True``, which takes its exact
     binary value.
     """
@@ -394,6 +397,8 @@ def from_python(x, *, what: str = "number", allow_float: bool = False):
         return fmpq(n, d)
     if hasattr(x, "is_Rational") and getattr(x, "is_Rational", False):
         return fmpq(int(x.p), int(x.q))
+    if is_sympy(x):  # exp(-1), log(2), sqrt(2), alpha/(1 + alpha): written in the grammar from the tree
+        return sympy_text(x)
     raise InvalidType(f"{what}: got {type(x).__name__} {x!r}; expected an int, Fraction, exact string or Decimal")
 
 

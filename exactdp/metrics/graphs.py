@@ -24,6 +24,7 @@ from flint import fmpq
 
 from ..errors import InputTooLarge, InvalidInput, InvalidType
 from ..exact.decide import exact_str
+from ..exact.interop import as_int
 from ..exact.lin import Lin
 from ..exact.values import brief
 from ..exact.values import distance as parse_distance
@@ -45,6 +46,7 @@ _DECIMAL = re.compile(r"^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$")
 
 
 def _check_n(n, what, minimum=1):
+    n = as_int(n, what)  # numpy integers are integers
     if isinstance(n, str) and _DECIMAL.match(n) and any(c in n for c in ".eE"):  # a JSON number with a decimal point (kept as its text)
         raise InvalidType(f"{what}: expected an integer, got the decimal number {n[:40]}; write it without a "
                           "decimal point or exponent, e.g. 3")
@@ -54,6 +56,7 @@ def _check_n(n, what, minimum=1):
         raise InvalidInput(f"{what}: expected an integer >= {minimum}, got {n}")
     if n > MAX_POINTS:
         raise InputTooLarge(f"{what}: {n} points exceed the limit {MAX_POINTS}")
+    return n
 
 
 def from_graph(G, weight: str | None = None, *, allow_float: bool = False) -> FiniteMetric:
@@ -148,7 +151,7 @@ def path(n: int) -> FiniteMetric:
     >>> path(3).distance(0, 2)
     2
     """
-    _check_n(n, "path n")
+    n = _check_n(n, "path n")
     return FiniteMetric(
         [str(i) for i in range(n)],
         lambda: [(i, i + 1, fmpq(1)) for i in range(n - 1)],
@@ -164,7 +167,7 @@ def cycle(n: int) -> FiniteMetric:
     >>> cycle(6).distance(0, 5)
     1
     """
-    _check_n(n, "cycle n", 3)
+    n = _check_n(n, "cycle n", 3)
     return FiniteMetric(
         [str(i) for i in range(n)],
         lambda: sorted([(i, i + 1, fmpq(1)) for i in range(n - 1)] + [(0, n - 1, fmpq(1))]),

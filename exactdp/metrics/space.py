@@ -35,6 +35,7 @@ from flint import fmpq
 
 from ..errors import InputTooLarge, InvalidInput, NotAMetric
 from ..exact.decide import exact_str, float_bounds, sign
+from ..exact.interop import as_rows
 from ..exact.lin import Lin
 from ..exact.values import brief
 from ..exact.values import distance as parse_distance
@@ -93,6 +94,22 @@ class FiniteMetric:
 
     def __repr__(self):
         return f"<FiniteMetric {self.description}: {len(self)} points>"
+
+    def to_networkx(self):
+        """A networkx graph on the points with an edge per generating pair, ``weight`` its exact distance
+        (a ``fractions.Fraction`` when rational, else the exact text) and ``distance`` the exact text.
+
+        On a graph metric its shortest paths give back the metric (the generating pairs are the edges)."""
+        from fractions import Fraction
+
+        import networkx as nx
+
+        G = nx.Graph()
+        G.add_nodes_from(self.points)
+        for i, j, d in self.generating_pairs():
+            w = Fraction(int(d.p), int(d.q)) if hasattr(d, "p") else exact_str(d)
+            G.add_edge(self.points[i], self.points[j], weight=w, distance=exact_str(d))
+        return G
 
     def generating_pairs(self) -> list:
         """Generating pairs ``(i, j, d)`` with ``i < j`` and finite ``d > 0``."""
@@ -264,6 +281,7 @@ def from_matrix(points, distances, *, allow_float=False) -> FiniteMetric:
     exactdp.errors.NotAMetric: distances: triangle inequality fails for ('a', 'b', 'c'): d('a', 'c') = 3 > d('a', 'b') + d('b', 'c') = 2
     """
     points = [str(p) for p in points]
+    distances = as_rows(distances, "distances")  # numpy arrays and sympy matrices, structurally
     n = len(points)
     if n == 0:
         raise InvalidInput("metric points: expected at least one point, got none")
