@@ -55,6 +55,7 @@ _CMD_EXITS = {
     "reproduce": "0 every claim reproduced, 1 some claim differs from the paper, 2 unknown id, "
                  "3 some claim undecided (none differs), 4 bug (also: with --recheck, a refuted certificate)",
     "proofs": "0 written (or up to date with --check), 1 stale proof files with --check, 2 bad input, 4 bug",
+    "plot": "0 the figure was written, 2 bad input (or matplotlib missing: pip install 'exactdp[plot]'), 4 bug",
     "recheck": "0 the certificate is confirmed by the independent kernel, 1 refuted (a bug), 2 not a certificate, "
                "3 not checkable (the reason is printed), 4 bug",
 }
@@ -274,6 +275,26 @@ def _cmd_reproduce(a):
     return 0
 
 
+def _cmd_plot(a):
+    from . import plot
+    from .exact.level import level_of
+    from .io import load_mechanism, load_metric
+
+    if a.what == "mechanism":
+        if not a.file:
+            raise _usage("plot mechanism needs MECH.json")
+        ax = plot.plot_mechanism(_fix_level(load_mechanism(a.file), a))
+    elif a.what == "region":
+        if not a.file:
+            raise _usage("plot region needs METRIC.json (a metric on three points)")
+        ax, _ = plot.plot_regular_region(load_metric(a.file), level_of(a.eps, a.alpha))
+    else:
+        ax, _ = plot.plot_geometric_vs_laplace()
+    ax.figure.savefig(a.output, dpi=a.dpi, bbox_inches="tight")
+    print(f"wrote {a.output}")
+    return 0
+
+
 def _cmd_recheck(a):
     from .recheck import recheck
 
@@ -403,6 +424,17 @@ def build_parser():
     r.add_argument("--recheck", action="store_true",
                    help="re-check every certificate with the independent kernel (exit 4 if one is refuted)")
     r.set_defaults(fn=_cmd_reproduce)
+
+    pl = sub.add_parser("plot", help="draw a figure from exact data (needs the plot extra: pip install "
+                                     "'exactdp[plot]')")
+    pl.add_argument("what", choices=["mechanism", "region", "losses"],
+                    help="mechanism: a heat map of MECH.json; region: the regular priors of a 3-point METRIC.json "
+                         "(ECP14 Fig. 2); losses: geometric against Laplace (GRS12 sec. 6.1)")
+    pl.add_argument("file", nargs="?", help="MECH.json or METRIC.json")
+    _level_args(pl)
+    pl.add_argument("--output", "-o", required=True, help="image file (.png, .pdf, .svg)")
+    pl.add_argument("--dpi", type=int, default=120)
+    pl.set_defaults(fn=_cmd_plot)
 
     rc = sub.add_parser("recheck", help="re-check a certificate JSON file with the independent kernel "
                                         "(exit 0 confirmed, 1 refuted, 3 not checkable)")

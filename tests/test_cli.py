@@ -194,3 +194,17 @@ def test_closed_pipe_is_not_a_bug():
         p.stdout.close()
         err = p.stderr.read().decode()
         assert p.wait() == 141 and "internal error" not in err
+
+
+def test_plot_command_writes_figures(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    m = write(tmp_path, "m.json", {"kind": "path", "n": 3})
+    for args in (["region", m, "--alpha", "1/2"], ["losses"],
+                 ["mechanism", f"{EX}/geometric3.json", "--alpha", "1/3"]):
+        out = tmp_path / f"{args[0]}.png"
+        code, text, _ = run(["plot", *args, "-o", str(out)], capsys)
+        assert code == 0 and out.stat().st_size > 1000 and out.read_bytes()[:4] == b"\x89PNG", args
+    code, _, err = run(["plot", "region", m, "-o", str(tmp_path / "x.png")], capsys)
+    assert code == 2 and "give exactly one of eps, alpha" in err
+    code, _, err = run(["plot", "mechanism", "-o", str(tmp_path / "x.png")], capsys)
+    assert code == 2 and "needs MECH.json" in err
