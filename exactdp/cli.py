@@ -138,6 +138,7 @@ def _cmd_optimal(a):
 
 
 def _cmd_remap(a):
+    from .exact.decide import exact_latex
     from .io import load_mechanism, load_user
     from .theory.remaps import bayes_remap
     from .theory.users import expected_loss
@@ -150,10 +151,20 @@ def _cmd_remap(a):
     out = {"remap": mapping, "expected_loss": str(after),
            "expected_loss_without_remap": None if before is None else str(before),
            "mechanism": remapped.to_json()}
+    pairs = ", ".join(f"{z} -> {r}" for z, r in mapping.items())
     if a.format == "json":
         print(json.dumps(out, indent=2))
+    elif a.format == "markdown":
+        print("| output | remapped to |\n|---|---|\n" + "\n".join(f"| {z} | {r} |" for z, r in mapping.items())
+              + f"\n\n**Expected loss** after the Bayes remap: ${exact_latex(after)}$"
+              + (f" (without remapping: ${exact_latex(before)}$)." if before is not None else "."))
+    elif a.format == "latex":
+        print(r"\begin{tabular}{ll}output & remapped to\\ \hline" + "\n"
+              + "\n".join(rf"{z} & {r}\\" for z, r in mapping.items()) + "\n\\end{tabular}\n\n"
+              + rf"Expected loss after the Bayes remap: ${exact_latex(after)}$"
+              + (rf" (without remapping: ${exact_latex(before)}$)." if before is not None else "."))
     else:
-        print(f"optimal remap: {mapping}\nexpected loss: {after}"
+        print(f"optimal remap: {pairs}\nexpected loss: {after}"
               + (f" (without remapping: {before})" if before is not None else ""))
     return 0
 

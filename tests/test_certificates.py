@@ -106,9 +106,11 @@ def test_round_trip_schema_recheck_and_tampering(name, make, verdict, tamperings
         r = recheck(bad)
         assert r.status == "refuted", (name, r.detail)
     # every rendering is built from the evidence alone
-    assert f"**Verdict.** {verdict}" in c.to_markdown()
+    value_only = c.proof().value_only          # a computed value (leakage) shows no verdict line
+    assert (f"**Verdict.** {verdict}" in c.to_markdown()) is not value_only
     assert r"\begin{proof}" in c.to_latex()
-    assert f"verdict: {verdict}" in c.to_text() and "$" not in c.to_text()
+    assert (f"verdict: {verdict}" in c.to_text()) is not value_only and "$" not in c.to_text()
+    assert value_only is (c.kind == "leakage")
 
 
 def test_schema_file_is_current(schema):

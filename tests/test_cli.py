@@ -208,3 +208,15 @@ def test_plot_command_writes_figures(tmp_path, capsys):
     assert code == 2 and "give exactly one of eps, alpha" in err
     code, _, err = run(["plot", "mechanism", "-o", str(tmp_path / "x.png")], capsys)
     assert code == 2 and "needs MECH.json" in err
+
+
+def test_remap_honours_every_format(tmp_path, capsys):
+    mech = write(tmp_path, "m.json", {"matrix": [["2/3", "1/3"], ["1/3", "2/3"]]})
+    prior = write(tmp_path, "p.json", {"probabilities": ["1/2", "1/2"]})
+    outs = {}
+    for fmt in ("text", "markdown", "latex", "json"):
+        code, outs[fmt], _ = run(["remap", mech, "--prior", prior, "--loss", "binary", "--format", fmt], capsys)
+        assert code == 0
+    assert "| output | remapped to |" in outs["markdown"] and r"\frac{1}{3}" in outs["markdown"]
+    assert r"\begin{tabular}" in outs["latex"] and "{'" not in outs["text"] and "0 -> 0, 1 -> 1" in outs["text"]
+    assert json.loads(outs["json"])["expected_loss"] == "1/3"

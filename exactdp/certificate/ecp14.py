@@ -272,7 +272,7 @@ def _leakage_proof(cert) -> Proof:
     enc = ev.enclosure
     return Proof(r"L(H,\pi) = \log_2 \frac{\sum_z \max_y \pi_y h_{yz}}{\max_y \pi_y}", steps,
                  f"L = {ev.leakage_bits} in [{enc[0]}, {enc[1]}] bits.",
-                 [("leakage (bits)", ev.leakage_bits), ("enclosure", f"[{enc[0]}, {enc[1]}]")])
+                 [("leakage (bits)", ev.leakage_bits), ("enclosure", f"[{enc[0]}, {enc[1]}]")], value_only=True)
 
 
 @renderer("theorem4")

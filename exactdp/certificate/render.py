@@ -35,6 +35,8 @@ class Proof:
     conclusion: str = ""
     #: (label, value) lines for the text view: plain words and exact numbers, no LaTeX
     summary: list = field(default_factory=list)
+    #: the certificate computes a value (e.g. a leakage) rather than deciding a property: no verdict line
+    value_only: bool = False
 
 
 _RENDERERS: dict = {}
@@ -79,7 +81,8 @@ def plain(s: str) -> str:
 
 def as_text(cert) -> str:
     p = proof_of(cert)
-    lines = [f"claim:   {cert.claim}", f"verdict: {cert.verdict.value}", f"method:  {_method_line(cert)}"]
+    lines = [f"claim:   {cert.claim}"] + ([] if p.value_only else [f"verdict: {cert.verdict.value}"]) + \
+        [f"method:  {_method_line(cert)}"]
     if cert.reason:
         lines.append(f"reason:  {cert.reason}")
     lines += [f"{k}: {v}" for k, v in p.summary]
@@ -90,8 +93,8 @@ def as_text(cert) -> str:
 
 def as_markdown(cert) -> str:
     p = proof_of(cert)
-    lines = [f"**Claim.** {cert.claim}", "", f"$$ {p.claim_latex} $$", "",
-             f"**Verdict.** {cert.verdict.value}", "", f"**Method.** {_method_line(cert)}", ""]
+    lines = [f"**Claim.** {cert.claim}", "", f"$$ {p.claim_latex} $$", ""] + \
+        ([] if p.value_only else [f"**Verdict.** {cert.verdict.value}", ""]) + [f"**Method.** {_method_line(cert)}", ""]
     if cert.reason:
         lines += [f"**Why undecided.** {cert.reason}", ""]
     lines += ["**Proof.**", ""]
@@ -104,9 +107,9 @@ def as_markdown(cert) -> str:
 
 def as_latex(cert) -> str:
     p = proof_of(cert)
-    lines = [r"\paragraph{Claim.} " + tex_text(cert.claim), r"\[ " + p.claim_latex + r" \]",
-             r"\paragraph{Verdict.} " + cert.verdict.value + ".",
-             r"\paragraph{Method.} " + tex_text(_method_line(cert))]
+    lines = [r"\paragraph{Claim.} " + tex_text(cert.claim), r"\[ " + p.claim_latex + r" \]"] + \
+        ([] if p.value_only else [r"\paragraph{Verdict.} " + cert.verdict.value + "."]) + \
+        [r"\paragraph{Method.} " + tex_text(_method_line(cert))]
     if cert.reason:
         lines.append(r"\paragraph{Why undecided.} " + tex_text(cert.reason))
     lines += [r"\begin{proof}", r"\begin{enumerate}"]
@@ -199,10 +202,11 @@ def as_html(cert) -> str:
     v = cert.verdict.value
     parts = ['<div class="exactdp-certificate">',
              f"<p><strong>Claim.</strong> {_inline_html(cert.claim)}</p>",
-             f"<p>$$ {html.escape(p.claim_latex, quote=False)} $$</p>",
-             f'<p><strong>Verdict.</strong> <span style="color: {_VERDICT_COLOUR[v]}; font-weight: bold">{v}'
-             f"</span></p>",
-             f"<p><strong>Method.</strong> {_inline_html(_method_line(cert))}</p>"]
+             f"<p>$$ {html.escape(p.claim_latex, quote=False)} $$</p>"]
+    if not p.value_only:
+        parts.append(f'<p><strong>Verdict.</strong> <span style="color: {_VERDICT_COLOUR[v]}; font-weight: bold">'
+                     f"{v}</span></p>")
+    parts.append(f"<p><strong>Method.</strong> {_inline_html(_method_line(cert))}</p>")
     if cert.reason:
         parts.append(f"<p><strong>Why undecided.</strong> {_inline_html(cert.reason)}</p>")
     parts.append("<details><summary><strong>Proof</strong> "
