@@ -105,6 +105,8 @@ def _val(node, alpha=None):
     if isinstance(node, ast.BinOp):
         a, b = _val(node.left, alpha), _val(node.right, alpha)
         if isinstance(node.op, ast.Pow):
+            if isinstance(a, Fraction) and isinstance(b, Fraction) and b.denominator == 2 and a >= 0:
+                return _half_power(a, b.numerator)  # a^(p/2) = sqrt(a)^p, a sum of square roots
             if not isinstance(b, Fraction) or b.denominator != 1:
                 raise NotHere("non-integer power")
             k = int(b)
@@ -134,6 +136,14 @@ def _val(node, alpha=None):
                 return Fraction(1)
             return _E({q.key(): Fraction(1)})
     raise NotHere(f"unsupported syntax {ast.dump(node)[:40]}")
+
+
+def _half_power(a: Fraction, p: int):
+    """``a^(p/2)`` for a rational ``a >= 0`` and an odd integer ``p``: ``a^((p-1)/2) * sqrt(a)``."""
+    k, sq = _sqf(a.numerator * a.denominator)      # sqrt(n/d) = sqrt(n d)/d = k sqrt(sq)/d
+    root = Fraction(k, a.denominator)
+    whole = a ** ((p - 1) // 2) if p >= 1 else 1 / a ** ((1 - p) // 2)
+    return whole * root if sq == 1 else _Q({sq: whole * root})
 
 
 def _neg(v):

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import mpmath
 
-from ._kernel import NotHere, _div, _iv as _interval, level_factor, value
+from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, sign, value
 from .privacy import _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -102,6 +102,47 @@ def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool
     return (CONFIRMED if ok else REFUTED), len(signs), (
         f"re-solved in interval arithmetic at the transcendental level: {len(neg)} coordinate(s) certified negative "
         f"(certificate: {len(negative)})")
+
+
+def _dot(pairs):
+    out = Fraction(0)
+    for a, b in pairs:
+        out = _add(out, _mul(a, b))
+    return out
+
+
+def check_lp_exact(c, A_eq, b_eq, A_ub, b_ub, lp: dict):
+    """:func:`check_lp` for costs and duals that are sums of square roots (radical losses): every sign by
+    this kernel's exact zero test and intervals."""
+    x = [value(v) for v in lp["x"]]
+    y = [value(v) for v in lp["y"]]
+    lam = [value(v) for v in lp["lam"]]
+    if not all(isinstance(v, Fraction) for v in x):
+        return False, "the primal vertex is not rational"
+    if len(x) != len(c) or len(y) != len(A_eq) or len(lam) != len(A_ub):
+        return False, "the primal or dual has the wrong length"
+    if any(v < 0 for v in x) or any(sign(v) < 0 for v in lam):
+        return False, "a negative primal value or inequality dual"
+    for row, b in zip(A_eq, b_eq):
+        if sum(a * x[j] for j, a in row.items()) != b:
+            return False, "an equality constraint is violated by the primal"
+    for row, b in zip(A_ub, b_ub):
+        if sum(a * x[j] for j, a in row.items()) > b:
+            return False, "an inequality constraint is violated by the primal"
+    red = list(c)
+    for row, v in zip(A_eq, y):
+        for j, a in row.items():
+            red[j] = _add(red[j], _neg(_mul(a, v)))
+    for row, v in zip(A_ub, lam):
+        for j, a in row.items():
+            red[j] = _add(red[j], _mul(a, v))
+    if any(sign(r) < 0 for r in red):
+        return False, "a negative reduced cost: the dual is infeasible"
+    primal = _dot(zip(c, x))
+    dual = _add(_dot(zip(b_eq, y)), _neg(_dot(zip(b_ub, lam))))
+    if sign(_add(primal, _neg(dual))) != 0 or sign(_add(primal, _neg(value(lp["value"])))) != 0:
+        return False, f"duality gap: primal {lp['value']} is not the dual value"
+    return True, "primal feasible, dual feasible (radical reduced costs signed exactly), zero gap"
 
 
 def check_lp(c, A_eq, b_eq, A_ub, b_ub, lp: dict):
