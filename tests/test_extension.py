@@ -170,7 +170,10 @@ def test_undecided_outside_the_field():
     Ah = Mechanism.from_rows(["0", "2"], ["a", "b"], [["2/3", "1/3"], ["1/3", "2/3"]])
     with pytest.raises(Undecided, match="irrational algebraic"):
         extend(Ah, path(3), ["0", "2"], eps="log(2)/3")
-    c = certify_extension(Ah, path(3), ["0", "2"], eps="log(2)/3")
+    c = certify_extension(Ah, path(3), ["0", "2"], eps="log(2)/3")  # Â: ratio 2 > e^(2 eps) = 2^(2/3)
+    assert c.holds is False and c.witness["part"] == "a" and "irrational algebraic" in c.data["reason"]
+    ok = Mechanism.from_rows(["0", "2"], ["a", "b"], [["5/9", "4/9"], ["4/9", "5/9"]])  # ratio 5/4 < 2^(2/3)
+    c = certify_extension(ok, path(3), ["0", "2"], eps="log(2)/3")
     assert c.holds is UNDECIDED and "irrational algebraic" in c.witness["reason"]
 
 

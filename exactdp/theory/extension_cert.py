@@ -113,6 +113,12 @@ def certify_extension(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=
                            conclusion="Part (a) fails and the extension is undefined: " + str(e))
     except Undecided as e:
         data.update({"agrees_on_H": None, "private_2eps": "undecided", "epsilon": "undecided", "reason": e.reason})
+        if ca.holds is False:  # part (a) already fails exactly: that decides the verdict
+            return Certificate(kind="extension", claim=claim, claim_latex=claim_latex, holds=False,
+                               witness={"part": "a", **ca.witness}, method="exact privacy check of the mechanism on H",
+                               data=data, steps=_render(data, len(H), len(metric), R) + [Step("Extension", e.reason)],
+                               evidence={"parts": [ca]}, conclusion="Part (a) fails; the extension itself is "
+                               "outside the exact regimes: " + e.reason)
         return Certificate(kind="extension", claim=claim, claim_latex=claim_latex, holds=UNDECIDED,
                            witness={"reason": e.reason}, method="none of the exact regimes applies", data=data,
                            steps=[Step("Undecided", e.reason)], evidence={"parts": [ca]},

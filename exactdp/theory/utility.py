@@ -192,7 +192,8 @@ def _bound_level(C, beta):
     b = exact_number(beta, Setting(), what="beta")
     if isinstance(b, LogVal):
         c = 2 * C * b.coef
-        return Level.from_eps(f"{c}*log({b.base})") if c != 0 else None, f"2*{C}*{b}"
+        lev = Level.from_eps(f"{c}*log({b.base})") if c != 0 else None
+        return lev, lev.eps_str() if lev is not None else "0"
     if isinstance(b, fmpq):
         b = Lin.rat(b)
     if not isinstance(b, Lin):
@@ -213,7 +214,7 @@ def certify_exponential_bound(mech, metric, output_metric=None, f=None, *, beta)
     >>> E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
     >>> c = certify_exponential_bound(E, discrete(2), beta="log(2)")
     >>> c.holds, c.data["epsilon"], c.data["bound"], c.data["attained"]
-    (True, 'log(38/11)', '2*1*log(2)', False)
+    (True, 'log(38/11)', 'log(4)', False)
     """
     C, pair = lipschitz_constant(metric, output_metric, f)
     ec = smallest_epsilon(mech, metric)
