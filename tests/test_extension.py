@@ -278,6 +278,7 @@ def test_best_extension_bracket_contains_the_lower_bound_root(L):
 
 def test_best_extension_refuses_non_private_input():
     from exactdp.theory.extension_lp import best_extension_bracket
-    Ah = Mechanism.from_rows(["0", "2"], ["a", "b"], [["9/10", "1/10"], ["1/10", "9/10"]])  # ratio 9 > e^(eps d) = 4: not private
+    # ratio 9 > e^(eps d) = 4: not eps-private on H
+    Ah = Mechanism.from_rows(["0", "2"], ["a", "b"], [["9/10", "1/10"], ["1/10", "9/10"]])
     with pytest.raises(InvalidInput, match="no extension is 2 eps-private"):
         best_extension_bracket(Ah, path(3), ["0", "2"], alpha="1/2")

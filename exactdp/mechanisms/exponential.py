@@ -148,7 +148,8 @@ def _base_measure(mu, pts):
         mu = {str(k): v for k, v in mu.items()}
         missing = [p for p in pts if p not in mu]
         if missing:
-            raise InvalidInput(f"mu: no weight for the output {missing[0]!r}; give a weight (possibly 0) for every output")
+            raise InvalidInput(f"mu: no weight for the output {missing[0]!r}; give a weight (possibly 0) for every "
+                               "output")
         vals = [mu[p] for p in pts]
     else:
         vals = list(mu)

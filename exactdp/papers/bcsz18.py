@@ -227,7 +227,8 @@ def factor2() -> ClaimResult:
     return ClaimResult("reproduced" if ok else "differs",
                        "exactdp result: on the path family every extension needs eps'/eps >= (2/L) log2((1 + 2^L)/2) "
                        "(even L), which tends to 2; exact LP brackets for L = 2..8 show the bound is attained "
-                       "(exactly log(5/2) at L = 2): the factor 2 is asymptotically necessary", [("The path with H its two ends", body)], certs)
+                       "(exactly log(5/2) at L = 2): the factor 2 is asymptotically necessary",
+                       [("The path with H its two ends", body)], certs)
 
 
 def _root(a, b, rhs):

@@ -137,7 +137,8 @@ def thm34() -> ClaimResult:
         certs += [u, e, tr]
         ok &= u.holds is True and strict
         rows.append([n, delta, ball, exact_str(m), beta, u.witness["mass"], "yes" if strict else "no",
-                     e.data["epsilon"], Level.from_eps(f"2*{beta}").eps_str(), f"[{tr.data['epsilon_bracket'][0]}, {tr.data['epsilon_bracket'][1]}]"])
+                     e.data["epsilon"], Level.from_eps(f"2*{beta}").eps_str(),
+                     f"[{tr.data['epsilon_bracket'][0]}, {tr.data['epsilon_bracket'][1]}]"])
     body = md_table(["n", "delta", "ball", "m", "beta", "worst M_x(B(x, 2))", "> 1 - delta", "exact eps of M",
                      "2 beta", "eps*(2, delta) (exact LP bracket)"], rows)
     body += ("\n\nOn the path 0..n-1 with f = id, the uniform probability mu and gamma = 2 (so beta = ln(1/(delta m)) "

@@ -21,7 +21,7 @@ from fractions import Fraction
 from ..certificate import UNDECIDED, Certificate, Step, verdict_str
 from ..certify.privacy import certify_privacy, resolve_level
 from ..errors import Undecided
-from ..exact.decide import exact_latex, exact_str, sign, simplify
+from ..exact.decide import exact_str, sign, simplify
 from .extension import ZeroNormaliser, _check_subset, double_level, extension_data, restrict_metric
 
 __all__ = ["certify_extension"]

@@ -144,7 +144,8 @@ def _bracket_cert(lev, lo, hi, steps):
     else:
         data.update({"t_lower": exact_str(lo.t), "sigma_lower": exact_str(lo.value),
                      "factor_lower": _ratio_enclosure(lo.t, lev)})
-        text = (f"At $t = {exact_str(lo.t)}$ the slack LP has $\\sigma^* = {exact_str(lo.value)} > 0$ (dual-certified): "
+        text = (f"At $t = {exact_str(lo.t)}$ the slack LP has $\\sigma^* = {exact_str(lo.value)} > 0$ "
+                "(dual-certified): "
                 f"no extension is $\\log t$-private. At $t = {exact_str(hi.t)}$, $\\sigma^* = 0$ and the optimal "
                 "extension is the witness.")
     steps_ = [Step("Bracket of the best extension's level", text),
@@ -152,6 +153,7 @@ def _bracket_cert(lev, lo, hi, steps):
                    f"$\\varepsilon'/\\varepsilon \\in [{data['factor_lower'][0]}, {data['factor_upper'][1]}]$ with "
                    f"$\\varepsilon = {lev.eps_str()}$; BCSZ18 guarantees 2.")]
     return Certificate(kind="best_extension", claim="the smallest eps' of any extension, against 2 eps",
-                       claim_latex=r"\min\{\varepsilon' : \exists A \supseteq \hat A,\ A\ \varepsilon'\text{-private}\}",
+                       claim_latex=(r"\min\{\varepsilon' : \exists A \supseteq \hat A,\ "
+                                    r"A\ \varepsilon'\text{-private}\}"),
                        holds=True, witness={}, method=hi.solution.method, steps=steps_, data=data,
                        conclusion=f"eps'/eps in [{data['factor_lower'][0]}, {data['factor_upper'][1]}]")

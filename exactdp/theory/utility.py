@@ -175,7 +175,8 @@ def certify_utility(mech, output_metric, f=None, *, gamma, delta, ball="open") -
                   f"$M$ achieves $(\\gamma, \\delta)$-utility iff $M_x(B_\\sigma(f(x), \\gamma)) \\ge 1 - \\delta$ for "
                   f"every $x$. KL10 leaves the ball's type open; here it is the {ball} ball "
                   f"$\\sigma(f(x), y) {rel} \\gamma$, with $\\gamma = {exact_str(g)}$, $\\delta = {exact_str(d)}$."),
-             Step("The ball masses", f"Computed exactly for all {len(masses)} inputs; the smallest is at $x = {worst}$: "
+             Step("The ball masses", f"Computed exactly for all {len(masses)} inputs; the smallest is at "
+                  f"$x = {worst}$: "
                   f"$M_x(B) = {exact_str(wmass)}$ over the outputs {winside}."),
              Step("Comparison", f"${exact_str(wmass)} {_GE if holds else '<'} 1 - \\delta = {exact_str(target)}$ "
                   "(exact).")]
