@@ -2,11 +2,12 @@
 
 >>> from exactdp import geometric, path, certify_privacy
 >>> c = certify_privacy(geometric(10, "1/2"), path(11), alpha="1/2")
->>> c.holds, c.data["epsilon"]
+>>> c.holds, c.evidence.epsilon
 (True, 'log(2)')
 """
 
-from .certificate import UNDECIDED, Certificate
+from .certificate import UNDECIDED, Certificate, Method, Verdict
+from .recheck import recheck
 from .certify import certify_all_eps, certify_privacy, smallest_epsilon
 from .errors import (ExactDPError, InvalidInput, InvalidType, LabelMismatch, NotAMetric, NotStochastic,
                      ParseError, Undecided, UnsupportedRegime)
@@ -22,7 +23,7 @@ from .theory.extension_cert import certify_extension
 __version__ = "0.1.0"
 
 __all__ = [
-    "UNDECIDED", "Certificate", "certify_privacy", "smallest_epsilon", "certify_all_eps",
+    "UNDECIDED", "Certificate", "Verdict", "Method", "recheck", "certify_privacy", "smallest_epsilon", "certify_all_eps",
     "ExactDPError", "InvalidInput", "InvalidType", "LabelMismatch", "NotAMetric", "NotStochastic", "ParseError",
     "Undecided", "UnsupportedRegime", "Level", "Mechanism", "geometric", "randomized_response", "exponential",
     "FiniteMetric", "from_graph", "from_matrix", "path", "cycle", "discrete", "grid", "hamming", "induced",

@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 
-from .certificate import UNDECIDED
 from .errors import ExactDPError, Undecided
 
 __all__ = ["main"]
@@ -25,17 +24,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _emit(cert, fmt):
-    if fmt == "json":
-        print(json.dumps(cert.to_json(), indent=2))
-    elif fmt == "markdown":
-        print(cert.to_markdown())
-    elif fmt == "latex":
-        print(cert.to_latex())
-    else:
-        print(cert.to_text(), end="")
-    if cert.holds is UNDECIDED:
-        return 3
-    return 0 if cert.holds else 1
+    sys.stdout.write(cert.render(fmt))
+    return cert.verdict.exit_code
 
 
 def _level_args(p, required=False):
@@ -157,10 +147,18 @@ def _cmd_reproduce(a):
 
     chosen = [get_claim(i) for i in a.ids] if a.ids else claims()
     rows = []
+    refuted = False
     for c in chosen:
         r = run_claim(c.id)
-        rows.append({"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement,
-                     "paper_says": c.paper_says, "exact": r.exact, "status": r.status})
+        row = {"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement,
+               "paper_says": c.paper_says, "exact": r.exact, "status": r.status,
+               "certificates": len(r.certificates)}
+        if a.recheck:
+            checks = r.rechecks()
+            row["recheck"] = {s: sum(x.status == s for x in checks) for s in ("confirmed", "refuted", "not checkable")}
+            row["recheck_notes"] = sorted({x.detail for x in checks if x.status != "confirmed"})
+            refuted |= row["recheck"]["refuted"] > 0
+        rows.append(row)
     if a.format == "json":
         print(json.dumps(rows, indent=2))
     elif a.format in ("markdown", "latex"):
@@ -170,12 +168,34 @@ def _cmd_reproduce(a):
     else:
         for r in rows:
             print(f"{r['id']:<14} {r['status']:<13} paper: {r['paper_says']}\n{'':<28} exact: {r['exact']}")
+            if a.recheck:
+                k = r["recheck"]
+                print(f"{'':<28} re-check of {r['certificates']} certificate(s): {k['confirmed']} confirmed, "
+                      f"{k['refuted']} refuted, {k['not checkable']} not checkable"
+                      + "".join(f"\n{'':<30}- {n}" for n in r["recheck_notes"]))
+    if refuted:
+        sys.stderr.write("exactdp: a certificate failed its independent re-check: this is a bug, please report it\n")
+        return 4
     statuses = {r["status"] for r in rows}
     if "differs" in statuses:
         return 1
     if "undecided" in statuses:
         return 3
     return 0
+
+
+def _cmd_recheck(a):
+    from .recheck import recheck
+
+    try:
+        res = recheck(a.certificate)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise _usage(f"certificate {a.certificate!r}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+    if a.format == "json":
+        print(json.dumps({"status": res.status, "checked": res.checked, "detail": res.detail}, indent=2))
+    else:
+        print(f"re-check: {res.status}\nchecked: {res.checked}\ndetail:  {res.detail}")
+    return res.exit_code
 
 
 def _cmd_proofs(a):
@@ -310,7 +330,15 @@ def build_parser():
     r = sub.add_parser("reproduce", help="reproduce the papers' claims exactly")
     r.add_argument("ids", nargs="*", help="claim ids (default: all)")
     r.add_argument("--format", choices=FORMATS, default="text")
+    r.add_argument("--recheck", action="store_true",
+                   help="re-check every certificate with the independent kernel (exit 4 if one is refuted)")
     r.set_defaults(fn=_cmd_reproduce)
+
+    rc = sub.add_parser("recheck", help="re-check a certificate JSON file with the independent kernel "
+                                        "(exit 0 confirmed, 1 refuted, 3 not checkable)")
+    rc.add_argument("certificate", help="certificate file written by --format json")
+    rc.add_argument("--format", choices=("text", "json"), default="text")
+    rc.set_defaults(fn=_cmd_recheck)
 
     pr = sub.add_parser("proofs", help="write (or --check) the worked proofs in proofs/")
     pr.add_argument("--check", action="store_true", help="fail if any proof file is stale")

@@ -6,6 +6,8 @@ keep working.  Messages name the argument, what was expected, what came in and
 a hint.
 """
 
+from .verdict import Verdict
+
 __all__ = [
     "ExactDPError",
     "InvalidInput",
@@ -60,10 +62,14 @@ class Undecided(ExactDPError):
     """Raised inside the kernel when no exact regime decides a question.
 
     Checkers catch it and return a certificate whose verdict is
-    :data:`exactdp.UNDECIDED`, with ``reason`` and the ball ``enclosure`` found.
+    :data:`exactdp.UNDECIDED` (the same value as :attr:`verdict`), with ``reason``
+    and the ball ``enclosure`` found.
     """
 
     def __init__(self, reason: str, enclosure=None):
         super().__init__(reason)
         self.reason = reason
         self.enclosure = enclosure
+
+    #: the one encoding of the third verdict (:data:`exactdp.UNDECIDED`)
+    verdict = Verdict.UNDECIDED

@@ -12,13 +12,13 @@ def test_geometric_private_for_every_eps():
     for n in (1, 2, 7):
         c = certify_all_eps(geometric(n), path(n + 1))
         assert c.holds is True and c.recheck().ok is True
-        assert c.data["failure_set"] == []
+        assert c.evidence.failure_set == []
 
 
 def test_fixed_p_fails_exactly_above_half():
     c = certify_all_eps(randomized_response(4, p="1/5"), discrete(4))
     assert c.holds is False
-    (piece,) = c.data["failure_set"]
+    (piece,) = c.evidence.failure_set
     assert (piece["lo"], piece["hi"], piece["point"]) == ("1/2", "1", False)
     assert c.recheck().ok is True
 
@@ -27,7 +27,7 @@ def test_algebraic_threshold():
     K = Mechanism.from_rows(["0", "1"], ["0", "1"], [["(1+alpha)/3", "(2-alpha)/3"], ["(2-alpha)/3", "(1+alpha)/3"]])
     c = certify_all_eps(K, path(2))
     assert c.holds is False
-    (piece,) = c.data["failure_set"]
+    (piece,) = c.evidence.failure_set
     assert piece["lo"].startswith("root of alpha**2 + 2*alpha - 2")
     assert piece["lo_approx"].startswith("0.7320508075688")  # sqrt(3) - 1
     assert c.recheck().ok is True
@@ -37,7 +37,7 @@ def test_misscaled_fails_everywhere_and_scaled_metric_holds():
     K = Mechanism.from_rows(["0", "1"], ["0", "1"], [["1/(1+alpha^2)", "alpha^2/(1+alpha^2)"],
                                                       ["alpha^2/(1+alpha^2)", "1/(1+alpha^2)"]])
     c = certify_all_eps(K, path(2))
-    assert c.holds is False and c.data["failure_set_text"] == "(0, 1)"
+    assert c.holds is False and c.evidence.failure_set_text == "(0, 1)"
     assert certify_all_eps(K, from_matrix(["0", "1"], [[0, 2], [2, 0]])).holds is True
 
 
@@ -53,7 +53,7 @@ def test_irrational_distances_are_undecided():
     g = grid((2, 2), "euclidean")
     K = Mechanism.from_rows(g.points, ["u"], [["1"]] * 4)
     c = certify_all_eps(K, g)
-    assert c.holds is UNDECIDED and "irrational" in c.data["reason"]
+    assert c.holds is UNDECIDED and "irrational" in c.reason
 
 
 def test_transcendental_mechanism_rejected():
@@ -85,8 +85,8 @@ def test_failure_witness_with_fractional_powers_of_alpha():
     c = certify_all_eps(K, path(2))
     assert c.holds is False
     from fractions import Fraction
-    alpha = Fraction(c.witness["sample_alpha"])
+    alpha = Fraction(c.evidence.sample_alpha)
     u = Fraction(int(alpha.numerator ** 0.5), int(alpha.denominator ** 0.5))
     assert u * u == alpha  # alpha^(1/2) is rational at the sample
     lhs, rhs = (1 + u) / 3, (2 - u) / 3 / alpha  # recomputed here, independently of the library
-    assert (Fraction(c.witness["lhs"]), Fraction(c.witness["rhs"])) == (lhs, rhs) and lhs > rhs
+    assert (Fraction(c.evidence.witness.lhs), Fraction(c.evidence.witness.rhs)) == (lhs, rhs) and lhs > rhs

@@ -30,16 +30,17 @@ def test_example_holds(capsys):
 def test_example_all_eps_json(capsys):
     code, out, _ = run(["certify", "--example", "geometric", "--all-eps", "--format", "json"], capsys)
     d = json.loads(out)
-    assert code == 0 and d["holds"] is True and d["failure_set"] == []
+    assert code == 0 and d["verdict"] == "holds" and d["evidence"]["failure_set"] == []
 
 
 def test_json_fields_on_failure(capsys):
     code, out, _ = run(["certify", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json", "--eps", "1/2",
                         "--format", "json"], capsys)
     d = json.loads(out)
-    assert code == 1 and d["holds"] is False
-    assert d["epsilon"] == "log(2)" and d["epsilon_enclosure"][0].startswith("0.6931471805599453094")
-    w = d["witness"]
+    assert code == 1 and d["verdict"] == "fails" and d["schema"] == "exactdp-certificate"
+    ev = d["evidence"]
+    assert ev["epsilon"] == "log(2)" and ev["enclosure"][0].startswith("0.6931471805599453094")
+    w = ev["violation"]
     assert {"x", "x_prime", "output", "lhs", "rhs"} <= set(w) and w["lhs"] == "1/2"
     assert "method" in d
 
@@ -55,10 +56,10 @@ def test_symbolic_file_and_formats(capsys):
 
 def test_epsilon_command(capsys):
     code, out, _ = run(["epsilon", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json", "--format", "json"], capsys)
-    assert code == 0 and json.loads(out)["epsilon"] == "log(2)"
+    assert code == 0 and json.loads(out)["evidence"]["epsilon"] == "log(2)"
     code, out, _ = run(["epsilon", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json", "--eps", "1/2",
                         "--format", "json"], capsys)
-    assert json.loads(out)["epsilon"] == "1/2"
+    assert json.loads(out)["evidence"]["epsilon"] == "1/2"
     code, _, err = run(["epsilon", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json"], capsys)
     assert code == 2 and "give --alpha or --eps" in err
 
@@ -66,7 +67,7 @@ def test_epsilon_command(capsys):
 def test_undecided_exit_3(capsys):
     code, out, _ = run(["certify", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json", "--eps", "log(2)/2",
                         "--format", "json"], capsys)
-    assert code == 3 and json.loads(out)["holds"] == "undecided"
+    assert code == 3 and json.loads(out)["verdict"] == "undecided"
 
 
 def test_csv_mechanism(tmp_path, capsys):
@@ -138,3 +139,20 @@ def test_console_script_runs_without_traceback():
     r = subprocess.run([sys.executable, "-m", "exactdp.cli", "certify", "--example", "geometric", "--eps", "1/2"],
                        capture_output=True, text=True)
     assert r.returncode == 1 and "verdict: fails" in r.stdout and r.stderr == ""
+
+
+def test_recheck_command(tmp_path, capsys):
+    code, out, _ = run(["certify", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json", "--eps", "1/2",
+                        "--format", "json"], capsys)
+    cert = json.loads(out)
+    good = write(tmp_path, "good.json", cert)
+    code, out, _ = run(["recheck", good], capsys)
+    assert code == 0 and "re-check: confirmed" in out
+    cert["evidence"]["violated_count"] += 1          # tampered: one count changed
+    bad = write(tmp_path, "bad.json", cert)
+    code, out, _ = run(["recheck", bad, "--format", "json"], capsys)
+    assert code == 1 and json.loads(out)["status"] == "refuted"
+    code, _, err = run(["recheck", write(tmp_path, "x.json", {"a": 1})], capsys)
+    assert code == 2 and "not an exactdp certificate" in err
+    code, _, err = run(["recheck", str(tmp_path / "missing.json")], capsys)
+    assert code == 2 and "missing.json" in err

@@ -4,7 +4,7 @@ import networkx as nx
 import pytest
 from flint import fmpq
 
-from exactdp import certify_privacy
+from exactdp import Mechanism, certify_privacy
 from exactdp.cli import main
 from exactdp.errors import InvalidInput
 from exactdp.exact.level import Level
@@ -26,23 +26,23 @@ def test_phi_and_corners():
     assert cs[0] == [fmpq(4, 7), fmpq(2, 7), fmpq(1, 7)] and all(sum(c) == 1 for c in cs)
     # each corner prior is regular, with gamma the unit vector (Prop. 3)
     c = regular_prior(cs[1], path(3), HALF)
-    assert c.holds is True and c.data["gamma"] == ["0", "1", "0"]
+    assert c.holds is True and c.evidence.gamma == ["0", "1", "0"]
 
 
 def test_regular_both_verdicts_and_boundary():
     assert regular_prior(["1/3"] * 3, path(3), HALF).holds is True
     c = regular_prior(["9/10", "1/20", "1/20"], path(3), HALF)
-    assert c.holds is False and c.witness["negative"] == ["1"] and "Prop. 2 fails" in c.witness["prop_violation"]
+    assert c.holds is False and c.evidence.negative == ["1"] and "Prop. 2 fails" in c.evidence.prop_violation
     # discrete metric on 4 points, a = 1/2: regular iff min pi >= a/(1+3a) = 1/5; the boundary itself is regular
     assert regular_prior(["1/5", "1/5", "1/5", "2/5"], discrete(4), HALF).holds is True
-    assert regular_prior(["1/5", "1/5", "1/5", "2/5"], discrete(4), HALF).data["mu"][0] == "0"
+    assert regular_prior(["1/5", "1/5", "1/5", "2/5"], discrete(4), HALF).evidence.mu[0] == "0"
     assert regular_prior(["199/1000", "267/1000", "267/1000", "267/1000"], discrete(4), HALF).holds is False
     assert regular_prior(["1/2", "1/2", "0"], path(3), HALF).holds is False
 
 
 def test_regular_transcendental():
     c = regular_prior(["1/3"] * 3, path(3), Level.from_eps("1/2"))
-    assert c.holds is True and c.data["regime"] == "transcendental"
+    assert c.holds is True and c.evidence.regime == "transcendental"
     c = regular_prior(["4/5", "1/10", "1/10"], path(3), Level.from_eps("1/2"))
     assert c.holds is False
 
@@ -60,10 +60,10 @@ def test_singular_route_by_exact_lp_agrees(monkeypatch):
         raise InvalidInput("Phi is singular at this level: the solution is not unique")
     monkeypatch.setattr(reg.PhiSystem, "solve", singular)
     c = regular_prior(["1/3"] * 3, path(3), HALF)
-    assert c.holds is True and c.data["mu"] == ["2/9", "1/9", "2/9"]
+    assert c.holds is True and c.evidence.mu == ["2/9", "1/9", "2/9"]
     assert regular_prior(["9/10", "1/20", "1/20"], path(3), HALF).holds is False
     t = tight_constraints(path(3), HALF)
-    assert t.holds is True and t.data["z"] == ["2/3", "1/3", "2/3"] and t.data["rank"] == 3
+    assert t.holds is True and t.evidence.z == ["2/3", "1/3", "2/3"] and t.evidence.rank == 3
     star = from_graph(nx.star_graph(3))
     assert tight_constraints(star, Level.from_alpha("3/4")).holds is False
 
@@ -72,7 +72,8 @@ def test_tight_constraints_mechanism_is_private_prop6():
     for m in (path(5), from_graph(nx.star_graph(3)), hamming([0, 1], 2)):
         c = tight_constraints(m, Level.from_alpha("1/3"))
         assert c.holds is True
-        mech = c.evidence["mechanism"]
+        md = c.evidence.mechanism
+        mech = Mechanism.from_rows(md.inputs, md.outputs, md.rows())
         p = certify_privacy(mech, m, alpha="1/3")
         assert p.holds is True and p.recheck().ok is True
 
@@ -80,14 +81,13 @@ def test_tight_constraints_mechanism_is_private_prop6():
 def test_tight_does_not_exist_below_threshold():
     star = from_graph(nx.star_graph(3))
     c = tight_constraints(star, Level.from_alpha("3/4"))
-    assert c.holds is False and c.data["negative"] == [0]
-    assert c.data["exists"] is False
+    assert c.holds is False and c.evidence.negative == ["0"]
 
 
 def test_truncated_geometric_is_tight():
     for n, a in ((4, "1/2"), (6, "2/3")):
         c = tight_constraints(path(n + 1), Level.from_alpha(a))
-        assert c.evidence["mechanism"].rows() == geometric(n, a).rows()
+        assert c.evidence.mechanism.rows() == [[str(v) for v in r] for r in geometric(n, a).rows()]
 
 
 def test_ball_size_symmetry_and_prop9():
@@ -96,17 +96,18 @@ def test_ball_size_symmetry_and_prop9():
     with pytest.raises(InvalidInput, match="ball-size symmetric"):
         prop9_mechanism(path(3), HALF)
     m = cycle(6)
-    assert prop9_mechanism(m, HALF).rows() == tight_constraints(m, HALF).evidence["mechanism"].rows()
+    assert [[str(v) for v in r] for r in prop9_mechanism(m, HALF).rows()] == \
+        tight_constraints(m, HALF).evidence.mechanism.rows()
 
 
 def test_thresholds():
     star = from_graph(nx.star_graph(3))
     c = threshold(star)
-    t = c.data["threshold"]
-    assert t["exact"] == "log(2)"
-    lo, hi = fmpq(t["lo_rational"]), fmpq(t["hi_rational"])
+    t = c.evidence
+    assert t.exact == "log(2)"
+    lo, hi = fmpq(t.lo_rational), fmpq(t.hi_rational)
     assert hi - lo <= fmpq(1, 10**9) and fmpq(69314718, 10**8) < hi and lo < fmpq(69314719, 10**8)
-    assert threshold(cycle(5)).data["threshold"]["exact"] == "0"
+    assert threshold(cycle(5)).evidence.exact == "0"
     a, text, fails = exact_threshold(star)
     assert a.is_rational() and text == "log(2)"
 
@@ -118,8 +119,8 @@ def test_utility_and_leakage():
     assert remap == {"a": "a", "b": "a", "c": "a"} or remap["a"] == "a"
     assert max_utility(R, prior) == utility(R, prior, remap)
     L = leakage(R, ["1/3"] * 3)
-    assert L.data["leakage_bits"] == "log2(3/2)"
-    assert L.data["enclosure"][0].startswith("0.5849625007211561")
+    assert L.evidence.leakage_bits == "log2(3/2)"
+    assert L.evidence.enclosure[0].startswith("0.5849625007211561")
     # Theorem 3: the leakage of an eps-DP mechanism on V^u is at most u log2(|V| e^eps/(|V| - 1 + e^eps))
     assert theorem3_bound(2, 1, fmpq(3)) == fmpq(3, 2)
 
@@ -134,23 +135,25 @@ def test_cli_tight_regular_leakage(tmp_path, capsys):
     m = _w(tmp_path, "m.json", {"kind": "path", "n": 3})
     assert main(["tight", m, "--alpha", "1/2", "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["exists"] is True and d["z"] == ["2/3", "1/3", "2/3"] and d["negative"] == [] and d["mechanism"]
+    ev = d["evidence"]
+    assert d["verdict"] == "holds" and ev["z"] == ["2/3", "1/3", "2/3"] and ev["negative"] == [] and ev["mechanism"]
     star = _w(tmp_path, "s.json", {"kind": "graph", "nodes": ["c", "a", "b", "d"],
                                    "edges": [["c", "a"], ["c", "b"], ["c", "d"]]})
     assert main(["tight", star, "--alpha", "3/4", "--format", "json"]) == 1
-    assert json.loads(capsys.readouterr().out)["negative"] == [0]
+    assert json.loads(capsys.readouterr().out)["evidence"]["negative"] == ["c"]
     assert main(["tight", star, "--threshold", "--format", "json"]) == 0
-    t = json.loads(capsys.readouterr().out)["threshold"]
+    t = json.loads(capsys.readouterr().out)["evidence"]
     assert {"lo", "hi", "exact"} <= set(t) and t["exact"] == "log(2)"
     prior = _w(tmp_path, "p.json", {"points": ["0", "1", "2"], "probabilities": ["1/3", "1/3", "1/3"]})
     assert main(["regular", prior, "--metric", m, "--alpha", "1/2", "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["holds"] is True and d["mu"] == ["2/9", "1/9", "2/9"] and d["gamma"] == ["7/18", "2/9", "7/18"]
+    ev = d["evidence"]
+    assert d["verdict"] == "holds" and ev["mu"] == ["2/9", "1/9", "2/9"] and ev["gamma"] == ["7/18", "2/9", "7/18"]
     mech = _w(tmp_path, "k.json", {"matrix": [["3/4", "1/4"], ["1/4", "3/4"]]})
     pr2 = _w(tmp_path, "p2.json", {"probabilities": ["1/2", "1/2"]})
     assert main(["leakage", mech, "--prior", pr2, "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["leakage_bits"] == "log2(3/2)" and len(d["enclosure"]) == 2
+    assert d["evidence"]["leakage_bits"] == "log2(3/2)" and len(d["evidence"]["enclosure"]) == 2
 
 
 @pytest.mark.parametrize("prior, extra, msg", [
@@ -234,4 +237,4 @@ def test_tight_certificate_recheck():
     assert c.recheck().ok is True
     star = from_graph(nx.star_graph(3))
     assert tight_constraints(star, Level.from_alpha("3/4")).recheck().ok is True
-    assert tight_constraints(path(4), Level.from_eps("1/2")).recheck().ok is None
+    assert tight_constraints(path(4), Level.from_eps("1/2")).recheck().ok is True     # interval re-solve

@@ -46,10 +46,9 @@ def test_expected_loss_and_remap_by_hand():
 
 def test_universal_optimality_and_dual():
     c = certify_universal_optimality(4, User.uniform(4, "binary"), alpha="2/3")
-    assert c.holds is True and c.data["geometric_attains"] is True
+    assert c.holds is True and c.evidence.attains is True
     assert c.recheck().ok is True
-    sol = c.evidence["lp"]
-    assert sol.verify() and len(sol.y) == 5
+    assert len(c.evidence.lp.y) == 5
 
 
 def test_lp_beats_unremapped_geometric_for_binary_two_point_prior():
@@ -96,8 +95,9 @@ def test_cli_optimal_and_remap(tmp_path, capsys):
     assert main(["optimal", "--prior", prior, "--loss", "squared", "--n", "3", "--alpha", "1/3",
                  "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["geometric_attains"] is True and d["value"] == d["geometric_loss"]
-    assert {"value", "mechanism", "dual", "geometric_attains"} <= set(d)
+    ev = d["evidence"]
+    assert ev["attains"] is True and ev["lp"]["value"] == ev["geometric_loss"]
+    assert {"lp", "optimum", "remap", "attains"} <= set(ev)
     mech = _w(tmp_path, "m.json", {"matrix": [["2/3", "1/3"], ["1/3", "2/3"]]})
     prior2 = _w(tmp_path, "p2.json", {"points": [0, 1], "probabilities": ["1/2", "1/2"]})
     assert main(["remap", mech, "--prior", prior2, "--loss", "binary", "--format", "json"]) == 0

@@ -1,5 +1,6 @@
-from fractions import Fraction
 import itertools
+import json
+from fractions import Fraction
 
 import pytest
 from flint import fmpq
@@ -8,6 +9,7 @@ from hypothesis import strategies as st
 
 from exactdp import (UNDECIDED, Level, Mechanism, certify_privacy, cycle, discrete, exponential, from_matrix, geometric,
                      grid, hamming, path, randomized_response, smallest_epsilon)
+from exactdp.certificate import Certificate
 from exactdp.errors import InvalidInput, LabelMismatch
 from exactdp.exact.values import Setting, exact_number
 
@@ -40,8 +42,8 @@ def test_against_brute_force(n, m, data):
     viol = _brute(rows, D, R)
     assert (c.holds is True) == (viol == 0)
     assert c.recheck().ok is True
-    e = c.evidence["epsilon_certificate"]
-    assert e.recheck().ok is True
+    e = smallest_epsilon(K, path(n))
+    assert e.recheck().ok is True and e.evidence == c.evidence.smallest
     # the smallest eps agrees with brute force: max over all pairs of log(a/b)/d
     best = None
     for x, y in itertools.permutations(range(n), 2):
@@ -55,12 +57,12 @@ def test_against_brute_force(n, m, data):
                 if best is None or r ** best[1] > best[0] ** d:
                     best = (r, d)
     if best == "inf":
-        assert c.data["epsilon"] == "inf"
+        assert c.evidence.epsilon == "inf"
     elif best[0] <= 1:
-        assert c.data["epsilon"] == "0"
+        assert c.evidence.epsilon == "0"
     else:
         r, d = best
-        L = Level.from_eps(c.data["epsilon"])  # eps* = log(R)/D
+        L = Level.from_eps(c.evidence.epsilon)  # eps* = log(R)/D
         R, Dd = Fraction(int(L.R.p), int(L.R.q)), int(L.D.p)
         assert R**d == r**Dd  # log(R)/D == log(r)/d exactly
 
@@ -69,36 +71,36 @@ def test_exact_boundary_holds_and_just_above_fails():
     # ratio exactly 2 = e^(log 2): holds, tight
     K = Mechanism.from_rows(["0", "1"], ["a", "b"], [["2/3", "1/3"], ["1/3", "2/3"]])
     c = certify_privacy(K, path(2), eps="log(2)")
-    assert c.holds is True and c.witness["tight_count"] == 2 and c.data["epsilon"] == "log(2)"
-    assert c.witness["lhs"] == "2/3" and c.witness["rhs"] == "2/3"
+    assert c.holds is True and c.evidence.tight_count == 2 and c.evidence.epsilon == "log(2)"
+    assert c.evidence.tightest.lhs == "2/3" and c.evidence.tightest.rhs == "2/3"
     # a hair above the bound
     K2 = Mechanism.from_rows(["0", "1"], ["a", "b"],
                              [["2/3 + 1/10^40", "1/3 - 1/10^40"], ["1/3", "2/3"]])
     c2 = certify_privacy(K2, path(2), eps="log(2)")
     assert c2.holds is False
-    w = c2.witness
-    assert (w["x"], w["x_prime"], w["output"]) == ("0", "1", "a")
-    assert exact_number(w["excess"]) == fmpq(1, 10**40)
+    w = c2.evidence.violation
+    assert (w.x, w.x_prime, w.output) == ("0", "1", "a")
+    assert exact_number(w.excess) == fmpq(1, 10**40)
     assert c2.recheck().ok is True
 
 
 def test_smallest_eps_closed_forms():
     K = Mechanism.from_rows(["0", "1"], ["a", "b"], [["9/17", "8/17"], ["8/17", "9/17"]])
-    assert smallest_epsilon(K, path(2)).data["epsilon"] == "log(9/8)"
+    assert smallest_epsilon(K, path(2)).evidence.epsilon == "log(9/8)"
     # distance 3 between the two points: log(2)/3
     K = Mechanism.from_rows(["0", "1"], ["a", "b"], [["2/3", "1/3"], ["1/3", "2/3"]])
     m3 = from_matrix(["0", "1"], [[0, 3], [3, 0]])
     c = smallest_epsilon(K, m3)
-    assert c.data["epsilon"] == "log(2)/3" and c.recheck().ok is True
+    assert c.evidence.epsilon == "log(2)/3" and c.recheck().ok is True
     # an output seen on one side only: infinite
     K = Mechanism.from_rows(["0", "1"], ["a", "b"], [["1", "0"], ["1/2", "1/2"]])
     c = smallest_epsilon(K, path(2))
-    assert c.data["epsilon"] == "inf" and c.recheck().ok is True
+    assert c.evidence.epsilon == "inf" and c.recheck().ok is True
     c = certify_privacy(K, path(2), eps="100")
-    assert c.holds is False and c.witness["K_x_prime"] == "0"
+    assert c.holds is False and c.evidence.violation.K_x_prime == "0"
     # constant rows: eps* = 0
     K = Mechanism.from_rows(["0", "1"], ["a", "b"], [["1/2", "1/2"], ["1/2", "1/2"]])
-    assert smallest_epsilon(K, path(2)).data["epsilon"] == "0"
+    assert smallest_epsilon(K, path(2)).evidence.epsilon == "0"
     # disconnected points impose nothing
     from exactdp.metrics import from_graph
     import networkx as nx
@@ -111,13 +113,13 @@ def test_smallest_eps_closed_forms():
 def test_graph_reduction_agrees_with_all_pairs_on_cycle():
     G = geometric(5, "1/2")  # on a cycle the ends are adjacent: ratio alpha^-5 between 0 and 5
     c = certify_privacy(G, cycle(6), alpha="1/2")
-    assert c.holds is False and c.data["epsilon"] == "log(32)"
-    assert {c.witness["x"], c.witness["x_prime"]} == {"0", "5"}
+    assert c.holds is False and c.evidence.epsilon == "log(32)"
+    assert {c.evidence.violation.x, c.evidence.violation.x_prime} == {"0", "5"}
 
 
 def test_transcendental_regime():
     c = certify_privacy(geometric(6), path(7), eps="1/2")
-    assert c.holds is True and c.data["epsilon"] == "1/2" and "Lindemann" in c.method
+    assert c.holds is True and c.evidence.epsilon == "1/2" and "Lindemann" in str(c.method)
     assert c.recheck().ok is True
     c = certify_privacy(geometric(6), path(7), eps="1/3")
     assert c.holds is True
@@ -125,10 +127,10 @@ def test_transcendental_regime():
     assert c.holds is False and c.recheck().ok is True
     # every adjacent ratio of the geometric mechanism is e^(1/2) or e^(-1/2): the violated side is
     # K(x)(z) = e^(1/2) K(x')(z) against e^(1/3) K(x')(z)
-    w = c.witness
-    b = exact_number(w["K_x_prime"], Setting(eps=None))
-    assert (exact_number(w["lhs"]) - exact_number("exp(1/2)") * b).is_zero()
-    assert (exact_number(w["rhs"]) - exact_number("exp(1/3)") * b).is_zero()
+    w = c.evidence.violation
+    b = exact_number(w.K_x_prime, Setting(eps=None))
+    assert (exact_number(w.lhs) - exact_number("exp(1/2)") * b).is_zero()
+    assert (exact_number(w.rhs) - exact_number("exp(1/3)") * b).is_zero()
 
 
 def test_euclidean_exponential_mechanism():
@@ -136,7 +138,7 @@ def test_euclidean_exponential_mechanism():
     E = exponential(g, beta="1/2")
     c = certify_privacy(E, g, eps="1")
     assert c.holds is True and c.recheck().ok is True
-    lo, hi = (float(t) for t in c.data["epsilon_enclosure"])
+    lo, hi = (float(t) for t in c.evidence.enclosure)
     assert 0.5 < lo <= hi < 1
     c = certify_privacy(E, g, eps="1/2")
     assert c.holds is False and c.recheck().ok is True
@@ -162,12 +164,12 @@ def test_hamming_eps_dp_randomized_response_on_bits():
         rows.append(row)
     K = Mechanism.from_rows(m.points, m.points, rows)
     c = certify_privacy(K, m, eps="log(2)")
-    assert c.holds is True and c.data["epsilon"] == "log(2)"
+    assert c.holds is True and c.evidence.epsilon == "log(2)"
 
 
 def test_undecided_is_said_plainly():
     c = certify_privacy(geometric(3), path(4), eps="log(2)/2")
-    assert c.holds is UNDECIDED and "irrational algebraic" in c.witness["reason"]
+    assert c.holds is UNDECIDED and "irrational algebraic" in c.reason
     with pytest.raises(TypeError):
         bool(c.holds)
 
@@ -191,7 +193,7 @@ def test_randomized_response_threshold_exact():
     for m in (1, 2, 4):
         R = randomized_response(m + 1, p=f"1/({m} + exp(1/2))")
         c = certify_privacy(R, discrete(m + 1), eps="1/2")
-        assert c.holds is True and c.data["epsilon"] == "1/2"
+        assert c.holds is True and c.evidence.epsilon == "1/2"
 
 
 def test_renderings():
@@ -199,7 +201,8 @@ def test_renderings():
     md, tex, js = c.to_markdown(), c.to_latex(), c.to_json()
     assert "**Verdict.** fails" in md and "A violated constraint" in md
     assert r"\begin{proof}" in tex and r"\end{proof}" in tex
-    assert js["holds"] is False and js["witness"]["x"] and js["method"]
+    assert js["verdict"] == "fails" and js["evidence"]["violation"]["x"] and js["method"] == "TRANSCENDENCE_BALLS"
+    assert Certificate.from_json(json.dumps(js)) == c
     assert c._repr_markdown_() == md
 
 
@@ -212,8 +215,7 @@ def test_chunked_streaming_agrees_with_single_chunk(monkeypatch):
     monkeypatch.setattr(pv, "Constraints", lambda m, mt: Constraints(m, mt, chunk=30))
     many = certify_privacy(G, path(13), eps="1/2")
     assert many.holds is one.holds is False
-    assert many.witness["violated_count"] == one.witness["violated_count"]
-    assert many.data["epsilon"] == one.data["epsilon"] == "log(2)"
-    assert many.evidence["epsilon_certificate"].witness["tight_count"] == \
-        one.evidence["epsilon_certificate"].witness["tight_count"]
+    assert many.evidence.violated_count == one.evidence.violated_count
+    assert many.evidence.epsilon == one.evidence.epsilon == "log(2)"
+    assert many.evidence.smallest.tight_count == one.evidence.smallest.tight_count
     assert many.recheck().ok is True

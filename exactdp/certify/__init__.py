@@ -2,5 +2,6 @@
 
 from .all_eps import certify_all_eps
 from .privacy import certify_privacy, resolve_level, smallest_epsilon
+from .relation import certify_relation
 
-__all__ = ["certify_privacy", "smallest_epsilon", "certify_all_eps", "resolve_level"]
+__all__ = ["certify_privacy", "smallest_epsilon", "certify_all_eps", "resolve_level", "certify_relation"]

@@ -14,9 +14,10 @@ import numpy as np
 import sympy as sp
 from flint import fmpq
 
-from ..certificate import UNDECIDED, Certificate, Step
+from ..certificate import UNDECIDED, Certificate, Constraint, Method, mechanism_data, metric_data
+from ..certificate.privacy import AllEpsEvidence
 from ..errors import InvalidInput, UnsupportedRegime
-from ..exact.decide import exact_latex, exact_str
+from ..exact.decide import exact_str
 from ..exact.expo import ExpFrac
 from ..exact.lin import Lin
 from ..exact.symbolic import AlphaSet, denominator_lcm, sign_pieces
@@ -32,9 +33,28 @@ def _is_zero(v):
 def certify_all_eps(mech, metric) -> Certificate:
     """Certify ``eps d``-privacy of a mechanism in a symbolic alpha for every eps > 0.
 
-    Returns a certificate whose ``holds`` is True (private for every eps), or
-    False with ``data["failure_set"]``: the exact set of alpha in (0, 1) where a
-    constraint fails, and a witness at a rational sample alpha in it.
+    .. math:: K_\\alpha(x)(z) \\le \\alpha^{-d(x,x')} K_\\alpha(x')(z) \\quad
+              \\forall \\alpha \\in (0, 1),\\ x, x', z
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Entries rational functions of a symbolic ``alpha`` (or rational).
+    metric : FiniteMetric or networkx.Graph
+
+    Returns
+    -------
+    Certificate
+        Kind ``all_eps``: holds (private for every eps), or fails with
+        ``evidence.failure_set`` -- the exact set of alpha in (0, 1) where a
+        constraint fails -- and ``evidence.witness`` at the rational
+        ``evidence.sample_alpha`` in it; undecided (with the reason) for
+        irrational distances or powers outside the regime.
+
+    Raises
+    ------
+    InvalidInput
+        For fixed transcendental entries (write them in alpha).
 
     Examples
     --------
@@ -43,7 +63,7 @@ def certify_all_eps(mech, metric) -> Certificate:
     >>> certify_all_eps(geometric(3), path(4)).holds
     True
     >>> c = certify_all_eps(randomized_response(3, p="1/4"), discrete(3))
-    >>> c.holds, c.data["failure_set"][0]["lo"], c.data["failure_set"][0]["hi"]
+    >>> c.holds, c.evidence.failure_set[0]["lo"], c.evidence.failure_set[0]["hi"]
     (False, '1/2', '1')
 
     References
@@ -57,100 +77,76 @@ def certify_all_eps(mech, metric) -> Certificate:
     mech = mech.validate()
     cons = Constraints(mech, metric)
     claim = f"{mech.name} is eps*d-private for every eps > 0 on the {metric.description}"
-    claim_latex = r"\forall \alpha \in (0,1)\ \forall x,x',z:\ K_\alpha(x)(z) \le \alpha^{-d(x,x')} K_\alpha(x')(z)"
-    steps = [
-        Step("Definition", "With $\\alpha = e^{-\\varepsilon} \\in (0,1)$, $\\varepsilon d$-privacy (ECP14 Def. 1) "
-             "reads $K(x)(z) \\le \\alpha^{-d(x,x')} K(x')(z)$. Every $\\varepsilon > 0$ corresponds to exactly one "
-             "$\\alpha \\in (0,1)$, so proving the inequality for every $\\alpha \\in (0,1)$ proves it for every "
-             "$\\varepsilon$."),
-        Step("The mechanism", f"$K$ is the {len(mech.inputs)} x {len(mech.outputs)} matrix *{mech.name}* with entries "
-             f"exact rational functions of $\\alpha$ ({len(vals)} distinct). Each row sums to 1 as an identity in "
-             "$\\alpha$ and each entry is $\\ge 0$ on all of $(0,1)$ (exact root isolation)."),
-        Step("Reduction to generating pairs", f"The metric is the {metric.description}. {metric.reduction}. "
-             f"{cons.total} inequalities reduce to {cons.distinct()} distinct triples."),
-    ]
+    base = dict(mechanism=mechanism_data(mech), metric=metric_data(metric),
+                counts={"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total})
     try:
-        L = denominator_lcm(vals)
-        for d in cons.dvals:
-            if not isinstance(d, fmpq):
-                raise UnsupportedRegime(f"distance {d} is irrational: alpha^(-{d}) is not a power of alpha")
-            L = L * int(d.q) // np.gcd(L, int(d.q))
+        L = _root_power(vals, cons.dvals)
+        seen, zero_count, decided, fail_pieces, first_fail = _decide_signs(cons, vals, L)
     except UnsupportedRegime as e:
-        return _undecided(claim, claim_latex, steps, str(e), cons)
-    zero_count = descartes_or_roots = 0
-    fail_pieces = []
-    first_fail = None
-    seen: set = set()
-    triples = [Triple(int(f), int(a), int(b), int(dc)) for ch in cons.chunks()
-               for f, a, b, dc in zip(ch.first, ch.A, ch.B, ch.DC)]
-    for t in triples:
-        if (t.a, t.b, t.dc) in seen:
-            continue
-        seen.add((t.a, t.b, t.dc))
-        a, b, d = vals[t.a], vals[t.b], cons.dvals[t.dc]
-        if _is_zero(a):
-            continue
-        E = ExpFrac.exp(Lin.eps() * d)
-        x = E * b - a
-        if isinstance(x, ExpFrac):
-            x = x.reduced()
-        if _is_zero(x):
-            zero_count += 1
-            continue
-        try:
-            pieces = sign_pieces(x if isinstance(x, ExpFrac) else ExpFrac.const(x), L)
-        except UnsupportedRegime as e:
-            return _undecided(claim, claim_latex, steps, str(e), cons)
-        descartes_or_roots += 1
-        neg = [p for p in pieces if p.sign < 0]
-        if neg:
-            fail_pieces += neg
-            if first_fail is None:
-                first_fail = (t, neg[0], x)
+        return _undecided(claim, base, str(e))
     fails = AlphaSet(fail_pieces)
-    data = {"constraints": {"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total,
-                            "distinct": len(seen)},
-            "identically_tight": zero_count, "sign_decided": descartes_or_roots,
-            "failure_set": fails.to_json(), "failure_set_text": str(fails)}
-    steps.append(Step("Exact signs on (0, 1)",
-                      f"Of the {len(seen)} distinct triples, {zero_count} give $p \\equiv 0$ (tight for every $\\varepsilon$), "
-                      f"{descartes_or_roots} were decided by Descartes' rule of signs on $(1+v)^n p(1/(1+v))$ or by "
-                      "exact isolation of the real roots in $(0,1)$ of the irreducible factors, the sign carried across "
-                      "each root by the parity of its multiplicity."))
+    kw = dict(base, distinct=seen, identically_tight=zero_count, sign_decided=decided, root_power=int(L),
+              failure_set=fails.to_json(), failure_set_text=str(fails))
     if fails.is_empty():
-        holds = True
-        witness = {"identically_tight": zero_count}
-        concl = "The mechanism is eps*d-private for every eps > 0."
-    else:
-        holds = False
-        t, piece, x = first_fail
-        xl, xp, z, d = cons.locate(t)
-        sample, u = _sample(piece, L)
-        at = {"x": xl, "x_prime": xp, "output": z, "distance": exact_str(d),
-              "K_x": exact_str(vals[t.a]), "K_x_prime": exact_str(vals[t.b]),
-              "sample_alpha": str(sample)}
-        lhs = _eval(vals[t.a], u, L)
-        rhs = _eval(vals[t.b], u, L) / u ** int(d * L)  # alpha^(-d) = u^(-d L), d L an integer
-        if not lhs > rhs:  # the sample lies strictly inside a piece where p < 0
-            raise RuntimeError("internal error: the failure witness does not fail")
-        at.update(lhs=str(lhs), rhs=str(rhs), excess=str(lhs - rhs))
-        witness = {**at, "failure_set": str(fails)}
-        steps.append(Step("Where it fails",
-                          f"For $x = {xl}$, $x' = {xp}$, $z = {z}$: $p(\\alpha) = \\alpha^{{-{exact_latex(d)}}} "
-                          f"K(x')(z) - K(x)(z) = {exact_latex(x)}$ is negative for $\\alpha \\in {fails.latex()}$"
-                          + f"; at $\\alpha = {sample}$: $K(x)(z) = {lhs} > {rhs} = \\alpha^{{-d}} K(x')(z)$."))
-        concl = f"The mechanism fails exactly for alpha in {fails} (eps = -log alpha), and is private elsewhere."
-    return Certificate(kind="all_eps", claim=claim, claim_latex=claim_latex, holds=holds, witness=witness,
-                       method="symbolic alpha: exact identity tests and exact real-root isolation on (0, 1) "
-                              "(regime 3)", steps=steps, data=data,
-                       evidence={"mechanism": mech, "metric": metric, "L": L}, conclusion=concl)
+        return Certificate("all_eps", True, Method.SYMBOLIC_ROOTS, claim,
+                           AllEpsEvidence(**kw, witness=None, sample_alpha=None))
+    t, piece, x = first_fail
+    xl, xp, z, d = cons.locate(t)
+    sample, u = _sample(piece, L)
+    lhs = _eval(vals[t.a], u, L)
+    rhs = _eval(vals[t.b], u, L) / u ** int(d * L)  # alpha^(-d) = u^(-d L), d L an integer
+    if not lhs > rhs:  # the sample lies strictly inside a piece where p < 0
+        raise RuntimeError("internal error: the failure witness does not fail")
+    w = Constraint(x=str(xl), x_prime=str(xp), output=str(z), distance=exact_str(d), K_x=exact_str(vals[t.a]),
+                   K_x_prime=exact_str(vals[t.b]), lhs=str(lhs), rhs=str(rhs), excess=str(lhs - rhs))
+    return Certificate("all_eps", False, Method.SYMBOLIC_ROOTS, claim,
+                       AllEpsEvidence(**kw, witness=w, sample_alpha=str(sample)))
 
 
-def _undecided(claim, claim_latex, steps, reason, cons):
-    steps.append(Step("Undecided", reason))
-    return Certificate(kind="all_eps", claim=claim, claim_latex=claim_latex, holds=UNDECIDED,
-                       witness={"reason": reason}, method="symbolic alpha (regime 3)", steps=steps,
-                       data={"reason": reason, "failure_set": None}, evidence={}, conclusion="Undecided: " + reason)
+def _root_power(vals, dvals) -> int:
+    """``L`` such that every entry and every ``alpha^(-d)`` is a rational function of ``u = alpha^(1/L)``."""
+    L = denominator_lcm(vals)
+    for d in dvals:
+        if not isinstance(d, fmpq):
+            raise UnsupportedRegime(f"distance {d} is irrational: alpha^(-{d}) is not a power of alpha")
+        L = L * int(d.q) // np.gcd(L, int(d.q))
+    return L
+
+
+def _decide_signs(cons, vals, L):
+    """Exact sign on (0, 1) of ``p = alpha^(-d) K(x')(z) - K(x)(z)`` for each distinct triple.
+
+    Returns (distinct triples, identically zero ones, decided ones, negative pieces, first failure)."""
+    zero_count = decided = 0
+    fail_pieces, first_fail, seen = [], None, set()
+    for ch in cons.chunks():
+        for f, ia, ib, dc in zip(ch.first, ch.A, ch.B, ch.DC):
+            t = Triple(int(f), int(ia), int(ib), int(dc))
+            if (t.a, t.b, t.dc) in seen:
+                continue
+            seen.add((t.a, t.b, t.dc))
+            a, b, d = vals[t.a], vals[t.b], cons.dvals[t.dc]
+            if _is_zero(a):
+                continue
+            x = ExpFrac.exp(Lin.eps() * d) * b - a
+            if isinstance(x, ExpFrac):
+                x = x.reduced()
+            if _is_zero(x):
+                zero_count += 1
+                continue
+            neg = [p for p in sign_pieces(x if isinstance(x, ExpFrac) else ExpFrac.const(x), L) if p.sign < 0]
+            decided += 1
+            if neg:
+                fail_pieces += neg
+                if first_fail is None:
+                    first_fail = (t, neg[0], x)
+    return len(seen), zero_count, decided, fail_pieces, first_fail
+
+
+def _undecided(claim, base, reason):
+    ev = AllEpsEvidence(**base, distinct=0, identically_tight=0, sign_decided=0, root_power=1, failure_set=None,
+                        failure_set_text=None, witness=None, sample_alpha=None)
+    return Certificate("all_eps", UNDECIDED, Method.NONE, claim, ev, reason=reason)
 
 
 def _sample(piece, L):

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from flint import fmpq
 
-from ..certificate import UNDECIDED, Certificate, Step
+from ..certificate import (UNDECIDED, Certificate, Constraint, Method, level_data, mechanism_data, metric_data)
+from ..certificate.privacy import EpsilonEvidence, PrivacyEvidence
 from ..errors import InvalidInput, UnsupportedRegime
-from ..exact.decide import exact_latex, exact_str, sign, simplify
+from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level
 from .constraints import Constraints, Triple
 
@@ -45,87 +46,73 @@ def _concrete(mech, level):
     return mech.validate()
 
 
-def _view(cons, t: Triple, level=None) -> dict:
-    """Exact description of one constraint occurrence."""
+def _constraint(cons, t: Triple, level=None) -> Constraint:
+    """The exact record of one constraint occurrence (both sides at ``level`` when given)."""
     x, xp, z, d = cons.locate(t)
     a, b = cons.mech.values[t.a], cons.mech.values[t.b]
-    out = {"x": x, "x_prime": xp, "output": z, "distance": exact_str(d),
-           "K_x": exact_str(a), "K_x_prime": exact_str(b)}
+    lhs = rhs = excess = None
     if level is not None:
+        lhs = exact_str(a)
         E = level.factor(d)
-        out["factor"] = level.factor_str(d)
-        out["lhs"] = exact_str(a)
         if E is not None:
-            rhs = simplify(E * b)
-            out["rhs"] = exact_str(rhs)
-            out["excess"] = exact_str(simplify(a - rhs))
+            r = simplify(E * b)
+            rhs, excess = exact_str(r), exact_str(simplify(a - r))
         else:
-            out["rhs"] = f"{out['factor']} * ({exact_str(b)})"
-    return out
-
-
-def _brief(cons, t: Triple) -> dict:
-    x, xp, z, d = cons.locate(t)
-    return {"x": x, "x_prime": xp, "output": z, "distance": exact_str(d)}
+            rhs = f"{level.factor_str(d)} * ({exact_str(b)})"
+    return Constraint(x=str(x), x_prime=str(xp), output=str(z), distance=exact_str(d), K_x=exact_str(a),
+                      K_x_prime=exact_str(b), lhs=lhs, rhs=rhs, excess=excess)
 
 
 def _counts(cons) -> dict:
     return {"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total}
 
 
-def _mechanism_step(mech):
-    return Step(
-        "The mechanism",
-        f"$K$ is the {len(mech.inputs)} x {len(mech.outputs)} exact matrix *{mech.name}* "
-        f"({mech.regime} entries, {len(mech.values)} distinct values). Every entry was checked to be "
-        f">= 0 and every row to sum to exactly 1 when it was built"
-        + (f" ({mech.provenance})." if mech.provenance else "."),
-    )
-
-
-def _definition_step(level=None):
-    lvl = f" with $\\varepsilon = {level.eps_latex()}$" if level is not None else ""
-    return Step(
-        "Definition",
-        "A mechanism $K$ is $\\varepsilon d$-private (ECP14 Def. 1) iff "
-        "$K(x)(z) \\le e^{\\varepsilon d(x,x')} K(x')(z)$ for all secrets $x, x'$ and outputs $z$"
-        f"{lvl}; for the Hamming metric, or the induced graph of a query, this is "
-        "$\\varepsilon$-differential privacy (ECP14 sec. 3.2).",
-    )
-
-
-def _reduction_step(metric, cons):
-    return Step(
-        "Reduction to generating pairs",
-        f"The metric is the {metric.description}. {metric.reduction[0].upper()}{metric.reduction[1:]}. "
-        f"So it suffices to check {cons.n_pairs} pair(s), in both directions, for each of the "
-        f"{cons.n_outputs} outputs: {cons.total} inequalities. Identical triples "
-        "(K(x)(z), K(x')(z), d(x, x')) are decided once.",
-    )
-
-
-def _method(level, stats, mech):
+def _method(level, mech) -> Method:
     if level.regime == "rational" and mech.regime == "rational":
-        base = "exact rational arithmetic (regime 1)"
-    else:
-        base = ("exact zero test by the Lindemann-Weierstrass theorem and ball arithmetic at rising precision "
-                "(regime 2)")
-    return (f"{base}; of {stats['comparisons']} distinct comparisons, {stats['filtered']} were settled by a "
-            f"certified outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by "
-            "exact zeros")
+        return Method.RATIONAL
+    return Method.TRANSCENDENCE_BALLS
 
 
-def smallest_epsilon(mech, metric, *, _cons=None):
+def _note(stats) -> str:
+    return (f"of {stats['comparisons']} distinct comparisons, {stats['filtered']} were settled by a certified "
+            f"outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by exact zeros")
+
+
+def smallest_epsilon(mech, metric, *, _cons=None) -> Certificate:
     """The exact smallest eps for which ``mech`` is ``eps d``-private.
 
-    Returns a :class:`~exactdp.certificate.Certificate` whose ``data`` holds
-    ``epsilon`` (exact text, ``"inf"`` or ``"0"``), ``epsilon_enclosure`` and
-    ``epsilon_latex``; the witness is the binding constraint.
+    .. math:: \\varepsilon^* = \\max_{x, x', z} \\log(K(x)(z) / K(x')(z)) / d(x, x')
 
+    over the generating pairs, with ``inf`` when some output has probability
+    zero on one side of a constraint only.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Exact entries (rational or transcendental; a symbolic ``alpha`` must
+        be fixed first, or use :func:`certify_all_eps`).
+    metric : FiniteMetric or networkx.Graph
+        Its points are the mechanism's inputs.
+
+    Returns
+    -------
+    Certificate
+        Kind ``epsilon``; ``evidence.epsilon`` is exact text (``"log(2)"``,
+        ``"1/2"``, ``"0"`` or ``"inf"``), ``evidence.enclosure`` a decimal
+        enclosure rounded outward, ``evidence.binding`` the binding constraint.
+        The verdict holds when eps* is decided, and is undecided otherwise.
+
+    Raises
+    ------
+    InvalidInput
+        For a mechanism in a symbolic alpha.
+
+    Examples
+    --------
     >>> from exactdp.mechanisms import geometric
     >>> from exactdp.metrics import path
     >>> c = smallest_epsilon(geometric(4, "1/2"), path(5))
-    >>> c.data["epsilon"], c.data["epsilon_enclosure"]
+    >>> c.evidence.epsilon, c.evidence.enclosure
     ('log(2)', ['0.69314718055994530941', '0.69314718055994530942'])
 
     Notes
@@ -135,30 +122,31 @@ def smallest_epsilon(mech, metric, *, _cons=None):
     against every constraint exactly; a violated constraint has a strictly
     larger exact ratio and becomes the next candidate, so the loop ends at the
     exact maximum.
+
+    References
+    ----------
+    ECP14 Def. 1; HLM15 (11).
     """
     if mech.regime == "symbolic":
         raise InvalidInput("smallest_epsilon: the mechanism's entries depend on a symbolic alpha; fix a level "
                            "(mech.at(Level...)) or use certify_all_eps")
     mech = mech.validate()
     cons = _cons if _cons is not None else Constraints(mech, metric)
-    steps = [Step("Goal", "The smallest $\\varepsilon$ with $K(x)(z) \\le e^{\\varepsilon d(x,x')} K(x')(z)$ "
-                  "everywhere is $\\varepsilon^* = \\max \\log(K(x)(z)/K(x')(z)) / d(x,x')$ over the constraints "
-                  "(with $\\infty$ when $K(x)(z) > 0 = K(x')(z)$)."),
-             _mechanism_step(mech), _reduction_step(metric, cons)]
+    base = dict(mechanism=mechanism_data(mech), metric=metric_data(metric), counts=_counts(cons))
     claim = f"the smallest eps for which {mech.name} is eps*d-private on the {metric.description}"
-    vals = mech.values
     if cons.n_pairs == 0:
-        steps.append(Step("No constraint", "Every pair of points is at infinite distance."))
-        return _eps_certificate(claim, Level.from_ratio(fmpq(1), fmpq(1)), {}, None, steps, cons,
-                                "no constraint: every pair is at infinite distance")
+        ev = EpsilonEvidence(**base, epsilon="0", enclosure=["0", "0"], level=None, binding=None)
+        return Certificate("epsilon", True, Method.RATIONAL, claim, ev, note="no constraint")
     t = cons.one_sided_zero()
     if t is not None:
-        w = _view(cons, t)
-        steps.append(Step("An output seen on one side only",
-                          f"$K({w['x']})({w['output']}) = {exact_latex(vals[t.a])} > 0$ but "
-                          f"$K({w['x_prime']})({w['output']}) = 0$ while $d = {w['distance']}$ is finite, so no "
-                          "finite $\\varepsilon$ satisfies the constraint."))
-        return _eps_certificate(claim, None, w, None, steps, cons, "exact zero test")
+        ev = EpsilonEvidence(**base, epsilon="inf", enclosure=["inf", "inf"], level=None, binding=_constraint(cons, t))
+        return Certificate("epsilon", True, Method.RATIONAL, claim, ev, note="an exact zero on one side only")
+    return _search_epsilon(mech, cons, base, claim)
+
+
+def _search_epsilon(mech, cons, base, claim) -> Certificate:
+    """Float-guided candidates, each level decided exactly, until no constraint is violated."""
+    vals = mech.values
     t, _ = cons.best_guess()
     rounds = 0
     while True:
@@ -171,88 +159,61 @@ def smallest_epsilon(mech, metric, *, _cons=None):
             t = S.worst
             continue
         if S.undecided:
-            tu, exc = S.undecided[0]
-            steps.append(Step("Undecided", f"At the candidate level {level.eps_str()} the comparison for "
-                              f"{_view(cons, tu)} could not be decided: {exc.reason}"))
-            return _eps_certificate(claim, None, None, exc, steps, cons, _method(level, S.stats, mech), lower=level)
+            _, exc = S.undecided[0]
+            ev = EpsilonEvidence(**base, epsilon=None, enclosure=None, level=None, binding=None, rounds=rounds,
+                                 lower_bound=level.eps_str(), stats=S.stats)
+            return Certificate("epsilon", UNDECIDED, _method(level, mech), claim, ev, reason=exc.reason,
+                               note=_note(S.stats))
         break
-    w = _view(cons, t, level)
-    w["tight"] = [_brief(cons, x) for x in S.tight_listed]
-    w["tight_count"], w["tight_distinct"] = S.tight, S.tight_distinct
-    if level.is_zero():
-        steps.append(Step("All ratios at most 1", "Every constraint has $K(x)(z) \\le K(x')(z)$, checked exactly, "
-                          "so the mechanism is $\\varepsilon d$-private for every $\\varepsilon \\ge 0$."))
-    else:
-        steps.append(Step(
-            "The binding constraint",
-            f"For $x = {w['x']}$, $x' = {w['x_prime']}$, $z = {w['output']}$ (distance ${exact_latex(d)}$): "
-            f"$K(x)(z) / K(x')(z) = {exact_latex(r)}$, so $\\varepsilon^* \\ge {level.eps_latex()}$."))
-        steps.append(Step(
-            "Every other constraint holds at that level",
-            f"At $\\varepsilon = {level.eps_latex()}$ all {S.stats['comparisons']} distinct comparisons were decided: "
-            f"none is violated and {S.tight} inequalities are tight (equalities). Hence "
-            f"$\\varepsilon^* = {level.eps_latex()}$"
-            + (f" (found in {rounds} rounds of a float-guided search, each round decided exactly)." if rounds > 1
-               else ".")))
-    return _eps_certificate(claim, level, w, None, steps, cons, _method(level, S.stats, mech))
-
-
-def _eps_certificate(claim, level, witness, undecided, steps, cons, method, lower=None):
-    if undecided is not None:
-        data = {"epsilon": "undecided", "epsilon_enclosure": None,
-                "epsilon_lower_bound": lower.eps_str() if lower is not None else None,
-                "reason": undecided.reason}
-        holds = UNDECIDED
-        concl = "The exact smallest epsilon could not be decided: " + undecided.reason
-    elif level is None:
-        data = {"epsilon": "inf", "epsilon_enclosure": ["inf", "inf"], "epsilon_latex": r"\infty"}
-        holds = True
-        concl = "$\\varepsilon^* = \\infty$: the mechanism is not $\\varepsilon d$-private for any finite $\\varepsilon$."
-    else:
-        enc = list(level.eps_enclosure())
-        data = {"epsilon": level.eps_str(), "epsilon_enclosure": enc, "epsilon_latex": level.eps_latex()}
-        holds = True
-        concl = f"$\\varepsilon^* = {level.eps_latex()} \\in [{enc[0]}, {enc[1]}]$."
-    data["constraints"] = _counts(cons)
-    ev = {"mechanism": cons.mech, "metric": cons.metric, "level": level, "witness": witness}
-    return Certificate(kind="epsilon", claim=claim,
-                       claim_latex=r"\varepsilon^* = " + (data.get("epsilon_latex") or r"\text{undecided}"),
-                       holds=holds, witness=witness or {}, method=method, steps=steps, data=data, evidence=ev,
-                       conclusion=concl)
+    zero = level.is_zero()
+    ev = EpsilonEvidence(**base, epsilon="0" if zero else level.eps_str(),
+                         enclosure=["0", "0"] if zero else list(level.eps_enclosure()),
+                         level=level_data(level), binding=_constraint(cons, t, level),
+                         tight=[_constraint(cons, x) for x in S.tight_listed], tight_count=S.tight,
+                         tight_distinct=S.tight_distinct, rounds=rounds, stats=S.stats)
+    return Certificate("epsilon", True, _method(level, mech), claim, ev, note=_note(S.stats))
 
 
 def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsilon=True) -> Certificate:
     """Certify that ``mech`` is ``eps d``-private on ``metric`` (ECP14 Def. 1).
+
+    .. math:: K(x)(z) \\le e^{\\varepsilon d(x, x')} K(x')(z) \\quad \\forall x, x', z
 
     Parameters
     ----------
     mech : Mechanism
         Entries rational, transcendental, or in a symbolic alpha (then
         evaluated exactly at the level).
-    metric : FiniteMetric
+    metric : FiniteMetric or networkx.Graph
         Its points must be the mechanism's inputs (labels compared as strings).
     eps, alpha, level :
         Exactly one: ``eps`` (e.g. ``"1/2"``, ``"log(2)"``, ``"sqrt(2)"``) or
-        ``alpha = e^(-eps)`` (e.g. ``"1/2"``, ``"exp(-1/2)"``).
+        ``alpha = e^(-eps)`` (e.g. ``"1/2"``, ``"exp(-1/2)"``), or a :class:`Level`.
     with_epsilon : bool
-        Also compute the exact smallest eps (``data["epsilon"]``).
+        Also compute the exact smallest eps (``evidence.epsilon``, and the
+        nested ``evidence.smallest``).
 
     Returns
     -------
     Certificate
-        ``holds`` True (witness: the tightest constraint and the tight ones),
-        False (witness: x, x', output, both sides exactly and the excess) or
-        UNDECIDED (witness: the reason).
+        Kind ``privacy``.  Verdict holds (``evidence.tight``, ``tightest``),
+        fails (``evidence.violation``: x, x', output, both sides exactly and
+        the excess) or undecided (``reason``, ``evidence.undecided_at``).
+
+    Raises
+    ------
+    InvalidInput
+        A bad level, or labels of mechanism and metric that differ.
 
     Examples
     --------
     >>> from exactdp.mechanisms import geometric
     >>> from exactdp.metrics import path
     >>> c = certify_privacy(geometric(3, "1/2"), path(4), eps="log(2)")
-    >>> c.holds, c.data["epsilon"], c.witness["tight_count"]
+    >>> c.holds, c.evidence.epsilon, c.evidence.tight_count
     (True, 'log(2)', 12)
     >>> c = certify_privacy(geometric(3, "1/2"), path(4), eps="1/2")
-    >>> c.holds, c.witness["lhs"], c.witness["rhs"]
+    >>> c.holds, c.evidence.violation.lhs, c.evidence.violation.rhs
     (False, '1/6', '1/12*exp(1/2)')
 
     References
@@ -261,98 +222,52 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
     """
     level = resolve_level(eps, alpha, level)
     claim = f"{mech.name} is eps*d-private with eps = {level.eps_str()} on the {metric.description}"
-    claim_latex = r"\forall x, x', z:\ K(x)(z) \le e^{" + level.eps_latex() + r"\, d(x,x')} K(x')(z)"
     try:
         mech = _concrete(mech, level)
     except UnsupportedRegime as e:
-        reason = str(e)
-        return Certificate(
-            kind="privacy", claim=claim, claim_latex=claim_latex, holds=UNDECIDED, witness={"reason": reason},
-            method="none of the exact regimes applies", data={"epsilon_given": level.eps_str(), "reason": reason,
-                                                               "epsilon": "undecided", "epsilon_enclosure": None},
-            steps=[_definition_step(level), Step("Undecided", reason)], conclusion="Undecided: " + reason)
+        return _unsupported(mech, metric, level, claim, str(e))
     cons = Constraints(mech, metric)
     S = cons.decide(level)
-    steps = [_definition_step(level), _mechanism_step(mech), _reduction_step(metric, cons)]
-    E_lines = ", ".join(f"$e^{{\\varepsilon \\cdot {exact_latex(d)}}} = {_factor_latex(level, d)}$"
-                        for d in cons.dvals[:4])
-    steps.append(Step("The level", f"$\\varepsilon = {level.eps_latex()}$ ({level.regime} regime); for the "
-                      f"generating distances: {E_lines}" + (" ..." if len(cons.dvals) > 4 else "") + "."))
-    method = _method(level, S.stats, mech)
-    vals = mech.values
+    eps_cert = smallest_epsilon(mech, metric, _cons=cons) if with_epsilon else None
+    smallest = eps_cert.evidence if eps_cert is not None else None
+    factors = [[exact_str(d), exact_str(level.factor(d)) if level.factor(d) is not None else level.factor_str(d)]
+               for d in cons.dvals[:4]]
+    kw = dict(mechanism=mechanism_data(mech), metric=metric_data(metric), level=level_data(level),
+              counts=_counts(cons), stats=S.stats, factors=factors, violated_count=S.violated,
+              tight_count=S.tight, tight_distinct=S.tight_distinct,
+              epsilon=smallest.epsilon if smallest else None, enclosure=smallest.enclosure if smallest else None,
+              smallest=smallest)
+    method, note = _method(level, mech), _note(S.stats)
     if S.violated:
-        t = S.worst
-        w = {"kind": "violation", **_view(cons, t, level), "violated_count": S.violated}
-        holds = False
-        d = cons.dvals[t.dc]
-        if sign(vals[t.b]) == 0:
-            txt = (f"$K({w['x']})({w['output']}) = {exact_latex(vals[t.a])} > 0 = "
-                   f"K({w['x_prime']})({w['output']})$: no level can satisfy this constraint.")
-        else:
-            rhs = _rhs_value(level, vals[t.b], d)
-            txt = (f"$x = {w['x']}$, $x' = {w['x_prime']}$, $z = {w['output']}$, $d(x,x') = {exact_latex(d)}$: "
-                   f"$K(x)(z) = {exact_latex(vals[t.a])}$ but $e^{{\\varepsilon d}} K(x')(z) = "
-                   f"{_factor_latex(level, d)} \\cdot {exact_latex(vals[t.b])}$"
-                   + (f" $= {exact_latex(rhs)}$" if rhs is not None else "")
-                   + ", and the left side is larger (decided exactly).")
-        steps.append(Step("A violated constraint", txt))
-        conclusion = (f"The mechanism is not eps*d-private at eps = {level.eps_str()}: "
-                      f"{S.violated} inequalities fail; the witness above is one.")
-    elif S.undecided:
-        holds = UNDECIDED
+        ev = PrivacyEvidence(**kw, violation=_constraint(cons, S.worst, level), tight=[], tightest=None,
+                             undecided_at=None)
+        return Certificate("privacy", False, method, claim, ev, note=note)
+    if S.undecided:
         tu, exc = S.undecided[0]
-        w = {**_view(cons, tu, level), "reason": exc.reason, "enclosure": exc.enclosure}
-        steps.append(Step("Undecided comparison", f"{_brief(cons, tu)}: {exc.reason}"))
-        conclusion = "No violation was found, but some comparisons are outside every exact regime: undecided."
-    else:
-        holds = True
-        w = {"tight": [_brief(cons, t) for t in S.tight_listed], "tight_count": S.tight,
-             "tight_distinct": S.tight_distinct, "violated_count": 0}
-        ex = ""
-        if S.tight_listed:
-            v = _view(cons, S.tight_listed[0], level)
-            ex = (f" For example $K({v['x']})({v['output']}) = {exact_latex(vals[S.tight_listed[0].a])} = "
-                  f"e^{{\\varepsilon \\cdot {v['distance']}}} K({v['x_prime']})({v['output']})$ exactly.")
-        steps.append(Step("Every constraint holds",
-                          f"All {S.stats['comparisons']} distinct comparisons satisfy the inequality; "
-                          f"{S.tight} inequalities hold with equality (tight constraints).{ex}"))
-        conclusion = f"The mechanism is eps*d-private at eps = {level.eps_str()}."
-    data = {"epsilon_given": level.eps_str(), "regime": level.regime, "constraints": _counts(cons),
-            "filter": S.stats}
-    cert = Certificate(kind="privacy", claim=claim, claim_latex=claim_latex, holds=holds, witness=w,
-                       method=method, steps=steps, data=data,
-                       evidence={"mechanism": mech, "metric": metric, "level": level, "witness": w},
-                       conclusion=conclusion)
-    if with_epsilon:
-        ec = smallest_epsilon(mech, metric, _cons=cons)
-        cert.data["epsilon"] = ec.data["epsilon"]
-        cert.data["epsilon_enclosure"] = ec.data["epsilon_enclosure"]
-        cert.data["epsilon_latex"] = ec.data.get("epsilon_latex")
-        cert.evidence["epsilon_certificate"] = ec
-        if holds is True and "x" in ec.witness:
-            # the tightest constraint (binding at eps*), evaluated at the given level
-            bw = ec.witness
-            a, b = mech.entry(bw["x"], bw["output"]), mech.entry(bw["x_prime"], bw["output"])
-            d = metric.distance(bw["x"], bw["x_prime"])
-            rhs = _rhs_value(level, b, d)
-            w.update({"kind": "tightest", "x": bw["x"], "x_prime": bw["x_prime"], "output": bw["output"],
-                      "distance": exact_str(d), "lhs": exact_str(a), "factor": level.factor_str(d),
-                      "rhs": exact_str(rhs) if rhs is not None else f"{level.factor_str(d)} * ({exact_str(b)})"})
-        enc = ec.data.get("epsilon_enclosure")
-        cert.steps.append(Step("The smallest level",
-                               f"Separately (see the epsilon certificate), $\\varepsilon^* = "
-                               f"{ec.data.get('epsilon_latex') or ec.data['epsilon']}$"
-                               + (f" $\\in [{enc[0]}, {enc[1]}]$" if enc else "") + "."))
-    return cert
+        ev = PrivacyEvidence(**kw, violation=None, tight=[], tightest=None, undecided_at=_constraint(cons, tu, level))
+        return Certificate("privacy", UNDECIDED, method, claim, ev, reason=exc.reason, note=note)
+    tightest = None
+    if smallest is not None and smallest.binding is not None and smallest.epsilon not in ("inf", "0"):
+        tightest = _at_level(mech, metric, smallest.binding, level)
+    ev = PrivacyEvidence(**kw, violation=None, tight=[_constraint(cons, t) for t in S.tight_listed],
+                         tightest=tightest, undecided_at=None)
+    return Certificate("privacy", True, method, claim, ev, note=note)
 
 
-def _rhs_value(level, b, d):
+def _at_level(mech, metric, c: Constraint, level) -> Constraint:
+    """The binding constraint of eps*, with both sides evaluated at ``level``."""
+    a, b = mech.entry(c.x, c.output), mech.entry(c.x_prime, c.output)
+    d = metric.distance(c.x, c.x_prime)
     E = level.factor(d)
-    return None if E is None else simplify(E * b)
+    rhs = exact_str(simplify(E * b)) if E is not None else f"{level.factor_str(d)} * ({exact_str(b)})"
+    return Constraint(x=c.x, x_prime=c.x_prime, output=c.output, distance=c.distance, K_x=c.K_x,
+                      K_x_prime=c.K_x_prime, lhs=exact_str(a), rhs=rhs, excess=None)
 
 
-def _factor_latex(level, d):
-    E = level.factor(d)
-    if E is not None:
-        return exact_latex(E)
-    return rf"{exact_latex(level.R)}^{{{exact_latex(d)}/{exact_latex(level.D)}}}"
+def _unsupported(mech, metric, level, claim, reason) -> Certificate:
+    """The mechanism cannot be evaluated exactly at this level: undecided, with the reason."""
+    ev = PrivacyEvidence(mechanism=mechanism_data(mech), metric=metric_data(metric), level=level_data(level),
+                         counts={"pairs": 0, "outputs": 0, "inequalities": 0}, stats={}, factors=[],
+                         violation=None, violated_count=0, tight=[], tight_count=0, tight_distinct=0,
+                         tightest=None, undecided_at=None, epsilon=None, enclosure=None, smallest=None)
+    return Certificate("privacy", UNDECIDED, Method.NONE, claim, ev, reason=reason)

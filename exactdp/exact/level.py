@@ -105,6 +105,10 @@ class Level:
         return Level(R, D)
 
     # -- description ------------------------------------------------------
+    def exponent(self):
+        """``eps`` as an exact algebraic number (:class:`Lin`) when the level was given so, else ``None``."""
+        return self._eps_lin
+
     @property
     def regime(self) -> str:
         return "rational" if isinstance(self.R, fmpq) else "transcendental"

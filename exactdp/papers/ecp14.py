@@ -24,7 +24,7 @@ def ex1() -> ClaimResult:
     named = {"uniform": ["1/3", "1/3", "1/3"], "(1/2, 1/4, 1/4)": ["1/2", "1/4", "1/4"],
              "(3/5, 3/10, 1/10)": ["3/5", "3/10", "1/10"], "(1/4, 1/2, 1/4)": ["1/4", "1/2", "1/4"],
              "(1/2, 1/2, 0)": ["1/2", "1/2", "0"]}
-    sections, rows, ok = [], [], True
+    sections, rows, ok, certs = [], [], True, []
     for gname, metric in (("line", path(3)), ("circle", cycle(3))):
         for eps in ("7/10", "8/5"):
             L = Level.from_eps(eps)
@@ -34,7 +34,8 @@ def ex1() -> ClaimResult:
                                        for y, c in enumerate(cs))))
             for pname, pr in named.items():
                 c = regular_prior(pr, metric, L)
-                rows.append([gname, eps, pname, c.verdict(), ", ".join(c.data["gamma"] or []) or "-"])
+                certs.append(c)
+                rows.append([gname, eps, pname, c.verdict.value, ", ".join(c.evidence.gamma or []) or "-"])
     verdict = {(r[0], r[1], r[2]): r[3] for r in rows}
     # the region grows with eps: regular at 0.7 implies regular at 1.6
     for g in ("line", "circle"):
@@ -49,7 +50,7 @@ def ex1() -> ClaimResult:
                         "when transcendental).\n\n" + md_table(["graph", "eps", "prior", "regular", "gamma"], rows)))
     return ClaimResult("reproduced" if ok else "differs",
                        "corner priors exact; uniform regular in all four cases; (1/2, 1/2, 0) never (no full support); "
-                       "the region grows from eps = 0.7 to 1.6", sections, [])
+                       "the region grows from eps = 0.7 to 1.6", sections, certs)
 
 
 @register("ECP14-ex2", "ECP14", "Example 2",
@@ -57,7 +58,7 @@ def ex1() -> ClaimResult:
           "Figure 3: the regions for several D (pictures)")
 def ex2() -> ClaimResult:
     # Phi = (1 - a) I + a J with a = e^(-D); mu = (pi - a/(1 + 3a) * 1) / (1 - a): regular iff min pi >= a/(1 + 3a)
-    rows, ok = [], True
+    rows, ok, certs = [], True, []
     for D in ("log(2)", "log(3)", "log(10)", "log(100)", "1/2", "2"):
         L = Level.from_eps(D)
         a = L.alpha()
@@ -71,12 +72,14 @@ def ex2() -> ClaimResult:
             for name, pr, want in (("on the boundary", edge, True), ("inside", inside, True),
                                    ("just outside", below, False)):
                 c = regular_prior(pr, discrete(4), L)
+                certs.append(c)
                 ok &= c.holds is want
-                tests.append(f"{name}: {c.verdict()}")
+                tests.append(f"{name}: {c.verdict.value}")
         else:
             c = regular_prior(["1/4"] * 4, discrete(4), L)
+            certs.append(c)
             ok &= c.holds is True
-            tests.append(f"uniform: {c.verdict()}")
+            tests.append(f"uniform: {c.verdict.value}")
         rows.append([D, exact_str(bound), f"[{enc[0]}, {enc[1]}]", "; ".join(tests)])
     body = ("With a = e^(-D), Phi = (1 - a) I + a J and mu = (pi - a/(1 + 3a)) / (1 - a) coordinatewise, so pi is "
             "regular iff every pi_y >= a/(1 + 3a); the region is the simplex cut by these four half-spaces and tends "
@@ -85,7 +88,7 @@ def ex2() -> ClaimResult:
             + md_table(["D", "min pi_y needed: a/(1+3a)", "decimal", "general solver"], rows))
     return ClaimResult("reproduced" if ok else "differs",
                        "regular iff min pi >= e^(-D)/(1 + 3 e^(-D)), exactly; the boundary shrinks to 0 as D grows",
-                       [("The region", body)], [])
+                       [("The region", body)], certs)
 
 
 @register("ECP14-prop9", "ECP14", "Proposition 9",
@@ -95,14 +98,15 @@ def prop9() -> ClaimResult:
     graphs = [("cycle C_7", cycle(7)), ("hypercube Q_3", symmetric_difference("abc")),
               ("Petersen graph", from_graph(nx.petersen_graph())), ("Hamming graph H(2, 3)", hamming([0, 1, 2], 2)),
               ("Hamming graph H(3, 2)", hamming([0, 1], 3))]
-    rows, ok = [], True
+    rows, ok, certs = [], True, []
     for name, m in graphs:
         for a in ("1/2", "1/5"):
             L = Level.from_alpha(a)
             sym = ball_size_symmetric(m)
             closed = prop9_mechanism(m, L)
             general = tight_constraints(m, L)
-            same = general.holds is True and general.evidence["mechanism"].rows() == closed.rows()
+            certs.append(general)
+            same = general.holds is True and general.evidence.mechanism.rows() == _strs(closed.rows())
             ok &= sym and same
             rows.append([name, len(m), a, sym, same, exact_str(closed[0, 0])])
     ok &= not ball_size_symmetric(path(4))
@@ -112,7 +116,7 @@ def prop9() -> ClaimResult:
                                          "h_yy"], rows))
     return ClaimResult("reproduced" if ok else "differs",
                        "closed form = general solve, exactly, on C_7, Q_3, Petersen, H(2,3), H(3,2)",
-                       [("Instances", body)], [])
+                       [("Instances", body)], certs)
 
 
 @register("ECP14-sec6.1", "ECP14", "Section 6.1",
@@ -120,22 +124,23 @@ def prop9() -> ClaimResult:
           "the truncated geometric mechanism.",
           "tight-constraints mechanism = truncated geometric mechanism")
 def sec61() -> ClaimResult:
-    rows, ok = [], True
+    rows, ok, certs = [], True, []
     for n in (1, 2, 3, 5, 8):
         for a in ("1/2", "1/3", "9/10"):
             c = tight_constraints(path(n + 1), Level.from_alpha(a))
-            same = c.holds is True and c.evidence["mechanism"].rows() == geometric(n, a).rows()
+            certs.append(c)
+            same = c.holds is True and c.evidence.mechanism.rows() == _strs(geometric(n, a).rows())
             ok &= same
-            rows.append([n, a, c.verdict(), same])
+            rows.append([n, a, c.verdict.value, same])
     # transcendental level: certified enclosures contain the geometric diagonal
     c = tight_constraints(path(6), Level.from_eps("1/2"))
     ok &= c.holds is True
     body = (md_table(["n", "alpha", "exists", "= truncated geometric (exact)"], rows)
-            + f"\n\nAt eps = 1/2 (transcendental alpha), n = 5: z = {', '.join(c.data['z'])} (certified), i.e. "
+            + f"\n\nAt eps = 1/2 (transcendental alpha), n = 5: z = {', '.join(c.evidence.z)} (certified), i.e. "
             "1/(1 + alpha) at the ends and (1 - alpha)/(1 + alpha) inside.\n")
     return ClaimResult("reproduced" if ok else "differs",
                        "equal entry by entry for n in {1, 2, 3, 5, 8} and alpha in {1/2, 1/3, 9/10}",
-                       [("Instances", body)], [])
+                       [("Instances", body)], certs + [c])
 
 
 def _example3_prior(metric, probs):
@@ -153,16 +158,17 @@ def _example3_prior(metric, probs):
           "individual, so L(K, pi) <= u log2(|V| e^eps / (|V| - 1 + e^eps)) for every prior and mechanism.",
           "the closed-form bound")
 def thm3() -> ClaimResult:
-    rows, ok = [], True
+    rows, ok, certs = [], True, []
     for k, u in ((2, 3), (3, 2), (4, 2)):
         for a in ("1/2", "1/3"):
             m = hamming(list(range(k)), u)
             L = Level.from_alpha(a)
             c = regular_prior([fmpq(1, len(m))] * len(m), m, L)
+            certs.append(c)
             e = 1 / fmpq(a)
             mu_closed = (e / (k * (k - 1 + e))) ** u
-            mus = {str(x) for x in c.data["mu"]}
-            general = fmpq(len(m)) * sum((fmpq(x) for x in c.data["mu"]), fmpq(0))
+            mus = {str(x) for x in c.evidence.mu}
+            general = fmpq(len(m)) * sum((fmpq(x) for x in c.evidence.mu), fmpq(0))
             closed = theorem3_bound(k, u, e)
             same = c.holds is True and mus == {str(mu_closed)} and general == closed
             ok &= same
@@ -171,7 +177,8 @@ def thm3() -> ClaimResult:
             "the closed form.\n\n" + md_table(["databases", "alpha", "mu (closed form)", "|Y| sum mu = bound ratio",
                                                "general = closed form"], rows))
     return ClaimResult("reproduced" if ok else "differs",
-                       "mu and the bound equal the closed form exactly on V^u for |V| = 2, 3, 4", [("Instances", body)], [])
+                       "mu and the bound equal the closed form exactly on V^u for |V| = 2, 3, 4", [("Instances", body)],
+                       certs)
 
 
 @register("ECP14-ex3", "ECP14", "Example 3",
@@ -186,10 +193,11 @@ def ex3() -> ClaimResult:
     # exact range: Phi = Phi_1^(x)5, pi = p^(x)5, so mu = nu^(x)5 with nu = p Phi_1^-1 = (p - a/(1+3a)) / (1 - a):
     # regular iff min p >= a/(1 + 3a) iff a <= p_min / (1 - 3 p_min) = 1/2 iff eps >= log 2
     a_star = probs["4"] / (1 - 3 * probs["4"])
-    checks = []
+    checks, certs = [], []
     for eps, want in (("log(2)", True), ("69/100", False)):
         c = regular_prior(pi, m, Level.from_eps(eps))
-        checks.append([eps, "general solver, 1024 databases", c.verdict(), want, c.witness.get("negative", [])[:1]])
+        certs.append(c)
+        checks.append([eps, "general solver, 1024 databases", c.verdict.value, want, c.evidence.negative[:1]])
     for eps, want in (("7/10", True), ("1", True), ("1/2", False), ("12/25", False)):
         a = Level.from_eps(eps).alpha()
         nu4 = probs["4"] - a / (1 + 3 * a)  # the sign of the smallest factor coordinate, decided exactly
@@ -223,7 +231,7 @@ def ex3() -> ClaimResult:
     return ClaimResult(status,
                        "regular iff eps >= log 2 (~0.6931), not from 0.48: at eps = 0.48..0.69 a coordinate of mu is "
                        f"certified negative; at eps = 0.5 the formula values are {p5[0][:5]} and {t3[0][:5]} (printed "
-                       "1.2 and 2.5) but the first is not a bound there", [("Example 3", body)], [])
+                       "1.2 and 2.5) but the first is not a bound there", [("Example 3", body)], certs)
 
 
 def sum_query_metric(u: int = 150, v: int = 5):
@@ -242,24 +250,34 @@ def two_count_metric(u: int = 30):
     return grid((u + 1, u + 1), "chebyshev")
 
 
+def _strs(rows) -> list:
+    """Rows of exact values as exact text (the form certificates carry)."""
+    return [[exact_str(v) for v in r] for r in rows]
+
+
+def _z_at(c, label: str) -> str:
+    """The certified z coordinate of a tight-constraints certificate at a point label."""
+    return c.evidence.z[c.evidence.distances.points.index(label)]
+
+
 def _threshold_claim(metric, printed: str, width):
     from ..theory.regular import tight_constraints
     from ..theory.threshold import threshold
 
     c = threshold(metric, width=width)
-    t = c.data["threshold"]
+    t = c.evidence
     at = tight_constraints(metric, Level.from_eps(printed))
     p = fmpq(int(printed.split("/")[0]), int(printed.split("/")[1]))
-    lo, hi = fmpq(t["lo_rational"]), fmpq(t["hi_rational"])
+    lo, hi = fmpq(t.lo_rational), fmpq(t.hi_rational)
     status = "reproduced" if lo <= p <= hi else "differs"
-    body = (f"Certified bracket of width {hi - lo}: at eps = {t['lo']} the coordinate z at {t['negative_at_lo']!r} is "
-            f"{t['z_at_lo']} < 0 (no tight-constraints mechanism), at eps = {t['hi']} every z_i > 0 (one exists).\n\n"
-            f"At the printed value eps = {printed}: {at.verdict()} -- "
+    body = (f"Certified bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at {t.negative_at_lo!r} is "
+            f"{t.z_at_lo} < 0 (no tight-constraints mechanism), at eps = {t.hi} every z_i > 0 (one exists).\n\n"
+            f"At the printed value eps = {printed}: {at.verdict.value} -- "
             + ("every z_i certified positive." if at.holds is True else
-               f"z at {at.witness['negative'][:1]} is certified negative ({at.data['z'][at.data['negative'][0]]}), "
+               f"z at {at.evidence.negative[:1]} is certified negative ({_z_at(at, at.evidence.negative[0])}), "
                "so no tight-constraints mechanism exists there (equivalently the uniform prior is not regular).")
             + "\n\n" + c.to_markdown())
-    exact = (f"threshold in [{t['lo']}, {t['hi']}] (certified); printed {float(p):g}"
+    exact = (f"threshold in [{t.lo}, {t.hi}] (certified); printed {float(p):g}"
              + ("" if status == "reproduced" else f" -- at eps = {float(p):g} none exists (certified)"))
     return ClaimResult(status, exact, [("Threshold", body)], [c, at])
 
@@ -295,7 +313,7 @@ def thm1() -> ClaimResult:
              ("sum on {0,1,2}^2", [0, 1, 2], 2, lambda x: sum(x)),
              ("max on {0,1,2}^2", [0, 1, 2], 2, lambda x: max(x)),
              ("(x1, x1 + x2) on {0,1}^2", [0, 1], 2, lambda x: (x[0], x[0] + x[1]))]
-    rows, ok = [], True
+    rows, ok, certs = [], True, []
     for name, V, u, q in cases:
         X = hamming(V, u)
         tuples = [tuple(int(c) for c in p.split(",")) for p in X.points]
@@ -310,9 +328,10 @@ def thm1() -> ClaimResult:
             for eps in ("log(3)", "log(2)", "log(9)"):
                 a = certify_privacy(H, Y, eps=eps)
                 b = certify_privacy(HF, X, eps=eps)
-                same = a.holds is b.holds and a.data["epsilon"] == b.data["epsilon"]
+                certs += [a, b]
+                same = a.holds is b.holds and a.evidence.epsilon == b.evidence.epsilon
                 ok &= same
-                rows.append([name, mname, eps, a.verdict(), b.verdict(), a.data["epsilon"], same])
+                rows.append([name, mname, eps, a.verdict.value, b.verdict.value, a.evidence.epsilon, same])
     # a metric for which the sum query is not uniformly 2-sensitive: d_Y = |i - j| on {0..4}
     X = hamming([0, 1, 2], 2)
     f = {p: str(sum(int(c) for c in p.split(","))) for p in X.points}
@@ -325,7 +344,7 @@ def thm1() -> ClaimResult:
             + f"\n\nCounter-check: the sum on {{0,1,2}}^2 with d_Y = |i - j| is not uniformly 2-sensitive: {why}.\n")
     return ClaimResult("reproduced" if ok else "differs",
                        "uniform 1-sensitivity decided exactly; H private iff H o f private, with equal smallest eps, "
-                       f"in all {len(rows)} checks", [("Checks", body)], [])
+                       f"in all {len(rows)} checks", [("Checks", body)], certs)
 
 
 def _tight_utility_enclosure(metric, eps: str):
@@ -430,7 +449,7 @@ def sec72() -> ClaimResult:
 
     m = grid((30, 30), "euclidean")
     th = threshold(m, width=fmpq(1, 10**6))
-    t = th.data["threshold"]
+    t = th.evidence
     rows = []
     better_all = True
     for eps in ("2/5", "7/10", "1", "13/10"):
@@ -445,7 +464,7 @@ def sec72() -> ClaimResult:
         better_all &= better
         rows.append([eps, tu.str(8), lap, better])
     body = (f"30 x 30 grid, steps of 1 km, exact Euclidean distances (square roots). Threshold for the "
-            f"tight-constraints mechanism (certified bracket): [{t['lo']}, {t['hi']}].\n\n"
+            f"tight-constraints mechanism (certified bracket): [{t.lo}, {t.hi}].\n\n"
             "Planar Laplace, discretised and truncated to the grid: the exponential mechanism "
             "K(x)(z) = e^(-beta d(x,z)) / Z_x with beta = eps/2, which is eps-geo-indistinguishable (the normaliser "
             "ratio contributes at most e^(beta d)); the paper's own adjustment of eps was not recoverable. Utilities "
@@ -456,6 +475,6 @@ def sec72() -> ClaimResult:
             "README); the full size would need a structured (block-Toeplitz) or iterative certified solver.\n")
     low = "none exists" in rows[0][1]
     return ClaimResult("differs" if low else ("reproduced" if better_all else "differs"),
-                       f"30 x 30 grid: threshold in [{t['lo']}, {t['hi']}]; tight > planar Laplace wherever the tight "
+                       f"30 x 30 grid: threshold in [{t.lo}, {t.hi}]; tight > planar Laplace wherever the tight "
                        "mechanism exists" + ("; at eps = 0.4 none exists (certified)" if low else ""),
                        [("Utilities", body)], [th])

@@ -50,7 +50,7 @@ def ex21() -> ClaimResult:
         r = c.recheck()
         certs.append(c)
         ok &= c.holds is True and r.ok is True
-        rows.append(f"| {n} | {c.verdict()} | {c.data['constraints']['distinct']} | {c.data['identically_tight']} | "
+        rows.append(f"| {n} | {c.verdict.value} | {c.evidence.distinct} | {c.evidence.identically_tight} | "
                     f"{'confirmed' if r.ok is True else r.detail} |")
     n = 4
     lines = []
@@ -66,7 +66,7 @@ def ex21() -> ClaimResult:
              "those of the range-restricted one, which are certified below for every eps.")
     level = certify_privacy(geometric(10, "1/2"), path(11), alpha="1/2")
     certs.append(level)
-    ok &= level.holds is True and level.data["epsilon"] == "log(2)"
+    ok &= level.holds is True and level.evidence.epsilon == "log(2)"
     sections = [
         ("Range-restricted geometric mechanism on {0..n}, all eps at once", "\n".join(rows) + "\n"),
         ("From the range-restricted to the unrestricted mechanism", unres),

@@ -219,10 +219,10 @@ def prop62() -> ClaimResult:
     body = ("Instance over {0,1}^3 with the count query: K flips bit i with probability q_i = 1/3, 1/4, 1/5 and "
             "then applies the range-restricted 1/2-geometric mechanism to the count of the noisy database. It is "
             "not oblivious (its rows differ within a count class), and it is log(4)-private for the Hamming metric "
-            f"(certified exactly: {cK.verdict()}, smallest eps {cK.data['epsilon']}).\n\n"
+            f"(certified exactly: {cK.verdict.value}, smallest eps {cK.evidence.epsilon}).\n\n"
             f"The average over databases with the same count is oblivious ({oblivious}) and log(4)-private "
-            f"({cA.verdict()}, smallest eps {cA.data['epsilon']}).\n\n" + "\n".join(lines) + "\n")
+            f"({cA.verdict.value}, smallest eps {cA.evidence.epsilon}).\n\n" + "\n".join(lines) + "\n")
     return ClaimResult("reproduced" if ok else "differs",
-                       f"averaged mechanism oblivious and log(4)-private (smallest eps {cA.data['epsilon']} <= "
-                       f"{cK.data['epsilon']}); worst-case loss not larger for two users",
+                       f"averaged mechanism oblivious and log(4)-private (smallest eps {cA.evidence.epsilon} <= "
+                       f"{cK.evidence.epsilon}); worst-case loss not larger for two users",
                        [("Averaging", body), ("Privacy of the averaged mechanism", cA.to_markdown())], [cK, cA])

@@ -7,6 +7,7 @@ import random
 from flint import fmpq
 
 from ..errors import InvalidInput
+from ..mechanism import Mechanism
 from ..exact.decide import exact_str
 from ..mechanisms import geometric
 from ..theory.optimality import (certify_universal_optimality, check_lemmas, constraint_matrix, lemma_5_11_remap,
@@ -82,7 +83,8 @@ def thm31() -> ClaimResult:
         # Section 5 on the LP vertex (the lemmas assume full support and strictly monotone losses)
         if all(p > 0 for p in u.prior) and _strict(u):
             strict += 1
-            opt = c.evidence["optimum"]
+            od = c.evidence.optimum
+            opt = Mechanism.from_rows(od.inputs, od.outputs, od.rows(), name=od.name)
             C = constraint_matrix(opt, fmpq(a))
             for k, v in check_lemmas(C).items():
                 pattern[k] += v
@@ -99,7 +101,7 @@ def thm31() -> ClaimResult:
             cells = []
             for loss in LOSSES:
                 c = next(r[3] for r in fixed if r[0] == n and r[1] == a and r[2].name.endswith(f"{loss} loss"))
-                cells.append(f"{c.data['value']} {'=' if c.holds else '!='} geometric")
+                cells.append(f"{c.evidence.lp.value} {'=' if c.holds else '!='} geometric")
             table.append(f"| {n} | {a} | " + " | ".join(cells) + " |")
     rnd = [r for r in results if r[2].name == "random user"]
     body = ("\n".join(table) + "\n\nEach cell is the exact optimum of the user-specific LP (uniform prior), equal to "
@@ -121,7 +123,7 @@ def thm31() -> ClaimResult:
         f"differs for {fails[:5]}"
     return ClaimResult(status, exact, [("Instances", body), ("Worked certificate: n = 3, alpha = 1/2, absolute loss",
                                                              example.to_markdown())],
-                       [r[3] for r in results[:3]])
+                       [r[3] for r in results])
 
 
 def _strict(u: User) -> bool:

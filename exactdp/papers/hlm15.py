@@ -44,10 +44,10 @@ def ex6() -> ClaimResult:
         R2 = randomized_response(m + 1, p=p2)
         c2 = certify_privacy(R2, D, eps=eps)
         certs += [c, c2]
-        ok &= c.holds is True and c.data["epsilon"] == eps and c2.holds is False
+        ok &= c.holds is True and c.evidence.epsilon == eps and c2.holds is False
         ok &= c.recheck().ok is True and c2.recheck().ok is True
-        rows.append(f"| {m} | {eps} | {p} | {c.verdict()} ({c.witness['tight_count']} tight) | {c.data['epsilon']} | "
-                    f"{p2} | {c2.verdict()} | {c2.data['epsilon']} = {c2.data['epsilon_enclosure'][0]}... |")
+        rows.append(f"| {m} | {eps} | {p} | {c.verdict.value} ({c.evidence.tight_count} tight) | {c.evidence.epsilon} | "
+                    f"{p2} | {c2.verdict.value} | {c2.evidence.epsilon} = {c2.evidence.enclosure[0]}... |")
     sections.append(("Instances", "\n".join(rows) + "\n\nFor p = 1/(m + e^eps) every constraint "
                      "1 - pm <= e^eps p holds with equality on the diagonal outputs, so the smallest eps is exactly "
                      "eps; for p' = (99/100) p the ratio (1 - p'm)/p' exceeds e^eps, and the exact witness is "

@@ -34,10 +34,26 @@ class ClaimResult:
     exact: str
     sections: list = field(default_factory=list)  # (heading, markdown)
     certificates: list = field(default_factory=list)
+    _rechecks: list | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if self.status not in STATUSES:
             raise ValueError(f"status {self.status!r} not in {STATUSES}")
+
+    def rechecks(self) -> list:
+        """The independent re-check of every certificate (computed once; see :mod:`exactdp.recheck`)."""
+        if self._rechecks is None:
+            self._rechecks = [c.recheck() for c in self.certificates]
+        return self._rechecks
+
+    def recheck_summary(self) -> str:
+        """``"3 confirmed"``, ``"2 confirmed, 1 not checkable"``, ... or ``"no certificate"``."""
+        if not self.certificates:
+            return "no certificate"
+        counts = {}
+        for r in self.rechecks():
+            counts[r.status] = counts.get(r.status, 0) + 1
+        return ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
 
 
 @dataclass

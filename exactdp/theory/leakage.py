@@ -14,7 +14,7 @@
 >>> R = randomized_response(["a", "b"], p="1/4")
 >>> max_utility(R, ["1/2", "1/2"])
 3/4
->>> leakage(R, ["1/2", "1/2"]).data["leakage_bits"]
+>>> leakage(R, ["1/2", "1/2"]).evidence.leakage_bits
 'log2(3/2)'
 """
 
@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from flint import arb, fmpq
 
-from ..certificate import Certificate, Step
+from ..certificate import Certificate, Method, mechanism_data
+from ..certificate.ecp14 import LeakageEvidence
 from ..errors import InvalidInput
 from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign
 
@@ -77,7 +78,32 @@ def log2_str(v) -> str:
 
 
 def leakage(mech, prior) -> Certificate:
-    """Min-entropy leakage in bits, exactly: ``log2(max utility / max_y pi_y)`` (ECP14 Prop. 4)."""
+    """Min-entropy leakage in bits, exactly: ``log2(max utility / max_y pi_y)`` (ECP14 Prop. 4).
+
+    .. math:: L(H, \\pi) = \\log_2 \\frac{\\sum_z \\max_y \\pi_y h_{yz}}{\\max_y \\pi_y}
+
+    Parameters
+    ----------
+    mech : Mechanism
+    prior : list or dict
+        Exact probabilities over the mechanism's inputs.
+
+    Returns
+    -------
+    Certificate
+        Kind ``leakage``; ``evidence.leakage_bits`` is exact text (``"log2(3/2)"``), ``evidence.enclosure``
+        a decimal enclosure.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> leakage(randomized_response(2, p="1/4"), ["1/2", "1/2"]).evidence.leakage_bits
+    'log2(3/2)'
+
+    References
+    ----------
+    ECP14 sec. 3.5, Prop. 4.
+    """
     p = _prior(prior, mech)
     U = max_utility(mech, prior)
     m = max(p)
@@ -87,14 +113,11 @@ def leakage(mech, prior) -> Certificate:
         rr = r.rational()
         r = rr if rr is not None else r
     enc = list(decimal_enclosure(lambda: arb_of(r).log() / arb(2).log()))
-    return Certificate(
-        "leakage", f"the min-entropy leakage of {mech.name}", r"L(H,\pi) = \log_2 \frac{\sum_z \max_y \pi_y h_{yz}}"
-        r"{\max_y \pi_y}", True, {}, "exact arithmetic; log2 enclosed by Arb balls",
-        [Step("Definition", "$L(H,\\pi) = H_\\infty(\\pi) - H_\\infty(H,\\pi) = \\log_2 \\sum_z \\max_y \\pi_y h_{yz} - "
-              "\\log_2 \\max_y \\pi_y$ (ECP14 sec. 3.5)."),
-         Step("Exact values", f"$\\sum_z \\max_y \\pi_y h_{{yz}} = {exact_str(U)}$, $\\max_y \\pi_y = {m}$.")],
-        {"leakage_bits": log2_str(r), "ratio": exact_str(r), "enclosure": enc, "max_utility": exact_str(U)},
-        conclusion=f"L = {log2_str(r)} in [{enc[0]}, {enc[1]}] bits.")
+    ev = LeakageEvidence(mechanism=mechanism_data(mech), prior=[exact_str(v) for v in p], max_utility=exact_str(U),
+                         max_prior=exact_str(m), ratio=exact_str(r), leakage_bits=log2_str(r), enclosure=enc)
+    method = Method.RATIONAL if mech.regime == "rational" else Method.TRANSCENDENCE_BALLS
+    return Certificate("leakage", True, method, f"the min-entropy leakage of {mech.name}", ev,
+                       note="log2 enclosed by Arb balls")
 
 
 def theorem3_bound(values: int, individuals: int, e_eps):
@@ -109,11 +132,11 @@ def _mu(prior, metric, level):
 
     c = regular_prior(prior, metric, level)
     if c.holds is not True:
-        raise InvalidInput("the bound needs a regular prior (ECP14 Def. 4); this one is not: "
-                           + (c.conclusion or ""))
-    if c.data["regime"] != "rational":
+        raise InvalidInput("the bound needs a regular prior (ECP14 Def. 4); this one is "
+                           + ("undecided: " + c.reason if c.reason else "not regular"))
+    if c.evidence.regime != "rational":
         raise InvalidInput("exact bounds need a rational alpha; use the enclosures of regular_prior instead")
-    return [fmpq(v) for v in c.data["mu"]]
+    return [fmpq(v) for v in c.evidence.mu]
 
 
 def theorem2_bound(prior, metric, level):

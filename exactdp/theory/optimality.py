@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from flint import fmpq
 
-from ..certificate import Certificate, Step
+from ..certificate import Certificate, Method, mechanism_data
+from ..certificate.ecp14 import LPData
+from ..certificate.optimality import OptimalityEvidence
 from ..errors import InvalidInput, Undecided
 from ..exact.decide import exact_str, sign
 from ..exact.lp import LinearProgram, solve_lp
@@ -103,9 +105,31 @@ def optimal_mechanism(n: int, alpha, user: User):
 def certify_universal_optimality(n: int, user: User, *, alpha=None, eps=None) -> Certificate:
     """GRS12 Thm 3.1 for one user: the Bayes-remapped geometric mechanism attains the LP optimum.
 
+    Parameters
+    ----------
+    n : int
+        Results ``{0..n}``.
+    user : User
+        Prior and monotone loss.
+    alpha, eps :
+        Exactly one; alpha must be rational (the LP regime).
+
+    Returns
+    -------
+    Certificate
+        Kind ``optimality``: holds when the remapped geometric mechanism's loss equals the LP optimum;
+        ``evidence.lp`` carries the exact primal and dual.
+
+    Raises
+    ------
+    Undecided
+        When alpha is not rational.
+
+    Examples
+    --------
     >>> from exactdp.theory.users import User
     >>> c = certify_universal_optimality(4, User.uniform(4, "squared"), alpha="1/3")
-    >>> c.holds, c.data["value"] == c.data["geometric_loss"]
+    >>> c.holds, c.evidence.lp.value == c.evidence.geometric_loss
     (True, True)
     """
     from ..mechanisms import geometric
@@ -116,49 +140,14 @@ def certify_universal_optimality(n: int, user: User, *, alpha=None, eps=None) ->
     mapping, GR = bayes_remap(G, user)
     g_loss = expected_loss(GR, user)
     holds = g_loss == sol.value
-    rel = "=" if holds else r"\ne"
+    ev = OptimalityEvidence(n=n, alpha=str(a), user=user.name, prior=[str(v) for v in user.prior],
+                            loss=[[str(v) for v in row] for row in user.loss],
+                            lp=LPData(value=str(sol.value), x=[str(v) for v in sol.x], y=[str(v) for v in sol.y],
+                                      lam=[str(v) for v in sol.lam]),
+                            unique=sol.unique, optimum=mechanism_data(opt), remap={str(k): str(v) for k, v in mapping.items()},
+                            geometric_loss=exact_str(g_loss), attains=bool(holds))
     claim = f"the Bayes-remapped geometric mechanism (n = {n}, alpha = {a}) is optimal for the user ({user.name})"
-    steps = [
-        Step("The user-specific LP (GRS12 (2)-(6))",
-             f"minimise $\\sum_i p_i \\sum_r x_{{ir}} l(i,r)$ over $x_{{ir}} \\ge 0$ with $\\sum_r x_{{ir}} = 1$ and "
-             f"$\\alpha x_{{(i+1)r}} \\le x_{{ir}}$, $\\alpha x_{{ir}} \\le x_{{(i+1)r}}$: {len(sol.x)} variables, "
-             f"{len(sol.lp.A_eq)} equalities, {len(sol.lp.A_ub)} privacy inequalities, $\\alpha = {a}$."),
-        Step("Its exact optimum", f"{sol.method}. Optimal value ${exact_str(sol.value)}$; the dual solution "
-             f"(y for the row sums: {', '.join(exact_str(v) for v in sol.y)}) satisfies $\\lambda \\ge 0$ and all "
-             "reduced costs $\\ge 0$ with equality on the support, and the duality gap is exactly 0"
-             + ("; every zero variable has a strictly positive reduced cost or the optimal face has rank "
-                "full, so the optimum is unique." if sol.unique else ".")),
-        Step("The remapped geometric mechanism",
-             f"The Bayes remap (ties to the smallest result) sends outputs {_mapping_str(mapping)}; the induced "
-             f"mechanism has expected loss ${exact_str(g_loss)}$."),
-        Step("Comparison", f"${exact_str(g_loss)} {rel} {exact_str(sol.value)}$, exactly."),
-    ]
-    data = {"value": exact_str(sol.value), "geometric_loss": exact_str(g_loss), "geometric_attains": holds,
-            "unique": sol.unique, "remap": mapping, "mechanism": opt.to_json(),
-            "dual": {"row_sums": [exact_str(v) for v in sol.y],
-                     "privacy": [exact_str(v) for v in sol.lam]}}
-    return Certificate(kind="optimality", claim=claim,
-                       claim_latex=r"\mathcal{L}(G_\alpha \circ y^*) = \min_{x \text{ private}} \mathcal{L}(x)",
-                       holds=holds, witness={"value": data["value"], "geometric_loss": data["geometric_loss"]},
-                       method=sol.method, steps=steps, data=data,
-                       evidence={"recheck": lambda: _recheck_lp(sol, g_loss), "optimum": opt, "lp": sol},
-                       conclusion=("The geometric mechanism, remapped, is optimal for this user."
-                                   if holds else "The remapped geometric mechanism does NOT attain the optimum."))
-
-
-def _mapping_str(mapping):
-    groups: dict = {}
-    for z, r in mapping.items():
-        groups.setdefault(r, []).append(z)
-    return "; ".join(f"{{{', '.join(zs)}}} -> {r}" for r, zs in groups.items())
-
-
-def _recheck_lp(sol, g_loss):
-    from ..recheck import RecheckResult
-
-    ok = sol.verify() and g_loss == sol.value
-    return RecheckResult(ok, len(sol.x), "LP certificate re-verified (primal, dual, gap) and the geometric loss "
-                                         "compared exactly")
+    return Certificate("optimality", holds, Method.EXACT_LP, claim, ev, note=sol.method)
 
 
 # -- the constraint matrix (GRS12 Sec. 5) -----------------------------------------------

@@ -11,10 +11,10 @@
 >>> from exactdp.metrics import path
 >>> from exactdp.exact.level import Level
 >>> c = tight_constraints(path(3), Level.from_alpha("1/2"))
->>> c.holds, c.data["z"]
+>>> c.holds, c.evidence.z
 (True, ['2/3', '1/3', '2/3'])
->>> c.evidence["mechanism"].rows()[0]
-[2/3, 1/6, 1/6]
+>>> c.evidence.mechanism.values[c.evidence.mechanism.codes[0][0]]
+'2/3'
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ import math
 
 from flint import fmpq
 
-from ..certificate import UNDECIDED, Certificate, Step
+from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data
+from ..certificate.ecp14 import LPData, RegularEvidence, TightEvidence, distance_data
 from ..errors import InvalidInput, Undecided
 from ..exact.decide import exact_str, simplify
 from ..exact.lp import LinearProgram, solve_lp
@@ -96,65 +97,84 @@ def check_prior(pi, metric, level):
     return None
 
 
+def _solve_method(sol) -> Method:
+    return Method.EXACT_SOLVE if sol.values is not None else Method.BALL_SOLVE
+
+
+def _lp_data(sol) -> LPData:
+    return LPData(value=str(sol.value), x=[str(v) for v in sol.x], y=[str(v) for v in sol.y],
+                  lam=[str(v) for v in sol.lam])
+
+
 def regular_prior(prior, metric, level) -> Certificate:
-    """ECP14 Def. 4 / Prop. 3: is ``prior`` ``d``-regular?  Certificate with ``mu`` and ``gamma``.
+    """ECP14 Def. 4 / Prop. 3: is ``prior`` ``d``-regular?
+
+    .. math:: \\pi = \\mu \\Phi,\\ \\mu \\ge 0, \\qquad \\phi_{yy'} = e^{-\\varepsilon d(y, y')}
 
     Invertible ``Phi``: the unique ``mu`` (exact, or certified balls); a negative coordinate certifies
     non-regularity.  Singular ``Phi`` (rational regime): an exact LP finds ``mu >= 0`` or proves none exists.
+
+    Parameters
+    ----------
+    prior : list or dict
+        Exact probabilities, in the metric's point order or by label.
+    metric : FiniteMetric
+    level : Level
+
+    Returns
+    -------
+    Certificate
+        Kind ``regular``; ``evidence.mu`` and ``evidence.gamma`` (exact strings, or ball enclosures when
+        ``evidence.exact`` is false), ``evidence.negative`` the points with ``mu_y < 0``.
+
+    Raises
+    ------
+    InvalidInput
+        A prior that is not a probability vector over the points.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> from exactdp.exact.level import Level
+    >>> c = regular_prior(["1/3", "1/3", "1/3"], path(3), Level.from_alpha("1/2"))
+    >>> c.holds, c.evidence.mu
+    (True, ['2/9', '1/9', '2/9'])
+
+    References
+    ----------
+    ECP14 Def. 4, Prop. 3.
     """
     pi = prior_from(prior, metric)
     S = PhiSystem(metric, level)
     claim = f"the prior is regular for eps*d with eps = {level.eps_str()} on the {metric.description}"
-    claim_latex = r"\exists \mu \ge 0:\ \mu \Phi = \pi"
+    base = dict(description=metric.description, level=level_data(level),
+                regime="rational" if S.is_rational() else "transcendental", prior=[str(v) for v in pi],
+                distances=distance_data(metric))
+    empty = dict(zero_at=[], mu=None, exact=S.is_rational(), gamma=None, negative=[], lp=None, prop_violation=None)
     zero = [metric.points[i] for i, v in enumerate(pi) if v == 0]
-    steps = [Step("Definition", "ECP14 Def. 4: $\\pi$ is regular iff $\\pi = \\mu\\Phi$ for some $\\mu \\ge 0$, "
-                  "where $\\phi_{yy'} = e^{-\\varepsilon d(y,y')}$ (Def. 3); equivalently (Prop. 3) $\\pi$ is a convex "
-                  "combination of the corner priors with coefficients $\\gamma_y = \\mu_y \\sum_{y'} \\phi_{yy'}$.")]
-    data = {"regime": "rational" if S.is_rational() else "transcendental"}
     if zero:
-        steps.append(Step("Full support", f"A regular prior has full support (Prop. 2), but the prior gives "
-                          f"probability 0 to {zero[:5]}."))
-        return Certificate("regular", claim, claim_latex, False, {"zero_at": zero}, "exact", steps,
-                           {**data, "holds": False, "mu": None, "gamma": None, "reason": f"zero probability at {zero}"},
-                           conclusion="Not regular: regular priors have full support.")
+        ev = RegularEvidence(**base, route="support", **{**empty, "zero_at": [str(z) for z in zero]})
+        return Certificate("regular", False, Method.RATIONAL, claim, ev)
     try:
         sol = S.solve(pi)  # Phi symmetric: mu^T = Phi^-1 pi^T
     except InvalidInput:
-        return _regular_by_lp(pi, S, claim, claim_latex, steps, data)
+        return _regular_by_lp(pi, S, claim, base, empty)
     except Undecided as e:
-        steps.append(Step("Undecided", e.reason))
-        return Certificate("regular", claim, claim_latex, UNDECIDED, {"reason": e.reason}, "undecided", steps,
-                           {**data, "holds": "undecided", "mu": None, "gamma": None})
+        return Certificate("regular", UNDECIDED, Method.BALL_SOLVE, claim,
+                           RegularEvidence(**base, route="solve", **empty), reason=e.reason)
     neg = sol.negative()
-    mu = sol.strings()
     row_sums = _row_sums(S)
     if sol.values is not None:
         gamma = [str(m * r) for m, r in zip(sol.values, row_sums)]
     else:
-        gamma = [(b * r).str(15) for b, r in zip(sol.balls, row_sums)]
-    steps.append(Step("Solving $\\mu\\Phi = \\pi$", f"$\\Phi$ is invertible; {sol.method}. $\\mu$ = ({', '.join(mu[:8])}"
-                      + (", ..." if len(mu) > 8 else "") + ")."))
-    holds = not neg
-    w = {"negative": [metric.points[i] for i in neg]}
-    if neg:
-        i = neg[0]
-        steps.append(Step("A negative coordinate", f"$\\mu_{{{metric.points[i]}}} = {mu[i]} < 0$ (certified), and "
-                          "$\\mu$ is unique, so no $\\mu \\ge 0$ exists."))
-        viol = check_prior(pi, metric, level) if S.is_rational() else None
-        if viol:
-            w["prop_violation"] = viol
-    else:
-        steps.append(Step("All coordinates non-negative", "Every $\\mu_y \\ge 0$ (certified), so $\\pi$ is regular; "
-                          "the convex coefficients are $\\gamma$."))
-        if S.is_rational():
-            viol = check_prior(pi, metric, level)
-            if viol is not None:  # Props. 1-2 are theorems: a violation here is a bug, never a verdict
-                raise RuntimeError(f"internal error: a regular prior violates {viol}")
-            steps.append(Step("Props. 1 and 2", "Checked exactly: $\\pi_y \\le e^{\\varepsilon d(y,y')} \\pi_{y'}$ for "
-                              "every pair."))
-    return Certificate("regular", claim, claim_latex, holds, w, sol.method, steps,
-                       {**data, "holds": holds, "mu": mu, "gamma": gamma},
-                       conclusion="Regular." if holds else "Not regular.")
+        gamma = [(b * r).str(15, radius=True) for b, r in zip(sol.balls, row_sums)]
+    viol = check_prior(pi, metric, level) if S.is_rational() else None
+    if viol is not None and not neg:  # Props. 1-2 are theorems: a violation here is a bug, never a verdict
+        raise RuntimeError(f"internal error: a regular prior violates {viol}")
+    ev = RegularEvidence(**base, route="solve", **{**empty, "mu": sol.strings(), "exact": sol.values is not None,
+                                                   "gamma": gamma, "negative": [str(metric.points[i]) for i in neg],
+                                                   "prop_violation": viol})
+    return Certificate("regular", not neg, _solve_method(sol), claim, ev, precision=sol.precision)
 
 
 def _row_sums(S):
@@ -179,89 +199,87 @@ def _phi_violation_lp(M, rhs):
     return solve_lp(LinearProgram(c=[0] * n + [1] * (2 * n), A_eq=A_eq, b_eq=list(rhs)))
 
 
-def _regular_by_lp(pi, S, claim, claim_latex, steps, data):
+def _regular_by_lp(pi, S, claim, base, empty):
     """Singular Phi: min sum(s+ + s-) s.t. mu Phi + s+ - s- = pi, mu, s >= 0 (exact LP)."""
     if not S.is_rational():
-        reason = "Phi is singular in the transcendental regime; the exact LP needs a rational alpha"
-        return Certificate("regular", claim, claim_latex, UNDECIDED, {"reason": reason}, "undecided", steps,
-                           {**data, "holds": "undecided", "mu": None, "gamma": None})
+        return Certificate("regular", UNDECIDED, Method.NONE, claim, RegularEvidence(**base, route="lp", **empty),
+                           reason="Phi is singular in the transcendental regime; the exact LP needs a rational alpha")
     n = S.n
     M = S.exact_matrix()
     sol = _phi_violation_lp(M, pi)  # Phi symmetric: mu Phi = pi is Phi mu^T = pi^T
     holds = sol.value == 0
-    mu = [str(v) for v in sol.x[:n]]
-    steps.append(Step("Singular $\\Phi$: an exact LP", f"minimise the total violation of $\\mu\\Phi = \\pi$ over "
-                      f"$\\mu \\ge 0$: optimum {exact_str(sol.value)} ({sol.method})."))
-    return Certificate("regular", claim, claim_latex, holds, {"lp_value": str(sol.value)}, sol.method, steps,
-                       {**data, "holds": holds, "mu": mu if holds else None,
-                        "gamma": None if not holds else [str(sol.x[i] * sum((M[i, j] for j in range(n)), fmpq(0)))
-                                                         for i in range(n)]},
-                       conclusion="Regular." if holds else "Not regular (the LP optimum is positive).")
+    mu = [str(v) for v in sol.x[:n]] if holds else None
+    gamma = [str(sol.x[i] * sum((M[i, j] for j in range(n)), fmpq(0))) for i in range(n)] if holds else None
+    ev = RegularEvidence(**base, route="lp", **{**empty, "mu": mu, "gamma": gamma, "lp": _lp_data(sol)})
+    return Certificate("regular", holds, Method.EXACT_LP, claim, ev)
 
 
 def tight_constraints(metric, level) -> Certificate:
     """ECP14 Def. 6, Props. 7-8: the tight-constraints mechanism from ``Phi z = 1``, when ``z >= 0``.
 
-    The certificate's ``data`` has ``exists`` (True/False/"undecided"), ``z`` (exact strings or certified
-    enclosures), ``negative`` (indices certified negative); ``evidence["mechanism"]`` is the exact mechanism
-    ``h_yy' = phi_yy' z_y'`` in the rational regime (its privacy is Prop. 6, re-checkable with
-    :func:`exactdp.certify_privacy`).
+    .. math:: \\Phi z = \\mathbf 1,\\ z \\ge 0, \\qquad h_{yy'} = \\phi_{yy'} z_{y'}
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+    level : Level
+
+    Returns
+    -------
+    Certificate
+        Kind ``tight``: holds when a tight-constraints mechanism exists.  ``evidence.z`` (exact strings or
+        certified enclosures), ``evidence.negative`` (points certified negative), ``evidence.mechanism`` the
+        exact mechanism ``h_yy' = phi_yy' z_y'`` in the rational regime (private by Prop. 6).
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> from exactdp.exact.level import Level
+    >>> tight_constraints(path(3), Level.from_alpha("1/2")).evidence.z
+    ['2/3', '1/3', '2/3']
+
+    References
+    ----------
+    ECP14 Def. 6, Props. 6-8.
     """
     S = PhiSystem(metric, level)
     claim = f"a tight-constraints mechanism exists for eps*d with eps = {level.eps_str()} on the {metric.description}"
-    claim_latex = r"\exists z \ge 0:\ \Phi z = \mathbf{1}"
-    steps = [Step("Characterisation", "ECP14 Prop. 7: a private $H$ is tight-constraints iff $\\Phi\\,\\mathrm{diag}(H) "
-                  "= \\mathbf 1$; so a tight-constraints mechanism exists iff $\\Phi z = \\mathbf 1$ has a solution "
-                  "$z \\ge 0$, and then $h_{yy'} = \\phi_{yy'} z_{y'}$ (Def. 6).")]
+    base = dict(description=metric.description, level=level_data(level),
+                regime="rational" if S.is_rational() else "transcendental", distances=distance_data(metric))
     try:
         sol = S.solve_ones()
     except InvalidInput:
-        return _tight_singular(S, claim, claim_latex, steps)
+        return _tight_singular(S, claim, base)
     except Undecided as e:
-        steps.append(Step("Undecided", e.reason))
-        return Certificate("tight", claim, claim_latex, UNDECIDED, {"reason": e.reason}, "undecided", steps,
-                           {"exists": "undecided", "z": None, "negative": [], "mechanism": None})
+        ev = TightEvidence(**base, route="solve", z=None, exact=False, negative=[], rank=None, lp=None,
+                           mechanism=None, solver="")
+        return Certificate("tight", UNDECIDED, Method.BALL_SOLVE, claim, ev, reason=e.reason)
     neg = sol.negative()
-    exists = not neg
-    z = sol.strings()
-    steps.append(Step("Solving $\\Phi z = \\mathbf 1$", f"$\\Phi$ is invertible ({sol.method}); z = ("
-                      + ", ".join(z[:8]) + (", ..." if len(z) > 8 else "") + ")."))
-    data = {"exists": exists, "z": z, "negative": neg, "mechanism": None, "method": sol.method}
-    ev = {"metric": metric, "level": level, "z": z}
-    if exists and sol.values is not None:
+    mech = None
+    if not neg and sol.values is not None:
         M = S.exact_matrix()
         rows = [[M[y, y2] * sol.values[y2] for y2 in range(S.n)] for y in range(S.n)]
-        mech = mechanism_from_values(metric.points, metric.points, rows, name="tight-constraints mechanism")
-        ev["mechanism"] = mech
-        data["mechanism"] = mech.to_json()
-        steps.append(Step("The mechanism", "$h_{yy'} = \\phi_{yy'} z_{y'}$; its rows sum to 1 exactly (checked) and "
-                          "it is private by Prop. 6."))
-    elif neg:
-        steps.append(Step("A negative coordinate", f"$z_{{{metric.points[neg[0]]}}} = {z[neg[0]]} < 0$ (certified); "
-                          "$z$ is unique, so no tight-constraints mechanism exists (equivalently the uniform prior is "
-                          "not regular, Prop. 8)."))
-    return Certificate("tight", claim, claim_latex, exists, {"negative": [metric.points[i] for i in neg]},
-                       sol.method, steps, data, evidence=ev,
-                       conclusion="A tight-constraints mechanism exists." if exists else "None exists.")
+        mech = mechanism_data(mechanism_from_values(metric.points, metric.points, rows,
+                                                    name="tight-constraints mechanism"))
+    ev = TightEvidence(**base, route="solve", z=sol.strings(), exact=sol.values is not None,
+                       negative=[str(metric.points[i]) for i in neg], rank=None, lp=None, mechanism=mech,
+                       solver=sol.method)
+    return Certificate("tight", not neg, _solve_method(sol), claim, ev, precision=sol.precision)
 
 
-def _tight_singular(S, claim, claim_latex, steps):
+def _tight_singular(S, claim, base):
     if not S.is_rational():
-        reason = "Phi is singular in the transcendental regime"
-        return Certificate("tight", claim, claim_latex, UNDECIDED, {"reason": reason}, "undecided", steps,
-                           {"exists": "undecided", "z": None, "negative": [], "mechanism": None})
+        ev = TightEvidence(**base, route="lp", z=None, exact=False, negative=[], rank=None, lp=None, mechanism=None,
+                           solver="")
+        return Certificate("tight", UNDECIDED, Method.NONE, claim, ev,
+                           reason="Phi is singular in the transcendental regime")
     n = S.n
     M = S.exact_matrix()
     sol = _phi_violation_lp(M, [1] * n)
     exists = sol.value == 0
-    z = [str(v) for v in sol.x[:n]]
-    rank = M.rank()
-    steps.append(Step("Singular $\\Phi$", f"rank {rank} < {n}: the solutions of $\\Phi z = \\mathbf 1$ form an affine "
-                      f"space of dimension {n - rank} (or none). An exact LP for $z \\ge 0$: optimum violation "
-                      f"{exact_str(sol.value)} ({sol.method})."))
-    return Certificate("tight", claim, claim_latex, exists, {}, sol.method, steps,
-                       {"exists": exists, "z": z if exists else None, "negative": [], "mechanism": None,
-                        "rank": rank}, conclusion="A non-negative solution exists." if exists else "None exists.")
+    ev = TightEvidence(**base, route="lp", z=[str(v) for v in sol.x[:n]] if exists else None, exact=True,
+                       negative=[], rank=M.rank(), lp=_lp_data(sol), mechanism=None, solver=sol.method)
+    return Certificate("tight", exists, Method.EXACT_LP, claim, ev)
 
 
 def ball_size_symmetric(metric) -> bool:

@@ -24,9 +24,9 @@ import itertools
 
 from flint import fmpq
 
-from ..certificate import Certificate, Step
+from ..certificate import Certificate, Method, level_data, mechanism_data
+from ..certificate.ecp14 import Theorem4Evidence, distance_data
 from ..errors import InvalidInput
-from ..exact.decide import exact_str
 from ..exact.lp import LinearProgram, solve_lp
 from .phi import PhiSystem
 
@@ -41,7 +41,30 @@ def _check_rational(mech):
 
 
 def tight_remap(mech, metric, level) -> Certificate:
-    """Exact LP over remaps ``R : Z -> Y`` for ``HR`` tight-constraints (see module docstring)."""
+    """Exact LP over remaps ``R : Z -> Y`` for ``HR`` tight-constraints (see module docstring).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Rational entries; inputs are the metric's points.
+    metric : FiniteMetric
+    level : Level
+
+    Returns
+    -------
+    Certificate
+        Kind ``theorem4``: holds when some remap works; ``evidence.remap`` (output -> {input: probability}),
+        ``evidence.lp_value`` the exact optimum of the violation LP (positive when none works).
+
+    Raises
+    ------
+    InvalidInput
+        Irrational entries, or inputs that are not the metric's points.
+
+    References
+    ----------
+    ECP14 Thm 4, Def. 6.
+    """
     _check_rational(mech)
     S = PhiSystem(metric, level)
     M = S.exact_matrix()
@@ -74,18 +97,13 @@ def tight_remap(mech, metric, level) -> Certificate:
     c = [0] * nvar + [1] * (slack - nvar)
     sol = solve_lp(LinearProgram(c=c, A_eq=A_eq, b_eq=b_eq))
     exists = sol.value == 0
-    steps = [Step("Theorem 4", "ECP14 Thm 4: $H$ is optimal for every regular prior iff $HR$ is a tight-constraints "
-                  "mechanism for some remap $R$; the tight equalities $(HR)_{yy'} = \\phi_{yy'} (HR)_{y'y'}$ are linear "
-                  "in $R$."),
-             Step("Exact LP", f"minimise the total violation over stochastic $R$ ({nvar} variables): optimum "
-                  f"{exact_str(sol.value)} ({sol.method}).")]
-    data = {"exists": exists}
+    R = None
     if exists:
         R = {Z[z]: {Y[y]: str(sol.x[v(z, y)]) for y in range(ny) if sol.x[v(z, y)] != 0} for z in range(nz)}
-        data["remap"] = R
-    return Certificate("theorem4", f"some remap makes {mech.name} tight-constraints (optimal for every regular prior)",
-                       r"\exists R:\ \Phi\,\mathrm{diag}(HR) = \mathbf 1", exists, {}, sol.method, steps, data,
-                       conclusion="Optimal for every regular prior." if exists else "No remap works.")
+    ev = Theorem4Evidence(mechanism=mechanism_data(mech), level=level_data(level), distances=distance_data(metric),
+                          variables=nvar, lp_value=str(sol.value), remap=R)
+    return Certificate("theorem4", exists, Method.EXACT_LP, f"some remap makes {mech.name} tight-constraints "
+                       "(optimal for every regular prior)", ev)
 
 
 def deterministic_tight_remaps(mech, metric, level, limit: int = 200_000):

@@ -24,7 +24,8 @@ import numpy as np
 import sympy as sp
 from flint import fmpq, fmpq_poly
 
-from ..certificate import UNDECIDED, Certificate, Step
+from ..certificate import UNDECIDED, Certificate, Method
+from ..certificate.ecp14 import ThresholdEvidence, distance_data
 from ..errors import ExactDPError, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level
@@ -113,30 +114,42 @@ def exact_threshold(metric, max_points: int = 9):
 def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
     """The smallest eps at which a tight-constraints mechanism exists (see the module docstring).
 
-    ``data["threshold"]`` has ``lo``, ``hi`` (decimal strings of the certified rational levels) and ``exact``
-    (the exact value when the exact method applies, else ``None``).
+    Parameters
+    ----------
+    metric : FiniteMetric
+    width : rational
+        Width of the certified bracket.
+
+    Returns
+    -------
+    Certificate
+        Kind ``threshold``: ``evidence.lo``, ``evidence.hi`` (decimal text of the certified rational levels)
+        and ``evidence.exact`` (the exact value when Cramer's rule applies, else ``None``); ``route`` is
+        ``"symmetric"`` when Prop. 9 gives threshold 0.
+
+    References
+    ----------
+    ECP14 Props. 8-9, sec. 7.
     """
     width = fmpq(width)
     claim = f"the threshold eps for a tight-constraints mechanism on the {metric.description}"
-    steps = [Step("Definition", "ECP14 Prop. 8: a tight-constraints mechanism exists iff the uniform prior is "
-                  "regular iff $\\Phi z = \\mathbf 1$ has a solution $z \\ge 0$; the threshold is the smallest such "
-                  "$\\varepsilon$.")]
+    none = dict(lo=None, hi=None, lo_rational=None, hi_rational=None, exact=None, exact_failure_set=None,
+                negative_at_lo=None, z_at_lo=None, solver="")
     if ball_size_symmetric(metric):
-        steps.append(Step("Ball-size symmetry", "The metric is ball-size symmetric, so Prop. 9 gives a "
-                          "tight-constraints mechanism for every $\\varepsilon > 0$: the threshold is 0."))
-        return Certificate("threshold", claim, r"\varepsilon^* = 0", True, {}, "Prop. 9", steps,
-                           {"threshold": {"lo": "0", "hi": "0", "exact": "0"}})
+        ev = ThresholdEvidence(description=metric.description, route="symmetric", distances=distance_data(metric),
+                               **{**none, "lo": "0", "hi": "0", "exact": "0"})
+        return Certificate("threshold", True, Method.CLOSED_FORM, claim, ev, note="ECP14 Prop. 9")
     ex = None
     try:
         ex = exact_threshold(metric)
     except (ExactDPError, ValueError, ZeroDivisionError, sp.PolynomialError):
         ex = None  # the exact route is optional; the certified bracket below does not depend on it
+    base = dict(description=metric.description, route="bracket", distances=None)
     D = _float_distances(metric)
     e0 = _float_threshold(D)
     if e0 == 0.0:
-        return Certificate("threshold", claim, r"\varepsilon^* \approx 0", UNDECIDED,
-                           {"reason": "z stays positive down to eps = 1e-9 in floating point"}, "float guide only",
-                           steps, {"threshold": {"lo": None, "hi": None, "exact": None}})
+        return Certificate("threshold", UNDECIDED, Method.NONE, claim, ThresholdEvidence(**base, **none),
+                           reason="z stays positive down to eps = 1e-9 in floating point")
     scale = 10 ** (int(-math.log10(float(width))) + 2)
     for attempt in range(6):
         spread = float(width) * (2 ** attempt) / 4
@@ -147,26 +160,17 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
         if c_hi.holds is True and c_lo.holds is False:
             break
     else:
-        return Certificate("threshold", claim, r"\varepsilon^*", UNDECIDED,
-                           {"reason": "the float guide could not be certified at its bracket"}, "undecided", steps,
-                           {"threshold": {"lo": None, "hi": None, "exact": ex[1] if ex else None}})
-    neg = c_lo.data["negative"][0]
-    steps.append(Step("Certified bracket",
-                      f"At $\\varepsilon = {hi}$ every $z_i$ is certified positive ({c_hi.data['method']}): a "
-                      f"tight-constraints mechanism exists. At $\\varepsilon = {lo}$, $z_{{{metric.points[neg]}}} = "
-                      f"{c_lo.data['z'][neg]} < 0$ (certified): none exists. Width {hi - lo}."))
-    data = {"threshold": {"lo": _dec(lo), "hi": _dec(hi), "exact": None, "lo_rational": str(lo),
-                          "hi_rational": str(hi), "negative_at_lo": metric.points[neg],
-                          "z_at_lo": c_lo.data["z"][neg]}}
-    if ex is not None and ex[0] is not None:
-        data["threshold"]["exact"] = ex[1]
-        steps.append(Step("Exact value", f"By Cramer's rule each $z_i(\\alpha)$ is a ratio of exact polynomials; the "
-                          f"first $\\alpha$ in (0, 1) where one is negative is $\\alpha^* = {ex[0]}$, so "
-                          f"$\\varepsilon^* = {ex[1]}$; the set of $\\alpha$ where some $z_i < 0$ is {ex[2]}."))
-    return Certificate("threshold", claim, r"\varepsilon^* \in [\mathrm{lo}, \mathrm{hi}]", True, {},
-                       "float-guided bisection; both ends certified by Arb ball solves", steps, data,
-                       conclusion=f"threshold in [{_dec(lo)}, {_dec(hi)}]"
-                       + (f", exactly {ex[1]}" if ex and ex[0] is not None else ""))
+        return Certificate("threshold", UNDECIDED, Method.NONE, claim,
+                           ThresholdEvidence(**base, **{**none, "exact": ex[1] if ex and ex[0] is not None else None}),
+                           reason="the float guide could not be certified at its bracket")
+    e_lo = c_lo.evidence
+    neg = e_lo.negative[0]
+    exact = ex is not None and ex[0] is not None
+    ev = ThresholdEvidence(**base, lo=_dec(lo), hi=_dec(hi), lo_rational=str(lo), hi_rational=str(hi),
+                           exact=ex[1] if exact else None, exact_failure_set=str(ex[2]) if exact else None,
+                           negative_at_lo=neg, z_at_lo=e_lo.z[[str(p) for p in metric.points].index(neg)],
+                           solver=c_hi.evidence.solver)
+    return Certificate("threshold", True, c_hi.method, claim, ev, precision=c_hi.precision)
 
 
 def _dec(q: fmpq) -> str:

@@ -1,47 +1,40 @@
-"""An independent re-verification kernel for certificates (DESIGN.md section 4).
+"""The independent re-check kernel: exact numbers from text, with no exactdp code (DESIGN.md section 4).
 
-This module shares no code with the checkers: it reads the certificate's
-evidence as *exact strings* (the mechanism in its file format, the generating
-pairs, the level), parses them with Python's :mod:`ast` (no ``eval``), and
-re-decides every constraint with :class:`fractions.Fraction`, a small
-exponential-polynomial identity test of its own, and :mod:`mpmath` interval
-arithmetic.  Only the reduction to generating pairs is taken from the metric
-(documented in each proof); for small explicit metrics it is re-derived too.
-
-A certificate that fails its recheck is a bug.
+Values in the exactdp grammar are parsed with Python's :mod:`ast` (no
+``eval``) into :class:`fractions.Fraction`, sums of square roots (``_Q``) or
+exponential-polynomial quotients (``_E``); a zero test is exact (collected
+coefficients, by Lindemann--Weierstrass in Baker's form), and a non-zero sign
+comes from :mod:`mpmath` interval arithmetic at rising precision.  Polynomials
+in ``alpha`` are certified non-negative on [0, 1] by Bernstein coefficients.
+This module imports only the standard library and mpmath.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
 
-__all__ = ["RecheckResult", "recheck_certificate"]
 
 
-@dataclass
-class RecheckResult:
-    """Outcome of a recheck: ``ok`` True (confirmed), False (contradicted) or None (not checkable)."""
 
-    ok: object
-    checked: int
-    detail: str
-
-    def __bool__(self):
-        return self.ok is True
-
-
-class _NotHere(Exception):
+class NotHere(Exception):
     """The value is outside what this small kernel handles."""
 
 
 # ---------------------------------------------------------------- parsing ----
+#: longest exact text this kernel parses (certificates come from files: bound the work)
+MAX_TEXT = 100_000
+
+
 def _tree(text: str):
-    node = ast.parse(text.replace("^", "**"), mode="eval").body
-    return node
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        raise NotHere("a value is not text of at most 100,000 characters")
+    try:
+        return ast.parse(text.replace("^", "**"), mode="eval").body
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as e:
+        raise NotHere(f"unreadable value {text[:40]!r}: {type(e).__name__}") from None
 
 
 def _sqf(n: int):
@@ -104,7 +97,7 @@ def _val(node, alpha=None):
         return Fraction(node.value)
     if isinstance(node, ast.Name) and node.id == "alpha":
         if alpha is None:
-            raise _NotHere("alpha without a value")
+            raise NotHere("alpha without a value")
         return alpha
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         v = _val(node.operand, alpha)
@@ -113,7 +106,7 @@ def _val(node, alpha=None):
         a, b = _val(node.left, alpha), _val(node.right, alpha)
         if isinstance(node.op, ast.Pow):
             if not isinstance(b, Fraction) or b.denominator != 1:
-                raise _NotHere("non-integer power")
+                raise NotHere("non-integer power")
             k = int(b)
             if isinstance(a, Fraction):
                 return a**k
@@ -124,23 +117,23 @@ def _val(node, alpha=None):
             return out
         op = {ast.Add: _add, ast.Sub: lambda x, y: _add(x, _neg(y)), ast.Mult: _mul, ast.Div: _div}.get(type(node.op))
         if op is None:
-            raise _NotHere("operator")
+            raise NotHere("operator")
         return op(a, b)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and not node.keywords:
         arg = _val(node.args[0], alpha)
         if node.func.id == "sqrt":
             if not isinstance(arg, Fraction) or arg.denominator != 1 or arg < 0:
-                raise _NotHere("sqrt of a non-integer")
+                raise NotHere("sqrt of a non-integer")
             k, s = _sqf(int(arg))
             return Fraction(k) if s == 1 else _Q({s: Fraction(k)})
         if node.func.id == "exp":
             q = _Q({1: arg}) if isinstance(arg, Fraction) else arg
             if not isinstance(q, _Q):
-                raise _NotHere("exp of a non-algebraic argument")
+                raise NotHere("exp of a non-algebraic argument")
             if not q.d:
                 return Fraction(1)
             return _E({q.key(): Fraction(1)})
-    raise _NotHere(f"unsupported syntax {ast.dump(node)[:40]}")
+    raise NotHere(f"unsupported syntax {ast.dump(node)[:40]}")
 
 
 def _neg(v):
@@ -155,7 +148,7 @@ def _asE(v):
     if isinstance(v, Fraction):
         return _E({(): v} if v else {})
     if isinstance(v, _Q):
-        raise _NotHere("algebraic number as a probability")
+        raise NotHere("algebraic number as a probability")
     return v
 
 
@@ -239,10 +232,10 @@ def _sign(v) -> int:
                 return -1
     finally:
         mpmath.iv.dps = saved
-    raise _NotHere("sign not separated by intervals")
+    raise NotHere("sign not separated by intervals")
 
 
-# ------------------------------------------------------------- checkers ----
+# ------------------------------------------------------------ levels ----
 def _level_factor(level_ev, d):
     """e^(eps d) as a value of this kernel, or ('pow', R, p, q) for R^(p/q)."""
     eps = level_ev.get("eps")
@@ -256,14 +249,26 @@ def _level_factor(level_ev, d):
             q = _mul(e if isinstance(e, _Q) else _Q({1: e}), dd) if isinstance(dd, Fraction) else \
                 _mul(dd, e)
             return _E({q.key(): Fraction(1)})
-        raise _NotHere("eps and distance both irrational")
+        raise NotHere("eps and distance both irrational")
     R = _value(level_ev["R"])
-    k = _div(_val(_tree(d)), _val(_tree(level_ev["D"])))
-    if not isinstance(k, Fraction):
-        raise _NotHere("irrational exponent ratio d/D")
+    k = _ratio(_val(_tree(d)), _val(_tree(level_ev["D"])))
     if k.denominator == 1:
         return R ** int(k) if isinstance(R, Fraction) else _mul(R, Fraction(1)) if k == 1 else _powE(R, int(k))
     return ("pow", R, k.numerator, k.denominator)
+
+
+def _ratio(d, D) -> Fraction:
+    """``d / D`` for two sums of square roots, when it is rational (else NotHere)."""
+    if isinstance(d, Fraction) and isinstance(D, Fraction):
+        return d / D
+    qd = d if isinstance(d, _Q) else _Q({1: d}) if isinstance(d, Fraction) else None
+    qD = D if isinstance(D, _Q) else _Q({1: D}) if isinstance(D, Fraction) else None
+    if qd is None or qD is None or not qD.d or set(qd.d) != set(qD.d):
+        raise NotHere("irrational exponent ratio d/D")
+    ks = {qd.d[s] / qD.d[s] for s in qd.d}
+    if len(ks) != 1:
+        raise NotHere("irrational exponent ratio d/D")
+    return ks.pop()
 
 
 def _powE(v, k):
@@ -284,90 +289,8 @@ def _cmp(a, b, E):
     return _sign(_add(a, _neg(_mul(E, b))))
 
 
-def _pairs_and_matrix(ev):
-    mech, metric = ev["mechanism"], ev["metric"]
-    js = mech.to_json()
-    rows = {x: r for x, r in zip(js["inputs"], js["matrix"])}
-    pairs = [(metric.points[i], metric.points[j], str(d)) for i, j, d in metric.generating_pairs()]
-    return js, rows, pairs
 
-
-def _level_evidence(level):
-    if level is None:
-        return None
-    if level._eps_lin is not None:
-        return {"eps": str(level._eps_lin)}
-    return {"R": str(level.R), "D": str(level.D)}
-
-
-def _check_constraints(ev):
-    """Recount violations and ties over every pair, output and direction."""
-    js, rows, pairs = _pairs_and_matrix(ev)
-    lev = _level_evidence(ev["level"])
-    cache: dict = {}
-    vcache: dict = {}
-    viol = ties = n = 0
-
-    def val(s):
-        if s not in vcache:
-            vcache[s] = _value(s)
-        return vcache[s]
-    for x, xp, d in pairs:
-        E = _level_factor(lev, d)
-        for a_s, b_s in zip(rows[x], rows[xp]):
-            for aa, bb in ((a_s, b_s), (b_s, a_s)):
-                n += 1
-                key = (aa, bb, d)
-                s = cache.get(key)
-                if s is None:
-                    a, b = val(aa), val(bb)
-                    if _sign(a) == 0:
-                        s = -2  # 0 <= anything
-                    elif _sign(b) == 0:
-                        s = 1
-                    else:
-                        s = _cmp(a, b, E)
-                    cache[key] = s
-                viol += s == 1
-                ties += s == 0
-    return viol, ties, n
-
-
-def _recheck_privacy(cert):
-    ev = cert.evidence
-    viol, ties, n = _check_constraints(ev)
-    w = cert.witness
-    if cert.holds is True:
-        ok = viol == 0 and ties == w.get("tight_count", ties)
-        return RecheckResult(ok, n, f"{n} inequalities re-decided: {viol} violated, {ties} tight "
-                                    f"(certificate: {w.get('tight_count')} tight)")
-    if cert.holds is False:
-        a, b = _value(w["K_x"]), _value(w["K_x_prime"])
-        E = _level_factor(_level_evidence(ev["level"]), w["distance"])
-        ok = viol == w.get("violated_count") and (_sign(b) == 0 and _sign(a) > 0 or _cmp(a, b, E) > 0)
-        return RecheckResult(ok, n, f"witness re-decided; {viol} violated inequalities "
-                                    f"(certificate: {w.get('violated_count')})")
-    return RecheckResult(None, 0, "undecided certificates carry no verdict to recheck")
-
-
-def _recheck_epsilon(cert):
-    ev = cert.evidence
-    w = cert.witness
-    if cert.data.get("epsilon") == "inf":
-        a, b = _value(w["K_x"]), _value(w["K_x_prime"])
-        return RecheckResult(_sign(a) > 0 and _sign(b) == 0, 1, "an output with probability zero on one side only")
-    if cert.holds is not True:
-        return RecheckResult(None, 0, "undecided")
-    viol, ties, n = _check_constraints(ev)
-    ok = viol == 0
-    if w and "K_x" in w and ev["level"] is not None and not ev["level"].is_zero():
-        a, b = _value(w["K_x"]), _value(w["K_x_prime"])
-        E = _level_factor(_level_evidence(ev["level"]), w["distance"])
-        ok = ok and _cmp(a, b, E) == 0  # the binding constraint is an equality at eps*
-    return RecheckResult(ok, n, f"{n} inequalities at eps* re-decided: {viol} violated, {ties} tight; "
-                                "binding constraint is an equality")
-
-
+# ------------------------------------------------------- polynomials in alpha ----
 def _poly_of(text):
     """Rational function of alpha as (num, den) coefficient lists (integer powers only)."""
     node = _tree(text)
@@ -384,7 +307,7 @@ def _poly_of(text):
             a = pv(n.left)
             if isinstance(n.op, ast.Pow):
                 if not (isinstance(n.right, ast.Constant) and isinstance(n.right.value, int)):
-                    raise _NotHere("non-integer power of alpha")
+                    raise NotHere("non-integer power of alpha")
                 k = n.right.value
                 num, den = ([Fraction(1)], [Fraction(1)])
                 base = a if k >= 0 else (a[1], a[0])
@@ -392,7 +315,7 @@ def _poly_of(text):
                     num, den = _pl_mul(num, base[0]), _pl_mul(den, base[1])
                 return num, den
             if isinstance(n.right, ast.UnaryOp) and isinstance(n.op, ast.Pow):  # pragma: no cover
-                raise _NotHere("power")
+                raise NotHere("power")
             b = pv(n.right)
             if isinstance(n.op, ast.Add):
                 return _pl_add(_pl_mul(a[0], b[1]), _pl_mul(b[0], a[1])), _pl_mul(a[1], b[1])
@@ -402,7 +325,7 @@ def _poly_of(text):
                 return _pl_mul(a[0], b[0]), _pl_mul(a[1], b[1])
             if isinstance(n.op, ast.Div):
                 return _pl_mul(a[0], b[1]), _pl_mul(a[1], b[0])
-        raise _NotHere("unsupported syntax in alpha")
+        raise NotHere("unsupported syntax in alpha")
     return pv(node)
 
 
@@ -457,92 +380,8 @@ def _bernstein_nonneg(p, depth=12) -> object:
     return rec(b, depth)
 
 
-def _recheck_all_eps(cert):
-    ev = cert.evidence
-    w = cert.witness
-    if cert.holds is False:
-        alpha = Fraction(w["sample_alpha"])
-        a = _value(w["K_x"], alpha)
-        b = _value(w["K_x_prime"], alpha)
-        d = Fraction(w["distance"])
-        if d.denominator != 1:
-            return RecheckResult(None, 1, "non-integer distance")
-        ok = a > b / alpha ** int(d)
-        return RecheckResult(ok, 1, f"at alpha = {alpha}: K(x)(z) = {a} > alpha^-d K(x')(z) = {b / alpha ** int(d)}")
-    if cert.holds is not True:
-        return RecheckResult(None, 0, "undecided")
-    js, rows, pairs = _pairs_and_matrix(ev)
-    seen, n, partial = set(), 0, 0
-    for x, xp, d in pairs:
-        dd = Fraction(d)
-        if dd.denominator != 1:
-            return RecheckResult(None, n, "non-integer distances are not rechecked here")
-        for a_s, b_s in zip(rows[x], rows[xp]):
-            for aa, bb in ((a_s, b_s), (b_s, a_s)):
-                if (aa, bb, d) in seen:
-                    continue
-                seen.add((aa, bb, d))
-                n += 1
-                try:
-                    an, ad = _poly_of(aa)
-                    bn, bd = _poly_of(bb)
-                except _NotHere:
-                    return RecheckResult(None, n, "entries outside integer powers of alpha")
-                # p = b/alpha^d - a  ~  sign of (bn*ad - alpha^d an*bd) * (ad*bd)
-                k = int(dd)
-                top = _pl_add(_pl_mul(bn, ad), _pl_neg([Fraction(0)] * k + _pl_mul(an, bd)))
-                den = _pl_mul(ad, bd)
-                r = _bernstein_nonneg(_pl_mul(top, den))
-                if r is False:
-                    return RecheckResult(False, n, f"constraint ({aa}) <= alpha^-{d} ({bb}) fails somewhere on [0,1]")
-                if r is None:
-                    partial += 1
-    if partial:
-        return RecheckResult(None, n, f"{n} distinct constraints; {partial} not certified by Bernstein subdivision")
-    return RecheckResult(True, n, f"{n} distinct constraints certified >= 0 on [0, 1] by Bernstein coefficients")
 
 
-def _recheck_tight(cert):
-    """Rational regime: Phi z = 1 and the signs of z, re-verified with Fractions (alpha^d, integer d)."""
-    ev = cert.evidence
-    if "z" not in ev or ev.get("level") is None or ev["level"]._eps_lin is not None:
-        return RecheckResult(None, 0, "certified by Arb ball solves; no independent recheck in this kernel")
-    lev = ev["level"]
-    if str(lev.D) != "1":
-        return RecheckResult(None, 0, "level with D != 1 is not rechecked here")
-    alpha = 1 / Fraction(str(lev.R))
-    metric = ev["metric"]
-    try:
-        z = [Fraction(v) for v in ev["z"]]
-    except ValueError:
-        return RecheckResult(None, 0, "z given as enclosures")
-    n = len(metric)
-    for i in range(n):
-        total = Fraction(0)
-        for j in range(n):
-            d = Fraction(str(metric.d(i, j))) if str(metric.d(i, j)) != "inf" else None
-            if d is None:
-                continue
-            if d.denominator != 1:
-                return RecheckResult(None, 0, "non-integer distance")
-            total += alpha ** int(d) * z[j]
-        if total != 1:
-            return RecheckResult(False, i, f"row {i}: Phi z = {total} != 1")
-    neg = [i for i, v in enumerate(z) if v < 0]
-    ok = (cert.holds is True) == (not neg)
-    return RecheckResult(ok, n, f"Phi z = 1 re-verified exactly; {len(neg)} negative coordinate(s)")
-
-
-def recheck_certificate(cert) -> RecheckResult:
-    """Dispatch on the certificate kind; see :class:`RecheckResult`."""
-    fn = {"privacy": _recheck_privacy, "epsilon": _recheck_epsilon, "all_eps": _recheck_all_eps,
-          "tight": _recheck_tight}.get(cert.kind)
-    if fn is None:
-        custom = cert.evidence.get("recheck")
-        if callable(custom):
-            return custom()
-        return RecheckResult(None, 0, f"no independent recheck for kind {cert.kind!r}")
-    try:
-        return fn(cert)
-    except _NotHere as e:
-        return RecheckResult(None, 0, f"outside the recheck kernel: {e}")
+# public names for the kind modules
+value, sign, level_factor, compare, poly_of, pl_add, pl_mul, pl_neg, bernstein_nonneg = (
+    _value, _sign, _level_factor, _cmp, _poly_of, _pl_add, _pl_mul, _pl_neg, _bernstein_nonneg)

@@ -1,0 +1,42 @@
+"""Certificates: the contract every layer shares (DESIGN.md section 4).
+
+A certificate is data, not prose and not live objects:
+
+- :class:`Verdict` -- holds / fails / undecided, one encoding everywhere
+  (the :class:`~exactdp.errors.Undecided` exception carries ``Verdict.UNDECIDED``);
+- :class:`Method` -- what the verdict rests on (with ``precision`` in bits for balls);
+- ``evidence`` -- one typed, frozen :class:`Evidence` record per certificate kind,
+  holding exact text and numbers only (see :mod:`exactdp.certificate.records`).
+
+Three separate steps:
+
+1. **decide** -- a checker returns ``Certificate(kind, verdict, method, claim, evidence, reason=...)``;
+2. **render** -- one renderer per kind (:func:`renderer`) writes the worked proof
+   (:class:`Proof` of :class:`Step`) from the evidence alone; ``to_text``,
+   ``to_markdown``, ``to_latex`` and the notebook view use it;
+3. **re-check** -- :func:`exactdp.recheck.recheck` reads only ``to_json()`` and
+   re-derives the verdict with its own small kernel.
+
+Adding a certificate kind: a frozen dataclass subclass of :class:`Evidence`
+registered with ``@evidence_kind("name")`` (fields: exact JSON data; nested
+records declared in ``_nested``), a renderer ``@renderer("name") def _(cert) ->
+Proof``, a re-check module ``exactdp/recheck/<name>.py`` listed in
+``exactdp.recheck.KINDS``, and its entry in ``schema/certificate.schema.json``.
+
+>>> from exactdp import geometric, path, certify_privacy
+>>> c = certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2")
+>>> c.verdict, c.method.name, c.evidence.epsilon
+(<Verdict.HOLDS: 'holds'>, 'RATIONAL', 'log(2)')
+>>> Certificate.from_json(c.to_json()) == c
+True
+"""
+
+from .common import Constraint, LevelData, MechanismData, MetricData, level_data, mechanism_data, metric_data
+from .core import SCHEMA, SCHEMA_VERSION, UNDECIDED, Certificate, Method, Verdict
+from .records import Evidence, Record, evidence_from_json, evidence_kind, evidence_kinds
+from .render import Proof, Step, renderer
+from . import ecp14 as _ecp14, optimality as _optimality, privacy as _privacy, relation as _relation  # noqa: F401
+
+__all__ = ["Certificate", "Verdict", "Method", "UNDECIDED", "SCHEMA", "SCHEMA_VERSION", "Evidence", "Record",
+           "evidence_kind", "evidence_kinds", "evidence_from_json", "renderer", "Proof", "Step", "Constraint",
+           "LevelData", "MechanismData", "MetricData", "mechanism_data", "level_data", "metric_data"]

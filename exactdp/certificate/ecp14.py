@@ -1,0 +1,288 @@
+"""Evidence and worked proofs of the ECP14 kinds: regular priors, tight-constraints mechanisms, thresholds,
+min-entropy leakage and Theorem 4.
+
+The privacy-constraints matrix ``Phi`` (ECP14 Def. 3, ``phi_yy' = e^(-eps d(y,y'))``) is carried by the
+*full* distance matrix (interned: distinct distances and codes), so the re-check rebuilds ``Phi`` itself.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..exact.decide import exact_str
+from .common import LevelData, MechanismData
+from .records import Evidence, Record, evidence_kind
+from .render import Proof, Step, renderer
+from .privacy import tex
+
+__all__ = ["DistanceData", "distance_data", "LPData", "RegularEvidence", "TightEvidence", "ThresholdEvidence",
+           "LeakageEvidence", "Theorem4Evidence", "MAX_DISTANCE_POINTS"]
+
+#: largest metric whose full distance matrix a certificate carries (n^2 codes)
+MAX_DISTANCE_POINTS = 3000
+
+
+@dataclass(frozen=True)
+class DistanceData(Record):
+    """All distances: ``d(points[i], points[j]) = values[codes[i][j]]`` (``"inf"`` between components)."""
+
+    points: list
+    values: list
+    codes: list
+
+
+def distance_data(metric) -> DistanceData | None:
+    """The interned distance matrix of a metric, or ``None`` above :data:`MAX_DISTANCE_POINTS` points."""
+    n = len(metric)
+    if n > MAX_DISTANCE_POINTS:
+        return None
+    index: dict = {}
+    values: list = []
+    codes = []
+    for i in range(n):
+        row = []
+        for j in range(n):
+            d = metric.d(i, j)
+            s = "inf" if d == math.inf else exact_str(d)
+            k = index.get(s)
+            if k is None:
+                k = index[s] = len(values)
+                values.append(s)
+            row.append(k)
+        codes.append(row)
+    return DistanceData(points=[str(p) for p in metric.points], values=values, codes=codes)
+
+
+@dataclass(frozen=True)
+class LPData(Record):
+    """An exact LP optimum with its dual: primal ``x``, duals ``y`` (equalities) and ``lam`` (inequalities)."""
+
+    value: str
+    x: list
+    y: list
+    lam: list
+
+
+@dataclass(frozen=True)
+class RegularEvidence(Evidence):
+    """ECP14 Def. 4 / Prop. 3: ``pi = mu Phi`` with ``mu >= 0``; ``gamma_y = mu_y sum_y' phi_yy'``."""
+
+    description: str
+    level: LevelData
+    regime: str
+    prior: list
+    distances: DistanceData | None
+    route: str                       # "support" | "solve" | "lp"
+    zero_at: list
+    mu: list | None                  # exact strings, or ball enclosures (exact=False)
+    exact: bool
+    gamma: list | None
+    negative: list                   # labels y with mu_y certified < 0
+    lp: LPData | None
+    prop_violation: str | None
+
+    _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData}
+
+
+@dataclass(frozen=True)
+class TightEvidence(Evidence):
+    """ECP14 Def. 6, Props. 7-8: ``Phi z = 1``; a tight-constraints mechanism exists iff ``z >= 0``."""
+
+    description: str
+    level: LevelData
+    regime: str
+    distances: DistanceData | None
+    route: str                       # "solve" | "lp"
+    z: list | None                   # exact strings, or ball enclosures (exact=False)
+    exact: bool
+    negative: list                   # labels y with z_y certified < 0
+    rank: int | None                 # rank of Phi when it is singular
+    lp: LPData | None
+    mechanism: MechanismData | None  # h_yy' = phi_yy' z_y' (rational regime)
+    solver: str
+
+    _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "mechanism": MechanismData}
+
+
+@dataclass(frozen=True)
+class ThresholdEvidence(Evidence):
+    """The smallest eps at which a tight-constraints mechanism exists: a certified bracket, or 0 by Prop. 9."""
+
+    description: str
+    route: str                       # "symmetric" | "bracket"
+    distances: DistanceData | None
+    lo: str | None                   # decimal text
+    hi: str | None
+    lo_rational: str | None
+    hi_rational: str | None
+    exact: str | None                # exact value when Cramer's rule applies
+    exact_failure_set: str | None
+    negative_at_lo: str | None
+    z_at_lo: str | None
+    solver: str
+
+    _nested = {"distances": DistanceData}
+
+
+@dataclass(frozen=True)
+class LeakageEvidence(Evidence):
+    """Min-entropy leakage ``L = log2(sum_z max_y pi_y h_yz / max_y pi_y)`` (ECP14 sec. 3.5, Prop. 4)."""
+
+    mechanism: MechanismData
+    prior: list
+    max_utility: str
+    max_prior: str
+    ratio: str
+    leakage_bits: str
+    enclosure: list
+
+    _nested = {"mechanism": MechanismData}
+
+
+@dataclass(frozen=True)
+class Theorem4Evidence(Evidence):
+    """ECP14 Thm 4: ``H`` is optimal for every regular prior iff ``HR`` is tight-constraints for some remap ``R``."""
+
+    mechanism: MechanismData
+    level: LevelData
+    distances: DistanceData | None
+    variables: int
+    lp_value: str
+    remap: dict | None               # output -> {input: probability}
+
+    _nested = {"mechanism": MechanismData, "level": LevelData, "distances": DistanceData}
+
+
+for _k, _c in (("regular", RegularEvidence), ("tight", TightEvidence), ("threshold", ThresholdEvidence),
+               ("leakage", LeakageEvidence), ("theorem4", Theorem4Evidence)):
+    evidence_kind(_k)(_c)
+
+
+def _vec(v: list, k: int = 8) -> str:
+    return "(" + ", ".join(v[:k]) + (", ..." if len(v) > k else "") + ")"
+
+
+_PHI = "where $\\phi_{yy'} = e^{-\\varepsilon d(y,y')}$ (ECP14 Def. 3)"
+
+
+@renderer("regular")
+def _regular_proof(cert) -> Proof:
+    ev: RegularEvidence = cert.evidence
+    steps = [Step("Definition", "ECP14 Def. 4: $\\pi$ is regular iff $\\pi = \\mu\\Phi$ for some $\\mu \\ge 0$, "
+                  f"{_PHI}; equivalently (Prop. 3) $\\pi$ is a convex combination of the corner priors with "
+                  "coefficients $\\gamma_y = \\mu_y \\sum_{y'} \\phi_{yy'}$.")]
+    summary = [("level", f"eps = {ev.level.text}")]
+    if ev.route == "support":
+        steps.append(Step("Full support", f"A regular prior has full support (Prop. 2), but the prior gives "
+                          f"probability 0 to {', '.join(ev.zero_at[:5])}."))
+        return Proof(r"\exists \mu \ge 0:\ \mu \Phi = \pi", steps, "Not regular: regular priors have full support.",
+                     summary + [("zero probability at", ", ".join(ev.zero_at[:5]))])
+    if cert.reason is not None:
+        steps.append(Step("Undecided", cert.reason))
+        return Proof(r"\exists \mu \ge 0:\ \mu \Phi = \pi", steps, "Undecided.", summary)
+    if ev.route == "lp":
+        steps.append(Step("Singular $\\Phi$: an exact LP", "minimise the total violation of $\\mu\\Phi = \\pi$ over "
+                          f"$\\mu \\ge 0$: optimum ${tex(ev.lp.value)}$, certified by its dual."))
+    else:
+        steps.append(Step("Solving $\\mu\\Phi = \\pi$", f"$\\Phi$ is invertible ({ev.regime} regime, {cert.method}"
+                          f"); $\\mu = {_vec(ev.mu)}$."))
+    if ev.negative:
+        steps.append(Step("A negative coordinate", f"$\\mu_{{{ev.negative[0]}}} < 0$ (certified), and $\\mu$ is "
+                          "unique, so no $\\mu \\ge 0$ exists."))
+    elif cert.holds is True:
+        steps.append(Step("All coordinates non-negative", "Every $\\mu_y \\ge 0$ (certified), so $\\pi$ is regular; "
+                          "the convex coefficients are $\\gamma$."))
+    if ev.prop_violation:
+        steps.append(Step("Props. 1 and 2", f"Checked exactly: {ev.prop_violation}."))
+    if ev.mu is not None:
+        summary.append(("mu", _vec(ev.mu)))
+    if ev.gamma is not None:
+        summary.append(("gamma", _vec(ev.gamma)))
+    return Proof(r"\exists \mu \ge 0:\ \mu \Phi = \pi", steps, "Regular." if cert.holds is True else
+                 ("Not regular." if cert.holds is False else "Undecided."), summary)
+
+
+@renderer("tight")
+def _tight_proof(cert) -> Proof:
+    ev: TightEvidence = cert.evidence
+    steps = [Step("Characterisation", "ECP14 Prop. 7: a private $H$ is tight-constraints iff $\\Phi\\,\\mathrm{diag}"
+                  "(H) = \\mathbf 1$; so a tight-constraints mechanism exists iff $\\Phi z = \\mathbf 1$ has a "
+                  f"solution $z \\ge 0$, and then $h_{{yy'}} = \\phi_{{yy'}} z_{{y'}}$ (Def. 6), {_PHI}.")]
+    summary = [("level", f"eps = {ev.level.text}")]
+    if cert.reason is not None:
+        steps.append(Step("Undecided", cert.reason))
+        return Proof(r"\exists z \ge 0:\ \Phi z = \mathbf{1}", steps, "Undecided.", summary)
+    if ev.route == "lp":
+        steps.append(Step("Singular $\\Phi$", f"rank {ev.rank}: the solutions of $\\Phi z = \\mathbf 1$ form an "
+                          "affine space (or none). An exact LP for $z \\ge 0$: optimum violation "
+                          f"${tex(ev.lp.value)}$, certified by its dual."))
+    else:
+        steps.append(Step("Solving $\\Phi z = \\mathbf 1$", f"$\\Phi$ is invertible ({ev.solver}); "
+                          f"$z = {_vec(ev.z)}$."))
+    if ev.negative:
+        steps.append(Step("A negative coordinate", f"$z_{{{ev.negative[0]}}} < 0$ (certified); $z$ is unique, so no "
+                          "tight-constraints mechanism exists (equivalently the uniform prior is not regular, "
+                          "Prop. 8)."))
+    elif ev.mechanism is not None:
+        steps.append(Step("The mechanism", "$h_{yy'} = \\phi_{yy'} z_{y'}$; its rows sum to 1 exactly (checked) and "
+                          "it is private by Prop. 6."))
+    summary += [("exists", cert.verdict.value)]
+    if ev.z is not None:
+        summary.append(("z", _vec(ev.z)))
+    if ev.negative:
+        summary.append(("negative at", ", ".join(ev.negative[:8])))
+    return Proof(r"\exists z \ge 0:\ \Phi z = \mathbf{1}", steps,
+                 "A tight-constraints mechanism exists." if cert.holds is True else
+                 ("None exists." if cert.holds is False else "Undecided."), summary)
+
+
+@renderer("threshold")
+def _threshold_proof(cert) -> Proof:
+    ev: ThresholdEvidence = cert.evidence
+    steps = [Step("Definition", "ECP14 Prop. 8: a tight-constraints mechanism exists iff the uniform prior is "
+                  "regular iff $\\Phi z = \\mathbf 1$ has a solution $z \\ge 0$; the threshold is the smallest such "
+                  "$\\varepsilon$.")]
+    if ev.route == "symmetric":
+        steps.append(Step("Ball-size symmetry", "The metric is ball-size symmetric, so Prop. 9 gives a "
+                          "tight-constraints mechanism for every $\\varepsilon > 0$: the threshold is 0."))
+        return Proof(r"\varepsilon^* = 0", steps, "threshold 0", [("threshold", "0")])
+    if cert.reason is not None:
+        steps.append(Step("Undecided", cert.reason))
+        return Proof(r"\varepsilon^*", steps, "Undecided.", [])
+    steps.append(Step("Certified bracket", f"At $\\varepsilon = {ev.hi_rational}$ every $z_i$ is certified "
+                      f"positive ({ev.solver}): a tight-constraints mechanism exists. At $\\varepsilon = "
+                      f"{ev.lo_rational}$, $z_{{{ev.negative_at_lo}}} = {ev.z_at_lo} < 0$ (certified): none exists."))
+    if ev.exact is not None:
+        steps.append(Step("Exact value", "By Cramer's rule each $z_i(\\alpha)$ is a ratio of exact polynomials; the "
+                          f"set of $\\alpha$ where some $z_i < 0$ is {ev.exact_failure_set}, so "
+                          f"$\\varepsilon^* = {tex(ev.exact)}$."))
+    concl = f"threshold in [{ev.lo}, {ev.hi}]" + (f", exactly {ev.exact}" if ev.exact else "")
+    summary = [("threshold", f"[{ev.lo}, {ev.hi}]")] + ([("exact", ev.exact)] if ev.exact else [])
+    return Proof(r"\varepsilon^* \in [\mathrm{lo}, \mathrm{hi}]", steps, concl, summary)
+
+
+@renderer("leakage")
+def _leakage_proof(cert) -> Proof:
+    ev: LeakageEvidence = cert.evidence
+    steps = [Step("Definition", "$L(H,\\pi) = H_\\infty(\\pi) - H_\\infty(H,\\pi) = \\log_2 \\sum_z \\max_y \\pi_y "
+                  "h_{yz} - \\log_2 \\max_y \\pi_y$ (ECP14 sec. 3.5)."),
+             Step("Exact values", f"$\\sum_z \\max_y \\pi_y h_{{yz}} = {tex(ev.max_utility)}$, "
+                  f"$\\max_y \\pi_y = {tex(ev.max_prior)}$.")]
+    enc = ev.enclosure
+    return Proof(r"L(H,\pi) = \log_2 \frac{\sum_z \max_y \pi_y h_{yz}}{\max_y \pi_y}", steps,
+                 f"L = {ev.leakage_bits} in [{enc[0]}, {enc[1]}] bits.",
+                 [("leakage (bits)", ev.leakage_bits), ("enclosure", f"[{enc[0]}, {enc[1]}]")])
+
+
+@renderer("theorem4")
+def _theorem4_proof(cert) -> Proof:
+    ev: Theorem4Evidence = cert.evidence
+    steps = [Step("Theorem 4", "ECP14 Thm 4: $H$ is optimal for every regular prior iff $HR$ is a tight-constraints "
+                  "mechanism for some remap $R$; the tight equalities $(HR)_{yy'} = \\phi_{yy'} (HR)_{y'y'}$ are "
+                  "linear in $R$."),
+             Step("Exact LP", f"minimise the total violation over stochastic $R$ ({ev.variables} variables): "
+                  f"optimum ${tex(ev.lp_value)}$ (exact, with its dual).")]
+    return Proof(r"\exists R:\ \Phi\,\mathrm{diag}(HR) = \mathbf 1", steps,
+                 "Optimal for every regular prior." if cert.holds is True else "No remap works.",
+                 [("LP optimum", ev.lp_value)])

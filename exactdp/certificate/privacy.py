@@ -1,0 +1,289 @@
+"""Evidence and worked proofs of d-privacy, the smallest eps, and privacy for every eps.
+
+Kinds ``privacy`` (ECP14 Def. 1 at one level), ``epsilon`` (the exact
+smallest level) and ``all_eps`` (every level at once, symbolic alpha).  The
+renderers write the proof from the evidence alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import ExactDPError
+from ..exact.decide import exact_latex
+from ..exact.values import LogVal, Setting, exact_number
+from .common import Constraint, LevelData, MechanismData, MetricData
+from .records import Evidence, evidence_kind
+from .render import Proof, Step, renderer
+
+__all__ = ["PrivacyEvidence", "EpsilonEvidence", "AllEpsEvidence", "tex"]
+
+
+def tex(s: str | None) -> str:
+    """LaTeX of an exact value written in the exactdp grammar (formatting only)."""
+    if s is None:
+        return r"\text{undecided}"
+    if s == "inf":
+        return r"\infty"
+    try:
+        v = exact_number(s, Setting.symbolic())
+    except ExactDPError:
+        return r"\mathtt{" + s.replace("_", r"\_") + "}"
+    if isinstance(v, LogVal):
+        lg = rf"\log\left({exact_latex(v.base)}\right)"
+        c = v.coef
+        return lg if c == 1 else (rf"\frac{{{lg}}}{{{c.q}}}" if c.p == 1 else rf"{exact_latex(c)} {lg}")
+    try:
+        return exact_latex(v)
+    except AttributeError:
+        return r"\mathtt{" + s.replace("_", r"\_") + "}"
+
+
+# ----------------------------------------------------------------------------------------------- records ----
+@dataclass(frozen=True)
+class EpsilonEvidence(Evidence):
+    """The exact smallest eps: ``log(K(x)(z)/K(x')(z))/d`` at the binding constraint, checked everywhere."""
+
+    mechanism: MechanismData
+    metric: MetricData
+    counts: dict
+    epsilon: str | None               # "log(2)", "1/2", "0", "inf"; None when undecided
+    enclosure: list | None            # [lo, hi] decimal strings, rounded outward
+    level: LevelData | None           # the level eps* (None for inf, or undecided)
+    binding: Constraint | None        # the binding constraint (an equality at eps*) or the one-sided zero
+    tight: list = field(default_factory=list)
+    tight_count: int = 0
+    tight_distinct: int = 0
+    rounds: int = 0
+    lower_bound: str | None = None    # when undecided: a level shown not to suffice
+    stats: dict = field(default_factory=dict)
+
+    _nested = {"mechanism": MechanismData, "metric": MetricData, "level": LevelData, "binding": Constraint,
+               "tight": Constraint}
+
+
+@dataclass(frozen=True)
+class PrivacyEvidence(Evidence):
+    """eps d-privacy at one level: the violated inequality, or the tight ones (ECP14 Def. 1)."""
+
+    mechanism: MechanismData
+    metric: MetricData
+    level: LevelData
+    counts: dict
+    stats: dict
+    factors: list                     # [distance, e^(eps d)] as exact text, first few distances
+    violation: Constraint | None      # the worst violated inequality (verdict fails)
+    violated_count: int
+    tight: list                       # tight inequalities listed (verdict holds)
+    tight_count: int
+    tight_distinct: int
+    tightest: Constraint | None       # the binding constraint of eps*, evaluated at this level
+    undecided_at: Constraint | None   # a comparison no exact regime settles
+    epsilon: str | None               # the exact smallest eps (as in ``smallest``), None if not computed
+    enclosure: list | None
+    smallest: EpsilonEvidence | None
+
+    _nested = {"mechanism": MechanismData, "metric": MetricData, "level": LevelData, "violation": Constraint,
+               "tight": Constraint, "tightest": Constraint, "undecided_at": Constraint,
+               "smallest": EpsilonEvidence}
+
+
+@dataclass(frozen=True)
+class AllEpsEvidence(Evidence):
+    """Privacy for every eps > 0 (symbolic alpha): the exact set of alpha in (0, 1) where it fails."""
+
+    mechanism: MechanismData
+    metric: MetricData
+    counts: dict
+    distinct: int
+    identically_tight: int
+    sign_decided: int
+    root_power: int                   # L: entries are polynomials in alpha^(1/L)
+    failure_set: list | None          # exact pieces [{"lo", "hi", "lo_closed", "hi_closed"}...] of alpha
+    failure_set_text: str | None      # the same union of intervals, as text
+    witness: Constraint | None        # a failing constraint, sides evaluated at sample_alpha
+    sample_alpha: str | None
+
+    _nested = {"mechanism": MechanismData, "metric": MetricData, "witness": Constraint}
+
+
+evidence_kind("epsilon")(EpsilonEvidence)
+evidence_kind("privacy")(PrivacyEvidence)
+evidence_kind("all_eps")(AllEpsEvidence)
+
+
+# --------------------------------------------------------------------------------------------- renderers ----
+def _definition(level_text=None):
+    lvl = f" with $\\varepsilon = {tex(level_text)}$" if level_text is not None else ""
+    return Step("Definition",
+                "A mechanism $K$ is $\\varepsilon d$-private (ECP14 Def. 1) iff "
+                "$K(x)(z) \\le e^{\\varepsilon d(x,x')} K(x')(z)$ for all secrets $x, x'$ and outputs $z$"
+                f"{lvl}; for the Hamming metric, or the induced graph of a query, this is "
+                "$\\varepsilon$-differential privacy (ECP14 sec. 3.2).")
+
+
+def _mechanism_step(m: MechanismData):
+    return Step("The mechanism",
+                f"$K$ is the {len(m.inputs)} x {len(m.outputs)} exact matrix *{m.name}* ({len(m.values)} distinct "
+                "values). Every entry was checked to be >= 0 and every row to sum to exactly 1 when it was built.")
+
+
+def _reduction_step(g: MetricData, counts: dict):
+    red = g.reduction[:1].upper() + g.reduction[1:]
+    return Step("Reduction to generating pairs",
+                f"The metric is the {g.description}. {red}. So it suffices to check {counts['pairs']} pair(s), in "
+                f"both directions, for each of the {counts['outputs']} outputs: {counts['inequalities']} "
+                "inequalities. Identical triples (K(x)(z), K(x')(z), d(x, x')) are decided once.")
+
+
+def _summary_eps(epsilon, enclosure):
+    out = [("epsilon", epsilon if epsilon is not None else "undecided")]
+    if enclosure:
+        out.append(("epsilon enclosure", f"[{enclosure[0]}, {enclosure[1]}]"))
+    return out
+
+
+def _constraint_line(c: Constraint) -> str:
+    return f"x = {c.x}, x' = {c.x_prime}, output {c.output}, d = {c.distance}"
+
+
+@renderer("epsilon")
+def _epsilon_proof(cert) -> Proof:
+    ev: EpsilonEvidence = cert.evidence
+    steps = [Step("Goal", "The smallest $\\varepsilon$ with $K(x)(z) \\le e^{\\varepsilon d(x,x')} K(x')(z)$ "
+                  "everywhere is $\\varepsilon^* = \\max \\log(K(x)(z)/K(x')(z)) / d(x,x')$ over the constraints "
+                  "(with $\\infty$ when $K(x)(z) > 0 = K(x')(z)$)."),
+             _mechanism_step(ev.mechanism), _reduction_step(ev.metric, ev.counts)]
+    b = ev.binding
+    if ev.counts["pairs"] == 0:
+        steps.append(Step("No constraint", "Every pair of points is at infinite distance."))
+    elif ev.epsilon == "inf":
+        steps.append(Step("An output seen on one side only",
+                          f"$K({b.x})({b.output}) = {tex(b.K_x)} > 0$ but $K({b.x_prime})({b.output}) = 0$ while "
+                          f"$d = {tex(b.distance)}$ is finite, so no finite $\\varepsilon$ satisfies the constraint."))
+    elif ev.epsilon is None:
+        steps.append(Step("Undecided", f"At the candidate level ${tex(ev.lower_bound)}$ a comparison could not "
+                          f"be decided: {cert.reason}"))
+    elif ev.epsilon == "0":
+        steps.append(Step("All ratios at most 1", "Every constraint has $K(x)(z) \\le K(x')(z)$, checked exactly, "
+                          "so the mechanism is $\\varepsilon d$-private for every $\\varepsilon \\ge 0$."))
+    else:
+        steps.append(Step("The binding constraint",
+                          f"For $x = {b.x}$, $x' = {b.x_prime}$, $z = {b.output}$ (distance ${tex(b.distance)}$): "
+                          f"$K(x)(z) / K(x')(z) = {tex(b.K_x)} / {tex(b.K_x_prime)}$, so "
+                          f"$\\varepsilon^* \\ge {tex(ev.epsilon)}$."))
+        steps.append(Step("Every other constraint holds at that level",
+                          f"At $\\varepsilon = {tex(ev.epsilon)}$ all {ev.stats.get('comparisons', 0)} distinct "
+                          f"comparisons were decided: none is violated and {ev.tight_count} inequalities are tight "
+                          f"(equalities). Hence $\\varepsilon^* = {tex(ev.epsilon)}$"
+                          + (f" (found in {ev.rounds} rounds of a float-guided search, each round decided exactly)."
+                             if ev.rounds > 1 else ".")))
+    if ev.epsilon is None:
+        concl = "The exact smallest epsilon could not be decided."
+    elif ev.epsilon == "inf":
+        concl = ("$\\varepsilon^* = \\infty$: the mechanism is not $\\varepsilon d$-private for any finite "
+                 "$\\varepsilon$.")
+    else:
+        enc = ev.enclosure
+        concl = f"$\\varepsilon^* = {tex(ev.epsilon)}$" + (f" $\\in [{enc[0]}, {enc[1]}]$." if enc else ".")
+    summary = _summary_eps(ev.epsilon, ev.enclosure)
+    if b is not None and ev.epsilon not in (None, "0"):
+        summary.append(("binding constraint", _constraint_line(b) + f": K(x)(z) = {b.K_x}, K(x')(z) = {b.K_x_prime}"))
+    summary.append(("tight inequalities", str(ev.tight_count)))
+    return Proof(r"\varepsilon^* = " + tex(ev.epsilon), steps, concl, summary)
+
+
+def _violated(ev: PrivacyEvidence):
+    v, lv = ev.violation, ev.level
+    if v.K_x_prime == "0":
+        txt = (f"$K({v.x})({v.output}) = {tex(v.K_x)} > 0 = K({v.x_prime})({v.output})$: no level can "
+               "satisfy this constraint.")
+    else:
+        txt = (f"$x = {v.x}$, $x' = {v.x_prime}$, $z = {v.output}$, $d(x,x') = {tex(v.distance)}$: "
+               f"$K(x)(z) = {tex(v.K_x)}$ but $e^{{\\varepsilon d}} K(x')(z) = {tex(v.rhs)}$, "
+               "and the left side is larger (decided exactly).")
+    concl = (f"The mechanism is not eps*d-private at eps = {lv.text}: {ev.violated_count} inequalities fail; "
+             "the witness above is one.")
+    return Step("A violated constraint", txt), concl, [
+        ("violated inequalities", str(ev.violated_count)),
+        ("witness", _constraint_line(v) + f": K(x)(z) = {v.lhs} > {v.rhs} = e^(eps d) K(x')(z)")]
+
+
+def _all_hold(ev: PrivacyEvidence):
+    ex = ""
+    if ev.tight:
+        t = ev.tight[0]
+        ex = (f" For example $K({t.x})({t.output}) = {tex(t.K_x)} = e^{{\\varepsilon \\cdot {tex(t.distance)}}} "
+              f"K({t.x_prime})({t.output})$ exactly.")
+    step = Step("Every constraint holds", f"All {ev.stats.get('comparisons', 0)} distinct comparisons satisfy the "
+                f"inequality; {ev.tight_count} inequalities hold with equality (tight constraints).{ex}")
+    more = [("tight inequalities", str(ev.tight_count))]
+    if ev.tightest is not None:
+        t = ev.tightest
+        more.append(("tightest", _constraint_line(t) + f": K(x)(z) = {t.lhs} <= {t.rhs} = e^(eps d) K(x')(z)"))
+    return step, f"The mechanism is eps*d-private at eps = {ev.level.text}.", more
+
+
+@renderer("privacy")
+def _privacy_proof(cert) -> Proof:
+    ev: PrivacyEvidence = cert.evidence
+    lv = ev.level
+    claim_latex = r"\forall x, x', z:\ K(x)(z) \le e^{" + tex(lv.text) + r"\, d(x,x')} K(x')(z)"
+    steps = [_definition(lv.text)]
+    if cert.reason is not None and ev.undecided_at is None:
+        steps.append(Step("Undecided", cert.reason))
+        return Proof(claim_latex, steps, "Undecided: " + cert.reason, [("level", lv.text)])
+    steps += [_mechanism_step(ev.mechanism), _reduction_step(ev.metric, ev.counts)]
+    lines = ", ".join(f"$e^{{\\varepsilon \\cdot {tex(d)}}} = {tex(f)}$" for d, f in ev.factors)
+    steps.append(Step("The level", f"$\\varepsilon = {tex(lv.text)}$; for the generating distances: {lines}"
+                      + (" ..." if ev.counts["pairs"] and len(ev.factors) >= 4 else "") + "."))
+    summary = [("level", f"eps = {lv.text}")]
+    if ev.violation is not None:
+        step, concl, more = _violated(ev)
+    elif ev.undecided_at is not None:
+        u = ev.undecided_at
+        step = Step("Undecided comparison", f"{_constraint_line(u)}: {cert.reason}")
+        concl, more = ("No violation was found, but some comparisons are outside every exact regime: undecided.",
+                       [("undecided at", _constraint_line(u))])
+    else:
+        step, concl, more = _all_hold(ev)
+    steps.append(step)
+    summary += more
+    if ev.smallest is not None:
+        enc = ev.enclosure
+        steps.append(Step("The smallest level", f"Separately (see the epsilon certificate), $\\varepsilon^* = "
+                          f"{tex(ev.epsilon)}$" + (f" $\\in [{enc[0]}, {enc[1]}]$" if enc else "") + "."))
+        summary += _summary_eps(ev.epsilon, ev.enclosure)
+    return Proof(claim_latex, steps, concl, summary)
+
+
+@renderer("all_eps")
+def _all_eps_proof(cert) -> Proof:
+    ev: AllEpsEvidence = cert.evidence
+    claim_latex = (r"\forall \alpha \in (0,1),\ x, x', z:\ K_\alpha(x)(z) \le \alpha^{-d(x,x')} K_\alpha(x')(z)")
+    steps = [Step("Definition", "With $\\alpha = e^{-\\varepsilon}$, the mechanism is $\\varepsilon d$-private for "
+                  "every $\\varepsilon > 0$ iff $p(\\alpha) = \\alpha^{-d} K(x')(z) - K(x)(z) \\ge 0$ on $(0, 1)$ for "
+                  "every constraint (ECP14 Def. 1; GRS12 Ex. 2.1 for the geometric mechanism)."),
+             _mechanism_step(ev.mechanism), _reduction_step(ev.metric, ev.counts)]
+    if cert.reason is not None:
+        steps.append(Step("Undecided", cert.reason))
+        return Proof(claim_latex, steps, "Undecided: " + cert.reason, [])
+    steps.append(Step("Exact signs on (0, 1)",
+                      f"Entries are rational functions of $\\alpha^{{1/{ev.root_power}}}$. Of the {ev.distinct} "
+                      f"distinct triples, {ev.identically_tight} give $p \\equiv 0$ (tight for every "
+                      f"$\\varepsilon$), {ev.sign_decided} were decided by Descartes' rule of signs on "
+                      "$(1+v)^n p(1/(1+v))$ or by exact isolation of the real roots in $(0,1)$ of the irreducible "
+                      "factors, the sign carried across each root by the parity of its multiplicity."))
+    summary = [("distinct constraints", str(ev.distinct)), ("identically tight", str(ev.identically_tight))]
+    w = ev.witness
+    if w is None:
+        concl = "The mechanism is eps*d-private for every eps > 0."
+    else:
+        steps.append(Step("Where it fails",
+                          f"For $x = {w.x}$, $x' = {w.x_prime}$, $z = {w.output}$: $p(\\alpha) < 0$ exactly for "
+                          f"$\\alpha \\in {ev.failure_set_text}$; at $\\alpha = {tex(ev.sample_alpha)}$: "
+                          f"$K(x)(z) = {tex(w.lhs)} > {tex(w.rhs)} = \\alpha^{{-d}} K(x')(z)$."))
+        concl = f"The mechanism fails exactly for alpha in {ev.failure_set_text} (eps = -log alpha), and is private elsewhere."
+        summary += [("failure set (alpha)", ev.failure_set_text),
+                    ("witness", _constraint_line(w) + f" at alpha = {ev.sample_alpha}: {w.lhs} > {w.rhs}")]
+    return Proof(claim_latex, steps, concl, summary)

@@ -1,0 +1,59 @@
+"""Evidence and worked proof of an exact relation between two exact values (kind ``relation``).
+
+Paper claims often come down to "this number equals the printed one" or "this
+bound holds": ``lhs R rhs`` for ``R`` in ``=, <=, <, >=, >``, between exact
+numbers, or for every ``alpha`` in (0, 1) between rational functions of
+``alpha``.  The evidence holds both sides as exact text; the re-check
+re-derives the relation with its own kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .privacy import tex
+from .records import Evidence, evidence_kind
+from .render import Proof, Step, renderer
+
+__all__ = ["RelationEvidence", "RELATIONS"]
+
+#: relation -> its LaTeX
+RELATIONS = {"=": "=", "<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}
+
+
+@evidence_kind("relation")
+@dataclass(frozen=True)
+class RelationEvidence(Evidence):
+    """``lhs relation rhs``, exactly; ``variable`` is ``"alpha"`` when it must hold for every alpha in (0, 1)."""
+
+    statement: str
+    lhs: str
+    rhs: str
+    relation: str
+    variable: str | None
+    difference: str                  # lhs - rhs, simplified
+    failure_set: str | None          # where it fails (alpha), when it fails
+    sample_alpha: str | None         # a rational alpha in the failure set
+
+
+@renderer("relation")
+def _relation_proof(cert) -> Proof:
+    ev: RelationEvidence = cert.evidence
+    rel = RELATIONS[ev.relation]
+    formula = f"{tex(ev.lhs)} {rel} {tex(ev.rhs)}"
+    if ev.variable:
+        formula = r"\forall \alpha \in (0, 1):\ " + formula
+    steps = [Step("The values", f"Left: ${tex(ev.lhs)}$; right: ${tex(ev.rhs)}$; their difference simplifies "
+                  f"exactly to ${tex(ev.difference)}$.")]
+    if ev.variable:
+        steps.append(Step("Its sign on (0, 1)", "The difference is a rational function of $\\alpha$; its sign on "
+                          "$(0, 1)$ is decided by exact real-root isolation of numerator and denominator"
+                          + (f"; the relation fails exactly for $\\alpha \\in {ev.failure_set}$ (e.g. "
+                             f"$\\alpha = {tex(ev.sample_alpha)}$)." if ev.failure_set else ".")))
+    else:
+        steps.append(Step("Its sign", "Decided exactly: a zero test by exact arithmetic (or Lindemann-Weierstrass), "
+                          "and a non-zero sign by certified ball arithmetic."))
+    concl = f"{ev.statement}: " + {"holds": "holds", "fails": "fails",
+                                   "undecided": "undecided"}[cert.verdict.value] + "."
+    return Proof(formula, steps, concl, [("relation", f"{ev.lhs} {ev.relation} {ev.rhs}"),
+                                         ("difference", ev.difference)])
