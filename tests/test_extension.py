@@ -95,8 +95,9 @@ def test_private_input_gives_agreement_and_2eps(inst):
     alpha2 = str(a * a)  # Â is private at eps = 2 log(1/alpha), alpha2 = alpha^2
     Ah = _mech(H, prows)
     c = certify_extension(Ah, from_graph(G), [str(h) for h in H], alpha=alpha2)
-    assert c.holds is True and c.data["agrees_on_H"] is True and c.data["normalisers_equal_1"] == len(H)
-    A = {x: [Fraction(s) for s in r] for x, r in zip(c.data["mechanism"]["inputs"], c.data["mechanism"]["matrix"])}
+    ev = c.evidence
+    assert c.holds is True and ev.agrees_on_H is True and ev.normalisers_equal_1 == len(H)
+    A = {x: [Fraction(s) for s in r] for x, r in zip(ev.mechanism.inputs, ev.mechanism.rows())}
     assert _brute_private(G, A, str(Fraction(alpha2) ** 2))
     assert c.recheck().ok is True
     for h, r in zip(H, prows):
@@ -106,9 +107,11 @@ def test_private_input_gives_agreement_and_2eps(inst):
 def test_fails_when_A_hat_is_not_private_with_witness():
     Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
     c = certify_extension(Ah, path(4), ["0", "3"], eps="1/3")  # ratio 3 > e^(3 * 1/3) = e
-    assert c.holds is False and c.witness["part"] == "a"
-    assert (c.witness["x"], c.witness["x_prime"], c.witness["output"]) == ("0", "3", "a")
-    assert c.data["agrees_on_H"] is False  # Z_0 < 1: the minimum is not attained at D' = D
+    v = c.evidence.violation
+    assert c.holds is False and c.evidence.witness["part"] == "a"
+    assert (v.x, v.x_prime, v.output) == ("0", "3", "a")
+    assert c.evidence.agrees_on_H is False  # Z_0 < 1: the minimum is not attained at D' = D
+    assert c.recheck().status == "not checkable"  # e^(eps d) = e^(1/3 d) is transcendental
     ok = certify_extension(Ah, path(4), ["0", "3"], eps="1")  # 3 <= e^3: private, boundary far
     assert ok.holds is True
 
@@ -117,21 +120,21 @@ def test_boundary_ratio_equal_to_bound():
     # Â(0)(a)/Â(3)(a) = 8 = (1/alpha)^3 exactly at alpha = 1/2: private with equality
     Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["8/9", "1/9"], ["1/9", "8/9"]])
     c = certify_extension(Ah, path(4), ["0", "3"], alpha="1/2")
-    assert c.holds is True and c.data["epsilon_of_A_hat"] == "log(8)/3"  # = log(2), tight
-    A = c.data["mechanism"]["matrix"]
+    assert c.holds is True and c.evidence.epsilon_of_A_hat == "log(8)/3"  # = log(2), tight
+    A = c.evidence.mechanism.rows()
     # m_1 = (min(2*8/9, 4*1/9), min(2*1/9, 4*8/9)) = (4/9, 2/9), Z_1 = 2/3
     assert A[1] == ["2/3", "1/3"] and A[2] == ["1/3", "2/3"]
     # A(1)(b)/A(0)(b) = 3 > 2 = e^eps: the extension loses more than eps here, and stays below 2 eps
-    assert c.data["epsilon"] == "log(3)"
-    b = c.data["binding"]
+    assert c.evidence.epsilon == "log(3)"
+    b = c.evidence.binding
     assert (b["ratio"], b["factor2"]) == ("3", "4")
 
 
 def test_disjoint_supports_fail_part_a_and_leave_extension_undefined():
     Ah = Mechanism.from_rows(["0", "2"], ["a", "b"], [["1", "0"], ["0", "1"]])
     c = certify_extension(Ah, path(3), ["0", "2"], alpha="1/2")
-    assert c.holds is False and c.witness["part"] == "a" and c.data["private_2eps"] == "undefined"
-    assert "Z_D = 0" in c.data["reason"]
+    assert c.holds is False and c.evidence.witness["part"] == "a" and c.evidence.private_2eps == "undefined"
+    assert "Z_D = 0" in c.evidence.extension_note and c.recheck().status == "confirmed"
 
 
 def test_h_empty_and_label_errors():
@@ -171,10 +174,10 @@ def test_undecided_outside_the_field():
     with pytest.raises(Undecided, match="irrational algebraic"):
         extend(Ah, path(3), ["0", "2"], eps="log(2)/3")
     c = certify_extension(Ah, path(3), ["0", "2"], eps="log(2)/3")  # Â: ratio 2 > e^(2 eps) = 2^(2/3)
-    assert c.holds is False and c.witness["part"] == "a" and "irrational algebraic" in c.data["reason"]
+    assert c.holds is False and c.evidence.witness["part"] == "a" and "irrational algebraic" in c.evidence.extension_note
     ok = Mechanism.from_rows(["0", "2"], ["a", "b"], [["5/9", "4/9"], ["4/9", "5/9"]])  # ratio 5/4 < 2^(2/3)
     c = certify_extension(ok, path(3), ["0", "2"], eps="log(2)/3")
-    assert c.holds is UNDECIDED and "irrational algebraic" in c.witness["reason"]
+    assert c.holds is UNDECIDED and "irrational algebraic" in c.reason
 
 
 def test_transcendental_regime_against_mpmath():
@@ -271,7 +274,8 @@ def test_best_extension_bracket_contains_the_lower_bound_root(L):
     from flint import fmpq
     from exactdp.theory.extension_lp import best_extension_bracket
     c = best_extension_bracket(_ends(L), path(L + 1), ["0", str(L)], alpha="1/2", rel_width="1/64")
-    lo, hi = fmpq(c.data["t_lower"]), fmpq(c.data["t_upper"])
+    lo, hi = fmpq(c.evidence.t_lower), fmpq(c.evidence.t_upper)
+    assert c.recheck().status == "confirmed"
     a, b = L // 2, L - L // 2
     assert lo ** a + lo ** b < 1 + 2**L <= hi ** a + hi ** b
 

@@ -28,16 +28,19 @@ def test_extend_json_holds(files, capsys):
     rc = main(["extend", files["mech"], "--metric", files["metric"], "--subset", files["H"], "--alpha", "1/2",
                "--format", "json"])
     out = json.loads(capsys.readouterr().out)
-    assert rc == 0 and out["holds"] is True and out["agrees_on_H"] is True and out["private_2eps"] == "holds"
-    assert out["epsilon"] == "log(3)" and out["mechanism"]["matrix"][1] == ["2/3", "1/3"]
-    assert out["witness"]["part"] == "all"
+    ev = out["evidence"]
+    assert rc == 0 and out["verdict"] == "holds" and ev["agrees_on_H"] is True and ev["private_2eps"] == "holds"
+    m = ev["mechanism"]
+    assert ev["epsilon"] == "log(3)" and [m["values"][k] for k in m["codes"][1]] == ["2/3", "1/3"]
+    assert ev["witness"]["part"] == "all"
 
 
 def test_extend_fails_with_witness_exit_1(files, capsys):
     rc = main(["extend", files["mech"], "--metric", files["metric"], "--subset", files["Hobj"], "--eps", "1/3",
                "--format", "json"])
     out = json.loads(capsys.readouterr().out)
-    assert rc == 1 and out["witness"]["part"] == "a" and out["witness"]["x"] == "0"
+    ev = out["evidence"]
+    assert rc == 1 and ev["witness"]["part"] == "a" and ev["violation"]["x"] == "0"
 
 
 def test_extend_undecided_exit_3(files, tmp_path, capsys):
@@ -60,11 +63,12 @@ def test_extend_bad_input_exit_2(files, capsys, args, msg):
 
 def test_tradeoff_json_and_bad_input(files, capsys):
     rc = main(["tradeoff", "--metric", files["metric"], "--gamma", "2", "--delta", "1/5", "--format", "json"])
-    out = json.loads(capsys.readouterr().out)
+    out = json.loads(capsys.readouterr().out)["evidence"]
     from fractions import Fraction as F
     assert rc == 0 and out["epsilon_bracket"] == [f"log({out['t_lower']})", f"log({out['t_upper']})"]
     assert F(out["s_lower"]) < F(4, 5) <= F(out["s_upper"]) and F(out["t_lower"]) < F(out["t_upper"])
-    rows = out["mechanism"]["matrix"]  # the upper end's mechanism: rows sum to 1, ball mass >= 4/5
+    m = out["mechanism"]  # the upper end's mechanism: rows sum to 1, ball mass >= 4/5
+    rows = [[m["values"][k] for k in r] for r in m["codes"]]
     assert all(sum(F(v) for v in r) == 1 for r in rows)
     assert min(sum(F(r[y]) for y in range(len(r)) if abs(x - y) < 2) for x, r in enumerate(rows)) >= F(4, 5)
     rc = main(["tradeoff", "--metric", files["metric"], "--gamma", "2", "--delta", "1"])

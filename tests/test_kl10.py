@@ -66,14 +66,14 @@ def test_thm27_bound_approached_not_attained(t):
     E = exponential(discrete(2), beta="log(2)", mu={"0": str(1 - tq), "1": t})
     c = certify_exponential_bound(E, discrete(2), beta="log(2)")
     r = max(2 * (2 - tq) / (1 + tq), 2 * (1 + tq) / (2 - tq))
-    assert c.holds is True and c.data["attained"] is False
-    assert c.data["epsilon"] == f"log({r})"
+    assert c.holds is True and c.evidence.attained is False
+    assert c.evidence.epsilon == f"log({r})" and c.recheck().status == "confirmed"
 
 
 def test_thm27_transcendental_regime():
     E = exponential(path(3), beta="1/2")
     c = certify_exponential_bound(E, path(3), beta="1/2")
-    assert c.holds is True and c.data["attained"] is False and c.data["bound"] == "1"
+    assert c.holds is True and c.evidence.attained is False and c.evidence.bound == "1"
 
 
 def test_thm27_violated_bound_detected():
@@ -86,11 +86,12 @@ def test_thm27_violated_bound_detected():
 def test_utility_open_and_closed_balls_and_worst_x():
     E = exponential(path(3), beta="log(2)")  # rows (4/7, 2/7, 1/7), (1/4, 1/2, 1/4), (1/7, 2/7, 4/7)
     c = certify_utility(E, path(3), gamma="1", delta="1/2")  # open: {x}; worst x = 1 with mass 1/2 = 1 - delta
-    assert c.holds is True and (c.witness["x"], c.witness["mass"]) == ("1", "1/2")
+    assert c.holds is True and (c.evidence.worst, c.evidence.mass) == ("1", "1/2")
+    assert c.recheck().status == "confirmed"
     c = certify_utility(E, path(3), gamma="1", delta="1/3")
-    assert c.holds is False and c.witness["x"] == "1"
+    assert c.holds is False and c.evidence.worst == "1" and c.recheck().status == "confirmed"
     c = certify_utility(E, path(3), gamma="1", delta="1/3", ball="closed")  # {x-1, x, x+1}
-    assert c.holds is True and (c.witness["x"], c.witness["mass"]) in {("0", "6/7"), ("2", "6/7")}
+    assert c.holds is True and (c.evidence.worst, c.evidence.mass) in {("0", "6/7"), ("2", "6/7")}
     with pytest.raises(InvalidInput, match="ball: expected 'open'"):
         certify_utility(E, path(3), gamma="1", delta="1/3", ball="half")
     with pytest.raises(InvalidInput, match="delta: expected a rational 0 < delta < 1"):
@@ -108,10 +109,12 @@ def test_tradeoff_lp_matches_discrete_closed_form(n, delta):
         assert utility_lp(discrete(n), t, gamma="1").value == t / (t + n - 1)
     c = certify_tradeoff(discrete(n), gamma="1", delta=delta)
     if t_star == 1:
-        assert c.data["epsilon"] == "0"
+        assert c.evidence.epsilon == "0"
     else:
-        lo, hi = fmpq(c.data["t_lower"]), fmpq(c.data["t_upper"])
-        assert lo < t_star <= hi and fmpq(c.data["s_lower"]) < 1 - d <= fmpq(c.data["s_upper"])
+        ev = c.evidence
+        lo, hi = fmpq(ev.t_lower), fmpq(ev.t_upper)
+        assert lo < t_star <= hi and fmpq(ev.s_lower) < 1 - d <= fmpq(ev.s_upper)
+    assert c.recheck().status == "confirmed"
 
 
 def test_tradeoff_optimal_mechanism_is_private_and_useful():

@@ -52,7 +52,7 @@ def _bounded_degree(n, Dg, kind):
         return M, labels, Ah, str(fmpq(1, 2**Dg)), None
     R = restrict_metric(M, labels)
     Ah = exponential(R, beta="log(2)", name="exponential(beta = log 2) over H")
-    return M, labels, Ah, None, smallest_epsilon(Ah, R).data["epsilon"]
+    return M, labels, Ah, None, smallest_epsilon(Ah, R).evidence.epsilon
 
 
 def _instances():
@@ -84,12 +84,13 @@ def prop21() -> ClaimResult:
     rows, certs, ok = [], [], True
     for label, M, H, Ah, lvl in _instances():
         c = certify_extension(Ah, M, H, **lvl)
-        ok &= c.holds is True and c.data["agrees_on_H"] is True and c.data["normalisers_equal_1"] == len(H)
-        certs += [c] + [p for p in c.evidence["parts"] if p.recheck().ok is True]
-        eps = c.data["epsilon_given"]
-        rows.append([label, len(M), len(H), eps, c.data["epsilon_of_A_hat"], c.data["private_on_H"],
-                     f"{c.data['normalisers_equal_1']}/{len(H)}", c.data["private_2eps"], c.data["epsilon"],
-                     _loss_ratio(c.data["epsilon"], eps) if c.data["epsilon"] not in ("0", "inf") else "0"])
+        ev = c.evidence
+        ok &= c.holds is True and ev.agrees_on_H is True and ev.normalisers_equal_1 == len(H)
+        certs.append(c)
+        eps = ev.level.text
+        rows.append([label, len(M), len(H), eps, ev.epsilon_of_A_hat, ev.private_on_H,
+                     f"{ev.normalisers_equal_1}/{len(H)}", ev.private_2eps, ev.epsilon,
+                     _loss_ratio(ev.epsilon, eps) if ev.epsilon not in ("0", "inf") else "0"])
     sec = [("Instances", md_table(["instance", "|M|", "|H|", "eps", "eps* of Â on H", "(a) Â private",
                                    "(b) Z_D = 1 on H", "(c) A 2 eps-private", "(d) eps* of A", "eps*(A)/eps"], rows)
             + "\n\nThe normaliser Z_D printed in the proof lost its exp; it is reconstructed as the integral of the "
@@ -167,10 +168,10 @@ def sec3() -> ClaimResult:
             lvl = {"alpha": alpha} if alpha is not None else {"eps": eps}
             c = certify_extension(Ah, M, labels, **lvl)
             ok &= c.holds is True
-            certs += [c] + [p for p in c.evidence["parts"] if p.recheck().ok is True]
-            e = c.data["epsilon_given"]
-            rows.append([4, Dg, len(labels), Ah.name, e, c.data["epsilon"], _loss_ratio(c.data["epsilon"], e),
-                         c.data["private_2eps"]])
+            certs.append(c)
+            e = c.evidence.level.text
+            rows.append([4, Dg, len(labels), Ah.name, e, c.evidence.epsilon, _loss_ratio(c.evidence.epsilon, e),
+                         c.evidence.private_2eps])
     body = md_table(["n", "D", "|H|", "Â", "eps", "eps* of the extension", "eps*(A)/eps", "2 eps-private"], rows)
     body += ("\n\nThe node distance between two graphs is the minimum vertex cover of their symmetric difference "
              "(checked against a breadth-first search of node-adjacency for n <= 5 in the tests). The geometric "
@@ -201,7 +202,7 @@ def factor2() -> ClaimResult:
         c = best_extension_bracket(Ah, M, H, alpha="1/2", rel_width="1/256")
         certs.append(c)
         a, b, rhs = _closed_form_t(L, 2)
-        lo, hi = fmpq(c.data["t_lower"]), fmpq(c.data["t_upper"])
+        lo, hi = fmpq(c.evidence.t_lower), fmpq(c.evidence.t_upper)
         # the closed form t' lies in the LP bracket: g(t) = t^a + t^b - (1 + 2^L) changes sign on it
         ok &= lo ** a + lo ** b < rhs <= hi ** a + hi ** b
         X = extension_data(Ah, M, H, alpha="1/2")
@@ -209,8 +210,8 @@ def factor2() -> ClaimResult:
         certs.append(e)
         with_arb = decimal_enclosure(lambda: _root(a, b, rhs).log() / arb(2).log(), 6)
         rows.append([L, f"t^{a} + t^{b} = {rhs}", f"{with_arb[0]}..{with_arb[1]}",
-                     f"[{c.data['factor_lower'][0]}, {c.data['factor_upper'][1]}]",
-                     _loss_ratio(e.data["epsilon"], "log(2)")])
+                     f"[{c.evidence.factor_lower[0]}, {c.evidence.factor_upper[1]}]",
+                     _loss_ratio(e.evidence.epsilon, "log(2)")])
     exact = extension_slack_lp(_two_point(2), path(3), ["0", "2"], fmpq(5, 2))
     ok &= exact.value == 0
     body = md_table(["L", "t' solves", "eps'/eps (closed form)", "eps'/eps (exact LP bracket)",

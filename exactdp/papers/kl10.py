@@ -36,12 +36,10 @@ def thm27() -> ClaimResult:
         c = certify_exponential_bound(E, X, Y, f, beta=beta)
         certs.append(c)
         shown = c if label.endswith("t = 1/1000") else shown
-        ok &= c.holds is True and c.data["attained"] is False
-        if c.evidence["epsilon_certificate"].recheck().ok is True:
-            certs.append(c.evidence["epsilon_certificate"])
-        rows.append([label, c.data["lipschitz"], c.data["bound"], c.data["epsilon"],
-                     f"{c.data['epsilon_enclosure'][0][:10]}", f"{c.data['bound_enclosure'][0][:10]}",
-                     "no" if c.data["attained"] is False else "yes"])
+        ev = c.evidence
+        ok &= c.holds is True and ev.attained is False
+        rows.append([label, ev.lipschitz, ev.bound, ev.epsilon, f"{ev.enclosure[0][:10]}",
+                     f"{ev.bound_enclosure[0][:10]}", "no" if ev.attained is False else "yes"])
     body = md_table(["instance", "C", "2 C beta", "exact eps*", "eps* ~", "2 C beta ~", "attained"], rows)
     body += ("\n\nOn the two-point space the exact smallest eps is log(2(2 - t)/(1 + t)), which tends to "
              "2 beta = log 4 as t -> 0 but never reaches it. This holds on every finite space (exactdp "
@@ -72,8 +70,8 @@ def def22() -> ClaimResult:
         certs.append(c)
         # independent recount of the worst ball mass from the matrix
         masses = [ball_mass(E, path(5), None, x, fmpq(gamma), ball)[0] for x in E.inputs]
-        ok &= (c.holds is want) and fmpq(c.witness["mass"]) == min(masses)
-        rows.append([gamma, delta, ball, c.verdict(), c.witness["x"], c.witness["mass"], c.witness["target"]])
+        ok &= (c.holds is want) and fmpq(c.evidence.mass) == min(masses)
+        rows.append([gamma, delta, ball, c.verdict.value, c.evidence.worst, c.evidence.mass, c.evidence.target])
     body = md_table(["gamma", "delta", "ball", "verdict", "worst x", "M_x(B)", "1 - delta"], rows)
     body += ("\n\nThe exponential mechanism with beta = log 2 on the path 0..4. KL10 does not say whether "
              "B_sigma(f(x), gamma) is open or closed; exactdp supports both and the verdict can change with the "
@@ -98,13 +96,13 @@ def def23() -> ClaimResult:
         ok &= at.value == 1 - d and below.value < 1 - d and at.value == t_star / (t_star + n - 1)
         c = certify_tradeoff(discrete(n), gamma="1", delta=delta)
         certs.append(c)
-        ok &= fmpq(c.data["t_lower"]) < t_star <= fmpq(c.data["t_upper"])
+        ok &= fmpq(c.evidence.t_lower) < t_star <= fmpq(c.evidence.t_upper)
         rows.append([f"discrete({n})", delta, f"log({exact_str(t_star)})", exact_str(at.value),
-                     exact_str(below.value), f"[{c.data['epsilon_bracket'][0]}, {c.data['epsilon_bracket'][1]}]"])
+                     exact_str(below.value), f"[{c.evidence.epsilon_bracket[0]}, {c.evidence.epsilon_bracket[1]}]"])
     c = certify_tradeoff(path(4), gamma="2", delta="1/5")
     certs.append(c)
     rows.append(["path(4), gamma = 2", "1/5", "(no closed form)", "-", "-",
-                 f"[{c.data['epsilon_bracket'][0]}, {c.data['epsilon_bracket'][1]}]"])
+                 f"[{c.evidence.epsilon_bracket[0]}, {c.evidence.epsilon_bracket[1]}]"])
     body = md_table(["metric", "delta", "closed form eps*", "s*(t*)", "s*(99/100 t*)", "exact LP bracket"], rows)
     body += ("\n\nFor t = e^eps rational, an exact LP gives s*(t), the largest worst-case ball mass of a "
              "t-private mechanism (open balls, gamma = 1: B(x, 1) = {x} on the discrete metric). "
@@ -131,14 +129,14 @@ def thm34() -> ClaimResult:
         beta = f"log({exact_str(q)})"
         E = exponential(X, beta=beta, mu={k: str(v) for k, v in mu.items()})
         u = certify_utility(E, X, gamma="2", delta=delta, ball=ball)
-        strict = fmpq(u.witness["mass"]) > 1 - fmpq(delta)
+        strict = fmpq(u.evidence.mass) > 1 - fmpq(delta)
         e = smallest_epsilon(E, X)
         tr = certify_tradeoff(X, gamma="2", delta=delta, ball=ball)
         certs += [u, e, tr]
         ok &= u.holds is True and strict
-        rows.append([n, delta, ball, exact_str(m), beta, u.witness["mass"], "yes" if strict else "no",
-                     e.data["epsilon"], Level.from_eps(f"2*{beta}").eps_str(),
-                     f"[{tr.data['epsilon_bracket'][0]}, {tr.data['epsilon_bracket'][1]}]"])
+        rows.append([n, delta, ball, exact_str(m), beta, u.evidence.mass, "yes" if strict else "no",
+                     e.evidence.epsilon, Level.from_eps(f"2*{beta}").eps_str(),
+                     f"[{tr.evidence.epsilon_bracket[0]}, {tr.evidence.epsilon_bracket[1]}]"])
     body = md_table(["n", "delta", "ball", "m", "beta", "worst M_x(B(x, 2))", "> 1 - delta", "exact eps of M",
                      "2 beta", "eps*(2, delta) (exact LP bracket)"], rows)
     body += ("\n\nOn the path 0..n-1 with f = id, the uniform probability mu and gamma = 2 (so beta = ln(1/(delta m)) "

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 from flint import fmpq
 
-from ..certificate import Certificate, Step
+from ..certificate import Certificate, Method, level_data, mechanism_data, metric_data
+from ..certificate.ecp14 import LPData
+from ..certificate.extension import BestExtensionEvidence
 from ..certify.privacy import resolve_level
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import decimal_enclosure, exact_str
@@ -113,9 +115,10 @@ def best_extension_bracket(mech_on_H, metric, H=None, *, eps=None, alpha=None, l
     if top.value != 0:
         raise InvalidInput("best extension: no extension is 2 eps-private, so the mechanism on H is not eps-private "
                            "for the restricted metric (BCSZ18 Prop. 2.1)")
+    H = _check_subset(mech_on_H, metric, H)
     lo = extension_slack_lp(mech_on_H, metric, H, fmpq(1))
     if lo.value == 0:
-        return _bracket_cert(lev, None, lo, 0)
+        return _bracket_cert(lev, None, lo, 0, mech_on_H, metric, H)
     hi, steps = top, 2
     while (hi.t - lo.t) > fmpq(rel_width) * lo.t and steps < max_steps:
         mid = (lo.t + hi.t) / 2
@@ -125,7 +128,7 @@ def best_extension_bracket(mech_on_H, metric, H=None, *, eps=None, alpha=None, l
             hi = m
         else:
             lo = m
-    return _bracket_cert(lev, lo, hi, steps)
+    return _bracket_cert(lev, lo, hi, steps, mech_on_H, metric, H)
 
 
 def _ratio_enclosure(t, lev):
@@ -135,25 +138,20 @@ def _ratio_enclosure(t, lev):
     return list(decimal_enclosure(f, 12))
 
 
-def _bracket_cert(lev, lo, hi, steps):
-    data = {"epsilon": lev.eps_str(), "t_upper": exact_str(hi.t), "lp_solves": steps,
-            "factor_upper": _ratio_enclosure(hi.t, lev), "mechanism": hi.mechanism.to_json()}
-    if lo is None:
-        data.update({"t_lower": None, "factor_lower": ["0", "0"]})
-        text = "t = 1 already admits an extension (constant on every component)."
-    else:
-        data.update({"t_lower": exact_str(lo.t), "sigma_lower": exact_str(lo.value),
-                     "factor_lower": _ratio_enclosure(lo.t, lev)})
-        text = (f"At $t = {exact_str(lo.t)}$ the slack LP has $\\sigma^* = {exact_str(lo.value)} > 0$ "
-                "(dual-certified): "
-                f"no extension is $\\log t$-private. At $t = {exact_str(hi.t)}$, $\\sigma^* = 0$ and the optimal "
-                "extension is the witness.")
-    steps_ = [Step("Bracket of the best extension's level", text),
-              Step("Against BCSZ18's factor 2",
-                   f"$\\varepsilon'/\\varepsilon \\in [{data['factor_lower'][0]}, {data['factor_upper'][1]}]$ with "
-                   f"$\\varepsilon = {lev.eps_str()}$; BCSZ18 guarantees 2.")]
-    return Certificate(kind="best_extension", claim="the smallest eps' of any extension, against 2 eps",
-                       claim_latex=(r"\min\{\varepsilon' : \exists A \supseteq \hat A,\ "
-                                    r"A\ \varepsilon'\text{-private}\}"),
-                       holds=True, witness={}, method=hi.solution.method, steps=steps_, data=data,
-                       conclusion=f"eps'/eps in [{data['factor_lower'][0]}, {data['factor_upper'][1]}]")
+def _lp_data(u):
+    sol = u.solution
+    return LPData(value=exact_str(sol.value), x=[exact_str(v) for v in sol.x], y=[exact_str(v) for v in sol.y],
+                  lam=[exact_str(v) for v in sol.lam])
+
+
+def _bracket_cert(lev, lo, hi, steps, mech_on_H, metric, H):
+    hset = set(H)
+    ev = BestExtensionEvidence(
+        mech_on_H=mechanism_data(mech_on_H), H=list(H), points=list(metric.points),
+        free=[p for p in metric.points if p not in hset], metric=metric_data(metric), level=level_data(lev),
+        t_lower=None if lo is None else exact_str(lo.t), lp_lower=None if lo is None else _lp_data(lo),
+        t_upper=exact_str(hi.t), lp_upper=_lp_data(hi),
+        factor_lower=["0", "0"] if lo is None else _ratio_enclosure(lo.t, lev),
+        factor_upper=_ratio_enclosure(hi.t, lev), mechanism=mechanism_data(hi.mechanism))
+    return Certificate("best_extension", True, Method.EXACT_LP, "the smallest eps' of any extension, against 2 eps",
+                       ev, note=f"{steps} exact LPs; {hi.solution.method}")

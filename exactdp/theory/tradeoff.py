@@ -44,7 +44,9 @@ from __future__ import annotations
 
 from flint import fmpq
 
-from ..certificate import Certificate, Step
+from ..certificate import Certificate, Method, mechanism_data, metric_data
+from ..certificate.ecp14 import LPData
+from ..certificate.kl10 import TradeoffEvidence
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str
 from ..exact.lp import LinearProgram, solve_lp
@@ -139,11 +141,11 @@ def certify_tradeoff(metric, *, gamma, delta, output_metric=None, f=None, ball="
     Returns
     -------
     Certificate
-        ``kind = "tradeoff"``; ``data``: ``t_lower`` (``s*(t_lower) < 1 - delta``,
+        ``kind = "tradeoff"``; evidence: ``t_lower`` (``s*(t_lower) < 1 - delta``,
         certified by the LP dual), ``t_upper`` (``s*(t_upper) >= 1 - delta``,
         certified by the optimal mechanism, included as ``mechanism``),
-        ``epsilon`` (``"log(t)"`` when the bracket closes, i.e. when ``t* = 1``)
-        or ``epsilon_bracket``; ``s_lower``, ``s_upper``.
+        ``epsilon`` (``"0"`` when constant mechanisms suffice, else None) and
+        ``epsilon_bracket``; ``s_lower``, ``s_upper``; both LPs with their duals.
 
     References
     ----------
@@ -158,7 +160,7 @@ def certify_tradeoff(metric, *, gamma, delta, output_metric=None, f=None, ball="
 
     lo = s(fmpq(1))
     if lo.value >= target:
-        return _tradeoff_cert(metric, g, d, ball, None, lo, steps_used=0)
+        return _tradeoff_cert(metric, g, d, ball, None, lo, 0, output_metric, f)
     t_lo, hi = fmpq(1), s(fmpq(2))
     steps = 1
     while hi.value < target:
@@ -175,7 +177,7 @@ def certify_tradeoff(metric, *, gamma, delta, output_metric=None, f=None, ball="
             hi = m
         else:
             lo = m
-    return _tradeoff_cert(metric, g, d, ball, lo, hi, steps_used=steps)
+    return _tradeoff_cert(metric, g, d, ball, lo, hi, steps, output_metric, f)
 
 
 def _simple_between(a: fmpq, b: fmpq) -> fmpq:
@@ -192,28 +194,27 @@ def _simple_between(a: fmpq, b: fmpq) -> fmpq:
             return m
 
 
-def _tradeoff_cert(metric, g, d, ball, lo, hi, steps_used):
+def _lp_data(u):
+    sol = u.solution
+    return LPData(value=exact_str(sol.value), x=[exact_str(v) for v in sol.x], y=[exact_str(v) for v in sol.y],
+                  lam=[exact_str(v) for v in sol.lam])
+
+
+def _tradeoff_cert(metric, g, d, ball, lo, hi, steps_used, output_metric=None, f=None):
     target = 1 - d
-    data = {"gamma": exact_str(g), "delta": exact_str(d), "ball": ball, "target": exact_str(target),
-            "lp_solves": steps_used + 1, "mechanism": hi.mechanism.to_json(), "s_upper": exact_str(hi.value),
-            "t_upper": exact_str(hi.t)}
+    Y = metric if output_metric is None else output_metric
+    fx = _f_index(f, metric, Y)
+    sigma = [[exact_str(Y.d(fx[x], y)) for y in range(len(Y))] for x in range(len(metric))]
+    common = dict(inputs=list(metric.points), outputs=list(Y.points), metric=metric_data(metric), sigma=sigma,
+                  gamma=exact_str(g), delta=exact_str(d), ball=ball, target=exact_str(target),
+                  t_upper=exact_str(hi.t), s_upper=exact_str(hi.value), lp_upper=_lp_data(hi),
+                  mechanism=mechanism_data(hi.mechanism), lp_solves=steps_used + 1)
     if lo is None:
-        data.update({"epsilon": "0", "t_lower": None, "s_lower": None, "epsilon_bracket": ["0", "0"]})
-        steps = [Step("t = 1 suffices", f"At $t = 1$ (only constant mechanisms on each component) the exact LP gives "
-                      f"$s^*(1) = {exact_str(hi.value)} \\ge 1 - \\delta = {exact_str(target)}$, so "
-                      "$\\varepsilon^*(\\gamma, \\delta) = \\inf\\{\\varepsilon > 0\\} = 0$.")]
+        ev = TradeoffEvidence(**common, epsilon="0", epsilon_bracket=["0", "0"], t_lower=None, s_lower=None,
+                              lp_lower=None)
     else:
-        data.update({"epsilon": None, "t_lower": exact_str(lo.t), "s_lower": exact_str(lo.value),
-                     "epsilon_bracket": [f"log({exact_str(lo.t)})", f"log({exact_str(hi.t)})"],
-                     "dual_lower": [exact_str(v) for v in lo.solution.y]})
-        steps = [Step("Lower end", f"At $t = {exact_str(lo.t)}$ the exact LP optimum is $s^* = {exact_str(lo.value)} "
-                      f"< {exact_str(target)}$, certified by its dual (weak duality bounds every $t$-private "
-                      "mechanism; $s^*$ is non-decreasing in $t$, so every smaller $t$ fails too)."),
-                 Step("Upper end", f"At $t = {exact_str(hi.t)}$ the LP's optimal mechanism is $t$-private with worst "
-                      f"ball mass $s^* = {exact_str(hi.value)} \\ge {exact_str(target)}$ (both checked exactly).")]
-    return Certificate(kind="tradeoff", claim=f"eps*(gamma = {exact_str(g)}, delta = {exact_str(d)}) on the "
-                       f"{metric.description} ({ball} balls)",
-                       claim_latex=r"\varepsilon^*(\gamma, \delta) = \log \min\{t : s^*(t) \ge 1 - \delta\}",
-                       holds=True, witness={}, method=hi.solution.method, steps=steps, data=data,
-                       conclusion=("eps* = 0" if lo is None else
-                                   f"log({exact_str(lo.t)}) < eps* <= log({exact_str(hi.t)})"))
+        ev = TradeoffEvidence(**common, epsilon=None,
+                              epsilon_bracket=[f"log({exact_str(lo.t)})", f"log({exact_str(hi.t)})"],
+                              t_lower=exact_str(lo.t), s_lower=exact_str(lo.value), lp_lower=_lp_data(lo))
+    return Certificate("tradeoff", True, Method.EXACT_LP, f"eps*(gamma = {exact_str(g)}, delta = {exact_str(d)}) on "
+                       f"the {metric.description} ({ball} balls)", ev, note=hi.solution.method)

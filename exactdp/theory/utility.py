@@ -26,7 +26,7 @@ repeats ``f(x)``), and likewise the fifth.
 >>> from exactdp.mechanisms import exponential
 >>> E = exponential(discrete(2), beta="log(2)", mu={"0": "3/4", "1": "1/4"})
 >>> c = certify_utility(E, discrete(2), gamma="1", delta="3/5")   # open ball: B(x, 1) = {x}
->>> c.holds, c.witness["x"], c.witness["mass"], c.witness["target"]
+>>> c.holds, c.evidence.worst, c.evidence.mass, c.evidence.target
 (True, '1', '2/5', '2/5')
 >>> certify_utility(E, discrete(2), gamma="1", delta="1/2").holds
 False
@@ -38,7 +38,8 @@ from __future__ import annotations
 
 from flint import fmpq
 
-from ..certificate import UNDECIDED, Certificate, Step
+from ..certificate import UNDECIDED, Certificate, Method, mechanism_data
+from ..certificate.kl10 import ExponentialBoundEvidence, UtilityEvidence
 from ..certify.privacy import smallest_epsilon
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
@@ -88,9 +89,6 @@ def lipschitz_constant(metric, output_metric=None, f=None):
         if arg is None or r > best:
             best, arg = r, (metric.points[i], metric.points[j])
     return best, arg
-
-
-_GE = "\\ge"
 
 
 def _in_ball(s, gamma, ball):
@@ -168,24 +166,22 @@ def certify_utility(mech, output_metric, f=None, *, gamma, delta, ball="open") -
             worst, wmass, winside = x, m, inside
     target = 1 - d
     holds = sign(wmass - target) >= 0
-    rel = "<" if ball == "open" else "<="
-    w = {"x": worst, "mass": exact_str(wmass), "target": exact_str(target), "ball": ball,
-         "ball_outputs": winside, "margin": exact_str(simplify(wmass - target))}
-    steps = [Step("Definition (KL10 Def. 2.2)",
-                  f"$M$ achieves $(\\gamma, \\delta)$-utility iff $M_x(B_\\sigma(f(x), \\gamma)) \\ge 1 - \\delta$ for "
-                  f"every $x$. KL10 leaves the ball's type open; here it is the {ball} ball "
-                  f"$\\sigma(f(x), y) {rel} \\gamma$, with $\\gamma = {exact_str(g)}$, $\\delta = {exact_str(d)}$."),
-             Step("The ball masses", f"Computed exactly for all {len(masses)} inputs; the smallest is at "
-                  f"$x = {worst}$: "
-                  f"$M_x(B) = {exact_str(wmass)}$ over the outputs {winside}."),
-             Step("Comparison", f"${exact_str(wmass)} {_GE if holds else '<'} 1 - \\delta = {exact_str(target)}$ "
-                  "(exact).")]
-    return Certificate(kind="utility", claim=f"{mech.name} achieves ({exact_str(g)}, {exact_str(d)})-utility "
-                       f"({ball} balls)", claim_latex=r"\min_x M_x(B_\sigma(f(x), \gamma)) \ge 1 - \delta",
-                       holds=holds, witness=w, method="exact sums and comparisons", steps=steps,
-                       data={"worst_mass": exact_str(wmass), "target": exact_str(target), "ball": ball,
-                             "masses": {x: exact_str(v) for x, v in masses.items()}},
-                       conclusion=f"(gamma, delta)-utility {'holds' if holds else 'fails'}; worst x = {worst}.")
+    Y = output_metric
+    fmap = {x: Y.points[j] for x, j in zip(mech.inputs, _f_index(f, _Points(mech.inputs), Y))}
+    sig = [[exact_str(Y.d(Y.index[fmap[x]], Y.index[z])) for z in mech.outputs] for x in mech.inputs]
+    ev = UtilityEvidence(mechanism=mechanism_data(mech), f=fmap, sigma=sig, gamma=exact_str(g), delta=exact_str(d),
+                         ball=ball, masses={x: exact_str(v) for x, v in masses.items()}, worst=worst,
+                         mass=exact_str(wmass), target=exact_str(target), ball_outputs=list(winside))
+    method = Method.RATIONAL if mech.regime == "rational" else Method.TRANSCENDENCE_BALLS
+    return Certificate("utility", holds, method, f"{mech.name} achieves ({exact_str(g)}, {exact_str(d)})-utility "
+                       f"({ball} balls)", ev)
+
+
+class _Points:
+    """The labels of a mechanism's inputs, shaped like a metric for :func:`_f_index`."""
+
+    def __init__(self, labels):
+        self.points = tuple(labels)
 
 
 def _bound_level(C, beta):
@@ -214,36 +210,35 @@ def certify_exponential_bound(mech, metric, output_metric=None, f=None, *, beta)
     >>> from exactdp.mechanisms import exponential
     >>> E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
     >>> c = certify_exponential_bound(E, discrete(2), beta="log(2)")
-    >>> c.holds, c.data["epsilon"], c.data["bound"], c.data["attained"]
+    >>> c.holds, c.evidence.epsilon, c.evidence.bound, c.evidence.attained
     (True, 'log(38/11)', 'log(4)', False)
     """
     C, pair = lipschitz_constant(metric, output_metric, f)
     ec = smallest_epsilon(mech, metric)
     lev, btxt = _bound_level(C, beta)
-    eps = ec.data["epsilon"]
-    data = {"epsilon": eps, "epsilon_enclosure": ec.data.get("epsilon_enclosure"), "lipschitz": exact_str(C),
-            "lipschitz_pair": list(pair) if pair else None, "bound": btxt,
-            "bound_enclosure": list(lev.eps_enclosure()) if lev is not None else ["0", "0"]}
-    w = ec.witness
+    eps = ec.evidence.epsilon or "undecided"
+    data = {"bound_enclosure": list(lev.eps_enclosure()) if lev is not None else ["0", "0"]}
+    b = ec.evidence.binding
+    fx = _f_index(f, metric, metric if output_metric is None else output_metric)
     if eps == "undecided":
         holds, attained = UNDECIDED, None
     elif eps == "inf":
         holds, attained = False, False
-    elif eps == "0" or "x" not in w:
+    elif eps == "0" or b is None:
         holds, attained = True, lev is None
     else:
-        r = simplify(mech.entry(w["x"], w["output"]) / mech.entry(w["x_prime"], w["output"]))
-        dd = metric.distance(w["x"], w["x_prime"])
+        r = simplify(mech.entry(b.x, b.output) / mech.entry(b.x_prime, b.output))
+        dd = metric.distance(b.x, b.x_prime)
         c = 1 if lev is None else lev.compare(r, fmpq(1), dd)  # sign(r - e^(2 C beta d))
         holds, attained = c <= 0, c == 0
-    data["attained"] = attained
-    steps = [Step("Lipschitz constant", f"$C = \\max \\sigma(f(x), f(z))/\\rho(x, z) = {exact_str(C)}$ over the "
-                  f"generating pairs of $\\rho$ (attained at {pair})."),
-             Step("Exact smallest eps", f"$\\varepsilon^* = {eps}$ (see the epsilon certificate)."),
-             Step("Against KL10 Thm 2.7", f"$2 C \\beta = {btxt}$; the binding ratio $r$ at distance $d$ compared "
-                  f"exactly with $e^{{2 C \\beta d}}$: $\\varepsilon^* {'=' if attained else ('<' if holds else '>')} "
-                  "2 C \\beta$.")]
-    return Certificate(kind="exponential_bound", claim=f"{mech.name} is 2*C*beta-private (KL10 Thm 2.7)",
-                       claim_latex=r"\varepsilon^* \le 2 C \beta", holds=holds, witness=dict(w), method=ec.method,
-                       steps=steps, data=data, evidence={"epsilon_certificate": ec},
-                       conclusion=f"eps* = {eps} {'=' if attained else '<' if holds else '>'} 2 C beta = {btxt}.")
+    pts = metric.points
+    lp_pairs = [[pts[i], pts[j], exact_str(dd), exact_str((metric if output_metric is None else output_metric).d(
+        fx[i], fx[j]))] for i, j, dd in metric.generating_pairs()]
+    ev = ExponentialBoundEvidence(beta=str(beta), lipschitz=exact_str(C), lipschitz_pair=list(pair) if pair else None,
+                                  lipschitz_pairs=lp_pairs, bound=btxt, bound_enclosure=data["bound_enclosure"],
+                                  epsilon=None if eps == "undecided" else eps, enclosure=ec.evidence.enclosure,
+                                  attained=attained, smallest=ec.evidence)
+    claim = f"{mech.name} is 2*C*beta-private (KL10 Thm 2.7)"
+    if holds is UNDECIDED:
+        return Certificate("exponential_bound", UNDECIDED, ec.method, claim, ev, reason=ec.reason)
+    return Certificate("exponential_bound", holds, ec.method, claim, ev, note=ec.note)
