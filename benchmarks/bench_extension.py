@@ -39,8 +39,8 @@ def bounded_degree(n, Dg):
     Ah = mechanism_from_values([M.points[k] for k in H], G.outputs, rows, name="geometric on the edge count")
     c = certify_extension(Ah, M, list(Ah.inputs), alpha=str(fmpq(1, 2**Dg)))
     dt = time.perf_counter() - t0
-    print(f"node distance n = {n} ({len(M)} graphs), D = {Dg}, |H| = {len(H)}: {c.verdict()}, eps = "
-          f"{c.data['epsilon_given']}, eps* of A = {c.data['epsilon']}, {dt:.1f} s")
+    print(f"node distance n = {n} ({len(M)} graphs), D = {Dg}, |H| = {len(H)}: {c.verdict.value}, eps = "
+          f"{c.evidence.level.text}, eps* of A = {c.evidence.epsilon}, {dt:.1f} s")
 
 
 def long_path(n, step):
@@ -51,7 +51,7 @@ def long_path(n, step):
     Ah = mechanism_from_values(H, G.outputs, G.rows(), name="geometric on H's index")
     c = certify_extension(Ah, M, H, alpha="1/2")
     dt = time.perf_counter() - t0
-    print(f"path n = {n}, |H| = {len(H)}, {len(G.outputs)} outputs: {c.verdict()}, eps* of A = {c.data['epsilon']}, "
+    print(f"path n = {n}, |H| = {len(H)}, {len(G.outputs)} outputs: {c.verdict.value}, eps* of A = {c.evidence.epsilon}, "
           f"{dt:.1f} s")
 
 

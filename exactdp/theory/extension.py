@@ -266,6 +266,11 @@ def _check_components(metric, dmat, finite, H):
             "add a point of that component to H or drop the component")
 
 
+def _outward(x, direction):
+    """One ulp toward ``direction`` on the finite entries (infinities and NaN unchanged)."""
+    return np.where(np.isfinite(x), np.nextafter(x, direction), x)
+
+
 def _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi):
     """Exact ``min over D' of e^(eps d(D, D')) Â(D')(w)`` for every D and w, float-filtered."""
     n, W = dmat.shape[0], codes.shape[1]
@@ -274,8 +279,9 @@ def _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi):
     filtered = exact = 0
     zero_code = [sign(v) == 0 for v in vals]
     for i in range(n):
-        lo = flo[dmat[i]][:, None] + vlo[codes]  # |H| x W
-        hi = fhi[dmat[i]][:, None] + vhi[codes]
+        with np.errstate(invalid="ignore"):  # one float addition, then one ulp outward: a rigorous enclosure
+            lo = _outward(flo[dmat[i]][:, None] + vlo[codes], -np.inf)  # |H| x W
+            hi = _outward(fhi[dmat[i]][:, None] + vhi[codes], np.inf)
         with np.errstate(invalid="ignore"):
             best_hi = np.nanmin(np.where(np.isnan(hi), np.inf, hi), axis=0)
         row = []
