@@ -16,6 +16,9 @@ from .mechanism import Mechanism
 from .mechanisms import exponential, geometric, randomized_response
 from .metrics import (FiniteMetric, cycle, discrete, from_graph, from_matrix, grid, hamming, induced, path,
                       symmetric_difference)
+from .metrics import node_distance_space
+from .theory.extension import extend
+from .theory.extension_cert import certify_extension
 
 __version__ = "0.1.0"
 
@@ -24,5 +27,5 @@ __all__ = [
     "ExactDPError", "InvalidInput", "InvalidType", "LabelMismatch", "NotAMetric", "NotStochastic", "ParseError",
     "Undecided", "UnsupportedRegime", "Level", "Mechanism", "geometric", "randomized_response", "exponential",
     "FiniteMetric", "from_graph", "from_matrix", "path", "cycle", "discrete", "grid", "hamming", "induced",
-    "symmetric_difference",
+    "symmetric_difference", "node_distance_space", "extend", "certify_extension",
 ]

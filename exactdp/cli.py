@@ -334,6 +334,55 @@ def _cmd_proofs(a):
     return 0
 
 
+# -- extension (BCSZ18) and tradeoff (KL10) ---------------------------------------------------------------------
+def _load_subset(path):
+    from .io import load_json
+
+    obj = load_json(path)
+    if isinstance(obj, dict):
+        obj = obj.get("points")
+    if not isinstance(obj, list):
+        raise _usage(f"--subset {path}: expected a JSON list of point labels or {{\"points\": [...]}}")
+    return [str(h) for h in obj]
+
+
+def _cmd_extend(a):
+    from .io import load_mechanism, load_metric
+    from .theory.extension_cert import certify_extension
+
+    if not (a.eps or a.alpha):
+        raise _usage("extend needs --eps or --alpha (the level at which the mechanism on H is private)")
+    mech, metric, H = load_mechanism(a.mechanism), load_metric(a.metric), _load_subset(a.subset)
+    return _emit(certify_extension(mech, metric, H, eps=a.eps, alpha=a.alpha), a.format)
+
+
+def _cmd_tradeoff(a):
+    from .io import load_metric
+    from .theory.tradeoff import certify_tradeoff
+
+    metric = load_metric(a.metric)
+    return _emit(certify_tradeoff(metric, gamma=a.gamma, delta=a.delta, ball=a.ball), a.format)
+
+
+def _register_extension_commands(sub):
+    x = sub.add_parser("extend", help="extend a mechanism from a subset H to the whole metric (BCSZ18) and certify "
+                                      "agreement on H and 2 eps-privacy")
+    x.add_argument("mechanism", help="mechanism on H (JSON; its inputs are the points of H)")
+    x.add_argument("--metric", required=True, help="metric file (JSON)")
+    x.add_argument("--subset", required=True, help="H: JSON list of point labels")
+    _level_args(x)
+    x.add_argument("--format", choices=FORMATS, default="text")
+    x.set_defaults(fn=_cmd_extend)
+
+    t = sub.add_parser("tradeoff", help="KL10's eps*(gamma, delta), bracketed by exact LPs")
+    t.add_argument("--metric", required=True, help="metric file (JSON); f = id, Y = X")
+    t.add_argument("--gamma", required=True, help="utility radius gamma > 0")
+    t.add_argument("--delta", required=True, help="failure probability, rational 0 < delta < 1")
+    t.add_argument("--ball", choices=["open", "closed"], default="open", help="B(f(x), gamma): sigma < or <= gamma")
+    t.add_argument("--format", choices=FORMATS, default="text")
+    t.set_defaults(fn=_cmd_tradeoff)
+
+
 class _UsageError(Exception):
     pass
 
@@ -457,6 +506,7 @@ def build_parser():
     pr.add_argument("--check", action="store_true", help="fail if any proof file is stale")
     pr.add_argument("--dir", default="proofs")
     pr.set_defaults(fn=_cmd_proofs)
+    _register_extension_commands(sub)
     return p
 
 

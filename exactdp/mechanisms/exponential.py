@@ -1,7 +1,9 @@
 """The exponential mechanism ``K(x)(z) = exp(-beta d(x,z)) / sum_z' exp(-beta d(x,z'))``.
 
 Normalised per row over a finite metric (outputs = the metric's points by
-default).  With ``beta = eps/2`` it is ``eps d``-private (the normaliser ratio
+default).  In KL10's generality (Def. 2.6) the outputs live in a second metric
+``(Y, sigma)``, the score is ``sigma(f(x), y)`` for a map ``f: X -> Y``, and a
+base measure ``mu`` on ``Y`` weights the outputs.  With ``beta = eps/2`` it is ``eps d``-private (the normaliser ratio
 contributes at most ``e^(beta d(x,x'))``).  Entries are exact transcendental
 numbers when ``beta`` is a number, or functions of the symbolic alpha when
 ``beta`` is a multiple of ``eps`` (integer or rational distances only).  ECP14
@@ -31,48 +33,137 @@ from ..mechanism import mechanism_from_values
 __all__ = ["exponential"]
 
 
-def exponential(metric, beta="eps/2", *, outputs=None, name=None):
-    """The exponential mechanism over a finite metric.
+def exponential(metric, beta="eps/2", *, outputs=None, name=None, output_metric=None, f=None, mu=None):
+    """The (conventional) exponential mechanism, KL10 Def. 2.6.
+
+    ``C_x(y) = mu(y) e^(-beta sigma(f(x), y)) / sum_y' mu(y') e^(-beta sigma(f(x), y'))``
+    for inputs ``x`` of ``(X, rho)`` and outputs ``y`` of ``(Y, sigma)``.  With
+    only ``metric`` and ``beta`` (today's call) ``Y = X``, ``sigma = rho``,
+    ``f = id`` and ``mu`` is the counting measure.
 
     Parameters
     ----------
     metric : FiniteMetric
+        The input space ``(X, rho)``.
     beta : exact number, ``c*log(q)`` or multiple of ``eps``
         Inverse temperature; default ``eps/2``.
     outputs : list of labels, optional
-        Output points (a subset of the metric's points); default all points.
+        Output points (a subset of ``Y``); default all points of ``Y``.
+    output_metric : FiniteMetric, optional
+        ``(Y, sigma)``; default ``metric``.
+    f : dict or callable, optional
+        ``f: X -> Y`` on labels; default the identity (then ``Y`` must contain
+        ``X``'s labels).
+    mu : dict or list, optional
+        Base measure on ``Y``: exact weights ``>= 0`` (a dict by output label,
+        or a list aligned with ``outputs``), not all zero.  **Reconstructed:**
+        KL10 Def. 2.6 says "a measure mu on X"; the integrals run over ``Y``,
+        so ``mu`` lives on ``Y``.  Default: weight 1 on every output.
+
+    Returns
+    -------
+    Mechanism
+        Inputs the points of ``X``, outputs the chosen points of ``Y``.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path, discrete
+    >>> E = exponential(discrete(2), beta="log(2)", mu={"0": "3/4", "1": "1/4"})
+    >>> [[str(v) for v in r] for r in E.rows()]
+    [['6/7', '1/7'], ['3/5', '2/5']]
+    >>> F = exponential(path(3), beta="log(2)", output_metric=path(5), f={"0": "0", "1": "2", "2": "4"})
+    >>> [str(v) for v in F.rows()[1]]
+    ['1/10', '1/5', '2/5', '1/5', '1/10']
+
+    References
+    ----------
+    KL10 Def. 2.6 and Thm 2.7 (``2 C beta``-private, ``C`` the Lipschitz
+    constant of ``f``); McSherry--Talwar (FOCS 2007).
     """
     b = exact_number(beta, Setting.symbolic(), what="beta")
     if isinstance(b, fmpq):
         b = Lin.rat(b)
-    pts = list(metric.points) if outputs is None else [str(o) for o in outputs]
-    cols = [metric.index.get(z) for z in pts]
+    Y = metric if output_metric is None else output_metric
+    pts = list(Y.points) if outputs is None else [str(o) for o in outputs]
+    cols = [Y.index.get(z) for z in pts]
     if any(c is None for c in cols):
-        raise InvalidInput(f"exponential outputs: {pts[cols.index(None)]!r} is not a point of the metric")
+        raise InvalidInput(f"exponential outputs: {pts[cols.index(None)]!r} is not a point of the output metric")
+    fx = _map_f(f, metric, Y)
+    weights = _base_measure(mu, pts)
     rows = []
     for i in range(len(metric)):
         terms = []
-        for j in cols:
-            d = metric.d(i, j)
+        for j, m in zip(cols, weights):
+            d = Y.d(fx[i], j)
             if d == math.inf:
                 raise InvalidInput("exponential mechanism: infinite distance; the metric must be connected")
-            terms.append(_weight(b, d))
-        Z = ExpFrac.const(0)
-        num_sum: dict = {}
-        rat_sum = fmpq(0)
-        for t in terms:
-            if isinstance(t, fmpq):
-                rat_sum += t
-            else:
-                num_sum = _padd(num_sum, t.num)
-        if num_sum:
-            Z = ExpFrac(_padd(num_sum, {Lin(): rat_sum}) if rat_sum else num_sum)
-            row = [t / Z for t in terms]
-        else:
-            row = [t / rat_sum for t in terms]
-        rows.append(row)
+            t = _weight(b, d)
+            terms.append(t * m if m != 1 else t)
+        rows.append(_normalise(terms))
     return mechanism_from_values(metric.points, pts, rows,
                                  name=name or f"exponential(beta = {exact_str(b) if not isinstance(b, LogVal) else b})")
+
+
+def _normalise(terms):
+    Z = ExpFrac.const(0)
+    num_sum: dict = {}
+    rat_sum = fmpq(0)
+    for t in terms:
+        if isinstance(t, fmpq):
+            rat_sum += t
+        else:
+            if not t.is_polynomial():
+                raise InvalidInput("exponential mechanism: a weight is not an exponential polynomial")
+            num_sum = _padd(num_sum, t.num)
+    if num_sum:
+        Z = ExpFrac(_padd(num_sum, {Lin(): rat_sum}) if rat_sum else num_sum)
+        return [t / Z for t in terms]
+    return [t / rat_sum for t in terms]
+
+
+def _map_f(f, X, Y):
+    """Index in ``Y`` of ``f(x)`` for each point of ``X``."""
+    out = []
+    for x in X.points:
+        if f is None:
+            y = x
+        elif callable(f):
+            y = str(f(x))
+        else:
+            if x not in f and not any(str(k) == x for k in f):
+                raise InvalidInput(f"f: no image for the input {x!r}; f must map every point of X to a point of Y")
+            y = str(f[x]) if x in f else str(next(v for k, v in f.items() if str(k) == x))
+        j = Y.index.get(y)
+        if j is None:
+            raise InvalidInput(f"f: f({x!r}) = {y!r} is not a point of the output metric"
+                               + ("; hint: give output_metric and f when X and Y differ" if f is None else ""))
+        out.append(j)
+    return out
+
+
+def _base_measure(mu, pts):
+    if mu is None:
+        return [1] * len(pts)
+    if isinstance(mu, dict):
+        mu = {str(k): v for k, v in mu.items()}
+        missing = [p for p in pts if p not in mu]
+        if missing:
+            raise InvalidInput(f"mu: no weight for the output {missing[0]!r}; give a weight (possibly 0) for every "
+                               "output")
+        vals = [mu[p] for p in pts]
+    else:
+        vals = list(mu)
+        if len(vals) != len(pts):
+            raise InvalidInput(f"mu: {len(vals)} weights for {len(pts)} outputs")
+    out = []
+    for p, v in zip(pts, vals):
+        q = exact_number(v, what=f"mu[{p!r}]")
+        if not isinstance(q, fmpq) or q < 0:
+            raise InvalidInput(f"mu[{p!r}]: expected an exact rational weight >= 0, got {v!r}")
+        out.append(q)
+    if all(q == 0 for q in out):
+        raise InvalidInput("mu: every weight is 0; the base measure must give some output positive weight")
+    return out
 
 
 def _weight(b, d):

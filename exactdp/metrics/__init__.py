@@ -1,6 +1,7 @@
 """Finite metric spaces with exact distances (layer 2 of DESIGN.md section 3)."""
 
 from .databases import database_label, hamming, induced, symmetric_difference
+from .graph_space import node_distance_space
 from .graphs import cycle, discrete, from_graph, grid, path
 from .space import FiniteMetric, from_matrix
 from .spec import as_metric, metric_from_spec
@@ -19,4 +20,5 @@ __all__ = [
     "database_label",
     "metric_from_spec",
     "as_metric",
+    "node_distance_space",
 ]

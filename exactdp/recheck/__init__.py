@@ -35,7 +35,8 @@ __all__ = ["recheck", "RecheckResult", "KINDS"]
 #: certificate kind -> module of this package holding its ``check(cert: dict)``
 KINDS = {"privacy": "privacy", "epsilon": "privacy", "all_eps": "all_eps", "optimality": "optimality",
          "tight": "ecp14", "regular": "ecp14", "threshold": "ecp14", "leakage": "ecp14", "theorem4": "ecp14",
-         "relation": "relation"}
+         "relation": "relation", "extension": "extension", "best_extension": "extension", "utility": "kl10",
+         "exponential_bound": "kl10", "tradeoff": "kl10"}
 
 #: largest certificate file read (bytes)
 MAX_BYTES = 512 * 2**20

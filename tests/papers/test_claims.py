@@ -15,7 +15,10 @@ EXPECTED = {"GRS12-ex2.1": "reproduced", "HLM15-ex6": "reproduced", "HLM15-ex7":
             "ECP14-ex1": "reproduced", "ECP14-ex2": "reproduced", "ECP14-prop9": "reproduced",
             "ECP14-sec6.1": "reproduced", "ECP14-thm3": "reproduced", "ECP14-ex3": "differs",
             "ECP14-sec7.1-sum": "differs", "ECP14-sec7.1-2count": "differs", "ECP14-thm1": "reproduced",
-            "ECP14-fig6": "differs", "ECP14-sec7.2": "differs"}
+            "ECP14-fig6": "differs", "ECP14-sec7.2": "differs",
+            "BCSZ18-prop2.1": "reconstructed", "BCSZ18-lem4.1": "reproduced", "BCSZ18-sec3": "reproduced",
+            "BCSZ18-factor2": "reproduced", "KL10-thm2.7": "reproduced", "KL10-def2.2": "reconstructed",
+            "KL10-def2.3": "reproduced", "KL10-thm3.4": "reconstructed"}
 
 
 @pytest.mark.parametrize("cid", sorted(EXPECTED))

@@ -1,0 +1,161 @@
+"""One certificate for the BCSZ18 extension: (a) Â private on H, (b) A = Â on H, (c) A 2eps-private, (d) eps*(A).
+
+:func:`certify_extension` decides each part exactly (``decide``), builds an
+evidence record of exact strings, and renders the worked proof from that
+record (``render``), following BCSZ18's chain of inequalities (proof of
+Thm 2.1, Sec. 4) with the exact numbers of the binding instance: the pair
+``(D_1, D_2)`` and output ``w`` where ``A``'s privacy ratio is largest.
+
+>>> from exactdp import Mechanism
+>>> from exactdp.metrics import path
+>>> Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
+>>> c = certify_extension(Ah, path(4), ["0", "3"], alpha="1/2")
+>>> ev = c.evidence
+>>> c.holds, ev.private_on_H, ev.agrees_on_H, ev.private_2eps, ev.epsilon
+(True, 'holds', True, 'holds', 'log(2)')
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data, metric_data
+from ..certificate.extension import ExtensionEvidence
+from ..certify.privacy import certify_privacy, resolve_level
+from ..errors import Undecided
+from ..exact.decide import exact_str, sign, simplify
+from .extension import ZeroNormaliser, _check_subset, double_level, extension_data, restrict_metric
+
+__all__ = ["certify_extension"]
+
+
+def _agreement(X, mech_on_H):
+    """(b): ``Z_D = 1`` and ``A(D) = Â(D)`` exactly for every ``D`` in H; first disagreement or None."""
+    A = X.mechanism
+    ones = 0
+    first = None
+    for h in X.H:
+        z = X.Z[A.row_index[h]]
+        if sign(z - 1) == 0:
+            ones += 1
+        for w in A.outputs:
+            a, b = A.entry(h, w), mech_on_H.entry(h, w)
+            if first is None and sign(a - b) != 0:
+                first = {"D": h, "output": w, "A": exact_str(a), "A_hat": exact_str(b), "Z_D": exact_str(z)}
+    return ones, first
+
+
+def _binding(X, metric, mech_on_H, b):
+    """Exact numbers of BCSZ18's chain at the binding pair ``(D_1, D_2, w)`` of A's smallest eps."""
+    A, L = X.mechanism, X.level
+    D1, D2, w = b.x, b.x_prime, b.output
+    i1, i2, j = A.row_index[D1], A.row_index[D2], A.col_index[w]
+    d12 = metric.distance(D1, D2)
+    p1, p2 = X.H[int(X.argmin[i1, j])], X.H[int(X.argmin[i2, j])]
+    m1, m2, Z1, Z2 = X.minima[i1][j], X.minima[i2][j], X.Z[i1], X.Z[i2]
+    E = L.factor(d12)
+    a1, a2 = A.entry(D1, w), A.entry(D2, w)
+    return {"D1": D1, "D2": D2, "output": w, "distance": exact_str(d12),
+            "argmin_D1": p1, "argmin_D2": p2, "d_D1_argmin": exact_str(metric.distance(D1, p1)),
+            "d_D2_argmin": exact_str(metric.distance(D2, p2)),
+            "A_hat_argmin_D1": exact_str(mech_on_H.entry(p1, w)), "A_hat_argmin_D2": exact_str(mech_on_H.entry(p2, w)),
+            "m1": exact_str(m1), "m2": exact_str(m2), "factor": exact_str(E), "factor_m2": exact_str(simplify(E * m2)),
+            "Z1": exact_str(Z1), "Z2": exact_str(Z2), "factor_Z1": exact_str(simplify(E * Z1)),
+            "A1": exact_str(a1), "A2": exact_str(a2),
+            "ratio": exact_str(simplify(a1 / a2)) if sign(a2) else "inf", "factor2": exact_str(simplify(E * E))}
+
+
+def _distances(metric, H):
+    hidx = [metric.index[h] for h in H]
+    return [[exact_str(metric.d(i, j)) if metric.d(i, j) != math.inf else "inf" for j in hidx]
+            for i in range(len(metric))]
+
+
+def certify_extension(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=None) -> Certificate:
+    """Certify BCSZ18 Prop. 2.1 on an instance: the extension exists, agrees on H and is 2 eps-private.
+
+    Parameters
+    ----------
+    mech_on_H : Mechanism
+        ``Â`` with rows exactly ``H``.
+    metric : FiniteMetric
+        ``(M, d)``.
+    H : list of labels, optional
+        Default: the mechanism's inputs.
+    eps, alpha, level :
+        Exactly one: the level ``eps`` claimed for ``Â`` on ``H``.
+
+    Returns
+    -------
+    Certificate
+        ``kind = "extension"``.  Holds when (a) ``Â`` is eps-private on ``H``
+        for the restricted metric, (b) ``A = Â`` on ``H`` (every normaliser
+        ``Z_D = 1``) and (c) ``A`` is ``2 eps``-private on ``M``; fails with the
+        failing part's witness (for (a): the violated constraint of ``Â``);
+        undecided outside the exact regimes.  The evidence holds ``mechanism``
+        (``A``), ``agrees_on_H``, ``private_2eps``, ``epsilon`` (``A``'s exact
+        smallest eps), ``witness`` and ``binding`` (BCSZ18's chain at the
+        binding pair).
+
+    References
+    ----------
+    BCSZ18 Prop. 2.1 (Thm 2.1), Lemma 4.1, proof in Sec. 4.
+    """
+    level = resolve_level(eps, alpha, level)
+    H = _check_subset(mech_on_H, metric, H)
+    if mech_on_H.regime == "symbolic":
+        mech_on_H = mech_on_H.at(level)
+    claim = (f"the BCSZ18 extension of {mech_on_H.name} from |H| = {len(H)} points to the {metric.description} "
+             f"agrees on H and is 2 eps-private, eps = {level.eps_str()}")
+    R = restrict_metric(metric, H)
+    ca = certify_privacy(mech_on_H, R, level=level)
+    base = dict(mech_on_H=mechanism_data(mech_on_H), H=list(H), metric=metric_data(metric),
+                restricted=metric_data(R), points=list(metric.points), distances=_distances(metric, H),
+                level=level_data(level), level_2eps=level_data(double_level(level)),
+                private_on_H=ca.verdict.value, epsilon_of_A_hat=ca.evidence.epsilon, violation=ca.evidence.violation)
+    try:
+        X = extension_data(mech_on_H, metric, H, level=level)
+    except (ZeroNormaliser, Undecided) as e:
+        undecided = isinstance(e, Undecided)
+        note = e.reason if undecided else str(e)
+        ev = ExtensionEvidence(**base, mechanism=None, normalisers=None, agrees_on_H=None, normalisers_equal_1=0,
+                               disagreement=None, private_2eps="undecided" if undecided else "undefined",
+                               violation_2eps=None, epsilon=None, enclosure=None, binding=None,
+                               witness={"part": "a"} if ca.holds is False else None, stats={}, extension_note=note)
+        if ca.holds is False:
+            return Certificate("extension", False, ca.method, claim, ev, note="part (a) fails")
+        return Certificate("extension", UNDECIDED, Method.NONE, claim, ev, reason=note)
+    ones, disagree = _agreement(X, mech_on_H)
+    cc = certify_privacy(X.mechanism, metric, level=double_level(level))
+    sm = cc.evidence.smallest
+    binding = None
+    if cc.holds is True and sm is not None and sm.binding is not None and sm.epsilon not in (None, "0", "inf"):
+        binding = _binding(X, metric, mech_on_H, sm.binding)
+    verdicts = [ca.holds, disagree is None, cc.holds]
+    if any(v is False for v in verdicts):
+        holds = False
+    elif any(v is UNDECIDED for v in verdicts):
+        holds = UNDECIDED
+    else:
+        holds = True
+    if ca.holds is False:
+        witness = {"part": "a"}
+    elif disagree is not None:
+        witness = {"part": "b", **disagree}
+    elif cc.holds is False:
+        witness = {"part": "c"}
+    else:
+        witness = {"part": "all", **(binding or {})}
+    ev = ExtensionEvidence(**base, mechanism=mechanism_data(X.mechanism), normalisers=[exact_str(z) for z in X.Z],
+                           agrees_on_H=disagree is None, normalisers_equal_1=ones, disagreement=disagree,
+                           private_2eps=cc.verdict.value, violation_2eps=cc.evidence.violation,
+                           epsilon=cc.evidence.epsilon, enclosure=cc.evidence.enclosure, binding=binding,
+                           witness=witness, stats=dict(X.comparisons), extension_note=None)
+    method = Method.RATIONAL if level.regime == "rational" and mech_on_H.regime == "rational" \
+        else Method.TRANSCENDENCE_BALLS
+    note = (f"minima: {X.comparisons['filtered']} candidates dropped by the certified float filter, "
+            f"{X.comparisons['exact']} compared exactly")
+    if holds is UNDECIDED:
+        return Certificate("extension", UNDECIDED, method, claim, ev, reason="a comparison is outside every exact "
+                           "regime", note=note)
+    return Certificate("extension", holds, method, claim, ev, note=note)

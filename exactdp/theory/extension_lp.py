@@ -1,0 +1,157 @@
+"""The best possible extension: is BCSZ18's factor 2 necessary?  (an exactdp study, not a paper claim)
+
+For a mechanism ``Â`` on ``H`` and a rational ``t = e^(eps')``, the
+extensions of ``Â`` that are ``eps'``-private on ``M`` form the polytope
+
+    A(D)(w) >= 0,  sum_w A(D)(w) = 1,  A(D) = Â(D) on H,
+    A(D)(w) <= t^d(D, D') A(D')(w)   on the generating pairs, both directions.
+
+:func:`extension_slack_lp` solves ``sigma*(t) = min sigma`` over the same
+constraints with ``sigma`` subtracted from every privacy row; it is always
+feasible and ``sigma* >= 0``, so "some extension is ``eps'``-private" is the
+exact statement ``sigma*(t) = 0`` (the optimal ``A`` is the witness) and "no
+extension is" is ``sigma*(t) > 0``, certified by the LP dual (a Farkas-type
+certificate: ``solve_lp`` has no infeasibility certificate of its own, so the
+LP is posed to need none).  ``sigma*`` is non-increasing in ``t``, so the
+smallest ``eps'`` is ``log t'`` with ``t' = min {t : sigma*(t) = 0}``;
+:func:`best_extension_bracket` brackets ``t'`` by rational end points with
+exact LP certificates at both, and reports ``eps'/eps`` against BCSZ18's 2.
+
+>>> from exactdp import Mechanism
+>>> from exactdp.metrics import path
+>>> from flint import fmpq
+>>> Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["8/9", "1/9"], ["1/9", "8/9"]])
+>>> extension_slack_lp(Ah, path(4), ["0", "3"], fmpq(2)).value > 0     # eps' = eps = log 2: impossible
+True
+>>> extension_slack_lp(Ah, path(4), ["0", "3"], fmpq(4)).value         # eps' = 2 eps: possible
+0
+"""
+
+from __future__ import annotations
+
+from flint import fmpq
+
+from ..certificate import Certificate, Method, level_data, mechanism_data, metric_data
+from ..certificate.ecp14 import LPData
+from ..certificate.extension import BestExtensionEvidence
+from ..certify.privacy import resolve_level
+from ..errors import InvalidInput, UnsupportedRegime
+from ..exact.decide import decimal_enclosure, exact_str
+from ..exact.lp import LinearProgram, solve_lp
+from ..mechanism import mechanism_from_values
+from .extension import _check_subset
+
+__all__ = ["extension_slack_lp", "best_extension_bracket", "SlackLP"]
+
+
+class SlackLP:
+    """``sigma*(t)``, the verified solution, and the optimal extension when ``sigma* = 0``."""
+
+    def __init__(self, t, value, mechanism, solution):
+        self.t, self.value, self.mechanism, self.solution = t, value, mechanism, solution
+
+
+def extension_slack_lp(mech_on_H, metric, H, t) -> SlackLP:
+    """``sigma*(t)``: 0 iff some extension of ``mech_on_H`` is ``log t``-private on ``metric`` (exact LP)."""
+    H = _check_subset(mech_on_H, metric, H)
+    if mech_on_H.regime != "rational":
+        raise UnsupportedRegime("extension LP: the mechanism on H must have rational entries")
+    t = fmpq(t)
+    if t < 1:
+        raise InvalidInput(f"t: expected t = e^eps' >= 1, got {t}")
+    W = len(mech_on_H.outputs)
+    hset = set(H)
+    free = [p for p in metric.points if p not in hset]
+    col = {p: k for k, p in enumerate(free)}
+    S = len(free) * W  # sigma's index
+    c = [fmpq(0)] * S + [fmpq(1)]
+    A_eq = [{col[p] * W + w: 1 for w in range(W)} for p in free]
+    b_eq = [fmpq(1)] * len(free)
+    A_ub, b_ub = [], []
+
+    def term(p, w, coef, row):
+        """Add coef * A(p)(w) to row; return the constant part when p is in H."""
+        if p in hset:
+            return coef * mech_on_H.entry(p, mech_on_H.outputs[w])
+        row[col[p] * W + w] = row.get(col[p] * W + w, 0) + coef
+        return fmpq(0)
+
+    for i, j, d in metric.generating_pairs():
+        if not isinstance(d, fmpq) or d.q != 1:
+            raise UnsupportedRegime(f"extension LP: distance {exact_str(d)} is not an integer, so t^d is not rational")
+        f = t ** int(d.p)
+        for a, b in ((metric.points[i], metric.points[j]), (metric.points[j], metric.points[i])):
+            for w in range(W):
+                row = {S: fmpq(-1)}
+                const = term(a, w, fmpq(1), row) + term(b, w, -f, row)
+                A_ub.append(row)
+                b_ub.append(-const)
+    sol = solve_lp(LinearProgram(c=c, A_eq=A_eq, b_eq=b_eq, A_ub=A_ub, b_ub=b_ub))
+    mech = None
+    if sol.value == 0:
+        rows = []
+        for p in metric.points:
+            if p in hset:
+                rows.append([mech_on_H.entry(p, z) for z in mech_on_H.outputs])
+            else:
+                rows.append([sol.x[col[p] * W + w] for w in range(W)])
+        mech = mechanism_from_values(metric.points, mech_on_H.outputs, rows, name=f"best extension at t = {t}")
+    return SlackLP(t, sol.value, mech, sol)
+
+
+def best_extension_bracket(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=None, rel_width="1/256",
+                           max_steps=40) -> Certificate:
+    """Bracket the smallest ``eps'`` for which some extension is ``eps'``-private, against ``2 eps``.
+
+    The level must be rational (``alpha`` rational): the search runs over
+    rational ``t`` in ``[1, 1/alpha^2]``; ``t = 1/alpha^2`` (BCSZ18's ``2 eps``)
+    always works when ``Â`` is eps-private on ``H``.
+    """
+    lev = resolve_level(eps, alpha, level)
+    if lev.regime != "rational" or lev.D != 1:
+        raise UnsupportedRegime("best extension: give a rational alpha (the LP needs t = e^eps' rational)")
+    R = lev.R
+    top = extension_slack_lp(mech_on_H, metric, H, R * R)
+    if top.value != 0:
+        raise InvalidInput("best extension: no extension is 2 eps-private, so the mechanism on H is not eps-private "
+                           "for the restricted metric (BCSZ18 Prop. 2.1)")
+    H = _check_subset(mech_on_H, metric, H)
+    lo = extension_slack_lp(mech_on_H, metric, H, fmpq(1))
+    if lo.value == 0:
+        return _bracket_cert(lev, None, lo, 0, mech_on_H, metric, H)
+    hi, steps = top, 2
+    while (hi.t - lo.t) > fmpq(rel_width) * lo.t and steps < max_steps:
+        mid = (lo.t + hi.t) / 2
+        m = extension_slack_lp(mech_on_H, metric, H, mid)
+        steps += 1
+        if m.value == 0:
+            hi = m
+        else:
+            lo = m
+    return _bracket_cert(lev, lo, hi, steps, mech_on_H, metric, H)
+
+
+def _ratio_enclosure(t, lev):
+    def f():
+        from flint import arb
+        return arb(t).log() / lev.eps_arb()
+    return list(decimal_enclosure(f, 12))
+
+
+def _lp_data(u):
+    sol = u.solution
+    return LPData(value=exact_str(sol.value), x=[exact_str(v) for v in sol.x], y=[exact_str(v) for v in sol.y],
+                  lam=[exact_str(v) for v in sol.lam])
+
+
+def _bracket_cert(lev, lo, hi, steps, mech_on_H, metric, H):
+    hset = set(H)
+    ev = BestExtensionEvidence(
+        mech_on_H=mechanism_data(mech_on_H), H=list(H), points=list(metric.points),
+        free=[p for p in metric.points if p not in hset], metric=metric_data(metric), level=level_data(lev),
+        t_lower=None if lo is None else exact_str(lo.t), lp_lower=None if lo is None else _lp_data(lo),
+        t_upper=exact_str(hi.t), lp_upper=_lp_data(hi),
+        factor_lower=["0", "0"] if lo is None else _ratio_enclosure(lo.t, lev),
+        factor_upper=_ratio_enclosure(hi.t, lev), mechanism=mechanism_data(hi.mechanism))
+    return Certificate("best_extension", True, Method.EXACT_LP, "the smallest eps' of any extension, against 2 eps",
+                       ev, note=f"{steps} exact LPs; {hi.solution.method}")

@@ -1,0 +1,220 @@
+"""KL10's privacy--utility tradeoff ``eps*(gamma, delta)`` (Def. 2.3) by exact linear programming.
+
+For ``t = e^eps`` rational, a mechanism ``M: X -> Delta(Y)`` that is
+eps-private (KL10 Def. 2.2, eq. (1)) is a point of the polytope
+
+    M_x(y) >= 0,   sum_y M_x(y) = 1,   M_x(y) <= t^rho(x, x') M_x'(y)
+
+(generating pairs of ``rho`` in both directions suffice; integer distances make
+``t^rho`` rational).  :func:`utility_lp` solves
+
+    s*(t) = max s   subject to   s <= M_x(B(f(x), gamma)) for every x
+
+exactly (:func:`exactdp.exact.lp.solve_lp`: primal, dual and zero gap checked
+in rationals).  The LP is always feasible (constant rows are private) and
+bounded (``s <= 1``), so it never needs an infeasibility answer: a
+``t``-private mechanism with ``(gamma, delta)``-utility exists iff
+``s*(t) >= 1 - delta``, and when it does not, the dual solution is the exact
+certificate (weak duality: every ``t``-private mechanism has worst ball mass
+``<= s*(t) < 1 - delta``).  ``solve_lp`` reports infeasibility only as
+``Undecided`` and returns no Farkas ray -- this formulation avoids needing one.
+
+``s*(t)`` is non-decreasing in ``t`` (the constraints relax), so
+``eps*(gamma, delta) = log t*`` with ``t* = min {t >= 1 : s*(t) >= 1 - delta}``
+(0 when constant mechanisms already suffice; the minimum is attained by
+compactness).  :func:`certify_tradeoff` brackets ``t*`` between rational end
+points, each with its exact LP certificate.
+
+Closed form on the discrete metric (``X = Y``, ``f = id``, ``n`` points, a
+ball containing only its centre): by symmetry (averaging an optimal mechanism
+over the permutations of the points keeps it feasible and does not lower the
+worst ball mass) the optimum is randomized response ``M_x(x) = p``,
+``M_x(y) = (1 - p)/(n - 1)`` with ``p <= t (1 - p)/(n - 1)``, so
+``s*(t) = t/(t + n - 1)`` and
+
+    eps*(gamma, delta) = log((1 - delta)(n - 1)/delta)    (0 if that is <= 0).
+
+>>> from exactdp.metrics import discrete
+>>> from flint import fmpq
+>>> utility_lp(discrete(3), fmpq(4), gamma="1", delta="1/5").value    # 4/(4 + 2)
+2/3
+"""
+
+from __future__ import annotations
+
+from flint import fmpq
+
+from ..certificate import Certificate, Method, mechanism_data, metric_data
+from ..certificate.ecp14 import LPData
+from ..certificate.kl10 import TradeoffEvidence
+from ..errors import InvalidInput, UnsupportedRegime
+from ..exact.decide import exact_str
+from ..exact.lp import LinearProgram, solve_lp
+from ..mechanism import mechanism_from_values
+from .utility import _check_ball, _f_index, _gamma_delta, _in_ball
+
+__all__ = ["utility_lp", "UtilityLP", "certify_tradeoff", "discrete_tradeoff"]
+
+
+class UtilityLP:
+    """``s*(t)`` with its exactly verified LP solution and the optimal mechanism."""
+
+    def __init__(self, t, value, mechanism, solution):
+        self.t, self.value, self.mechanism, self.solution = t, value, mechanism, solution
+
+
+def _build(metric, Y, fx, t, g, ball):
+    nX, nY = len(metric), len(Y)
+    N = nX * nY
+    c = [fmpq(0)] * N + [fmpq(-1)]
+    A_eq = [{x * nY + y: 1 for y in range(nY)} for x in range(nX)]
+    b_eq = [fmpq(1)] * nX
+    A_ub, b_ub = [], []
+    for i, j, d in metric.generating_pairs():
+        if not isinstance(d, fmpq) or d.q != 1:
+            raise UnsupportedRegime(f"tradeoff LP: distance {exact_str(d)} is not an integer, so t^d is not rational")
+        f = t ** int(d.p)
+        for a, b in ((i, j), (j, i)):
+            for y in range(nY):
+                A_ub.append({a * nY + y: 1, b * nY + y: -f})
+                b_ub.append(fmpq(0))
+    for x in range(nX):
+        row = {N: 1}
+        for y in range(nY):
+            if _in_ball(Y.d(fx[x], y), g, ball):
+                row[x * nY + y] = -1
+        A_ub.append(row)
+        b_ub.append(fmpq(0))
+    # float-solve guide only: optimal entries decay like t^-sigma(f(x), y), so scale the columns that way
+    tf = float(t)
+    scale = [max(tf ** -min(float(Y.d(fx[x], y)), 600.0), 1e-250) for x in range(nX) for y in range(nY)] + [1.0]
+    return LinearProgram(c=c, A_eq=A_eq, b_eq=b_eq, A_ub=A_ub, b_ub=b_ub, scale=scale)
+
+
+def utility_lp(metric, t, *, gamma, delta=None, output_metric=None, f=None, ball="open") -> UtilityLP:
+    """``s*(t) = max over t-private M of min_x M_x(B(f(x), gamma))``, exactly.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        ``(X, rho)`` with integer generating distances.
+    t : rational > 0... ``t >= 1``
+        ``t = e^eps``.
+    gamma : exact number > 0
+    delta : unused (accepted for symmetry with :func:`certify_tradeoff`)
+    output_metric, f, ball :
+        ``(Y, sigma)`` (default ``metric``), ``f: X -> Y`` (default identity),
+        ``"open"`` or ``"closed"`` balls.
+
+    Returns
+    -------
+    UtilityLP
+        ``value`` (``fmpq``), the optimal ``mechanism`` and the verified
+        ``solution`` (with its dual).
+    """
+    _check_ball(ball)
+    t = fmpq(t) if not isinstance(t, fmpq) else t
+    if t < 1:
+        raise InvalidInput(f"t: expected t = e^eps >= 1, got {t}")
+    g, _ = _gamma_delta(gamma, delta if delta is not None else "1/2")
+    Y = metric if output_metric is None else output_metric
+    fx = _f_index(f, metric, Y)
+    lp = _build(metric, Y, fx, t, g, ball)
+    sol = solve_lp(lp)
+    nY = len(Y)
+    rows = [[sol.x[x * nY + y] for y in range(nY)] for x in range(len(metric))]
+    M = mechanism_from_values(metric.points, Y.points, rows, name=f"optimal mechanism at t = {t}")
+    return UtilityLP(t, -sol.value, M, sol)
+
+
+def discrete_tradeoff(n: int, delta) -> fmpq:
+    """``t* = (1 - delta)(n - 1)/delta`` on the discrete metric with singleton balls (1 if that is below 1)."""
+    d = fmpq(delta) if not isinstance(delta, fmpq) else delta
+    t = (1 - d) * (n - 1) / d
+    return t if t > 1 else fmpq(1)
+
+
+def certify_tradeoff(metric, *, gamma, delta, output_metric=None, f=None, ball="open", rel_width="1/64",
+                     max_steps=40) -> Certificate:
+    """KL10 Def. 2.3: bracket ``eps*(gamma, delta) = log t*`` by exact LPs at rational ``t``.
+
+    Returns
+    -------
+    Certificate
+        ``kind = "tradeoff"``; evidence: ``t_lower`` (``s*(t_lower) < 1 - delta``,
+        certified by the LP dual), ``t_upper`` (``s*(t_upper) >= 1 - delta``,
+        certified by the optimal mechanism, included as ``mechanism``),
+        ``epsilon`` (``"0"`` when constant mechanisms suffice, else None) and
+        ``epsilon_bracket``; ``s_lower``, ``s_upper``; both LPs with their duals.
+
+    References
+    ----------
+    KL10 Def. 2.2 and 2.3.
+    """
+    g, d = _gamma_delta(gamma, delta)
+    target = 1 - d
+    width = fmpq(rel_width) if not isinstance(rel_width, fmpq) else rel_width
+
+    def s(t):
+        return utility_lp(metric, t, gamma=g, delta=d, output_metric=output_metric, f=f, ball=ball)
+
+    lo = s(fmpq(1))
+    if lo.value >= target:
+        return _tradeoff_cert(metric, g, d, ball, None, lo, 0, output_metric, f)
+    t_lo, hi = fmpq(1), s(fmpq(2))
+    steps = 1
+    while hi.value < target:
+        t_lo, lo = hi.t, hi
+        hi = s(hi.t * 2)
+        steps += 1
+        if steps > max_steps:
+            raise InvalidInput("tradeoff: no private mechanism with this utility was found below t = 2^40")
+    while (hi.t - lo.t) > width * lo.t and steps < max_steps:
+        mid = _simple_between(lo.t, hi.t)
+        m = s(mid)
+        steps += 1
+        if m.value >= target:
+            hi = m
+        else:
+            lo = m
+    return _tradeoff_cert(metric, g, d, ball, lo, hi, steps, output_metric, f)
+
+
+def _simple_between(a: fmpq, b: fmpq) -> fmpq:
+    """The rational with the smallest denominator strictly between ``a < b`` (Stern--Brocot)."""
+    lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 0
+    while True:
+        mn, md = lo_n + hi_n, lo_d + hi_d
+        m = fmpq(mn, md)
+        if m <= a:
+            lo_n, lo_d = mn, md
+        elif m >= b:
+            hi_n, hi_d = mn, md
+        else:
+            return m
+
+
+def _lp_data(u):
+    sol = u.solution
+    return LPData(value=exact_str(sol.value), x=[exact_str(v) for v in sol.x], y=[exact_str(v) for v in sol.y],
+                  lam=[exact_str(v) for v in sol.lam])
+
+
+def _tradeoff_cert(metric, g, d, ball, lo, hi, steps_used, output_metric=None, f=None):
+    target = 1 - d
+    Y = metric if output_metric is None else output_metric
+    fx = _f_index(f, metric, Y)
+    sigma = [[exact_str(Y.d(fx[x], y)) for y in range(len(Y))] for x in range(len(metric))]
+    common = dict(inputs=list(metric.points), outputs=list(Y.points), metric=metric_data(metric), sigma=sigma,
+                  gamma=exact_str(g), delta=exact_str(d), ball=ball, target=exact_str(target),
+                  t_upper=exact_str(hi.t), s_upper=exact_str(hi.value), lp_upper=_lp_data(hi),
+                  mechanism=mechanism_data(hi.mechanism), lp_solves=steps_used + 1)
+    if lo is None:
+        ev = TradeoffEvidence(**common, epsilon="0", epsilon_bracket=["0", "0"], t_lower=None, s_lower=None,
+                              lp_lower=None)
+    else:
+        ev = TradeoffEvidence(**common, epsilon=None,
+                              epsilon_bracket=[f"log({exact_str(lo.t)})", f"log({exact_str(hi.t)})"],
+                              t_lower=exact_str(lo.t), s_lower=exact_str(lo.value), lp_lower=_lp_data(lo))
+    return Certificate("tradeoff", True, Method.EXACT_LP, f"eps*(gamma = {exact_str(g)}, delta = {exact_str(d)}) on "
+                       f"the {metric.description} ({ball} balls)", ev, note=hi.solution.method)

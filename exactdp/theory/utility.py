@@ -1,0 +1,244 @@
+"""KL10's utility notion and the privacy bound of the exponential mechanism, decided exactly.
+
+* :func:`lipschitz_constant` -- ``C = max sigma(f(x), f(z)) / rho(x, z)``, exact
+  (over the generating pairs of ``rho``, which suffice by the triangle
+  inequality).
+* :func:`certify_utility` -- KL10 Def. 2.2: ``M_x(B_sigma(f(x), gamma)) >= 1 - delta``
+  for every ``x``, with the worst ``x`` as witness.  KL10 does not say whether
+  the ball is open or closed; ``ball="open"`` (``sigma < gamma``, the default)
+  and ``ball="closed"`` (``sigma <= gamma``) are both supported and the
+  certificate says which.
+* :func:`certify_exponential_bound` -- KL10 Thm 2.7 / Lemma A.1: the exponential
+  mechanism is ``2 C beta``-private; the exact smallest eps is compared with
+  ``2 C beta``.  On a finite space with ``C > 0`` the bound is never attained:
+  equality in the numerator step of Lemma A.1 needs ``f(x)`` between ``f(z)``
+  and ``y``, equality in the normaliser step needs ``f(z)`` between ``f(x)``
+  and every ``y'`` of positive weight, and both at the same ``y`` (which must
+  have positive weight for ``M_x(y) > 0``) force ``sigma(f(x), f(z)) = 0``.
+  It is approached: two points with ``mu = (1 - t, t)`` give ``eps* -> 2 beta``
+  as ``t -> 0``.
+
+Lemma A.1 as printed has two slips, reconstructed here: its second line should
+read ``e^(beta sigma(f(x), f(z))) int_T e^(-beta sigma(f(z), y)) dmu`` (it
+repeats ``f(x)``), and likewise the fifth.
+
+>>> from exactdp.metrics import discrete
+>>> from exactdp.mechanisms import exponential
+>>> E = exponential(discrete(2), beta="log(2)", mu={"0": "3/4", "1": "1/4"})
+>>> c = certify_utility(E, discrete(2), gamma="1", delta="3/5")   # open ball: B(x, 1) = {x}
+>>> c.holds, c.evidence.worst, c.evidence.mass, c.evidence.target
+(True, '1', '2/5', '2/5')
+>>> certify_utility(E, discrete(2), gamma="1", delta="1/2").holds
+False
+>>> certify_utility(E, discrete(2), gamma="1", delta="1/2", ball="closed").holds   # closed: all of Y
+True
+"""
+
+from __future__ import annotations
+
+from flint import fmpq
+
+from ..certificate import UNDECIDED, Certificate, Method, mechanism_data
+from ..certificate.kl10 import ExponentialBoundEvidence, UtilityEvidence
+from ..certify.privacy import smallest_epsilon
+from ..errors import InvalidInput, UnsupportedRegime
+from ..exact.decide import exact_str, sign, simplify
+from ..exact.level import Level
+from ..exact.lin import Lin
+from ..exact.values import LogVal, Setting, exact_number
+from ..metrics.space import dist_sub
+
+__all__ = ["lipschitz_constant", "certify_utility", "certify_exponential_bound", "ball_mass"]
+
+
+def _f_index(f, X, Y):
+    out = []
+    for x in X.points:
+        if f is None:
+            y = x
+        elif callable(f):
+            y = str(f(x))
+        else:
+            fm = {str(k): str(v) for k, v in f.items()}
+            if x not in fm:
+                raise InvalidInput(f"f: no image for the input {x!r}")
+            y = fm[x]
+        if y not in Y.index:
+            raise InvalidInput(f"f: f({x!r}) = {y!r} is not a point of the output metric")
+        out.append(Y.index[y])
+    return out
+
+
+def lipschitz_constant(metric, output_metric=None, f=None):
+    """The exact Lipschitz constant ``C`` of ``f: (X, rho) -> (Y, sigma)`` and a pair attaining it.
+
+    Returns ``(C, (x, z))``; ``C`` is an ``fmpq`` (rational distances only).
+
+    >>> from exactdp.metrics import path
+    >>> lipschitz_constant(path(3), path(5), {"0": "0", "1": "2", "2": "4"})
+    (2, ('0', '1'))
+    """
+    Y = metric if output_metric is None else output_metric
+    fx = _f_index(f, metric, Y)
+    best, arg = fmpq(0), None
+    for i, j, d in metric.generating_pairs():
+        s = Y.d(fx[i], fx[j])
+        if not isinstance(d, fmpq) or not isinstance(s, fmpq):
+            raise UnsupportedRegime("lipschitz_constant: rational distances only")
+        r = s / d
+        if arg is None or r > best:
+            best, arg = r, (metric.points[i], metric.points[j])
+    return best, arg
+
+
+def _in_ball(s, gamma, ball):
+    c = sign(dist_sub(s, gamma))
+    return c < 0 or (ball == "closed" and c == 0)
+
+
+def ball_mass(mech, output_metric, f, x, gamma, ball="open"):
+    """``M_x(B(f(x), gamma))`` exactly, and the outputs in the ball."""
+    Y = output_metric
+    fx = Y.index[str(f[x]) if isinstance(f, dict) else (x if f is None else str(f(x)))]
+    i = mech.row_index[x]
+    inside = [z for z in mech.outputs if _in_ball(Y.d(fx, Y.index[z]), gamma, ball)]
+    total = fmpq(0)
+    for z in inside:
+        total = total + mech.values[mech.codes[i, mech.col_index[z]]]
+    return simplify(total), inside
+
+
+def _check_ball(ball):
+    if ball not in ("open", "closed"):
+        raise InvalidInput(f"ball: expected 'open' (sigma < gamma) or 'closed' (sigma <= gamma), got {ball!r}")
+
+
+def _gamma_delta(gamma, delta):
+    g = exact_number(gamma, what="gamma")
+    d = exact_number(delta, what="delta")
+    if isinstance(g, fmpq):
+        g = g if g > 0 else None
+    elif not isinstance(g, Lin) or g.sign() <= 0:
+        g = None
+    if g is None:
+        raise InvalidInput(f"gamma: expected an exact number > 0, got {gamma!r}")
+    if not isinstance(d, fmpq) or not (0 < d < 1):
+        raise InvalidInput(f"delta: expected a rational 0 < delta < 1, got {delta!r}")
+    return g, d
+
+
+def certify_utility(mech, output_metric, f=None, *, gamma, delta, ball="open") -> Certificate:
+    """KL10 Def. 2.2: ``mech`` achieves ``(gamma, delta)``-utility for ``f``, decided exactly.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Inputs the points of ``X``, outputs points of ``(Y, sigma)``.
+    output_metric : FiniteMetric
+        ``(Y, sigma)``.
+    f : dict or callable, optional
+        ``f: X -> Y``; default the identity.
+    gamma, delta :
+        Exact ``gamma > 0`` and rational ``0 < delta < 1``.
+    ball : {"open", "closed"}
+        ``B(f(x), gamma)`` as ``sigma < gamma`` or ``sigma <= gamma``.
+
+    Returns
+    -------
+    Certificate
+        ``kind = "utility"``; witness: the worst ``x`` (smallest ball mass),
+        its exact mass and ``1 - delta``.
+
+    References
+    ----------
+    KL10 Def. 2.2, eq. (2).
+    """
+    _check_ball(ball)
+    g, d = _gamma_delta(gamma, delta)
+    if mech.regime == "symbolic":
+        raise InvalidInput("certify_utility: the mechanism depends on a symbolic alpha; fix a level first")
+    worst, wmass, winside = None, None, None
+    masses = {}
+    for x in mech.inputs:
+        m, inside = ball_mass(mech, output_metric, f, x, g, ball)
+        masses[x] = m
+        if worst is None or sign(m - wmass) < 0:
+            worst, wmass, winside = x, m, inside
+    target = 1 - d
+    holds = sign(wmass - target) >= 0
+    Y = output_metric
+    fmap = {x: Y.points[j] for x, j in zip(mech.inputs, _f_index(f, _Points(mech.inputs), Y))}
+    sig = [[exact_str(Y.d(Y.index[fmap[x]], Y.index[z])) for z in mech.outputs] for x in mech.inputs]
+    ev = UtilityEvidence(mechanism=mechanism_data(mech), f=fmap, sigma=sig, gamma=exact_str(g), delta=exact_str(d),
+                         ball=ball, masses={x: exact_str(v) for x, v in masses.items()}, worst=worst,
+                         mass=exact_str(wmass), target=exact_str(target), ball_outputs=list(winside))
+    method = Method.RATIONAL if mech.regime == "rational" else Method.TRANSCENDENCE_BALLS
+    return Certificate("utility", holds, method, f"{mech.name} achieves ({exact_str(g)}, {exact_str(d)})-utility "
+                       f"({ball} balls)", ev)
+
+
+class _Points:
+    """The labels of a mechanism's inputs, shaped like a metric for :func:`_f_index`."""
+
+    def __init__(self, labels):
+        self.points = tuple(labels)
+
+
+def _bound_level(C, beta):
+    """The level ``2 C beta`` (beta rational/algebraic or ``c*log(q)``)."""
+    b = exact_number(beta, Setting(), what="beta")
+    if isinstance(b, LogVal):
+        c = 2 * C * b.coef
+        lev = Level.from_eps(f"{c}*log({b.base})") if c != 0 else None
+        return lev, lev.eps_str() if lev is not None else "0"
+    if isinstance(b, fmpq):
+        b = Lin.rat(b)
+    if not isinstance(b, Lin):
+        raise InvalidInput(f"beta: expected a number or c*log(q), got {beta!r}")
+    e = b * (2 * C)
+    return (Level.from_eps(str(e)) if not e.is_zero() else None), str(e)
+
+
+def certify_exponential_bound(mech, metric, output_metric=None, f=None, *, beta) -> Certificate:
+    """KL10 Thm 2.7: the exponential mechanism's exact smallest eps against ``2 C beta``.
+
+    ``holds`` is True when ``eps* <= 2 C beta``; ``data["attained"]`` says whether
+    equality holds (it never does on a finite space with ``C > 0``, see the
+    module docstring).
+
+    >>> from exactdp.metrics import discrete
+    >>> from exactdp.mechanisms import exponential
+    >>> E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
+    >>> c = certify_exponential_bound(E, discrete(2), beta="log(2)")
+    >>> c.holds, c.evidence.epsilon, c.evidence.bound, c.evidence.attained
+    (True, 'log(38/11)', 'log(4)', False)
+    """
+    C, pair = lipschitz_constant(metric, output_metric, f)
+    ec = smallest_epsilon(mech, metric)
+    lev, btxt = _bound_level(C, beta)
+    eps = ec.evidence.epsilon or "undecided"
+    data = {"bound_enclosure": list(lev.eps_enclosure()) if lev is not None else ["0", "0"]}
+    b = ec.evidence.binding
+    fx = _f_index(f, metric, metric if output_metric is None else output_metric)
+    if eps == "undecided":
+        holds, attained = UNDECIDED, None
+    elif eps == "inf":
+        holds, attained = False, False
+    elif eps == "0" or b is None:
+        holds, attained = True, lev is None
+    else:
+        r = simplify(mech.entry(b.x, b.output) / mech.entry(b.x_prime, b.output))
+        dd = metric.distance(b.x, b.x_prime)
+        c = 1 if lev is None else lev.compare(r, fmpq(1), dd)  # sign(r - e^(2 C beta d))
+        holds, attained = c <= 0, c == 0
+    pts = metric.points
+    lp_pairs = [[pts[i], pts[j], exact_str(dd), exact_str((metric if output_metric is None else output_metric).d(
+        fx[i], fx[j]))] for i, j, dd in metric.generating_pairs()]
+    ev = ExponentialBoundEvidence(beta=str(beta), lipschitz=exact_str(C), lipschitz_pair=list(pair) if pair else None,
+                                  lipschitz_pairs=lp_pairs, bound=btxt, bound_enclosure=data["bound_enclosure"],
+                                  epsilon=None if eps == "undecided" else eps, enclosure=ec.evidence.enclosure,
+                                  attained=attained, smallest=ec.evidence)
+    claim = f"{mech.name} is 2*C*beta-private (KL10 Thm 2.7)"
+    if holds is UNDECIDED:
+        return Certificate("exponential_bound", UNDECIDED, ec.method, claim, ev, reason=ec.reason)
+    return Certificate("exponential_bound", holds, ec.method, claim, ev, note=ec.note)
