@@ -9,10 +9,15 @@
   column patterns of Lemmas 5.5, 5.6 and 5.9 (:func:`check_lemmas`);
   :func:`lemma_5_11_remap` builds the remap of Lemma 5.11 from it.
 
-Constraint-matrix symbols (the paper's glyphs were lost; this is our choice):
-``Z`` zero column; ``S`` slack; ``D`` when ``x_(i+1)r = alpha x_ir`` (the
-probability goes *down* by alpha from row i to row i+1); ``U`` when
-``x_ir = alpha x_(i+1)r`` (it goes *up*).
+Constraint-matrix symbols: ``Z`` zero column; ``S`` slack; ``D`` when
+``x_(i+1)r = alpha x_ir`` (the probability goes *down* by alpha from row i to
+row i+1); ``U`` when ``x_ir = alpha x_(i+1)r`` (it goes *up*).  This is the
+journal version's convention (GRS12, SIAM J. Comput. 2012, Fig. 3(b)), which
+prints ``Z`` as ``0`` (:data:`JOURNAL_GLYPHS`); the arXiv text lost the glyphs.
+
+Losses with irrational (radical) values, such as the journal's
+``|i - j|^(3/2)``, are solved by :mod:`exactdp.exact.lp_irrational`: the vertex
+stays rational and the dual certificate is exact linear forms in the radicals.
 """
 
 from __future__ import annotations
