@@ -110,8 +110,10 @@ def fig1() -> ClaimResult:
     ok &= fig2_consistent
     t1 = md_table(["i \\ output", "..."] + list(FIG1_OUTPUTS) + ["..."],
                   [[i, "..."] + [exact_str(v) for v in r] + ["..."] for i, r in enumerate(unt)])
-    t2 = md_table(["i \\ output"] + list(range(n + 1)), [[i] + [exact_str(v) for v in r] for i, r in enumerate(trunc_rows)])
-    body = ("**Setting (journal version, Fig. 1; the arXiv text's Section 3 refers to a Figure 1 whose content did not survive).** "
+    t2 = md_table(["i \\ output"] + list(range(n + 1)),
+                  [[i] + [exact_str(v) for v in r] for i, r in enumerate(trunc_rows)])
+    body = ("**Setting (journal version, Fig. 1; the arXiv text's Section 3 refers to a Figure 1 whose content "
+            "did not survive).** "
             "alpha = 1/2, n = 5.\n\nThe untruncated 1/2-geometric mechanism, P(z | i) = (1/3) (1/2)^|z - i| (outputs "
             "-2..7 shown; every integer has positive probability, and each row sums to exactly 1 as a geometric "
             "series):\n\n" + t1 + "\n\nThe truncated mechanism, each entry computed as an exact tail sum of the "
@@ -120,7 +122,8 @@ def fig1() -> ClaimResult:
             "alpha^(n-i)/(1 + alpha) (column n), (1 - alpha)/(1 + alpha) alpha^|j - i| (inside), and the library's "
             f"`geometric(5, '1/2')`: {ok}; columns 1 + 2 give Figure 2's column 2 (1/4, 1/2, 1/2, 1/4, 1/8, 1/16): "
             f"{fig2_consistent}. The journal's printed entries are not restored in the shared notes, so this claim "
-            "reproduces the figure's construction and its consistency with Figure 2, not a digit-by-digit comparison.\n")
+            "reproduces the figure's construction and its consistency with Figure 2, not a digit-by-digit "
+            "comparison.\n")
     return ClaimResult("reproduced" if ok else "differs",
                        "untruncated P(z | i) = (1/3)(1/2)^|z - i|; truncated rows from exact tail sums, first row 2/3, "
                        "1/6, 1/12, 1/24, 1/48, 1/48, consistent with Figure 2", [("Figure 1", body)], [])

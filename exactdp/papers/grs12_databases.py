@@ -60,35 +60,6 @@ def database_lp(prior, loss=binary, outputs=4):
     return LinearProgram(c=c, A_eq=A_eq, b_eq=[1] * len(DBS), A_ub=A_ub, b_ub=[0] * len(A_ub))
 
 
-def simultaneous_lp(p1, p2, opt1, opt2, loss=binary):
-    """Feasibility of one mechanism M with 16 outputs (a, b) -- a the first user's reading, b the second's --
-    whose induced mechanisms have optimal loss for both users, relaxed by a slack ``t``: minimise ``t``.
-
-    Any mechanism with (possibly randomised) remaps y1, y2 inducing optimal mechanisms for both users gives a
-    feasible point with t = 0: split each output o into (o, a, b) with weight y1(o, a) y2(o, b) (a column
-    scaling, so still private) and merge outputs with the same label (a, b) (sums of private columns are
-    private).  So an exact optimum t* > 0 proves that no such mechanism exists.
-    """
-    pairs = [(a, b) for a in range(4) for b in range(4)]
-    K = len(pairs)
-    nv = len(DBS) * K
-    t = nv
-    v = lambda d, k: d * K + k  # noqa: E731
-    c = [0] * nv + [1]
-    A_eq = [{v(d, k): 1 for k in range(K)} for d in range(len(DBS))]
-    A_ub = [{v(IDX[D], k): ALPHA, v(IDX[E], k): -1} for D, E in _edges() for k in range(K)]
-    for prior, opt, side in ((p1, opt1, 0), (p2, opt2, 1)):
-        row = {}
-        for D in DBS:
-            for k, ab in enumerate(pairs):
-                coef = prior[D] * loss(len(D), ab[side])
-                if coef:
-                    row[v(IDX[D], k)] = coef
-        # expected loss <= opt + t  (it is always >= opt, so this is equality at t = 0)
-        A_ub.append({**row, t: -1})
-    return LinearProgram(c=c, A_eq=A_eq, b_eq=[1] * len(DBS), A_ub=A_ub, b_ub=[0] * (len(A_ub) - 2) + [opt1, opt2])
-
-
 def reproduces_figure_4(weights, delta=fmpq(1, 10)) -> bool:
     """True if user 1 with these weights has an exact LP optimum matching every surviving Figure 4 fraction."""
     from ..errors import Undecided
@@ -300,7 +271,8 @@ def thm63() -> ClaimResult:
             "**The proof's numbers.** With Figure 4's rows and their mirror image, on the outputs l = (1,1), "
             "m = (1,2), n = (2,1), o = (2,2): min over mechanisms of the mass on l at {1} is "
             f"{exact_str(lo)}, and the max at {{1,3}} (using only the constraints between databases two or more rows "
-            f"apart, factor alpha^d) is {exact_str(hi)}; ratio >= {exact_str(lo / hi)} > 1/alpha = 2 although {{1}} and {{1,3}} are "
+            f"apart, factor alpha^d) is {exact_str(hi)}; ratio >= {exact_str(lo / hi)} > 1/alpha = 2 although "
+            "{1} and {1,3} are "
             f"neighbours. Printed: 7/12, 1/6, 3.5: {proof_ok}.\n\n"
             "**Every small delta, and beyond.** The dual is linear in the cost's components, so with the same "
             "basis the reduced costs and multipliers are exact affine functions v0 + v1 t of t = 2^(1 - delta), and "

@@ -221,7 +221,8 @@ def thm61() -> ClaimResult:
             "1/40, ... that works; how small gamma must be depends on n and alpha (at gamma = 1/10 the statement "
             "fails for n >= 3 and alpha = 9/10, for instance).\n\n" + "\n".join(table) + "\n\n"
             "**The earlier reconstruction, kept because it shows why the loss matters.** With the absolute loss "
-            f"|i - j| instead, the statement fails in {len(abs_fail)} of {6 * len(alphas)} instances: the LP optimum is "
+            f"|i - j| instead, the statement fails in {len(abs_fail)} of {6 * len(alphas)} instances: the LP "
+            "optimum is "
             "still unique but is not the geometric mechanism once alpha is large, where it pays to report values "
             "near the middle. ")
     if abs_fail:

@@ -344,7 +344,8 @@ def fn_vertex() -> ClaimResult:
             f"{rank == lp.n};\n"
             f"- its expected loss is {exact_str(value)}; the exact LP optimum is {exact_str(sol.value)} "
             f"({sol.method}): V is optimal: {optimal};\n"
-            f"- not unique: another optimal point (feasible, expected loss {exact_str(sol.value)}, found by an exact LP "
+            f"- not unique: another optimal point (feasible, expected loss {exact_str(sol.value)}, found by an "
+            "exact LP "
             f"over the optimal face) is {mech(second)}: {not_unique};\n"
             f"- not a remap of the truncated geometric mechanism G: G is invertible, so V = G Y has the single "
             "solution Y = G^-1 V = " + "; ".join("(" + ", ".join(exact_str(v) for v in r) + ")" for r in Y)
