@@ -125,5 +125,5 @@ def fig1() -> ClaimResult:
             "reproduces the figure's construction and its consistency with Figure 2, not a digit-by-digit "
             "comparison.\n")
     return ClaimResult("reproduced" if ok else "differs",
-                       "untruncated P(z | i) = (1/3)(1/2)^|z - i|; truncated rows from exact tail sums, first row 2/3, "
-                       "1/6, 1/12, 1/24, 1/48, 1/48, consistent with Figure 2", [("Figure 1", body)], [])
+                       "untruncated P(z given i) = (1/3)(1/2)^abs(z - i); truncated rows from exact tail sums, first "
+                       "row 2/3, 1/6, 1/12, 1/24, 1/48, 1/48, consistent with Figure 2", [("Figure 1", body)], [])

@@ -231,7 +231,8 @@ def thm61() -> ClaimResult:
                  + f", while the truncated geometric mechanism at face value has loss "
                  f"{exact_str(expected_loss(geometric(n0, a0), User.uniform(n0, 'absolute')))}.\n")
     return ClaimResult("reproduced" if ok else "differs",
-                       "for the loss 1 + gamma |j - i| (uniform prior) the truncated geometric mechanism is the unique "
+                       "for the loss 1 + gamma abs(j - i) (uniform prior) the truncated geometric mechanism is the "
+                       "unique "
                        "LP optimum for every gamma in (0, g], g found exactly for each n = 1..6 and six alphas; with "
                        f"the absolute loss it is not, in {len(abs_fail)} of {6 * len(alphas)} instances",
                        [("Instances", body)], [])
