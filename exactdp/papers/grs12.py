@@ -68,7 +68,10 @@ def ex21() -> ClaimResult:
     certs.append(level)
     ok &= level.holds is True and level.data["epsilon"] == "log(2)"
     sections = [
-        ("Range-restricted geometric mechanism on {0..n}, all eps at once", "\n".join(rows) + "\n"),
+        ("Range-restricted geometric mechanism on {0..n}, all eps at once",
+         "**Setting.** The alpha-geometric mechanism as both versions of the paper define it (the arXiv text lost "
+         "the formula; the definition is standard and restored in the shared paper notes); the journal calls the "
+         "range-restricted mechanism *truncated*.\n\n" + "\n".join(rows) + "\n"),
         ("From the range-restricted to the unrestricted mechanism", unres),
         ("Worked proof for n = 3, every eps", certs[2].to_markdown()),
         ("At alpha = 1/2 (n = 10): exact smallest eps", level.to_markdown()),

@@ -137,16 +137,39 @@ def face_lp(sol, objective):
     return LinearProgram(c=c, A_eq=A_eq, b_eq=b_eq, A_ub=lp.A_ub, b_ub=lp.b_ub)
 
 
-def figure4_ranges(sol):
-    """Min and max of each Figure 4 entry over the optimal face: ``{(D, j): (min, max)}``, exact."""
+def entry_ranges(sol):
+    """Min and max of every entry ``x[D][j]`` over the optimal face: ``{(D, j): (min, max)}``, by exact LPs.
+
+    Where every min equals its max the optimum is unique (a certificate independent of the rank test).
+    """
     out = {}
-    for D in FIGURE_4:
-        for j in (1, 2):
+    for D in DBS:
+        for j in range(4):
             k = IDX[D] * 4 + j
             lo = solve_lp(face_lp(sol, {k: 1})).value
             hi = -solve_lp(face_lp(sol, {k: -1})).value
             out[(D, j)] = (lo, hi)
     return out
+
+
+def common_t_interval(sols, atom):
+    """The intersection of :func:`t_interval` over several solutions: ``(lo, hi)`` (``None`` = unbounded), or
+    ``None`` if it is empty."""
+    lo, hi = None, None
+    for s in sols:
+        iv = t_interval(s, atom)
+        if iv is None:
+            return None
+        a, b = iv
+        lo = a if lo is None else (lo if a is None else max(lo, a))
+        hi = b if hi is None else (hi if b is None else min(hi, b))
+    if lo is not None and hi is not None and lo > hi:
+        return None
+    return lo, hi
+
+
+def _rows4(x):
+    return {D: (x[IDX[D] * 4 + 1], x[IDX[D] * 4 + 2]) for D in FIGURE_4}
 
 
 def face_simultaneous_lp(sol1, sol2):
@@ -231,27 +254,19 @@ def thm63() -> ClaimResult:
     s1, s2 = solve_user(p1, delta), solve_user(p2, delta)
     atom = Rad.power(2, 1 - delta).terms[0][0]
     x = s1.x
-    got = {D: (x[IDX[D] * 4 + 1], x[IDX[D] * 4 + 2]) for D in FIGURE_4}
-    match = got == FIGURE_4
+    match = _rows4(x) == FIGURE_4
     mirror = all((s2.x[IDX[_swap12(D)] * 4 + 1], s2.x[IDX[_swap12(D)] * 4 + 2]) == FIGURE_4[D] for D in FIGURE_4)
-    ranges = figure4_ranges(s1)
-    rows_unique = all(lo == hi for lo, hi in ranges.values())
+    unique = all(lo == hi for lo, hi in entry_ranges(s1).values())
     sim = solve_lp(face_simultaneous_lp(s1, s2))
     impossible = sim.value > 0
     lo, hi = proof_bounds()
     proof_ok = lo == fmpq(7, 12) and hi == fmpq(1, 6) and lo / hi == fmpq(7, 2) and lo / hi > 1 / ALPHA
     # every small delta: the same basis, with 2^(1 - delta) replaced by t, stays optimal for t in [t_lo, t_hi]
-    iv = [t_interval(s1, atom), t_interval(s2, atom)]
-    t_lo = max(v[0] for v in iv) if all(v is not None and v[0] is not None for v in iv) else None
-    his = [v[1] for v in iv if v is not None and v[1] is not None] if all(v is not None for v in iv) else [fmpq(0)]
-    t_hi = min(his) if his else None
-    t_ok = t_lo is not None and t_lo < 2 and (t_hi is None or t_hi > 2)
-    # other e
-    es = []
-    for e2 in (fmpq(1, 100), fmpq(1, 10), fmpq(1, 5)):
-        q1 = published_prior(e2)
-        sx = solve_user(q1, delta).x
-        es.append((e2, {D: (sx[IDX[D] * 4 + 1], sx[IDX[D] * 4 + 2]) for D in FIGURE_4} == FIGURE_4))
+    iv = common_t_interval([s1, s2], atom)
+    t_lo, t_hi = iv if iv is not None else (None, fmpq(0))
+    t_ok = iv is not None and (t_lo is None or t_lo < 2) and (t_hi is None or t_hi > 2)
+    es = [(e2, _rows4(solve_user(published_prior(e2), delta).x) == FIGURE_4)
+          for e2 in (fmpq(1, 100), fmpq(1, 10), fmpq(1, 5))]
     tab = md_table(["database", "prior (user 1)"] + [f"output {j}" for j in range(4)],
                    [[label(D), exact_str(p1[D])] + [exact_str(x[IDX[D] * 4 + j]) for j in range(4)] for D in DBS])
     body = ("**Setting (journal version, App. C and Fig. 6(a); the arXiv text lost the priors and the loss).** "
@@ -261,9 +276,9 @@ def thm63() -> ClaimResult:
             f"t = 2^(1 - delta) = 2^(9/10).\n\n**User 1's optimum** ({s1.method}); value `{s1.value}`:\n\n" + tab +
             f"\n\nEvery fraction of Figure 4 is reproduced exactly: {match}; user 2's optimum is the mirror image: "
             f"{mirror} (value `{s2.value}`). Over the whole optimal face (complementary slackness with the verified "
-            "dual: rational constraints), each Figure 4 entry has min = max (16 exact LPs): "
-            f"{rows_unique}, so the four rows are unique, as the paper says; the rows with prior 0 are not (the LP "
-            "optimum is not unique there, and the paper specifies only the four rows).\n\n"
+            "dual: rational constraints), every one of the 32 entries has min = max (64 exact LPs): "
+            f"{unique}, so user 1's optimal mechanism is unique, as the paper says (the rank test alone does not "
+            "certify it: the optimum is degenerate).\n\n"
             "**No simultaneously optimal mechanism (exact LP).** A mechanism with remaps inducing an optimal "
             "mechanism for each user can be taken with 16 outputs (a, b) (Lemma 6.4, randomised remaps by splitting "
             "outputs); its two induced mechanisms must lie on the two optimal faces. Minimising the violation t "
@@ -279,7 +294,7 @@ def thm63() -> ClaimResult:
             "the (rational) vertex does not depend on t. Both users' bases stay optimal exactly for t in "
             f"[{exact_str(t_lo)}, {'oo' if t_hi is None else exact_str(t_hi)}). On the open interval no reduced cost "
             "or multiplier changes sign (an affine function >= 0 on an interval that vanishes inside it is 0), so "
-            "the optimal faces, the uniqueness of the Figure 4 rows and t* > 0 above hold for every t in it at once"
+            "the optimal faces, the uniqueness of the optimum and t* > 0 above hold for every t in it at once"
             + (": t = 2^(1 - delta) > 1 for every delta < 1, so the theorem's instance works for every delta in "
                "(0, 1), in the limit delta -> 0 (t = 2, the absolute loss |j - i|, which lies inside the interval), "
                "and even for convex losses (delta < 0). The journal's small delta > 0 is not needed for this instance; "
@@ -289,10 +304,10 @@ def thm63() -> ClaimResult:
             + ", ".join(f"{exact_str(a)}: {b}" for a, b in es) + " (e must be small).\n\n"
             "**The earlier reconstruction (binary loss, weights (3, 1, 1, 1) and 1/10 on the other databases, found "
             "by search) is dropped from the claim**; `find_user_weights` remains for the record.\n")
-    ok = match and mirror and rows_unique and impossible and proof_ok and t_ok
+    ok = match and mirror and unique and impossible and proof_ok and t_ok
     return ClaimResult("reproduced" if ok else "differs",
                        f"published users (delta = {delta}, e = {e}): Figure 4's eight fractions are user 1's exact LP "
-                       f"optimum, unique in those rows; no mechanism is optimal for both (exact t* = "
+                       f"optimum, which is unique; no mechanism is optimal for both (exact t* = "
                        f"{exact_str(sim.value)} > 0); the proof's 7/12, 1/6, ratio 7/2 > 2 exactly; the same holds "
                        f"with 2^(1 - delta) replaced by any t in ({exact_str(t_lo)}, "
                        f"{'oo' if t_hi is None else exact_str(t_hi)}) (every delta < 1, the absolute loss included)",

@@ -291,7 +291,9 @@ def prop62() -> ClaimResult:
         ok &= loss_avg <= worst_K
         lines.append(f"- {name}: worst-case loss (9) of K = {worst_K}, of the average = {loss_avg} "
                      f"({'<=' if loss_avg <= worst_K else '>'})")
-    body = ("Instance over {0,1}^3 with the count query: K flips bit i with probability q_i = 1/3, 1/4, 1/5 and "
+    body = ("**Setting.** The proposition quantifies over all mechanisms and users; the instance is exactdp's own "
+            "(neither version of the paper gives one; the journal numbers it Prop. 6.1).\n\n"
+            "Instance over {0,1}^3 with the count query: K flips bit i with probability q_i = 1/3, 1/4, 1/5 and "
             "then applies the range-restricted 1/2-geometric mechanism to the count of the noisy database. It is "
             "not oblivious (its rows differ within a count class), and it is log(4)-private for the Hamming metric "
             f"(certified exactly: {cK.verdict()}, smallest eps {cK.data['epsilon']}).\n\n"

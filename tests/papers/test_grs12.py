@@ -183,14 +183,17 @@ def test_thm63_absolute_loss_limit_is_rational_and_the_same():
 
 
 def test_thm63_proof_numbers_and_impossibility():
-    from exactdp.papers.grs12_databases import (_swap12, face_simultaneous_lp, figure4_ranges, proof_bounds,
-                                                published_prior, solve_user, t_interval)
+    from exactdp.papers.grs12_databases import (_swap12, common_t_interval, entry_ranges, face_simultaneous_lp,
+                                                proof_bounds, published_prior, solve_user, t_interval)
     lo, hi = proof_bounds()
     assert (lo, hi) == (Q(7, 12), Q(1, 6)) and lo / hi == Q(7, 2) > 2
     p1 = published_prior(Q(1, 20))
     p2 = {D: p1[_swap12(D)] for D in p1}
     s1, s2 = solve_user(p1, Q(1, 10)), solve_user(p2, Q(1, 10))
-    assert all(a == b for a, b in figure4_ranges(s1).values())
+    ranges = entry_ranges(s1)
+    assert len(ranges) == 32 and all(a == b for a, b in ranges.values())  # the optimum is unique
+    assert {D: (ranges[(D, 1)][0], ranges[(D, 2)][0]) for D in FIG4} == FIG4
     assert solve_lp(face_simultaneous_lp(s1, s2)).value > 0
     atom = Rad.power(2, Q(9, 10)).terms[0][0]
     assert t_interval(s1, atom) == (1, None) and t_interval(s2, atom) == (1, None)
+    assert common_t_interval([s1, s2], atom) == (1, None)
