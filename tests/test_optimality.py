@@ -143,3 +143,32 @@ def test_privacy_lp_over_a_metric_matches_the_user_lp():
     # on a cycle (0 and 4 adjacent) the privacy constraints are stronger: the optimum cannot be smaller
     on_cycle = solve_lp(privacy_lp(cycle(5), fmpq(1, 2), lambda i, j: u.prior[i] * u.loss[i][j]))
     assert on_cycle.verify() and on_cycle.value >= on_path.value
+
+
+@pytest.mark.parametrize("n, alpha, exponent, prior", [
+    (2, "1/2", "3/2", ["1/2", 0, "1/2"]),
+    (3, "1/3", "1/2", ["1/4", "1/4", "1/4", "1/4"]),
+    (4, "2/3", "3/2", ["1/10", "2/5", 0, "1/5", "3/10"]),
+    (3, "1/2", "9/10", ["1/2", "1/6", "1/6", "1/6"]),
+])
+def test_radical_loss_optimum_equals_remapped_geometric(n, alpha, exponent, prior):
+    # Thm 3.1 with an irrational loss: the radical LP and the Bayes remap (a different code path) agree exactly
+    from exactdp.theory.users import power_loss
+    u = User(prior, power_loss(n, fmpq(exponent)))
+    sol, opt = optimal_mechanism(n, fmpq(alpha), u)
+    assert sol.verify()
+    _, R = bayes_remap(geometric(n, alpha), u)
+    assert expected_loss(R, u) == sol.value
+    assert expected_loss(opt, u) == sol.value
+
+
+def test_radical_user_validation():
+    from exactdp.exact.radical import Rad
+    s2 = Rad.power(2, fmpq(1, 2))
+    u = User(["1/2", "1/2"], [[0, s2], [s2, 0]])
+    assert not u.rational and u.loss[0][1] == s2
+    assert User(["1/2", "1/2"], [[0, s2 * s2], [1, 0]]).rational  # sqrt2 * sqrt2 = 2 is kept rational
+    with pytest.raises(InvalidInput, match=r"l\(0, 1\) = 2\^\(1/2\) > l\(0, 2\) = 1"):
+        User([1, 0, 0], [[0, s2, 1], [1, 0, 1], [2, 1, 0]])
+    with pytest.raises(InvalidInput, match="negative"):
+        User(["1/2", "1/2"], [[0, -s2], [1, 0]])

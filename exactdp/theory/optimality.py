@@ -9,10 +9,15 @@
   column patterns of Lemmas 5.5, 5.6 and 5.9 (:func:`check_lemmas`);
   :func:`lemma_5_11_remap` builds the remap of Lemma 5.11 from it.
 
-Constraint-matrix symbols (the paper's glyphs were lost; this is our choice):
-``Z`` zero column; ``S`` slack; ``D`` when ``x_(i+1)r = alpha x_ir`` (the
-probability goes *down* by alpha from row i to row i+1); ``U`` when
-``x_ir = alpha x_(i+1)r`` (it goes *up*).
+Constraint-matrix symbols: ``Z`` zero column; ``S`` slack; ``D`` when
+``x_(i+1)r = alpha x_ir`` (the probability goes *down* by alpha from row i to
+row i+1); ``U`` when ``x_ir = alpha x_(i+1)r`` (it goes *up*).  This is the
+journal version's convention (GRS12, SIAM J. Comput. 2012, Fig. 3(b)), which
+prints ``Z`` as ``0`` (:data:`JOURNAL_GLYPHS`); the arXiv text lost the glyphs.
+
+Losses with irrational (radical) values, such as the journal's
+``|i - j|^(3/2)``, are solved by :mod:`exactdp.exact.lp_irrational`: the vertex
+stays rational and the dual certificate is exact linear forms in the radicals.
 """
 
 from __future__ import annotations
@@ -26,12 +31,17 @@ from ..errors import InvalidInput, Undecided
 from ..exact.decide import exact_str, sign
 from ..exact.level import level_of
 from ..exact.lp import LinearProgram, solve_lp
+from ..exact.lp_irrational import solve_lp_irrational
 from ..mechanism import Mechanism, mechanism_from_values
 from .remaps import bayes_remap
 from .users import User, expected_loss
 
 __all__ = ["user_lp", "privacy_lp", "optimal_mechanism", "certify_universal_optimality", "constraint_matrix", "check_lemmas",
-           "lemma_5_11_remap", "rational_alpha"]
+           "lemma_5_11_remap", "rational_alpha", "user_cost", "JOURNAL_GLYPHS"]
+
+#: the journal version's glyphs for the constraint matrix (GRS12 SIAM J. Comput. 2012, Fig. 3(b)): our Z is
+#: printed as 0, and D (x_(i+1)j = alpha x_ij tight), U (x_(i+1)j = x_ij / alpha tight), S (slack) as they are
+JOURNAL_GLYPHS = {"Z": "0", "D": "D", "U": "U", "S": "S"}
 
 
 def rational_alpha(alpha=None, eps=None) -> fmpq:
@@ -52,7 +62,9 @@ def user_lp(n: int, alpha: fmpq, user: User) -> LinearProgram:
         raise InvalidInput(f"user: the prior has {user.n + 1} entries, expected {n + 1} for n = {n}")
     N = n + 1
     v = lambda i, r: i * N + r  # noqa: E731
-    c = [user.prior[i] * user.loss[i][r] for i in range(N) for r in range(N)]
+    # an irrational loss keeps the constraints rational: the LP then carries a zero cost and the radical cost
+    # goes to :func:`~exactdp.exact.lp_irrational.solve_lp_irrational` (see :func:`user_cost`)
+    c = user_cost(user) if user.rational else [0] * (N * N)
     A_eq = [{v(i, r): 1 for r in range(N)} for i in range(N)]
     A_ub = []
     for i in range(n):
@@ -65,6 +77,12 @@ def user_lp(n: int, alpha: fmpq, user: User) -> LinearProgram:
     a = float(alpha)
     scale = [max(a ** abs(i - r), 1e-300) for i in range(N) for r in range(N)]
     return LinearProgram(c=c, A_eq=A_eq, b_eq=[1] * N, A_ub=A_ub, b_ub=[0] * len(A_ub), names=names, scale=scale)
+
+
+def user_cost(user: User) -> list:
+    """The objective of the user-specific LP, ``c_ir = p_i l(i, r)`` (exact; :class:`Rad` for radical losses)."""
+    N = user.n + 1
+    return [user.prior[i] * user.loss[i][r] if user.prior[i] != 0 else fmpq(0) for i in range(N) for r in range(N)]
 
 
 def privacy_lp(metric, alpha: fmpq, cost, outputs=None) -> LinearProgram:
@@ -92,9 +110,23 @@ def privacy_lp(metric, alpha: fmpq, cost, outputs=None) -> LinearProgram:
 
 
 def optimal_mechanism(n: int, alpha, user: User):
-    """The exact optimum of the user-specific LP: ``(LPSolution, Mechanism)``."""
+    """The exact optimum of the user-specific LP: ``(LPSolution, Mechanism)``.
+
+    For a loss with irrational (radical) values, such as GRS12's ``|i - j|^(3/2)``, the solution is an
+    :class:`~exactdp.exact.lp_irrational.IrrationalLPSolution`: the vertex is rational and the dual certificate is
+    exact linear forms in the radicals.
+
+    >>> from flint import fmpq
+    >>> from exactdp.theory.users import User, power_loss
+    >>> sol, opt = optimal_mechanism(2, "1/2", User(["1/2", 0, "1/2"], power_loss(2, fmpq(3, 2))))
+    >>> sol.value, sol.unique
+    (Rad('1/6 + 2^(1/2)/3'), True)
+    >>> opt.rows()[0]
+    [2/3, 1/6, 1/6]
+    """
     alpha = fmpq(alpha) if not isinstance(alpha, fmpq) else alpha
-    sol = solve_lp(user_lp(n, alpha, user))
+    lp = user_lp(n, alpha, user)
+    sol = solve_lp(lp) if user.rational else solve_lp_irrational(lp, user_cost(user))
     N = n + 1
     rows = [[sol.x[i * N + r] for r in range(N)] for i in range(N)]
     mech = mechanism_from_values(range(N), range(N), rows, name=f"LP optimum (n={n}, alpha={alpha})")

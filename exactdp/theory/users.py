@@ -21,9 +21,11 @@ from __future__ import annotations
 from flint import fmpq
 
 from ..errors import InvalidInput
+from ..exact.lin import Lin
+from ..exact.radical import Rad, to_rad
 from ..exact.values import to_rational
 
-__all__ = ["User", "loss_table", "LOSSES", "expected_loss"]
+__all__ = ["User", "loss_table", "power_loss", "LOSSES", "expected_loss"]
 
 LOSSES = ("absolute", "squared", "binary")
 
@@ -35,6 +37,35 @@ def loss_table(kind: str, n: int):
     f = {"absolute": lambda i, r: abs(i - r), "squared": lambda i, r: (i - r) ** 2,
          "binary": lambda i, r: int(i != r)}[kind]
     return [[fmpq(f(i, r)) for r in range(n + 1)] for i in range(n + 1)]
+
+
+def power_loss(n: int, exponent, *, reverse: bool = False):
+    """The loss ``l(i, r) = |i - r|^exponent`` on ``{0..n}`` as exact numbers (rational or :class:`Rad`).
+
+    GRS12 (journal version) uses ``|i - j|^(3/2)`` for Fig. 3(a) and ``|j - i|^(1 - delta)`` for App. C
+    (Thm 6.3 of the arXiv text).  Irrational values are real radicals, compared exactly.
+
+    >>> from flint import fmpq
+    >>> [str(v) for v in power_loss(5, fmpq(3, 2))[0]]
+    ['0', '1', '2*2^(1/2)', '3*3^(1/2)', '8', '5*5^(1/2)']
+    """
+    e = fmpq(exponent) if not isinstance(exponent, fmpq) else exponent
+    if e <= 0:
+        raise InvalidInput(f"exponent: expected a positive rational (the loss must grow with |i - r|), got {e}")
+    return [[_simplest(Rad.power(abs(i - r), e)) if i != r else fmpq(0) for r in range(n + 1)]
+            for i in range(n + 1)]
+
+
+def _simplest(v):
+    """A :class:`Rad` as ``fmpq`` when it is rational."""
+    v = to_rad(v)
+    return v.rational() if v.is_rational() else v
+
+
+def _loss_entry(v, what):
+    if isinstance(v, (Rad, Lin)):
+        return _simplest(v)
+    return to_rational(v, what=what)
 
 
 class User:
@@ -64,7 +95,7 @@ class User:
             if len(loss) != n + 1 or any(len(r) != n + 1 for r in loss):
                 raise InvalidInput(f"loss: expected an {n + 1} x {n + 1} table to match the prior, got "
                                    f"{len(loss)} rows")
-            L = [[to_rational(v, what=f"loss[{i}][{r}]") for r, v in enumerate(row)] for i, row in enumerate(loss)]
+            L = [[_loss_entry(v, f"loss[{i}][{r}]") for r, v in enumerate(row)] for i, row in enumerate(loss)]
             lname = "table"
         _check_monotone(L)
         self.prior, self.loss, self.n = p, L, n
@@ -77,6 +108,11 @@ class User:
     def __repr__(self):
         return f"<User n={self.n}: {self.name}>"
 
+    @property
+    def rational(self) -> bool:
+        """True if every loss value is rational (the rational LP applies); else the radical LP is used."""
+        return all(isinstance(v, fmpq) for row in self.loss for v in row)
+
     def to_json(self):
         return {"probabilities": [str(v) for v in self.prior], "loss": [[str(v) for v in r] for r in self.loss]}
 
@@ -85,7 +121,7 @@ def _check_monotone(L):
     n = len(L) - 1
     for i, row in enumerate(L):
         for r, v in enumerate(row):
-            if v < 0:
+            if (v.sign() if isinstance(v, Rad) else (v > 0) - (v < 0)) < 0:
                 raise InvalidInput(f"loss: l({i}, {r}) = {v} is negative; losses are >= 0")
         by_dist: dict = {}
         for r in range(n + 1):

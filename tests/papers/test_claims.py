@@ -10,8 +10,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 EXPECTED = {"GRS12-ex2.1": "reproduced", "HLM15-ex6": "reproduced", "HLM15-ex7": "reproduced",
             "GRS12-thm3.1": "reproduced", "GRS12-fig2": "reproduced", "GRS12-fig3": "reproduced",
-            "GRS12-ex2.2": "reconstructed", "GRS12-sec6.1": "reconstructed", "GRS12-thm6.1": "reconstructed",
-            "GRS12-prop6.2": "reproduced", "GRS12-thm6.3": "reconstructed",
+            "GRS12-ex2.2": "reproduced", "GRS12-sec6.1": "reproduced", "GRS12-thm6.1": "reproduced",
+            "GRS12-prop6.2": "reproduced", "GRS12-thm6.3": "reproduced", "GRS12-fig1": "reproduced",
+            "GRS12-fn-vertex": "reproduced",
             "ECP14-ex1": "reproduced", "ECP14-ex2": "reproduced", "ECP14-prop9": "reproduced",
             "ECP14-sec6.1": "reproduced", "ECP14-thm3": "reproduced", "ECP14-ex3": "differs",
             "ECP14-sec7.1-sum": "differs", "ECP14-sec7.1-2count": "differs", "ECP14-thm1": "reproduced",

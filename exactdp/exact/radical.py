@@ -1,0 +1,297 @@
+"""Exact Q-linear combinations of real radicals ``m^(p/q)`` (GRS12's irrational losses).
+
+GRS12 (journal version, Fig. 3(a) and App. C) uses the losses ``|i - j|^(3/2)``
+(values ``2 sqrt 2``, ``3 sqrt 3``, ``5 sqrt 5``) and ``|j - i|^(1 - delta)``
+for a small rational ``delta`` (values ``2^(1 - delta)``, ``3^(1 - delta)``, ...,
+k-th roots).  The optimality certificates of their LPs are linear forms in
+such numbers, so their signs must be decided exactly.
+
+A :class:`Rad` is ``sum_a c_a * a`` with rational ``c_a`` and *atoms*
+``a = prod_p p^(f_p)`` over distinct primes ``p`` with rational exponents
+``0 < f_p < 1`` (the empty product is the rational unit).  Every positive real
+``m^(p/q)`` (``m`` a positive rational) is a rational multiple of exactly one
+atom, and two distinct atoms never have a rational ratio.
+
+Exactness rests on the theorem on linear independence of real radicals
+(Besicovitch 1940 for square roots; Mordell 1953 and Siegel 1972 in general):
+positive real numbers ``x_1..x_s`` with ``x_i^(n_i)`` rational and no ratio
+``x_i / x_j`` (``i != j``) rational are linearly independent over Q.  So a
+:class:`Rad` is zero iff all its coefficients are zero, and the sign of a
+non-zero one is found by ball arithmetic at rising precision (it terminates
+because the number is not zero; a cap turns it into
+:class:`~exactdp.errors.Undecided` with the reason).
+
+Examples
+--------
+>>> from flint import fmpq
+>>> Rad.power(8, fmpq(3, 2))          # 8^(3/2) = 16 sqrt 2
+Rad('16*2^(1/2)')
+>>> (Rad.power(2, fmpq(3, 2)) - Rad.power(2, fmpq(1, 2)) * 2).is_zero()
+True
+>>> t = Rad.power(2, fmpq(9, 10))     # 2^(1 - 1/10)
+>>> (t - fmpq(187, 100)).sign(), (t - fmpq(186, 100)).sign()
+(-1, 1)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from flint import arb, ctx, fmpq, fmpz
+
+from ..errors import InvalidInput, InvalidType, Undecided
+from .lin import MAX_PREC, Lin
+
+__all__ = ["Rad", "to_rad"]
+
+
+@lru_cache(maxsize=4096)
+def _factor(m: int) -> tuple:
+    return tuple((int(p), int(e)) for p, e in fmpz(m).factor())
+
+
+def _atom_power(base: fmpq, e: fmpq):
+    """``base^e`` (``base > 0``) as ``(rational coefficient, atom)``."""
+    coef = fmpq(1)
+    expo: dict = {}
+    for sgn, part in ((1, int(base.p)), (-1, int(base.q))):
+        for p, k in _factor(part):
+            expo[p] = expo.get(p, fmpq(0)) + sgn * k * e
+    atom = []
+    for p in sorted(expo):
+        f = expo[p]
+        whole = f.floor()
+        frac = f - whole
+        coef *= fmpq(p) ** int(whole)
+        if frac != 0:
+            atom.append((p, frac))
+    return coef, tuple(atom)
+
+
+def _atom_mul(a, b):
+    expo: dict = dict(a)
+    for p, f in b:
+        expo[p] = expo.get(p, fmpq(0)) + f
+    coef = fmpq(1)
+    atom = []
+    for p in sorted(expo):
+        f = expo[p]
+        if f >= 1:
+            coef *= p
+            f -= 1
+        if f != 0:
+            atom.append((p, f))
+    return coef, tuple(atom)
+
+
+def _atom_arb(atom) -> arb:
+    v = arb(1)
+    for p, f in atom:
+        v *= arb(p) ** arb(f)
+    return v
+
+
+def _atom_str(atom) -> str:
+    return "*".join(f"{p}^({f})" for p, f in atom)
+
+
+class Rad:
+    """An exact Q-linear combination of real radical atoms (see the module docstring).
+
+    Immutable and hashable.  Supports ``+``, ``-``, ``*`` (with rationals and
+    other :class:`Rad`), division by a rational, exact ``==``, and exact
+    ordering through :meth:`sign`.
+    """
+
+    __slots__ = ("terms", "_hash")
+
+    def __init__(self, terms=()):
+        d: dict = {}
+        for a, c in terms:
+            d[a] = d.get(a, fmpq(0)) + fmpq(c)
+        t = tuple(sorted((a, c) for a, c in d.items() if c != 0))
+        object.__setattr__(self, "terms", t)
+        object.__setattr__(self, "_hash", hash(t))
+
+    def __setattr__(self, name, value):  # pragma: no cover - immutability guard
+        raise AttributeError("Rad is immutable")
+
+    # -- constructors -------------------------------------------------
+    @staticmethod
+    def rat(q) -> "Rad":
+        """The rational ``q``."""
+        return Rad(((((), fmpq(q)),)))
+
+    @staticmethod
+    def power(m, e) -> "Rad":
+        """``m^e`` for a rational ``m >= 0`` and a rational exponent ``e`` (``0^e = 0`` for ``e > 0``).
+
+        >>> Rad.power(3, fmpq(3, 2)), Rad.power(4, fmpq(3, 2))
+        (Rad('3*3^(1/2)'), Rad('8'))
+        """
+        m, e = fmpq(m), fmpq(e)
+        if m < 0:
+            raise InvalidInput(f"power: expected a base m >= 0, got {m}; hint: real radicals of negative "
+                               "numbers are not supported")
+        if m == 0:
+            if e <= 0:
+                raise InvalidInput(f"power: 0^{e} is not a positive real; expected an exponent > 0")
+            return Rad()
+        coef, atom = _atom_power(m, e)
+        return Rad(((atom, coef),))
+
+    # -- queries --------------------------------------------------------
+    def is_zero(self) -> bool:
+        """Exact zero test (linear independence of real radicals)."""
+        return not self.terms
+
+    def is_rational(self) -> bool:
+        return all(a == () for a, _ in self.terms)
+
+    def rational(self) -> fmpq:
+        """The value as ``fmpq``; raises :class:`InvalidInput` if irrational."""
+        if not self.is_rational():
+            raise InvalidInput(f"{self} is not rational")
+        return self.terms[0][1] if self.terms else fmpq(0)
+
+    def components(self) -> dict:
+        """``atom -> rational coefficient`` (the atom ``()`` is the rational unit)."""
+        return dict(self.terms)
+
+    # -- arithmetic -----------------------------------------------------
+    def __add__(self, other):
+        other = to_rad(other)
+        return Rad(self.terms + other.terms)
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return Rad((a, -c) for a, c in self.terms)
+
+    def __sub__(self, other):
+        return self + (-to_rad(other))
+
+    def __rsub__(self, other):
+        return to_rad(other) - self
+
+    def __mul__(self, other):
+        other = to_rad(other)
+        out = []
+        for a, c in self.terms:
+            for b, e in other.terms:
+                k, ab = _atom_mul(a, b)
+                out.append((ab, c * e * k))
+        return Rad(out)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        if isinstance(other, Rad):
+            other = other.rational()
+        q = fmpq(other)
+        if q == 0:
+            raise InvalidInput("Rad: division by zero")
+        return Rad((a, c / q) for a, c in self.terms)
+
+    def __eq__(self, other):
+        if isinstance(other, (Rad, Lin, int, fmpq)):
+            return self.terms == to_rad(other).terms
+        return NotImplemented
+
+    def __hash__(self):
+        return self._hash
+
+    # -- evaluation -----------------------------------------------------
+    def arb(self, eps=None) -> arb:
+        """Ball enclosure at the current working precision."""
+        total = arb(0)
+        for a, c in self.terms:
+            total += arb(c) * _atom_arb(a)
+        return total
+
+    def sign(self, eps=None, max_prec: int = MAX_PREC) -> int:
+        """Exact sign: zero exactly, otherwise by balls at rising precision.
+
+        Raises :class:`~exactdp.errors.Undecided` if the balls do not separate
+        the number from 0 at ``max_prec`` bits (never for the sizes exactdp
+        builds; the number is known to be non-zero).
+        """
+        if not self.terms:
+            return 0
+        if self.is_rational():
+            return 1 if self.terms[0][1] > 0 else -1
+        prec = 64
+        while prec <= max_prec:
+            with ctx.workprec(prec):
+                v = self.arb()
+                if v > 0:
+                    return 1
+                if v < 0:
+                    return -1
+            prec *= 2
+        raise Undecided(f"sign of {self}: non-zero (linear independence of radicals) but not separated from 0 "
+                        f"at {max_prec} bits")  # pragma: no cover
+
+    def __lt__(self, other):
+        return (self - other).sign() < 0
+
+    def __le__(self, other):
+        return (self - other).sign() <= 0
+
+    def __gt__(self, other):
+        return (self - other).sign() > 0
+
+    def __ge__(self, other):
+        return (self - other).sign() >= 0
+
+    def __float__(self):
+        with ctx.workprec(80):
+            return float(self.arb().mid())
+
+    # -- text -----------------------------------------------------------
+    def __str__(self):
+        if not self.terms:
+            return "0"
+        parts = []
+        for a, c in self.terms:
+            if a == ():
+                parts.append(str(c))
+                continue
+            atom = _atom_str(a)
+            sg, m = ("-" if c < 0 else ""), abs(c)
+            if m == 1:
+                body = atom
+            elif m.q == 1:
+                body = f"{m}*{atom}"
+            else:
+                body = f"{m.p}*{atom}/{m.q}" if m.p != 1 else f"{atom}/{m.q}"
+            parts.append(sg + body)
+        out = parts[0]
+        for p in parts[1:]:
+            out += " - " + p[1:] if p.startswith("-") else " + " + p
+        return out
+
+    def __repr__(self):
+        return f"Rad('{self}')"
+
+    def latex(self) -> str:
+        return str(self).replace("*", r" \cdot ")
+
+
+def to_rad(x) -> Rad:
+    """Coerce ``int``, ``fmpq``, :class:`Lin` (without ``eps``) or :class:`Rad` to :class:`Rad`."""
+    if isinstance(x, Rad):
+        return x
+    if isinstance(x, (int, fmpz)) and not isinstance(x, bool):
+        return Rad.rat(fmpq(int(x)))
+    if isinstance(x, fmpq):
+        return Rad.rat(x)
+    if isinstance(x, Lin):
+        if x.has_eps():
+            raise InvalidInput(f"to_rad: {x} has the symbolic eps; expected a number")
+        out = Rad()
+        for s, c in x.terms:
+            out = out + Rad.power(s, fmpq(1, 2)) * c
+        return out
+    raise InvalidType(f"to_rad: expected an exact number (int, fmpq, Lin or Rad), got {type(x).__name__}; hint: "
+                      "binary floats are not exact")
