@@ -7,7 +7,7 @@ import itertools
 import sympy as sp
 from flint import fmpq
 
-from ..certify.privacy import certify_privacy
+from ..certify import certify_privacy, certify_relation
 from ..exact.decide import exact_str
 from ..exact.expo import ExpFrac
 from ..exact.lin import Lin
@@ -66,12 +66,16 @@ def ex22() -> ClaimResult:
     a = _alpha()
     rows = ["| n | face value (untruncated) | after the threshold remap | = printed formulas | truncated, face value |",
             "|---|---|---|---|---|"]
-    ok = True
+    ok, certs = True, []
     for n in (1, 3, 5, 7, 9):
         face, post = _ex22_losses(n, a)
         face, post = face.reduced(), post.reduced()
         k = (n + 1) // 2
         agree = (face - 2 * a / (1 + a)).is_zero() and (post - a ** k / (1 + a)).is_zero()
+        certs += [certify_relation(face, "2*alpha/(1 + alpha)", for_all_alpha=True,
+                                   statement=f"n = {n}: the untruncated face-value loss is 2 alpha/(1 + alpha)"),
+                  certify_relation(post, f"alpha^{k}/(1 + alpha)", for_all_alpha=True,
+                                   statement=f"n = {n}: the remapped loss is alpha^{k}/(1 + alpha)")]
         # the truncated mechanism (kept because it shows what truncation alone does): same remapped loss,
         # half the face-value loss
         u = User([fmpq(1, 2)] + [0] * (n - 1) + [fmpq(1, 2)], "binary")
@@ -107,7 +111,7 @@ def ex22() -> ClaimResult:
     return ClaimResult("reproduced" if ok else "differs",
                        "untruncated: face value 2 alpha/(1+alpha), remapped alpha^((n+1)/2)/(1+alpha), exact "
                        "identities in alpha for n = 1, 3, 5, 7, 9; n = 5, alpha = 1/2: 2/3 and 1/12 as printed",
-                       [("Expected losses", body)], [])
+                       [("Expected losses", body)], certs)
 
 
 @register("GRS12-sec6.1", "GRS12", "Section 6.1 (journal App. A)",
