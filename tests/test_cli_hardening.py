@@ -127,7 +127,7 @@ def test_prior_points_must_match(tmp_path, capsys):
     pr = write(tmp_path, "prior.json", {"points": ["a", "b"], "probabilities": ["1/2", "1/2"]})
     code, _, err = run(["leakage", m, "--prior", pr], capsys)
     assert code == 2
-    one_error_line(err, r"only in the prior: \['a', 'b'\], missing from the prior: \['0', '1'\]")
+    one_error_line(err, r"no probability for \['0', '1'\]; not among those points: \['a', 'b'\]")
     pr = write(tmp_path, "prior2.json", {"points": ["0", "0"], "probabilities": ["1/2", "1/2"]})
     code, _, err = run(["leakage", m, "--prior", pr], capsys)
     assert code == 2
