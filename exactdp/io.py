@@ -183,8 +183,8 @@ def load_prior_for(path: str, labels) -> dict:
     if set(pts) != {str(x) for x in labels}:
         extra = sorted(set(pts) - {str(x) for x in labels})[:5]
         missing = sorted({str(x) for x in labels} - set(pts))[:5]
-        raise InvalidInput(f"prior file {path!r}: its points differ from the {len(labels)} points it is for; only in "
-                           f"the prior: {extra}, missing from the prior: {missing}")
+        raise InvalidInput(f"prior file {path!r}: its points differ from the {len(labels)} points it is for: no "
+                           f"probability for {missing}; not among those points: {extra}")
     return dict(zip(pts, probs))
 
 

@@ -414,10 +414,10 @@ def _vector_row_check(mech):
     bound = 2**62 // max(len(mech.outputs) * max(T, 1), 1)
     for c, v in enumerate(vals):
         for t, (k, q) in enumerate(v.num.items()):
-            qi = int(fmpq(q) * C)
-            if abs(qi) >= bound:
+            qi, ei = int(fmpq(q) * C), ekey(k)
+            if abs(qi) >= bound or abs(ei) >= 2**40:  # beyond int64 work: the exact per-row sums decide
                 return None
-            E[c, t], Q[c, t] = ekey(k), qi
+            E[c, t], Q[c, t] = ei, qi
     dterms = [(ekey(k), int(fmpq(q) * C)) for k, q in den.items()]
     lo = min(int(E.min()), min(e for e, _ in dterms))
     hi = max(int(E.max()), max(e for e, _ in dterms))

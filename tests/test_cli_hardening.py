@@ -127,7 +127,7 @@ def test_prior_points_must_match(tmp_path, capsys):
     pr = write(tmp_path, "prior.json", {"points": ["a", "b"], "probabilities": ["1/2", "1/2"]})
     code, _, err = run(["leakage", m, "--prior", pr], capsys)
     assert code == 2
-    one_error_line(err, r"only in the prior: \['a', 'b'\], missing from the prior: \['0', '1'\]")
+    one_error_line(err, r"no probability for \['0', '1'\]; not among those points: \['a', 'b'\]")
     pr = write(tmp_path, "prior2.json", {"points": ["0", "0"], "probabilities": ["1/2", "1/2"]})
     code, _, err = run(["leakage", m, "--prior", pr], capsys)
     assert code == 2
@@ -312,16 +312,46 @@ _FUZZ = textwrap.dedent('''
                      ["reproduce", e1]):
             call(argv)
 
+    NUM = st.one_of(st.integers(-2, 4), st.sampled_from(["1/2", "2/3", "0", "sqrt(2)", "exp(-1)", "alpha",
+                                                          "alpha/(1+alpha)", "1/(1+alpha)", "inf", "10^400",
+                                                          "1/10^400", "-1", "log(2)", "eps", "0.5"]))
+    LBL = st.sampled_from(["0", "1", "2", "a", 0, 1])
+    SPECS = st.one_of(
+        st.fixed_dictionaries({"kind": st.just("graph"), "nodes": st.lists(LBL, max_size=3),
+                               "edges": st.lists(st.lists(st.one_of(LBL, NUM), min_size=2, max_size=3), max_size=4)}),
+        st.fixed_dictionaries({"kind": st.just("matrix"), "points": st.lists(LBL, min_size=1, max_size=3),
+                               "distances": st.lists(st.lists(NUM, max_size=3), max_size=3)}),
+        st.fixed_dictionaries({"kind": st.sampled_from(["path", "cycle", "discrete"]),
+                               "n": st.one_of(st.integers(-1, 4), NUM), "points": st.lists(LBL, max_size=3)}),
+        st.fixed_dictionaries({"kind": st.just("grid"), "shape": st.lists(st.integers(0, 2), max_size=3),
+                               "norm": st.sampled_from(["manhattan", "euclidean", "x"]), "step": NUM}))
+    MECHS = st.fixed_dictionaries({"matrix": st.lists(st.lists(NUM, min_size=1, max_size=3), min_size=1, max_size=3)},
+                                  optional={"inputs": st.lists(LBL, max_size=3), "outputs": st.lists(LBL, max_size=3)})
+    PRIORS = st.fixed_dictionaries({"probabilities": st.lists(NUM, max_size=3)},
+                                   optional={"points": st.lists(LBL, max_size=3)})
+    LEVELS = st.sampled_from([["--eps", "1"], ["--alpha", "1/2"], ["--eps", "log(2)/2"], ["--eps", "sqrt(2)"]])
+
+    @SET
+    @given(MECHS, SPECS, PRIORS, LEVELS)
+    def fuzz_structured(m, s, pr, lv):
+        M, S, P = put("sm.json", m), put("ss.json", s), put("sp.json", pr)
+        for argv in (["certify", M, "--metric", S] + lv, ["certify", M, "--metric", S, "--all-eps"],
+                     ["epsilon", M, "--metric", S] + lv, ["tight", S] + lv, ["regular", P, "--metric", S] + lv,
+                     ["leakage", M, "--prior", P] + lv, ["remap", M, "--prior", P, "--loss", "absolute"] + lv,
+                     ["optimal", "--prior", P, "--loss", put("sl.json", m), "--n", "1"] + lv):
+            call(argv)
+
     fuzz_bytes()
     fuzz_json()
     fuzz_expressions()
+    fuzz_structured()
     print("fuzz ok")
 ''')
 
 
 def test_fuzz_every_command_under_a_memory_limit(tmp_path):
     script = tmp_path / "fuzz.py"
-    script.write_text(_FUZZ.replace("@MEM@", str(2 << 30)).replace("@N@", "25"))
+    script.write_text(_FUZZ.replace("@MEM@", str(2 << 30)).replace("@N@", "20"))
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
                        env={**os.environ, "PYTHONPATH": ROOT})
     assert r.returncode == 0 and "fuzz ok" in r.stdout, (r.stdout[-2000:], r.stderr[-4000:])
