@@ -112,7 +112,17 @@ def _internal_basis(lp, col_basic, ub_basic, eq_basic, eq_duals):
 
 
 def float_basis(lp):
-    """``(basis, statuses)``: HiGHS's basis in the internal form (None if it gave none) and its statuses."""
+    """``(basis, statuses)``: HiGHS's basis in the internal form (None if it gave none) and its statuses.
+
+    The basis is ``(basic structurals, rows whose slack is basic)`` (see :func:`_internal_basis`); the
+    statuses are HiGHS's model statuses of the attempts made.
+
+    Examples
+    --------
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> float_basis(LinearProgram(c=[2, 3], A_ub=[{0: -1, 1: -1}, {0: -1, 1: 1}], b_ub=[-4, 2]))
+    (({0}, {1}), ['kOptimal'])
+    """
     import highspy
 
     note = []

@@ -141,6 +141,16 @@ class ExactSimplex:
     The basis after ``k`` pivots is ``B0 E_1 ... E_k`` (product form): each eta matrix ``E_i`` is the identity
     with the column of the leaving variable replaced by ``B_(i-1)^-1 a_entering``; the exact LU of ``B0`` is
     rebuilt every ``_REFACTOR`` pivots.  Basic values are updated exactly along each pivot.
+
+    Examples
+    --------
+    From the slack basis (no structural basic; both slacks basic), which is primal infeasible here:
+
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> lp = LinearProgram(c=[2, 3], A_ub=[{0: -1, 1: -1}, {0: -1, 1: 1}], b_ub=[-4, 2])
+    >>> res = ExactSimplex(StandardForm(lp), set(), {0, 1}).run(lp.c)
+    >>> type(res).__name__, res.x, res.lam, res.pivots
+    ('Optimal', [4, 0], [2, 0], 1)
     """
 
     _REFACTOR = 40
