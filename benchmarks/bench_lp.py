@@ -1,69 +1,102 @@
-"""Time the exact user-specific LP (issue 3) and compare with qif's float LP.
+"""Time the exact LP (issues 3 and 12) against float LP solvers in the same run.
 
-Run:  python benchmarks/bench_lp.py   (add --quick for a smoke run)
+Run:  python benchmarks/bench_lp.py            (n = 40, 60, 80)
+      python benchmarks/bench_lp.py --large    (also n = 150: 22,801 variables)
+      python benchmarks/bench_lp.py --quick    (n = 10, 20: a smoke run)
+      python benchmarks/bench_lp.py --sizes 80,150   (chosen sizes)
+qif runs up to n = 60 (it took minutes at n = 80 on the loaded machine); --qif-all runs it at every size.
 
-For each instance: exactdp's exact optimum (HiGHS basis rebuilt exactly and
-verified with its dual), and `qif.mechanism.d_privacy.min_loss_given_d` (float
-LP) on the same prior, loss and privacy constraints: the time ratio and the
-absolute difference between qif's float optimum and the exact one.
+Instance: the GRS12 user-specific LP (2)-(6) with a uniform prior, absolute
+loss and alpha = 1/2 ((n + 1)^2 variables).  For each n, in one process:
+
+* exactdp: ``solve_lp`` (HiGHS basis -> exact sparse LU -> exact pivots),
+  the optimum verified with its dual certificate (``LPSolution.verify``);
+* scipy HiGHS (``linprog(method="highs")``) on the same LP in floats -- the
+  float floor;
+* qif's ``min_loss_given_d`` (a float LP), if qif is installed.
+
+Columns: seconds, the number of exact pivots exactdp needed after HiGHS, the
+peak resident memory of the process so far, and each float optimum's signed
+gap ``float - exact`` (negative: the float "optimal mechanism" is slightly
+non-private).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import resource
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import numpy as np  # noqa: E402
 from flint import fmpq  # noqa: E402
 
 from _machine import machine  # noqa: E402
-from exactdp.theory.optimality import optimal_mechanism  # noqa: E402
+from exactdp.exact.lp import solve_lp  # noqa: E402
+from exactdp.theory.optimality import user_lp  # noqa: E402
 from exactdp.theory.users import User  # noqa: E402
 
 
-def qif_value(n, alpha, loss):
+def scipy_value(lp):
+    from scipy.optimize import linprog
+    from scipy.sparse import csr_matrix
+
+    def mat(rows):
+        ri, ci, data = [], [], []
+        for i, r in enumerate(rows):
+            for j, v in r.items():
+                ri.append(i)
+                ci.append(j)
+                data.append(float(v))
+        return csr_matrix((data, (ri, ci)), shape=(len(rows), lp.n))
+    t0 = time.perf_counter()
+    res = linprog([float(v) for v in lp.c], A_ub=mat(lp.A_ub), b_ub=[float(v) for v in lp.b_ub],
+                  A_eq=mat(lp.A_eq), b_eq=[float(v) for v in lp.b_eq], bounds=(0, None), method="highs")
+    return (res.fun if res.status == 0 else None), time.perf_counter() - t0
+
+
+def qif_value(n, alpha):
     try:
-        import numpy as np
         from qif.mechanism import d_privacy as md
     except ImportError:
         return None, None
     pi = np.ones(n + 1) / (n + 1)
-    f = {"absolute": lambda i, r: abs(i - r), "squared": lambda i, r: (i - r) ** 2,
-         "binary": lambda i, r: float(i != r)}[loss]
     eps = -math.log(alpha)
     t0 = time.perf_counter()
-    C = md.min_loss_given_d(pi, n + 1, lambda i, j: abs(i - j) * eps, f)
+    C = md.min_loss_given_d(pi, n + 1, lambda i, j: abs(i - j) * eps, lambda i, r: abs(i - r))
     t = time.perf_counter() - t0
-    val = sum(pi[i] * C[i, r] * f(i, r) for i in range(n + 1) for r in range(n + 1))
-    return val, t
+    return sum(pi[i] * C[i, r] * abs(i - r) for i in range(n + 1) for r in range(n + 1)), t
+
+
+def peak_mib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main():
-    quick = "--quick" in sys.argv
-    print(f"Machine: {machine()}\n")
-    print("| instance | variables | exactdp exact LP + dual (s) | qif float LP (s) | ratio | |qif - exact| |")
-    print("|---|---|---|---|---|---|")
-    for n in ((5, 10) if quick else (20, 40)):
-        for loss in ("absolute", "squared", "binary"):
-            t0 = time.perf_counter()
-            sol, _ = optimal_mechanism(n, fmpq(1, 2), User.uniform(n, loss))
-            t = time.perf_counter() - t0
-            assert sol.verify()
-            qv, tq = qif_value(n, 0.5, loss)
-            exact = float(sol.value)
-            extra = (f"{tq:.2f} | {t / tq:.1f} | {abs(qv - exact):.1e}" if tq else "- | - | -")
-            print(f"| n + 1 = {n + 1}, alpha = 1/2, uniform prior, {loss} loss | {(n + 1) ** 2} | {t:.2f} | {extra} |")
-    if not quick:
-        from exactdp.papers import run_claim
+    sizes = (10, 20) if "--quick" in sys.argv else (40, 60, 80) + ((150,) if "--large" in sys.argv else ())
+    if "--sizes" in sys.argv:
+        sizes = tuple(int(v) for v in sys.argv[sys.argv.index("--sizes") + 1].split(","))
+    print(f"Machine: {machine()}; load average at start {os.getloadavg()[0]:.1f}\n")
+    print("| n | variables | exactdp exact (s) | exact pivots | peak RSS (MiB) | scipy HiGHS (s) | HiGHS - exact "
+          "| qif (s) | qif - exact |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n in sizes:
+        lp = user_lp(n, fmpq(1, 2), User.uniform(n, "absolute"))
         t0 = time.perf_counter()
-        r = run_claim("GRS12-thm3.1")
+        sol = solve_lp(lp)
         t = time.perf_counter() - t0
-        print(f"| GRS12-thm3.1 batch: 272 users (LP + dual + remapped geometric, each), status {r.status} | - | "
-              f"{t:.2f} | - | - | - |")
+        assert sol.verify()
+        pivots = "0" if sol.method.startswith("HiGHS basis") else sol.method.split(", ")[1].split()[0]
+        exact = float(sol.value)
+        sv, ts = scipy_value(lp)
+        qv, tq = qif_value(n, 0.5) if n <= 60 or "--qif-all" in sys.argv else (None, None)
+        gs = f"{sv - exact:+.1e}" if sv is not None else "no optimum"
+        qpart = f"{tq:.2f} | {qv - exact:+.1e}" if tq is not None else "- | -"
+        print(f"| {n} | {lp.n} | {t:.2f} | {pivots} | {peak_mib():.0f} | {ts:.2f} | {gs} | {qpart} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -232,6 +232,18 @@ def test_random_larger_lps_against_highs_start_and_slack_start(monkeypatch):
             assert outcome(lp) == a
 
 
+def test_too_large_lp_is_refused_up_front(monkeypatch):
+    from exactdp.errors import InputTooLarge
+    from exactdp.exact import lp as lpmod
+
+    lp = LinearProgram(c=[1] * 5, A_eq=[{j: 1 for j in range(5)}], b_eq=[1])
+    monkeypatch.setattr(lpmod, "MAX_LP_SIZE", 9)
+    with pytest.raises(InputTooLarge, match="at most 9 variables plus constraint nonzeros.*got 10"):
+        solve_lp(lp)
+    monkeypatch.setattr(lpmod, "MAX_LP_SIZE", 10)
+    assert solve_lp(lp).value == 1
+
+
 def test_bad_lp():
     with pytest.raises(InvalidInput, match="out of range"):
         LinearProgram(c=[1], A_eq=[{3: 1}], b_eq=[1])

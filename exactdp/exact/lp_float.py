@@ -10,10 +10,15 @@ Scaling: columns by ``lp.scale`` (optional float hints, ``x_j = scale_j y_j``)
 and every row by its largest scaled coefficient, so that HiGHS's absolute
 tolerances act as relative ones (a privacy row between entries near
 ``alpha^40`` is enforced as strictly as one near 1).  Scales are clipped to
-``[1e-200, 1e200]`` so that no scaled coefficient under- or overflows.  When
-HiGHS does not end ``optimal`` (float trouble can make it report a feasible
-bounded LP "unbounded") it is run again unscaled, without presolve, and with
-the primal simplex; the last basis it has is used as the exact start either
+``[1e-200, 1e200]`` so that no scaled coefficient under- or overflows.  On the
+GRS12 user LP the row sums then hold coefficients from 1 down to
+``alpha^n``, and HiGHS drops every coefficient below 1e-9 (its
+``small_matrix_value``): the float model it solves is then a different LP,
+and its postsolve can fail ("not set" at n = 150, measured; the same is the
+likely cause, not re-measured here, of the "unbounded" report on the
+feasible bounded LP at n = 1000 in issue 8).  So when HiGHS does not end
+``optimal`` it is run again without presolve, then unscaled, then
+with the primal simplex; the last basis it has is used as the exact start either
 way -- the exact engine then decides optimality, infeasibility or
 unboundedness itself.
 """
@@ -24,8 +29,12 @@ import numpy as np
 
 __all__ = ["float_basis"]
 
+# Measured on the scaled GRS12 user LP (alpha = 1/2): with presolve HiGHS's basis was exactly optimal at
+# n = 40 and 60 (without: 12 and 52 exact pivots) and needed 22 pivots at n = 80; at n = 150 the presolve +
+# postsolve round trip ended "not set" and the second attempt (no presolve) gave a basis 232 pivots away.
 _ATTEMPTS = (
     {"scaled": True, "options": {}},
+    {"scaled": True, "options": {"presolve": "off"}},
     {"scaled": False, "options": {"presolve": "off"}},
     {"scaled": False, "options": {"presolve": "off", "simplex_strategy": 4,
                                   "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}},
@@ -103,7 +112,17 @@ def _internal_basis(lp, col_basic, ub_basic, eq_basic, eq_duals):
 
 
 def float_basis(lp):
-    """``(basis, statuses)``: HiGHS's basis in the internal form (None if it gave none) and its statuses."""
+    """``(basis, statuses)``: HiGHS's basis in the internal form (None if it gave none) and its statuses.
+
+    The basis is ``(basic structurals, rows whose slack is basic)`` (see :func:`_internal_basis`); the
+    statuses are HiGHS's model statuses of the attempts made.
+
+    Examples
+    --------
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> float_basis(LinearProgram(c=[2, 3], A_ub=[{0: -1, 1: -1}, {0: -1, 1: 1}], b_ub=[-4, 2]))
+    (({0}, {1}), ['kOptimal'])
+    """
     import highspy
 
     note = []

@@ -16,11 +16,14 @@ From the start basis:
 
 * if the basic solution is exactly primal feasible, phase 2 (primal simplex)
   runs directly -- for an optimal float basis with zero pivots;
-* otherwise phase 1 adds a single artificial column ``t`` with column
-  ``-sum of the columns of the infeasible basic variables``: pivoting ``t`` in
-  makes every basic value non-negative, and minimising ``t`` restores
-  feasibility (``t* > 0`` certifies infeasibility: the phase-1 duals are a
-  Farkas certificate), then ``t`` is pivoted out.
+* otherwise phase 1 is the dual simplex on shifted costs: every non-basic
+  variable with a negative reduced cost has its cost raised until that
+  reduced cost is 0, which makes the start basis dual feasible; the dual
+  simplex then restores primal feasibility (or finds a leaving row with no
+  entering candidate: its row of ``B^-1`` is a Farkas certificate of
+  infeasibility), and phase 2 runs with the true costs.  A float basis that
+  is dual feasible but slightly primal infeasible (the usual failure after
+  HiGHS's tolerances) needs no shift at all.
 
 Pricing is Dantzig's rule; after a run of degenerate pivots it switches to
 Bland's rule (smallest index enters and leaves), which cannot cycle, until
@@ -56,19 +59,6 @@ class StandardForm:
         for k, r in enumerate(self.rows):
             for j, v in r.items():
                 self.cols[j][k] = v
-
-    def add_column(self, col) -> int:
-        """Append a structural column (dict by row); returns its index."""
-        j = len(self.cols)
-        self.cols.append(dict(col))
-        for k, v in col.items():
-            self.rows[k][j] = v
-        return j
-
-    def drop_last_column(self):
-        j = len(self.cols) - 1
-        for k in self.cols.pop():
-            del self.rows[k][j]
 
     def duals_to_lp(self, u):
         """Row duals ``u`` of ``A x + s = b`` -> ``(y, lam)`` of the LP (``lam = -u_ub``, ``y = lam- - lam+``)."""
@@ -151,6 +141,16 @@ class ExactSimplex:
     The basis after ``k`` pivots is ``B0 E_1 ... E_k`` (product form): each eta matrix ``E_i`` is the identity
     with the column of the leaving variable replaced by ``B_(i-1)^-1 a_entering``; the exact LU of ``B0`` is
     rebuilt every ``_REFACTOR`` pivots.  Basic values are updated exactly along each pivot.
+
+    Examples
+    --------
+    From the slack basis (no structural basic; both slacks basic), which is primal infeasible here:
+
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> lp = LinearProgram(c=[2, 3], A_ub=[{0: -1, 1: -1}, {0: -1, 1: 1}], b_ub=[-4, 2])
+    >>> res = ExactSimplex(StandardForm(lp), set(), {0, 1}).run(lp.c)
+    >>> type(res).__name__, res.x, res.lam, res.pivots
+    ('Optimal', [4, 0], [2, 0], 1)
     """
 
     _REFACTOR = 40
@@ -225,7 +225,7 @@ class ExactSimplex:
         return self.factor.solve_transpose(g)
 
     def _duals(self, cost):
-        return self._btran({v: cost.get(v[1], _ZERO) for v in self.basic if v[0] == "x"})
+        return self._btran({v: cost.get(v[1] if v[0] == "x" else v, _ZERO) for v in self.basic})
 
     def _reduced(self, cost, u):
         """Reduced costs of the non-basic variables: dict ``('x', j)`` / ``('s', k)`` -> value."""
@@ -236,7 +236,7 @@ class ExactSimplex:
                 red[("x", j)] = cost.get(j, _ZERO) - sum((v * u[k] for k, v in col.items() if k in u), _ZERO)
         for k in range(sf.m):
             if ("s", k) not in self.basic:
-                red[("s", k)] = -u.get(k, _ZERO)
+                red[("s", k)] = cost.get(("s", k), _ZERO) - u.get(k, _ZERO)
         return red
 
     def _pivot(self, enter, leave, d, theta):
@@ -281,51 +281,73 @@ class ExactSimplex:
             degenerate = degenerate + 1 if best[0] == 0 else 0
             self._pivot(enter, best[1], d, best[0])
 
-    def phase_one(self):
-        """Make the basis primal feasible; returns None, or the Farkas duals if the LP is infeasible."""
+    def _row(self, p):
+        """Row ``p`` of ``B^-1 [A I]`` on the non-basic variables, and ``rho = e_p^T B^-1`` (dict by row)."""
         sf = self.sf
-        neg = [v for v, x in self.val.items() if x < 0]
-        if not neg:
-            return None
-        col = {}
-        for var in neg:
-            for k, v in self._column(var).items():
-                col[k] = col.get(k, _ZERO) - v
-        t = sf.add_column({k: v for k, v in col.items() if v != 0})
-        leave = min(neg, key=lambda v: (self.val[v], self._key(v)))
-        # B^-1 a_t = -(indicator of neg): entering t at theta = -val[leave] makes every basic value >= 0
-        self._pivot(("x", t), leave, {v: fmpq(-1) for v in neg}, -self.val[leave])
-        status, val, u = self.optimise({t: fmpq(1)})
-        if status != "optimal":  # t >= 0 bounds phase one below
-            raise ArithmeticError("internal error: phase one reported unbounded")
-        if val.get(("x", t), _ZERO) > 0:
-            sf.drop_last_column()
-            return u
-        if ("x", t) in self.basic:
-            self._pivot_out(t)
-        sf.drop_last_column()
-        self._refactor()
-        return None
+        rho = self._btran({p: fmpq(1)})
+        alpha = {}
+        touched = set()
+        for k in rho:
+            touched.update(sf.rows[k])
+        for j in touched:
+            if ("x", j) not in self.basic:
+                v = sum((a * rho[k] for k, a in sf.cols[j].items() if k in rho), _ZERO)
+                if v != 0:
+                    alpha[("x", j)] = v
+        for k, v in rho.items():
+            if ("s", k) not in self.basic:
+                alpha[("s", k)] = v
+        return alpha, rho
 
-    def _pivot_out(self, t):
-        """Degenerate pivot removing the basic artificial ``t`` (value 0): some column has a non-zero entry
-        in its row of ``B^-1 [A I]`` because ``[A I]`` has full row rank."""
-        sf = self.sf
-        rho = self._btran({("x", t): fmpq(1)})
-        cands = [("s", k) for k in range(sf.m) if rho.get(k) and ("s", k) not in self.basic]
-        cands += [("x", j) for j, col in enumerate(sf.cols) if j != t and ("x", j) not in self.basic
-                  and sum((v * rho[k] for k, v in col.items() if k in rho), _ZERO) != 0]
-        enter = min(cands, key=self._key)
-        self._pivot(enter, ("x", t), self._ftran(self._column(enter)), _ZERO)
+    def dual_simplex(self, cost):
+        """Dual simplex from a dual feasible basis until it is primal feasible: None, or Farkas duals.
+
+        The leaving variable is a basic one with negative value (the most negative; Bland's smallest index
+        after a run of degenerate pivots); the entering one keeps every reduced cost non-negative.  If the
+        leaving row ``x_p + sum alpha_j x_j = val_p < 0`` has no ``alpha_j < 0``, the LP is infeasible and
+        ``rho = e_p^T B^-1`` is a Farkas certificate (``rho >= 0``, ``rho^T A >= 0``, ``rho^T b < 0``).
+        """
+        degenerate = 0
+        while True:
+            neg = [(v, x) for v, x in self.val.items() if x < 0]
+            if not neg:
+                return None
+            bland = degenerate >= _DEGENERATE_RUN
+            p = min(neg, key=(lambda t: self._key(t[0])) if bland else (lambda t: (t[1], self._key(t[0]))))[0]
+            alpha, rho = self._row(p)
+            elig = [(v, a) for v, a in alpha.items() if a < 0]
+            if not elig:
+                return {k: -v for k, v in rho.items()}  # as row duals u = -rho (see run)
+            red = self._reduced(cost, self._duals(cost))
+            ratio = min(red[v] / -a for v, a in elig)
+            q = min((v for v, a in elig if red[v] / -a == ratio), key=self._key)
+            d = self._ftran(self._column(q))
+            degenerate = degenerate + 1 if ratio == 0 else 0
+            self._pivot(q, p, d, self.val[p] / d[p])
+
+    def _phase_one(self, cost):
+        """Primal feasibility by the dual simplex on shifted costs: a non-basic variable with a negative reduced
+        cost gets its cost raised until that reduced cost is 0, so the start basis is dual feasible for the
+        shifted costs (the shift changes no constraint, so feasibility and a Farkas certificate are unaffected).
+        """
+        if all(x >= 0 for x in self.val.values()):
+            return None
+        red = self._reduced(cost, self._duals(cost))
+        shifted = dict(cost)
+        for (kind, idx), r in red.items():
+            if r < 0:
+                key = idx if kind == "x" else (kind, idx)
+                shifted[key] = cost.get(key, _ZERO) - r
+        return self.dual_simplex(shifted)
 
     def run(self, cost):
-        """Phase 1 then phase 2 with ``cost`` (list over structurals): Optimal, Infeasible or Unbounded."""
+        """Phase 1 (dual simplex on shifted costs) then phase 2 (primal simplex) with ``cost`` (list over structurals): Optimal, Infeasible or Unbounded."""
         sf = self.sf
-        far = self.phase_one()
+        costd = {j: v for j, v in enumerate(cost) if v != 0}
+        far = self._phase_one(costd)
         if far is not None:
             y, lam = sf.duals_to_lp(far)  # the Farkas multipliers are w = -u; in LP terms that is this map
             return Infeasible(y, lam, self.pivots)
-        costd = {j: v for j, v in enumerate(cost) if v != 0}
         status, val, extra = self.optimise(costd)
         x = [val.get(("x", j), _ZERO) for j in range(sf.n)]
         if status == "unbounded":
