@@ -268,4 +268,4 @@ def test_symbolic_degree_bounded_before_root_isolation(e):
 def test_huge_rational_eps_on_symbolic_mechanism():
     # exponents of 10^30 do not fit the int64 fast row check; the exact row sums decide instead
     c = certify_privacy(geo2(), path(2), eps="10^30")
-    assert c.holds is True and c.data["epsilon"] == "1000000000000000000000000000000"
+    assert c.holds is True and c.evidence.epsilon == "1000000000000000000000000000000"
