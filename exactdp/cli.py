@@ -55,6 +55,9 @@ _CMD_EXITS = {
     "reproduce": "0 every claim reproduced, 1 some claim differs from the paper, 2 unknown id, "
                  "3 some claim undecided (none differs), 4 bug (also: with --recheck, a refuted certificate)",
     "proofs": "0 written (or up to date with --check), 1 stale proof files with --check, 2 bad input, 4 bug",
+    "extend": "0 the extension agrees with the mechanism on H and is 2 eps-private (BCSZ18), 1 not (the failing part "
+              "is printed), 2 bad input, 3 undecided, 4 bug",
+    "tradeoff": "0 the certified smallest eps (or bracket) was found, 2 bad input, 3 undecided, 4 bug",
     "plot": "0 the figure was written, 2 bad input (or matplotlib missing: pip install 'exactdp[plot]'), 4 bug",
     "recheck": "0 the certificate is confirmed by the independent kernel, 1 refuted (a bug), 2 not a certificate, "
                "3 not checkable (the reason is printed), 4 bug",
