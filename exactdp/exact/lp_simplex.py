@@ -259,14 +259,17 @@ class ExactSimplex:
 
     # -- the method -------------------------------------------------------------------------------------------
     def optimise(self, cost):
-        """Primal simplex from a primal feasible basis: ``('optimal', values, duals)`` or ``('unbounded', ...)``."""
+        """Primal simplex from a primal feasible basis: ``('optimal', values, duals)`` or ``('unbounded', ...)``.
+
+        Reduced costs are updated along the pivot row (``red_j -= red_q / alpha_pq * alpha_pj``, exact, so
+        they never drift) and recomputed from the duals at every refactorisation.
+        """
         degenerate = 0
+        red = self._reduced(cost, self._duals(cost))
         while True:
-            u = self._duals(cost)
-            red = self._reduced(cost, u)
             cand = [(v, r) for v, r in red.items() if r < 0]
             if not cand:
-                return "optimal", self.val, u
+                return "optimal", self.val, self._duals(cost)
             bland = degenerate >= _DEGENERATE_RUN
             enter = min(cand, key=(lambda t: self._key(t[0])) if bland else (lambda t: (t[1], self._key(t[0]))))[0]
             d = self._ftran(self._column(enter))
@@ -278,8 +281,18 @@ class ExactSimplex:
                         best = (ratio, var)
             if best is None:
                 return "unbounded", self.val, (enter, d)
+            leave = best[1]
             degenerate = degenerate + 1 if best[0] == 0 else 0
-            self._pivot(enter, best[1], d, best[0])
+            alpha, _rho = self._row(leave)
+            step = red.pop(enter) / d[leave]
+            self._pivot(enter, leave, d, best[0])
+            if not self.etas:  # refactorised: recompute from the duals
+                red = self._reduced(cost, self._duals(cost))
+                continue
+            for v, a in alpha.items():
+                if v != enter:
+                    red[v] -= step * a
+            red[leave] = -step
 
     def _row(self, p):
         """Row ``p`` of ``B^-1 [A I]`` on the non-basic variables, and ``rho = e_p^T B^-1`` (dict by row)."""
