@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from flint import fmpq
 
+from ..errors import Undecided
 from .lp_sparse import SparseLU
 
 __all__ = ["StandardForm", "ExactSimplex", "Optimal", "Infeasible", "Unbounded"]
@@ -174,7 +175,7 @@ class ExactSimplex:
         pivot_rows = {r for r, _c, _row, _ops in lu.steps}
         self.factor = _Factor(sf, keep, [k for k in range(sf.m) if k not in pivot_rows])
         if not self.factor.ok:
-            raise ArithmeticError("internal error: a completed slack basis is singular")
+            raise Undecided("internal error (a bug, please report): a completed slack basis is singular")
 
     def _reset(self):
         """Start a fresh product form at the current basis and recompute the basic values."""
@@ -191,7 +192,7 @@ class ExactSimplex:
         rows_b = [k for kind, k in self.basic if kind == "s"]
         self.factor = _Factor(self.sf, C, rows_b)
         if not self.factor.ok:
-            raise ArithmeticError("internal error: a basis reached by exact pivots is singular")
+            raise Undecided("internal error (a bug, please report): a basis reached by exact pivots is singular")
         self._reset()
 
     def _column(self, var):
