@@ -355,7 +355,8 @@ class ExactSimplex:
         return self.dual_simplex(shifted)
 
     def run(self, cost):
-        """Phase 1 (dual simplex on shifted costs) then phase 2 (primal simplex) with ``cost`` (list over structurals): Optimal, Infeasible or Unbounded."""
+        """Phase 1 (dual simplex on shifted costs), then phase 2 (primal simplex) with ``cost`` (a list over the
+        structurals): an :class:`Optimal`, :class:`Infeasible` or :class:`Unbounded` result."""
         sf = self.sf
         costd = {j: v for j, v in enumerate(cost) if v != 0}
         far = self._phase_one(costd)
