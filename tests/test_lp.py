@@ -175,6 +175,14 @@ def test_infeasible_or_unbounded_when_highs_is_wrong(monkeypatch):
     assert sol.value == 1 and sol.x == [1, 0] and sol.y == [1] and sol.verify()
 
 
+def test_coefficients_beyond_double_range():
+    # 10^400 overflows a double: HiGHS cannot be used, and the exact simplex still decides from the slack basis
+    big, tiny = fmpq(10) ** 400, fmpq(1, 10**400)
+    lp = LinearProgram(c=[big, 2], A_eq=[{0: 1, 1: tiny}], b_eq=[1])  # x = (1, 0): 10^400; (0, 10^400): 2 10^400
+    sol = solve_lp(lp)
+    assert sol.verify() and sol.x == [1, 0] and sol.value == big and "slack basis" in sol.method
+
+
 def test_user_lp_from_slack_basis_matches_highs_start(monkeypatch):
     # GRS12 user LP, n = 8: more pivots than one refactorisation period, same exact optimum
     from exactdp.theory.optimality import user_lp

@@ -128,7 +128,10 @@ def float_basis(lp):
     note = []
     got = None
     for att in _ATTEMPTS:
-        status, b = _run(lp, att["scaled"], att["options"])
+        try:
+            status, b = _run(lp, att["scaled"], att["options"])
+        except OverflowError:  # a coefficient beyond the double range: no float guide, the exact start is used
+            return None, note + ["coefficients overflow a double"]
         note.append(str(status).split(".")[-1])
         if b is not None:
             got = b

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from flint import fmpq
 
+from ..errors import Undecided
 from .lp_sparse import SparseLU
 
 __all__ = ["StandardForm", "ExactSimplex", "Optimal", "Infeasible", "Unbounded"]
@@ -174,7 +175,7 @@ class ExactSimplex:
         pivot_rows = {r for r, _c, _row, _ops in lu.steps}
         self.factor = _Factor(sf, keep, [k for k in range(sf.m) if k not in pivot_rows])
         if not self.factor.ok:
-            raise ArithmeticError("internal error: a completed slack basis is singular")
+            raise Undecided("internal error (a bug, please report): a completed slack basis is singular")
 
     def _reset(self):
         """Start a fresh product form at the current basis and recompute the basic values."""
@@ -191,7 +192,7 @@ class ExactSimplex:
         rows_b = [k for kind, k in self.basic if kind == "s"]
         self.factor = _Factor(self.sf, C, rows_b)
         if not self.factor.ok:
-            raise ArithmeticError("internal error: a basis reached by exact pivots is singular")
+            raise Undecided("internal error (a bug, please report): a basis reached by exact pivots is singular")
         self._reset()
 
     def _column(self, var):
@@ -259,14 +260,17 @@ class ExactSimplex:
 
     # -- the method -------------------------------------------------------------------------------------------
     def optimise(self, cost):
-        """Primal simplex from a primal feasible basis: ``('optimal', values, duals)`` or ``('unbounded', ...)``."""
+        """Primal simplex from a primal feasible basis: ``('optimal', values, duals)`` or ``('unbounded', ...)``.
+
+        Reduced costs are updated along the pivot row (``red_j -= red_q / alpha_pq * alpha_pj``, exact, so
+        they never drift) and recomputed from the duals at every refactorisation.
+        """
         degenerate = 0
+        red = self._reduced(cost, self._duals(cost))
         while True:
-            u = self._duals(cost)
-            red = self._reduced(cost, u)
             cand = [(v, r) for v, r in red.items() if r < 0]
             if not cand:
-                return "optimal", self.val, u
+                return "optimal", self.val, self._duals(cost)
             bland = degenerate >= _DEGENERATE_RUN
             enter = min(cand, key=(lambda t: self._key(t[0])) if bland else (lambda t: (t[1], self._key(t[0]))))[0]
             d = self._ftran(self._column(enter))
@@ -278,8 +282,18 @@ class ExactSimplex:
                         best = (ratio, var)
             if best is None:
                 return "unbounded", self.val, (enter, d)
+            leave = best[1]
             degenerate = degenerate + 1 if best[0] == 0 else 0
-            self._pivot(enter, best[1], d, best[0])
+            alpha, _rho = self._row(leave)
+            step = red.pop(enter) / d[leave]
+            self._pivot(enter, leave, d, best[0])
+            if not self.etas:  # refactorised: recompute from the duals
+                red = self._reduced(cost, self._duals(cost))
+                continue
+            for v, a in alpha.items():
+                if v != enter:
+                    red[v] -= step * a
+            red[leave] = -step
 
     def _row(self, p):
         """Row ``p`` of ``B^-1 [A I]`` on the non-basic variables, and ``rho = e_p^T B^-1`` (dict by row)."""
@@ -341,7 +355,8 @@ class ExactSimplex:
         return self.dual_simplex(shifted)
 
     def run(self, cost):
-        """Phase 1 (dual simplex on shifted costs) then phase 2 (primal simplex) with ``cost`` (list over structurals): Optimal, Infeasible or Unbounded."""
+        """Phase 1 (dual simplex on shifted costs), then phase 2 (primal simplex) with ``cost`` (a list over the
+        structurals): an :class:`Optimal`, :class:`Infeasible` or :class:`Unbounded` result."""
         sf = self.sf
         costd = {j: v for j, v in enumerate(cost) if v != 0}
         far = self._phase_one(costd)
