@@ -2,12 +2,13 @@
 
 By Prop. 8 it is also the smallest eps at which the uniform prior is regular.
 
-* **exact** (small metrics with integer distances): ``z(alpha) = Phi(alpha)^-1 1`` by
-  Cramer's rule as exact polynomials in alpha; the first alpha in (0, 1) at
-  which some ``z_i`` turns negative is an algebraic number, isolated exactly,
-  and ``eps* = -log(alpha*)``;
-* **certified bracket** (any size): floats *guide* a bisection on eps; then two
-  rational levels ``lo < hi`` with ``hi - lo <= width`` are certified with Arb:
+* **exact** (rational distances, bounded by cost, not by a point count): on the quotient ``Q(u)`` of the
+  metric's equitable partition (``u = alpha^(1/L)``), ``z(alpha) = Q^-1 1`` by fraction-free
+  elimination as exact polynomials; the first alpha in (0, 1) at which some ``z_A`` turns negative is an
+  algebraic number, isolated exactly, and ``eps* = -log(alpha*)``.  When no ``z_A`` is negative anywhere
+  on (0, 1) this *proves* that a tight-constraints mechanism exists for every eps: the threshold is 0;
+* **certified bracket** (any size): floats *guide* a bisection on eps (on the quotient); then two
+  rational levels ``lo < hi`` with ``hi - lo <= width`` are certified (verified solves, Arb as fallback):
   at ``hi`` every ``z_i`` is certified positive (a tight-constraints mechanism
   exists), at ``lo`` some ``z_i`` is certified negative (none exists).
 
@@ -22,86 +23,143 @@ import math
 
 import numpy as np
 import sympy as sp
-from flint import fmpq, fmpq_poly
+from flint import fmpq, fmpq_poly, fmpz_poly
 
 from ..certificate import UNDECIDED, Certificate, Step
 from ..errors import ExactDPError, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level
 from ..exact.symbolic import AlphaSet, sign_pieces_poly
+from ..metrics.symmetry import quotient_counts
+from .phi import PhiSystem
 from .regular import ball_size_symmetric, tight_constraints
 
-__all__ = ["threshold", "exact_threshold"]
+__all__ = ["threshold", "exact_threshold", "MAX_EXACT_COST"]
 
 
-def _float_distances(metric):
-    n = len(metric)
-    D = np.empty((n, n))
-    for i in range(n):
-        for j in range(n):
-            d = metric.d(i, j)
-            D[i, j] = np.inf if d == math.inf else sum(float_bounds(d)) / 2
-    return D
+class _FloatGuide:
+    """``min z(eps)`` in floating point on the quotient of the metric's equitable partition (a guide only)."""
+
+    def __init__(self, metric):
+        S = PhiSystem(metric, Level.from_eps("1"))
+        part = S.partition
+        cells = part.cells()
+        order = np.concatenate(cells)
+        self.starts = np.searchsorted(part.cell_of[order], np.arange(part.ncells))
+        dv = np.array([np.inf if d == math.inf else sum(float_bounds(d)) / 2 for d in S._dvals])
+        self.D = dv[S._codes.rows(part.representatives())[:, order]]
+
+    def zmin(self, eps):
+        Q = np.add.reduceat(np.exp(-eps * self.D), self.starts, axis=1)
+        try:
+            return float(np.linalg.solve(Q, np.ones(len(Q))).min())
+        except np.linalg.LinAlgError:
+            return float("nan")
 
 
-def _zmin(D, eps):
-    Phi = np.exp(-eps * D)
-    try:
-        return float(np.linalg.solve(Phi, np.ones(len(D))).min())
-    except np.linalg.LinAlgError:
-        return float("nan")
-
-
-def _float_threshold(D, rel=1e-13):
+def _float_threshold(guide, rel=1e-13):
     hi = 1.0
-    while _zmin(D, hi) <= 0:
+    while not guide.zmin(hi) > 0:
         hi *= 2
         if hi > 1e6:
             raise Undecided("no level up to 1e6 gives z >= 0 in floating point")
     lo = hi / 2
-    while _zmin(D, lo) > 0:
+    while guide.zmin(lo) > 0:
         hi, lo = lo, lo / 2
         if lo < 1e-9:
             return 0.0
     while hi - lo > rel * hi:
         mid = (lo + hi) / 2
-        if _zmin(D, mid) > 0:
+        if guide.zmin(mid) > 0:
             hi = mid
         else:
             lo = mid
     return (lo + hi) / 2
 
 
-def exact_threshold(metric, max_points: int = 9):
-    """``(alpha_star, eps_text, failure_set)`` for a small metric with integer distances, or None."""
-    n = len(metric)
-    if n > max_points:
-        return None
-    a = sp.Symbol("a")
-    rows = []
-    for i in range(n):
-        row = []
-        for j in range(n):
-            d = metric.d(i, j)
-            if d == math.inf:
-                row.append(sp.Integer(0))
-                continue
-            if not isinstance(d, fmpq) or d.q != 1:
+#: largest estimated cost (k^3 (degree + 1)^2, k the number of cells) of the exact polynomial route
+MAX_EXACT_COST = 5 * 10**7
+
+
+def _poly_quotient(metric):
+    """``(Q, L)``: the quotient ``Q(u)`` as integer polynomials in ``u = alpha^(1/L)``, or None."""
+    S = PhiSystem(metric, Level.from_eps("1"))
+    part = S.partition
+    L = 1
+    for d in S._dvals:
+        if d != math.inf:
+            if not isinstance(d, fmpq):
                 return None
-            row.append(a ** int(d.p))
-        rows.append(row)
-    M = sp.Matrix(rows)
-    det = sp.Poly(M.det(method="berkowitz"), a)
-    if det.is_zero:
+            L = math.lcm(L, int(d.q))
+    expo = [None if d == math.inf else int(d * L) for d in S._dvals]
+    k = part.ncells
+    rows = S._codes.rows(part.representatives())
+    fin = np.array([e is not None for e in expo])
+    ecc = [max((expo[c] for c in np.unique(r).tolist() if fin[c]), default=0) for r in rows]
+    deg = sum(ecc)
+    if k ** 3 * (deg + 1) ** 2 > MAX_EXACT_COST:
         return None
+    A, B, code, cnt = quotient_counts(S._codes, part)
+    Q = [[fmpz_poly() for _ in range(k)] for _ in range(k)]
+    for a, b, c, m in zip(A.tolist(), B.tolist(), code.tolist(), cnt.tolist()):
+        if expo[c] is not None:
+            Q[a][b] += fmpz_poly([0] * expo[c] + [m])
+    return Q, L, part
+
+
+def _fraction_free_solve(Q):
+    """``(det, nums)`` with ``Q(u) x = 1`` solved as ``x_i = nums[i] / det`` (fraction-free Gauss--Jordan,
+    Bareiss 1968; every division exact), or None if ``det`` is the zero polynomial."""
+    k = len(Q)
+    M = [row[:] + [fmpz_poly([1])] for row in Q]
+    prev = fmpz_poly([1])
+    for c in range(k):
+        p = next((r for r in range(c, k) if not M[r][c].is_zero()), None)
+        if p is None:
+            return None
+        M[c], M[p] = M[p], M[c]
+        piv = M[c][c]
+        for i in range(k):
+            if i == c:
+                continue
+            mic = M[i][c]
+            for j in range(k + 1):
+                if j == c:
+                    continue
+                q, r = divmod(piv * M[i][j] - mic * M[c][j], prev)
+                if not r.is_zero():
+                    raise RuntimeError("internal error: inexact division in fraction-free elimination")
+                M[i][j] = q
+            M[i][c] = fmpz_poly()
+        prev = piv
+    # every M[i][i] equals the last pivot (the determinant up to the sign of the row swaps)
+    return M[k - 1][k - 1], [M[i][k] for i in range(k)]
+
+
+def exact_threshold(metric):
+    """``(alpha_star, eps_text, failure_set)`` by exact polynomials, or None when the route does not apply.
+
+    On the quotient ``Q(u)`` of the metric's equitable partition (``u = alpha^(1/L)``; rational distances),
+    ``z_A(alpha) = num_A / det`` by fraction-free elimination; the set of alpha in (0, 1) where some
+    ``z_A < 0`` is isolated exactly.  ``det`` must not vanish on (0, 1) (else None).  ``alpha_star`` is
+    ``None`` (and ``eps_text`` ``"0"``) when no ``z_A`` is negative anywhere: a tight-constraints mechanism
+    exists for every eps > 0.  The route runs only when its estimated cost ``k^3 (deg + 1)^2`` is at most
+    ``MAX_EXACT_COST``.
+    """
+    pq = _poly_quotient(metric)
+    if pq is None:
+        return None
+    Q, L, part = pq
+    sol = _fraction_free_solve(Q)
+    if sol is None:
+        return None
+    det, nums = sol
+    det_q = fmpq_poly(det)
+    if any(pc.sign == 0 for pc in sign_pieces_poly(det_q, L)):
+        return None  # Q singular somewhere in (0, 1): the route does not decide there
     pieces = []
-    for i in range(n):
-        Mi = M.copy()
-        Mi[:, i] = sp.ones(n, 1)
-        num = sp.Poly(Mi.det(method="berkowitz"), a)
-        prod = (num * det).all_coeffs()[::-1]
-        p = fmpq_poly([fmpq(int(sp.Rational(c).p), int(sp.Rational(c).q)) for c in prod])
-        pieces += [pc for pc in sign_pieces_poly(p) if pc.sign < 0]
+    for num in nums:
+        pieces += [pc for pc in sign_pieces_poly(fmpq_poly(num * det), L) if pc.sign < 0]
     fails = AlphaSet(pieces)
     if fails.is_empty():
         return None, "0", fails
@@ -126,30 +184,39 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
                           "tight-constraints mechanism for every $\\varepsilon > 0$: the threshold is 0."))
         return Certificate("threshold", claim, r"\varepsilon^* = 0", True, {}, "Prop. 9", steps,
                            {"threshold": {"lo": "0", "hi": "0", "exact": "0"}})
-    ex = None
+    why = _closed_form_zero(metric)
+    if why is not None:
+        steps.append(Step("Every level", why))
+        return Certificate("threshold", claim, r"\varepsilon^* = 0", True, {}, "closed form", steps,
+                           {"threshold": {"lo": "0", "hi": "0", "exact": "0"}},
+                           conclusion="threshold 0: a tight-constraints mechanism exists for every eps > 0")
     try:
         ex = exact_threshold(metric)
-    except (ExactDPError, ValueError, ZeroDivisionError, sp.PolynomialError):
+    except (ExactDPError, ZeroDivisionError, sp.PolynomialError):
         ex = None  # the exact route is optional; the certified bracket below does not depend on it
-    D = _float_distances(metric)
-    e0 = _float_threshold(D)
+    if ex is not None and ex[0] is None:
+        return _everywhere(metric, claim, steps, ex)
+    try:
+        e0 = _float_threshold(_FloatGuide(metric))
+    except Undecided as e:
+        return _undecided(claim, steps, e.reason, ex)
     if e0 == 0.0:
-        return Certificate("threshold", claim, r"\varepsilon^* \approx 0", UNDECIDED,
-                           {"reason": "z stays positive down to eps = 1e-9 in floating point"}, "float guide only",
-                           steps, {"threshold": {"lo": None, "hi": None, "exact": None}})
+        return _undecided(claim, steps, "z stays positive down to eps = 1e-9 in floating point, and the exact "
+                          "route did not apply (too costly, irrational distances, or a singular quotient)", ex)
     scale = 10 ** (int(-math.log10(float(width))) + 2)
     for attempt in range(6):
         spread = float(width) * (2 ** attempt) / 4
         hi = fmpq(math.ceil((e0 + spread) * scale), scale)
         lo = hi - width * (2 ** attempt) if attempt else hi - width
+        if lo <= 0:
+            return _undecided(claim, steps, f"the float guide puts the threshold near {e0:.3g}, too close to 0 "
+                              "for a certified bracket of this width", ex)
         c_hi = tight_constraints(metric, Level.from_eps(str(hi)))
         c_lo = tight_constraints(metric, Level.from_eps(str(lo)))
         if c_hi.holds is True and c_lo.holds is False:
             break
     else:
-        return Certificate("threshold", claim, r"\varepsilon^*", UNDECIDED,
-                           {"reason": "the float guide could not be certified at its bracket"}, "undecided", steps,
-                           {"threshold": {"lo": None, "hi": None, "exact": ex[1] if ex else None}})
+        return _undecided(claim, steps, "the float guide could not be certified at its bracket", ex)
     neg = c_lo.data["negative"][0]
     steps.append(Step("Certified bracket",
                       f"At $\\varepsilon = {hi}$ every $z_i$ is certified positive ({c_hi.data['method']}): a "
@@ -167,6 +234,46 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
                        "float-guided bisection; both ends certified by Arb ball solves", steps, data,
                        conclusion=f"threshold in [{_dec(lo)}, {_dec(hi)}]"
                        + (f", exactly {ex[1]}" if ex and ex[0] is not None else ""))
+
+
+_PATH_Z = ("For a path ($d = h|i - j|$) $\\Phi$ is the Kac--Murdock--Szeg\\H{o} matrix of $a = e^{-\\varepsilon h}$, "
+           "whose inverse is $\\frac{1}{1-a^2}$ times the tridiagonal matrix with diagonal $(1, 1+a^2, \\dots, "
+           "1+a^2, 1)$ and off-diagonal $-a$; so $z = \\Phi^{-1}\\mathbf 1$ has $z = 1/(1+a)$ at both ends and "
+           "$(1-a)/(1+a)$ inside (and $z = 1$ for one point): positive for every $a \\in (0, 1)$.")
+
+
+def _closed_form_zero(metric):
+    """A proof text that the threshold is 0 for paths and Manhattan grids (closed form), else None."""
+    kind = metric.params.get("kind")
+    if kind == "path":
+        return _PATH_Z + " A tight-constraints mechanism exists for every $\\varepsilon > 0$: the threshold is 0."
+    if kind == "grid":
+        R, C = metric.params["shape"]
+        if metric.params.get("norm") == "manhattan" or min(R, C) == 1:
+            return (_PATH_Z + " On a Manhattan grid (or a grid of one row or column, which is a path) "
+                    "$e^{-\\varepsilon h(|dr| + |dc|)} = e^{-\\varepsilon h|dr|} e^{-\\varepsilon h|dc|}$, so "
+                    "$\\Phi = \\Phi_{\\mathrm{rows}} \\otimes \\Phi_{\\mathrm{cols}}$ and $z = z_{\\mathrm{rows}} "
+                    "\\otimes z_{\\mathrm{cols}} > 0$: a tight-constraints mechanism exists for every "
+                    "$\\varepsilon > 0$, the threshold is 0.")
+    return None
+
+
+def _undecided(claim, steps, reason, ex):
+    return Certificate("threshold", claim, r"\varepsilon^*", UNDECIDED, {"reason": reason}, "undecided", steps,
+                       {"threshold": {"lo": None, "hi": None, "exact": ex[1] if ex else None}})
+
+
+def _everywhere(metric, claim, steps, ex):
+    """The exact route proved ``z(alpha) > 0`` (or ``>= 0``) on all of (0, 1): the threshold is 0."""
+    steps.append(Step("Every level", "On the quotient of the equitable partition of the distance matrix "
+                      f"({PhiSystem(metric, Level.from_eps('1')).partition.how}), each $z_A(\\alpha)$ is a ratio of "
+                      "exact polynomials (fraction-free elimination); the determinant has no root in (0, 1) and no "
+                      "$z_A$ is negative anywhere on (0, 1) (exact root isolation). As $\\Phi$ is symmetric, a "
+                      "solution $z \\ge 0$ exists iff the quotient's does, so a tight-constraints mechanism exists "
+                      "for every $\\varepsilon > 0$: the threshold is 0."))
+    return Certificate("threshold", claim, r"\varepsilon^* = 0", True, {}, "exact polynomial route", steps,
+                       {"threshold": {"lo": "0", "hi": "0", "exact": "0"}},
+                       conclusion="threshold 0: a tight-constraints mechanism exists for every eps > 0")
 
 
 def _dec(q: fmpq) -> str:
