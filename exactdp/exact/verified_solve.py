@@ -33,7 +33,21 @@ from dataclasses import dataclass
 import numpy as np
 from flint import fmpq
 
-__all__ = ["verified_solve", "VerifiedSolve", "digit_width"]
+__all__ = ["verified_solve", "VerifiedSolve", "digit_width", "blas_single_thread"]
+
+
+def blas_single_thread():
+    """Context manager limiting BLAS/LAPACK to one thread (threadpoolctl).
+
+    The float guides solve many small systems; on a shared, loaded machine a multi-threaded LAPACK call on a
+    376 x 376 system was measured 35x slower than a single-threaded one.
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl is a declared dependency
+        import contextlib
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 _EXACT = 2 ** 53
 
@@ -113,6 +127,11 @@ def verified_solve(S: list, w: int, eta, rhs, *, r_digits: int = 2, levels: int 
     VerifiedSolve or None
         ``None`` when the float inverse could not be verified (``beta >= 1``): ill-conditioned or singular.
     """
+    with blas_single_thread():
+        return _verified_solve(S, w, eta, rhs, r_digits, levels, x_bits)
+
+
+def _verified_solve(S, w, eta, rhs, r_digits, levels, x_bits):
     k = S[0].shape[0]
     eta = fmpq(eta)
     colmax = max(float(np.abs(Sj).sum(axis=0).max()) for Sj in S)

@@ -29,6 +29,7 @@ from ..certificate import UNDECIDED, Certificate, Step
 from ..errors import ExactDPError, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level
+from ..exact.verified_solve import blas_single_thread
 from ..exact.symbolic import AlphaSet, sign_pieces_poly
 from ..metrics.symmetry import quotient_counts
 from .phi import PhiSystem
@@ -52,7 +53,8 @@ class _FloatGuide:
     def zmin(self, eps):
         Q = np.add.reduceat(np.exp(-eps * self.D), self.starts, axis=1)
         try:
-            return float(np.linalg.solve(Q, np.ones(len(Q))).min())
+            with blas_single_thread():
+                return float(np.linalg.solve(Q, np.ones(len(Q))).min())
         except np.linalg.LinAlgError:
             return float("nan")
 
