@@ -85,35 +85,97 @@ class Constraints:
     def __init__(self, mech, metric, chunk: int = CHUNK):
         self.mech, self.metric = mech, metric
         perm = align(mech, metric)
-        pairs = metric.generating_pairs()
-        self.n_pairs = len(pairs)
         self.n_outputs = len(mech.outputs)
-        dcodes: dict = {}
-        dvals: list = []
-        I = np.empty(len(pairs), dtype=np.int64)
-        J = np.empty(len(pairs), dtype=np.int64)
-        DC = np.empty(len(pairs), dtype=np.int64)
-        for k, (i, j, d) in enumerate(pairs):
-            I[k], J[k] = perm[i], perm[j]
-            c = dcodes.get(d)
-            if c is None:
-                c = len(dvals)
-                dvals.append(d)
-                dcodes[d] = c
-            DC[k] = c
-        self.dvals = dvals
-        self.I, self.J, self.DC = I, J, DC
-        self.pair_points = pairs
-        self.total = 2 * len(pairs) * self.n_outputs
+        n = len(metric)
+        if metric.params.get("kind") == "discrete" and n >= 2:
+            # the discrete metric's generating pairs are all (i, j), i < j, in this order, at one distance:
+            # built with numpy instead of n (n - 1) / 2 Python tuples
+            self._raw_i, self._raw_j = (a.astype(np.int64) for a in np.triu_indices(n, 1))
+            self.dvals = [metric.d(0, 1)]
+            self.DC = np.zeros(len(self._raw_i), dtype=np.int64)
+            self.pair_points = None
+        else:
+            pairs = metric.generating_pairs()
+            dvals, dc_list = _distance_codes([p[2] for p in pairs])
+            ij = np.array([p[:2] for p in pairs], dtype=np.int64).reshape(-1, 2)
+            self._raw_i, self._raw_j = ij[:, 0], ij[:, 1]
+            self.dvals, self.DC = dvals, np.array(dc_list, dtype=np.int64)
+            self.pair_points = pairs
+        self.n_pairs = len(self._raw_i)
+        self.I, self.J = perm[self._raw_i], perm[self._raw_j]
+        self.total = 2 * self.n_pairs * self.n_outputs
         self.pairs_per_chunk = max(1, chunk // max(2 * self.n_outputs, 1))
         self._cached = None
+        self._perm = perm
+        self._complete = self._is_complete()
 
     # -- chunks --------------------------------------------------------------------
+    def _is_complete(self) -> bool:
+        """Every pair of points is a generating pair, all at one distance, listed in lexicographic order."""
+        n = len(self.metric)
+        if len(self.dvals) != 1 or self.n_pairs != n * (n - 1) // 2 or n < 2:
+            return False
+        i, j = np.triu_indices(n, 1)
+        return bool(np.array_equal(self._raw_i, i) and np.array_equal(self._raw_j, j))
+
+    def _complete_chunk(self):
+        """The distinct triples when every pair is at the same distance (e.g. the discrete metric).
+
+        Each output column ``z`` contributes, for two value codes ``a, b`` occurring ``k_a, k_b`` times in it,
+        the triple ``(a, b)`` with multiplicity ``k_a k_b`` (``k_a (k_a - 1)`` when ``a = b``): every ordered
+        pair of distinct rows is constrained.  Computed from per-column value counts (keys bounded integers),
+        never from the ``n (n - 1) m`` inequalities; returns None when the columns hold too many distinct
+        values for this to be cheaper.
+        """
+        n, m = len(self.metric), self.n_outputs
+        V = max(len(self.mech.values), 1)
+        C = self.mech.codes[self._perm].astype(np.int64)          # row i = metric point i
+        keys = (np.arange(m, dtype=np.int64)[None, :] * V + C).ravel(order="F")  # column-major: z, then row
+        order = np.argsort(keys, kind="stable")
+        sk = keys[order]
+        starts = np.flatnonzero(np.r_[True, sk[1:] != sk[:-1]])
+        cnt = np.diff(np.r_[starts, len(sk)])
+        row1 = order[starts] % n
+        row2 = np.where(cnt > 1, order[np.minimum(starts + 1, len(sk) - 1)] % n, -1)
+        z = sk[starts] // V
+        code = sk[starts] % V
+        per_col = np.bincount(z, minlength=m)
+        if int((per_col.astype(np.int64) ** 2).sum()) > 4 * CHUNK:
+            return None
+        col_start = np.r_[0, np.cumsum(per_col)[:-1]]
+        # all (s, t) pairs of groups within each column
+        rep = np.repeat(np.arange(len(z)), per_col[z])
+        off = np.arange(len(rep)) - np.repeat(np.r_[0, np.cumsum(per_col[z])[:-1]], per_col[z])
+        s_idx, t_idx = rep, col_start[z[rep]] + off
+        same = s_idx == t_idx
+        keep = ~same | (cnt[s_idx] > 1)
+        s_idx, t_idx, same = s_idx[keep], t_idx[keep], same[keep]
+        mult = np.where(same, cnt[s_idx] * (cnt[s_idx] - 1), cnt[s_idx] * cnt[t_idx])
+        xi = row1[s_idx]
+        xj = np.where(same, row2[s_idx], row1[t_idx])
+        lo, hi = np.minimum(xi, xj), np.maximum(xi, xj)
+        p = lo * (2 * n - lo - 1) // 2 + (hi - lo - 1)
+        flat = (xi > xj) * (self.n_pairs * m) + p * m + z[s_idx]
+        tk = code[s_idx] * V + code[t_idx]
+        uniq, inv = np.unique(tk, return_inverse=True)
+        counts = np.bincount(inv.ravel(), weights=None, minlength=len(uniq)).astype(np.int64) * 0
+        np.add.at(counts, inv.ravel(), mult)
+        first = np.zeros(len(uniq), dtype=np.int64)
+        first[inv.ravel()[::-1]] = flat[::-1]
+        return _Chunk(A=uniq // V, B=uniq % V, DC=np.zeros(len(uniq), dtype=np.int64), first=first,
+                      counts=counts)
+
     def chunks(self):
         """Distinct triples per chunk of pairs (the only chunk is cached)."""
         if self._cached is not None:
             yield from self._cached
             return
+        if self._complete:
+            ch = self._complete_chunk()
+            if ch is not None:
+                self._cached = [ch]
+                yield ch
+                return
         out = []
         single = self.n_pairs <= self.pairs_per_chunk
         V = max(len(self.mech.values), 1)
@@ -149,7 +211,8 @@ class Constraints:
         P, m = self.n_pairs, self.n_outputs
         direction, rest = divmod(int(t.flat), P * m)
         p, z = divmod(rest, m)
-        i, j, d = self.pair_points[p]
+        i, j = int(self._raw_i[p]), int(self._raw_j[p])
+        d = self.dvals[int(self.DC[p])]
         pts = self.metric.points
         x, xp = (pts[i], pts[j]) if direction == 0 else (pts[j], pts[i])
         return x, xp, self.mech.outputs[z], d
@@ -270,6 +333,27 @@ class Constraints:
             for k in ti[: max(0, MAX_LISTED - len(S.tight_listed))].tolist():
                 S.tight_listed.append(Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k])))
         return S
+
+
+def _distance_codes(ds):
+    """``(distinct values, code of each)``: runs of equal distances are coded without hashing (fmpq hashes
+    slowly), the rest through a dict keyed by ``(p, q)`` for rationals."""
+    from flint import fmpq
+
+    dvals: list = []
+    index: dict = {}
+    out = []
+    last, lastc = None, -1
+    for d in ds:
+        if d is not last and not (type(d) is type(last) and d == last):
+            key = (int(d.p), int(d.q)) if isinstance(d, fmpq) else d
+            c = index.get(key)
+            if c is None:
+                c = index[key] = len(dvals)
+                dvals.append(d)
+            last, lastc = d, c
+        out.append(lastc)
+    return dvals, out
 
 
 def _log_guide(v) -> float:
