@@ -59,3 +59,38 @@ def test_fast_path_only_for_complete_metrics():
     R = randomized_response([str(i) for i in range(3)], p="1/4")
     assert not Constraints(R, path(3))._complete
     assert Constraints(R, discrete(3))._complete
+
+
+def _summary(cons, level):
+    s = cons.decide(level)
+    return s.violated, s.tight, s.tight_distinct, cons.distinct(), s.stats["comparisons"]
+
+
+@pytest.mark.parametrize("max_keys", [1 << 24, 0])
+def test_chunked_streaming_merges_to_the_same_triples(monkeypatch, max_keys):
+    import exactdp.certify.constraints as C
+    from exactdp.mechanisms import geometric
+
+    monkeypatch.setattr(C, "MAX_KEYS", max_keys)
+    G, P = geometric(30, "1/2"), path(31)
+    one = Constraints(G, P)
+    many = Constraints(G, P, chunk=200)
+    assert many.pairs_per_chunk < many.n_pairs
+    first = _summary(many, Level.from_alpha("1/2"))  # streamed chunk by chunk (distinct counts per chunk)
+    assert first[:2] == _summary(one, Level.from_alpha("1/2"))[:2]
+    for lv in ("1/2", "1/3", "3/5"):
+        level = Level.from_alpha(lv)
+        assert _summary(one, level) == _summary(many, level)  # later passes: the merged distinct triples
+
+
+def test_log_filter_settles_values_below_the_float_range():
+    from exactdp.mechanisms import geometric
+
+    G, P = geometric(1100, "1/2"), path(1101)   # entries down to 2^-1100 (below the smallest double)
+    cons = Constraints(G, P)
+    s = cons.decide(Level.from_alpha("1/2"))
+    assert s.violated == 0 and s.tight > 0
+    # only the exact ties need exact work: every comparison the filters leave is a tie
+    assert s.stats["exact"] == s.tight_distinct
+    s = cons.decide(Level.from_alpha("2/3"))
+    assert s.violated > 0

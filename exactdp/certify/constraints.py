@@ -32,6 +32,8 @@ SLACK, TIGHT, VIOLATED, UNDECIDED_STATUS = -1, 0, 1, 2
 #: inequalities per chunk (both directions); bounds memory to a few hundred MiB
 CHUNK = 3_000_000
 MAX_LISTED = 10
+#: largest key space ``V^2 ND`` (values squared times distances) merged across chunks without sorting
+MAX_KEYS = 1 << 24
 
 
 def align(mech, metric):
@@ -165,8 +167,34 @@ class Constraints:
         return _Chunk(A=uniq // V, B=uniq % V, DC=np.zeros(len(uniq), dtype=np.int64), first=first,
                       counts=counts)
 
+    def _chunk_keys(self, p0, p1, V, ND):
+        ca = self.mech.codes[self.I[p0:p1]].astype(np.int64)
+        cb = self.mech.codes[self.J[p0:p1]].astype(np.int64)
+        dc = self.DC[p0:p1, None]
+        return np.concatenate([((ca * V + cb) * ND + dc).ravel(), ((cb * V + ca) * ND + dc).ravel()])
+
+    def _merged_chunk(self, V, ND):
+        """All distinct triples at once, streamed over chunks of pairs and keyed by bounded integers (no sort):
+        counts and one occurrence per key ``(a V + b) ND + d`` in arrays of ``V^2 ND <= MAX_KEYS`` entries."""
+        K = V * V * ND
+        counts = np.zeros(K, dtype=np.int64)
+        first = np.zeros(K, dtype=np.int64)
+        P, m = self.n_pairs, self.n_outputs
+        for p0 in range(0, P, self.pairs_per_chunk):
+            p1 = min(P, p0 + self.pairs_per_chunk)
+            keys = self._chunk_keys(p0, p1, V, ND)
+            counts += np.bincount(keys, minlength=K)
+            half = (p1 - p0) * m
+            pos = np.arange(len(keys), dtype=np.int64)
+            direction = pos >= half
+            # any occurrence of each key will do: fancy assignment keeps one of the writes
+            first[keys] = direction * (P * m) + p0 * m + np.where(direction, pos - half, pos)
+            del keys, pos, direction
+        uniq = np.flatnonzero(counts)
+        return _Chunk(A=(uniq // ND) // V, B=(uniq // ND) % V, DC=uniq % ND, first=first[uniq], counts=counts[uniq])
+
     def chunks(self):
-        """Distinct triples per chunk of pairs (the only chunk is cached)."""
+        """Distinct triples per chunk of pairs (cached when they fit in one chunk, or were merged)."""
         if self._cached is not None:
             yield from self._cached
             return
@@ -176,31 +204,40 @@ class Constraints:
                 self._cached = [ch]
                 yield ch
                 return
-        out = []
-        single = self.n_pairs <= self.pairs_per_chunk
         V = max(len(self.mech.values), 1)
         ND = max(len(self.dvals), 1)
+        if self.n_pairs > self.pairs_per_chunk and V * V * ND <= MAX_KEYS:
+            ch = self._merged_chunk(V, ND)
+            self._cached = [ch]
+            yield ch
+            return
+        out = []
         P, m = self.n_pairs, self.n_outputs
         for p0 in range(0, self.n_pairs, self.pairs_per_chunk):
             p1 = min(self.n_pairs, p0 + self.pairs_per_chunk)
-            ca = self.mech.codes[self.I[p0:p1]].astype(np.int64)
-            cb = self.mech.codes[self.J[p0:p1]].astype(np.int64)
-            dc = self.DC[p0:p1, None]
-            keys = np.concatenate([((ca * V + cb) * ND + dc).ravel(), ((cb * V + ca) * ND + dc).ravel()])
-            del ca, cb
-            uniq, first, counts = np.unique(keys, return_index=True, return_counts=True)
+            keys = self._chunk_keys(p0, p1, V, ND)
+            uniq, first, counts = _dedupe(keys)
             del keys
             half = (p1 - p0) * m
             direction = first >= half
             local = np.where(direction, first - half, first)
             flat = direction * (P * m) + p0 * m + local
-            ch = _Chunk(A=(uniq // ND) // V, B=(uniq // ND) % V, DC=uniq % ND, first=flat,
-                        counts=counts.astype(np.int64))
-            if single:
-                out.append(ch)
-            yield ch
-        if single:
-            self._cached = out
+            out.append((uniq, flat, counts))
+            yield _Chunk(A=(uniq // ND) // V, B=(uniq // ND) % V, DC=uniq % ND, first=flat, counts=counts)
+        # keep the distinct triples of all chunks, merged, for the next pass (no re-deduplication)
+        if not out:
+            self._cached = []
+            return
+        uniq = np.concatenate([u for u, _, _ in out])
+        flat = np.concatenate([f for _, f, _ in out])
+        counts = np.concatenate([c for _, _, c in out])
+        u2, inv = np.unique(uniq, return_inverse=True)
+        inv = inv.ravel()
+        c2 = np.zeros(len(u2), dtype=np.int64)
+        np.add.at(c2, inv, counts)
+        f2 = np.zeros(len(u2), dtype=np.int64)
+        f2[inv] = flat
+        self._cached = [_Chunk(A=(u2 // ND) // V, B=(u2 // ND) % V, DC=u2 % ND, first=f2, counts=c2)]
 
     def distinct(self) -> int:
         """Number of distinct triples (exact when there is one chunk; an upper bound otherwise)."""
@@ -233,6 +270,41 @@ class Constraints:
             dl = np.array([_float_mid(d) for d in self.dvals]) if self.dvals else np.zeros(0)
             self._vt = (zero, lo, hi, lg, dl)
         return self._vt
+
+    def log_tables(self):
+        """Outward float bounds of ``log v`` per distinct nonzero value (NaN for 0): the filter in log space,
+        which values far below the float range (e.g. 2^-4000) cannot underflow."""
+        if not hasattr(self, "_lt"):
+            zero = self.value_tables()[0]
+            llo = np.full(len(zero), np.nan)
+            lhi = np.full(len(zero), np.nan)
+            with ctx.workprec(64):
+                for c, v in enumerate(self.mech.values):
+                    if not zero[c]:
+                        b = arb_of(v)
+                        if b > 0:
+                            lb = b.log()
+                            llo[c] = math.nextafter(float(lb.lower()), -math.inf)
+                            lhi[c] = math.nextafter(float(lb.upper()), math.inf)
+            self._lt = (llo, lhi)
+        return self._lt
+
+    def _log_filter(self, ch, idx, level):
+        """``(slack, violated)`` masks over ``idx``, decided by outward-rounded bounds of
+        ``log a - log b - eps d`` (each float operation rounded to nearest, then widened one ulp outward)."""
+        llo, lhi = self.log_tables()
+        elo = np.empty(len(self.dvals))
+        ehi = np.empty(len(self.dvals))
+        with ctx.workprec(80):
+            for c, d in enumerate(self.dvals):
+                e = level.eps_arb() * arb_of(d)
+                elo[c] = math.nextafter(float(e.lower()), -math.inf)
+                ehi[c] = math.nextafter(float(e.upper()), math.inf)
+        a, b, dc = ch.A[idx], ch.B[idx], ch.DC[idx]
+        with np.errstate(invalid="ignore"):
+            up = np.nextafter(np.nextafter(lhi[a] - llo[b], np.inf) - elo[dc], np.inf)
+            dn = np.nextafter(np.nextafter(llo[a] - lhi[b], -np.inf) - ehi[dc], -np.inf)
+        return up < 0, dn > 0
 
     def _guide(self, ch) -> np.ndarray:
         zero, _, _, lg, dl = self.value_tables()
@@ -300,6 +372,13 @@ class Constraints:
             status[slack] = SLACK
             status[viol] = VIOLATED
             todo = np.nonzero(rest & ~slack & ~viol)[0]
+            if len(todo):
+                ls, lv = self._log_filter(ch, todo, level)
+                status[todo[ls]] = SLACK
+                status[todo[lv]] = VIOLATED
+                slack[todo[ls]] = True
+                viol[todo[lv]] = True
+                todo = todo[~ls & ~lv]
             for k in todo.tolist():
                 key = (int(ch.A[k]), int(ch.B[k]), int(ch.DC[k]))
                 s = cache.get(key)
@@ -333,6 +412,25 @@ class Constraints:
             for k in ti[: max(0, MAX_LISTED - len(S.tight_listed))].tolist():
                 S.tight_listed.append(Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k])))
         return S
+
+
+def _dedupe(keys):
+    """``(unique keys, position of one occurrence, counts)``; one ``np.sort`` of ``key * 2^s + position``
+    (no argsort) when that fits in 63 bits, else ``np.unique``."""
+    n = len(keys)
+    if n == 0:
+        return keys, keys.copy(), keys.copy()
+    sh = max(1, int(n).bit_length())
+    top = int(keys.max())
+    if top.bit_length() + sh > 62:
+        u, f, c = np.unique(keys, return_index=True, return_counts=True)
+        return u, f, c.astype(np.int64)
+    comb = (keys << sh) | np.arange(n, dtype=np.int64)
+    comb.sort()
+    k = comb >> sh
+    starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+    counts = np.diff(np.r_[starts, n]).astype(np.int64)
+    return k[starts], comb[starts] & ((1 << sh) - 1), counts
 
 
 def _distance_codes(ds):
