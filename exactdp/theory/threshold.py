@@ -53,13 +53,17 @@ class _FloatGuide:
     def zmin(self, eps):
         Q = np.add.reduceat(np.exp(-eps * self.D), self.starts, axis=1)
         try:
-            with blas_single_thread():
-                return float(np.linalg.solve(Q, np.ones(len(Q))).min())
+            return float(np.linalg.solve(Q, np.ones(len(Q))).min())
         except np.linalg.LinAlgError:
             return float("nan")
 
 
 def _float_threshold(guide, rel=1e-13):
+    with blas_single_thread():
+        return _bisect(guide, rel)
+
+
+def _bisect(guide, rel):
     hi = 1.0
     while not guide.zmin(hi) > 0:
         hi *= 2
@@ -70,12 +74,43 @@ def _float_threshold(guide, rel=1e-13):
         hi, lo = lo, lo / 2
         if lo < 1e-9:
             return 0.0
-    while hi - lo > rel * hi:
+    return _illinois(guide.zmin, lo, hi, rel)
+
+
+def _illinois(f, lo, hi, rel):
+    """A root of ``f`` in ``[lo, hi]`` (``f(lo) <= 0 < f(hi)``) by the Illinois variant of regula falsi,
+    keeping the bracket; bisection steps when it stalls.  Float guide only."""
+    flo, fhi = f(lo), f(hi)
+    side, last = 0, None
+    for _ in range(200):
+        if hi - lo <= rel * hi:
+            break
         mid = (lo + hi) / 2
-        if guide.zmin(mid) > 0:
-            hi = mid
+        if math.isfinite(flo) and math.isfinite(fhi) and fhi != flo:
+            sec = hi - fhi * (hi - lo) / (fhi - flo)
+            if lo < sec < hi:
+                mid = sec
+        fm = f(mid)
+        if fm > 0:
+            hi, fhi = mid, fm
+            if side == 1:
+                flo /= 2
+            side = 1
         else:
-            lo = mid
+            lo, flo = mid, fm
+            if side == -1:
+                fhi /= 2
+            side = -1
+        if last is not None and abs(mid - last) < 100 * rel * hi:
+            # converging on one side: probe just across the root estimate to close the bracket
+            probe = mid - rel * hi / 2 if side == 1 else mid + rel * hi / 2
+            if lo < probe < hi:
+                fp = f(probe)
+                if fp > 0:
+                    hi, fhi = probe, fp
+                else:
+                    lo, flo = probe, fp
+        last = mid
     return (lo + hi) / 2
 
 
@@ -95,10 +130,9 @@ def _poly_quotient(metric):
             L = math.lcm(L, int(d.q))
     expo = [None if d == math.inf else int(d * L) for d in S._dvals]
     k = part.ncells
-    rows = S._codes.rows(part.representatives())
-    fin = np.array([e is not None for e in expo])
-    ecc = [max((expo[c] for c in np.unique(r).tolist() if fin[c]), default=0) for r in rows]
-    deg = sum(ecc)
+    ex_arr = np.array([-1 if e is None else e for e in expo], dtype=object if max(
+        (e for e in expo if e is not None), default=0) >= 2 ** 62 else np.int64)
+    deg = int(sum(ex_arr[S._codes.rows(part.representatives())].max(axis=1).tolist()))
     if k ** 3 * (deg + 1) ** 2 > MAX_EXACT_COST:
         return None
     A, B, code, cnt = quotient_counts(S._codes, part)
@@ -199,7 +233,7 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
     if ex is not None and ex[0] is None:
         return _everywhere(metric, claim, steps, ex)
     try:
-        e0 = _float_threshold(_FloatGuide(metric))
+        e0 = _float_threshold(_FloatGuide(metric), rel=max(1e-13, float(width) / 1000))
     except Undecided as e:
         return _undecided(claim, steps, e.reason, ex)
     if e0 == 0.0:
