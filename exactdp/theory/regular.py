@@ -228,6 +228,10 @@ def tight_constraints(metric, level) -> Certificate:
     steps.append(Step("Solving $\\Phi z = \\mathbf 1$", f"$\\Phi$ is invertible ({sol.method}); z = ("
                       + ", ".join(z[:8]) + (", ..." if len(z) > 8 else "") + ")."))
     data = {"exists": exists, "z": z, "negative": neg, "mechanism": None, "method": sol.method}
+    if sol.enclosures is not None:  # exact evidence of a verified float solve (per cell of the partition)
+        data["verified"] = {"z_enclosures": [[str(lo), str(hi)] for lo, hi in sol.enclosures],
+                            "partition": {"how": sol.partition.how, "cell_of": sol.partition.cell_of.tolist()},
+                            "beta": str(sol.beta), **sol.extra}
     ev = {"metric": metric, "level": level, "z": z}
     if exists and sol.values is not None:
         M = S.exact_matrix()
@@ -237,6 +241,13 @@ def tight_constraints(metric, level) -> Certificate:
         data["mechanism"] = mech.to_json()
         steps.append(Step("The mechanism", "$h_{yy'} = \\phi_{yy'} z_{y'}$; its rows sum to 1 exactly (checked) and "
                           "it is private by Prop. 6."))
+    elif neg and sol.partition is not None and sol.partition.ncells < S.n:
+        steps.append(Step("A negative coordinate", f"$z_{{{metric.points[neg[0]]}}} = {z[neg[0]]} < 0$ (certified) "
+                          f"in the solution of the {sol.partition.ncells} x {sol.partition.ncells} quotient "
+                          f"$Q$ of an equitable partition ({sol.partition.how}), $Q$ nonsingular. As $\\Phi$ is "
+                          "symmetric it commutes with averaging over cells, so the cell average of any solution "
+                          "$z \\ge 0$ of $\\Phi z = \\mathbf 1$ would solve $Q x = \\mathbf 1$ with $x \\ge 0$: "
+                          "none exists (equivalently the uniform prior is not regular, Prop. 8)."))
     elif neg:
         steps.append(Step("A negative coordinate", f"$z_{{{metric.points[neg[0]]}}} = {z[neg[0]]} < 0$ (certified); "
                           "$z$ is unique, so no tight-constraints mechanism exists (equivalently the uniform prior is "
