@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.cli import main
+from exactdp.errors import InvalidInput
 from exactdp.exact.level import Level
 from exactdp.exact.verified_solve import digit_width, verified_solve
 from exactdp.metrics import cycle, discrete, from_graph, from_matrix, grid, path
@@ -70,9 +71,9 @@ def test_verified_solve_with_digits_and_remainder():
 
 def test_verified_solve_refuses_singular_and_bad_digits():
     assert verified_solve([np.array([[1.0, 2.0], [2.0, 4.0]])], 20, fmpq(0), [fmpq(1), fmpq(1)]) is None
-    with pytest.raises(ValueError, match="digits too large"):
+    with pytest.raises(InvalidInput, match="digits too large"):
         verified_solve([np.array([[2.0 ** 40]])], 20, fmpq(0), [fmpq(1)])
-    with pytest.raises(ValueError, match="not integers"):
+    with pytest.raises(InvalidInput, match="not integers"):
         verified_solve([np.array([[0.5]])], 20, fmpq(0), [fmpq(1)])
 
 

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 from flint import fmpq
 
+from ..errors import InvalidInput
+
 __all__ = ["verified_solve", "VerifiedSolve", "digit_width", "blas_single_thread"]
 
 
@@ -136,7 +138,8 @@ def _verified_solve(S, w, eta, rhs, r_digits, levels, x_bits):
     eta = fmpq(eta)
     colmax = max(float(np.abs(Sj).sum(axis=0).max()) for Sj in S)
     if colmax * 2 ** w >= _EXACT or any(not np.array_equal(Sj, np.round(Sj)) for Sj in S):
-        raise ValueError("verified_solve: digits too large for exact float products (or not integers)")
+        raise InvalidInput("verified_solve: digits too large for exact float products (or not integers); hint: use "
+                           "digit_width(k) bits per digit")
     Mf = sum(Sj * 2.0 ** (-w * j) for j, Sj in enumerate(S))
     try:
         Rf = np.linalg.inv(Mf)

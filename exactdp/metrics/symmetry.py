@@ -29,8 +29,6 @@ from dataclasses import dataclass
 import numpy as np
 from flint import fmpq
 
-from ..errors import InvalidInput
-
 __all__ = ["DistanceCodes", "distance_codes", "equitable_partition", "Partition", "is_equitable", "quotient_counts"]
 
 _BLOCK = 1 << 22  # entries per numpy block (bounds temporary memory)
