@@ -98,9 +98,20 @@ class DistanceCodes:
         return len(self.values)
 
     def rows(self, idx) -> np.ndarray:
+        """Codes of the rows ``idx`` (the last large request is kept: callers ask for the same
+        representatives repeatedly).  Treat the result as read-only."""
         idx = np.asarray(idx, dtype=np.int64)
         if self._full is not None:
             return self._full[idx]
+        key = idx.tobytes() if len(idx) >= 64 else None
+        if key is not None and getattr(self, "_last", (None,))[0] == key:
+            return self._last[1]
+        out = self._rows(idx)
+        if key is not None:
+            self._last = (key, out)
+        return out
+
+    def _rows(self, idx):
         out = np.empty((len(idx), self.n), dtype=np.int32)
         step = max(1, _BLOCK // max(self.n, 1))
         for s in range(0, len(idx), step):

@@ -47,11 +47,11 @@ class _FloatGuide:
         cells = part.cells()
         order = np.concatenate(cells)
         self.starts = np.searchsorted(part.cell_of[order], np.arange(part.ncells))
-        dv = np.array([np.inf if d == math.inf else sum(float_bounds(d)) / 2 for d in S._dvals])
-        self.D = dv[S._codes.rows(part.representatives())[:, order]]
+        self.dv = np.array([np.inf if d == math.inf else sum(float_bounds(d)) / 2 for d in S._dvals])
+        self.codes = S._codes.rows(part.representatives())[:, order]
 
     def zmin(self, eps):
-        Q = np.add.reduceat(np.exp(-eps * self.D), self.starts, axis=1)
+        Q = np.add.reduceat(np.exp(-eps * self.dv)[self.codes], self.starts, axis=1)
         try:
             return float(np.linalg.solve(Q, np.ones(len(Q))).min())
         except np.linalg.LinAlgError:
