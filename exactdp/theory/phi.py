@@ -255,11 +255,11 @@ class PhiSystem:
         else:
             return None
         with ctx.workprec(128):
-            balls = [arb(lo).union(arb(hi)) for lo, hi in res.enclosures]
+            balls = [_display_ball(lo, hi) for lo, hi in res.enclosures]
         k = part.ncells
         how = (f"verified float solve{f' of the {k} x {k} quotient' if k < self.n else ''} (Rump's bound "
-               f"||I - R Q|| <= {float(res.beta):.3g} < 1 and exact residual, decided in exact arithmetic); "
-               "signs certified by rational enclosures")
+               "||I - R Q|| < 1 and an exact residual, decided in exact arithmetic); signs certified by rational "
+               "enclosures")
         return Solution(None, balls, list(res.signs), how, partition=part, enclosures=res.enclosures,
                         beta=res.beta, extra={"fixed_point_eta": str(eta)})
 
@@ -334,6 +334,21 @@ class PhiSystem:
             if all(out.get(i) for i in idx):
                 break
         return out
+
+
+def _display_ball(lo: fmpq, hi: fmpq) -> arb:
+    """A ball containing ``[lo, hi]`` on a fixed grid: centre rounded to 40 bits below the value's leading bit,
+    radius one grid step, so that its printed digits do not depend on the float details of the verified solve
+    (the exact enclosure stays in ``Solution.enclosures``)."""
+    mid = (lo + hi) / 2
+    if mid == 0:
+        return arb(lo).union(arb(hi))
+    e = math.frexp(float(abs(mid)))[1] - 40
+    g = fmpq(2) ** e if e >= 0 else fmpq(1, 2 ** (-e))
+    c = (mid / g + fmpq(1, 2)).floor() * g
+    if c - g <= lo and hi <= c + g:
+        return arb(c - g).union(arb(c + g))
+    return arb(lo).union(arb(hi))
 
 
 def _lift(sol: Solution, part: Partition, n: int) -> Solution:
