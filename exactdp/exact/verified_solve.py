@@ -115,8 +115,8 @@ def verified_solve(S: list, w: int, eta, rhs, *, r_digits: int = 2, levels: int 
     Parameters
     ----------
     S : list of numpy float64 arrays (k x k) holding integers
-        The digits; ``S[0]`` carries the units.  Every column sum of ``|S[j]|`` times ``2^w`` must stay
-        below ``2^53`` (checked), so that the float products are exact.
+        The digits; ``S[0]`` carries the units.  Every row and column sum of ``|S[j]|`` times ``2^w`` must
+        stay below ``2^53`` (checked), so that the float products are exact.
     w : int
         Bits per digit (see :func:`digit_width`).
     eta : fmpq
@@ -136,7 +136,8 @@ def verified_solve(S: list, w: int, eta, rhs, *, r_digits: int = 2, levels: int 
 def _verified_solve(S, w, eta, rhs, r_digits, levels, x_bits):
     k = S[0].shape[0]
     eta = fmpq(eta)
-    colmax = max(float(np.abs(Sj).sum(axis=0).max()) for Sj in S)
+    # products R_i S_j sum down columns, matrix-vector products S_j x along rows: bound both
+    colmax = max(max(float(np.abs(Sj).sum(axis=0).max()), float(np.abs(Sj).sum(axis=1).max())) for Sj in S)
     if colmax * 2 ** w >= _EXACT or any(not np.array_equal(Sj, np.round(Sj)) for Sj in S):
         raise InvalidInput("verified_solve: digits too large for exact float products (or not integers); hint: use "
                            "digit_width(k) bits per digit")
@@ -196,6 +197,8 @@ def _g_bounds(S, w, Rd, a, levels, k, eta, absR1):
             if np.abs(H).max() >= 2 ** (62 - w):
                 return None
             H = (H << w) - Ti
+    if int(np.abs(H).max()) >= 2 ** 62 // max(k, 1):
+        return None  # the row sums below would not fit in 64 bits (and beta would not be small)
     scale = fmpq(2) ** (a + w - w * (levels + 1))
     rows = [fmpq(int(v)) * scale for v in np.abs(H).sum(axis=1).tolist()]
     # digits products not included (i + j >= levels): bounded by ||R_i||_inf ||S_j||_inf
