@@ -71,6 +71,12 @@ def test_verified_solve_with_digits_and_remainder():
 
 def test_verified_solve_refuses_singular_and_bad_digits():
     assert verified_solve([np.array([[1.0, 2.0], [2.0, 4.0]])], 20, fmpq(0), [fmpq(1), fmpq(1)]) is None
+    # condition number ~ 2^42, but the inverse is dyadic: verified exactly (beta = 0), with the exact solution
+    near = np.array([[2.0 ** 20, 2.0 ** 20], [2.0 ** 20, 2.0 ** 20 + 1]])
+    r = verified_solve([near], 20, fmpq(0), [fmpq(1), fmpq(2)])
+    x = _exact(near, [fmpq(1), fmpq(2)])
+    assert r.beta == 0 and x == [fmpq(1 - 2 ** 20, 2 ** 20), 1]
+    assert all(lo <= v <= hi for v, (lo, hi) in zip(x, r.enclosures))
     with pytest.raises(InvalidInput, match="digits too large"):
         verified_solve([np.array([[2.0 ** 40]])], 20, fmpq(0), [fmpq(1)])
     with pytest.raises(InvalidInput, match="not integers"):
