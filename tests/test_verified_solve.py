@@ -232,3 +232,35 @@ def test_partition_helpers():
     p = Partition(np.array([0, 1, 0]), "test")
     assert p.ncells == 2 and p.representatives().tolist() == [0, 1]
     assert p.is_constant_on_cells([5, 7, 5]) and not p.is_constant_on_cells([5, 7, 6])
+
+
+def _check_prior_brute(pi, metric, level):
+    """The definition, pair by pair (ECP14 Props. 1 and 2)."""
+    n = len(metric)
+    for y in range(n):
+        fs = [level.factor(metric.d(y, j)) for j in range(n)]
+        up = sum((1 / f for f in fs), fmpq(0))
+        down = sum(fs, fmpq(0))
+        if not (1 / down <= pi[y] <= 1 / up):
+            return ("2", y)
+    for y in range(n):
+        for y2 in range(n):
+            if y != y2 and level.compare(pi[y], pi[y2], metric.d(y, y2)) > 0:
+                return ("1", y, y2)
+    return None
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 9), min_size=4, max_size=4), st.sampled_from(["1/2", "1/3", "3/4"]))
+def test_check_prior_against_the_definition(w, a):
+    from exactdp.theory.regular import check_prior
+
+    m, level = cycle(4), Level.from_alpha(a)
+    pi = [fmpq(v, sum(w)) for v in w]
+    got, want = check_prior(pi, m, level), _check_prior_brute(pi, m, level)
+    if want is None:
+        assert got is None
+    elif want[0] == "2":
+        assert got.startswith(f"Prop. 2 fails at '{m.points[want[1]]}'")
+    else:
+        assert got.startswith(f"Prop. 1 fails for ('{m.points[want[1]]}', '{m.points[want[2]]}')")
