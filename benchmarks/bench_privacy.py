@@ -81,6 +81,37 @@ def all_eps_row(n):
     return ("--all-eps proof, geometric n = %d" % n, t, None, None)
 
 
+def float_floor_rows(quick):
+    """Issue 12, target 3: exactdp's certify (mechanism already built) against a vectorised numpy float check
+    of the same constraints (max over edges and outputs of |log K(x)(z) - log K(x')(z)| <= eps d), and the
+    randomized response on the discrete metric."""
+    import numpy as np
+
+    from exactdp.exact.decide import float_bounds
+    from exactdp.mechanisms import randomized_response
+    from exactdp.metrics import discrete
+
+    rows = []
+    n = 400 if quick else 3999
+    G, P = geometric(n, "1/2"), path(n + 1)
+    c, t = best(lambda: certify_privacy(G, P, alpha="1/2"), 1 if quick else 3)
+    assert c.holds is True and c.data["epsilon"] == "log(2)"
+    vals = np.array([sum(float_bounds(v)) / 2 for v in G.values])
+
+    def floor():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            L = np.log(vals)[G.codes]
+            return bool(np.nanmax(np.abs(np.diff(L, axis=0))) <= math.log(2) * (1 + 1e-12))
+    f, tf = best(floor, 3)
+    rows.append((f"geometric n = {n}, alpha = 1/2: certify (built) vs numpy float check (verdict {f})", t, tf, f))
+    m = 200 if quick else 2000
+    R, D = randomized_response([str(i) for i in range(m)]), discrete([str(i) for i in range(m)])
+    c, t = best(lambda: certify_privacy(R, D, eps="log(3)"), 1)
+    assert c.holds is True
+    rows.append((f"randomized response {m} x {m}, discrete metric, eps = log 3", t, None, None))
+    return rows
+
+
 DENSE_CHILD = r"""
 import json, random, resource, sys, time
 sys.path.insert(0, sys.argv[1])
@@ -126,6 +157,9 @@ def main():
         ratio = f"{t / tq:.2f}" if tq else "-"
         qs = f"{tq:.2f} (verdict {q})" if tq else "-"
         print(f"| {name} | {t:.2f} | {qs} | {ratio} |")
+    for name, t, tq, q in float_floor_rows(quick):
+        print(f"| {name} | {t:.2f} | {f'{tq:.2f} (numpy float floor)' if tq else '-'} | "
+              f"{f'{t / tq:.2f}' if tq else '-'} |")
     d = dense_row(60 if quick else 300)
     print(f"| dense random {60 if quick else 300} x {60 if quick else 300} rational mechanism, explicit distances: "
           f"build {d['build']:.1f} s, certify + smallest eps {d['certify']:.1f} s, peak memory "

@@ -101,6 +101,9 @@ class TightEvidence(Evidence):
     lp: LPData | None
     mechanism: MechanismData | None  # h_yy' = phi_yy' z_y' (rational regime)
     solver: str
+    cells: int | None = None         # cells of the equitable partition solved on (its quotient Q), if any
+    partition: str | None = None     # how the partition was found and checked
+    verified: dict | None = None     # a verified float solve: exact rational enclosures per cell, beta, ...
 
     _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "mechanism": MechanismData}
 
@@ -121,6 +124,7 @@ class ThresholdEvidence(Evidence):
     negative_at_lo: str | None
     z_at_lo: str | None
     solver: str
+    partition: str | None = None     # route "exact-polynomial": the equitable partition it worked on
 
     _nested = {"distances": DistanceData}
 
@@ -220,7 +224,13 @@ def _tight_proof(cert) -> Proof:
     else:
         steps.append(Step("Solving $\\Phi z = \\mathbf 1$", f"$\\Phi$ is invertible ({ev.solver}); "
                           f"$z = {_vec(ev.z)}$."))
-    if ev.negative:
+    if ev.negative and ev.cells is not None and ev.z is not None and ev.cells < len(ev.z):
+        steps.append(Step("A negative coordinate", f"$z_{{{ev.negative[0]}}} < 0$ (certified) in the solution of the "
+                          f"{ev.cells} x {ev.cells} quotient $Q$ of an equitable partition ({ev.partition}), $Q$ "
+                          "nonsingular. As $\\Phi$ is symmetric it commutes with averaging over cells, so the cell "
+                          "average of any solution $z \\ge 0$ of $\\Phi z = \\mathbf 1$ would solve $Q x = \\mathbf 1$ "
+                          "with $x \\ge 0$: none exists (equivalently the uniform prior is not regular, Prop. 8)."))
+    elif ev.negative:
         steps.append(Step("A negative coordinate", f"$z_{{{ev.negative[0]}}} < 0$ (certified); $z$ is unique, so no "
                           "tight-constraints mechanism exists (equivalently the uniform prior is not regular, "
                           "Prop. 8)."))
@@ -237,16 +247,39 @@ def _tight_proof(cert) -> Proof:
                  ("None exists." if cert.holds is False else "Undecided."), summary)
 
 
+_PATH_Z = ("For a path ($d = h|i - j|$) $\\Phi$ is the Kac--Murdock--Szego matrix of $a = e^{-\\varepsilon h}$, whose "
+           "inverse is $\\frac{1}{1-a^2}$ times the tridiagonal matrix with diagonal $(1, 1+a^2, \\dots, 1+a^2, 1)$ "
+           "and off-diagonal $-a$; so $z = \\Phi^{-1}\\mathbf 1$ has $z = 1/(1+a)$ at both ends and $(1-a)/(1+a)$ "
+           "inside (and $z = 1$ for one point): positive for every $a \\in (0, 1)$.")
+
+_ZERO_ROUTES = {
+    "symmetric": lambda ev: ("Ball-size symmetry", "The metric is ball-size symmetric, so Prop. 9 gives a "
+                             "tight-constraints mechanism for every $\\varepsilon > 0$: the threshold is 0."),
+    "path": lambda ev: ("Every level", _PATH_Z + " A tight-constraints mechanism exists for every "
+                        "$\\varepsilon > 0$: the threshold is 0."),
+    "manhattan": lambda ev: ("Every level", _PATH_Z + " On a Manhattan grid $e^{-\\varepsilon h(|dr| + |dc|)} = "
+                             "e^{-\\varepsilon h|dr|} e^{-\\varepsilon h|dc|}$, so $\\Phi = \\Phi_{\\mathrm{rows}} "
+                             "\\otimes \\Phi_{\\mathrm{cols}}$ and $z = z_{\\mathrm{rows}} \\otimes z_{\\mathrm{cols}} > 0$: "
+                             "a tight-constraints mechanism exists for every $\\varepsilon > 0$, the threshold is 0."),
+    "exact-polynomial": lambda ev: (
+        "Every level", f"On the quotient of the equitable partition of the distance matrix ({ev.partition}), each "
+        "$z_A(\\alpha)$ is a ratio of exact polynomials (fraction-free elimination); the determinant has no root in "
+        "(0, 1) and no $z_A$ is negative anywhere on (0, 1) (exact root isolation). As $\\Phi$ is symmetric, a "
+        "solution $z \\ge 0$ exists iff the quotient's does, so a tight-constraints mechanism exists for every "
+        "$\\varepsilon > 0$: the threshold is 0."),
+}
+
+
 @renderer("threshold")
 def _threshold_proof(cert) -> Proof:
     ev: ThresholdEvidence = cert.evidence
     steps = [Step("Definition", "ECP14 Prop. 8: a tight-constraints mechanism exists iff the uniform prior is "
                   "regular iff $\\Phi z = \\mathbf 1$ has a solution $z \\ge 0$; the threshold is the smallest such "
                   "$\\varepsilon$.")]
-    if ev.route == "symmetric":
-        steps.append(Step("Ball-size symmetry", "The metric is ball-size symmetric, so Prop. 9 gives a "
-                          "tight-constraints mechanism for every $\\varepsilon > 0$: the threshold is 0."))
-        return Proof(r"\varepsilon^* = 0", steps, "threshold 0", [("threshold", "0")])
+    if ev.route in _ZERO_ROUTES:
+        steps.append(Step(*_ZERO_ROUTES[ev.route](ev)))
+        return Proof(r"\varepsilon^* = 0", steps, "threshold 0: a tight-constraints mechanism exists for every "
+                     "eps > 0", [("threshold", "0")])
     if cert.reason is not None:
         steps.append(Step("Undecided", cert.reason))
         return Proof(r"\varepsilon^*", steps, "Undecided.", [])

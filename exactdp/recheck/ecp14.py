@@ -257,8 +257,36 @@ def _ball_size_symmetric(dist) -> bool:
     return all(p == prof[0] for p in prof)
 
 
+def _path_like(dist, grid: bool) -> bool:
+    """Is ``d = h |i - j|`` in the point order (a path), or ``h (|dr| + |dc|)`` on labels ``"r,c"`` (grid)?"""
+    pts, vals, codes = dist["points"], dist["values"], dist["codes"]
+    if len(pts) < 2:
+        return True
+    h = Fraction(vals[codes[0][1]])
+    if grid:
+        try:
+            rc = [tuple(int(t) for t in p.split(",")) for p in pts]
+        except ValueError:
+            return False
+        h = min(Fraction(v) for v in vals if v != "0")
+        want = lambda i, j: h * (abs(rc[i][0] - rc[j][0]) + abs(rc[i][1] - rc[j][1]))  # noqa: E731
+    else:
+        want = lambda i, j: h * abs(i - j)  # noqa: E731
+    return h > 0 and all(vals[codes[i][j]] != "inf" and Fraction(vals[codes[i][j]]) == want(i, j)
+                         for i in range(len(pts)) for j in range(len(pts)))
+
+
 def _check_threshold(c: dict):
     ev = c["evidence"]
+    if ev["route"] in ("path", "manhattan"):
+        if ev["distances"] is None:
+            raise NotHere("the metric is too large for the certificate to carry its distance matrix")
+        ok = _path_like(ev["distances"], ev["route"] == "manhattan")
+        return (CONFIRMED if ok else REFUTED), len(ev["distances"]["codes"]), (
+            f"the distances are those of a {ev['route']} (checked on every pair): z > 0 at every level by the "
+            "closed form, threshold 0" if ok else f"the distances are NOT those of a {ev['route']}")
+    if ev["route"] == "exact-polynomial":
+        raise NotHere("threshold 0 rests on exact polynomial root isolation on the quotient, not redone here")
     if ev["route"] == "symmetric":
         if ev["distances"] is None:
             raise NotHere("the metric is too large for the certificate to carry its distance matrix")

@@ -15,6 +15,16 @@
   component is not zero -- so raising the precision must separate it.
 * otherwise **undecided**.
 
+**Symmetry reduction** (DESIGN.md 6b).  When the right-hand side is constant on the cells of a verified
+equitable partition of the distance matrix (:mod:`exactdp.metrics.symmetry`; e.g. the orbits of a grid's
+8 symmetries), ``Phi P = P Q`` with the quotient ``Q[A, B] = sum_{b in B} phi_ab``, and the system is
+solved on ``Q`` and lifted: ``x = P (Q^-1 b)``.  In the transcendental regime ``Q`` is enclosed in fixed
+point and ``Q^-1 b`` is enclosed by a verified float solve (:mod:`exactdp.exact.verified_solve`, Rump's
+method decided in exact arithmetic) before any Arb solve is tried.  Because ``Phi`` is symmetric, the
+projection onto cell-constant vectors commutes with it: if any ``z >= 0`` solves ``Phi z = 1``, so does
+its cell average, which solves ``Q x = 1`` -- so with ``Q`` nonsingular, ``Phi z = 1`` has a solution
+``z >= 0`` iff ``Q^-1 1 >= 0``.
+
 >>> from exactdp.metrics import path
 >>> from exactdp.exact.level import Level
 >>> S = PhiSystem(path(3), Level.from_alpha("1/2"))
@@ -27,14 +37,18 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field
 
+import numpy as np
 from flint import arb, arb_mat, ctx, fmpq, fmpq_mat
 
 from ..errors import InvalidInput, Undecided
 from ..exact.lin import Lin
+from ..exact.verified_solve import digit_width, verified_solve
+from ..metrics.symmetry import DistanceCodes, Partition, equitable_partition, quotient_counts
 
-__all__ = ["PhiSystem", "Solution"]
+__all__ = ["PhiSystem", "Solution", "metric_structure"]
 
 
 @dataclass
@@ -46,6 +60,10 @@ class Solution:
     signs: list                  # exact sign of each component (-1, 0, 1)
     method: str
     precision: int | None = None
+    partition: Partition | None = None   # the verified equitable partition used (None: no reduction)
+    enclosures: list | None = None       # exact rational (lo, hi) per cell (verified float route)
+    beta: fmpq | None = None             # verified bound ||I - R Q||_inf < 1 (verified float route)
+    extra: dict = field(default_factory=dict)
 
     def negative(self):
         return [i for i, s in enumerate(self.signs) if s < 0]
@@ -68,27 +86,18 @@ class PhiSystem:
         self.n = n
         if n > 20_000:
             raise InvalidInput(f"Phi: {n} points is beyond the dense limit 20000")
-        D = [[metric.d(i, j) for j in range(n)] for i in range(n)] if n <= 3000 else None
-        self._D = D
-        self._dist_codes, self._dvals = self._codes()
+        self._codes = _structure(metric)["codes"]
+        self._dvals = self._codes.values
 
-    def _codes(self):
-        import numpy as np
+    @property
+    def _dist_codes(self):
+        """The full ``n x n`` matrix of distance codes (built on first use)."""
+        return self._codes.full()
 
-        n = self.n
-        codes = np.zeros((n, n), dtype=np.int32)
-        vals: list = []
-        index: dict = {}
-        for i in range(n):
-            for j in range(n):
-                d = self._D[i][j] if self._D is not None else self.metric.d(i, j)
-                c = index.get(d)
-                if c is None:
-                    c = len(vals)
-                    vals.append(d)
-                    index[d] = c
-                codes[i, j] = c
-        return codes, vals
+    @property
+    def partition(self) -> Partition:
+        """The verified equitable partition of the metric (cached per metric)."""
+        return metric_structure(self.metric)[1]
 
     # -- entries -------------------------------------------------------------------
     def _exact_factor(self, d):
@@ -137,50 +146,139 @@ class PhiSystem:
 
     def sample_matrix(self, samples: dict) -> fmpq_mat:
         """``Phi`` with each generator ``g_s = e^(-atom_s/L_s)`` replaced by a rational ``samples[s]``."""
-        exps = self._generator_exponents()
-        facs = []
-        for ex in exps:
-            if ex is None:
-                facs.append(fmpq(0))
-                continue
-            v = fmpq(1)
-            for a, k in ex.items():
-                v *= samples[a] ** k
-            facs.append(v)
+        facs = self._sample_factors(samples)
         return fmpq_mat(self.n, self.n, [facs[c] for c in self._dist_codes.ravel().tolist()])
+
+    # -- quotient matrices ------------------------------------------------------------
+    def _quotient(self, part: Partition, facs) -> list:
+        """Entries ``Q[A][B] = sum_{b in B} facs[code(rep_A, b)]`` (exact or ball ``facs``), as a k x k list."""
+        k = part.ncells
+        A, B, code, cnt = quotient_counts(self._codes, part)
+        zero = facs[0] * 0
+        Q = [[zero] * k for _ in range(k)]
+        for a, b, c, m in zip(A.tolist(), B.tolist(), code.tolist(), cnt.tolist()):
+            f = facs[c]
+            if f != 0:
+                Q[a][b] = Q[a][b] + (f if m == 1 else m * f)
+        return Q
+
+    def quotient_text(self, part: Partition | None = None) -> dict:
+        """Exact text of the quotient: ``{"cells": [[point labels]], "entries": {"A,B": [[count, distance]]}}``
+        with ``Q[A, B] = sum count * e^(-eps * distance)`` (the evidence a re-check of a reduced solve needs)."""
+        part = part or self.partition
+        A, B, code, cnt = quotient_counts(self._codes, part)
+        entries: dict = {}
+        for a, b, c, m in zip(A.tolist(), B.tolist(), code.tolist(), cnt.tolist()):
+            entries.setdefault(f"{a},{b}", []).append([m, str(self._dvals[c])])
+        return {"how": part.how, "cells": [[self.metric.points[i] for i in c.tolist()] for c in part.cells()],
+                "entries": entries}
+
+    def _fixed_point_quotient(self, part: Partition, bits: int = 64):
+        """Digits ``S_j`` with ``Q = sum_j S_j 2^(-w j) + E``, ``0 <= E <= eta`` (entrywise), or None."""
+        cells = part.cells()
+        maxcell = max(len(c) for c in cells)
+        k = part.ncells
+        w = digit_width(k * maxcell)
+        nd = -(-bits // w) + 1                      # >= bits fractional bits
+        S = w * (nd - 1)
+        F = []
+        with ctx.workprec(S + 64):
+            for d in self._dvals:
+                if d == math.inf:
+                    F.append(0)
+                    continue
+                v = 1 / self.level.factor_arb(d)
+                lo = (v * arb(2) ** S).lower()
+                up = (v * arb(2) ** S).upper()
+                f = int(lo.floor().unique_fmpz())
+                if not (up < f + 2):
+                    return None
+                F.append(f)
+        mask = (1 << w) - 1
+        digits = np.array([[(f >> (w * (nd - 1 - j))) & mask for f in F] for j in range(nd)], dtype=np.float64)
+        reps = part.representatives()
+        order = np.concatenate(cells)
+        starts = np.searchsorted(part.cell_of[order], np.arange(k))
+        rows = self._codes.rows(reps)[:, order]
+        Sd = [np.add.reduceat(digits[j][rows], starts, axis=1) for j in range(nd)]
+        eta = fmpq(2 * maxcell, 2 ** S)
+        return Sd, w, eta
 
     # -- solving ---------------------------------------------------------------------
     def solve(self, rhs, max_prec: int = 4096) -> Solution:
-        """Solve ``Phi x = rhs`` (rhs exact rationals); raises ``InvalidInput`` if ``Phi`` is singular."""
+        """Solve ``Phi x = rhs`` (rhs exact rationals); raises ``InvalidInput`` if ``Phi`` is singular.
+
+        When ``rhs`` is constant on the cells of the metric's equitable partition the solve runs on the
+        quotient (see the module docstring) and the solution is constant on cells; a singular quotient
+        raises ``InvalidInput`` like a singular ``Phi``.
+        """
         rhs = [fmpq(v) for v in rhs]
+        part = self.partition
+        if part.ncells == self.n or not part.is_constant_on_cells(rhs):
+            part = Partition(np.arange(self.n), "trivial partition (every point its own cell)")
+        reps = part.representatives()
+        qrhs = [rhs[int(r)] for r in reps]
         if self.is_rational():
-            M = self.exact_matrix()
-            try:
-                x = M.solve(fmpq_mat(self.n, 1, rhs))
-            except ZeroDivisionError:
-                raise InvalidInput("Phi is singular at this level: the solution is not unique") from None
-            vals = [x[i, 0] for i in range(self.n)]
-            return Solution(vals, None, [(v > 0) - (v < 0) for v in vals], "exact rational solve (FLINT fmpq_mat)")
-        return self._solve_balls(rhs, max_prec)
+            sol = self._solve_exact(part, qrhs)
+        else:
+            sol = self._solve_verified(part, qrhs)
+            if sol is None:
+                sol = self._solve_balls(part, qrhs, max_prec)
+        return _lift(sol, part, self.n)
 
     def solve_ones(self, **kw) -> Solution:
         return self.solve([1] * self.n, **kw)
 
-    def _solve_balls(self, rhs, max_prec):
-        n = self.n
-        signs = [None] * n
-        zero_checked = [False] * n
+    def _solve_exact(self, part, qrhs):
+        k = part.ncells
+        facs = [self._exact_factor(d) for d in self._dvals]
+        M = self.exact_matrix() if k == self.n else fmpq_mat(self._quotient(part, facs))
+        try:
+            x = M.solve(fmpq_mat(k, 1, qrhs))
+        except ZeroDivisionError:
+            raise InvalidInput("Phi is singular at this level: the solution is not unique") from None
+        vals = [x[i, 0] for i in range(k)]
+        how = "exact rational solve (FLINT fmpq_mat)" + (f" of the {k} x {k} quotient" if k < self.n else "")
+        return Solution(vals, None, [(v > 0) - (v < 0) for v in vals], how, partition=part)
+
+    def _solve_verified(self, part, qrhs):
+        for bits in (64, 128):
+            fq = self._fixed_point_quotient(part, bits)
+            if fq is None:
+                return None
+            Sd, w, eta = fq
+            res = verified_solve(Sd, w, eta, qrhs, x_bits=bits + 40)
+            if res is None:
+                return None
+            if all(sg is not None for sg in res.signs):
+                break
+        else:
+            return None
+        with ctx.workprec(128):
+            balls = [_display_ball(lo, hi) for lo, hi in res.enclosures]
+        k = part.ncells
+        how = (f"verified float solve{f' of the {k} x {k} quotient' if k < self.n else ''} (Rump's bound "
+               "||I - R Q|| < 1 and an exact residual, decided in exact arithmetic); signs certified by rational "
+               "enclosures")
+        return Solution(None, balls, list(res.signs), how, partition=part, enclosures=res.enclosures,
+                        beta=res.beta, extra={"fixed_point_eta": str(eta)})
+
+    def _solve_balls(self, part, rhs, max_prec):
+        k = part.ncells
+        signs = [None] * k
+        zero_checked = [False] * k
         prec = 64
-        b = arb_mat(n, 1, [arb(v) for v in rhs])
+        b = arb_mat(k, 1, [arb(v) for v in rhs])
         last = None
         while prec <= max_prec:
             with ctx.workprec(prec):
+                facs = [arb(0) if d == math.inf else 1 / self.level.factor_arb(d) for d in self._dvals]
                 try:
-                    x = self.arb_matrix().solve(b)
+                    x = arb_mat(self._quotient(part, facs)).solve(b)
                 except ZeroDivisionError:
                     x = None
                 if x is not None:
-                    last = [x[i, 0] for i in range(n)]
+                    last = [x[i, 0] for i in range(k)]
                     for i, v in enumerate(last):
                         if signs[i] is None:
                             if v > 0:
@@ -188,12 +286,13 @@ class PhiSystem:
                             elif v < 0:
                                 signs[i] = -1
                     if all(s is not None for s in signs):
-                        return Solution(None, last, signs, "Arb ball solve (arb_mat.solve) at "
-                                        f"{prec} bits; signs certified by the enclosures", prec)
+                        return Solution(None, last, signs, "Arb ball solve (arb_mat.solve"
+                                        + (f", {k} x {k} quotient" if k < self.n else "") + f") at {prec} bits; "
+                                        "signs certified by the enclosures", prec, partition=part)
             # components still containing 0: prove they are not identically zero
-            pending = [i for i in range(n) if signs[i] is None and not zero_checked[i]]
+            pending = [i for i in range(k) if signs[i] is None and not zero_checked[i]]
             if pending:
-                nz = self._nonzero_by_sample(pending, rhs)
+                nz = self._nonzero_by_sample(part, pending, rhs)
                 for i in pending:
                     zero_checked[i] = True
                     if not nz.get(i, False):
@@ -204,16 +303,29 @@ class PhiSystem:
         raise Undecided(f"Phi x = b not separated from zero at {max_prec} bits (or Phi singular)",
                         enclosure=str(last) if last else None)
 
-    def _nonzero_by_sample(self, idx, rhs):
+    def _sample_factors(self, samples: dict) -> list:
+        facs = []
+        for ex in self._generator_exponents():
+            if ex is None:
+                facs.append(fmpq(0))
+                continue
+            v = fmpq(1)
+            for a, kk in ex.items():
+                v *= samples[a] ** kk
+            facs.append(v)
+        return facs
+
+    def _nonzero_by_sample(self, part, idx, rhs):
         exps = self._generator_exponents()
         if exps is None:
             return {}
         atoms = sorted({a for ex in exps if ex for a in ex})
         out = {}
+        k = part.ncells
         for trial in range(3):
-            samples = {a: fmpq(1, 2 + k + trial) for k, a in enumerate(atoms)}
+            samples = {a: fmpq(1, 2 + j + trial) for j, a in enumerate(atoms)}
             try:
-                x = self.sample_matrix(samples).solve(fmpq_mat(self.n, 1, rhs))
+                x = fmpq_mat(self._quotient(part, self._sample_factors(samples))).solve(fmpq_mat(k, 1, rhs))
             except ZeroDivisionError:
                 continue
             for i in idx:
@@ -223,3 +335,52 @@ class PhiSystem:
                 break
         return out
 
+
+def _display_ball(lo: fmpq, hi: fmpq) -> arb:
+    """A ball containing ``[lo, hi]`` on a fixed grid: centre rounded to 40 bits below the value's leading bit,
+    radius one grid step, so that its printed digits do not depend on the float details of the verified solve
+    (the exact enclosure stays in ``Solution.enclosures``)."""
+    mid = (lo + hi) / 2
+    if mid == 0:
+        return arb(lo).union(arb(hi))
+    e = math.frexp(float(abs(mid)))[1] - 40
+    g = fmpq(2) ** e if e >= 0 else fmpq(1, 2 ** (-e))
+    c = (mid / g + fmpq(1, 2)).floor() * g
+    if c - g <= lo and hi <= c + g:
+        return arb(c - g).union(arb(c + g))
+    return arb(lo).union(arb(hi))
+
+
+def _lift(sol: Solution, part: Partition, n: int) -> Solution:
+    """The solution on points from the solution on cells (``x = P x_Q``)."""
+    if part.ncells == n and np.array_equal(part.cell_of, np.arange(n)):
+        return sol
+    cell = part.cell_of.tolist()
+    sol.extra["cell_signs"] = list(sol.signs)
+    if sol.values is not None:
+        sol.values = [sol.values[c] for c in cell]
+    if sol.balls is not None:
+        sol.balls = [sol.balls[c] for c in cell]
+    sol.signs = [sol.signs[c] for c in cell]
+    return sol
+
+
+_STRUCT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def metric_structure(metric):
+    """``(codes, partition)``: the metric's :class:`~exactdp.metrics.symmetry.DistanceCodes` and verified
+    equitable partition, cached per metric object."""
+    st = _structure(metric)
+    if st.get("partition") is None:
+        st["partition"] = equitable_partition(metric, st["codes"])
+    return st["codes"], st["partition"]
+
+
+def _structure(metric) -> dict:
+    """Distance codes (and, once asked for, the equitable partition) of a metric, cached per metric object."""
+    st = _STRUCT.get(metric)
+    if st is None:
+        st = {"codes": DistanceCodes(metric), "partition": None}
+        _STRUCT[metric] = st
+    return st

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data
@@ -72,33 +73,52 @@ def check_prior(pi, metric, level):
     """ECP14 Props. 1 and 2 for a prior: ``None`` if they hold, else the first violation (text).
 
     Prop. 1: ``pi_y <= e^(d(y,y')) pi_y'``; Prop. 2: ``1/sum_y' e^(d(y,y')) <= pi_y <= 1/sum_y' e^(-d(y,y'))``
-    (checked exactly when the factors are rational).
+    (checked exactly when the factors are rational).  Work is grouped by distance codes and distinct prior
+    values: each distinct triple ``(pi_y, pi_y', d)`` is decided once, exactly.
     """
+    from .phi import metric_structure
+
     n = len(metric)
-    facs = [[level.factor(metric.d(y, y2)) if metric.d(y, y2) != math.inf else None for y2 in range(n)]
-            for y in range(n)]
-    if all(f is None or isinstance(f, fmpq) for row in facs for f in row):
+    dc, _ = metric_structure(metric)
+    codes, dvals = dc.full(), dc.values
+    facs = [None if d == math.inf else level.factor(d) for d in dvals]
+    if all(f is None or isinstance(f, fmpq) for f in facs):
         for y in range(n):
-            up = sum((1 / f for f in facs[y] if f is not None), fmpq(0))
-            down = sum((f for f in facs[y] if f is not None), fmpq(0))
+            cnt = np.bincount(codes[y], minlength=len(dvals)).tolist()
+            up = sum((m / f for m, f in zip(cnt, facs) if m and f is not None), fmpq(0))
+            down = sum((m * f for m, f in zip(cnt, facs) if m and f is not None), fmpq(0))
             if not (1 / down <= pi[y] <= 1 / up):
                 return (f"Prop. 2 fails at {metric.points[y]!r}: pi = {pi[y]} is outside "
                         f"[{1 / down}, {1 / up}]")
-    for y in range(n):
-        for y2 in range(n):
-            if y == y2:
-                continue
-            d = metric.d(y, y2)
-            if d == math.inf:
-                continue
-            if level.compare(pi[y], pi[y2], d) > 0:
-                return (f"Prop. 1 fails for ({metric.points[y]!r}, {metric.points[y2]!r}): pi = {pi[y]} > "
-                        f"e^(eps*{exact_str(d)}) * {pi[y2]}")
-    return None
+    index: dict = {}
+    pvals: list = []
+    pc = np.empty(n, dtype=np.int64)
+    for y, v in enumerate(pi):
+        key = (int(v.p), int(v.q))
+        if key not in index:
+            index[key] = len(pvals)
+            pvals.append(v)
+        pc[y] = index[key]
+    P, C = len(pvals), len(dvals)
+    keys = (pc[:, None] * P + pc[None, :]) * C + codes
+    live = np.ones((n, n), dtype=bool)
+    np.fill_diagonal(live, False)
+    for c, d in enumerate(dvals):
+        if d == math.inf:
+            live &= codes != c
+    bad = [u for u in np.unique(keys[live]).tolist()
+           if level.compare(pvals[u // C // P], pvals[u // C % P], dvals[u % C]) > 0]
+    if not bad:
+        return None
+    y, y2 = divmod(int(np.flatnonzero(np.isin(keys, bad) & live)[0]), n)
+    return (f"Prop. 1 fails for ({metric.points[y]!r}, {metric.points[y2]!r}): pi = {pi[y]} > "
+            f"e^(eps*{exact_str(metric.d(y, y2))}) * {pi[y2]}")
 
 
 def _solve_method(sol) -> Method:
-    return Method.EXACT_SOLVE if sol.values is not None else Method.BALL_SOLVE
+    if sol.values is not None:
+        return Method.EXACT_SOLVE
+    return Method.VERIFIED_FLOAT if getattr(sol, "enclosures", None) is not None else Method.BALL_SOLVE
 
 
 def _lp_data(sol) -> LPData:
@@ -261,9 +281,16 @@ def tight_constraints(metric, level) -> Certificate:
         rows = [[M[y, y2] * sol.values[y2] for y2 in range(S.n)] for y in range(S.n)]
         mech = mechanism_data(mechanism_from_values(metric.points, metric.points, rows,
                                                     name="tight-constraints mechanism"))
+    part = sol.partition
     ev = TightEvidence(**base, route="solve", z=sol.strings(), exact=sol.values is not None,
                        negative=[str(metric.points[i]) for i in neg], rank=None, lp=None, mechanism=mech,
-                       solver=sol.method)
+                       solver=sol.method,
+                       cells=None if part is None else int(part.ncells),
+                       partition=None if part is None else part.how,
+                       verified=None if sol.enclosures is None else {
+                           "z_enclosures": [[str(lo), str(hi)] for lo, hi in sol.enclosures],
+                           "cell_of": part.cell_of.tolist() if part is not None else None,
+                           "beta": str(sol.beta), **{k: str(v) for k, v in sol.extra.items()}})
     return Certificate("tight", not neg, _solve_method(sol), claim, ev, precision=sol.precision)
 
 
@@ -283,16 +310,16 @@ def _tight_singular(S, claim, base):
 
 
 def ball_size_symmetric(metric) -> bool:
-    """ECP14 Def. 7: every point sees the same multiset of distances."""
-    n = len(metric)
-    ref = None
-    for i in range(n):
-        prof = sorted((str(metric.d(i, j)) for j in range(n)))
-        if ref is None:
-            ref = prof
-        elif prof != ref:
-            return False
-    return True
+    """ECP14 Def. 7: every point sees the same multiset of distances.
+
+    Points in one cell of an equitable partition see the same multiset, so one representative per cell is
+    compared (exactly, on distance codes).
+    """
+    from .phi import metric_structure
+
+    codes, part = metric_structure(metric)
+    rows = np.sort(codes.rows(part.representatives()), axis=1)
+    return bool((rows == rows[0]).all())
 
 
 def prop9_mechanism(metric, level):

@@ -2,12 +2,13 @@
 
 By Prop. 8 it is also the smallest eps at which the uniform prior is regular.
 
-* **exact** (small metrics with integer distances): ``z(alpha) = Phi(alpha)^-1 1`` by
-  Cramer's rule as exact polynomials in alpha; the first alpha in (0, 1) at
-  which some ``z_i`` turns negative is an algebraic number, isolated exactly,
-  and ``eps* = -log(alpha*)``;
-* **certified bracket** (any size): floats *guide* a bisection on eps; then two
-  rational levels ``lo < hi`` with ``hi - lo <= width`` are certified with Arb:
+* **exact** (rational distances, bounded by cost, not by a point count): on the quotient ``Q(u)`` of the
+  metric's equitable partition (``u = alpha^(1/L)``), ``z(alpha) = Q^-1 1`` by fraction-free
+  elimination as exact polynomials; the first alpha in (0, 1) at which some ``z_A`` turns negative is an
+  algebraic number, isolated exactly, and ``eps* = -log(alpha*)``.  When no ``z_A`` is negative anywhere
+  on (0, 1) this *proves* that a tight-constraints mechanism exists for every eps: the threshold is 0;
+* **certified bracket** (any size): floats *guide* a bisection on eps (on the quotient); then two
+  rational levels ``lo < hi`` with ``hi - lo <= width`` are certified (verified solves, Arb as fallback):
   at ``hi`` every ``z_i`` is certified positive (a tight-constraints mechanism
   exists), at ``lo`` some ``z_i`` is certified negative (none exists).
 
@@ -22,87 +23,180 @@ import math
 
 import numpy as np
 import sympy as sp
-from flint import fmpq, fmpq_poly
+from flint import fmpq, fmpq_poly, fmpz_poly
 
 from ..certificate import UNDECIDED, Certificate, Method
 from ..certificate.ecp14 import ThresholdEvidence, distance_data
 from ..errors import ExactDPError, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level
+from ..exact.verified_solve import blas_single_thread
 from ..exact.symbolic import AlphaSet, sign_pieces_poly
+from ..metrics.symmetry import quotient_counts
+from .phi import PhiSystem
 from .regular import ball_size_symmetric, tight_constraints
 
-__all__ = ["threshold", "exact_threshold"]
+__all__ = ["threshold", "exact_threshold", "MAX_EXACT_COST"]
 
 
-def _float_distances(metric):
-    n = len(metric)
-    D = np.empty((n, n))
-    for i in range(n):
-        for j in range(n):
-            d = metric.d(i, j)
-            D[i, j] = np.inf if d == math.inf else sum(float_bounds(d)) / 2
-    return D
+class _FloatGuide:
+    """``min z(eps)`` in floating point on the quotient of the metric's equitable partition (a guide only)."""
+
+    def __init__(self, metric):
+        S = PhiSystem(metric, Level.from_eps("1"))
+        part = S.partition
+        cells = part.cells()
+        order = np.concatenate(cells)
+        self.starts = np.searchsorted(part.cell_of[order], np.arange(part.ncells))
+        self.dv = np.array([np.inf if d == math.inf else sum(float_bounds(d)) / 2 for d in S._dvals])
+        self.codes = S._codes.rows(part.representatives())[:, order]
+
+    def zmin(self, eps):
+        Q = np.add.reduceat(np.exp(-eps * self.dv)[self.codes], self.starts, axis=1)
+        try:
+            return float(np.linalg.solve(Q, np.ones(len(Q))).min())
+        except np.linalg.LinAlgError:
+            return float("nan")
 
 
-def _zmin(D, eps):
-    Phi = np.exp(-eps * D)
-    try:
-        return float(np.linalg.solve(Phi, np.ones(len(D))).min())
-    except np.linalg.LinAlgError:
-        return float("nan")
+def _float_threshold(guide, rel=1e-13):
+    with blas_single_thread():
+        return _bisect(guide, rel)
 
 
-def _float_threshold(D, rel=1e-13):
+def _bisect(guide, rel):
     hi = 1.0
-    while _zmin(D, hi) <= 0:
+    while not guide.zmin(hi) > 0:
         hi *= 2
         if hi > 1e6:
             raise Undecided("no level up to 1e6 gives z >= 0 in floating point")
     lo = hi / 2
-    while _zmin(D, lo) > 0:
+    while guide.zmin(lo) > 0:
         hi, lo = lo, lo / 2
         if lo < 1e-9:
             return 0.0
-    while hi - lo > rel * hi:
+    return _illinois(guide.zmin, lo, hi, rel)
+
+
+def _illinois(f, lo, hi, rel):
+    """A root of ``f`` in ``[lo, hi]`` (``f(lo) <= 0 < f(hi)``) by the Illinois variant of regula falsi,
+    keeping the bracket; bisection steps when it stalls.  Float guide only."""
+    flo, fhi = f(lo), f(hi)
+    side, last = 0, None
+    for _ in range(200):
+        if hi - lo <= rel * hi:
+            break
         mid = (lo + hi) / 2
-        if _zmin(D, mid) > 0:
-            hi = mid
+        if math.isfinite(flo) and math.isfinite(fhi) and fhi != flo:
+            sec = hi - fhi * (hi - lo) / (fhi - flo)
+            if lo < sec < hi:
+                mid = sec
+        fm = f(mid)
+        if fm > 0:
+            hi, fhi = mid, fm
+            if side == 1:
+                flo /= 2
+            side = 1
         else:
-            lo = mid
+            lo, flo = mid, fm
+            if side == -1:
+                fhi /= 2
+            side = -1
+        if last is not None and abs(mid - last) < 100 * rel * hi:
+            # converging on one side: probe just across the root estimate to close the bracket
+            probe = mid - rel * hi / 2 if side == 1 else mid + rel * hi / 2
+            if lo < probe < hi:
+                fp = f(probe)
+                if fp > 0:
+                    hi, fhi = probe, fp
+                else:
+                    lo, flo = probe, fp
+        last = mid
     return (lo + hi) / 2
 
 
-def exact_threshold(metric, max_points: int = 9):
-    """``(alpha_star, eps_text, failure_set)`` for a small metric with integer distances, or None."""
-    n = len(metric)
-    if n > max_points:
-        return None
-    a = sp.Symbol("a")
-    rows = []
-    for i in range(n):
-        row = []
-        for j in range(n):
-            d = metric.d(i, j)
-            if d == math.inf:
-                row.append(sp.Integer(0))
-                continue
-            if not isinstance(d, fmpq) or d.q != 1:
+#: largest estimated cost (k^3 (degree + 1)^2, k the number of cells) of the exact polynomial route
+MAX_EXACT_COST = 5 * 10**7
+
+
+def _poly_quotient(metric):
+    """``(Q, L)``: the quotient ``Q(u)`` as integer polynomials in ``u = alpha^(1/L)``, or None."""
+    S = PhiSystem(metric, Level.from_eps("1"))
+    part = S.partition
+    L = 1
+    for d in S._dvals:
+        if d != math.inf:
+            if not isinstance(d, fmpq):
                 return None
-            row.append(a ** int(d.p))
-        rows.append(row)
-    M = sp.Matrix(rows)
-    det = sp.Poly(M.det(method="berkowitz"), a)
-    if det.is_zero:
+            L = math.lcm(L, int(d.q))
+    expo = [None if d == math.inf else int(d * L) for d in S._dvals]
+    k = part.ncells
+    ex_arr = np.array([-1 if e is None else e for e in expo], dtype=object if max(
+        (e for e in expo if e is not None), default=0) >= 2 ** 62 else np.int64)
+    deg = int(sum(ex_arr[S._codes.rows(part.representatives())].max(axis=1).tolist()))
+    if k ** 3 * (deg + 1) ** 2 > MAX_EXACT_COST:
         return None
+    A, B, code, cnt = quotient_counts(S._codes, part)
+    Q = [[fmpz_poly() for _ in range(k)] for _ in range(k)]
+    for a, b, c, m in zip(A.tolist(), B.tolist(), code.tolist(), cnt.tolist()):
+        if expo[c] is not None:
+            Q[a][b] += fmpz_poly([0] * expo[c] + [m])
+    return Q, L, part
+
+
+def _fraction_free_solve(Q):
+    """``(det, nums)`` with ``Q(u) x = 1`` solved as ``x_i = nums[i] / det`` (fraction-free Gauss--Jordan,
+    Bareiss 1968; every division exact), or None if ``det`` is the zero polynomial."""
+    k = len(Q)
+    M = [row[:] + [fmpz_poly([1])] for row in Q]
+    prev = fmpz_poly([1])
+    for c in range(k):
+        p = next((r for r in range(c, k) if not M[r][c].is_zero()), None)
+        if p is None:
+            return None
+        M[c], M[p] = M[p], M[c]
+        piv = M[c][c]
+        for i in range(k):
+            if i == c:
+                continue
+            mic = M[i][c]
+            for j in range(k + 1):
+                if j == c:
+                    continue
+                q, r = divmod(piv * M[i][j] - mic * M[c][j], prev)
+                if not r.is_zero():
+                    raise RuntimeError("internal error: inexact division in fraction-free elimination")
+                M[i][j] = q
+            M[i][c] = fmpz_poly()
+        prev = piv
+    # every M[i][i] equals the last pivot (the determinant up to the sign of the row swaps)
+    return M[k - 1][k - 1], [M[i][k] for i in range(k)]
+
+
+def exact_threshold(metric):
+    """``(alpha_star, eps_text, failure_set)`` by exact polynomials, or None when the route does not apply.
+
+    On the quotient ``Q(u)`` of the metric's equitable partition (``u = alpha^(1/L)``; rational distances),
+    ``z_A(alpha) = num_A / det`` by fraction-free elimination; the set of alpha in (0, 1) where some
+    ``z_A < 0`` is isolated exactly.  ``det`` must not vanish on (0, 1) (else None).  ``alpha_star`` is
+    ``None`` (and ``eps_text`` ``"0"``) when no ``z_A`` is negative anywhere: a tight-constraints mechanism
+    exists for every eps > 0.  The route runs only when its estimated cost ``k^3 (deg + 1)^2`` is at most
+    ``MAX_EXACT_COST``.
+    """
+    pq = _poly_quotient(metric)
+    if pq is None:
+        return None
+    Q, L, part = pq
+    sol = _fraction_free_solve(Q)
+    if sol is None:
+        return None
+    det, nums = sol
+    det_q = fmpq_poly(det)
+    if any(pc.sign == 0 for pc in sign_pieces_poly(det_q, L)):
+        return None  # Q singular somewhere in (0, 1): the route does not decide there
     pieces = []
-    for i in range(n):
-        Mi = M.copy()
-        Mi[:, i] = sp.ones(n, 1)
-        num = sp.Poly(Mi.det(method="berkowitz"), a)
-        prod = (num * det).all_coeffs()[::-1]
-        p = fmpq_poly([fmpq(int(sp.Rational(c).p), int(sp.Rational(c).q)) for c in prod])
-        pieces += [pc for pc in sign_pieces_poly(p) if pc.sign < 0]
+    for num in nums:
+        pieces += [pc for pc in sign_pieces_poly(fmpq_poly(num * det), L) if pc.sign < 0]
     fails = AlphaSet(pieces)
     if fails.is_empty():
         return None, "0", fails
@@ -123,9 +217,11 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
     Returns
     -------
     Certificate
-        Kind ``threshold``: ``evidence.lo``, ``evidence.hi`` (decimal text of the certified rational levels)
-        and ``evidence.exact`` (the exact value when Cramer's rule applies, else ``None``); ``route`` is
-        ``"symmetric"`` when Prop. 9 gives threshold 0.
+        Kind ``threshold``.  ``evidence.route`` says how it was found: ``"symmetric"`` (Prop. 9),
+        ``"path"`` or ``"manhattan"`` (closed forms: threshold 0), ``"exact-polynomial"`` (z(alpha) >= 0 on all
+        of (0, 1), proved on the quotient: threshold 0) or ``"bracket"``: ``evidence.lo``, ``evidence.hi``
+        (decimal text of the certified rational levels) and ``evidence.exact`` (the exact value when the
+        exact route applies, else ``None``).
 
     References
     ----------
@@ -135,42 +231,71 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
     claim = f"the threshold eps for a tight-constraints mechanism on the {metric.description}"
     none = dict(lo=None, hi=None, lo_rational=None, hi_rational=None, exact=None, exact_failure_set=None,
                 negative_at_lo=None, z_at_lo=None, solver="")
+    zero = {**none, "lo": "0", "hi": "0", "exact": "0"}
     if ball_size_symmetric(metric):
         ev = ThresholdEvidence(description=metric.description, route="symmetric", distances=distance_data(metric),
-                               **{**none, "lo": "0", "hi": "0", "exact": "0"})
+                               **zero)
         return Certificate("threshold", True, Method.CLOSED_FORM, claim, ev, note="ECP14 Prop. 9")
-    ex = None
+    form = _closed_form_zero(metric)
+    if form is not None:
+        ev = ThresholdEvidence(description=metric.description, route=form, distances=distance_data(metric), **zero)
+        return Certificate("threshold", True, Method.CLOSED_FORM, claim, ev)
     try:
         ex = exact_threshold(metric)
-    except (ExactDPError, ValueError, ZeroDivisionError, sp.PolynomialError):
+    except (ExactDPError, ZeroDivisionError, sp.PolynomialError):
         ex = None  # the exact route is optional; the certified bracket below does not depend on it
-    base = dict(description=metric.description, route="bracket", distances=None)
-    D = _float_distances(metric)
-    e0 = _float_threshold(D)
+    base = dict(description=metric.description, distances=None)
+    if ex is not None and ex[0] is None:
+        how = PhiSystem(metric, Level.from_eps("1")).partition.how
+        ev = ThresholdEvidence(**base, route="exact-polynomial", partition=how, **zero)
+        return Certificate("threshold", True, Method.SYMBOLIC_ROOTS, claim, ev)
+    exact_text = ex[1] if ex is not None and ex[0] is not None else None
+
+    def undecided(reason):
+        return Certificate("threshold", UNDECIDED, Method.NONE, claim,
+                           ThresholdEvidence(**base, route="bracket", **{**none, "exact": exact_text}), reason=reason)
+    try:
+        e0 = _float_threshold(_FloatGuide(metric), rel=max(1e-13, float(width) / 1000))
+    except Undecided as e:
+        return undecided(e.reason)
     if e0 == 0.0:
-        return Certificate("threshold", UNDECIDED, Method.NONE, claim, ThresholdEvidence(**base, **none),
-                           reason="z stays positive down to eps = 1e-9 in floating point")
+        return undecided("z stays positive down to eps = 1e-9 in floating point, and the exact route did not apply "
+                         "(too costly, irrational distances, or a singular quotient)")
     scale = 10 ** (int(-math.log10(float(width))) + 2)
     for attempt in range(6):
         spread = float(width) * (2 ** attempt) / 4
         hi = fmpq(math.ceil((e0 + spread) * scale), scale)
         lo = hi - width * (2 ** attempt) if attempt else hi - width
+        if lo <= 0:
+            return undecided(f"the float guide puts the threshold near {e0:.3g}, too close to 0 for a certified "
+                             "bracket of this width")
         c_hi = tight_constraints(metric, Level.from_eps(str(hi)))
         c_lo = tight_constraints(metric, Level.from_eps(str(lo)))
         if c_hi.holds is True and c_lo.holds is False:
             break
     else:
-        return Certificate("threshold", UNDECIDED, Method.NONE, claim,
-                           ThresholdEvidence(**base, **{**none, "exact": ex[1] if ex and ex[0] is not None else None}),
-                           reason="the float guide could not be certified at its bracket")
+        return undecided("the float guide could not be certified at its bracket")
     e_lo = c_lo.evidence
     neg = e_lo.negative[0]
-    exact = ex is not None and ex[0] is not None
-    ev = ThresholdEvidence(**base, lo=_dec(lo), hi=_dec(hi), lo_rational=str(lo), hi_rational=str(hi),
-                           exact=ex[1] if exact else None, exact_failure_set=str(ex[2]) if exact else None,
-                           negative_at_lo=neg, z_at_lo=e_lo.z[[str(p) for p in metric.points].index(neg)],
-                           solver=c_hi.evidence.solver)
+    ev = ThresholdEvidence(**base, route="bracket", lo=_dec(lo), hi=_dec(hi), lo_rational=str(lo),
+                           hi_rational=str(hi), exact=exact_text,
+                           exact_failure_set=str(ex[2]) if exact_text is not None else None, negative_at_lo=neg,
+                           z_at_lo=e_lo.z[[str(p) for p in metric.points].index(neg)], solver=c_hi.evidence.solver)
     return Certificate("threshold", True, c_hi.method, claim, ev, precision=c_hi.precision)
+
+
+def _closed_form_zero(metric):
+    """``"path"`` or ``"manhattan"`` when a closed form proves the threshold is 0, else None."""
+    kind = metric.params.get("kind")
+    if kind == "path":
+        return "path"
+    if kind == "grid":
+        R, C = metric.params["shape"]
+        if min(R, C) == 1:
+            return "path"
+        if metric.params.get("norm") == "manhattan":
+            return "manhattan"
+    return None
 
 
 def _dec(q: fmpq) -> str:

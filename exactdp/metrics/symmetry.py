@@ -1,0 +1,400 @@
+"""Distance codes and equitable partitions of a finite metric (for symmetry-reduced solves).
+
+**Distance codes.**  ``codes[i, j]`` is a small integer with ``codes[i, j] == codes[k, l]`` exactly when
+``d(i, j) = d(k, l)``; ``values[c]`` is the exact distance of code ``c``.  Built with numpy from the
+structure of paths, cycles, grids and discrete metrics (``|i - j|``, ``dr^2 + dc^2``, ...: injective keys
+of the exact distance), and by exact deduplication of ``metric.d`` for any other metric.
+
+**Equitable partitions.**  A partition of the points into cells is *equitable* for the distance matrix
+when, for every two cells ``A, B`` and every distance ``r``, the number of ``b in B`` with ``d(a, b) = r``
+is the same for every ``a in A``.  Then for any matrix ``Phi_ab = f(d(a, b))`` (ECP14 Def. 3) the
+characteristic matrix ``P`` of the cells satisfies ``Phi P = P Q`` with the quotient
+``Q[A, B] = sum_{b in B} Phi_ab`` (any ``a in A``).  Partitions come from the metric's automorphisms (the
+8 symmetries of a square grid, the reflection of a path), each *verified* exactly on the codes, or from
+colour refinement; a partition is used only after it is checked equitable exactly.
+
+>>> from exactdp.metrics import grid
+>>> P = equitable_partition(grid((3, 3), "euclidean"))
+>>> P.ncells, P.cell_of.tolist()
+(3, [0, 1, 0, 1, 2, 1, 0, 1, 0])
+>>> P.how
+'orbits of 3 automorphisms of the grid (row flip, column flip, transpose), each verified on every pair'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from flint import fmpq
+
+__all__ = ["DistanceCodes", "distance_codes", "equitable_partition", "Partition", "is_equitable", "quotient_counts"]
+
+_BLOCK = 1 << 22  # entries per numpy block (bounds temporary memory)
+
+
+def _structured_keys(metric):
+    """``(key_fn(rows) -> int array (len(rows), n), rep_row)`` for metrics whose distance is a known formula."""
+    kind = metric.params.get("kind")
+    n = len(metric)
+    idx = np.arange(n, dtype=np.int64)
+    if kind == "path" and metric.params.get("n") == n:
+        return lambda rows: np.abs(rows[:, None] - idx[None, :])
+    if kind == "cycle" and metric.params.get("n") == n:
+        def cyc(rows):
+            a = np.abs(rows[:, None] - idx[None, :])
+            return np.minimum(a, n - a)
+        return cyc
+    if kind == "discrete":
+        return lambda rows: (rows[:, None] != idx[None, :]).astype(np.int64)
+    if kind == "grid":
+        R, C = (int(s) for s in metric.params["shape"])
+        if R * C != n:
+            return None
+        r, c = idx // C, idx % C
+        norm = metric.params.get("norm")
+
+        def gk(rows):
+            dr = np.abs(r[rows][:, None] - r[None, :])
+            dc = np.abs(c[rows][:, None] - c[None, :])
+            if norm == "manhattan":
+                return dr + dc
+            if norm == "chebyshev":
+                return np.maximum(dr, dc)
+            return dr * dr + dc * dc  # d = step * sqrt(dr^2 + dc^2): injective in dr^2 + dc^2
+        return gk if norm in ("manhattan", "chebyshev", "euclidean") else None
+    return None
+
+
+class DistanceCodes:
+    """Distance codes of a metric, row by row (see :func:`distance_codes`).
+
+    ``rows(idx)`` gives the codes of some rows without building the whole matrix when the metric's distance
+    is a known formula; ``full()`` builds (and keeps) the ``n x n`` matrix.
+    """
+
+    def __init__(self, metric):
+        self.metric = metric
+        self.n = len(metric)
+        self._full = None
+        self.structured = False
+        keyf = _structured_keys(metric)
+        if keyf is not None:
+            k0 = keyf(np.array([0]))[0]  # a corner sees every offset, so every key occurs in row 0 (checked)
+            uniq = np.unique(k0)
+            self._lut = np.full(int(uniq[-1]) + 1, -1, dtype=np.int32)
+            self._lut[uniq] = np.arange(len(uniq), dtype=np.int32)
+            self._keyf = keyf
+            first = {int(key): int(np.nonzero(k0 == key)[0][0]) for key in uniq}
+            self.values = [metric.d(0, first[int(key)]) for key in uniq]
+            self.structured = True
+            return
+        codes = _codes_from_pairs(metric)
+        self._full, self.values = codes if codes is not None else _codes_generic(metric)
+
+    @property
+    def ncodes(self) -> int:
+        return len(self.values)
+
+    def rows(self, idx) -> np.ndarray:
+        """Codes of the rows ``idx`` (the last large request is kept: callers ask for the same
+        representatives repeatedly).  Treat the result as read-only."""
+        idx = np.asarray(idx, dtype=np.int64)
+        if self._full is not None:
+            return self._full[idx]
+        key = idx.tobytes() if len(idx) >= 64 else None
+        if key is not None and getattr(self, "_last", (None,))[0] == key:
+            return self._last[1]
+        out = self._rows(idx)
+        if key is not None:
+            self._last = (key, out)
+        return out
+
+    def _rows(self, idx):
+        out = np.empty((len(idx), self.n), dtype=np.int32)
+        step = max(1, _BLOCK // max(self.n, 1))
+        for s in range(0, len(idx), step):
+            k = self._keyf(idx[s:s + step])
+            if k.max() >= len(self._lut) or (self._lut[k] < 0).any():
+                raise RuntimeError("internal error: a distance key missing from row 0 of a structured metric")
+            out[s:s + len(k)] = self._lut[k]
+        return out
+
+    def full(self) -> np.ndarray:
+        if self._full is None:
+            self._full = self.rows(np.arange(self.n))
+        return self._full
+
+
+def distance_codes(metric):
+    """``(codes, values)``: an ``int32`` matrix of distance codes and the exact distance of each code.
+
+    ``codes[i, j] == codes[k, l]`` iff ``d(i, j) = d(k, l)`` (exactly); ``values[codes[i, j]] == d(i, j)``.
+
+    >>> from exactdp.metrics import path
+    >>> codes, values = distance_codes(path(3))
+    >>> codes.tolist(), [str(v) for v in values]
+    ([[0, 1, 2], [1, 0, 1], [2, 1, 0]], ['0', '1', '2'])
+    """
+    dc = DistanceCodes(metric)
+    return dc.full(), dc.values
+
+
+def _codes_from_pairs(metric):
+    """Codes from shortest paths over the generating pairs, when they have rational lengths.
+
+    Every distance is the length of a shortest chain of generating pairs (the defining property of
+    generating pairs, see :mod:`exactdp.metrics.space`); with lengths scaled to integers and every total
+    below 2^50, the float shortest-path sums are exact integers.  Each code's value is then read with
+    ``metric.d`` at one pair and checked equal to the integer found.
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    n = len(metric)
+    pairs = metric.generating_pairs()
+    if any(not isinstance(d, fmpq) for _, _, d in pairs):
+        return None
+    L = 1
+    for _, _, d in pairs:
+        L = math.lcm(L, int(d.q))
+    w = [int(d.p) * (L // int(d.q)) for _, _, d in pairs]
+    if pairs and max(w) * n >= 2 ** 50:
+        return None
+    i = np.array([p[0] for p in pairs], dtype=np.int64)
+    j = np.array([p[1] for p in pairs], dtype=np.int64)
+    G = coo_matrix((np.array(w, dtype=np.float64), (i, j)), shape=(n, n)).tocsr()
+    D = shortest_path(G, method="D", directed=False, unweighted=all(x == 1 for x in w))
+    fin = np.isfinite(D)
+    key = np.where(fin, D + 1, 0).astype(np.int64)  # 0: infinite distance
+    top = int(key.max())
+    if top > 50_000_000:
+        return None
+    flat = key.ravel()
+    present = np.zeros(top + 1, dtype=bool)
+    present[flat] = True
+    uniq = np.flatnonzero(present)
+    lut = np.full(top + 1, -1, dtype=np.int32)
+    lut[uniq] = np.arange(len(uniq), dtype=np.int32)
+    codes = lut[key]
+    first = np.zeros(top + 1, dtype=np.int64)
+    first[flat] = np.arange(len(flat))  # some pair with each key (checked against metric.d below)
+    first = first[uniq]
+    uniq = uniq - 1
+    values = []
+    for kv, pos in zip(uniq.tolist(), first.tolist()):
+        a, b = divmod(pos, n)
+        v = metric.d(a, b)
+        want = math.inf if kv < 0 else fmpq(kv, L)
+        if v != want:
+            return None
+        values.append(v)
+    return codes, values
+
+
+def _codes_generic(metric):
+    n = len(metric)
+    codes = np.empty((n, n), dtype=np.int32)
+    values: list = []
+    index: dict = {}
+    d = metric.d
+    for i in range(n):
+        row = codes[i]
+        for j in range(n):
+            v = d(i, j)
+            c = index.get(v)
+            if c is None:
+                c = index[v] = len(values)
+                values.append(v)
+            row[j] = c
+    return codes, values
+
+
+@dataclass
+class Partition:
+    """An equitable partition (verified): ``cell_of[i]`` is the cell of point ``i``; ``how`` says where it came from."""
+
+    cell_of: np.ndarray
+    how: str
+
+    @property
+    def ncells(self) -> int:
+        return int(self.cell_of.max()) + 1 if len(self.cell_of) else 0
+
+    def cells(self) -> list:
+        """Point indices of each cell, in increasing order."""
+        order = np.argsort(self.cell_of, kind="stable")
+        bounds = np.searchsorted(self.cell_of[order], np.arange(self.ncells + 1))
+        return [order[bounds[a]:bounds[a + 1]] for a in range(self.ncells)]
+
+    def representatives(self) -> np.ndarray:
+        """The first point of each cell."""
+        reps = np.full(self.ncells, -1, dtype=np.int64)
+        for i in range(len(self.cell_of) - 1, -1, -1):
+            reps[self.cell_of[i]] = i
+        return reps
+
+    def is_constant_on_cells(self, v) -> bool:
+        reps = self.representatives()
+        return all(v[i] == v[reps[self.cell_of[i]]] for i in range(len(v)))
+
+
+def _canonical(labels) -> np.ndarray:
+    """Relabel cells 0, 1, ... in order of first appearance."""
+    _, first, inv = np.unique(labels, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    return rank[inv.ravel()]
+
+
+def _generators(metric):
+    """Candidate automorphisms (permutations) from the metric's construction, with a name."""
+    kind = metric.params.get("kind")
+    n = len(metric)
+    idx = np.arange(n)
+    if kind in ("path", "cycle") and metric.params.get("n") == n:
+        gens = [n - 1 - idx] + ([(idx + 1) % n] if kind == "cycle" else [])
+        return gens, f"orbits of {len(gens)} automorphism(s) of the {kind} (reflection" + \
+            (", rotation" if kind == "cycle" else "") + "), each verified on every pair"
+    if kind == "discrete" and n > 1:
+        return [np.roll(idx, 1), np.r_[1, 0, idx[2:]]], "orbits of the full symmetric group (verified generators)"
+    if kind == "grid":
+        R, C = (int(s) for s in metric.params["shape"])
+        if R * C != n:
+            return None
+        r, c = idx // C, idx % C
+        gens = [(R - 1 - r) * C + c, r * C + (C - 1 - c)]
+        names = ["row flip", "column flip"]
+        if R == C:
+            gens.append(c * C + r)
+            names.append("transpose")
+        return gens, (f"orbits of {len(gens)} automorphisms of the grid ({', '.join(names)}), each verified on "
+                      "every pair")
+    return None
+
+
+def _is_automorphism(codes, perm) -> bool:
+    n = len(perm)
+    step = max(1, _BLOCK // max(n, 1))
+    for s in range(0, n, step):
+        rows = np.arange(s, min(n, s + step))
+        if not np.array_equal(codes[perm[rows]][:, perm], codes[rows]):
+            return False
+    return True
+
+
+def _orbits(n, gens) -> np.ndarray:
+    parent = np.arange(n)
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+    for g in gens:
+        for i in range(n):
+            a, b = find(i), find(int(g[i]))
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    return _canonical(np.array([find(i) for i in range(n)]))
+
+
+def _signatures(codes, cell_of, ncodes, rows):
+    """Sorted ``(cell, code)`` keys of the given rows: equal rows <=> equal counts per (cell, distance)."""
+    keys = cell_of[None, :].astype(np.int64) * ncodes + codes[rows]
+    keys.sort(axis=1)
+    return keys
+
+
+def is_equitable(codes, cell_of) -> bool:
+    """Exact check: every point of a cell has the same number of points at each distance in each cell.
+
+    >>> import numpy as np
+    >>> codes = np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+    >>> is_equitable(codes, np.array([0, 1, 0])), is_equitable(codes, np.array([0, 0, 1]))
+    (True, False)
+    """
+    n = len(cell_of)
+    ncodes = int(codes.max()) + 1 if n else 1
+    reps = {}
+    for i in range(n):
+        reps.setdefault(int(cell_of[i]), i)
+    rep_of = np.array([reps[int(a)] for a in cell_of])
+    step = max(1, _BLOCK // max(n, 1))
+    for s in range(0, n, step):
+        rows = np.arange(s, min(n, s + step))
+        if not np.array_equal(_signatures(codes, cell_of, ncodes, rows),
+                              _signatures(codes, cell_of, ncodes, rep_of[rows])):
+            return False
+    return True
+
+
+def _colour_refinement(codes, max_rounds=64):
+    """The coarsest equitable partition (1-dimensional Weisfeiler--Leman on the coloured complete graph)."""
+    n = len(codes)
+    ncodes = int(codes.max()) + 1
+    cell = np.zeros(n, dtype=np.int64)
+    k = 1
+    for _ in range(max_rounds):
+        sig = _signatures(codes, cell, ncodes, np.arange(n))
+        _, new = np.unique(np.column_stack([cell, sig]), axis=0, return_inverse=True)
+        new = _canonical(new.ravel())
+        k2 = int(new.max()) + 1
+        cell = new
+        if k2 == k:
+            return cell
+        k = k2
+    return None
+
+
+#: largest number of points for colour refinement on a metric without known symmetries
+MAX_REFINE = 3000
+
+
+def equitable_partition(metric, codes=None) -> Partition:
+    """A verified equitable partition of the metric's distance matrix (see the module docstring).
+
+    ``codes``: a :class:`DistanceCodes` (built if not given).  Automorphisms named by the metric's
+    construction are checked on every pair of points (beyond ``MAX_REFINE`` points, on a structured metric,
+    by the proof that the distance formula depends only on what each generator preserves); otherwise colour
+    refinement finds the coarsest equitable partition (up to ``MAX_REFINE`` points), checked equitable
+    exactly.  If nothing passes, every point is its own cell.
+    """
+    dc = codes if isinstance(codes, DistanceCodes) else DistanceCodes(metric)
+    n = len(metric)
+    g = _generators(metric)
+    if g is not None:
+        gens, how = g
+        if n > MAX_REFINE and dc.structured:
+            # d is a function of |i - j| (path), min(|i-j|, n-|i-j|) (cycle), [i != j] (discrete), or of
+            # (|dr|, |dc|) -- symmetric in the two for every norm offered -- on a grid: each generator
+            # preserves these, so it is an automorphism and its orbits form an equitable partition.
+            return Partition(_orbits(n, gens), how.replace("each verified on every pair",
+                                                           "automorphisms because the distance formula depends "
+                                                           "only on offsets they preserve"))
+        full = dc.full()
+        if all(_is_automorphism(full, p) for p in gens):
+            cell = _orbits(n, gens)
+            if is_equitable(full, cell):
+                return Partition(cell, how)
+    if 1 < n <= MAX_REFINE:
+        full = dc.full()
+        cell = _colour_refinement(full)
+        if cell is not None and is_equitable(full, cell):
+            return Partition(cell, "coarsest equitable partition (colour refinement), checked equitable exactly")
+    return Partition(np.arange(n), "trivial partition (every point its own cell)")
+
+
+def quotient_counts(dc, part: Partition):
+    """``(A, B, code, count)`` arrays: the number of ``b`` in cell ``B`` at distance code ``code`` from the
+    representative of cell ``A``.  ``Q[A, B] = sum count * f(values[code])`` for ``Phi_ab = f(d(a, b))``."""
+    reps = part.representatives()
+    k = part.ncells
+    ncodes = dc.ncodes
+    keys = (np.repeat(np.arange(k, dtype=np.int64), dc.n) * k
+            + np.tile(part.cell_of.astype(np.int64), k)) * ncodes + dc.rows(reps).ravel()
+    u, cnt = np.unique(keys, return_counts=True)
+    code = u % ncodes
+    ab = u // ncodes
+    return ab // k, ab % k, code, cnt
