@@ -52,7 +52,7 @@ def test_randomized_response_on_the_discrete_metric(p, eps, holds):
     c = certify_privacy(R, discrete(5), eps=eps)
     assert c.holds is holds
     # the smallest eps: stay/p = (1 - 4p)/p, i.e. 3 for the default p at alpha = 1/3 and 6 for p = 1/10
-    assert c.data["epsilon"] == ("log(3)" if p is None else "log(6)")
+    assert c.evidence.epsilon == ("log(3)" if p is None else "log(6)")
 
 
 def test_fast_path_only_for_complete_metrics():

@@ -176,7 +176,9 @@ def test_ball_size_symmetry():
 @pytest.mark.parametrize("n", range(3, 11))
 def test_threshold_of_a_path_is_zero(n):
     c = threshold(path(n))
-    assert c.holds is True and c.data["threshold"] == {"lo": "0", "hi": "0", "exact": "0"}
+    ev = c.evidence
+    assert c.holds is True and (ev.lo, ev.hi, ev.exact, ev.route) == ("0", "0", "0", "path")
+    assert c.recheck().status == "confirmed"
     # independently of the closed form: the exact polynomial route proves z > 0 on all of (0, 1)
     ex = exact_threshold(path(n))
     assert ex[0] is None and ex[1] == "0" and ex[2].is_empty()
@@ -192,7 +194,7 @@ def test_path_closed_form_z():
                                from_graph(nx.Graph([(0, 1), (1, 2), (3, 4)]))])
 def test_threshold_zero_cases_of_issue_8(m):
     c = threshold(m)
-    assert c.holds is True and c.data["threshold"]["exact"] == "0"
+    assert c.holds is True and c.evidence.exact == "0"
 
 
 def test_threshold_zero_by_the_exact_route_on_a_disconnected_graph():
@@ -214,8 +216,8 @@ def test_exact_threshold_values():
 
 def test_threshold_bracket_certified_on_both_sides():
     m = grid((3, 3), "euclidean")
-    t = threshold(m).data["threshold"]
-    lo, hi = fmpq(t["lo_rational"]), fmpq(t["hi_rational"])
+    t = threshold(m).evidence
+    lo, hi = fmpq(t.lo_rational), fmpq(t.hi_rational)
     assert 0 < hi - lo <= fmpq(1, 10**9)
     assert tight_constraints(m, Level.from_eps(str(hi))).holds is True
     assert tight_constraints(m, Level.from_eps(str(lo))).holds is False
@@ -225,7 +227,7 @@ def test_cli_threshold_on_a_path(tmp_path, capsys):
     f = tmp_path / "m.json"
     f.write_text(json.dumps({"kind": "path", "n": 5}))
     assert main(["tight", str(f), "--threshold", "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["threshold"]["exact"] == "0"
+    assert json.loads(capsys.readouterr().out)["evidence"]["exact"] == "0"
 
 
 def test_partition_helpers():
