@@ -7,7 +7,7 @@
 """
 
 from .certificate import UNDECIDED, Certificate
-from .certify import certify_all_eps, certify_privacy, smallest_epsilon
+from .certify import certify_all_eps, certify_approx, certify_privacy, smallest_epsilon
 from .errors import (ExactDPError, InvalidInput, InvalidType, LabelMismatch, NotAMetric, NotStochastic,
                      ParseError, Undecided, UnsupportedRegime)
 from .exact.level import Level
@@ -19,7 +19,7 @@ from .metrics import (FiniteMetric, cycle, discrete, from_graph, from_matrix, gr
 __version__ = "0.1.0"
 
 __all__ = [
-    "UNDECIDED", "Certificate", "certify_privacy", "smallest_epsilon", "certify_all_eps",
+    "UNDECIDED", "Certificate", "certify_privacy", "smallest_epsilon", "certify_all_eps", "certify_approx",
     "ExactDPError", "InvalidInput", "InvalidType", "LabelMismatch", "NotAMetric", "NotStochastic", "ParseError",
     "Undecided", "UnsupportedRegime", "Level", "Mechanism", "geometric", "randomized_response", "exponential",
     "FiniteMetric", "from_graph", "from_matrix", "path", "cycle", "discrete", "grid", "hamming", "induced",
