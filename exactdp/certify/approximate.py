@@ -108,7 +108,7 @@ def neighbour_relation(mech, neighbours):
         desc = f"edges of the given graph ({len(items)} edges)"
     elif isinstance(neighbours, (list, tuple)):
         items = list(neighbours)
-        desc = f"the given list of {len(items)} neighbouring pairs"
+        desc = f"given list of {len(items)} neighbouring pairs"
     else:
         raise InvalidType(f"neighbours: expected a FiniteMetric, a networkx graph or a list of label pairs, got "
                           f"{type(neighbours).__name__}")
@@ -347,7 +347,7 @@ def _definition_step(lvl, dlt):
 
 def _relation_step(mech, pairs, rel):
     return Step("The neighbour relation",
-                f"The relation is the {rel}: {len(pairs)} unordered pairs of the {len(mech.inputs)} inputs, so "
+                f"The relation: the {rel}; {len(pairs)} unordered pairs of the {len(mech.inputs)} inputs, so "
                 f"{2 * len(pairs)} ordered pairs. For $\\delta > 0$ it is checked as given: the pure-DP reduction to "
                 "edges scaled by distance does not hold (group privacy degrades $\\delta$).")
 
