@@ -173,3 +173,35 @@ def test_bad_neighbour_type():
 def test_metric_on_other_points():
     with pytest.raises(InvalidInput, match="not the mechanism's inputs"):
         certify_approx(randomized_response(2, p="1/4"), path(3), eps="1", delta="0")
+
+
+def _evidence(c):
+    return {k: v for k, v in c.evidence.items() if k != "recheck"}
+
+
+@pytest.mark.parametrize("eps, delta, holds", [("log(2)", "1/5", True), ("log(2)", "1/6", False),
+                                               ("1/2", "0", False), ("1/2", "2/5", True)])
+def test_recheck_confirms_and_refutes_tampering(eps, delta, holds):
+    import copy
+    import json
+
+    from exactdp.recheck_approx import check
+    c = certify_approx(randomized_response(3, p="1/5"), discrete(3), eps=eps, delta=delta)
+    assert c.holds is holds and c.recheck().ok is True
+    ev = json.loads(json.dumps(_evidence(c)))          # pure JSON data
+    assert check(ev)[0] == "confirmed"
+    bad = copy.deepcopy(ev)
+    bad["witness"]["P_x(S)"] = "1/2"                   # one witness number changed
+    assert check(bad)[0] == "refuted"
+    bad = copy.deepcopy(ev)
+    bad["holds"] = not holds                           # the verdict flipped
+    assert check(bad)[0] == "refuted"
+    bad = copy.deepcopy(ev)
+    bad["mechanism"]["matrix"][0] = ["1", "0", "0"]    # a different mechanism
+    assert check(bad)[0] == "refuted"
+
+
+def test_recheck_not_checkable_outside_its_kernel():
+    from exactdp.recheck_approx import check
+    c = certify_approx(randomized_response(2, p="1/4"), [("0", "1")], eps="log(2)/3", delta="1/2")
+    assert check(_evidence(c))[0] == "not checkable"

@@ -325,9 +325,20 @@ def _finish(cm, lvl, dlt, best, rows, verdict, claim, claim_latex, base, steps):
         concl = (f"The mechanism is not (eps, delta)-DP at eps = {lvl.eps_str()}, delta = {exact_str(dlt)}: the "
                  f"set {outs} has excess {w['excess']} > delta for ({w['x']}, {w['x_prime']}).")
     data = {**base, "excess": w["excess"], "worst_set": outs, "regime": lvl.regime}
-    ev = {"mechanism": cm.to_json(), **base, "witness": w}
+    ev = {"mechanism": cm.to_json(), **base, "e_eps": lvl.factor_str(ONE), "holds": bool(verdict), "witness": w}
+    ev["recheck"] = lambda: _recheck(ev)
     return Certificate(kind="approx", claim=claim, claim_latex=claim_latex, holds=bool(verdict), witness=w,
                        method=_method(lvl, cm), steps=steps, data=data, evidence=ev, conclusion=concl)
+
+
+def _recheck(ev):
+    """Old-style hook: the independent check of :mod:`exactdp.recheck_approx` as a RecheckResult."""
+    from ..recheck import RecheckResult
+    from ..recheck_approx import check
+
+    status, detail = check({k: v for k, v in ev.items() if k != "recheck"})
+    ok = {"confirmed": True, "refuted": False}.get(status)
+    return RecheckResult(ok, 2 * len(ev["pairs"]), detail)
 
 
 def _method(lvl, mech):
