@@ -112,3 +112,15 @@ def test_repeated_bad_input():
         repeated(randomized_response(2, p="1/4"), 0)
     with pytest.raises(InputTooLarge, match="cells exceed"):
         repeated(randomized_response(2, p="1/4"), 40)
+
+
+@settings(max_examples=15, deadline=None)
+@given(mechanisms().filter(lambda r: len(r) == 2 and len(r[0]) <= 3))
+def test_product_sanitisation_profile_equals_one_dimensional(rows):
+    # HLM15 Thm 5 / Lemma 3: Hamming neighbours of D^2 have exactly the 1-D excess (pair by pair)
+    from exactdp.metrics import hamming
+    M = _mech(rows)
+    one = privacy_profile(M, [(M.inputs[0], M.inputs[1])]).to_json()["pieces"]
+    two = privacy_profile(product_sanitisation(M, 2), hamming(list(M.inputs), 2)).to_json()["pieces"]
+    assert [(p["eps_from"], p["eps_to"], p["delta"]) for p in one] == \
+           [(p["eps_from"], p["eps_to"], p["delta"]) for p in two]
