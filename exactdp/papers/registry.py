@@ -75,7 +75,7 @@ def register(id: str, paper: str, where: str, statement: str, paper_says: str):
 
 
 def claims() -> list[Claim]:
-    from . import ecp14, grs12, grs12_databases, grs12_discussion, grs12_optimality, hlm15  # noqa: F401
+    from . import ecp14, grs12, grs12_databases, grs12_discussion, grs12_optimality, hlm15, hlm15_accuracy, hlm15_approx  # noqa: F401
 
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 

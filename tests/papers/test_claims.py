@@ -15,7 +15,10 @@ EXPECTED = {"GRS12-ex2.1": "reproduced", "HLM15-ex6": "reproduced", "HLM15-ex7":
             "ECP14-ex1": "reproduced", "ECP14-ex2": "reproduced", "ECP14-prop9": "reproduced",
             "ECP14-sec6.1": "reproduced", "ECP14-thm3": "reproduced", "ECP14-ex3": "differs",
             "ECP14-sec7.1-sum": "differs", "ECP14-sec7.1-2count": "differs", "ECP14-thm1": "reproduced",
-            "ECP14-fig6": "differs", "ECP14-sec7.2": "differs"}
+            "ECP14-fig6": "differs", "ECP14-sec7.2": "differs",
+            "HLM15-sec4": "differs", "HLM15-ex6-delta": "reproduced", "HLM15-thm3": "reproduced",
+            "HLM15-thm4": "reproduced", "HLM15-lem1-2": "reproduced", "HLM15-thm5": "reproduced",
+            "HLM15-ex5": "reproduced", "HLM15-thm6-7": "reproduced"}
 
 
 @pytest.mark.parametrize("cid", sorted(EXPECTED))
