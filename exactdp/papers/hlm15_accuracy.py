@@ -111,7 +111,7 @@ def thm67() -> ClaimResult:
         opt, _, _ = min_max_expected_error(D, t, d)
         ok &= c.holds is True and E == b7 == opt
         ex7.append([m, t, d, exact_str(p), c.verdict(), exact_str(E), exact_str(b7), exact_str(opt)])
-    body = ("The exact optimum comes from the LP of :mod:`exactdp.theory.approx_error` (the worst-set lemma makes "
+    body = ("The exact optimum comes from the LP of `exactdp.theory.approx_error` (the worst-set lemma makes "
             "(14) linear), solved with a float basis and verified exactly with its dual. Every optimum is > 0 "
             "(Lemma 4) and at least both bounds; the ratios bound/optimum say how tight each is.\n\n"
             + md_table(["metric", "e^eps", "delta", "exact optimum E", "Thm 6 bound", "Thm 6 / E", "Thm 7 bound",
