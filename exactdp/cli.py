@@ -115,7 +115,7 @@ def _print_profile(pr, extra, fmt):
     if fmt == "json":
         print(json.dumps(out, indent=2))
         return 0
-    print(f"relation: {out['relation']} ({out['pairs']} ordered pairs)")
+    print(f"relation: {out['relation']} ({out['ordered_pairs']} ordered pairs)")
     for p in out["pieces"]:
         print(f"eps in [{p['eps_from']}, {p['eps_to']}): delta = {p['delta']}   (pair {p['pair']})")
     for k, v in extra.items():

@@ -57,7 +57,7 @@ def test_profile_text_and_json(files, capsys):
     code, out, _ = run(["profile", files["rr"], "--metric", files["p3"], "--neighbours", files["nb"],
                         "--format", "json"], capsys)
     d = json.loads(out)
-    assert code == 0 and d["pairs"] == 2 and d["pieces"][0]["delta"] == "3/5 - 1/5*exp(eps)"
+    assert code == 0 and d["pairs"] == [["0", "2"]] and d["ordered_pairs"] == 2 and d["pieces"][0]["delta"] == "3/5 - 1/5*exp(eps)"
 
 
 def test_compose(files, capsys):

@@ -61,7 +61,7 @@ def test_profile_matches_brute_force(rows, kind, ts, delta):
 def test_randomized_response_profile_pieces():
     pr = privacy_profile(randomized_response(3, p="1/5"), discrete(3))
     js = pr.to_json()
-    assert js["pairs"] == 6
+    assert js["pairs"] == [["0", "1"], ["0", "2"], ["1", "2"]] and js["ordered_pairs"] == 6
     assert [(p["eps_from"], p["eps_to"], p["delta"]) for p in js["pieces"]] == [
         ("0", "log(3)", "3/5 - 1/5*exp(eps)"), ("log(3)", "inf", "0")]
 

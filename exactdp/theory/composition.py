@@ -168,7 +168,8 @@ def composed_profile(mech, neighbours, k: int) -> Profile:
                 continue
             seen[key] = True
             fs.append(pair_function(L.power(k).columns(), (a, b)))
-    return Profile(envelope(fs), mech.inputs, rel + f", composed {k} times", 2 * len(pairs))
+    return Profile(envelope(fs), mech.inputs, rel + f", composed {k} times",
+                   [(mech.inputs[i], mech.inputs[j]) for i, j in pairs])
 
 
 def kov_delta(r, k: int, i: int):

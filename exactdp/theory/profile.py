@@ -186,11 +186,11 @@ class Profile:
     ``labels`` names the pairs; ``relation`` says which neighbour relation was used.
     """
 
-    def __init__(self, pieces, labels, relation, pairs_checked):
+    def __init__(self, pieces, labels, relation, pairs):
         self.pieces = pieces
         self.labels = labels
         self.relation = relation
-        self.pairs_checked = pairs_checked
+        self.pairs = pairs          # the unordered neighbouring pairs (labels); both orders are checked
 
     def _locate(self, level: Level) -> Piece:
         """The piece containing ``t = e^eps`` (binary search with exact comparisons)."""
@@ -251,7 +251,8 @@ class Profile:
             end = self.pieces[k + 1].t_from if k + 1 < len(self.pieces) else None
             pcs.append({"eps_from": _t_str(pc.t_from), "eps_to": _t_str(end), "delta": _delta_str(pc.A, pc.B),
                         "pair": list(self._pair_labels(pc.pair)) if pc.pair is not None else None})
-        return {"relation": self.relation, "pairs": self.pairs_checked, "pieces": pcs}
+        return {"relation": self.relation, "pairs": [list(p) for p in self.pairs],
+                "ordered_pairs": 2 * len(self.pairs), "pieces": pcs}
 
 
 def privacy_profile(mech, neighbours) -> Profile:
@@ -299,7 +300,7 @@ def privacy_profile(mech, neighbours) -> Profile:
                 continue
             seen[key] = True
             fs.append(pair_function([(vals[u], vals[v]) for u, v in cols], (a, b)))
-    return Profile(envelope(fs), mech.inputs, rel, 2 * len(pairs))
+    return Profile(envelope(fs), mech.inputs, rel, [(mech.inputs[i], mech.inputs[j]) for i, j in pairs])
 
 
 def smallest_delta(mech, neighbours, *, eps=None, alpha=None, level=None):
