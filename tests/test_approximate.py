@@ -205,3 +205,13 @@ def test_recheck_not_checkable_outside_its_kernel():
     from exactdp.recheck_approx import check
     c = certify_approx(randomized_response(2, p="1/4"), [("0", "1")], eps="log(2)/3", delta="1/2")
     assert check(_evidence(c))[0] == "not checkable"
+
+
+@pytest.mark.parametrize("eps, delta", [("log(2)", "1/5"), ("1/2", "0"), ("log(2)/3", "1/2")])
+def test_proof_is_rendered_from_the_json_evidence_alone(eps, delta):
+    import json
+
+    from exactdp.certify.approximate import _render
+    c = certify_approx(randomized_response(3, p="1/5"), discrete(3), eps=eps, delta=delta)
+    steps, concl = _render(json.loads(json.dumps(_evidence(c))))
+    assert [s.markdown for s in steps] == [s.markdown for s in c.steps] and concl == c.conclusion

@@ -269,7 +269,7 @@ def certify_approx(mech, neighbours, *, eps=None, alpha=None, level=None, delta)
                    + exact_latex(dlt))
     base = {"epsilon_given": lvl.eps_str(), "delta": exact_str(dlt), "relation": rel,
             "pairs": [[mech.inputs[i], mech.inputs[j]] for i, j in pairs]}
-    steps = [_definition_step(lvl, dlt), _relation_step(mech, pairs, rel), _lemma_step()]
+    steps = [_definition_step(lvl, dlt), _relation_step(len(mech.inputs), len(pairs), rel), _lemma_step()]
     try:
         cm = mech.at(lvl) if mech.regime == "symbolic" else mech.validate()
         if not pairs:
@@ -289,31 +289,52 @@ def certify_approx(mech, neighbours, *, eps=None, alpha=None, level=None, delta)
         return Certificate(kind="approx", claim=claim, claim_latex=claim_latex, holds=True, witness={},
                            method=_method(lvl, cm), steps=steps, data={**base, "excess": "0", "worst_set": []},
                            evidence={"mechanism": cm.to_json(), **base}, conclusion="Holds vacuously.")
-    return _finish(cm, lvl, dlt, best, rows, verdict, claim, claim_latex, base, steps)
+    return _finish(cm, lvl, dlt, best, rows, verdict, claim, claim_latex, base)
 
 
-def _finish(cm, lvl, dlt, best, rows, verdict, claim, claim_latex, base, steps):
+def _finish(cm, lvl, dlt, best, rows, verdict, claim, claim_latex, base):
+    """Decide -> evidence (exact JSON data only) -> render from the evidence alone."""
+    ev = _evidence(cm, lvl, dlt, best, rows, verdict, base)
+    steps, concl = _render(ev)
+    w = ev["witness"]
+    data = {**base, "excess": w["excess"], "worst_set": w["worst_set"], "regime": lvl.regime}
+    ev["recheck"] = lambda: _recheck(ev)
+    return Certificate(kind="approx", claim=claim, claim_latex=claim_latex, holds=bool(verdict), witness=w,
+                       method=_method(lvl, cm), steps=steps, data=data, evidence=ev, conclusion=concl)
+
+
+def _evidence(cm, lvl, dlt, best, rows, verdict, base) -> dict:
     i, j, S, A, B = best
-    outs = [cm.outputs[y] for y in S]
     E = lvl.factor(ONE)
     if E is not None:
         rhs = exact_str(simplify(E * B + dlt))
     else:
         rhs = f"{lvl.factor_str(ONE)}*({exact_str(B)}) + {exact_str(dlt)}"
-    w = {"kind": "binding" if verdict else "violation", "x": cm.inputs[i], "x_prime": cm.inputs[j],
-         "worst_set": outs, "P_x(S)": exact_str(A), "P_x'(S)": exact_str(B), "factor": lvl.factor_str(ONE),
-         "lhs": exact_str(A), "rhs": rhs, "excess": _excess_str(A, B, lvl)}
     over = sum(1 for r in rows if affine_sign(r[3] - dlt, r[4], lvl) > 0) if not verdict else 0
-    w["violating_pairs"] = over
+    w = {"kind": "binding" if verdict else "violation", "x": cm.inputs[i], "x_prime": cm.inputs[j],
+         "worst_set": [cm.outputs[y] for y in S], "P_x(S)": exact_str(A), "P_x'(S)": exact_str(B),
+         "factor": lvl.factor_str(ONE), "lhs": exact_str(A), "rhs": rhs, "excess": _excess_str(A, B, lvl),
+         "violating_pairs": over}
+    return {"mechanism": cm.to_json(), **base, "e_eps": lvl.factor_str(ONE), "holds": bool(verdict), "witness": w}
+
+
+def _render(ev):
+    """The worked proof of an ``approx`` certificate, built from its evidence only."""
+    lvl, dlt = approx_level(eps=ev["epsilon_given"]), exact_number(ev["delta"], what="delta")
+    w = ev["witness"]
+    A, B = exact_number(w["P_x(S)"]), exact_number(w["P_x'(S)"])
+    outs, n_ord = w["worst_set"], 2 * len(ev["pairs"])
+    steps = [_definition_step(lvl, dlt), _relation_step(len(ev["mechanism"]["inputs"]), len(ev["pairs"]),
+                                                        ev["relation"]), _lemma_step()]
     shown = ", ".join(outs[:12]) + (" ..." if len(outs) > 12 else "")
     steps.append(Step(
         "The largest excess",
-        f"Over the {len(rows)} ordered pairs the largest excess is attained at $x = {w['x']}$, "
+        f"Over the {n_ord} ordered pairs the largest excess is attained at $x = {w['x']}$, "
         f"$x' = {w['x_prime']}$ with $S^* = \\{{{shown}\\}}$ ({len(outs)} outputs): "
         f"$P_x(S^*) = {exact_latex(A)}$, $P_{{x'}}(S^*) = {exact_latex(B)}$, so the excess is "
         f"$P_x(S^*) - e^{{\\varepsilon}} P_{{x'}}(S^*) = {_excess_latex(A, B, lvl)}$ (compared with every other "
         "pair's excess exactly)."))
-    if verdict:
+    if ev["holds"]:
         steps.append(Step("Every pair is within delta",
                           f"The largest excess is $\\le \\delta = {exact_latex(dlt)}$ (decided exactly), so by the "
                           "lemma every set $S$ and every ordered pair satisfy (5); the smallest admissible delta at "
@@ -323,15 +344,11 @@ def _finish(cm, lvl, dlt, best, rows, verdict, claim, claim_latex, base, steps):
     else:
         steps.append(Step("A violated inequality",
                           f"$P_x(S^*) = {exact_latex(A)} > e^{{\\varepsilon}} P_{{x'}}(S^*) + \\delta$ "
-                          f"(decided exactly): the set $S^*$ witnesses a violation of (5); {over} ordered pair(s) "
-                          "violate it."))
+                          f"(decided exactly): the set $S^*$ witnesses a violation of (5); {w['violating_pairs']} "
+                          "ordered pair(s) violate it."))
         concl = (f"The mechanism is not (eps, delta)-DP at eps = {lvl.eps_str()}, delta = {exact_str(dlt)}: the "
                  f"set {outs} has excess {w['excess']} > delta for ({w['x']}, {w['x_prime']}).")
-    data = {**base, "excess": w["excess"], "worst_set": outs, "regime": lvl.regime}
-    ev = {"mechanism": cm.to_json(), **base, "e_eps": lvl.factor_str(ONE), "holds": bool(verdict), "witness": w}
-    ev["recheck"] = lambda: _recheck(ev)
-    return Certificate(kind="approx", claim=claim, claim_latex=claim_latex, holds=bool(verdict), witness=w,
-                       method=_method(lvl, cm), steps=steps, data=data, evidence=ev, conclusion=concl)
+    return steps, concl
 
 
 def _recheck(ev):
@@ -359,10 +376,10 @@ def _definition_step(lvl, dlt):
                 f"$\\delta = {exact_latex(dlt)}$.")
 
 
-def _relation_step(mech, pairs, rel):
+def _relation_step(n_inputs, n_pairs, rel):
     return Step("The neighbour relation",
-                f"The relation: the {rel}; {len(pairs)} unordered pairs of the {len(mech.inputs)} inputs, so "
-                f"{2 * len(pairs)} ordered pairs. For $\\delta > 0$ it is checked as given: the pure-DP reduction to "
+                f"The relation: the {rel}; {n_pairs} unordered pairs of the {n_inputs} inputs, so "
+                f"{2 * n_pairs} ordered pairs. For $\\delta > 0$ it is checked as given: the pure-DP reduction to "
                 "edges scaled by distance does not hold (group privacy degrades $\\delta$).")
 
 
