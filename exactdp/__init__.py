@@ -7,8 +7,8 @@
 """
 
 from .certificate import UNDECIDED, Certificate, Method, Verdict
+from .certify import certify_all_eps, certify_approx, certify_privacy, smallest_epsilon
 from .recheck import recheck
-from .certify import certify_all_eps, certify_privacy, smallest_epsilon
 from .errors import (ExactDPError, InvalidInput, InvalidType, LabelMismatch, NotAMetric, NotStochastic,
                      ParseError, Undecided, UnsupportedRegime)
 from .exact.level import Level
@@ -24,6 +24,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "UNDECIDED", "Certificate", "Verdict", "Method", "recheck", "certify_privacy", "smallest_epsilon", "certify_all_eps",
+    "certify_approx",
     "ExactDPError", "InvalidInput", "InvalidType", "LabelMismatch", "NotAMetric", "NotStochastic", "ParseError",
     "Undecided", "UnsupportedRegime", "Level", "Mechanism", "geometric", "randomized_response", "exponential",
     "FiniteMetric", "from_graph", "from_matrix", "path", "cycle", "discrete", "grid", "hamming", "induced",

@@ -99,6 +99,8 @@ def _cmd_certify(a):
         if not a.mechanism or not a.metric:
             raise _usage("certify needs MECH.json and --metric METRIC.json (or --example geometric)")
         mech, metric = load_mechanism(a.mechanism), load_metric(a.metric)
+    if a.delta is not None or a.neighbours:
+        return _cmd_certify_approx(a, mech, metric)
     if a.all_eps:
         cert = certify_all_eps(mech, metric)
     else:
@@ -106,6 +108,99 @@ def _cmd_certify(a):
             raise _usage("certify needs --eps, --alpha or --all-eps")
         cert = certify_privacy(mech, metric, eps=a.eps, alpha=a.alpha)
     return _emit(cert, a.format)
+
+
+# ---- approximate DP: certify --delta, profile, compose (issue 9) ----
+def _neighbours_arg(a, metric):
+    """The neighbour relation: --neighbours FILE (JSON list of label pairs, or {"pairs": [...]}) or the metric."""
+    if not a.neighbours:
+        return metric
+    from .io import load_json
+
+    obj = load_json(a.neighbours)
+    pairs = obj.get("pairs") if isinstance(obj, dict) else obj
+    if not isinstance(pairs, list):
+        raise _usage(f"--neighbours {a.neighbours!r}: expected a JSON list of label pairs or {{\"pairs\": [...]}}")
+    return pairs
+
+
+def _concrete_mech(mech, a):
+    if mech.regime != "symbolic":
+        return mech.validate()
+    if not (a.eps or getattr(a, "alpha", None)):
+        raise _usage("the entries use alpha: give --alpha or --eps to fix their value")
+    from .certify.approximate import approx_level
+
+    return mech.at(approx_level(a.eps, getattr(a, "alpha", None)))
+
+
+def _cmd_certify_approx(a, mech, metric):
+    from .certify.approximate import certify_approx
+
+    if a.all_eps:
+        raise _usage("--delta does not combine with --all-eps")
+    if a.delta is None:
+        raise _usage("--neighbours needs --delta (the pure case uses the metric's generating pairs)")
+    if not (a.eps or a.alpha):
+        raise _usage("certify --delta needs --eps or --alpha")
+    cert = certify_approx(mech, _neighbours_arg(a, metric), eps=a.eps, alpha=a.alpha, delta=a.delta)
+    return _emit(cert, a.format)
+
+
+def _print_profile(pr, extra, fmt):
+    out = {**pr.to_json(), **extra}
+    if fmt == "json":
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"relation: {out['relation']} ({out['ordered_pairs']} ordered pairs)")
+    for p in out["pieces"]:
+        print(f"eps in [{p['eps_from']}, {p['eps_to']}): delta = {p['delta']}   (pair {p['pair']})")
+    for k, v in extra.items():
+        print(f"{k}: {v}")
+    return 0
+
+
+def _profile_queries(pr, a):
+    from .exact.decide import exact_str
+
+    extra = {}
+    if a.eps is not None:
+        extra["delta_at_eps"] = exact_str(pr.delta(eps=a.eps))
+        extra["eps"] = a.eps
+    if a.delta is not None:
+        extra["epsilon_for_delta"] = pr.epsilon(a.delta)
+        extra["delta"] = a.delta
+    return extra
+
+
+def _cmd_profile(a):
+    from .io import load_mechanism, load_metric
+    from .theory.profile import privacy_profile
+
+    mech = load_mechanism(a.mechanism)
+    if mech.regime == "symbolic":
+        raise _usage("profile: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2)")
+    pr = privacy_profile(mech, _neighbours_arg(a, load_metric(a.metric)))
+    return _print_profile(pr, _profile_queries(pr, a), a.format)
+
+
+def _cmd_compose(a):
+    from .io import load_mechanism, load_metric
+    from .theory.composition import MAX_K, composed_profile
+
+    if a.times < 1 or a.times > MAX_K:
+        raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
+    mech = load_mechanism(a.mechanism)
+    if mech.regime == "symbolic":
+        raise _usage("compose: the entries use alpha; write them at a fixed rational level (e.g. alpha = 1/2)")
+    pr = composed_profile(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
+    extra = {"times": a.times, **_profile_queries(pr, a)}
+    if a.format == "json":
+        return _print_profile(pr, extra, "json")
+    for k, v in extra.items():
+        print(f"{k}: {v}")
+    print(f"profile: {len(pr.pieces)} pieces (--format json prints them)")
+    return 0
 
 
 def _fix_level(mech, a):
@@ -432,7 +527,30 @@ def build_parser():
     g.add_argument("--all-eps", action="store_true", help="prove the statement for every eps > 0 (symbolic alpha)")
     c.add_argument("--example", choices=["geometric"], help="embedded default: geometric mechanism, n = 10")
     c.add_argument("--format", choices=FORMATS, default="text")
+    c.add_argument("--delta", help="(eps, delta)-DP: exact delta in [0, 1] (HLM15 Def. 1); neighbours are the "
+                                  "metric's pairs at distance 1 unless --neighbours lists them")
+    c.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs [[\"a\", \"b\"], ...]")
     c.set_defaults(fn=_cmd_certify)
+
+    pf = sub.add_parser("profile", help="the exact privacy profile delta(eps) over a neighbour relation")
+    pf.add_argument("mechanism")
+    pf.add_argument("--metric", required=True, help="metric file; neighbours are its pairs at distance 1")
+    pf.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs")
+    pf.add_argument("--eps", help="also print the smallest delta at this eps")
+    pf.add_argument("--delta", help="also print the smallest eps for this delta")
+    pf.add_argument("--format", choices=("text", "json"), default="text")
+    pf.set_defaults(fn=_cmd_profile)
+
+    cp = sub.add_parser("compose", help="exact (eps, delta) of K independent repetitions (privacy-loss distribution)")
+    cp.add_argument("mechanism")
+    cp.add_argument("--metric", required=True)
+    cp.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs")
+    cp.add_argument("--times", type=int, required=True, help="number of repetitions K >= 1")
+    cpg = cp.add_mutually_exclusive_group(required=True)
+    cpg.add_argument("--eps", help="print the smallest delta at this eps")
+    cpg.add_argument("--delta", help="print the smallest eps for this delta")
+    cp.add_argument("--format", choices=("text", "json"), default="text")
+    cp.set_defaults(fn=_cmd_compose)
 
     e = sub.add_parser("epsilon", help="the exact smallest eps for which the mechanism is private")
     e.add_argument("mechanism")

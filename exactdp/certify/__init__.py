@@ -1,7 +1,9 @@
 """Checkers that return certificates (layer 4 of DESIGN.md section 3)."""
 
 from .all_eps import certify_all_eps
+from .approximate import certify_approx
 from .privacy import certify_privacy, resolve_level, smallest_epsilon
 from .relation import certify_relation
 
-__all__ = ["certify_privacy", "smallest_epsilon", "certify_all_eps", "resolve_level", "certify_relation"]
+__all__ = ["certify_privacy", "smallest_epsilon", "certify_all_eps", "resolve_level", "certify_relation",
+           "certify_approx"]

@@ -91,7 +91,8 @@ def register(id: str, paper: str, where: str, statement: str, paper_says: str):
 
 
 def claims() -> list[Claim]:
-    from . import bcsz18, ecp14, grs12, grs12_databases, grs12_discussion, grs12_optimality, hlm15, kl10  # noqa: F401
+    from . import (bcsz18, ecp14, grs12, grs12_databases, grs12_discussion, grs12_optimality, hlm15,  # noqa: F401
+                   hlm15_accuracy, hlm15_approx, kl10)
 
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 

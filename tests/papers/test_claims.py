@@ -19,7 +19,10 @@ EXPECTED = {"GRS12-ex2.1": "reproduced", "HLM15-ex6": "reproduced", "HLM15-ex7":
             "ECP14-fig6": "differs", "ECP14-sec7.2": "differs",
             "BCSZ18-prop2.1": "reconstructed", "BCSZ18-lem4.1": "reproduced", "BCSZ18-sec3": "reproduced",
             "BCSZ18-factor2": "reproduced", "KL10-thm2.7": "reproduced", "KL10-def2.2": "reconstructed",
-            "KL10-def2.3": "reproduced", "KL10-thm3.4": "reconstructed"}
+            "KL10-def2.3": "reproduced", "KL10-thm3.4": "reconstructed",
+            "HLM15-sec4": "differs", "HLM15-ex6-delta": "reproduced", "HLM15-thm3": "reproduced",
+            "HLM15-thm4": "reproduced", "HLM15-lem1-2": "reproduced", "HLM15-thm5": "reproduced",
+            "HLM15-ex5": "reproduced", "HLM15-thm6-7": "reproduced"}
 
 
 @pytest.mark.parametrize("cid", sorted(EXPECTED))

@@ -1,0 +1,393 @@
+"""Approximate (eps, delta)-differential privacy, certified exactly (HLM15 Defs. 1-2).
+
+HLM15 Def. 1 (5): a mechanism is ``(eps, delta)``-differentially private iff
+
+    P_x(S) <= e^eps P_x'(S) + delta
+
+for every pair of *neighbouring* inputs ``x ~ x'`` (both orders: the relation
+is symmetric) and every set ``S`` of outputs.  For ``delta > 0`` the pure-DP
+reduction to the edges of a metric scaled by distance does NOT hold (group
+privacy degrades ``delta``), so the checker runs over the neighbour relation
+it is given and the certificate names it.
+
+**Worst-set lemma.**  For one ordered pair ``(x, x')`` and ``t = e^eps``,
+
+    max_S (P_x(S) - t P_x'(S)) = sum_y (P_x(y) - t P_x'(y))_+ ,
+
+attained by ``S* = {y : P_x(y) > t P_x'(y)}``: every output in ``S*`` adds a
+positive amount, every other output a non-positive one.  So the excess of the
+pair is ``A - t B`` with ``A = P_x(S*)`` and ``B = P_x'(S*)``, an exact number
+in every regime of the kernel (rational when ``t`` and the entries are; an
+exponential polynomial when ``eps`` is algebraic), and the mechanism is
+``(eps, delta)``-private iff the largest excess over ordered neighbouring
+pairs is ``<= delta``.
+
+>>> from exactdp.mechanisms import randomized_response
+>>> R = randomized_response(2, p="1/4")
+>>> c = certify_approx(R, [("0", "1")], eps="log(2)", delta="1/4")
+>>> c.holds, c.data["excess"], c.witness["worst_set"]
+(True, '1/4', ['0'])
+>>> certify_approx(R, [("0", "1")], eps="log(2)", delta="1/5").holds
+False
+"""
+
+from __future__ import annotations
+
+from flint import fmpq
+
+from ..certificate import UNDECIDED, Certificate, Step
+from ..errors import InvalidInput, InvalidType, Undecided, UnsupportedRegime
+from ..exact.decide import exact_latex, exact_str, sign, simplify
+from ..exact.expo import ExpFrac
+from ..exact.level import Level
+from ..exact.values import exact_number
+from ..metrics.space import FiniteMetric, dist_sub
+from .privacy import resolve_level
+
+__all__ = ["certify_approx", "neighbour_relation", "approx_level", "parse_delta", "pair_excess", "affine_sign",
+           "max_excess"]
+
+ONE = fmpq(1)
+#: largest number of inputs scanned pair by pair when a metric has distances below 1
+MAX_SCAN = 2000
+
+
+# ------------------------------------------------------------ normalisers ----
+def approx_level(eps=None, alpha=None, level=None) -> Level:
+    """A :class:`Level`, allowing ``eps = 0`` (``e^eps = 1``), which pure DP excludes.
+
+    >>> approx_level(eps="0").is_zero(), approx_level(eps="log(3)").eps_str()
+    (True, 'log(3)')
+    """
+    if eps is not None and alpha is None and level is None:
+        v = exact_number(eps, what="eps")
+        if isinstance(v, fmpq):
+            if v < 0:
+                raise InvalidInput(f"eps: expected eps >= 0, got {v}; hint: eps is a privacy level, e.g. 1/2 or "
+                                   "log(2)")
+            if v == 0:
+                return Level(ONE, ONE)
+    return resolve_level(eps, alpha, level)
+
+
+def parse_delta(delta):
+    """``delta`` as an exact value in ``[0, 1]`` (rational or an exponential expression)."""
+    if delta is None:
+        raise InvalidInput("delta: expected an exact number in [0, 1], got None; hint: delta='1/100'")
+    v = exact_number(delta, what="delta")
+    if isinstance(v, ExpFrac) and v.has_eps():
+        raise InvalidInput(f"delta: expected a number, got the expression {v} in eps/alpha")
+    if not isinstance(v, (fmpq, ExpFrac)):
+        raise UnsupportedRegime(f"delta: {v} is outside the exact regimes (rational or exponential expressions)")
+    if sign(v) < 0 or sign(v - 1) > 0:
+        raise InvalidInput(f"delta: expected 0 <= delta <= 1, got {exact_str(v)}; hint: delta is a probability")
+    return simplify(v)
+
+
+def neighbour_relation(mech, neighbours):
+    """Normalise a neighbour relation to sorted index pairs ``(i, j)``, ``i < j``, and a description.
+
+    ``neighbours`` is a :class:`FiniteMetric` on the mechanism's inputs (its
+    pairs at distance exactly 1: graph edges, Hamming neighbours), a networkx
+    graph (its edges), or an explicit list of label pairs.
+
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import path
+    >>> neighbour_relation(randomized_response(3, p="1/4"), path(3))[0]
+    [(0, 1), (1, 2)]
+    >>> neighbour_relation(randomized_response(3, p="1/4"), [("0", "x")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: neighbours: pair 1 names 'x', which is not an input of the mechanism; ...
+    """
+    idx = {x: i for i, x in enumerate(mech.inputs)}
+    if isinstance(neighbours, FiniteMetric):
+        return _metric_pairs(mech, neighbours), f"pairs at distance 1 of the {neighbours.description}"
+    if hasattr(neighbours, "edges") and hasattr(neighbours, "nodes"):
+        items = [(u, v) for u, v in neighbours.edges()]
+        desc = f"edges of the given graph ({len(items)} edges)"
+    elif isinstance(neighbours, (list, tuple)):
+        items = list(neighbours)
+        desc = f"given list of {len(items)} neighbouring pairs"
+    else:
+        raise InvalidType(f"neighbours: expected a FiniteMetric, a networkx graph or a list of label pairs, got "
+                          f"{type(neighbours).__name__}")
+    out = set()
+    for k, pr in enumerate(items, 1):
+        if not isinstance(pr, (list, tuple)) or len(pr) != 2:
+            raise InvalidInput(f"neighbours: pair {k} is {pr!r}; expected two input labels such as ['a', 'b']")
+        a, b = (str(t) for t in pr)
+        for lab in (a, b):
+            if lab not in idx:
+                known = ", ".join(repr(x) for x in mech.inputs[:8]) + (" ..." if len(mech.inputs) > 8 else "")
+                raise InvalidInput(f"neighbours: pair {k} names {lab!r}, which is not an input of the mechanism; "
+                                   f"inputs: {known}")
+        if a == b:
+            raise InvalidInput(f"neighbours: pair {k} is ({a!r}, {a!r}); an input is not its own neighbour")
+        i, j = sorted((idx[a], idx[b]))
+        out.add((i, j))
+    return sorted(out), desc
+
+
+def _metric_pairs(mech, metric):
+    if tuple(metric.points) != tuple(mech.inputs):
+        if set(metric.points) != set(mech.inputs):
+            raise InvalidInput(f"neighbours: the metric's points ({len(metric)}) are not the mechanism's inputs "
+                               f"({len(mech.inputs)}); hint: label both the same way")
+    pos = {x: mech.inputs.index(x) for x in metric.points} if tuple(metric.points) != tuple(mech.inputs) else None
+    gen = metric.generating_pairs()
+    below = any(sign(dist_sub(d, ONE)) < 0 for _, _, d in gen)
+    if below:  # a pair at distance 1 may be a sum of shorter generating pairs: scan every pair
+        n = len(metric)
+        if n > MAX_SCAN:
+            raise InvalidInput(f"neighbours: the metric has distances below 1 and {n} points (> {MAX_SCAN}); "
+                               "hint: pass the neighbouring pairs explicitly")
+        cand = [(i, j) for i in range(n) for j in range(i + 1, n) if sign(dist_sub(metric.d(i, j), ONE)) == 0]
+    else:
+        cand = [(i, j) for i, j, d in gen if sign(dist_sub(d, ONE)) == 0]
+    if pos is not None:
+        cand = [tuple(sorted((pos[metric.points[i]], pos[metric.points[j]]))) for i, j in cand]
+    return sorted(set(cand))
+
+
+# ------------------------------------------------------------ the engine ----
+def affine_sign(A, B, level) -> int:
+    """Exact ``sign(A - e^eps B)`` for exact ``A, B`` of any sign."""
+    sb = sign(B)
+    if sb == 0:
+        return sign(A)
+    if sb > 0:
+        return -1 if sign(A) <= 0 else level.compare(A, B, ONE)
+    return 1 if sign(A) >= 0 else -level.compare(-A, -B, ONE)
+
+
+def pair_excess(mech, i, j, level, cache=None):
+    """The worst set ``S*`` of the ordered pair ``(x_i, x_j)`` and ``(A, B) = (P_i(S*), P_j(S*))``.
+
+    The excess is ``A - e^eps B`` (worst-set lemma, module docstring).
+    ``cache`` maps value-code pairs to ``P > e^eps Q`` decisions.
+    """
+    cache = {} if cache is None else cache
+    vals = mech.values
+    ci, cj = mech.codes[i].tolist(), mech.codes[j].tolist()
+    S, A, B = [], fmpq(0), fmpq(0)
+    for y, (a, b) in enumerate(zip(ci, cj)):
+        key = (a, b)
+        s = cache.get(key)
+        if s is None:
+            s = level.compare(vals[a], vals[b], ONE) > 0
+            cache[key] = s
+        if s:
+            S.append(y)
+            A = A + vals[a]
+            B = B + vals[b]
+    return S, simplify(A), simplify(B)
+
+
+def max_excess(mech, pairs, level):
+    """Largest excess over the ordered pairs: ``(i, j, S*, A, B)`` of a maximiser, and all pairs' values.
+
+    Raises :class:`~exactdp.errors.Undecided` when a comparison is outside every regime.
+    """
+    cache: dict = {}
+    best, rows = None, []
+    for i, j in pairs:
+        for a, b in ((i, j), (j, i)):
+            S, A, B = pair_excess(mech, a, b, level, cache)
+            rows.append((a, b, S, A, B))
+            if best is None or affine_sign(A - best[3], B - best[4], level) > 0:
+                best = (a, b, S, A, B)
+    return best, rows
+
+
+def _excess_value(A, B, level):
+    E = level.factor(ONE)
+    return simplify(A - E * B) if E is not None else None
+
+
+def _excess_str(A, B, level):
+    v = _excess_value(A, B, level)
+    return exact_str(v) if v is not None else f"{exact_str(A)} - {level.factor_str(ONE)}*({exact_str(B)})"
+
+
+def _excess_latex(A, B, level):
+    v = _excess_value(A, B, level)
+    if v is not None:
+        return exact_latex(v)
+    return rf"{exact_latex(A)} - e^{{{level.eps_latex()}}} \cdot {exact_latex(B)}"
+
+
+# ------------------------------------------------------------ the checker ----
+def certify_approx(mech, neighbours, *, eps=None, alpha=None, level=None, delta) -> Certificate:
+    """Certify ``(eps, delta)``-differential privacy over a neighbour relation (HLM15 Def. 1 (5)).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Rational, transcendental or symbolic entries (a symbolic alpha is
+        evaluated exactly at the level).
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+        The relation ``x ~ x'``: a metric's pairs at distance 1 (graph edges,
+        Hamming neighbours), a graph's edges, or an explicit list.  Both
+        orders of every pair are checked.
+    eps, alpha, level :
+        Exactly one; ``eps = 0`` is allowed.
+    delta : exact number in [0, 1]
+
+    Returns
+    -------
+    Certificate
+        kind ``"approx"``.  ``data["excess"]`` is the exact largest excess
+        ``max sum_y (P_x(y) - e^eps P_x'(y))_+`` (the smallest delta at this
+        eps).  The witness is the maximising pair ``(x, x')``, its worst set
+        ``S*``, both sides ``P_x(S*)`` and ``e^eps P_x'(S*) + delta``: a
+        violation when the excess exceeds ``delta``, else the binding pair.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> R = randomized_response(3, p="1/5")          # 1 - 2p = 3/5
+    >>> c = certify_approx(R, discrete(3), eps="log(2)", delta="1/5")
+    >>> c.holds, c.data["excess"], c.witness["lhs"], c.witness["rhs"]
+    (True, '1/5', '3/5', '3/5')
+    >>> c = certify_approx(R, discrete(3), eps="1/2", delta="0")
+    >>> c.holds, c.data["excess"]
+    (False, '-1/5*exp(1/2) + 3/5')
+
+    References
+    ----------
+    HLM15 Def. 1 (5), Def. 2; the worst-set lemma is the standard reduction
+    (module docstring), proved in the certificate's worked proof.
+    """
+    lvl = approx_level(eps, alpha, level)
+    dlt = parse_delta(delta)
+    pairs, rel = neighbour_relation(mech, neighbours)
+    claim = (f"{mech.name} is (eps, delta)-DP with eps = {lvl.eps_str()}, delta = {exact_str(dlt)} over the "
+             f"{rel}")
+    claim_latex = (r"\forall x \sim x',\ \forall S:\ P_x(S) \le e^{" + lvl.eps_latex() + r"} P_{x'}(S) + "
+                   + exact_latex(dlt))
+    base = {"epsilon_given": lvl.eps_str(), "delta": exact_str(dlt), "relation": rel,
+            "pairs": [[mech.inputs[i], mech.inputs[j]] for i, j in pairs]}
+    steps = [_definition_step(lvl, dlt), _relation_step(len(mech.inputs), len(pairs), rel), _lemma_step()]
+    try:
+        cm = mech.at(lvl) if mech.regime == "symbolic" else mech.validate()
+        if not pairs:
+            best, rows = None, []
+        else:
+            best, rows = max_excess(cm, pairs, lvl)
+            verdict = affine_sign(best[3] - dlt, best[4], lvl) <= 0
+    except (Undecided, UnsupportedRegime) as e:
+        reason = getattr(e, "reason", str(e))
+        steps.append(Step("Undecided", reason))
+        return Certificate(kind="approx", claim=claim, claim_latex=claim_latex, holds=UNDECIDED,
+                           witness={"reason": reason}, method="none of the exact regimes applies",
+                           steps=steps, data={**base, "reason": reason, "excess": "undecided"},
+                           evidence={"mechanism": mech.to_json(), **base}, conclusion="Undecided: " + reason)
+    if best is None:
+        steps.append(Step("No neighbouring pair", "The relation is empty, so (5) holds vacuously."))
+        return Certificate(kind="approx", claim=claim, claim_latex=claim_latex, holds=True, witness={},
+                           method=_method(lvl, cm), steps=steps, data={**base, "excess": "0", "worst_set": []},
+                           evidence={"mechanism": cm.to_json(), **base}, conclusion="Holds vacuously.")
+    return _finish(cm, lvl, dlt, best, rows, verdict, claim, claim_latex, base)
+
+
+def _finish(cm, lvl, dlt, best, rows, verdict, claim, claim_latex, base):
+    """Decide -> evidence (exact JSON data only) -> render from the evidence alone."""
+    ev = _evidence(cm, lvl, dlt, best, rows, verdict, base)
+    steps, concl = _render(ev)
+    w = ev["witness"]
+    data = {**base, "excess": w["excess"], "worst_set": w["worst_set"], "regime": lvl.regime}
+    ev["recheck"] = lambda: _recheck(ev)
+    return Certificate(kind="approx", claim=claim, claim_latex=claim_latex, holds=bool(verdict), witness=w,
+                       method=_method(lvl, cm), steps=steps, data=data, evidence=ev, conclusion=concl)
+
+
+def _evidence(cm, lvl, dlt, best, rows, verdict, base) -> dict:
+    i, j, S, A, B = best
+    E = lvl.factor(ONE)
+    if E is not None:
+        rhs = exact_str(simplify(E * B + dlt))
+    else:
+        rhs = f"{lvl.factor_str(ONE)}*({exact_str(B)}) + {exact_str(dlt)}"
+    over = sum(1 for r in rows if affine_sign(r[3] - dlt, r[4], lvl) > 0) if not verdict else 0
+    w = {"kind": "binding" if verdict else "violation", "x": cm.inputs[i], "x_prime": cm.inputs[j],
+         "worst_set": [cm.outputs[y] for y in S], "P_x(S)": exact_str(A), "P_x'(S)": exact_str(B),
+         "factor": lvl.factor_str(ONE), "lhs": exact_str(A), "rhs": rhs, "excess": _excess_str(A, B, lvl),
+         "violating_pairs": over}
+    return {"mechanism": cm.to_json(), **base, "e_eps": lvl.factor_str(ONE), "holds": bool(verdict), "witness": w}
+
+
+def _render(ev):
+    """The worked proof of an ``approx`` certificate, built from its evidence only."""
+    lvl, dlt = approx_level(eps=ev["epsilon_given"]), exact_number(ev["delta"], what="delta")
+    w = ev["witness"]
+    A, B = exact_number(w["P_x(S)"]), exact_number(w["P_x'(S)"])
+    outs, n_ord = w["worst_set"], 2 * len(ev["pairs"])
+    steps = [_definition_step(lvl, dlt), _relation_step(len(ev["mechanism"]["inputs"]), len(ev["pairs"]),
+                                                        ev["relation"]), _lemma_step()]
+    shown = ", ".join(outs[:12]) + (" ..." if len(outs) > 12 else "")
+    steps.append(Step(
+        "The largest excess",
+        f"Over the {n_ord} ordered pairs the largest excess is attained at $x = {w['x']}$, "
+        f"$x' = {w['x_prime']}$ with $S^* = \\{{{shown}\\}}$ ({len(outs)} outputs): "
+        f"$P_x(S^*) = {exact_latex(A)}$, $P_{{x'}}(S^*) = {exact_latex(B)}$, so the excess is "
+        f"$P_x(S^*) - e^{{\\varepsilon}} P_{{x'}}(S^*) = {_excess_latex(A, B, lvl)}$ (compared with every other "
+        "pair's excess exactly)."))
+    if ev["holds"]:
+        steps.append(Step("Every pair is within delta",
+                          f"The largest excess is $\\le \\delta = {exact_latex(dlt)}$ (decided exactly), so by the "
+                          "lemma every set $S$ and every ordered pair satisfy (5); the smallest admissible delta at "
+                          "this eps is the excess itself."))
+        concl = (f"The mechanism is (eps, delta)-DP at eps = {lvl.eps_str()}, delta = {exact_str(dlt)}; the smallest "
+                 f"delta at this eps is {w['excess']}.")
+    else:
+        steps.append(Step("A violated inequality",
+                          f"$P_x(S^*) = {exact_latex(A)} > e^{{\\varepsilon}} P_{{x'}}(S^*) + \\delta$ "
+                          f"(decided exactly): the set $S^*$ witnesses a violation of (5); {w['violating_pairs']} "
+                          "ordered pair(s) violate it."))
+        concl = (f"The mechanism is not (eps, delta)-DP at eps = {lvl.eps_str()}, delta = {exact_str(dlt)}: the "
+                 f"set {outs} has excess {w['excess']} > delta for ({w['x']}, {w['x_prime']}).")
+    return steps, concl
+
+
+def _recheck(ev):
+    """Old-style hook: the independent check of :mod:`exactdp.recheck_approx` as a RecheckResult."""
+    from ..recheck import RecheckResult
+    from ..recheck_approx import check
+
+    status, detail = check({k: v for k, v in ev.items() if k != "recheck"})
+    ok = {"confirmed": True, "refuted": False}.get(status)
+    return RecheckResult(ok, 2 * len(ev["pairs"]), detail)
+
+
+def _method(lvl, mech):
+    if lvl.regime == "rational" and mech.regime == "rational":
+        return "exact rational arithmetic (regime 1)"
+    return ("exact zero test by the Lindemann-Weierstrass theorem and ball arithmetic at rising precision "
+            "(regime 2)")
+
+
+def _definition_step(lvl, dlt):
+    return Step("Definition",
+                "HLM15 Def. 1 (5): the mechanism is $(\\varepsilon, \\delta)$-differentially private iff "
+                "$P_x(S) \\le e^{\\varepsilon} P_{x'}(S) + \\delta$ for all neighbours $x \\sim x'$ (the relation is "
+                f"symmetric, so both orders) and all output sets $S$; here $\\varepsilon = {lvl.eps_latex()}$ and "
+                f"$\\delta = {exact_latex(dlt)}$.")
+
+
+def _relation_step(n_inputs, n_pairs, rel):
+    return Step("The neighbour relation",
+                f"The relation: the {rel}; {n_pairs} unordered pairs of the {n_inputs} inputs, so "
+                f"{2 * n_pairs} ordered pairs. For $\\delta > 0$ it is checked as given: the pure-DP reduction to "
+                "edges scaled by distance does not hold (group privacy degrades $\\delta$).")
+
+
+def _lemma_step():
+    return Step("Worst-set lemma",
+                "For one ordered pair, $P_x(S) - e^{\\varepsilon} P_{x'}(S) = \\sum_{y \\in S} (P_x(y) - "
+                "e^{\\varepsilon} P_{x'}(y))$. Every term with $y \\in S^* = \\{y : P_x(y) > e^{\\varepsilon} "
+                "P_{x'}(y)\\}$ is positive and every other term is $\\le 0$, so adding $S^* \\setminus S$ and "
+                "removing $S \\setminus S^*$ never lowers the sum: the largest value over all $S$ is "
+                "$\\sum_y (P_x(y) - e^{\\varepsilon} P_{x'}(y))_+$, attained at $S^*$. Hence (5) holds for the pair "
+                "iff this excess is $\\le \\delta$, and each output's membership of $S^*$ is one exact comparison.")

@@ -1,0 +1,309 @@
+"""The exact privacy profile ``delta(eps)`` of a finite mechanism (HLM15 Def. 1).
+
+For one ordered pair ``(x, x')`` with rows ``P, Q`` and ``t = e^eps >= 1``, the
+worst-set lemma (:mod:`exactdp.certify.approximate`) gives
+
+    delta_{x,x'}(t) = sum_y (P(y) - t Q(y))_+ = A_k - t B_k   for r_{k+1} <= t <= r_k,
+
+where ``r_1 > r_2 > ...`` are the distinct ratios ``P(y)/Q(y) > 1`` (an output
+with ``Q(y) = 0 < P(y)`` has ratio infinity and is always in the worst set),
+``A_k = P({y : r_y >= r_k})`` and ``B_k = Q({y : r_y >= r_k})``.  So each pair's
+profile is convex, non-increasing and piecewise linear in ``t`` with exact
+breakpoints (rational when the entries are), and the mechanism's profile
+``delta(t) = max over ordered neighbouring pairs`` is their upper envelope,
+again piecewise ``A - t B``; the envelope's extra breakpoints (where two
+pairs cross) are the exact solutions ``t = (A - A')/(B - B')``.
+
+>>> from exactdp.mechanisms import randomized_response
+>>> pr = privacy_profile(randomized_response(2, p="1/4"), [("0", "1")])
+>>> [(p["eps_from"], p["eps_to"], p["delta"]) for p in pr.to_json()["pieces"]]
+[('0', 'log(3)', '3/4 - 1/4*exp(eps)'), ('log(3)', 'inf', '0')]
+>>> pr.delta(eps="log(2)"), pr.epsilon("1/4")
+(1/4, 'log(2)')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cmp_to_key
+
+from flint import fmpq
+
+from ..certify.approximate import approx_level, neighbour_relation, parse_delta
+from ..errors import InvalidInput, UnsupportedRegime
+from ..exact.decide import exact_str, sign, simplify
+from ..exact.level import Level
+
+__all__ = ["Profile", "Piece", "privacy_profile", "smallest_delta", "pair_function", "envelope"]
+
+ONE = fmpq(1)
+ZERO = fmpq(0)
+
+
+@dataclass
+class Piece:
+    """``delta(t) = A - t B`` for ``t_from <= t < t_to`` (``t_to = None``: infinity); ``pair`` attains it."""
+
+    t_from: object
+    A: object
+    B: object
+    pair: tuple
+
+
+def _lt(a, b) -> bool:
+    """Exact ``a < b`` (``None`` is infinity)."""
+    if b is None:
+        return a is not None
+    if a is None:
+        return False
+    return sign(b - a) > 0
+
+
+def _cmp(a, b) -> int:
+    return sign(a - b)
+
+
+def pair_function(columns, tag) -> list:
+    """The profile of one ordered pair from ``(P(y), Q(y))`` columns (exact, ``>= 0``), as pieces in ``t``.
+
+    Columns with equal ratios are merged; ratios ``<= 1`` never enter the
+    worst set for ``t >= 1``.
+    """
+    inf_a = ZERO
+    groups: dict = {}      # rational ratio -> [sum P, sum Q]
+    other = []             # non-rational ratios (transcendental entries): (r, P, Q)
+    for p, q in columns:
+        if sign(p) == 0:
+            continue
+        if sign(q) == 0:
+            inf_a = inf_a + p
+            continue
+        r = simplify(p / q)
+        if isinstance(r, fmpq):
+            if r > 1:
+                g = groups.get(r)
+                if g is None:
+                    groups[r] = [p, q]
+                else:
+                    g[0] = g[0] + p
+                    g[1] = g[1] + q
+        elif sign(r - 1) > 0:
+            other.append((r, p, q))
+    items = [(r, g[0], g[1]) for r, g in groups.items()]
+    if other:
+        items = _merge_equal(sorted(items + other, key=cmp_to_key(lambda u, v: _cmp(v[0], u[0]))))
+    else:
+        items.sort(key=lambda u: u[0], reverse=True)
+    # descending ratios r_1 > r_2 > ...: on [r_{k+1}, r_k) the worst set is {r >= r_k}
+    A, B = simplify(inf_a), ZERO
+    pieces_desc = [Piece(items[0][0] if items else ONE, A, B, tag)] if items else [Piece(ONE, A, B, tag)]
+    for k, (r, p, q) in enumerate(items):
+        A, B = simplify(A + p), simplify(B + q)
+        start = items[k + 1][0] if k + 1 < len(items) else ONE
+        pieces_desc.append(Piece(start, A, B, tag))
+    return pieces_desc[::-1]
+
+
+def _merge_equal(items):
+    out = []
+    for r, p, q in items:
+        if out and sign(out[-1][0] - r) == 0:
+            out[-1] = (out[-1][0], out[-1][1] + p, out[-1][2] + q)
+        else:
+            out.append((r, p, q))
+    return out
+
+
+def _line_sign(dA, dB, t) -> int:
+    """``sign(dA - t dB)`` at an exact ``t`` (``None``: the limit t -> infinity)."""
+    if t is None:
+        return -sign(dB) if sign(dB) != 0 else sign(dA)
+    return sign(dA - t * dB)
+
+
+def _max2(f, g) -> list:
+    """Upper envelope of two piecewise-linear profiles (exact; crossings split intervals)."""
+    out: list = []
+    i = j = 0
+    lo = ONE
+    while True:
+        fi, gj = f[i], g[j]
+        f_end = f[i + 1].t_from if i + 1 < len(f) else None
+        g_end = g[j + 1].t_from if j + 1 < len(g) else None
+        hi = f_end if not _lt(g_end, f_end) else g_end
+        dA, dB = fi.A - gj.A, fi.B - gj.B
+        s_lo, s_hi = _line_sign(dA, dB, lo), _line_sign(dA, dB, hi)
+        if s_lo >= 0 and s_hi >= 0:
+            _push(out, Piece(lo, fi.A, fi.B, fi.pair))
+        elif s_lo <= 0 and s_hi <= 0:
+            _push(out, Piece(lo, gj.A, gj.B, gj.pair))
+        else:
+            cross = simplify(dA / dB)
+            first, second = (fi, gj) if s_lo > 0 else (gj, fi)
+            _push(out, Piece(lo, first.A, first.B, first.pair))
+            _push(out, Piece(cross, second.A, second.B, second.pair))
+        if hi is None:
+            return out
+        lo = hi
+        if f_end is not None and sign(f_end - hi) == 0:
+            i += 1
+        if g_end is not None and sign(g_end - hi) == 0:
+            j += 1
+
+
+def _push(out, pc):
+    if out and sign(out[-1].A - pc.A) == 0 and sign(out[-1].B - pc.B) == 0:
+        return
+    out.append(pc)
+
+
+def envelope(functions) -> list:
+    """Upper envelope of profiles, merged pairwise (a balanced tree of :func:`_max2`)."""
+    fs = list(functions)
+    if not fs:
+        return [Piece(ONE, ZERO, ZERO, None)]
+    while len(fs) > 1:
+        fs = [_max2(fs[k], fs[k + 1]) if k + 1 < len(fs) else fs[k] for k in range(0, len(fs), 2)]
+    return fs[0]
+
+
+def _t_str(t) -> str:
+    if t is None:
+        return "inf"
+    return "0" if sign(t - 1) == 0 else f"log({exact_str(t)})"
+
+
+def _delta_str(A, B) -> str:
+    if sign(B) == 0:
+        return exact_str(A)
+    b = exact_str(B)
+    return f"{exact_str(A)} - {b}*exp(eps)" if "+" not in b and " - " not in b else f"{exact_str(A)} - ({b})*exp(eps)"
+
+
+class Profile:
+    """An exact privacy profile: pieces ``delta = A - e^eps B`` on ``[eps_from, eps_to)``.
+
+    ``labels`` names the pairs; ``relation`` says which neighbour relation was used.
+    """
+
+    def __init__(self, pieces, labels, relation, pairs):
+        self.pieces = pieces
+        self.labels = labels
+        self.relation = relation
+        self.pairs = pairs          # the unordered neighbouring pairs (labels); both orders are checked
+
+    def _locate(self, level: Level) -> Piece:
+        """The piece containing ``t = e^eps`` (binary search with exact comparisons)."""
+        lo, hi = 0, len(self.pieces) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            b = self.pieces[mid].t_from   # is b <= e^eps ?
+            if level.compare(b, ONE, ONE) <= 0:
+                lo = mid
+            else:
+                hi = mid - 1
+        return self.pieces[lo]
+
+    def delta(self, eps=None, *, alpha=None, level=None):
+        """The smallest delta at ``eps``: exact value ``A - e^eps B`` of the right piece.
+
+        Raises :class:`~exactdp.errors.UnsupportedRegime` if ``e^eps`` is
+        outside the exact field (e.g. ``eps = log(2)/3``).
+        """
+        lvl = approx_level(eps, alpha, level)
+        pc = self._locate(lvl)
+        E = lvl.factor(ONE)
+        if E is None:
+            if sign(pc.B) == 0:
+                return pc.A
+            raise UnsupportedRegime(f"eps: e^eps = {lvl.factor_str(ONE)} is not in the exact field; the profile is "
+                                    f"{_delta_str(pc.A, pc.B)} there")
+        return simplify(pc.A - E * pc.B)
+
+    def binding_pair(self, eps=None, *, alpha=None, level=None):
+        """Labels of the pair attaining the profile at ``eps``."""
+        return self._pair_labels(self._locate(approx_level(eps, alpha, level)).pair)
+
+    def _pair_labels(self, pair):
+        return None if pair is None else (self.labels[pair[0]], self.labels[pair[1]])
+
+    def epsilon_t(self, delta):
+        """The smallest ``t = e^eps`` with ``delta(t) <= delta``: exact value, or ``None`` for infinity."""
+        dl = parse_delta(delta)
+        pcs = self.pieces
+        for k, pc in enumerate(pcs):
+            end = pcs[k + 1].t_from if k + 1 < len(pcs) else None
+            at_start = pc.A - pc.t_from * pc.B
+            if sign(at_start - dl) <= 0:
+                return pc.t_from
+            at_end = (pc.A if sign(pc.B) == 0 else None) if end is None else pc.A - end * pc.B
+            if at_end is not None and sign(at_end - dl) <= 0:
+                return simplify((pc.A - dl) / pc.B)
+        return None
+
+    def epsilon(self, delta) -> str:
+        """The smallest eps with ``delta(eps) <= delta``, as exact text (``"log(r)"``, ``"0"`` or ``"inf"``)."""
+        return _t_str(self.epsilon_t(delta))
+
+    def to_json(self) -> dict:
+        pcs = []
+        for k, pc in enumerate(self.pieces):
+            end = self.pieces[k + 1].t_from if k + 1 < len(self.pieces) else None
+            pcs.append({"eps_from": _t_str(pc.t_from), "eps_to": _t_str(end), "delta": _delta_str(pc.A, pc.B),
+                        "pair": list(self._pair_labels(pc.pair)) if pc.pair is not None else None})
+        return {"relation": self.relation, "pairs": [list(p) for p in self.pairs],
+                "ordered_pairs": 2 * len(self.pairs), "pieces": pcs}
+
+
+def privacy_profile(mech, neighbours) -> Profile:
+    """The exact privacy profile of ``mech`` over a neighbour relation.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Rational or transcendental entries (a symbolic alpha must be fixed
+        first with ``mech.at(level)``).
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+        As in :func:`~exactdp.certify.approximate.certify_approx`.
+
+    Returns
+    -------
+    Profile
+        Pieces ``delta = A - e^eps B`` with exact breakpoints; ``delta(eps)``
+        and ``epsilon(delta)`` evaluate it exactly.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> pr = privacy_profile(randomized_response(3, p="1/5"), discrete(3))
+    >>> pr.delta(eps="0"), pr.delta(eps="log(2)"), pr.epsilon("0"), pr.epsilon("1/10")
+    (2/5, 1/5, 'log(3)', 'log(5/2)')
+
+    References
+    ----------
+    HLM15 Def. 1 (5); the worst-set lemma of :mod:`exactdp.certify.approximate`.
+    """
+    if mech.regime == "symbolic":
+        raise InvalidInput("privacy_profile: the mechanism's entries depend on a symbolic alpha; fix a level first "
+                           "(mech.at(Level.from_eps(...)))")
+    mech = mech.validate()
+    pairs, rel = neighbour_relation(mech, neighbours)
+    vals = mech.values
+    seen: dict = {}
+    fs = []
+    for i, j in pairs:
+        for a, b in ((i, j), (j, i)):
+            cols = list(zip(mech.codes[a].tolist(), mech.codes[b].tolist()))
+            key = tuple(sorted(cols))
+            if key in seen:        # identical column multisets give identical profiles
+                continue
+            seen[key] = True
+            fs.append(pair_function([(vals[u], vals[v]) for u, v in cols], (a, b)))
+    return Profile(envelope(fs), mech.inputs, rel, [(mech.inputs[i], mech.inputs[j]) for i, j in pairs])
+
+
+def smallest_delta(mech, neighbours, *, eps=None, alpha=None, level=None):
+    """Convenience: ``privacy_profile(mech, neighbours).delta(eps)``."""
+    return privacy_profile(mech, neighbours).delta(eps, alpha=alpha, level=level)
+

@@ -1,0 +1,89 @@
+"""Command line: certify --delta, profile, compose (exit codes 0/1/2 and JSON fields)."""
+
+import json
+
+import pytest
+
+from exactdp.cli import main
+
+RR = {"inputs": ["0", "1", "2"], "outputs": ["0", "1", "2"],
+      "matrix": [["3/5", "1/5", "1/5"], ["1/5", "3/5", "1/5"], ["1/5", "1/5", "3/5"]]}
+DISCRETE = {"kind": "discrete", "points": ["0", "1", "2"]}
+PATH = {"kind": "path", "n": 3}
+
+
+def run(args, capsys):
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(name, obj):
+        p = tmp_path / name
+        p.write_text(json.dumps(obj))
+        return str(p)
+    return {"rr": write("rr.json", RR), "d3": write("d3.json", DISCRETE), "p3": write("p3.json", PATH),
+            "nb": write("nb.json", [["0", "2"]]), "nbobj": write("nbo.json", {"pairs": [["0", "1"]]}),
+            "bad": write("bad.json", [["0", "9"]]), "notlist": write("nl.json", {"x": 1})}
+
+
+def test_certify_delta_holds_at_the_boundary(files, capsys):
+    code, out, _ = run(["certify", files["rr"], "--metric", files["d3"], "--eps", "log(2)", "--delta", "1/5",
+                        "--format", "json"], capsys)
+    d = json.loads(out)
+    assert code == 0 and d["delta"] == "1/5" and d["excess"] == "1/5" and d["worst_set"] == ["0"]
+
+
+def test_certify_delta_fails_with_witness(files, capsys):
+    code, out, _ = run(["certify", files["rr"], "--metric", files["d3"], "--eps", "log(2)", "--delta", "1/6",
+                        "--format", "json"], capsys)
+    d = json.loads(out)
+    assert code == 1 and d["holds"] is False and d["witness"]["lhs"] == "3/5" and d["witness"]["rhs"] == "17/30"
+
+
+def test_certify_with_neighbour_file(files, capsys):
+    code, out, _ = run(["certify", files["rr"], "--metric", files["p3"], "--eps", "0", "--delta", "2/5",
+                        "--neighbours", files["nbobj"], "--format", "json"], capsys)
+    d = json.loads(out)
+    assert code == 0 and d["pairs"] == [["0", "1"]] and d["excess"] == "2/5"
+
+
+def test_profile_text_and_json(files, capsys):
+    code, out, _ = run(["profile", files["rr"], "--metric", files["p3"], "--eps", "log(2)", "--delta", "1/10"],
+                       capsys)
+    assert code == 0 and "delta = 3/5 - 1/5*exp(eps)" in out and "epsilon_for_delta: log(5/2)" in out
+    code, out, _ = run(["profile", files["rr"], "--metric", files["p3"], "--neighbours", files["nb"],
+                        "--format", "json"], capsys)
+    d = json.loads(out)
+    assert code == 0 and d["pairs"] == [["0", "2"]] and d["ordered_pairs"] == 2 and d["pieces"][0]["delta"] == "3/5 - 1/5*exp(eps)"
+
+
+def test_compose(files, capsys):
+    code, out, _ = run(["compose", files["rr"], "--metric", files["d3"], "--times", "2", "--eps", "log(9)",
+                        "--format", "json"], capsys)
+    d = json.loads(out)
+    assert code == 0 and d["times"] == 2 and d["delta_at_eps"] == "0"
+    code, out, _ = run(["compose", files["rr"], "--metric", files["d3"], "--times", "2", "--delta", "0"], capsys)
+    assert code == 0 and "epsilon_for_delta: log(9)" in out
+
+
+@pytest.mark.parametrize("args, match", [
+    (["certify", "RR", "--metric", "D3", "--eps", "1", "--delta", "3/2"], "delta: expected 0 <= delta <= 1"),
+    (["certify", "RR", "--metric", "D3", "--eps", "-1", "--delta", "1/2"], "eps: expected eps >= 0"),
+    (["certify", "RR", "--metric", "D3", "--eps", "1", "--delta", "1/2", "--neighbours", "BAD"],
+     "names '9', which is not an input"),
+    (["certify", "RR", "--metric", "D3", "--eps", "1", "--delta", "1/2", "--neighbours", "NOTLIST"],
+     "expected a JSON list of label pairs"),
+    (["certify", "RR", "--metric", "D3", "--delta", "1/2"], "needs --eps or --alpha"),
+    (["certify", "RR", "--metric", "D3", "--all-eps", "--delta", "1/2"], "does not combine with --all-eps"),
+    (["certify", "RR", "--metric", "D3", "--eps", "1", "--neighbours", "NB"], "--neighbours needs --delta"),
+    (["compose", "RR", "--metric", "D3", "--times", "0", "--eps", "1"], "--times: expected 1 <= K"),
+    (["compose", "RR", "--metric", "D3", "--times", "1000000000", "--eps", "1"], "--times: expected 1 <= K"),
+    (["profile", "RR", "--metric", "D3", "--delta", "2"], "delta: expected 0 <= delta <= 1"),
+])
+def test_bad_input_exits_2(files, capsys, args, match):
+    sub = {"RR": files["rr"], "D3": files["d3"], "BAD": files["bad"], "NOTLIST": files["notlist"], "NB": files["nb"]}
+    code, out, err = run([sub.get(x, x) for x in args], capsys)
+    assert code == 2 and match in err and "Traceback" not in err
