@@ -55,6 +55,8 @@ _CMD_EXITS = {
     "reproduce": "0 every claim reproduced, 1 some claim differs from the paper, 2 unknown id, "
                  "3 some claim undecided (none differs), 4 bug (also: with --recheck, a refuted certificate)",
     "proofs": "0 written (or up to date with --check), 1 stale proof files with --check, 2 bad input, 4 bug",
+    "profile": "0 the exact privacy profile was computed, 2 bad input, 3 undecided, 4 bug",
+    "compose": "0 the exact delta or eps of the K-fold composition was computed, 2 bad input, 3 undecided, 4 bug",
     "extend": "0 the extension agrees with the mechanism on H and is 2 eps-private (BCSZ18), 1 not (the failing part "
               "is printed), 2 bad input, 3 undecided, 4 bug",
     "tradeoff": "0 the certified smallest eps (or bracket) was found, 2 bad input, 3 undecided, 4 bug",

@@ -32,21 +32,22 @@ def files(tmp_path):
 def test_certify_delta_holds_at_the_boundary(files, capsys):
     code, out, _ = run(["certify", files["rr"], "--metric", files["d3"], "--eps", "log(2)", "--delta", "1/5",
                         "--format", "json"], capsys)
-    d = json.loads(out)
+    d = json.loads(out)["evidence"]
     assert code == 0 and d["delta"] == "1/5" and d["excess"] == "1/5" and d["worst_set"] == ["0"]
 
 
 def test_certify_delta_fails_with_witness(files, capsys):
     code, out, _ = run(["certify", files["rr"], "--metric", files["d3"], "--eps", "log(2)", "--delta", "1/6",
                         "--format", "json"], capsys)
-    d = json.loads(out)
-    assert code == 1 and d["holds"] is False and d["witness"]["lhs"] == "3/5" and d["witness"]["rhs"] == "17/30"
+    j = json.loads(out)
+    d = j["evidence"]
+    assert code == 1 and j["verdict"] == "fails" and d["witness"]["lhs"] == "3/5" and d["witness"]["rhs"] == "17/30"
 
 
 def test_certify_with_neighbour_file(files, capsys):
     code, out, _ = run(["certify", files["rr"], "--metric", files["p3"], "--eps", "0", "--delta", "2/5",
                         "--neighbours", files["nbobj"], "--format", "json"], capsys)
-    d = json.loads(out)
+    d = json.loads(out)["evidence"]
     assert code == 0 and d["pairs"] == [["0", "1"]] and d["excess"] == "2/5"
 
 

@@ -38,7 +38,7 @@ def test_profile_matches_brute_force(rows, kind, ts, delta):
     for t in ts:
         eps = "0" if t == 1 else f"log({t})"
         assert _F(pr.delta(eps=eps)) == brute_excess(rows, pairs, t)
-        assert _F(pr.delta(eps=eps)) == Fraction(certify_approx(M, labels, eps=eps, delta="1").data["excess"])
+        assert _F(pr.delta(eps=eps)) == Fraction(certify_approx(M, labels, eps=eps, delta="1").evidence.excess)
     # every breakpoint: the envelope equals the brute force there too
     for pc in pr.pieces:
         t = _F(pc.t_from)

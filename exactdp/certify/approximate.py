@@ -25,7 +25,7 @@ pairs is ``<= delta``.
 >>> from exactdp.mechanisms import randomized_response
 >>> R = randomized_response(2, p="1/4")
 >>> c = certify_approx(R, [("0", "1")], eps="log(2)", delta="1/4")
->>> c.holds, c.data["excess"], c.witness["worst_set"]
+>>> c.holds, c.evidence.excess, c.evidence.worst_set
 (True, '1/4', ['0'])
 >>> certify_approx(R, [("0", "1")], eps="log(2)", delta="1/5").holds
 False
@@ -35,9 +35,10 @@ from __future__ import annotations
 
 from flint import fmpq
 
-from ..certificate import UNDECIDED, Certificate, Step
+from ..certificate import UNDECIDED, Certificate, Method
+from ..certificate.approx import ApproxEvidence
 from ..errors import InvalidInput, InvalidType, Undecided, UnsupportedRegime
-from ..exact.decide import exact_latex, exact_str, sign, simplify
+from ..exact.decide import exact_str, sign, simplify
 from ..exact.expo import ExpFrac
 from ..exact.level import Level
 from ..exact.values import exact_number
@@ -210,13 +211,6 @@ def _excess_str(A, B, level):
     return exact_str(v) if v is not None else f"{exact_str(A)} - {level.factor_str(ONE)}*({exact_str(B)})"
 
 
-def _excess_latex(A, B, level):
-    v = _excess_value(A, B, level)
-    if v is not None:
-        return exact_latex(v)
-    return rf"{exact_latex(A)} - e^{{{level.eps_latex()}}} \cdot {exact_latex(B)}"
-
-
 # ------------------------------------------------------------ the checker ----
 def certify_approx(mech, neighbours, *, eps=None, alpha=None, level=None, delta) -> Certificate:
     """Certify ``(eps, delta)``-differential privacy over a neighbour relation (HLM15 Def. 1 (5)).
@@ -237,9 +231,9 @@ def certify_approx(mech, neighbours, *, eps=None, alpha=None, level=None, delta)
     Returns
     -------
     Certificate
-        kind ``"approx"``.  ``data["excess"]`` is the exact largest excess
+        kind ``"approx"``.  ``evidence.excess`` is the exact largest excess
         ``max sum_y (P_x(y) - e^eps P_x'(y))_+`` (the smallest delta at this
-        eps).  The witness is the maximising pair ``(x, x')``, its worst set
+        eps).  ``evidence.witness`` is the maximising pair ``(x, x')``, its worst set
         ``S*``, both sides ``P_x(S*)`` and ``e^eps P_x'(S*) + delta``: a
         violation when the excess exceeds ``delta``, else the binding pair.
 
@@ -249,10 +243,10 @@ def certify_approx(mech, neighbours, *, eps=None, alpha=None, level=None, delta)
     >>> from exactdp.metrics import discrete
     >>> R = randomized_response(3, p="1/5")          # 1 - 2p = 3/5
     >>> c = certify_approx(R, discrete(3), eps="log(2)", delta="1/5")
-    >>> c.holds, c.data["excess"], c.witness["lhs"], c.witness["rhs"]
+    >>> c.holds, c.evidence.excess, c.evidence.witness["lhs"], c.evidence.witness["rhs"]
     (True, '1/5', '3/5', '3/5')
     >>> c = certify_approx(R, discrete(3), eps="1/2", delta="0")
-    >>> c.holds, c.data["excess"]
+    >>> c.holds, c.evidence.excess
     (False, '-1/5*exp(1/2) + 3/5')
 
     References
@@ -265,45 +259,34 @@ def certify_approx(mech, neighbours, *, eps=None, alpha=None, level=None, delta)
     pairs, rel = neighbour_relation(mech, neighbours)
     claim = (f"{mech.name} is (eps, delta)-DP with eps = {lvl.eps_str()}, delta = {exact_str(dlt)} over the "
              f"{rel}")
-    claim_latex = (r"\forall x \sim x',\ \forall S:\ P_x(S) \le e^{" + lvl.eps_latex() + r"} P_{x'}(S) + "
-                   + exact_latex(dlt))
-    base = {"epsilon_given": lvl.eps_str(), "delta": exact_str(dlt), "relation": rel,
-            "pairs": [[mech.inputs[i], mech.inputs[j]] for i, j in pairs]}
-    steps = [_definition_step(lvl, dlt), _relation_step(len(mech.inputs), len(pairs), rel), _lemma_step()]
+    base = dict(epsilon_given=lvl.eps_str(), delta=exact_str(dlt), relation=rel,
+                pairs=[[str(mech.inputs[i]), str(mech.inputs[j])] for i, j in pairs])
     try:
         cm = mech.at(lvl) if mech.regime == "symbolic" else mech.validate()
-        if not pairs:
-            best, rows = None, []
-        else:
-            best, rows = max_excess(cm, pairs, lvl)
-            verdict = affine_sign(best[3] - dlt, best[4], lvl) <= 0
+        best, rows = max_excess(cm, pairs, lvl) if pairs else (None, [])
+        verdict = best is None or affine_sign(best[3] - dlt, best[4], lvl) <= 0
     except (Undecided, UnsupportedRegime) as e:
-        reason = getattr(e, "reason", str(e))
-        steps.append(Step("Undecided", reason))
-        return Certificate(kind="approx", claim=claim, claim_latex=claim_latex, holds=UNDECIDED,
-                           witness={"reason": reason}, method="none of the exact regimes applies",
-                           steps=steps, data={**base, "reason": reason, "excess": "undecided"},
-                           evidence={"mechanism": mech.to_json(), **base}, conclusion="Undecided: " + reason)
+        ev = ApproxEvidence(mechanism=_mech_json(mech), **base, e_eps=None, excess=None, worst_set=None,
+                            witness=None)
+        return Certificate("approx", UNDECIDED, Method.NONE, claim, ev, reason=getattr(e, "reason", str(e)))
     if best is None:
-        steps.append(Step("No neighbouring pair", "The relation is empty, so (5) holds vacuously."))
-        return Certificate(kind="approx", claim=claim, claim_latex=claim_latex, holds=True, witness={},
-                           method=_method(lvl, cm), steps=steps, data={**base, "excess": "0", "worst_set": []},
-                           evidence={"mechanism": cm.to_json(), **base}, conclusion="Holds vacuously.")
-    return _finish(cm, lvl, dlt, best, rows, verdict, claim, claim_latex, base)
+        ev = ApproxEvidence(mechanism=_mech_json(cm), **base, e_eps=lvl.factor_str(ONE), excess="0", worst_set=[],
+                            witness=None)
+        return Certificate("approx", True, _method(lvl, cm), claim, ev, note="the relation is empty")
+    w = _witness(cm, lvl, dlt, best, rows, verdict)
+    ev = ApproxEvidence(mechanism=_mech_json(cm), **base, e_eps=lvl.factor_str(ONE), excess=w["excess"],
+                        worst_set=w["worst_set"], witness=w)
+    return Certificate("approx", verdict, _method(lvl, cm), claim, ev)
 
 
-def _finish(cm, lvl, dlt, best, rows, verdict, claim, claim_latex, base):
-    """Decide -> evidence (exact JSON data only) -> render from the evidence alone."""
-    ev = _evidence(cm, lvl, dlt, best, rows, verdict, base)
-    steps, concl = _render(ev)
-    w = ev["witness"]
-    data = {**base, "excess": w["excess"], "worst_set": w["worst_set"], "regime": lvl.regime}
-    ev["recheck"] = lambda: _recheck(ev)
-    return Certificate(kind="approx", claim=claim, claim_latex=claim_latex, holds=bool(verdict), witness=w,
-                       method=_method(lvl, cm), steps=steps, data=data, evidence=ev, conclusion=concl)
+def _mech_json(mech) -> dict:
+    js = mech.to_json()
+    return {"inputs": [str(x) for x in js["inputs"]], "outputs": [str(z) for z in js["outputs"]],
+            "matrix": js["matrix"]}
 
 
-def _evidence(cm, lvl, dlt, best, rows, verdict, base) -> dict:
+def _witness(cm, lvl, dlt, best, rows, verdict) -> dict:
+    """The maximising ordered pair, its worst set and both sides, as exact text."""
     i, j, S, A, B = best
     E = lvl.factor(ONE)
     if E is not None:
@@ -311,83 +294,15 @@ def _evidence(cm, lvl, dlt, best, rows, verdict, base) -> dict:
     else:
         rhs = f"{lvl.factor_str(ONE)}*({exact_str(B)}) + {exact_str(dlt)}"
     over = sum(1 for r in rows if affine_sign(r[3] - dlt, r[4], lvl) > 0) if not verdict else 0
-    w = {"kind": "binding" if verdict else "violation", "x": cm.inputs[i], "x_prime": cm.inputs[j],
-         "worst_set": [cm.outputs[y] for y in S], "P_x(S)": exact_str(A), "P_x'(S)": exact_str(B),
-         "factor": lvl.factor_str(ONE), "lhs": exact_str(A), "rhs": rhs, "excess": _excess_str(A, B, lvl),
-         "violating_pairs": over}
-    return {"mechanism": cm.to_json(), **base, "e_eps": lvl.factor_str(ONE), "holds": bool(verdict), "witness": w}
+    return {"kind": "binding" if verdict else "violation", "x": str(cm.inputs[i]), "x_prime": str(cm.inputs[j]),
+            "worst_set": [str(cm.outputs[y]) for y in S], "P_x(S)": exact_str(A), "P_x'(S)": exact_str(B),
+            "factor": lvl.factor_str(ONE), "lhs": exact_str(A), "rhs": rhs, "excess": _excess_str(A, B, lvl),
+            "violating_pairs": over}
 
 
-def _render(ev):
-    """The worked proof of an ``approx`` certificate, built from its evidence only."""
-    lvl, dlt = approx_level(eps=ev["epsilon_given"]), exact_number(ev["delta"], what="delta")
-    w = ev["witness"]
-    A, B = exact_number(w["P_x(S)"]), exact_number(w["P_x'(S)"])
-    outs, n_ord = w["worst_set"], 2 * len(ev["pairs"])
-    steps = [_definition_step(lvl, dlt), _relation_step(len(ev["mechanism"]["inputs"]), len(ev["pairs"]),
-                                                        ev["relation"]), _lemma_step()]
-    shown = ", ".join(outs[:12]) + (" ..." if len(outs) > 12 else "")
-    steps.append(Step(
-        "The largest excess",
-        f"Over the {n_ord} ordered pairs the largest excess is attained at $x = {w['x']}$, "
-        f"$x' = {w['x_prime']}$ with $S^* = \\{{{shown}\\}}$ ({len(outs)} outputs): "
-        f"$P_x(S^*) = {exact_latex(A)}$, $P_{{x'}}(S^*) = {exact_latex(B)}$, so the excess is "
-        f"$P_x(S^*) - e^{{\\varepsilon}} P_{{x'}}(S^*) = {_excess_latex(A, B, lvl)}$ (compared with every other "
-        "pair's excess exactly)."))
-    if ev["holds"]:
-        steps.append(Step("Every pair is within delta",
-                          f"The largest excess is $\\le \\delta = {exact_latex(dlt)}$ (decided exactly), so by the "
-                          "lemma every set $S$ and every ordered pair satisfy (5); the smallest admissible delta at "
-                          "this eps is the excess itself."))
-        concl = (f"The mechanism is (eps, delta)-DP at eps = {lvl.eps_str()}, delta = {exact_str(dlt)}; the smallest "
-                 f"delta at this eps is {w['excess']}.")
-    else:
-        steps.append(Step("A violated inequality",
-                          f"$P_x(S^*) = {exact_latex(A)} > e^{{\\varepsilon}} P_{{x'}}(S^*) + \\delta$ "
-                          f"(decided exactly): the set $S^*$ witnesses a violation of (5); {w['violating_pairs']} "
-                          "ordered pair(s) violate it."))
-        concl = (f"The mechanism is not (eps, delta)-DP at eps = {lvl.eps_str()}, delta = {exact_str(dlt)}: the "
-                 f"set {outs} has excess {w['excess']} > delta for ({w['x']}, {w['x_prime']}).")
-    return steps, concl
-
-
-def _recheck(ev):
-    """Old-style hook: the independent check of :mod:`exactdp.recheck_approx` as a RecheckResult."""
-    from ..recheck import RecheckResult
-    from ..recheck_approx import check
-
-    status, detail = check({k: v for k, v in ev.items() if k != "recheck"})
-    ok = {"confirmed": True, "refuted": False}.get(status)
-    return RecheckResult(ok, 2 * len(ev["pairs"]), detail)
-
-
-def _method(lvl, mech):
+def _method(lvl, mech) -> Method:
     if lvl.regime == "rational" and mech.regime == "rational":
-        return "exact rational arithmetic (regime 1)"
-    return ("exact zero test by the Lindemann-Weierstrass theorem and ball arithmetic at rising precision "
-            "(regime 2)")
+        return Method.RATIONAL
+    return Method.TRANSCENDENCE_BALLS
 
 
-def _definition_step(lvl, dlt):
-    return Step("Definition",
-                "HLM15 Def. 1 (5): the mechanism is $(\\varepsilon, \\delta)$-differentially private iff "
-                "$P_x(S) \\le e^{\\varepsilon} P_{x'}(S) + \\delta$ for all neighbours $x \\sim x'$ (the relation is "
-                f"symmetric, so both orders) and all output sets $S$; here $\\varepsilon = {lvl.eps_latex()}$ and "
-                f"$\\delta = {exact_latex(dlt)}$.")
-
-
-def _relation_step(n_inputs, n_pairs, rel):
-    return Step("The neighbour relation",
-                f"The relation: the {rel}; {n_pairs} unordered pairs of the {n_inputs} inputs, so "
-                f"{2 * n_pairs} ordered pairs. For $\\delta > 0$ it is checked as given: the pure-DP reduction to "
-                "edges scaled by distance does not hold (group privacy degrades $\\delta$).")
-
-
-def _lemma_step():
-    return Step("Worst-set lemma",
-                "For one ordered pair, $P_x(S) - e^{\\varepsilon} P_{x'}(S) = \\sum_{y \\in S} (P_x(y) - "
-                "e^{\\varepsilon} P_{x'}(y))$. Every term with $y \\in S^* = \\{y : P_x(y) > e^{\\varepsilon} "
-                "P_{x'}(y)\\}$ is positive and every other term is $\\le 0$, so adding $S^* \\setminus S$ and "
-                "removing $S \\setminus S^*$ never lowers the sum: the largest value over all $S$ is "
-                "$\\sum_y (P_x(y) - e^{\\varepsilon} P_{x'}(y))_+$, attained at $S^*$. Hence (5) holds for the pair "
-                "iff this excess is $\\le \\delta$, and each output's membership of $S^*$ is one exact comparison.")

@@ -110,7 +110,7 @@ def thm67() -> ClaimResult:
         b7 = hlm15_theorem7_bound(D, f"log({t})", d)
         opt, _, _ = min_max_expected_error(D, t, d)
         ok &= c.holds is True and E == b7 == opt
-        ex7.append([m, t, d, exact_str(p), c.verdict(), exact_str(E), exact_str(b7), exact_str(opt)])
+        ex7.append([m, t, d, exact_str(p), c.verdict.value, exact_str(E), exact_str(b7), exact_str(opt)])
     body = ("The exact optimum comes from the LP of `exactdp.theory.approx_error` (the worst-set lemma makes "
             "(14) linear), solved with a float basis and verified exactly with its dual. Every optimum is > 0 "
             "(Lemma 4) and at least both bounds; the ratios bound/optimum say how tight each is.\n\n"

@@ -25,8 +25,8 @@ PAIR = [("0", "1")]
 
 
 def _cert_line(c):
-    w = c.witness
-    return (f"{c.verdict()}: excess {c.data['excess']} at ({w.get('x')}, {w.get('x_prime')}), "
+    w = c.evidence.witness
+    return (f"{c.verdict.value}: excess {c.evidence.excess} at ({w.get('x')}, {w.get('x_prime')}), "
             f"S* = {w.get('worst_set', [])}")
 
 
@@ -43,7 +43,7 @@ def sec4() -> ClaimResult:
     two = certify_approx(repeated(R, 2), PAIR, eps=eps, delta=delta)
     a, b = (1 - p) ** 2, p ** 2
     ok = one.holds is True and two.holds is False and b == fmpq(81796, 10**6)
-    ok &= two.witness["worst_set"] == ["0,0"] and two.witness["lhs"] == exact_str(a)
+    ok &= two.evidence.witness["worst_set"] == ["0,0"] and two.evidence.witness["lhs"] == exact_str(a)
     rounded = f"{float(a):.4f}" == "0.5098"
     nums = md_table(["quantity", "paper", "exact", "note"],
                     [["(1 - p)^2", "0.5098", f"{exact_str(a)} = 0.509796", "printed value rounded to 4 places"],
@@ -57,7 +57,7 @@ def sec4() -> ClaimResult:
     for pv, what in cases:
         c = certify_approx(randomized_response(2, p=pv), PAIR, eps=eps, delta=delta)
         certs.append(c)
-        rows.append([pv, what, c.verdict(), c.data["excess"]])
+        rows.append([pv, what, c.verdict.value, c.evidence.excess])
     iff_fails = certs[2].holds is False and certs[3].holds is True and certs[4].holds is False
     iff_fails &= certs[5].holds is True and certs[6].holds is False
     ok &= iff_fails and rounded
@@ -66,7 +66,7 @@ def sec4() -> ClaimResult:
         ("One answer is private, two are not",
          f"- one answer: {_cert_line(one)} <= delta = 2/5.\n- two answers: {_cert_line(two)} > 2/5: the paper's "
          f"set A x A = {{(0,0)}} is exactly the worst set S*, and (1 - p)^2 = {exact_str(a)} > e^(1/10) p^2 + 2/5 "
-         f"= {two.witness['rhs']} (decided by the Lindemann-Weierstrass zero test and balls)."),
+         f"= {two.evidence.witness['rhs']} (decided by the Lindemann-Weierstrass zero test and balls)."),
         ("The 'iff' over all p in (0, 1)",
          "With two outputs the worst set of a pair is a singleton (the set {0, 1} has excess 1 - e^eps <= 0), so "
          "the mechanism is (eps, delta)-DP iff (1 - p) - e^eps p <= delta and p - e^eps (1 - p) <= delta, i.e.\n\n"
@@ -110,10 +110,10 @@ def ex6_delta() -> ClaimResult:
             certs.append(c)
             out.append(c)
         at, below, above = out
-        ok &= at.holds is True and at.data["excess"] == exact_str(D) and below.holds is False
+        ok &= at.holds is True and at.evidence.excess == exact_str(D) and below.holds is False
         ok &= above.holds is True
         rows.append([m, t, d, exact_str(ps), "yes" if hyp else "no (equality)",
-                     f"{at.verdict()}, excess {at.data['excess']}", below.verdict(), above.verdict()])
+                     f"{at.verdict.value}, excess {at.evidence.excess}", below.verdict.value, above.verdict.value])
     # without the hypothesis: p in (1/(m+1), 1/m] satisfies (12) but need not be private
     free = []
     for m, t, d in ((2, "2", "1/10"), (3, "3/2", "1/10"), (2, "2", "1/3")):
@@ -180,9 +180,9 @@ def thm3() -> ClaimResult:
             Pv, Qv = M.rows()
             bx, bq = _brute_best(Pv, Qv, lvl), _brute_best(Qv, Pv, lvl)
             top = bx if affine_sign(bx[0] - bq[0], bx[1] - bq[1], lvl) >= 0 else bq
-            same = affine_sign(top[0] - fmpq(c.witness["lhs"]), top[1] - fmpq(c.witness["P_x'(S)"]), lvl) == 0
+            same = affine_sign(top[0] - fmpq(c.evidence.witness["lhs"]), top[1] - fmpq(c.evidence.witness["P_x'(S)"]), lvl) == 0
             ok &= same
-            rows.append([" ".join(P) + " / " + " ".join(Q), eps, c.data["excess"], str(c.witness["worst_set"]),
+            rows.append([" ".join(P) + " / " + " ".join(Q), eps, c.evidence.excess, str(c.evidence.witness["worst_set"]),
                          "equal" if same else "DIFFERENT"])
     # the counterexample: singletons generate the power set but are not an algebra
     M = Mechanism.from_rows(["x", "x'"], ["a", "b", "c", "d"], [["1/2", "1/2", "0", "0"], ["0", "0", "1/2", "1/2"]])
@@ -191,7 +191,7 @@ def thm3() -> ClaimResult:
     worst_single = max(v for _, v in singles)
     full = certify_approx(M, [("x", "x'")], eps=eps, delta=delta)
     pure = certify_approx(randomized_response(3, p="1/5"), _all_pairs(3), eps="log(3)", delta="0")
-    ok &= worst_single == fmpq(1, 2) and full.holds is False and full.data["excess"] == "1"
+    ok &= worst_single == fmpq(1, 2) and full.holds is False and full.evidence.excess == "1"
     sections = [
         ("Worst-set lemma against all 16 output sets",
          "For each instance (rows P / Q on outputs a, b, c, d) and level, the largest P(S) - e^eps Q(S) over all "
@@ -336,9 +336,9 @@ def thm5() -> ClaimResult:
             below = d * fmpq(99, 100)
             c_below = certify_approx(Yn, hamming(labels, n), eps="log(2)", delta=exact_str(below))
             certs += [c_at, c_below]
-            ok &= c_at.holds is True and c_below.holds is False and c_at.data["excess"] == exact_str(d)
+            ok &= c_at.holds is True and c_below.holds is False and c_at.evidence.excess == exact_str(d)
             rows.append([name, n, len(Yn.inputs), len(p1.pieces), "identical" if same else "DIFFERENT",
-                         exact_str(d), c_at.verdict(), c_below.verdict()])
+                         exact_str(d), c_at.verdict.value, c_below.verdict.value])
     body = ("For a neighbouring pair differing in coordinate 1, the rows are P_1 (x) R and Q_1 (x) R with the same "
             "R on the other coordinates, so sum_{y,z} (P_1(y) R(z) - e^eps Q_1(y) R(z))_+ = sum_z R(z) "
             "sum_y (P_1(y) - e^eps Q_1(y))_+: the product's excess equals the 1-D excess, pair by pair. The whole "

@@ -21,4 +21,4 @@ def test_sec4_numbers():
     p = fmpq(286, 1000)
     assert (1 - p) ** 2 == fmpq(509796, 10**6) and p ** 2 == fmpq(81796, 10**6)
     two = run_claim("HLM15-sec4").certificates[1]
-    assert two.holds is False and two.witness["worst_set"] == ["0,0"]
+    assert two.holds is False and two.evidence.witness["worst_set"] == ["0,0"]
