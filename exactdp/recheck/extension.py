@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from ._kernel import NotHere, level_factor
 from .ecp14 import check_lp
+from .privacy import pairs_of
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -79,7 +80,7 @@ def _check_extension(c: dict):
     pairs_H = [[h, h2, ev["distances"][pos[h]][k]] for i, h in enumerate(ev["H"]) for k, h2 in enumerate(ev["H"])
                if k > i and ev["distances"][pos[h]][k] != "inf"]
     hk = {h: k for k, h in enumerate(ev["H"])}
-    for x, xp, d in ev["restricted"]["pairs"]:  # the stated pairs must be pairs of H at the tabled distance
+    for x, xp, d in pairs_of(ev["restricted"]):  # the stated pairs must be pairs of H at the tabled distance
         if ev["distances"][pos[x]][hk[xp]] != d:
             return REFUTED, 0, f"restricted pair ({x}, {xp}) states distance {d}, not the table's"
     a_ok = _private(Ah, pairs_H, lv)
@@ -100,7 +101,7 @@ def _check_extension(c: dict):
     A = dict(zip(ev["points"], A_rows))
     agree = all(A[h] == Ah[h] for h in ev["H"])
     ones = sum(1 for h in ev["H"] if Z[ev["points"].index(h)] == 1)
-    c_ok = _private(A, ev["metric"]["pairs"], ev["level_2eps"])
+    c_ok = _private(A, pairs_of(ev["metric"]), ev["level_2eps"])
     verdict = "holds" if (a_ok and agree and c_ok) else "fails"
     ok = (agree == ev["agrees_on_H"] and ones == ev["normalisers_equal_1"]
           and (ev["private_2eps"] == "holds") == c_ok and verdict == c["verdict"])
@@ -120,7 +121,7 @@ def _slack_lp(ev, t: Fraction):
     c = [Fraction(0)] * S + [Fraction(1)]
     A_eq = [{col[p] * W + w: Fraction(1) for w in range(W)} for p in ev["free"]]
     A_ub, b_ub = [], []
-    for x, xp, d in ev["metric"]["pairs"]:
+    for x, xp, d in pairs_of(ev["metric"]):
         dq = _q(d)
         if dq.denominator != 1:
             raise NotHere("a non-integer distance: t^d is irrational")

@@ -21,6 +21,7 @@ from fractions import Fraction
 from ._kernel import NotHere
 from .ecp14 import check_lp
 from .privacy import check as check_privacy
+from .privacy import pairs_of
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -94,7 +95,7 @@ def _utility_lp(ev, t: Fraction):
     c = [Fraction(0)] * N + [Fraction(-1)]
     A_eq = [{x * nY + y: Fraction(1) for y in range(nY)} for x in range(nX)]
     A_ub, b_ub = [], []
-    for x, xp, d in ev["metric"]["pairs"]:
+    for x, xp, d in pairs_of(ev["metric"]):
         dq = _q(d)
         if dq.denominator != 1:
             raise NotHere("a non-integer distance: t^d is irrational")
