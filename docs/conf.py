@@ -67,7 +67,6 @@ add_module_names = False
 # -- HTML ----------------------------------------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"exactdp {release}"
-html_static_path = ["_static"]
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,

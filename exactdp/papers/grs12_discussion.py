@@ -162,10 +162,16 @@ def sec61() -> ClaimResult:
             "equality only at alpha = 1), so on this user the factor (1 + alpha)/(2 sqrt alpha) is attained exactly; "
             "the journal's general statement (Laplace is that factor from optimal for every user) is not checked "
             "here beyond this user.\n")
+    certs = [certify_relation(v, bound, rel, statement=what) for v, bound, rel, what in (
+        (lap_half, "345/1000", ">=", "Laplace's loss sqrt(2)/4 at alpha = 1/2 is >= 0.345"),
+        (lap_half, "355/1000", "<", "Laplace's loss sqrt(2)/4 at alpha = 1/2 is < 0.355"),
+        (ratio_half, "1055/1000", ">=", "the ratio 3 sqrt(2)/4 is >= 1.055"),
+        (ratio_half, "1065/1000", "<", "the ratio 3 sqrt(2)/4 is < 1.065"),
+        (geo_at["1/2"], "1/3", "=", "the geometric mechanism's optimal loss at alpha = 1/2 is 1/3"))]
     return ClaimResult("reproduced" if ok else "differs",
                        f"geometric 1/3, Laplace sqrt(2)/4 = 1/(2 sqrt 2) ~ 0.354, ratio 3 sqrt(2)/4 ~ 1.061 at "
                        f"alpha = 1/2; in general {sp.sstr(laplace)} vs {sp.sstr(geo)}, ratio {sp.sstr(ratio)} -> "
-                       f"{lim1} (alpha -> 1), -> {lim0} (alpha -> 0)", [("Geometric against Laplace", body)], [])
+                       f"{lim1} (alpha -> 1), -> {lim0} (alpha -> 0)", [("Geometric against Laplace", body)], certs)
 
 
 def gamma_loss(n: int, gamma):

@@ -6,6 +6,7 @@ expected error meets the Theorem 7 lower bound for the discrete metric).
 
 from __future__ import annotations
 
+from ..certify import certify_relation
 from ..certify.all_eps import certify_all_eps
 from ..certify.privacy import certify_privacy
 from ..exact.decide import exact_str
@@ -72,13 +73,15 @@ def ex6() -> ClaimResult:
           "E = mp = (1 - delta) m/(m + e^eps), tight (delta = 0 here)")
 def ex7() -> ClaimResult:
     rows = ["| m | eps | max expected error E | Theorem 7 bound m/(m + e^eps) | equal |", "|---|---|---|---|---|"]
-    ok = True
+    ok, certs = True, []
     for m, eps in INSTANCES:
         D = discrete(m + 1)
         R = randomized_response(m + 1, p=_p_star(m, eps))
         E = max_expected_error(R, D)
         bound = hlm15_theorem7_bound(D, eps)
         eq = bool(E == bound)  # exact: fmpq equality or the Lindemann-Weierstrass zero test
+        certs.append(certify_relation(E, bound, statement=f"m = {m}, eps = {eps}: the largest expected error of "
+                                      "randomized response equals the Theorem 7 bound m/(m + e^eps)"))
         ok &= eq
         rows.append(f"| {m} | {eps} | {exact_str(E)} | {exact_str(bound)} | {'yes, exactly' if eq else 'NO'} |")
     # symbolic identity: E(alpha) = m alpha/(1 + m alpha) = m/(m + 1/alpha)
@@ -89,6 +92,8 @@ def ex7() -> ClaimResult:
     bound = hlm15_theorem7_bound(discrete(m + 1), 1 / alpha)
     ident = (E - bound).is_zero()
     ok &= ident
+    certs.append(certify_relation(E, bound, for_all_alpha=True, statement=f"m = {m}: E(alpha) = m/(m + 1/alpha) "
+                                  "for every alpha in (0, 1)"))
     body = "\n".join(rows) + (
         "\n\nThe expected error of input d is sum over d' != d of p * rho(d', d) = m p, the same for every d. "
         "Equality with the bound is an exact identity (a Lindemann-Weierstrass zero test when e^eps is "
@@ -97,6 +102,6 @@ def ex7() -> ClaimResult:
         f"{exact_str(bound)} with e^eps = 1/alpha; their difference is identically zero: {ident}.\n")
     return ClaimResult("reproduced" if ok else "differs",
                        "E = m/(m + e^eps) exactly equals the Theorem 7 bound for every instance and, symbolically, "
-                       "for every eps", [("Expected error against the bound", body)], [])
+                       "for every eps", [("Expected error against the bound", body)], certs)
 
 
