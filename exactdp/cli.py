@@ -423,6 +423,8 @@ def _cmd_recheck(a):
 def _cmd_proofs(a):
     from .papers import write_proofs
 
+    if a.check and not os.path.isdir(a.dir):
+        raise _usage(f"proofs --check: there is no directory {a.dir!r} (run from the repository, or give --dir)")
     stale = write_proofs(a.dir, check=a.check)
     if a.check:
         if stale:

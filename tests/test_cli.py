@@ -220,3 +220,8 @@ def test_remap_honours_every_format(tmp_path, capsys):
     assert "| output | remapped to |" in outs["markdown"] and r"\frac{1}{3}" in outs["markdown"]
     assert r"\begin{tabular}" in outs["latex"] and "{'" not in outs["text"] and "0 -> 0, 1 -> 1" in outs["text"]
     assert json.loads(outs["json"])["expected_loss"] == "1/3"
+
+
+def test_proofs_check_without_a_proofs_directory(tmp_path, capsys):
+    code, _, err = run(["proofs", "--check", "--dir", str(tmp_path / "nowhere")], capsys)
+    assert code == 2 and "there is no directory" in err
