@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._kernel import _add, _mul, _neg, sign, value
-from .ecp14 import check_lp, check_lp_exact
+from .ecp14 import check_lp
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -51,9 +51,7 @@ def check(c: dict):
     loss = [[value(v) for v in row] for row in ev["loss"]]   # rationals, or sums of square roots (|i-j|^(3/2))
     if not (0 < a < 1) or len(prior) != n + 1 or sum(prior) != 1:
         return REFUTED, 0, "the user or alpha is not well formed"
-    rational = all(isinstance(v, Fraction) for row in loss for v in row)
-    lp = _user_lp(n, a, prior, loss)
-    ok, detail = check_lp(*lp, ev["lp"]) if rational else check_lp_exact(*lp, ev["lp"])
+    ok, detail = check_lp(*_user_lp(n, a, prior, loss), ev["lp"])
     G = _geometric(n, a)
     remap = {int(z): int(r) for z, r in ev["remap"].items()}
     g_loss = Fraction(0)
