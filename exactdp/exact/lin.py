@@ -83,6 +83,27 @@ def squarefree_split(n: int) -> tuple[int, int]:
     return k, s
 
 
+def format_linear(terms) -> str:
+    """Exact text of ``sum c * atom`` from ``(atom text or None for a rational, fmpq coefficient)`` pairs."""
+    parts = []
+    for atom, c in terms:
+        if atom is None:
+            parts.append(str(c))
+            continue
+        sg, m = ("-" if c < 0 else ""), abs(c)
+        if m == 1:
+            body = atom
+        elif m.q == 1:
+            body = f"{m}*{atom}"
+        else:
+            body = f"{m.p}*{atom}/{m.q}" if m.p != 1 else f"{atom}/{m.q}"
+        parts.append(sg + body)
+    out = parts[0]
+    for p in parts[1:]:
+        out += " - " + p[1:] if p.startswith("-") else " + " + p
+    return out
+
+
 class Lin:
     """An exact Q-linear combination of ``sqrt(s)`` atoms and ``eps``.
 
@@ -277,24 +298,8 @@ class Lin:
     def __str__(self):
         if not self.terms:
             return "0"
-        parts = []
-        for a, c in self.terms:
-            if a == 1:
-                parts.append(str(c))
-                continue
-            atom = "eps" if a == EPS_ATOM else f"sqrt({a})"
-            sg, m = ("-" if c < 0 else ""), abs(c)
-            if m == 1:
-                body = atom
-            elif m.q == 1:
-                body = f"{m}*{atom}"
-            else:
-                body = f"{m.p}*{atom}/{m.q}" if m.p != 1 else f"{atom}/{m.q}"
-            parts.append(sg + body)
-        out = parts[0]
-        for p in parts[1:]:
-            out += " - " + p[1:] if p.startswith("-") else " + " + p
-        return out
+        return format_linear([(None if a == 1 else ("eps" if a == EPS_ATOM else f"sqrt({a})"), c)
+                              for a, c in self.terms])
 
     def __repr__(self):
         return f"Lin('{self}')"

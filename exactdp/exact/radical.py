@@ -40,7 +40,7 @@ from functools import lru_cache
 from flint import arb, ctx, fmpq, fmpz
 
 from ..errors import InvalidInput, InvalidType, Undecided
-from .lin import MAX_PREC, Lin
+from .lin import MAX_PREC, Lin, format_linear
 
 __all__ = ["Rad", "to_rad"]
 
@@ -252,24 +252,7 @@ class Rad:
     def __str__(self):
         if not self.terms:
             return "0"
-        parts = []
-        for a, c in self.terms:
-            if a == ():
-                parts.append(str(c))
-                continue
-            atom = _atom_str(a)
-            sg, m = ("-" if c < 0 else ""), abs(c)
-            if m == 1:
-                body = atom
-            elif m.q == 1:
-                body = f"{m}*{atom}"
-            else:
-                body = f"{m.p}*{atom}/{m.q}" if m.p != 1 else f"{atom}/{m.q}"
-            parts.append(sg + body)
-        out = parts[0]
-        for p in parts[1:]:
-            out += " - " + p[1:] if p.startswith("-") else " + " + p
-        return out
+        return format_linear([(None if a == () else _atom_str(a), c) for a, c in self.terms])
 
     def __repr__(self):
         return f"Rad('{self}')"
