@@ -40,7 +40,7 @@ t0 = time.perf_counter()
 out = {"points": len(m)}
 if sys.argv[4] == "exists":
     c = tight_constraints(m, Level.from_eps(sys.argv[5]))
-    out.update(exists=str(c.data["exists"]), negative=len(c.data["negative"]), method=c.data.get("method"))
+    out.update(exists=str(c.holds), negative=len(c.evidence.negative), method=c.evidence.solver)
     out["seconds"] = time.perf_counter() - t0
     signs = None
     if len(m) > 2500:
@@ -72,7 +72,8 @@ if sys.argv[4] == "exists":
         out["qif_error"] = f"{type(e).__name__}: {e}"[:120]
 else:
     c = threshold(m, width=fmpq(1, 10**9))
-    out.update(threshold=c.data["threshold"])
+    t = c.evidence
+    out.update(threshold={"lo": t.lo, "hi": t.hi, "exact": t.exact, "route": t.route})
     out["seconds"] = time.perf_counter() - t0
 out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))

@@ -52,7 +52,7 @@ def geometric_rows(n, quick):
     # alpha = 1/2: rational regime
     def run_rational():
         c = certify_privacy(geometric(n, "1/2"), path(n + 1), alpha="1/2")
-        assert c.holds is True and c.data["epsilon"] == "log(2)"
+        assert c.holds is True and c.evidence.epsilon == "log(2)"
         return c
     c, t = best(run_rational, 1 if quick else 3)
     q, tq = qif_time(geometric(n, "1/2"), math.log(2))
@@ -64,7 +64,7 @@ def geometric_rows(n, quick):
 
     def run_transcendental():
         c = certify_privacy(geometric(n), path(n + 1), eps="1/2")
-        assert c.holds is True and c.data["epsilon"] == "1/2"
+        assert c.holds is True and c.evidence.epsilon == "1/2"
         return c
     c, t = best(run_transcendental, 1 if quick else 3)
     q, tq = qif_time(geometric(n, eps="1/2"), 0.5)
@@ -95,7 +95,7 @@ def float_floor_rows(quick):
     n = 400 if quick else 3999
     G, P = geometric(n, "1/2"), path(n + 1)
     c, t = best(lambda: certify_privacy(G, P, alpha="1/2"), 1 if quick else 3)
-    assert c.holds is True and c.data["epsilon"] == "log(2)"
+    assert c.holds is True and c.evidence.epsilon == "log(2)"
     vals = np.array([sum(float_bounds(v)) / 2 for v in G.values])
 
     def floor():
@@ -136,8 +136,8 @@ c = certify_privacy(K, metric, eps="1")
 t2 = time.perf_counter()
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"build": t1 - t0, "certify": t2 - t1, "peak_mib": peak, "holds": str(c.holds),
-                  "epsilon": c.data["epsilon"], "distinct": c.data["filter"]["comparisons"],
-                  "filtered": c.data["filter"]["filtered"]}))
+                  "epsilon": c.evidence.epsilon, "distinct": c.evidence.stats["comparisons"],
+                  "filtered": c.evidence.stats["filtered"]}))
 """
 
 

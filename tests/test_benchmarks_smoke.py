@@ -1,0 +1,20 @@
+"""The benchmark scripts still run against the current API (their quick modes: small sizes, a few seconds).
+
+Timings are not asserted (speed targets live in the README, measured by the scripts themselves)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.parametrize("script", ["bench_privacy.py", "bench_ecp14.py", "bench_lp.py", "bench_extension.py"])
+def test_benchmark_quick_mode_runs(script):
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", script), "--quick"], capture_output=True,
+                         text=True, timeout=600, cwd=ROOT,
+                         env=dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "None" not in out.stdout and "error" not in out.stdout.lower(), out.stdout[-2000:]
