@@ -34,24 +34,13 @@ class DistanceData(Record):
 
 def distance_data(metric) -> DistanceData | None:
     """The interned distance matrix of a metric, or ``None`` above :data:`MAX_DISTANCE_POINTS` points."""
-    n = len(metric)
-    if n > MAX_DISTANCE_POINTS:
+    from ..metrics.symmetry import distance_codes
+
+    if len(metric) > MAX_DISTANCE_POINTS:
         return None
-    index: dict = {}
-    values: list = []
-    codes = []
-    for i in range(n):
-        row = []
-        for j in range(n):
-            d = metric.d(i, j)
-            s = "inf" if d == math.inf else exact_str(d)
-            k = index.get(s)
-            if k is None:
-                k = index[s] = len(values)
-                values.append(s)
-            row.append(k)
-        codes.append(row)
-    return DistanceData(points=[str(p) for p in metric.points], values=values, codes=codes)
+    codes, values = distance_codes(metric)   # numpy codes, each checked against the metric's exact distance
+    return DistanceData(points=[str(p) for p in metric.points],
+                        values=["inf" if d == math.inf else exact_str(d) for d in values], codes=codes.tolist())
 
 
 @dataclass(frozen=True)
