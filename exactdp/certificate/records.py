@@ -36,12 +36,22 @@ from typing import Any, ClassVar
 __all__ = ["Record", "Evidence", "evidence_kind", "evidence_from_json", "evidence_kinds"]
 
 
+def _flat_ints(rows: list) -> bool:
+    """Is every element a list of plain ints?"""
+    return all(type(r) is list and set(map(type, r)) <= _INT for r in rows)
+
+
+_INT = {int}
+
+
 def _check(value: Any, where: str) -> None:
     if value is None or isinstance(value, (str, bool, Record)):
         return
     if isinstance(value, int):
         return
     if isinstance(value, list):
+        if value and type(value[0]) is list and _flat_ints(value):
+            return  # a matrix of ints (a mechanism's codes): checked row by row in C, not cell by cell
         for v in value:
             _check(v, where)
         return

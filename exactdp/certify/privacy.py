@@ -73,7 +73,7 @@ def _note(stats) -> str:
             f"outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by exact zeros")
 
 
-def smallest_epsilon(mech, metric, *, _cons=None) -> Certificate:
+def smallest_epsilon(mech, metric, *, _cons=None, _data=None) -> Certificate:
     """The exact smallest eps for which ``mech`` is ``eps d``-private.
 
     .. math:: \\varepsilon^* = \\max_{x, x', z} \\log(K(x)(z) / K(x')(z)) / d(x, x')
@@ -129,7 +129,8 @@ def smallest_epsilon(mech, metric, *, _cons=None) -> Certificate:
                            "(mech.at(Level...)) or use certify_all_eps")
     mech = mech.validate()
     cons = _cons if _cons is not None else Constraints(mech, metric)
-    base = dict(mechanism=mechanism_data(mech), metric=metric_data(metric), counts=_counts(cons))
+    mdata, gdata = _data if _data is not None else (mechanism_data(mech), metric_data(metric))
+    base = dict(mechanism=mdata, metric=gdata, counts=_counts(cons))
     claim = f"the smallest eps for which {mech.name} is eps*d-private on the {metric.description}"
     if cons.n_pairs == 0:
         ev = EpsilonEvidence(**base, epsilon="0", enclosure=["0", "0"], level=None, binding=None)
@@ -228,11 +229,12 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
         return settled if settled is not None else _unsupported(mech, metric, level, claim, str(e))
     cons = Constraints(mech, metric)
     S = cons.decide(level)
-    eps_cert = smallest_epsilon(mech, metric, _cons=cons) if with_epsilon else None
+    mdata, gdata = mechanism_data(mech), metric_data(metric)   # built once, shared with the smallest-eps evidence
+    eps_cert = smallest_epsilon(mech, metric, _cons=cons, _data=(mdata, gdata)) if with_epsilon else None
     smallest = eps_cert.evidence if eps_cert is not None else None
     factors = [[exact_str(d), exact_str(level.factor(d)) if level.factor(d) is not None else level.factor_str(d)]
                for d in cons.dvals[:4]]
-    kw = dict(mechanism=mechanism_data(mech), metric=metric_data(metric), level=level_data(level),
+    kw = dict(mechanism=mdata, metric=gdata, level=level_data(level),
               counts=_counts(cons), stats=S.stats, factors=factors, violated_count=S.violated,
               tight_count=S.tight, tight_distinct=S.tight_distinct,
               epsilon=smallest.epsilon if smallest else None, enclosure=smallest.enclosure if smallest else None,
