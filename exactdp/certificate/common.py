@@ -24,9 +24,6 @@ class MechanismData(Record):
     values: list
     codes: list
 
-    def entry(self, i: int, j: int) -> str:
-        return self.values[self.codes[i][j]]
-
     def rows(self) -> list:
         """The matrix as rows of exact strings."""
         return [[self.values[c] for c in row] for row in self.codes]
@@ -57,15 +54,6 @@ class MetricData(Record):
     reduction: str
     all_pairs_at: str | None = None
     labels: list | None = None
-
-    def generating_pairs(self):
-        """Iterate ``[x, x', d]`` (expanding ``all_pairs_at``)."""
-        if self.all_pairs_at is None:
-            yield from self.pairs
-            return
-        for i, x in enumerate(self.labels):
-            for y in self.labels[i + 1:]:
-                yield [x, y, self.all_pairs_at]
 
 
 @dataclass(frozen=True)

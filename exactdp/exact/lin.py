@@ -83,6 +83,21 @@ def squarefree_split(n: int) -> tuple[int, int]:
     return k, s
 
 
+def ball_sign(arb_at, max_prec: int):
+    """Sign of a number known to be non-zero, from its Arb balls ``arb_at()`` at 64, 128, ... ``max_prec`` bits;
+    ``None`` when no ball excludes 0 (the caller says why that is undecided)."""
+    prec = 64
+    while prec <= max_prec:
+        with ctx.workprec(prec):
+            v = arb_at()
+            if v > 0:
+                return 1
+            if v < 0:
+                return -1
+        prec *= 2
+    return None
+
+
 def format_linear(terms) -> str:
     """Exact text of ``sum c * atom`` from ``(atom text or None for a rational, fmpq coefficient)`` pairs."""
     parts = []
@@ -271,16 +286,10 @@ class Lin:
             return 0
         if self.is_rational():
             return 1 if self.terms[0][1] > 0 else -1
-        prec = 64
-        while prec <= max_prec:
-            with ctx.workprec(prec):
-                v = self.arb()
-                if v > 0:
-                    return 1
-                if v < 0:
-                    return -1
-            prec *= 2
-        raise UnsupportedRegime(f"sign of {self} not separated at {max_prec} bits")  # pragma: no cover
+        s = ball_sign(self.arb, max_prec)
+        if s is None:  # pragma: no cover
+            raise UnsupportedRegime(f"sign of {self} not separated at {max_prec} bits")
+        return s
 
     def __lt__(self, other):
         return (self - other).sign() < 0

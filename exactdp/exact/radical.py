@@ -40,7 +40,7 @@ from functools import lru_cache
 from flint import arb, ctx, fmpq, fmpz
 
 from ..errors import InvalidInput, InvalidType, Undecided
-from .lin import MAX_PREC, Lin, format_linear
+from .lin import MAX_PREC, Lin, ball_sign, format_linear
 
 __all__ = ["Rad", "to_rad"]
 
@@ -220,17 +220,11 @@ class Rad:
             return 0
         if self.is_rational():
             return 1 if self.terms[0][1] > 0 else -1
-        prec = 64
-        while prec <= max_prec:
-            with ctx.workprec(prec):
-                v = self.arb()
-                if v > 0:
-                    return 1
-                if v < 0:
-                    return -1
-            prec *= 2
-        raise Undecided(f"sign of {self}: non-zero (linear independence of radicals) but not separated from 0 "
-                        f"at {max_prec} bits")  # pragma: no cover
+        s = ball_sign(self.arb, max_prec)
+        if s is None:  # pragma: no cover
+            raise Undecided(f"sign of {self}: non-zero (linear independence of radicals) but not separated from 0 "
+                            f"at {max_prec} bits")
+        return s
 
     def __lt__(self, other):
         return (self - other).sign() < 0

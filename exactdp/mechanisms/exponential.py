@@ -88,7 +88,7 @@ def exponential(metric, beta="eps/2", *, outputs=None, name=None, output_metric=
     cols = [Y.index.get(z) for z in pts]
     if any(c is None for c in cols):
         raise InvalidInput(f"exponential outputs: {pts[cols.index(None)]!r} is not a point of the output metric")
-    fx = _map_f(f, metric, Y)
+    fx = map_f(f, metric, Y)
     weights = _base_measure(mu, pts)
     rows = []
     for i in range(len(metric)):
@@ -121,7 +121,7 @@ def _normalise(terms):
     return [t / rat_sum for t in terms]
 
 
-def _map_f(f, X, Y):
+def map_f(f, X, Y):
     """Index in ``Y`` of ``f(x)`` for each point of ``X``."""
     out = []
     for x in X.points:

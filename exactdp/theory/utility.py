@@ -46,27 +46,15 @@ from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level
 from ..exact.lin import Lin
 from ..exact.values import LogVal, Setting, exact_number
+from ..mechanisms.exponential import map_f
 from ..metrics.space import dist_sub
 
 __all__ = ["lipschitz_constant", "certify_utility", "certify_exponential_bound", "ball_mass"]
 
 
 def _f_index(f, X, Y):
-    out = []
-    for x in X.points:
-        if f is None:
-            y = x
-        elif callable(f):
-            y = str(f(x))
-        else:
-            fm = {str(k): str(v) for k, v in f.items()}
-            if x not in fm:
-                raise InvalidInput(f"f: no image for the input {x!r}")
-            y = fm[x]
-        if y not in Y.index:
-            raise InvalidInput(f"f: f({x!r}) = {y!r} is not a point of the output metric")
-        out.append(Y.index[y])
-    return out
+    """Index in ``Y`` of ``f(x)`` for each point of ``X`` (KL10 Def. 2.6's map; the exponential mechanism's)."""
+    return map_f(f, X, Y)
 
 
 def lipschitz_constant(metric, output_metric=None, f=None):
