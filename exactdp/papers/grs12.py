@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from ..certify.all_eps import certify_all_eps
 from ..certify.privacy import certify_privacy
-from ..exact.decide import exact_str
-from ..exact.expo import ExpFrac
-from ..exact.lin import Lin
+from ..exact import ExpFrac, Lin, exact_str
 from ..mechanisms import geometric
 from ..metrics import path
 from .registry import ClaimResult, md_table, register

@@ -13,10 +13,7 @@ import itertools
 
 from flint import fmpq
 
-from ..exact.decide import exact_str
-from ..exact.lp import LinearProgram, solve_lp
-from ..exact.lp_irrational import optimal_face_constraints, solve_lp_irrational
-from ..exact.radical import Rad
+from ..exact import LinearProgram, Rad, exact_str, optimal_face_constraints, solve_lp, solve_lp_irrational
 from .registry import ClaimResult, md_table, register
 
 DBS = [frozenset(s) for k in range(4) for s in itertools.combinations((1, 2, 3), k)]

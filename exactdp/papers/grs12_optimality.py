@@ -14,7 +14,7 @@ from flint import fmpq
 
 from ..errors import InvalidInput
 from ..mechanism import Mechanism
-from ..exact.decide import exact_str
+from ..exact import exact_str
 from ..mechanisms import geometric
 from ..theory.optimality import (JOURNAL_GLYPHS, certify_universal_optimality, check_lemmas, constraint_matrix,
                                  lemma_5_11_remap, optimal_mechanism)
@@ -311,8 +311,7 @@ def _not_a_remap(G, V):
           "a vertex, no remap of the truncated geometric mechanism, optimal with value 1/3, not the unique optimum")
 def fn_vertex() -> ClaimResult:
     from ..errors import InvalidInput as _Bad
-    from ..exact.lp import LinearProgram, solve_lp
-    from ..exact.values import exact_number
+    from ..exact import LinearProgram, exact_number, solve_lp
 
     lp = _footnote_lp()
     V = [[exact_number(v) for v in r] for r in FOOTNOTE_VERTEX]

@@ -7,7 +7,7 @@ import sympy as sp
 from flint import fmpq
 
 from ..certify.approximate import certify_approx
-from ..exact.decide import exact_str
+from ..exact import exact_str
 from ..mechanisms import randomized_response
 from ..metrics import discrete, path, symmetric_difference
 from ..theory.accuracy import hlm15_theorem6_bound, hlm15_theorem7_bound, max_expected_error

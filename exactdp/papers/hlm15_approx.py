@@ -13,7 +13,7 @@ import itertools
 from flint import fmpq
 
 from ..certify.approximate import affine_sign, approx_level, certify_approx
-from ..exact.decide import exact_str, sign
+from ..exact import exact_str, sign
 from ..mechanism import Mechanism
 from ..mechanisms import randomized_response
 from ..mechanisms.product import product_sanitisation, repeated
