@@ -1,0 +1,156 @@
+"""Certify an exact LP optimum with the whole LP, its primal and its dual in the evidence (kind ``lp``).
+
+The LP core (:func:`exactdp.exact.solve_lp`, :func:`exactdp.exact.solve_lp_irrational`) returns optima
+already verified with their duals; :func:`certify_lp_optimum` writes one down as a certificate the
+independent re-check can redo from the JSON alone (DESIGN.md section 4), optionally with a radical
+parameter, a proof of uniqueness and the vertex property.
+"""
+
+from __future__ import annotations
+
+from flint import fmpq
+
+from ..certificate import Certificate, Method, Verdict
+from ..certificate.ecp14 import LPData
+from ..certificate.lp import LPEvidence, LPParameter, LPUnique
+from ..errors import InvalidInput
+from ..exact import LinearProgram, exact_str, solve_lp
+
+__all__ = ["certify_lp_optimum"]
+
+
+def _components(v, atom):
+    """``v = v0 + v1 t`` for ``t`` the radical ``atom``, or ``(v, 0)`` for a rational ``v``."""
+    if isinstance(v, (int, fmpq)):
+        return fmpq(v), fmpq(0)
+    comp = v.components()
+    if set(comp) - {(), atom}:
+        raise InvalidInput(f"certify_lp_optimum: a cost or dual value {v} has radicals other than the parameter; "
+                           "pass parameter= the one atom it uses")
+    return comp.get((), fmpq(0)), comp.get(atom, fmpq(0))
+
+
+def _split(values, atom):
+    pairs = [_components(v, atom) for v in values]
+    return [exact_str(a) for a, _ in pairs], [exact_str(b) for _, b in pairs]
+
+
+def _rows(rows):
+    return [{str(j): exact_str(a) for j, a in r.items()} for r in rows]
+
+
+def _dot(row, x):
+    return sum((a * x[j] for j, a in row.items()), fmpq(0))
+
+
+def _face(sol, x):
+    """Complementary-slackness face of ``sol``: (zero, tight, equality rows, right-hand sides)."""
+    sgn = lambda v: (v > 0) - (v < 0) if isinstance(v, fmpq) else v.sign()  # noqa: E731
+    zero = [j for j in range(sol.lp.n) if sgn(sol.reduced[j]) > 0]
+    tight = [k for k in range(len(sol.lp.A_ub)) if sgn(sol.lam[k]) > 0]
+    lp = sol.lp
+    return zero, tight, lp.A_eq + [{j: 1} for j in zero] + [lp.A_ub[k] for k in tight], \
+        lp.b_eq + [0] * len(zero) + [lp.b_ub[k] for k in tight]
+
+
+def _uniqueness(sol, x):
+    """An :class:`LPUnique` record, or ``None`` when some coordinate moves on the optimal face."""
+    zero, tight, F_eq, F_b = _face(sol, x)
+    lp, bounds = sol.lp, []
+    for j in range(lp.n):
+        if j in set(zero):
+            continue
+        duals = {}
+        for key, s in (("lo", 1), ("hi", -1)):
+            face = solve_lp(LinearProgram(c=[s if k == j else 0 for k in range(lp.n)], A_eq=F_eq, b_eq=F_b,
+                                          A_ub=lp.A_ub, b_ub=lp.b_ub))
+            if face.value != s * x[j]:
+                return None
+            duals[f"{key}_y"] = [exact_str(v) for v in face.y]
+            duals[f"{key}_lam"] = [exact_str(v) for v in face.lam]
+        bounds.append({"j": j, **duals})
+    return LPUnique(zero=zero, tight=tight, bounds=bounds)
+
+
+def _is_vertex(lp, x) -> bool:
+    from flint import fmpq_mat
+
+    rows = list(lp.A_eq) + [r for r, b in zip(lp.A_ub, lp.b_ub) if _dot(r, x) == b] + \
+        [{j: 1} for j in range(lp.n) if x[j] == 0]
+    M = fmpq_mat(len(rows), lp.n)
+    for i, r in enumerate(rows):
+        for j, v in r.items():
+            M[i, j] = v
+    return M.rank() == lp.n
+
+
+def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=(None, None),
+                       unique: bool = False, vertex: bool = False) -> Certificate:
+    """Write a verified LP optimum as a re-checkable certificate of kind ``lp``.
+
+    Parameters
+    ----------
+    sol : LPSolution or IrrationalLPSolution
+        An exact optimum with its dual, from :func:`~exactdp.exact.solve_lp` or
+        :func:`~exactdp.exact.solve_lp_irrational`.
+    statement : str
+        What the optimum shows, in words (the certificate's claim).
+    x : list of rationals, optional
+        Another optimal point to certify with the same dual (complementary slackness makes every
+        optimum pair with every optimal dual); checked exactly here.
+    parameter : radical atom, optional
+        With an irrational cost: the one :class:`~exactdp.exact.Rad` atom ``t`` the cost and the dual are
+        affine in; ``interval`` ``(low, high)`` (rationals, ``None`` unbounded) is where the same dual stays
+        feasible, asserted by the certificate for every ``t`` in it.
+    unique : bool
+        Prove that the optimum is unique (two exact face LPs per coordinate); if it is not, the evidence's
+        ``unique`` is ``None``.
+    vertex : bool
+        Assert (and check) that ``x`` is a vertex: the active constraints have rank ``n``.
+
+    Returns
+    -------
+    Certificate
+        Kind ``lp``, verdict holds, method exact LP with dual.
+
+    Raises
+    ------
+    InvalidInput
+        When ``x`` is not an optimum, when ``vertex`` is asked of a point that is not one, or when the
+        cost has radicals other than ``parameter``.
+
+    Examples
+    --------
+    >>> from exactdp.exact import LinearProgram, solve_lp
+    >>> sol = solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1]))
+    >>> c = certify_lp_optimum(sol, "the cheaper coordinate takes all", unique=True, vertex=True)
+    >>> c.evidence.lp.value, c.evidence.lp.x, c.recheck().status
+    ('1', ['1', '0'], 'confirmed')
+
+    References
+    ----------
+    Weak duality and complementary slackness; used for [GRS12]_ Thm 6.3 and footnote 4.
+    """
+    lp = sol.lp
+    x = list(sol.x) if x is None else [fmpq(v) for v in x]
+    cost = getattr(sol, "cost", lp.c)
+    feasible = all(v >= 0 for v in x) and all(_dot(r, x) == b for r, b in zip(lp.A_eq, lp.b_eq)) \
+        and all(_dot(r, x) <= b for r, b in zip(lp.A_ub, lp.b_ub))
+    if len(x) != lp.n or not feasible or sum((c * v for c, v in zip(cost, x)), cost[0] * 0) != sol.value:
+        raise InvalidInput("certify_lp_optimum: x is not an optimum of the LP (infeasible, or its cost differs "
+                           "from the optimal value); pass a point of the optimal face")
+    if vertex and not _is_vertex(lp, x):
+        raise InvalidInput("certify_lp_optimum: vertex=True but the constraints active at x have rank < n")
+    c0, c1 = _split(cost, parameter)
+    y0, y1 = _split(sol.y, parameter)
+    l0, l1 = _split(sol.lam, parameter)
+    v0, v1 = _split([sol.value], parameter)
+    par = None if parameter is None else LPParameter(
+        atom=[[int(p), exact_str(fmpq(f))] for p, f in parameter],
+        low=None if interval[0] is None else exact_str(fmpq(interval[0])),
+        high=None if interval[1] is None else exact_str(fmpq(interval[1])), cost=c1, value=v1[0], y=y1, lam=l1)
+    ev = LPEvidence(statement=statement, cost=c0, A_eq=_rows(lp.A_eq), b_eq=[exact_str(v) for v in lp.b_eq],
+                    A_ub=_rows(lp.A_ub), b_ub=[exact_str(v) for v in lp.b_ub],
+                    lp=LPData(value=v0[0], x=[exact_str(v) for v in x], y=y0, lam=l0), parameter=par,
+                    vertex=vertex, unique=_uniqueness(sol, x) if unique else None)
+    return Certificate("lp", Verdict.HOLDS, Method.EXACT_LP, statement, ev)
