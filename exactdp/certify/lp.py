@@ -84,6 +84,19 @@ def _is_vertex(lp, x) -> bool:
     return M.rank() == lp.n
 
 
+def _check_point(sol, cost, x, vertex) -> None:
+    """Refuse an ``x`` that is not an optimum of ``sol.lp`` (or not a vertex when one is asserted)."""
+    lp = sol.lp
+    feasible = len(x) == lp.n and all(v >= 0 for v in x) and all(_dot(r, x) == b for r, b in zip(lp.A_eq, lp.b_eq)) \
+        and all(_dot(r, x) <= b for r, b in zip(lp.A_ub, lp.b_ub))
+    if not feasible or sum((c * v for c, v in zip(cost, x)), cost[0] * 0) != sol.value:
+        raise InvalidInput("certify_lp_optimum: x is not an optimum of the LP (infeasible, or its cost differs "
+                           f"from the optimal value {sol.value}); pass a point of the optimal face")
+    if vertex and not _is_vertex(lp, x):
+        raise InvalidInput("certify_lp_optimum: vertex=True but the constraints active at x have rank < n "
+                           "(x is not a vertex); leave vertex=False for a point inside a face")
+
+
 def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=(None, None),
                        unique: bool = False, vertex: bool = False) -> Certificate:
     """Write a verified LP optimum as a re-checkable certificate of kind ``lp``.
@@ -134,13 +147,7 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
     lp = sol.lp
     x = list(sol.x) if x is None else [fmpq(v) for v in x]
     cost = getattr(sol, "cost", lp.c)
-    feasible = all(v >= 0 for v in x) and all(_dot(r, x) == b for r, b in zip(lp.A_eq, lp.b_eq)) \
-        and all(_dot(r, x) <= b for r, b in zip(lp.A_ub, lp.b_ub))
-    if len(x) != lp.n or not feasible or sum((c * v for c, v in zip(cost, x)), cost[0] * 0) != sol.value:
-        raise InvalidInput("certify_lp_optimum: x is not an optimum of the LP (infeasible, or its cost differs "
-                           "from the optimal value); pass a point of the optimal face")
-    if vertex and not _is_vertex(lp, x):
-        raise InvalidInput("certify_lp_optimum: vertex=True but the constraints active at x have rank < n")
+    _check_point(sol, cost, x, vertex)
     c0, c1 = _split(cost, parameter)
     y0, y1 = _split(sol.y, parameter)
     l0, l1 = _split(sol.lam, parameter)
