@@ -323,7 +323,13 @@ class Mechanism:
     # -- access ------------------------------------------------------------
     @property
     def shape(self):
-        """``(number of inputs, number of outputs)``."""
+        """``(number of inputs, number of outputs)``.
+
+        Examples
+        --------
+        >>> Mechanism.from_rows(["a", "b"], ["0", "1", "2"], [["1", "0", "0"], ["0", "1/2", "1/2"]]).shape
+        (2, 3)
+        """
         return self.codes.shape
 
     def __repr__(self):
