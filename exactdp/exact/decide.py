@@ -107,6 +107,11 @@ def arb_of(x, eps=None) -> arb:
     flint.arb
         A ball that contains ``x`` (Arb's rigorous error bound).
 
+    Raises
+    ------
+    UnsupportedRegime
+        ``x`` contains the symbolic eps and no ``eps`` is given.
+
     Examples
     --------
     >>> from flint import fmpq
