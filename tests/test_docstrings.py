@@ -22,10 +22,9 @@ import importlib
 import inspect
 import sys
 
+import numpydoc.validate as numpydoc_validate  # the test extra installs numpydoc: a missing one fails, never skips
 import pytest
-
-numpydoc_validate = pytest.importorskip("numpydoc.validate")
-from numpydoc.docscrape import NumpyDocString  # noqa: E402  (after the importorskip above)
+from numpydoc.docscrape import NumpyDocString
 
 PACKAGES = ["exactdp", "exactdp.exact", "exactdp.metrics", "exactdp.mechanisms", "exactdp.theory", "exactdp.certify",
             "exactdp.certificate", "exactdp.recheck"]
