@@ -135,9 +135,12 @@ def certify_extension(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=
     ------
     InvalidInput
         Not exactly one of ``eps``, ``alpha``, ``level``; an ``H`` that is
-        empty, repeats a point or names a point outside the metric
-        (:class:`~exactdp.errors.LabelMismatch` when the mechanism's inputs
-        are not exactly ``H``).
+        empty, repeats a point or names a point outside the metric; a
+        component of the metric with no point of ``H`` (the extension is
+        undefined there) (:class:`~exactdp.errors.LabelMismatch` when the
+        mechanism's inputs are not exactly ``H``).
+    InvalidType
+        A level given as a binary float.
 
     Examples
     --------
