@@ -73,7 +73,10 @@ def exponential(metric, beta="eps/2", *, outputs=None, name=None, output_metric=
         An output that is not a point of ``Y``, an ``f`` without an image for
         some input or with an image outside ``Y``, a bad ``mu`` (missing,
         negative or all-zero weights, wrong length), an infinite distance, or
-        a ``beta`` outside the grammar (:class:`~exactdp.errors.ParseError`).
+        a ``beta`` outside the grammar (:class:`~exactdp.errors.ParseError`)
+        or outside the exact regimes (:class:`~exactdp.errors.UnsupportedRegime`).
+    InvalidType
+        A ``beta`` given as a binary float.
 
     Examples
     --------
