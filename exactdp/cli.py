@@ -518,12 +518,22 @@ def _version() -> str:
 
 
 def build_parser():
+    """The ``exactdp`` argument parser: global options, then one sub-command per group helper below."""
     p = _Parser(prog="exactdp", description="Exact verification of differential privacy over finite metrics.",
                 epilog=_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--debug", action="store_true", help="show the traceback of an internal error (exit 4)")
     p.add_argument("--version", action="version", version=f"exactdp {_version()}")
     sub = _Sub(p.add_subparsers(dest="cmd", required=True, parser_class=_Parser))
 
+    _add_privacy_commands(sub)
+    _add_user_commands(sub)
+    _add_tool_commands(sub)
+    _register_extension_commands(sub)
+    return p
+
+
+def _add_privacy_commands(sub):
+    """Register certify, profile, compose and epsilon: the privacy of one given mechanism."""
     c = sub.add_parser("certify", help="certify eps*d-privacy of a mechanism (exactly)")
     c.add_argument("mechanism", nargs="?", help="mechanism file (JSON, or CSV for a bare matrix)")
     c.add_argument("--metric", help="metric file (JSON)")
@@ -563,6 +573,9 @@ def build_parser():
     e.add_argument("--format", choices=FORMATS, default="text")
     e.set_defaults(fn=_cmd_epsilon)
 
+
+def _add_user_commands(sub):
+    """Register optimal, remap, tight, regular and leakage: a mechanism for a user, prior or level."""
     o = sub.add_parser("optimal", help="the exact optimal private mechanism for a user (GRS12 LP) and whether "
                                        "the remapped geometric mechanism attains it")
     o.add_argument("--prior", required=True, help="prior file: {\"probabilities\": [...]}")
@@ -601,6 +614,9 @@ def build_parser():
     lk.add_argument("--format", choices=FORMATS, default="text")
     lk.set_defaults(fn=_cmd_leakage)
 
+
+def _add_tool_commands(sub):
+    """Register reproduce, plot, recheck and proofs: the papers, figures and certificate files."""
     r = sub.add_parser("reproduce", help="reproduce the papers' claims exactly")
     r.add_argument("ids", nargs="*", help="claim ids or paper names such as GRS12 (default: all)")
     r.add_argument("--list", action="store_true", help="list the claims (ids, papers, statements) without running them")
@@ -631,8 +647,6 @@ def build_parser():
     pr.add_argument("--check", action="store_true", help="fail if any proof file is stale")
     pr.add_argument("--dir", default="proofs")
     pr.set_defaults(fn=_cmd_proofs)
-    _register_extension_commands(sub)
-    return p
 
 
 def main(argv=None) -> int:

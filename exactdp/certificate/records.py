@@ -77,7 +77,25 @@ def _dump(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Record:
-    """Base of typed evidence records (see the module docstring)."""
+    """Base of typed evidence records (see the module docstring).
+
+    Subclasses are frozen dataclasses; their fields are the record's
+    parameters.  Every field is checked at construction: exact JSON data
+    only (DESIGN.md sec. 4).
+
+    Raises
+    ------
+    TypeError
+        A field holding anything but ``str``, ``int``, ``bool``, ``None``,
+        lists, string-keyed dicts and records (a float, an ``fmpq``, a live
+        object): an internal error of the checker that built it.
+
+    Examples
+    --------
+    >>> from exactdp.certificate.common import LevelData
+    >>> LevelData(text="log(2)", eps=None, R="2", D="1").to_json()
+    {'text': 'log(2)', 'eps': None, 'R': '2', 'D': '1'}
+    """
 
     #: field name -> Record subclass for nested records (a single record, or a list of them)
     _nested: ClassVar[dict] = {}
@@ -87,12 +105,52 @@ class Record:
             _check(getattr(self, f.name), f"{type(self).__name__}.{f.name}")
 
     def to_json(self) -> dict:
-        """The record as JSON data (a dict of exact values)."""
+        """Return the record as JSON data (a dict of exact values).
+
+        Returns
+        -------
+        dict
+            Field name -> JSON value; nested records as dicts.
+
+        Examples
+        --------
+        >>> from exactdp.certificate.common import LevelData
+        >>> LevelData(text="1/2", eps="1/2", R=None, D=None).to_json()["eps"]
+        '1/2'
+        """
         return {f.name: _dump(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
     def from_json(cls, data: dict):
-        """Rebuild a record from :meth:`to_json` output; unknown or missing fields are refused."""
+        """Rebuild a record from :meth:`to_json` output; unknown or missing fields are refused.
+
+        Parameters
+        ----------
+        data : dict
+            A JSON object with exactly the record's fields.
+
+        Returns
+        -------
+        Record
+            An instance of ``cls`` equal to the one dumped.
+
+        Raises
+        ------
+        ValueError
+            Not a dict, or fields that do not match the schema.
+        TypeError
+            A field value that is not exact JSON data.
+
+        Examples
+        --------
+        >>> from exactdp.certificate.common import LevelData
+        >>> LevelData.from_json({"text": "log(2)", "eps": None, "R": "2", "D": "1"}).R
+        '2'
+        >>> LevelData.from_json({"text": "log(2)"})
+        Traceback (most recent call last):
+        ...
+        ValueError: LevelData: fields do not match the schema; missing ['eps', 'R', 'D']
+        """
         if not isinstance(data, dict):
             raise ValueError(f"{cls.__name__}: expected a JSON object, got {type(data).__name__}")
         names = [f.name for f in fields(cls)]
@@ -115,13 +173,50 @@ _KINDS: dict = {}
 
 @dataclass(frozen=True)
 class Evidence(Record):
-    """The evidence of one certificate kind; subclasses are registered with :func:`evidence_kind`."""
+    """The evidence of one certificate kind; subclasses are registered with :func:`evidence_kind`.
+
+    ``kind`` (a class variable) is the name it is registered under.
+
+    Examples
+    --------
+    >>> evidence_kinds()["privacy"].kind
+    'privacy'
+    """
 
     kind: ClassVar[str] = ""
 
 
 def evidence_kind(name: str):
-    """Class decorator registering an :class:`Evidence` subclass under certificate kind ``name``."""
+    """Return a class decorator registering an :class:`Evidence` subclass under certificate kind ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The certificate kind (``"privacy"``, ``"optimality"``, ...).
+
+    Returns
+    -------
+    callable
+        The decorator; it sets ``cls.kind = name`` and returns ``cls``.
+
+    Raises
+    ------
+    TypeError
+        (from the decorator) The class is not an :class:`Evidence` subclass.
+    ValueError
+        (from the decorator) ``name`` is already registered to another class.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @evidence_kind("privacy")
+    ... @dataclass(frozen=True)
+    ... class Other(Evidence):
+    ...     note: str
+    Traceback (most recent call last):
+    ...
+    ValueError: evidence kind 'privacy' registered twice
+    """
     def deco(cls):
         if not (isinstance(cls, type) and issubclass(cls, Evidence)):
             raise TypeError("evidence_kind: decorate an Evidence subclass")
@@ -134,12 +229,48 @@ def evidence_kind(name: str):
 
 
 def evidence_kinds() -> dict:
-    """The registered kinds: name -> Evidence subclass."""
+    """Return the registered kinds: name -> Evidence subclass.
+
+    Returns
+    -------
+    dict
+        A copy of the registry.
+
+    Examples
+    --------
+    >>> evidence_kinds()["optimality"].__name__
+    'OptimalityEvidence'
+    """
     return dict(_KINDS)
 
 
 def evidence_from_json(kind: str, data: dict) -> Evidence:
-    """Rebuild the evidence of a certificate of ``kind`` from JSON."""
+    """Rebuild the evidence of a certificate of ``kind`` from JSON.
+
+    Parameters
+    ----------
+    kind : str
+        A registered certificate kind.
+    data : dict
+        The ``evidence`` object of a certificate's JSON.
+
+    Returns
+    -------
+    Evidence
+        The typed record, equal to the one dumped.
+
+    Raises
+    ------
+    ValueError
+        An unknown kind, or fields that do not match the kind's schema.
+
+    Examples
+    --------
+    >>> from exactdp import geometric, path, certify_privacy
+    >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+    >>> evidence_from_json("privacy", c.to_json()["evidence"]) == c.evidence
+    True
+    """
     cls = _KINDS.get(kind)
     if cls is None:
         raise ValueError(f"certificate kind {kind!r} is unknown; known: {', '.join(sorted(_KINDS))}")

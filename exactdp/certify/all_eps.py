@@ -42,6 +42,7 @@ def certify_all_eps(mech, metric) -> Certificate:
     mech : Mechanism
         Entries rational functions of a symbolic ``alpha`` (or rational).
     metric : FiniteMetric or networkx.Graph
+        The metric ``d`` of ``eps d``-privacy (ECP14 Def. 1) on the inputs.
 
     Returns
     -------

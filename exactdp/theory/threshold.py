@@ -211,7 +211,9 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
     Parameters
     ----------
     metric : FiniteMetric
-    width : rational
+        The metric ``(X, d)`` of the tight-constraints system ``Phi z = 1``
+        (ECP14 Def. 6).
+    width : rational, default 1/10^9
         Width of the certified bracket.
 
     Returns
@@ -221,7 +223,17 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
         ``"path"`` or ``"manhattan"`` (closed forms: threshold 0), ``"exact-polynomial"`` (z(alpha) >= 0 on all
         of (0, 1), proved on the quotient: threshold 0) or ``"bracket"``: ``evidence.lo``, ``evidence.hi``
         (decimal text of the certified rational levels) and ``evidence.exact`` (the exact value when the
-        exact route applies, else ``None``).
+        exact route applies, else ``None``).  Undecided (with the reason) when
+        no bracket can be certified.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import cycle, path
+    >>> c = threshold(path(5))
+    >>> c.verdict, c.evidence.route, c.evidence.exact
+    (<Verdict.HOLDS: 'holds'>, 'path', '0')
+    >>> threshold(cycle(6)).evidence.route
+    'symmetric'
 
     References
     ----------
@@ -250,7 +262,11 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
         ev = ThresholdEvidence(**base, route="exact-polynomial", partition=how, **zero)
         return Certificate("threshold", True, Method.SYMBOLIC_ROOTS, claim, ev)
     exact_text = ex[1] if ex is not None and ex[0] is not None else None
+    return _bracket(metric, width, claim, base, none, ex, exact_text)
 
+
+def _bracket(metric, width, claim, base, none, ex, exact_text) -> Certificate:
+    """Certify a rational bracket ``[lo, hi]`` of the threshold around a float guide (``undecided`` if it cannot)."""
     def undecided(reason):
         return Certificate("threshold", UNDECIDED, Method.NONE, claim,
                            ThresholdEvidence(**base, route="bracket", **{**none, "exact": exact_text}), reason=reason)
