@@ -4,9 +4,13 @@
 distance matrix in the evidence.  At a rational ``alpha`` (with distances that
 are integer multiples of the level's ``D``) every check is exact: a solution
 is verified by one multiplication (``Phi z = 1``, ``mu Phi = pi``), an LP by
-its primal and dual (:func:`check_lp`).  Solves at a transcendental level rest
-on Arb ball enclosures; this kernel does not redo an n x n interval solve, and
-says so.
+its primal and dual (:func:`check_lp`).  A solve at a transcendental level is
+redone here: on the quotient of an equitable partition that the certificate
+names and this module verifies, by Rump's verification of the approximate
+solution and inverse the certificate carries (:mod:`exactdp.recheck._verified`,
+where the error analysis is), or, for at most 60 points without them, by
+interval Gaussian elimination.  Threshold brackets are re-checked at both ends
+that way.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from fractions import Fraction
 import mpmath
 
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, sign, value
+from ._verified import Refuted, quotient, verified_signs
 from .privacy import _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -94,14 +99,55 @@ def _eliminate(A, n):
     return [1 if v.a > 0 else -1 for v in x]
 
 
+def _quotient_signs(level: dict, dist: dict, ver: dict, rhs: list):
+    """Signs of ``Phi^-1 rhs`` per point by the verified quotient route: ``(signs, cells, beta)``."""
+    k, counts, rhs_q = quotient(dist["codes"], ver["cell_of"], rhs)
+    signs, beta = verified_signs(level, dist["values"], k, counts, rhs_q, ver["center"], ver["inverse"])
+    return [signs[a] for a in ver["cell_of"]], k, beta
+
+
 def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool):
-    signs = _interval_solve(ev, rhs)
+    ver = ev.get("verified")
+    if ver is not None and "inverse" in ver:
+        try:
+            signs, k, beta = _quotient_signs(ev["level"], ev["distances"], ver, rhs)
+        except Refuted as e:
+            return REFUTED, len(rhs), str(e)
+        how = (f"re-verified on the {k}-cell quotient of the equitable partition (checked on every point; Rump's "
+               f"bound ||I - R Q||_inf <= {float(beta):.2g} < 1, residual enclosed exactly)")
+    else:
+        signs = _interval_solve(ev, rhs)
+        how = "re-solved in interval arithmetic at the transcendental level"
     pts = ev["distances"]["points"]
     neg = [pts[i] for i, s in enumerate(signs) if s < 0]
     ok = neg == negative and holds == (not neg)
     return (CONFIRMED if ok else REFUTED), len(signs), (
-        f"re-solved in interval arithmetic at the transcendental level: {len(neg)} coordinate(s) certified negative "
-        f"(certificate: {len(negative)})")
+        f"{how}: {len(neg)} coordinate(s) certified negative (certificate: {len(negative)})")
+
+
+def _check_bracket(c: dict):
+    """Both ends of a threshold bracket re-verified: every z > 0 at ``hi``, z < 0 at ``negative_at_lo`` at ``lo``."""
+    ev = c["evidence"]
+    ends, dist = ev.get("ends"), ev["distances"]
+    if not ends or dist is None:
+        raise NotHere("the certificate carries no verified solves at the bracket ends (an end rests on an Arb "
+                      "ball solve, which this kernel does not redo at this size)")
+    lo, hi = Fraction(ev["lo_rational"]), Fraction(ev["hi_rational"])
+    if not (0 < lo < hi and Fraction(ev["lo"]) == lo and Fraction(ev["hi"]) == hi and c["verdict"] == "holds"):
+        return REFUTED, 0, "the bracket ends are not 0 < lo < hi (or their decimal text differs)"
+    pts = dist["points"]
+    ones = [Fraction(1)] * len(pts)
+    try:
+        s_hi, k, b_hi = _quotient_signs({"eps": ev["hi_rational"]}, dist, ends["hi"], ones)
+        s_lo, _, b_lo = _quotient_signs({"eps": ev["lo_rational"]}, dist, ends["lo"], ones)
+    except Refuted as e:
+        return REFUTED, len(pts), str(e)
+    at = ev["negative_at_lo"]
+    ok = all(v > 0 for v in s_hi) and at in pts and s_lo[pts.index(at)] < 0
+    return (CONFIRMED if ok else REFUTED), 2 * len(pts), (
+        f"both ends re-verified on the {k}-cell quotient (Rump's bound {float(max(b_hi, b_lo)):.2g} < 1): at eps = "
+        f"{ev['hi']} every z > 0 {'(confirmed)' if all(v > 0 for v in s_hi) else '(NOT confirmed)'}, at eps = "
+        f"{ev['lo']} z at {at!r} < 0 {'(confirmed)' if at in pts and s_lo[pts.index(at)] < 0 else '(NOT confirmed)'}")
 
 
 def _dot(pairs):
@@ -272,8 +318,9 @@ def _check_threshold(c: dict):
         return (CONFIRMED if ok else REFUTED), len(ev["distances"]["codes"]), (
             "the metric is ball-size symmetric (every point sees the same multiset of distances): threshold 0 by "
             "ECP14 Prop. 9" if ok else "the metric is NOT ball-size symmetric")
-    raise NotHere("the bracket ends are solves at transcendental levels (Arb balls); an n x n interval solve is "
-                  "outside this kernel")
+    if ev["route"] == "bracket":
+        return _check_bracket(c)
+    raise NotHere(f"threshold route {ev['route']!r}")
 
 
 def _check_leakage(c: dict):
