@@ -49,7 +49,7 @@ from mpmath import libmp
 
 from ._kernel import NotHere, _div, _iv, level_factor
 
-__all__ = ["quotient", "verified_signs", "Refuted"]
+__all__ = ["quotient", "enclose_quotient", "Inverse", "certified_signs", "Refuted"]
 
 _U = Fraction(1, 2**53)
 _ETA = Fraction(1, 2**1074)
@@ -139,12 +139,35 @@ def _up_float(x: Fraction) -> float:
     return f if Fraction(f) >= x else math.nextafter(f, math.inf)
 
 
-def verified_signs(level: dict, values: list, k: int, counts: list, rhs_q: list, center: dict, inverse: dict):
-    """Certified signs of ``y = Q^-1 rhs_q`` (see the module docstring, steps 2-3): a list of +1/-1 per cell.
+class Inverse:
+    """An approximate inverse ``R = M 2^exp`` (exact doubles) and the defect bounds ``g`` it was verified with
+    on a quotient enclosed by ``[Qlo, Qhi] 2^-S``."""
 
-    Raises :class:`NotHere` when ``R`` is not a good enough inverse (``beta >= 1``) or a coordinate is not
-    separated from 0, :class:`Refuted` on malformed data.
-    """
+    def __init__(self, data: dict, k: int):
+        e, M = _dyadics(data, k)
+        if any(len(r) != k or not all(isinstance(v, int) and abs(v) < 2**53 for v in r) for r in M):
+            raise Refuted("the approximate inverse is not a k x k matrix of integers below 2^53")
+        if e < -1000 + 53 or e > 900:
+            raise NotHere("the approximate inverse's scale is outside the double range")
+        self.M, self.exp, self.k = M, e, k
+        self.Rf = [[math.ldexp(v, e) for v in row] for row in M]
+        self.absR = [[abs(v) for v in row] for row in self.Rf]
+
+    def verify(self, Qlo, Qhi) -> list:
+        """Exact upper bounds of the row sums of ``|I - R Q|`` (a k^3 float product, bounded)."""
+        return _defect_rows(self, Qlo, Qhi)
+
+    def verify_near(self, g_ref: list, ref: tuple, Qlo, Qhi) -> list:
+        """The same bounds for a nearby ``Q`` from those of a reference ``Q_ref`` (enclosed by ``ref``):
+        ``|I - R Q| <= |I - R Q_ref| + |R| |Q - Q_ref|`` entrywise -- k^2 work instead of k^3."""
+        rlo, rhi = ref
+        w = [_up_float(Fraction(sum(max(h - l2, h2 - l) for l, h, l2, h2 in zip(a, b, c, d)), 2**_S))
+             for a, b, c, d in zip(Qlo, Qhi, rlo, rhi)]
+        return [g + _up_dot(ar, w) for g, ar in zip(g_ref, self.absR)]
+
+
+def enclose_quotient(level: dict, values: list, k: int, counts: list) -> tuple:
+    """``(Qlo, Qhi)``: integers with ``Qlo 2^-S <= Q <= Qhi 2^-S`` entrywise (module docstring, step 2)."""
     F = _fixed_factors(level, values)
     Qlo = [[0] * k for _ in range(k)]
     Qhi = [[0] * k for _ in range(k)]
@@ -152,22 +175,21 @@ def verified_signs(level: dict, values: list, k: int, counts: list, rhs_q: list,
         for (b, c), m in cnt.items():
             Qlo[a][b] += m * F[c][0]
             Qhi[a][b] += m * F[c][1]
-    two = 2 ** (_S + 1)
-    Qf = [[(lo + hi) / two for lo, hi in zip(rl, rh)] for rl, rh in zip(Qlo, Qhi)]
+    return Qlo, Qhi
+
+
+def certified_signs(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) -> tuple:
+    """``(signs, beta)``: certified signs (+1/-1) of ``Q^-1 rhs_q`` per cell from ``y~`` (module docstring,
+    step 3).  Raises :class:`NotHere` when ``beta >= 1`` or a coordinate is not separated from 0."""
+    k = R.k
     ye, Y = _dyadics(center, k)
-    re, M = _dyadics(inverse, k)
-    if not all(isinstance(v, str) for v in Y):
-        raise Refuted("the approximate solution's mantissas are not text")
+    if not all(isinstance(v, str) and len(v) < 2000 for v in Y):
+        raise Refuted("the approximate solution's mantissas are not short integer text")
     Y = [int(v) for v in Y]
-    if any(len(r) != k or not all(isinstance(v, int) and abs(v) < 2**53 for v in r) for r in M):
-        raise Refuted("the approximate inverse is not a k x k matrix of integers below 2^53")
-    if re < -1000 + 53 or re > 900:
-        raise NotHere("the approximate inverse's scale is outside the double range")
-    g = _defect_rows(Qf, Qlo, Qhi, M, re, k)
     beta = max(g)
     if beta >= 1:
         raise NotHere(f"the approximate inverse does not verify: ||I - R Q||_inf <= {float(beta):.3g} is not < 1")
-    Rr = _residual_bound(Qlo, Qhi, Y, ye, M, re, rhs_q)
+    Rr = _residual_bound(Qlo, Qhi, Y, ye, R.M, R.exp, rhs_q)
     delta = max(Rr) / (1 - beta)
     signs = []
     for i in range(k):
@@ -183,14 +205,14 @@ def verified_signs(level: dict, values: list, k: int, counts: list, rhs_q: list,
     return signs, beta
 
 
-def _defect_rows(Qf, Qlo, Qhi, M, re, k) -> list:
+def _defect_rows(R: Inverse, Qlo, Qhi) -> list:
     """Exact upper bounds ``g_i`` of the row sums of ``|I - R Q|`` (module docstring, step 3)."""
-    Rf = [[math.ldexp(v, re) for v in row] for row in M]
-    absR = [[abs(v) for v in row] for row in Rf]
+    k, Rf, absR = R.k, R.Rf, R.absR
+    two = 2 ** (_S + 1)
+    Qf = [[(lo + hi) / two for lo, hi in zip(rl, rh)] for rl, rh in zip(Qlo, Qhi)]
     QT = list(zip(*Qf))
     # dQ 1: half-widths of the enclosure plus the rounding of each midpoint to a double (Qf >= 0)
     q1 = [_up_fsum(r) for r in Qf]
-    two = 2 ** (_S + 1)
     dq1 = [Fraction(sum(hi - lo for lo, hi in zip(rl, rh)), two) + 2 * _U * q + 2 * k * _ETA
            for rl, rh, q in zip(Qlo, Qhi, q1)]
     q1f = [_up_float(v) for v in q1]

@@ -20,7 +20,7 @@ from fractions import Fraction
 import mpmath
 
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, sign, value
-from ._verified import Refuted, quotient, verified_signs
+from ._verified import Inverse, Refuted, certified_signs, enclose_quotient, quotient
 from .privacy import _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -102,8 +102,27 @@ def _eliminate(A, n):
 def _quotient_signs(level: dict, dist: dict, ver: dict, rhs: list):
     """Signs of ``Phi^-1 rhs`` per point by the verified quotient route: ``(signs, cells, beta)``."""
     k, counts, rhs_q = quotient(dist["codes"], ver["cell_of"], rhs)
-    signs, beta = verified_signs(level, dist["values"], k, counts, rhs_q, ver["center"], ver["inverse"])
+    Qlo, Qhi = enclose_quotient(level, dist["values"], k, counts)
+    R = Inverse(ver["inverse"], k)
+    signs, beta = certified_signs(Qlo, Qhi, R, R.verify(Qlo, Qhi), ver["center"], rhs_q)
     return [signs[a] for a in ver["cell_of"]], k, beta
+
+
+def _bracket_signs(ev: dict, ends: dict):
+    """Signs at both ends of a bracket; ``R`` (given once, at ``hi``) is verified in full at ``hi`` and at ``lo``
+    by the perturbation bound ``|I - R Q_lo| <= |I - R Q_hi| + |R| |Q_lo - Q_hi|``."""
+    dist = ev["distances"]
+    cell_of = ends["hi"]["cell_of"]
+    if ends["lo"]["cell_of"] != cell_of:
+        raise Refuted("the two ends name different partitions")
+    k, counts, rhs_q = quotient(dist["codes"], cell_of, [Fraction(1)] * len(cell_of))
+    R = Inverse(ends["hi"]["inverse"], k)
+    hi = enclose_quotient({"eps": ev["hi_rational"]}, dist["values"], k, counts)
+    lo = enclose_quotient({"eps": ev["lo_rational"]}, dist["values"], k, counts)
+    g_hi = R.verify(*hi)
+    s_hi, b_hi = certified_signs(*hi, R, g_hi, ends["hi"]["center"], rhs_q)
+    s_lo, b_lo = certified_signs(*lo, R, R.verify_near(g_hi, hi, *lo), ends["lo"]["center"], rhs_q)
+    return [s_hi[a] for a in cell_of], [s_lo[a] for a in cell_of], k, max(b_hi, b_lo)
 
 
 def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool):
@@ -136,16 +155,14 @@ def _check_bracket(c: dict):
     if not (0 < lo < hi and Fraction(ev["lo"]) == lo and Fraction(ev["hi"]) == hi and c["verdict"] == "holds"):
         return REFUTED, 0, "the bracket ends are not 0 < lo < hi (or their decimal text differs)"
     pts = dist["points"]
-    ones = [Fraction(1)] * len(pts)
     try:
-        s_hi, k, b_hi = _quotient_signs({"eps": ev["hi_rational"]}, dist, ends["hi"], ones)
-        s_lo, _, b_lo = _quotient_signs({"eps": ev["lo_rational"]}, dist, ends["lo"], ones)
+        s_hi, s_lo, k, beta = _bracket_signs(ev, ends)
     except Refuted as e:
         return REFUTED, len(pts), str(e)
     at = ev["negative_at_lo"]
     ok = all(v > 0 for v in s_hi) and at in pts and s_lo[pts.index(at)] < 0
     return (CONFIRMED if ok else REFUTED), 2 * len(pts), (
-        f"both ends re-verified on the {k}-cell quotient (Rump's bound {float(max(b_hi, b_lo)):.2g} < 1): at eps = "
+        f"both ends re-verified on the {k}-cell quotient (Rump's bound {float(beta):.2g} < 1): at eps = "
         f"{ev['hi']} every z > 0 {'(confirmed)' if all(v > 0 for v in s_hi) else '(NOT confirmed)'}, at eps = "
         f"{ev['lo']} z at {at!r} < 0 {'(confirmed)' if at in pts and s_lo[pts.index(at)] < 0 else '(NOT confirmed)'}")
 

@@ -293,7 +293,10 @@ def _ends(v_lo, v_hi):
     keys = ("cell_of", "center", "inverse", "beta")
     if v_lo is None or v_hi is None or any(k not in v for v in (v_lo, v_hi) for k in keys):
         return None
-    return {"lo": {k: v_lo[k] for k in keys}, "hi": {k: v_hi[k] for k in keys}}
+    if v_lo["cell_of"] != v_hi["cell_of"]:
+        return None
+    # one approximate inverse (of Q at hi) serves both ends: the re-check verifies it at lo by perturbation
+    return {"lo": {k: v_lo[k] for k in keys if k != "inverse"}, "hi": {k: v_hi[k] for k in keys}}
 
 
 def _closed_form_zero(metric):
