@@ -211,8 +211,10 @@ class PhiSystem:
         """Solve ``Phi x = rhs`` (rhs exact rationals); raises ``InvalidInput`` if ``Phi`` is singular.
 
         When ``rhs`` is constant on the cells of the metric's equitable partition the solve runs on the
-        quotient (see the module docstring) and the solution is constant on cells; a singular quotient
-        raises ``InvalidInput`` like a singular ``Phi``.
+        quotient (see the module docstring) and the solution is constant on cells; otherwise the partition is
+        first refined by the values of ``rhs`` (colour refinement, checked equitable; e.g. a product prior on
+        a Hamming space falls into its coordinate-permutation classes).  A singular quotient raises
+        ``InvalidInput`` like a singular ``Phi`` (``Q`` is ``Phi`` on an invariant subspace).
         """
         rhs = [fmpq(v) for v in rhs]
         part = self.partition
