@@ -15,6 +15,7 @@ that way.
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 import mpmath
@@ -28,6 +29,12 @@ CONFIRMED, REFUTED = "confirmed", "refuted"
 
 def _phi(ev: dict) -> list:
     """Exact rational Phi from the distances and the level, or NotHere."""
+    vals = _phi_values(ev)
+    return [[vals[c] for c in row] for row in ev["distances"]["codes"]]
+
+
+def _phi_values(ev: dict) -> list:
+    """``phi`` for each distance value (exact rationals), or NotHere."""
     lv, dist = ev["level"], ev["distances"]
     if dist is None:
         raise NotHere("the metric is too large for the certificate to carry its distance matrix")
@@ -44,7 +51,7 @@ def _phi(ev: dict) -> list:
         if k.denominator != 1:
             raise NotHere("a distance that is not an integer multiple of D: phi is irrational")
         vals.append(R ** -int(k))
-    return [[vals[c] for c in row] for row in dist["codes"]]
+    return vals
 
 
 #: largest system re-solved in interval arithmetic at a transcendental level
@@ -233,10 +240,31 @@ def _violation_lp(M, rhs):
     return [Fraction(0)] * n + [Fraction(1)] * (2 * n), A_eq, list(rhs)
 
 
-def _solution_checks(M, z, rhs, negative, points, holds):
-    n = len(M)
-    for i in range(n):
-        if sum(M[i][j] * z[j] for j in range(n)) != rhs[i]:
+def _phi_times(codes, vals, z) -> list:
+    """``Phi z`` exactly, ``Phi_ij = vals[codes[i][j]]``.  Rows that see the same multiset of (distance code,
+    z value) pairs have the same product, so each distinct multiset is summed once (on a symmetric metric most
+    rows repeat one another)."""
+    zkey: dict = {}
+    zc = [zkey.setdefault(v, len(zkey)) for v in z]
+    zvals = list(zkey)
+    cache: dict = {}
+    out = []
+    for row in codes:
+        sig = frozenset(Counter(zip(row, zc)).items())
+        v = cache.get(sig)
+        if v is None:
+            v = cache[sig] = sum((m * vals[e] * zvals[c] for (e, c), m in sig), Fraction(0))
+        out.append(v)
+    return out
+
+
+def _solution_checks(ev, z, rhs, negative, holds):
+    codes, points = ev["distances"]["codes"], ev["distances"]["points"]
+    n = len(codes)
+    if len(z) != n or any(len(r) != n for r in codes):
+        return REFUTED, n, "the solution and the distance matrix have different sizes"
+    for i, v in enumerate(_phi_times(codes, _phi_values(ev), z)):
+        if v != rhs[i]:
             return REFUTED, n, f"row {points[i]}: the stated solution does not satisfy the system"
     neg = [points[i] for i in range(n) if z[i] < 0]
     ok = neg == negative and holds == (not neg)
@@ -261,7 +289,7 @@ def _check_tight(c: dict):
         ok = ok and holds == (Fraction(ev["lp"]["value"]) == 0)
         return (CONFIRMED if ok else REFUTED), n, "singular Phi, exact LP: " + detail
     z = [Fraction(v) for v in ev["z"]]
-    status, k, detail = _solution_checks(M, z, [Fraction(1)] * n, ev["negative"], pts, holds)
+    status, k, detail = _solution_checks(ev, z, [Fraction(1)] * n, ev["negative"], holds)
     if status == CONFIRMED and ev["mechanism"] is not None:
         mech = _Mech(ev["mechanism"])
         for i in range(n):
@@ -288,7 +316,7 @@ def _check_regular(c: dict):
         ok = ok and holds == (Fraction(ev["lp"]["value"]) == 0)
         return (CONFIRMED if ok else REFUTED), len(pi), "singular Phi, exact LP: " + detail
     mu = [Fraction(v) for v in ev["mu"]]
-    status, k, detail = _solution_checks(M, mu, pi, ev["negative"], ev["distances"]["points"], holds)
+    status, k, detail = _solution_checks(ev, mu, pi, ev["negative"], holds)
     return status, k, "mu Phi = pi (Phi symmetric): " + detail
 
 
