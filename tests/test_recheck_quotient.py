@@ -190,3 +190,14 @@ def test_enclosure_of_the_quotient_contains_the_true_entries():
                 assert Qlo[A][B] <= v <= Qhi[A][B] and Qhi[A][B] - Qlo[A][B] <= 2
     finally:
         mpmath.mp.prec = 53
+
+
+def test_large_quotients_carry_no_inverse_and_say_why(monkeypatch):
+    import exactdp.theory.regular as regular
+    from exactdp.metrics import path
+
+    monkeypatch.setattr(regular, "MAX_CARRIED_INVERSE", 10)          # path(70): 35 cells under its reflection
+    c = tight_constraints(path(70), Level.from_eps("1/2"))
+    assert c.holds is True and "inverse" not in c.evidence.verified and "center" not in c.evidence.verified
+    r = c.recheck()
+    assert r.status == "not checkable" and "70 > 60 points" in r.detail, r.detail

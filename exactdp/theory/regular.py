@@ -123,6 +123,8 @@ def _solve_method(sol) -> Method:
 
 #: significant bits of the approximate inverse a certificate carries (enough for ||I - R Q|| << 1)
 INVERSE_BITS = 32
+#: largest quotient whose approximate inverse a certificate carries (k^2 numbers; the re-check does k^3 work)
+MAX_CARRIED_INVERSE = 400
 
 
 def verified_data(sol) -> dict | None:
@@ -132,7 +134,8 @@ def verified_data(sol) -> dict | None:
     verification without inverting anything: the partition ``cell_of``, the approximate solution ``y~`` per
     cell (``center``: exact dyadics ``m 2^exp``) and the approximate inverse ``R`` of the quotient
     (``inverse``: integers times ``2^exp``, rounded to :data:`INVERSE_BITS` bits -- any ``R`` will do, the
-    re-check bounds ``||I - R Q||`` itself).
+    re-check bounds ``||I - R Q||`` itself).  Above :data:`MAX_CARRIED_INVERSE` cells ``y~`` and ``R`` are left
+    out (the certificate would grow as k^2 and its re-check as k^3) and the re-check says it cannot redo it.
     """
     if sol.enclosures is None:
         return None
@@ -140,7 +143,8 @@ def verified_data(sol) -> dict | None:
     out = {"z_enclosures": [[str(lo), str(hi)] for lo, hi in sol.enclosures],
            "cell_of": part.cell_of.tolist() if part is not None else None,
            "beta": str(sol.beta), **{k: str(v) for k, v in sol.extra.items()}}
-    if sol.center is not None and sol.inverse is not None and part is not None:
+    if sol.center is not None and sol.inverse is not None and part is not None \
+            and part.ncells <= MAX_CARRIED_INVERSE:
         s = max(int(v.q).bit_length() - 1 for v in sol.center)      # dyadics: q = 2^s
         out["center"] = {"exp": -s, "mantissas": [str(int(v.p) * (2 ** s // int(v.q))) for v in sol.center]}
         R = np.asarray(sol.inverse, dtype=np.float64)
