@@ -130,19 +130,29 @@ def test_undecided_is_one_encoding():
         bool(c.verdict)
 
 
+def _without_verified(c):
+    j = c.to_json()
+    j["evidence"]["verified"] = None
+    return j
+
+
 def test_transcendental_solves_re_solved_in_intervals_or_say_why():
     c = tight_constraints(path(4), Level.from_eps("1/2"))
     r = c.recheck()
+    assert r.status == "confirmed" and "quotient" in r.detail
+    r = recheck(_without_verified(c))                  # no approximate inverse: the interval re-solve
     assert r.status == "confirmed" and "interval" in r.detail
-    bad = c.to_json()
-    bad["evidence"]["negative"] = ["1"]
-    bad["verdict"] = "fails"
-    assert recheck(bad).status == "refuted"
+    for bad in (c.to_json(), _without_verified(c)):
+        bad["evidence"]["negative"] = ["1"]
+        bad["verdict"] = "fails"
+        assert recheck(bad).status == "refuted"
     from exactdp import from_graph
     import networkx as nx
-    r = tight_constraints(from_graph(nx.star_graph(3)), Level.from_eps("1/5")).recheck()   # z_center < 0
-    assert r.status == "confirmed"
-    r = tight_constraints(path(70), Level.from_eps("1/2")).recheck()
+    r = recheck(_without_verified(tight_constraints(from_graph(nx.star_graph(3)), Level.from_eps("1/5"))))
+    assert r.status == "confirmed"                                                         # z_center < 0
+    c = tight_constraints(path(70), Level.from_eps("1/2"))
+    assert c.recheck().status == "confirmed"
+    r = recheck(_without_verified(c))
     assert r.status == "not checkable" and "transcendental" in r.detail and "70" in r.detail
 
 

@@ -70,6 +70,7 @@ class RegularEvidence(Evidence):
     negative: list                   # labels y with mu_y certified < 0
     lp: LPData | None
     prop_violation: str | None
+    verified: dict | None = None     # a verified float solve (as TightEvidence.verified)
 
     _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData}
 
@@ -114,6 +115,7 @@ class ThresholdEvidence(Evidence):
     z_at_lo: str | None
     solver: str
     partition: str | None = None     # route "exact-polynomial": the equitable partition it worked on
+    ends: dict | None = None         # route "bracket": {"lo": ..., "hi": ...} the verified solves at both ends
 
     _nested = {"distances": DistanceData}
 

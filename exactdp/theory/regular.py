@@ -121,6 +121,38 @@ def _solve_method(sol) -> Method:
     return Method.VERIFIED_FLOAT if getattr(sol, "enclosures", None) is not None else Method.BALL_SOLVE
 
 
+#: significant bits of the approximate inverse a certificate carries (enough for ||I - R Q|| << 1)
+INVERSE_BITS = 32
+#: largest quotient whose approximate inverse a certificate carries (k^2 numbers; the re-check does k^3 work)
+MAX_CARRIED_INVERSE = 400
+
+
+def verified_data(sol) -> dict | None:
+    """The evidence of a verified float solve on a quotient (the ``verified`` field), or ``None``.
+
+    Besides the checker's exact enclosures it carries what an independent re-check needs to redo Rump's
+    verification without inverting anything: the partition ``cell_of``, the approximate solution ``y~`` per
+    cell (``center``: exact dyadics ``m 2^exp``) and the approximate inverse ``R`` of the quotient
+    (``inverse``: integers times ``2^exp``, rounded to :data:`INVERSE_BITS` bits -- any ``R`` will do, the
+    re-check bounds ``||I - R Q||`` itself).  Above :data:`MAX_CARRIED_INVERSE` cells ``y~`` and ``R`` are left
+    out (the certificate would grow as k^2 and its re-check as k^3) and the re-check says it cannot redo it.
+    """
+    if sol.enclosures is None:
+        return None
+    part = sol.partition
+    out = {"z_enclosures": [[str(lo), str(hi)] for lo, hi in sol.enclosures],
+           "cell_of": part.cell_of.tolist() if part is not None else None,
+           "beta": str(sol.beta), **{k: str(v) for k, v in sol.extra.items()}}
+    if sol.center is not None and sol.inverse is not None and part is not None \
+            and part.ncells <= MAX_CARRIED_INVERSE:
+        s = max(int(v.q).bit_length() - 1 for v in sol.center)      # dyadics: q = 2^s
+        out["center"] = {"exp": -s, "mantissas": [str(int(v.p) * (2 ** s // int(v.q))) for v in sol.center]}
+        R = np.asarray(sol.inverse, dtype=np.float64)
+        e = math.frexp(float(np.abs(R).max()))[1] - INVERSE_BITS
+        out["inverse"] = {"exp": e, "mantissas": np.rint(np.ldexp(R, -e)).astype(np.int64).tolist()}
+    return out
+
+
 def _lp_data(sol) -> LPData:
     return LPData(value=str(sol.value), x=[str(v) for v in sol.x], y=[str(v) for v in sol.y],
                   lam=[str(v) for v in sol.lam])
@@ -193,7 +225,7 @@ def regular_prior(prior, metric, level) -> Certificate:
         raise RuntimeError(f"internal error: a regular prior violates {viol}")
     ev = RegularEvidence(**base, route="solve", **{**empty, "mu": sol.strings(), "exact": sol.values is not None,
                                                    "gamma": gamma, "negative": [str(metric.points[i]) for i in neg],
-                                                   "prop_violation": viol})
+                                                   "prop_violation": viol}, verified=verified_data(sol))
     return Certificate("regular", not neg, _solve_method(sol), claim, ev, precision=sol.precision)
 
 
@@ -287,10 +319,7 @@ def tight_constraints(metric, level) -> Certificate:
                        solver=sol.method,
                        cells=None if part is None else int(part.ncells),
                        partition=None if part is None else part.how,
-                       verified=None if sol.enclosures is None else {
-                           "z_enclosures": [[str(lo), str(hi)] for lo, hi in sol.enclosures],
-                           "cell_of": part.cell_of.tolist() if part is not None else None,
-                           "beta": str(sol.beta), **{k: str(v) for k, v in sol.extra.items()}})
+                       verified=verified_data(sol))
     return Certificate("tight", not neg, _solve_method(sol), claim, ev, precision=sol.precision)
 
 

@@ -293,11 +293,26 @@ def _bracket(metric, width, claim, base, none, ex, exact_text) -> Certificate:
         return undecided("the float guide could not be certified at its bracket")
     e_lo = c_lo.evidence
     neg = e_lo.negative[0]
-    ev = ThresholdEvidence(**base, route="bracket", lo=_dec(lo), hi=_dec(hi), lo_rational=str(lo),
+    ends = _ends(c_lo.evidence.verified, c_hi.evidence.verified)
+    if ends is not None:
+        base["distances"] = distance_data(metric)
+    ev = ThresholdEvidence(**base, route="bracket", ends=ends, lo=_dec(lo), hi=_dec(hi), lo_rational=str(lo),
                            hi_rational=str(hi), exact=exact_text,
                            exact_failure_set=str(ex[2]) if exact_text is not None else None, negative_at_lo=neg,
                            z_at_lo=e_lo.z[[str(p) for p in metric.points].index(neg)], solver=c_hi.evidence.solver)
     return Certificate("threshold", True, c_hi.method, claim, ev, precision=c_hi.precision)
+
+
+def _ends(v_lo, v_hi):
+    """What a re-check needs of the verified solves at both ends of a bracket (partition, ``y~``, ``R``), or
+    ``None`` when an end was not a verified float solve (an Arb fallback)."""
+    keys = ("cell_of", "center", "inverse", "beta")
+    if v_lo is None or v_hi is None or any(k not in v for v in (v_lo, v_hi) for k in keys):
+        return None
+    if v_lo["cell_of"] != v_hi["cell_of"]:
+        return None
+    # one approximate inverse (of Q at hi) serves both ends: the re-check verifies it at lo by perturbation
+    return {"lo": {k: v_lo[k] for k in keys if k != "inverse"}, "hi": {k: v_hi[k] for k in keys}}
 
 
 def _closed_form_zero(metric):
