@@ -113,8 +113,11 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
         optimum pair with every optimal dual); checked exactly here.
     parameter : radical atom, optional
         With an irrational cost: the one :class:`~exactdp.exact.Rad` atom ``t`` the cost and the dual are
-        affine in; ``interval`` ``(low, high)`` (rationals, ``None`` unbounded) is where the same dual stays
-        feasible, asserted by the certificate for every ``t`` in it.
+        affine in (a key of :meth:`Rad.components <exactdp.exact.Rad.components>`).
+    interval : tuple, default (None, None)
+        With ``parameter``: ``(low, high)``, rationals or ``None`` for unbounded, the range of ``t`` where
+        the same dual stays feasible, asserted by the certificate for every ``t`` in it.  It is not checked
+        here; the independent re-check refutes a certificate whose interval is too wide.
     unique : bool
         Prove that the optimum is unique (two exact face LPs per coordinate); if it is not, the evidence's
         ``unique`` is ``None``.
@@ -130,7 +133,9 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
     ------
     InvalidInput
         When ``x`` is not an optimum, when ``vertex`` is asked of a point that is not one, or when the
-        cost has radicals other than ``parameter``.
+        cost or the dual has radicals other than ``parameter``.
+    TypeError
+        An entry of ``x`` or ``interval`` is not convertible to ``fmpq`` (a binary float, say).
 
     Examples
     --------
@@ -139,6 +144,20 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
     >>> c = certify_lp_optimum(sol, "the cheaper coordinate takes all", unique=True, vertex=True)
     >>> c.evidence.lp.value, c.evidence.lp.x, c.recheck().status
     ('1', ['1', '0'], 'confirmed')
+
+    With the radical cost ``(t, 3/2)``, ``t = sqrt(2)``, the dual ``y = t`` stays feasible while
+    ``t <= 3/2``; a wider interval is refuted by the re-check:
+
+    >>> from flint import fmpq
+    >>> from exactdp.exact import Rad, solve_lp_irrational
+    >>> t = Rad.power(2, fmpq(1, 2))
+    >>> sol = solve_lp_irrational(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1]), [t, fmpq(3, 2)])
+    >>> (atom,) = t.components()
+    >>> c = certify_lp_optimum(sol, "x0 takes all while t <= 3/2", parameter=atom, interval=(0, fmpq(3, 2)))
+    >>> c.evidence.parameter.value, c.evidence.parameter.high, c.recheck().status
+    ('1', '3/2', 'confirmed')
+    >>> certify_lp_optimum(sol, "too wide", parameter=atom, interval=(0, 2)).recheck().status
+    'refuted'
 
     References
     ----------
