@@ -8,6 +8,8 @@ parameter, a proof of uniqueness and the vertex property.
 
 from __future__ import annotations
 
+from math import gcd
+
 from flint import fmpq
 
 from ..certificate import Certificate, Method, Verdict
@@ -97,6 +99,44 @@ def _check_point(sol, cost, x, vertex) -> None:
                            "(x is not a vertex); leave vertex=False for a point inside a face")
 
 
+def _affine_nonneg(v0, v1, low, high) -> bool:
+    """Is ``v0 + v1 t >= 0`` for every ``t`` in ``[low, high]`` (``None`` = unbounded on that side)?"""
+    if low is None and v1 > 0 or high is None and v1 < 0:
+        return False
+    return all(v0 + v1 * e >= 0 for e in (low, high) if e is not None)
+
+
+def _t_power(parameter):
+    """``(t^q, q)`` for the radical ``t = prod p^(f_p)``, exactly (``q`` the common denominator)."""
+    q = 1
+    for _, f in parameter:
+        q = q * fmpq(f).q // gcd(q, int(fmpq(f).q))
+    tq = fmpq(1)
+    for p, f in parameter:
+        tq *= fmpq(int(p)) ** int(fmpq(f) * q)
+    return tq, q
+
+
+def _check_interval(sol, parameter, interval) -> None:
+    """Refuse an ``interval`` on which the dual is not feasible for every ``t``, or that misses ``t``."""
+    low, high = (None if e is None else fmpq(e) for e in interval)
+    if parameter is None:
+        if low is not None or high is not None:
+            raise InvalidInput("certify_lp_optimum: interval= needs parameter= (the radical atom it ranges over)")
+        return
+    if low is not None and high is not None and low > high:
+        raise InvalidInput(f"certify_lp_optimum: interval ({low}, {high}) is empty; pass (low, high) with low <= high")
+    tq, q = _t_power(parameter)      # t > 0
+    if low is not None and low > 0 and low ** q > tq or high is not None and (high <= 0 or tq > high ** q):
+        raise InvalidInput(f"certify_lp_optimum: the parameter's own value is outside interval ({low}, {high}); "
+                           "the interval must contain it")
+    for name, values in (("an inequality multiplier", sol.lam), ("a reduced cost", sol.reduced)):
+        for v in values:
+            if not _affine_nonneg(*_components(v, parameter), low, high):
+                raise InvalidInput(f"certify_lp_optimum: {name} ({v}) turns negative inside interval ({low}, {high}): "
+                                   "the dual is not feasible on all of it; pass a narrower interval")
+
+
 def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=(None, None),
                        unique: bool = False, vertex: bool = False) -> Certificate:
     """Write a verified LP optimum as a re-checkable certificate of kind ``lp``.
@@ -116,8 +156,9 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
         affine in (a key of :meth:`Rad.components <exactdp.exact.Rad.components>`).
     interval : tuple, default (None, None)
         With ``parameter``: ``(low, high)``, rationals or ``None`` for unbounded, the range of ``t`` where
-        the same dual stays feasible, asserted by the certificate for every ``t`` in it.  It is not checked
-        here; the independent re-check refutes a certificate whose interval is too wide.
+        the same dual stays feasible, asserted by the certificate for every ``t`` in it.  Checked exactly
+        here (the multipliers and reduced costs are affine in ``t``, so both ends suffice, and ``t`` itself
+        must lie in it); the independent re-check redoes the same check from the JSON.
     unique : bool
         Prove that the optimum is unique (two exact face LPs per coordinate); if it is not, the evidence's
         ``unique`` is ``None``.
@@ -132,8 +173,9 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
     Raises
     ------
     InvalidInput
-        When ``x`` is not an optimum, when ``vertex`` is asked of a point that is not one, or when the
-        cost or the dual has radicals other than ``parameter``.
+        When ``x`` is not an optimum, when ``vertex`` is asked of a point that is not one, when the
+        cost or the dual has radicals other than ``parameter``, or when ``interval`` is given without
+        ``parameter``, is empty, misses ``t`` or reaches where the dual is infeasible.
     TypeError
         An entry of ``x`` or ``interval`` is not convertible to ``fmpq`` (a binary float, say).
 
@@ -146,7 +188,7 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
     ('1', ['1', '0'], 'confirmed')
 
     With the radical cost ``(t, 3/2)``, ``t = sqrt(2)``, the dual ``y = t`` stays feasible while
-    ``t <= 3/2``; a wider interval is refuted by the re-check:
+    ``t <= 3/2``; a wider interval is refused:
 
     >>> from flint import fmpq
     >>> from exactdp.exact import Rad, solve_lp_irrational
@@ -156,8 +198,10 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
     >>> c = certify_lp_optimum(sol, "x0 takes all while t <= 3/2", parameter=atom, interval=(0, fmpq(3, 2)))
     >>> c.evidence.parameter.value, c.evidence.parameter.high, c.recheck().status
     ('1', '3/2', 'confirmed')
-    >>> certify_lp_optimum(sol, "too wide", parameter=atom, interval=(0, 2)).recheck().status
-    'refuted'
+    >>> certify_lp_optimum(sol, "too wide", parameter=atom, interval=(0, 2))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: certify_lp_optimum: a reduced cost (3/2 - 2^(1/2)) turns negative inside interval (0, 2): the dual is not feasible on all of it; pass a narrower interval
 
     References
     ----------
@@ -167,6 +211,7 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
     x = list(sol.x) if x is None else [fmpq(v) for v in x]
     cost = getattr(sol, "cost", lp.c)
     _check_point(sol, cost, x, vertex)
+    _check_interval(sol, parameter, interval)
     c0, c1 = _split(cost, parameter)
     y0, y1 = _split(sol.y, parameter)
     l0, l1 = _split(sol.lam, parameter)

@@ -99,6 +99,25 @@ def test_lp_certificate_with_a_radical_parameter():
     assert recheck(_tamper(j, ["parameter", "value"], "2")).status == "refuted"
     with pytest.raises(InvalidInput, match="radicals other than the parameter"):
         certify_lp_optimum(sol, "no parameter given")
+    # the checker refuses the same intervals itself: it never writes a certificate it cannot back
+    with pytest.raises(InvalidInput, match="reduced cost .* turns negative inside interval"):
+        certify_lp_optimum(sol, "too wide", parameter=atom, interval=(0, 3))
+    with pytest.raises(InvalidInput, match="outside interval"):
+        certify_lp_optimum(sol, "misses t", parameter=atom, interval=(0, fmpq(9, 5)))
+    with pytest.raises(InvalidInput, match="outside interval"):
+        certify_lp_optimum(sol, "misses t", parameter=atom, interval=(fmpq(19, 10), 2))
+    with pytest.raises(InvalidInput, match="is empty"):
+        certify_lp_optimum(sol, "empty", parameter=atom, interval=(2, 1))
+    with pytest.raises(InvalidInput, match="turns negative inside interval"):
+        certify_lp_optimum(sol, "unbounded above", parameter=atom, interval=(0, None))
+    boundary = certify_lp_optimum(sol, "up to the tie t = 2", parameter=atom, interval=(fmpq(9, 5), 2))
+    assert recheck(boundary.to_json()).status == "confirmed"
+
+
+def test_lp_certificate_interval_needs_a_parameter():
+    sol = solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1]))
+    with pytest.raises(InvalidInput, match="interval= needs parameter="):
+        certify_lp_optimum(sol, "no parameter", interval=(0, 1))
 
 
 # ------------------------------------------------------------------------------------- decomposition ----
