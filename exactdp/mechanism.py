@@ -36,6 +36,7 @@ from .errors import InputTooLarge, InvalidInput, LabelMismatch, NotStochastic, U
 from .exact.decide import exact_latex, exact_str, sign
 from .exact.expo import ExpFrac
 from .exact.interop import as_rows
+from .exact.level import level_of
 from .exact.values import Setting, brief, probability
 
 __all__ = ["Mechanism", "MAX_CELLS"]
@@ -155,10 +156,11 @@ class Mechanism:
             Row and column labels (compared as strings, unique).
         rows : sequence of sequences
             The entries, one row per input, one entry per output.
-        alpha, eps : kernel value, optional
-            The values substituted for ``alpha``/``eps`` in the entries, as
-            :class:`~exactdp.exact.values.Setting` takes them (``alpha`` an
-            ``fmpq`` or ``ExpFrac``, ``eps`` a ``Lin`` or ``LogVal``; not text).
+        alpha, eps : exact number, optional
+            The level at which ``alpha``/``eps`` in the entries are evaluated,
+            at most one of them, normalised by :func:`~exactdp.exact.level_of`
+            (text such as ``"1/3"`` or ``"log(2)"``, an ``fmpq``, an int, a
+            sympy number).
         symbolic : bool, default True
             Without a level, keep ``alpha`` as a symbol (else the names
             ``alpha`` and ``eps`` are refused).
@@ -178,7 +180,8 @@ class Mechanism:
         ------
         InvalidInput
             Rows that are not a matrix of the right shape, a repeated label,
-            or an entry outside the grammar (:class:`~exactdp.errors.ParseError`;
+            both ``alpha`` and ``eps`` or an invalid level (see
+            :func:`~exactdp.exact.level_of`), or an entry outside the grammar (:class:`~exactdp.errors.ParseError`;
             :class:`~exactdp.errors.UnsupportedRegime` for an irrational
             algebraic entry; :class:`~exactdp.errors.InputTooLarge` above
             ``MAX_CELLS`` cells).
@@ -195,6 +198,10 @@ class Mechanism:
         >>> from flint import fmpq
         >>> Mechanism.from_rows(["x"], ["y", "z"], [["alpha", "1 - alpha"]], alpha=fmpq(1, 3)).entry("x", "z")
         2/3
+        >>> Mechanism.from_rows(["x"], ["y", "z"], [["alpha", "1 - alpha"]], alpha="1/3").entry("x", "z")
+        2/3
+        >>> Mechanism.from_rows(["x"], ["y", "z"], [["exp(-eps)", "1 - exp(-eps)"]], eps="log(2)").entry("x", "y")
+        1/2
         """
         inputs, outputs = list(inputs), list(outputs)
         rows = as_rows(rows, "mechanism")  # numpy arrays and sympy matrices, structurally
@@ -206,7 +213,7 @@ class Mechanism:
         if n * m > MAX_CELLS:
             raise InputTooLarge(f"mechanism: {n} x {m} cells exceed the limit {MAX_CELLS}")
         if alpha is not None or eps is not None:
-            setting = Setting(alpha, eps)
+            setting = level_of(eps=eps, alpha=alpha).setting()   # the one level normaliser
         else:
             setting = Setting.symbolic() if symbolic else Setting()
         table: dict = {}  # entry text -> code, so each distinct text is parsed once
