@@ -71,6 +71,7 @@ class LaplaceUtility:
 
     @property
     def enclosure(self) -> tuple:
+        """``(lo, hi)``."""
         return self.lo, self.hi
 
 
@@ -216,6 +217,18 @@ def tight_utility(cert) -> tuple:
         When the certificate is not a ``tight`` certificate that holds.
     Undecided
         When it carries no rational enclosure of ``z`` (an Arb-only solve).
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.theory.regular import tight_constraints
+    >>> tight_utility(tight_constraints(path(3), Level.from_alpha("1/2")))[:2]   # z = (2/3, 1/3, 2/3)
+    (5/9, 5/9)
+
+    References
+    ----------
+    ECP14 Thm 2, Prop. 7.
     """
     if getattr(cert, "kind", None) != "tight" or cert.holds is not True:
         raise InvalidInput("cert: expected a tight certificate that holds (a tight-constraints mechanism exists)")
@@ -290,6 +303,25 @@ def compare_utilities(description: str, eps, tight_cert, other: str, params: dic
     -------
     Certificate
         Holds when ``tight_lo > other_hi``, fails when ``tight_hi < other_lo``, else undecided.
+
+    Raises
+    ------
+    InvalidInput
+        An unknown ``other``, or a tight certificate at another level (or one that does not hold).
+
+    Examples
+    --------
+    >>> from exactdp.metrics import grid
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.theory.regular import tight_constraints
+    >>> m = grid((3, 3), "euclidean")
+    >>> tc = tight_constraints(m, Level.from_eps("2"))
+    >>> c = compare_utilities(m.description, "2", tc, "planar-laplace", {"side": 3},
+    ...                       planar_laplace_utility(3, "2").enclosure)
+    >>> c.holds, c.evidence.tight_utility, c.evidence.other_utility
+    (True, ['0.668672655211', '0.668672655212'], ['0.359685785297', '0.359685785298'])
+    >>> c.recheck().status
+    'confirmed'
 
     References
     ----------
