@@ -352,6 +352,10 @@ def _decimals(enc, digits: int = 10) -> str:
     return f"[{lo}, {hi}]"
 
 
+def _no_tight(tc) -> str:
+    return "none exists (certified)" if tc.holds is False else f"undecided: {tc.reason}"
+
+
 FIG6_CASES = (("sum query", sum_query_metric, 751, 5, 1, ("4/5", "1", "13/10")),
               ("2-count query", two_count_metric, 31, 2, 2, ("9/10", "6/5", "13/10")))
 
@@ -370,7 +374,8 @@ def fig6() -> ClaimResult:
             tc = tight_constraints(metric, Level.from_eps(eps))
             certs.append(tc)
             if tc.holds is not True:
-                rows.append([name, eps, "none exists (certified)", _decimals(g), "-"])
+                ok &= tc.holds is False
+                rows.append([name, eps, _no_tight(tc), _decimals(g), "-"])
                 continue
             cmp = compare_utilities(metric.description, eps, tc, "geometric",
                                     {"values": N, "step": step, "power": power}, g)
@@ -413,14 +418,14 @@ def sec72() -> ClaimResult:
     m = grid((N, N), "euclidean")
     th = threshold(m, width=fmpq(1, 10**9))
     t = th.evidence
-    rows, certs, better_all, none_at = [], [th], True, []
+    rows, certs, better_all, none_at, undecided_at = [], [th], True, [], []
     for eps in SEC72_EPS:
         lap = planar_laplace_utility(N, eps)
         tc = tight_constraints(m, Level.from_eps(eps))
         certs.append(tc)
         if tc.holds is not True:
-            none_at.append(eps)
-            rows.append([eps, "none exists (certified)", _decimals(lap.enclosure), "-"])
+            (none_at if tc.holds is False else undecided_at).append(eps)
+            rows.append([eps, _no_tight(tc), _decimals(lap.enclosure), "-"])
             continue
         cmp = compare_utilities(m.description, eps, tc, "planar-laplace", {"side": N}, lap.enclosure)
         certs.append(cmp)
@@ -440,9 +445,11 @@ def sec72() -> ClaimResult:
             + md_table(["eps", "tight-constraints", "planar Laplace (beta = eps/2)", "tight higher"], rows)
             + "\n\nThe full curves over the printed range are drawn in docs/figures/utility_geo_grid.png and computed "
             "by `benchmarks/bench_ecp14.py --curve`.\n")
-    status = "differs" if none_at or not better_all else "reproduced"
+    status = "undecided" if undecided_at else ("differs" if none_at or not better_all else "reproduced")
     return ClaimResult(status,
                        f"{N} x {N} grid: threshold in [{t.lo}, {t.hi}]; tight > planar Laplace wherever the tight "
-                       "mechanism exists (certified at eps = " + ", ".join(e for e in SEC72_EPS if e not in none_at)
-                       + ")" + (f"; at eps = {', '.join(none_at)} none exists (certified)" if none_at else ""),
+                       "mechanism exists (certified at eps = " + ", ".join(e for e in SEC72_EPS if e not in
+                                                                           none_at + undecided_at)
+                       + ")" + (f"; at eps = {', '.join(none_at)} none exists (certified)" if none_at else "")
+                       + (f"; existence undecided at eps = {', '.join(undecided_at)}" if undecided_at else ""),
                        [("Utilities", body)], certs)
