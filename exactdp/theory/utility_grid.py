@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 from flint import arb, ctx, fmpq
 
-from ..certificate import UNDECIDED, Certificate
+from ..certificate import UNDECIDED, Certificate, Verdict
 from ..certificate.utility_cmp import UtilityComparisonEvidence
 from ..errors import InvalidInput, Undecided
 from ..exact.values import to_rational
@@ -209,7 +209,7 @@ def _dec(k: int, digits: int) -> str:
 
 def tight_utility(cert) -> tuple:
     """``(lo, hi, cells)``: the tight-constraints utility ``sum(z)/n`` (ECP14 Thm 2, Prop. 7) enclosed from a
-    ``tight`` certificate that holds, and ``cells`` as ``[size, lo_z, hi_z]`` (exact rationals).
+    ``tight`` certificate that holds, and ``cells`` as ``(size, lo_z, hi_z)`` (exact rationals).
 
     Raises
     ------
@@ -233,15 +233,15 @@ def tight_utility(cert) -> tuple:
     if getattr(cert, "kind", None) != "tight" or cert.holds is not True:
         raise InvalidInput("cert: expected a tight certificate that holds (a tight-constraints mechanism exists)")
     ev = cert.evidence
+    cells: list[tuple[int, fmpq, fmpq]]
     if ev.exact and ev.z is not None:
-        cells = [[1, v, v] for v in (_q(t) for t in ev.z)]
+        cells = [(1, v, v) for v in (_q(t) for t in ev.z)]
     elif ev.verified is not None and ev.verified.get("z_enclosures") is not None:
         cell_of = ev.verified.get("cell_of") or list(range(len(ev.verified["z_enclosures"])))
         sizes = [0] * len(ev.verified["z_enclosures"])
         for c in cell_of:
             sizes[c] += 1
-        cells = [[s, _q(lo), _q(hi)]
-                 for s, (lo, hi) in zip(sizes, ev.verified["z_enclosures"])]
+        cells = [(s, _q(lo), _q(hi)) for s, (lo, hi) in zip(sizes, ev.verified["z_enclosures"])]
     else:
         raise Undecided("the tight certificate carries no rational enclosure of z (an Arb-only solve)")
     n = sum(c[0] for c in cells)
@@ -347,8 +347,8 @@ def compare_utilities(description: str, eps, tight_cert, other: str, params: dic
              f"(optimal remap) than the {other.replace('-', ' ')} mechanism")
     method = tight_cert.method
     if tl > oh:
-        return Certificate("utility_comparison", True, method, claim, ev, precision=tight_cert.precision)
+        return Certificate("utility_comparison", Verdict.HOLDS, method, claim, ev, precision=tight_cert.precision)
     if th < ol:
-        return Certificate("utility_comparison", False, method, claim, ev, precision=tight_cert.precision)
+        return Certificate("utility_comparison", Verdict.FAILS, method, claim, ev, precision=tight_cert.precision)
     return Certificate("utility_comparison", UNDECIDED, method, claim, ev,
                        reason="the two enclosures overlap at the stated accuracy")
