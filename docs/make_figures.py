@@ -15,8 +15,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import networkx as nx  # noqa: E402
 
 from exactdp import Level, cycle, from_graph, geometric, path  # noqa: E402
-from exactdp.plot import (plot_geometric_vs_laplace, plot_mechanism, plot_regular_region,  # noqa: E402
-                          plot_utility)
+from exactdp.plot import (plot_geo_utility, plot_geometric_vs_laplace, plot_mechanism,  # noqa: E402
+                          plot_regular_region, plot_utility)
 
 OUT = Path(__file__).resolve().parent / "figures"
 
@@ -52,6 +52,11 @@ def main():
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     plot_utility(sum_query(4), [f"{k}/100" for k in range(62, 97, 1)], sensitivity=5, ax=ax)
     save(fig, "utility_sum_query.png")
+
+    # ECP14 Fig. 7 at the paper's size: 100 x 100 grid, eps = 0.40, 0.45, ..., 1.30 (about a minute)
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    plot_geo_utility(100, [f"{k}/100" for k in range(40, 131, 5)], ax=ax)
+    save(fig, "utility_geo_grid.png")
 
     fig, ax = plt.subplots(figsize=(6, 4.2))
     plot_geometric_vs_laplace(ax=ax)

@@ -276,10 +276,26 @@ def _cmd_tight(a):
     from .theory.threshold import threshold
 
     metric = load_metric(a.metric)
+    say = _step_progress(a, "tight", metric)
     if a.threshold:
-        return _emit(threshold(metric), a.format)
-    _check_phi_size(metric, "tight")
-    return _emit(tight_constraints(metric, resolve_level(a.eps, a.alpha)), a.format)
+        c = threshold(metric, progress=say)
+    else:
+        _check_phi_size(metric, "tight")
+        c = tight_constraints(metric, resolve_level(a.eps, a.alpha), progress=say)
+    if say is not None:
+        _progress(a, "")  # clear the progress line before the result
+    return _emit(c, a.format)
+
+
+#: smallest metric for which ``tight`` and ``regular`` report their steps (smaller ones take well under a second)
+PROGRESS_POINTS = 300
+
+
+def _step_progress(a, cmd: str, metric):
+    """The engines' ``progress`` callback: a line on stderr per step (terminal only, not with --quiet), or None."""
+    if len(metric) < PROGRESS_POINTS or getattr(a, "quiet", False) or not sys.stderr.isatty():
+        return None
+    return lambda text: _progress(a, f"exactdp {cmd}: {text} ...")
 
 
 def _check_phi_size(metric, cmd):
@@ -297,7 +313,11 @@ def _cmd_regular(a):
     metric = load_metric(a.metric)
     _check_phi_size(metric, "regular")
     prior = load_prior_for(a.prior, list(metric.points))
-    return _emit(regular_prior(prior, metric, resolve_level(a.eps, a.alpha)), a.format)
+    say = _step_progress(a, "regular", metric)
+    c = regular_prior(prior, metric, resolve_level(a.eps, a.alpha), progress=say)
+    if say is not None:
+        _progress(a, "")  # clear the progress line before the result
+    return _emit(c, a.format)
 
 
 def _cmd_leakage(a):
@@ -597,6 +617,7 @@ def _add_user_commands(sub):
     t.add_argument("metric", help="metric file (JSON)")
     tg = _level_args(t)
     tg.add_argument("--threshold", action="store_true", help="the smallest eps at which one exists (certified)")
+    t.add_argument("--quiet", action="store_true", help="no progress on stderr")
     t.add_argument("--format", choices=FORMATS, default="text")
     t.set_defaults(fn=_cmd_tight)
 
@@ -604,6 +625,7 @@ def _add_user_commands(sub):
     g.add_argument("prior", help="prior file: {\"points\": [...], \"probabilities\": [...]}")
     g.add_argument("--metric", required=True)
     _level_args(g, required=True)
+    g.add_argument("--quiet", action="store_true", help="no progress on stderr")
     g.add_argument("--format", choices=FORMATS, default="text")
     g.set_defaults(fn=_cmd_regular)
 

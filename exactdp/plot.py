@@ -12,6 +12,8 @@ also returns that exact data, so a figure can be checked against it:
 * :func:`plot_utility` -- ECP14 Fig. 6: uniform-prior utility with optimal remaps
   of the tight-constraints and geometric mechanisms against eps, with the
   certified threshold eps of ECP14 sec. 7 marked;
+* :func:`plot_geo_utility` -- ECP14 Fig. 7: the same for the tight-constraints and the discretised planar
+  Laplace mechanisms on a Euclidean grid (the paper's 100 x 100), certified enclosures;
 * :func:`plot_geometric_vs_laplace` -- GRS12 sec. 6.1: the optimal expected loss
   of the geometric and the Laplace mechanisms for one count and two results.
 
@@ -40,7 +42,8 @@ from .theory.threshold import threshold
 from .theory.users import User, expected_loss
 
 __all__ = ["MissingDependency", "plot_mechanism", "plot_regular_region", "plot_utility",
-           "plot_geometric_vs_laplace", "corner_points", "utility_data", "loss_data", "to_float"]
+           "plot_geometric_vs_laplace", "corner_points", "utility_data", "loss_data", "to_float",
+           "geo_utility_data", "plot_geo_utility"]
 
 
 class MissingDependency(ExactDPError, ImportError):
@@ -281,6 +284,78 @@ def plot_utility(metric, bases, *, sensitivity=1, ax=None, mark_threshold=True):
     ax.set_xlabel("eps")
     ax.set_ylabel("utility (uniform prior, optimal remap)")
     ax.set_title(f"utility against eps, {metric.description}")
+    ax.legend(fontsize=8)
+    return ax, data, th
+
+
+# -- ECP14 sec. 7.2, Fig. 7: tight-constraints against planar Laplace on a Euclidean grid -------------------------
+def geo_utility_data(side, eps_values):
+    """Certified uniform-prior utilities (optimal remaps) on the ``side x side`` Euclidean grid (ECP14 Fig. 7).
+
+    For each rational eps: the tight-constraints mechanism's utility ``sum(z)/n`` (ECP14 Thm. 2, Prop. 7;
+    ``None`` where none exists, certified) and the discretised planar Laplace mechanism's
+    (:func:`~exactdp.theory.utility_grid.planar_laplace_utility`), each as an exact rational enclosure.
+
+    Returns
+    -------
+    list of (eps, (lo, hi) or None, (lo, hi)), exact rationals.
+
+    Examples
+    --------
+    >>> [(e, t is None, lap[0] <= lap[1]) for e, t, lap in geo_utility_data(2, ["1"])]
+    [(1, False, True)]
+    """
+    from .metrics import grid
+    from .theory.utility_grid import planar_laplace_utility, tight_utility
+
+    m = grid((side, side), "euclidean")
+    out = []
+    for e in eps_values:
+        e = to_rational(e, what="plot_geo_utility: eps")
+        if e <= 0:
+            raise InvalidInput(f"plot_geo_utility: eps must be a rational > 0, got {e}")
+        lap = planar_laplace_utility(side, e)
+        c = tight_constraints(m, Level.from_eps(str(e)))
+        out.append((e, tight_utility(c)[:2] if c.holds is True else None, lap.enclosure))
+    return out
+
+
+def plot_geo_utility(side, eps_values, *, ax=None, mark_threshold=True):
+    """ECP14 Fig. 7: utility of the tight-constraints and planar Laplace mechanisms against eps.
+
+    The values are certified enclosures (:func:`geo_utility_data`, drawn at their midpoints; their widths are
+    far below a pixel); the certified threshold of ECP14 sec. 7 is marked by a vertical line.
+
+    Parameters
+    ----------
+    side : int
+        The grid is ``side x side`` with unit steps and the Euclidean distance (ECP14 uses 100).
+    eps_values : list of rationals
+    ax : matplotlib Axes, optional
+    mark_threshold : bool
+        Compute and mark the certified threshold (default).
+
+    Returns
+    -------
+    (Axes, list, Certificate or None)
+        The axes (``ax.lines[0]`` tight, ``ax.lines[1]`` planar Laplace, ``ax.lines[2]`` the threshold), the
+        exact data of :func:`geo_utility_data`, and the threshold certificate.
+    """
+    from .metrics import grid
+
+    data = geo_utility_data(side, eps_values)
+    th = threshold(grid((side, side), "euclidean")) if mark_threshold else None
+    ax = _axes(ax)
+    xs = [float(e) for e, _, _ in data]
+    ax.plot(xs, [float((t[0] + t[1]) / 2) if t is not None else float("nan") for _, t, _ in data], "o-",
+            label="tight-constraints (ECP14)")
+    ax.plot(xs, [float((lp[0] + lp[1]) / 2) for *_, lp in data], "s-", label="planar Laplace, beta = eps/2")
+    if th is not None and th.holds is True:
+        ax.axvline(float(th.evidence.hi), color="gray", linestyle="--",
+                   label=f"certified threshold eps in [{th.evidence.lo}, {th.evidence.hi}]")
+    ax.set_xlabel("eps")
+    ax.set_ylabel("utility (uniform prior, optimal remap)")
+    ax.set_title(f"utility against eps, {side} x {side} Euclidean grid (ECP14 Fig. 7)")
     ax.legend(fontsize=8)
     return ax, data, th
 

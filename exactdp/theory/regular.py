@@ -158,7 +158,13 @@ def _lp_data(sol) -> LPData:
                   lam=[str(v) for v in sol.lam])
 
 
-def regular_prior(prior, metric, level) -> Certificate:
+def _say(progress, text: str) -> None:
+    """Report a step to an optional ``progress(text)`` callback (the library itself prints nothing)."""
+    if progress is not None:
+        progress(text)
+
+
+def regular_prior(prior, metric, level, *, progress=None) -> Certificate:
     """ECP14 Def. 4 / Prop. 3: is ``prior`` ``d``-regular?
 
     .. math:: \\pi = \\mu \\Phi,\\ \\mu \\ge 0, \\qquad \\phi_{yy'} = e^{-\\varepsilon d(y, y')}
@@ -172,6 +178,9 @@ def regular_prior(prior, metric, level) -> Certificate:
         Exact probabilities, in the metric's point order or by label.
     metric : FiniteMetric
     level : Level
+    progress : callable, optional
+        ``progress(text)`` is called before each step that can take long on a large metric (distances and
+        symmetries, the solve, the checks of Props. 1-2); the library itself prints nothing.
 
     Returns
     -------
@@ -197,6 +206,7 @@ def regular_prior(prior, metric, level) -> Certificate:
     ECP14 Def. 4, Prop. 3.
     """
     pi = prior_from(prior, metric)
+    _say(progress, f"distances and symmetries of {len(metric):,} points")
     S = PhiSystem(metric, level)
     claim = f"the prior is regular for eps*d with eps = {level.eps_str()} on the {metric.description}"
     base = dict(description=metric.description, level=level_data(level),
@@ -207,6 +217,7 @@ def regular_prior(prior, metric, level) -> Certificate:
     if zero:
         ev = RegularEvidence(**base, route="support", **{**empty, "zero_at": [str(z) for z in zero]})
         return Certificate("regular", False, Method.RATIONAL, claim, ev)
+    _say(progress, f"solving mu Phi = pi ({len(metric):,} points)")
     try:
         sol = S.solve(pi)  # Phi symmetric: mu^T = Phi^-1 pi^T
     except InvalidInput:
@@ -220,6 +231,8 @@ def regular_prior(prior, metric, level) -> Certificate:
         gamma = [str(m * r) for m, r in zip(sol.values, row_sums)]
     else:
         gamma = [(b * r).str(15, radius=True) for b, r in zip(sol.balls, row_sums)]
+    if S.is_rational():
+        _say(progress, "checking Props. 1 and 2")
     viol = check_prior(pi, metric, level) if S.is_rational() else None
     if viol is not None and not neg:  # Props. 1-2 are theorems: a violation here is a bug, never a verdict
         raise RuntimeError(f"internal error: a regular prior violates {viol}")
@@ -266,7 +279,7 @@ def _regular_by_lp(pi, S, claim, base, empty):
     return Certificate("regular", holds, Method.EXACT_LP, claim, ev)
 
 
-def tight_constraints(metric, level) -> Certificate:
+def tight_constraints(metric, level, *, progress=None) -> Certificate:
     """ECP14 Def. 6, Props. 7-8: the tight-constraints mechanism from ``Phi z = 1``, when ``z >= 0``.
 
     .. math:: \\Phi z = \\mathbf 1,\\ z \\ge 0, \\qquad h_{yy'} = \\phi_{yy'} z_{y'}
@@ -275,6 +288,9 @@ def tight_constraints(metric, level) -> Certificate:
     ----------
     metric : FiniteMetric
     level : Level
+    progress : callable, optional
+        ``progress(text)`` is called before each step that can take long on a large metric (distances and
+        symmetries, the solve); the library itself prints nothing.
 
     Returns
     -------
@@ -294,10 +310,12 @@ def tight_constraints(metric, level) -> Certificate:
     ----------
     ECP14 Def. 6, Props. 6-8.
     """
+    _say(progress, f"distances and symmetries of {len(metric):,} points")
     S = PhiSystem(metric, level)
     claim = f"a tight-constraints mechanism exists for eps*d with eps = {level.eps_str()} on the {metric.description}"
     base = dict(description=metric.description, level=level_data(level),
                 regime="rational" if S.is_rational() else "transcendental", distances=distance_data(metric))
+    _say(progress, f"solving Phi z = 1 ({len(metric):,} points)")
     try:
         sol = S.solve_ones()
     except InvalidInput:

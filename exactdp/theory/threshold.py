@@ -205,7 +205,12 @@ def exact_threshold(metric):
                    else f"-log({first})"), fails
 
 
-def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
+def _say(progress, text: str) -> None:
+    if progress is not None:
+        progress(text)
+
+
+def threshold(metric, width=fmpq(1, 10**9), *, progress=None) -> Certificate:
     """The smallest eps at which a tight-constraints mechanism exists (see the module docstring).
 
     Parameters
@@ -215,6 +220,10 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
         (ECP14 Def. 6).
     width : rational, default 1/10^9
         Width of the certified bracket.
+    progress : callable, optional
+        ``progress(text)`` is called before each step that can take long on a large metric (the exact
+        polynomial route, the float-guided bisection, each certified end of the bracket); the library itself
+        prints nothing.
 
     Returns
     -------
@@ -252,6 +261,7 @@ def threshold(metric, width=fmpq(1, 10**9)) -> Certificate:
     if form is not None:
         ev = ThresholdEvidence(description=metric.description, route=form, distances=distance_data(metric), **zero)
         return Certificate("threshold", True, Method.CLOSED_FORM, claim, ev)
+    _say(progress, "exact polynomial route on the quotient")
     try:
         ex = exact_threshold(metric)
     except (ExactDPError, ZeroDivisionError, sp.PolynomialError):
@@ -270,6 +280,7 @@ def _bracket(metric, width, claim, base, none, ex, exact_text) -> Certificate:
     def undecided(reason):
         return Certificate("threshold", UNDECIDED, Method.NONE, claim,
                            ThresholdEvidence(**base, route="bracket", **{**none, "exact": exact_text}), reason=reason)
+    _say(progress, "float-guided bisection")
     try:
         e0 = _float_threshold(_FloatGuide(metric), rel=max(1e-13, float(width) / 1000))
     except Undecided as e:
@@ -285,7 +296,9 @@ def _bracket(metric, width, claim, base, none, ex, exact_text) -> Certificate:
         if lo <= 0:
             return undecided(f"the float guide puts the threshold near {e0:.3g}, too close to 0 for a certified "
                              "bracket of this width")
+        _say(progress, f"certifying existence at eps = {float(hi):.12g}")
         c_hi = tight_constraints(metric, Level.from_eps(str(hi)))
+        _say(progress, f"certifying non-existence at eps = {float(lo):.12g}")
         c_lo = tight_constraints(metric, Level.from_eps(str(lo)))
         if c_hi.holds is True and c_lo.holds is False:
             break
