@@ -194,7 +194,7 @@ def _cmd_compose(a):
         raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
     mech = load_mechanism(a.mechanism)
     if mech.regime == "symbolic":
-        raise _usage("compose: the entries use alpha; write them at a fixed rational level (e.g. alpha = 1/2)")
+        raise _usage("compose: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
     pr = composed_profile(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
     extra = {"times": a.times, **_profile_queries(pr, a)}
     if a.format == "json":
