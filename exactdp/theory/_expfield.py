@@ -106,9 +106,9 @@ class FlintDomain:
         self.atom, self.L = atom, L
 
     def _exp_index(self, k: Lin) -> int:
-        if not k.terms:
+        if k.is_zero():
             return 0
-        (a, c), = k.terms
+        _, c = k.single_atom()
         return int(c * self.L)
 
     def _lp(self, pdict: dict) -> LP:

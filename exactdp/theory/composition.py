@@ -40,6 +40,8 @@ comparison in the profile (ordering the loss values, the envelope, locating
 
 from __future__ import annotations
 
+from typing import Any
+
 from flint import arb, ctx, fmpq
 
 from ..certify.approximate import neighbour_relation
@@ -61,9 +63,12 @@ ONE = fmpq(1)
 
 
 class _Power:
-    def power(self, k: int):
+    __slots__ = ()
+
+    def power(self, k: int) -> Any:
         """The ``k``-fold composition, by repeated squaring."""
-        result, base = None, self
+        result: Any = None
+        base: Any = self
         while k:
             if k & 1:
                 result = base if result is None else result * base
