@@ -155,3 +155,20 @@ def test_pld_masses_of_geometric_at_eps_1():
     assert len(got) == 2 and L.inf.is_zero()
     for r, m in expected:
         assert sum(1 for r2, m2 in got if sign(r2 - r) == 0 and sign(m2 - m) == 0) == 1
+
+
+def test_mixed_rational_and_exponential_rows_with_zeros():
+    # a rational row, an exponential row and a row with a zero (loss infinity), over three pairs
+    M = Mechanism.from_rows(["a", "b", "c"], ["u", "v", "w"],
+                            [["1/2", "1/3", "1/6"],
+                             ["exp(-1)/(1 + exp(-1) + exp(-2))", "1/(1 + exp(-1) + exp(-2))",
+                              "exp(-2)/(1 + exp(-1) + exp(-2))"],
+                             ["0", "1/2", "1/2"]])
+    pairs = [("a", "b"), ("b", "c"), ("a", "c")]
+    for k in (1, 2):
+        composed = composed_profile(M, pairs, k)
+        built = privacy_profile(repeated(M, k), pairs)
+        for eps in ("0", "1/3", "1", "log(3)", "5"):
+            assert sign(composed.delta(eps=eps) - built.delta(eps=eps)) == 0
+    # (b, c): b puts mass exp(-1)/(1 + exp(-1) + exp(-2)) on u, where c has none: delta never reaches 0
+    assert sign(composed_profile(M, [("b", "c")], 1).delta(eps="5") - M.entry("b", "u")) == 0
