@@ -194,7 +194,7 @@ def _cmd_compose(a):
         raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
     mech = load_mechanism(a.mechanism)
     if mech.regime == "symbolic":
-        raise _usage("compose: the entries use alpha; write them at a fixed rational level (e.g. alpha = 1/2)")
+        raise _usage("compose: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
     pr = composed_profile(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
     extra = {"times": a.times, **_profile_queries(pr, a)}
     if a.format == "json":
@@ -419,11 +419,36 @@ def _cmd_plot(a):
         if not a.file:
             raise _usage("plot region needs METRIC.json (a metric on three points)")
         ax, _ = plot.plot_regular_region(load_metric(a.file), level_of(a.eps, a.alpha))
+    elif a.what in ("profile", "extension"):
+        ax = _plot_approx(plot, a)
     else:
         ax, _ = plot.plot_geometric_vs_laplace()
     ax.figure.savefig(a.output, dpi=a.dpi, bbox_inches="tight")
     print(f"wrote {a.output}")
     return 0
+
+
+def _plot_approx(plot, a):
+    """plot profile MECH.json --metric M [--times K --bounds] / plot extension MECH_H.json --metric M --subset H."""
+    from .io import load_mechanism, load_metric
+
+    if not a.file or not a.metric:
+        raise _usage(f"plot {a.what} needs MECH.json and --metric METRIC.json")
+    mech, metric = load_mechanism(a.file), load_metric(a.metric)
+    if a.what == "profile":
+        if a.times is not None and not 1 <= a.times <= 10_000:
+            raise _usage(f"--times: expected 1 <= K <= 10000 for a plot, got {a.times}")
+        if a.bounds and a.times is None:
+            raise _usage("--bounds needs --times K (the bounds are for the K-fold composition)")
+        if mech.regime == "symbolic":
+            mech = _fix_level(mech, a)
+        ax, _ = plot.plot_profile(mech, _neighbours_arg(a, metric), times=a.times, bounds=a.bounds, logy=a.logy)
+        return ax
+    if not (a.eps or a.alpha):
+        raise _usage("plot extension needs --eps or --alpha (the level at which the mechanism on H is private)")
+    H = _load_subset(a.subset) if a.subset else None
+    ax, _ = plot.plot_extension(mech, metric, H, eps=a.eps, alpha=a.alpha)
+    return ax
 
 
 def _cmd_recheck(a):
@@ -650,11 +675,20 @@ def _add_tool_commands(sub):
 
     pl = sub.add_parser("plot", help="draw a figure from exact data (needs the plot extra: pip install "
                                      "'exactdp[plot]')")
-    pl.add_argument("what", choices=["mechanism", "region", "losses"],
+    pl.add_argument("what", choices=["mechanism", "region", "losses", "profile", "extension"],
                     help="mechanism: a heat map of MECH.json; region: the regular priors of a 3-point METRIC.json "
-                         "(ECP14 Fig. 2); losses: geometric against Laplace (GRS12 sec. 6.1)")
+                         "(ECP14 Fig. 2); losses: geometric against Laplace (GRS12 sec. 6.1); profile: the exact "
+                         "delta(eps) of MECH.json (HLM15), with --times K its K-fold composition; extension: the "
+                         "BCSZ18 extension of MECH.json (a mechanism on H) to --metric, against eps d and 2 eps d")
     pl.add_argument("file", nargs="?", help="MECH.json or METRIC.json")
     _level_args(pl)
+    pl.add_argument("--metric", help="profile, extension: the metric file (neighbours: its pairs at distance 1)")
+    pl.add_argument("--neighbours", help="profile: JSON file listing the neighbouring input pairs")
+    pl.add_argument("--times", type=int, help="profile: also draw the exact K-fold composition")
+    pl.add_argument("--bounds", action="store_true", help="profile with --times: draw the basic and advanced "
+                                                         "composition bounds")
+    pl.add_argument("--logy", action="store_true", help="profile: logarithmic delta axis")
+    pl.add_argument("--subset", help="extension: H as a JSON list of point labels (default: the mechanism's inputs)")
     pl.add_argument("--output", "-o", required=True, help="image file (.png, .pdf, .svg)")
     pl.add_argument("--dpi", type=int, default=120)
     pl.set_defaults(fn=_cmd_plot)

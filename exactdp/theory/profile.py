@@ -66,19 +66,21 @@ def _cmp(a, b) -> int:
 def pair_function(columns, tag) -> list:
     """The profile of one ordered pair from ``(P(y), Q(y))`` columns (exact, ``>= 0``), as pieces in ``t``.
 
-    Columns with equal ratios are merged; ratios ``<= 1`` never enter the
+    A column may carry its ratio ``P(y)/Q(y)`` as a third item when the caller
+    knows it already (the composition does).  Columns with equal ratios are merged; ratios ``<= 1`` never enter the
     worst set for ``t >= 1``.
     """
     inf_a = ZERO
     groups: dict = {}      # rational ratio -> [sum P, sum Q]
     other = []             # non-rational ratios (transcendental entries): (r, P, Q)
-    for p, q in columns:
+    for col in columns:
+        p, q = col[0], col[1]
         if sign(p) == 0:
             continue
         if sign(q) == 0:
             inf_a = inf_a + p
             continue
-        r = simplify(p / q)
+        r = simplify(col[2] if len(col) > 2 else p / q)
         if isinstance(r, fmpq):
             if r > 1:
                 g = groups.get(r)
@@ -170,7 +172,12 @@ def envelope(functions) -> list:
 def _t_str(t) -> str:
     if t is None:
         return "inf"
-    return "0" if sign(t - 1) == 0 else f"log({exact_str(t)})"
+    if sign(t - 1) == 0:
+        return "0"
+    mono = t.monomial() if hasattr(t, "monomial") else None
+    if mono is not None and mono[0] == 1:      # t = exp(b): eps = b
+        return str(mono[1])
+    return f"log({exact_str(t)})"
 
 
 def _delta_str(A, B) -> str:
