@@ -272,10 +272,10 @@ def threshold(metric, width=fmpq(1, 10**9), *, progress=None) -> Certificate:
         ev = ThresholdEvidence(**base, route="exact-polynomial", partition=how, **zero)
         return Certificate("threshold", True, Method.SYMBOLIC_ROOTS, claim, ev)
     exact_text = ex[1] if ex is not None and ex[0] is not None else None
-    return _bracket(metric, width, claim, base, none, ex, exact_text)
+    return _bracket(metric, width, claim, base, none, ex, exact_text, progress)
 
 
-def _bracket(metric, width, claim, base, none, ex, exact_text) -> Certificate:
+def _bracket(metric, width, claim, base, none, ex, exact_text, progress=None) -> Certificate:
     """Certify a rational bracket ``[lo, hi]`` of the threshold around a float guide (``undecided`` if it cannot)."""
     def undecided(reason):
         return Certificate("threshold", UNDECIDED, Method.NONE, claim,
