@@ -155,9 +155,11 @@ def _check_bracket(c: dict):
     """Both ends of a threshold bracket re-verified: every z > 0 at ``hi``, z < 0 at ``negative_at_lo`` at ``lo``."""
     ev = c["evidence"]
     ends, dist = ev.get("ends"), ev["distances"]
-    if not ends or dist is None:
-        raise NotHere("the certificate carries no verified solves at the bracket ends (an end rests on an Arb "
-                      "ball solve, which this kernel does not redo at this size)")
+    if dist is None:
+        raise NotHere("the metric is too large for the certificate to carry its distance matrix")
+    if not ends:
+        raise NotHere("the certificate carries no verified solves at the bracket ends (an Arb ball solve, or a "
+                      "quotient too large to carry its approximate inverse), which this kernel does not redo")
     lo, hi = Fraction(ev["lo_rational"]), Fraction(ev["hi_rational"])
     if not (0 < lo < hi and Fraction(ev["lo"]) == lo and Fraction(ev["hi"]) == hi and c["verdict"] == "holds"):
         return REFUTED, 0, "the bracket ends are not 0 < lo < hi (or their decimal text differs)"
