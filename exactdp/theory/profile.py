@@ -33,6 +33,7 @@ from ..certify.approximate import approx_level, neighbour_relation, parse_delta
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level
+from ..exact.radical import Rad
 
 __all__ = ["Profile", "Piece", "privacy_profile", "smallest_delta", "pair_function", "envelope"]
 
@@ -214,8 +215,10 @@ class Profile:
     def delta(self, eps=None, *, alpha=None, level=None):
         """The smallest delta at ``eps``: exact value ``A - e^eps B`` of the right piece.
 
-        Raises :class:`~exactdp.errors.UnsupportedRegime` if ``e^eps`` is
-        outside the exact field (e.g. ``eps = log(2)/3``).
+        With ``eps = log(R)/D`` and rational pieces the value is a real radical
+        (``eps = log(2)/3`` gives ``A - B 2^(1/3)``); raises
+        :class:`~exactdp.errors.UnsupportedRegime` if ``e^eps`` is outside
+        every exact regime.
         """
         lvl = approx_level(eps, alpha, level)
         pc = self._locate(lvl)
@@ -223,6 +226,8 @@ class Profile:
         if E is None:
             if sign(pc.B) == 0:
                 return pc.A
+            if all(isinstance(v, fmpq) for v in (pc.A, pc.B, lvl.R, lvl.D)) and lvl.R > 0:
+                return pc.A - pc.B * Rad.power(lvl.R, 1 / lvl.D)     # e^eps = R^(1/D), a real radical
             raise UnsupportedRegime(f"eps: e^eps = {lvl.factor_str(ONE)} is not in the exact field; the profile is "
                                     f"{_delta_str(pc.A, pc.B)} there")
         return simplify(pc.A - E * pc.B)
