@@ -205,7 +205,7 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
 
     References
     ----------
-    Weak duality and complementary slackness; used for [GRS12]_ Thm 6.3 and footnote 4.
+    Weak duality and complementary slackness; used for GRS12 Thm 6.3 and footnote 4.
     """
     lp = sol.lp
     x = list(sol.x) if x is None else [fmpq(v) for v in x]

@@ -264,7 +264,7 @@ def geometric_utility(values: int, eps, step: int = 1, power: int = 1, *, prec: 
     """``(lo, hi)`` exact rationals enclosing the range-restricted geometric mechanism's uniform-prior utility.
 
     ``((2/(1+a) + (N-2)(1-a)/(1+a)) / N)^power`` with ``a = e^(-eps/step)`` (ECP14 sec. 7.1, Fig. 6; the
-    column maxima of the truncated geometric mechanism [GRS12]_ are on its diagonal).
+    column maxima of the truncated geometric mechanism GRS12 are on its diagonal).
 
     Two answers: both column maxima are ``1/(1 + a)``, so ``U = 1/(1 + e^(-1)) = 0.7310585786...`` at eps = 1:
 
