@@ -60,7 +60,10 @@ def _check_mode(mech, metric, alpha, mode):
             assert S_other is not S
         if cons.n_pairs > cons.pairs_per_chunk:  # the mode named is the one that ran
             kept = cons._cached
-            assert kept is None if mode == "sorted, over budget" else (kept[0].fwd is not None) == mode.startswith("byte")
+            if mode == "sorted, over budget":
+                assert kept is None
+            else:
+                assert (kept[0].fwd is not None) == mode.startswith("byte")
             assert (cons._keys is not None) == (mode == "byte map")
         viol, tight, distinct, tight_distinct = _brute(mech, metric, alpha)
         assert (S.violated, S.tight) == (viol, tight)
