@@ -3,9 +3,19 @@
 For a mechanism ``K`` and a metric with generating pairs ``(x, x', d)``, the
 constraints are ``K(x)(z) <= e^(eps d) K(x')(z)`` in both directions, for every
 output ``z``.  They are grouped into *triples* ``(a, b, d)`` of value codes and
-distance; identical triples are decided once.  Large problems are streamed in
-chunks of pairs so memory stays bounded; exact decisions are cached across
-chunks.
+distance; identical triples are decided once.  The distinct triples are found
+in one of three ways (the same verdicts and inequality counts from each):
+
+* every pair at one distance (e.g. the discrete metric): from per-column value
+  counts, never from the ``n (n - 1) m`` inequalities;
+* a bounded key space ``V^2 ND <= MAX_BITMAP``: the forward keys
+  ``(a V + b) ND + d`` are marked in a byte map, chunk by chunk, with no sort
+  of the inequalities (the reverse direction is the same set with ``a, b``
+  swapped); the multiplicities of tight and violated triples are counted in one
+  more pass over the keys;
+* otherwise: sorted chunk by chunk, and merged for later passes while at most
+  ``MAX_KEPT`` distinct triples have been seen (beyond that each pass streams
+  the chunks again, so memory stays bounded).
 
 Deciding a triple: an exact zero on either side is settled exactly; the rest
 first meet a certified floating-point filter in the style of CGAL's filtered
@@ -318,7 +328,8 @@ class Constraints:
         return violated, tight
 
     def distinct(self) -> int:
-        """Number of distinct triples (exact when there is one chunk; an upper bound otherwise)."""
+        """Number of distinct triples (exact unless the chunks are streamed beyond ``MAX_KEPT``: then an upper
+        bound, the sum over chunks)."""
         return sum(len(c.A) for c in self.chunks())
 
     def locate(self, t: Triple):
