@@ -130,6 +130,7 @@ class Constraints:
         self._cached = None
         self._keys = None  # forward keys kept by the bitmap mode
         self._decided = None  # (level key, Summary) of the last decision
+        self._factors, self._factors_level = {}, None  # e^(eps d) per distance code, at one level
         self._perm = perm
         self._complete = self._is_complete()
 
@@ -497,37 +498,45 @@ class Constraints:
 
     def _decide_exact(self, ch, todo, status, level, cache, S, progress):
         """Exact decisions (:meth:`Level.compare`) of the comparisons no filter settled; undecided ones are
-        recorded in ``S.undecided``."""
-        from flint import fmpq
-
-        vals = self.mech.values
-        # e^(eps d) once per distance when it is an exact rational: then a rational comparison is one product
-        factors = {}
-        for i, k in enumerate(todo.tolist()):
-            key = (int(ch.A[k]), int(ch.B[k]), int(ch.DC[k]))
+        recorded in ``S.undecided``.  Keys are plain ints (few GC-tracked objects: a collection would walk
+        whatever large structures the caller holds)."""
+        V, ND = max(len(self.mech.values), 1), max(len(self.dvals), 1)
+        out = []
+        for i, (a, b, dc) in enumerate(zip(ch.A[todo].tolist(), ch.B[todo].tolist(), ch.DC[todo].tolist())):
+            key = (a * V + b) * ND + dc
             s = cache.get(key)
             if s is None:
-                a, b = vals[key[0]], vals[key[1]]
-                E = factors.get(key[2], False)
-                if E is False:
-                    E = factors[key[2]] = level.factor(self.dvals[key[2]])
-                try:
-                    if type(E) is fmpq and type(a) is fmpq and type(b) is fmpq and b != 0:
-                        x = a - E * b
-                        c = (x > 0) - (x < 0)
-                    else:
-                        c = level.compare(a, b, self.dvals[key[2]])
-                    s = VIOLATED if c > 0 else (TIGHT if c == 0 else SLACK)
-                except Undecided as e:
-                    s = e
-                cache[key] = s
+                s = cache[key] = self._compare(a, b, dc, level)
             if isinstance(s, Undecided):
-                S.undecided.append((Triple(int(ch.first[k]), *key), s))
-                status[k] = UNDECIDED_STATUS
-            else:
-                status[k] = s
+                S.undecided.append((Triple(int(ch.first[todo[i]]), a, b, dc), s))
+                s = UNDECIDED_STATUS
+            out.append(s)
             if progress is not None and i % 4096 == 4095:
                 progress("exact comparisons", i + 1, len(todo))
+        if out:
+            status[todo] = out
+
+    def _compare(self, a, b, dc, level):
+        """The status of triple ``(a, b, dc)`` decided exactly (an :class:`Undecided` when no regime applies);
+        ``e^(eps d)`` is looked up once per distance, and when it and both values are rational the comparison
+        is one exact product."""
+        from flint import fmpq
+
+        va, vb = self.mech.values[a], self.mech.values[b]
+        E = self._factors.get(dc, False) if self._factors_level is level else False
+        if E is False:
+            if self._factors_level is not level:
+                self._factors, self._factors_level = {}, level
+            E = self._factors[dc] = level.factor(self.dvals[dc])
+        try:
+            if type(E) is fmpq and type(va) is fmpq and type(vb) is fmpq and vb != 0:
+                x = va - E * vb
+                c = (x > 0) - (x < 0)
+            else:
+                c = level.compare(va, vb, self.dvals[dc])
+        except Undecided as e:
+            return e
+        return VIOLATED if c > 0 else (TIGHT if c == 0 else SLACK)
 
     def _tally(self, ch, status, S):
         """Add a chunk's violated and tight inequalities (with multiplicity) and its witnesses to ``S``."""
