@@ -29,7 +29,8 @@ MODES = {
 
 
 def _brute(mech, metric, alpha):
-    """(violated, tight, distinct triples, distinct tight triples) over every inequality, both directions."""
+    """(violated, tight, distinct triples, distinct tight triples) over every inequality, both directions; a
+    triple is (code of K(x)(z), code of K(x')(z), d), as in the certificate (equal values may carry two codes)."""
     pts = metric.points
     viol = tight = 0
     triples, tight_triples = set(), set()
@@ -38,12 +39,14 @@ def _brute(mech, metric, alpha):
         for z in mech.outputs:
             for x, xp in ((pts[i], pts[j]), (pts[j], pts[i])):
                 a, b = mech.entry(x, z), mech.entry(xp, z)
-                triples.add((a, b, d))
+                key = (int(mech.codes[mech.row_index[x], mech.col_index[z]]),
+                       int(mech.codes[mech.row_index[xp], mech.col_index[z]]), d)
+                triples.add(key)
                 if a > E * b:
                     viol += 1
                 elif a != 0 and a == E * b:
                     tight += 1
-                    tight_triples.add((a, b, d))
+                    tight_triples.add(key)
     return viol, tight, len(triples), len(tight_triples)
 
 
@@ -113,6 +116,17 @@ def test_a_tie_on_the_boundary_is_tight_in_every_mode():
     for mode in MODES:
         S = _check_mode(mech, path(2), fmpq(1, 2), mode)
         assert (S.violated, S.tight) == (0, 2)
+
+
+@pytest.mark.parametrize("alpha, viol, tight", [(fmpq(1, 2), 0, 6 * 7), (fmpq(2, 3), 6 * 7, 0)])
+def test_geometric_only_ties_or_only_violations_in_every_mode(alpha, viol, tight):
+    # geometric(6, 1/2) on path(7): K(x)(z) / K(x')(z) = 2^(+-1) on every edge, so at alpha = 1/2 one direction
+    # of each (edge, output) is a tie and nothing fails; at alpha = 2/3 that direction fails instead
+    from exactdp.mechanisms import geometric
+
+    for mode in MODES:
+        S = _check_mode(geometric(6, "1/2"), path(7), alpha, mode)
+        assert (S.violated, S.tight) == (viol, tight)
 
 
 def test_the_kept_budget_bounds_what_is_kept(monkeypatch):

@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from flint import ctx
+from flint import ctx, fmpq
 
 from ..errors import LabelMismatch, Undecided
 from ..exact.decide import arb_of, float_bounds, is_zero
@@ -314,18 +314,25 @@ class Constraints:
         """``(violated, tight)`` inequality counts of a chunk without multiplicities: one pass over the
         forward keys, each looked up in a byte map holding the status of the triple and of its reverse."""
         f, r = status[ch.fwd_at], status[ch.rev_at]
-        # per forward key: tight ones among (it, its reverse) in bits 0-1, violated ones in bits 2-3
-        code = ((f == TIGHT).astype(np.uint8) + (r == TIGHT)) + 4 * ((f == VIOLATED).astype(np.uint8) + (r == VIOLATED))
+        nt = (f == TIGHT).astype(np.uint8) + (r == TIGHT)  # per forward key: tight ones among it and its reverse
+        nv = (f == VIOLATED).astype(np.uint8) + (r == VIOLATED)
+        has_t, has_v = bool(nt.any()), bool(nv.any())
+        both = has_t and has_v
         V = max(len(self.mech.values), 1)
         ND = max(len(self.dvals), 1)
         smap = np.zeros(V * V * ND, dtype=np.uint8)
-        smap[ch.fwd] = code
+        smap[ch.fwd] = nt + 4 * nv if both else (nt if has_t else nv)  # both: bits 0-1 tight, 2-3 violated
         tight = violated = 0
         keys = self._keys if self._keys is not None else (self._forward_keys(p0, p1, V, ND) for p0, p1 in self._spans())
         for k in keys:
             g = np.take(smap, k)
-            tight += int(np.sum(g & 3, dtype=np.int64))
-            violated += int(np.sum(g >> 2, dtype=np.int64))
+            if both:
+                tight += int(np.sum(g & 3, dtype=np.int64))
+                violated += int(np.sum(g >> 2, dtype=np.int64))
+            elif has_t:
+                tight += int(np.sum(g, dtype=np.int64))
+            else:
+                violated += int(np.sum(g, dtype=np.int64))
         return violated, tight
 
     def distinct(self) -> int:
@@ -520,8 +527,6 @@ class Constraints:
         """The status of triple ``(a, b, dc)`` decided exactly (an :class:`Undecided` when no regime applies);
         ``e^(eps d)`` is looked up once per distance, and when it and both values are rational the comparison
         is one exact product."""
-        from flint import fmpq
-
         va, vb = self.mech.values[a], self.mech.values[b]
         E = self._factors.get(dc, False) if self._factors_level is level else False
         if E is False:
@@ -569,8 +574,6 @@ def _report(progress, stage, done, total):
 
 def _level_key(level):
     """An exact key of a rational level ``log(R)/D`` (None for the others: they are not reused)."""
-    from flint import fmpq
-
     if isinstance(level.R, fmpq) and isinstance(level.D, fmpq):
         return (int(level.R.p), int(level.R.q), int(level.D.p), int(level.D.q))
     return None
@@ -598,8 +601,6 @@ def _dedupe(keys):
 def _distance_codes(ds):
     """``(distinct values, code of each)``: runs of equal distances are coded without hashing (fmpq hashes
     slowly), the rest through a dict keyed by ``(p, q)`` for rationals."""
-    from flint import fmpq
-
     dvals: list = []
     index: dict = {}
     out = []
@@ -617,8 +618,6 @@ def _distance_codes(ds):
 
 
 def _log_guide(v) -> float:
-    from flint import fmpq
-
     if isinstance(v, fmpq):
         return math.log(int(v.p)) - math.log(int(v.q))
     with ctx.workprec(64):
