@@ -9,9 +9,11 @@ internal error -- a bug, reported in one line (the traceback only with
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+import time
 
 from .errors import ExactDPError, Undecided
 
@@ -108,7 +110,8 @@ def _cmd_certify(a):
     else:
         if not (a.eps or a.alpha):
             raise _usage("certify needs --eps, --alpha or --all-eps")
-        cert = certify_privacy(mech, metric, eps=a.eps, alpha=a.alpha)
+        with _engine_progress(a, "certify") as progress:
+            cert = certify_privacy(mech, metric, eps=a.eps, alpha=a.alpha, progress=progress)
     return _emit(cert, a.format)
 
 
@@ -221,7 +224,9 @@ def _cmd_epsilon(a):
     from .io import load_mechanism, load_metric
 
     mech, metric = load_mechanism(a.mechanism), load_metric(a.metric)
-    return _emit(smallest_epsilon(_fix_level(mech, a), metric), a.format)
+    with _engine_progress(a, "epsilon") as progress:
+        cert = smallest_epsilon(_fix_level(mech, a), metric, progress=progress)
+    return _emit(cert, a.format)
 
 
 def _cmd_optimal(a):
@@ -295,7 +300,7 @@ def _step_progress(a, cmd: str, metric):
     """The engines' ``progress`` callback: a line on stderr per step (terminal only, not with --quiet), or None."""
     if len(metric) < PROGRESS_POINTS or getattr(a, "quiet", False) or not sys.stderr.isatty():
         return None
-    return lambda text: _progress(a, f"exactdp {cmd}: {text} ...")
+    return lambda stage, done, total: _progress(a, f"exactdp {cmd}: {stage} ...")
 
 
 def _check_phi_size(metric, cmd):
@@ -334,6 +339,27 @@ def _progress(a, text: str) -> None:
     if not getattr(a, "quiet", False) and sys.stderr.isatty():
         sys.stderr.write(f"\r\033[K{text}" if text else "\r\033[K")
         sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def _engine_progress(a, command: str):
+    """A ``progress(stage, done, total)`` callback for the certify engine that redraws one stderr line at most
+    five times a second (None, so the engine skips the calls, off a terminal or with --quiet); the line is
+    cleared at the end."""
+    if getattr(a, "quiet", False) or not sys.stderr.isatty():
+        yield None
+        return
+    last = [0.0]
+
+    def progress(stage, done, total):
+        now = time.monotonic()
+        if now - last[0] >= 0.2:
+            last[0] = now
+            _progress(a, f"exactdp {command}: {stage}" + (f" {done}/{total}" if total else " ..."))
+    try:
+        yield progress
+    finally:
+        _progress(a, "")
 
 
 def _chosen_claims(ids):
@@ -589,6 +615,7 @@ def _add_privacy_commands(sub):
     c.add_argument("--delta", help="(eps, delta)-DP: exact delta in [0, 1] (HLM15 Def. 1); neighbours are the "
                                   "metric's pairs at distance 1 unless --neighbours lists them")
     c.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs [[\"a\", \"b\"], ...]")
+    c.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     c.set_defaults(fn=_cmd_certify)
 
     pf = sub.add_parser("profile", help="the exact privacy profile delta(eps) over a neighbour relation")
@@ -616,6 +643,7 @@ def _add_privacy_commands(sub):
     e.add_argument("--metric", required=True)
     _level_args(e)
     e.add_argument("--format", choices=FORMATS, default="text")
+    e.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     e.set_defaults(fn=_cmd_epsilon)
 
 

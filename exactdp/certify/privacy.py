@@ -73,7 +73,7 @@ def _note(stats) -> str:
             f"outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by exact zeros")
 
 
-def smallest_epsilon(mech, metric, *, _cons=None, _data=None) -> Certificate:
+def smallest_epsilon(mech, metric, *, progress=None, _cons=None, _data=None) -> Certificate:
     """The exact smallest eps for which ``mech`` is ``eps d``-private.
 
     .. math:: \\varepsilon^* = \\max_{x, x', z} \\log(K(x)(z) / K(x')(z)) / d(x, x')
@@ -88,6 +88,9 @@ def smallest_epsilon(mech, metric, *, _cons=None, _data=None) -> Certificate:
         be fixed first, or use :func:`certify_all_eps`).
     metric : FiniteMetric or networkx.Graph
         Its points are the mechanism's inputs.
+    progress : callable, optional
+        Called as ``progress(stage, done, total)`` (``total`` 0 when unknown)
+        while long work goes on; the library itself prints nothing.
 
     Returns
     -------
@@ -140,10 +143,10 @@ def smallest_epsilon(mech, metric, *, _cons=None, _data=None) -> Certificate:
         ev = EpsilonEvidence(**base, epsilon="inf", enclosure=["inf", "inf"], level=None, binding=_constraint(cons, t))
         # no finite eps works: "private for some eps" fails (exit 1 on the command line)
         return Certificate("epsilon", False, Method.RATIONAL, claim, ev, note="an exact zero on one side only")
-    return _search_epsilon(mech, cons, base, claim)
+    return _search_epsilon(mech, cons, base, claim, progress)
 
 
-def _search_epsilon(mech, cons, base, claim) -> Certificate:
+def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate:
     """Float-guided candidates, each level decided exactly, until no constraint is violated."""
     vals = mech.values
     t, _ = cons.best_guess()
@@ -153,7 +156,9 @@ def _search_epsilon(mech, cons, base, claim) -> Certificate:
         a, b, d = vals[t.a], vals[t.b], cons.dvals[t.dc]
         r = simplify(a / b)
         level = Level.from_ratio(fmpq(1), fmpq(1)) if sign(r - 1) <= 0 else Level.from_ratio(r, d)
-        S = cons.decide(level)
+        if progress is not None:
+            progress(f"smallest eps, round {rounds}: candidate {level.eps_str()[:60]}", 0, 0)
+        S = cons.decide(level, progress)
         if S.violated:
             t = S.worst
             continue
@@ -173,7 +178,8 @@ def _search_epsilon(mech, cons, base, claim) -> Certificate:
     return Certificate("epsilon", True, _method(level, mech), claim, ev, note=_note(S.stats))
 
 
-def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsilon=True) -> Certificate:
+def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsilon=True,
+                    progress=None) -> Certificate:
     """Certify that ``mech`` is ``eps d``-private on ``metric`` (ECP14 Def. 1).
 
     .. math:: K(x)(z) \\le e^{\\varepsilon d(x, x')} K(x')(z) \\quad \\forall x, x', z
@@ -191,6 +197,9 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
     with_epsilon : bool
         Also compute the exact smallest eps (``evidence.epsilon``, and the
         nested ``evidence.smallest``).
+    progress : callable, optional
+        Called as ``progress(stage, done, total)`` (``total`` 0 when unknown)
+        while long work goes on; the library itself prints nothing.
 
     Returns
     -------
@@ -228,9 +237,12 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
         settled = _settled_for_every_eps(mech, metric, level) if mech.regime == "symbolic" else None
         return settled if settled is not None else _unsupported(mech, metric, level, claim, str(e))
     cons = Constraints(mech, metric)
-    S = cons.decide(level)
+    S = cons.decide(level, progress)
+    if progress is not None:
+        progress("certificate data", 0, 0)
     mdata, gdata = mechanism_data(mech), metric_data(metric)   # built once, shared with the smallest-eps evidence
-    eps_cert = smallest_epsilon(mech, metric, _cons=cons, _data=(mdata, gdata)) if with_epsilon else None
+    eps_cert = (smallest_epsilon(mech, metric, progress=progress, _cons=cons, _data=(mdata, gdata))
+                if with_epsilon else None)
     smallest = eps_cert.evidence if eps_cert is not None else None
     factors = [[exact_str(d), exact_str(level.factor(d)) if level.factor(d) is not None else level.factor_str(d)]
                for d in cons.dvals[:4]]

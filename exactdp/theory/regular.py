@@ -158,10 +158,14 @@ def _lp_data(sol) -> LPData:
                   lam=[str(v) for v in sol.lam])
 
 
-def _say(progress, text: str) -> None:
-    """Report a step to an optional ``progress(text)`` callback (the library itself prints nothing)."""
+def _say(progress, stage: str) -> None:
+    """Report a step to an optional ``progress(stage, done, total)`` callback (the library itself prints nothing).
+
+    The same callback signature as :func:`~exactdp.certify.certify_privacy`'s; a step without a count passes
+    ``done = total = None``.
+    """
     if progress is not None:
-        progress(text)
+        progress(stage, None, None)
 
 
 def regular_prior(prior, metric, level, *, progress=None) -> Certificate:
@@ -179,7 +183,7 @@ def regular_prior(prior, metric, level, *, progress=None) -> Certificate:
     metric : FiniteMetric
     level : Level
     progress : callable, optional
-        ``progress(text)`` is called before each step that can take long on a large metric (distances and
+        ``progress(stage, None, None)`` is called before each step that can take long on a large metric (distances and
         symmetries, the solve, the checks of Props. 1-2); the library itself prints nothing.
 
     Returns
@@ -289,7 +293,7 @@ def tight_constraints(metric, level, *, progress=None) -> Certificate:
     metric : FiniteMetric
     level : Level
     progress : callable, optional
-        ``progress(text)`` is called before each step that can take long on a large metric (distances and
+        ``progress(stage, None, None)`` is called before each step that can take long on a large metric (distances and
         symmetries, the solve); the library itself prints nothing.
 
     Returns

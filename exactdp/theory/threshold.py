@@ -34,7 +34,7 @@ from ..exact.verified_solve import blas_single_thread
 from ..exact.symbolic import AlphaSet, sign_pieces_poly
 from ..metrics.symmetry import quotient_counts
 from .phi import PhiSystem
-from .regular import ball_size_symmetric, tight_constraints
+from .regular import _say, ball_size_symmetric, tight_constraints
 
 __all__ = ["threshold", "exact_threshold", "MAX_EXACT_COST"]
 
@@ -205,11 +205,6 @@ def exact_threshold(metric):
                    else f"-log({first})"), fails
 
 
-def _say(progress, text: str) -> None:
-    if progress is not None:
-        progress(text)
-
-
 def threshold(metric, width=fmpq(1, 10**9), *, progress=None) -> Certificate:
     """The smallest eps at which a tight-constraints mechanism exists (see the module docstring).
 
@@ -221,7 +216,7 @@ def threshold(metric, width=fmpq(1, 10**9), *, progress=None) -> Certificate:
     width : rational, default 1/10^9
         Width of the certified bracket.
     progress : callable, optional
-        ``progress(text)`` is called before each step that can take long on a large metric (the exact
+        ``progress(stage, None, None)`` is called before each step that can take long on a large metric (the exact
         polynomial route, the float-guided bisection, each certified end of the bracket); the library itself
         prints nothing.
 
