@@ -189,3 +189,24 @@ def test_malformed_evidence_is_refuted_not_crashed():
     j = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2").to_json()
     del j["evidence"]["mechanism"]
     assert recheck(j).status == "refuted"
+
+
+def test_int_matrix_is_exact_compact_and_refuses_non_integers():
+    from exactdp.certificate.records import IntMatrix
+    import numpy as np
+
+    m = IntMatrix(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert m == [[0, 1, 2], [3, 4, 5]] and m.tolist() == [[0, 1, 2], [3, 4, 5]] and list(m)[1] == [3, 4, 5]
+    assert m != [[0, 1, 2], [3, 4, 6]] and m != [[0, 1, 2]] and m != "[[0, 1, 2], [3, 4, 5]]"
+    with pytest.raises(ValueError):
+        m._a[0, 0] = 7                                       # read-only: a record cannot change after the check
+    big = 2**62
+    assert IntMatrix([[big, -big]]).tolist() == [[big, -big]]
+    for bad in ([[0, True]], [[0, 0.5]], [[0, "1"]], [[0, 1], [2]], [0, 1], [[2**70]], np.ones((2, 2))):
+        with pytest.raises(TypeError, match="IntMatrix"):
+            IntMatrix(bad)
+    # in a record: the JSON is a plain list of rows, and it round-trips
+    c = certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2")
+    j = c.to_json()
+    assert type(j["evidence"]["mechanism"]["codes"]) is list
+    assert Certificate.from_json(j) == c and isinstance(Certificate.from_json(j).evidence.mechanism.codes, IntMatrix)

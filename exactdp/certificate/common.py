@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..exact.decide import exact_str
-from .records import Record
+from .records import IntMatrix, Record
 
 __all__ = ["MechanismData", "LevelData", "MetricData", "Constraint", "mechanism_data", "level_data", "metric_data"]
 
@@ -29,8 +29,8 @@ class MechanismData(Record):
         Row and column labels.
     values : list of str
         Distinct exact entries, in the exactdp grammar.
-    codes : list of list of int
-        Index into ``values`` per cell.
+    codes : IntMatrix (or list of list of int)
+        Index into ``values`` per cell; stored as a read-only :class:`IntMatrix`.
 
     Examples
     --------
@@ -42,7 +42,11 @@ class MechanismData(Record):
     inputs: list
     outputs: list
     values: list
-    codes: list
+    codes: IntMatrix
+
+    def __post_init__(self):
+        object.__setattr__(self, "codes", IntMatrix(self.codes))   # a list from JSON, or an int array
+        super().__post_init__()
 
     def rows(self) -> list:
         """Return the matrix as rows of exact strings.
@@ -181,11 +185,11 @@ def mechanism_data(mech) -> MechanismData:
     --------
     >>> from exactdp.mechanisms import geometric
     >>> mechanism_data(geometric(1, "1/2")).codes
-    [[0, 1], [1, 0]]
+    IntMatrix([[0, 1], [1, 0]])
     """
     return MechanismData(name=str(mech.name), inputs=[str(x) for x in mech.inputs],
                          outputs=[str(z) for z in mech.outputs], values=[exact_str(v) for v in mech.values],
-                         codes=mech.codes.tolist())
+                         codes=IntMatrix(mech.codes))
 
 
 def level_data(level) -> LevelData | None:

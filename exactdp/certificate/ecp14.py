@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..exact.decide import exact_str
 from .common import LevelData, MechanismData
-from .records import Evidence, Record, evidence_kind
+from .records import Evidence, IntMatrix, Record, evidence_kind
 from .render import Proof, Step, renderer
 from .privacy import tex
 
@@ -29,7 +29,11 @@ class DistanceData(Record):
 
     points: list
     values: list
-    codes: list
+    codes: IntMatrix
+
+    def __post_init__(self):
+        object.__setattr__(self, "codes", IntMatrix(self.codes))   # a list from JSON, or an int array
+        super().__post_init__()
 
 
 def distance_data(metric) -> DistanceData | None:
@@ -40,7 +44,7 @@ def distance_data(metric) -> DistanceData | None:
         return None
     codes, values = distance_codes(metric)   # numpy codes, each checked against the metric's exact distance
     return DistanceData(points=[str(p) for p in metric.points],
-                        values=["inf" if d == math.inf else exact_str(d) for d in values], codes=codes.tolist())
+                        values=["inf" if d == math.inf else exact_str(d) for d in values], codes=IntMatrix(codes))
 
 
 @dataclass(frozen=True)

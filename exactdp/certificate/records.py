@@ -33,7 +33,104 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-__all__ = ["Record", "Evidence", "evidence_kind", "evidence_from_json", "evidence_kinds"]
+import numpy as np
+
+__all__ = ["Record", "Evidence", "IntMatrix", "evidence_kind", "evidence_from_json", "evidence_kinds"]
+
+
+class IntMatrix:
+    """A read-only matrix of integers (a code matrix) held compactly; its JSON is a list of rows of ints.
+
+    Code matrices (a mechanism's, a metric's distances) are the one large item of
+    evidence: 16 million cells for a 4000 x 4000 mechanism.  Held as Python lists
+    they cost seconds to build and to check; held here they are a read-only int64
+    copy, exact all the same, and become lists only when the certificate is
+    written as JSON.
+
+    Parameters
+    ----------
+    data : list of list of int or numpy integer array
+        The rows; a float, bool or string entry, or a ragged or non-2-D shape,
+        is refused.
+
+    Raises
+    ------
+    TypeError
+        ``data`` is not a 2-D matrix of integers.
+
+    Examples
+    --------
+    >>> m = IntMatrix([[0, 1], [1, 0]])
+    >>> m[0], len(m), m == [[0, 1], [1, 0]], m.tolist()
+    ([0, 1], 2, True, [[0, 1], [1, 0]])
+    >>> IntMatrix([[0, 0.5]])
+    Traceback (most recent call last):
+    ...
+    TypeError: IntMatrix: expected a 2-D matrix of integers (lists of plain ints)
+    """
+
+    __slots__ = ("_a",)
+
+    def __init__(self, data):
+        if isinstance(data, IntMatrix):
+            a = data._a
+        else:
+            if isinstance(data, list) and not data:
+                data = np.zeros((0, 0), dtype=np.int64)
+            try:
+                a = np.array(data, dtype=None if isinstance(data, np.ndarray) else object)
+                if a.dtype == object:
+                    if not all(type(v) is int for v in a.ravel().tolist()):
+                        raise TypeError
+                    a = a.astype(np.int64)
+            except (TypeError, ValueError, OverflowError):
+                raise TypeError("IntMatrix: expected a 2-D matrix of integers (lists of plain ints)") from None
+            if a.ndim != 2 or a.dtype.kind not in "iu":
+                raise TypeError(f"IntMatrix: expected a 2-D matrix of integers, got dtype {a.dtype} and shape "
+                                f"{a.shape}")
+            a = a.astype(np.int64, copy=True)
+            a.setflags(write=False)
+        self._a = a
+
+    def tolist(self) -> list:
+        """Return the rows as lists of Python ints (the JSON form).
+
+        Returns
+        -------
+        list of list of int
+            A fresh copy.
+
+        Examples
+        --------
+        >>> IntMatrix([[2, 3]]).tolist()
+        [[2, 3]]
+        """
+        return self._a.tolist()
+
+    def __len__(self) -> int:
+        return int(self._a.shape[0])
+
+    def __getitem__(self, i):
+        return self._a[i].tolist()
+
+    def __iter__(self):
+        return (row.tolist() for row in self._a)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, IntMatrix):
+            return self._a.shape == other._a.shape and bool(np.array_equal(self._a, other._a))
+        if isinstance(other, list):
+            try:
+                return self == IntMatrix(other)
+            except TypeError:
+                return False
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking container semantics: unhashable, like a list
+
+    def __repr__(self) -> str:
+        n, m = self._a.shape
+        return f"IntMatrix({self.tolist()!r})" if n * m <= 64 else f"IntMatrix(<{n} x {m} integers>)"
 
 
 def _flat_ints(rows: list) -> bool:
@@ -45,7 +142,7 @@ _INT = {int}
 
 
 def _check(value: Any, where: str) -> None:
-    if value is None or isinstance(value, (str, bool, Record)):
+    if value is None or isinstance(value, (str, bool, Record, IntMatrix)):
         return
     if isinstance(value, int):
         return
@@ -68,6 +165,8 @@ def _check(value: Any, where: str) -> None:
 def _dump(value: Any) -> Any:
     if isinstance(value, Record):
         return value.to_json()
+    if isinstance(value, IntMatrix):
+        return value.tolist()
     if isinstance(value, list):
         return [_dump(v) for v in value]
     if isinstance(value, dict):
