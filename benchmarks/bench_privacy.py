@@ -114,7 +114,7 @@ def float_floor_rows(quick):
     rows.append((f"  same, the decision alone (Constraints + decide: verdict, {S.tight} exact ties, no certificate)",
                  te, tf, f))
     _, tm = best(lambda: mechanism_data(G), 1 if quick else 3)
-    rows.append((f"  same, the certificate's mechanism data alone ({n + 1} x {n + 1} codes as JSON lists)", tm, tf, f))
+    rows.append((f"  same, the certificate's mechanism data alone ({n + 1} x {n + 1} codes, read-only int matrix)", tm, tf, f))
     m = 200 if quick else 2000
     R, D = randomized_response([str(i) for i in range(m)]), discrete([str(i) for i in range(m)])
     c, t = best(lambda: certify_privacy(R, D, eps="log(3)"), 1)
