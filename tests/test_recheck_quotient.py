@@ -162,23 +162,26 @@ def test_regular_prior_on_the_refined_quotient(eps, want):
 # ---- the kernel's pieces ----
 def test_quotient_checks_equitability_and_symmetry():
     codes = [[0, 1, 2], [1, 0, 1], [2, 1, 0]]                         # a path of 3 points
-    k, counts, rhs_q = quotient(codes, [0, 1, 0], [1, 2, 1])
+    k, counts, rhs_q = quotient(codes, [0, 1, 0], [1, 2, 1], 3)
     assert k == 2 and counts[0] == {(0, 0): 1, (1, 1): 1, (0, 2): 1} and rhs_q == [1, 2]
     with pytest.raises(Refuted, match="not equitable"):
-        quotient(codes, [0, 0, 1], [1, 1, 1])
+        quotient(codes, [0, 0, 1], [1, 1, 1], 3)
     with pytest.raises(Refuted, match="not constant"):
-        quotient(codes, [0, 1, 0], [1, 2, 3])
+        quotient(codes, [0, 1, 0], [1, 2, 3], 3)
     with pytest.raises(Refuted, match="not symmetric"):
-        quotient([[0, 1, 2], [1, 0, 1], [1, 1, 0]], [0, 1, 2], [1, 1, 1])
+        quotient([[0, 1, 2], [1, 0, 1], [1, 1, 0]], [0, 1, 2], [1, 1, 1], 3)
     with pytest.raises(Refuted, match="empty cell"):
-        quotient(codes, [0, 2, 0], [1, 1, 1])
+        quotient(codes, [0, 2, 0], [1, 1, 1], 3)
     with pytest.raises(Refuted, match="sizes"):
-        quotient(codes, [0, 1], [1, 1, 1])
+        quotient(codes, [0, 1], [1, 1, 1], 3)
+    for bad in ([[0, 1, -1], [1, 0, 1], [-1, 1, 0]], [[0, 1, 3], [1, 0, 1], [3, 1, 0]], [[0, 1, 2.0], [1, 0, 1], [2.0, 1, 0]]):
+        with pytest.raises(Refuted, match="distance code is not an integer"):    # -1 would index from the end
+            quotient(bad, [0, 1, 0], [1, 1, 1], 3)
 
 
 def test_enclosure_of_the_quotient_contains_the_true_entries():
     codes = [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
-    k, counts, _ = quotient(codes, [0, 1, 0], [1, 1, 1])
+    k, counts, _ = quotient(codes, [0, 1, 0], [1, 1, 1], 3)
     Qlo, Qhi = enclose_quotient({"eps": "1/2"}, ["0", "sqrt(2)", "inf"], k, counts)
     mpmath.mp.prec = 300
     try:
@@ -201,3 +204,36 @@ def test_large_quotients_carry_no_inverse_and_say_why(monkeypatch):
     assert c.holds is True and "inverse" not in c.evidence.verified and "center" not in c.evidence.verified
     r = c.recheck()
     assert r.status == "not checkable" and "70 > 60 points" in r.detail, r.detail
+
+
+@pytest.mark.parametrize("level", [Level.from_alpha("1/2"), Level.from_eps("1/2")])   # exact route; quotient route
+def test_tampered_distances_are_refuted_never_a_crash(level):
+    from exactdp.metrics import path
+
+    j = tight_constraints(path(70), level).to_json()
+    assert recheck(j).status == "confirmed"
+    dist = j["evidence"]["distances"]
+    zero = dist["values"].index("0")
+    one = dist["values"].index("1")
+
+    def code(c):                      # point 0's distance to point 1 and back, symmetric
+        def f(d):
+            d["codes"][0][1] = d["codes"][1][0] = c
+        return f
+
+    def value(i, v):
+        def f(d):
+            d["values"][i] = v
+        return f
+
+    def diagonal(d):
+        d["codes"][0][0] = one
+
+    cases = [(code(-1), "distance code is not an integer"), (code(len(dist["values"])), "distance code"),
+             (code(zero), "distinct points at distance 0"), (value(one, "-100000"), "negative distance"),
+             (value(one, "1/0"), "malformed evidence"), (diagonal, "non-zero distance from itself")]
+    for mutate, msg in cases:
+        t = copy.deepcopy(j)
+        mutate(t["evidence"]["distances"])
+        r = recheck(t)
+        assert r.status == "refuted" and msg in r.detail, (msg, r.status, r.detail)

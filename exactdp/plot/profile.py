@@ -128,7 +128,8 @@ def plot_profile(mech, neighbours, *, times=None, bounds=False, delta_prime="1/1
     Raises
     ------
     InvalidInput
-        ``times < 1``, ``bounds`` without ``times``, or as :func:`profile_data`.
+        ``times < 1``, ``bounds`` without ``times``, ``delta_prime`` outside (0, 1), or as
+        :func:`profile_data`.
     MissingDependency
         matplotlib is not installed.
 
@@ -146,6 +147,9 @@ def plot_profile(mech, neighbours, *, times=None, bounds=False, delta_prime="1/1
     HLM15 Def. 1 (5) and Sec. 4 (repeated queries); Dwork, Rothblum, Vadhan (FOCS 2010) for the
     advanced composition bound.
     """
+    dp = to_rational(delta_prime, what="plot_profile: delta_prime")
+    if not 0 < dp < 1:
+        raise InvalidInput(f"plot_profile: delta_prime (the advanced bound's slack) must be in (0, 1), got {dp}")
     if bounds and times is None:
         raise InvalidInput("plot_profile: bounds=True needs times=k (the bounds are for the k-fold composition); "
                            "hint: times=50")

@@ -167,6 +167,7 @@ def recheck(cert) -> RecheckResult:
         status, n, detail = mod.check(c)
     except NotHere as e:
         return RecheckResult("not checkable", 0, f"outside this kernel: {e}")
-    except (KeyError, TypeError, IndexError, ValueError) as e:
+    except (KeyError, TypeError, IndexError, ValueError, ArithmeticError) as e:
+        # malformed evidence, including numbers that divide by zero or overflow a float conversion
         return RecheckResult("refuted", 0, f"malformed evidence ({type(e).__name__}: {e})")
     return RecheckResult(status, n, detail)

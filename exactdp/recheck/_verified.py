@@ -59,11 +59,17 @@ _DOT = sum if sys.version_info < (3, 12) else math.fsum
 _S = 110
 
 
-class Refuted(Exception):
+class Refuted(ValueError):
     """The evidence contradicts itself (a partition that is not equitable, a malformed vector, ...)."""
 
 
-def quotient(codes: list, cell_of: list, rhs: list):
+def check_codes(codes: list, nvalues: int) -> None:
+    """Every distance code is an ``int`` in ``[0, nvalues)`` (a negative one would silently index from the end)."""
+    if not all(type(c) is int and 0 <= c < nvalues for row in codes for c in row):
+        raise Refuted(f"a distance code is not an integer in [0, {nvalues})")
+
+
+def quotient(codes: list, cell_of: list, rhs: list, nvalues: int):
     """Verify the partition (see the module docstring, step 1); return ``(k, counts, rhs_q)``.
 
     ``counts[A]`` maps ``(B, code)`` to the number of points of cell ``B`` at distance code ``code`` from every
@@ -72,6 +78,7 @@ def quotient(codes: list, cell_of: list, rhs: list):
     n = len(codes)
     if len(cell_of) != n or len(rhs) != n or any(len(r) != n for r in codes):
         raise Refuted("the partition, the right-hand side and the distance matrix have different sizes")
+    check_codes(codes, nvalues)
     if not all(isinstance(a, int) and a >= 0 for a in cell_of):
         raise Refuted("a cell index is not a non-negative integer")
     k = max(cell_of) + 1
@@ -201,8 +208,13 @@ def certified_signs(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) ->
             signs.append(-1)
         else:
             raise NotHere(f"coordinate {i} of the quotient solution is not separated from 0 by the verified bound "
-                          f"({float(yi):.3g} +/- {float(err):.3g})")
+                          f"({_short(yi)} +/- {_short(err)})")
     return signs, beta
+
+
+def _short(x: Fraction) -> str:
+    """Three significant digits of an exact rational for a message (no float conversion: it may overflow)."""
+    return mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 3)
 
 
 def _defect_rows(R: Inverse, Qlo, Qhi) -> list:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from itertools import product
 
+from ._kernel import NotHere
+
 CONFIRMED, REFUTED = "confirmed", "refuted"
 MAX_WORK = 5_000_000
 
@@ -44,15 +46,28 @@ def _ok(rects, na, nb) -> bool:
     return cover == union
 
 
+def _work(na: int, nb: int, top: int) -> int:
+    """Steps of the enumeration (collections times subsets ``I``), or ``MAX_WORK + 1`` as soon as it exceeds it."""
+    if na + nb > 40:
+        return MAX_WORK + 1
+    r, total = ((1 << na) - 1) * ((1 << nb) - 1), 0
+    for p in range(1, top + 1):
+        total += r ** p * 2 ** p
+        if total > MAX_WORK:
+            return MAX_WORK + 1
+    return total
+
+
 def check(c: dict):
     ev = c["evidence"]
     X, Y, lemma, top = list(ev["X"]), list(ev["Y"]), ev["lemma"], ev["max_rects"]
-    if lemma not in (1, 2) or len(set(X)) != len(X) or len(set(Y)) != len(Y) or not X or not Y or top < 1:
+    if lemma not in (1, 2) or len(set(X)) != len(X) or len(set(Y)) != len(Y) or not X or not Y \
+            or type(top) is not int or top < 1:
         return REFUTED, 0, "the universes, the lemma or p are not well formed"
     na, nb = (len(X), len(Y)) if lemma == 1 else (len(Y), len(X))
+    if _work(na, nb, top) > MAX_WORK:    # counted before anything is built: hostile sizes cost nothing
+        raise NotHere(f"the enumeration is larger than the {MAX_WORK:,} steps this re-check redoes")
     rects = [(A, B) for A in range(1, 1 << na) for B in range(1, 1 << nb)]
-    if sum(len(rects) ** p * 2 ** p for p in range(1, top + 1)) > MAX_WORK:
-        return REFUTED, 0, "the enumeration is larger than this re-check redoes"
     got = []
     for p in range(1, top + 1):
         n = good = 0

@@ -21,10 +21,24 @@ from fractions import Fraction
 import mpmath
 
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, sign, value
-from ._verified import Inverse, Refuted, certified_signs, enclose_quotient, quotient
+from ._verified import Inverse, Refuted, certified_signs, check_codes, enclose_quotient, quotient
 from .privacy import _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+
+def _check_metric(dist: dict) -> None:
+    """The carried distances are a metric's: codes in range, ``d(x, x) = 0`` and every other value ``> 0`` or
+    ``"inf"`` (between components).  Raises :class:`Refuted`."""
+    values, codes = dist["values"], dist["codes"]
+    check_codes(codes, len(values))
+    signs = [None if d == "inf" else sign(value(d)) for d in values]
+    if any(s is not None and s < 0 for s in signs):
+        raise Refuted("a negative distance")
+    if any(signs[row[i]] != 0 for i, row in enumerate(codes)):
+        raise Refuted("a point at a non-zero distance from itself")
+    if any(signs[c] == 0 for i, row in enumerate(codes) for j, c in enumerate(row) if i != j):
+        raise Refuted("two distinct points at distance 0")
 
 
 def _phi(ev: dict) -> list:
@@ -38,6 +52,7 @@ def _phi_values(ev: dict) -> list:
     lv, dist = ev["level"], ev["distances"]
     if dist is None:
         raise NotHere("the metric is too large for the certificate to carry its distance matrix")
+    _check_metric(dist)
     if lv["eps"] is not None:
         raise NotHere("the level is transcendental (alpha = e^(-eps) with eps algebraic): the certificate rests on "
                       "Arb ball solves, and an n x n interval solve is outside this kernel")
@@ -108,7 +123,8 @@ def _eliminate(A, n):
 
 def _quotient_signs(level: dict, dist: dict, ver: dict, rhs: list):
     """Signs of ``Phi^-1 rhs`` per point by the verified quotient route: ``(signs, cells, beta)``."""
-    k, counts, rhs_q = quotient(dist["codes"], ver["cell_of"], rhs)
+    _check_metric(dist)
+    k, counts, rhs_q = quotient(dist["codes"], ver["cell_of"], rhs, len(dist["values"]))
     Qlo, Qhi = enclose_quotient(level, dist["values"], k, counts)
     R = Inverse(ver["inverse"], k)
     signs, beta = certified_signs(Qlo, Qhi, R, R.verify(Qlo, Qhi), ver["center"], rhs_q)
@@ -122,7 +138,8 @@ def _bracket_signs(ev: dict, ends: dict):
     cell_of = ends["hi"]["cell_of"]
     if ends["lo"]["cell_of"] != cell_of:
         raise Refuted("the two ends name different partitions")
-    k, counts, rhs_q = quotient(dist["codes"], cell_of, [Fraction(1)] * len(cell_of))
+    _check_metric(dist)
+    k, counts, rhs_q = quotient(dist["codes"], cell_of, [Fraction(1)] * len(cell_of), len(dist["values"]))
     R = Inverse(ends["hi"]["inverse"], k)
     hi = enclose_quotient({"eps": ev["hi_rational"]}, dist["values"], k, counts)
     lo = enclose_quotient({"eps": ev["lo_rational"]}, dist["values"], k, counts)

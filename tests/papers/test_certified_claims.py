@@ -2,6 +2,7 @@
 added for them: ``lp`` (an exact LP optimum stated in full) and ``decomposition`` (HLM15 Lemmas 1-2)."""
 
 import copy
+import importlib
 import json
 import random
 
@@ -149,3 +150,35 @@ def test_decomposition_recheck_agrees_with_the_claims_enumeration(seed, p):
     eq, dis = _lemma1(rects, X, Y)
     assert recheck_decomposition([(_mask(A, X), _mask(B, Y)) for A, B in rects], len(X), len(Y)) == (eq and dis)
 
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=1, max_value=2**4 - 1), st.integers(min_value=1, max_value=2**3 - 1))
+def test_decomposition_grid_is_the_cartesian_product(A, B):
+    from exactdp.recheck.decomposition import _grid
+
+    nb = 3
+    pairs = {(a, b) for a in range(4) if A >> a & 1 for b in range(nb) if B >> b & 1}
+    assert _grid(A, B, nb) == sum(1 << (a * nb + b) for a, b in pairs)
+
+
+def test_decomposition_recheck_detects_a_broken_enumeration(monkeypatch):
+    # the lemma always holds, so break the re-check's own product of sets and watch it refute the claim
+    D = importlib.import_module("exactdp.recheck.decomposition")
+
+    j = run_claim("HLM15-lem1-2").certificates[0].to_json()
+    assert recheck(j).status == "confirmed"
+    good = D._grid
+    # a product that loses the lowest row of any first factor with two or more elements: the union of the
+    # rectangles and the union of the Lemma 1 pieces (whose first factors are unions) no longer agree
+    monkeypatch.setattr(D, "_grid", lambda A, B, nb: good(A & (A - 1) or A, B, nb))
+    assert recheck(j).status == "refuted"
+
+
+def test_decomposition_recheck_refuses_hostile_sizes_quickly():
+    j = run_claim("HLM15-lem1-2").certificates[0].to_json()
+    big = _tamper(_tamper(j, ["X"], [str(i) for i in range(24)]), ["Y"], [f"y{i}" for i in range(24)])
+    r = recheck(big)
+    assert r.status == "not checkable" and "larger than" in r.detail
+    assert recheck(_tamper(j, ["max_rects"], 10**9)).status == "not checkable"
+    assert recheck(_tamper(j, ["max_rects"], "3")).status == "refuted"
