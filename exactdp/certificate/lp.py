@@ -138,6 +138,8 @@ class InfeasibleEvidence(Evidence):
 
 #: at most this many non-zero entries are listed in a proof step (the rest are counted)
 _LISTED = 24
+#: at most this many terms of one constraint are written out
+_TERMS = 8
 
 
 def _var(ev, j: int) -> str:
@@ -151,18 +153,41 @@ def _nonzero(values, label) -> str:
     return (shown + more) if nz else "none"
 
 
+def _count(rows, stem: str) -> str:
+    return f"{len(rows)} {stem}{'y' if len(rows) == 1 else 'ies'}"
+
+
+def _row_tex(ev, row: dict, op: str, rhs: str) -> str:
+    terms = []
+    items = sorted(row.items(), key=lambda kv: int(kv[0]))
+    for j, a in items[:_TERMS]:
+        coef = "" if a == "1" else "-" if a == "-1" else tex(a) + " "
+        terms.append(f"{coef}{_var(ev, int(j))}")
+    more = " + \\dots" if len(items) > _TERMS else ""
+    return (" + ".join(terms).replace("+ -", "- ") or "0") + f"{more} {op} {tex(rhs)}"
+
+
+def _multipliers(ev, values, rows, b, op, name) -> str:
+    """The non-zero multipliers, each with the constraint it weighs (at most ``_LISTED`` listed)."""
+    nz = [k for k, v in enumerate(values) if v != "0"]
+    shown = "; ".join(f"${name}_{{{k}}} = {tex(values[k])}$ on ${_row_tex(ev, rows[k], op, b[k])}$"
+                      for k in nz[:_LISTED])
+    return (shown + (f"; and {len(nz) - _LISTED} more" if len(nz) > _LISTED else "")) if nz else "none"
+
+
 @renderer("infeasible")
 def _infeasible_proof(cert) -> Proof:
     ev: InfeasibleEvidence = cert.evidence
     n = len(ev.combination)
     named = (" The variables are " + ", ".join(f"${_var(ev, j)}$" for j in range(min(n, _LISTED)))
              + (", ..." if n > _LISTED else "") + ".") if ev.names else ""
-    steps = [Step("The system", f"Find $x \\in \\mathbb{{R}}^{{{n}}}$, $x \\ge 0$, with {len(ev.A_eq)} equalities "
-                  f"$A_{{eq}} x = b_{{eq}}$ and {len(ev.A_ub)} inequalities $A_{{ub}} x \\le b_{{ub}}$, all stated "
+    steps = [Step("The system", f"Find $x \\in \\mathbb{{R}}^{{{n}}}$, $x \\ge 0$, with {_count(ev.A_eq, 'equalit')} "
+                  f"$A_{{eq}} x = b_{{eq}}$ and {_count(ev.A_ub, 'inequalit')} $A_{{ub}} x \\le b_{{ub}}$, all stated "
                   "in the certificate." + named),
-             Step("The Farkas vector", "Multipliers $y$ of the equalities (any sign), non-zero ones: "
-                  + _nonzero(ev.y, lambda k: f"y_{{{k}}}") + "; multipliers $\\lambda \\ge 0$ of the inequalities, "
-                  "non-zero ones: " + _nonzero(ev.lam, lambda k: f"\\lambda_{{{k}}}") + "."),
+             Step("The Farkas vector", "Multipliers $y$ of the equalities (any sign), the non-zero ones with their "
+                  "equality: " + _multipliers(ev, ev.y, ev.A_eq, ev.b_eq, "=", "y") + ". Multipliers "
+                  "$\\lambda \\ge 0$ of the inequalities, the non-zero ones: "
+                  + _multipliers(ev, ev.lam, ev.A_ub, ev.b_ub, "\\le", "\\lambda") + "."),
              Step("The combined constraint", "$w = A_{eq}^T y + A_{ub}^T \\lambda$, computed exactly, has every "
                   "entry $\\ge 0$; its non-zero entries: " + _nonzero(ev.combination, lambda j: f"w_{{{_var(ev, j)}}}")
                   + f". Its right-hand side is $b_{{eq}} \\cdot y + b_{{ub}} \\cdot \\lambda = {tex(ev.rhs)} < 0$."),
@@ -175,5 +200,5 @@ def _infeasible_proof(cert) -> Proof:
     return Proof(r"\nexists\, x \ge 0:\ A_{eq} x = b_{eq},\ A_{ub} x \le b_{ub}", steps,
                  f"{ev.statement}: the system has no solution $x \\ge 0$.",
                  [("statement", ev.statement), ("variables", str(n)),
-                  ("constraints", f"{len(ev.A_eq)} equalities, {len(ev.A_ub)} inequalities"),
+                  ("constraints", f"{_count(ev.A_eq, 'equalit')}, {_count(ev.A_ub, 'inequalit')}"),
                   ("Farkas right-hand side", ev.rhs)])
