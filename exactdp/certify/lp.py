@@ -17,7 +17,7 @@ from ..certificate import Certificate, Method, Verdict
 from ..certificate.ecp14 import LPData
 from ..certificate.lp import InfeasibleEvidence, LPEvidence, LPParameter, LPUnique
 from ..errors import InvalidInput
-from ..exact import LinearProgram, LPInfeasible, exact_str, solve_lp
+from ..exact import LinearProgram, LPInfeasible, exact_number, exact_str, solve_lp
 
 __all__ = ["certify_lp_optimum", "certify_lp_infeasible"]
 
@@ -239,6 +239,15 @@ def _farkas_from_core(lp):
                        "satisfies every constraint exactly; hint: certify_lp_optimum certifies an optimum")
 
 
+def _rational(v) -> fmpq:
+    """A multiplier given by the caller, through exactdp's own parser: rationals only."""
+    q = exact_number(v)
+    if not isinstance(q, fmpq):
+        raise InvalidInput(f"certify_lp_infeasible: farkas= expected rational multipliers, got {v!r}; hint: the "
+                           "Farkas vector of a rational system can always be taken rational")
+    return q
+
+
 def _farkas_check(lp, y, lam):
     """``(w, rhs)`` for a Farkas vector verified exactly here, or :class:`InvalidInput` saying what fails."""
     if len(y) != len(lp.A_eq) or len(lam) != len(lp.A_ub):
@@ -277,8 +286,8 @@ def certify_lp_infeasible(lp, statement: str, *, farkas=None) -> Certificate:
     statement : str
         What the infeasibility shows, in words (the certificate's claim).
     farkas : tuple (y, lam), optional
-        A Farkas vector to certify instead of the exact LP core's (for instance a readable one);
-        exact rationals, checked exactly here.
+        A Farkas vector to certify instead of the exact LP core's (for instance a readable one):
+        exact rationals (ints, ``fmpq``, ``Fraction`` or strings such as ``"-1/2"``), checked exactly here.
 
     Returns
     -------
@@ -288,11 +297,11 @@ def certify_lp_infeasible(lp, statement: str, *, farkas=None) -> Certificate:
     Raises
     ------
     InvalidInput
-        When the system is feasible (the feasible point is named), or when ``farkas`` has the wrong
-        lengths, a negative inequality multiplier, a negative combination entry or a right-hand side
-        ``>= 0``.
-    TypeError
-        An entry of ``farkas`` is not convertible to ``fmpq`` (a binary float, say).
+        When the system is feasible (the feasible point is named), or when ``farkas`` has an entry
+        that is not an exact rational, the wrong lengths, a negative inequality multiplier, a negative
+        combination entry or a right-hand side ``>= 0``.
+    InvalidType
+        An entry of ``farkas`` is a binary float (refused: not exact).
 
     Examples
     --------
@@ -317,7 +326,7 @@ def certify_lp_infeasible(lp, statement: str, *, farkas=None) -> Certificate:
     if farkas is None:
         y, lam = _farkas_from_core(lp)
     else:
-        y, lam = ([fmpq(v) for v in part] for part in farkas)
+        y, lam = ([_rational(v) for v in part] for part in farkas)
     w, rhs = _farkas_check(lp, y, lam)
     ev = InfeasibleEvidence(statement=statement, A_eq=_rows(lp.A_eq), b_eq=[exact_str(v) for v in lp.b_eq],
                             A_ub=_rows(lp.A_ub), b_ub=[exact_str(v) for v in lp.b_ub],

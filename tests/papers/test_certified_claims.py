@@ -166,8 +166,12 @@ def test_infeasible_certificate_refuses_feasible_systems_and_bad_farkas_vectors(
         certify_lp_infeasible(_both(), "rhs zero", farkas=(["-1/2"], [1]))
     with pytest.raises(InvalidInput, match="2 negative combination entries"):
         certify_lp_infeasible(_both(), "w < 0", farkas=([-1], [0]))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="float"):
         certify_lp_infeasible(_both(), "float", farkas=([-1.0], [1]))
+    with pytest.raises(InvalidInput, match="expected rational multipliers, got 'sqrt\\(2\\)'"):
+        certify_lp_infeasible(_both(), "irrational", farkas=(["sqrt(2)"], [1]))
+    exact = certify_lp_infeasible(_both(), "exact inputs", farkas=([Fraction(-2)], ["2"]))
+    assert (exact.evidence.y, exact.evidence.lam, exact.evidence.rhs) == (["-2"], ["2"], "-1")
     # the re-check refutes the bogus vector written by hand (as a checker bug would write it)
     j = certify_lp_infeasible(_both(), "template").to_json()
     ev = j["evidence"]
