@@ -32,7 +32,7 @@ from .privacy import tex
 from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["LPEvidence", "LPParameter", "LPUnique"]
+__all__ = ["LPEvidence", "LPParameter", "LPUnique", "InfeasibleEvidence"]
 
 
 @dataclass(frozen=True)
@@ -117,3 +117,88 @@ def _lp_proof(cert) -> Proof:
     return Proof(r"x^* \in \arg\min \{c \cdot x : A_{eq} x = b_{eq},\ A_{ub} x \le b_{ub},\ x \ge 0\}", steps,
                  concl, [("statement", ev.statement), ("optimal value", ev.lp.value),
                          ("variables", str(n)), ("unique", "yes" if ev.unique is not None else "not asserted")])
+
+
+@evidence_kind("infeasible")
+@dataclass(frozen=True)
+class InfeasibleEvidence(Evidence):
+    """No ``x >= 0`` has ``A_eq x = b_eq, A_ub x <= b_ub``: proved by a Farkas vector ``(y, lam)``."""
+
+    statement: str
+    A_eq: list                       # rows {"j": coefficient}
+    b_eq: list
+    A_ub: list
+    b_ub: list
+    names: list | None               # the variables' names (display only), or None for x_0, x_1, ...
+    y: list                          # multipliers of the equalities (any sign)
+    lam: list                        # multipliers of the inequalities (>= 0)
+    combination: list                # w = A_eq^T y + A_ub^T lam, one entry per variable (>= 0)
+    rhs: str                         # b_eq . y + b_ub . lam (< 0)
+
+
+#: at most this many non-zero entries are listed in a proof step (the rest are counted)
+_LISTED = 24
+#: at most this many terms of one constraint are written out
+_TERMS = 8
+
+
+def _var(ev, j: int) -> str:
+    return f"\\mathtt{{{ev.names[j].replace('_', chr(92) + '_')}}}" if ev.names else f"x_{{{j}}}"
+
+
+def _nonzero(values, label) -> str:
+    nz = [(k, v) for k, v in enumerate(values) if v != "0"]
+    shown = ", ".join(f"${label(k)} = {tex(v)}$" for k, v in nz[:_LISTED])
+    more = f" and {len(nz) - _LISTED} more" if len(nz) > _LISTED else ""
+    return (shown + more) if nz else "none"
+
+
+def _count(rows, stem: str) -> str:
+    return f"{len(rows)} {stem}{'y' if len(rows) == 1 else 'ies'}"
+
+
+def _row_tex(ev, row: dict, op: str, rhs: str) -> str:
+    terms = []
+    items = sorted(row.items(), key=lambda kv: int(kv[0]))
+    for j, a in items[:_TERMS]:
+        coef = "" if a == "1" else "-" if a == "-1" else tex(a) + " "
+        terms.append(f"{coef}{_var(ev, int(j))}")
+    more = " + \\dots" if len(items) > _TERMS else ""
+    return (" + ".join(terms).replace("+ -", "- ") or "0") + f"{more} {op} {tex(rhs)}"
+
+
+def _multipliers(ev, values, rows, b, op, name) -> str:
+    """The non-zero multipliers, each with the constraint it weighs (at most ``_LISTED`` listed)."""
+    nz = [k for k, v in enumerate(values) if v != "0"]
+    shown = "; ".join(f"${name}_{{{k}}} = {tex(values[k])}$ on ${_row_tex(ev, rows[k], op, b[k])}$"
+                      for k in nz[:_LISTED])
+    return (shown + (f"; and {len(nz) - _LISTED} more" if len(nz) > _LISTED else "")) if nz else "none"
+
+
+@renderer("infeasible")
+def _infeasible_proof(cert) -> Proof:
+    ev: InfeasibleEvidence = cert.evidence
+    n = len(ev.combination)
+    named = (" The variables are " + ", ".join(f"${_var(ev, j)}$" for j in range(min(n, _LISTED)))
+             + (", ..." if n > _LISTED else "") + ".") if ev.names else ""
+    steps = [Step("The system", f"Find $x \\in \\mathbb{{R}}^{{{n}}}$, $x \\ge 0$, with {_count(ev.A_eq, 'equalit')} "
+                  f"$A_{{eq}} x = b_{{eq}}$ and {_count(ev.A_ub, 'inequalit')} $A_{{ub}} x \\le b_{{ub}}$, all stated "
+                  "in the certificate." + named),
+             Step("The Farkas vector", "Multipliers $y$ of the equalities (any sign), the non-zero ones with their "
+                  "equality: " + _multipliers(ev, ev.y, ev.A_eq, ev.b_eq, "=", "y") + ". Multipliers "
+                  "$\\lambda \\ge 0$ of the inequalities, the non-zero ones: "
+                  + _multipliers(ev, ev.lam, ev.A_ub, ev.b_ub, "\\le", "\\lambda") + "."),
+             Step("The combined constraint", "$w = A_{eq}^T y + A_{ub}^T \\lambda$, computed exactly, has every "
+                  "entry $\\ge 0$; its non-zero entries: " + _nonzero(ev.combination, lambda j: f"w_{{{_var(ev, j)}}}")
+                  + f". Its right-hand side is $b_{{eq}} \\cdot y + b_{{ub}} \\cdot \\lambda = {tex(ev.rhs)} < 0$."),
+             Step("Farkas' lemma (the easy direction)", "Suppose some $x \\ge 0$ satisfied the system. Then "
+                  "$w \\cdot x \\ge 0$, as a sum of products of non-negative numbers. But "
+                  "$w \\cdot x = y \\cdot (A_{eq} x) + \\lambda \\cdot (A_{ub} x) \\le y \\cdot b_{eq} + "
+                  f"\\lambda \\cdot b_{{ub}} = {tex(ev.rhs)} < 0$: the equalities hold exactly and $\\lambda \\ge 0$ "
+                  "keeps each inequality's direction. $0 \\le w \\cdot x < 0$ is a contradiction, so no such $x$ "
+                  "exists.")]
+    return Proof(r"\nexists\, x \ge 0:\ A_{eq} x = b_{eq},\ A_{ub} x \le b_{ub}", steps,
+                 f"{ev.statement}: the system has no solution $x \\ge 0$.",
+                 [("statement", ev.statement), ("variables", str(n)),
+                  ("constraints", f"{_count(ev.A_eq, 'equalit')}, {_count(ev.A_ub, 'inequalit')}"),
+                  ("Farkas right-hand side", ev.rhs)])

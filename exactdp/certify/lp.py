@@ -3,7 +3,8 @@
 The LP core (:func:`exactdp.exact.solve_lp`, :func:`exactdp.exact.solve_lp_irrational`) returns optima
 already verified with their duals; :func:`certify_lp_optimum` writes one down as a certificate the
 independent re-check can redo from the JSON alone (DESIGN.md section 4), optionally with a radical
-parameter, a proof of uniqueness and the vertex property.
+parameter, a proof of uniqueness and the vertex property.  :func:`certify_lp_infeasible` writes the other
+outcome, a system with no solution ``x >= 0``, with its Farkas vector (kind ``infeasible``).
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from flint import fmpq
 
 from ..certificate import Certificate, Method, Verdict
 from ..certificate.ecp14 import LPData
-from ..certificate.lp import LPEvidence, LPParameter, LPUnique
+from ..certificate.lp import InfeasibleEvidence, LPEvidence, LPParameter, LPUnique
 from ..errors import InvalidInput
-from ..exact import LinearProgram, exact_str, solve_lp
+from ..exact import LinearProgram, LPInfeasible, exact_number, exact_str, solve_lp
 
-__all__ = ["certify_lp_optimum"]
+__all__ = ["certify_lp_optimum", "certify_lp_infeasible"]
 
 
 def _components(v, atom):
@@ -225,3 +226,111 @@ def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=
                     lp=LPData(value=v0[0], x=[exact_str(v) for v in x], y=y0, lam=l0), parameter=par,
                     vertex=vertex, unique=_uniqueness(sol, x) if unique else None)
     return Certificate("lp", Verdict.HOLDS, Method.EXACT_LP, statement, ev)
+
+
+def _farkas_from_core(lp):
+    """The Farkas vector of the exact LP core for the system of ``lp`` (its cost dropped), or refuse a feasible one."""
+    try:
+        sol = solve_lp(LinearProgram(c=[0] * lp.n, A_eq=lp.A_eq, b_eq=lp.b_eq, A_ub=lp.A_ub, b_ub=lp.b_ub))
+    except LPInfeasible as e:           # the core's convention: A_ub^T lam - A_eq^T y >= 0, b_ub.lam - b_eq.y < 0
+        return [-v for v in e.y], list(e.lam)
+    shown = ", ".join(exact_str(v) for v in sol.x[:8]) + (", ..." if lp.n > 8 else "")
+    raise InvalidInput(f"certify_lp_infeasible: expected an infeasible system, got a feasible one: x = ({shown}) "
+                       "satisfies every constraint exactly; hint: certify_lp_optimum certifies an optimum")
+
+
+def _rational(v) -> fmpq:
+    """A multiplier given by the caller, through exactdp's own parser: rationals only."""
+    q = exact_number(v)
+    if not isinstance(q, fmpq):
+        raise InvalidInput(f"certify_lp_infeasible: farkas= expected rational multipliers, got {v!r}; hint: the "
+                           "Farkas vector of a rational system can always be taken rational")
+    return q
+
+
+def _farkas_check(lp, y, lam):
+    """``(w, rhs)`` for a Farkas vector verified exactly here, or :class:`InvalidInput` saying what fails."""
+    if len(y) != len(lp.A_eq) or len(lam) != len(lp.A_ub):
+        raise InvalidInput(f"certify_lp_infeasible: farkas= expected {len(lp.A_eq)} equality and {len(lp.A_ub)} "
+                           f"inequality multipliers, got {len(y)} and {len(lam)}")
+    if any(v < 0 for v in lam):
+        raise InvalidInput("certify_lp_infeasible: farkas= has a negative inequality multiplier; an inequality "
+                           "may only be added with a weight >= 0")
+    w = [fmpq(0)] * lp.n
+    for rows, mult in ((lp.A_eq, y), (lp.A_ub, lam)):
+        for r, m in zip(rows, mult):
+            for j, a in r.items():
+                w[j] += a * m
+    rhs = _dot(dict(enumerate(lp.b_eq)), y) + _dot(dict(enumerate(lp.b_ub)), lam)
+    if any(v < 0 for v in w) or rhs >= 0:
+        raise InvalidInput("certify_lp_infeasible: farkas= is not a Farkas vector: it needs A_eq^T y + A_ub^T lam "
+                           f">= 0 and b_eq.y + b_ub.lam < 0, got {sum(v < 0 for v in w)} negative combination "
+                           f"entries and right-hand side {rhs}")
+    return w, rhs
+
+
+def certify_lp_infeasible(lp, statement: str, *, farkas=None) -> Certificate:
+    """Certify that ``A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` has no solution, by a Farkas vector (kind ``infeasible``).
+
+    Farkas' lemma: the system is infeasible exactly when there are multipliers ``y`` (any sign) of
+    the equalities and ``lam >= 0`` of the inequalities with ``w = A_eq^T y + A_ub^T lam >= 0`` and
+    ``b_eq.y + b_ub.lam < 0`` -- a solution ``x >= 0`` would give ``0 <= w.x <= b_eq.y + b_ub.lam < 0``.
+    The vector is verified exactly here before the certificate is written; the independent re-check
+    redoes the same products with :mod:`fractions`.
+
+    Parameters
+    ----------
+    lp : LinearProgram
+        The system (its constraints and ``x >= 0``; the cost is ignored).  Its ``names``, if any,
+        name the variables in the proof.
+    statement : str
+        What the infeasibility shows, in words (the certificate's claim).
+    farkas : tuple (y, lam), optional
+        A Farkas vector to certify instead of the exact LP core's (for instance a readable one):
+        exact rationals (ints, ``fmpq``, ``Fraction`` or strings such as ``"-1/2"``), checked exactly here.
+
+    Returns
+    -------
+    Certificate
+        Kind ``infeasible``, verdict holds, method exact LP with dual.
+
+    Raises
+    ------
+    InvalidInput
+        When the system is feasible (the feasible point is named), or when ``farkas`` has an entry
+        that is not an exact rational, the wrong lengths, a negative inequality multiplier, a negative
+        combination entry or a right-hand side ``>= 0``.
+    InvalidType
+        An entry of ``farkas`` is a binary float (refused: not exact).
+
+    Examples
+    --------
+    No ``x >= 0`` has ``x0 + x1 = 1`` and ``x0 + x1 <= 1/2``: the equality with weight ``-1`` plus the
+    inequality with weight ``1`` give ``0 <= -1/2``.
+
+    >>> from exactdp.exact import LinearProgram
+    >>> lp = LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1, 1: 1}], b_ub=["1/2"])
+    >>> c = certify_lp_infeasible(lp, "x0 + x1 cannot be 1 and at most 1/2")
+    >>> c.evidence.y, c.evidence.lam, c.evidence.combination, c.evidence.rhs, c.recheck().status
+    (['-1'], ['1'], ['0', '0'], '-1/2', 'confirmed')
+    >>> certify_lp_infeasible(LinearProgram(c=[0], A_eq=[{0: 1}], b_eq=[1]), "feasible")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: certify_lp_infeasible: expected an infeasible system, got a feasible one: x = (1) satisfies every constraint exactly; hint: certify_lp_optimum certifies an optimum
+
+    References
+    ----------
+    Farkas' lemma (the easy direction); used for GRS12 footnote 4 (the journal's vertex is no remap of
+    the truncated geometric mechanism).
+    """
+    if farkas is None:
+        y, lam = _farkas_from_core(lp)
+    else:
+        y, lam = ([_rational(v) for v in part] for part in farkas)
+    w, rhs = _farkas_check(lp, y, lam)
+    ev = InfeasibleEvidence(statement=statement, A_eq=_rows(lp.A_eq), b_eq=[exact_str(v) for v in lp.b_eq],
+                            A_ub=_rows(lp.A_ub), b_ub=[exact_str(v) for v in lp.b_ub],
+                            names=None if lp.names is None else [str(v) for v in lp.names],
+                            y=[exact_str(v) for v in y], lam=[exact_str(v) for v in lam],
+                            combination=[exact_str(v) for v in w], rhs=exact_str(rhs))
+    return Certificate("infeasible", Verdict.HOLDS, Method.EXACT_LP, statement, ev)

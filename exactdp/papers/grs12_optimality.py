@@ -14,7 +14,7 @@ from flint import fmpq
 
 from ..errors import InvalidInput
 from ..mechanism import Mechanism
-from ..certify import certify_lp_optimum, certify_privacy
+from ..certify import certify_lp_infeasible, certify_lp_optimum, certify_privacy
 from ..exact import LinearProgram, exact_number, exact_str, solve_lp
 from ..mechanisms import geometric
 from ..metrics import path
@@ -319,6 +319,36 @@ def _not_a_remap(G, V):
     return Y, any(v < 0 for r in Y for v in r)
 
 
+def _remap_lp(G, V) -> LinearProgram:
+    """The system ``G R = V``, ``R 1 = 1``, ``R >= 0`` in the variables ``R[z][r]`` (a remap of G giving V).
+
+    Feasible exactly when V is G followed by a randomised remap (a row-stochastic R); its cost is 0.
+    """
+    n, m = len(G[0]), len(V[0])
+    var = lambda z, r: m * z + r  # noqa: E731
+    A_eq = [{var(z, r): G[i][z] for z in range(n)} for i in range(len(G)) for r in range(m)]
+    A_eq += [{var(z, r): 1 for r in range(m)} for z in range(n)]
+    b_eq = [V[i][r] for i in range(len(G)) for r in range(m)] + [1] * n
+    return LinearProgram(c=[0] * (n * m), A_eq=A_eq, b_eq=b_eq, names=[f"R[{z}][{r}]" for z in range(n)
+                                                                       for r in range(m)])
+
+
+def _remap_farkas(G, V, Y):
+    """The readable Farkas vector of :func:`_remap_lp` for a negative entry ``Y[k][r] = (G^-1 V)[k][r]``.
+
+    Weights ``(G^-1)[k][i]`` on the equalities ``(G R)[i][r] = V[i][r]`` combine them into
+    ``R[k][r] = Y[k][r] < 0``: the combination is the unit vector of ``R[k][r]`` (``>= 0``) and the
+    right-hand side is ``Y[k][r]``.
+    """
+    from flint import fmpq_mat
+
+    n, m = len(G), len(V[0])
+    k, r = min(((k, r) for k in range(n) for r in range(m)), key=lambda kr: Y[kr[0]][kr[1]])
+    Gi = fmpq_mat(n, n, [v for row in G for v in row]).inv()
+    y = [Gi[k, i] if rr == r else fmpq(0) for i in range(n) for rr in range(m)] + [fmpq(0)] * n
+    return (k, r), (y, [])
+
+
 @register("GRS12-fn-vertex", "GRS12", "Footnote 4 (journal version: an example)",
           "There are vertices of the polytope of the user-specific LP that are not derivable from the truncated "
           "geometric mechanism by a remap; the journal's example (n = 3, alpha = 1/2): rows (1/3, 1/3, 1/3, 0), "
@@ -332,8 +362,34 @@ def fn_vertex() -> ClaimResult:
     return ClaimResult("reproduced" if ok else "differs",
                        f"V is a vertex (rank {f['rank']}), optimal with value {exact_str(f['value'])} = the LP "
                        f"optimum, not unique (a second optimal point exhibited), and no remap of the truncated "
-                       f"geometric mechanism (G^-1 V has a negative entry); the best remap of G loses "
+                       f"geometric mechanism ({_farkas_words(f)}); the best remap of G loses "
                        f"{exact_str(f['best'])}", [("The footnote's vertex", _footnote_body(f))], f["certs"])
+
+
+def _farkas_words(f) -> str:
+    """One line on the Farkas certificate of "no remap" (read from its evidence)."""
+    c = f["remap_cert"]
+    if c is None:
+        return "NOT certified: the system G R = V, R 1 = 1, R >= 0 is feasible"
+    ev = c.evidence
+    w = [(ev.names[j], v) for j, v in enumerate(ev.combination) if v != "0"]
+    lhs = w[0][0] if len(w) == 1 and w[0][1] == "1" else "a combination with coefficients >= 0 of the R[z][r]"
+    return f"a Farkas certificate: the equalities G R = V combine into {lhs} = {ev.rhs} < 0"
+
+
+def _remap_certificate(G, V, Y, negative):
+    """The ``infeasible`` certificate of "V is no remap of G", or ``None`` when V is one.
+
+    With G invertible and ``G^-1 V`` negative somewhere, the Farkas vector is read off ``G^-1``
+    (:func:`_remap_farkas`); otherwise the exact LP core decides (and finds its own Farkas vector).
+    """
+    statement = ("GRS12 footnote 4: the journal's V is no remap of the truncated geometric mechanism G (no R >= 0 "
+                 "with G R = V, R 1 = 1)")
+    farkas = _remap_farkas(G, V, Y)[1] if negative else None
+    try:
+        return certify_lp_infeasible(_remap_lp(G, V), statement, farkas=farkas)
+    except InvalidInput:        # the system is feasible: V is a remap of G
+        return None
 
 
 def _footnote_facts() -> dict:
@@ -354,7 +410,9 @@ def _footnote_facts() -> dict:
     f["not_unique"] = second != x and _feasible(lp, second) and sum(
         (c * v for c, v in zip(lp.c, second)), fmpq(0)) == sol.value
     G = geometric(3, "1/2").rows()
-    f["Y"], f["no_remap"] = _not_a_remap(G, V)
+    f["Y"], negative = _not_a_remap(G, V)
+    f["remap_cert"] = _remap_certificate(G, V, f["Y"], negative)
+    f["no_remap"] = f["remap_cert"] is not None and f["remap_cert"].holds is True
     f["best"] = min(sum(fmpq(1, 4) * G[i][z] * FOOTNOTE_LOSS[i][m[z]] for i in range(4) for z in range(4))
                     for m in itertools.product(range(4), repeat=4))
     try:
@@ -369,6 +427,8 @@ def _footnote_facts() -> dict:
     if f["not_unique"]:
         f["certs"].append(certify_lp_optimum(sol, "GRS12 footnote 4: a second optimum, different from V (the "
                                              "optimum is not unique)", x=second))
+    if f["remap_cert"] is not None:
+        f["certs"].append(f["remap_cert"])
     return f
 
 
@@ -388,10 +448,13 @@ def _footnote_body(f) -> str:
             f"exact LP over the optimal face) is {mech(f['second'])}: {f['not_unique']};\n"
             "- not a remap of the truncated geometric mechanism G: G is invertible, so V = G Y has the single "
             "solution Y = G^-1 V = " + "; ".join("(" + ", ".join(exact_str(v) for v in r) + ")" for r in f["Y"])
-            + f", which has a negative entry: {f['no_remap']} (so no randomised remap, let alone a deterministic "
-            "one);\n"
+            + f", which has a negative entry. Certified ({_farkas_words(f)}): {f['no_remap']}; so no randomised "
+            "remap, let alone a deterministic one;\n"
             f"- for this user the best remap of G (all 256 deterministic remaps; a randomised one is a mixture) has "
             f"expected loss {exact_str(f['best'])} > {exact_str(f['opt'])}: with a loss that is not monotone, "
             "Theorem 3.1 does not apply, and indeed fails here.\n\n"
             "**Certificates.** Two `lp` certificates with the same dual: V optimal and a vertex (active rank "
-            "re-derived), and the second optimal point -- two distinct optima, so the optimum is not unique.\n")
+            "re-derived), and the second optimal point -- two distinct optima, so the optimum is not unique; and "
+            "one `infeasible` certificate: the system G R = V, R 1 = 1, R >= 0 in the 16 unknowns R[z][r] with a "
+            "Farkas vector (weights (G^-1)[k][i] on the equalities of one column of V), re-checked from the JSON by "
+            "recomputing the combination and its right-hand side.\n")

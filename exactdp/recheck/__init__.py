@@ -36,7 +36,7 @@ __all__ = ["recheck", "RecheckResult", "KINDS"]
 KINDS = {"privacy": "privacy", "epsilon": "privacy", "all_eps": "all_eps", "optimality": "optimality",
          "tight": "ecp14", "regular": "ecp14", "threshold": "ecp14", "leakage": "ecp14", "theorem4": "ecp14",
          "relation": "relation", "extension": "extension", "best_extension": "extension", "utility": "kl10",
-         "exponential_bound": "kl10", "tradeoff": "kl10", "approx": "approx", "lp": "lp",
+         "exponential_bound": "kl10", "tradeoff": "kl10", "approx": "approx", "lp": "lp", "infeasible": "infeasible",
          "decomposition": "decomposition", "utility_comparison": "utility_cmp"}
 
 #: largest certificate file read (bytes)

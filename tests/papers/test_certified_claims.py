@@ -1,10 +1,12 @@
-"""Every claim returns the certificates its verdict rests on (issue 7 item 5), and the two certificate kinds
-added for them: ``lp`` (an exact LP optimum stated in full) and ``decomposition`` (HLM15 Lemmas 1-2)."""
+"""Every claim returns the certificates its verdict rests on (issue 7 item 5), and the certificate kinds
+added for them: ``lp`` (an exact LP optimum stated in full), ``infeasible`` (a Farkas vector) and
+``decomposition`` (HLM15 Lemmas 1-2)."""
 
 import copy
 import importlib
 import json
 import random
+from fractions import Fraction
 
 import jsonschema
 import pytest
@@ -14,14 +16,16 @@ from hypothesis import strategies as st
 
 from exactdp import Certificate, InvalidInput, recheck
 from exactdp.certificate.schema import json_schema
-from exactdp.certify import certify_lp_optimum
+from exactdp.certify import certify_lp_infeasible, certify_lp_optimum
 from exactdp.exact import LinearProgram, Rad, solve_lp, solve_lp_irrational
+from exactdp.mechanisms import geometric
+from exactdp.papers.grs12_optimality import FOOTNOTE_VERTEX, _figure2_mechanism, _remap_lp
 from exactdp.papers.hlm15_approx import _lemma1
 from exactdp.papers.registry import run_claim
 from exactdp.recheck.decomposition import _ok as recheck_decomposition
 
 #: the claims that returned no certificate before, and the two whose certificates were "not checkable"
-CERTIFIED = {"GRS12-fig1": 13, "GRS12-fig3": 1, "GRS12-fn-vertex": 2, "GRS12-thm6.3": 5, "HLM15-ex5": 7,
+CERTIFIED = {"GRS12-fig1": 13, "GRS12-fig3": 1, "GRS12-fn-vertex": 3, "GRS12-thm6.3": 5, "HLM15-ex5": 7,
              "HLM15-lem1-2": 2}
 RECHECKED = ("BCSZ18-prop2.1", "KL10-thm2.7")
 
@@ -119,6 +123,118 @@ def test_lp_certificate_interval_needs_a_parameter():
     sol = solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1]))
     with pytest.raises(InvalidInput, match="interval= needs parameter="):
         certify_lp_optimum(sol, "no parameter", interval=(0, 1))
+
+
+# ---------------------------------------------------------------------------------------- infeasible ----
+def _both():
+    """x0 + x1 = 1 and x0 + x1 <= 1/2 (x >= 0): by hand, -1 times the equality plus the inequality is 0 <= -1/2."""
+    return LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1, 1: 1}], b_ub=["1/2"],
+                         names=["x0", "x1"])
+
+
+def test_infeasible_certificate_round_trip_schema_and_tampering():
+    c = certify_lp_infeasible(_both(), "x0 + x1 cannot be 1 and at most 1/2")
+    assert (c.kind, c.verdict.value, c.method.name) == ("infeasible", "holds", "EXACT_LP")
+    ev = c.evidence
+    assert (ev.y, ev.lam, ev.combination, ev.rhs, ev.names) == (["-1"], ["1"], ["0", "0"], "-1/2", ["x0", "x1"])
+    j = c.to_json()
+    jsonschema.validate(j, json_schema())
+    assert Certificate.from_json(json.dumps(j)) == c
+    assert recheck(j).status == "confirmed", recheck(j).detail
+    for path, value in ((["y", 0], "-2"), (["lam", 0], "2"), (["b_eq", 0], "1/4"), (["b_ub", 0], "2"),
+                        (["A_eq", 0, "1"], "2"), (["combination", 1], "1"), (["rhs"], "-1"), (["lam"], []),
+                        (["names"], ["x0"]), (["A_ub", 0], {"0": "1", "5": "1"})):
+        assert recheck(_tamper(j, path, value)).status == "refuted", path
+    bad = copy.deepcopy(j)
+    bad["verdict"] = "fails"
+    assert recheck(bad).status == "refuted"
+    md, tex = c.to_markdown(), c.to_latex()
+    assert "**Verdict.** holds" in md and r"\begin{proof}" in tex and "Farkas' lemma" in md
+    assert r"$\lambda_{0} = 1$" in md and r"= -\frac{1}{2} < 0$" in md and r"\mathtt{x0}" in md
+
+
+def test_infeasible_certificate_refuses_feasible_systems_and_bad_farkas_vectors():
+    feasible = LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: -1}], b_ub=[1])
+    with pytest.raises(InvalidInput, match=r"expected an infeasible system, got a feasible one: x = \("):
+        certify_lp_infeasible(feasible, "not so")
+    # lam = -1 on -x0 <= 1 would give w = (1, 0) >= 0 and rhs -1 < 0: only a negative multiplier makes it "work"
+    with pytest.raises(InvalidInput, match="negative inequality multiplier"):
+        certify_lp_infeasible(feasible, "bogus", farkas=([0], [-1]))
+    with pytest.raises(InvalidInput, match="expected 1 equality and 1 inequality multipliers, got 2 and 1"):
+        certify_lp_infeasible(_both(), "wrong length", farkas=([-1, 0], [1]))
+    with pytest.raises(InvalidInput, match="not a Farkas vector: .* 0 negative combination entries and right-hand "
+                                           "side 0"):
+        certify_lp_infeasible(_both(), "rhs zero", farkas=(["-1/2"], [1]))
+    with pytest.raises(InvalidInput, match="2 negative combination entries"):
+        certify_lp_infeasible(_both(), "w < 0", farkas=([-1], [0]))
+    with pytest.raises(TypeError, match="float"):
+        certify_lp_infeasible(_both(), "float", farkas=([-1.0], [1]))
+    with pytest.raises(InvalidInput, match="expected rational multipliers, got 'sqrt\\(2\\)'"):
+        certify_lp_infeasible(_both(), "irrational", farkas=(["sqrt(2)"], [1]))
+    exact = certify_lp_infeasible(_both(), "exact inputs", farkas=([Fraction(-2)], ["2"]))
+    assert (exact.evidence.y, exact.evidence.lam, exact.evidence.rhs) == (["-2"], ["2"], "-1")
+    # the re-check refutes the bogus vector written by hand (as a checker bug would write it)
+    j = certify_lp_infeasible(_both(), "template").to_json()
+    ev = j["evidence"]
+    ev.update(A_eq=[{"0": "1", "1": "1"}], b_eq=["1"], A_ub=[{"0": "-1"}], b_ub=["1"], y=["0"], lam=["-1"],
+              combination=["1", "0"], rhs="-1")
+    assert recheck(j).status == "refuted" and "negative inequality multiplier" in recheck(j).detail
+    # a boundary: with x0 + x1 <= 1 the system is feasible (x0 + x1 = 1 exactly), so nothing is certified
+    with pytest.raises(InvalidInput, match="got a feasible one"):
+        certify_lp_infeasible(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1, 1: 1}],
+                                            b_ub=[1]), "tie")
+
+
+def test_footnote_remap_both_routes_and_a_real_remap():
+    G = geometric(3, "1/2").rows()
+    V = [[fmpq(v) for v in r] for r in FOOTNOTE_VERTEX]
+    lp = _remap_lp(G, V)
+    core = certify_lp_infeasible(lp, "the LP core's own Farkas vector")      # the general route
+    assert recheck(core.to_json()).status == "confirmed"
+    paper = run_claim("GRS12-fn-vertex").certificates[-1]                    # the readable route, from G^-1
+    assert paper.kind == "infeasible" and recheck(paper.to_json()).status == "confirmed"
+    assert [v for v in paper.evidence.combination if v != "0"] == ["1"] and paper.evidence.rhs == "-1/2"
+    # independently: G^-1 row 1 is (-2, 5, -2, 0) (G G^-1 = I by hand), and it sends column 1 of V to -1/2
+    Gf = [[Fraction(str(v)) for v in r] for r in G]
+    row = [Fraction(-2), Fraction(5), Fraction(-2), Fraction(0)]
+    assert [sum(row[i] * Gf[i][z] for i in range(4)) for z in range(4)] == [0, 1, 0, 0]
+    assert sum(row[i] * Fraction(FOOTNOTE_VERTEX[i][1]) for i in range(4)) == Fraction(-1, 2)
+    # a mechanism that IS a remap of a geometric mechanism (GRS12 Fig. 2: output 1 sent to 2): feasible, refused
+    F = _figure2_mechanism().rows()
+    with pytest.raises(InvalidInput, match="got a feasible one"):
+        certify_lp_infeasible(_remap_lp(geometric(5, "1/2").rows(), F), "Figure 2 is no remap")
+
+
+def _feasible_by_bases(A, b) -> bool:
+    """Independent: ``A x = b, x >= 0`` (2 rows, 3 columns) is feasible iff some basic solution is non-negative."""
+    cols = [[Fraction(A[i][j]) for i in range(2)] for j in range(3)]
+    b = [Fraction(v) for v in b]
+    if b == [0, 0]:
+        return True
+    for a in cols:                                   # one column: a t = b, t >= 0
+        k = next((i for i in range(2) if a[i] != 0), None)
+        if k is not None and b[k] / a[k] >= 0 and all(a[i] * (b[k] / a[k]) == b[i] for i in range(2)):
+            return True
+    for p, q in ((0, 1), (0, 2), (1, 2)):            # two independent columns: Cramer's rule
+        a, c = cols[p], cols[q]
+        det = a[0] * c[1] - a[1] * c[0]
+        if det != 0 and (b[0] * c[1] - b[1] * c[0]) / det >= 0 and (a[0] * b[1] - a[1] * b[0]) / det >= 0:
+            return True
+    return False
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-2, 2), min_size=6, max_size=6), st.lists(st.integers(-2, 2), min_size=2, max_size=2))
+def test_infeasible_certificate_exactly_when_no_basic_solution_is_non_negative(a, b):
+    A = [a[:3], a[3:]]
+    lp = LinearProgram(c=[0, 0, 0], A_eq=[dict(enumerate(r)) for r in A], b_eq=b)
+    if _feasible_by_bases(A, b):
+        with pytest.raises(InvalidInput, match="got a feasible one"):
+            certify_lp_infeasible(lp, "feasible")
+    else:
+        c = certify_lp_infeasible(lp, "infeasible")
+        assert recheck(c.to_json()).status == "confirmed"
+        assert recheck(_tamper(c.to_json(), ["rhs"], "0")).status == "refuted"
 
 
 # ------------------------------------------------------------------------------------- decomposition ----
