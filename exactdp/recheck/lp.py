@@ -52,13 +52,10 @@ class _Affine:
 
     def contains_t(self) -> bool:
         """Is ``t = prod p^(f_p)`` in [low, high]?  Compare ``t^q`` with ``bound^q`` exactly (t > 0)."""
-        atom = [(int(p), Fraction(f)) for p, f in self.par["atom"]]
-        if not atom or any(not (0 < f < 1) for _, f in atom):
+        power = _t_power(self.par)
+        if power is None:
             return False
-        q = lcm(*(f.denominator for _, f in atom))
-        tq = Fraction(1)
-        for p, f in atom:
-            tq *= Fraction(p) ** int(f * q)
+        tq, q = power
         lo_ok = self.low is None or self.low <= 0 or self.low ** q <= tq
         hi_ok = self.high is None or (self.high > 0 and tq <= self.high ** q)
         return lo_ok and hi_ok
@@ -115,13 +112,34 @@ def _positive_at_t(v0, v1, aff) -> bool:
     return probe.contains_t() and _exact_t_differs(aff.par, r)
 
 
-def _exact_t_differs(par, r) -> bool:
-    """``t != r`` for a rational r: t^q = r^q only if ..., checked exactly."""
-    atom = [(int(p), Fraction(f)) for p, f in par["atom"]]
+#: largest common denominator q of the parameter's exponents (t^q is computed exactly)
+MAX_ROOT = 64
+
+
+def _t_power(par):
+    """``(t^q, q)`` for ``t = prod p^(f_p)``, a real radical: integers ``p >= 2`` and exponents in (0, 1);
+    ``None`` for anything else (a negative base would make ``t`` not real).  NotHere above :data:`MAX_ROOT`."""
+    atom = par["atom"]
+    if not atom or any(type(p) is not int or p < 2 for p, _ in atom):
+        return None
+    atom = [(p, Fraction(f)) for p, f in atom]
+    if any(not (0 < f < 1) for _, f in atom):
+        return None
     q = lcm(*(f.denominator for _, f in atom))
+    if q > MAX_ROOT:
+        raise NotHere(f"a radical parameter of order {q} > {MAX_ROOT}")
     tq = Fraction(1)
     for p, f in atom:
         tq *= Fraction(p) ** int(f * q)
+    return tq, q
+
+
+def _exact_t_differs(par, r) -> bool:
+    """``t != r`` for a rational r: t^q = r^q only if ..., checked exactly."""
+    power = _t_power(par)
+    if power is None:
+        return False
+    tq, q = power
     return r <= 0 or r ** q != tq
 
 

@@ -102,6 +102,10 @@ def test_lp_certificate_with_a_radical_parameter():
         assert recheck(_tamper(j, ["parameter", "high"], high)).status == "refuted", high
     assert recheck(_tamper(j, ["parameter", "atom", 0, 1], "1/2")).status == "confirmed"   # sqrt 2 < 2 too
     assert recheck(_tamper(j, ["parameter", "value"], "2")).status == "refuted"
+    # t must be a real radical of moderate order: a negative base (t = sqrt(-4)) is refuted, a huge root
+    # order is beyond the re-check (and answered at once, not after computing 2^(10^8))
+    assert recheck(_tamper(j, ["parameter", "atom"], [[-4, "1/2"]])).status == "refuted"
+    assert recheck(_tamper(j, ["parameter", "atom"], [[2, "1/100000001"]])).status == "not checkable"
     with pytest.raises(InvalidInput, match="radicals other than the parameter"):
         certify_lp_optimum(sol, "no parameter given")
     # the checker refuses the same intervals itself: it never writes a certificate it cannot back
