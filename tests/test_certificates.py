@@ -210,3 +210,24 @@ def test_int_matrix_is_exact_compact_and_refuses_non_integers():
     j = c.to_json()
     assert type(j["evidence"]["mechanism"]["codes"]) is list
     assert Certificate.from_json(j) == c and isinstance(Certificate.from_json(j).evidence.mechanism.codes, IntMatrix)
+
+
+def test_recheck_requires_a_mechanism_and_valid_codes():
+    c = certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2").to_json()
+    assert recheck(c).status == "confirmed"
+
+    def tampered(f):
+        j = copy.deepcopy(c)
+        f(j["evidence"]["mechanism"])
+        return recheck(j)
+    r = tampered(lambda m: m["codes"][0].__setitem__(0, -1))           # would index values[-1]
+    assert r.status == "refuted" and "not an integer in [0," in r.detail
+    r = tampered(lambda m: m["codes"][0].__setitem__(0, True))
+    assert r.status == "refuted" and "not an integer" in r.detail
+    r = tampered(lambda m: m["codes"][1].__setitem__(0, m["codes"][1][2]))  # row 1 no longer sums to 1
+    assert r.status == "refuted" and "row 1 does not sum to exactly 1" in r.detail
+    # transcendental entries: the row sums are decided by the exact zero test
+    t = certify_privacy(geometric(3, eps="1"), path(4), eps="1").to_json()
+    assert recheck(t).status == "confirmed"
+    t["evidence"]["mechanism"]["values"][0] = "exp(-1)"
+    assert "does not sum to exactly 1" in recheck(t).detail
