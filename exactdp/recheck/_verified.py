@@ -48,6 +48,7 @@ import mpmath
 from mpmath import libmp
 
 from ._kernel import NotHere, _div, _iv, level_factor
+from ._kernel import check_codes as kernel_check_codes
 
 __all__ = ["quotient", "enclose_quotient", "Inverse", "certified_signs", "Refuted"]
 
@@ -65,8 +66,10 @@ class Refuted(ValueError):
 
 def check_codes(codes: list, nvalues: int) -> None:
     """Every distance code is an ``int`` in ``[0, nvalues)`` (a negative one would silently index from the end)."""
-    if not all(type(c) is int and 0 <= c < nvalues for row in codes for c in row):
-        raise Refuted(f"a distance code is not an integer in [0, {nvalues})")
+    try:
+        kernel_check_codes(codes, nvalues, "distance code")
+    except ValueError as e:
+        raise Refuted(str(e)) from None
 
 
 def quotient(codes: list, cell_of: list, rhs: list, nvalues: int):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._kernel import NotHere, _add, _div, _mul, _neg, level_factor, sign, value
+from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, level_factor, sign, value
 from .ecp14 import check_lp
 from .privacy import pairs_of
 
@@ -32,6 +32,7 @@ def _q(text: str) -> Fraction:
 
 
 def _rows(m: dict) -> list:
+    check_codes(m["codes"], len(m["values"]))
     vals = [_q(v) for v in m["values"]]
     return [[vals[c] for c in row] for row in m["codes"]]
 
@@ -120,6 +121,7 @@ def _check_extension(c: dict):
         return REFUTED, 0, "the stated extension exists, but recomputed some Z_D = 0"
     A_rows, Z = got
     m = ev["mechanism"]
+    check_codes(m["codes"], len(m["values"]))
     vals = [value(v) for v in m["values"]]
     stated = [[vals[k] for k in row] for row in m["codes"]]
     if len(stated) != len(A_rows) or not all(_same(a, b) for a, b in zip(stated, A_rows)) \

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ._kernel import NotHere, _add, _div, _neg, sign, value
+from ._kernel import NotHere, _add, _div, _neg, check_codes, sign, value
 from .ecp14 import check_lp
 from .privacy import check as check_privacy
 from .privacy import pairs_of
@@ -44,6 +44,7 @@ def _inside(s: Fraction, gamma: Fraction, ball: str) -> bool:
 def _check_utility(c: dict):
     ev = c["evidence"]
     m = ev["mechanism"]
+    check_codes(m["codes"], len(m["values"]))
     vals = [_q(v) for v in m["values"]]
     g, target = _q(ev["gamma"]), _q(ev["target"])
     if target != 1 - _q(ev["delta"]):
@@ -138,6 +139,16 @@ def _check_tradeoff(c: dict):
     ok, detail = check_lp(*_utility_lp(ev, _q(ev["t_upper"])), ev["lp_upper"])
     s_up = -_q(ev["lp_upper"]["value"])
     ok = ok and s_up == _q(ev["s_upper"]) and s_up >= target
+    # the stated mechanism is the upper LP's optimal point, M_x(y) = x[x |Y| + y]
+    m = ev["mechanism"]
+    check_codes(m["codes"], len(m["values"]))
+    vals = [_q(v) for v in m["values"]]
+    stated = [vals[k] for row in m["codes"] for k in row]
+    same = m["inputs"] == ev["inputs"] and m["outputs"] == ev["outputs"] and \
+        stated == [_q(v) for v in ev["lp_upper"]["x"][:len(stated)]] and len(stated) == len(ev["lp_upper"]["x"]) - 1
+    if not same:
+        detail += "; the stated mechanism is NOT the upper LP's optimal point"
+    ok = ok and same
     if ev["t_lower"] is None:
         ok = ok and _q(ev["t_upper"]) == 1 and ev["epsilon"] == "0"
     else:

@@ -12,7 +12,7 @@ from collections import Counter
 from fractions import Fraction
 from math import lcm
 
-from ._kernel import NotHere, _add, _mul, _neg, compare, level_factor, sign, value
+from ._kernel import NotHere, _add, _mul, _neg, check_codes, compare, level_factor, sign, value
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -24,9 +24,7 @@ class _Mech:
         self.values, self.codes = m["values"], m["codes"]
         if len(self.codes) != len(m["inputs"]) or any(len(r) != len(m["outputs"]) for r in self.codes):
             raise ValueError("the code matrix does not match the labels")
-        nv = len(self.values)
-        if any(r and (set(map(type, r)) != {int} or min(r) < 0 or max(r) >= nv) for r in self.codes):
-            raise ValueError(f"a code is not an integer in [0, {nv})")   # -1 would silently index from the end
+        check_codes(self.codes, len(self.values))
         self._v: dict = {}
         self._stochastic()
 

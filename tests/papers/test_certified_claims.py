@@ -302,3 +302,34 @@ def test_decomposition_recheck_refuses_hostile_sizes_quickly():
     assert r.status == "not checkable" and "larger than" in r.detail
     assert recheck(_tamper(j, ["max_rects"], 10**9)).status == "not checkable"
     assert recheck(_tamper(j, ["max_rects"], "3")).status == "refuted"
+
+
+def _mechanisms_in(ev, path=()):
+    """Paths to every carried mechanism ({"values", "codes", ...}) inside a certificate's evidence."""
+    if isinstance(ev, dict):
+        if "values" in ev and "codes" in ev and "inputs" in ev:
+            yield path
+        for k, v in ev.items():
+            yield from _mechanisms_in(v, path + (k,))
+    elif isinstance(ev, list):
+        for i, v in enumerate(ev):
+            yield from _mechanisms_in(v, path + (i,))
+
+
+@pytest.mark.parametrize("cid", ["KL10-def2.3", "BCSZ18-lem4.1", "BCSZ18-sec3", "GRS12-ex2.1", "HLM15-ex6"])
+def test_a_negative_code_in_any_carried_mechanism_is_refuted(cid):
+    seen = 0
+    for c in run_claim(cid).certificates:
+        j = c.to_json()
+        for path in _mechanisms_in(j["evidence"]):
+            bad = copy.deepcopy(j)
+            m = bad["evidence"]
+            for k in path:
+                m = m[k]
+            if not m["codes"] or not m["codes"][0]:
+                continue
+            m["codes"][0][0] = -1                      # would silently read values[-1]
+            r = recheck(bad)
+            assert r.status in ("refuted", "not checkable") and r.status != "confirmed", (cid, c.kind, r.detail)
+            seen += r.status == "refuted"
+    assert seen, cid
