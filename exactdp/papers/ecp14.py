@@ -468,7 +468,11 @@ def sec72() -> ClaimResult:
             + md_table(["eps", "tight-constraints", "planar Laplace (beta = eps/2)", "tight higher",
                         f"smallest eps of the beta = eps/2 mechanism on the {SEC72_SMALL_SIDE} x {SEC72_SMALL_SIDE} "
                         "grid (not 100 x 100)"], rows)
-            + "\n\nThe full curves over the printed range are drawn in docs/figures/utility_geo_grid.png and computed "
+            + "\n\nRe-check of the `utility_comparison` certificates: the independent kernel re-derives the planar "
+            "Laplace half, but not the tight half -- that needs the approximate inverse of the 1,275-cell quotient, "
+            "too large for a certificate to carry (1.6M numbers and a 1,275^3-step re-check) -- so they are "
+            "not checkable there (the same comparisons on the sum and 2-count queries, ECP14-fig6, are confirmed)."
+            "\n\nThe full curves over the printed range are drawn in docs/figures/utility_geo_grid.png and computed "
             "by `benchmarks/bench_ecp14.py --curve`.\n")
     status = "undecided" if undecided_at else ("differs" if none_at or not better_all else "reproduced")
     return ClaimResult(status,
