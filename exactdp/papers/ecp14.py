@@ -418,6 +418,37 @@ def _laplace_smallest_eps(side: int, eps: str):
     return smallest_epsilon(exponential(m, beta=f"({eps})/2"), m)
 
 
+def _sec72_body(N: int, t, rows: list) -> str:
+    """The text of ECP14-sec7.2: the setting, the fidelity note, the table and the re-check status."""
+    return (f"The paper's {N} x {N} grid ({N * N:,} points), steps of 1 km, exact Euclidean distances (square roots). "
+            f"Threshold for the tight-constraints mechanism (certified bracket of width 1e-9): [{t.lo}, {t.hi}].\n\n"
+            "Tight-constraints utility sum(z)/|Y| (Thm 2, Prop. 7) from the symmetry-reduced verified solve (1,275 "
+            "orbits of the grid's 8 symmetries). Planar Laplace, discretised and truncated to the grid: the "
+            "exponential mechanism K(x)(z) = e^(-beta d(x,z)) / Z_x with beta = eps/2, which is eps-geo-"
+            "indistinguishable (the normaliser ratio contributes at most e^(beta d)); the paper's own adjustment of "
+            "eps was not recoverable. Its utility (1/n) sum_z max_x K(x)(z) equals (1/n) sum_z 1/Z_z: the column "
+            "maximum is on the diagonal, since the triangle inequality gives Z_x >= e^(-beta d(x,z)) Z_z. It is "
+            "enclosed in Arb balls, with Z_x from 2-D prefix sums of e^(-beta sqrt(u^2 + v^2)) and one evaluation "
+            "per orbit. Enclosures rounded outward.\n\n"
+            "Fidelity: this comparison mechanism spends only part of the budget. With beta = eps/2 it is eps-geo-"
+            "indistinguishable, but its actual smallest eps is below eps, so part of the tight mechanism's margin is "
+            "an artefact of that halved beta. The exact smallest eps of the beta = eps/2 mechanism on the full "
+            f"{N} x {N} grid is out of reach here; the last column gives it on the {SEC72_SMALL_SIDE} x "
+            f"{SEC72_SMALL_SIDE} grid instead -- a smaller grid, labelled as such -- decided exactly by "
+            "`smallest_epsilon` (its enclosure truncated to 6 decimals; that `epsilon` certificate is not attached, "
+            "as the independent re-check kernel does not cover its irrational exponent ratios). The comparison "
+            "itself keeps the paper's beta = eps/2:\n\n"
+            + md_table(["eps", "tight-constraints", "planar Laplace (beta = eps/2)", "tight higher",
+                        f"smallest eps of the beta = eps/2 mechanism on the {SEC72_SMALL_SIDE} x {SEC72_SMALL_SIDE} "
+                        "grid (not 100 x 100)"], rows)
+            + "\n\nRe-check of the `utility_comparison` certificates: the independent kernel re-derives the planar "
+            "Laplace half, but not the tight half -- that needs the approximate inverse of the 1,275-cell quotient, "
+            "too large for a certificate to carry (1.6M numbers and a 1,275^3-step re-check) -- so they are "
+            "not checkable there (the same comparisons on the sum and 2-count queries, ECP14-fig6, are confirmed)."
+            "\n\nThe full curves over the printed range are drawn in docs/figures/utility_geo_grid.png and computed "
+            "by `benchmarks/bench_ecp14.py --curve`.\n")
+
+
 @register("ECP14-sec7.2", "ECP14", "Section 7.2 (geo-indistinguishability)",
           "On a grid of locations with 1 km steps and the Euclidean distance, the tight-constraints mechanism offers "
           "significantly higher utility than the (discretised, truncated) planar Laplace mechanism for eps from 0.4 "
@@ -447,33 +478,7 @@ def sec72() -> ClaimResult:
         better_all &= cmp.holds is True
         tu = cmp.evidence.tight_utility
         rows.append([eps, f"[{tu[0]}, {tu[1]}]", _decimals(lap.enclosure), cmp.verdict.value, actual])
-    body = (f"The paper's {N} x {N} grid ({N * N:,} points), steps of 1 km, exact Euclidean distances (square roots). "
-            f"Threshold for the tight-constraints mechanism (certified bracket of width 1e-9): [{t.lo}, {t.hi}].\n\n"
-            "Tight-constraints utility sum(z)/|Y| (Thm 2, Prop. 7) from the symmetry-reduced verified solve (1,275 "
-            "orbits of the grid's 8 symmetries). Planar Laplace, discretised and truncated to the grid: the "
-            "exponential mechanism K(x)(z) = e^(-beta d(x,z)) / Z_x with beta = eps/2, which is eps-geo-"
-            "indistinguishable (the normaliser ratio contributes at most e^(beta d)); the paper's own adjustment of "
-            "eps was not recoverable. Its utility (1/n) sum_z max_x K(x)(z) equals (1/n) sum_z 1/Z_z: the column "
-            "maximum is on the diagonal, since the triangle inequality gives Z_x >= e^(-beta d(x,z)) Z_z. It is "
-            "enclosed in Arb balls, with Z_x from 2-D prefix sums of e^(-beta sqrt(u^2 + v^2)) and one evaluation "
-            "per orbit. Enclosures rounded outward.\n\n"
-            "Fidelity: this comparison mechanism spends only part of the budget. With beta = eps/2 it is eps-geo-"
-            "indistinguishable, but its actual smallest eps is below eps, so part of the tight mechanism's margin is "
-            "an artefact of that halved beta. The exact smallest eps of the beta = eps/2 mechanism on the full "
-            f"{N} x {N} grid is out of reach here; the last column gives it on the {SEC72_SMALL_SIDE} x "
-            f"{SEC72_SMALL_SIDE} grid instead -- a smaller grid, labelled as such -- decided exactly by "
-            "`smallest_epsilon` (its enclosure truncated to 6 decimals; that `epsilon` certificate is not attached, "
-            "as the independent re-check kernel does not cover its irrational exponent ratios). The comparison "
-            "itself keeps the paper's beta = eps/2:\n\n"
-            + md_table(["eps", "tight-constraints", "planar Laplace (beta = eps/2)", "tight higher",
-                        f"smallest eps of the beta = eps/2 mechanism on the {SEC72_SMALL_SIDE} x {SEC72_SMALL_SIDE} "
-                        "grid (not 100 x 100)"], rows)
-            + "\n\nRe-check of the `utility_comparison` certificates: the independent kernel re-derives the planar "
-            "Laplace half, but not the tight half -- that needs the approximate inverse of the 1,275-cell quotient, "
-            "too large for a certificate to carry (1.6M numbers and a 1,275^3-step re-check) -- so they are "
-            "not checkable there (the same comparisons on the sum and 2-count queries, ECP14-fig6, are confirmed)."
-            "\n\nThe full curves over the printed range are drawn in docs/figures/utility_geo_grid.png and computed "
-            "by `benchmarks/bench_ecp14.py --curve`.\n")
+    body = _sec72_body(N, t, rows)
     status = "undecided" if undecided_at else ("differs" if none_at or not better_all else "reproduced")
     return ClaimResult(status,
                        f"{N} x {N} grid: threshold in [{t.lo}, {t.hi}]; tight > planar Laplace wherever the tight "
