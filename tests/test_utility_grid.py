@@ -353,3 +353,20 @@ def test_recheck_laplace_meets_the_brute_force():
     assert _meets(lo, hi, brute) and hi - lo < fmpq(1, 10**20)
 
 
+
+
+@pytest.mark.parametrize("N, eps", [(3, "2"), (4, "3/2"), (5, "2")])
+def test_tight_utility_against_a_direct_ball_solve(N, eps):
+    # independent of the quotient and of Rump's bound: the full n x n system Phi z = 1 solved in Arb balls
+    from flint import arb_mat
+    m = grid((N, N), "euclidean")
+    c = compare_utilities(eps, tight_constraints(m, Level.from_eps(eps)), "planar-laplace", {"side": N})
+    pts = [(i, j) for i in range(N) for j in range(N)]
+    with ctx.workprec(200):
+        e = arb(fmpq(eps))
+        Phi = arb_mat([[(-e * arb((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2).sqrt()).exp() for q in pts] for p in pts])
+        z = Phi.solve(arb_mat([[1]] * len(pts)))
+        want = sum((z[i, 0] for i in range(len(pts))), arb(0)) / len(pts)
+    lo, hi = (Fraction(v) for v in c.evidence.tight_utility)
+    assert _meets(fmpq(lo.numerator, lo.denominator), fmpq(hi.numerator, hi.denominator), want)
+    assert recheck(c.to_json()).status == "confirmed"
