@@ -100,7 +100,7 @@ for eps in eps_list:
     tc = tight_constraints(m, Level.from_eps(eps))
     row = {"eps": eps, "laplace": list(outward_decimals(*lap.enclosure, 10)), "laplace_s": t1 - t0}
     if tc.holds is True:
-        c = compare_utilities(m.description, eps, tc, "planar-laplace", {"side": side}, lap.enclosure)
+        c = compare_utilities(eps, tc, "planar-laplace", {"side": side})
         row.update(tight=c.evidence.tight_utility, verdict=c.verdict.value, recheck=c.recheck().status)
     else:
         row.update(tight=None, verdict="no tight-constraints mechanism (certified)")

@@ -3,9 +3,11 @@
 Uniform-prior utility with the optimal remap, ``U(K) = (1/n) sum_z max_x K(x)(z)`` (ECP14 sec. 3.5), of the
 tight-constraints mechanism against another mechanism, both enclosed by rational decimals rounded outward:
 
-* tight-constraints: ``U = sum(z)/n`` (ECP14 Thm 2 attained, Prop. 7); the evidence carries the enclosures
-  of ``z`` per cell of the equitable partition (from the ``tight`` certificate at the same level) and the
-  cell sizes, so the sum is re-derived;
+* tight-constraints: ``U = sum(z)/n`` with ``Phi z = 1`` (ECP14 Thm 2 attained, Prop. 7); the evidence
+  describes the metric (so the re-check rebuilds the distances itself) and carries the verified solve on the
+  quotient of an equitable partition (from the ``tight`` certificate at the same level): the partition
+  ``cell_of``, the approximate solution ``y~`` and the approximate inverse ``R`` of the quotient, from which
+  the re-check redoes Rump's bound and re-derives the enclosure of ``sum(z)/n``;
 * ``planar-laplace``: ``K(x)(z) = e^(-beta d(x,z))/Z_x``, ``beta = eps/2``, on the ``side x side`` Euclidean
   grid of unit step (re-derived by the re-check from ``side`` and ``eps``);
 * ``geometric``: the range-restricted geometric mechanism on ``values`` answers with ``alpha =
@@ -29,8 +31,13 @@ class UtilityComparisonEvidence(Evidence):
 
     description: str
     eps: str                    # the level, a rational
+    metric: dict                # {"kind": "grid", "shape": [R, C], "norm": "euclidean" | "chebyshev" |
+    #                             "manhattan"} (unit step) | {"kind": "path", "points": n, "reach": v}
+    #                             (d(i, j) = ceil(|i - j| / v))
     points: int                 # n = |Y|
-    tight_cells: list           # [[cell size, lo of z, hi of z]] (decimal text, rounded outward)
+    cells: int                  # k, the cells of the equitable partition the tight solve used
+    tight: dict                 # {"cell_of": [...], "center": {"exp", "mantissas"}, "inverse": {"exp",
+    #                             "mantissas"}}; center/inverse None above the carried-inverse cap
     tight_utility: list         # [lo, hi] of sum(z)/n
     other: str                  # "planar-laplace" | "geometric"
     other_params: dict          # {"side": N} | {"values": N, "step": s, "power": p}
@@ -41,10 +48,11 @@ class UtilityComparisonEvidence(Evidence):
 _OTHER = {
     "planar-laplace": lambda p: (
         f"the planar Laplace mechanism discretised and truncated to the {p['side']} x {p['side']} grid, "
-        "$K(x)(z) = e^{-\\beta d(x,z)}/Z_x$ with $\\beta = \\varepsilon/2$; $\\max_x K(x)(z)$ is constant on the "
-        "orbits of the grid's 8 symmetries, $Z_x$ comes from 2-D prefix sums of $e^{-\\beta\\sqrt{u^2+v^2}}$, and "
-        "only the $x$ with $d(x,z) \\le \\log(Z_z/Z_{\\min})/\\beta$ can beat $K(z)(z) = 1/Z_z$; every value is a "
-        "certified ball"),
+        "$K(x)(z) = e^{-\\beta d(x,z)}/Z_x$ with $\\beta = \\varepsilon/2$; no $x$ beats $K(z)(z) = 1/Z_z$: by the "
+        "triangle inequality $Z_x = \\sum_y e^{-\\beta d(x,y)} \\ge \\sum_y e^{-\\beta (d(x,z) + d(z,y))} = "
+        "e^{-\\beta d(x,z)} Z_z$, so $K(x)(z) \\le 1/Z_z$, and $U = \\frac1n \\sum_z 1/Z_z$; $Z_z$ is constant on the "
+        "orbits of the grid's 8 symmetries and comes from 2-D prefix sums of $e^{-\\beta\\sqrt{u^2+v^2}}$; every value "
+        "is a certified ball"),
     "geometric": lambda p: (
         f"the range-restricted geometric mechanism on {p['values']} answers with $\\alpha = "
         f"e^{{-\\varepsilon/{p['step']}}}$" + (f", independently on {p['power']} coordinates" if p["power"] > 1
@@ -61,8 +69,9 @@ def _utility_comparison_proof(cert) -> Proof:
     steps = [Step("Utility", "For the uniform prior with the optimal remap, $U(K) = \\frac1n \\sum_z \\max_x K(x)(z)$ "
                   "(ECP14 sec. 3.5)."),
              Step("Tight-constraints mechanism", "$U = \\sum_y z_y / n$ with $\\Phi z = \\mathbf 1$ (ECP14 Thm 2, "
-                  f"attained by Prop. 7); summing the certified enclosures of $z$ over {len(ev.tight_cells)} cells "
-                  f"({ev.points} points): $U \\in [{t[0]}, {t[1]}]$ ({cert.method})."),
+                  f"attained by Prop. 7); $z$ is constant on the {ev.cells} cells of an equitable partition of the "
+                  f"{ev.points} points, so the verified solve of the {ev.cells} x {ev.cells} quotient (Rump's bound "
+                  f"on an approximate inverse) encloses it, every $z > 0$: $U \\in [{t[0]}, {t[1]}]$ ({cert.method})."),
              Step(f"The {name} mechanism", _OTHER[ev.other](ev.other_params) + f": $U \\in [{o[0]}, {o[1]}]$.")]
     if cert.holds is True:
         steps.append(Step("Comparison", f"${t[0]} - {o[1]} = {ev.margin} > 0$ (exact): the tight-constraints "

@@ -50,7 +50,7 @@ from mpmath import libmp
 from ._kernel import NotHere, _div, _iv, level_factor
 from ._kernel import check_codes as kernel_check_codes
 
-__all__ = ["quotient", "enclose_quotient", "Inverse", "certified_signs", "Refuted"]
+__all__ = ["quotient", "enclose_quotient", "Inverse", "certified_signs", "enclosed_solution", "Refuted", "short"]
 
 _U = Fraction(1, 2**53)
 _ETA = Fraction(1, 2**1074)
@@ -191,6 +191,23 @@ def enclose_quotient(level: dict, values: list, k: int, counts: list) -> tuple:
 def certified_signs(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) -> tuple:
     """``(signs, beta)``: certified signs (+1/-1) of ``Q^-1 rhs_q`` per cell from ``y~`` (module docstring,
     step 3).  Raises :class:`NotHere` when ``beta >= 1`` or a coordinate is not separated from 0."""
+    ys, errs, beta = enclosed_solution(Qlo, Qhi, R, g, center, rhs_q)
+    signs = []
+    for i, (yi, err) in enumerate(zip(ys, errs)):
+        if yi - err > 0:
+            signs.append(1)
+        elif yi + err < 0:
+            signs.append(-1)
+        else:
+            raise NotHere(f"coordinate {i} of the quotient solution is not separated from 0 by the verified bound "
+                          f"({short(yi)} +/- {short(err)})")
+    return signs, beta
+
+
+def enclosed_solution(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) -> tuple:
+    """``(ys, errs, beta)``: exact rationals with ``|y_i - ys_i| <= errs_i`` for the exact solution ``y`` of
+    ``Q y = rhs_q`` and every ``Q`` in the enclosure (module docstring, step 3: ``errs_i = |R r|_i + g_i delta``).
+    Raises :class:`NotHere` when ``beta = max g >= 1``, :class:`Refuted` on a malformed ``y~``."""
     k = R.k
     ye, Y = _dyadics(center, k)
     if not all(isinstance(v, str) and len(v) < 2000 for v in Y):
@@ -198,24 +215,14 @@ def certified_signs(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) ->
     Y = [int(v) for v in Y]
     beta = max(g)
     if beta >= 1:
-        raise NotHere(f"the approximate inverse does not verify: ||I - R Q||_inf <= {float(beta):.3g} is not < 1")
+        raise NotHere(f"the approximate inverse does not verify: ||I - R Q||_inf <= {short(beta)} is not < 1")
     Rr = _residual_bound(Qlo, Qhi, Y, ye, R.M, R.exp, rhs_q)
     delta = max(Rr) / (1 - beta)
-    signs = []
-    for i in range(k):
-        yi = Fraction(Y[i]) * Fraction(2) ** ye
-        err = Rr[i] + g[i] * delta
-        if yi - err > 0:
-            signs.append(1)
-        elif yi + err < 0:
-            signs.append(-1)
-        else:
-            raise NotHere(f"coordinate {i} of the quotient solution is not separated from 0 by the verified bound "
-                          f"({_short(yi)} +/- {_short(err)})")
-    return signs, beta
+    scale = Fraction(2) ** ye
+    return [Fraction(v) * scale for v in Y], [Rr[i] + g[i] * delta for i in range(k)], beta
 
 
-def _short(x: Fraction) -> str:
+def short(x: Fraction) -> str:
     """Three significant digits of an exact rational for a message (no float conversion: it may overflow)."""
     return mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 3)
 

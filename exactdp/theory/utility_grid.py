@@ -27,8 +27,8 @@ For the uniform prior on ``n`` secrets the utility of a mechanism ``K`` with the
   so ``U = (2/(1+a) + (N-2)(1-a)/(1+a)) / N`` per coordinate with ``a = e^(-eps/s)`` (``s`` the metric step
   of one geometric step), raised to the number of independent coordinates (:func:`geometric_utility`).
 
-:func:`compare_utilities` turns two enclosures into a ``utility_comparison`` certificate (holds when the
-tight-constraints utility is certified higher).
+:func:`compare_utilities` computes both enclosures and writes a ``utility_comparison`` certificate (holds
+when the tight-constraints utility is certified higher).
 
 On the 2 x 2 grid every column maximum is on the diagonal, so ``U = 1/Z = 1/(1 + 2e^(-1/2) + e^(-sqrt(2)/2))``
 at eps = 1:
@@ -44,6 +44,7 @@ import operator
 import re
 from dataclasses import dataclass
 
+import numpy as np
 from flint import arb, ctx, fmpq
 
 from ..certificate import UNDECIDED, Certificate, Verdict
@@ -281,21 +282,36 @@ def geometric_utility(values: int, eps, step: int = 1, power: int = 1, *, prec: 
         return _rational(u.lower()), _rational(u.upper())
 
 
-def compare_utilities(description: str, eps, tight_cert, other: str, params: dict, other_enclosure,
+#: the mechanisms a tight-constraints mechanism is compared with
+OTHERS = ("planar-laplace", "geometric")
+
+
+def compare_utilities(eps, tight_cert, other: str, params: dict, *, metric: dict | None = None,
                       digits: int = 12) -> Certificate:
     """A ``utility_comparison`` certificate: is the tight-constraints utility certified above ``other``'s?
 
+    Both utilities are for the uniform prior with the optimal remap, ``U(K) = (1/n) sum_z max_x K(x)(z)``
+    (ECP14 sec. 3.5): the tight-constraints mechanism's is ``sum(z)/n`` with ``Phi z = 1`` (Thm 2, attained by
+    Prop. 7; :func:`tight_utility`), the other is computed here from ``params`` (:func:`planar_laplace_utility`,
+    :func:`geometric_utility`).  The certificate describes the metric and carries the verified quotient solve,
+    so the re-check rebuilds the distances and re-derives ``sum(z)/n`` itself.
+
     Parameters
     ----------
-    description : str
-        The metric, in words.
     eps : rational
         The level.
     tight_cert : Certificate
-        A ``tight`` certificate that holds (its ``z`` enclosures give the tight utility, :func:`tight_utility`).
+        A ``tight`` certificate that holds, at ``eps``, on the metric described by ``metric``.
     other : {"planar-laplace", "geometric"}
-        The mechanism compared with; ``params`` its parameters (``{"side": N}`` or ``{"values": N, "step": s,
-        "power": p}``), ``other_enclosure`` its utility ``(lo, hi)``.
+        The mechanism compared with, with ``params`` ``{"side": N}`` (the ``N x N`` unit Euclidean grid,
+        ``beta = eps/2``) or ``{"values": N, "step": s, "power": p}`` (``alpha = e^(-eps/s)`` on each of ``p``
+        coordinates with ``N`` answers).
+    metric : dict, optional
+        The metric of the tight-constraints mechanism: ``{"kind": "grid", "shape": [R, C], "norm":
+        "euclidean" | "chebyshev" | "manhattan"}`` (unit step) or ``{"kind": "path", "points": n, "reach": v}``
+        (``d(i, j) = ceil(|i - j| / v)``, the graph of a sum query, ECP14 sec. 7.1).  Implied for
+        ``planar-laplace`` (the ``N x N`` Euclidean grid); required for ``geometric``, with ``values^power``
+        points.
     digits : int
         Decimals of the stated enclosures (rounded outward).
 
@@ -307,17 +323,16 @@ def compare_utilities(description: str, eps, tight_cert, other: str, params: dic
     Raises
     ------
     InvalidInput
-        An unknown ``other``, or a tight certificate at another level (or one that does not hold).
+        An unknown ``other``, bad ``params`` or ``metric``, or a tight certificate that does not hold, is at
+        another level, or is on another metric.
 
     Examples
     --------
     >>> from exactdp.metrics import grid
     >>> from exactdp.exact.level import Level
     >>> from exactdp.theory.regular import tight_constraints
-    >>> m = grid((3, 3), "euclidean")
-    >>> tc = tight_constraints(m, Level.from_eps("2"))
-    >>> c = compare_utilities(m.description, "2", tc, "planar-laplace", {"side": 3},
-    ...                       planar_laplace_utility(3, "2").enclosure)
+    >>> tc = tight_constraints(grid((3, 3), "euclidean"), Level.from_eps("2"))
+    >>> c = compare_utilities("2", tc, "planar-laplace", {"side": 3})
     >>> c.holds, c.evidence.tight_utility, c.evidence.other_utility
     (True, ['0.668672655211', '0.668672655212'], ['0.359685785297', '0.359685785298'])
     >>> c.recheck().status
@@ -325,26 +340,27 @@ def compare_utilities(description: str, eps, tight_cert, other: str, params: dic
 
     References
     ----------
-    ECP14 sec. 7, Figs. 6-7.
+    ECP14 sec. 7, Figs. 6-7; Thm 2, Prop. 7.
     """
-    if other not in ("planar-laplace", "geometric"):
+    if other not in OTHERS:
         raise InvalidInput(f"other: expected 'planar-laplace' or 'geometric', got {other!r}")
     e = to_rational(eps, what="eps")
-    lv = getattr(getattr(tight_cert, "evidence", None), "level", None)
-    if lv is None or lv.eps is None or to_rational(lv.eps, what="level") != e:
-        raise InvalidInput(f"tight_cert: expected a tight certificate at eps = {e}, got one at "
-                           f"{getattr(lv, 'text', None)!r}")
+    if e <= 0:
+        raise InvalidInput(f"eps: expected a rational > 0, got {eps!r}; hint: eps = 1/2 or 13/10")
+    params, enclosure = _other_utility(other, params, e)
+    spec, built = _domain(other, params, metric)
+    _check_tight_cert(tight_cert, e, built)
     lo, hi, cells = tight_utility(tight_cert)
     t = outward_decimals(lo, hi, digits)
-    o = outward_decimals(fmpq(other_enclosure[0]), fmpq(other_enclosure[1]), digits)
-    cell_text = [[c[0], *outward_decimals(c[1], c[2], 24)] for c in cells]
+    o = outward_decimals(enclosure[0], enclosure[1], digits)
     tl, th, ol, oh = (to_rational(v, what="enclosure") for v in (*t, *o))
-    ev = UtilityComparisonEvidence(description=description, eps=str(e), points=sum(c[0] for c in cells),
-                                   tight_cells=cell_text, tight_utility=list(t), other=other,
-                                   other_params={k: int(v) for k, v in params.items()}, other_utility=list(o),
-                                   margin=str(tl - oh))
-    claim = (f"at eps = {e} on the {description}, the tight-constraints mechanism has higher uniform-prior utility "
-             f"(optimal remap) than the {other.replace('-', ' ')} mechanism")
+    ver = tight_cert.evidence.verified or {}
+    tight = {"cell_of": ver.get("cell_of"), "center": ver.get("center"), "inverse": ver.get("inverse")}
+    ev = UtilityComparisonEvidence(description=built.description, eps=str(e), metric=spec, points=len(built),
+                                   cells=len(cells), tight=tight, tight_utility=list(t), other=other,
+                                   other_params=params, other_utility=list(o), margin=str(tl - oh))
+    claim = (f"at eps = {e} on the {built.description}, the tight-constraints mechanism has higher uniform-prior "
+             f"utility (optimal remap) than the {other.replace('-', ' ')} mechanism")
     method = tight_cert.method
     if tl > oh:
         return Certificate("utility_comparison", Verdict.HOLDS, method, claim, ev, precision=tight_cert.precision)
@@ -352,3 +368,74 @@ def compare_utilities(description: str, eps, tight_cert, other: str, params: dic
         return Certificate("utility_comparison", Verdict.FAILS, method, claim, ev, precision=tight_cert.precision)
     return Certificate("utility_comparison", UNDECIDED, method, claim, ev,
                        reason="the two enclosures overlap at the stated accuracy")
+
+
+_PARAMS = {"planar-laplace": ("side",), "geometric": ("values", "step", "power")}
+
+
+def _other_utility(other: str, params, e: fmpq) -> tuple:
+    """``(params, (lo, hi))``: the checked integer parameters and the other mechanism's utility enclosure."""
+    keys = _PARAMS[other]
+    if not isinstance(params, dict) or set(params) != set(keys):
+        raise InvalidInput(f"params: expected the keys {list(keys)} for {other!r}, got {params!r}")
+    out = {}
+    for k in keys:
+        v = params[k]
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise InvalidInput(f"params: expected {k!r} a positive integer, got {v!r}")
+        out[k] = v
+    if other == "planar-laplace":
+        return out, planar_laplace_utility(out["side"], e).enclosure
+    return out, geometric_utility(out["values"], e, out["step"], out["power"])
+
+
+def _domain(other: str, params: dict, metric) -> tuple:
+    """``(spec, FiniteMetric)``: the described metric of the comparison, checked and built."""
+    from ..metrics import from_graph, grid
+
+    if other == "planar-laplace":
+        want = {"kind": "grid", "shape": [params["side"]] * 2, "norm": "euclidean"}
+        if metric is not None and metric != want:
+            raise InvalidInput(f"metric: the planar Laplace mechanism lives on {want}, got {metric!r}")
+        return want, grid((params["side"], params["side"]), "euclidean")
+    n = params["values"] ** params["power"]
+    if isinstance(metric, dict) and metric.get("kind") == "grid" and set(metric) == {"kind", "shape", "norm"} \
+            and metric["norm"] in ("euclidean", "chebyshev", "manhattan") and metric["shape"] == [params["values"]] * 2 \
+            and params["power"] == 2:
+        return dict(metric), grid(tuple(metric["shape"]), metric["norm"])
+    if isinstance(metric, dict) and metric.get("kind") == "path" and set(metric) == {"kind", "points", "reach"} \
+            and metric["points"] == n and params["power"] == 1 and isinstance(metric["reach"], int) \
+            and not isinstance(metric["reach"], bool) and metric["reach"] >= 1:
+        import networkx as nx
+
+        G = nx.Graph()
+        G.add_nodes_from(range(n))
+        G.add_edges_from((i, j) for i in range(n) for j in range(i + 1, min(n, i + metric["reach"] + 1)))
+        return dict(metric), from_graph(G)
+    raise InvalidInput(f"metric: expected {{'kind': 'path', 'points': {n}, 'reach': v}} (power 1) or "
+                       f"{{'kind': 'grid', 'shape': [{params['values']}, {params['values']}], 'norm': ...}} (power 2) "
+                       f"for the geometric mechanism on {params['values']} answers, got {metric!r}")
+
+
+def _check_tight_cert(tight_cert, e: fmpq, built) -> None:
+    """Refuse a tight certificate at another level or on another metric than ``built``."""
+    from ..certificate.ecp14 import distance_data
+
+    ev = getattr(tight_cert, "evidence", None)
+    lv = getattr(ev, "level", None)
+    if getattr(tight_cert, "kind", None) != "tight" or lv is None or lv.eps is None \
+            or to_rational(lv.eps, what="level") != e:
+        raise InvalidInput(f"tight_cert: expected a tight certificate at eps = {e}, got one at "
+                           f"{getattr(lv, 'text', None)!r}")
+    if ev.distances is not None:      # the carried distance matrix must be the described metric's
+        d = distance_data(built)
+        if d.values != ev.distances.values or len(d.points) != len(ev.distances.points) or \
+                not np.array_equal(np.asarray(d.codes), np.asarray(ev.distances.codes)):
+            raise InvalidInput(f"tight_cert: its distances are not those of the {built.description} ({len(built)} "
+                               f"points); it is on the {ev.description}")
+        return
+    ver = ev.verified or {}           # too large to carry distances: the same construction and size
+    n = len(ver.get("cell_of") or ver.get("z_enclosures") or ())
+    if ev.description != built.description or n != len(built):
+        raise InvalidInput(f"tight_cert: expected a tight certificate on the {built.description} ({len(built)} "
+                           f"points), got one on the {ev.description} ({n} points)")
