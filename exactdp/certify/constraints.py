@@ -46,8 +46,8 @@ MAX_LISTED = 10
 MAX_BITMAP = 1 << 27
 #: inequalities checked against the bitmap at a time (only the unseen ones of a block are sorted)
 BLOCK = 1 << 16
-#: forward keys kept (int32, 4 bytes each) for the passes that count inequalities in the bitmap mode
-MAX_KEY_CACHE = 1 << 26
+#: forward keys kept (intp, 8 bytes each) for the passes that count inequalities in the bitmap mode
+MAX_KEY_CACHE = 1 << 25
 #: distinct triples of the sorted mode kept across chunks for later passes; beyond this budget every pass
 #: deduplicates chunk by chunk again, so memory stays bounded (a dense 300 x 300 mechanism has 22.5 million)
 MAX_KEPT = 4_000_000
@@ -198,19 +198,21 @@ class Constraints:
 
     def _forward_keys(self, p0, p1, V, ND):
         """Keys ``(a V + b) ND + d`` of the inequalities ``x -> x'`` of pairs ``p0 .. p1 - 1``, output by output
-        (position ``(p - p0) m + z``); the reverse direction ``x' -> x`` is the same set with ``a, b`` swapped."""
-        small = V * V * ND < (1 << 31)  # int32 keys: half the memory traffic
-        ca = self.mech.codes[self.I[p0:p1]].astype(np.int32 if small else np.int64)
-        ca *= V
-        ca += self.mech.codes[self.J[p0:p1]]
+        (position ``(p - p0) m + z``); the reverse direction ``x' -> x`` is the same set with ``a, b`` swapped.
+
+        Built as ``intp`` (what ``np.take`` indexes with: narrower keys would be converted on every lookup),
+        in place, from row slices instead of gathered copies when the rows of the pairs are consecutive."""
+        codes = self.mech.codes
+        ca = np.multiply(_rows(codes, self.I, p0, p1), V, dtype=np.intp)
+        np.add(ca, _rows(codes, self.J, p0, p1), out=ca)
         if ND > 1:
             ca *= ND
-            ca += self.DC[p0:p1, None].astype(ca.dtype)
+            ca += self.DC[p0:p1, None]
         return ca.ravel()
 
     def _chunk_keys(self, p0, p1, V, ND):
         """Keys of both directions: ``x -> x'`` at positions ``(p - p0) m + z``, then ``x' -> x``."""
-        kf = self._forward_keys(p0, p1, V, ND).astype(np.int64)
+        kf = self._forward_keys(p0, p1, V, ND).astype(np.int64, copy=False)
         a, rest = np.divmod(kf, V * ND)
         b, d = np.divmod(rest, ND)
         return np.concatenate([kf, (b * V + a) * ND + d])
@@ -231,28 +233,47 @@ class Constraints:
         B, DC = np.divmod(rest, ND)
         return _Chunk(A=A, B=B, DC=DC, first=flat, counts=None, fwd=F, fwd_at=inv[:len(F)], rev_at=inv[len(F):])
 
-    def _bitmap_chunk(self, V, ND, progress):
+    def _bitmap_chunk(self, V, ND, progress, decider=None):
         """All distinct triples at once, keyed by bounded integers (no sort of the inequalities): a byte per
         key ``(a V + b) ND + d < V^2 ND <= MAX_BITMAP`` marks the forward keys seen; only the unseen keys of
         each block are sorted, so a first occurrence is found once.  The reverse direction is the same set
-        with ``a, b`` swapped.  Multiplicities are left to :meth:`_multiplicities`."""
+        with ``a, b`` swapped.
+
+        Without ``decider``, multiplicities are left to :meth:`_multiplicities`.  With ``decider`` (a function
+        of the fresh forward keys returning their :meth:`_smap_codes`), each fresh key is decided as it is
+        found and its byte holds ``1 +`` that code, so the same lookup that finds the unseen keys also counts
+        the tight and violated inequalities: returns ``(chunk, (violated, tight))`` without a second pass."""
         K, m = V * V * ND, self.n_outputs
-        seen = np.zeros(K, dtype=bool)
+        seen = np.zeros(K, dtype=bool if decider is None else np.uint8)
         found, firsts, kept = [], [], []
         keep = self.n_pairs * m <= MAX_KEY_CACHE
+        codes: set = set()  # the decider's codes written so far
+        violated = tight = 0
         for p0, p1 in self._spans():
             k = self._forward_keys(p0, p1, V, ND)
-            cand = np.flatnonzero(~np.take(seen, k))  # unseen before this chunk, in order
+            g = np.take(seen, k) if found else np.zeros(len(k), dtype=seen.dtype)
+            cand = np.flatnonzero(g == 0)  # unseen before this chunk, in order
             for b0 in range(0, len(cand), BLOCK):
                 pos = cand[b0:b0 + BLOCK]
                 kb = k[pos]
-                fresh = ~np.take(seen, kb)  # ... and before this block
+                fresh = np.take(seen, kb) == 0  # ... and before this block
                 pos, kb = pos[fresh], kb[fresh]
                 if len(kb):
                     u, fi = np.unique(kb, return_index=True)
-                    seen[u] = True
+                    if decider is None:
+                        seen[u] = True
+                    else:
+                        c = decider(u)
+                        codes.update(np.unique(c).tolist())
+                        seen[u] = c + 1
                     found.append(u)
                     firsts.append(p0 * m + pos[fi])
+            if decider is not None:
+                if len(cand):
+                    g[cand] = np.take(seen, k[cand])
+                for c in codes - {0}:
+                    n = int(np.count_nonzero(g == c + 1))
+                    violated, tight = violated + n * (c >> 2), tight + n * (c & 3)
             if keep:
                 kept.append(k)
             _report(progress, "distinct constraints", p1, self.n_pairs)
@@ -260,7 +281,30 @@ class Constraints:
         self._keys = kept if keep else None
         F = np.concatenate(found).astype(np.int64) if found else np.zeros(0, dtype=np.int64)
         first = np.concatenate(firsts) if firsts else np.zeros(0, dtype=np.int64)
-        return self._union(F, first, V, ND)
+        ch = self._union(F, first, V, ND)
+        if decider is None:
+            return ch
+        return ch, (violated, tight)
+
+    @staticmethod
+    def _smap_codes(f, r):
+        """Per forward key with status ``f`` and reverse status ``r``: tight ones ``+ 4 *`` violated ones."""
+        nt = (f == TIGHT).astype(np.uint8) + (r == TIGHT)
+        nv = (f == VIOLATED).astype(np.uint8) + (r == VIOLATED)
+        return nt + 4 * nv
+
+    def _decider(self, V, ND, level, tables, cache):
+        """Decide fresh forward keys and their reverses (exact decisions shared through ``cache``)."""
+        def decide(u):
+            a, rest = np.divmod(u, V * ND)
+            b, d = np.divmod(rest, ND)
+            n = len(u)
+            ch = _Chunk(A=np.concatenate([a, b]), B=np.concatenate([b, a]), DC=np.concatenate([d, d]),
+                        first=np.zeros(2 * n, dtype=np.int64), counts=None)
+            status, todo = self._filter(ch, level, tables, {"comparisons": 0, "filtered": 0, "exact": 0, "zero": 0})
+            self._decide_exact(ch, todo, status, level, cache, Summary(), None)
+            return self._smap_codes(status[:n], status[n:])
+        return decide
 
     def _sorted_chunks(self, V, ND, progress):
         """Distinct triples chunk by chunk (one sort each), merged and kept for the next pass while at most
@@ -303,12 +347,18 @@ class Constraints:
                 return
         V = max(len(self.mech.values), 1)
         ND = max(len(self.dvals), 1)
-        if self.n_pairs > self.pairs_per_chunk and V * V * ND <= MAX_BITMAP:
+        if self._bitmap_mode():
             ch = self._bitmap_chunk(V, ND, progress)
             self._cached = [ch]
             yield ch
             return
         yield from self._sorted_chunks(V, ND, progress)
+
+    def _bitmap_mode(self) -> bool:
+        """The distinct triples are found with a byte map (bounded key space, more than one chunk)."""
+        V = max(len(self.mech.values), 1)
+        ND = max(len(self.dvals), 1)
+        return self.n_pairs > self.pairs_per_chunk and V * V * ND <= MAX_BITMAP
 
     def _multiplicities(self, ch, status):
         """``(violated, tight)`` inequality counts of a chunk without multiplicities: one pass over the
@@ -462,15 +512,27 @@ class Constraints:
         tables = self.value_tables()[:3] + self._factor_bounds(level)
         S = Summary()
         cache: dict = {}  # exact decisions shared across chunks, for this level only
+        chunks, counted = self._first_decision(level, tables, cache, progress)
         n_chunks = 0
-        for ch in self.chunks(progress):
+        for ch in chunks if chunks is not None else self.chunks(progress):
             n_chunks += 1
             status, todo = self._filter(ch, level, tables, S.stats)
             self._decide_exact(ch, todo, status, level, cache, S, progress)
-            self._tally(ch, status, S)
+            self._tally(ch, status, S, counted)
         if n_chunks == 1:  # a streamed pass counts distinct triples per chunk: not kept
             self._decided = (key, S)
         return S
+
+    def _first_decision(self, level, tables, cache, progress):
+        """``([chunk], (violated, tight))`` when the byte-map pass can decide while it deduplicates (the
+        triples not found yet, bitmap mode), else ``(None, None)``; the statuses of the chunk's triples are
+        then in ``cache`` or settled again by the (cheap, vectorised) filters."""
+        if self._cached is not None or self._complete or not self._bitmap_mode():
+            return None, None
+        V, ND = max(len(self.mech.values), 1), max(len(self.dvals), 1)
+        ch, counted = self._bitmap_chunk(V, ND, progress, self._decider(V, ND, level, tables, cache))
+        self._cached = [ch]
+        return [ch], counted
 
     def _filter(self, ch, level, tables, stats):
         """Statuses settled by exact zeros and the certified float filters (linear, then log space), and the
@@ -543,11 +605,14 @@ class Constraints:
             return e
         return VIOLATED if c > 0 else (TIGHT if c == 0 else SLACK)
 
-    def _tally(self, ch, status, S):
-        """Add a chunk's violated and tight inequalities (with multiplicity) and its witnesses to ``S``."""
+    def _tally(self, ch, status, S, counted=None):
+        """Add a chunk's violated and tight inequalities (with multiplicity, ``counted`` when known) and its
+        witnesses to ``S``."""
         vi = np.nonzero(status == VIOLATED)[0]
         ti = np.nonzero(status == TIGHT)[0]
-        if ch.counts is not None:
+        if counted is not None:
+            n_viol, n_tight = counted
+        elif ch.counts is not None:
             n_viol, n_tight = int(ch.counts[vi].sum()), int(ch.counts[ti].sum())
         elif len(vi) or len(ti):
             n_viol, n_tight = self._multiplicities(ch, status)
@@ -565,6 +630,13 @@ class Constraints:
         S.tight_distinct += len(ti)
         for k in ti[: max(0, MAX_LISTED - len(S.tight_listed))].tolist():
             S.tight_listed.append(Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k])))
+
+
+def _rows(codes, idx, p0, p1):
+    """``codes[idx[p0:p1]]``: a view when those rows are consecutive (e.g. a path's pairs), else a gather."""
+    if p1 - p0 > 1 and idx[p1 - 1] - idx[p0] == p1 - p0 - 1 and bool(np.all(np.diff(idx[p0:p1]) == 1)):
+        return codes[idx[p0]:idx[p1 - 1] + 1]
+    return codes[idx[p0:p1]]
 
 
 def _report(progress, stage, done, total):
