@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from flint import ctx, fmpq
+from flint import arb, ctx, fmpq
 
 from ..errors import LabelMismatch, Undecided
 from ..exact.decide import arb_of, float_bounds, is_zero
@@ -406,11 +406,25 @@ class Constraints:
         """Exact zero flags, outward float bounds and float log guides per distinct value."""
         if not hasattr(self, "_vt"):
             vals = self.mech.values
-            zero = np.array([is_zero(v) for v in vals], dtype=bool)
+            zero = np.zeros(len(vals), dtype=bool)
             lo = np.empty(len(vals))
             hi = np.empty(len(vals))
             lg = np.full(len(vals), -np.inf)
             for c, v in enumerate(vals):
+                if type(v) is fmpq:  # float_bounds and _log_guide of a rational, its integers converted once
+                    p, q = int(v.p), int(v.q)
+                    try:
+                        f = p / q
+                    except OverflowError:
+                        lo[c], hi[c] = float_bounds(v)
+                    else:
+                        lo[c], hi[c] = math.nextafter(f, -math.inf), math.nextafter(f, math.inf)
+                    if p == 0:
+                        zero[c] = True
+                    else:
+                        lg[c] = math.log(p) - math.log(q)
+                    continue
+                zero[c] = is_zero(v)
                 lo[c], hi[c] = float_bounds(v)
                 if not zero[c]:
                     lg[c] = _log_guide(v)
@@ -428,7 +442,7 @@ class Constraints:
             with ctx.workprec(64):
                 for c, v in enumerate(self.mech.values):
                     if not zero[c]:
-                        b = arb_of(v)
+                        b = arb(v) if type(v) is fmpq else arb_of(v)
                         if b > 0:
                             lb = b.log()
                             llo[c] = math.nextafter(float(lb.lower()), -math.inf)
@@ -588,7 +602,7 @@ class Constraints:
     def _compare(self, a, b, dc, level):
         """The status of triple ``(a, b, dc)`` decided exactly (an :class:`Undecided` when no regime applies);
         ``e^(eps d)`` is looked up once per distance, and when it and both values are rational the comparison
-        is one exact product."""
+        is one exact comparison of integer products (no gcd)."""
         va, vb = self.mech.values[a], self.mech.values[b]
         E = self._factors.get(dc, False) if self._factors_level is level else False
         if E is False:
@@ -596,9 +610,10 @@ class Constraints:
                 self._factors, self._factors_level = {}, level
             E = self._factors[dc] = level.factor(self.dvals[dc])
         try:
-            if type(E) is fmpq and type(va) is fmpq and type(vb) is fmpq and vb != 0:
-                x = va - E * vb
-                c = (x > 0) - (x < 0)
+            if type(E) is fmpq and type(va) is fmpq and type(vb) is fmpq:
+                # sign(va - E vb) times the positive denominators: integer products, no gcd
+                lhs, rhs = va.p * vb.q * E.q, E.p * vb.p * va.q
+                c = (lhs > rhs) - (lhs < rhs)
             else:
                 c = level.compare(va, vb, self.dvals[dc])
         except Undecided as e:
