@@ -11,8 +11,9 @@ in one of three ways (the same verdicts and inequality counts from each):
 * a bounded key space ``V^2 ND <= MAX_BITMAP``: the forward keys
   ``(a V + b) ND + d`` are marked in a byte map, chunk by chunk, with no sort
   of the inequalities (the reverse direction is the same set with ``a, b``
-  swapped); the multiplicities of tight and violated triples are counted in one
-  more pass over the keys;
+  swapped); the first decision decides each new key as it is found and keeps its
+  status in the byte, so the same lookup counts the tight and violated
+  inequalities; a decision at another level counts them in one more pass;
 * otherwise: sorted chunk by chunk, and merged for later passes while at most
   ``MAX_KEPT`` distinct triples have been seen (beyond that each pass streams
   the chunks again, so memory stays bounded).
@@ -254,20 +255,7 @@ class Constraints:
             g = np.take(seen, k) if found else np.zeros(len(k), dtype=seen.dtype)
             cand = np.flatnonzero(g == 0)  # unseen before this chunk, in order
             for b0 in range(0, len(cand), BLOCK):
-                pos = cand[b0:b0 + BLOCK]
-                kb = k[pos]
-                fresh = np.take(seen, kb) == 0  # ... and before this block
-                pos, kb = pos[fresh], kb[fresh]
-                if len(kb):
-                    u, fi = np.unique(kb, return_index=True)
-                    if decider is None:
-                        seen[u] = True
-                    else:
-                        c = decider(u)
-                        codes.update(np.unique(c).tolist())
-                        seen[u] = c + 1
-                    found.append(u)
-                    firsts.append(p0 * m + pos[fi])
+                self._mark_fresh(seen, k, cand[b0:b0 + BLOCK], p0 * m, decider, (found, firsts, codes))
             if decider is not None:
                 if len(cand):
                     g[cand] = np.take(seen, k[cand])
@@ -285,6 +273,26 @@ class Constraints:
         if decider is None:
             return ch
         return ch, (violated, tight)
+
+    @staticmethod
+    def _mark_fresh(seen, k, pos, base, decider, out):
+        """Mark the keys ``k[pos]`` not seen yet (``True``, or ``1 +`` their decider code), recording each
+        distinct one and its first position ``base + pos`` in ``out = (found, firsts, codes written)``."""
+        found, firsts, codes = out
+        kb = k[pos]
+        fresh = np.take(seen, kb) == 0  # not seen before this block
+        pos, kb = pos[fresh], kb[fresh]
+        if not len(kb):
+            return
+        u, fi = np.unique(kb, return_index=True)
+        if decider is None:
+            seen[u] = True
+        else:
+            c = decider(u)
+            codes.update(np.unique(c).tolist())
+            seen[u] = c + 1
+        found.append(u)
+        firsts.append(base + pos[fi])
 
     @staticmethod
     def _smap_codes(f, r):
