@@ -241,7 +241,7 @@ class Constraints:
         with ``a, b`` swapped.
 
         Without ``decider``, multiplicities are left to :meth:`_multiplicities`.  With ``decider`` (a function
-        of the fresh forward keys returning their :meth:`_smap_codes`), each fresh key is decided as it is
+        of the fresh forward keys and the map, returning their codes), each fresh key is decided as it is
         found and its byte holds ``1 +`` that code, so the same lookup that finds the unseen keys also counts
         the tight and violated inequalities: returns ``(chunk, (violated, tight))`` without a second pass."""
         K, m = V * V * ND, self.n_outputs
@@ -259,9 +259,11 @@ class Constraints:
             if decider is not None:
                 if len(cand):
                     g[cand] = np.take(seen, k[cand])
-                for c in codes - {0}:
-                    n = int(np.count_nonzero(g == c + 1))
-                    violated, tight = violated + n * (c >> 2), tight + n * (c & 3)
+                for c in codes:
+                    nv, nt = _counted(c)
+                    if nv or nt:
+                        n = int(np.count_nonzero(g == c + 1))
+                        violated, tight = violated + n * nv, tight + n * nt
             if keep:
                 kept.append(k)
             _report(progress, "distinct constraints", p1, self.n_pairs)
@@ -288,30 +290,33 @@ class Constraints:
         if decider is None:
             seen[u] = True
         else:
-            c = decider(u)
+            c = decider(u, seen)
             codes.update(np.unique(c).tolist())
             seen[u] = c + 1
         found.append(u)
         firsts.append(base + pos[fi])
 
-    @staticmethod
-    def _smap_codes(f, r):
-        """Per forward key with status ``f`` and reverse status ``r``: tight ones ``+ 4 *`` violated ones."""
-        nt = (f == TIGHT).astype(np.uint8) + (r == TIGHT)
-        nv = (f == VIOLATED).astype(np.uint8) + (r == VIOLATED)
-        return nt + 4 * nv
-
     def _decider(self, V, ND, level, tables, cache):
-        """Decide fresh forward keys and their reverses (exact decisions shared through ``cache``)."""
-        def decide(u):
+        """Decide fresh forward keys ``u`` and their reverses: the code ``(s + 1) + 4 (s' + 1)`` of each (its
+        status ``s`` and its reverse's ``s'``).  A reverse already seen as a forward key holds both statuses in
+        its byte; the others are decided once each (exact decisions shared through ``cache``)."""
+        def decide(u, seen):
             a, rest = np.divmod(u, V * ND)
             b, d = np.divmod(rest, ND)
-            n = len(u)
-            ch = _Chunk(A=np.concatenate([a, b]), B=np.concatenate([b, a]), DC=np.concatenate([d, d]),
-                        first=np.zeros(2 * n, dtype=np.int64), counts=None)
-            status, todo = self._filter(ch, level, tables, {"comparisons": 0, "filtered": 0, "exact": 0, "zero": 0})
-            self._decide_exact(ch, todo, status, level, cache, Summary(), None)
-            return self._smap_codes(status[:n], status[n:])
+            r = (b * V + a) * ND + d
+            prev = np.take(seen, r).astype(np.int64) - 1  # code of the reverse when seen: it has both statuses
+            own, rev = (prev >> 2) - 1, (prev & 3) - 1
+            new = prev < 0
+            if new.any():
+                T = np.unique(np.concatenate([u[new], r[new]]))
+                A, rest = np.divmod(T, V * ND)
+                ch = _Chunk(A=A, B=rest // ND, DC=rest % ND, first=np.zeros(len(T), dtype=np.int64), counts=None)
+                status, todo = self._filter(ch, level, tables, {"comparisons": 0, "filtered": 0, "exact": 0,
+                                                                "zero": 0})
+                self._decide_exact(ch, todo, status, level, cache, Summary(), None)
+                own[new] = status[np.searchsorted(T, u[new])]
+                rev[new] = status[np.searchsorted(T, r[new])]
+            return ((own + 1) + 4 * (rev + 1)).astype(np.uint8)
         return decide
 
     def _sorted_chunks(self, V, ND, progress):
@@ -653,6 +658,12 @@ class Constraints:
         S.tight_distinct += len(ti)
         for k in ti[: max(0, MAX_LISTED - len(S.tight_listed))].tolist():
             S.tight_listed.append(Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k])))
+
+
+def _counted(c):
+    """``(violated, tight)`` among a forward key and its reverse, from the decider's code ``c``."""
+    s, s_rev = (c & 3) - 1, (c >> 2) - 1
+    return (s == VIOLATED) + (s_rev == VIOLATED), (s == TIGHT) + (s_rev == TIGHT)
 
 
 def _rows(codes, idx, p0, p1):
