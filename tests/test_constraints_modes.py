@@ -57,8 +57,10 @@ def _check_mode(mech, metric, alpha, mode):
             mp.setattr(C, k, v)
         cons = Constraints(mech, metric, chunk=chunk)
         level = Level.from_alpha(str(alpha))
-        for _ in range(2):  # the first pass finds the triples, the second reuses what was kept
+        decided = []
+        for _ in range(2):  # the first pass finds the triples (and decides them as found), the second reuses them
             S = cons.decide(level)
+            decided.append(S)
             S_other = cons.decide(Level.from_alpha("1/5"))  # a different level in between
             assert S_other is not S
         if cons.n_pairs > cons.pairs_per_chunk and not cons._complete:  # the mode named is the one that ran
@@ -69,7 +71,7 @@ def _check_mode(mech, metric, alpha, mode):
                 assert (kept[0].fwd is not None) == mode.startswith("byte")
             assert (cons._keys is not None) == (mode == "byte map")
         viol, tight, distinct, tight_distinct = _brute(mech, metric, alpha)
-        assert (S.violated, S.tight) == (viol, tight)
+        assert [(s.violated, s.tight) for s in decided] == [(viol, tight)] * 2
         if mode != "sorted, over budget":  # streamed chunk by chunk: distinct counts are per chunk (upper bounds)
             assert (S.stats["comparisons"], S.tight_distinct) == (distinct, tight_distinct)
         else:

@@ -11,8 +11,9 @@ in one of three ways (the same verdicts and inequality counts from each):
 * a bounded key space ``V^2 ND <= MAX_BITMAP``: the forward keys
   ``(a V + b) ND + d`` are marked in a byte map, chunk by chunk, with no sort
   of the inequalities (the reverse direction is the same set with ``a, b``
-  swapped); the multiplicities of tight and violated triples are counted in one
-  more pass over the keys;
+  swapped); the first decision decides each new key as it is found and keeps its
+  status in the byte, so the same lookup counts the tight and violated
+  inequalities; a decision at another level counts them in one more pass;
 * otherwise: sorted chunk by chunk, and merged for later passes while at most
   ``MAX_KEPT`` distinct triples have been seen (beyond that each pass streams
   the chunks again, so memory stays bounded).
@@ -31,7 +32,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from flint import ctx, fmpq
+from flint import arb, ctx, fmpq
 
 from ..errors import LabelMismatch, Undecided
 from ..exact.decide import arb_of, float_bounds, is_zero
@@ -46,8 +47,8 @@ MAX_LISTED = 10
 MAX_BITMAP = 1 << 27
 #: inequalities checked against the bitmap at a time (only the unseen ones of a block are sorted)
 BLOCK = 1 << 16
-#: forward keys kept (int32, 4 bytes each) for the passes that count inequalities in the bitmap mode
-MAX_KEY_CACHE = 1 << 26
+#: forward keys kept (intp, 8 bytes each) for the passes that count inequalities in the bitmap mode
+MAX_KEY_CACHE = 1 << 25
 #: distinct triples of the sorted mode kept across chunks for later passes; beyond this budget every pass
 #: deduplicates chunk by chunk again, so memory stays bounded (a dense 300 x 300 mechanism has 22.5 million)
 MAX_KEPT = 4_000_000
@@ -198,19 +199,21 @@ class Constraints:
 
     def _forward_keys(self, p0, p1, V, ND):
         """Keys ``(a V + b) ND + d`` of the inequalities ``x -> x'`` of pairs ``p0 .. p1 - 1``, output by output
-        (position ``(p - p0) m + z``); the reverse direction ``x' -> x`` is the same set with ``a, b`` swapped."""
-        small = V * V * ND < (1 << 31)  # int32 keys: half the memory traffic
-        ca = self.mech.codes[self.I[p0:p1]].astype(np.int32 if small else np.int64)
-        ca *= V
-        ca += self.mech.codes[self.J[p0:p1]]
+        (position ``(p - p0) m + z``); the reverse direction ``x' -> x`` is the same set with ``a, b`` swapped.
+
+        Built as ``intp`` (what ``np.take`` indexes with: narrower keys would be converted on every lookup),
+        in place, from row slices instead of gathered copies when the rows of the pairs are consecutive."""
+        codes = self.mech.codes
+        ca = np.multiply(_rows(codes, self.I, p0, p1), V, dtype=np.intp)
+        np.add(ca, _rows(codes, self.J, p0, p1), out=ca)
         if ND > 1:
             ca *= ND
-            ca += self.DC[p0:p1, None].astype(ca.dtype)
+            ca += self.DC[p0:p1, None]
         return ca.ravel()
 
     def _chunk_keys(self, p0, p1, V, ND):
         """Keys of both directions: ``x -> x'`` at positions ``(p - p0) m + z``, then ``x' -> x``."""
-        kf = self._forward_keys(p0, p1, V, ND).astype(np.int64)
+        kf = self._forward_keys(p0, p1, V, ND).astype(np.int64, copy=False)
         a, rest = np.divmod(kf, V * ND)
         b, d = np.divmod(rest, ND)
         return np.concatenate([kf, (b * V + a) * ND + d])
@@ -231,28 +234,36 @@ class Constraints:
         B, DC = np.divmod(rest, ND)
         return _Chunk(A=A, B=B, DC=DC, first=flat, counts=None, fwd=F, fwd_at=inv[:len(F)], rev_at=inv[len(F):])
 
-    def _bitmap_chunk(self, V, ND, progress):
+    def _bitmap_chunk(self, V, ND, progress, decider=None):
         """All distinct triples at once, keyed by bounded integers (no sort of the inequalities): a byte per
         key ``(a V + b) ND + d < V^2 ND <= MAX_BITMAP`` marks the forward keys seen; only the unseen keys of
         each block are sorted, so a first occurrence is found once.  The reverse direction is the same set
-        with ``a, b`` swapped.  Multiplicities are left to :meth:`_multiplicities`."""
+        with ``a, b`` swapped.
+
+        Without ``decider``, multiplicities are left to :meth:`_multiplicities`.  With ``decider`` (a function
+        of the fresh forward keys and the map, returning their codes), each fresh key is decided as it is
+        found and its byte holds ``1 +`` that code, so the same lookup that finds the unseen keys also counts
+        the tight and violated inequalities: returns ``(chunk, (violated, tight))`` without a second pass."""
         K, m = V * V * ND, self.n_outputs
-        seen = np.zeros(K, dtype=bool)
+        seen = np.zeros(K, dtype=bool if decider is None else np.uint8)
         found, firsts, kept = [], [], []
         keep = self.n_pairs * m <= MAX_KEY_CACHE
+        codes: set = set()  # the decider's codes written so far
+        violated = tight = 0
         for p0, p1 in self._spans():
             k = self._forward_keys(p0, p1, V, ND)
-            cand = np.flatnonzero(~np.take(seen, k))  # unseen before this chunk, in order
+            g = np.take(seen, k) if found else np.zeros(len(k), dtype=seen.dtype)
+            cand = np.flatnonzero(g == 0)  # unseen before this chunk, in order
             for b0 in range(0, len(cand), BLOCK):
-                pos = cand[b0:b0 + BLOCK]
-                kb = k[pos]
-                fresh = ~np.take(seen, kb)  # ... and before this block
-                pos, kb = pos[fresh], kb[fresh]
-                if len(kb):
-                    u, fi = np.unique(kb, return_index=True)
-                    seen[u] = True
-                    found.append(u)
-                    firsts.append(p0 * m + pos[fi])
+                self._mark_fresh(seen, k, cand[b0:b0 + BLOCK], p0 * m, decider, (found, firsts, codes))
+            if decider is not None:
+                if len(cand):
+                    g[cand] = np.take(seen, k[cand])
+                for c in codes:
+                    nv, nt = _counted(c)
+                    if nv or nt:
+                        n = int(np.count_nonzero(g == c + 1))
+                        violated, tight = violated + n * nv, tight + n * nt
             if keep:
                 kept.append(k)
             _report(progress, "distinct constraints", p1, self.n_pairs)
@@ -260,7 +271,53 @@ class Constraints:
         self._keys = kept if keep else None
         F = np.concatenate(found).astype(np.int64) if found else np.zeros(0, dtype=np.int64)
         first = np.concatenate(firsts) if firsts else np.zeros(0, dtype=np.int64)
-        return self._union(F, first, V, ND)
+        ch = self._union(F, first, V, ND)
+        if decider is None:
+            return ch
+        return ch, (violated, tight)
+
+    @staticmethod
+    def _mark_fresh(seen, k, pos, base, decider, out):
+        """Mark the keys ``k[pos]`` not seen yet (``True``, or ``1 +`` their decider code), recording each
+        distinct one and its first position ``base + pos`` in ``out = (found, firsts, codes written)``."""
+        found, firsts, codes = out
+        kb = k[pos]
+        fresh = np.take(seen, kb) == 0  # not seen before this block
+        pos, kb = pos[fresh], kb[fresh]
+        if not len(kb):
+            return
+        u, fi = np.unique(kb, return_index=True)
+        if decider is None:
+            seen[u] = True
+        else:
+            c = decider(u, seen)
+            codes.update(np.unique(c).tolist())
+            seen[u] = c + 1
+        found.append(u)
+        firsts.append(base + pos[fi])
+
+    def _decider(self, V, ND, level, tables, cache):
+        """Decide fresh forward keys ``u`` and their reverses: the code ``(s + 1) + 4 (s' + 1)`` of each (its
+        status ``s`` and its reverse's ``s'``).  A reverse already seen as a forward key holds both statuses in
+        its byte; the others are decided once each (exact decisions shared through ``cache``)."""
+        def decide(u, seen):
+            a, rest = np.divmod(u, V * ND)
+            b, d = np.divmod(rest, ND)
+            r = (b * V + a) * ND + d
+            prev = np.take(seen, r).astype(np.int64) - 1  # code of the reverse when seen: it has both statuses
+            own, rev = (prev >> 2) - 1, (prev & 3) - 1
+            new = prev < 0
+            if new.any():
+                T = np.unique(np.concatenate([u[new], r[new]]))
+                A, rest = np.divmod(T, V * ND)
+                ch = _Chunk(A=A, B=rest // ND, DC=rest % ND, first=np.zeros(len(T), dtype=np.int64), counts=None)
+                status, todo = self._filter(ch, level, tables, {"comparisons": 0, "filtered": 0, "exact": 0,
+                                                                "zero": 0})
+                self._decide_exact(ch, todo, status, level, cache, Summary(), None)
+                own[new] = status[np.searchsorted(T, u[new])]
+                rev[new] = status[np.searchsorted(T, r[new])]
+            return ((own + 1) + 4 * (rev + 1)).astype(np.uint8)
+        return decide
 
     def _sorted_chunks(self, V, ND, progress):
         """Distinct triples chunk by chunk (one sort each), merged and kept for the next pass while at most
@@ -303,12 +360,18 @@ class Constraints:
                 return
         V = max(len(self.mech.values), 1)
         ND = max(len(self.dvals), 1)
-        if self.n_pairs > self.pairs_per_chunk and V * V * ND <= MAX_BITMAP:
+        if self._bitmap_mode():
             ch = self._bitmap_chunk(V, ND, progress)
             self._cached = [ch]
             yield ch
             return
         yield from self._sorted_chunks(V, ND, progress)
+
+    def _bitmap_mode(self) -> bool:
+        """The distinct triples are found with a byte map (bounded key space, more than one chunk)."""
+        V = max(len(self.mech.values), 1)
+        ND = max(len(self.dvals), 1)
+        return self.n_pairs > self.pairs_per_chunk and V * V * ND <= MAX_BITMAP
 
     def _multiplicities(self, ch, status):
         """``(violated, tight)`` inequality counts of a chunk without multiplicities: one pass over the
@@ -356,11 +419,25 @@ class Constraints:
         """Exact zero flags, outward float bounds and float log guides per distinct value."""
         if not hasattr(self, "_vt"):
             vals = self.mech.values
-            zero = np.array([is_zero(v) for v in vals], dtype=bool)
+            zero = np.zeros(len(vals), dtype=bool)
             lo = np.empty(len(vals))
             hi = np.empty(len(vals))
             lg = np.full(len(vals), -np.inf)
             for c, v in enumerate(vals):
+                if type(v) is fmpq:  # float_bounds and _log_guide of a rational, its integers converted once
+                    p, q = int(v.p), int(v.q)
+                    try:
+                        f = p / q
+                    except OverflowError:
+                        lo[c], hi[c] = float_bounds(v)
+                    else:
+                        lo[c], hi[c] = math.nextafter(f, -math.inf), math.nextafter(f, math.inf)
+                    if p == 0:
+                        zero[c] = True
+                    else:
+                        lg[c] = math.log(p) - math.log(q)
+                    continue
+                zero[c] = is_zero(v)
                 lo[c], hi[c] = float_bounds(v)
                 if not zero[c]:
                     lg[c] = _log_guide(v)
@@ -378,7 +455,7 @@ class Constraints:
             with ctx.workprec(64):
                 for c, v in enumerate(self.mech.values):
                     if not zero[c]:
-                        b = arb_of(v)
+                        b = arb(v) if type(v) is fmpq else arb_of(v)
                         if b > 0:
                             lb = b.log()
                             llo[c] = math.nextafter(float(lb.lower()), -math.inf)
@@ -462,15 +539,27 @@ class Constraints:
         tables = self.value_tables()[:3] + self._factor_bounds(level)
         S = Summary()
         cache: dict = {}  # exact decisions shared across chunks, for this level only
+        chunks, counted = self._first_decision(level, tables, cache, progress)
         n_chunks = 0
-        for ch in self.chunks(progress):
+        for ch in chunks if chunks is not None else self.chunks(progress):
             n_chunks += 1
             status, todo = self._filter(ch, level, tables, S.stats)
             self._decide_exact(ch, todo, status, level, cache, S, progress)
-            self._tally(ch, status, S)
+            self._tally(ch, status, S, counted)
         if n_chunks == 1:  # a streamed pass counts distinct triples per chunk: not kept
             self._decided = (key, S)
         return S
+
+    def _first_decision(self, level, tables, cache, progress):
+        """``([chunk], (violated, tight))`` when the byte-map pass can decide while it deduplicates (the
+        triples not found yet, bitmap mode), else ``(None, None)``; the statuses of the chunk's triples are
+        then in ``cache`` or settled again by the (cheap, vectorised) filters."""
+        if self._cached is not None or self._complete or not self._bitmap_mode():
+            return None, None
+        V, ND = max(len(self.mech.values), 1), max(len(self.dvals), 1)
+        ch, counted = self._bitmap_chunk(V, ND, progress, self._decider(V, ND, level, tables, cache))
+        self._cached = [ch]
+        return [ch], counted
 
     def _filter(self, ch, level, tables, stats):
         """Statuses settled by exact zeros and the certified float filters (linear, then log space), and the
@@ -526,7 +615,7 @@ class Constraints:
     def _compare(self, a, b, dc, level):
         """The status of triple ``(a, b, dc)`` decided exactly (an :class:`Undecided` when no regime applies);
         ``e^(eps d)`` is looked up once per distance, and when it and both values are rational the comparison
-        is one exact product."""
+        is one exact comparison of integer products (no gcd)."""
         va, vb = self.mech.values[a], self.mech.values[b]
         E = self._factors.get(dc, False) if self._factors_level is level else False
         if E is False:
@@ -534,20 +623,24 @@ class Constraints:
                 self._factors, self._factors_level = {}, level
             E = self._factors[dc] = level.factor(self.dvals[dc])
         try:
-            if type(E) is fmpq and type(va) is fmpq and type(vb) is fmpq and vb != 0:
-                x = va - E * vb
-                c = (x > 0) - (x < 0)
+            if type(E) is fmpq and type(va) is fmpq and type(vb) is fmpq:
+                # sign(va - E vb) times the positive denominators: integer products, no gcd
+                lhs, rhs = va.p * vb.q * E.q, E.p * vb.p * va.q
+                c = (lhs > rhs) - (lhs < rhs)
             else:
                 c = level.compare(va, vb, self.dvals[dc])
         except Undecided as e:
             return e
         return VIOLATED if c > 0 else (TIGHT if c == 0 else SLACK)
 
-    def _tally(self, ch, status, S):
-        """Add a chunk's violated and tight inequalities (with multiplicity) and its witnesses to ``S``."""
+    def _tally(self, ch, status, S, counted=None):
+        """Add a chunk's violated and tight inequalities (with multiplicity, ``counted`` when known) and its
+        witnesses to ``S``."""
         vi = np.nonzero(status == VIOLATED)[0]
         ti = np.nonzero(status == TIGHT)[0]
-        if ch.counts is not None:
+        if counted is not None:
+            n_viol, n_tight = counted
+        elif ch.counts is not None:
             n_viol, n_tight = int(ch.counts[vi].sum()), int(ch.counts[ti].sum())
         elif len(vi) or len(ti):
             n_viol, n_tight = self._multiplicities(ch, status)
@@ -565,6 +658,19 @@ class Constraints:
         S.tight_distinct += len(ti)
         for k in ti[: max(0, MAX_LISTED - len(S.tight_listed))].tolist():
             S.tight_listed.append(Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k])))
+
+
+def _counted(c):
+    """``(violated, tight)`` among a forward key and its reverse, from the decider's code ``c``."""
+    s, s_rev = (c & 3) - 1, (c >> 2) - 1
+    return (s == VIOLATED) + (s_rev == VIOLATED), (s == TIGHT) + (s_rev == TIGHT)
+
+
+def _rows(codes, idx, p0, p1):
+    """``codes[idx[p0:p1]]``: a view when those rows are consecutive (e.g. a path's pairs), else a gather."""
+    if p1 - p0 > 1 and idx[p1 - 1] - idx[p0] == p1 - p0 - 1 and bool(np.all(np.diff(idx[p0:p1]) == 1)):
+        return codes[idx[p0]:idx[p1 - 1] + 1]
+    return codes[idx[p0:p1]]
 
 
 def _report(progress, stage, done, total):

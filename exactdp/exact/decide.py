@@ -249,6 +249,8 @@ def exact_str(x) -> str:
     >>> exact_str(exact_number("exp(-1/2)"))
     'exp(-1/2)'
     """
+    if type(x) is fmpq:  # the common case: str is exact, and no comparison with a float
+        return str(x)
     if x == math.inf:
         return "inf"
     return str(x)
