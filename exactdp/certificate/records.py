@@ -78,17 +78,20 @@ class IntMatrix:
             if isinstance(data, list) and not data:
                 data = np.zeros((0, 0), dtype=np.int64)
             try:
-                a = np.array(data, dtype=None if isinstance(data, np.ndarray) else object)
+                a = data if isinstance(data, np.ndarray) else np.array(data, dtype=object)
                 if a.dtype == object:
                     if not all(type(v) is int for v in a.ravel().tolist()):
                         raise TypeError
-                    a = a.astype(np.int64)
+                    a = a.astype(np.int64)                       # a fresh array: ints beyond int64 overflow
+                elif a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
+                    raise OverflowError
+                elif a.dtype.kind in "iu":
+                    a = a.astype(np.int64, copy=True)            # one copy: the caller's array may change later
             except (TypeError, ValueError, OverflowError):
                 raise TypeError("IntMatrix: expected a 2-D matrix of integers (lists of plain ints)") from None
             if a.ndim != 2 or a.dtype.kind not in "iu":
                 raise TypeError(f"IntMatrix: expected a 2-D matrix of integers, got dtype {a.dtype} and shape "
                                 f"{a.shape}")
-            a = a.astype(np.int64, copy=True)
             a.setflags(write=False)
         self._a = a
 
