@@ -7,9 +7,15 @@ evidence; nothing downstream (renderers, the re-check) sees a live object.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..exact.decide import exact_str
 from .records import Record
+
+if TYPE_CHECKING:
+    from ..exact.level import Level
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["MechanismData", "LevelData", "MetricData", "Constraint", "mechanism_data", "level_data", "metric_data"]
 
@@ -71,14 +77,14 @@ class Constraint(Record):
     excess: str | None = None
 
 
-def mechanism_data(mech) -> MechanismData:
+def mechanism_data(mech: Mechanism) -> MechanismData:
     """Exact strings of a :class:`~exactdp.mechanism.Mechanism`'s distinct values and its code matrix."""
     return MechanismData(name=str(mech.name), inputs=[str(x) for x in mech.inputs],
                          outputs=[str(z) for z in mech.outputs], values=[exact_str(v) for v in mech.values],
                          codes=mech.codes.tolist())
 
 
-def level_data(level) -> LevelData | None:
+def level_data(level: Level | None) -> LevelData | None:
     """The exact form of a :class:`~exactdp.exact.level.Level` (``None`` stays ``None``)."""
     if level is None:
         return None
@@ -88,7 +94,7 @@ def level_data(level) -> LevelData | None:
     return LevelData(text=level.eps_str(), eps=None, R=exact_str(level.R), D=exact_str(level.D))
 
 
-def metric_data(metric) -> MetricData:
+def metric_data(metric: FiniteMetric) -> MetricData:
     """A metric's generating pairs as exact strings, with the reduction that makes them sufficient."""
     pts = metric.points
     if metric.params.get("kind") == "discrete" and len(metric) >= 2:

@@ -124,7 +124,7 @@ class Certificate(Generic[E]):
         return json.dumps(self.to_json(), indent=2)
 
     @classmethod
-    def from_json(cls, data: dict | str) -> Certificate[Evidence]:
+    def from_json(cls: type[Certificate[Evidence]], data: dict | str) -> Certificate[Evidence]:
         """Rebuild a certificate from :meth:`to_json` output (a dict or JSON text)."""
         if isinstance(data, str):
             data = json.loads(data)

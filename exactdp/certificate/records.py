@@ -31,7 +31,7 @@ TypeError: Pair.x: evidence holds exact JSON data only (str, int, bool, None, li
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, TypeVar
 
 __all__ = ["Record", "Evidence", "evidence_kind", "evidence_from_json", "evidence_kinds"]
 
@@ -120,9 +120,12 @@ class Evidence(Record):
     kind: ClassVar[str] = ""
 
 
-def evidence_kind(name: str):
+_R = TypeVar("_R", bound=type)
+
+
+def evidence_kind(name: str) -> Callable[[_R], _R]:
     """Class decorator registering an :class:`Evidence` subclass under certificate kind ``name``."""
-    def deco(cls):
+    def deco(cls: _R) -> _R:
         if not (isinstance(cls, type) and issubclass(cls, Evidence)):
             raise TypeError("evidence_kind: decorate an Evidence subclass")
         if name in _KINDS and _KINDS[name] is not cls:
