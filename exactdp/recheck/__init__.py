@@ -27,6 +27,7 @@ import importlib
 import json
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from ._kernel import NotHere
 
@@ -83,7 +84,7 @@ def _load(cert) -> dict:
     return cert
 
 
-def recheck(cert) -> RecheckResult:
+def recheck(cert: Any) -> RecheckResult:
     """Re-derive a certificate's verdict from its JSON (dict, text, file path, or an object with ``to_json``).
 
     Raises

@@ -87,7 +87,7 @@ def _check_bound(c: dict):
     return (CONFIRMED if ok else REFUTED), n, detail + f"; binding ratio against 2 C beta: {rel:+d}"
 
 
-def _utility_lp(ev, t: Fraction):
+def _utility_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
     X, Y = ev["inputs"], ev["outputs"]
     nX, nY = len(X), len(Y)
     ix = {x: i for i, x in enumerate(X)}
