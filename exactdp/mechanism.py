@@ -311,7 +311,7 @@ class Mechanism:
             if mapping[z] not in oidx:
                 raise InvalidInput(f"remap: image {mapping[z]!r} of {z!r} is not among the outputs")
         rows = []
-        cols_of = [[] for _ in outputs]
+        cols_of: list[list[int]] = [[] for _ in outputs]
         for j, z in enumerate(self.outputs):
             cols_of[oidx[mapping[z]]].append(j)
         for i in range(len(self.inputs)):

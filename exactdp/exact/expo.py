@@ -104,7 +104,7 @@ class ExpFrac:
     """
 
     __slots__ = ("num", "den")
-    __hash__ = None  # value equality is not structural
+    __hash__ = None  # type: ignore[assignment]  # value equality is not structural: unhashable
 
     def __init__(self, num: dict, den: dict | None = None):
         den = {ZERO_EXP: fmpq(1)} if den is None else den

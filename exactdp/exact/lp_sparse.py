@@ -100,7 +100,7 @@ class SparseLU:
             if br:
                 for i, f in ops:
                     w[i] = w.get(i, _ZERO) - f * br
-        x = {}
+        x: dict = {}
         for r, c, row, _ops in reversed(self.steps):
             s = w.get(r, _ZERO)
             for j, v in row.items():

@@ -83,6 +83,7 @@ def _tokenize(text: str):
                 f"expression: unexpected character {text[pos:].lstrip()[:1]!r} at position "
                 f"{pos} in {_show(text)}; {_HINT}"
             )
+        assert m.lastgroup is not None  # every alternative of the token pattern is a named group
         start = m.start(m.lastgroup)
         kind = m.lastgroup
         val = m.group(kind)

@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from flint import arb, ctx, fmpq, fmpz
 
@@ -104,6 +105,8 @@ class Rad:
     """
 
     __slots__ = ("terms", "_hash")
+    terms: tuple[tuple[Any, fmpq], ...]
+    _hash: int
 
     def __init__(self, terms=()):
         d: dict = {}

@@ -24,6 +24,7 @@ The open interval is used on purpose: ``alpha = 1`` (eps = 0) is often a root.
 from __future__ import annotations
 
 from math import lcm
+from typing import Any
 
 import sympy as sp
 from flint import fmpq, fmpq_poly
@@ -149,7 +150,7 @@ class Algebraic:
     def __eq__(self, other):
         return isinstance(other, Algebraic) and self.cmp(other) == 0
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # exact value equality, not structural: unhashable
 
     def power(self, L: int) -> "Algebraic":
         """``self^L`` for a positive root (used for alpha = u^L)."""
@@ -277,7 +278,7 @@ def _roots_01(p: fmpq_poly):
     for f, mult in factors:
         if f.degree() == 1:
             c0, c1 = f.coeffs()
-            r = -c0 / c1
+            r: Any = -c0 / c1  # an fmpq here, an Algebraic below
             if 0 < r < 1:
                 out.append((Algebraic.rational(sp.Rational(int(r.p), int(r.q))), mult))
             continue

@@ -74,6 +74,9 @@ class DistanceCodes:
     is a known formula; ``full()`` builds (and keeps) the ``n x n`` matrix.
     """
 
+    #: the last large ``rows`` request and its answer (absent until the first)
+    _last: tuple[bytes, np.ndarray]
+
     def __init__(self, metric):
         self.metric = metric
         self.n = len(metric)
@@ -317,7 +320,7 @@ def is_equitable(codes, cell_of) -> bool:
     """
     n = len(cell_of)
     ncodes = int(codes.max()) + 1 if n else 1
-    reps = {}
+    reps: dict[int, int] = {}
     for i in range(n):
         reps.setdefault(int(cell_of[i]), i)
     rep_of = np.array([reps[int(a)] for a in cell_of])
