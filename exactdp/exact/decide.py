@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from flint import arb, ctx, fmpq
 
@@ -32,7 +33,7 @@ from .lin import MAX_PREC, Lin
 __all__ = ["sign", "is_zero", "arb_of", "float_bounds", "decimal_enclosure", "exact_str", "exact_latex", "simplify"]
 
 
-def simplify(v):
+def simplify(v: Any) -> Any:
     """Cancel common factors of an ExpFrac and return a rational as ``fmpq``; other values unchanged."""
     if hasattr(v, "reduced"):
         v = v.reduced()
@@ -41,14 +42,14 @@ def simplify(v):
     return v
 
 
-def is_zero(x) -> bool:
+def is_zero(x: Any) -> bool:
     """Exact zero test for ``fmpq``, ``Lin`` and ``ExpFrac``."""
     if isinstance(x, fmpq):
         return x == 0
     return x.is_zero()
 
 
-def sign(x, eps=None) -> int:
+def sign(x: Any, eps: Any = None) -> int:
     """Exact sign of an exact value (``eps``: exact value of the symbolic eps, if any)."""
     if isinstance(x, int):
         x = fmpq(x)
@@ -59,7 +60,7 @@ def sign(x, eps=None) -> int:
     return x.sign(eps)
 
 
-def arb_of(x, eps=None) -> arb:
+def arb_of(x: Any, eps: Any = None) -> arb:
     """Ball enclosure of ``x`` at the current working precision."""
     if isinstance(x, fmpq):
         return arb(x)
@@ -79,7 +80,7 @@ def _up(v: float) -> float:
     return math.nextafter(v, math.inf)
 
 
-def float_bounds(x) -> tuple[float, float]:
+def float_bounds(x: Any) -> tuple[float, float]:
     """Floats ``lo <= x <= hi`` (outward rounded; never used to decide alone)."""
     if isinstance(x, fmpq):
         try:
@@ -98,7 +99,7 @@ def float_bounds(x) -> tuple[float, float]:
     return _down(lo), _up(hi)
 
 
-def decimal_enclosure(x, digits: int = 20) -> tuple[str, str]:
+def decimal_enclosure(x: Any, digits: int = 20) -> tuple[str, str]:
     """Decimal strings ``lo <= x <= hi``, each rounded outward, about ``digits`` digits.
 
     ``x`` may be an exact value or a zero-argument function returning a ball at
@@ -143,14 +144,14 @@ def _round_str(v: arb, digits: int, direction: int) -> str:
     return sgn + out
 
 
-def exact_str(x) -> str:
+def exact_str(x: Any) -> str:
     """Exact text of a value, in the exactdp input grammar (round-trips through the parser)."""
     if x == math.inf:
         return "inf"
     return str(x)
 
 
-def exact_latex(x) -> str:
+def exact_latex(x: Any) -> str:
     if x == math.inf:
         return r"\infty"
     if isinstance(x, fmpq):

@@ -147,7 +147,7 @@ def _solve_square(rows, rhs_list, ncols):
     return [[Z[i, k] for i in range(ncols)] for k in range(len(rhs_list))]
 
 
-def solve_lp_irrational(lp: LinearProgram, cost) -> IrrationalLPSolution:
+def solve_lp_irrational(lp: LinearProgram, cost: list) -> IrrationalLPSolution:
     """Solve ``min cost.x`` over the rational polytope of ``lp`` and return an exactly verified optimum.
 
     Parameters
@@ -206,7 +206,7 @@ def solve_lp_irrational(lp: LinearProgram, cost) -> IrrationalLPSolution:
     return sol
 
 
-def optimal_face_constraints(sol: IrrationalLPSolution):
+def optimal_face_constraints(sol: IrrationalLPSolution) -> tuple[list[int], list[int]]:
     """The optimal face as rational constraints (complementary slackness with the verified dual).
 
     Returns ``(zero, tight)``: the variables with a positive reduced cost (0 on every optimum) and the

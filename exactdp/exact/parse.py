@@ -176,7 +176,7 @@ class _Parser:
         raise ParseError(f"expression: expected a number, name or '(', got {got} at position {pos} in {_show(self.text)}")
 
 
-def parse_exact(text: str):
+def parse_exact(text: str) -> tuple:
     """Parse ``text`` into an expression tree; raise :class:`ParseError` if outside the grammar."""
     if not isinstance(text, str):
         raise ParseError(f"expression: expected a string, got {type(text).__name__}")

@@ -258,7 +258,7 @@ class Rad:
         return str(self).replace("*", r" \cdot ")
 
 
-def to_rad(x) -> Rad:
+def to_rad(x: Any) -> Rad:
     """Coerce ``int``, ``fmpq``, :class:`Lin` (without ``eps``) or :class:`Rad` to :class:`Rad`."""
     if isinstance(x, Rad):
         return x

@@ -24,7 +24,7 @@ The open interval is used on purpose: ``alpha = 1`` (eps = 0) is often a root.
 from __future__ import annotations
 
 from math import lcm
-from typing import Any
+from typing import Any, Iterable
 
 import sympy as sp
 from flint import fmpq, fmpq_poly
@@ -54,7 +54,7 @@ def _exps(p: dict):
     return out
 
 
-def denominator_lcm(values) -> int:
+def denominator_lcm(values: Iterable[Any]) -> int:
     """Smallest ``L`` such that every exponent of alpha in ``values`` is a multiple of 1/L."""
     L = 1
     for v in values:
@@ -83,7 +83,7 @@ def _poly(p: dict, L: int):
     return fmpq_poly([coeffs.get(i, 0) for i in range(deg + 1)]), shift
 
 
-def to_upoly(x, L: int = 1):
+def to_upoly(x: Any, L: int = 1) -> tuple[fmpq_poly, fmpq_poly, int]:
     """``x = u^s * N(u) / D(u)`` with ``u = alpha^(1/L)``: returns ``(N, D, s)``."""
     if isinstance(x, fmpq):
         return fmpq_poly([x]), fmpq_poly([1]), 0
@@ -224,7 +224,7 @@ def _descartes_no_root_01(p: fmpq_poly) -> bool:
     return all(s == signs[0] for s in signs)
 
 
-def sign_pieces(x, L: int | None = None) -> list[Piece]:
+def sign_pieces(x: Any, L: int | None = None) -> list[Piece]:
     """Exact sign of ``x`` (a symbolic value) on (0, 1) in ``alpha``, as pieces.
 
     Roots of the numerator give sign 0; a root of the denominator in (0, 1)
