@@ -14,6 +14,7 @@ the symmetric-difference metric on subsets.
 from __future__ import annotations
 
 import itertools
+from typing import Any, Callable, Iterable
 
 import networkx as nx
 from flint import fmpq
@@ -26,12 +27,12 @@ from .space import FiniteMetric
 __all__ = ["hamming", "induced", "symmetric_difference", "database_label"]
 
 
-def database_label(x) -> str:
+def database_label(x: Iterable[Any]) -> str:
     """Label of a database tuple: its values joined by commas, e.g. ``"0,1,1"``."""
     return ",".join(str(v) for v in x)
 
 
-def _universe(values, individuals):
+def _universe(values: Iterable[Any], individuals: int) -> list:
     values = list(values)
     if not values:
         raise InvalidInput("hamming values: expected at least one value")
@@ -48,7 +49,7 @@ def _universe(values, individuals):
     return values
 
 
-def hamming(values, individuals: int) -> FiniteMetric:
+def hamming(values: Iterable[Any], individuals: int) -> FiniteMetric:
     """Hamming distance on databases ``V^u`` (ECP14 sec. 3.2).
 
     >>> m = hamming([0, 1], 3)
@@ -79,7 +80,7 @@ def hamming(values, individuals: int) -> FiniteMetric:
     )
 
 
-def induced(values, individuals: int, query) -> FiniteMetric:
+def induced(values: Iterable[Any], individuals: int, query: Callable[[tuple], Any]) -> FiniteMetric:
     """The induced-graph metric ``d_{~f}`` of a query ``f : V^u -> Y`` (ECP14 sec. 3.2).
 
     ``query`` is a Python function of a database tuple; answers are labelled
@@ -123,7 +124,7 @@ def induced(values, individuals: int, query) -> FiniteMetric:
     return m
 
 
-def symmetric_difference(ground) -> FiniteMetric:
+def symmetric_difference(ground: Iterable[Any]) -> FiniteMetric:
     """Subsets of a finite set with ``d(A, B) = |A (+) B|`` (HLM15 Example 1).
 
     Points are labelled ``"{a,b}"`` with elements in the order of ``ground``.

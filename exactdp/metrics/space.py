@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from flint import fmpq
@@ -46,7 +47,7 @@ __all__ = ["FiniteMetric", "MAX_POINTS_DENSE", "dist_sub", "dist_add"]
 MAX_POINTS_DENSE = 5_000
 
 
-def dist_add(a, b):
+def dist_add(a: Any, b: Any) -> Any:
     if a == math.inf or b == math.inf:
         return math.inf
     if isinstance(a, fmpq) and isinstance(b, fmpq):
@@ -55,7 +56,7 @@ def dist_add(a, b):
     return s.rational() if s.is_rational() else s
 
 
-def dist_sub(a, b):
+def dist_sub(a: Any, b: Any) -> Any:
     """``a - b`` for finite exact distances."""
     if isinstance(a, fmpq) and isinstance(b, fmpq):
         return a - b

@@ -25,9 +25,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from flint import fmpq
+
+if TYPE_CHECKING:
+    from .space import FiniteMetric
 
 __all__ = ["DistanceCodes", "distance_codes", "equitable_partition", "Partition", "is_equitable", "quotient_counts"]
 
@@ -130,7 +134,7 @@ class DistanceCodes:
         return self._full
 
 
-def distance_codes(metric):
+def distance_codes(metric: FiniteMetric) -> tuple[np.ndarray, list]:
     """``(codes, values)``: an ``int32`` matrix of distance codes and the exact distance of each code.
 
     ``codes[i, j] == codes[k, l]`` iff ``d(i, j) = d(k, l)`` (exactly); ``values[codes[i, j]] == d(i, j)``.
@@ -310,7 +314,7 @@ def _signatures(codes, cell_of, ncodes, rows):
     return keys
 
 
-def is_equitable(codes, cell_of) -> bool:
+def is_equitable(codes: np.ndarray, cell_of: np.ndarray) -> bool:
     """Exact check: every point of a cell has the same number of points at each distance in each cell.
 
     >>> import numpy as np
@@ -355,7 +359,7 @@ def _colour_refinement(codes, max_rounds=64):
 MAX_REFINE = 3000
 
 
-def equitable_partition(metric, codes=None) -> Partition:
+def equitable_partition(metric: FiniteMetric, codes: DistanceCodes | None = None) -> Partition:
     """A verified equitable partition of the metric's distance matrix (see the module docstring).
 
     ``codes``: a :class:`DistanceCodes` (built if not given).  Automorphisms named by the metric's
@@ -389,7 +393,7 @@ def equitable_partition(metric, codes=None) -> Partition:
     return Partition(np.arange(n), "trivial partition (every point its own cell)")
 
 
-def quotient_counts(dc, part: Partition):
+def quotient_counts(dc: DistanceCodes, part: Partition) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(A, B, code, count)`` arrays: the number of ``b`` in cell ``B`` at distance code ``code`` from the
     representative of cell ``A``.  ``Q[A, B] = sum count * f(values[code])`` for ``Phi_ab = f(d(a, b))``."""
     reps = part.representatives()
