@@ -7,7 +7,7 @@ evidence; nothing downstream (renderers, the re-check) sees a live object.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from ..exact.decide import exact_str
 from .records import Record
@@ -84,6 +84,10 @@ def mechanism_data(mech: Mechanism) -> MechanismData:
                          codes=mech.codes.tolist())
 
 
+@overload
+def level_data(level: Level) -> LevelData: ...
+@overload
+def level_data(level: None) -> None: ...
 def level_data(level: Level | None) -> LevelData | None:
     """The exact form of a :class:`~exactdp.exact.level.Level` (``None`` stays ``None``)."""
     if level is None:

@@ -40,7 +40,7 @@ SCHEMA_VERSION = 1
 UNDECIDED = Verdict.UNDECIDED
 
 #: the evidence record type of a certificate: ``Certificate[PrivacyEvidence]`` has ``.evidence.epsilon``
-E = TypeVar("E", bound=Evidence)
+E = TypeVar("E", bound=Evidence, covariant=True)
 
 
 class Method(str, Enum):

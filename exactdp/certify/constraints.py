@@ -19,12 +19,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from flint import ctx
 
 from ..errors import LabelMismatch, Undecided
 from ..exact.decide import arb_of, float_bounds, is_zero
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["Constraints", "Triple", "Summary", "align"]
 
@@ -36,7 +41,7 @@ MAX_LISTED = 10
 MAX_KEYS = 1 << 24
 
 
-def align(mech, metric):
+def align(mech: Mechanism, metric: FiniteMetric) -> np.ndarray:
     """Row index in ``mech`` of each metric point (labels compared as strings)."""
     pts, ins = set(metric.points), set(mech.inputs)
     if pts != ins:
@@ -433,7 +438,7 @@ def _dedupe(keys):
     return k[starts], comb[starts] & ((1 << sh) - 1), counts
 
 
-def _distance_codes(ds):
+def _distance_codes(ds: list) -> tuple[list, list[int]]:
     """``(distinct values, code of each)``: runs of equal distances are coded without hashing (fmpq hashes
     slowly), the rest through a dict keyed by ``(p, q)`` for rationals."""
     from flint import fmpq
