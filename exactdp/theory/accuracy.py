@@ -15,6 +15,7 @@ mechanism whose outputs are points of the metric.  Theorem 6:
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 from flint import fmpq
 
@@ -22,6 +23,10 @@ from ..errors import InvalidInput
 from ..exact.decide import simplify
 from ..exact.expo import ExpFrac
 from ..exact.lin import Lin
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["expected_error", "max_expected_error", "hlm15_theorem6_bound", "hlm15_theorem7_bound"]
 
@@ -34,7 +39,7 @@ def _rat_dist(d):
     return d
 
 
-def expected_error(mech, metric, x):
+def expected_error(mech: Mechanism, metric: FiniteMetric, x: str) -> Any:
     """``E[rho(Y_x, x)] = sum_z K(x)(z) rho(z, x)`` exactly (outputs are metric points)."""
     i = mech.row_index[str(x)]
     total = fmpq(0)
@@ -47,7 +52,7 @@ def expected_error(mech, metric, x):
     return simplify(total)
 
 
-def max_expected_error(mech, metric):
+def max_expected_error(mech: Mechanism, metric: FiniteMetric) -> Any:
     """HLM15 (13): ``max_x E[rho(Y_x, x)]``; decided exactly (all rows compared)."""
     from ..exact.decide import sign
 
@@ -59,13 +64,13 @@ def max_expected_error(mech, metric):
     return best
 
 
-def hlm15_theorem6_bound(metric, eps, delta=fmpq(0)):
+def hlm15_theorem6_bound(metric: FiniteMetric, eps: Any, delta: Any = fmpq(0)) -> Any:
     """``(1 - delta) diam / (2 (1 + e^eps))`` for an exact Lin/fmpq ``eps`` (HLM15 Thm 6)."""
     diam = _rat_dist(metric.diameter())
     return simplify((1 - fmpq(delta)) * diam / (2 * (1 + _exp(eps))))
 
 
-def hlm15_theorem7_bound(metric, eps, delta=fmpq(0)):
+def hlm15_theorem7_bound(metric: FiniteMetric, eps: Any, delta: Any = fmpq(0)) -> Any:
     """``(1 - delta) kappa m / (m + e^eps)`` with ``m + 1`` points (HLM15 Thm 7)."""
     m = len(metric) - 1
     kappa = _rat_dist(metric.min_distance())

@@ -23,11 +23,16 @@ after rounding the losses onto a grid; here nothing is rounded.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flint import arb, ctx, fmpq
 
 from ..certify.approximate import neighbour_relation
 from ..errors import InputTooLarge, InvalidInput, InvalidType, UnsupportedRegime
 from .profile import Profile, envelope, pair_function
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
 
 __all__ = ["PLD", "privacy_loss_distribution", "composed_profile", "kov_delta", "basic_composition",
            "advanced_composition", "MAX_K", "MAX_SUPPORT"]
@@ -72,7 +77,7 @@ class PLD:
             k >>= 1
             if k:
                 base = base * base
-        return result
+        return result  # type: ignore[return-value]  # None only for k = 0, which the callers refuse
 
     def delta(self, t):
         """``delta(t) = m_inf + sum_{r > t} m_r (1 - t/r)`` for an exact rational ``t >= 1``."""
@@ -87,7 +92,7 @@ class PLD:
         return cols
 
 
-def privacy_loss_distribution(mech, x, x_prime) -> PLD:
+def privacy_loss_distribution(mech: Mechanism, x: str, x_prime: str) -> PLD:
     """The exact PLD of the ordered pair ``(x, x')`` (rational entries).
 
     >>> from exactdp.mechanisms import randomized_response
@@ -134,7 +139,7 @@ def _check_k(k):
         raise InputTooLarge(f"k: {k} compositions exceed the limit {MAX_K}")
 
 
-def composed_profile(mech, neighbours, k: int) -> Profile:
+def composed_profile(mech: Mechanism, neighbours: Any, k: int) -> Profile:
     """The exact privacy profile of the ``k``-fold composition of ``mech`` with itself.
 
     Parameters
@@ -172,7 +177,7 @@ def composed_profile(mech, neighbours, k: int) -> Profile:
                    [(mech.inputs[i], mech.inputs[j]) for i, j in pairs])
 
 
-def kov_delta(r, k: int, i: int):
+def kov_delta(r: Any, k: int, i: int) -> Any:
     """Kairouz-Oh-Viswanath: the exact delta of ``k`` compositions of randomized response at ``eps = (k - 2i) eps0``.
 
     With ``r = e^eps0`` (rational) and the binary mechanism ``P(stay) = r/(1+r)``,
@@ -191,7 +196,7 @@ def kov_delta(r, k: int, i: int):
     return tot / (1 + r) ** k
 
 
-def basic_composition(k: int, eps_str: str, delta):
+def basic_composition(k: int, eps_str: str, delta: Any) -> tuple[str, fmpq]:
     """Basic composition (Dwork et al.): ``k`` uses of ``(eps, delta)`` are ``(k eps, k delta)``-DP.
 
     Returns the bound's ``(eps, delta)`` as exact text and value.
@@ -199,7 +204,7 @@ def basic_composition(k: int, eps_str: str, delta):
     return (f"{k}*({eps_str})", k * fmpq(delta))
 
 
-def advanced_composition(k: int, eps, delta, delta_prime):
+def advanced_composition(k: int, eps: Any, delta: Any, delta_prime: Any) -> tuple[Any, Any, Any]:
     """Advanced composition (Dwork-Rothblum-Vadhan 2010): ``k`` uses of ``(eps, delta)`` are
     ``(eps', k delta + delta')``-DP with ``eps' = sqrt(2 k log(1/delta')) eps + k eps (e^eps - 1)``.
 

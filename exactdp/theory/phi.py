@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import weakref
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from flint import arb, arb_mat, ctx, fmpq, fmpq_mat
@@ -47,6 +48,9 @@ from ..errors import InvalidInput, Undecided
 from ..exact.lin import Lin
 from ..exact.verified_solve import digit_width, verified_solve
 from ..metrics.symmetry import DistanceCodes, Partition, equitable_partition, quotient_counts
+
+if TYPE_CHECKING:
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["PhiSystem", "Solution", "metric_structure"]
 
@@ -368,7 +372,7 @@ def _lift(sol: Solution, part: Partition, n: int) -> Solution:
 _STRUCT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def metric_structure(metric):
+def metric_structure(metric: FiniteMetric) -> tuple[DistanceCodes, Partition]:
     """``(codes, partition)``: the metric's :class:`~exactdp.metrics.symmetry.DistanceCodes` and verified
     equitable partition, cached per metric object."""
     st = _structure(metric)

@@ -18,6 +18,8 @@ exactdp.errors.InvalidInput: loss: not nondecreasing in |i - r| for i = 0: l(0, 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flint import fmpq
 
 from ..errors import InvalidInput
@@ -25,12 +27,15 @@ from ..exact.lin import Lin
 from ..exact.radical import Rad, to_rad
 from ..exact.values import to_rational
 
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+
 __all__ = ["User", "loss_table", "power_loss", "LOSSES", "expected_loss"]
 
 LOSSES = ("absolute", "squared", "binary")
 
 
-def loss_table(kind: str, n: int):
+def loss_table(kind: str, n: int) -> list[list[fmpq]]:
     """The absolute ``|i-r|``, squared ``(i-r)^2`` or binary ``[i != r]`` loss on ``{0..n}``."""
     if kind not in LOSSES:
         raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a table, got {kind!r}")
@@ -39,7 +44,7 @@ def loss_table(kind: str, n: int):
     return [[fmpq(f(i, r)) for r in range(n + 1)] for i in range(n + 1)]
 
 
-def power_loss(n: int, exponent, *, reverse: bool = False):
+def power_loss(n: int, exponent: Any, *, reverse: bool = False) -> list[list[Any]]:
     """The loss ``l(i, r) = |i - r|^exponent`` on ``{0..n}`` as exact numbers (rational or :class:`Rad`).
 
     GRS12 (journal version) uses ``|i - j|^(3/2)`` for Fig. 3(a) and ``|j - i|^(1 - delta)`` for App. C
@@ -136,7 +141,7 @@ def _check_monotone(L):
                     f"l({i}, {r2}) = {row[r2]} although |{i} - {r1}| < |{i} - {r2}| (i = {i}, r = {r1}, r' = {r2})")
 
 
-def expected_loss(mech, user: User):
+def expected_loss(mech: Mechanism, user: User) -> Any:
     """GRS12 (1): ``sum_i p_i sum_r K(i)(r) l(i, r)``, exactly.
 
     The mechanism's inputs and outputs must be ``"0".."n"``.
