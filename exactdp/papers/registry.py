@@ -50,7 +50,7 @@ class ClaimResult:
         """``"3 confirmed"``, ``"2 confirmed, 1 not checkable"``, ... or ``"no certificate"``."""
         if not self.certificates:
             return "no certificate"
-        counts = {}
+        counts: dict[str, int] = {}
         for r in self.rechecks():
             counts[r.status] = counts.get(r.status, 0) + 1
         return ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
