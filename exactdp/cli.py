@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Sequence
 
 from .errors import ExactDPError, Undecided
 
@@ -635,7 +636,7 @@ def build_parser():
     return p
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     parser = build_parser()
     a = parser.parse_args(argv)

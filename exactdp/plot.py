@@ -26,6 +26,8 @@ never imports it; without matplotlib the functions raise :class:`MissingDependen
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Iterable
+
 from flint import arb, ctx, fmpq
 
 from .errors import ExactDPError, InvalidInput, UnsupportedRegime
@@ -38,6 +40,14 @@ from .theory.regular import corner_priors, prior_from, regular_prior, tight_cons
 from .theory.remaps import bayes_remap
 from .theory.threshold import threshold
 from .theory.users import User, expected_loss
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from .certificate import Certificate
+    from .certificate.ecp14 import ThresholdEvidence
+    from .mechanism import Mechanism
+    from .metrics.space import FiniteMetric
 
 __all__ = ["MissingDependency", "plot_mechanism", "plot_regular_region", "plot_utility",
            "plot_geometric_vs_laplace", "corner_points", "utility_data", "loss_data", "to_float"]
@@ -63,7 +73,7 @@ def _axes(ax):
     return ax
 
 
-def to_float(v) -> float:
+def to_float(v: Any) -> float:
     """An exact value (rational or exact exponential expression) as the nearest float, for drawing only.
 
     >>> to_float(fmpq(1, 4))
@@ -81,7 +91,8 @@ def to_float(v) -> float:
 
 
 # -- a mechanism ------------------------------------------------------------------------------------------------
-def plot_mechanism(mech, *, ax=None, cmap="viridis", annotate=None):
+def plot_mechanism(mech: Mechanism, *, ax: Axes | None = None, cmap: str = "viridis",
+                   annotate: bool | None = None) -> Axes:
     """Draw a mechanism as a heat map: rows are secrets ``x``, columns outputs ``z``.
 
     Parameters
@@ -134,7 +145,7 @@ def plot_mechanism(mech, *, ax=None, cmap="viridis", annotate=None):
 
 
 # -- ECP14: regular priors on the simplex of three secrets -----------------------------------------------------
-def corner_points(metric, level) -> list:
+def corner_points(metric: FiniteMetric, level: Level) -> list:
     """The corner priors ``c^y`` of a three-point metric (ECP14 Def. 5), exactly: three priors of three entries."""
     if len(metric) != 3:
         raise InvalidInput(f"plot_regular_region: expected a metric on 3 points, got {len(metric)} points; "
@@ -149,7 +160,8 @@ def _simplex_xy(p):
     return x, y
 
 
-def plot_regular_region(metric, level, *, ax=None, priors=None):
+def plot_regular_region(metric: FiniteMetric, level: Level | str, *, ax: Axes | None = None,
+                        priors: Iterable[Any] | None = None) -> tuple[Axes, list]:
     """ECP14 Fig. 2/3: the ``d``-regular priors of a three-point metric on the simplex of priors.
 
     By ECP14 Prop. 3 a prior is regular iff it is a convex combination of the corner
@@ -202,7 +214,7 @@ def plot_regular_region(metric, level, *, ax=None, priors=None):
 
 
 # -- ECP14: utility against eps ---------------------------------------------------------------------------------
-def utility_data(metric, bases, *, sensitivity=1):
+def utility_data(metric: FiniteMetric, bases: Iterable[Any], *, sensitivity: int = 1) -> list[tuple]:
     """Exact uniform-prior utilities (optimal remaps) of the tight-constraints and geometric mechanisms.
 
     For each rational base ``b`` the geometric mechanism on ``{0..N-1}`` is
@@ -232,7 +244,8 @@ def utility_data(metric, bases, *, sensitivity=1):
             raise InvalidInput(f"plot_utility: a base must be a rational in (0, 1), got {b}")
         alpha = b ** sensitivity
         c = tight_constraints(metric, Level.from_alpha(str(alpha)))
-        tight = sum((to_rational(z, what="z") for z in c.evidence.z), fmpq(0)) / n if c.holds is True else None
+        tight = (sum((to_rational(z, what="z") for z in c.evidence.z), fmpq(0)) / n  # type: ignore[union-attr]
+                 if c.holds is True else None)  # a holding certificate carries its solution z
         out.append((b, alpha, tight, max_utility(geometric(n - 1, str(b)), prior)))
     return out
 
@@ -242,7 +255,8 @@ def _log_float(q: fmpq) -> float:
         return float(arb(q).log().mid())
 
 
-def plot_utility(metric, bases, *, sensitivity=1, ax=None, mark_threshold=True):
+def plot_utility(metric: FiniteMetric, bases: Iterable[Any], *, sensitivity: int = 1, ax: Axes | None = None,
+                 mark_threshold: bool = True) -> tuple[Axes, list[tuple], Certificate[ThresholdEvidence] | None]:
     """ECP14 Fig. 6: utility of the tight-constraints and geometric mechanisms against eps.
 
     The utilities are exact (:func:`utility_data`); the certified threshold of ECP14 sec. 7
@@ -275,6 +289,7 @@ def plot_utility(metric, bases, *, sensitivity=1, ax=None, mark_threshold=True):
             label="tight-constraints (ECP14)")
     ax.plot(eps, [to_float(g) for *_, g in data], "s-", label="geometric (GRS12)")
     if th is not None and th.holds is True:
+        assert th.evidence.hi is not None  # a found threshold has its bracket
         hi = float(th.evidence.hi)
         ax.axvline(hi, color="gray", linestyle="--",
                    label=f"certified threshold eps in [{th.evidence.lo}, {th.evidence.hi}]")
@@ -286,7 +301,7 @@ def plot_utility(metric, bases, *, sensitivity=1, ax=None, mark_threshold=True):
 
 
 # -- GRS12 sec. 6.1: geometric against Laplace -------------------------------------------------------------------
-def loss_data(roots):
+def loss_data(roots: Iterable[Any]) -> list[tuple]:
     """Exact optimal expected losses at ``alpha = s^2`` for rational ``s`` in (0, 1) (GRS12 sec. 6.1).
 
     One count, results {0, 1}, prior 1/2 each, binary loss.  Geometric: the Bayes-remapped
@@ -316,7 +331,8 @@ def loss_data(roots):
     return out
 
 
-def plot_geometric_vs_laplace(roots=None, *, ax=None):
+def plot_geometric_vs_laplace(roots: Iterable[Any] | None = None, *,
+                              ax: Axes | None = None) -> tuple[Axes, list[tuple]]:
     """GRS12 sec. 6.1: optimal expected loss of the geometric and Laplace mechanisms against alpha.
 
     Parameters
