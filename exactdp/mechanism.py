@@ -105,7 +105,7 @@ class Mechanism:
     # -- construction ----------------------------------------------------
     @classmethod
     def from_rows(cls, inputs, outputs, rows, *, alpha=None, eps=None, symbolic=True,
-                  allow_float=False, name="mechanism", validate=True):
+                  allow_float=False, name="mechanism", validate=True) -> Mechanism:
         """Build from exact entries (strings in the exactdp grammar, ints, Fractions, sympy expressions).
 
         ``rows`` may be a list of rows, a numpy integer array or a sympy ``Matrix``
@@ -453,7 +453,7 @@ def _at_rational_alpha(v: ExpFrac, alpha: fmpq):
 class _Interner:
     """Distinct exact values and their codes (structural keys: equal keys, equal values)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.values: list = []
         self._keys: dict = {}
 

@@ -342,7 +342,7 @@ class ExpFrac:
 
     def substitute_eps(self, eps: Lin) -> "ExpFrac":
         """Replace the symbol ``eps`` by the exact number ``eps`` (a ring homomorphism)."""
-        def sub(p):
+        def sub(p: dict) -> dict:
             out: dict = {}
             for k, c in p.items():
                 ce = k.eps_coefficient()

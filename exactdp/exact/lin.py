@@ -219,7 +219,7 @@ class Lin:
     def __rsub__(self, other):
         return Lin.coerce(other) - self
 
-    def __mul__(self, other):
+    def __mul__(self, other) -> Lin:
         other = Lin.coerce(other)
         d: dict = {}
         for a, c in self.terms:
@@ -234,7 +234,7 @@ class Lin:
                         )
                     d[EPS_ATOM] = d.get(EPS_ATOM, 0) + c * e
                     continue
-                g = fmpz(a).gcd(fmpz(b))
+                g: fmpz | int = fmpz(a).gcd(fmpz(b))
                 g = int(g)
                 s = (a // g) * (b // g)
                 d[s] = d.get(s, 0) + c * e * g

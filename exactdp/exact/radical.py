@@ -69,7 +69,7 @@ def _atom_power(base: fmpq, e: fmpq):
     return coef, tuple(atom)
 
 
-def _atom_mul(a, b):
+def _atom_mul(a, b) -> tuple[Any, tuple]:
     expo: dict = dict(a)
     for p, f in b:
         expo[p] = expo.get(p, fmpq(0)) + f
@@ -108,7 +108,7 @@ class Rad:
     terms: tuple[tuple[Any, fmpq], ...]
     _hash: int
 
-    def __init__(self, terms=()):
+    def __init__(self, terms=()) -> None:
         d: dict = {}
         for a, c in terms:
             d[a] = d.get(a, fmpq(0)) + fmpq(c)

@@ -353,7 +353,7 @@ class AlphaSet:
                  "lo_approx": p.lo.decimal(15), "hi_approx": p.hi.decimal(15)} for p in self.pieces]
 
 
-def _merge(pieces):
+def _merge(pieces: list) -> list:
     """Union of pieces as disjoint pieces with open/closed ends (exact comparisons)."""
     items = [[p.lo, p.hi, p.is_point, p.is_point, p.sign] for p in pieces]  # lo, hi, lo_closed, hi_closed
     items.sort(key=lambda t: (_Key(t[0]), 0 if t[2] else 1))

@@ -111,7 +111,7 @@ def exponential(metric: FiniteMetric, beta: Any = "eps/2", *, outputs: Iterable[
                                  name=name or f"exponential(beta = {exact_str(b) if not isinstance(b, LogVal) else b})")
 
 
-def _normalise(terms):
+def _normalise(terms: list) -> list:
     Z = ExpFrac.const(0)
     num_sum: dict = {}
     rat_sum = fmpq(0)

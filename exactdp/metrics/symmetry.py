@@ -200,7 +200,7 @@ def _codes_from_pairs(metric):
     return codes, values
 
 
-def _codes_generic(metric):
+def _codes_generic(metric: FiniteMetric) -> tuple[np.ndarray, list]:
     n = len(metric)
     codes = np.empty((n, n), dtype=np.int32)
     values: list = []

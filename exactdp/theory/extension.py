@@ -276,7 +276,7 @@ def _outward(x, direction):
     return np.where(np.isfinite(x), np.nextafter(x, direction), x)
 
 
-def _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi):
+def _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi) -> tuple[list, np.ndarray, dict]:
     """Exact ``min over D' of e^(eps d(D, D')) Â(D')(w)`` for every D and w, float-filtered."""
     n, W = dmat.shape[0], codes.shape[1]
     argmin = np.zeros((n, W), dtype=np.int64)
@@ -289,7 +289,7 @@ def _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi):
             hi = _outward(fhi[dmat[i]][:, None] + vhi[codes], np.inf)
         with np.errstate(invalid="ignore"):
             best_hi = np.nanmin(np.where(np.isnan(hi), np.inf, hi), axis=0)
-        row = []
+        row: list = []
         for w in range(W):
             bh = best_hi[w]
             if bh == -math.inf:  # an exact zero is a candidate: the minimum is 0

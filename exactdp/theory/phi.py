@@ -128,13 +128,13 @@ class PhiSystem:
         return arb_mat(self.n, self.n, [facs[c] for c in self._dist_codes.ravel().tolist()])
 
     # -- generators for exact zero tests -------------------------------------------------
-    def _generator_exponents(self):
+    def _generator_exponents(self) -> list[dict | None] | None:
         """Each distinct factor ``e^(-eps d)`` as a monomial ``prod g_s^k_s`` with integer ``k_s``."""
         eps = self.level._eps_lin
         if eps is None:
             return None
         units: dict = {}
-        exps = []
+        exps: list[dict | None] = []
         for d in self._dvals:
             if d == math.inf:
                 exps.append(None)
@@ -143,7 +143,7 @@ class PhiSystem:
             exps.append(dict(e.terms))
             for a, c in e.terms:
                 units[a] = math.lcm(units.get(a, 1), int(c.q))
-        out = []
+        out: list[dict | None] = []
         for ex in exps:
             out.append(None if ex is None else {a: int(c * units[a]) for a, c in ex.items()})
         return out
@@ -309,7 +309,9 @@ class PhiSystem:
 
     def _sample_factors(self, samples: dict) -> list:
         facs = []
-        for ex in self._generator_exponents():
+        exps = self._generator_exponents()
+        assert exps is not None  # sampled only for a symbolic eps
+        for ex in exps:
             if ex is None:
                 facs.append(fmpq(0))
                 continue

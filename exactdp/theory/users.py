@@ -122,7 +122,7 @@ class User:
         return {"probabilities": [str(v) for v in self.prior], "loss": [[str(v) for v in r] for r in self.loss]}
 
 
-def _check_monotone(L):
+def _check_monotone(L: list) -> None:
     n = len(L) - 1
     for i, row in enumerate(L):
         for r, v in enumerate(row):
