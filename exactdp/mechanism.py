@@ -28,6 +28,7 @@ exactdp.errors.NotStochastic: mechanism: row 'a' sums to 5/6, expected exactly 1
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 from flint import fmpq
@@ -178,7 +179,7 @@ class Mechanism:
             self._validate()
         return self
 
-    def row_sum(self, i: int):
+    def row_sum(self, i: int) -> Any:
         """Exact sum of row ``i`` (grouped by distinct value, then by denominator)."""
         codes, counts = np.unique(self.codes[i], return_counts=True)
         rat = fmpq(0)
@@ -208,13 +209,13 @@ class Mechanism:
 
     # -- access ------------------------------------------------------------
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, int]:
         return self.codes.shape
 
     def __repr__(self):
         return f"<Mechanism {self.name}: {len(self.inputs)} x {len(self.outputs)}, {self.regime}>"
 
-    def entry(self, x, z):
+    def entry(self, x: Any, z: Any) -> Any:
         """Exact ``K(x)(z)`` by labels."""
         try:
             return self.values[self.codes[self.row_index[str(x)], self.col_index[str(z)]]]
@@ -225,7 +226,7 @@ class Mechanism:
         i, j = ij
         return self.values[self.codes[i, j]]
 
-    def rows(self):
+    def rows(self) -> list[list[Any]]:
         """The matrix as a list of lists of exact values."""
         return [[self.values[c] for c in row] for row in self.codes.tolist()]
 
@@ -235,7 +236,7 @@ class Mechanism:
         return {"inputs": list(self.inputs), "outputs": list(self.outputs),
                 "matrix": [[strs[c] for c in row] for row in self.codes.tolist()]}
 
-    def to_numpy(self):
+    def to_numpy(self) -> np.ndarray:
         """The matrix as a numpy float64 array -- *rounded* (each entry to the nearest double, from a certified
         ball), for plotting and float tools; exact work stays on the mechanism."""
         from .exact.decide import arb_of
@@ -245,7 +246,7 @@ class Mechanism:
         vals = np.array([float(arb_of(v).mid()) for v in self.values])
         return vals[self.codes]
 
-    def to_sympy(self):
+    def to_sympy(self) -> Any:
         """The matrix as an exact sympy ``Matrix`` (``exp(c eps)`` written ``alpha^(-c)``)."""
         import sympy as sp
 

@@ -75,6 +75,9 @@ def _dump(value: Any) -> Any:
     return value
 
 
+_RecordT = TypeVar("_RecordT", bound="Record")
+
+
 @dataclass(frozen=True)
 class Record:
     """Base of typed evidence records (see the module docstring)."""
@@ -91,7 +94,7 @@ class Record:
         return {f.name: _dump(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
-    def from_json(cls, data: dict):
+    def from_json(cls: type[_RecordT], data: dict) -> _RecordT:
         """Rebuild a record from :meth:`to_json` output; unknown or missing fields are refused."""
         if not isinstance(data, dict):
             raise ValueError(f"{cls.__name__}: expected a JSON object, got {type(data).__name__}")

@@ -139,7 +139,7 @@ class ExpFrac:
         return ExpFrac.const(x)
 
     # -- structure ------------------------------------------------------
-    def key(self):
+    def key(self) -> tuple:
         """A hashable structural key (equal keys imply equal values)."""
         return (_key(self.num), _key(self.den))
 
@@ -150,14 +150,14 @@ class ExpFrac:
     def is_polynomial(self) -> bool:
         return len(self.den) == 1
 
-    def rational(self):
+    def rational(self) -> fmpq | None:
         """The value as :class:`fmpq` when it is rational, else ``None``."""
         if all(k.is_zero() for k in self.num) and all(k.is_zero() for k in self.den):
             n = self.num.get(ZERO_EXP, fmpq(0))
             return n / self.den[ZERO_EXP]
         return None
 
-    def monomial(self):
+    def monomial(self) -> tuple[fmpq, Lin] | None:
         """``(c, b)`` when the value is ``c*exp(b)``, else ``None``."""
         if len(self.num) == 1 and len(self.den) == 1:
             (k, c), = self.num.items()
@@ -165,7 +165,7 @@ class ExpFrac:
             return c / c2, k - k2
         return None
 
-    def exponents(self):
+    def exponents(self) -> set:
         return set(self.num) | set(self.den)
 
     def has_eps(self) -> bool:

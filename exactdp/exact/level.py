@@ -27,6 +27,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any
+
 from flint import arb, ctx, fmpq, fmpz
 
 from ..errors import InputTooLarge, InvalidInput, Undecided, UnsupportedRegime
@@ -108,7 +110,7 @@ class Level:
         return Level(R, D)
 
     # -- description ------------------------------------------------------
-    def exponent(self):
+    def exponent(self) -> Lin | None:
         """``eps`` as an exact algebraic number (:class:`Lin`) when the level was given so, else ``None``."""
         return self._eps_lin
 
@@ -116,7 +118,7 @@ class Level:
     def regime(self) -> str:
         return "rational" if isinstance(self.R, fmpq) else "transcendental"
 
-    def alpha(self):
+    def alpha(self) -> Any:
         """``alpha = e^(-eps)`` as an exact value, or ``None`` if it is irrational algebraic."""
         if self._eps_lin is not None:
             return ExpFrac.exp(-self._eps_lin)
@@ -165,7 +167,7 @@ class Level:
             return self._eps_lin.arb()
         return arb_of(self.R).log() / arb_of(self.D)
 
-    def eps_enclosure(self, digits=20):
+    def eps_enclosure(self, digits: int = 20) -> tuple[str, str]:
         return decimal_enclosure(self.eps_arb, digits)
 
     # -- the certified comparison -------------------------------------------
@@ -180,7 +182,7 @@ class Level:
             return exact_str(E)
         return f"{exact_str(self.R)}^(({exact_str(d)})/({exact_str(self.D)}))"
 
-    def factor(self, d):
+    def factor(self, d: Any) -> Any:
         """``e^(eps d)`` as an exact field value, or ``None`` if it is not in the field."""
         if self.is_zero():
             return fmpq(1)

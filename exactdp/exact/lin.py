@@ -196,7 +196,7 @@ class Lin:
     def without_eps(self) -> "Lin":
         return Lin((a, c) for a, c in self.terms if a != EPS_ATOM)
 
-    def single_atom(self):
+    def single_atom(self) -> tuple[Any, fmpq] | None:
         """``(atom, coefficient)`` if the number is ``c*atom``, else ``None``."""
         return self.terms[0] if len(self.terms) == 1 else None
 

@@ -73,7 +73,7 @@ class LinearProgram:
                 raise InvalidInput("linear program: a constraint names a variable out of range")
 
     @property
-    def n(self):
+    def n(self) -> int:
         return len(self.c)
 
 

@@ -107,11 +107,11 @@ class Algebraic:
         self.poly, self.a, self.b = poly, sp.Rational(a), sp.Rational(b)
 
     @staticmethod
-    def rational(q):
+    def rational(q: Any) -> Algebraic:
         q = sp.Rational(q)
         return Algebraic(sp.Poly(U - q, U), q, q)
 
-    def is_rational(self):
+    def is_rational(self) -> bool:
         return self.a == self.b
 
     def _bisect(self):
@@ -179,7 +179,7 @@ class Algebraic:
             return str(self.a)
         return f"root of {sp.sstr(self.poly.as_expr())} in [{self.a}, {self.b}] (~{self.decimal(12)})"
 
-    def latex(self):
+    def latex(self) -> str:
         if self.is_rational():
             return sp.latex(self.a)
         return (rf"\text{{root of }} {sp.latex(self.poly.as_expr())} \text{{ in }} "
@@ -196,7 +196,7 @@ class Piece:
         self.lo_closed = self.hi_closed = lo is hi
 
     @property
-    def is_point(self):
+    def is_point(self) -> bool:
         return self.lo is self.hi
 
     def __str__(self):
@@ -347,7 +347,7 @@ class AlphaSet:
             (r"\left[" if p.lo_closed else r"\left(") + f"{p.lo.latex()}, {p.hi.latex()}"
             + (r"\right]" if p.hi_closed else r"\right)") for p in self.pieces)
 
-    def to_json(self):
+    def to_json(self) -> list[dict]:
         return [{"lo": str(p.lo), "hi": str(p.hi), "point": p.is_point,
                  "lo_closed": p.lo_closed, "hi_closed": p.hi_closed,
                  "lo_approx": p.lo.decimal(15), "hi_approx": p.hi.decimal(15)} for p in self.pieces]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from flint import fmpq
@@ -40,6 +40,9 @@ from ..exact.interop import as_rows
 from ..exact.lin import Lin
 from ..exact.values import brief
 from ..exact.values import distance as parse_distance
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["FiniteMetric", "MAX_POINTS_DENSE", "dist_sub", "dist_add"]
 
@@ -96,7 +99,7 @@ class FiniteMetric:
     def __repr__(self):
         return f"<FiniteMetric {self.description}: {len(self)} points>"
 
-    def to_networkx(self):
+    def to_networkx(self) -> nx.Graph:
         """A networkx graph on the points with an edge per generating pair, ``weight`` its exact distance
         (a ``fractions.Fraction`` when rational, else the exact text) and ``distance`` the exact text.
 
@@ -124,15 +127,15 @@ class FiniteMetric:
         except KeyError:
             raise InvalidInput(f"point {x!r} is not in the metric ({self.description})") from None
 
-    def distance(self, x, y):
+    def distance(self, x: Any, y: Any) -> Any:
         """Exact distance between labels ``x`` and ``y``."""
         return self._distance_fn(self._idx(x), self._idx(y))
 
-    def d(self, i: int, j: int):
+    def d(self, i: int, j: int) -> Any:
         """Exact distance between point indices ``i`` and ``j``."""
         return self._distance_fn(i, j)
 
-    def distance_matrix(self):
+    def distance_matrix(self) -> list[list[Any]]:
         """The full exact distance matrix (list of lists); O(n^2) values."""
         n = len(self)
         if n > MAX_POINTS_DENSE:
@@ -164,7 +167,7 @@ class FiniteMetric:
             params={**self.params, "scale": exact_str(c)},
         )
 
-    def diameter(self):
+    def diameter(self) -> Any:
         """Largest finite distance."""
         best = fmpq(0)
         n = len(self)
@@ -175,7 +178,7 @@ class FiniteMetric:
                     best = d
         return best
 
-    def min_distance(self):
+    def min_distance(self) -> Any:
         """Smallest distance between distinct points (``kappa`` of HLM15 Thm 7)."""
         best = math.inf
         for _, _, d in self.generating_pairs():

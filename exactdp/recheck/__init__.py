@@ -52,7 +52,7 @@ class RecheckResult:
     detail: str
 
     @property
-    def ok(self):
+    def ok(self) -> bool | None:
         """``True`` confirmed, ``False`` refuted, ``None`` not checkable."""
         return {"confirmed": True, "refuted": False}.get(self.status)
 

@@ -54,7 +54,7 @@ class PLD:
         self.masses = masses
         self.inf = inf
 
-    def key(self):
+    def key(self) -> tuple:
         return (tuple(sorted(self.masses.items())), self.inf)
 
     def __mul__(self, other: "PLD") -> "PLD":
@@ -79,12 +79,12 @@ class PLD:
                 base = base * base
         return result  # type: ignore[return-value]  # None only for k = 0, which the callers refuse
 
-    def delta(self, t):
+    def delta(self, t: Any) -> fmpq:
         """``delta(t) = m_inf + sum_{r > t} m_r (1 - t/r)`` for an exact rational ``t >= 1``."""
         t = fmpq(t)
         return self.inf + sum((m * (1 - t / r) for r, m in self.masses.items() if r > t), fmpq(0))
 
-    def columns(self):
+    def columns(self) -> list[tuple[Any, Any]]:
         """``(P-mass, Q-mass)`` per loss value, for :func:`~exactdp.theory.profile.pair_function`."""
         cols = [(m, m / r) for r, m in self.masses.items()]
         if self.inf:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from flint import arb, arb_mat, ctx, fmpq, fmpq_mat
@@ -69,15 +69,16 @@ class Solution:
     beta: fmpq | None = None             # verified bound ||I - R Q||_inf < 1 (verified float route)
     extra: dict = field(default_factory=dict)
 
-    def negative(self):
+    def negative(self) -> list[int]:
         return [i for i, s in enumerate(self.signs) if s < 0]
 
     def nonnegative(self) -> bool:
         return all(s >= 0 for s in self.signs)
 
-    def strings(self):
+    def strings(self) -> list[str]:
         if self.values is not None:
             return [str(v) for v in self.values]
+        assert self.balls is not None  # a solution holds exact values or balls
         return [b.str(15, radius=True) for b in self.balls]
 
 
@@ -114,7 +115,7 @@ class PhiSystem:
     def is_rational(self) -> bool:
         return all(isinstance(self._exact_factor(d), fmpq) for d in self._dvals)
 
-    def entry(self, i, j):
+    def entry(self, i: int, j: int) -> Any:
         return self._exact_factor(self._dvals[self._dist_codes[i, j]])
 
     def exact_matrix(self) -> fmpq_mat:

@@ -209,7 +209,7 @@ class Profile:
                 hi = mid - 1
         return self.pieces[lo]
 
-    def delta(self, eps=None, *, alpha=None, level=None):
+    def delta(self, eps: Any = None, *, alpha: Any = None, level: Level | None = None) -> Any:
         """The smallest delta at ``eps``: exact value ``A - e^eps B`` of the right piece.
 
         Raises :class:`~exactdp.errors.UnsupportedRegime` if ``e^eps`` is
@@ -225,14 +225,15 @@ class Profile:
                                     f"{_delta_str(pc.A, pc.B)} there")
         return simplify(pc.A - E * pc.B)
 
-    def binding_pair(self, eps=None, *, alpha=None, level=None):
+    def binding_pair(self, eps: Any = None, *, alpha: Any = None,
+                     level: Level | None = None) -> tuple[str, str] | None:
         """Labels of the pair attaining the profile at ``eps``."""
         return self._pair_labels(self._locate(approx_level(eps, alpha, level)).pair)
 
     def _pair_labels(self, pair):
         return None if pair is None else (self.labels[pair[0]], self.labels[pair[1]])
 
-    def epsilon_t(self, delta):
+    def epsilon_t(self, delta: Any) -> Any:
         """The smallest ``t = e^eps`` with ``delta(t) <= delta``: exact value, or ``None`` for infinity."""
         dl = parse_delta(delta)
         pcs = self.pieces

@@ -107,7 +107,7 @@ class User:
         self.name = name or f"{lname} loss"
 
     @classmethod
-    def uniform(cls, n: int, loss="absolute"):
+    def uniform(cls, n: int, loss: str | list = "absolute") -> User:
         return cls([fmpq(1, n + 1)] * (n + 1), loss, name=f"uniform prior, {loss if isinstance(loss, str) else 'table'} loss")
 
     def __repr__(self):
@@ -118,7 +118,7 @@ class User:
         """True if every loss value is rational (the rational LP applies); else the radical LP is used."""
         return all(isinstance(v, fmpq) for row in self.loss for v in row)
 
-    def to_json(self):
+    def to_json(self) -> dict:
         return {"probabilities": [str(v) for v in self.prior], "loss": [[str(v) for v in r] for r in self.loss]}
 
 
