@@ -78,8 +78,9 @@ def _distances(metric, H):
             for i in range(len(metric))]
 
 
-def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *, eps: Any = None,
-                      alpha: Any = None, level: Level | None = None) -> Certificate[ExtensionEvidence]:
+def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *,
+                      eps: Any = None, alpha: Any = None,
+                      level: Level | None = None) -> Certificate[ExtensionEvidence]:
     """Certify BCSZ18 Prop. 2.1 on an instance: the extension exists, agrees on H and is 2 eps-private.
 
     Parameters
