@@ -1,6 +1,6 @@
 """Time the ECP14 case studies at their real sizes (issue 4) and compare with qif.
 
-Run:  python benchmarks/bench_ecp14.py   (add --quick for a smoke run)
+Run:  python benchmarks/bench_ecp14.py   (add --quick for a smoke run; --curve for ECP14 Figure 7 only)
 
 * existence of the tight-constraints mechanism decided (certified) at eps = 0.9 for the 751-answer sum query
   and the 961-answer 2-count query;
@@ -9,7 +9,10 @@ Run:  python benchmarks/bench_ecp14.py   (add --quick for a smoke run)
   brackets (width 1e-9); peak memory;
 * `qif.mechanism.d_privacy.tight_constraints` (float) on the same metric up to 2,500 points: time, and
   whether the signs of its float solution agree with the certified ones; above that, the float floor: a
-  numpy solve of the symmetry-reduced system (no certificate).
+  numpy solve of the symmetry-reduced system (no certificate);
+* ``--curve``: ECP14 Figure 7 at the paper's size -- the certified uniform-prior utilities of the
+  tight-constraints and planar Laplace mechanisms on the 100 x 100 Euclidean grid for eps = 0.40, 0.45, ...,
+  1.30 (each a utility_comparison certificate where the tight mechanism exists), with the time per level.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -80,6 +84,53 @@ print(json.dumps(out))
 """
 
 
+CURVE = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from exactdp.exact.level import Level
+from exactdp.metrics import grid
+from exactdp.theory.regular import tight_constraints
+from exactdp.theory.utility_grid import compare_utilities, outward_decimals, planar_laplace_utility
+side, eps_list = int(sys.argv[2]), sys.argv[3].split(",")
+m = grid((side, side), "euclidean")
+for eps in eps_list:
+    t0 = time.perf_counter()
+    lap = planar_laplace_utility(side, eps)
+    t1 = time.perf_counter()
+    tc = tight_constraints(m, Level.from_eps(eps))
+    row = {"eps": eps, "laplace": list(outward_decimals(*lap.enclosure, 10)), "laplace_s": t1 - t0}
+    if tc.holds is True:
+        c = compare_utilities(eps, tc, "planar-laplace", {"side": side})
+        row.update(tight=c.evidence.tight_utility, verdict=c.verdict.value, recheck=c.recheck().status)
+    else:
+        row.update(tight=None, verdict="no tight-constraints mechanism (certified)")
+    row["seconds"] = time.perf_counter() - t0
+    row["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(row), flush=True)
+"""
+
+
+def curve(side=100, step=5):
+    """ECP14 Fig. 7: the full certified curves (see the module docstring)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    eps = ",".join(f"{k}/100" for k in range(40, 131, step))
+    r = subprocess.run([sys.executable, "-c", CURVE, root, str(side), eps], capture_output=True, text=True,
+                       timeout=3600)
+    if r.returncode:
+        print(r.stderr.strip().splitlines()[-1] if r.stderr else "failed")
+        return
+    print(f"ECP14 Figure 7, {side} x {side} Euclidean grid (uniform prior, optimal remaps; enclosures rounded "
+          "outward)\n")
+    print("| eps | tight-constraints | planar Laplace (beta = eps/2) | verdict (re-check) | Laplace (s) | total (s) |")
+    print("|---|---|---|---|---|---|")
+    for line in r.stdout.splitlines():
+        x = json.loads(line)
+        t = f"[{x['tight'][0]}, {x['tight'][1]}]" if x["tight"] else "none exists"
+        v = x["verdict"] + (f" ({x['recheck']})" if "recheck" in x else "")
+        print(f"| {float(Fraction(x['eps'])):.2f} | {t} | [{x['laplace'][0]}, {x['laplace'][1]}] | {v} | "
+              f"{x['laplace_s']:.2f} | {x['seconds']:.1f} |")
+
+
 def run(*args, timeout=1800):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     r = subprocess.run([sys.executable, "-c", CHILD, root, *args], capture_output=True, text=True, timeout=timeout)
@@ -91,6 +142,11 @@ def run(*args, timeout=1800):
 def main():
     quick = "--quick" in sys.argv
     print(f"Machine: {machine()}\n")
+    if "--curve" in sys.argv or quick:
+        curve(*((8, 45) if quick else (100, 5)))
+        if not quick:
+            return
+        print()
     print("| task | points | result | exactdp (s) | peak memory (MiB) | qif tight_constraints |")
     print("|---|---|---|---|---|---|")
     for name in ("sum", "2count"):

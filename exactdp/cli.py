@@ -9,9 +9,11 @@ internal error -- a bug, reported in one line (the traceback only with
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+import time
 from typing import Sequence
 
 from .errors import ExactDPError, Undecided
@@ -109,7 +111,8 @@ def _cmd_certify(a):
     else:
         if not (a.eps or a.alpha):
             raise _usage("certify needs --eps, --alpha or --all-eps")
-        cert = certify_privacy(mech, metric, eps=a.eps, alpha=a.alpha)
+        with _engine_progress(a, "certify") as progress:
+            cert = certify_privacy(mech, metric, eps=a.eps, alpha=a.alpha, progress=progress)
     return _emit(cert, a.format)
 
 
@@ -195,7 +198,7 @@ def _cmd_compose(a):
         raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
     mech = load_mechanism(a.mechanism)
     if mech.regime == "symbolic":
-        raise _usage("compose: the entries use alpha; write them at a fixed rational level (e.g. alpha = 1/2)")
+        raise _usage("compose: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
     pr = composed_profile(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
     extra = {"times": a.times, **_profile_queries(pr, a)}
     if a.format == "json":
@@ -222,7 +225,9 @@ def _cmd_epsilon(a):
     from .io import load_mechanism, load_metric
 
     mech, metric = load_mechanism(a.mechanism), load_metric(a.metric)
-    return _emit(smallest_epsilon(_fix_level(mech, a), metric), a.format)
+    with _engine_progress(a, "epsilon") as progress:
+        cert = smallest_epsilon(_fix_level(mech, a), metric, progress=progress)
+    return _emit(cert, a.format)
 
 
 def _cmd_optimal(a):
@@ -277,10 +282,26 @@ def _cmd_tight(a):
     from .theory.threshold import threshold
 
     metric = load_metric(a.metric)
+    say = _step_progress(a, "tight", metric)
     if a.threshold:
-        return _emit(threshold(metric), a.format)
-    _check_phi_size(metric, "tight")
-    return _emit(tight_constraints(metric, resolve_level(a.eps, a.alpha)), a.format)
+        c = threshold(metric, progress=say)
+    else:
+        _check_phi_size(metric, "tight")
+        c = tight_constraints(metric, resolve_level(a.eps, a.alpha), progress=say)
+    if say is not None:
+        _progress(a, "")  # clear the progress line before the result
+    return _emit(c, a.format)
+
+
+#: smallest metric for which ``tight`` and ``regular`` report their steps (smaller ones take well under a second)
+PROGRESS_POINTS = 300
+
+
+def _step_progress(a, cmd: str, metric):
+    """The engines' ``progress`` callback: a line on stderr per step (terminal only, not with --quiet), or None."""
+    if len(metric) < PROGRESS_POINTS or getattr(a, "quiet", False) or not sys.stderr.isatty():
+        return None
+    return lambda stage, done, total: _progress(a, f"exactdp {cmd}: {stage} ...")
 
 
 def _check_phi_size(metric, cmd):
@@ -298,7 +319,11 @@ def _cmd_regular(a):
     metric = load_metric(a.metric)
     _check_phi_size(metric, "regular")
     prior = load_prior_for(a.prior, list(metric.points))
-    return _emit(regular_prior(prior, metric, resolve_level(a.eps, a.alpha)), a.format)
+    say = _step_progress(a, "regular", metric)
+    c = regular_prior(prior, metric, resolve_level(a.eps, a.alpha), progress=say)
+    if say is not None:
+        _progress(a, "")  # clear the progress line before the result
+    return _emit(c, a.format)
 
 
 def _cmd_leakage(a):
@@ -315,6 +340,27 @@ def _progress(a, text: str) -> None:
     if not getattr(a, "quiet", False) and sys.stderr.isatty():
         sys.stderr.write(f"\r\033[K{text}" if text else "\r\033[K")
         sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def _engine_progress(a, command: str):
+    """A ``progress(stage, done, total)`` callback for the certify engine that redraws one stderr line at most
+    five times a second (None, so the engine skips the calls, off a terminal or with --quiet); the line is
+    cleared at the end."""
+    if getattr(a, "quiet", False) or not sys.stderr.isatty():
+        yield None
+        return
+    last = [0.0]
+
+    def progress(stage, done, total):
+        now = time.monotonic()
+        if now - last[0] >= 0.2:
+            last[0] = now
+            _progress(a, f"exactdp {command}: {stage}" + (f" {done}/{total}" if total else " ..."))
+    try:
+        yield progress
+    finally:
+        _progress(a, "")
 
 
 def _chosen_claims(ids):
@@ -400,11 +446,36 @@ def _cmd_plot(a):
         if not a.file:
             raise _usage("plot region needs METRIC.json (a metric on three points)")
         ax, _ = plot.plot_regular_region(load_metric(a.file), level_of(a.eps, a.alpha))
+    elif a.what in ("profile", "extension"):
+        ax = _plot_approx(plot, a)
     else:
         ax, _ = plot.plot_geometric_vs_laplace()
     ax.figure.savefig(a.output, dpi=a.dpi, bbox_inches="tight")
     print(f"wrote {a.output}")
     return 0
+
+
+def _plot_approx(plot, a):
+    """plot profile MECH.json --metric M [--times K --bounds] / plot extension MECH_H.json --metric M --subset H."""
+    from .io import load_mechanism, load_metric
+
+    if not a.file or not a.metric:
+        raise _usage(f"plot {a.what} needs MECH.json and --metric METRIC.json")
+    mech, metric = load_mechanism(a.file), load_metric(a.metric)
+    if a.what == "profile":
+        if a.times is not None and not 1 <= a.times <= 10_000:
+            raise _usage(f"--times: expected 1 <= K <= 10000 for a plot, got {a.times}")
+        if a.bounds and a.times is None:
+            raise _usage("--bounds needs --times K (the bounds are for the K-fold composition)")
+        if mech.regime == "symbolic":
+            mech = _fix_level(mech, a)
+        ax, _ = plot.plot_profile(mech, _neighbours_arg(a, metric), times=a.times, bounds=a.bounds, logy=a.logy)
+        return ax
+    if not (a.eps or a.alpha):
+        raise _usage("plot extension needs --eps or --alpha (the level at which the mechanism on H is private)")
+    H = _load_subset(a.subset) if a.subset else None
+    ax, _ = plot.plot_extension(mech, metric, H, eps=a.eps, alpha=a.alpha)
+    return ax
 
 
 def _cmd_recheck(a):
@@ -519,12 +590,22 @@ def _version() -> str:
 
 
 def build_parser():
+    """The ``exactdp`` argument parser: global options, then one sub-command per group helper below."""
     p = _Parser(prog="exactdp", description="Exact verification of differential privacy over finite metrics.",
                 epilog=_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--debug", action="store_true", help="show the traceback of an internal error (exit 4)")
     p.add_argument("--version", action="version", version=f"exactdp {_version()}")
     sub = _Sub(p.add_subparsers(dest="cmd", required=True, parser_class=_Parser))
 
+    _add_privacy_commands(sub)
+    _add_user_commands(sub)
+    _add_tool_commands(sub)
+    _register_extension_commands(sub)
+    return p
+
+
+def _add_privacy_commands(sub):
+    """Register certify, profile, compose and epsilon: the privacy of one given mechanism."""
     c = sub.add_parser("certify", help="certify eps*d-privacy of a mechanism (exactly)")
     c.add_argument("mechanism", nargs="?", help="mechanism file (JSON, or CSV for a bare matrix)")
     c.add_argument("--metric", help="metric file (JSON)")
@@ -535,6 +616,7 @@ def build_parser():
     c.add_argument("--delta", help="(eps, delta)-DP: exact delta in [0, 1] (HLM15 Def. 1); neighbours are the "
                                   "metric's pairs at distance 1 unless --neighbours lists them")
     c.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs [[\"a\", \"b\"], ...]")
+    c.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     c.set_defaults(fn=_cmd_certify)
 
     pf = sub.add_parser("profile", help="the exact privacy profile delta(eps) over a neighbour relation")
@@ -562,8 +644,12 @@ def build_parser():
     e.add_argument("--metric", required=True)
     _level_args(e)
     e.add_argument("--format", choices=FORMATS, default="text")
+    e.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     e.set_defaults(fn=_cmd_epsilon)
 
+
+def _add_user_commands(sub):
+    """Register optimal, remap, tight, regular and leakage: a mechanism for a user, prior or level."""
     o = sub.add_parser("optimal", help="the exact optimal private mechanism for a user (GRS12 LP) and whether "
                                        "the remapped geometric mechanism attains it")
     o.add_argument("--prior", required=True, help="prior file: {\"probabilities\": [...]}")
@@ -585,6 +671,7 @@ def build_parser():
     t.add_argument("metric", help="metric file (JSON)")
     tg = _level_args(t)
     tg.add_argument("--threshold", action="store_true", help="the smallest eps at which one exists (certified)")
+    t.add_argument("--quiet", action="store_true", help="no progress on stderr")
     t.add_argument("--format", choices=FORMATS, default="text")
     t.set_defaults(fn=_cmd_tight)
 
@@ -592,6 +679,7 @@ def build_parser():
     g.add_argument("prior", help="prior file: {\"points\": [...], \"probabilities\": [...]}")
     g.add_argument("--metric", required=True)
     _level_args(g, required=True)
+    g.add_argument("--quiet", action="store_true", help="no progress on stderr")
     g.add_argument("--format", choices=FORMATS, default="text")
     g.set_defaults(fn=_cmd_regular)
 
@@ -602,6 +690,9 @@ def build_parser():
     lk.add_argument("--format", choices=FORMATS, default="text")
     lk.set_defaults(fn=_cmd_leakage)
 
+
+def _add_tool_commands(sub):
+    """Register reproduce, plot, recheck and proofs: the papers, figures and certificate files."""
     r = sub.add_parser("reproduce", help="reproduce the papers' claims exactly")
     r.add_argument("ids", nargs="*", help="claim ids or paper names such as GRS12 (default: all)")
     r.add_argument("--list", action="store_true", help="list the claims (ids, papers, statements) without running them")
@@ -613,11 +704,20 @@ def build_parser():
 
     pl = sub.add_parser("plot", help="draw a figure from exact data (needs the plot extra: pip install "
                                      "'exactdp[plot]')")
-    pl.add_argument("what", choices=["mechanism", "region", "losses"],
+    pl.add_argument("what", choices=["mechanism", "region", "losses", "profile", "extension"],
                     help="mechanism: a heat map of MECH.json; region: the regular priors of a 3-point METRIC.json "
-                         "(ECP14 Fig. 2); losses: geometric against Laplace (GRS12 sec. 6.1)")
+                         "(ECP14 Fig. 2); losses: geometric against Laplace (GRS12 sec. 6.1); profile: the exact "
+                         "delta(eps) of MECH.json (HLM15), with --times K its K-fold composition; extension: the "
+                         "BCSZ18 extension of MECH.json (a mechanism on H) to --metric, against eps d and 2 eps d")
     pl.add_argument("file", nargs="?", help="MECH.json or METRIC.json")
     _level_args(pl)
+    pl.add_argument("--metric", help="profile, extension: the metric file (neighbours: its pairs at distance 1)")
+    pl.add_argument("--neighbours", help="profile: JSON file listing the neighbouring input pairs")
+    pl.add_argument("--times", type=int, help="profile: also draw the exact K-fold composition")
+    pl.add_argument("--bounds", action="store_true", help="profile with --times: draw the basic and advanced "
+                                                         "composition bounds")
+    pl.add_argument("--logy", action="store_true", help="profile: logarithmic delta axis")
+    pl.add_argument("--subset", help="extension: H as a JSON list of point labels (default: the mechanism's inputs)")
     pl.add_argument("--output", "-o", required=True, help="image file (.png, .pdf, .svg)")
     pl.add_argument("--dpi", type=int, default=120)
     pl.set_defaults(fn=_cmd_plot)
@@ -632,8 +732,6 @@ def build_parser():
     pr.add_argument("--check", action="store_true", help="fail if any proof file is stale")
     pr.add_argument("--dir", default="proofs")
     pr.set_defaults(fn=_cmd_proofs)
-    _register_extension_commands(sub)
-    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -37,6 +37,7 @@ from .errors import InputTooLarge, InvalidInput, LabelMismatch, NotStochastic, U
 from .exact.decide import exact_latex, exact_str, sign
 from .exact.expo import ExpFrac
 from .exact.interop import as_rows
+from .exact.level import level_of
 from .exact.values import Setting, brief, probability
 
 __all__ = ["Mechanism", "MAX_CELLS"]
@@ -76,7 +77,40 @@ class Mechanism:
     """A labelled exact stochastic matrix (see module docstring).
 
     Build with :meth:`from_rows` (exact entries, validated) or the
-    constructors in :mod:`exactdp.mechanisms`.
+    constructors in :mod:`exactdp.mechanisms`; the constructor below is their
+    engine, on interned values.  ``K(x)(z)`` is ECP14's ``h_xz`` (sec. 3.1)
+    and GRS12's ``x_ir``.
+
+    Parameters
+    ----------
+    inputs, outputs : iterable
+        Row and column labels (compared as strings, unique).
+    codes : array_like of int
+        ``len(inputs) x len(outputs)`` indices into ``values``.
+    values : list
+        The distinct exact entries (``fmpq`` or ``ExpFrac``).
+    name : str, default "mechanism"
+        A name for messages and proofs.
+    validate : bool, default True
+        Validate exactly now (entries ``>= 0``, rows sum to 1).
+    provenance : str, default ""
+        Where the mechanism comes from (shown in proofs).
+
+    Raises
+    ------
+    InvalidInput
+        ``codes`` of the wrong shape, no inputs or outputs, or a repeated label.
+    NotStochastic
+        A negative entry or a row that does not sum to exactly 1.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> K = Mechanism(["a", "b"], ["0", "1"], [[0, 1], [1, 0]], [fmpq(3, 4), fmpq(1, 4)])
+    >>> K
+    <Mechanism mechanism: 2 x 2, rational>
+    >>> K.entry("b", "0")
+    1/4
     """
 
     def __init__(self, inputs, outputs, codes, values, *, name="mechanism", validate=True,
@@ -116,6 +150,59 @@ class Mechanism:
         ``alpha`` is the symbol (``symbolic=True``), so entries written in
         ``alpha`` stay valid for every eps and can be specialised later with
         :meth:`at`.
+
+        Parameters
+        ----------
+        inputs, outputs : iterable
+            Row and column labels (compared as strings, unique).
+        rows : sequence of sequences
+            The entries, one row per input, one entry per output.
+        alpha, eps : exact number, optional
+            The level at which ``alpha``/``eps`` in the entries are evaluated,
+            at most one of them, normalised by :func:`~exactdp.exact.level_of`
+            (text such as ``"1/3"`` or ``"log(2)"``, an ``fmpq``, an int, a
+            sympy number).
+        symbolic : bool, default True
+            Without a level, keep ``alpha`` as a symbol (else the names
+            ``alpha`` and ``eps`` are refused).
+        allow_float : bool, default False
+            Take binary floats at their exact binary value.
+        name : str, default "mechanism"
+            A name for messages and proofs.
+        validate : bool, default True
+            Validate exactly now.
+
+        Returns
+        -------
+        Mechanism
+            The exact matrix, interned.
+
+        Raises
+        ------
+        InvalidInput
+            Rows that are not a matrix of the right shape, a repeated label,
+            both ``alpha`` and ``eps`` or an invalid level (see
+            :func:`~exactdp.exact.level_of`), or an entry outside the grammar (:class:`~exactdp.errors.ParseError`;
+            :class:`~exactdp.errors.UnsupportedRegime` for an irrational
+            algebraic entry; :class:`~exactdp.errors.InputTooLarge` above
+            ``MAX_CELLS`` cells).
+        NotStochastic
+            A negative entry or a row that does not sum to exactly 1.
+        InvalidType
+            A binary float without ``allow_float``.
+
+        Examples
+        --------
+        >>> K = Mechanism.from_rows(["x"], ["y", "z"], [["alpha", "1 - alpha"]])
+        >>> K.regime
+        'symbolic'
+        >>> from flint import fmpq
+        >>> Mechanism.from_rows(["x"], ["y", "z"], [["alpha", "1 - alpha"]], alpha=fmpq(1, 3)).entry("x", "z")
+        2/3
+        >>> Mechanism.from_rows(["x"], ["y", "z"], [["alpha", "1 - alpha"]], alpha="1/3").entry("x", "z")
+        2/3
+        >>> Mechanism.from_rows(["x"], ["y", "z"], [["exp(-eps)", "1 - exp(-eps)"]], eps="log(2)").entry("x", "y")
+        1/2
         """
         inputs, outputs = list(inputs), list(outputs)
         rows = as_rows(rows, "mechanism")  # numpy arrays and sympy matrices, structurally
@@ -127,7 +214,7 @@ class Mechanism:
         if n * m > MAX_CELLS:
             raise InputTooLarge(f"mechanism: {n} x {m} cells exceed the limit {MAX_CELLS}")
         if alpha is not None or eps is not None:
-            setting = Setting(alpha, eps)
+            setting = level_of(eps=eps, alpha=alpha).setting()   # the one level normaliser
         else:
             setting = Setting.symbolic() if symbolic else Setting()
         table: dict = {}  # entry text -> code, so each distinct text is parsed once
@@ -174,13 +261,47 @@ class Mechanism:
         self.validated = True
 
     def validate(self) -> "Mechanism":
-        """Validate exactly (entries >= 0, rows sum to 1); returns ``self``."""
+        """Validate exactly (entries >= 0, rows sum to 1) and return ``self``.
+
+        Returns
+        -------
+        Mechanism
+            ``self``, now marked validated.
+
+        Raises
+        ------
+        NotStochastic
+            A negative entry (for a symbolic alpha: anywhere in (0, 1)) or a
+            row that does not sum to exactly 1; the message names it.
+
+        Examples
+        --------
+        >>> K = Mechanism.from_rows(["a"], ["0", "1"], [["1/4", "3/4"]], validate=False)
+        >>> K.validated, K.validate() is K, K.validated
+        (False, True, True)
+        """
         if not self.validated:
             self._validate()
         return self
 
     def row_sum(self, i: int) -> Any:
-        """Exact sum of row ``i`` (grouped by distinct value, then by denominator)."""
+        """Return the exact sum of row ``i`` (grouped by distinct value, then by denominator).
+
+        Parameters
+        ----------
+        i : int
+            Row index.
+
+        Returns
+        -------
+        fmpq or ExpFrac
+            The exact sum (a rational whenever it is one).
+
+        Examples
+        --------
+        >>> Mechanism.from_rows(["a"], ["0", "1"], [["1/2", "1/3"]], validate=False).row_sum(0)
+        5/6
+        """
         codes, counts = np.unique(self.codes[i], return_counts=True)
         rat = fmpq(0)
         groups: dict = {}
@@ -210,13 +331,44 @@ class Mechanism:
     # -- access ------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, int]:
+        """``(number of inputs, number of outputs)``.
+
+        Examples
+        --------
+        >>> Mechanism.from_rows(["a", "b"], ["0", "1", "2"], [["1", "0", "0"], ["0", "1/2", "1/2"]]).shape
+        (2, 3)
+        """
         return self.codes.shape
 
     def __repr__(self):
         return f"<Mechanism {self.name}: {len(self.inputs)} x {len(self.outputs)}, {self.regime}>"
 
     def entry(self, x: Any, z: Any) -> Any:
-        """Exact ``K(x)(z)`` by labels."""
+        """Return the exact entry ``K(x)(z)`` by labels.
+
+        Parameters
+        ----------
+        x : str or object
+            Input label (compared as a string).
+        z : str or object
+            Output label (compared as a string).
+
+        Returns
+        -------
+        fmpq or ExpFrac
+            The probability of output ``z`` on input ``x``.
+
+        Raises
+        ------
+        InvalidInput
+            A label that is not an input / output.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import geometric
+        >>> geometric(2, "1/2").entry(1, 2)
+        1/3
+        """
         try:
             return self.values[self.codes[self.row_index[str(x)], self.col_index[str(z)]]]
         except KeyError as e:
@@ -227,18 +379,62 @@ class Mechanism:
         return self.values[self.codes[i, j]]
 
     def rows(self) -> list[list[Any]]:
-        """The matrix as a list of lists of exact values."""
+        """Return the matrix as a list of lists of exact values.
+
+        Returns
+        -------
+        list of list
+            ``rows()[i][j] = K(inputs[i])(outputs[j])``.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import geometric
+        >>> geometric(1, "1/2").rows()
+        [[2/3, 1/3], [1/3, 2/3]]
+        """
         return [[self.values[c] for c in row] for row in self.codes.tolist()]
 
     def to_json(self) -> dict:
-        """The mechanism in the documented file format (exact strings)."""
+        """Return the mechanism in the documented file format (exact strings).
+
+        Returns
+        -------
+        dict
+            ``{"inputs": [...], "outputs": [...], "matrix": [[...], ...]}``.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import geometric
+        >>> geometric(1, eps="1").to_json()["matrix"][0]
+        ['1/(exp(-1) + 1)', 'exp(-1)/(exp(-1) + 1)']
+        """
         strs = [exact_str(v) for v in self.values]
         return {"inputs": list(self.inputs), "outputs": list(self.outputs),
                 "matrix": [[strs[c] for c in row] for row in self.codes.tolist()]}
 
     def to_numpy(self) -> np.ndarray:
-        """The matrix as a numpy float64 array -- *rounded* (each entry to the nearest double, from a certified
-        ball), for plotting and float tools; exact work stays on the mechanism."""
+        """Return the matrix as a numpy float64 array, *rounded*.
+
+        Each entry goes to the nearest double (from a certified ball), for
+        plotting and float tools; exact work stays on the mechanism.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``float64``, shape ``(inputs, outputs)``.
+
+        Raises
+        ------
+        InvalidInput
+            Entries in a symbolic alpha (fix a level first with :meth:`at`).
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import geometric
+        >>> A = geometric(2, eps="1").to_numpy()
+        >>> A.shape, A.dtype.name
+        ((3, 3), 'float64')
+        """
         from .exact.decide import arb_of
 
         if self.regime == "symbolic":
@@ -247,7 +443,21 @@ class Mechanism:
         return vals[self.codes]
 
     def to_sympy(self) -> Any:
-        """The matrix as an exact sympy ``Matrix`` (``exp(c eps)`` written ``alpha^(-c)``)."""
+        """Return the matrix as an exact sympy ``Matrix`` (``exp(c eps)`` written ``alpha^(-c)``).
+
+        Returns
+        -------
+        sympy.Matrix
+            Exact entries (``Rational``, ``exp``, or expressions in ``alpha``).
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import geometric
+        >>> geometric(1, "1/2").to_sympy()
+        Matrix([
+        [2/3, 1/3],
+        [1/3, 2/3]])
+        """
         import sympy as sp
 
         from .exact.interop import to_sympy
@@ -256,6 +466,19 @@ class Mechanism:
         return sp.Matrix([[vals[c] for c in row] for row in self.codes.tolist()])
 
     def to_latex(self) -> str:
+        """Return the matrix in LaTeX (a ``pmatrix`` of exact entries).
+
+        Returns
+        -------
+        str
+            ``\\begin{pmatrix} ... \\end{pmatrix}``.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import geometric
+        >>> print(geometric(1, "1/2").to_latex())
+        \\begin{pmatrix}\\frac{2}{3} & \\frac{1}{3} \\\\ \\frac{1}{3} & \\frac{2}{3}\\end{pmatrix}
+        """
         lat = [exact_latex(v) for v in self.values]
         body = r" \\ ".join(" & ".join(lat[c] for c in row) for row in self.codes.tolist())
         return r"\begin{pmatrix}" + body + r"\end{pmatrix}"
@@ -267,7 +490,33 @@ class Mechanism:
         Substitution is a ring homomorphism, so if this mechanism was validated
         for every alpha (rows sum to 1 as identities, entries ``>= 0`` on all of
         (0, 1)), the result is valid with no further work; otherwise it is
-        validated exactly at the level.
+        validated exactly at the level.  A mechanism without ``alpha`` is
+        returned as is (validated).
+
+        Parameters
+        ----------
+        level : Level
+            The privacy level (see :func:`~exactdp.exact.level.level_of`).
+
+        Returns
+        -------
+        Mechanism
+            Rational entries at a rational alpha, exponential expressions at
+            a transcendental one.
+
+        Raises
+        ------
+        UnsupportedRegime
+            An irrational algebraic alpha (e.g. ``eps = log(sqrt(2))``).
+        NotStochastic
+            This mechanism was not validated and fails at the level.
+
+        Examples
+        --------
+        >>> from exactdp.exact.level import Level
+        >>> from exactdp.mechanisms import geometric
+        >>> geometric(1).at(Level.from_alpha("1/2")).rows()
+        [[2/3, 1/3], [1/3, 2/3]]
         """
         if self.regime != "symbolic":
             if not self.validated:
@@ -297,7 +546,35 @@ class Mechanism:
         return res
 
     def remap(self, mapping, outputs=None, name=None) -> "Mechanism":
-        """Post-process by a deterministic remap ``z -> mapping[z]`` (merges columns exactly)."""
+        """Post-process by a deterministic remap ``z -> mapping[z]`` (merges columns exactly).
+
+        The user's remap of GRS12 Sec. 2 (post-processing preserves privacy).
+
+        Parameters
+        ----------
+        mapping : dict or callable
+            The image of every output (labels compared as strings).
+        outputs : list, optional
+            The new outputs, in order; default the images in first-seen order.
+        name : str, optional
+            Default ``"<name> remapped"``.
+
+        Returns
+        -------
+        Mechanism
+            ``K'(x)(o) = sum of K(x)(z) over z with mapping[z] = o``.
+
+        Raises
+        ------
+        InvalidInput
+            An output without an image, or an image not among ``outputs``.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import geometric
+        >>> geometric(2, "1/2").remap({"0": "0", "1": "0", "2": "2"}).rows()[0]
+        [5/6, 1/6]
+        """
         if callable(mapping):
             mapping = {z: mapping(z) for z in self.outputs}
         mapping = {str(k): str(v) for k, v in mapping.items()}
@@ -332,7 +609,31 @@ class Mechanism:
         """Run ``self`` then ``other`` on its output: the exact product ``K H``.
 
         ``other``'s inputs must be ``self``'s outputs (as strings).  A randomised
-        remap is a mechanism from the outputs to themselves.
+        remap is a mechanism from the outputs to themselves (GRS12 Sec. 2).
+
+        Parameters
+        ----------
+        other : Mechanism
+            The second stage, with inputs the outputs of ``self``.
+        name : str, optional
+            Default ``"<other> o <self>"``.
+
+        Returns
+        -------
+        Mechanism
+            ``(K H)(x)(w) = sum_z K(x)(z) H(z)(w)``, exact and validated.
+
+        Raises
+        ------
+        LabelMismatch
+            ``other``'s inputs differ from ``self``'s outputs.
+
+        Examples
+        --------
+        >>> K = Mechanism.from_rows(["a", "b"], ["0", "1"], [["3/4", "1/4"], ["1/4", "3/4"]])
+        >>> H = Mechanism.from_rows(["0", "1"], ["0", "1"], [["3/4", "1/4"], ["1/4", "3/4"]])
+        >>> K.compose(H).rows()
+        [[5/8, 3/8], [3/8, 5/8]]
         """
         if set(other.inputs) != set(self.outputs):
             raise LabelMismatch(
@@ -479,6 +780,36 @@ def _from_values(inputs, outputs, rows, name, validate=True, provenance=""):
 
 
 def mechanism_from_values(inputs, outputs, rows, *, name="mechanism", validate=True):
-    """A mechanism from exact values already in the kernel's types (``fmpq``/``ExpFrac``)."""
+    """A mechanism from exact values already in the kernel's types (``fmpq``/``ExpFrac``).
+
+    Parameters
+    ----------
+    inputs, outputs : iterable
+        Row and column labels (compared as strings, unique).
+    rows : sequence of sequences
+        Exact values, ``len(inputs) x len(outputs)``.
+    name : str, default "mechanism"
+        A name for messages and proofs.
+    validate : bool, default True
+        Validate exactly now.
+
+    Returns
+    -------
+    Mechanism
+        The matrix, interned.
+
+    Raises
+    ------
+    InvalidInput
+        Rows of the wrong shape, no inputs or outputs, or a repeated label.
+    NotStochastic
+        With ``validate``: a negative entry or a row not summing to 1.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> mechanism_from_values(["a"], ["0", "1"], [[fmpq(1, 3), fmpq(2, 3)]]).entry("a", "1")
+    2/3
+    """
     return _from_values(inputs, outputs, rows, name, validate)
 

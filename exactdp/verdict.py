@@ -15,7 +15,26 @@ __all__ = ["Verdict"]
 
 
 class Verdict(str, Enum):
-    """holds / fails / undecided."""
+    """The verdict of a certificate: holds / fails / undecided.
+
+    One encoding everywhere (DESIGN.md sec. 4): certificates, the
+    ``Undecided`` exception's payload and the command line's exit codes.
+    ``bool()`` is defined only for the two decided verdicts.
+
+    Attributes
+    ----------
+    HOLDS, FAILS, UNDECIDED : Verdict
+        The values ``"holds"``, ``"fails"``, ``"undecided"``.
+
+    Examples
+    --------
+    >>> Verdict("fails") is Verdict.FAILS, str(Verdict.HOLDS)
+    (True, 'holds')
+    >>> bool(Verdict.UNDECIDED)
+    Traceback (most recent call last):
+    ...
+    TypeError: an undecided verdict has no truth value; compare with `is UNDECIDED`
+    """
 
     HOLDS = "holds"
     FAILS = "fails"
@@ -31,7 +50,28 @@ class Verdict(str, Enum):
 
     @classmethod
     def of(cls, holds) -> "Verdict":
-        """``True`` -> HOLDS, ``False`` -> FAILS, a Verdict -> itself."""
+        """Return the verdict of ``holds``: ``True`` -> HOLDS, ``False`` -> FAILS, a Verdict -> itself.
+
+        Parameters
+        ----------
+        holds : bool or Verdict
+            The decided truth value, or a verdict.
+
+        Returns
+        -------
+        Verdict
+            The one encoding.
+
+        Raises
+        ------
+        TypeError
+            Anything else (a programming error, not user input).
+
+        Examples
+        --------
+        >>> Verdict.of(True), Verdict.of(Verdict.UNDECIDED)
+        (<Verdict.HOLDS: 'holds'>, <Verdict.UNDECIDED: 'undecided'>)
+        """
         if isinstance(holds, Verdict):
             return holds
         if holds is True or holds is False:
@@ -40,5 +80,11 @@ class Verdict(str, Enum):
 
     @property
     def exit_code(self) -> int:
-        """The command line's exit code: 0 holds, 1 fails, 3 undecided."""
+        """The command line's exit code: 0 holds, 1 fails, 3 undecided.
+
+        Examples
+        --------
+        >>> [v.exit_code for v in Verdict]
+        [0, 1, 3]
+        """
         return {"holds": 0, "fails": 1, "undecided": 3}[self.value]

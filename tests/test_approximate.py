@@ -195,6 +195,12 @@ def test_recheck_confirms_and_refutes_tampering(eps, delta, holds):
     bad = copy.deepcopy(j)
     bad["evidence"]["mechanism"]["matrix"][0] = ["1", "0", "0"]    # a different mechanism
     assert recheck(bad).status == "refuted"
+    for row, why in ((["1", "1", "0"], "does not sum to exactly 1"), (["2", "-1", "0"], "negative entry"),
+                     (["1", "0"], "does not match its labels")):
+        bad = copy.deepcopy(j)
+        bad["evidence"]["mechanism"]["matrix"][0] = row             # not a mechanism at all
+        r = recheck(bad)
+        assert r.status == "refuted" and why in r.detail, r.detail
 
 
 def test_recheck_not_checkable_outside_its_kernel():

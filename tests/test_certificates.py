@@ -130,19 +130,29 @@ def test_undecided_is_one_encoding():
         bool(c.verdict)
 
 
+def _without_verified(c):
+    j = c.to_json()
+    j["evidence"]["verified"] = None
+    return j
+
+
 def test_transcendental_solves_re_solved_in_intervals_or_say_why():
     c = tight_constraints(path(4), Level.from_eps("1/2"))
     r = c.recheck()
+    assert r.status == "confirmed" and "quotient" in r.detail
+    r = recheck(_without_verified(c))                  # no approximate inverse: the interval re-solve
     assert r.status == "confirmed" and "interval" in r.detail
-    bad = c.to_json()
-    bad["evidence"]["negative"] = ["1"]
-    bad["verdict"] = "fails"
-    assert recheck(bad).status == "refuted"
+    for bad in (c.to_json(), _without_verified(c)):
+        bad["evidence"]["negative"] = ["1"]
+        bad["verdict"] = "fails"
+        assert recheck(bad).status == "refuted"
     from exactdp import from_graph
     import networkx as nx
-    r = tight_constraints(from_graph(nx.star_graph(3)), Level.from_eps("1/5")).recheck()   # z_center < 0
-    assert r.status == "confirmed"
-    r = tight_constraints(path(70), Level.from_eps("1/2")).recheck()
+    r = recheck(_without_verified(tight_constraints(from_graph(nx.star_graph(3)), Level.from_eps("1/5"))))
+    assert r.status == "confirmed"                                                         # z_center < 0
+    c = tight_constraints(path(70), Level.from_eps("1/2"))
+    assert c.recheck().status == "confirmed"
+    r = recheck(_without_verified(c))
     assert r.status == "not checkable" and "transcendental" in r.detail and "70" in r.detail
 
 
@@ -179,3 +189,45 @@ def test_malformed_evidence_is_refuted_not_crashed():
     j = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2").to_json()
     del j["evidence"]["mechanism"]
     assert recheck(j).status == "refuted"
+
+
+def test_int_matrix_is_exact_compact_and_refuses_non_integers():
+    from exactdp.certificate.records import IntMatrix
+    import numpy as np
+
+    m = IntMatrix(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert m == [[0, 1, 2], [3, 4, 5]] and m.tolist() == [[0, 1, 2], [3, 4, 5]] and list(m)[1] == [3, 4, 5]
+    assert m != [[0, 1, 2], [3, 4, 6]] and m != [[0, 1, 2]] and m != "[[0, 1, 2], [3, 4, 5]]"
+    with pytest.raises(ValueError):
+        m._a[0, 0] = 7                                       # read-only: a record cannot change after the check
+    big = 2**62
+    assert IntMatrix([[big, -big]]).tolist() == [[big, -big]]
+    for bad in ([[0, True]], [[0, 0.5]], [[0, "1"]], [[0, 1], [2]], [0, 1], [[2**70]], np.ones((2, 2))):
+        with pytest.raises(TypeError, match="IntMatrix"):
+            IntMatrix(bad)
+    # in a record: the JSON is a plain list of rows, and it round-trips
+    c = certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2")
+    j = c.to_json()
+    assert type(j["evidence"]["mechanism"]["codes"]) is list
+    assert Certificate.from_json(j) == c and isinstance(Certificate.from_json(j).evidence.mechanism.codes, IntMatrix)
+
+
+def test_recheck_requires_a_mechanism_and_valid_codes():
+    c = certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2").to_json()
+    assert recheck(c).status == "confirmed"
+
+    def tampered(f):
+        j = copy.deepcopy(c)
+        f(j["evidence"]["mechanism"])
+        return recheck(j)
+    r = tampered(lambda m: m["codes"][0].__setitem__(0, -1))           # would index values[-1]
+    assert r.status == "refuted" and "not an integer in [0," in r.detail
+    r = tampered(lambda m: m["codes"][0].__setitem__(0, True))
+    assert r.status == "refuted" and "not an integer" in r.detail
+    r = tampered(lambda m: m["codes"][1].__setitem__(0, m["codes"][1][2]))  # row 1 no longer sums to 1
+    assert r.status == "refuted" and "row 1 does not sum to exactly 1" in r.detail
+    # transcendental entries: the row sums are decided by the exact zero test
+    t = certify_privacy(geometric(3, eps="1"), path(4), eps="1").to_json()
+    assert recheck(t).status == "confirmed"
+    t["evidence"]["mechanism"]["values"][0] = "exp(-1)"
+    assert "does not sum to exactly 1" in recheck(t).detail

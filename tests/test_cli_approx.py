@@ -70,6 +70,25 @@ def test_compose(files, capsys):
     assert code == 0 and "epsilon_for_delta: log(9)" in out
 
 
+def test_compose_transcendental_entries(tmp_path, capsys):
+    # binary randomized response at eps0 = 1 (entries with e): delta of 2 repetitions at eps = 0 is
+    # P(S*) - Q(S*) with S* = {(0,0)} and the two mixed outputs of ratio 1 left out: (e^2 - 1)/(1 + e)^2
+    rr = {"inputs": ["0", "1"], "outputs": ["0", "1"],
+          "matrix": [["exp(1)/(1 + exp(1))", "1/(1 + exp(1))"], ["1/(1 + exp(1))", "exp(1)/(1 + exp(1))"]]}
+    m, d = tmp_path / "rr.json", tmp_path / "d.json"
+    m.write_text(json.dumps(rr))
+    d.write_text(json.dumps({"kind": "discrete", "points": ["0", "1"]}))
+    code, out, _ = run(["compose", str(m), "--metric", str(d), "--times", "2", "--eps", "0", "--format", "json"],
+                       capsys)
+    got = json.loads(out)
+    assert code == 0 and [p["eps_from"] for p in got["pieces"]] == ["0", "2"]
+    from exactdp.exact.decide import sign
+    from exactdp.exact.values import exact_number
+    assert sign(exact_number(got["delta_at_eps"]) - exact_number("(exp(2) - 1)/(1 + exp(1))^2")) == 0
+    code, out, _ = run(["compose", str(m), "--metric", str(d), "--times", "2", "--delta", "0"], capsys)
+    assert code == 0 and "epsilon_for_delta: 2" in out
+
+
 @pytest.mark.parametrize("args, match", [
     (["certify", "RR", "--metric", "D3", "--eps", "1", "--delta", "3/2"], "delta: expected 0 <= delta <= 1"),
     (["certify", "RR", "--metric", "D3", "--eps", "-1", "--delta", "1/2"], "eps: expected eps >= 0"),

@@ -102,9 +102,11 @@ def test_bad_k(k, err, match):
         composed_profile(randomized_response(2, p="1/4"), [("0", "1")], k)
 
 
-def test_composition_needs_rational_entries():
-    with pytest.raises(UnsupportedRegime, match="rational entries"):
-        composed_profile(geometric(2, eps="1/2"), path(3), 2)
+def test_composition_refuses_a_symbolic_alpha():
+    with pytest.raises(InvalidInput, match="symbolic alpha; fix a level"):
+        composed_profile(geometric(2), path(3), 2)
+    with pytest.raises(InvalidInput, match="symbolic alpha; fix a level"):
+        privacy_loss_distribution(geometric(2), "0", "1")
 
 
 def test_repeated_bad_input():

@@ -66,12 +66,12 @@ def _summary(cons, level):
     return s.violated, s.tight, s.tight_distinct, cons.distinct(), s.stats["comparisons"]
 
 
-@pytest.mark.parametrize("max_keys", [1 << 24, 0])
+@pytest.mark.parametrize("max_keys", [1 << 27, 0])
 def test_chunked_streaming_merges_to_the_same_triples(monkeypatch, max_keys):
     import exactdp.certify.constraints as C
     from exactdp.mechanisms import geometric
 
-    monkeypatch.setattr(C, "MAX_KEYS", max_keys)
+    monkeypatch.setattr(C, "MAX_BITMAP", max_keys)
     G, P = geometric(30, "1/2"), path(31)
     one = Constraints(G, P)
     many = Constraints(G, P, chunk=200)

@@ -111,7 +111,7 @@ def test_fails_when_A_hat_is_not_private_with_witness():
     assert c.holds is False and c.evidence.witness["part"] == "a"
     assert (v.x, v.x_prime, v.output) == ("0", "3", "a")
     assert c.evidence.agrees_on_H is False  # Z_0 < 1: the minimum is not attained at D' = D
-    assert c.recheck().status == "not checkable"  # e^(eps d) = e^(1/3 d) is transcendental
+    assert c.recheck().status == "confirmed"  # e^(eps d) = e^(d/3) transcendental: exact zero test and intervals
     ok = certify_extension(Ah, path(4), ["0", "3"], eps="1")  # 3 <= e^3: private, boundary far
     assert ok.holds is True
 

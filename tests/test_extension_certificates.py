@@ -86,7 +86,17 @@ def test_round_trip_schema_recheck_and_tampering(name, make, verdict, tamperings
     assert f"verdict: {verdict}" in c.to_text() and "$" not in c.to_text()
 
 
-def test_transcendental_extension_is_not_checkable_and_says_why():
+def test_transcendental_extension_is_rechecked_and_tampering_refuted():
+    # e^(eps d) = e^d is transcendental: the re-check compares exponential polynomials (exact zero test, intervals)
     c = certify_extension(AH, path(4), ["0", "3"], eps="1")
-    r = recheck(c.to_json())
-    assert c.holds is True and r.status == "not checkable" and "transcendental" in r.detail
+    j = c.to_json()
+    assert c.holds is True and recheck(j).status == "confirmed", recheck(j).detail
+    for path_, new_value in ((["normalisers", 1], "exp(1/2)"), (["private_2eps"], "fails"),
+                             (["mechanism", "values", 0], "1/3")):
+        bad = copy.deepcopy(j)
+        d = bad["evidence"]
+        for k in path_[:-1]:
+            d = d[k]
+        d[path_[-1]] = new_value
+        assert recheck(bad).status == "refuted", path_
+

@@ -1,5 +1,6 @@
 """KL10: the generalised exponential mechanism, Thm 2.7, the utility checker and the tradeoff LP."""
 
+import copy
 from fractions import Fraction
 
 import pytest
@@ -7,7 +8,7 @@ from flint import fmpq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp import InvalidInput, UnsupportedRegime
+from exactdp import InvalidInput, UnsupportedRegime, recheck
 from exactdp.mechanisms import exponential
 from exactdp.metrics import discrete, path
 from exactdp.theory.tradeoff import certify_tradeoff, discrete_tradeoff, utility_lp
@@ -74,6 +75,13 @@ def test_thm27_transcendental_regime():
     E = exponential(path(3), beta="1/2")
     c = certify_exponential_bound(E, path(3), beta="1/2")
     assert c.holds is True and c.evidence.attained is False and c.evidence.bound == "1"
+    # re-checked in exponential polynomials: the binding ratio against e^(2 C beta d) = e, strict, by intervals
+    j = c.to_json()
+    assert recheck(j).status == "confirmed", recheck(j).detail
+    for field, value in (("beta", "1/4"), ("attained", True)):
+        bad = copy.deepcopy(j)
+        bad["evidence"][field] = value
+        assert recheck(bad).status == "refuted", field
 
 
 def test_thm27_violated_bound_detected():

@@ -97,3 +97,13 @@ def test_remap_and_compose():
         G.compose(flip)
     with pytest.raises(InvalidInput, match="no image"):
         G.remap({"0": "a"})
+
+
+def test_level_of_entries_through_the_one_normaliser():
+    rows = [["alpha", "1 - alpha"]]
+    for kw in ({"alpha": "1/3"}, {"alpha": fmpq(1, 3)}, {"eps": "log(3)"}):
+        assert Mechanism.from_rows(["x"], ["y", "z"], rows, **kw).entry("x", "y") == fmpq(1, 3)
+    with pytest.raises(InvalidInput, match="alpha"):
+        Mechanism.from_rows(["x"], ["y", "z"], rows, alpha="3/2")
+    with pytest.raises(InvalidInput):
+        Mechanism.from_rows(["x"], ["y", "z"], rows, alpha="1/3", eps="1")

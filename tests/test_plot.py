@@ -197,3 +197,23 @@ def test_plot_geometric_vs_laplace(plt):
     assert ax.lines[0].get_ydata().tolist() == [float(F(1, 17)), float(F(1, 5)), float(F(9, 25))]
     assert ax.lines[1].get_ydata().tolist() == [1 / 8, 1 / 4, 3 / 8]
     assert ax.get_xlabel() == "alpha = exp(-eps)"
+
+
+def test_plot_geo_utility_marks_the_threshold_and_draws_certified_values(plt):
+    from exactdp.theory.utility_grid import planar_laplace_utility
+    eps = ["2/5", "7/10", "1", "13/10"]
+    ax, data, th = P.plot_geo_utility(6, eps)
+    assert len(ax.lines) == 3
+    lo, hi = F(th.evidence.lo), F(th.evidence.hi)          # 0.667 on the 6 x 6 grid
+    assert ax.lines[2].get_xdata()[0] == float(hi)
+    assert ax.lines[0].get_xdata().tolist() == [0.4, 0.7, 1.0, 1.3]
+    for (e, t, lap), y_t, y_l in zip(data, ax.lines[0].get_ydata(), ax.lines[1].get_ydata()):
+        e = F(int(e.p), int(e.q))
+        # the tight mechanism exists exactly above the certified threshold
+        assert (t is None) is (e < lo) and (t is not None) is (e > hi)
+        assert lap == planar_laplace_utility(6, str(e)).enclosure
+        assert y_l == float((lap[0] + lap[1]) / 2)
+        if t is not None:
+            assert y_t == float((t[0] + t[1]) / 2) and t[0] > lap[1]      # tight above Laplace, certified
+    with pytest.raises(InvalidInput, match="plot_geo_utility: eps must be a rational > 0"):
+        P.geo_utility_data(3, ["0"])

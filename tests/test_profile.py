@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.certify.approximate import certify_approx
-from exactdp.errors import InvalidInput, UnsupportedRegime
+from exactdp.errors import InvalidInput
 from exactdp.mechanism import Mechanism
 from exactdp.mechanisms import geometric, randomized_response
 from exactdp.metrics import discrete, path
@@ -83,15 +83,18 @@ def test_transcendental_eps_on_a_rational_profile():
     pr = privacy_profile(randomized_response(2, p="1/4"), [("0", "1")])
     assert str(pr.delta(eps="1/2")) == "-1/4*exp(1/2) + 3/4"
     assert str(smallest_delta(randomized_response(2, p="1/4"), [("0", "1")], eps="2")) == "0"   # e^2 > 3
-    with pytest.raises(UnsupportedRegime, match="not in the exact field"):
-        pr.delta(eps="log(2)/3")
+    # e^eps = 2^(1/3), a real radical: delta = 3/4 - 2^(1/3)/4 on the first piece (2^(1/3) < 3)
+    d = pr.delta(eps="log(2)/3")
+    assert str(d) == "3/4 - 2^(1/3)/4"
+    t = 3 - 4 * d                                    # recover e^eps from delta and cube it exactly
+    assert t * t * t == 2 and pr.delta(eps="log(3)/2").sign() == 1
 
 
 def test_transcendental_entries():
     G = geometric(2, eps="1/2")            # entries in exp(-1/2)
     pr = privacy_profile(G, path(3))
     assert str(pr.delta(eps="1/2")) == "0"
-    assert pr.epsilon("0") == "log(exp(1/2))"
+    assert pr.epsilon("0") == "1/2"                  # e^eps = exp(1/2): eps = 1/2 exactly
 
 
 def test_symbolic_refused():

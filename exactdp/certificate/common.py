@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
 
 from ..exact.decide import exact_str
-from .records import Record
+from .records import IntMatrix, Record
 
 if TYPE_CHECKING:
     from ..exact.level import Level
@@ -22,22 +22,74 @@ __all__ = ["MechanismData", "LevelData", "MetricData", "Constraint", "mechanism_
 
 @dataclass(frozen=True)
 class MechanismData(Record):
-    """A mechanism, interned: ``K(inputs[i])(outputs[j]) = values[codes[i][j]]`` (exact strings)."""
+    """A mechanism, interned: ``K(inputs[i])(outputs[j]) = values[codes[i][j]]`` (exact strings).
+
+    ``K(x)(z)`` is ECP14's ``h_xz`` (sec. 3.1).  Build it with
+    :func:`mechanism_data`.
+
+    Parameters
+    ----------
+    name : str
+        The mechanism's name.
+    inputs, outputs : list of str
+        Row and column labels.
+    values : list of str
+        Distinct exact entries, in the exactdp grammar.
+    codes : IntMatrix (or list of list of int)
+        Index into ``values`` per cell; stored as a read-only :class:`IntMatrix`.
+
+    Examples
+    --------
+    >>> MechanismData(name="K", inputs=["a"], outputs=["0", "1"], values=["1/4", "3/4"], codes=[[0, 1]]).rows()
+    [['1/4', '3/4']]
+    """
 
     name: str
     inputs: list
     outputs: list
     values: list
-    codes: list
+    codes: IntMatrix
+
+    def __post_init__(self):
+        object.__setattr__(self, "codes", IntMatrix(self.codes))   # a list from JSON, or an int array
+        super().__post_init__()
 
     def rows(self) -> list:
-        """The matrix as rows of exact strings."""
+        """Return the matrix as rows of exact strings.
+
+        Returns
+        -------
+        list of list of str
+            ``rows()[i][j] = values[codes[i][j]]``.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import geometric
+        >>> mechanism_data(geometric(1, "1/2")).rows()
+        [['2/3', '1/3'], ['1/3', '2/3']]
+        """
         return [[self.values[c] for c in row] for row in self.codes]
 
 
 @dataclass(frozen=True)
 class LevelData(Record):
-    """A privacy level: ``eps`` exactly (an algebraic number) or ``eps = log(R)/D``; ``text`` for people."""
+    """A privacy level: ``eps`` exactly (an algebraic number) or ``eps = log(R)/D``; ``text`` for people.
+
+    Parameters
+    ----------
+    text : str
+        ``eps`` as people read it (``"log(2)"``, ``"1/2"``).
+    eps : str or None
+        ``eps`` when it is an algebraic number (transcendental regime).
+    R, D : str or None
+        ``e^(eps D) = R`` otherwise (rational regime).
+
+    Examples
+    --------
+    >>> from exactdp.exact.level import Level
+    >>> level_data(Level.from_alpha("1/2"))
+    LevelData(text='log(2)', eps=None, R='2', D='1')
+    """
 
     text: str
     eps: str | None
@@ -51,7 +103,28 @@ class MetricData(Record):
 
     When every pair of distinct points is a generating pair at one distance (the discrete metric), ``pairs``
     is empty and ``all_pairs_at`` holds that distance, with the points in ``labels``: ``n(n-1)/2`` pairs are
-    not written out.
+    not written out.  Checking the generating pairs suffices (ECP14 sec. 3.2).
+
+    Parameters
+    ----------
+    description : str
+        The metric's one-line description.
+    points : int
+        Number of points.
+    pairs : list of list of str
+        ``[x, x', d(x, x')]`` per generating pair (exact text).
+    reduction : str
+        Why checking these pairs suffices.
+    all_pairs_at : str, optional
+        The common distance when every pair is generating.
+    labels : list of str, optional
+        The points, with ``all_pairs_at``.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> metric_data(path(3)).pairs
+    [['0', '1', '1'], ['1', '2', '1']]
     """
 
     description: str
@@ -64,7 +137,31 @@ class MetricData(Record):
 
 @dataclass(frozen=True)
 class Constraint(Record):
-    """One inequality ``K(x)(z) <= e^(eps d) K(x')(z)`` with its exact sides (``lhs``/``rhs``/``excess`` at a level)."""
+    """One inequality ``K(x)(z) <= e^(eps d) K(x')(z)`` with its exact sides (``lhs``/``rhs``/``excess`` at a level).
+
+    A constraint of ``eps d``-privacy (ECP14 Def. 1); a tight one of ECP14
+    Def. 6 has ``excess = 0``.
+
+    Parameters
+    ----------
+    x, x_prime : str
+        The two inputs.
+    output : str
+        The output ``z``.
+    distance : str
+        ``d(x, x')``, exact text.
+    K_x, K_x_prime : str
+        ``K(x)(z)`` and ``K(x')(z)``, exact text.
+    lhs, rhs, excess : str, optional
+        At a level: ``K(x)(z)``, ``e^(eps d) K(x')(z)`` and ``lhs - rhs``.
+
+    Examples
+    --------
+    >>> c = Constraint(x="0", x_prime="1", output="0", distance="1", K_x="2/3", K_x_prime="1/3",
+    ...                lhs="2/3", rhs="2/3", excess="0")
+    >>> Constraint.from_json(c.to_json()) == c
+    True
+    """
 
     x: str
     x_prime: str
@@ -78,10 +175,27 @@ class Constraint(Record):
 
 
 def mechanism_data(mech: Mechanism) -> MechanismData:
-    """Exact strings of a :class:`~exactdp.mechanism.Mechanism`'s distinct values and its code matrix."""
+    """Return the exact strings of a :class:`~exactdp.mechanism.Mechanism`'s distinct values and its code matrix.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The live mechanism.
+
+    Returns
+    -------
+    MechanismData
+        Exact JSON data only.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import geometric
+    >>> mechanism_data(geometric(1, "1/2")).codes
+    IntMatrix([[0, 1], [1, 0]])
+    """
     return MechanismData(name=str(mech.name), inputs=[str(x) for x in mech.inputs],
                          outputs=[str(z) for z in mech.outputs], values=[exact_str(v) for v in mech.values],
-                         codes=mech.codes.tolist())
+                         codes=IntMatrix(mech.codes))
 
 
 @overload
@@ -89,7 +203,26 @@ def level_data(level: Level) -> LevelData: ...
 @overload
 def level_data(level: None) -> None: ...
 def level_data(level: Level | None) -> LevelData | None:
-    """The exact form of a :class:`~exactdp.exact.level.Level` (``None`` stays ``None``)."""
+    """Return the exact form of a :class:`~exactdp.exact.level.Level` (``None`` stays ``None``).
+
+    Parameters
+    ----------
+    level : Level or None
+        The live level.
+
+    Returns
+    -------
+    LevelData or None
+        ``eps`` when algebraic, else ``R`` and ``D``.
+
+    Examples
+    --------
+    >>> from exactdp.exact.level import Level
+    >>> level_data(Level.from_eps("1/2"))
+    LevelData(text='1/2', eps='1/2', R=None, D=None)
+    >>> level_data(None) is None
+    True
+    """
     if level is None:
         return None
     lin = level.exponent()
@@ -99,7 +232,26 @@ def level_data(level: Level | None) -> LevelData | None:
 
 
 def metric_data(metric: FiniteMetric) -> MetricData:
-    """A metric's generating pairs as exact strings, with the reduction that makes them sufficient."""
+    """Return a metric's generating pairs as exact strings, with the reduction that makes them sufficient.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The live metric.
+
+    Returns
+    -------
+    MetricData
+        The pairs; for the discrete metric ``all_pairs_at`` and ``labels``
+        instead.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import discrete
+    >>> m = metric_data(discrete(3))
+    >>> m.pairs, m.all_pairs_at, m.labels
+    ([], '1', ['0', '1', '2'])
+    """
     pts = metric.points
     if metric.params.get("kind") == "discrete" and len(metric) >= 2:
         return MetricData(description=metric.description, points=len(metric), pairs=[], reduction=metric.reduction,

@@ -44,7 +44,24 @@ E = TypeVar("E", bound=Evidence, covariant=True)
 
 
 class Method(str, Enum):
-    """What a verdict rests on (DESIGN.md section 2); a precision in bits goes with the ball methods."""
+    """What a verdict rests on (DESIGN.md section 2); a precision in bits goes with the ball methods.
+
+    Attributes
+    ----------
+    RATIONAL, TRANSCENDENCE_BALLS, SYMBOLIC_ROOTS : Method
+        The three exact regimes of DESIGN.md sec. 2.
+    EXACT_LP, EXACT_SOLVE, BALL_SOLVE, VERIFIED_FLOAT : Method
+        Exact or certified linear algebra (LP with its dual, solves).
+    ENUMERATION, CLOSED_FORM : Method
+        Exhaustive exact enumeration; a proved closed form (e.g. ECP14 Prop. 9).
+    NONE : Method
+        No exact regime applies (the verdict is undecided).
+
+    Examples
+    --------
+    >>> str(Method.EXACT_LP), Method["RATIONAL"] is Method.RATIONAL
+    ('exact LP with dual certificate', True)
+    """
 
     RATIONAL = "exact rational arithmetic"
     TRANSCENDENCE_BALLS = "exact zero test (Lindemann-Weierstrass) and certified balls"
@@ -65,12 +82,14 @@ class Method(str, Enum):
 class Certificate(Generic[E]):
     """The result of a checker: what was asked, the verdict, what it rests on, and the evidence.
 
-    Attributes
+    Parameters
     ----------
     kind : str
         The certificate kind; equals ``evidence.kind``.
-    verdict : Verdict
+    verdict : Verdict or bool
+        Holds / fails / undecided (``True``/``False`` are converted).
     method : Method
+        What the verdict rests on.
     claim : str
         What was asked, one line in words.
     evidence : Evidence
@@ -82,6 +101,24 @@ class Certificate(Generic[E]):
         Ball precision in bits, where the method used balls.
     note : str
         How the method ran (e.g. how many comparisons the float filter settled).
+
+    Raises
+    ------
+    TypeError
+        A verdict that is not a bool or Verdict, a method that is not a
+        :class:`Method`, or evidence that is not this kind's record.
+    ValueError
+        A reason without an undecided verdict, or an undecided verdict
+        without a reason.
+
+    Examples
+    --------
+    >>> from exactdp import geometric, path, certify_privacy
+    >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+    >>> c.kind, c.verdict, c.method.name, c.evidence.epsilon
+    ('privacy', <Verdict.HOLDS: 'holds'>, 'RATIONAL', 'log(2)')
+    >>> Certificate.from_json(c.to_json()) == c
+    True
     """
 
     kind: str
@@ -110,22 +147,87 @@ class Certificate(Generic[E]):
     # -- the verdict -------------------------------------------------------------------------------------------
     @property
     def holds(self) -> bool | Verdict:
-        """``True``, ``False`` or :data:`UNDECIDED`."""
+        """``True``, ``False`` or :data:`UNDECIDED`.
+
+        Examples
+        --------
+        >>> from exactdp import geometric, path, certify_privacy
+        >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+        >>> c.holds
+        True
+        """
         return UNDECIDED if self.verdict is UNDECIDED else self.verdict is Verdict.HOLDS
 
     # -- data ----------------------------------------------------------------------------------------------------
     def to_json(self) -> dict:
-        """The certificate as JSON data; :meth:`from_json` rebuilds it exactly."""
+        """Return the certificate as JSON data; :meth:`from_json` rebuilds it exactly.
+
+        Returns
+        -------
+        dict
+            ``schema``, ``version``, ``kind``, ``verdict``, ``method``,
+            ``precision``, ``claim``, ``reason``, ``note`` and ``evidence``
+            (exact text and numbers only), as ``schema/certificate.schema.json``
+            documents.
+
+        Examples
+        --------
+        >>> from exactdp import geometric, path, certify_privacy
+        >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+        >>> d = c.to_json()
+        >>> d["schema"], d["version"], d["verdict"], d["evidence"]["epsilon"]
+        ('exactdp-certificate', 1, 'holds', 'log(2)')
+        """
         return {"schema": SCHEMA, "version": SCHEMA_VERSION, "kind": self.kind, "verdict": self.verdict.value,
                 "method": self.method.name, "precision": self.precision, "claim": self.claim,
                 "reason": self.reason, "note": self.note, "evidence": self.evidence.to_json()}
 
     def to_json_str(self) -> str:
+        """Return :meth:`to_json` as indented JSON text (what ``--format json`` prints).
+
+        Returns
+        -------
+        str
+            JSON text, indented by 2.
+
+        Examples
+        --------
+        >>> from exactdp import geometric, path, certify_privacy
+        >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+        >>> Certificate.from_json(c.to_json_str()) == c
+        True
+        """
         return json.dumps(self.to_json(), indent=2)
 
     @classmethod
     def from_json(cls: type[Certificate[Evidence]], data: dict | str) -> Certificate[Evidence]:
-        """Rebuild a certificate from :meth:`to_json` output (a dict or JSON text)."""
+        """Rebuild a certificate from :meth:`to_json` output (a dict or JSON text).
+
+        Parameters
+        ----------
+        data : dict or str
+            The certificate's JSON.
+
+        Returns
+        -------
+        Certificate
+            Equal to the one dumped.
+
+        Raises
+        ------
+        ValueError
+            Not an exactdp certificate, another schema version, invalid JSON,
+            or evidence fields that do not match the kind's schema.
+        KeyError
+            A missing top-level field or an unknown method name.
+
+        Examples
+        --------
+        >>> Certificate.from_json({"schema": "exactdp-certificate", "version": 2})
+        Traceback (most recent call last):
+        ...
+        ValueError: certificate schema version 2; this exactdp reads version 1
+        """
         if isinstance(data, str):
             data = json.loads(data)
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
@@ -139,34 +241,132 @@ class Certificate(Generic[E]):
 
     # -- rendering (from the evidence alone) ---------------------------------------------------------------------
     def proof(self) -> Proof:
-        """The worked proof (:class:`~exactdp.certificate.render.Proof`) built from the evidence."""
+        """Return the worked proof (:class:`~exactdp.certificate.render.Proof`) built from the evidence.
+
+        Returns
+        -------
+        Proof
+            Claim, steps, conclusion, summary; nothing recomputed.
+
+        Raises
+        ------
+        LookupError
+            No renderer is registered for this kind.
+
+        Examples
+        --------
+        >>> from exactdp import geometric, path, certify_privacy
+        >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+        >>> p = c.proof()
+        >>> p.steps[0].title, p.conclusion
+        ('Definition', 'The mechanism is eps*d-private at eps = log(2).')
+        """
         from .render import proof_of
 
         return proof_of(self)
 
     def to_text(self) -> str:
+        """Return the certificate as plain text: claim, verdict, method and the proof's summary lines.
+
+        Returns
+        -------
+        str
+            Plain words and exact numbers, no LaTeX.
+
+        Examples
+        --------
+        >>> from exactdp import geometric, path, certify_privacy
+        >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+        >>> print(c.to_text().splitlines()[1])
+        verdict: holds
+        """
         from .render import as_text
 
         return as_text(self)
 
     def to_markdown(self) -> str:
+        """Return the worked proof in Markdown (``$...$`` math), as in ``proofs/``.
+
+        Returns
+        -------
+        str
+            Claim, verdict, method, the numbered proof steps and conclusion.
+
+        Examples
+        --------
+        >>> from exactdp import geometric, path, certify_privacy
+        >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+        >>> c.to_markdown().splitlines()[0]
+        '**Claim.** geometric(n=2) is eps*d-private with eps = log(2) on the path on 3 points (d(i, j) = |i - j|)'
+        """
         from .render import as_markdown
 
         return as_markdown(self)
 
     def to_latex(self) -> str:
+        """Return the worked proof in LaTeX (a fragment: paragraphs and display math).
+
+        Returns
+        -------
+        str
+            LaTeX text.
+
+        Examples
+        --------
+        >>> from exactdp import geometric, path, certify_privacy
+        >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+        >>> print(c.to_latex().splitlines()[2])
+        \\paragraph{Verdict.} holds.
+        """
         from .render import as_latex
 
         return as_latex(self)
 
     def render(self, fmt: str) -> str:
-        """``fmt`` one of ``text``, ``json``, ``markdown``, ``latex``."""
+        """Return the certificate in the format ``fmt`` (the command line's ``--format``).
+
+        Parameters
+        ----------
+        fmt : {"text", "json", "markdown", "latex"}
+            The output format.
+
+        Returns
+        -------
+        str
+            :meth:`to_text`, :meth:`to_json_str` (with a final newline),
+            :meth:`to_markdown` or :meth:`to_latex`.
+
+        Raises
+        ------
+        KeyError
+            Another format.
+
+        Examples
+        --------
+        >>> from exactdp import geometric, path, certify_privacy
+        >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+        >>> c.render("text") == c.to_text()
+        True
+        """
         if fmt == "json":
             return self.to_json_str() + "\n"
         return {"text": self.to_text, "markdown": self.to_markdown, "latex": self.to_latex}[fmt]()
 
     def to_html(self) -> str:
-        """The worked proof as an HTML fragment (escaped; ``$...$`` math left for MathJax)."""
+        """Return the worked proof as an HTML fragment (escaped; ``$...$`` math left for MathJax).
+
+        Returns
+        -------
+        str
+            The notebook view, a ``<div class="exactdp-certificate">``.
+
+        Examples
+        --------
+        >>> from exactdp import geometric, path, certify_privacy
+        >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+        >>> c.to_html().splitlines()[0]
+        '<div class="exactdp-certificate">'
+        """
         from .render import as_html
 
         return as_html(self)
@@ -185,7 +385,20 @@ class Certificate(Generic[E]):
 
     # -- re-check --------------------------------------------------------------------------------------------------
     def recheck(self) -> RecheckResult:
-        """Re-verify this certificate from its JSON alone in the independent kernel :mod:`exactdp.recheck`."""
+        """Re-verify this certificate from its JSON alone in the independent kernel :mod:`exactdp.recheck`.
+
+        Returns
+        -------
+        RecheckResult
+            ``confirmed``, ``refuted`` or ``not checkable`` with the reason.
+
+        Examples
+        --------
+        >>> from exactdp import geometric, path, certify_privacy
+        >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+        >>> c.recheck().status
+        'confirmed'
+        """
         from ..recheck import recheck
 
         return recheck(self.to_json())

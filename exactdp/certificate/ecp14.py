@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..exact.decide import exact_str
 from .common import LevelData, MechanismData
-from .records import Evidence, Record, evidence_kind
+from .records import Evidence, IntMatrix, Record, evidence_kind
 from .render import Proof, Step, renderer
 from .privacy import tex
 
@@ -33,7 +33,11 @@ class DistanceData(Record):
 
     points: list
     values: list
-    codes: list
+    codes: IntMatrix
+
+    def __post_init__(self):
+        object.__setattr__(self, "codes", IntMatrix(self.codes))   # a list from JSON, or an int array
+        super().__post_init__()
 
 
 def distance_data(metric: FiniteMetric) -> DistanceData | None:
@@ -44,7 +48,7 @@ def distance_data(metric: FiniteMetric) -> DistanceData | None:
         return None
     codes, values = distance_codes(metric)   # numpy codes, each checked against the metric's exact distance
     return DistanceData(points=[str(p) for p in metric.points],
-                        values=["inf" if d == math.inf else exact_str(d) for d in values], codes=codes.tolist())
+                        values=["inf" if d == math.inf else exact_str(d) for d in values], codes=IntMatrix(codes))
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,7 @@ class RegularEvidence(Evidence):
     negative: list                   # labels y with mu_y certified < 0
     lp: LPData | None
     prop_violation: str | None
+    verified: dict | None = None     # a verified float solve (as TightEvidence.verified)
 
     _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData}
 
@@ -118,6 +123,7 @@ class ThresholdEvidence(Evidence):
     z_at_lo: str | None
     solver: str
     partition: str | None = None     # route "exact-polynomial": the equitable partition it worked on
+    ends: dict | None = None         # route "bracket": {"lo": ..., "hi": ...} the verified solves at both ends
 
     _nested = {"distances": DistanceData}
 

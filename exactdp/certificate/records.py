@@ -33,7 +33,104 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Callable, ClassVar, TypeVar
 
-__all__ = ["Record", "Evidence", "evidence_kind", "evidence_from_json", "evidence_kinds"]
+import numpy as np
+
+__all__ = ["Record", "Evidence", "IntMatrix", "evidence_kind", "evidence_from_json", "evidence_kinds"]
+
+
+class IntMatrix:
+    """A read-only matrix of integers (a code matrix) held compactly; its JSON is a list of rows of ints.
+
+    Code matrices (a mechanism's, a metric's distances) are the one large item of
+    evidence: 16 million cells for a 4000 x 4000 mechanism.  Held as Python lists
+    they cost seconds to build and to check; held here they are a read-only int64
+    copy, exact all the same, and become lists only when the certificate is
+    written as JSON.
+
+    Parameters
+    ----------
+    data : list of list of int or numpy integer array
+        The rows; a float, bool or string entry, or a ragged or non-2-D shape,
+        is refused.
+
+    Raises
+    ------
+    TypeError
+        ``data`` is not a 2-D matrix of integers.
+
+    Examples
+    --------
+    >>> m = IntMatrix([[0, 1], [1, 0]])
+    >>> m[0], len(m), m == [[0, 1], [1, 0]], m.tolist()
+    ([0, 1], 2, True, [[0, 1], [1, 0]])
+    >>> IntMatrix([[0, 0.5]])
+    Traceback (most recent call last):
+    ...
+    TypeError: IntMatrix: expected a 2-D matrix of integers (lists of plain ints)
+    """
+
+    __slots__ = ("_a",)
+
+    def __init__(self, data):
+        if isinstance(data, IntMatrix):
+            a = data._a
+        else:
+            if isinstance(data, list) and not data:
+                data = np.zeros((0, 0), dtype=np.int64)
+            try:
+                a = np.array(data, dtype=None if isinstance(data, np.ndarray) else object)
+                if a.dtype == object:
+                    if not all(type(v) is int for v in a.ravel().tolist()):
+                        raise TypeError
+                    a = a.astype(np.int64)
+            except (TypeError, ValueError, OverflowError):
+                raise TypeError("IntMatrix: expected a 2-D matrix of integers (lists of plain ints)") from None
+            if a.ndim != 2 or a.dtype.kind not in "iu":
+                raise TypeError(f"IntMatrix: expected a 2-D matrix of integers, got dtype {a.dtype} and shape "
+                                f"{a.shape}")
+            a = a.astype(np.int64, copy=True)
+            a.setflags(write=False)
+        self._a = a
+
+    def tolist(self) -> list:
+        """Return the rows as lists of Python ints (the JSON form).
+
+        Returns
+        -------
+        list of list of int
+            A fresh copy.
+
+        Examples
+        --------
+        >>> IntMatrix([[2, 3]]).tolist()
+        [[2, 3]]
+        """
+        return self._a.tolist()
+
+    def __len__(self) -> int:
+        return int(self._a.shape[0])
+
+    def __getitem__(self, i):
+        return self._a[i].tolist()
+
+    def __iter__(self):
+        return (row.tolist() for row in self._a)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, IntMatrix):
+            return self._a.shape == other._a.shape and bool(np.array_equal(self._a, other._a))
+        if isinstance(other, list):
+            try:
+                return self == IntMatrix(other)
+            except TypeError:
+                return False
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking container semantics: unhashable, like a list
+
+    def __repr__(self) -> str:
+        n, m = self._a.shape
+        return f"IntMatrix({self.tolist()!r})" if n * m <= 64 else f"IntMatrix(<{n} x {m} integers>)"
 
 
 def _flat_ints(rows: list) -> bool:
@@ -45,7 +142,7 @@ _INT = {int}
 
 
 def _check(value: Any, where: str) -> None:
-    if value is None or isinstance(value, (str, bool, Record)):
+    if value is None or isinstance(value, (str, bool, Record, IntMatrix)):
         return
     if isinstance(value, int):
         return
@@ -68,6 +165,8 @@ def _check(value: Any, where: str) -> None:
 def _dump(value: Any) -> Any:
     if isinstance(value, Record):
         return value.to_json()
+    if isinstance(value, IntMatrix):
+        return value.tolist()
     if isinstance(value, list):
         return [_dump(v) for v in value]
     if isinstance(value, dict):
@@ -80,7 +179,25 @@ _RecordT = TypeVar("_RecordT", bound="Record")
 
 @dataclass(frozen=True)
 class Record:
-    """Base of typed evidence records (see the module docstring)."""
+    """Base of typed evidence records (see the module docstring).
+
+    Subclasses are frozen dataclasses; their fields are the record's
+    parameters.  Every field is checked at construction: exact JSON data
+    only (DESIGN.md sec. 4).
+
+    Raises
+    ------
+    TypeError
+        A field holding anything but ``str``, ``int``, ``bool``, ``None``,
+        lists, string-keyed dicts and records (a float, an ``fmpq``, a live
+        object): an internal error of the checker that built it.
+
+    Examples
+    --------
+    >>> from exactdp.certificate.common import LevelData
+    >>> LevelData(text="log(2)", eps=None, R="2", D="1").to_json()
+    {'text': 'log(2)', 'eps': None, 'R': '2', 'D': '1'}
+    """
 
     #: field name -> Record subclass for nested records (a single record, or a list of them)
     _nested: ClassVar[dict] = {}
@@ -90,12 +207,52 @@ class Record:
             _check(getattr(self, f.name), f"{type(self).__name__}.{f.name}")
 
     def to_json(self) -> dict:
-        """The record as JSON data (a dict of exact values)."""
+        """Return the record as JSON data (a dict of exact values).
+
+        Returns
+        -------
+        dict
+            Field name -> JSON value; nested records as dicts.
+
+        Examples
+        --------
+        >>> from exactdp.certificate.common import LevelData
+        >>> LevelData(text="1/2", eps="1/2", R=None, D=None).to_json()["eps"]
+        '1/2'
+        """
         return {f.name: _dump(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
     def from_json(cls: type[_RecordT], data: dict) -> _RecordT:
-        """Rebuild a record from :meth:`to_json` output; unknown or missing fields are refused."""
+        """Rebuild a record from :meth:`to_json` output; unknown or missing fields are refused.
+
+        Parameters
+        ----------
+        data : dict
+            A JSON object with exactly the record's fields.
+
+        Returns
+        -------
+        Record
+            An instance of ``cls`` equal to the one dumped.
+
+        Raises
+        ------
+        ValueError
+            Not a dict, or fields that do not match the schema.
+        TypeError
+            A field value that is not exact JSON data.
+
+        Examples
+        --------
+        >>> from exactdp.certificate.common import LevelData
+        >>> LevelData.from_json({"text": "log(2)", "eps": None, "R": "2", "D": "1"}).R
+        '2'
+        >>> LevelData.from_json({"text": "log(2)"})
+        Traceback (most recent call last):
+        ...
+        ValueError: LevelData: fields do not match the schema; missing ['eps', 'R', 'D']
+        """
         if not isinstance(data, dict):
             raise ValueError(f"{cls.__name__}: expected a JSON object, got {type(data).__name__}")
         names = [f.name for f in fields(cls)]
@@ -118,7 +275,15 @@ _KINDS: dict = {}
 
 @dataclass(frozen=True)
 class Evidence(Record):
-    """The evidence of one certificate kind; subclasses are registered with :func:`evidence_kind`."""
+    """The evidence of one certificate kind; subclasses are registered with :func:`evidence_kind`.
+
+    ``kind`` (a class variable) is the name it is registered under.
+
+    Examples
+    --------
+    >>> evidence_kinds()["privacy"].kind
+    'privacy'
+    """
 
     kind: ClassVar[str] = ""
 
@@ -127,7 +292,36 @@ _R = TypeVar("_R", bound=type)
 
 
 def evidence_kind(name: str) -> Callable[[_R], _R]:
-    """Class decorator registering an :class:`Evidence` subclass under certificate kind ``name``."""
+    """Return a class decorator registering an :class:`Evidence` subclass under certificate kind ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The certificate kind (``"privacy"``, ``"optimality"``, ...).
+
+    Returns
+    -------
+    callable
+        The decorator; it sets ``cls.kind = name`` and returns ``cls``.
+
+    Raises
+    ------
+    TypeError
+        (from the decorator) The class is not an :class:`Evidence` subclass.
+    ValueError
+        (from the decorator) ``name`` is already registered to another class.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @evidence_kind("privacy")
+    ... @dataclass(frozen=True)
+    ... class Other(Evidence):
+    ...     note: str
+    Traceback (most recent call last):
+    ...
+    ValueError: evidence kind 'privacy' registered twice
+    """
     def deco(cls: _R) -> _R:
         if not (isinstance(cls, type) and issubclass(cls, Evidence)):
             raise TypeError("evidence_kind: decorate an Evidence subclass")
@@ -140,12 +334,48 @@ def evidence_kind(name: str) -> Callable[[_R], _R]:
 
 
 def evidence_kinds() -> dict:
-    """The registered kinds: name -> Evidence subclass."""
+    """Return the registered kinds: name -> Evidence subclass.
+
+    Returns
+    -------
+    dict
+        A copy of the registry.
+
+    Examples
+    --------
+    >>> evidence_kinds()["optimality"].__name__
+    'OptimalityEvidence'
+    """
     return dict(_KINDS)
 
 
 def evidence_from_json(kind: str, data: dict) -> Evidence:
-    """Rebuild the evidence of a certificate of ``kind`` from JSON."""
+    """Rebuild the evidence of a certificate of ``kind`` from JSON.
+
+    Parameters
+    ----------
+    kind : str
+        A registered certificate kind.
+    data : dict
+        The ``evidence`` object of a certificate's JSON.
+
+    Returns
+    -------
+    Evidence
+        The typed record, equal to the one dumped.
+
+    Raises
+    ------
+    ValueError
+        An unknown kind, or fields that do not match the kind's schema.
+
+    Examples
+    --------
+    >>> from exactdp import geometric, path, certify_privacy
+    >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+    >>> evidence_from_json("privacy", c.to_json()["evidence"]) == c.evidence
+    True
+    """
     cls = _KINDS.get(kind)
     if cls is None:
         raise ValueError(f"certificate kind {kind!r} is unknown; known: {', '.join(sorted(_KINDS))}")

@@ -23,7 +23,22 @@ __all__ = ["Step", "Proof", "renderer", "proof_of", "as_text", "as_markdown", "a
 
 @dataclass
 class Step:
-    """One step of a worked proof: a title and Markdown text (``$...$`` for math), optional LaTeX."""
+    """One step of a worked proof: a title and Markdown text (``$...$`` for math), optional LaTeX.
+
+    Parameters
+    ----------
+    title : str
+        Short title (``"Definition"``, ``"Reduction"``, ...).
+    markdown : str
+        The step's text; math between ``$...$``.
+    latex : str, default ""
+        A LaTeX version when the Markdown does not translate (else derived).
+
+    Examples
+    --------
+    >>> Step("Definition", "$K$ is private.").title
+    'Definition'
+    """
 
     title: str
     markdown: str
@@ -32,7 +47,27 @@ class Step:
 
 @dataclass
 class Proof:
-    """A worked proof: the claim as a formula, the steps, the conclusion and a plain-text summary."""
+    """A worked proof: the claim as a formula, the steps, the conclusion and a plain-text summary.
+
+    Parameters
+    ----------
+    claim_latex : str
+        The claim as a LaTeX formula.
+    steps : list of Step
+        The worked steps, in order.
+    conclusion : str
+        The last sentence.
+    summary : list of tuple
+        ``(label, value)`` lines for the text view.
+    value_only : bool, default False
+        The certificate computes a value rather than deciding a property.
+
+    Examples
+    --------
+    >>> p = Proof(r"K(x)(z) \\le 2 K(x')(z)", [Step("Check", "every ratio is at most $2$")], "Private.")
+    >>> len(p.steps), p.conclusion
+    (1, 'Private.')
+    """
 
     claim_latex: str
     steps: list = field(default_factory=list)
@@ -47,7 +82,35 @@ _RENDERERS: dict = {}
 
 
 def renderer(kind: str) -> Callable[[Callable[[Any], Proof]], Callable[[Any], Proof]]:
-    """Decorator registering ``fn(certificate) -> Proof`` as the renderer of ``kind``."""
+    """Return a decorator registering ``fn(certificate) -> Proof`` as the renderer of ``kind``.
+
+    One renderer per kind builds the worked proof from the evidence alone
+    (DESIGN.md sec. 4: decide, evidence, render).
+
+    Parameters
+    ----------
+    kind : str
+        The certificate kind.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns ``fn`` unchanged.
+
+    Raises
+    ------
+    ValueError
+        (from the decorator) Another function is already registered for ``kind``.
+
+    Examples
+    --------
+    >>> @renderer("privacy")
+    ... def other(cert):
+    ...     return Proof("")
+    Traceback (most recent call last):
+    ...
+    ValueError: renderer for 'privacy' registered twice
+    """
     def deco(fn: Callable[[Any], Proof]) -> Callable[[Any], Proof]:
         if kind in _RENDERERS and _RENDERERS[kind] is not fn:
             raise ValueError(f"renderer for {kind!r} registered twice")

@@ -2,8 +2,9 @@
 
 from .all_eps import certify_all_eps
 from .approximate import certify_approx
+from .lp import certify_lp_infeasible, certify_lp_optimum
 from .privacy import certify_privacy, resolve_level, smallest_epsilon
 from .relation import certify_relation
 
 __all__ = ["certify_privacy", "smallest_epsilon", "certify_all_eps", "resolve_level", "certify_relation",
-           "certify_approx"]
+           "certify_approx", "certify_lp_optimum", "certify_lp_infeasible"]

@@ -50,6 +50,7 @@ def certify_all_eps(mech: Mechanism, metric: FiniteMetric | nx.Graph) -> Certifi
     mech : Mechanism
         Entries rational functions of a symbolic ``alpha`` (or rational).
     metric : FiniteMetric or networkx.Graph
+        The metric ``d`` of ``eps d``-privacy (ECP14 Def. 1) on the inputs.
 
     Returns
     -------

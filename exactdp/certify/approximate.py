@@ -230,9 +230,11 @@ def certify_approx(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: 
         The relation ``x ~ x'``: a metric's pairs at distance 1 (graph edges,
         Hamming neighbours), a graph's edges, or an explicit list.  Both
         orders of every pair are checked.
-    eps, alpha, level :
+    eps, alpha, level : exact number or Level
         Exactly one; ``eps = 0`` is allowed.
     delta : exact number in [0, 1]
+        The additive slack of HLM15 Def. 1 (5) (rational or an exponential
+        expression).
 
     Returns
     -------
@@ -242,6 +244,19 @@ def certify_approx(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: 
         eps).  ``evidence.witness`` is the maximising pair ``(x, x')``, its worst set
         ``S*``, both sides ``P_x(S*)`` and ``e^eps P_x'(S*) + delta``: a
         violation when the excess exceeds ``delta``, else the binding pair.
+        Undecided (with the reason) outside the exact regimes.
+
+    Raises
+    ------
+    InvalidInput
+        Not exactly one of ``eps``, ``alpha``, ``level``; ``eps < 0``; a
+        ``delta`` outside [0, 1] or written in eps/alpha; a neighbour pair
+        that is malformed, names an unknown input or repeats one; a metric
+        whose points are not the mechanism's inputs
+        (:class:`~exactdp.errors.UnsupportedRegime` for a ``delta`` outside
+        the exact regimes).
+    InvalidType
+        ``neighbours`` of another type.
 
     Examples
     --------

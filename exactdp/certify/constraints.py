@@ -3,9 +3,19 @@
 For a mechanism ``K`` and a metric with generating pairs ``(x, x', d)``, the
 constraints are ``K(x)(z) <= e^(eps d) K(x')(z)`` in both directions, for every
 output ``z``.  They are grouped into *triples* ``(a, b, d)`` of value codes and
-distance; identical triples are decided once.  Large problems are streamed in
-chunks of pairs so memory stays bounded; exact decisions are cached across
-chunks.
+distance; identical triples are decided once.  The distinct triples are found
+in one of three ways (the same verdicts and inequality counts from each):
+
+* every pair at one distance (e.g. the discrete metric): from per-column value
+  counts, never from the ``n (n - 1) m`` inequalities;
+* a bounded key space ``V^2 ND <= MAX_BITMAP``: the forward keys
+  ``(a V + b) ND + d`` are marked in a byte map, chunk by chunk, with no sort
+  of the inequalities (the reverse direction is the same set with ``a, b``
+  swapped); the multiplicities of tight and violated triples are counted in one
+  more pass over the keys;
+* otherwise: sorted chunk by chunk, and merged for later passes while at most
+  ``MAX_KEPT`` distinct triples have been seen (beyond that each pass streams
+  the chunks again, so memory stays bounded).
 
 Deciding a triple: an exact zero on either side is settled exactly; the rest
 first meet a certified floating-point filter in the style of CGAL's filtered
@@ -22,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-from flint import ctx
+from flint import ctx, fmpq
 
 from ..errors import LabelMismatch, Undecided
 from ..exact.decide import arb_of, float_bounds, is_zero
@@ -34,11 +44,18 @@ if TYPE_CHECKING:
 __all__ = ["Constraints", "Triple", "Summary", "align"]
 
 SLACK, TIGHT, VIOLATED, UNDECIDED_STATUS = -1, 0, 1, 2
-#: inequalities per chunk (both directions); bounds memory to a few hundred MiB
+#: inequalities (both directions) per chunk; bounds the memory of one pass to a few hundred MiB
 CHUNK = 3_000_000
 MAX_LISTED = 10
-#: largest key space ``V^2 ND`` (values squared times distances) merged across chunks without sorting
-MAX_KEYS = 1 << 24
+#: largest key space ``V^2 ND`` (values squared times distances) deduplicated with a byte per key, no sort
+MAX_BITMAP = 1 << 27
+#: inequalities checked against the bitmap at a time (only the unseen ones of a block are sorted)
+BLOCK = 1 << 16
+#: forward keys kept (int32, 4 bytes each) for the passes that count inequalities in the bitmap mode
+MAX_KEY_CACHE = 1 << 26
+#: distinct triples of the sorted mode kept across chunks for later passes; beyond this budget every pass
+#: deduplicates chunk by chunk again, so memory stays bounded (a dense 300 x 300 mechanism has 22.5 million)
+MAX_KEPT = 4_000_000
 
 
 def align(mech: Mechanism, metric: FiniteMetric) -> np.ndarray:
@@ -83,7 +100,10 @@ class _Chunk:
     B: np.ndarray
     DC: np.ndarray
     first: np.ndarray
-    counts: np.ndarray
+    counts: np.ndarray | None  # multiplicities; None when :meth:`Constraints._multiplicities` counts them
+    fwd: np.ndarray | None = None  # the distinct forward keys (bitmap mode) ...
+    fwd_at: np.ndarray | None = None  # ... the index of each among the triples ...
+    rev_at: np.ndarray | None = None  # ... and the index of its reverse
 
 
 class Constraints:
@@ -113,6 +133,9 @@ class Constraints:
         self.total = 2 * self.n_pairs * self.n_outputs
         self.pairs_per_chunk = max(1, chunk // max(2 * self.n_outputs, 1))
         self._cached = None
+        self._keys = None  # forward keys kept by the bitmap mode
+        self._decided = None  # (level key, Summary) of the last decision
+        self._factors, self._factors_level = {}, None  # e^(eps d) per distance code, at one level
         self._perm = perm
         self._complete = self._is_complete()
 
@@ -172,34 +195,108 @@ class Constraints:
         return _Chunk(A=uniq // V, B=uniq % V, DC=np.zeros(len(uniq), dtype=np.int64), first=first,
                       counts=counts)
 
+    # -- distinct triples ------------------------------------------------------------
+    def _spans(self):
+        """``(p0, p1)`` ranges of pairs, one chunk each."""
+        for p0 in range(0, self.n_pairs, self.pairs_per_chunk):
+            yield p0, min(self.n_pairs, p0 + self.pairs_per_chunk)
+
+    def _forward_keys(self, p0, p1, V, ND):
+        """Keys ``(a V + b) ND + d`` of the inequalities ``x -> x'`` of pairs ``p0 .. p1 - 1``, output by output
+        (position ``(p - p0) m + z``); the reverse direction ``x' -> x`` is the same set with ``a, b`` swapped."""
+        small = V * V * ND < (1 << 31)  # int32 keys: half the memory traffic
+        ca = self.mech.codes[self.I[p0:p1]].astype(np.int32 if small else np.int64)
+        ca *= V
+        ca += self.mech.codes[self.J[p0:p1]]
+        if ND > 1:
+            ca *= ND
+            ca += self.DC[p0:p1, None].astype(ca.dtype)
+        return ca.ravel()
+
     def _chunk_keys(self, p0, p1, V, ND):
-        ca = self.mech.codes[self.I[p0:p1]].astype(np.int64)
-        cb = self.mech.codes[self.J[p0:p1]].astype(np.int64)
-        dc = self.DC[p0:p1, None]
-        return np.concatenate([((ca * V + cb) * ND + dc).ravel(), ((cb * V + ca) * ND + dc).ravel()])
+        """Keys of both directions: ``x -> x'`` at positions ``(p - p0) m + z``, then ``x' -> x``."""
+        kf = self._forward_keys(p0, p1, V, ND).astype(np.int64)
+        a, rest = np.divmod(kf, V * ND)
+        b, d = np.divmod(rest, ND)
+        return np.concatenate([kf, (b * V + a) * ND + d])
 
-    def _merged_chunk(self, V, ND):
-        """All distinct triples at once, streamed over chunks of pairs and keyed by bounded integers (no sort):
-        counts and one occurrence per key ``(a V + b) ND + d`` in arrays of ``V^2 ND <= MAX_KEYS`` entries."""
-        K = V * V * ND
-        counts = np.zeros(K, dtype=np.int64)
-        first = np.zeros(K, dtype=np.int64)
+    def _union(self, F, first, V, ND):
+        """The distinct triples of both directions from the distinct forward keys ``F`` with their first
+        occurrences: the reverse of ``(a, b, d)`` is ``(b, a, d)``, found at the same position in direction 1.
+        Sorted by key; a triple met in both directions keeps its forward occurrence.  Multiplicities are left
+        to :meth:`_multiplicities`, which needs where each forward key and its reverse landed."""
         P, m = self.n_pairs, self.n_outputs
-        for p0 in range(0, P, self.pairs_per_chunk):
-            p1 = min(P, p0 + self.pairs_per_chunk)
-            keys = self._chunk_keys(p0, p1, V, ND)
-            counts += np.bincount(keys, minlength=K)
-            half = (p1 - p0) * m
-            pos = np.arange(len(keys), dtype=np.int64)
-            direction = pos >= half
-            # any occurrence of each key will do: fancy assignment keeps one of the writes
-            first[keys] = direction * (P * m) + p0 * m + np.where(direction, pos - half, pos)
-            del keys, pos, direction
-        uniq = np.flatnonzero(counts)
-        return _Chunk(A=(uniq // ND) // V, B=(uniq // ND) % V, DC=uniq % ND, first=first[uniq], counts=counts[uniq])
+        a, rest = np.divmod(F, V * ND)
+        b, d = np.divmod(rest, ND)
+        both = np.concatenate([F, (b * V + a) * ND + d])
+        u, idx, inv = np.unique(both, return_index=True, return_inverse=True)
+        inv = inv.ravel()
+        flat = np.concatenate([first, first + P * m])[idx]
+        A, rest = np.divmod(u, V * ND)
+        B, DC = np.divmod(rest, ND)
+        return _Chunk(A=A, B=B, DC=DC, first=flat, counts=None, fwd=F, fwd_at=inv[:len(F)], rev_at=inv[len(F):])
 
-    def chunks(self):
-        """Distinct triples per chunk of pairs (cached when they fit in one chunk, or were merged)."""
+    def _bitmap_chunk(self, V, ND, progress):
+        """All distinct triples at once, keyed by bounded integers (no sort of the inequalities): a byte per
+        key ``(a V + b) ND + d < V^2 ND <= MAX_BITMAP`` marks the forward keys seen; only the unseen keys of
+        each block are sorted, so a first occurrence is found once.  The reverse direction is the same set
+        with ``a, b`` swapped.  Multiplicities are left to :meth:`_multiplicities`."""
+        K, m = V * V * ND, self.n_outputs
+        seen = np.zeros(K, dtype=bool)
+        found, firsts, kept = [], [], []
+        keep = self.n_pairs * m <= MAX_KEY_CACHE
+        for p0, p1 in self._spans():
+            k = self._forward_keys(p0, p1, V, ND)
+            cand = np.flatnonzero(~np.take(seen, k))  # unseen before this chunk, in order
+            for b0 in range(0, len(cand), BLOCK):
+                pos = cand[b0:b0 + BLOCK]
+                kb = k[pos]
+                fresh = ~np.take(seen, kb)  # ... and before this block
+                pos, kb = pos[fresh], kb[fresh]
+                if len(kb):
+                    u, fi = np.unique(kb, return_index=True)
+                    seen[u] = True
+                    found.append(u)
+                    firsts.append(p0 * m + pos[fi])
+            if keep:
+                kept.append(k)
+            _report(progress, "distinct constraints", p1, self.n_pairs)
+        del seen
+        self._keys = kept if keep else None
+        F = np.concatenate(found).astype(np.int64) if found else np.zeros(0, dtype=np.int64)
+        first = np.concatenate(firsts) if firsts else np.zeros(0, dtype=np.int64)
+        return self._union(F, first, V, ND)
+
+    def _sorted_chunks(self, V, ND, progress):
+        """Distinct triples chunk by chunk (one sort each), merged and kept for the next pass while at most
+        ``MAX_KEPT`` of them have been seen; beyond that budget each pass deduplicates again (bounded memory)."""
+        kept, n_kept = [], 0
+        P, m = self.n_pairs, self.n_outputs
+        for p0, p1 in self._spans():
+            keys = self._chunk_keys(p0, p1, V, ND)
+            uniq, first, counts = _dedupe(keys)
+            del keys
+            half = (p1 - p0) * m
+            direction = first >= half
+            flat = direction * (P * m) + p0 * m + np.where(direction, first - half, first)
+            if kept is not None:
+                n_kept += len(uniq)
+                kept = kept + [(uniq, flat, counts)] if n_kept <= MAX_KEPT else None
+            _report(progress, "distinct constraints", p1, P)
+            yield _Chunk(A=(uniq // ND) // V, B=(uniq // ND) % V, DC=uniq % ND, first=flat, counts=counts)
+        if kept is not None and len(kept) > 1:  # every chunk was seen: merged once, first occurrences kept
+            u2, idx, inv = np.unique(np.concatenate([x[0] for x in kept]), return_index=True, return_inverse=True)
+            f2 = np.concatenate([x[1] for x in kept])[idx]
+            w = np.concatenate([x[2] for x in kept])
+            # float weights are exact: every multiplicity is below 2^53
+            c2 = np.rint(np.bincount(inv.ravel(), weights=w, minlength=len(u2))).astype(np.int64)
+            self._cached = [_Chunk(A=(u2 // ND) // V, B=(u2 // ND) % V, DC=u2 % ND, first=f2, counts=c2)]
+        elif kept is not None:
+            uniq, flat, counts = kept[0] if kept else (np.zeros(0, dtype=np.int64),) * 3
+            self._cached = [_Chunk(A=(uniq // ND) // V, B=(uniq // ND) % V, DC=uniq % ND, first=flat, counts=counts)]
+
+    def chunks(self, progress=None):
+        """Distinct triples, chunk by chunk (once computed, one cached chunk unless too many to keep)."""
         if self._cached is not None:
             yield from self._cached
             return
@@ -211,41 +308,41 @@ class Constraints:
                 return
         V = max(len(self.mech.values), 1)
         ND = max(len(self.dvals), 1)
-        if self.n_pairs > self.pairs_per_chunk and V * V * ND <= MAX_KEYS:
-            ch = self._merged_chunk(V, ND)
+        if self.n_pairs > self.pairs_per_chunk and V * V * ND <= MAX_BITMAP:
+            ch = self._bitmap_chunk(V, ND, progress)
             self._cached = [ch]
             yield ch
             return
-        out = []
-        P, m = self.n_pairs, self.n_outputs
-        for p0 in range(0, self.n_pairs, self.pairs_per_chunk):
-            p1 = min(self.n_pairs, p0 + self.pairs_per_chunk)
-            keys = self._chunk_keys(p0, p1, V, ND)
-            uniq, first, counts = _dedupe(keys)
-            del keys
-            half = (p1 - p0) * m
-            direction = first >= half
-            local = np.where(direction, first - half, first)
-            flat = direction * (P * m) + p0 * m + local
-            out.append((uniq, flat, counts))
-            yield _Chunk(A=(uniq // ND) // V, B=(uniq // ND) % V, DC=uniq % ND, first=flat, counts=counts)
-        # keep the distinct triples of all chunks, merged, for the next pass (no re-deduplication)
-        if not out:
-            self._cached = []
-            return
-        uniq = np.concatenate([u for u, _, _ in out])
-        flat = np.concatenate([f for _, f, _ in out])
-        counts = np.concatenate([c for _, _, c in out])
-        u2, inv = np.unique(uniq, return_inverse=True)
-        inv = inv.ravel()
-        c2 = np.zeros(len(u2), dtype=np.int64)
-        np.add.at(c2, inv, counts)
-        f2 = np.zeros(len(u2), dtype=np.int64)
-        f2[inv] = flat
-        self._cached = [_Chunk(A=(u2 // ND) // V, B=(u2 // ND) % V, DC=u2 % ND, first=f2, counts=c2)]
+        yield from self._sorted_chunks(V, ND, progress)
+
+    def _multiplicities(self, ch, status):
+        """``(violated, tight)`` inequality counts of a chunk without multiplicities: one pass over the
+        forward keys, each looked up in a byte map holding the status of the triple and of its reverse."""
+        f, r = status[ch.fwd_at], status[ch.rev_at]
+        nt = (f == TIGHT).astype(np.uint8) + (r == TIGHT)  # per forward key: tight ones among it and its reverse
+        nv = (f == VIOLATED).astype(np.uint8) + (r == VIOLATED)
+        has_t, has_v = bool(nt.any()), bool(nv.any())
+        both = has_t and has_v
+        V = max(len(self.mech.values), 1)
+        ND = max(len(self.dvals), 1)
+        smap = np.zeros(V * V * ND, dtype=np.uint8)
+        smap[ch.fwd] = nt + 4 * nv if both else (nt if has_t else nv)  # both: bits 0-1 tight, 2-3 violated
+        tight = violated = 0
+        keys = self._keys if self._keys is not None else (self._forward_keys(p0, p1, V, ND) for p0, p1 in self._spans())
+        for k in keys:
+            g = np.take(smap, k)
+            if both:
+                tight += int(np.sum(g & 3, dtype=np.int64))
+                violated += int(np.sum(g >> 2, dtype=np.int64))
+            elif has_t:
+                tight += int(np.sum(g, dtype=np.int64))
+            else:
+                violated += int(np.sum(g, dtype=np.int64))
+        return violated, tight
 
     def distinct(self) -> int:
-        """Number of distinct triples (exact when there is one chunk; an upper bound otherwise)."""
+        """Number of distinct triples (exact unless the chunks are streamed beyond ``MAX_KEPT``: then an upper
+        bound, the sum over chunks)."""
         return sum(len(c.A) for c in self.chunks())
 
     def locate(self, t: Triple):
@@ -311,12 +408,14 @@ class Constraints:
             dn = np.nextafter(np.nextafter(llo[a] - lhi[b], -np.inf) - ehi[dc], -np.inf)
         return up < 0, dn > 0
 
-    def _guide(self, ch) -> np.ndarray:
+    def _guide(self, ch, idx=None) -> np.ndarray:
+        """Float estimates of ``log(a/b)/d`` (of the triples ``idx`` only, when given): a guide, never a proof."""
+        A, B, DC = (ch.A, ch.B, ch.DC) if idx is None else (ch.A[idx], ch.B[idx], ch.DC[idx])
         zero, _, _, lg, dl = self.value_tables()
         with np.errstate(invalid="ignore", divide="ignore"):
-            g = (lg[ch.A] - lg[ch.B]) / dl[ch.DC]
-        g[zero[ch.A]] = -np.inf
-        g[zero[ch.B] & ~zero[ch.A]] = np.inf
+            g = (lg[A] - lg[B]) / dl[DC]
+        g[zero[A]] = -np.inf
+        g[zero[B] & ~zero[A]] = np.inf
         return g
 
     def best_guess(self):
@@ -355,68 +454,134 @@ class Constraints:
                     elo[c], ehi[c] = 0.0, math.inf
         return elo, ehi
 
-    def decide(self, level) -> Summary:
-        """Decide every constraint at ``level``; see :class:`Summary`."""
-        zero, lo, hi, _, _ = self.value_tables()
-        elo, ehi = self._factor_bounds(level)
+    def decide(self, level, progress=None) -> Summary:
+        """Decide every constraint at ``level``; see :class:`Summary`.
+
+        ``progress``, if given, is called as ``progress(stage, done, total)`` while the work goes on (the
+        library itself prints nothing).  The last decision is kept: deciding the same rational level again
+        (e.g. the smallest-eps search landing on the level just certified) returns it.
+        """
+        key = _level_key(level)
+        if key is not None and self._decided is not None and self._decided[0] == key:
+            return self._decided[1]
+        tables = self.value_tables()[:3] + self._factor_bounds(level)
         S = Summary()
-        vals = self.mech.values
         cache: dict = {}  # exact decisions shared across chunks, for this level only
-        for ch in self.chunks():
-            n = len(ch.A)
-            status = np.full(n, UNDECIDED_STATUS, dtype=np.int8)
-            za, zb = zero[ch.A], zero[ch.B]
-            status[za] = SLACK  # 0 <= anything (0 = 0 when both vanish)
-            status[~za & zb] = VIOLATED  # a positive value against zero
-            rest = ~za & ~zb
-            with np.errstate(over="ignore", invalid="ignore"):
-                prod_lo = np.nextafter(elo[ch.DC] * lo[ch.B], -np.inf)
-                prod_hi = np.nextafter(ehi[ch.DC] * hi[ch.B], np.inf)
-            slack = rest & (hi[ch.A] < prod_lo)
-            viol = rest & (lo[ch.A] > prod_hi)
-            status[slack] = SLACK
-            status[viol] = VIOLATED
-            todo = np.nonzero(rest & ~slack & ~viol)[0]
-            if len(todo):
-                ls, lv = self._log_filter(ch, todo, level)
-                status[todo[ls]] = SLACK
-                status[todo[lv]] = VIOLATED
-                slack[todo[ls]] = True
-                viol[todo[lv]] = True
-                todo = todo[~ls & ~lv]
-            for k in todo.tolist():
-                key = (int(ch.A[k]), int(ch.B[k]), int(ch.DC[k]))
-                s = cache.get(key)
-                if s is None:
-                    try:
-                        c = level.compare(vals[key[0]], vals[key[1]], self.dvals[key[2]])
-                        s = VIOLATED if c > 0 else (TIGHT if c == 0 else SLACK)
-                    except Undecided as e:
-                        s = e
-                    cache[key] = s
-                if isinstance(s, Undecided):
-                    S.undecided.append((Triple(int(ch.first[k]), *key), s))
-                    status[k] = UNDECIDED_STATUS
-                else:
-                    status[k] = s
-            S.stats["comparisons"] += n
-            S.stats["exact"] += len(todo)
-            S.stats["zero"] += int((za | zb).sum())
-            S.stats["filtered"] += int((slack | viol).sum())
-            vi = np.nonzero(status == VIOLATED)[0]
-            if len(vi):
-                S.violated += int(ch.counts[vi].sum())
-                g = self._guide(ch)
-                k = int(vi[np.argmax(g[vi])])
-                if S.worst is None or g[k] > S.worst_guide:
-                    S.worst = Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k]))
-                    S.worst_guide = g[k]
-            ti = np.nonzero((status == TIGHT) & ~za)[0]
-            S.tight += int(ch.counts[ti].sum())
-            S.tight_distinct += len(ti)
-            for k in ti[: max(0, MAX_LISTED - len(S.tight_listed))].tolist():
-                S.tight_listed.append(Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k])))
+        n_chunks = 0
+        for ch in self.chunks(progress):
+            n_chunks += 1
+            status, todo = self._filter(ch, level, tables, S.stats)
+            self._decide_exact(ch, todo, status, level, cache, S, progress)
+            self._tally(ch, status, S)
+        if n_chunks == 1:  # a streamed pass counts distinct triples per chunk: not kept
+            self._decided = (key, S)
         return S
+
+    def _filter(self, ch, level, tables, stats):
+        """Statuses settled by exact zeros and the certified float filters (linear, then log space), and the
+        indices left for exact decision."""
+        zero, lo, hi, elo, ehi = tables
+        n = len(ch.A)
+        status = np.full(n, UNDECIDED_STATUS, dtype=np.int8)
+        za, zb = zero[ch.A], zero[ch.B]
+        status[za] = SLACK  # 0 <= anything (0 = 0 when both vanish)
+        status[~za & zb] = VIOLATED  # a positive value against zero
+        rest = ~za & ~zb
+        with np.errstate(over="ignore", invalid="ignore"):
+            prod_lo = np.nextafter(elo[ch.DC] * lo[ch.B], -np.inf)
+            prod_hi = np.nextafter(ehi[ch.DC] * hi[ch.B], np.inf)
+        slack = rest & (hi[ch.A] < prod_lo)
+        viol = rest & (lo[ch.A] > prod_hi)
+        status[slack] = SLACK
+        status[viol] = VIOLATED
+        todo = np.nonzero(rest & ~slack & ~viol)[0]
+        filtered = int(slack.sum() + viol.sum())
+        if len(todo):
+            ls, lv = self._log_filter(ch, todo, level)
+            status[todo[ls]] = SLACK
+            status[todo[lv]] = VIOLATED
+            filtered += int(ls.sum() + lv.sum())
+            todo = todo[~ls & ~lv]
+        stats["comparisons"] += n
+        stats["exact"] += len(todo)
+        stats["zero"] += int((za | zb).sum())
+        stats["filtered"] += filtered
+        return status, todo
+
+    def _decide_exact(self, ch, todo, status, level, cache, S, progress):
+        """Exact decisions (:meth:`Level.compare`) of the comparisons no filter settled; undecided ones are
+        recorded in ``S.undecided``.  Keys are plain ints (few GC-tracked objects: a collection would walk
+        whatever large structures the caller holds)."""
+        V, ND = max(len(self.mech.values), 1), max(len(self.dvals), 1)
+        out = []
+        for i, (a, b, dc) in enumerate(zip(ch.A[todo].tolist(), ch.B[todo].tolist(), ch.DC[todo].tolist())):
+            key = (a * V + b) * ND + dc
+            s = cache.get(key)
+            if s is None:
+                s = cache[key] = self._compare(a, b, dc, level)
+            if isinstance(s, Undecided):
+                S.undecided.append((Triple(int(ch.first[todo[i]]), a, b, dc), s))
+                s = UNDECIDED_STATUS
+            out.append(s)
+            if progress is not None and i % 4096 == 4095:
+                progress("exact comparisons", i + 1, len(todo))
+        if out:
+            status[todo] = out
+
+    def _compare(self, a, b, dc, level):
+        """The status of triple ``(a, b, dc)`` decided exactly (an :class:`Undecided` when no regime applies);
+        ``e^(eps d)`` is looked up once per distance, and when it and both values are rational the comparison
+        is one exact product."""
+        va, vb = self.mech.values[a], self.mech.values[b]
+        E = self._factors.get(dc, False) if self._factors_level is level else False
+        if E is False:
+            if self._factors_level is not level:
+                self._factors, self._factors_level = {}, level
+            E = self._factors[dc] = level.factor(self.dvals[dc])
+        try:
+            if type(E) is fmpq and type(va) is fmpq and type(vb) is fmpq and vb != 0:
+                x = va - E * vb
+                c = (x > 0) - (x < 0)
+            else:
+                c = level.compare(va, vb, self.dvals[dc])
+        except Undecided as e:
+            return e
+        return VIOLATED if c > 0 else (TIGHT if c == 0 else SLACK)
+
+    def _tally(self, ch, status, S):
+        """Add a chunk's violated and tight inequalities (with multiplicity) and its witnesses to ``S``."""
+        vi = np.nonzero(status == VIOLATED)[0]
+        ti = np.nonzero(status == TIGHT)[0]
+        if ch.counts is not None:
+            n_viol, n_tight = int(ch.counts[vi].sum()), int(ch.counts[ti].sum())
+        elif len(vi) or len(ti):
+            n_viol, n_tight = self._multiplicities(ch, status)
+        else:
+            n_viol = n_tight = 0
+        S.violated += n_viol
+        S.tight += n_tight
+        if len(vi):
+            g = self._guide(ch, vi)
+            j = int(np.argmax(g))
+            if S.worst is None or g[j] > S.worst_guide:
+                k = int(vi[j])
+                S.worst = Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k]))
+                S.worst_guide = g[j]
+        S.tight_distinct += len(ti)
+        for k in ti[: max(0, MAX_LISTED - len(S.tight_listed))].tolist():
+            S.tight_listed.append(Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k])))
+
+
+def _report(progress, stage, done, total):
+    if progress is not None:
+        progress(stage, done, total)
+
+
+def _level_key(level):
+    """An exact key of a rational level ``log(R)/D`` (None for the others: they are not reused)."""
+    if isinstance(level.R, fmpq) and isinstance(level.D, fmpq):
+        return (int(level.R.p), int(level.R.q), int(level.D.p), int(level.D.q))
+    return None
 
 
 def _dedupe(keys):
@@ -441,8 +606,6 @@ def _dedupe(keys):
 def _distance_codes(ds: list) -> tuple[list, list[int]]:
     """``(distinct values, code of each)``: runs of equal distances are coded without hashing (fmpq hashes
     slowly), the rest through a dict keyed by ``(p, q)`` for rationals."""
-    from flint import fmpq
-
     dvals: list = []
     index: dict = {}
     out = []
@@ -460,8 +623,6 @@ def _distance_codes(ds: list) -> tuple[list, list[int]]:
 
 
 def _log_guide(v) -> float:
-    from flint import fmpq
-
     if isinstance(v, fmpq):
         return math.log(int(v.p)) - math.log(int(v.q))
     with ctx.workprec(64):

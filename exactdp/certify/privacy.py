@@ -18,7 +18,7 @@ output has probability zero on one side of a constraint only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from flint import fmpq
 
@@ -82,7 +82,8 @@ def _note(stats) -> str:
             f"outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by exact zeros")
 
 
-def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, _cons: Constraints | None = None,
+def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, progress: Callable[..., object] | None = None,
+                     _cons: Constraints | None = None,
                      _data: tuple[MechanismData, MetricData] | None = None) -> Certificate[EpsilonEvidence]:
     """The exact smallest eps for which ``mech`` is ``eps d``-private.
 
@@ -98,6 +99,9 @@ def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, _cons:
         be fixed first, or use :func:`certify_all_eps`).
     metric : FiniteMetric or networkx.Graph
         Its points are the mechanism's inputs.
+    progress : callable, optional
+        Called as ``progress(stage, done, total)`` (``total`` 0 when unknown)
+        while long work goes on; the library itself prints nothing.
 
     Returns
     -------
@@ -150,10 +154,10 @@ def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, _cons:
         ev = EpsilonEvidence(**base, epsilon="inf", enclosure=["inf", "inf"], level=None, binding=_constraint(cons, t))
         # no finite eps works: "private for some eps" fails (exit 1 on the command line)
         return Certificate("epsilon", False, Method.RATIONAL, claim, ev, note="an exact zero on one side only")
-    return _search_epsilon(mech, cons, base, claim)
+    return _search_epsilon(mech, cons, base, claim, progress)
 
 
-def _search_epsilon(mech, cons, base, claim) -> Certificate[EpsilonEvidence]:
+def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate[EpsilonEvidence]:
     """Float-guided candidates, each level decided exactly, until no constraint is violated."""
     vals = mech.values
     t, _ = cons.best_guess()
@@ -163,7 +167,9 @@ def _search_epsilon(mech, cons, base, claim) -> Certificate[EpsilonEvidence]:
         a, b, d = vals[t.a], vals[t.b], cons.dvals[t.dc]
         r = simplify(a / b)
         level = Level.from_ratio(fmpq(1), fmpq(1)) if sign(r - 1) <= 0 else Level.from_ratio(r, d)
-        S = cons.decide(level)
+        if progress is not None:
+            progress(f"smallest eps, round {rounds}: candidate {level.eps_str()[:60]}", 0, 0)
+        S = cons.decide(level, progress)
         if S.violated:
             t = S.worst
             continue
@@ -184,8 +190,8 @@ def _search_epsilon(mech, cons, base, claim) -> Certificate[EpsilonEvidence]:
 
 
 def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: Any = None, alpha: Any = None,
-                    level: Level | None = None,
-                    with_epsilon: bool = True) -> Certificate[PrivacyEvidence | AllEpsEvidence]:
+                    level: Level | None = None, with_epsilon: bool = True,
+                    progress: Callable[..., object] | None = None) -> Certificate[PrivacyEvidence | AllEpsEvidence]:
     """Certify that ``mech`` is ``eps d``-private on ``metric`` (ECP14 Def. 1).
 
     .. math:: K(x)(z) \\le e^{\\varepsilon d(x, x')} K(x')(z) \\quad \\forall x, x', z
@@ -203,6 +209,9 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
     with_epsilon : bool
         Also compute the exact smallest eps (``evidence.epsilon``, and the
         nested ``evidence.smallest``).
+    progress : callable, optional
+        Called as ``progress(stage, done, total)`` (``total`` 0 when unknown)
+        while long work goes on; the library itself prints nothing.
 
     Returns
     -------
@@ -240,9 +249,12 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
         settled = _settled_for_every_eps(mech, metric, level) if mech.regime == "symbolic" else None
         return settled if settled is not None else _unsupported(mech, metric, level, claim, str(e))
     cons = Constraints(mech, metric)
-    S = cons.decide(level)
+    S = cons.decide(level, progress)
+    if progress is not None:
+        progress("certificate data", 0, 0)
     mdata, gdata = mechanism_data(mech), metric_data(metric)   # built once, shared with the smallest-eps evidence
-    eps_cert = smallest_epsilon(mech, metric, _cons=cons, _data=(mdata, gdata)) if with_epsilon else None
+    eps_cert = (smallest_epsilon(mech, metric, progress=progress, _cons=cons, _data=(mdata, gdata))
+                if with_epsilon else None)
     smallest = eps_cert.evidence if eps_cert is not None else None
     factors = [[exact_str(d), exact_str(level.factor(d)) if level.factor(d) is not None else level.factor_str(d)]
                for d in cons.dvals[:4]]

@@ -38,11 +38,16 @@ def certify_relation(lhs: Any, rhs: Any, relation: str = "=", *, statement: str 
                      for_all_alpha: bool = False) -> Certificate[RelationEvidence]:
     """Certify ``lhs relation rhs`` exactly.
 
+    The claims use it for the identities the papers state in closed form,
+    e.g. GRS12's geometric-mechanism entries in ``alpha`` (first example) and
+    the HLM15 Thm 6/7 bounds.
+
     Parameters
     ----------
     lhs, rhs : exact values or text in the exactdp grammar
         Numbers, or (with ``for_all_alpha``) expressions in ``alpha``.
     relation : {"=", "<=", "<", ">=", ">"}
+        The relation to decide.
     statement : str, optional
         What the relation says, in words (the certificate's claim).
     for_all_alpha : bool

@@ -50,7 +50,40 @@ def is_zero(x: Any) -> bool:
 
 
 def sign(x: Any, eps: Any = None) -> int:
-    """Exact sign of an exact value (``eps``: exact value of the symbolic eps, if any)."""
+    """Return the exact sign of an exact value, decided as in DESIGN.md sec. 2.
+
+    Rationals compare exactly; sums of square roots and exponential
+    polynomials are first tested for zero exactly (Lindemann--Weierstrass for
+    the latter, ECP14 and BCSZ18 entries alike), then separated by balls at
+    rising precision.
+
+    Parameters
+    ----------
+    x : int or fmpq or Lin or ExpFrac
+        The value.
+    eps : Lin, optional
+        Exact value of the symbolic ``eps`` when ``x`` contains it.
+
+    Returns
+    -------
+    int
+        ``-1``, ``0`` or ``1``.
+
+    Raises
+    ------
+    UnsupportedRegime
+        ``x`` depends on a symbolic eps and no ``eps`` is given, or the sign
+        was not separated within the precision limit.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> from exactdp.exact.values import exact_number
+    >>> sign(exact_number("exp(-1/2)") - fmpq(3, 5))
+    1
+    >>> sign(exact_number("sqrt(2)") - fmpq(3, 2)), sign(0)
+    (-1, 0)
+    """
     if isinstance(x, int):
         x = fmpq(x)
     if isinstance(x, fmpq):
@@ -61,7 +94,33 @@ def sign(x: Any, eps: Any = None) -> int:
 
 
 def arb_of(x: Any, eps: Any = None) -> arb:
-    """Ball enclosure of ``x`` at the current working precision."""
+    """Return a ball enclosure of ``x`` at the current working precision.
+
+    Parameters
+    ----------
+    x : fmpq or Lin or ExpFrac
+        The exact value.
+    eps : Lin, optional
+        Exact value of the symbolic ``eps`` when ``x`` contains it.
+
+    Returns
+    -------
+    flint.arb
+        A ball that contains ``x`` (Arb's rigorous error bound).
+
+    Raises
+    ------
+    UnsupportedRegime
+        ``x`` contains the symbolic eps and no ``eps`` is given.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> from exactdp.exact.values import exact_number
+    >>> b = arb_of(exact_number("exp(-1/2)"))
+    >>> b.contains(arb_of(fmpq(6065, 10000))), b > arb_of(fmpq(6065, 10000))
+    (False, True)
+    """
     if isinstance(x, fmpq):
         return arb(x)
     if isinstance(x, Lin):
@@ -100,10 +159,34 @@ def float_bounds(x: Any) -> tuple[float, float]:
 
 
 def decimal_enclosure(x: Any, digits: int = 20) -> tuple[str, str]:
-    """Decimal strings ``lo <= x <= hi``, each rounded outward, about ``digits`` digits.
+    """Return decimal strings ``lo <= x <= hi``, each rounded outward, about ``digits`` digits.
 
-    ``x`` may be an exact value or a zero-argument function returning a ball at
-    the current precision (for ``log`` expressions).
+    Parameters
+    ----------
+    x : fmpq or Lin or ExpFrac or callable
+        An exact value, or a zero-argument function returning a ball at the
+        current precision (for ``log`` expressions).
+    digits : int, default 20
+        Significant digits wanted.
+
+    Returns
+    -------
+    tuple of str
+        ``(lo, hi)``: decimal text with ``lo <= x <= hi`` proved.
+
+    Raises
+    ------
+    Undecided
+        No enclosure reached the accuracy within the precision limit.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> from exactdp.exact.values import exact_number
+    >>> decimal_enclosure(exact_number("exp(-1/2)"), 10)
+    ('0.6065306597', '0.6065306598')
+    >>> decimal_enclosure(fmpq(1, 3), 5)
+    ('0.33333', '0.33334')
     """
     prec = int(digits * 3.33) + 30
     while prec <= MAX_PREC:
@@ -145,13 +228,53 @@ def _round_str(v: arb, digits: int, direction: int) -> str:
 
 
 def exact_str(x: Any) -> str:
-    """Exact text of a value, in the exactdp input grammar (round-trips through the parser)."""
+    """Return the exact text of a value, in the exactdp input grammar (round-trips through the parser).
+
+    Parameters
+    ----------
+    x : fmpq or Lin or ExpFrac or LogVal or float
+        An exact value, or ``math.inf``.
+
+    Returns
+    -------
+    str
+        Text that :func:`~exactdp.exact.values.exact_number` reads back to
+        the same value (``"inf"`` for ``math.inf``).
+
+    Examples
+    --------
+    >>> import math
+    >>> from exactdp.exact.values import exact_number
+    >>> exact_str(exact_number("3/4")), exact_str(exact_number("sqrt(8)")), exact_str(math.inf)
+    ('3/4', '2*sqrt(2)', 'inf')
+    >>> exact_str(exact_number("exp(-1/2)"))
+    'exp(-1/2)'
+    """
     if x == math.inf:
         return "inf"
     return str(x)
 
 
 def exact_latex(x: Any) -> str:
+    """Return the LaTeX of an exact value.
+
+    Parameters
+    ----------
+    x : fmpq or Lin or ExpFrac or float
+        An exact value, or ``math.inf``.
+
+    Returns
+    -------
+    str
+        LaTeX math (no surrounding ``$``).
+
+    Examples
+    --------
+    >>> import math
+    >>> from exactdp.exact.values import exact_number
+    >>> print(exact_latex(exact_number("-3/4")), exact_latex(exact_number("exp(-1/2)")), exact_latex(math.inf))
+    -\\frac{3}{4} e^{-\\frac{1}{2}} \\infty
+    """
     if x == math.inf:
         return r"\infty"
     if isinstance(x, fmpq):

@@ -52,7 +52,31 @@ def _ratio(d, D):
 
 
 class Level:
-    """An exact privacy level ``eps = log(R)/D`` (see module docstring)."""
+    """An exact privacy level ``eps = log(R)/D`` (see module docstring).
+
+    ``alpha = e^(-eps)`` is GRS12's parameter of the geometric mechanism;
+    ``eps d``-privacy (ECP14 Def. 1, HLM15 Def. 2) compares
+    ``K(x)(z) <= e^(eps d(x, x')) K(x')(z)``, which :meth:`compare` decides
+    exactly.  Build levels with :meth:`from_eps`, :meth:`from_alpha` or
+    :func:`level_of`; the constructor takes the representation as is.
+
+    Parameters
+    ----------
+    R : fmpq or ExpFrac
+        ``e^(eps D) > 1`` (``1`` for the level 0).
+    D : fmpq or Lin, default 1
+        The distance at which ``e^(eps D) = R``.
+    eps_lin : Lin, optional
+        ``eps`` itself when it is an algebraic number (transcendental regime).
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> Level(fmpq(2))
+    Level(eps=log(2))
+    >>> Level(fmpq(2), fmpq(3)).factor(fmpq(6))
+    4
+    """
 
     __slots__ = ("R", "D", "_eps_lin", "_cache")
 
@@ -65,7 +89,35 @@ class Level:
     # -- constructors ---------------------------------------------------
     @staticmethod
     def from_eps(x, *, allow_float=False) -> "Level":
-        """Level from an exact epsilon: rational/sqrt (transcendental regime) or ``c*log(q)``."""
+        """Build a level from an exact epsilon: rational/sqrt (transcendental regime) or ``c*log(q)``.
+
+        Parameters
+        ----------
+        x : exact number
+            ``eps > 0``: ``"1/2"``, ``"sqrt(2)"``, ``"log(9/8)"``, ``"log(2)/3"``, ...
+        allow_float : bool, default False
+            Take a binary float at its exact binary value.
+
+        Returns
+        -------
+        Level
+            Rational regime for ``c*log(q)``, transcendental otherwise.
+
+        Raises
+        ------
+        InvalidInput
+            ``eps <= 0``, or not an exact positive number
+            (:class:`~exactdp.errors.ParseError` for text outside the
+            grammar; :class:`~exactdp.errors.InputTooLarge` when ``q^c``
+            would exceed ``MAX_RESULT_BITS``).
+        InvalidType
+            A binary float without ``allow_float``.
+
+        Examples
+        --------
+        >>> Level.from_eps("log(2)/3"), Level.from_eps("1/2").regime
+        (Level(eps=log(2)/3), 'transcendental')
+        """
         v = exact_number(x, what="eps", allow_float=allow_float)
         if isinstance(v, LogVal):
             c, q = v.coef, v.base
@@ -87,7 +139,34 @@ class Level:
 
     @staticmethod
     def from_alpha(x, *, allow_float=False) -> "Level":
-        """Level from ``alpha = e^(-eps)`` in (0, 1): rational, or ``exp(-c)``."""
+        """Build a level from ``alpha = e^(-eps)`` in (0, 1): rational, or ``exp(-c)``.
+
+        Parameters
+        ----------
+        x : exact number
+            ``alpha`` (GRS12's parameter): a rational in (0, 1) or ``exp(-c)``
+            with ``c > 0`` algebraic.
+        allow_float : bool, default False
+            Take a binary float at its exact binary value.
+
+        Returns
+        -------
+        Level
+            ``eps = log(1/alpha)`` (rational regime) or ``eps = c``.
+
+        Raises
+        ------
+        InvalidInput
+            ``alpha`` outside (0, 1) or of another form
+            (:class:`~exactdp.errors.ParseError` for text outside the grammar).
+        InvalidType
+            A binary float without ``allow_float``.
+
+        Examples
+        --------
+        >>> Level.from_alpha("1/2"), Level.from_alpha("exp(-1/2)")
+        (Level(eps=log(2)), Level(eps=1/2))
+        """
         v = exact_number(x, what="alpha", allow_float=allow_float)
         if isinstance(v, fmpq):
             if not (0 < v < 1):
@@ -103,7 +182,29 @@ class Level:
 
     @staticmethod
     def from_ratio(R, D) -> "Level":
-        """``eps = log(R)/D`` for an exact ratio ``R > 1`` and distance ``D > 0``."""
+        """Build the level ``eps = log(R)/D`` for an exact ratio ``R > 1`` and distance ``D > 0``.
+
+        The smallest eps of a mechanism is such a level: the largest ratio
+        ``K(x)(z)/K(x')(z)`` per unit of distance (ECP14 Def. 1).
+
+        Parameters
+        ----------
+        R : fmpq or ExpFrac
+            The ratio, ``> 1`` (not checked).
+        D : fmpq or Lin
+            The distance, ``> 0`` (not checked).
+
+        Returns
+        -------
+        Level
+            ``e^(eps D) = R``.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> Level.from_ratio(fmpq(9, 8), fmpq(1))
+        Level(eps=log(9/8))
+        """
         mono = R.monomial() if isinstance(R, ExpFrac) else None
         if mono is not None and mono[0] == 1 and isinstance(D, fmpq):
             return Level(R, D, eps_lin=mono[1] / D)
@@ -111,15 +212,46 @@ class Level:
 
     # -- description ------------------------------------------------------
     def exponent(self) -> Lin | None:
-        """``eps`` as an exact algebraic number (:class:`Lin`) when the level was given so, else ``None``."""
+        """Return ``eps`` as an exact algebraic number (:class:`Lin`) when the level was given so, else ``None``.
+
+        Returns
+        -------
+        Lin or None
+            ``eps`` in the transcendental regime; ``None`` for ``log`` levels.
+
+        Examples
+        --------
+        >>> Level.from_eps("1/2").exponent(), Level.from_alpha("1/2").exponent()
+        (Lin('1/2'), None)
+        """
         return self._eps_lin
 
     @property
     def regime(self) -> str:
+        """``"rational"`` when ``R`` is rational (DESIGN.md sec. 2 regime 1), else ``"transcendental"``.
+
+        Examples
+        --------
+        >>> Level.from_eps("log(2)/3").regime, Level.from_eps("sqrt(2)").regime
+        ('rational', 'transcendental')
+        """
         return "rational" if isinstance(self.R, fmpq) else "transcendental"
 
     def alpha(self) -> Any:
-        """``alpha = e^(-eps)`` as an exact value, or ``None`` if it is irrational algebraic."""
+        """Return ``alpha = e^(-eps)`` as an exact value, or ``None`` if it is irrational algebraic.
+
+        Returns
+        -------
+        fmpq or ExpFrac or None
+            Rational, ``exp(-eps)``, or ``None`` (e.g. ``eps = log(2)/3``).
+
+        Examples
+        --------
+        >>> Level.from_eps("log(8)/3").alpha(), Level.from_eps("1/2").alpha()
+        (1/2, ExpFrac('exp(-1/2)'))
+        >>> Level.from_eps("log(2)/3").alpha() is None
+        True
+        """
         if self._eps_lin is not None:
             return ExpFrac.exp(-self._eps_lin)
         if isinstance(self.R, fmpq) and self.D == 1:
@@ -134,16 +266,53 @@ class Level:
         return None
 
     def setting(self) -> Setting:
-        """The :class:`Setting` that evaluates ``alpha``/``eps`` in mechanism entries."""
+        """Return the :class:`Setting` that evaluates ``alpha``/``eps`` in mechanism entries.
+
+        Returns
+        -------
+        Setting
+            ``alpha`` as :meth:`alpha` gives it, ``eps`` as a ``Lin`` or a
+            ``LogVal`` (``None`` when neither applies).
+
+        Examples
+        --------
+        >>> s = Level.from_alpha("1/2").setting()
+        >>> s.alpha, s.eps
+        (1/2, LogVal(log(2)))
+        """
         eps = self._eps_lin if self._eps_lin is not None else (
             LogVal(self.R, 1 / self.D) if isinstance(self.R, fmpq) and isinstance(self.D, fmpq) else None)
         return Setting(self.alpha(), eps)
 
     def is_zero(self) -> bool:
-        """True for the level eps = 0 (R = 1), used when every ratio is at most 1."""
+        """Return True for the level eps = 0 (R = 1), used when every ratio is at most 1.
+
+        Returns
+        -------
+        bool
+            Whether ``eps = 0``.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> Level(fmpq(1)).is_zero(), Level.from_alpha("1/2").is_zero()
+        (True, False)
+        """
         return isinstance(self.R, fmpq) and self.R == 1
 
     def eps_str(self) -> str:
+        """Return the exact text of ``eps`` in the exactdp grammar.
+
+        Returns
+        -------
+        str
+            ``"0"``, the algebraic ``eps``, or ``"log(R)"`` / ``"log(R)/D"``.
+
+        Examples
+        --------
+        >>> Level.from_alpha("1/2").eps_str(), Level.from_eps("log(2)/3").eps_str()
+        ('log(2)', 'log(2)/3')
+        """
         if self.is_zero():
             return "0"
         if self._eps_lin is not None:
@@ -151,6 +320,18 @@ class Level:
         return _log_str(self.R, self.D)
 
     def eps_latex(self) -> str:
+        """Return ``eps`` in LaTeX.
+
+        Returns
+        -------
+        str
+            LaTeX math (no surrounding ``$``).
+
+        Examples
+        --------
+        >>> print(Level.from_eps("log(2)/3").eps_latex())
+        \\frac{\\log\\left(2\\right)}{3}
+        """
         if self.is_zero():
             return "0"
         if self._eps_lin is not None:
@@ -161,6 +342,19 @@ class Level:
         return rf"\frac{{{lg}}}{{{exact_latex(self.D)}}}"
 
     def eps_arb(self) -> arb:
+        """Return a ball enclosure of ``eps`` at the current working precision.
+
+        Returns
+        -------
+        flint.arb
+            A ball containing ``eps``.
+
+        Examples
+        --------
+        >>> from flint import arb
+        >>> Level.from_alpha("1/2").eps_arb().contains(arb(2).log())
+        True
+        """
         if self.is_zero():
             return arb(0)
         if self._eps_lin is not None:
@@ -168,22 +362,100 @@ class Level:
         return arb_of(self.R).log() / arb_of(self.D)
 
     def eps_enclosure(self, digits: int = 20) -> tuple[str, str]:
+        """Return decimal text ``lo <= eps <= hi``, rounded outward.
+
+        Parameters
+        ----------
+        digits : int, default 20
+            Significant digits wanted.
+
+        Returns
+        -------
+        tuple of str
+            ``(lo, hi)``, proved bounds of ``eps``.
+
+        Raises
+        ------
+        Undecided
+            No enclosure reached the accuracy within the precision limit.
+
+        Examples
+        --------
+        >>> Level.from_alpha("1/2").eps_enclosure(5)
+        ('0.69314', '0.69315')
+        """
         return decimal_enclosure(self.eps_arb, digits)
 
     # -- the certified comparison -------------------------------------------
     def factor_arb(self, d) -> arb:
-        """Ball enclosure of ``e^(eps d)`` at the current precision."""
+        """Return a ball enclosure of ``e^(eps d)`` at the current precision.
+
+        Parameters
+        ----------
+        d : fmpq or Lin
+            A finite distance.
+
+        Returns
+        -------
+        flint.arb
+            A ball containing ``e^(eps d)``.
+
+        Examples
+        --------
+        >>> from flint import arb, fmpq
+        >>> Level.from_alpha("1/2").factor_arb(fmpq(1)).contains(arb(2))
+        True
+        """
         return (self.eps_arb() * arb_of(d)).exp()
 
     def factor_str(self, d) -> str:
-        """Exact text of ``e^(eps d)``."""
+        """Return the exact text of ``e^(eps d)``.
+
+        Parameters
+        ----------
+        d : fmpq or Lin
+            A finite distance.
+
+        Returns
+        -------
+        str
+            The exact value's text, or ``"R^((d)/(D))"`` when it is not in
+            the field.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> Level.from_alpha("1/2").factor_str(fmpq(3)), Level.from_eps("log(2)/3").factor_str(fmpq(1))
+        ('8', '2^((1)/(3))')
+        """
         E = self.factor(d)
         if E is not None:
             return exact_str(E)
         return f"{exact_str(self.R)}^(({exact_str(d)})/({exact_str(self.D)}))"
 
     def factor(self, d: Any) -> Any:
-        """``e^(eps d)`` as an exact field value, or ``None`` if it is not in the field."""
+        """Return ``e^(eps d)`` as an exact field value, or ``None`` if it is not in the field.
+
+        Parameters
+        ----------
+        d : fmpq or Lin
+            A finite distance.
+
+        Returns
+        -------
+        fmpq or ExpFrac or None
+            ``R^(d/D)`` when ``d/D`` is an integer (within the size limit), or
+            ``exp(eps d)`` in the transcendental regime; else ``None``.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> L = Level.from_eps("log(2)/3")
+        >>> L.factor(fmpq(6)), L.factor(fmpq(1))
+        (4, None)
+        >>> Level.from_eps("1/2").factor(fmpq(2))
+        ExpFrac('exp(1)')
+        """
         if self.is_zero():
             return fmpq(1)
         key = d
@@ -201,9 +473,36 @@ class Level:
         return out
 
     def compare(self, a, b, d) -> int:
-        """Exact ``sign(a - e^(eps d) * b)`` for exact ``a, b >= 0`` and ``0 < d < inf``.
+        """Return the exact ``sign(a - e^(eps d) * b)`` for exact ``a, b >= 0`` and ``0 < d < inf``.
 
-        Raises :class:`~exactdp.errors.Undecided` only when no regime applies.
+        The certified test of one privacy constraint ``K(x)(z) <= e^(eps d)
+        K(x')(z)`` (ECP14 Def. 1): exact in the rational regime (``a^q``
+        against ``R^p b^q`` when ``d/D = p/q``), Lindemann--Weierstrass then
+        balls in the transcendental one, Gelfond--Schneider for an irrational
+        ``d/D`` with rational ``R``.
+
+        Parameters
+        ----------
+        a, b : fmpq or ExpFrac
+            The two sides (``a = K(x)(z)``, ``b = K(x')(z)``).
+        d : fmpq or Lin
+            The distance ``d(x, x')``.
+
+        Returns
+        -------
+        int
+            ``-1``, ``0`` (a tie) or ``1`` (the constraint is violated).
+
+        Raises
+        ------
+        Undecided
+            Only when no regime applies (the reason says which).
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> Level.from_eps("log(2)/3").compare(fmpq(5, 4), fmpq(1), fmpq(1))   # (5/4)^3 < 2
+        -1
         """
         if sign(b) == 0:
             return sign(a)
@@ -287,8 +586,37 @@ def level_of(eps=None, alpha=None, level=None, *, required: bool = True):
 
     Exactly one of ``eps`` (``"1/2"``, ``"log(2)"``, ``"sqrt(2)"``), ``alpha = e^(-eps)``
     (``"1/2"``, ``"exp(-1/2)"``) or a :class:`Level`; with ``required=False`` none at all gives ``None``
-    (a symbolic alpha).
+    (a symbolic alpha).  ``alpha`` is GRS12's parameter, ``eps`` that of
+    ECP14 Def. 1 and HLM15 Def. 2.
 
+    Parameters
+    ----------
+    eps : exact number, optional
+        ``eps > 0`` (see :meth:`Level.from_eps`).
+    alpha : exact number, optional
+        ``alpha = e^(-eps)`` in (0, 1) (see :meth:`Level.from_alpha`).
+    level : Level, optional
+        Passed through.
+    required : bool, default True
+        Whether one of the three must be given.
+
+    Returns
+    -------
+    Level or None
+        The level; ``None`` only when none is given and ``required`` is false.
+
+    Raises
+    ------
+    InvalidInput
+        Not exactly one of the three, a ``level`` that is not a
+        :class:`Level`, or an invalid ``eps``/``alpha``
+        (:class:`~exactdp.errors.ParseError`,
+        :class:`~exactdp.errors.InputTooLarge`).
+    InvalidType
+        A binary float.
+
+    Examples
+    --------
     >>> level_of(alpha="1/2").eps_str(), level_of(eps="1/2").eps_str()
     ('log(2)', '1/2')
     >>> level_of(eps="1", alpha="1/2")

@@ -47,7 +47,37 @@ def _q(v) -> fmpq:
 
 @dataclass
 class LinearProgram:
-    """``min c.x`` s.t. ``A_eq x = b_eq``, ``A_ub x <= b_ub``, ``x >= 0``; rows are sparse dicts."""
+    """``min c.x`` s.t. ``A_eq x = b_eq``, ``A_ub x <= b_ub``, ``x >= 0``; rows are sparse dicts.
+
+    The form of GRS12's user-specific LP (2)-(6) and of the KL10 and BCSZ18
+    LPs built in :mod:`exactdp.theory`.  Data are converted to ``fmpq`` at
+    construction; zero coefficients are dropped.
+
+    Parameters
+    ----------
+    c : list
+        Objective coefficients, one per variable (exact rationals).
+    A_eq, A_ub : list of dict, optional
+        Constraint rows as ``{variable index: coefficient}``.
+    b_eq, b_ub : list, optional
+        Right-hand sides, one per row.
+    names : list of str, optional
+        Variable names, for messages and certificates.
+    scale : list of float, optional
+        Positive column scales used by the float solve only.
+
+    Raises
+    ------
+    InvalidInput
+        Rows and right-hand sides differ in number, or a row names a
+        variable out of range.
+
+    Examples
+    --------
+    >>> lp = LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=["1/2"])
+    >>> lp.n, lp.b_eq
+    (2, [1/2])
+    """
 
     c: list
     A_eq: list = field(default_factory=list)
@@ -74,12 +104,49 @@ class LinearProgram:
 
     @property
     def n(self) -> int:
+        """The number of variables.
+
+        Examples
+        --------
+        >>> LinearProgram(c=[0, 0, 1]).n
+        3
+        """
         return len(self.c)
 
 
 @dataclass
 class LPSolution:
-    """An exactly verified optimum with its dual certificate."""
+    """An exactly verified optimum with its dual certificate.
+
+    Built by :func:`solve_lp`; the dual ``(y, lam)`` proves optimality (weak
+    duality), as the optimality certificates of GRS12 Thm 3.1 use it.
+
+    Parameters
+    ----------
+    lp : LinearProgram
+        The program solved.
+    value : fmpq
+        The optimum ``c.x``.
+    x : list of fmpq
+        An optimal point.
+    y : list of fmpq
+        Duals of the equalities (free).
+    lam : list of fmpq
+        Duals of the inequalities (``>= 0``).
+    reduced : list of fmpq
+        ``c - A_eq^T y + A_ub^T lam`` (``>= 0``, zero on the support of ``x``).
+    method : str
+        How the optimum was found and verified.
+    unique : bool or None, optional
+        True when the optimal face is proved to be one point; None if not
+        certified.
+
+    Examples
+    --------
+    >>> sol = solve_lp(LinearProgram(c=[1, 1], A_eq=[{0: 1, 1: 2}], b_eq=[2]))
+    >>> sol.value, sol.x, sol.y, sol.unique
+    (1, [0, 1], [1/2], True)
+    """
 
     lp: LinearProgram
     value: fmpq
@@ -91,7 +158,23 @@ class LPSolution:
     unique: bool | None = None
 
     def verify(self) -> bool:
-        """Re-check primal feasibility, dual feasibility and zero gap exactly."""
+        """Re-check primal feasibility, dual feasibility and zero gap exactly.
+
+        Returns
+        -------
+        bool
+            True when ``x`` is feasible, ``lam >= 0``, the reduced costs are
+            as stored and ``>= 0``, and ``c.x = b_eq.y - b_ub.lam = value``.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> sol = solve_lp(LinearProgram(c=[1, 1], A_eq=[{0: 1, 1: 2}], b_eq=[2]))
+        >>> sol.verify()
+        True
+        >>> sol.value = fmpq(2); sol.verify()
+        False
+        """
         lp = self.lp
         ok = all(v >= 0 for v in self.x)
         ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) == b for r, b in zip(lp.A_eq, lp.b_eq))
@@ -125,10 +208,22 @@ def _dot(row, x):
 class LPInfeasible(ExactDPError):
     """The LP has no feasible point, with an exact Farkas certificate (an outcome, not an input error).
 
+
     ``lam >= 0`` and ``y`` with ``A_ub^T lam - A_eq^T y >= 0`` (componentwise) and ``b_ub.lam - b_eq.y < 0``:
     for a feasible ``x >= 0`` the first gives ``(A_ub^T lam - A_eq^T y).x >= 0`` while feasibility gives
     ``(A_ub^T lam - A_eq^T y).x <= b_ub.lam - b_eq.y < 0``.
 
+    Parameters
+    ----------
+    lp : LinearProgram
+        The program.
+    y : list of fmpq
+        Multipliers of the equalities.
+    lam : list of fmpq
+        Multipliers of the inequalities (``>= 0``).
+
+    Examples
+    --------
     >>> try:
     ...     solve_lp(LinearProgram(c=[1], A_eq=[{0: 1}], b_eq=[-1]))
     ... except LPInfeasible as e:
@@ -142,7 +237,21 @@ class LPInfeasible(ExactDPError):
         self.lp, self.y, self.lam = lp, y, lam
 
     def verify(self) -> bool:
-        """Re-check the Farkas certificate exactly."""
+        """Re-check the Farkas certificate exactly.
+
+        Returns
+        -------
+        bool
+            True when ``lam >= 0``, ``A_ub^T lam - A_eq^T y >= 0`` and
+            ``b_ub.lam - b_eq.y < 0``.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> lp = LinearProgram(c=[1], A_eq=[{0: 1}], b_eq=[-1])
+        >>> LPInfeasible(lp, [fmpq(-1)], []).verify(), LPInfeasible(lp, [fmpq(1)], []).verify()
+        (True, False)
+        """
         lp = self.lp
         if len(self.y) != len(lp.b_eq) or len(self.lam) != len(lp.b_ub) or any(v < 0 for v in self.lam):
             return False
@@ -160,9 +269,21 @@ class LPInfeasible(ExactDPError):
 class LPUnbounded(ExactDPError):
     """The LP is feasible and its objective is unbounded below, with an exact certificate.
 
+
     ``x`` is feasible and the ray ``r >= 0`` has ``A_eq r = 0``, ``A_ub r <= 0`` and ``c.r < 0``, so
     ``x + t r`` is feasible for every ``t >= 0`` with objective ``c.x + t c.r -> -infinity``.
 
+    Parameters
+    ----------
+    lp : LinearProgram
+        The program.
+    x : list of fmpq
+        A feasible point.
+    ray : list of fmpq
+        An improving ray (``>= 0``).
+
+    Examples
+    --------
     >>> try:
     ...     solve_lp(LinearProgram(c=[-1, 0], A_ub=[{0: 1, 1: -1}], b_ub=[1]))
     ... except LPUnbounded as e:
@@ -176,7 +297,23 @@ class LPUnbounded(ExactDPError):
         self.lp, self.x, self.ray = lp, x, ray
 
     def verify(self) -> bool:
-        """Re-check the feasible point and the improving ray exactly."""
+        """Re-check the feasible point and the improving ray exactly.
+
+        Returns
+        -------
+        bool
+            True when ``x >= 0`` is feasible, ``ray >= 0`` keeps every
+            constraint (``A_eq r = 0``, ``A_ub r <= 0``) and ``c.r < 0``.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> lp = LinearProgram(c=[-1, 0], A_ub=[{0: 1, 1: -1}], b_ub=[1])
+        >>> LPUnbounded(lp, [fmpq(0), fmpq(0)], [fmpq(1), fmpq(1)]).verify()
+        True
+        >>> LPUnbounded(lp, [fmpq(0), fmpq(0)], [fmpq(1), fmpq(0)]).verify()
+        False
+        """
         lp, x, r = self.lp, self.x, self.ray
         if len(x) != lp.n or len(r) != lp.n or any(v < 0 for v in x) or any(v < 0 for v in r):
             return False
@@ -243,7 +380,13 @@ def solve_lp(lp: LinearProgram) -> LPSolution:
     """Solve ``lp`` exactly: an optimum with its dual certificate, or an exact proof that there is none.
 
     HiGHS's basis is the start; the exact revised simplex of :mod:`exactdp.exact.lp_simplex` rebuilds it
-    with a sparse rational LU and pivots exactly until it is optimal (often zero pivots).
+    with a sparse rational LU and pivots exactly until it is optimal (often zero pivots).  The LPs of
+    GRS12 (2)-(6), KL10 and BCSZ18 are solved this way (DESIGN.md sec. 6b).
+
+    Parameters
+    ----------
+    lp : LinearProgram
+        The program, exact data.
 
     Returns
     -------
@@ -258,6 +401,8 @@ def solve_lp(lp: LinearProgram) -> LPSolution:
         No feasible point; carries a verified Farkas certificate.
     LPUnbounded
         Objective unbounded below; carries a verified feasible point and ray.
+    Undecided
+        Never in a correct run: an exact certificate that failed its own check (a bug to report).
 
     Examples
     --------

@@ -52,7 +52,47 @@ __all__ = ["IrrationalLPSolution", "solve_lp_irrational", "optimal_face_constrai
 
 @dataclass
 class IrrationalLPSolution:
-    """An exactly verified optimum: rational vertex ``x``, :class:`Rad` duals and reduced costs."""
+    """An exactly verified optimum: rational vertex ``x``, :class:`Rad` duals and reduced costs.
+
+    Built by :func:`solve_lp_irrational`; the dual ``(y, lam)`` proves
+    optimality by weak duality, as for :class:`~exactdp.exact.LPSolution`
+    but with costs, duals and value in the radicals of GRS12's losses
+    ``|i - j|^(3/2)`` (Fig. 2, journal Fig. 3(a)) and ``|j - i|^(1 - delta)``
+    (Thm 6.3, journal App. C).
+
+    Parameters
+    ----------
+    lp : LinearProgram
+        The constraints solved (its own ``c`` is not used).
+    cost : list of Rad
+        The cost, one entry per variable.
+    value : Rad
+        The optimum ``cost.x``.
+    x : list of fmpq
+        An optimal vertex.
+    y : list of Rad
+        Duals of the equalities (free).
+    lam : list of Rad
+        Duals of the inequalities (``>= 0``).
+    reduced : list of Rad
+        ``cost - A_eq^T y + A_ub^T lam`` (``>= 0``, zero on the support of
+        ``x``).
+    method : str
+        How the optimum was found and verified.
+    unique : bool or None, optional
+        True when the optimal face is proved to be one point; None if not
+        certified.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> from exactdp.exact.radical import Rad
+    >>> lp = LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1])
+    >>> sol = solve_lp_irrational(lp, [Rad.power(2, fmpq(1, 2)), fmpq(3, 2)])
+    >>> sol.x, sol.value, sol.y, sol.reduced, sol.unique
+    ([1, 0], Rad('2^(1/2)'), [Rad('2^(1/2)')], [Rad('0'), Rad('3/2 - 2^(1/2)')], True)
+    """
 
     lp: LinearProgram
     cost: list       # Rad
@@ -65,11 +105,51 @@ class IrrationalLPSolution:
     unique: bool | None = None
 
     def atoms(self) -> list:
-        """The radical atoms that occur in the cost (``()`` is the rational unit)."""
+        """The radical atoms that occur in the cost (``()`` is the rational unit).
+
+        The dual was found by one rational solve per atom.
+
+        Returns
+        -------
+        list of tuple
+            The atoms, sorted (see :class:`~exactdp.exact.Rad`).
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> from exactdp.exact.lp import LinearProgram
+        >>> from exactdp.exact.radical import Rad
+        >>> lp = LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1])
+        >>> solve_lp_irrational(lp, [Rad.power(2, fmpq(1, 2)), fmpq(3, 2)]).atoms()
+        [(), ((2, 1/2),)]
+        """
         return sorted({a for c in self.cost for a, _ in c.terms})
 
     def verify(self) -> bool:
-        """Re-check primal feasibility, dual feasibility (exact signs) and zero gap exactly."""
+        """Re-check primal feasibility, dual feasibility (exact signs) and zero gap exactly.
+
+        The signs of the radical multipliers and reduced costs are decided by
+        :meth:`Rad.sign <exactdp.exact.radical.Rad.sign>`.
+
+        Returns
+        -------
+        bool
+            True when ``x >= 0`` is feasible, ``lam >= 0``, the reduced costs
+            are as stored, ``>= 0`` and zero on the support of ``x``, and
+            ``cost.x = b_eq.y - b_ub.lam = value``.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> from exactdp.exact.lp import LinearProgram
+        >>> from exactdp.exact.radical import Rad
+        >>> lp = LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1])
+        >>> sol = solve_lp_irrational(lp, [Rad.power(2, fmpq(1, 2)), fmpq(3, 2)])
+        >>> sol.verify()
+        True
+        >>> sol.value = Rad.rat(fmpq(7, 5)); sol.verify()
+        False
+        """
         lp = self.lp
         ok = all(v >= 0 for v in self.x)
         ok &= all(_dot(r, self.x) == b for r, b in zip(lp.A_eq, lp.b_eq))
@@ -150,6 +230,13 @@ def _solve_square(rows, rhs_list, ncols):
 def solve_lp_irrational(lp: LinearProgram, cost: list) -> IrrationalLPSolution:
     """Solve ``min cost.x`` over the rational polytope of ``lp`` and return an exactly verified optimum.
 
+    Floats choose the basis, exact arithmetic decides (module docstring,
+    DESIGN.md section 2): the vertex is rebuilt in rationals, the dual as one
+    rational solve per radical atom, and the signs of the reduced costs are
+    decided exactly.  GRS12 needs it for the user-specific LP (2)-(6)
+    (journal (3)-(7)) with the losses ``|i - j|^(3/2)`` (Fig. 2) and
+    ``|j - i|^(1 - delta)`` (Thm 6.3).
+
     Parameters
     ----------
     lp : LinearProgram
@@ -157,10 +244,39 @@ def solve_lp_irrational(lp: LinearProgram, cost: list) -> IrrationalLPSolution:
     cost : sequence of exact numbers
         ``int``, ``fmpq``, :class:`~exactdp.exact.lin.Lin` or :class:`~exactdp.exact.radical.Rad`, one per variable.
 
+    Returns
+    -------
+    IrrationalLPSolution
+        An optimal vertex with its dual, checked by
+        :meth:`IrrationalLPSolution.verify`; ``unique`` is True when a rank
+        test on the optimal face proves it one point, else None.
+
     Raises
     ------
+    InvalidInput
+        ``cost`` does not have one entry per variable, or an entry is a
+        :class:`~exactdp.exact.lin.Lin` with the symbolic ``eps``.
+    InvalidType
+        An entry is not an exact number (a binary float, say).
     Undecided
-        When the float basis does not pass the exact checks (no answer is guessed).
+        The float solver reports the LP infeasible or unbounded (not
+        certified here; use :func:`~exactdp.exact.solve_lp` on a rational
+        cost), or its basis does not pass the exact checks (no answer is
+        guessed).
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> from exactdp.exact.radical import Rad
+    >>> lp = LinearProgram(c=[0, 0], A_ub=[{0: 1, 1: 1}, {0: 1}], b_ub=[1, fmpq(1, 2)])
+    >>> sol = solve_lp_irrational(lp, [-Rad.power(2, fmpq(1, 2)), -1])     # max sqrt(2) x0 + x1
+    >>> sol.x, sol.value, sol.lam
+    ([1/2, 1/2], Rad('-1/2 - 2^(1/2)/2'), [Rad('1'), Rad('-1 + 2^(1/2)')])
+    >>> solve_lp_irrational(lp, [Rad.power(2, fmpq(1, 2))])
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: cost: expected 2 entries (one per variable), got 1
     """
     cost = [to_rad(c) for c in cost]
     if len(cost) != lp.n:
@@ -209,9 +325,35 @@ def solve_lp_irrational(lp: LinearProgram, cost: list) -> IrrationalLPSolution:
 def optimal_face_constraints(sol: IrrationalLPSolution) -> tuple[list[int], list[int]]:
     """The optimal face as rational constraints (complementary slackness with the verified dual).
 
-    Returns ``(zero, tight)``: the variables with a positive reduced cost (0 on every optimum) and the
-    inequality rows with a positive multiplier (tight on every optimum).  Together with the LP's own
-    constraints they describe exactly the set of optimal solutions.
+    Together with the LP's own constraints, ``x_j = 0`` for ``j`` in ``zero``
+    and equality in the rows ``tight`` describe exactly the set of optimal
+    solutions: a feasible point is optimal iff it is complementary to the
+    verified dual.  GRS12 Fig. 3 (journal Fig. 3(b)) draws such a pattern of
+    tight and slack privacy constraints.
+
+    Parameters
+    ----------
+    sol : IrrationalLPSolution
+        A verified optimum from :func:`solve_lp_irrational`.
+
+    Returns
+    -------
+    zero : list of int
+        The variables with a positive reduced cost (0 on every optimum).
+    tight : list of int
+        The inequality rows with a positive multiplier (tight on every
+        optimum).
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> from exactdp.exact.radical import Rad
+    >>> r = Rad.power(2, fmpq(1, 2))
+    >>> lp = LinearProgram(c=[0, 0, 0], A_eq=[{0: 1, 1: 1, 2: 1}], b_eq=[1])
+    >>> sol = solve_lp_irrational(lp, [r, r, 2])      # x0 + x1 = 1 is the optimal face
+    >>> optimal_face_constraints(sol), sol.unique
+    (([2], []), None)
     """
     zero = [j for j in range(sol.lp.n) if sol.reduced[j].sign() > 0]
     tight = [k for k in range(len(sol.lp.A_ub)) if sol.lam[k].sign() > 0]

@@ -99,9 +99,43 @@ def _atom_str(atom) -> str:
 class Rad:
     """An exact Q-linear combination of real radical atoms (see the module docstring).
 
-    Immutable and hashable.  Supports ``+``, ``-``, ``*`` (with rationals and
-    other :class:`Rad`), division by a rational, exact ``==``, and exact
-    ordering through :meth:`sign`.
+    The numbers of GRS12's irrational losses: ``|i - j|^(3/2)`` of Fig. 2's
+    user (journal Fig. 3(a)) and ``|j - i|^(1 - delta)`` of Thm 6.3 / Fig. 4
+    (journal App. C), and the optimality certificates of their LPs
+    (:func:`~exactdp.exact.solve_lp_irrational`).  Immutable and hashable.
+    Supports ``+``, ``-``, ``*`` (with rationals and other :class:`Rad`),
+    division by a rational, exact ``==``, and exact ordering through
+    :meth:`sign`.
+
+    Parameters
+    ----------
+    terms : iterable of (tuple, rational) pairs, default ()
+        ``(atom, coefficient)``; an atom is a tuple of ``(prime, f)`` pairs
+        with increasing primes and rational ``0 < f < 1`` (the product of
+        ``prime^f``), ``()`` for the rational unit.  Coefficients of equal
+        atoms are added, zero ones dropped.  Build values with :meth:`rat`
+        and :meth:`power` rather than by hand.
+
+    See Also
+    --------
+    Lin : square roots and the symbolic ``eps``.
+
+    References
+    ----------
+    Linear independence of real radicals: Besicovitch (1940) for square
+    roots, Mordell (1953) and Siegel (1972) in general; it makes
+    :meth:`is_zero` exact.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> Rad([((), 2), (((2, fmpq(1, 2)),), 3)])
+    Rad('2 + 3*2^(1/2)')
+    >>> loss = [Rad.power(d, fmpq(3, 2)) for d in range(4)]    # GRS12 Fig. 2: |i - j|^(3/2)
+    >>> loss
+    [Rad('0'), Rad('1'), Rad('2*2^(1/2)'), Rad('3*3^(1/2)')]
+    >>> loss[2] < 3 < loss[3]
+    True
     """
 
     __slots__ = ("terms", "_hash")
@@ -122,15 +156,71 @@ class Rad:
     # -- constructors -------------------------------------------------
     @staticmethod
     def rat(q) -> "Rad":
-        """The rational ``q``."""
+        """The rational ``q`` as a Rad.
+
+        Parameters
+        ----------
+        q : int, fmpq or str
+            Any value :class:`flint.fmpq` accepts.
+
+        Returns
+        -------
+        Rad
+            ``q`` times the rational unit ``()`` (no term for 0).
+
+        Raises
+        ------
+        TypeError
+            ``q`` is not convertible to ``fmpq`` (a binary float, ``None``).
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> Rad.rat(fmpq(3, 4)), Rad.rat(0).is_zero()
+        (Rad('3/4'), True)
+        """
         return Rad(((((), fmpq(q)),)))
 
     @staticmethod
     def power(m, e) -> "Rad":
-        """``m^e`` for a rational ``m >= 0`` and a rational exponent ``e`` (``0^e = 0`` for ``e > 0``).
+        """Return ``m^e`` for a rational ``m >= 0`` and a rational exponent ``e`` (``0^e = 0`` for ``e > 0``).
 
+        The value is written as a rational times one atom: the prime
+        factorisation of ``m`` splits each ``p^(k e)`` into an integer power
+        and a fractional one (GRS12's losses ``|i - j|^(3/2)`` and
+        ``|j - i|^(1 - delta)``).
+
+        Parameters
+        ----------
+        m : int, fmpq or str
+            The base, ``m >= 0``.
+        e : int, fmpq or str
+            The exponent; ``e > 0`` when ``m = 0``.
+
+        Returns
+        -------
+        Rad
+            ``c * atom`` with ``c`` rational (``0`` for ``m = 0``).
+
+        Raises
+        ------
+        InvalidInput
+            ``m < 0`` (no real radicals of negative numbers), or ``m = 0``
+            with ``e <= 0``.
+        TypeError
+            ``m`` or ``e`` is not convertible to ``fmpq``.
+
+        Examples
+        --------
+        >>> from flint import fmpq
         >>> Rad.power(3, fmpq(3, 2)), Rad.power(4, fmpq(3, 2))
         (Rad('3*3^(1/2)'), Rad('8'))
+        >>> Rad.power(12, fmpq(1, 3)), Rad.power(fmpq(1, 2), fmpq(1, 2))
+        (Rad('2^(2/3)*3^(1/3)'), Rad('2^(1/2)/2'))
+        >>> Rad.power(0, 0)
+        Traceback (most recent call last):
+        ...
+        exactdp.errors.InvalidInput: power: 0^0 is not a positive real; expected an exponent > 0
         """
         m, e = fmpq(m), fmpq(e)
         if m < 0:
@@ -145,20 +235,87 @@ class Rad:
 
     # -- queries --------------------------------------------------------
     def is_zero(self) -> bool:
-        """Exact zero test (linear independence of real radicals)."""
+        """Exact zero test (linear independence of real radicals).
+
+        Distinct atoms are linearly independent over Q (class References),
+        so the value is zero iff no term is left.
+
+        Returns
+        -------
+        bool
+            True iff the value is exactly 0.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> (Rad.power(2, fmpq(3, 2)) - Rad.power(2, fmpq(1, 2)) * 2).is_zero()
+        True
+        >>> (Rad.power(8, fmpq(1, 3)) - 2).is_zero(), (Rad.power(2, fmpq(1, 3)) - 1).is_zero()
+        (True, False)
+        """
         return not self.terms
 
     def is_rational(self) -> bool:
+        """Whether the value is rational (only the unit atom ``()`` occurs).
+
+        Returns
+        -------
+        bool
+            True for a rational number (0 included).
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> r = Rad.power(2, fmpq(1, 2))
+        >>> (r * r).is_rational(), r.is_rational()
+        (True, False)
+        """
         return all(a == () for a, _ in self.terms)
 
     def rational(self) -> fmpq:
-        """The value as ``fmpq``; raises :class:`InvalidInput` if irrational."""
+        """The value as ``fmpq``.
+
+        Returns
+        -------
+        fmpq
+            The rational value (``0`` for no term).
+
+        Raises
+        ------
+        InvalidInput
+            The value is irrational.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> (Rad.power(2, fmpq(1, 2)) * Rad.power(8, fmpq(1, 2))).rational()
+        4
+        >>> Rad.power(2, fmpq(1, 2)).rational()
+        Traceback (most recent call last):
+        ...
+        exactdp.errors.InvalidInput: 2^(1/2) is not rational
+        """
         if not self.is_rational():
             raise InvalidInput(f"{self} is not rational")
         return self.terms[0][1] if self.terms else fmpq(0)
 
     def components(self) -> dict:
-        """``atom -> rational coefficient`` (the atom ``()`` is the rational unit)."""
+        """Return the coordinates ``atom -> rational coefficient`` (the atom ``()`` is the rational unit).
+
+        The exact LP solvers split a cost or a dual into these coordinates,
+        one rational solve per atom.
+
+        Returns
+        -------
+        dict
+            ``{atom: fmpq}`` with the non-zero coefficients only.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> (Rad.power(3, fmpq(3, 2)) + 1).components()
+        {(): 1, ((3, 1/2),): 3}
+        """
         return dict(self.terms)
 
     # -- arithmetic -----------------------------------------------------
@@ -206,7 +363,25 @@ class Rad:
 
     # -- evaluation -----------------------------------------------------
     def arb(self, eps=None) -> arb:
-        """Ball enclosure at the current working precision."""
+        """Ball enclosure at the current working precision (``flint.ctx.prec``).
+
+        Parameters
+        ----------
+        eps : object, optional
+            Ignored: a Rad has no symbolic ``eps``; the argument keeps the
+            signature of :meth:`Lin.arb <exactdp.exact.lin.Lin.arb>`.
+
+        Returns
+        -------
+        arb
+            A ball that contains the exact value.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> fmpq(186, 100) < Rad.power(2, fmpq(9, 10)).arb() < fmpq(187, 100)
+        True
+        """
         total = arb(0)
         for a, c in self.terms:
             total += arb(c) * _atom_arb(a)
@@ -215,9 +390,43 @@ class Rad:
     def sign(self, eps=None, max_prec: int = MAX_PREC) -> int:
         """Exact sign: zero exactly, otherwise by balls at rising precision.
 
-        Raises :class:`~exactdp.errors.Undecided` if the balls do not separate
-        the number from 0 at ``max_prec`` bits (never for the sizes exactdp
-        builds; the number is known to be non-zero).
+        Zero is the exact test :meth:`is_zero`; a non-zero value is separated
+        from 0 by balls at 64, 128, ... bits, which terminates because the
+        number is not zero (DESIGN.md section 2: floats guide, the exact
+        zero test decides).
+
+        Parameters
+        ----------
+        eps : object, optional
+            Ignored (no symbolic ``eps`` in a Rad); kept for the signature of
+            :meth:`ExpFrac.sign <exactdp.exact.expo.ExpFrac.sign>`.
+        max_prec : int, default MAX_PREC
+            Highest working precision (bits) tried.
+
+        Returns
+        -------
+        int
+            ``-1``, ``0`` or ``1``.
+
+        Raises
+        ------
+        Undecided
+            The balls do not separate the number from 0 at ``max_prec``
+            bits (never at the default for the sizes exactdp builds; the
+            number is known to be non-zero).
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> (Rad.power(2, fmpq(3, 2)) + Rad.power(3, fmpq(3, 2)) - Rad.power(5, fmpq(3, 2))).sign()
+        -1
+        >>> x = Rad.power(2, fmpq(1, 2)) - fmpq(1414213562373095048801688724, 10**27)   # about 2.1e-28
+        >>> x.sign()
+        1
+        >>> x.sign(max_prec=64)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        exactdp.errors.Undecided: sign of ... but not separated from 0 at 64 bits
         """
         if not self.terms:
             return 0
@@ -255,6 +464,19 @@ class Rad:
         return f"Rad('{self}')"
 
     def latex(self) -> str:
+        r"""LaTeX of the exact value: the text form with ``\cdot`` for ``*``.
+
+        Returns
+        -------
+        str
+            For example ``5 \cdot 5^(1/2)`` for ``5 sqrt 5``.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> print(Rad.power(5, fmpq(3, 2)).latex())
+        5 \cdot 5^(1/2)
+        """
         return str(self).replace("*", r" \cdot ")
 
 

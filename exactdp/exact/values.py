@@ -99,6 +99,12 @@ class Setting:
         Value substituted for ``alpha`` (``None``: the name is not allowed).
     eps : Lin or LogVal or None
         Value substituted for ``eps``.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> exact_number("(1 - alpha)/(1 + alpha)", Setting(alpha=fmpq(1, 2)))
+    1/3
     """
 
     __slots__ = ("alpha", "eps")
@@ -109,7 +115,21 @@ class Setting:
 
     @staticmethod
     def symbolic() -> "Setting":
-        """``alpha`` is the symbol exp(-eps), ``eps`` the symbol itself (regime 3)."""
+        """Return the setting where ``alpha`` is the symbol exp(-eps) and ``eps`` the symbol itself (regime 3).
+
+        Entries in this setting are rational functions of ``alpha``, valid for
+        every eps at once (GRS12's geometric mechanism in ``alpha``).
+
+        Returns
+        -------
+        Setting
+            ``alpha = ExpFrac('alpha')``, ``eps = Lin('eps')``.
+
+        Examples
+        --------
+        >>> exact_number("2*alpha", Setting.symbolic())
+        ExpFrac('2*alpha')
+        """
         return Setting(ExpFrac.exp(-Lin.eps()), Lin.eps())
 
 
@@ -404,7 +424,51 @@ def from_python(x: Any, *, what: str = "number", allow_float: bool = False) -> A
 
 
 def exact_number(x: Any, setting: Setting = _PLAIN, *, what: str = "number", allow_float: bool = False) -> Any:
-    """Exact value of ``x`` (Python number or exact text) under ``setting``."""
+    """Return the exact value of ``x`` (Python number or exact text) under ``setting``.
+
+    Text is parsed by exactdp's own restricted parser (never ``eval``) and
+    evaluated in the exact types of DESIGN.md sec. 2.
+
+    Parameters
+    ----------
+    x : int or Fraction or Decimal or str or sympy number
+        The number; text in the exactdp grammar (``"3/2"``, ``"0.25"``,
+        ``"sqrt(2)"``, ``"exp(-1/2)"``, ``"log(9/8)"``, expressions in
+        ``alpha``/``eps`` when ``setting`` defines them).
+    setting : Setting, optional
+        Values of ``alpha`` and ``eps``; by default neither name is allowed.
+    what : str, default "number"
+        The argument's name, for messages.
+    allow_float : bool, default False
+        Take a binary float at its exact binary value (else refused).
+
+    Returns
+    -------
+    fmpq or Lin or ExpFrac or LogVal
+        The exact value, simplified (a rational is always ``fmpq``).
+
+    Raises
+    ------
+    InvalidType
+        A binary float without ``allow_float``, or an unsupported type.
+    InvalidInput
+        Text outside the grammar (:class:`~exactdp.errors.ParseError`), a
+        name the setting does not define, division by zero
+        (:class:`~exactdp.errors.InputTooLarge` past the size limits,
+        :class:`~exactdp.errors.UnsupportedRegime` for a value outside every
+        exact regime, such as ``log(3)*log(2)``).
+
+    Examples
+    --------
+    >>> exact_number("log(9/8)"), exact_number("sqrt(8)")
+    (LogVal(log(9/8)), Lin('2*sqrt(2)'))
+    >>> exact_number(0.5, allow_float=True)
+    1/2
+    >>> exact_number("alpha")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: number: expression: 'alpha' is not defined here; give --alpha/--eps or use it in a mechanism
+    """
     v = from_python(x, what=what, allow_float=allow_float)
     if isinstance(v, str):
         try:

@@ -61,13 +61,16 @@ class VerifiedSolve:
 
     ``enclosures[i] = (lo, hi)`` exact rationals with ``lo <= x_i <= hi``; ``signs[i]`` the certified sign
     of ``x_i`` (``None`` where ``lo <= 0 <= hi``); ``beta`` an exact bound ``||I - R A||_inf <= beta < 1``
-    (so ``A`` is nonsingular); ``center`` the approximate solution ``x~`` (exact dyadics).
+    (so ``A`` is nonsingular); ``center`` the approximate solution ``x~`` (exact dyadics); ``inverse`` the
+    float approximate inverse ``R`` it was verified with (a guide a certificate may carry, so that a re-check
+    can redo the verification without inverting the matrix).
     """
 
     enclosures: list
     signs: list
     beta: fmpq
     center: list
+    inverse: np.ndarray | None = None
 
 
 def digit_width(n: int) -> int:
@@ -175,7 +178,7 @@ def _verified_solve(S, w, eta, rhs, r_digits, levels, x_bits):
         lo, hi = x_center[i] - e, x_center[i] + e
         enc.append((lo, hi))
         signs.append(1 if lo > 0 else (-1 if hi < 0 else None))
-    return VerifiedSolve(enc, signs, beta, x_center)
+    return VerifiedSolve(enc, signs, beta, x_center, inverse=Rf)
 
 
 def _g_bounds(S, w, Rd, a, levels, k, eta, absR1):

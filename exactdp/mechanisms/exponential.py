@@ -66,11 +66,24 @@ def exponential(metric: FiniteMetric, beta: Any = "eps/2", *, outputs: Iterable[
         or a list aligned with ``outputs``), not all zero.  **Reconstructed:**
         KL10 Def. 2.6 says "a measure mu on X"; the integrals run over ``Y``,
         so ``mu`` lives on ``Y``.  Default: weight 1 on every output.
+    name : str, optional
+        A name for messages and proofs.
 
     Returns
     -------
     Mechanism
         Inputs the points of ``X``, outputs the chosen points of ``Y``.
+
+    Raises
+    ------
+    InvalidInput
+        An output that is not a point of ``Y``, an ``f`` without an image for
+        some input or with an image outside ``Y``, a bad ``mu`` (missing,
+        negative or all-zero weights, wrong length), an infinite distance, or
+        a ``beta`` outside the grammar (:class:`~exactdp.errors.ParseError`)
+        or outside the exact regimes (:class:`~exactdp.errors.UnsupportedRegime`).
+    InvalidType
+        A ``beta`` given as a binary float.
 
     Examples
     --------

@@ -49,6 +49,31 @@ def geometric(n: int, alpha: Any = None, *, eps: Any = None) -> Mechanism:
         The level (``alpha = e^(-eps)``).  Without either, entries are exact
         rational functions of a symbolic ``alpha`` (all eps at once).
 
+    Returns
+    -------
+    Mechanism
+        ``(n + 1) x (n + 1)``: ``Pr[0 | i] = alpha^i/(1+alpha)``,
+        ``Pr[n | i] = alpha^(n-i)/(1+alpha)``, ``Pr[r | i] =
+        (1-alpha)/(1+alpha) alpha^|r-i|`` for ``0 < r < n``; exact rationals
+        at a rational alpha, exponential expressions at a transcendental one.
+
+    Raises
+    ------
+    InvalidType
+        ``n`` is not an integer.
+    InvalidInput
+        ``n < 1``, both ``alpha`` and ``eps`` given, or a level outside
+        ``(0, 1)`` for alpha / ``eps <= 0``
+        (:class:`~exactdp.errors.ParseError` for text outside the grammar,
+        :class:`~exactdp.errors.InputTooLarge` above ``MAX_CELLS`` cells).
+
+    Examples
+    --------
+    >>> [str(v) for v in geometric(3, "1/3").rows()[1]]
+    ['1/4', '1/2', '1/6', '1/12']
+    >>> geometric(2, eps="1").entry(0, 2)
+    ExpFrac('exp(-2)/(exp(-1) + 1)')
+
     Notes
     -----
     The rows sum to 1 as an identity in alpha (validated exactly).  The table

@@ -38,6 +38,32 @@ def randomized_response(categories: int | Iterable[Any], p: Any = None, *, name:
     p : exact number or expression in alpha, optional
         Probability of each wrong category; ``0 <= p <= 1/m``.  Default
         ``1/(m + e^eps) = alpha/(1 + m alpha)``, the HLM15 threshold.
+    name : str, optional
+        A name for messages and proofs.
+
+    Returns
+    -------
+    Mechanism
+        Square, inputs and outputs the categories: ``1 - m p`` on the
+        diagonal, ``p`` elsewhere (HLM15 Ex. 6).
+
+    Raises
+    ------
+    InvalidInput
+        Fewer than 2 categories, a repeated label, or a rational ``p``
+        outside ``[0, 1/m]`` (:class:`~exactdp.errors.ParseError` for text
+        outside the grammar, :class:`~exactdp.errors.UnsupportedRegime` for
+        an irrational algebraic ``p``).
+
+    Examples
+    --------
+    >>> R = randomized_response(3, p="1/6")
+    >>> R.entry("0", "0"), R.entry("2", "1")
+    (2/3, 1/6)
+    >>> randomized_response(3, p="2/3")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: p: expected 0 <= p <= 1/m = 1/2, got 2/3
 
     References
     ----------

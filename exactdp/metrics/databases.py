@@ -28,7 +28,27 @@ __all__ = ["hamming", "induced", "symmetric_difference", "database_label"]
 
 
 def database_label(x: Iterable[Any]) -> str:
-    """Label of a database tuple: its values joined by commas, e.g. ``"0,1,1"``."""
+    """Label of a database tuple: its values joined by commas, e.g. ``"0,1,1"``.
+
+    The labels :func:`hamming` gives the databases ``x in V^u`` of ECP14 sec. 3.2.
+
+    Parameters
+    ----------
+    x : iterable
+        The values of the individuals, in order.
+
+    Returns
+    -------
+    str
+        ``str`` of each value, joined by ``","``.
+
+    Examples
+    --------
+    >>> database_label((0, 1, 1))
+    '0,1,1'
+    >>> hamming([0, 1], 3).distance(database_label((0, 1, 1)), "1,1,1")
+    1
+    """
     return ",".join(str(v) for v in x)
 
 
@@ -52,6 +72,33 @@ def _universe(values: Iterable[Any], individuals: int) -> list:
 def hamming(values: Iterable[Any], individuals: int) -> FiniteMetric:
     """Hamming distance on databases ``V^u`` (ECP14 sec. 3.2).
 
+    Databases are tuples of ``u`` values in ``V``; ``x ~ x'`` when they differ
+    in exactly one individual, and ``d_h`` is the shortest-path distance of
+    that graph: ``eps``-DP is ``eps d_h``-privacy (ECP14 sec. 3.2).
+
+    Parameters
+    ----------
+    values : iterable
+        The value set ``V`` (labels distinct as strings).
+    individuals : int
+        ``u >= 1``, the number of individuals.
+
+    Returns
+    -------
+    FiniteMetric
+        ``|V|^u`` points labelled by :func:`database_label`; generating pairs
+        the adjacent databases.
+
+    Raises
+    ------
+    InvalidType
+        ``individuals`` is not an integer.
+    InvalidInput
+        No values, repeated labels, ``u < 1``, or ``|V|^u`` beyond
+        ``MAX_POINTS`` (:class:`~exactdp.errors.InputTooLarge`).
+
+    Examples
+    --------
     >>> m = hamming([0, 1], 3)
     >>> len(m), m.distance("0,0,0", "1,1,0")
     (8, 2)
@@ -83,9 +130,35 @@ def hamming(values: Iterable[Any], individuals: int) -> FiniteMetric:
 def induced(values: Iterable[Any], individuals: int, query: Callable[[tuple], Any]) -> FiniteMetric:
     """The induced-graph metric ``d_{~f}`` of a query ``f : V^u -> Y`` (ECP14 sec. 3.2).
 
-    ``query`` is a Python function of a database tuple; answers are labelled
-    with ``str``.
+    ``y ~_f y'`` iff ``f(x) = y`` and ``f(x') = y'`` for some adjacent
+    databases ``x ~ x'``; by ECP14 Cor. 1, ``H`` is ``eps d_{~f}``-private iff
+    ``H o f`` is ``eps d_h``-private.
 
+    Parameters
+    ----------
+    values : iterable
+        The value set ``V`` (labels distinct as strings).
+    individuals : int
+        ``u >= 1``, the number of individuals.
+    query : callable
+        ``f``: a Python function of a database tuple; answers are labelled
+        with ``str`` (and sorted when they are comparable).
+
+    Returns
+    -------
+    FiniteMetric
+        The shortest-path metric of the induced graph on the answers.
+
+    Raises
+    ------
+    InvalidType
+        ``individuals`` is not an integer, or ``query`` is not callable.
+    InvalidInput
+        No values, repeated labels, ``u < 1``, or ``|V|^u`` beyond
+        ``MAX_POINTS`` (:class:`~exactdp.errors.InputTooLarge`).
+
+    Examples
+    --------
     >>> count = lambda x: sum(x)
     >>> m = induced([0, 1], 3, count)
     >>> m.points, m.distance("0", "3")
@@ -125,10 +198,31 @@ def induced(values: Iterable[Any], individuals: int, query: Callable[[tuple], An
 
 
 def symmetric_difference(ground: Iterable[Any]) -> FiniteMetric:
-    """Subsets of a finite set with ``d(A, B) = |A (+) B|`` (HLM15 Example 1).
+    """The subsets of a finite set with ``d(A, B) = |A (+) B|`` (HLM15 Example 1).
 
-    Points are labelled ``"{a,b}"`` with elements in the order of ``ground``.
+    The hypercube graph on the subsets: ``eps``-DP over it is HLM15's
+    ``eps d``-privacy for set-valued data (HLM15 Example 1).
 
+    Parameters
+    ----------
+    ground : iterable
+        The ground set (elements distinct as strings).
+
+    Returns
+    -------
+    FiniteMetric
+        ``2^k`` points labelled ``"{a,b}"`` with elements in the order of
+        ``ground`` (by size, then lexicographic); generating pairs the
+        subsets that differ in one element.
+
+    Raises
+    ------
+    InvalidInput
+        Repeated elements, or ``2^k`` beyond ``MAX_POINTS``
+        (:class:`~exactdp.errors.InputTooLarge`).
+
+    Examples
+    --------
     >>> m = symmetric_difference(["x", "y"])
     >>> m.points
     ('{}', '{x}', '{y}', '{x,y}')

@@ -104,6 +104,13 @@ def node_distance_space(n: int) -> FiniteMetric:
         Points are labelled ``"{u-v,...}"`` in edge-mask order; ``params``
         holds ``n`` and ``kind = "node_distance"``.
 
+    Raises
+    ------
+    InvalidType
+        ``n`` is not an integer.
+    InvalidInput
+        ``n < 2``; :class:`~exactdp.errors.InputTooLarge` for ``n > 6``.
+
     Examples
     --------
     >>> M = node_distance_space(4)

@@ -73,6 +73,28 @@ def from_graph(G: nx.Graph, weight: str | None = None, *, allow_float: bool = Fa
     weight : str, optional
         Edge attribute holding an exact positive length (int, Fraction, or
         exact text such as ``"3/2"`` or ``"sqrt(2)"``); unit lengths if omitted.
+    allow_float : bool, default False
+        Take binary floats among the weights at their exact binary value
+        (otherwise a float weight is refused with a hint).
+
+    Returns
+    -------
+    FiniteMetric
+        Points labelled ``str(node)``; ``d(x, y)`` the exact length of a
+        shortest path (``inf`` between components); the generating pairs are
+        the edges whose length equals their distance (ECP14 sec. 3.2: on a
+        graph, checking the edges suffices).
+
+    Raises
+    ------
+    InvalidType
+        ``G`` is not an undirected networkx graph, or a weight is a float
+        and ``allow_float`` is false.
+    InvalidInput
+        An empty graph, a self-loop, two nodes with the same label text, an
+        edge without the ``weight`` attribute, or a weight that is not a
+        finite exact number ``> 0`` (:class:`~exactdp.errors.ParseError` for
+        text outside the grammar).
 
     Examples
     --------
@@ -92,7 +114,12 @@ def from_graph(G: nx.Graph, weight: str | None = None, *, allow_float: bool = Fa
     nodes = list(G.nodes)
     if not nodes:
         raise InvalidInput("graph: expected at least one node, got an empty graph")
-    labels = [str(v) for v in nodes]
+    H = _index_graph(G, nodes, weight, allow_float)
+    return _shortest_path_metric(H, [str(v) for v in nodes], unit=weight is None)
+
+
+def _index_graph(G, nodes, weight, allow_float):
+    """``G`` on the node indices ``0..n-1`` with exact lengths ``w`` (the shortest of parallel edges)."""
     pos = {v: i for i, v in enumerate(nodes)}
     H = nx.Graph()
     H.add_nodes_from(range(len(nodes)))
@@ -111,7 +138,11 @@ def from_graph(G: nx.Graph, weight: str | None = None, *, allow_float: bool = Fa
         if H.has_edge(a, b) and dist_sign(dist_sub(w, H[a][b]["w"])) >= 0:
             continue  # parallel edges (a MultiGraph, or an edge listed twice): the shortest one is the distance
         H.add_edge(a, b, w=w)
-    unit = weight is None
+    return H
+
+
+def _shortest_path_metric(H, labels, *, unit):
+    """The shortest-path metric of the indexed graph ``H``; distances computed lazily, one source at a time."""
     cache: dict = {}
 
     def dist_from(s):
@@ -140,7 +171,7 @@ def from_graph(G: nx.Graph, weight: str | None = None, *, allow_float: bool = Fa
         return out
 
     ncomp = nx.number_connected_components(H)
-    desc = f"graph with {len(nodes)} nodes and {H.number_of_edges()} edges"
+    desc = f"graph with {len(labels)} nodes and {H.number_of_edges()} edges"
     if ncomp > 1:
         desc += f" ({ncomp} components; points in different components are at distance inf)"
     return FiniteMetric(labels, pairs, dfn, kind="graph", description=desc, reduction=_GRAPH_REDUCTION)
@@ -149,8 +180,32 @@ def from_graph(G: nx.Graph, weight: str | None = None, *, allow_float: bool = Fa
 def path(n: int) -> FiniteMetric:
     """The path ``0 - 1 - ... - (n-1)``: ``d(i, j) = |i - j|`` (the count-query metric).
 
+    The metric of a count query's results ``{0..n-1}``: GRS12 sec. 2 (the
+    geometric mechanism is ``eps``-DP for it), ECP14 sec. 3.2 (``eps d_h``).
+
+    Parameters
+    ----------
+    n : int
+        Number of points, ``1 <= n <= MAX_POINTS``.
+
+    Returns
+    -------
+    FiniteMetric
+        Points ``"0", ..., "n-1"``; generating pairs the ``n - 1`` edges.
+
+    Raises
+    ------
+    InvalidType
+        ``n`` is not an integer.
+    InvalidInput
+        ``n < 1`` (:class:`~exactdp.errors.InputTooLarge` above ``MAX_POINTS``).
+
+    Examples
+    --------
     >>> path(3).distance(0, 2)
     2
+    >>> len(path(5).generating_pairs())
+    4
     """
     n = _check_n(n, "path n")
     return FiniteMetric(
@@ -165,8 +220,31 @@ def path(n: int) -> FiniteMetric:
 def cycle(n: int) -> FiniteMetric:
     """The cycle on ``n >= 3`` points: ``d(i, j) = min(|i - j|, n - |i - j|)``.
 
+    A graph metric in the sense of ECP14 sec. 3.2 (the edges generate it).
+
+    Parameters
+    ----------
+    n : int
+        Number of points, ``3 <= n <= MAX_POINTS``.
+
+    Returns
+    -------
+    FiniteMetric
+        Points ``"0", ..., "n-1"``; generating pairs the ``n`` edges.
+
+    Raises
+    ------
+    InvalidType
+        ``n`` is not an integer.
+    InvalidInput
+        ``n < 3`` (:class:`~exactdp.errors.InputTooLarge` above ``MAX_POINTS``).
+
+    Examples
+    --------
     >>> cycle(6).distance(0, 5)
     1
+    >>> cycle(6).distance(0, 3)
+    3
     """
     n = _check_n(n, "cycle n", 3)
     return FiniteMetric(
@@ -181,8 +259,31 @@ def cycle(n: int) -> FiniteMetric:
 def discrete(points: int | Iterable[Any]) -> FiniteMetric:
     """The discrete metric: distance 1 between any two distinct points (HLM15 Ex. 7).
 
+    Over it ``eps d``-privacy is plain ``eps``-DP between any two inputs
+    (HLM15 Ex. 7: categorical data).
+
+    Parameters
+    ----------
+    points : int or iterable
+        The labels (compared as strings), or a count ``n`` for ``"0".."n-1"``.
+
+    Returns
+    -------
+    FiniteMetric
+        The complete graph with unit edges; every pair is generating.
+
+    Raises
+    ------
+    InvalidInput
+        No points, a repeated label, or a count ``< 1``
+        (:class:`~exactdp.errors.InputTooLarge` above ``MAX_POINTS``).
+
+    Examples
+    --------
     >>> discrete(["a", "b", "c"]).distance("a", "c")
     1
+    >>> discrete(4).points
+    ('0', '1', '2', '3')
     """
     if isinstance(points, int) and not isinstance(points, bool):
         _check_n(points, "discrete points")
@@ -205,7 +306,35 @@ def grid(shape: Iterable[int], norm: str = "manhattan", step: Any = 1) -> Finite
     """The ``R x C`` grid with Manhattan, Chebyshev or Euclidean distance, scaled by ``step``.
 
     Points are labelled ``"r,c"``.  Euclidean distances are exact square roots.
+    Location privacy on a grid is the ``eps d``-privacy of ECP14 sec. 3 with
+    ``d`` the Euclidean distance (geo-indistinguishability).
 
+    Parameters
+    ----------
+    shape : pair of int
+        ``(R, C)``: rows and columns, both ``>= 1``, ``R * C <= MAX_POINTS``.
+    norm : {"manhattan", "chebyshev", "euclidean"}, default "manhattan"
+        ``|dr| + |dc|``, ``max(|dr|, |dc|)`` or ``sqrt(dr^2 + dc^2)``.
+    step : exact number, default 1
+        The spacing ``h > 0`` that scales every distance (``"1/2"``,
+        ``"sqrt(2)"``, ...).
+
+    Returns
+    -------
+    FiniteMetric
+        ``R * C`` points; generating pairs the 4- or 8-neighbour edges
+        (Manhattan, Chebyshev) or the pairs with ``gcd(|dr|, |dc|) = 1``
+        (Euclidean).
+
+    Raises
+    ------
+    InvalidInput
+        A shape that is not two positive integers, an unknown ``norm``, or a
+        ``step`` that is not a finite exact number ``> 0``
+        (:class:`~exactdp.errors.InputTooLarge` above ``MAX_POINTS``).
+
+    Examples
+    --------
     >>> g = grid((3, 3), "euclidean")
     >>> g.distance("0,0", "1,2")
     Lin('sqrt(5)')
@@ -214,26 +343,9 @@ def grid(shape: Iterable[int], norm: str = "manhattan", step: Any = 1) -> Finite
     >>> grid((3, 3), "chebyshev").distance("0,0", "2,1")
     2
     """
-    try:
-        R, C = (int(s) for s in shape)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"grid shape: expected two integers [rows, columns], got {brief(shape)}") from None
-    if R < 1 or C < 1:
-        raise InvalidInput(f"grid shape: expected positive sizes, got {R} x {C}")
-    _check_n(R * C, "grid size")
-    if norm not in ("manhattan", "chebyshev", "euclidean"):
-        raise InvalidInput(f"grid norm: expected 'manhattan', 'chebyshev' or 'euclidean', got {norm!r}")
-    h = parse_distance(step, what="grid step")
-    if h == math.inf or dist_sign(h) <= 0:
-        raise InvalidInput(f"grid step: expected a finite length > 0, got {exact_str(h)}")
+    R, C, h = _grid_args(shape, norm, step)
     labels = [f"{r},{c}" for r in range(R) for c in range(C)]
-
-    def scale(d):
-        if isinstance(h, fmpq) and isinstance(d, fmpq):
-            return d * h
-        p = Lin.coerce(d) * Lin.coerce(h)
-        return p.rational() if p.is_rational() else p
-
+    scale = _scaler(h)
     sqrt_cache: dict = {}
 
     def eu(dr, dc):
@@ -252,6 +364,41 @@ def grid(shape: Iterable[int], norm: str = "manhattan", step: Any = 1) -> Finite
             return scale(fmpq(max(dr, dc)))
         return eu(dr, dc)
 
+    pairs, reduction = _grid_pairs(R, C, norm, eu, scale)
+    return FiniteMetric(labels, pairs, dfn, kind="grid",
+                        description=f"{R} x {C} grid, {norm} distance" + (f", step {exact_str(h)}" if h != 1 else ""),
+                        reduction=reduction, params={"kind": "grid", "shape": [R, C], "norm": norm})
+
+
+def _grid_args(shape, norm, step):
+    """Validate ``grid``'s arguments: the sizes ``R, C`` and the exact step ``h > 0``."""
+    try:
+        R, C = (int(s) for s in shape)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"grid shape: expected two integers [rows, columns], got {brief(shape)}") from None
+    if R < 1 or C < 1:
+        raise InvalidInput(f"grid shape: expected positive sizes, got {R} x {C}")
+    _check_n(R * C, "grid size")
+    if norm not in ("manhattan", "chebyshev", "euclidean"):
+        raise InvalidInput(f"grid norm: expected 'manhattan', 'chebyshev' or 'euclidean', got {norm!r}")
+    h = parse_distance(step, what="grid step")
+    if h == math.inf or dist_sign(h) <= 0:
+        raise InvalidInput(f"grid step: expected a finite length > 0, got {exact_str(h)}")
+    return R, C, h
+
+
+def _scaler(h):
+    """The map ``d -> h * d`` on exact distances (rational, or a sum of square roots)."""
+    def scale(d):
+        if isinstance(h, fmpq) and isinstance(d, fmpq):
+            return d * h
+        p = Lin.coerce(d) * Lin.coerce(h)
+        return p.rational() if p.is_rational() else p
+    return scale
+
+
+def _grid_pairs(R, C, norm, eu, scale):
+    """The generating pairs of the grid (a callable, computed on demand) and the reduction that justifies them."""
     if norm == "euclidean":
         def pairs():
             out = []
@@ -263,25 +410,20 @@ def grid(shape: Iterable[int], norm: str = "manhattan", step: Any = 1) -> Finite
                     if gcd(dr, dc) == 1:
                         out.append((i, j, eu(dr, dc)))
             return out
-        reduction = ("on the Euclidean grid d(x,w) + d(w,y) = d(x,y) holds exactly when w lies on the segment "
-                     "[x, y]; the pairs whose segment holds no other grid point (gcd(|dr|, |dc|) = 1) generate "
-                     "every other pair by chains along the segment, so it suffices to check them")
-    else:
-        moves = [(0, 1), (1, 0)] + ([(1, 1), (1, -1)] if norm == "chebyshev" else [])
+        return pairs, ("on the Euclidean grid d(x,w) + d(w,y) = d(x,y) holds exactly when w lies on the segment "
+                       "[x, y]; the pairs whose segment holds no other grid point (gcd(|dr|, |dc|) = 1) generate "
+                       "every other pair by chains along the segment, so it suffices to check them")
+    moves = [(0, 1), (1, 0)] + ([(1, 1), (1, -1)] if norm == "chebyshev" else [])
 
-        def pairs():
-            out = []
-            for i in range(R * C):
-                r, c = divmod(i, C)
-                for dr, dc in moves:
-                    r2, c2 = r + dr, c + dc
-                    if 0 <= r2 < R and 0 <= c2 < C:
-                        j = r2 * C + c2
-                        out.append((min(i, j), max(i, j), scale(fmpq(1))))
-            out.sort(key=lambda t: (t[0], t[1]))
-            return out
-        reduction = _GRAPH_REDUCTION + (" (the grid graph with " +
-                                        ("4" if norm == "manhattan" else "8") + " neighbours)")
-    return FiniteMetric(labels, pairs, dfn, kind="grid",
-                        description=f"{R} x {C} grid, {norm} distance" + (f", step {exact_str(h)}" if h != 1 else ""),
-                        reduction=reduction, params={"kind": "grid", "shape": [R, C], "norm": norm})
+    def pairs():
+        out = []
+        for i in range(R * C):
+            r, c = divmod(i, C)
+            for dr, dc in moves:
+                r2, c2 = r + dr, c + dc
+                if 0 <= r2 < R and 0 <= c2 < C:
+                    j = r2 * C + c2
+                    out.append((min(i, j), max(i, j), scale(fmpq(1))))
+        out.sort(key=lambda t: (t[0], t[1]))
+        return out
+    return pairs, _GRAPH_REDUCTION + (" (the grid graph with " + ("4" if norm == "manhattan" else "8") + " neighbours)")

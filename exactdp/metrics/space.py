@@ -76,7 +76,43 @@ class FiniteMetric:
     Build one with the constructors in :mod:`exactdp.metrics`
     (:func:`~exactdp.metrics.from_graph`, :func:`~exactdp.metrics.path`,
     :func:`~exactdp.metrics.grid`, :func:`~exactdp.metrics.hamming`,
-    :func:`~exactdp.metrics.from_matrix`, ...).
+    :func:`~exactdp.metrics.from_matrix`, ...); the constructor below is
+    their common engine and trusts its arguments (no axiom check).  The
+    generating pairs are those of ECP14 sec. 3.2: ``eps d``-privacy on them
+    implies it on every pair.
+
+    Parameters
+    ----------
+    points : iterable of str
+        Unique point labels, in index order.
+    pairs : list or callable
+        The generating pairs ``(i, j, d)`` with ``i < j`` and finite exact
+        ``d > 0``, or a callable returning them (computed on first use).
+    distance_fn : callable
+        ``(i, j) -> d(i, j)``: exact ``fmpq``, ``Lin`` or ``math.inf``.
+    kind : str
+        The family (``"graph"``, ``"grid"``, ``"matrix"``, ``"hamming"``, ...).
+    description : str
+        One line for messages and proofs.
+    reduction : str
+        Why checking the generating pairs suffices (used in worked proofs).
+    params : dict, optional
+        The constructor's arguments, for the JSON spec of the metric.
+
+    Raises
+    ------
+    InvalidInput
+        A label that appears twice.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> m = FiniteMetric(["a", "b"], [(0, 1, fmpq(2))], lambda i, j: fmpq(2 * abs(i - j)),
+    ...                  kind="matrix", description="two points", reduction="one pair")
+    >>> m
+    <FiniteMetric two points: 2 points>
+    >>> m.distance("a", "b")
+    2
     """
 
     def __init__(self, points, pairs, distance_fn, *, kind: str, description: str,
@@ -100,10 +136,25 @@ class FiniteMetric:
         return f"<FiniteMetric {self.description}: {len(self)} points>"
 
     def to_networkx(self) -> nx.Graph:
-        """A networkx graph on the points with an edge per generating pair, ``weight`` its exact distance
-        (a ``fractions.Fraction`` when rational, else the exact text) and ``distance`` the exact text.
+        """Return the graph of the generating pairs as a networkx graph.
 
-        On a graph metric its shortest paths give back the metric (the generating pairs are the edges)."""
+        On a graph metric its shortest paths give back the metric (the
+        generating pairs are the edges, ECP14 sec. 3.2).
+
+        Returns
+        -------
+        networkx.Graph
+            Nodes the point labels; one edge per generating pair, with
+            ``weight`` its exact distance (a ``fractions.Fraction`` when
+            rational, else the exact text) and ``distance`` the exact text.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> G = path(3).to_networkx()
+        >>> sorted(G.edges(data="distance"))
+        [('0', '1', '1'), ('1', '2', '1')]
+        """
         from fractions import Fraction
 
         import networkx as nx
@@ -116,7 +167,22 @@ class FiniteMetric:
         return G
 
     def generating_pairs(self) -> list:
-        """Generating pairs ``(i, j, d)`` with ``i < j`` and finite ``d > 0``."""
+        """Return the generating pairs ``(i, j, d)`` with ``i < j`` and finite ``d > 0``.
+
+        Every finite distance is the length of a chain of them, so privacy
+        constraints need checking on them only (ECP14 sec. 3.2).
+
+        Returns
+        -------
+        list of tuple
+            ``(i, j, d)``: point indices and the exact distance.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import cycle
+        >>> [(i, j, str(d)) for i, j, d in cycle(3).generating_pairs()]
+        [(0, 1, '1'), (0, 2, '1'), (1, 2, '1')]
+        """
         if callable(self._pairs):
             self._pairs = self._pairs()
         return self._pairs
@@ -128,22 +194,106 @@ class FiniteMetric:
             raise InvalidInput(f"point {x!r} is not in the metric ({self.description})") from None
 
     def distance(self, x: Any, y: Any) -> Any:
-        """Exact distance between labels ``x`` and ``y``."""
+        """Return the exact distance between the points labelled ``x`` and ``y``.
+
+        Parameters
+        ----------
+        x, y : str or object
+            Point labels (compared as strings: ``0`` finds ``"0"``).
+
+        Returns
+        -------
+        fmpq or Lin or float
+            The exact distance; ``math.inf`` between unconnected points.
+
+        Raises
+        ------
+        InvalidInput
+            A label that is not a point of the metric.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> path(4).distance("0", 3)
+        3
+        """
         return self._distance_fn(self._idx(x), self._idx(y))
 
     def d(self, i: int, j: int) -> Any:
-        """Exact distance between point indices ``i`` and ``j``."""
+        """Return the exact distance between the points of indices ``i`` and ``j``.
+
+        Parameters
+        ----------
+        i, j : int
+            Point indices (positions in :attr:`points`); not checked.
+
+        Returns
+        -------
+        fmpq or Lin or float
+            The exact distance; ``math.inf`` between unconnected points.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import cycle
+        >>> cycle(5).d(0, 4)
+        1
+        """
         return self._distance_fn(i, j)
 
     def distance_matrix(self) -> list[list[Any]]:
-        """The full exact distance matrix (list of lists); O(n^2) values."""
+        """Return the full exact distance matrix; O(n^2) values.
+
+        Returns
+        -------
+        list of list
+            ``D[i][j] = d(i, j)``, exact.
+
+        Raises
+        ------
+        InputTooLarge
+            More than ``MAX_POINTS_DENSE`` points.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> [[str(v) for v in row] for row in path(3).distance_matrix()]
+        [['0', '1', '2'], ['1', '0', '1'], ['2', '1', '0']]
+        """
         n = len(self)
         if n > MAX_POINTS_DENSE:
             raise InputTooLarge(f"distance_matrix: {n} points exceed {MAX_POINTS_DENSE}")
         return [[self._distance_fn(i, j) for j in range(n)] for i in range(n)]
 
     def scaled(self, c) -> "FiniteMetric":
-        """The metric ``c * d`` for an exact ``c > 0`` (rational or a sum of square roots)."""
+        """Return the metric ``c * d`` for an exact ``c > 0`` (rational or a sum of square roots).
+
+        ``eps``-privacy for ``c d`` is ``c eps``-privacy for ``d`` (ECP14 sec. 3).
+
+        Parameters
+        ----------
+        c : exact number
+            The factor: an int, Fraction or exact text such as ``"1/2"`` or
+            ``"sqrt(2)"``.
+
+        Returns
+        -------
+        FiniteMetric
+            Same points and generating pairs, every distance times ``c``.
+
+        Raises
+        ------
+        InvalidInput
+            ``c`` is not a finite exact number ``> 0``
+            (:class:`~exactdp.errors.ParseError` for text outside the grammar).
+        InvalidType
+            ``c`` is a binary float.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> path(3).scaled("3/2").distance(0, 2)
+        3
+        """
         c = parse_distance(c, what="scale")
         if c == math.inf or dist_sign(c) <= 0:
             raise InvalidInput(f"scale: expected a finite exact number > 0, got {c}")
@@ -168,7 +318,19 @@ class FiniteMetric:
         )
 
     def diameter(self) -> Any:
-        """Largest finite distance."""
+        """Return the largest finite distance.
+
+        Returns
+        -------
+        fmpq or Lin
+            ``max d(x, y)`` over pairs at finite distance (``0`` for one point).
+
+        Examples
+        --------
+        >>> from exactdp.metrics import cycle
+        >>> cycle(7).diameter()
+        3
+        """
         best = fmpq(0)
         n = len(self)
         for i in range(n):
@@ -179,7 +341,19 @@ class FiniteMetric:
         return best
 
     def min_distance(self) -> Any:
-        """Smallest distance between distinct points (``kappa`` of HLM15 Thm 7)."""
+        """Return the smallest distance between distinct points (``kappa`` of HLM15 Thm 7).
+
+        Returns
+        -------
+        fmpq or Lin or float
+            The smallest generating distance; ``math.inf`` for one point.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import grid
+        >>> grid((2, 2), step="1/3").min_distance()
+        1/3
+        """
         best = math.inf
         for _, _, d in self.generating_pairs():
             if best == math.inf or dist_sign(dist_sub(d, best)) < 0:
@@ -208,6 +382,27 @@ def validate_and_reduce(points: Sequence[str], D) -> list:
     only as a certified filter (outward-rounded bounds); every near tie is
     decided exactly.
     """
+    _check_pointwise_axioms(points, D)
+    n = len(points)
+    lo, hi = _bounds_matrix(D)
+    pairs = []
+    finite = np.isfinite(lo)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for x in range(n):
+            # s[w, y] encloses d(x, w) + d(w, y); a sum of finite lower bounds that overflows is still
+            # >= the largest float, never inf (distances beyond the float range, e.g. 10^400)
+            s_lo = np.nextafter(lo[x][:, None] + lo, -np.inf)
+            s_lo = np.where(finite[x][:, None] & finite, np.minimum(s_lo, np.finfo(float).max), s_lo)
+            s_hi = np.nextafter(hi[x][:, None] + hi, np.inf)
+            dxy_lo, dxy_hi = lo[x][None, :], hi[x][None, :]
+            _check_triangles_from(x, points, D, dxy_hi <= s_lo)
+            between = (s_lo <= dxy_hi) & (dxy_lo <= s_hi)  # possibly equal
+            pairs.extend(_essential_pairs_from(x, D, between))
+    return pairs
+
+
+def _check_pointwise_axioms(points, D):
+    """Square matrix, ``d(x, x) = 0``, symmetry and ``d(x, y) > 0`` for ``x != y``, decided exactly."""
     n = len(points)
     for i in range(n):
         if len(D[i]) != n:
@@ -225,56 +420,78 @@ def validate_and_reduce(points: Sequence[str], D) -> list:
                 raise NotAMetric(
                     f"distances: d({points[i]!r}, {points[j]!r}) = {brief(a)}, expected > 0 for distinct "
                     "points; hint: merge points at distance 0")
-    lo, hi = _bounds_matrix(D)
-    pairs = []
-    finite = np.isfinite(lo)
-    with np.errstate(invalid="ignore", over="ignore"):
-        for x in range(n):
-            # s[w, y] encloses d(x, w) + d(w, y); a sum of finite lower bounds that overflows is still
-            # >= the largest float, never inf (distances beyond the float range, e.g. 10^400)
-            s_lo = np.nextafter(lo[x][:, None] + lo, -np.inf)
-            s_lo = np.where(finite[x][:, None] & finite, np.minimum(s_lo, np.finfo(float).max), s_lo)
-            s_hi = np.nextafter(hi[x][:, None] + hi, np.inf)
-            dxy_lo, dxy_hi = lo[x][None, :], hi[x][None, :]
-            # triangle: d(x, y) <= d(x, w) + d(w, y)
-            surely_ok = dxy_hi <= s_lo
-            cand = np.argwhere(~surely_ok)
-            for w, y in cand:
-                if w in (x, y) or x == y:
-                    continue
-                lhs, rhs = D[x][y], dist_add(D[x][w], D[w][y])
-                if rhs == math.inf:
-                    continue
-                if lhs == math.inf or dist_sign(dist_sub(lhs, rhs)) > 0:
-                    raise NotAMetric(
-                        f"distances: triangle inequality fails for ({points[x]!r}, {points[w]!r}, {points[y]!r}): "
-                        f"d({points[x]!r}, {points[y]!r}) = {brief(lhs)} > d({points[x]!r}, {points[w]!r}) + "
-                        f"d({points[w]!r}, {points[y]!r}) = {brief(rhs)}")
-            # generating pairs: (x, y), x < y, finite, with no w strictly between
-            between = (s_lo <= dxy_hi) & (dxy_lo <= s_hi)  # possibly equal
-            for y in range(x + 1, n):
-                if D[x][y] == math.inf:
-                    continue
-                ws = np.nonzero(between[:, y])[0]
-                essential = True
-                for w in ws:
-                    if w == x or w == y:
-                        continue
-                    if D[x][w] == math.inf or D[w][y] == math.inf:
-                        continue
-                    if dist_sign(dist_sub(D[x][y], dist_add(D[x][w], D[w][y]))) == 0:
-                        essential = False
-                        break
-                if essential:
-                    pairs.append((x, y, D[x][y]))
-    return pairs
+
+
+def _check_triangles_from(x, points, D, surely_ok):
+    """Triangle inequality ``d(x, y) <= d(x, w) + d(w, y)``, decided exactly where the float filter is unsure."""
+    for w, y in np.argwhere(~surely_ok):
+        if w in (x, y) or x == y:
+            continue
+        lhs, rhs = D[x][y], dist_add(D[x][w], D[w][y])
+        if rhs == math.inf:
+            continue
+        if lhs == math.inf or dist_sign(dist_sub(lhs, rhs)) > 0:
+            raise NotAMetric(
+                f"distances: triangle inequality fails for ({points[x]!r}, {points[w]!r}, {points[y]!r}): "
+                f"d({points[x]!r}, {points[y]!r}) = {brief(lhs)} > d({points[x]!r}, {points[w]!r}) + "
+                f"d({points[w]!r}, {points[y]!r}) = {brief(rhs)}")
+
+
+def _essential_pairs_from(x, D, between):
+    """Generating pairs ``(x, y)``, ``x < y``, finite, with no ``w`` strictly between (``between`` may say so)."""
+    out = []
+    for y in range(x + 1, len(D)):
+        if D[x][y] == math.inf:
+            continue
+        essential = True
+        for w in np.nonzero(between[:, y])[0]:
+            if w == x or w == y:
+                continue
+            if D[x][w] == math.inf or D[w][y] == math.inf:
+                continue
+            if dist_sign(dist_sub(D[x][y], dist_add(D[x][w], D[w][y]))) == 0:
+                essential = False
+                break
+        if essential:
+            out.append((x, y, D[x][y]))
+    return out
 
 
 def from_matrix(points, distances, *, allow_float=False) -> FiniteMetric:
     """A metric from an explicit exact distance matrix (validated exactly).
 
-    Entries are exact numbers (ints, Fractions, strings such as ``"3/2"`` or
-    ``"sqrt(2)"``) or ``"inf"``.
+    The axioms are decided exactly; the generating pairs are the pairs with
+    no point strictly between them (ECP14 sec. 3.2 for graphs, generalised).
+
+    Parameters
+    ----------
+    points : iterable
+        The labels (compared as strings).
+    distances : sequence of sequences
+        The ``n x n`` matrix (lists, a numpy array or a sympy matrix); entries
+        exact numbers (ints, Fractions, strings such as ``"3/2"`` or
+        ``"sqrt(2)"``) or ``"inf"``.
+    allow_float : bool, default False
+        Take binary floats at their exact binary value (else refused).
+
+    Returns
+    -------
+    FiniteMetric
+        Distances as given; its generating pairs found exactly.
+
+    Raises
+    ------
+    NotAMetric
+        A non-square matrix, ``d(x, x) != 0``, asymmetry, a zero distance
+        between distinct points, or a failed triangle inequality.
+    InvalidInput
+        No points, a repeated label, or an entry outside the exact grammar
+        (:class:`~exactdp.errors.InputTooLarge` above ``MAX_POINTS_DENSE``).
+    InvalidType
+        A binary float without ``allow_float``.
+
+    Examples
+    --------
 
     >>> m = from_matrix(["a", "b", "c"], [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
     >>> [(m.points[i], m.points[j]) for i, j, _ in m.generating_pairs()]

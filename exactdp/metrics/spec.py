@@ -36,7 +36,43 @@ def _get_list(spec, key, kind):
 
 
 def metric_from_spec(spec: Any) -> FiniteMetric:
-    """Build a :class:`FiniteMetric` from a decoded JSON object."""
+    """Build a :class:`FiniteMetric` from a decoded JSON object.
+
+    The file format of the README: ``{"kind": ..., ...}`` with kind one of
+    ``graph`` (``nodes``, ``edges`` of ``[u, v]`` or ``[u, v, w]``),
+    ``matrix`` (``points``, ``distances``), ``path``/``cycle`` (``n``),
+    ``grid`` (``shape``, ``norm``, ``step``), ``hamming`` (``values``,
+    ``individuals``; ECP14 sec. 3.2), ``discrete`` (``points``; HLM15 Ex. 7),
+    ``subsets`` (``ground``; HLM15 Ex. 1).
+
+    Parameters
+    ----------
+    spec : dict
+        The decoded JSON object; numbers exact (ints or exact text).
+
+    Returns
+    -------
+    FiniteMetric
+        The metric the constructor of that kind builds.
+
+    Raises
+    ------
+    InvalidInput
+        Not an object, an unknown kind, a missing field, a malformed edge, a
+        node listed twice, or any error of the constructor called
+        (:class:`~exactdp.errors.NotAMetric` for a bad matrix).
+    InvalidType
+        A field of the wrong JSON type.
+
+    Examples
+    --------
+    >>> metric_from_spec({"kind": "grid", "shape": [2, 2], "norm": "euclidean"}).distance("0,0", "1,1")
+    Lin('sqrt(2)')
+    >>> metric_from_spec({"kind": "ring"})
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: metric: unknown kind 'ring'; expected one of graph, matrix, path, cycle, grid, hamming, discrete, subsets
+    """
     if not isinstance(spec, dict):
         raise InvalidInput(f"metric: expected a JSON object with a 'kind' field, got {type(spec).__name__}")
     kind = spec.get("kind")
@@ -93,6 +129,28 @@ def as_metric(obj: Any, weight: str = "weight") -> FiniteMetric:
     parallel edges count with their minimum) or a decoded JSON metric
     specification (a ``dict``, see :func:`metric_from_spec`).
 
+    Parameters
+    ----------
+    obj : FiniteMetric or networkx.Graph or dict
+        The metric argument as a user passed it.
+    weight : str, default "weight"
+        The edge attribute holding lengths, for a graph.
+
+    Returns
+    -------
+    FiniteMetric
+        ``obj`` itself, or the metric it describes.
+
+    Raises
+    ------
+    InvalidType
+        Any other type (a matrix: use :func:`from_matrix`).
+    InvalidInput
+        A graph where some edges have ``weight`` and others not, or an
+        error of :func:`from_graph` / :func:`metric_from_spec`.
+
+    Examples
+    --------
     >>> as_metric(nx.path_graph(3)).distance(0, 2)
     2
     >>> as_metric({"kind": "cycle", "n": 4}).distance("0", "3")

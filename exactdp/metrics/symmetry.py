@@ -337,12 +337,13 @@ def is_equitable(codes: np.ndarray, cell_of: np.ndarray) -> bool:
     return True
 
 
-def _colour_refinement(codes, max_rounds=64):
-    """The coarsest equitable partition (1-dimensional Weisfeiler--Leman on the coloured complete graph)."""
+def _colour_refinement(codes, max_rounds=64, initial=None):
+    """The coarsest equitable partition (1-dimensional Weisfeiler--Leman on the coloured complete graph) that
+    refines ``initial`` (a colouring of the points; default: all one colour)."""
     n = len(codes)
     ncodes = int(codes.max()) + 1
-    cell = np.zeros(n, dtype=np.int64)
-    k = 1
+    cell = np.zeros(n, dtype=np.int64) if initial is None else _canonical(np.asarray(initial))
+    k = int(cell.max()) + 1 if n else 0
     for _ in range(max_rounds):
         sig = _signatures(codes, cell, ncodes, np.arange(n))
         _, new = np.unique(np.column_stack([cell, sig]), axis=0, return_inverse=True)
@@ -391,6 +392,30 @@ def equitable_partition(metric: FiniteMetric, codes: DistanceCodes | None = None
         if cell is not None and is_equitable(full, cell):
             return Partition(cell, "coarsest equitable partition (colour refinement), checked equitable exactly")
     return Partition(np.arange(n), "trivial partition (every point its own cell)")
+
+
+def refine_partition(dc, part: Partition, colours) -> Partition | None:
+    """The coarsest equitable partition refining both ``part`` and the colouring ``colours`` (equal colours
+    for equal values, e.g. a right-hand side), checked equitable exactly; ``None`` above :data:`MAX_REFINE`
+    points or when only the trivial partition remains.
+
+    >>> from exactdp.metrics import path
+    >>> m = path(4)
+    >>> p = equitable_partition(m)
+    >>> p.cell_of.tolist(), refine_partition(DistanceCodes(m), p, [0, 0, 0, 1])
+    ([0, 1, 1, 0], None)
+    """
+    n = len(part.cell_of)
+    if n > MAX_REFINE or n < 2:
+        return None
+    _, col = np.unique(np.asarray(colours), return_inverse=True)
+    start = part.cell_of.astype(np.int64) * (int(col.max()) + 1) + col.ravel()
+    full = dc.full()
+    cell = _colour_refinement(full, initial=start)
+    if cell is None or int(cell.max()) + 1 == n or not is_equitable(full, cell):
+        return None
+    return Partition(cell, part.how + ", refined by the right-hand side (colour refinement), checked equitable "
+                     "exactly")
 
 
 def quotient_counts(dc: DistanceCodes, part: Partition) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -14,8 +14,7 @@ from flint import arb, fmpq
 
 from ..certificate import Certificate
 from ..certify.privacy import certify_privacy, smallest_epsilon
-from ..exact.decide import decimal_enclosure, exact_str
-from ..exact.level import Level
+from ..exact import Level, decimal_enclosure, exact_str
 from ..mechanism import Mechanism, mechanism_from_values
 from ..mechanisms import exponential, geometric
 from ..metrics import cycle, from_graph, path

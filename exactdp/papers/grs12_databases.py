@@ -13,10 +13,8 @@ import itertools
 
 from flint import fmpq
 
-from ..exact.decide import exact_str
-from ..exact.lp import LinearProgram, solve_lp
-from ..exact.lp_irrational import optimal_face_constraints, solve_lp_irrational
-from ..exact.radical import Rad
+from ..exact import LinearProgram, Rad, exact_str, optimal_face_constraints, solve_lp, solve_lp_irrational
+from ..certify import certify_lp_optimum
 from .registry import ClaimResult, md_table, register
 
 DBS = [frozenset(s) for k in range(4) for s in itertools.combinations((1, 2, 3), k)]
@@ -209,12 +207,12 @@ def face_simultaneous_lp(sol1, sol2):
     return LinearProgram(c=[0] * nv + [1], A_eq=A_eq, b_eq=[1] * len(DBS), A_ub=A_ub, b_ub=b_ub)
 
 
-def proof_bounds():
+def proof_bound_solutions():
     """The proof's arithmetic (journal App. C): with Figure 4's rows for user 1 and their mirror for user 2, a
     mechanism on the outputs l = (1,1), m = (1,2), n = (2,1), o = (2,2) has mass >= 7/12 on l at {1} and <= 1/6
     on l at {1,3} (from the constraints between databases two or more rows apart, factor alpha^d; the
     neighbouring pairs {1} ~ {1,3} and {2} ~ {2,3} are left out, as they are what the bounds contradict).  Returns
-    the exact (min at {1}, max at {1,3}) over the four databases' rows, both by exact LPs."""
+    the two exact LP optima: min of the mass on l at {1}, and min of minus the mass on l at {1,3}."""
     Ds = [frozenset({1}), frozenset({2}), frozenset({1, 3}), frozenset({2, 3})]
     K1 = dict(FIGURE_4)
     K2 = {D: FIGURE_4[_swap12(D)] for D in Ds}
@@ -235,9 +233,15 @@ def proof_bounds():
                 f = ALPHA ** len(D ^ E)
                 A_ub += [{v(d, k): f, v(e, k): -1} for k in range(4)]
     lp = lambda c: LinearProgram(c=c, A_eq=A_eq, b_eq=b_eq, A_ub=A_ub, b_ub=[0] * len(A_ub))  # noqa: E731
-    lo = solve_lp(lp([1 if j == v(0, 0) else 0 for j in range(16)])).value
-    hi = -solve_lp(lp([-1 if j == v(2, 0) else 0 for j in range(16)])).value
-    return lo, hi
+    return (solve_lp(lp([1 if j == v(0, 0) else 0 for j in range(16)])),
+            solve_lp(lp([-1 if j == v(2, 0) else 0 for j in range(16)])))
+
+
+def proof_bounds():
+    """The proof's two numbers (journal App. C): the exact (min mass on l at {1}, max mass on l at {1,3}) over
+    mechanisms with Figure 4's rows and their mirror (see :func:`proof_bound_solutions`)."""
+    lo, hi = proof_bound_solutions()
+    return lo.value, -hi.value
 
 
 @register("GRS12-thm6.3", "GRS12", "Theorem 6.3 (journal App. C, Fig. 6(a))",
@@ -249,66 +253,96 @@ def proof_bounds():
           "optimum); masses 7/12 and 1/6 on one output for neighbouring databases, ratio 3.5 > 1/alpha = 2")
 def thm63() -> ClaimResult:
     delta, e = fmpq(1, 10), fmpq(1, 20)
+    f = _thm63_facts(delta, e)
+    ok = f["match"] and f["mirror"] and f["unique"] and f["impossible"] and f["proof_ok"] and f["t_ok"]
+    t_lo, t_hi = f["t"]
+    return ClaimResult("reproduced" if ok else "differs",
+                       f"published users (delta = {delta}, e = {e}): Figure 4's eight fractions are user 1's exact LP "
+                       f"optimum, which is unique; no mechanism is optimal for both (exact t* = "
+                       f"{exact_str(f['sim'].value)} > 0); the proof's 7/12, 1/6, ratio 7/2 > 2 exactly; the same "
+                       f"holds with 2^(1 - delta) replaced by any t in ({exact_str(t_lo)}, "
+                       f"{'oo' if t_hi is None else exact_str(t_hi)}) (every delta < 1, the absolute loss included)",
+                       [("Two users over databases", _thm63_body(delta, e, f))], f["certs"])
+
+
+def _thm63_facts(delta, e) -> dict:
+    """Every exact fact Theorem 6.3's verdict rests on, with the certificates that back them."""
     p1 = published_prior(e)
     p2 = {D: p1[_swap12(D)] for D in DBS}
     s1, s2 = solve_user(p1, delta), solve_user(p2, delta)
     atom = Rad.power(2, 1 - delta).terms[0][0]
-    x = s1.x
-    match = _rows4(x) == FIGURE_4
-    mirror = all((s2.x[IDX[_swap12(D)] * 4 + 1], s2.x[IDX[_swap12(D)] * 4 + 2]) == FIGURE_4[D] for D in FIGURE_4)
-    unique = all(lo == hi for lo, hi in entry_ranges(s1).values())
-    sim = solve_lp(face_simultaneous_lp(s1, s2))
-    impossible = sim.value > 0
-    lo, hi = proof_bounds()
-    proof_ok = lo == fmpq(7, 12) and hi == fmpq(1, 6) and lo / hi == fmpq(7, 2) and lo / hi > 1 / ALPHA
     # every small delta: the same basis, with 2^(1 - delta) replaced by t, stays optimal for t in [t_lo, t_hi]
     iv = common_t_interval([s1, s2], atom)
     t_lo, t_hi = iv if iv is not None else (None, fmpq(0))
-    t_ok = iv is not None and (t_lo is None or t_lo < 2) and (t_hi is None or t_hi > 2)
-    es = [(e2, _rows4(solve_user(published_prior(e2), delta).x) == FIGURE_4)
-          for e2 in (fmpq(1, 100), fmpq(1, 10), fmpq(1, 5))]
+    sim = solve_lp(face_simultaneous_lp(s1, s2))
+    lo_sol, hi_sol = proof_bound_solutions()
+    lo, hi = lo_sol.value, -hi_sol.value
+    certs = _thm63_certificates(s1, s2, atom, sim, lo_sol, hi_sol)
+    return {"p1": p1, "s1": s1, "s2": s2, "sim": sim, "lo": lo, "hi": hi, "t": (t_lo, t_hi), "certs": certs,
+            "match": _rows4(s1.x) == FIGURE_4,
+            "mirror": all((s2.x[IDX[_swap12(D)] * 4 + 1], s2.x[IDX[_swap12(D)] * 4 + 2]) == FIGURE_4[D]
+                          for D in FIGURE_4),
+            "unique": certs[0].evidence.unique is not None, "impossible": sim.value > 0,
+            "proof_ok": lo == fmpq(7, 12) and hi == fmpq(1, 6) and lo / hi == fmpq(7, 2) and lo / hi > 1 / ALPHA,
+            "t_ok": iv is not None and (t_lo is None or t_lo < 2) and (t_hi is None or t_hi > 2),
+            "es": [(e2, _rows4(solve_user(published_prior(e2), delta).x) == FIGURE_4)
+                   for e2 in (fmpq(1, 100), fmpq(1, 10), fmpq(1, 5))]}
+
+
+def _thm63_certificates(s1, s2, atom, sim, lo_sol, hi_sol) -> list:
+    """The LP optima of the argument as re-checkable ``lp`` certificates (primal + dual, affine in t)."""
+    i1, i2 = t_interval(s1, atom), t_interval(s2, atom)
+    return [certify_lp_optimum(s1, "GRS12 Thm 6.3: user 1's optimal mechanism over databases (Figure 4), unique, "
+                               "for every t = 2^(1 - delta) in the stated interval", parameter=atom, interval=i1,
+                               unique=True),
+            certify_lp_optimum(s2, "GRS12 Thm 6.3: user 2's optimal mechanism (rows 1 and 2 interchanged)",
+                               parameter=atom, interval=i2),
+            certify_lp_optimum(sim, "GRS12 Thm 6.3: the least violation t* of one mechanism whose two induced "
+                               "mechanisms lie on both users' optimal faces (t* > 0: none is optimal for both)"),
+            certify_lp_optimum(lo_sol, "GRS12 Thm 6.3 proof: the least mass on l = (1,1) at {1} (7/12)"),
+            certify_lp_optimum(hi_sol, "GRS12 Thm 6.3 proof: minus the largest mass on l at {1,3} (-1/6)")]
+
+
+def _thm63_body(delta, e, f) -> str:
+    p1, s1, s2, sim, (t_lo, t_hi) = f["p1"], f["s1"], f["s2"], f["sim"], f["t"]
+    x = s1.x
     tab = md_table(["database", "prior (user 1)"] + [f"output {j}" for j in range(4)],
                    [[label(D), exact_str(p1[D])] + [exact_str(x[IDX[D] * 4 + j]) for j in range(4)] for D in DBS])
-    body = ("**Setting (journal version, App. C and Fig. 6(a); the arXiv text lost the priors and the loss).** "
+    return ("**Setting (journal version, App. C and Fig. 6(a); the arXiv text lost the priors and the loss).** "
             f"D = {{0, 1}}, n = 3 rows, alpha = 1/2, loss |j - i|^(1 - delta) with delta = {delta}, user 1's prior "
             f"{{1}} 1/4, {{2}} 1/4, {{1,3}} e, {{2,3}} 1/2 - e with e = {e}; user 2 interchanges rows 1 and 2. Only "
             "the distances 1 and 2 occur with positive prior, so the cost is c0 + c1 t with the single radical "
             f"t = 2^(1 - delta) = 2^(9/10).\n\n**User 1's optimum** ({s1.method}); value `{s1.value}`:\n\n" + tab +
-            f"\n\nEvery fraction of Figure 4 is reproduced exactly: {match}; user 2's optimum is the mirror image: "
-            f"{mirror} (value `{s2.value}`). Over the whole optimal face (complementary slackness with the verified "
-            "dual: rational constraints), every one of the 32 entries has min = max (64 exact LPs): "
-            f"{unique}, so user 1's optimal mechanism is unique, as the paper says (the rank test alone does not "
-            "certify it: the optimum is degenerate).\n\n"
+            f"\n\nEvery fraction of Figure 4 is reproduced exactly: {f['match']}; user 2's optimum is the mirror "
+            f"image: {f['mirror']} (value `{s2.value}`). Over the whole optimal face (complementary slackness with "
+            "the verified dual: rational constraints), every free entry has min = max (two exact LPs each, their "
+            f"duals in the certificate): {f['unique']}, so user 1's optimal mechanism is unique, as the paper says "
+            "(the rank test alone does not certify it: the optimum is degenerate).\n\n"
             "**No simultaneously optimal mechanism (exact LP).** A mechanism with remaps inducing an optimal "
             "mechanism for each user can be taken with 16 outputs (a, b) (Lemma 6.4, randomised remaps by splitting "
             "outputs); its two induced mechanisms must lie on the two optimal faces. Minimising the violation t "
             f"gives the exact optimum t* = {exact_str(sim.value)} > 0 ({sim.method}).\n\n"
             "**The proof's numbers.** With Figure 4's rows and their mirror image, on the outputs l = (1,1), "
             "m = (1,2), n = (2,1), o = (2,2): min over mechanisms of the mass on l at {1} is "
-            f"{exact_str(lo)}, and the max at {{1,3}} (using only the constraints between databases two or more rows "
-            f"apart, factor alpha^d) is {exact_str(hi)}; ratio >= {exact_str(lo / hi)} > 1/alpha = 2 although "
-            "{1} and {1,3} are "
-            f"neighbours. Printed: 7/12, 1/6, 3.5: {proof_ok}.\n\n"
+            f"{exact_str(f['lo'])}, and the max at {{1,3}} (using only the constraints between databases two or "
+            f"more rows apart, factor alpha^d) is {exact_str(f['hi'])}; ratio >= {exact_str(f['lo'] / f['hi'])} > "
+            f"1/alpha = 2 although {{1}} and {{1,3}} are neighbours. Printed: 7/12, 1/6, 3.5: {f['proof_ok']}.\n\n"
             "**Every small delta, and beyond.** The dual is linear in the cost's components, so with the same "
             "basis the reduced costs and multipliers are exact affine functions v0 + v1 t of t = 2^(1 - delta), and "
             "the (rational) vertex does not depend on t. Both users' bases stay optimal exactly for t in "
-            f"[{exact_str(t_lo)}, {'oo' if t_hi is None else exact_str(t_hi)}). On the open interval no reduced cost "
-            "or multiplier changes sign (an affine function >= 0 on an interval that vanishes inside it is 0), so "
-            "the optimal faces, the uniqueness of the optimum and t* > 0 above hold for every t in it at once"
+            f"[{exact_str(t_lo)}, {'oo' if t_hi is None else exact_str(t_hi)}) (the two user certificates assert "
+            "it, affine in t). On the open interval no reduced cost or multiplier changes sign (an affine function "
+            ">= 0 on an interval that vanishes inside it is 0), so the optimal faces, the uniqueness of the optimum "
+            "and t* > 0 above hold for every t in it at once"
             + (": t = 2^(1 - delta) > 1 for every delta < 1, so the theorem's instance works for every delta in "
                "(0, 1), in the limit delta -> 0 (t = 2, the absolute loss |j - i|, which lies inside the interval), "
                "and even for convex losses (delta < 0). The journal's small delta > 0 is not needed for this instance; "
                "at t = 1 (delta = 1, the binary loss) the interval ends."
                if t_lo == 1 and t_hi is None else ".") + "\n\n"
             "**The prior's e.** Figure 4's rows are reproduced for e = "
-            + ", ".join(f"{exact_str(a)}: {b}" for a, b in es) + " (e must be small).\n\n"
+            + ", ".join(f"{exact_str(a)}: {b}" for a, b in f["es"]) + " (e must be small).\n\n"
+            "**Certificates.** Five `lp` certificates, each re-checked from its JSON alone: both users' optima "
+            "(affine in t on their intervals; user 1's with the uniqueness duals), the simultaneous-optimality LP "
+            "and the proof's two bounds.\n\n"
             "**The earlier reconstruction (binary loss, weights (3, 1, 1, 1) and 1/10 on the other databases, found "
             "by search) is dropped from the claim**; `find_user_weights` remains for the record.\n")
-    ok = match and mirror and unique and impossible and proof_ok and t_ok
-    return ClaimResult("reproduced" if ok else "differs",
-                       f"published users (delta = {delta}, e = {e}): Figure 4's eight fractions are user 1's exact LP "
-                       f"optimum, which is unique; no mechanism is optimal for both (exact t* = "
-                       f"{exact_str(sim.value)} > 0); the proof's 7/12, 1/6, ratio 7/2 > 2 exactly; the same holds "
-                       f"with 2^(1 - delta) replaced by any t in ({exact_str(t_lo)}, "
-                       f"{'oo' if t_hi is None else exact_str(t_hi)}) (every delta < 1, the absolute loss included)",
-                       [("Two users over databases", body)], [])

@@ -10,9 +10,7 @@ from flint import fmpq
 
 from ..certificate.privacy import PrivacyEvidence
 from ..certify import certify_privacy, certify_relation
-from ..exact.decide import exact_str
-from ..exact.expo import ExpFrac
-from ..exact.lin import Lin
+from ..exact import ExpFrac, Lin, exact_str
 from ..mechanism import mechanism_from_values
 from ..mechanisms import geometric
 from ..metrics import hamming

@@ -14,8 +14,10 @@ from flint import fmpq
 
 from ..errors import InvalidInput
 from ..mechanism import Mechanism
-from ..exact.decide import exact_str
+from ..certify import certify_lp_infeasible, certify_lp_optimum, certify_privacy
+from ..exact import LinearProgram, exact_number, exact_str, solve_lp
 from ..mechanisms import geometric
+from ..metrics import path
 from ..theory.optimality import (JOURNAL_GLYPHS, certify_universal_optimality, check_lemmas, constraint_matrix,
                                  lemma_5_11_remap, optimal_mechanism)
 from ..theory.remaps import bayes_remap
@@ -95,18 +97,37 @@ def thm31() -> ClaimResult:
         # Section 5 on the LP vertex (the lemmas assume full support and strictly monotone losses)
         if all(p > 0 for p in u.prior) and _strict(u):
             strict += 1
-            od = c.evidence.optimum
-            opt = Mechanism.from_rows(od.inputs, od.outputs, od.rows(), name=od.name)
-            C = constraint_matrix(opt, fmpq(a))
-            for k, v in check_lemmas(C).items():
-                pattern[k] += v
-            try:
-                m = lemma_5_11_remap(C, n)
-                G = geometric(n, a)
-                pattern["lemma 5.11"] += G.remap(m, outputs=[str(r) for r in range(n + 1)]).rows() == opt.rows()
-            except InvalidInput:
-                pass  # the column patterns do not partition the outputs: counted as a failure of Lemma 5.11
+            _count_lemmas(c, n, a, pattern)
+    ok_lemmas = all(v == strict for v in pattern.values())
+    example = results[2 * 12 + 0][3]  # n = 3, alpha = 1/2, absolute loss
     fixed = [r for r in results if r[2].name != "random user"]
+    rnd = [r for r in results if r[2].name == "random user"]
+    status = "reproduced" if not fails and ok_lemmas else "differs"
+    exact = (f"remapped geometric = LP optimum exactly for all {len(results)} users "
+             f"({len(fixed)} uniform-prior instances and {len(rnd)} random users)") if not fails else \
+        f"differs for {fails[:5]}"
+    return ClaimResult(status, exact, [("Instances", _thm31_body(fixed, rnd, pattern, strict)),
+                                       ("Worked certificate: n = 3, alpha = 1/2, absolute loss",
+                                        example.to_markdown())],
+                       [r[3] for r in results])
+
+
+def _count_lemmas(c, n, a, pattern) -> None:
+    """GRS12 Lemmas 5.5, 5.6, 5.9 and 5.11 on the LP vertex of one certificate; adds the successes to ``pattern``."""
+    od = c.evidence.optimum
+    opt = Mechanism.from_rows(od.inputs, od.outputs, od.rows(), name=od.name)
+    C = constraint_matrix(opt, fmpq(a))
+    for k, v in check_lemmas(C).items():
+        pattern[k] += v
+    try:
+        m = lemma_5_11_remap(C, n)
+        G = geometric(n, a)
+        pattern["lemma 5.11"] += G.remap(m, outputs=[str(r) for r in range(n + 1)]).rows() == opt.rows()
+    except InvalidInput:
+        pass  # the column patterns do not partition the outputs: counted as a failure of Lemma 5.11
+
+
+def _thm31_body(fixed, rnd, pattern, strict) -> str:
     table = ["| n | alpha | absolute | squared | binary |", "|---|---|---|---|---|"]
     for n in range(1, 7):
         for a in ALPHAS:
@@ -115,11 +136,10 @@ def thm31() -> ClaimResult:
                 c = next(r[3] for r in fixed if r[0] == n and r[1] == a and r[2].name.endswith(f"{loss} loss"))
                 cells.append(f"{c.evidence.lp.value} {'=' if c.holds else '!='} geometric")
             table.append(f"| {n} | {a} | " + " | ".join(cells) + " |")
-    rnd = [r for r in results if r[2].name == "random user"]
-    body = ("**Setting.** The theorem quantifies over every user; the users are exactdp's own (uniform priors with "
+    return ("**Setting.** The theorem quantifies over every user; the users are exactdp's own (uniform priors with "
             "the three standard losses, and seeded random users); neither version of the paper fixes an instance.\n\n"
-            + "\n".join(table) + "\n\nEach cell is the exact optimum of the user-specific LP (uniform prior), equal to "
-            "the expected loss of the Bayes-remapped geometric mechanism. Each LP optimum was rebuilt exactly from "
+            + "\n".join(table) + "\n\nEach cell is the exact optimum of the user-specific LP (uniform prior), equal "
+            "to the expected loss of the Bayes-remapped geometric mechanism. Each LP optimum was rebuilt exactly from "
             "the HiGHS basis and verified with its dual (primal and dual feasibility, zero gap).\n\n"
             f"Random users (seed {SEED}): {len(rnd)} users with random rational priors (weights 0..9) and random "
             "monotone loss tables, n in 1..6, alpha in {1/2, 1/3, 2/3, 9/10}: "
@@ -129,15 +149,6 @@ def thm31() -> ClaimResult:
             "argument): " + ", ".join(f"{k} holds on {v} of {strict}" for k, v in pattern.items())
             + " (Lemma 5.11: the remap built from the vertex's constraint matrix, applied to the range-restricted "
             "geometric mechanism, reproduces the vertex exactly).\n")
-    ok_lemmas = all(v == strict for v in pattern.values())
-    example = results[2 * 12 + 0][3]  # n = 3, alpha = 1/2, absolute loss
-    status = "reproduced" if not fails and ok_lemmas else "differs"
-    exact = (f"remapped geometric = LP optimum exactly for all {len(results)} users "
-             f"({len(fixed)} uniform-prior instances and {len(rnd)} random users)") if not fails else \
-        f"differs for {fails[:5]}"
-    return ClaimResult(status, exact, [("Instances", body), ("Worked certificate: n = 3, alpha = 1/2, absolute loss",
-                                                             example.to_markdown())],
-                       [r[3] for r in results])
 
 
 def _strict(u: User) -> bool:
@@ -251,11 +262,17 @@ def fig3() -> ClaimResult:
             "of results sent to earlier columns).\n\n"
             f"Lemma 5.11: the remap read off the column patterns sends {mapping}; applied to the truncated "
             f"geometric mechanism it rebuilds Figure 2 exactly: {reproduces}.\n")
-    ok = same and surv and all(lemmas.values()) and reproduces
+    priv = certify_privacy(M, path(6), alpha="1/2")
+    glyphs = sum(g in "DU" for row in got for g in row)
+    body += (f"\n**Certificate.** The exact privacy check of Figure 2's mechanism at alpha = 1/2 on the path 0..5 "
+             f"(`privacy`, re-checked from its JSON) finds {priv.evidence.tight_count} tight constraints: exactly the "
+             f"{glyphs} D and U glyphs above; all others are slack (S) or in the zero column.\n")
+    ok = same and surv and all(lemmas.values()) and reproduces and priv.holds is True \
+        and priv.evidence.tight_count == glyphs
     return ClaimResult("reproduced" if ok else "differs",
                        "the constraint matrix of Figure 2, computed exactly, is the journal's pattern entry by entry "
                        "(D0UUUU / D0SUUU / D0DUUU / D0DDUU / D0DDDU); Lemmas 5.5, 5.6, 5.9 hold and the Lemma 5.11 "
-                       "remap rebuilds Figure 2", [("Figure 3", body)], [])
+                       "remap rebuilds Figure 2", [("Figure 3", body)], [priv])
 
 
 #: the footnote's example (journal version, footnote to Sec. 5; arXiv footnote 4 only says such vertices exist)
@@ -265,7 +282,6 @@ FOOTNOTE_VERTEX = [["1/3", "1/3", "1/3", "0"], ["2/3", "1/6", "1/6", "0"], ["1/3
 
 
 def _footnote_lp():
-    from ..metrics import path
     from ..theory.optimality import privacy_lp
 
     return privacy_lp(path(4), fmpq(1, 2), lambda i, j: fmpq(FOOTNOTE_LOSS[i][j], 4))
@@ -303,6 +319,36 @@ def _not_a_remap(G, V):
     return Y, any(v < 0 for r in Y for v in r)
 
 
+def _remap_lp(G, V) -> LinearProgram:
+    """The system ``G R = V``, ``R 1 = 1``, ``R >= 0`` in the variables ``R[z][r]`` (a remap of G giving V).
+
+    Feasible exactly when V is G followed by a randomised remap (a row-stochastic R); its cost is 0.
+    """
+    n, m = len(G[0]), len(V[0])
+    var = lambda z, r: m * z + r  # noqa: E731
+    A_eq = [{var(z, r): G[i][z] for z in range(n)} for i in range(len(G)) for r in range(m)]
+    A_eq += [{var(z, r): 1 for r in range(m)} for z in range(n)]
+    b_eq = [V[i][r] for i in range(len(G)) for r in range(m)] + [1] * n
+    return LinearProgram(c=[0] * (n * m), A_eq=A_eq, b_eq=b_eq, names=[f"R[{z}][{r}]" for z in range(n)
+                                                                       for r in range(m)])
+
+
+def _remap_farkas(G, V, Y):
+    """The readable Farkas vector of :func:`_remap_lp` for a negative entry ``Y[k][r] = (G^-1 V)[k][r]``.
+
+    Weights ``(G^-1)[k][i]`` on the equalities ``(G R)[i][r] = V[i][r]`` combine them into
+    ``R[k][r] = Y[k][r] < 0``: the combination is the unit vector of ``R[k][r]`` (``>= 0``) and the
+    right-hand side is ``Y[k][r]``.
+    """
+    from flint import fmpq_mat
+
+    n, m = len(G), len(V[0])
+    k, r = min(((k, r) for k in range(n) for r in range(m)), key=lambda kr: Y[kr[0]][kr[1]])
+    Gi = fmpq_mat(n, n, [v for row in G for v in row]).inv()
+    y = [Gi[k, i] if rr == r else fmpq(0) for i in range(n) for rr in range(m)] + [fmpq(0)] * n
+    return (k, r), (y, [])
+
+
 @register("GRS12-fn-vertex", "GRS12", "Footnote 4 (journal version: an example)",
           "There are vertices of the polytope of the user-specific LP that are not derivable from the truncated "
           "geometric mechanism by a remap; the journal's example (n = 3, alpha = 1/2): rows (1/3, 1/3, 1/3, 0), "
@@ -310,57 +356,105 @@ def _not_a_remap(G, V):
           "and the loss that is not monotone with rows (1,0,0,1), (0,1,1,0), (0,0,1,1), (1,1,0,1).",
           "a vertex, no remap of the truncated geometric mechanism, optimal with value 1/3, not the unique optimum")
 def fn_vertex() -> ClaimResult:
-    from ..errors import InvalidInput as _Bad
-    from ..exact.lp import LinearProgram, solve_lp
-    from ..exact.values import exact_number
+    f = _footnote_facts()
+    ok = f["feasible"] and f["rank"] == f["n"] and f["optimal"] and f["not_unique"] and f["no_remap"] is True \
+        and f["value"] == fmpq(1, 3)
+    return ClaimResult("reproduced" if ok else "differs",
+                       f"V is a vertex (rank {f['rank']}), optimal with value {exact_str(f['value'])} = the LP "
+                       f"optimum, not unique (a second optimal point exhibited), and no remap of the truncated "
+                       f"geometric mechanism ({_farkas_words(f)}); the best remap of G loses "
+                       f"{exact_str(f['best'])}", [("The footnote's vertex", _footnote_body(f))], f["certs"])
 
+
+def _farkas_words(f) -> str:
+    """One line on the Farkas certificate of "no remap" (read from its evidence)."""
+    c = f["remap_cert"]
+    if c is None:
+        return "NOT certified: the system G R = V, R 1 = 1, R >= 0 is feasible"
+    ev = c.evidence
+    w = [(ev.names[j], v) for j, v in enumerate(ev.combination) if v != "0"]
+    lhs = w[0][0] if len(w) == 1 and w[0][1] == "1" else "a combination with coefficients >= 0 of the R[z][r]"
+    return f"a Farkas certificate: the equalities G R = V combine into {lhs} = {ev.rhs} < 0"
+
+
+def _remap_certificate(G, V, Y, negative):
+    """The ``infeasible`` certificate of "V is no remap of G", or ``None`` when V is one.
+
+    With G invertible and ``G^-1 V`` negative somewhere, the Farkas vector is read off ``G^-1``
+    (:func:`_remap_farkas`); otherwise the exact LP core decides (and finds its own Farkas vector).
+    """
+    statement = ("GRS12 footnote 4: the journal's V is no remap of the truncated geometric mechanism G (no R >= 0 "
+                 "with G R = V, R 1 = 1)")
+    farkas = _remap_farkas(G, V, Y)[1] if negative else None
+    try:
+        return certify_lp_infeasible(_remap_lp(G, V), statement, farkas=farkas)
+    except InvalidInput:        # the system is feasible: V is a remap of G
+        return None
+
+
+def _footnote_facts() -> dict:
+    """The footnote's vertex V checked exactly, with the ``lp`` certificates of V and of a second optimum."""
     lp = _footnote_lp()
     V = [[exact_number(v) for v in r] for r in FOOTNOTE_VERTEX]
     x = [v for r in V for v in r]
-    feasible = _feasible(lp, x)
-    rank = vertex_rank(lp, x)
-    value = sum((c * v for c, v in zip(lp.c, x)), fmpq(0))
     sol = solve_lp(lp)
-    optimal = feasible and value == sol.value
+    value = sum((c * v for c, v in zip(lp.c, x)), fmpq(0))
     # a second optimal point: maximise the distance from V along x[1][0] (V has 2/3 there) over the optimal face
     face = LinearProgram(c=[(1 if j == 4 else 0) for j in range(lp.n)], A_eq=lp.A_eq + [dict(enumerate(lp.c))],
                          b_eq=lp.b_eq + [sol.value], A_ub=lp.A_ub, b_ub=lp.b_ub)
     other = solve_lp(face)
     second = other.x if other.x != x else sol.x
-    not_unique = second != x and _feasible(lp, second) and sum((c * v for c, v in zip(lp.c, second)),
-                                                               fmpq(0)) == sol.value
+    f = {"n": lp.n, "feasible": _feasible(lp, x), "rank": vertex_rank(lp, x), "value": value, "opt": sol.value,
+         "method": sol.method, "second": second}
+    f["optimal"] = f["feasible"] and value == sol.value
+    f["not_unique"] = second != x and _feasible(lp, second) and sum(
+        (c * v for c, v in zip(lp.c, second)), fmpq(0)) == sol.value
     G = geometric(3, "1/2").rows()
-    Y, no_remap = _not_a_remap(G, V)
-    best = min(sum(fmpq(1, 4) * G[i][z] * FOOTNOTE_LOSS[i][m[z]] for i in range(4) for z in range(4))
-               for m in itertools.product(range(4), repeat=4))
+    f["Y"], negative = _not_a_remap(G, V)
+    f["remap_cert"] = _remap_certificate(G, V, f["Y"], negative)
+    f["no_remap"] = f["remap_cert"] is not None and f["remap_cert"].holds is True
+    f["best"] = min(sum(fmpq(1, 4) * G[i][z] * FOOTNOTE_LOSS[i][m[z]] for i in range(4) for z in range(4))
+                    for m in itertools.product(range(4), repeat=4))
     try:
         User.uniform(3, FOOTNOTE_LOSS)
-        monotone = "accepted (monotone)"
-    except _Bad as e:
-        monotone = f"rejected by `User`: {e}"
+        f["monotone"] = "accepted (monotone)"
+    except InvalidInput as e:
+        f["monotone"] = f"rejected by `User`: {e}"
+    f["certs"] = []
+    if f["optimal"] and f["rank"] == lp.n:
+        f["certs"].append(certify_lp_optimum(sol, "GRS12 footnote 4: the journal's V is a vertex of the user LP "
+                                             "and optimal", x=x, vertex=True))
+    if f["not_unique"]:
+        f["certs"].append(certify_lp_optimum(sol, "GRS12 footnote 4: a second optimum, different from V (the "
+                                             "optimum is not unique)", x=second))
+    if f["remap_cert"] is not None:
+        f["certs"].append(f["remap_cert"])
+    return f
+
+
+def _footnote_body(f) -> str:
     mech = lambda xs: "; ".join("(" + ", ".join(exact_str(v) for v in xs[4 * i:4 * i + 4]) + ")"  # noqa: E731
                                 for i in range(4))
-    body = ("**Setting (journal version; the arXiv footnote 4 states only that such vertices exist and that they "
+    return ("**Setting (journal version; the arXiv footnote 4 states only that such vertices exist and that they "
             "are optimal for no user with a monotone loss).** n = 3, alpha = 1/2, uniform prior, loss rows "
             "(1,0,0,1), (0,1,1,0), (0,0,1,1), (1,1,0,1). The loss is not monotone in |i - j| ("
-            f"{monotone}).\n\n"
-            f"- V is feasible (rows sum to 1, every privacy constraint, x >= 0), exactly: {feasible};\n"
-            f"- V is a vertex: the constraints tight at V have rank {rank} = {lp.n} (the number of variables): "
-            f"{rank == lp.n};\n"
-            f"- its expected loss is {exact_str(value)}; the exact LP optimum is {exact_str(sol.value)} "
-            f"({sol.method}): V is optimal: {optimal};\n"
-            f"- not unique: another optimal point (feasible, expected loss {exact_str(sol.value)}, found by an "
-            "exact LP "
-            f"over the optimal face) is {mech(second)}: {not_unique};\n"
-            f"- not a remap of the truncated geometric mechanism G: G is invertible, so V = G Y has the single "
-            "solution Y = G^-1 V = " + "; ".join("(" + ", ".join(exact_str(v) for v in r) + ")" for r in Y)
-            + f", which has a negative entry: {no_remap} (so no randomised remap, let alone a deterministic one);\n"
+            f"{f['monotone']}).\n\n"
+            f"- V is feasible (rows sum to 1, every privacy constraint, x >= 0), exactly: {f['feasible']};\n"
+            f"- V is a vertex: the constraints tight at V have rank {f['rank']} = {f['n']} (the number of "
+            f"variables): {f['rank'] == f['n']};\n"
+            f"- its expected loss is {exact_str(f['value'])}; the exact LP optimum is {exact_str(f['opt'])} "
+            f"({f['method']}): V is optimal: {f['optimal']};\n"
+            f"- not unique: another optimal point (feasible, expected loss {exact_str(f['opt'])}, found by an "
+            f"exact LP over the optimal face) is {mech(f['second'])}: {f['not_unique']};\n"
+            "- not a remap of the truncated geometric mechanism G: G is invertible, so V = G Y has the single "
+            "solution Y = G^-1 V = " + "; ".join("(" + ", ".join(exact_str(v) for v in r) + ")" for r in f["Y"])
+            + f", which has a negative entry. Certified ({_farkas_words(f)}): {f['no_remap']}; so no randomised "
+            "remap, let alone a deterministic one;\n"
             f"- for this user the best remap of G (all 256 deterministic remaps; a randomised one is a mixture) has "
-            f"expected loss {exact_str(best)} > {exact_str(sol.value)}: with a loss that is not monotone, Theorem 3.1 "
-            "does not apply, and indeed fails here.\n")
-    ok = feasible and rank == lp.n and optimal and not_unique and no_remap is True and value == fmpq(1, 3)
-    return ClaimResult("reproduced" if ok else "differs",
-                       f"V is a vertex (rank {rank}), optimal with value {exact_str(value)} = the LP optimum, not "
-                       f"unique (a second optimal point exhibited), and no remap of the truncated geometric "
-                       f"mechanism (G^-1 V has a negative entry); the best remap of G loses {exact_str(best)}",
-                       [("The footnote's vertex", body)], [])
+            f"expected loss {exact_str(f['best'])} > {exact_str(f['opt'])}: with a loss that is not monotone, "
+            "Theorem 3.1 does not apply, and indeed fails here.\n\n"
+            "**Certificates.** Two `lp` certificates with the same dual: V optimal and a vertex (active rank "
+            "re-derived), and the second optimal point -- two distinct optima, so the optimum is not unique; and "
+            "one `infeasible` certificate: the system G R = V, R 1 = 1, R >= 0 in the 16 unknowns R[z][r] with a "
+            "Farkas vector (weights (G^-1)[k][i] on the equalities of one column of V), re-checked from the JSON by "
+            "recomputing the combination and its right-hand side.\n")

@@ -10,8 +10,7 @@ from ..certificate.privacy import PrivacyEvidence
 from ..certify import certify_relation
 from ..certify.all_eps import certify_all_eps
 from ..certify.privacy import certify_privacy
-from ..exact.decide import exact_str
-from ..exact.values import Setting, exact_number
+from ..exact import Setting, exact_number, exact_str
 from ..mechanisms import randomized_response
 from ..metrics import discrete
 from ..theory.accuracy import hlm15_theorem7_bound, max_expected_error

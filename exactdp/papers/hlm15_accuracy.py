@@ -6,8 +6,9 @@ from __future__ import annotations
 import sympy as sp
 from flint import fmpq
 
+from ..certify import certify_relation
 from ..certify.approximate import certify_approx
-from ..exact.decide import exact_str
+from ..exact import exact_str
 from ..mechanisms import randomized_response
 from ..metrics import discrete, path, symmetric_difference
 from ..theory.accuracy import hlm15_theorem6_bound, hlm15_theorem7_bound, max_expected_error
@@ -70,11 +71,44 @@ def ex5() -> ClaimResult:
         + "\n\nReconstruction: the text prints the intermediate factor as e^{e^{-|Delta|/b}} and the condition as "
         "1 <= e^{eps - |A|/b} + delta; from the surrounding argument (|x - d'| <= |x - d| + |Delta|) they read "
         "e^{eps - |Delta|/b} and 1 <= e^{eps - |Delta|/b} + delta, which gives the printed bound on b.")
+    # the worst-set integrals in closed form, P_d(S*) = 1 - e^(-c/b)/2 and P_d'(S*) = e^((c - Delta)/b)/2, agree
+    # with sympy's integrals; the certificates restate them at rational instances for the re-check
+    c = (Dl - eps * b) / 2
+    ok &= sp.simplify(delta - (1 - sp.exp(-c / b) / 2 - sp.exp(eps) * sp.exp((c - Dl) / b) / 2)) == 0
+    certs = _ex5_certificates()
+    ok &= all(x.holds is True for x in certs)
+    text += ("\n\n**Certificates.** At rational instances (eps, b, Delta) with eps < Delta/b, the excess "
+             "P_d(S*) - e^eps P_d'(S*) = 1 - e^(-c/b)/2 - e^eps e^((c - Delta)/b)/2 equals 1 - exp((eps - Delta/b)/2) "
+             "(`relation`, an exact identity of exponentials); with s = sqrt(1 - delta) in (0, 1) the delta reached "
+             "at the printed b, 1 - s, is at most the delta asked, 1 - s^2, for every s (`relation` in the variable "
+             "alpha standing for s); and the three table rows exactly (`relation`, sums of square roots).")
     return ClaimResult("reproduced" if ok else "differs",
                        "the printed condition is sufficient but not necessary for delta > 0: the exact profile is "
                        "delta(eps) = 1 - exp((eps - diam/b)/2), so the exact condition is b >= diam/(eps - 2 log(1 - "
                        "delta)); at the printed b the true delta is 1 - sqrt(1 - delta)",
-                       [("The exact Laplace profile (sympy)", text)], [])
+                       [("The exact Laplace profile (sympy)", text)], certs)
+
+
+#: rational instances (eps, b, Delta) of Example 5 with eps < Delta/b, for the profile's certificates
+EX5_INSTANCES = (("1/2", "1", "1"), ("1", "1/2", "1"), ("1/10", "2", "3"))
+
+
+def _ex5_certificates() -> list:
+    """The exact identities HLM15 Example 5's verdict uses, as ``relation`` certificates."""
+    certs = []
+    for e, b, D in EX5_INSTANCES:
+        c = f"(({D}) - ({e})*({b}))/2"
+        certs.append(certify_relation(f"1 - exp(-({c})/({b}))/2 - exp({e})*exp(({c} - ({D}))/({b}))/2",
+                                      f"1 - exp((({e}) - ({D})/({b}))/2)",
+                                      statement=f"HLM15 Ex. 5: the Laplace excess at eps = {e}, b = {b}, "
+                                                f"Delta = {D} is 1 - exp((eps - Delta/b)/2)"))
+    certs.append(certify_relation("1 - alpha", "1 - alpha^2", "<=", for_all_alpha=True,
+                                  statement="HLM15 Ex. 5: at the printed b the delta reached, 1 - s, is at most the "
+                                            "delta asked, 1 - s^2 (s = sqrt(1 - delta) in (0, 1), written alpha)"))
+    for dv, root in (("1/10", "sqrt(90)/10"), ("2/5", "sqrt(15)/5"), ("9/10", "sqrt(10)/10")):
+        certs.append(certify_relation(f"1 - {root}", dv, "<", statement=f"HLM15 Ex. 5: at delta = {dv} the printed "
+                                      f"b reaches 1 - sqrt(1 - {dv}) < {dv}"))
+    return certs
 
 
 # ---------------------------------------------------------------- Lemma 4, Theorems 6-7, Example 7 ----

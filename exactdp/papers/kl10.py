@@ -11,8 +11,7 @@ from __future__ import annotations
 from flint import fmpq
 
 from ..certify.privacy import smallest_epsilon
-from ..exact.decide import exact_str
-from ..exact.level import Level
+from ..exact import Level, exact_str
 from ..mechanisms import exponential
 from ..metrics import discrete, path
 from ..theory.tradeoff import certify_tradeoff, discrete_tradeoff, utility_lp

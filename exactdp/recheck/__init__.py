@@ -37,7 +37,8 @@ __all__ = ["recheck", "RecheckResult", "KINDS"]
 KINDS = {"privacy": "privacy", "epsilon": "privacy", "all_eps": "all_eps", "optimality": "optimality",
          "tight": "ecp14", "regular": "ecp14", "threshold": "ecp14", "leakage": "ecp14", "theorem4": "ecp14",
          "relation": "relation", "extension": "extension", "best_extension": "extension", "utility": "kl10",
-         "exponential_bound": "kl10", "tradeoff": "kl10", "approx": "approx"}
+         "exponential_bound": "kl10", "tradeoff": "kl10", "approx": "approx", "lp": "lp", "infeasible": "infeasible",
+         "decomposition": "decomposition", "utility_comparison": "utility_cmp"}
 
 #: largest certificate file read (bytes)
 MAX_BYTES = 512 * 2**20
@@ -45,7 +46,24 @@ MAX_BYTES = 512 * 2**20
 
 @dataclass
 class RecheckResult:
-    """``status`` is ``confirmed``, ``refuted`` or ``not checkable``; ``checked`` counts what was re-derived."""
+    """The answer of :func:`recheck`: ``confirmed``, ``refuted`` or ``not checkable``.
+
+    Parameters
+    ----------
+    status : str
+        ``"confirmed"`` (the evidence proves the verdict), ``"refuted"`` (it
+        does not: a bug to report) or ``"not checkable"`` (with the reason).
+    checked : int
+        How many facts (constraints, entries, pairs) were re-derived.
+    detail : str
+        What was checked, or why it was refuted or not checkable.
+
+    Examples
+    --------
+    >>> r = RecheckResult("refuted", 3, "constraint 2 fails")
+    >>> r.ok, r.exit_code, bool(r)
+    (False, 1, False)
+    """
 
     status: str
     checked: int
@@ -53,7 +71,13 @@ class RecheckResult:
 
     @property
     def ok(self) -> bool | None:
-        """``True`` confirmed, ``False`` refuted, ``None`` not checkable."""
+        """``True`` confirmed, ``False`` refuted, ``None`` not checkable.
+
+        Examples
+        --------
+        >>> RecheckResult("not checkable", 0, "undecided").ok is None
+        True
+        """
         return {"confirmed": True, "refuted": False}.get(self.status)
 
     def __bool__(self):
@@ -61,7 +85,13 @@ class RecheckResult:
 
     @property
     def exit_code(self) -> int:
-        """0 confirmed, 1 refuted, 3 not checkable."""
+        """The command line's exit code: 0 confirmed, 1 refuted, 3 not checkable.
+
+        Examples
+        --------
+        >>> RecheckResult("confirmed", 5, "").exit_code
+        0
+        """
         return {"confirmed": 0, "refuted": 1}.get(self.status, 3)
 
 
@@ -87,12 +117,44 @@ def _load(cert) -> dict:
 def recheck(cert: Any) -> RecheckResult:
     """Re-derive a certificate's verdict from its JSON (dict, text, file path, or an object with ``to_json``).
 
+    The independent kernel of DESIGN.md sec. 4 (the de Bruijn criterion):
+    each kind's ``check`` re-derives the paper's statement from the evidence
+    alone (e.g. ECP14 Def. 1 constraints for ``privacy``, the LP dual of
+    GRS12 Thm 3.1 for ``optimality``).
+
+    Parameters
+    ----------
+    cert : dict or str or os.PathLike or Certificate
+        The certificate JSON as a dict, JSON text, the path of a file, or an
+        object with ``to_json()``.
+
+    Returns
+    -------
+    RecheckResult
+        ``confirmed``, ``refuted`` (also for malformed evidence) or ``not
+        checkable`` (an undecided verdict, an unknown kind, or a question
+        outside this kernel), with what was checked.
+
     Raises
     ------
     ValueError
         When the input is not an exactdp certificate (wrong schema or version, not JSON).
     OSError
         When a file cannot be read.
+
+    Examples
+    --------
+    >>> from exactdp import geometric, path, certify_privacy
+    >>> cert = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2").to_json()
+    >>> recheck(cert).status
+    'confirmed'
+    >>> cert["evidence"]["mechanism"]["values"][0] = "1/2"   # tampered: K(0)(0) = 2/3 becomes 1/2
+    >>> recheck(cert).ok
+    False
+    >>> recheck({"schema": "something else"})
+    Traceback (most recent call last):
+    ...
+    ValueError: not an exactdp certificate (expected "schema": "exactdp-certificate")
     """
     c = _load(cert)
     kind = c.get("kind")
@@ -106,6 +168,7 @@ def recheck(cert: Any) -> RecheckResult:
         status, n, detail = mod.check(c)
     except NotHere as e:
         return RecheckResult("not checkable", 0, f"outside this kernel: {e}")
-    except (KeyError, TypeError, IndexError, ValueError) as e:
+    except (KeyError, TypeError, IndexError, ValueError, ArithmeticError) as e:
+        # malformed evidence, including numbers that divide by zero or overflow a float conversion
         return RecheckResult("refuted", 0, f"malformed evidence ({type(e).__name__}: {e})")
     return RecheckResult(status, n, detail)

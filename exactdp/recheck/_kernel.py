@@ -395,3 +395,12 @@ def _bernstein_nonneg(p, depth=12) -> object:
 # public names for the kind modules
 value, sign, level_factor, compare, poly_of, pl_add, pl_mul, pl_neg, bernstein_nonneg = (
     _value, _sign, _level_factor, _cmp, _poly_of, _pl_add, _pl_mul, _pl_neg, _bernstein_nonneg)
+
+
+def check_codes(codes, nvalues: int, what: str = "code") -> None:
+    """Every entry of a code matrix is an ``int`` in ``[0, nvalues)`` (ValueError otherwise): a negative code
+    would silently index the values from the end, a bool pass for an int."""
+    if not isinstance(codes, list) or any(
+            not isinstance(r, list) or (r and (set(map(type, r)) != {int} or min(r) < 0 or max(r) >= nvalues))
+            for r in codes):
+        raise ValueError(f"a {what} is not an integer in [0, {nvalues})")

@@ -23,6 +23,18 @@ def _sum(vals):
     return out
 
 
+def _not_a_mechanism(inputs, outs, matrix, rows) -> str | None:
+    """Why the carried matrix is not a mechanism (shape, a negative entry, a row not summing to 1), or None."""
+    if len(matrix) != len(inputs) or len(rows) != len(inputs) or any(len(r) != len(outs) for r in matrix):
+        return "the matrix does not match its labels"
+    for x, r in rows.items():
+        if any(_sign(v) < 0 for v in r):
+            return f"row {x} has a negative entry: not a mechanism"
+        if _sign(_add(_sum(r), Fraction(-1))):
+            return f"row {x} does not sum to exactly 1: not a mechanism"
+    return None
+
+
 def _pair(P, Q, t):
     S = [y for y in range(len(P)) if _sign(_add(P[y], _neg(_mul(t, Q[y])))) > 0]
     A, B = _sum(P[y] for y in S), _sum(Q[y] for y in S)
@@ -42,6 +54,9 @@ def _check(ev: dict, certified: bool) -> tuple[str, str]:
         m = ev["mechanism"]
         rows = {x: [_value(v) for v in r] for x, r in zip(m["inputs"], m["matrix"])}
         outs = list(m["outputs"])
+        bad = _not_a_mechanism(m["inputs"], outs, m["matrix"], rows)
+        if bad:
+            return "refuted", bad
         best = None
         for a, b in ev["pairs"]:
             for x, xp in ((a, b), (b, a)):

@@ -4,28 +4,55 @@
 distance matrix in the evidence.  At a rational ``alpha`` (with distances that
 are integer multiples of the level's ``D``) every check is exact: a solution
 is verified by one multiplication (``Phi z = 1``, ``mu Phi = pi``), an LP by
-its primal and dual (:func:`check_lp`).  Solves at a transcendental level rest
-on Arb ball enclosures; this kernel does not redo an n x n interval solve, and
-says so.
+its primal and dual (:func:`check_lp`).  A solve at a transcendental level is
+redone here: on the quotient of an equitable partition that the certificate
+names and this module verifies, by Rump's verification of the approximate
+solution and inverse the certificate carries (:mod:`exactdp.recheck._verified`,
+where the error analysis is), or, for at most 60 points without them, by
+interval Gaussian elimination.  Threshold brackets are re-checked at both ends
+that way.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 import mpmath
 
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, sign, value
+from ._verified import Inverse, Refuted, certified_signs, check_codes, enclose_quotient, quotient
 from .privacy import _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
 
+def _check_metric(dist: dict) -> None:
+    """The carried distances are a metric's: codes in range, ``d(x, x) = 0`` and every other value ``> 0`` or
+    ``"inf"`` (between components).  Raises :class:`Refuted`."""
+    values, codes = dist["values"], dist["codes"]
+    check_codes(codes, len(values))
+    signs = [None if d == "inf" else sign(value(d)) for d in values]
+    if any(s is not None and s < 0 for s in signs):
+        raise Refuted("a negative distance")
+    if any(signs[row[i]] != 0 for i, row in enumerate(codes)):
+        raise Refuted("a point at a non-zero distance from itself")
+    if any(signs[c] == 0 for i, row in enumerate(codes) for j, c in enumerate(row) if i != j):
+        raise Refuted("two distinct points at distance 0")
+
+
 def _phi(ev: dict) -> list:
     """Exact rational Phi from the distances and the level, or NotHere."""
+    vals = _phi_values(ev)
+    return [[vals[c] for c in row] for row in ev["distances"]["codes"]]
+
+
+def _phi_values(ev: dict) -> list:
+    """``phi`` for each distance value (exact rationals), or NotHere."""
     lv, dist = ev["level"], ev["distances"]
     if dist is None:
         raise NotHere("the metric is too large for the certificate to carry its distance matrix")
+    _check_metric(dist)
     if lv["eps"] is not None:
         raise NotHere("the level is transcendental (alpha = e^(-eps) with eps algebraic): the certificate rests on "
                       "Arb ball solves, and an n x n interval solve is outside this kernel")
@@ -39,7 +66,7 @@ def _phi(ev: dict) -> list:
         if k.denominator != 1:
             raise NotHere("a distance that is not an integer multiple of D: phi is irrational")
         vals.append(R ** -int(k))
-    return [[vals[c] for c in row] for row in dist["codes"]]
+    return vals
 
 
 #: largest system re-solved in interval arithmetic at a transcendental level
@@ -94,14 +121,76 @@ def _eliminate(A, n):
     return [1 if v.a > 0 else -1 for v in x]
 
 
+def _quotient_signs(level: dict, dist: dict, ver: dict, rhs: list):
+    """Signs of ``Phi^-1 rhs`` per point by the verified quotient route: ``(signs, cells, beta)``."""
+    _check_metric(dist)
+    k, counts, rhs_q = quotient(dist["codes"], ver["cell_of"], rhs, len(dist["values"]))
+    Qlo, Qhi = enclose_quotient(level, dist["values"], k, counts)
+    R = Inverse(ver["inverse"], k)
+    signs, beta = certified_signs(Qlo, Qhi, R, R.verify(Qlo, Qhi), ver["center"], rhs_q)
+    return [signs[a] for a in ver["cell_of"]], k, beta
+
+
+def _bracket_signs(ev: dict, ends: dict):
+    """Signs at both ends of a bracket; ``R`` (given once, at ``hi``) is verified in full at ``hi`` and at ``lo``
+    by the perturbation bound ``|I - R Q_lo| <= |I - R Q_hi| + |R| |Q_lo - Q_hi|``."""
+    dist = ev["distances"]
+    cell_of = ends["hi"]["cell_of"]
+    if ends["lo"]["cell_of"] != cell_of:
+        raise Refuted("the two ends name different partitions")
+    _check_metric(dist)
+    k, counts, rhs_q = quotient(dist["codes"], cell_of, [Fraction(1)] * len(cell_of), len(dist["values"]))
+    R = Inverse(ends["hi"]["inverse"], k)
+    hi = enclose_quotient({"eps": ev["hi_rational"]}, dist["values"], k, counts)
+    lo = enclose_quotient({"eps": ev["lo_rational"]}, dist["values"], k, counts)
+    g_hi = R.verify(*hi)
+    s_hi, b_hi = certified_signs(*hi, R, g_hi, ends["hi"]["center"], rhs_q)
+    s_lo, b_lo = certified_signs(*lo, R, R.verify_near(g_hi, hi, *lo), ends["lo"]["center"], rhs_q)
+    return [s_hi[a] for a in cell_of], [s_lo[a] for a in cell_of], k, max(b_hi, b_lo)
+
+
 def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool):
-    signs = _interval_solve(ev, rhs)
+    ver = ev.get("verified")
+    if ver is not None and "inverse" in ver:
+        try:
+            signs, k, beta = _quotient_signs(ev["level"], ev["distances"], ver, rhs)
+        except Refuted as e:
+            return REFUTED, len(rhs), str(e)
+        how = (f"re-verified on the {k}-cell quotient of the equitable partition (checked on every point; Rump's "
+               f"bound ||I - R Q||_inf <= {float(beta):.2g} < 1, residual enclosed exactly)")
+    else:
+        signs = _interval_solve(ev, rhs)
+        how = "re-solved in interval arithmetic at the transcendental level"
     pts = ev["distances"]["points"]
     neg = [pts[i] for i, s in enumerate(signs) if s < 0]
     ok = neg == negative and holds == (not neg)
     return (CONFIRMED if ok else REFUTED), len(signs), (
-        f"re-solved in interval arithmetic at the transcendental level: {len(neg)} coordinate(s) certified negative "
-        f"(certificate: {len(negative)})")
+        f"{how}: {len(neg)} coordinate(s) certified negative (certificate: {len(negative)})")
+
+
+def _check_bracket(c: dict):
+    """Both ends of a threshold bracket re-verified: every z > 0 at ``hi``, z < 0 at ``negative_at_lo`` at ``lo``."""
+    ev = c["evidence"]
+    ends, dist = ev.get("ends"), ev["distances"]
+    if dist is None:
+        raise NotHere("the metric is too large for the certificate to carry its distance matrix")
+    if not ends:
+        raise NotHere("the certificate carries no verified solves at the bracket ends (an Arb ball solve, or a "
+                      "quotient too large to carry its approximate inverse), which this kernel does not redo")
+    lo, hi = Fraction(ev["lo_rational"]), Fraction(ev["hi_rational"])
+    if not (0 < lo < hi and Fraction(ev["lo"]) == lo and Fraction(ev["hi"]) == hi and c["verdict"] == "holds"):
+        return REFUTED, 0, "the bracket ends are not 0 < lo < hi (or their decimal text differs)"
+    pts = dist["points"]
+    try:
+        s_hi, s_lo, k, beta = _bracket_signs(ev, ends)
+    except Refuted as e:
+        return REFUTED, len(pts), str(e)
+    at = ev["negative_at_lo"]
+    ok = all(v > 0 for v in s_hi) and at in pts and s_lo[pts.index(at)] < 0
+    return (CONFIRMED if ok else REFUTED), 2 * len(pts), (
+        f"both ends re-verified on the {k}-cell quotient (Rump's bound {float(beta):.2g} < 1): at eps = "
+        f"{ev['hi']} every z > 0 {'(confirmed)' if all(v > 0 for v in s_hi) else '(NOT confirmed)'}, at eps = "
+        f"{ev['lo']} z at {at!r} < 0 {'(confirmed)' if at in pts and s_lo[pts.index(at)] < 0 else '(NOT confirmed)'}")
 
 
 def _dot(pairs):
@@ -170,10 +259,31 @@ def _violation_lp(M, rhs):
     return [Fraction(0)] * n + [Fraction(1)] * (2 * n), A_eq, list(rhs)
 
 
-def _solution_checks(M, z, rhs, negative, points, holds):
-    n = len(M)
-    for i in range(n):
-        if sum(M[i][j] * z[j] for j in range(n)) != rhs[i]:
+def _phi_times(codes, vals, z) -> list:
+    """``Phi z`` exactly, ``Phi_ij = vals[codes[i][j]]``.  Rows that see the same multiset of (distance code,
+    z value) pairs have the same product, so each distinct multiset is summed once (on a symmetric metric most
+    rows repeat one another)."""
+    zkey: dict = {}
+    zc = [zkey.setdefault(v, len(zkey)) for v in z]
+    zvals = list(zkey)
+    cache: dict = {}
+    out = []
+    for row in codes:
+        sig = frozenset(Counter(zip(row, zc)).items())
+        v = cache.get(sig)
+        if v is None:
+            v = cache[sig] = sum((m * vals[e] * zvals[c] for (e, c), m in sig), Fraction(0))
+        out.append(v)
+    return out
+
+
+def _solution_checks(ev, z, rhs, negative, holds):
+    codes, points = ev["distances"]["codes"], ev["distances"]["points"]
+    n = len(codes)
+    if len(z) != n or any(len(r) != n for r in codes):
+        return REFUTED, n, "the solution and the distance matrix have different sizes"
+    for i, v in enumerate(_phi_times(codes, _phi_values(ev), z)):
+        if v != rhs[i]:
             return REFUTED, n, f"row {points[i]}: the stated solution does not satisfy the system"
     neg = [points[i] for i in range(n) if z[i] < 0]
     ok = neg == negative and holds == (not neg)
@@ -198,7 +308,7 @@ def _check_tight(c: dict):
         ok = ok and holds == (Fraction(ev["lp"]["value"]) == 0)
         return (CONFIRMED if ok else REFUTED), n, "singular Phi, exact LP: " + detail
     z = [Fraction(v) for v in ev["z"]]
-    status, k, detail = _solution_checks(M, z, [Fraction(1)] * n, ev["negative"], pts, holds)
+    status, k, detail = _solution_checks(ev, z, [Fraction(1)] * n, ev["negative"], holds)
     if status == CONFIRMED and ev["mechanism"] is not None:
         mech = _Mech(ev["mechanism"])
         for i in range(n):
@@ -225,7 +335,7 @@ def _check_regular(c: dict):
         ok = ok and holds == (Fraction(ev["lp"]["value"]) == 0)
         return (CONFIRMED if ok else REFUTED), len(pi), "singular Phi, exact LP: " + detail
     mu = [Fraction(v) for v in ev["mu"]]
-    status, k, detail = _solution_checks(M, mu, pi, ev["negative"], ev["distances"]["points"], holds)
+    status, k, detail = _solution_checks(ev, mu, pi, ev["negative"], holds)
     return status, k, "mu Phi = pi (Phi symmetric): " + detail
 
 
@@ -272,8 +382,9 @@ def _check_threshold(c: dict):
         return (CONFIRMED if ok else REFUTED), len(ev["distances"]["codes"]), (
             "the metric is ball-size symmetric (every point sees the same multiset of distances): threshold 0 by "
             "ECP14 Prop. 9" if ok else "the metric is NOT ball-size symmetric")
-    raise NotHere("the bracket ends are solves at transcendental levels (Arb balls); an n x n interval solve is "
-                  "outside this kernel")
+    if ev["route"] == "bracket":
+        return _check_bracket(c)
+    raise NotHere(f"threshold route {ev['route']!r}")
 
 
 def _check_leakage(c: dict):

@@ -1,7 +1,9 @@
 """Re-check ``extension`` and ``best_extension`` certificates (BCSZ18) from their JSON alone.
 
-``extension`` (rational regime: every entry of the mechanism on H rational and
-``e^(eps d)`` rational at every distance): part (a) is re-decided on every
+``extension`` (every entry of the mechanism on H rational; ``e^(eps d)``
+rational, or transcendental for a rational or algebraic ``eps d``, when the
+comparisons use this kernel's exact zero test (Lindemann-Weierstrass on
+collected exponents) and intervals at rising precision): part (a) is re-decided on every
 pair of points of H (distances from the certificate's table); the extension is *recomputed* from the mechanism
 on H and the stated distances -- every minimum, normaliser and entry -- and
 compared with the stated one; (b) is re-derived; (c) is re-decided on the
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._kernel import NotHere, level_factor
+from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, level_factor, sign, value
 from .ecp14 import check_lp
 from .privacy import pairs_of
 
@@ -30,24 +32,41 @@ def _q(text: str) -> Fraction:
 
 
 def _rows(m: dict) -> list:
+    check_codes(m["codes"], len(m["values"]))
     vals = [_q(v) for v in m["values"]]
     return [[vals[c] for c in row] for row in m["codes"]]
 
 
-def _factor(level: dict, d: str) -> Fraction:
+def _factor(level: dict, d: str):
+    """``e^(eps d)``: a fraction, or an exponential polynomial of this kernel (transcendental levels)."""
     E = level_factor(level, d)
-    if not isinstance(E, Fraction):
-        raise NotHere("e^(eps d) is irrational (transcendental) at this level")
+    if isinstance(E, tuple):
+        raise NotHere("e^(eps d) is an algebraic power R^(p/q) at this level")
     return E
+
+
+def _cmp(a, b) -> int:
+    """Sign of ``a - b``: fractions directly; otherwise the kernel's exact zero test, then intervals."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return (a > b) - (a < b)
+    return sign(_add(a, _neg(b)))
 
 
 def _private(rows: dict, pairs: list, level: dict) -> bool:
     for x, xp, d in pairs:
         E = _factor(level, d)
         for a, b in zip(rows[x], rows[xp]):
-            if a > E * b or b > E * a:
+            if _cmp(a, _mul(E, b)) > 0 or _cmp(b, _mul(E, a)) > 0:
                 return False
     return True
+
+
+def _min(vals):
+    best = vals[0]
+    for v in vals[1:]:
+        if _cmp(v, best) < 0:
+            best = v
+    return best
 
 
 def _extension(ev, Ah):
@@ -57,13 +76,19 @@ def _extension(ev, Ah):
         cands = [(_factor(ev["level"], d), k) for k, d in enumerate(drow) if d != "inf"]
         if not cands:
             return None
-        m = [min(E * Ah[k][w] for E, k in cands) for w in range(len(Ah[0]))]
-        z = sum(m)
-        if z == 0:
+        m = [_min([_mul(E, Ah[k][w]) for E, k in cands]) for w in range(len(Ah[0]))]
+        z = Fraction(0)
+        for v in m:
+            z = _add(z, v)
+        if _cmp(z, Fraction(0)) == 0:
             return None
-        out.append([v / z for v in m])
+        out.append([_div(v, z) for v in m])
         Z.append(z)
     return out, Z
+
+
+def _same(xs, ys) -> bool:
+    return len(xs) == len(ys) and all(_cmp(a, b) == 0 for a, b in zip(xs, ys))
 
 
 def _check_extension(c: dict):
@@ -95,12 +120,16 @@ def _check_extension(c: dict):
     if got is None:
         return REFUTED, 0, "the stated extension exists, but recomputed some Z_D = 0"
     A_rows, Z = got
-    stated = _rows(ev["mechanism"])
-    if stated != A_rows or [_q(z) for z in ev["normalisers"]] != Z:
+    m = ev["mechanism"]
+    check_codes(m["codes"], len(m["values"]))
+    vals = [value(v) for v in m["values"]]
+    stated = [[vals[k] for k in row] for row in m["codes"]]
+    if len(stated) != len(A_rows) or not all(_same(a, b) for a, b in zip(stated, A_rows)) \
+            or not _same([value(z) for z in ev["normalisers"]], Z):
         return REFUTED, len(A_rows), "the recomputed extension or normalisers differ from the stated ones"
     A = dict(zip(ev["points"], A_rows))
-    agree = all(A[h] == Ah[h] for h in ev["H"])
-    ones = sum(1 for h in ev["H"] if Z[ev["points"].index(h)] == 1)
+    agree = all(_same(A[h], Ah[h]) for h in ev["H"])
+    ones = sum(1 for h in ev["H"] if _cmp(Z[ev["points"].index(h)], Fraction(1)) == 0)
     c_ok = _private(A, pairs_of(ev["metric"]), ev["level_2eps"])
     verdict = "holds" if (a_ok and agree and c_ok) else "fails"
     ok = (agree == ev["agrees_on_H"] and ones == ev["normalisers_equal_1"]

@@ -6,7 +6,9 @@
 * ``exponential_bound``: the nested smallest-eps evidence is re-checked by the
   ``epsilon`` re-check; the Lipschitz constant is re-maximised over the stated
   pairs; for ``beta = c log(q)`` the binding ratio ``r`` is compared exactly with
-  ``q^(2 C c d)`` (powers cleared: ``r^den <= q^num``).
+  ``q^(2 C c d)`` (powers cleared: ``r^den <= q^num``); for another ``beta`` with
+  ``r`` and ``e^(2 C beta d)`` exponential polynomials, by this kernel's exact
+  zero test and intervals.
 * ``tradeoff``: both LPs are rebuilt from the metric's pairs, ``sigma``,
   ``gamma`` and ``t`` and verified from primal and dual
   (:func:`exactdp.recheck.ecp14.check_lp`); then ``s*(t_lower) < 1 - delta <=
@@ -18,7 +20,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ._kernel import NotHere
+from ._kernel import NotHere, _add, _div, _neg, check_codes, sign, value
 from .ecp14 import check_lp
 from .privacy import check as check_privacy
 from .privacy import pairs_of
@@ -42,6 +44,7 @@ def _inside(s: Fraction, gamma: Fraction, ball: str) -> bool:
 def _check_utility(c: dict):
     ev = c["evidence"]
     m = ev["mechanism"]
+    check_codes(m["codes"], len(m["values"]))
     vals = [_q(v) for v in m["values"]]
     g, target = _q(ev["gamma"]), _q(ev["target"])
     if target != 1 - _q(ev["delta"]):
@@ -68,23 +71,36 @@ def _check_bound(c: dict):
     C = max((_q(s) / _q(r) for _, _, r, s in ev["lipschitz_pairs"]), default=Fraction(0))
     if C != _q(ev["lipschitz"]):
         return REFUTED, n, f"Lipschitz constant re-maximised: {C}, stated {ev['lipschitz']}"
-    mt = _LOG.match(ev["beta"])
-    if mt is None:
-        raise NotHere("beta is not c*log(q): the bound comparison needs the transcendental kernel")
-    coef = Fraction(mt.group(1) or 1) / Fraction(mt.group(3) or 1)
-    q = Fraction(mt.group(2))
     b = ev["smallest"]["binding"]
     if ev["epsilon"] in ("0",) or b is None:
         rel = -1 if C > 0 else 0
     elif ev["epsilon"] == "inf":
         rel = 1
     else:
+        rel = _binding_against_bound(ev, b, C)
+    ok = (c["verdict"] == "holds") == (rel <= 0) and ev["attained"] == (rel == 0)
+    return (CONFIRMED if ok else REFUTED), n, detail + f"; binding ratio against 2 C beta: {rel:+d}"
+
+
+def _binding_against_bound(ev, b, C) -> int:
+    """Sign of ``r - e^(2 C beta d)`` for the binding ratio ``r = K_x / K_x'`` (KL10 Thm 2.7's bound).
+
+    ``beta = c log(q)``: powers cleared, ``r^den`` against ``q^num`` in fractions.  Otherwise (``beta``
+    rational or a sum of square roots, entries exponential polynomials): the difference is an exponential
+    polynomial quotient; its zero test is exact (Lindemann-Weierstrass, collected exponents) and a non-zero
+    sign comes from intervals at rising precision.
+    """
+    mt = _LOG.match(ev["beta"])
+    if mt is not None:
+        coef = Fraction(mt.group(1) or 1) / Fraction(mt.group(3) or 1)
+        q = Fraction(mt.group(2))
         r = _q(b["K_x"]) / _q(b["K_x_prime"])
         e = 2 * C * coef * _q(b["distance"])  # r vs q^e
         lhs, rhs = r ** e.denominator, q ** e.numerator
-        rel = (lhs > rhs) - (lhs < rhs)
-    ok = (c["verdict"] == "holds") == (rel <= 0) and ev["attained"] == (rel == 0)
-    return (CONFIRMED if ok else REFUTED), n, detail + f"; binding ratio against 2 C beta: {rel:+d}"
+        return (lhs > rhs) - (lhs < rhs)
+    r = _div(value(b["K_x"]), value(b["K_x_prime"]))
+    bound = value(f"exp(2*({C})*({b['distance']})*({ev['beta']}))")
+    return sign(_add(r, _neg(bound)))
 
 
 def _utility_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
@@ -123,6 +139,16 @@ def _check_tradeoff(c: dict):
     ok, detail = check_lp(*_utility_lp(ev, _q(ev["t_upper"])), ev["lp_upper"])
     s_up = -_q(ev["lp_upper"]["value"])
     ok = ok and s_up == _q(ev["s_upper"]) and s_up >= target
+    # the stated mechanism is the upper LP's optimal point, M_x(y) = x[x |Y| + y]
+    m = ev["mechanism"]
+    check_codes(m["codes"], len(m["values"]))
+    vals = [_q(v) for v in m["values"]]
+    stated = [vals[k] for row in m["codes"] for k in row]
+    same = m["inputs"] == ev["inputs"] and m["outputs"] == ev["outputs"] and \
+        stated == [_q(v) for v in ev["lp_upper"]["x"][:len(stated)]] and len(stated) == len(ev["lp_upper"]["x"]) - 1
+    if not same:
+        detail += "; the stated mechanism is NOT the upper LP's optimal point"
+    ok = ok and same
     if ev["t_lower"] is None:
         ok = ok and _q(ev["t_upper"]) == 1 and ev["epsilon"] == "0"
     else:

@@ -8,7 +8,11 @@ is re-derived here.
 
 from __future__ import annotations
 
-from ._kernel import NotHere, compare, level_factor, sign, value
+from collections import Counter
+from fractions import Fraction
+from math import lcm
+
+from ._kernel import NotHere, _add, _mul, _neg, check_codes, compare, level_factor, sign, value
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -20,7 +24,39 @@ class _Mech:
         self.values, self.codes = m["values"], m["codes"]
         if len(self.codes) != len(m["inputs"]) or any(len(r) != len(m["outputs"]) for r in self.codes):
             raise ValueError("the code matrix does not match the labels")
+        check_codes(self.codes, len(self.values))
         self._v: dict = {}
+        self._stochastic()
+
+    def _stochastic(self) -> None:
+        """Every entry ``>= 0`` and every row summing to exactly 1 (ValueError otherwise): the certificate is
+        about a mechanism.  Entries in a symbolic ``alpha`` are left to the all-eps re-check."""
+        try:
+            vals = [value(v) for v in self.values]
+        except NotHere:
+            if any("alpha" in v for v in self.values):
+                return
+            raise
+        self._v = dict(enumerate(vals))      # parsed once, reused by every comparison
+        if any(sign(v) < 0 for v in vals):
+            raise ValueError("a negative entry: not a mechanism")
+        if all(isinstance(v, Fraction) for v in vals):
+            # exact integer sums: scale every value by the common denominator
+            den = lcm(*(v.denominator for v in vals)) if vals else 1
+            ints = [v.numerator * (den // v.denominator) for v in vals]
+            bad = next((i for i, r in enumerate(self.codes) if sum(map(ints.__getitem__, r)) != den), None)
+        else:
+            one = value("1")
+            bad = None
+            for i, r in enumerate(self.codes):
+                total = Fraction(0)
+                for c, k in Counter(r).items():
+                    total = _add(total, _mul(Fraction(k), vals[c]))
+                if sign(_add(total, _neg(one))) != 0:
+                    bad = i
+                    break
+        if bad is not None:
+            raise ValueError(f"row {bad} does not sum to exactly 1: not a mechanism")
 
     def val(self, code: int):
         if code not in self._v:

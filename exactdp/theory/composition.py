@@ -15,10 +15,27 @@ profile of the ``k``-fold composition is the upper envelope over ordered
 pairs (:mod:`exactdp.theory.profile`).  This is what PLD accountants compute
 after rounding the losses onto a grid; here nothing is rounded.
 
->>> from exactdp.mechanisms import randomized_response
+Transcendental entries (a geometric mechanism at ``eps = 1``: entries in
+``Q(e^-1)``) are composed exactly too.  The loss values are then logs of
+exponential polynomials; when every exponent is a rational multiple of one
+algebraic number ``b`` the entries live in ``Q(u)``, ``u = exp(b/L)``,
+transcendental by Lindemann--Weierstrass, so ratios have canonical keys and
+masses are multiplied as FLINT polynomials (:mod:`exactdp.theory._expfield`);
+otherwise :class:`~exactdp.exact.expo.ExpFrac` arithmetic is used.  Every
+comparison in the profile (ordering the loss values, the envelope, locating
+``e^eps``) is an exact sign found by the kernel's transcendence + ball method
+(:func:`exactdp.exact.decide.sign`, DESIGN.md section 2, regime 2).
+
+>>> from exactdp.mechanisms import geometric, randomized_response
 >>> pr = composed_profile(randomized_response(2, p="1/4"), [("0", "1")], 2)
 >>> pr.delta(eps="log(3)"), pr.delta(eps="0"), pr.epsilon("0")
 (3/8, 1/2, 'log(9)')
+>>> from exactdp.metrics import path
+>>> pg = composed_profile(geometric(2, eps="1"), path(3), 2)
+>>> [q["eps_from"] for q in pg.to_json()["pieces"]], pg.epsilon("0")
+(['0', '2'], '2')
+>>> print(pg.delta(eps="1"))
+(exp(2) - exp(1))/(exp(2) + 2*exp(1) + 1)
 """
 
 from __future__ import annotations
@@ -29,6 +46,9 @@ from flint import arb, ctx, fmpq
 
 from ..certify.approximate import neighbour_relation
 from ..errors import InputTooLarge, InvalidInput, InvalidType, UnsupportedRegime
+from ..exact.decide import sign, simplify
+from ..exact.expo import ExpFrac
+from ._expfield import domain_of
 from .profile import Profile, envelope, pair_function
 
 if TYPE_CHECKING:
@@ -45,7 +65,23 @@ MAX_SUPPORT = 2_000_000
 ONE = fmpq(1)
 
 
-class PLD:
+class _Power:
+    __slots__ = ()
+
+    def power(self, k: int) -> Any:
+        """The ``k``-fold composition, by repeated squaring."""
+        result: Any = None
+        base: Any = self
+        while k:
+            if k & 1:
+                result = base if result is None else result * base
+            k >>= 1
+            if k:
+                base = base * base
+        return result
+
+
+class PLD(_Power):
     """Exact privacy-loss distribution: ``masses`` maps ratio ``r > 0`` to its P-mass; ``inf`` the mass at r = inf."""
 
     __slots__ = ("masses", "inf")
@@ -63,23 +99,11 @@ class PLD:
             for r2, m2 in other.masses.items():
                 r = r1 * r2
                 out[r] = out.get(r, 0) + m1 * m2
-        if len(out) > MAX_SUPPORT:
-            raise InputTooLarge(f"composition: {len(out)} distinct loss values exceed {MAX_SUPPORT}")
+        _check_support(out)
         finite = (1 - self.inf) * (1 - other.inf)
         return PLD(out, 1 - finite)
 
-    def power(self, k: int) -> "PLD":
-        """The ``k``-fold composition, by repeated squaring."""
-        result, base = None, self
-        while k:
-            if k & 1:
-                result = base if result is None else result * base
-            k >>= 1
-            if k:
-                base = base * base
-        return result  # type: ignore[return-value]  # None only for k = 0, which the callers refuse
-
-    def delta(self, t: Any) -> fmpq:
+    def delta(self, t):
         """``delta(t) = m_inf + sum_{r > t} m_r (1 - t/r)`` for an exact rational ``t >= 1``."""
         t = fmpq(t)
         return self.inf + sum((m * (1 - t / r) for r, m in self.masses.items() if r > t), fmpq(0))
@@ -92,19 +116,67 @@ class PLD:
         return cols
 
 
+class ExpPLD(_Power):
+    """The PLD of a pair with transcendental entries (DESIGN.md section 2, regime 2).
+
+    The entries of ``P`` and ``Q`` are exponential polynomials; in the field
+    ``dom`` (:mod:`exactdp.theory._expfield`) each loss ratio has a canonical
+    key, and the masses are kept as numerators over one denominator per row
+    (``den_p``, ``den_q``), so a product of two PLDs multiplies numerators and
+    never divides.  ``masses`` maps a ratio key to ``(r, P-numerator,
+    Q-numerator)``; ``inf`` is the P-numerator of the outputs with ``Q = 0``.
+    """
+
+    __slots__ = ("dom", "masses", "inf", "den_p", "den_q")
+
+    def __init__(self, dom, masses: dict, inf, den_p, den_q):
+        self.dom, self.masses, self.inf, self.den_p, self.den_q = dom, masses, inf, den_p, den_q
+
+    def __mul__(self, other: "ExpPLD") -> "ExpPLD":
+        out: dict = {}
+        for r1, p1, q1 in self.masses.values():
+            for r2, p2, q2 in other.masses.values():
+                r = r1 * r2
+                key = self.dom.key(r)
+                cur = out.get(key)
+                out[key] = (r, p1 * p2, q1 * q2) if cur is None else (cur[0], cur[1] + p1 * p2, cur[2] + q1 * q2)
+        _check_support(out)
+        dp = self.den_p * other.den_p
+        inf = dp - (self.den_p - self.inf) * (other.den_p - other.inf)
+        return ExpPLD(self.dom, out, inf, dp, self.den_q * other.den_q)
+
+    def columns(self):
+        """``(P-mass, Q-mass, ratio)`` per loss value, as exact kernel values."""
+        dom = self.dom
+        cols = [(dom.quotient(p, self.den_p), dom.quotient(q, self.den_q), dom.to_exp(r))
+                for r, p, q in self.masses.values()]
+        if not self.inf.is_zero():
+            cols.append((dom.quotient(self.inf, self.den_p), fmpq(0)))
+        return cols
+
+
+def _check_support(out: dict) -> None:
+    if len(out) > MAX_SUPPORT:
+        raise InputTooLarge(f"composition: {len(out)} distinct loss values exceed {MAX_SUPPORT}")
+
+
 def privacy_loss_distribution(mech: Mechanism, x: str, x_prime: str) -> PLD:
-    """The exact PLD of the ordered pair ``(x, x')`` (rational entries).
+    """The exact PLD of the ordered pair ``(x, x')``.
+
+    A :class:`PLD` (ratio -> mass) for rational entries; an :class:`ExpPLD`
+    (canonical ratio keys, masses over one denominator per row) for
+    transcendental ones.
 
     >>> from exactdp.mechanisms import randomized_response
     >>> L = privacy_loss_distribution(randomized_response(2, p="1/4"), "0", "1")
     >>> sorted(L.masses.items()), L.inf
     ([(1/3, 1/4), (3, 3/4)], 0)
     """
-    mech = _rational(mech)
+    mech, dom = _checked(mech)
     i, j = mech.row_index.get(str(x)), mech.row_index.get(str(x_prime))
     if i is None or j is None:
         raise InvalidInput(f"privacy_loss_distribution: {x!r} or {x_prime!r} is not an input of the mechanism")
-    return _pld_rows(mech, i, j)
+    return _pair_pld(mech, i, j, dom)
 
 
 def _pld_rows(mech, i, j) -> PLD:
@@ -123,11 +195,39 @@ def _pld_rows(mech, i, j) -> PLD:
     return PLD(masses, inf)
 
 
-def _rational(mech):
-    if mech.regime != "rational":
-        raise UnsupportedRegime(f"composition: the mechanism has {mech.regime} entries; the exact PLD is built for "
-                                "rational entries (fix alpha rational, e.g. alpha = 1/2)")
-    return mech.validate()
+def _exp_pld(mech, i, j, dom) -> ExpPLD:
+    vals = mech.values
+    ci, cj = mech.codes[i].tolist(), mech.codes[j].tolist()
+    nums_p, den_p = dom.row([vals[a] for a in ci])
+    nums_q, den_q = dom.row([vals[b] for b in cj])
+    masses: dict = {}
+    inf = dom.zero()
+    for a, b, n_p, n_q in zip(ci, cj, nums_p, nums_q):
+        p, q = vals[a], vals[b]
+        if sign(p) == 0:
+            continue
+        if sign(q) == 0:
+            inf = inf + n_p
+            continue
+        r = dom.ratio(p, q)
+        key = dom.key(r)
+        cur = masses.get(key)
+        masses[key] = (r, n_p, n_q) if cur is None else (cur[0], cur[1] + n_p, cur[2] + n_q)
+    return ExpPLD(dom, masses, inf, den_p, den_q)
+
+
+def _pair_pld(mech, i, j, dom):
+    """The PLD of the ordered pair of rows ``(i, j)`` in the mechanism's regime."""
+    return _pld_rows(mech, i, j) if dom is None else _exp_pld(mech, i, j, dom)
+
+
+def _checked(mech):
+    """The validated mechanism and its field (``None``: rational entries)."""
+    if mech.regime == "symbolic":
+        raise InvalidInput("composition: the mechanism's entries depend on a symbolic alpha; fix a level "
+                                "first (mech.at(Level.from_eps(...)), e.g. eps = 1 or alpha = 1/2)")
+    mech = mech.validate()
+    return mech, (None if mech.regime == "rational" else domain_of(mech.values))
 
 
 def _check_k(k):
@@ -144,7 +244,8 @@ def composed_profile(mech: Mechanism, neighbours: Any, k: int) -> Profile:
 
     Parameters
     ----------
-    mech : Mechanism with rational entries.
+    mech : Mechanism with rational or transcendental entries (a symbolic
+        alpha must be fixed first with ``mech.at(level)``).
     neighbours : as in :func:`~exactdp.certify.approximate.certify_approx`.
     k : int, ``1 <= k <= MAX_K``.
 
@@ -154,6 +255,26 @@ def composed_profile(mech: Mechanism, neighbours: Any, k: int) -> Profile:
         Equal to :func:`~exactdp.theory.profile.privacy_profile` of the
         exact ``k``-fold product (tested against it), without building it.
 
+    Raises
+    ------
+    InvalidInput
+        ``k < 1``, a symbolic alpha, or a neighbour naming an unknown input.
+    InvalidType
+        ``k`` is not an integer.
+    InputTooLarge
+        ``k > MAX_K`` or more than ``MAX_SUPPORT`` distinct loss values.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> composed_profile(randomized_response(2, p="1/4"), [("0", "1")], 3).epsilon("0")
+    'log(27)'
+    >>> from exactdp.mechanism import Mechanism
+    >>> rr = Mechanism.from_rows(["0", "1"], ["0", "1"], [["exp(1)/(1 + exp(1))", "1/(1 + exp(1))"],
+    ...                                                   ["1/(1 + exp(1))", "exp(1)/(1 + exp(1))"]])
+    >>> print(composed_profile(rr, [("0", "1")], 3).delta(eps="1"))  # (e^3 - e)/(1 + e)^3, reduced
+    (exp(2) - exp(1))/(exp(2) + 2*exp(1) + 1)
+
     References
     ----------
     HLM15 Section 4 (repeated queries); Kairouz, Oh, Viswanath, "The
@@ -161,18 +282,18 @@ def composed_profile(mech: Mechanism, neighbours: Any, k: int) -> Profile:
     optimal composition of randomized response, checked in :func:`kov_delta`.
     """
     _check_k(k)
-    mech = _rational(mech)
+    mech, dom = _checked(mech)
     pairs, rel = neighbour_relation(mech, neighbours)
     seen: dict = {}
     fs = []
     for i, j in pairs:
         for a, b in ((i, j), (j, i)):
-            L = _pld_rows(mech, a, b)
-            key = L.key()
+            # identical column multisets give identical PLDs (as in privacy_profile)
+            key = tuple(sorted(zip(mech.codes[a].tolist(), mech.codes[b].tolist())))
             if key in seen:
                 continue
             seen[key] = True
-            fs.append(pair_function(L.power(k).columns(), (a, b)))
+            fs.append(pair_function(_pair_pld(mech, a, b, dom).power(k).columns(), (a, b)))
     return Profile(envelope(fs), mech.inputs, rel + f", composed {k} times",
                    [(mech.inputs[i], mech.inputs[j]) for i, j in pairs])
 
@@ -184,16 +305,19 @@ def kov_delta(r: Any, k: int, i: int) -> Any:
 
         delta_i = sum_{l=0}^{i-1} C(k, l) (r^(k-l) - r^(k-2i+l)) / (1 + r)^k .
 
+    ``r`` may also be transcendental (``e^eps0`` for rational ``eps0``, an
+    :class:`~exactdp.exact.expo.ExpFrac`); the sum is then exact in that field.
+
     >>> kov_delta(3, 2, 1)
     1/2
     """
-    r = fmpq(r)
+    r = r if isinstance(r, ExpFrac) else fmpq(r)
     tot = fmpq(0)
     c = 1
     for l in range(i):
         tot += c * (r ** (k - l) - r ** (k - 2 * i + l))
         c = c * (k - l) // (l + 1)
-    return tot / (1 + r) ** k
+    return simplify(tot / (1 + r) ** k)
 
 
 def basic_composition(k: int, eps_str: str, delta: Any) -> tuple[str, fmpq]:

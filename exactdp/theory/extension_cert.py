@@ -78,6 +78,39 @@ def _distances(metric, H):
             for i in range(len(metric))]
 
 
+def _no_extension(base, ca, claim, e) -> Certificate[ExtensionEvidence]:
+    """The certificate when ``A`` cannot be built: a zero normaliser, or an undecided comparison."""
+    undecided = isinstance(e, Undecided)
+    note = e.reason if isinstance(e, Undecided) else str(e)
+    ev = ExtensionEvidence(**base, mechanism=None, normalisers=None, agrees_on_H=None, normalisers_equal_1=0,
+                           disagreement=None, private_2eps="undecided" if undecided else "undefined",
+                           violation_2eps=None, epsilon=None, enclosure=None, binding=None,
+                           witness={"part": "a"} if ca.holds is False else None, stats={}, extension_note=note)
+    if ca.holds is False:
+        return Certificate("extension", False, ca.method, claim, ev, note="part (a) fails")
+    return Certificate("extension", UNDECIDED, Method.NONE, claim, ev, reason=note)
+
+
+def _combine(holds_a, disagree, holds_c, binding):
+    """The verdict of parts (a), (b), (c) together, and the witness of the first part that fails."""
+    verdicts = [holds_a, disagree is None, holds_c]
+    if any(v is False for v in verdicts):
+        holds = False
+    elif any(v is UNDECIDED for v in verdicts):
+        holds = UNDECIDED
+    else:
+        holds = True
+    if holds_a is False:
+        witness = {"part": "a"}
+    elif disagree is not None:
+        witness = {"part": "b", **disagree}
+    elif holds_c is False:
+        witness = {"part": "c"}
+    else:
+        witness = {"part": "all", **(binding or {})}
+    return holds, witness
+
+
 def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *,
                       eps: Any = None, alpha: Any = None,
                       level: Level | None = None) -> Certificate[ExtensionEvidence]:
@@ -91,8 +124,9 @@ def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[st
         ``(M, d)``.
     H : list of labels, optional
         Default: the mechanism's inputs.
-    eps, alpha, level :
-        Exactly one: the level ``eps`` claimed for ``Â`` on ``H``.
+    eps, alpha, level : exact number or Level
+        Exactly one: the level ``eps`` claimed for ``Â`` on ``H``
+        (``alpha = e^(-eps)``).
 
     Returns
     -------
@@ -105,6 +139,28 @@ def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[st
         (``A``), ``agrees_on_H``, ``private_2eps``, ``epsilon`` (``A``'s exact
         smallest eps), ``witness`` and ``binding`` (BCSZ18's chain at the
         binding pair).
+
+    Raises
+    ------
+    InvalidInput
+        Not exactly one of ``eps``, ``alpha``, ``level``; an ``H`` that is
+        empty, repeats a point or names a point outside the metric; a
+        component of the metric with no point of ``H`` (the extension is
+        undefined there) (:class:`~exactdp.errors.LabelMismatch` when the
+        mechanism's inputs are not exactly ``H``).
+    InvalidType
+        A level given as a binary float.
+
+    Examples
+    --------
+    >>> from exactdp import Mechanism
+    >>> from exactdp.metrics import path
+    >>> Ah = Mechanism.from_rows(["0", "2"], ["a", "b"], [["2/3", "1/3"], ["1/3", "2/3"]])
+    >>> c = certify_extension(Ah, path(3), alpha="1/2")
+    >>> c.verdict, c.evidence.agrees_on_H, c.evidence.private_2eps
+    (<Verdict.HOLDS: 'holds'>, True, 'holds')
+    >>> c.evidence.mechanism.rows()[1]
+    ['1/2', '1/2']
 
     References
     ----------
@@ -126,15 +182,7 @@ def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[st
     try:
         X = extension_data(mech_on_H, metric, H, level=level)
     except (ZeroNormaliser, Undecided) as e:
-        undecided = isinstance(e, Undecided)
-        note = e.reason if isinstance(e, Undecided) else str(e)
-        ev = ExtensionEvidence(**base, mechanism=None, normalisers=None, agrees_on_H=None, normalisers_equal_1=0,
-                               disagreement=None, private_2eps="undecided" if undecided else "undefined",
-                               violation_2eps=None, epsilon=None, enclosure=None, binding=None,
-                               witness={"part": "a"} if ca.holds is False else None, stats={}, extension_note=note)
-        if ca.holds is False:
-            return Certificate("extension", False, ca.method, claim, ev, note="part (a) fails")
-        return Certificate("extension", UNDECIDED, Method.NONE, claim, ev, reason=note)
+        return _no_extension(base, ca, claim, e)
     ones, disagree = _agreement(X, mech_on_H)
     cc = certify_privacy(X.mechanism, metric, level=double_level(level))
     assert isinstance(cc.evidence, PrivacyEvidence)  # a concrete mechanism: never the all-eps fallback
@@ -142,22 +190,7 @@ def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[st
     binding = None
     if cc.holds is True and sm is not None and sm.binding is not None and sm.epsilon not in (None, "0", "inf"):
         binding = _binding(X, metric, mech_on_H, sm.binding)
-    verdicts = [ca.holds, disagree is None, cc.holds]
-    holds: bool | Verdict
-    if any(v is False for v in verdicts):
-        holds = False
-    elif any(v is UNDECIDED for v in verdicts):
-        holds = UNDECIDED
-    else:
-        holds = True
-    if ca.holds is False:
-        witness = {"part": "a"}
-    elif disagree is not None:
-        witness = {"part": "b", **disagree}
-    elif cc.holds is False:
-        witness = {"part": "c"}
-    else:
-        witness = {"part": "all", **(binding or {})}
+    holds, witness = _combine(ca.holds, disagree, cc.holds, binding)
     ev = ExtensionEvidence(**base, mechanism=mechanism_data(X.mechanism), normalisers=[exact_str(z) for z in X.Z],
                            agrees_on_H=disagree is None, normalisers_equal_1=ones, disagreement=disagree,
                            private_2eps=cc.verdict.value, violation_2eps=cc.evidence.violation,

@@ -47,7 +47,7 @@ from flint import arb, arb_mat, ctx, fmpq, fmpq_mat
 from ..errors import InvalidInput, Undecided
 from ..exact.lin import Lin
 from ..exact.verified_solve import digit_width, verified_solve
-from ..metrics.symmetry import DistanceCodes, Partition, equitable_partition, quotient_counts
+from ..metrics.symmetry import DistanceCodes, Partition, equitable_partition, quotient_counts, refine_partition
 
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
@@ -67,6 +67,8 @@ class Solution:
     partition: Partition | None = None   # the verified equitable partition used (None: no reduction)
     enclosures: list | None = None       # exact rational (lo, hi) per cell (verified float route)
     beta: fmpq | None = None             # verified bound ||I - R Q||_inf < 1 (verified float route)
+    center: list | None = None           # the approximate solution x~ per cell, exact dyadics (verified route)
+    inverse: object = None               # the float approximate inverse R of Q (verified route; numpy array)
     extra: dict = field(default_factory=dict)
 
     def negative(self) -> list[int]:
@@ -214,11 +216,16 @@ class PhiSystem:
         """Solve ``Phi x = rhs`` (rhs exact rationals); raises ``InvalidInput`` if ``Phi`` is singular.
 
         When ``rhs`` is constant on the cells of the metric's equitable partition the solve runs on the
-        quotient (see the module docstring) and the solution is constant on cells; a singular quotient
-        raises ``InvalidInput`` like a singular ``Phi``.
+        quotient (see the module docstring) and the solution is constant on cells; otherwise the partition is
+        first refined by the values of ``rhs`` (colour refinement, checked equitable; e.g. a product prior on
+        a Hamming space falls into its coordinate-permutation classes).  A singular quotient raises
+        ``InvalidInput`` like a singular ``Phi`` (``Q`` is ``Phi`` on an invariant subspace).
         """
         rhs = [fmpq(v) for v in rhs]
         part = self.partition
+        if part.ncells < self.n and not part.is_constant_on_cells(rhs):
+            keys = {v: i for i, v in enumerate(dict.fromkeys(rhs))}
+            part = refine_partition(self._codes, part, [keys[v] for v in rhs]) or part
         if part.ncells == self.n or not part.is_constant_on_cells(rhs):
             part = Partition(np.arange(self.n), "trivial partition (every point its own cell)")
         reps = part.representatives()
@@ -266,7 +273,8 @@ class PhiSystem:
                "||I - R Q|| < 1 and an exact residual, decided in exact arithmetic); signs certified by rational "
                "enclosures")
         return Solution(None, balls, list(res.signs), how, partition=part, enclosures=res.enclosures,
-                        beta=res.beta, extra={"fixed_point_eta": str(eta)})
+                        beta=res.beta, center=list(res.center), inverse=res.inverse,
+                        extra={"fixed_point_eta": str(eta)})
 
     def _solve_balls(self, part, rhs, max_prec):
         k = part.ncells

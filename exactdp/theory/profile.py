@@ -34,6 +34,7 @@ from ..certify.approximate import approx_level, neighbour_relation, parse_delta
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level
+from ..exact.radical import Rad
 
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
@@ -70,19 +71,21 @@ def _cmp(a, b) -> int:
 def pair_function(columns: Iterable[tuple[Any, Any]], tag: Any) -> list:
     """The profile of one ordered pair from ``(P(y), Q(y))`` columns (exact, ``>= 0``), as pieces in ``t``.
 
-    Columns with equal ratios are merged; ratios ``<= 1`` never enter the
+    A column may carry its ratio ``P(y)/Q(y)`` as a third item when the caller
+    knows it already (the composition does).  Columns with equal ratios are merged; ratios ``<= 1`` never enter the
     worst set for ``t >= 1``.
     """
     inf_a = ZERO
     groups: dict = {}      # rational ratio -> [sum P, sum Q]
     other: list = []       # non-rational ratios (transcendental entries): (r, P, Q)
-    for p, q in columns:
+    for col in columns:
+        p, q = col[0], col[1]
         if sign(p) == 0:
             continue
         if sign(q) == 0:
             inf_a = inf_a + p
             continue
-        r = simplify(p / q)
+        r = simplify(col[2] if len(col) > 2 else p / q)
         if isinstance(r, fmpq):
             if r > 1:
                 g = groups.get(r)
@@ -175,7 +178,12 @@ def envelope(functions: list) -> list:
 def _t_str(t) -> str:
     if t is None:
         return "inf"
-    return "0" if sign(t - 1) == 0 else f"log({exact_str(t)})"
+    if sign(t - 1) == 0:
+        return "0"
+    mono = t.monomial() if hasattr(t, "monomial") else None
+    if mono is not None and mono[0] == 1:      # t = exp(b): eps = b
+        return str(mono[1])
+    return f"log({exact_str(t)})"
 
 
 def _delta_str(A, B) -> str:
@@ -212,8 +220,10 @@ class Profile:
     def delta(self, eps: Any = None, *, alpha: Any = None, level: Level | None = None) -> Any:
         """The smallest delta at ``eps``: exact value ``A - e^eps B`` of the right piece.
 
-        Raises :class:`~exactdp.errors.UnsupportedRegime` if ``e^eps`` is
-        outside the exact field (e.g. ``eps = log(2)/3``).
+        With ``eps = log(R)/D`` and rational pieces the value is a real radical
+        (``eps = log(2)/3`` gives ``A - B 2^(1/3)``); raises
+        :class:`~exactdp.errors.UnsupportedRegime` if ``e^eps`` is outside
+        every exact regime.
         """
         lvl = approx_level(eps, alpha, level)
         pc = self._locate(lvl)
@@ -221,6 +231,8 @@ class Profile:
         if E is None:
             if sign(pc.B) == 0:
                 return pc.A
+            if all(isinstance(v, fmpq) for v in (pc.A, pc.B, lvl.R, lvl.D)) and lvl.R > 0:
+                return pc.A - pc.B * Rad.power(lvl.R, 1 / lvl.D)     # e^eps = R^(1/D), a real radical
             raise UnsupportedRegime(f"eps: e^eps = {lvl.factor_str(ONE)} is not in the exact field; the profile is "
                                     f"{_delta_str(pc.A, pc.B)} there")
         return simplify(pc.A - E * pc.B)

@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 from flint import fmpq
@@ -127,12 +127,55 @@ def _solve_method(sol) -> Method:
     return Method.VERIFIED_FLOAT if getattr(sol, "enclosures", None) is not None else Method.BALL_SOLVE
 
 
+#: significant bits of the approximate inverse a certificate carries (enough for ||I - R Q|| << 1)
+INVERSE_BITS = 32
+#: largest quotient whose approximate inverse a certificate carries (k^2 numbers; the re-check does k^3 work)
+MAX_CARRIED_INVERSE = 400
+
+
+def verified_data(sol) -> dict | None:
+    """The evidence of a verified float solve on a quotient (the ``verified`` field), or ``None``.
+
+    Besides the checker's exact enclosures it carries what an independent re-check needs to redo Rump's
+    verification without inverting anything: the partition ``cell_of``, the approximate solution ``y~`` per
+    cell (``center``: exact dyadics ``m 2^exp``) and the approximate inverse ``R`` of the quotient
+    (``inverse``: integers times ``2^exp``, rounded to :data:`INVERSE_BITS` bits -- any ``R`` will do, the
+    re-check bounds ``||I - R Q||`` itself).  Above :data:`MAX_CARRIED_INVERSE` cells ``y~`` and ``R`` are left
+    out (the certificate would grow as k^2 and its re-check as k^3) and the re-check says it cannot redo it.
+    """
+    if sol.enclosures is None:
+        return None
+    part = sol.partition
+    out = {"z_enclosures": [[str(lo), str(hi)] for lo, hi in sol.enclosures],
+           "cell_of": part.cell_of.tolist() if part is not None else None,
+           "beta": str(sol.beta), **{k: str(v) for k, v in sol.extra.items()}}
+    if sol.center is not None and sol.inverse is not None and part is not None \
+            and part.ncells <= MAX_CARRIED_INVERSE:
+        s = max(int(v.q).bit_length() - 1 for v in sol.center)      # dyadics: q = 2^s
+        out["center"] = {"exp": -s, "mantissas": [str(int(v.p) * (2 ** s // int(v.q))) for v in sol.center]}
+        R = np.asarray(sol.inverse, dtype=np.float64)
+        e = math.frexp(float(np.abs(R).max()))[1] - INVERSE_BITS
+        out["inverse"] = {"exp": e, "mantissas": np.rint(np.ldexp(R, -e)).astype(np.int64).tolist()}
+    return out
+
+
 def _lp_data(sol) -> LPData:
     return LPData(value=str(sol.value), x=[str(v) for v in sol.x], y=[str(v) for v in sol.y],
                   lam=[str(v) for v in sol.lam])
 
 
-def regular_prior(prior: Any, metric: FiniteMetric, level: Level) -> Certificate[RegularEvidence]:
+def _say(progress, stage: str) -> None:
+    """Report a step to an optional ``progress(stage, done, total)`` callback (the library itself prints nothing).
+
+    The same callback signature as :func:`~exactdp.certify.certify_privacy`'s; a step without a count passes
+    ``done = total = None``.
+    """
+    if progress is not None:
+        progress(stage, None, None)
+
+
+def regular_prior(prior: Any, metric: FiniteMetric, level: Level, *,
+                  progress: Callable[..., object] | None = None) -> Certificate[RegularEvidence]:
     """ECP14 Def. 4 / Prop. 3: is ``prior`` ``d``-regular?
 
     .. math:: \\pi = \\mu \\Phi,\\ \\mu \\ge 0, \\qquad \\phi_{yy'} = e^{-\\varepsilon d(y, y')}
@@ -146,6 +189,9 @@ def regular_prior(prior: Any, metric: FiniteMetric, level: Level) -> Certificate
         Exact probabilities, in the metric's point order or by label.
     metric : FiniteMetric
     level : Level
+    progress : callable, optional
+        ``progress(stage, None, None)`` is called before each step that can take long on a large metric (distances and
+        symmetries, the solve, the checks of Props. 1-2); the library itself prints nothing.
 
     Returns
     -------
@@ -171,6 +217,7 @@ def regular_prior(prior: Any, metric: FiniteMetric, level: Level) -> Certificate
     ECP14 Def. 4, Prop. 3.
     """
     pi = prior_from(prior, metric)
+    _say(progress, f"distances and symmetries of {len(metric):,} points")
     S = PhiSystem(metric, level)
     claim = f"the prior is regular for eps*d with eps = {level.eps_str()} on the {metric.description}"
     base: dict[str, Any] = dict(description=metric.description, level=level_data(level),
@@ -182,6 +229,7 @@ def regular_prior(prior: Any, metric: FiniteMetric, level: Level) -> Certificate
     if zero:
         ev = RegularEvidence(**base, route="support", **{**empty, "zero_at": [str(z) for z in zero]})
         return Certificate("regular", False, Method.RATIONAL, claim, ev)
+    _say(progress, f"solving mu Phi = pi ({len(metric):,} points)")
     try:
         sol = S.solve(pi)  # Phi symmetric: mu^T = Phi^-1 pi^T
     except InvalidInput:
@@ -196,12 +244,14 @@ def regular_prior(prior: Any, metric: FiniteMetric, level: Level) -> Certificate
     else:
         assert sol.balls is not None  # a solve gives exact values or balls
         gamma = [(b * r).str(15, radius=True) for b, r in zip(sol.balls, row_sums)]
+    if S.is_rational():
+        _say(progress, "checking Props. 1 and 2")
     viol = check_prior(pi, metric, level) if S.is_rational() else None
     if viol is not None and not neg:  # Props. 1-2 are theorems: a violation here is a bug, never a verdict
         raise RuntimeError(f"internal error: a regular prior violates {viol}")
     ev = RegularEvidence(**base, route="solve", **{**empty, "mu": sol.strings(), "exact": sol.values is not None,
                                                    "gamma": gamma, "negative": [str(metric.points[i]) for i in neg],
-                                                   "prop_violation": viol})
+                                                   "prop_violation": viol}, verified=verified_data(sol))
     return Certificate("regular", not neg, _solve_method(sol), claim, ev, precision=sol.precision)
 
 
@@ -242,7 +292,8 @@ def _regular_by_lp(pi, S, claim, base, empty):
     return Certificate("regular", holds, Method.EXACT_LP, claim, ev)
 
 
-def tight_constraints(metric: FiniteMetric, level: Level) -> Certificate[TightEvidence]:
+def tight_constraints(metric: FiniteMetric, level: Level, *,
+                      progress: Callable[..., object] | None = None) -> Certificate[TightEvidence]:
     """ECP14 Def. 6, Props. 7-8: the tight-constraints mechanism from ``Phi z = 1``, when ``z >= 0``.
 
     .. math:: \\Phi z = \\mathbf 1,\\ z \\ge 0, \\qquad h_{yy'} = \\phi_{yy'} z_{y'}
@@ -251,6 +302,9 @@ def tight_constraints(metric: FiniteMetric, level: Level) -> Certificate[TightEv
     ----------
     metric : FiniteMetric
     level : Level
+    progress : callable, optional
+        ``progress(stage, None, None)`` is called before each step that can take long on a large metric (distances and
+        symmetries, the solve); the library itself prints nothing.
 
     Returns
     -------
@@ -270,10 +324,12 @@ def tight_constraints(metric: FiniteMetric, level: Level) -> Certificate[TightEv
     ----------
     ECP14 Def. 6, Props. 6-8.
     """
+    _say(progress, f"distances and symmetries of {len(metric):,} points")
     S = PhiSystem(metric, level)
     claim = f"a tight-constraints mechanism exists for eps*d with eps = {level.eps_str()} on the {metric.description}"
     base: dict[str, Any] = dict(description=metric.description, level=level_data(level),
                 regime="rational" if S.is_rational() else "transcendental", distances=distance_data(metric))
+    _say(progress, f"solving Phi z = 1 ({len(metric):,} points)")
     try:
         sol = S.solve_ones()
     except InvalidInput:
@@ -295,10 +351,7 @@ def tight_constraints(metric: FiniteMetric, level: Level) -> Certificate[TightEv
                        solver=sol.method,
                        cells=None if part is None else int(part.ncells),
                        partition=None if part is None else part.how,
-                       verified=None if sol.enclosures is None else {
-                           "z_enclosures": [[str(lo), str(hi)] for lo, hi in sol.enclosures],
-                           "cell_of": part.cell_of.tolist() if part is not None else None,
-                           "beta": str(sol.beta), **{k: str(v) for k, v in sol.extra.items()}})
+                       verified=verified_data(sol))
     return Certificate("tight", not neg, _solve_method(sol), claim, ev, precision=sol.precision)
 
 

@@ -20,7 +20,7 @@ all of (0, 1)).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import sympy as sp
@@ -35,7 +35,7 @@ from ..exact.verified_solve import blas_single_thread
 from ..exact.symbolic import AlphaSet, sign_pieces_poly
 from ..metrics.symmetry import quotient_counts
 from .phi import PhiSystem
-from .regular import ball_size_symmetric, tight_constraints
+from .regular import _say, ball_size_symmetric, tight_constraints
 
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
@@ -209,14 +209,21 @@ def exact_threshold(metric: FiniteMetric) -> tuple | None:
                    else f"-log({first})"), fails
 
 
-def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9)) -> Certificate[ThresholdEvidence]:
+def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
+              progress: Callable[..., object] | None = None) -> Certificate[ThresholdEvidence]:
     """The smallest eps at which a tight-constraints mechanism exists (see the module docstring).
 
     Parameters
     ----------
     metric : FiniteMetric
-    width : rational
+        The metric ``(X, d)`` of the tight-constraints system ``Phi z = 1``
+        (ECP14 Def. 6).
+    width : rational, default 1/10^9
         Width of the certified bracket.
+    progress : callable, optional
+        ``progress(stage, None, None)`` is called before each step that can take long on a large metric (the exact
+        polynomial route, the float-guided bisection, each certified end of the bracket); the library itself
+        prints nothing.
 
     Returns
     -------
@@ -225,7 +232,17 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9)) -> Certificate[
         ``"path"`` or ``"manhattan"`` (closed forms: threshold 0), ``"exact-polynomial"`` (z(alpha) >= 0 on all
         of (0, 1), proved on the quotient: threshold 0) or ``"bracket"``: ``evidence.lo``, ``evidence.hi``
         (decimal text of the certified rational levels) and ``evidence.exact`` (the exact value when the
-        exact route applies, else ``None``).
+        exact route applies, else ``None``).  Undecided (with the reason) when
+        no bracket can be certified.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import cycle, path
+    >>> c = threshold(path(5))
+    >>> c.verdict, c.evidence.route, c.evidence.exact
+    (<Verdict.HOLDS: 'holds'>, 'path', '0')
+    >>> threshold(cycle(6)).evidence.route
+    'symmetric'
 
     References
     ----------
@@ -245,6 +262,7 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9)) -> Certificate[
     if form is not None:
         ev = ThresholdEvidence(description=metric.description, route=form, distances=distance_data(metric), **zero)
         return Certificate("threshold", True, Method.CLOSED_FORM, claim, ev)
+    _say(progress, "exact polynomial route on the quotient")
     try:
         ex = exact_threshold(metric)
     except (ExactDPError, ZeroDivisionError, sp.PolynomialError):
@@ -255,10 +273,15 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9)) -> Certificate[
         ev = ThresholdEvidence(**base, route="exact-polynomial", partition=how, **zero)
         return Certificate("threshold", True, Method.SYMBOLIC_ROOTS, claim, ev)
     exact_text = ex[1] if ex is not None and ex[0] is not None else None
+    return _bracket(metric, width, claim, base, none, ex, exact_text, progress)
 
+
+def _bracket(metric, width, claim, base, none, ex, exact_text, progress=None) -> Certificate:
+    """Certify a rational bracket ``[lo, hi]`` of the threshold around a float guide (``undecided`` if it cannot)."""
     def undecided(reason):
         return Certificate("threshold", UNDECIDED, Method.NONE, claim,
                            ThresholdEvidence(**base, route="bracket", **{**none, "exact": exact_text}), reason=reason)
+    _say(progress, "float-guided bisection")
     try:
         e0 = _float_threshold(_FloatGuide(metric), rel=max(1e-13, float(width) / 1000))
     except Undecided as e:
@@ -274,7 +297,9 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9)) -> Certificate[
         if lo <= 0:
             return undecided(f"the float guide puts the threshold near {e0:.3g}, too close to 0 for a certified "
                              "bracket of this width")
+        _say(progress, f"certifying existence at eps = {float(hi):.12g}")
         c_hi = tight_constraints(metric, Level.from_eps(str(hi)))
+        _say(progress, f"certifying non-existence at eps = {float(lo):.12g}")
         c_lo = tight_constraints(metric, Level.from_eps(str(lo)))
         if c_hi.holds is True and c_lo.holds is False:
             break
@@ -283,12 +308,27 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9)) -> Certificate[
     e_lo = c_lo.evidence
     assert e_lo.z is not None  # the bracket's lower end was solved (a negative coordinate found)
     neg = e_lo.negative[0]
-    ev = ThresholdEvidence(**base, route="bracket", lo=_dec(lo), hi=_dec(hi), lo_rational=str(lo),
+    ends = _ends(c_lo.evidence.verified, c_hi.evidence.verified)
+    if ends is not None:
+        base["distances"] = distance_data(metric)
+    ev = ThresholdEvidence(**base, route="bracket", ends=ends, lo=_dec(lo), hi=_dec(hi), lo_rational=str(lo),
                            hi_rational=str(hi), exact=exact_text,
                            exact_failure_set=str(ex[2]) if ex is not None and exact_text is not None else None,
                            negative_at_lo=neg,
                            z_at_lo=e_lo.z[[str(p) for p in metric.points].index(neg)], solver=c_hi.evidence.solver)
     return Certificate("threshold", True, c_hi.method, claim, ev, precision=c_hi.precision)
+
+
+def _ends(v_lo, v_hi):
+    """What a re-check needs of the verified solves at both ends of a bracket (partition, ``y~``, ``R``), or
+    ``None`` when an end was not a verified float solve (an Arb fallback)."""
+    keys = ("cell_of", "center", "inverse", "beta")
+    if v_lo is None or v_hi is None or any(k not in v for v in (v_lo, v_hi) for k in keys):
+        return None
+    if v_lo["cell_of"] != v_hi["cell_of"]:
+        return None
+    # one approximate inverse (of Q at hi) serves both ends: the re-check verifies it at lo by perturbation
+    return {"lo": {k: v_lo[k] for k in keys if k != "inverse"}, "hi": {k: v_hi[k] for k in keys}}
 
 
 def _closed_form_zero(metric):

@@ -33,6 +33,10 @@ def test_claim_status(cid):
         # never contradicted; confirmed wherever the independent kernel covers the certificate's regime, and
         # otherwise "not checkable" only for the stated mathematical reasons
         assert got.status != "refuted", (cid, c.claim, got.detail)
+        if cid.startswith("ECP14"):     # every ECP14 certificate, transcendental levels included, is re-checked,
+            # except at 10,000 points (sec7.2), where the distance matrix, and the 1,275-cell quotient's approximate
+            # inverse, are too large to carry (a size limit)
+            assert got.status == "confirmed" or "too large" in got.detail, (cid, c.kind, got.detail)
         if got.status == "not checkable":
             assert any(k in got.detail for k in ("transcendental", "irrational", "too large", "algebraic")), \
                 (cid, c.kind, got.detail)

@@ -1,0 +1,49 @@
+"""Re-check ``infeasible`` certificates: a Farkas vector proving that a linear system has no solution ``x >= 0``.
+
+The easy direction of Farkas' lemma: multipliers ``y`` (any sign) of the equalities ``A_eq x = b_eq`` and
+``lam >= 0`` of the inequalities ``A_ub x <= b_ub`` with ``w = A_eq^T y + A_ub^T lam >= 0`` and
+``b_eq.y + b_ub.lam < 0`` leave no ``x >= 0``: it would give ``0 <= w.x <= b_eq.y + b_ub.lam < 0``.
+The combination and its right-hand side are recomputed here with :mod:`fractions` and must equal the
+stated ones.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+CONFIRMED, REFUTED = "confirmed", "refuted"
+
+
+def _rows(rows):
+    return [{int(j): Fraction(a) for j, a in r.items()} for r in rows]
+
+
+def check(c: dict):
+    ev = c["evidence"]
+    A_eq, A_ub = _rows(ev["A_eq"]), _rows(ev["A_ub"])
+    b_eq, b_ub = [Fraction(v) for v in ev["b_eq"]], [Fraction(v) for v in ev["b_ub"]]
+    y, lam = [Fraction(v) for v in ev["y"]], [Fraction(v) for v in ev["lam"]]
+    stated = [Fraction(v) for v in ev["combination"]]
+    n = len(stated)
+    if len(b_eq) != len(A_eq) or len(b_ub) != len(A_ub) or len(y) != len(A_eq) or len(lam) != len(A_ub) \
+            or any(not 0 <= j < n for r in A_eq + A_ub for j in r) \
+            or (ev["names"] is not None and len(ev["names"]) != n):
+        return REFUTED, 0, "the system or the Farkas vector is not well formed (lengths or indices)"
+    if any(v < 0 for v in lam):
+        return REFUTED, n, "a negative inequality multiplier"
+    w = [Fraction(0)] * n
+    for rows, mult in ((A_eq, y), (A_ub, lam)):
+        for r, m in zip(rows, mult):
+            for j, a in r.items():
+                w[j] += a * m
+    rhs = sum((b * m for b, m in zip(b_eq, y)), Fraction(0)) + sum((b * m for b, m in zip(b_ub, lam)), Fraction(0))
+    if w != stated or rhs != Fraction(ev["rhs"]):
+        return REFUTED, n, "the stated combination or right-hand side differs from A^T y and b.y recomputed"
+    if any(v < 0 for v in w):
+        return REFUTED, n, "a negative entry of the combination A_eq^T y + A_ub^T lam: not a Farkas vector"
+    if rhs >= 0:
+        return REFUTED, n, f"the right-hand side b.y = {rhs} is not negative: not a Farkas vector"
+    if c["verdict"] != "holds":
+        return REFUTED, n, "a valid Farkas vector proves infeasibility, but the verdict is not holds"
+    return CONFIRMED, n, (f"Farkas vector: {len(A_eq)} equality and {len(A_ub)} inequality multipliers combine into "
+                          f"w >= 0 on {n} variables with right-hand side {rhs} < 0: no x >= 0 solves the system")

@@ -1,0 +1,206 @@
+"""Re-check ``utility_comparison`` certificates (ECP14 sec. 7, Figs. 6-7) from their JSON alone.
+
+* the metric is rebuilt here from its description (``metric``: the unit grid with a Euclidean, Chebyshev or
+  Manhattan distance, or the path whose points within ``reach`` steps are adjacent, with the graph distance
+  ``ceil(|i - j| / reach)``) -- never read from the checker;
+* the tight-constraints utility ``sum(z)/n`` with ``Phi z = 1`` (ECP14 Thm 2, attained by Prop. 7 when
+  ``z >= 0``) is re-derived by redoing the verified quotient solve the evidence carries (``tight``: the
+  partition ``cell_of``, the approximate solution ``y~`` and approximate inverse ``R`` of the quotient):
+  :mod:`exactdp.recheck._verified` checks that the partition is equitable on every point, encloses ``Q`` and
+  bounds ``|y_c - y~_c| <= err_c`` by Rump's verification; then every ``y~_c - err_c > 0`` (so the mechanism
+  exists) and ``sum(z)/n`` lies in ``[sum_c |c| (y~_c - err_c), sum_c |c| (y~_c + err_c)] / n``, which must be
+  inside the stated enclosure.  Without ``R`` (a quotient above the checker's carried-inverse cap) the tight
+  half is not checkable here, and neither is the verdict;
+* the other utility is re-derived with :mod:`mpmath` intervals: the geometric closed form, or the planar
+  Laplace utility on the ``side x side`` Euclidean grid as ``(1/n) sum_z 1/Z_z`` -- the column maximum of
+  ``K(x)(z) = e^(-beta d(x,z))/Z_x`` is at ``x = z``, since the triangle inequality gives
+  ``Z_x >= e^(-beta d(x,z)) Z_z`` -- with the normalisers ``Z`` from 2-D prefix sums, evaluated once per
+  orbit of the square's symmetries (found here by folding every point);
+* both stated enclosures must contain the re-derived ones, and the verdict and margin must follow exactly.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+
+from ._kernel import NotHere
+from ._verified import Inverse, Refuted, enclose_quotient, enclosed_solution, quotient, short
+
+CONFIRMED, REFUTED = "confirmed", "refuted"
+
+#: largest grid side re-derived here (planar Laplace)
+MAX_SIDE = 200
+#: largest metric whose distance matrix is rebuilt here (n^2 codes) for the tight-constraints half
+MAX_POINTS = 3000
+_NORMS = ("euclidean", "chebyshev", "manhattan")
+
+
+def _iv(q: Fraction):
+    return mpmath.iv.mpf(q.numerator) / q.denominator
+
+
+def _int(v, what: str, lo: int = 1) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo:
+        raise Refuted(f"{what} is not an integer >= {lo}: {v!r}")
+    return v
+
+
+def _distances(spec: dict) -> tuple:
+    """``(values, codes)`` of the described metric: distance text per code, ``codes[i][j]`` per point pair."""
+    kind = spec.get("kind")
+    if kind == "grid":
+        shape, norm = spec["shape"], spec["norm"]
+        if not (isinstance(shape, list) and len(shape) == 2) or norm not in _NORMS:
+            raise Refuted(f"a grid metric needs a shape [R, C] and a norm in {_NORMS}")
+        R, C = (_int(v, "a grid side") for v in shape)
+        if R * C > MAX_POINTS:
+            raise NotHere(f"a metric of {R * C} points is above this kernel's {MAX_POINTS} for rebuilding distances")
+        pts = [(r, c) for r in range(R) for c in range(C)]
+        key = {"euclidean": lambda a, b: a * a + b * b, "chebyshev": max, "manhattan": lambda a, b: a + b}[norm]
+        keys = [[key(abs(p[0] - q[0]), abs(p[1] - q[1])) for q in pts] for p in pts]
+        text = (lambda s: f"sqrt({s})") if norm == "euclidean" else str
+    elif kind == "path":
+        n, reach = _int(spec["points"], "the number of points"), _int(spec["reach"], "the reach")
+        if n > MAX_POINTS:
+            raise NotHere(f"a metric of {n} points is above this kernel's {MAX_POINTS} for rebuilding distances")
+        keys = [[-(-abs(i - j) // reach) for j in range(n)] for i in range(n)]
+        text = str
+    else:
+        raise Refuted(f"an unknown metric kind {kind!r}")
+    distinct = sorted({v for row in keys for v in row})
+    index = {v: i for i, v in enumerate(distinct)}
+    return [text(v) for v in distinct], [[index[v] for v in row] for row in keys]
+
+
+def _tight(ev: dict, eps: Fraction):
+    """The re-derived enclosure ``(lo, hi)`` of ``sum(z)/n``, checked against the stated one; or a refutation."""
+    t = [Fraction(v) for v in ev["tight_utility"]]
+    tight = ev["tight"]
+    if not isinstance(tight, dict) or tight.get("inverse") is None or tight.get("center") is None:
+        raise NotHere(f"the {ev['cells']}-cell quotient is too large for the certificate to carry its approximate "
+                      "inverse (above the checker's cap: k^2 numbers, a k^3 re-check), or the solve used no partition; "
+                      "the tight-constraints utility is not re-derived")
+    values, codes = _distances(ev["metric"])
+    n = len(codes)
+    if ev["points"] != n:
+        return None, f"the certificate counts {ev['points']} points, the described metric has {n}"
+    k, counts, rhs_q = quotient(codes, tight["cell_of"], [Fraction(1)] * n, len(values))
+    Qlo, Qhi = enclose_quotient({"eps": str(eps)}, values, k, counts)
+    R = Inverse(tight["inverse"], k)
+    ys, errs, beta = enclosed_solution(Qlo, Qhi, R, R.verify(Qlo, Qhi), tight["center"], rhs_q)
+    if not all(y - e > 0 for y, e in zip(ys, errs)):
+        return None, "a coordinate of z = Phi^-1 1 is not certified positive: no tight-constraints mechanism"
+    size = [0] * k
+    for c in tight["cell_of"]:
+        size[c] += 1
+    lo = sum(s * (y - e) for s, y, e in zip(size, ys, errs)) / n
+    hi = sum(s * (y + e) for s, y, e in zip(size, ys, errs)) / n
+    if not (t[0] <= lo <= hi <= t[1]):
+        return None, (f"sum(z)/n re-derived in [{short(lo)}, {short(hi)}] is not inside the stated "
+                      "tight-constraints enclosure")
+    return t, (f"sum(z)/n re-derived on the {k}-cell quotient (equitable partition checked on every point of the "
+               f"rebuilt metric; Rump's bound ||I - R Q||_inf <= {short(beta)} < 1; every z > 0)")
+
+
+def _geometric(eps: Fraction, p: dict):
+    iv = mpmath.iv
+    N, step, power = int(p["values"]), int(p["step"]), int(p["power"])
+    a = iv.exp(-_iv(eps / step))
+    return ((2 / (1 + a) + (N - 2) * (1 - a) / (1 + a)) / N) ** power
+
+
+def _orbits(N: int) -> dict:
+    """Folded key -> orbit size, by folding every point of the grid."""
+    out: dict = {}
+    for i in range(N):
+        for j in range(N):
+            p, q = min(i, N - 1 - i), min(j, N - 1 - j)
+            key = (min(p, q), max(p, q))
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _prefix_sums(N: int, beta):
+    iv = mpmath.iv
+    wcache: dict = {}
+
+    def w(s):
+        if s not in wcache:
+            wcache[s] = iv.exp(-beta * iv.sqrt(s))
+        return wcache[s]
+    G = [[None] * N for _ in range(N)]
+    for u in range(N):
+        run = iv.mpf(0)
+        for v in range(N):
+            run = run + w(u * u + v * v)
+            G[u][v] = run + (G[u - 1][v] if u else 0)
+    return G
+
+
+def _laplace(eps: Fraction, p: dict):
+    N = int(p["side"])
+    if not 1 <= N <= MAX_SIDE:
+        raise NotHere(f"a grid side of {N} is outside this kernel's range 1..{MAX_SIDE}")
+    iv = mpmath.iv
+    beta = _iv(eps / 2)
+    G = _prefix_sums(N, beta)
+
+    def Z(a, b):
+        A, B = N - 1 - a, N - 1 - b
+        return G[a][b] + G[a][B] + G[A][b] + G[A][B] - G[a][0] - G[A][0] - G[0][b] - G[0][B] + 1
+    total = iv.mpf(0)
+    for key, size in _orbits(N).items():
+        total += size / Z(*key)
+    return total / (N * N)
+
+
+def _other(ev: dict, eps: Fraction):
+    """The other mechanism's utility re-derived in intervals, and whether the stated enclosure contains it."""
+    p = ev["other_params"]
+    if ev["other"] == "geometric":
+        if not (_int(p["values"], "values", 2) and _int(p["step"], "step") and _int(p["power"], "power")):
+            raise Refuted("bad geometric parameters")
+        u = _geometric(eps, p)
+    elif ev["other"] == "planar-laplace":
+        _int(p["side"], "side")
+        u = _laplace(eps, p)
+    else:
+        raise Refuted(f"an unknown mechanism {ev['other']!r}")
+    o = [Fraction(v) for v in ev["other_utility"]]
+    return o, _iv(o[0]).b <= u.a and u.b <= _iv(o[1]).a
+
+
+def check(c: dict):
+    ev = c["evidence"]
+    try:
+        eps = Fraction(ev["eps"])
+    except ZeroDivisionError:
+        return REFUTED, 0, "eps is not a rational number"
+    if eps <= 0:
+        return REFUTED, 0, "eps is not positive"
+    saved = mpmath.iv.prec
+    try:
+        mpmath.iv.prec = 100
+        o, inside = _other(ev, eps)
+        if not inside:
+            return REFUTED, 1, f"the {ev['other']} utility re-derived in intervals is NOT inside the stated enclosure"
+        try:
+            t, tdetail = _tight(ev, eps)
+        except NotHere as e:
+            raise NotHere(f"the {ev['other']} utility was re-derived inside the stated enclosure, but the verdict "
+                          f"needs both: {e}") from None
+    except Refuted as e:
+        return REFUTED, 0, str(e)
+    except ZeroDivisionError as e:
+        return REFUTED, 0, f"malformed evidence (a division by zero: {e})"
+    finally:
+        mpmath.iv.prec = saved
+    if t is None:
+        return REFUTED, 1, tdetail
+    want = "holds" if t[0] > o[1] else ("fails" if t[1] < o[0] else "undecided")
+    ok = want == c["verdict"] and Fraction(ev["margin"]) == t[0] - o[1]
+    return (CONFIRMED if ok else REFUTED), 2, (
+        f"{tdetail}; the {ev['other']} utility re-derived in interval arithmetic inside the stated enclosure; "
+        f"verdict {want}" + ("" if ok else f" but the certificate says {c['verdict']} (margin {ev['margin']})"))

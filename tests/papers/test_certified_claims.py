@@ -1,0 +1,335 @@
+"""Every claim returns the certificates its verdict rests on (issue 7 item 5), and the certificate kinds
+added for them: ``lp`` (an exact LP optimum stated in full), ``infeasible`` (a Farkas vector) and
+``decomposition`` (HLM15 Lemmas 1-2)."""
+
+import copy
+import importlib
+import json
+import random
+from fractions import Fraction
+
+import jsonschema
+import pytest
+from flint import fmpq
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp import Certificate, InvalidInput, recheck
+from exactdp.certificate.schema import json_schema
+from exactdp.certify import certify_lp_infeasible, certify_lp_optimum
+from exactdp.exact import LinearProgram, Rad, solve_lp, solve_lp_irrational
+from exactdp.mechanisms import geometric
+from exactdp.papers.grs12_optimality import FOOTNOTE_VERTEX, _figure2_mechanism, _remap_lp
+from exactdp.papers.hlm15_approx import _lemma1
+from exactdp.papers.registry import run_claim
+from exactdp.recheck.decomposition import _ok as recheck_decomposition
+
+#: the claims that returned no certificate before, and the two whose certificates were "not checkable"
+CERTIFIED = {"GRS12-fig1": 13, "GRS12-fig3": 1, "GRS12-fn-vertex": 3, "GRS12-thm6.3": 5, "HLM15-ex5": 7,
+             "HLM15-lem1-2": 2}
+RECHECKED = ("BCSZ18-prop2.1", "KL10-thm2.7")
+
+
+def _tamper(j, path, value):
+    bad = copy.deepcopy(j)
+    d = bad["evidence"]
+    for k in path[:-1]:
+        d = d[k]
+    d[path[-1]] = value(d[path[-1]]) if callable(value) else value
+    return bad
+
+
+@pytest.mark.parametrize("cid", sorted(CERTIFIED) + list(RECHECKED))
+def test_claim_certificates_all_confirmed(cid):
+    r = run_claim(cid)
+    if cid in CERTIFIED:
+        assert len(r.certificates) == CERTIFIED[cid]
+    assert r.certificates and all(g.status == "confirmed" for g in r.rechecks()), \
+        [(c.claim, g.detail) for c, g in zip(r.certificates, r.rechecks()) if g.status != "confirmed"]
+
+
+# ------------------------------------------------------------------------------------------------ lp ----
+def _simplex2():
+    """min x0 + 2 x1 with x0 + x1 = 1 and x0 <= 3/4."""
+    return LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1}], b_ub=["3/4"])
+
+
+def test_lp_certificate_round_trip_schema_and_tampering():
+    sol = solve_lp(_simplex2())
+    # by hand: x0 = 3/4 (its bound), x1 = 1/4, value 3/4 + 1/2 = 5/4
+    assert [str(v) for v in sol.x] == ["3/4", "1/4"] and sol.value == fmpq(5, 4)
+    c = certify_lp_optimum(sol, "a two-variable LP", unique=True, vertex=True)
+    j = c.to_json()
+    jsonschema.validate(j, json_schema())
+    assert Certificate.from_json(json.dumps(j)) == c
+    assert recheck(j).status == "confirmed", recheck(j).detail
+    assert c.evidence.unique is not None and c.evidence.vertex is True
+    for path, value in ((["lp", "x", 0], "1"), (["lp", "y", 0], lambda v: str(fmpq(v) + 1)),
+                        (["lp", "value"], "1"), (["lp", "lam", 0], lambda v: str(fmpq(v) + 1)), (["b_ub", 0], "1"),
+                        (["unique", "bounds", 0, "lo_y", 0], lambda v: str(fmpq(v) + 1)),
+                        (["unique", "bounds"], lambda v: v[:-1])):
+        assert recheck(_tamper(j, path, value)).status == "refuted", path
+    assert "**Verdict.** holds" in c.to_markdown() and r"\begin{proof}" in c.to_latex()
+
+
+def test_lp_certificate_not_unique_and_not_a_vertex():
+    lp = LinearProgram(c=[1, 1], A_eq=[{0: 1, 1: 1}], b_eq=[1])
+    sol = solve_lp(lp)
+    c = certify_lp_optimum(sol, "a flat objective", unique=True)
+    assert c.evidence.unique is None and recheck(c.to_json()).status == "confirmed"
+    with pytest.raises(InvalidInput, match="vertex=True but the constraints active at x have rank"):
+        certify_lp_optimum(sol, "midpoint", x=["1/2", "1/2"], vertex=True)
+    mid = certify_lp_optimum(sol, "midpoint", x=["1/2", "1/2"])      # another optimum, same dual
+    assert mid.evidence.lp.x == ["1/2", "1/2"] and recheck(mid.to_json()).status == "confirmed"
+    # a vertex claim the re-check must refute
+    assert recheck(_tamper(mid.to_json(), ["vertex"], True)).status == "refuted"
+    with pytest.raises(InvalidInput, match="x is not an optimum"):
+        certify_lp_optimum(solve_lp(_simplex2()), "worse point", x=["0", "1"])
+
+
+def test_lp_certificate_with_a_radical_parameter():
+    t = Rad.power(2, fmpq(9, 10))              # 2^(9/10) ~ 1.866: cheaper than 2
+    lp = LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1])
+    sol = solve_lp_irrational(lp, [t, Rad.rat(2)])
+    assert [str(v) for v in sol.x] == ["1", "0"]
+    atom = t.terms[0][0]
+    c = certify_lp_optimum(sol, "t against 2", parameter=atom, interval=(0, 2), unique=True)
+    j = c.to_json()
+    assert j["evidence"]["parameter"]["cost"] == ["1", "0"] and j["evidence"]["cost"] == ["0", "2"]
+    assert recheck(j).status == "confirmed", recheck(j).detail
+    # the basis is optimal exactly for t <= 2: an interval beyond it, or one without this t, is refuted
+    for high in ("3", "9/5"):
+        assert recheck(_tamper(j, ["parameter", "high"], high)).status == "refuted", high
+    assert recheck(_tamper(j, ["parameter", "atom", 0, 1], "1/2")).status == "confirmed"   # sqrt 2 < 2 too
+    assert recheck(_tamper(j, ["parameter", "value"], "2")).status == "refuted"
+    # t must be a real radical of moderate order: a negative base (t = sqrt(-4)) is refuted, a huge root
+    # order is beyond the re-check (and answered at once, not after computing 2^(10^8))
+    assert recheck(_tamper(j, ["parameter", "atom"], [[-4, "1/2"]])).status == "refuted"
+    assert recheck(_tamper(j, ["parameter", "atom"], [[2, "1/100000001"]])).status == "not checkable"
+    with pytest.raises(InvalidInput, match="radicals other than the parameter"):
+        certify_lp_optimum(sol, "no parameter given")
+    # the checker refuses the same intervals itself: it never writes a certificate it cannot back
+    with pytest.raises(InvalidInput, match="reduced cost .* turns negative inside interval"):
+        certify_lp_optimum(sol, "too wide", parameter=atom, interval=(0, 3))
+    with pytest.raises(InvalidInput, match="outside interval"):
+        certify_lp_optimum(sol, "misses t", parameter=atom, interval=(0, fmpq(9, 5)))
+    with pytest.raises(InvalidInput, match="outside interval"):
+        certify_lp_optimum(sol, "misses t", parameter=atom, interval=(fmpq(19, 10), 2))
+    with pytest.raises(InvalidInput, match="is empty"):
+        certify_lp_optimum(sol, "empty", parameter=atom, interval=(2, 1))
+    with pytest.raises(InvalidInput, match="turns negative inside interval"):
+        certify_lp_optimum(sol, "unbounded above", parameter=atom, interval=(0, None))
+    boundary = certify_lp_optimum(sol, "up to the tie t = 2", parameter=atom, interval=(fmpq(9, 5), 2))
+    assert recheck(boundary.to_json()).status == "confirmed"
+
+
+def test_lp_certificate_interval_needs_a_parameter():
+    sol = solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1]))
+    with pytest.raises(InvalidInput, match="interval= needs parameter="):
+        certify_lp_optimum(sol, "no parameter", interval=(0, 1))
+
+
+# ---------------------------------------------------------------------------------------- infeasible ----
+def _both():
+    """x0 + x1 = 1 and x0 + x1 <= 1/2 (x >= 0): by hand, -1 times the equality plus the inequality is 0 <= -1/2."""
+    return LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1, 1: 1}], b_ub=["1/2"],
+                         names=["x0", "x1"])
+
+
+def test_infeasible_certificate_round_trip_schema_and_tampering():
+    c = certify_lp_infeasible(_both(), "x0 + x1 cannot be 1 and at most 1/2")
+    assert (c.kind, c.verdict.value, c.method.name) == ("infeasible", "holds", "EXACT_LP")
+    ev = c.evidence
+    assert (ev.y, ev.lam, ev.combination, ev.rhs, ev.names) == (["-1"], ["1"], ["0", "0"], "-1/2", ["x0", "x1"])
+    j = c.to_json()
+    jsonschema.validate(j, json_schema())
+    assert Certificate.from_json(json.dumps(j)) == c
+    assert recheck(j).status == "confirmed", recheck(j).detail
+    for path, value in ((["y", 0], "-2"), (["lam", 0], "2"), (["b_eq", 0], "1/4"), (["b_ub", 0], "2"),
+                        (["A_eq", 0, "1"], "2"), (["combination", 1], "1"), (["rhs"], "-1"), (["lam"], []),
+                        (["names"], ["x0"]), (["A_ub", 0], {"0": "1", "5": "1"})):
+        assert recheck(_tamper(j, path, value)).status == "refuted", path
+    bad = copy.deepcopy(j)
+    bad["verdict"] = "fails"
+    assert recheck(bad).status == "refuted"
+    md, tex = c.to_markdown(), c.to_latex()
+    assert "**Verdict.** holds" in md and r"\begin{proof}" in tex and "Farkas' lemma" in md
+    assert r"$\lambda_{0} = 1$" in md and r"= -\frac{1}{2} < 0$" in md and r"\mathtt{x0}" in md
+
+
+def test_infeasible_certificate_refuses_feasible_systems_and_bad_farkas_vectors():
+    feasible = LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: -1}], b_ub=[1])
+    with pytest.raises(InvalidInput, match=r"expected an infeasible system, got a feasible one: x = \("):
+        certify_lp_infeasible(feasible, "not so")
+    # lam = -1 on -x0 <= 1 would give w = (1, 0) >= 0 and rhs -1 < 0: only a negative multiplier makes it "work"
+    with pytest.raises(InvalidInput, match="negative inequality multiplier"):
+        certify_lp_infeasible(feasible, "bogus", farkas=([0], [-1]))
+    with pytest.raises(InvalidInput, match="expected 1 equality and 1 inequality multipliers, got 2 and 1"):
+        certify_lp_infeasible(_both(), "wrong length", farkas=([-1, 0], [1]))
+    with pytest.raises(InvalidInput, match="not a Farkas vector: .* 0 negative combination entries and right-hand "
+                                           "side 0"):
+        certify_lp_infeasible(_both(), "rhs zero", farkas=(["-1/2"], [1]))
+    with pytest.raises(InvalidInput, match="2 negative combination entries"):
+        certify_lp_infeasible(_both(), "w < 0", farkas=([-1], [0]))
+    with pytest.raises(TypeError, match="float"):
+        certify_lp_infeasible(_both(), "float", farkas=([-1.0], [1]))
+    with pytest.raises(InvalidInput, match="expected rational multipliers, got 'sqrt\\(2\\)'"):
+        certify_lp_infeasible(_both(), "irrational", farkas=(["sqrt(2)"], [1]))
+    exact = certify_lp_infeasible(_both(), "exact inputs", farkas=([Fraction(-2)], ["2"]))
+    assert (exact.evidence.y, exact.evidence.lam, exact.evidence.rhs) == (["-2"], ["2"], "-1")
+    # the re-check refutes the bogus vector written by hand (as a checker bug would write it)
+    j = certify_lp_infeasible(_both(), "template").to_json()
+    ev = j["evidence"]
+    ev.update(A_eq=[{"0": "1", "1": "1"}], b_eq=["1"], A_ub=[{"0": "-1"}], b_ub=["1"], y=["0"], lam=["-1"],
+              combination=["1", "0"], rhs="-1")
+    assert recheck(j).status == "refuted" and "negative inequality multiplier" in recheck(j).detail
+    # a boundary: with x0 + x1 <= 1 the system is feasible (x0 + x1 = 1 exactly), so nothing is certified
+    with pytest.raises(InvalidInput, match="got a feasible one"):
+        certify_lp_infeasible(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1, 1: 1}],
+                                            b_ub=[1]), "tie")
+
+
+def test_footnote_remap_both_routes_and_a_real_remap():
+    G = geometric(3, "1/2").rows()
+    V = [[fmpq(v) for v in r] for r in FOOTNOTE_VERTEX]
+    lp = _remap_lp(G, V)
+    core = certify_lp_infeasible(lp, "the LP core's own Farkas vector")      # the general route
+    assert recheck(core.to_json()).status == "confirmed"
+    paper = run_claim("GRS12-fn-vertex").certificates[-1]                    # the readable route, from G^-1
+    assert paper.kind == "infeasible" and recheck(paper.to_json()).status == "confirmed"
+    assert [v for v in paper.evidence.combination if v != "0"] == ["1"] and paper.evidence.rhs == "-1/2"
+    # independently: G^-1 row 1 is (-2, 5, -2, 0) (G G^-1 = I by hand), and it sends column 1 of V to -1/2
+    Gf = [[Fraction(str(v)) for v in r] for r in G]
+    row = [Fraction(-2), Fraction(5), Fraction(-2), Fraction(0)]
+    assert [sum(row[i] * Gf[i][z] for i in range(4)) for z in range(4)] == [0, 1, 0, 0]
+    assert sum(row[i] * Fraction(FOOTNOTE_VERTEX[i][1]) for i in range(4)) == Fraction(-1, 2)
+    # a mechanism that IS a remap of a geometric mechanism (GRS12 Fig. 2: output 1 sent to 2): feasible, refused
+    F = _figure2_mechanism().rows()
+    with pytest.raises(InvalidInput, match="got a feasible one"):
+        certify_lp_infeasible(_remap_lp(geometric(5, "1/2").rows(), F), "Figure 2 is no remap")
+
+
+def _feasible_by_bases(A, b) -> bool:
+    """Independent: ``A x = b, x >= 0`` (2 rows, 3 columns) is feasible iff some basic solution is non-negative."""
+    cols = [[Fraction(A[i][j]) for i in range(2)] for j in range(3)]
+    b = [Fraction(v) for v in b]
+    if b == [0, 0]:
+        return True
+    for a in cols:                                   # one column: a t = b, t >= 0
+        k = next((i for i in range(2) if a[i] != 0), None)
+        if k is not None and b[k] / a[k] >= 0 and all(a[i] * (b[k] / a[k]) == b[i] for i in range(2)):
+            return True
+    for p, q in ((0, 1), (0, 2), (1, 2)):            # two independent columns: Cramer's rule
+        a, c = cols[p], cols[q]
+        det = a[0] * c[1] - a[1] * c[0]
+        if det != 0 and (b[0] * c[1] - b[1] * c[0]) / det >= 0 and (a[0] * b[1] - a[1] * b[0]) / det >= 0:
+            return True
+    return False
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-2, 2), min_size=6, max_size=6), st.lists(st.integers(-2, 2), min_size=2, max_size=2))
+def test_infeasible_certificate_exactly_when_no_basic_solution_is_non_negative(a, b):
+    A = [a[:3], a[3:]]
+    lp = LinearProgram(c=[0, 0, 0], A_eq=[dict(enumerate(r)) for r in A], b_eq=b)
+    if _feasible_by_bases(A, b):
+        with pytest.raises(InvalidInput, match="got a feasible one"):
+            certify_lp_infeasible(lp, "feasible")
+    else:
+        c = certify_lp_infeasible(lp, "infeasible")
+        assert recheck(c.to_json()).status == "confirmed"
+        assert recheck(_tamper(c.to_json(), ["rhs"], "0")).status == "refuted"
+
+
+# ------------------------------------------------------------------------------------- decomposition ----
+def test_decomposition_certificates_tampered_are_refuted():
+    r = run_claim("HLM15-lem1-2")
+    for c in r.certificates:
+        j = c.to_json()
+        jsonschema.validate(j, json_schema())
+        assert Certificate.from_json(json.dumps(j)) == c
+        bad_verdict = copy.deepcopy(j)
+        bad_verdict["verdict"] = "fails"
+        assert recheck(bad_verdict).status == "refuted"
+        assert recheck(_tamper(j, ["counts", 2, 2], lambda v: v - 1)).status == "refuted"
+        assert recheck(_tamper(j, ["Y"], ["a", "b"])).status == "refuted"
+        assert "HLM15 Lemma" in c.to_text()
+
+
+def _mask(S, universe):
+    return sum(1 << universe.index(v) for v in S)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.integers(min_value=1, max_value=4))
+def test_decomposition_recheck_agrees_with_the_claims_enumeration(seed, p):
+    rng = random.Random(seed)
+    X, Y = ("0", "1", "2"), ("a", "b", "c")
+    sub = lambda U: frozenset(v for v in U if rng.random() < 0.5) or frozenset(U[:1])  # noqa: E731
+    rects = [(sub(X), sub(Y)) for _ in range(p)]
+    eq, dis = _lemma1(rects, X, Y)
+    assert recheck_decomposition([(_mask(A, X), _mask(B, Y)) for A, B in rects], len(X), len(Y)) == (eq and dis)
+
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=1, max_value=2**4 - 1), st.integers(min_value=1, max_value=2**3 - 1))
+def test_decomposition_grid_is_the_cartesian_product(A, B):
+    from exactdp.recheck.decomposition import _grid
+
+    nb = 3
+    pairs = {(a, b) for a in range(4) if A >> a & 1 for b in range(nb) if B >> b & 1}
+    assert _grid(A, B, nb) == sum(1 << (a * nb + b) for a, b in pairs)
+
+
+def test_decomposition_recheck_detects_a_broken_enumeration(monkeypatch):
+    # the lemma always holds, so break the re-check's own product of sets and watch it refute the claim
+    D = importlib.import_module("exactdp.recheck.decomposition")
+
+    j = run_claim("HLM15-lem1-2").certificates[0].to_json()
+    assert recheck(j).status == "confirmed"
+    good = D._grid
+    # a product that loses the lowest row of any first factor with two or more elements: the union of the
+    # rectangles and the union of the Lemma 1 pieces (whose first factors are unions) no longer agree
+    monkeypatch.setattr(D, "_grid", lambda A, B, nb: good(A & (A - 1) or A, B, nb))
+    assert recheck(j).status == "refuted"
+
+
+def test_decomposition_recheck_refuses_hostile_sizes_quickly():
+    j = run_claim("HLM15-lem1-2").certificates[0].to_json()
+    big = _tamper(_tamper(j, ["X"], [str(i) for i in range(24)]), ["Y"], [f"y{i}" for i in range(24)])
+    r = recheck(big)
+    assert r.status == "not checkable" and "larger than" in r.detail
+    assert recheck(_tamper(j, ["max_rects"], 10**9)).status == "not checkable"
+    assert recheck(_tamper(j, ["max_rects"], "3")).status == "refuted"
+
+
+def _mechanisms_in(ev, path=()):
+    """Paths to every carried mechanism ({"values", "codes", ...}) inside a certificate's evidence."""
+    if isinstance(ev, dict):
+        if "values" in ev and "codes" in ev and "inputs" in ev:
+            yield path
+        for k, v in ev.items():
+            yield from _mechanisms_in(v, path + (k,))
+    elif isinstance(ev, list):
+        for i, v in enumerate(ev):
+            yield from _mechanisms_in(v, path + (i,))
+
+
+@pytest.mark.parametrize("cid", ["KL10-def2.3", "BCSZ18-lem4.1", "BCSZ18-sec3", "GRS12-ex2.1", "HLM15-ex6"])
+def test_a_negative_code_in_any_carried_mechanism_is_refuted(cid):
+    seen = 0
+    for c in run_claim(cid).certificates:
+        j = c.to_json()
+        for path in _mechanisms_in(j["evidence"]):
+            bad = copy.deepcopy(j)
+            m = bad["evidence"]
+            for k in path:
+                m = m[k]
+            if not m["codes"] or not m["codes"][0]:
+                continue
+            m["codes"][0][0] = -1                      # would silently read values[-1]
+            r = recheck(bad)
+            assert r.status in ("refuted", "not checkable") and r.status != "confirmed", (cid, c.kind, r.detail)
+            seen += r.status == "refuted"
+    assert seen, cid
