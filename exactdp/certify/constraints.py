@@ -134,7 +134,8 @@ class Constraints:
         self.pairs_per_chunk = max(1, chunk // max(2 * self.n_outputs, 1))
         self._cached = None
         self._keys = None  # forward keys kept by the bitmap mode
-        self._decided = None  # (level key, Summary) of the last decision
+        self._decided: tuple | None = None  # (level key, Summary) of the last decision
+        self._factors: dict
         self._factors, self._factors_level = {}, None  # e^(eps d) per distance code, at one level
         self._perm = perm
         self._complete = self._is_complete()

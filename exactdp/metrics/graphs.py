@@ -141,7 +141,7 @@ def _index_graph(G, nodes, weight, allow_float):
     return H
 
 
-def _shortest_path_metric(H, labels, *, unit):
+def _shortest_path_metric(H, labels, *, unit) -> FiniteMetric:
     """The shortest-path metric of the indexed graph ``H``; distances computed lazily, one source at a time."""
     cache: dict = {}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import networkx as nx
 from flint import fmpq
 
+from ..certificate import Certificate
 from ..certificate.privacy import PrivacyEvidence
 from ..exact import Level, decimal_enclosure, exact_str
 from ..certify import smallest_epsilon
@@ -472,6 +473,9 @@ def sec72() -> ClaimResult:
     m = grid((N, N), "euclidean")
     th = threshold(m, width=fmpq(1, 10**9))
     t = th.evidence
+    certs: list[Certificate]
+    none_at: list[str]
+    undecided_at: list[str]
     rows, certs, better_all, none_at, undecided_at = [], [th], True, [], []
     for eps in SEC72_EPS:
         lap = planar_laplace_utility(N, eps)

@@ -143,7 +143,7 @@ def fig1() -> ClaimResult:
 
 def _fig1_certificates(n, G) -> list:
     """Figure 1's facts as certificates: rows stochastic for every alpha, privacy at 1/2, Figure 2's column 2."""
-    certs = []
+    certs: list[Certificate] = []
     for i in range(n + 1):
         row = [f"alpha^{i}/(1 + alpha)"] + [f"(1 - alpha)/(1 + alpha)*alpha^{abs(j - i)}" for j in range(1, n)] + \
               [f"alpha^{n - i}/(1 + alpha)"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Iterable
+
 from flint import fmpq
 
 from ..errors import InvalidInput
@@ -13,10 +15,16 @@ from ..theory.regular import corner_priors, prior_from, regular_prior, tight_con
 from ..theory.threshold import threshold
 from ._base import MissingDependency, _axes, _log_float, _pyplot, to_float
 
+if TYPE_CHECKING:
+    from ..certificate import Certificate
+    from ..certificate.ecp14 import ThresholdEvidence
+    from ..metrics.space import FiniteMetric
+    from matplotlib.axes import Axes
+
 __all__ = ["corner_points", "plot_regular_region", "utility_data", "plot_utility", "geo_utility_data", "plot_geo_utility"]
 
 
-def corner_points(metric, level) -> list:
+def corner_points(metric: FiniteMetric, level: Level) -> list:
     """The corner priors ``c^y`` of a three-point metric (ECP14 Def. 5), exactly: three priors of three entries.
 
     ``c^y_y' = phi_yy' / sum_y'' phi_yy''`` with ``phi_yy' = e^(-eps d(y, y'))``.
@@ -128,7 +136,7 @@ def plot_regular_region(metric: FiniteMetric, level: Level | str, *, ax: Axes | 
 # -- ECP14: utility against eps ---------------------------------------------------------------------------------
 
 
-def utility_data(metric, bases, *, sensitivity=1):
+def utility_data(metric: FiniteMetric, bases: Iterable[Any], *, sensitivity: int = 1) -> list[tuple]:
     """Exact uniform-prior utilities (optimal remaps) of the tight-constraints and geometric mechanisms.
 
     For each rational base ``b`` the geometric mechanism on ``{0..N-1}`` is
@@ -178,7 +186,8 @@ def utility_data(metric, bases, *, sensitivity=1):
     return out
 
 
-def plot_utility(metric, bases, *, sensitivity=1, ax=None, mark_threshold=True):
+def plot_utility(metric: FiniteMetric, bases: Iterable[Any], *, sensitivity: int = 1, ax: Axes | None = None,
+                 mark_threshold: bool = True) -> tuple[Axes, list[tuple], Certificate[ThresholdEvidence] | None]:
     """ECP14 Fig. 6: utility of the tight-constraints and geometric mechanisms against eps.
 
     The utilities are exact (:func:`utility_data`); the certified threshold of ECP14 sec. 7
@@ -241,7 +250,7 @@ def plot_utility(metric, bases, *, sensitivity=1, ax=None, mark_threshold=True):
 # -- ECP14 sec. 7.2, Fig. 7: tight-constraints against planar Laplace on a Euclidean grid -------------------------
 
 
-def geo_utility_data(side, eps_values):
+def geo_utility_data(side: int, eps_values: Iterable[Any]) -> list[tuple]:
     """Certified uniform-prior utilities (optimal remaps) on the ``side x side`` Euclidean grid (ECP14 Fig. 7).
 
     For each rational eps: the tight-constraints mechanism's utility ``sum(z)/n`` (ECP14 Thm. 2, Prop. 7;
@@ -284,7 +293,8 @@ def geo_utility_data(side, eps_values):
     return out
 
 
-def plot_geo_utility(side, eps_values, *, ax=None, mark_threshold=True):
+def plot_geo_utility(side: int, eps_values: Iterable[Any], *, ax: Axes | None = None,
+                     mark_threshold: bool = True) -> tuple[Axes, list[tuple], Certificate[ThresholdEvidence] | None]:
     """ECP14 Fig. 7: utility of the tight-constraints and planar Laplace mechanisms against eps.
 
     The values are certified enclosures (:func:`geo_utility_data`, drawn at their midpoints; their widths are
@@ -330,6 +340,7 @@ def plot_geo_utility(side, eps_values, *, ax=None, mark_threshold=True):
             label="tight-constraints (ECP14)")
     ax.plot(xs, [float((lp[0] + lp[1]) / 2) for *_, lp in data], "s-", label="planar Laplace, beta = eps/2")
     if th is not None and th.holds is True:
+        assert th.evidence.hi is not None  # a found threshold has its bracket
         ax.axvline(float(th.evidence.hi), color="gray", linestyle="--",
                    label=f"certified threshold eps in [{th.evidence.lo}, {th.evidence.hi}]")
     ax.set_xlabel("eps")
