@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import time
+from typing import Sequence
 
 from .errors import ExactDPError, Undecided
 
@@ -733,7 +734,7 @@ def _add_tool_commands(sub):
     pr.set_defaults(fn=_cmd_proofs)
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     parser = build_parser()
     a = parser.parse_args(argv)

@@ -15,10 +15,15 @@ import csv
 import json
 import os
 import sys
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .errors import InputTooLarge, InvalidInput
 from .exact.parse import MAX_DIGITS
 from .mechanism import Mechanism
+
+if TYPE_CHECKING:
+    from .metrics.space import FiniteMetric
+    from .theory.users import User
 
 __all__ = ["MAX_FILE_BYTES", "MAX_INT_DIGITS", "load_json", "load_mechanism", "load_metric", "mechanism_from_json", "read_prior_file",
            "load_prior_for", "load_user"]
@@ -87,7 +92,7 @@ def _read(path: str) -> str:
                            "input files are UTF-8 JSON or CSV") from None
 
 
-def load_json(path: str):
+def load_json(path: str) -> Any:
     """Decode a JSON file keeping decimal literals as exact text.
 
     Refused with a one-line :class:`~exactdp.errors.InvalidInput`: malformed
@@ -108,7 +113,7 @@ def load_json(path: str):
                             f"{sys.getrecursionlimit()} levels); exactdp files need a few levels") from None
 
 
-def mechanism_from_json(obj, *, validate=False, name="mechanism") -> Mechanism:
+def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechanism") -> Mechanism:
     """A mechanism from ``{"inputs": [...], "outputs": [...], "matrix": [[...], ...]}``.
 
     Entries may use the symbol ``alpha`` (or ``eps``); validation happens when
@@ -146,13 +151,13 @@ def load_mechanism(path: str) -> Mechanism:
     return mechanism_from_json(obj)
 
 
-def load_metric(path: str):
+def load_metric(path: str) -> FiniteMetric:
     from .metrics import metric_from_spec
 
     return metric_from_spec(load_json(path))
 
 
-def read_prior_file(path: str):
+def read_prior_file(path: str) -> tuple[list[str] | None, list]:
     """``(points or None, probabilities)`` from ``{"probabilities": [...], "points": [...]}`` (or a bare list).
 
     Values stay as read (exact text or integers); the caller validates them for its setting.
@@ -170,7 +175,7 @@ def read_prior_file(path: str):
     return (None if pts is None else [str(p) for p in pts]), probs
 
 
-def load_prior_for(path: str, labels) -> dict:
+def load_prior_for(path: str, labels: Sequence[Any]) -> dict:
     """A prior file as ``{label: probability}`` for the given point labels (points default to their order)."""
     pts, probs = read_prior_file(path)
     if pts is None:
@@ -188,7 +193,7 @@ def load_prior_for(path: str, labels) -> dict:
     return dict(zip(pts, probs))
 
 
-def load_user(prior_path: str, loss: str, n: int | None = None):
+def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
     """A GRS12 user from a prior file and a loss name or loss file (see the README)."""
     from .theory.users import LOSSES, User
 

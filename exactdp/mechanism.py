@@ -28,6 +28,7 @@ exactdp.errors.NotStochastic: mechanism: row 'a' sums to 5/6, expected exactly 1
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 from flint import fmpq
@@ -139,7 +140,7 @@ class Mechanism:
     # -- construction ----------------------------------------------------
     @classmethod
     def from_rows(cls, inputs, outputs, rows, *, alpha=None, eps=None, symbolic=True,
-                  allow_float=False, name="mechanism", validate=True):
+                  allow_float=False, name="mechanism", validate=True) -> Mechanism:
         """Build from exact entries (strings in the exactdp grammar, ints, Fractions, sympy expressions).
 
         ``rows`` may be a list of rows, a numpy integer array or a sympy ``Matrix``
@@ -283,7 +284,7 @@ class Mechanism:
             self._validate()
         return self
 
-    def row_sum(self, i: int):
+    def row_sum(self, i: int) -> Any:
         """Return the exact sum of row ``i`` (grouped by distinct value, then by denominator).
 
         Parameters
@@ -329,7 +330,7 @@ class Mechanism:
 
     # -- access ------------------------------------------------------------
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, int]:
         """``(number of inputs, number of outputs)``.
 
         Examples
@@ -342,7 +343,7 @@ class Mechanism:
     def __repr__(self):
         return f"<Mechanism {self.name}: {len(self.inputs)} x {len(self.outputs)}, {self.regime}>"
 
-    def entry(self, x, z):
+    def entry(self, x: Any, z: Any) -> Any:
         """Return the exact entry ``K(x)(z)`` by labels.
 
         Parameters
@@ -377,7 +378,7 @@ class Mechanism:
         i, j = ij
         return self.values[self.codes[i, j]]
 
-    def rows(self):
+    def rows(self) -> list[list[Any]]:
         """Return the matrix as a list of lists of exact values.
 
         Returns
@@ -411,7 +412,7 @@ class Mechanism:
         return {"inputs": list(self.inputs), "outputs": list(self.outputs),
                 "matrix": [[strs[c] for c in row] for row in self.codes.tolist()]}
 
-    def to_numpy(self):
+    def to_numpy(self) -> np.ndarray:
         """Return the matrix as a numpy float64 array, *rounded*.
 
         Each entry goes to the nearest double (from a certified ball), for
@@ -441,7 +442,7 @@ class Mechanism:
         vals = np.array([float(arb_of(v).mid()) for v in self.values])
         return vals[self.codes]
 
-    def to_sympy(self):
+    def to_sympy(self) -> Any:
         """Return the matrix as an exact sympy ``Matrix`` (``exp(c eps)`` written ``alpha^(-c)``).
 
         Returns
@@ -588,7 +589,7 @@ class Mechanism:
             if mapping[z] not in oidx:
                 raise InvalidInput(f"remap: image {mapping[z]!r} of {z!r} is not among the outputs")
         rows = []
-        cols_of = [[] for _ in outputs]
+        cols_of: list[list[int]] = [[] for _ in outputs]
         for j, z in enumerate(self.outputs):
             cols_of[oidx[mapping[z]]].append(j)
         for i in range(len(self.inputs)):
@@ -754,7 +755,7 @@ def _at_rational_alpha(v: ExpFrac, alpha: fmpq):
 class _Interner:
     """Distinct exact values and their codes (structural keys: equal keys, equal values)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.values: list = []
         self._keys: dict = {}
 

@@ -68,7 +68,7 @@ def _approx_proof(cert) -> Proof:
     claim_latex = (r"\forall x \sim x',\ \forall S:\ P_x(S) \le e^{" + tex(ev.epsilon_given) + r"} P_{x'}(S) + "
                    + tex(ev.delta))
     steps = [_definition(ev), _relation(ev), _LEMMA]
-    summary = [("eps", ev.epsilon_given), ("delta", ev.delta), ("relation", ev.relation)]
+    summary: list[tuple[str, str | None]] = [("eps", ev.epsilon_given), ("delta", ev.delta), ("relation", ev.relation)]
     if cert.reason is not None:
         steps.append(Step("Undecided", cert.reason))
         return Proof(claim_latex, steps, "Undecided: " + cert.reason, summary)

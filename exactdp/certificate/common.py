@@ -7,9 +7,15 @@ evidence; nothing downstream (renderers, the re-check) sees a live object.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, overload
 
 from ..exact.decide import exact_str
 from .records import IntMatrix, Record
+
+if TYPE_CHECKING:
+    from ..exact.level import Level
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["MechanismData", "LevelData", "MetricData", "Constraint", "mechanism_data", "level_data", "metric_data"]
 
@@ -168,7 +174,7 @@ class Constraint(Record):
     excess: str | None = None
 
 
-def mechanism_data(mech) -> MechanismData:
+def mechanism_data(mech: Mechanism) -> MechanismData:
     """Return the exact strings of a :class:`~exactdp.mechanism.Mechanism`'s distinct values and its code matrix.
 
     Parameters
@@ -192,7 +198,11 @@ def mechanism_data(mech) -> MechanismData:
                          codes=IntMatrix(mech.codes))
 
 
-def level_data(level) -> LevelData | None:
+@overload
+def level_data(level: Level) -> LevelData: ...
+@overload
+def level_data(level: None) -> None: ...
+def level_data(level: Level | None) -> LevelData | None:
     """Return the exact form of a :class:`~exactdp.exact.level.Level` (``None`` stays ``None``).
 
     Parameters
@@ -221,7 +231,7 @@ def level_data(level) -> LevelData | None:
     return LevelData(text=level.eps_str(), eps=None, R=exact_str(level.R), D=exact_str(level.D))
 
 
-def metric_data(metric) -> MetricData:
+def metric_data(metric: FiniteMetric) -> MetricData:
     """Return a metric's generating pairs as exact strings, with the reduction that makes them sufficient.
 
     Parameters

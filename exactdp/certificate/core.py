@@ -21,9 +21,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..verdict import Verdict
 from .records import Evidence, evidence_from_json
+
+if TYPE_CHECKING:
+    from ..recheck import RecheckResult
+    from .render import Proof
 
 __all__ = ["Verdict", "Method", "Certificate", "UNDECIDED", "SCHEMA", "SCHEMA_VERSION"]
 
@@ -33,6 +38,9 @@ SCHEMA_VERSION = 1
 
 #: the third verdict: no exact regime decides the question
 UNDECIDED = Verdict.UNDECIDED
+
+#: the evidence record type of a certificate: ``Certificate[PrivacyEvidence]`` has ``.evidence.epsilon``
+E = TypeVar("E", bound=Evidence, covariant=True)
 
 
 class Method(str, Enum):
@@ -66,12 +74,12 @@ class Method(str, Enum):
     CLOSED_FORM = "exact closed form"
     NONE = "no exact regime applies"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.value
 
 
 @dataclass
-class Certificate:
+class Certificate(Generic[E]):
     """The result of a checker: what was asked, the verdict, what it rests on, and the evidence.
 
     Parameters
@@ -85,7 +93,8 @@ class Certificate:
     claim : str
         What was asked, one line in words.
     evidence : Evidence
-        The typed record of this kind: exact text and numbers only.
+        The typed record of this kind (the type parameter ``E`` of ``Certificate[E]``): exact text and
+        numbers only.
     reason : str or None
         Why the verdict is undecided (required then, absent otherwise).
     precision : int or None
@@ -116,12 +125,16 @@ class Certificate:
     verdict: Verdict
     method: Method
     claim: str
-    evidence: Evidence
+    evidence: E
     reason: str | None = None
     precision: int | None = None
     note: str = ""
 
-    def __post_init__(self):
+    if TYPE_CHECKING:  # the generated __init__ also takes True/False for the verdict (``Verdict.of``)
+        def __init__(self, kind: str, verdict: Verdict | bool, method: Method, claim: str, evidence: E,
+                     reason: str | None = None, precision: int | None = None, note: str = "") -> None: ...
+
+    def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)
         if not isinstance(self.method, Method):
             raise TypeError(f"certificate: method must be a Method, got {self.method!r}")
@@ -133,7 +146,7 @@ class Certificate:
 
     # -- the verdict -------------------------------------------------------------------------------------------
     @property
-    def holds(self):
+    def holds(self) -> bool | Verdict:
         """``True``, ``False`` or :data:`UNDECIDED`.
 
         Examples
@@ -187,7 +200,7 @@ class Certificate:
         return json.dumps(self.to_json(), indent=2)
 
     @classmethod
-    def from_json(cls, data) -> "Certificate":
+    def from_json(cls: type[Certificate[Evidence]], data: dict | str) -> Certificate[Evidence]:
         """Rebuild a certificate from :meth:`to_json` output (a dict or JSON text).
 
         Parameters
@@ -227,7 +240,7 @@ class Certificate:
                    reason=data["reason"], precision=data["precision"], note=data["note"])
 
     # -- rendering (from the evidence alone) ---------------------------------------------------------------------
-    def proof(self):
+    def proof(self) -> Proof:
         """Return the worked proof (:class:`~exactdp.certificate.render.Proof`) built from the evidence.
 
         Returns
@@ -358,20 +371,20 @@ class Certificate:
 
         return as_html(self)
 
-    def _repr_markdown_(self):
+    def _repr_markdown_(self) -> str:
         return self.to_markdown()
 
-    def _repr_html_(self):
+    def _repr_html_(self) -> str:
         return self.to_html()
 
-    def _repr_latex_(self):
+    def _repr_latex_(self) -> str:
         return self.to_latex()
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.to_text()
 
     # -- re-check --------------------------------------------------------------------------------------------------
-    def recheck(self):
+    def recheck(self) -> RecheckResult:
         """Re-verify this certificate from its JSON alone in the independent kernel :mod:`exactdp.recheck`.
 
         Returns

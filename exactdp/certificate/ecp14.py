@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..exact.decide import exact_str
 from .common import LevelData, MechanismData
 from .records import Evidence, IntMatrix, Record, evidence_kind
 from .render import Proof, Step, renderer
 from .privacy import tex
+
+if TYPE_CHECKING:
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["DistanceData", "distance_data", "LPData", "RegularEvidence", "TightEvidence", "ThresholdEvidence",
            "LeakageEvidence", "Theorem4Evidence", "MAX_DISTANCE_POINTS"]
@@ -36,7 +40,7 @@ class DistanceData(Record):
         super().__post_init__()
 
 
-def distance_data(metric) -> DistanceData | None:
+def distance_data(metric: FiniteMetric) -> DistanceData | None:
     """The interned distance matrix of a metric, or ``None`` above :data:`MAX_DISTANCE_POINTS` points."""
     from ..metrics.symmetry import distance_codes
 
@@ -181,9 +185,11 @@ def _regular_proof(cert) -> Proof:
         steps.append(Step("Undecided", cert.reason))
         return Proof(r"\exists \mu \ge 0:\ \mu \Phi = \pi", steps, "Undecided.", summary)
     if ev.route == "lp":
+        assert ev.lp is not None  # the LP route records its LP
         steps.append(Step("Singular $\\Phi$: an exact LP", "minimise the total violation of $\\mu\\Phi = \\pi$ over "
                           f"$\\mu \\ge 0$: optimum ${tex(ev.lp.value)}$, certified by its dual."))
     else:
+        assert ev.mu is not None  # the solve route records its solution
         steps.append(Step("Solving $\\mu\\Phi = \\pi$", f"$\\Phi$ is invertible ({ev.regime} regime, {cert.method}"
                           f"); $\\mu = {_vec(ev.mu)}$."))
     if ev.negative:
@@ -213,10 +219,12 @@ def _tight_proof(cert) -> Proof:
         steps.append(Step("Undecided", cert.reason))
         return Proof(r"\exists z \ge 0:\ \Phi z = \mathbf{1}", steps, "Undecided.", summary)
     if ev.route == "lp":
+        assert ev.lp is not None  # the LP route records its LP
         steps.append(Step("Singular $\\Phi$", f"rank {ev.rank}: the solutions of $\\Phi z = \\mathbf 1$ form an "
                           "affine space (or none). An exact LP for $z \\ge 0$: optimum violation "
                           f"${tex(ev.lp.value)}$, certified by its dual."))
     else:
+        assert ev.z is not None  # the solve route records its solution
         steps.append(Step("Solving $\\Phi z = \\mathbf 1$", f"$\\Phi$ is invertible ({ev.solver}); "
                           f"$z = {_vec(ev.z)}$."))
     if ev.negative and ev.cells is not None and ev.z is not None and ev.cells < len(ev.z):

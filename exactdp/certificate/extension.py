@@ -109,6 +109,7 @@ def _extension_proof(cert) -> Proof:
     if cert.holds is True:
         concl = "All three parts hold: the extension agrees with Â on H and is 2 eps-private on M."
     elif cert.holds is False:
+        assert ev.witness is not None  # a failing extension certificate carries its witness
         concl = f"Part ({ev.witness.get('part')}) fails; the witness is above."
     else:
         concl = "Some comparison is outside every exact regime: undecided."
@@ -151,6 +152,7 @@ def _best_proof(cert) -> Proof:
     if ev.t_lower is None:
         text = "$t = 1$ already admits an extension (constant on every component)."
     else:
+        assert ev.lp_lower is not None  # a lower end above 1 is certified by its LP
         text = (f"At $t = {tex(ev.t_lower)}$ the slack LP has $\\sigma^* = {tex(ev.lp_lower.value)} > 0$ "
                 "(dual-certified): no extension is $\\log t$-private. At "
                 f"$t = {tex(ev.t_upper)}$, $\\sigma^* = 0$ and the optimal extension is the witness.")

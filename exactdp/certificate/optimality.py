@@ -44,7 +44,7 @@ class OptimalityEvidence(Evidence):
     _nested = {"lp": LPData, "optimum": MechanismData}
 
 
-def _mapping_str(mapping):
+def _mapping_str(mapping: dict) -> str:
     groups: dict = {}
     for z, r in mapping.items():
         groups.setdefault(r, []).append(z)

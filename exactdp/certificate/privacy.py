@@ -158,6 +158,7 @@ def _epsilon_proof(cert) -> Proof:
     if ev.counts["pairs"] == 0:
         steps.append(Step("No constraint", "Every pair of points is at infinite distance."))
     elif ev.epsilon == "inf":
+        assert b is not None  # an infinite epsilon is witnessed by its binding constraint
         steps.append(Step("An output seen on one side only",
                           f"$K({b.x})({b.output}) = {tex(b.K_x)} > 0$ but $K({b.x_prime})({b.output}) = 0$ while "
                           f"$d = {tex(b.distance)}$ is finite, so no finite $\\varepsilon$ satisfies the constraint."))
@@ -168,6 +169,7 @@ def _epsilon_proof(cert) -> Proof:
         steps.append(Step("All ratios at most 1", "Every constraint has $K(x)(z) \\le K(x')(z)$, checked exactly, "
                           "so the mechanism is $\\varepsilon d$-private for every $\\varepsilon \\ge 0$."))
     else:
+        assert b is not None  # a finite positive epsilon is attained at its binding constraint
         steps.append(Step("The binding constraint",
                           f"For $x = {b.x}$, $x' = {b.x_prime}$, $z = {b.output}$ (distance ${tex(b.distance)}$): "
                           f"$K(x)(z) / K(x')(z) = {tex(b.K_x)} / {tex(b.K_x_prime)}$, so "
@@ -195,6 +197,7 @@ def _epsilon_proof(cert) -> Proof:
 
 def _violated(ev: PrivacyEvidence):
     v, lv = ev.violation, ev.level
+    assert v is not None  # a failing privacy certificate carries its violated constraint
     if v.K_x_prime == "0":
         txt = (f"$K({v.x})({v.output}) = {tex(v.K_x)} > 0 = K({v.x_prime})({v.output})$: no level can "
                "satisfy this constraint.")
@@ -274,7 +277,8 @@ def _all_eps_proof(cert) -> Proof:
                       f"$\\varepsilon$), {ev.sign_decided} were decided by Descartes' rule of signs on "
                       "$(1+v)^n p(1/(1+v))$ or by exact isolation of the real roots in $(0,1)$ of the irreducible "
                       "factors, the sign carried across each root by the parity of its multiplicity."))
-    summary = [("distinct constraints", str(ev.distinct)), ("identically tight", str(ev.identically_tight))]
+    summary: list[tuple[str, str | None]] = [("distinct constraints", str(ev.distinct)),
+                                             ("identically tight", str(ev.identically_tight))]
     w = ev.witness
     if w is None:
         concl = "The mechanism is eps*d-private for every eps > 0."

@@ -31,7 +31,7 @@ TypeError: Pair.x: evidence holds exact JSON data only (str, int, bool, None, li
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, TypeVar
 
 import numpy as np
 
@@ -177,6 +177,9 @@ def _dump(value: Any) -> Any:
     return value
 
 
+_RecordT = TypeVar("_RecordT", bound="Record")
+
+
 @dataclass(frozen=True)
 class Record:
     """Base of typed evidence records (see the module docstring).
@@ -223,7 +226,7 @@ class Record:
         return {f.name: _dump(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
-    def from_json(cls, data: dict):
+    def from_json(cls: type[_RecordT], data: dict) -> _RecordT:
         """Rebuild a record from :meth:`to_json` output; unknown or missing fields are refused.
 
         Parameters
@@ -288,7 +291,10 @@ class Evidence(Record):
     kind: ClassVar[str] = ""
 
 
-def evidence_kind(name: str):
+_R = TypeVar("_R", bound=type)
+
+
+def evidence_kind(name: str) -> Callable[[_R], _R]:
     """Return a class decorator registering an :class:`Evidence` subclass under certificate kind ``name``.
 
     Parameters
@@ -319,7 +325,7 @@ def evidence_kind(name: str):
     ...
     ValueError: evidence kind 'privacy' registered twice
     """
-    def deco(cls):
+    def deco(cls: _R) -> _R:
         if not (isinstance(cls, type) and issubclass(cls, Evidence)):
             raise TypeError("evidence_kind: decorate an Evidence subclass")
         if name in _KINDS and _KINDS[name] is not cls:

@@ -12,6 +12,10 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from .core import Certificate
 
 __all__ = ["Step", "Proof", "renderer", "proof_of", "as_text", "as_markdown", "as_latex", "as_html", "tex_text",
            "plain", "md_html"]
@@ -77,7 +81,7 @@ class Proof:
 _RENDERERS: dict = {}
 
 
-def renderer(kind: str):
+def renderer(kind: str) -> Callable[[Callable[[Any], Proof]], Callable[[Any], Proof]]:
     """Return a decorator registering ``fn(certificate) -> Proof`` as the renderer of ``kind``.
 
     One renderer per kind builds the worked proof from the evidence alone
@@ -107,7 +111,7 @@ def renderer(kind: str):
     ...
     ValueError: renderer for 'privacy' registered twice
     """
-    def deco(fn):
+    def deco(fn: Callable[[Any], Proof]) -> Callable[[Any], Proof]:
         if kind in _RENDERERS and _RENDERERS[kind] is not fn:
             raise ValueError(f"renderer for {kind!r} registered twice")
         _RENDERERS[kind] = fn
@@ -115,7 +119,7 @@ def renderer(kind: str):
     return deco
 
 
-def proof_of(cert) -> Proof:
+def proof_of(cert: Certificate) -> Proof:
     fn = _RENDERERS.get(cert.kind)
     if fn is None:
         raise LookupError(f"no renderer registered for certificate kind {cert.kind!r}")
@@ -142,7 +146,7 @@ def plain(s: str) -> str:
     return s.replace("{", "").replace("}", "")
 
 
-def as_text(cert) -> str:
+def as_text(cert: Certificate) -> str:
     p = proof_of(cert)
     lines = [f"claim:   {cert.claim}"] + ([] if p.value_only else [f"verdict: {cert.verdict.value}"]) + \
         [f"method:  {_method_line(cert)}"]
@@ -154,7 +158,7 @@ def as_text(cert) -> str:
     return "\n".join(lines) + "\n"
 
 
-def as_markdown(cert) -> str:
+def as_markdown(cert: Certificate) -> str:
     p = proof_of(cert)
     lines = [f"**Claim.** {cert.claim}", "", f"$$ {p.claim_latex} $$", ""] + \
         ([] if p.value_only else [f"**Verdict.** {cert.verdict.value}", ""]) + [f"**Method.** {_method_line(cert)}", ""]
@@ -168,7 +172,7 @@ def as_markdown(cert) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def as_latex(cert) -> str:
+def as_latex(cert: Certificate) -> str:
     p = proof_of(cert)
     lines = [r"\paragraph{Claim.} " + tex_text(cert.claim), r"\[ " + p.claim_latex + r" \]"] + \
         ([] if p.value_only else [r"\paragraph{Verdict.} " + cert.verdict.value + "."]) + \
@@ -259,7 +263,7 @@ def md_html(text: str) -> str:
 _VERDICT_COLOUR = {"holds": "#1a7f37", "fails": "#cf222e", "undecided": "#9a6700"}
 
 
-def as_html(cert) -> str:
+def as_html(cert: Certificate) -> str:
     """The worked proof as an HTML fragment (the notebook view), rendered from the evidence alone."""
     p = proof_of(cert)
     v = cert.verdict.value

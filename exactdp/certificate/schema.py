@@ -21,7 +21,7 @@ _BASIC = {"str": {"type": "string"}, "int": {"type": "integer"}, "bool": {"type"
 
 def _type(annotation: str, records: dict) -> dict:
     parts = [p.strip() for p in annotation.split("|")]
-    out = []
+    out: list = []
     for p in parts:
         if p in _BASIC:
             out.append(_BASIC[p])

@@ -10,6 +10,8 @@ is the exact set of alpha (equivalently eps = -log alpha) where it fails.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import sympy as sp
 from flint import fmpq
@@ -24,6 +26,12 @@ from ..exact.symbolic import AlphaSet, denominator_lcm, sign_pieces
 from ..metrics import as_metric
 from .constraints import Constraints, Triple
 
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
+
 __all__ = ["certify_all_eps"]
 
 
@@ -31,7 +39,7 @@ def _is_zero(v):
     return v == 0 if isinstance(v, fmpq) else v.is_zero()
 
 
-def certify_all_eps(mech, metric) -> Certificate:
+def certify_all_eps(mech: Mechanism, metric: FiniteMetric | nx.Graph) -> Certificate[AllEpsEvidence]:
     """Certify ``eps d``-privacy of a mechanism in a symbolic alpha for every eps > 0.
 
     .. math:: K_\\alpha(x)(z) \\le \\alpha^{-d(x,x')} K_\\alpha(x')(z) \\quad

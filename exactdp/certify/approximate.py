@@ -33,6 +33,8 @@ False
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Iterable
+
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method
@@ -45,6 +47,9 @@ from ..exact.values import exact_number
 from ..metrics.space import FiniteMetric, dist_sub
 from .privacy import resolve_level
 
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+
 __all__ = ["certify_approx", "neighbour_relation", "approx_level", "parse_delta", "pair_excess", "affine_sign",
            "max_excess"]
 
@@ -54,7 +59,7 @@ MAX_SCAN = 2000
 
 
 # ------------------------------------------------------------ normalisers ----
-def approx_level(eps=None, alpha=None, level=None) -> Level:
+def approx_level(eps: Any = None, alpha: Any = None, level: Level | None = None) -> Level:
     """A :class:`Level`, allowing ``eps = 0`` (``e^eps = 1``), which pure DP excludes.
 
     >>> approx_level(eps="0").is_zero(), approx_level(eps="log(3)").eps_str()
@@ -71,7 +76,7 @@ def approx_level(eps=None, alpha=None, level=None) -> Level:
     return resolve_level(eps, alpha, level)
 
 
-def parse_delta(delta):
+def parse_delta(delta: Any) -> Any:
     """``delta`` as an exact value in ``[0, 1]`` (rational or an exponential expression)."""
     if delta is None:
         raise InvalidInput("delta: expected an exact number in [0, 1], got None; hint: delta='1/100'")
@@ -85,7 +90,7 @@ def parse_delta(delta):
     return simplify(v)
 
 
-def neighbour_relation(mech, neighbours):
+def neighbour_relation(mech: Mechanism, neighbours: Any) -> tuple[list[tuple[int, int]], str]:
     """Normalise a neighbour relation to sorted index pairs ``(i, j)``, ``i < j``, and a description.
 
     ``neighbours`` is a :class:`FiniteMetric` on the mechanism's inputs (its
@@ -152,7 +157,7 @@ def _metric_pairs(mech, metric):
 
 
 # ------------------------------------------------------------ the engine ----
-def affine_sign(A, B, level) -> int:
+def affine_sign(A: Any, B: Any, level: Level) -> int:
     """Exact ``sign(A - e^eps B)`` for exact ``A, B`` of any sign."""
     sb = sign(B)
     if sb == 0:
@@ -162,7 +167,7 @@ def affine_sign(A, B, level) -> int:
     return 1 if sign(A) >= 0 else -level.compare(-A, -B, ONE)
 
 
-def pair_excess(mech, i, j, level, cache=None):
+def pair_excess(mech: Mechanism, i: int, j: int, level: Level, cache: dict | None = None) -> tuple[list[int], Any, Any]:
     """The worst set ``S*`` of the ordered pair ``(x_i, x_j)`` and ``(A, B) = (P_i(S*), P_j(S*))``.
 
     The excess is ``A - e^eps B`` (worst-set lemma, module docstring).
@@ -185,7 +190,7 @@ def pair_excess(mech, i, j, level, cache=None):
     return S, simplify(A), simplify(B)
 
 
-def max_excess(mech, pairs, level):
+def max_excess(mech: Mechanism, pairs: Iterable[tuple[int, int]], level: Level) -> tuple[tuple | None, list[tuple]]:
     """Largest excess over the ordered pairs: ``(i, j, S*, A, B)`` of a maximiser, and all pairs' values.
 
     Raises :class:`~exactdp.errors.Undecided` when a comparison is outside every regime.
@@ -212,7 +217,8 @@ def _excess_str(A, B, level):
 
 
 # ------------------------------------------------------------ the checker ----
-def certify_approx(mech, neighbours, *, eps=None, alpha=None, level=None, delta) -> Certificate:
+def certify_approx(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: Any = None, level: Level | None = None,
+                   delta: Any) -> Certificate[ApproxEvidence]:
     """Certify ``(eps, delta)``-differential privacy over a neighbour relation (HLM15 Def. 1 (5)).
 
     Parameters
@@ -274,7 +280,7 @@ def certify_approx(mech, neighbours, *, eps=None, alpha=None, level=None, delta)
     pairs, rel = neighbour_relation(mech, neighbours)
     claim = (f"{mech.name} is (eps, delta)-DP with eps = {lvl.eps_str()}, delta = {exact_str(dlt)} over the "
              f"{rel}")
-    base = dict(epsilon_given=lvl.eps_str(), delta=exact_str(dlt), relation=rel,
+    base: dict[str, Any] = dict(epsilon_given=lvl.eps_str(), delta=exact_str(dlt), relation=rel,
                 pairs=[[str(mech.inputs[i]), str(mech.inputs[j])] for i, j in pairs])
     try:
         cm = mech.at(lvl) if mech.regime == "symbolic" else mech.validate()

@@ -30,12 +30,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from flint import arb, ctx, fmpq
 
 from ..errors import LabelMismatch, Undecided
 from ..exact.decide import arb_of, float_bounds, is_zero
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["Constraints", "Triple", "Summary", "align"]
 
@@ -54,7 +59,7 @@ MAX_KEY_CACHE = 1 << 25
 MAX_KEPT = 4_000_000
 
 
-def align(mech, metric):
+def align(mech: Mechanism, metric: FiniteMetric) -> np.ndarray:
     """Row index in ``mech`` of each metric point (labels compared as strings)."""
     pts, ins = set(metric.points), set(mech.inputs)
     if pts != ins:
@@ -130,7 +135,8 @@ class Constraints:
         self.pairs_per_chunk = max(1, chunk // max(2 * self.n_outputs, 1))
         self._cached = None
         self._keys = None  # forward keys kept by the bitmap mode
-        self._decided = None  # (level key, Summary) of the last decision
+        self._decided: tuple | None = None  # (level key, Summary) of the last decision
+        self._factors: dict
         self._factors, self._factors_level = {}, None  # e^(eps d) per distance code, at one level
         self._perm = perm
         self._complete = self._is_complete()
@@ -704,7 +710,7 @@ def _dedupe(keys):
     return k[starts], comb[starts] & ((1 << sh) - 1), counts
 
 
-def _distance_codes(ds):
+def _distance_codes(ds: list) -> tuple[list, list[int]]:
     """``(distinct values, code of each)``: runs of equal distances are coded without hashing (fmpq hashes
     slowly), the rest through a dict keyed by ``(p, q)`` for rationals."""
     dvals: list = []

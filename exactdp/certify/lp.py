@@ -10,6 +10,7 @@ outcome, a system with no solution ``x >= 0``, with its Farkas vector (kind ``in
 from __future__ import annotations
 
 from math import gcd
+from typing import Any
 
 from flint import fmpq
 
@@ -22,7 +23,7 @@ from ..exact import LinearProgram, LPInfeasible, exact_number, exact_str, solve_
 __all__ = ["certify_lp_optimum", "certify_lp_infeasible"]
 
 
-def _components(v, atom):
+def _components(v, atom) -> tuple[Any, Any]:
     """``v = v0 + v1 t`` for ``t`` the radical ``atom``, or ``(v, 0)`` for a rational ``v``."""
     if isinstance(v, (int, fmpq)):
         return fmpq(v), fmpq(0)
@@ -138,8 +139,9 @@ def _check_interval(sol, parameter, interval) -> None:
                                    "the dual is not feasible on all of it; pass a narrower interval")
 
 
-def certify_lp_optimum(sol, statement: str, *, x=None, parameter=None, interval=(None, None),
-                       unique: bool = False, vertex: bool = False) -> Certificate:
+def certify_lp_optimum(sol: Any, statement: str, *, x: Any = None, parameter: Any = None,
+                       interval: tuple[Any, Any] = (None, None), unique: bool = False,
+                       vertex: bool = False) -> Certificate:
     """Write a verified LP optimum as a re-checkable certificate of kind ``lp``.
 
     Parameters
@@ -269,7 +271,7 @@ def _farkas_check(lp, y, lam):
     return w, rhs
 
 
-def certify_lp_infeasible(lp, statement: str, *, farkas=None) -> Certificate:
+def certify_lp_infeasible(lp: LinearProgram, statement: str, *, farkas: Any = None) -> Certificate:
     """Certify that ``A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` has no solution, by a Farkas vector (kind ``infeasible``).
 
     Farkas' lemma: the system is infeasible exactly when there are multipliers ``y`` (any sign) of

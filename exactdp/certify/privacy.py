@@ -18,15 +18,24 @@ output has probability zero on one side of a constraint only.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from flint import fmpq
 
-from ..certificate import (UNDECIDED, Certificate, Constraint, Method, level_data, mechanism_data, metric_data)
-from ..certificate.privacy import EpsilonEvidence, PrivacyEvidence
+from ..certificate import (UNDECIDED, Certificate, Constraint, MechanismData, MetricData, Method, level_data,
+                           mechanism_data, metric_data)
+from ..certificate.privacy import AllEpsEvidence, EpsilonEvidence, PrivacyEvidence
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level, level_of
 from ..metrics import as_metric
 from .constraints import Constraints, Triple
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["certify_privacy", "smallest_epsilon", "resolve_level"]
 
@@ -73,7 +82,9 @@ def _note(stats) -> str:
             f"outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by exact zeros")
 
 
-def smallest_epsilon(mech, metric, *, progress=None, _cons=None, _data=None) -> Certificate:
+def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, progress: Callable[..., object] | None = None,
+                     _cons: Constraints | None = None,
+                     _data: tuple[MechanismData, MetricData] | None = None) -> Certificate[EpsilonEvidence]:
     """The exact smallest eps for which ``mech`` is ``eps d``-private.
 
     .. math:: \\varepsilon^* = \\max_{x, x', z} \\log(K(x)(z) / K(x')(z)) / d(x, x')
@@ -133,7 +144,7 @@ def smallest_epsilon(mech, metric, *, progress=None, _cons=None, _data=None) -> 
     mech = mech.validate()
     cons = _cons if _cons is not None else Constraints(mech, metric)
     mdata, gdata = _data if _data is not None else (mechanism_data(mech), metric_data(metric))
-    base = dict(mechanism=mdata, metric=gdata, counts=_counts(cons))
+    base: dict[str, Any] = dict(mechanism=mdata, metric=gdata, counts=_counts(cons))
     claim = f"the smallest eps for which {mech.name} is eps*d-private on the {metric.description}"
     if cons.n_pairs == 0:
         ev = EpsilonEvidence(**base, epsilon="0", enclosure=["0", "0"], level=None, binding=None)
@@ -146,7 +157,7 @@ def smallest_epsilon(mech, metric, *, progress=None, _cons=None, _data=None) -> 
     return _search_epsilon(mech, cons, base, claim, progress)
 
 
-def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate:
+def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate[EpsilonEvidence]:
     """Float-guided candidates, each level decided exactly, until no constraint is violated."""
     vals = mech.values
     t, _ = cons.best_guess()
@@ -178,8 +189,9 @@ def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate:
     return Certificate("epsilon", True, _method(level, mech), claim, ev, note=_note(S.stats))
 
 
-def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsilon=True,
-                    progress=None) -> Certificate:
+def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: Any = None, alpha: Any = None,
+                    level: Level | None = None, with_epsilon: bool = True,
+                    progress: Callable[..., object] | None = None) -> Certificate[PrivacyEvidence | AllEpsEvidence]:
     """Certify that ``mech`` is ``eps d``-private on ``metric`` (ECP14 Def. 1).
 
     .. math:: K(x)(z) \\le e^{\\varepsilon d(x, x')} K(x')(z) \\quad \\forall x, x', z
@@ -246,13 +258,14 @@ def certify_privacy(mech, metric, *, eps=None, alpha=None, level=None, with_epsi
     smallest = eps_cert.evidence if eps_cert is not None else None
     factors = [[exact_str(d), exact_str(level.factor(d)) if level.factor(d) is not None else level.factor_str(d)]
                for d in cons.dvals[:4]]
-    kw = dict(mechanism=mdata, metric=gdata, level=level_data(level),
+    kw: dict[str, Any] = dict(mechanism=mdata, metric=gdata, level=level_data(level),
               counts=_counts(cons), stats=S.stats, factors=factors, violated_count=S.violated,
               tight_count=S.tight, tight_distinct=S.tight_distinct,
               epsilon=smallest.epsilon if smallest else None, enclosure=smallest.enclosure if smallest else None,
               smallest=smallest)
     method, note = _method(level, mech), _note(S.stats)
     if S.violated:
+        assert S.worst is not None  # a violated constraint is recorded as the worst
         ev = PrivacyEvidence(**kw, violation=_constraint(cons, S.worst, level), tight=[], tightest=None,
                              undecided_at=None)
         return Certificate("privacy", False, method, claim, ev, note=note)
@@ -297,7 +310,7 @@ def _settled_for_every_eps(mech, metric, level):
     return Certificate("all_eps", cert.verdict, cert.method, claim, cert.evidence)
 
 
-def _unsupported(mech, metric, level, claim, reason) -> Certificate:
+def _unsupported(mech, metric, level, claim, reason) -> Certificate[PrivacyEvidence]:
     """The mechanism cannot be evaluated exactly at this level: undecided, with the reason."""
     ev = PrivacyEvidence(mechanism=mechanism_data(mech), metric=metric_data(metric), level=level_data(level),
                          counts={"pairs": 0, "outputs": 0, "inequalities": 0}, stats={}, factors=[],

@@ -11,6 +11,8 @@ fails and a rational sample in it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method
@@ -32,8 +34,8 @@ def _value(v, symbolic: bool, what: str):
     return exact_number(v, Setting.symbolic() if symbolic else Setting(), what=what)
 
 
-def certify_relation(lhs, rhs, relation: str = "=", *, statement: str | None = None,
-                     for_all_alpha: bool = False) -> Certificate:
+def certify_relation(lhs: Any, rhs: Any, relation: str = "=", *, statement: str | None = None,
+                     for_all_alpha: bool = False) -> Certificate[RelationEvidence]:
     """Certify ``lhs relation rhs`` exactly.
 
     The claims use it for the identities the papers state in closed form,
@@ -78,7 +80,7 @@ def certify_relation(lhs, rhs, relation: str = "=", *, statement: str | None = N
     diff = simplify(a - b)
     if isinstance(diff, ExpFrac):
         diff = diff.reduced()
-    base = dict(statement=statement or f"{exact_str(a)} {relation} {exact_str(b)}", lhs=exact_str(a),
+    base: dict[str, Any] = dict(statement=statement or f"{exact_str(a)} {relation} {exact_str(b)}", lhs=exact_str(a),
                 rhs=exact_str(b), relation=relation, variable="alpha" if for_all_alpha else None,
                 difference=exact_str(diff), failure_set=None, sample_alpha=None)
     claim = base["statement"]

@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from flint import arb, ctx, fmpq
 
@@ -32,7 +33,7 @@ from .lin import MAX_PREC, Lin
 __all__ = ["sign", "is_zero", "arb_of", "float_bounds", "decimal_enclosure", "exact_str", "exact_latex", "simplify"]
 
 
-def simplify(v):
+def simplify(v: Any) -> Any:
     """Cancel common factors of an ExpFrac and return a rational as ``fmpq``; other values unchanged."""
     if hasattr(v, "reduced"):
         v = v.reduced()
@@ -41,14 +42,14 @@ def simplify(v):
     return v
 
 
-def is_zero(x) -> bool:
+def is_zero(x: Any) -> bool:
     """Exact zero test for ``fmpq``, ``Lin`` and ``ExpFrac``."""
     if isinstance(x, fmpq):
         return x == 0
     return x.is_zero()
 
 
-def sign(x, eps=None) -> int:
+def sign(x: Any, eps: Any = None) -> int:
     """Return the exact sign of an exact value, decided as in DESIGN.md sec. 2.
 
     Rationals compare exactly; sums of square roots and exponential
@@ -92,7 +93,7 @@ def sign(x, eps=None) -> int:
     return x.sign(eps)
 
 
-def arb_of(x, eps=None) -> arb:
+def arb_of(x: Any, eps: Any = None) -> arb:
     """Return a ball enclosure of ``x`` at the current working precision.
 
     Parameters
@@ -138,7 +139,7 @@ def _up(v: float) -> float:
     return math.nextafter(v, math.inf)
 
 
-def float_bounds(x) -> tuple[float, float]:
+def float_bounds(x: Any) -> tuple[float, float]:
     """Floats ``lo <= x <= hi`` (outward rounded; never used to decide alone)."""
     if isinstance(x, fmpq):
         try:
@@ -157,7 +158,7 @@ def float_bounds(x) -> tuple[float, float]:
     return _down(lo), _up(hi)
 
 
-def decimal_enclosure(x, digits: int = 20) -> tuple[str, str]:
+def decimal_enclosure(x: Any, digits: int = 20) -> tuple[str, str]:
     """Return decimal strings ``lo <= x <= hi``, each rounded outward, about ``digits`` digits.
 
     Parameters
@@ -226,7 +227,7 @@ def _round_str(v: arb, digits: int, direction: int) -> str:
     return sgn + out
 
 
-def exact_str(x) -> str:
+def exact_str(x: Any) -> str:
     """Return the exact text of a value, in the exactdp input grammar (round-trips through the parser).
 
     Parameters
@@ -256,7 +257,7 @@ def exact_str(x) -> str:
     return str(x)
 
 
-def exact_latex(x) -> str:
+def exact_latex(x: Any) -> str:
     """Return the LaTeX of an exact value.
 
     Parameters

@@ -143,7 +143,7 @@ class ExpFrac:
     """
 
     __slots__ = ("num", "den")
-    __hash__ = None  # value equality is not structural
+    __hash__ = None  # type: ignore[assignment]  # value equality is not structural: unhashable
 
     def __init__(self, num: dict, den: dict | None = None):
         den = {ZERO_EXP: fmpq(1)} if den is None else den
@@ -248,7 +248,7 @@ class ExpFrac:
         return ExpFrac.const(x)
 
     # -- structure ------------------------------------------------------
-    def key(self):
+    def key(self) -> tuple:
         """A hashable structural key (equal keys imply equal values).
 
         The converse fails: ``(u^2 - 1)/(u - 1)`` and ``u + 1`` have equal
@@ -307,7 +307,7 @@ class ExpFrac:
         """
         return len(self.den) == 1
 
-    def rational(self):
+    def rational(self) -> fmpq | None:
         """The value as :class:`fmpq` when it is rational, else ``None``.
 
         Returns
@@ -333,7 +333,7 @@ class ExpFrac:
             return n / self.den[ZERO_EXP]
         return None
 
-    def monomial(self):
+    def monomial(self) -> tuple[fmpq, Lin] | None:
         """Return ``(c, b)`` when the value is stored as ``c*exp(b)``, else ``None``.
 
         Returns
@@ -355,7 +355,7 @@ class ExpFrac:
             return c / c2, k - k2
         return None
 
-    def exponents(self):
+    def exponents(self) -> set:
         """The exponents that occur above or below the fraction bar.
 
         Returns
@@ -699,7 +699,7 @@ class ExpFrac:
         ...
         ZeroDivisionError: denominator vanishes at this eps
         """
-        def sub(p):
+        def sub(p: dict) -> dict:
             out: dict = {}
             for k, c in p.items():
                 ce = k.eps_coefficient()

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 from numbers import Integral
+from typing import Any
 
 from ..errors import InvalidInput, InvalidType
 
@@ -32,7 +33,7 @@ __all__ = ["as_rows", "as_int", "is_sympy", "sympy_text", "to_sympy"]
 MAX_DEPTH = 200
 
 
-def is_sympy(x) -> bool:
+def is_sympy(x: object) -> bool:
     return type(x).__module__.startswith("sympy")
 
 
@@ -40,14 +41,14 @@ def _is_numpy(x) -> bool:
     return type(x).__module__ == "numpy"
 
 
-def as_int(n, what: str):
+def as_int(n: Any, what: str) -> Any:
     """A Python int from an int or a numpy integer; other types are returned unchanged (the caller refuses)."""
     if isinstance(n, Integral) and not isinstance(n, bool) and _is_numpy(n):
         return int(n)
     return n
 
 
-def as_rows(matrix, what: str = "matrix"):
+def as_rows(matrix: Any, what: str = "matrix") -> Any:
     """Rows of scalars from a numpy array, a sympy Matrix or a sequence of sequences (otherwise unchanged)."""
     if _is_numpy(matrix) and hasattr(matrix, "ndim"):
         if matrix.ndim != 2:
@@ -62,7 +63,7 @@ def as_rows(matrix, what: str = "matrix"):
     return matrix
 
 
-def sympy_text(x, depth: int = 0) -> str:
+def sympy_text(x: Any, depth: int = 0) -> str:
     """The exactdp-grammar text of a sympy expression, built from its tree (see the module docstring)."""
     if depth > MAX_DEPTH:
         raise InvalidInput(f"sympy expression nested deeper than {MAX_DEPTH}")
@@ -104,7 +105,7 @@ def _lin_sympy(lin, sp):
     return alpha ** power * sp.exp(rest)
 
 
-def to_sympy(v):
+def to_sympy(v: Any) -> Any:
     """An exact exactdp value (rational, square roots, exponential polynomial, in alpha) as a sympy expression."""
     import sympy as sp
     from flint import fmpq

@@ -27,6 +27,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any
+
 from flint import arb, ctx, fmpq, fmpz
 
 from ..errors import InputTooLarge, InvalidInput, Undecided, UnsupportedRegime
@@ -209,7 +211,7 @@ class Level:
         return Level(R, D)
 
     # -- description ------------------------------------------------------
-    def exponent(self):
+    def exponent(self) -> Lin | None:
         """Return ``eps`` as an exact algebraic number (:class:`Lin`) when the level was given so, else ``None``.
 
         Returns
@@ -235,7 +237,7 @@ class Level:
         """
         return "rational" if isinstance(self.R, fmpq) else "transcendental"
 
-    def alpha(self):
+    def alpha(self) -> Any:
         """Return ``alpha = e^(-eps)`` as an exact value, or ``None`` if it is irrational algebraic.
 
         Returns
@@ -359,7 +361,7 @@ class Level:
             return self._eps_lin.arb()
         return arb_of(self.R).log() / arb_of(self.D)
 
-    def eps_enclosure(self, digits=20):
+    def eps_enclosure(self, digits: int = 20) -> tuple[str, str]:
         """Return decimal text ``lo <= eps <= hi``, rounded outward.
 
         Parameters
@@ -431,7 +433,7 @@ class Level:
             return exact_str(E)
         return f"{exact_str(self.R)}^(({exact_str(d)})/({exact_str(self.D)}))"
 
-    def factor(self, d):
+    def factor(self, d: Any) -> Any:
         """Return ``e^(eps d)`` as an exact field value, or ``None`` if it is not in the field.
 
         Parameters

@@ -27,6 +27,7 @@ Lin('2*sqrt(2)')
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from flint import arb, ctx, fmpq, fmpz
 
@@ -60,6 +61,8 @@ def squarefree_split(n: int) -> tuple[int, int]:
             return int(r), 1
         raise UnsupportedRegime(f"sqrt: the integer {str(f)[:20]}... has {len(str(f))} digits; square roots of "
                                 f"integers beyond {MAX_SQRT_BITS} bits are taken only of perfect squares")
+    factors: list[tuple[Any, int]]
+    p: Any  # an fmpz factor, then its int value
     if n.bit_length() <= MAX_FACTOR_BITS:
         factors = f.factor()
     else:  # full factoring may take hours: split off primes below 2^32, accept a prime or square cofactor
@@ -162,6 +165,8 @@ class Lin:
     """
 
     __slots__ = ("terms", "_hash")
+    terms: tuple[tuple[Any, fmpq], ...]
+    _hash: int
 
     def __init__(self, terms=()):
         t = tuple(sorted((a, fmpq(c)) for a, c in terms if c != 0))
@@ -397,7 +402,7 @@ class Lin:
         """
         return Lin((a, c) for a, c in self.terms if a != EPS_ATOM)
 
-    def single_atom(self):
+    def single_atom(self) -> tuple[Any, fmpq] | None:
         """Return ``(atom, coefficient)`` if the number is ``c*atom``, else ``None``.
 
         Returns
@@ -432,7 +437,7 @@ class Lin:
     def __rsub__(self, other):
         return Lin.coerce(other) - self
 
-    def __mul__(self, other):
+    def __mul__(self, other) -> Lin:
         other = Lin.coerce(other)
         d: dict = {}
         for a, c in self.terms:
@@ -447,7 +452,7 @@ class Lin:
                         )
                     d[EPS_ATOM] = d.get(EPS_ATOM, 0) + c * e
                     continue
-                g = fmpz(a).gcd(fmpz(b))
+                g: fmpz | int = fmpz(a).gcd(fmpz(b))
                 g = int(g)
                 s = (a // g) * (b // g)
                 d[s] = d.get(s, 0) + c * e * g

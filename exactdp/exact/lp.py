@@ -103,7 +103,7 @@ class LinearProgram:
                 raise InvalidInput("linear program: a constraint names a variable out of range")
 
     @property
-    def n(self):
+    def n(self) -> int:
         """The number of variables.
 
         Examples
@@ -419,6 +419,7 @@ def solve_lp(lp: LinearProgram) -> LPSolution:
     sf = StandardForm(lp)
     C, rows_b = basis if basis is not None else (set(), set(range(sf.m)))
     res = ExactSimplex(sf, C, rows_b).run(lp.c)
+    exc: LPInfeasible | LPUnbounded
     if isinstance(res, Infeasible):
         exc = LPInfeasible(lp, res.y, res.lam)
         if exc.verify():

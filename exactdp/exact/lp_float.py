@@ -25,7 +25,12 @@ unboundedness itself.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from .lp import LinearProgram
 
 __all__ = ["float_basis"]
 
@@ -111,7 +116,7 @@ def _internal_basis(lp, col_basic, ub_basic, eq_basic, eq_duals):
     return cols, rows
 
 
-def float_basis(lp):
+def float_basis(lp: LinearProgram) -> tuple[tuple[set[int], set[int]] | None, list[str]]:
     """``(basis, statuses)``: HiGHS's basis in the internal form (None if it gave none) and its statuses.
 
     The basis is ``(basic structurals, rows whose slack is basic)`` (see :func:`_internal_basis`); the
@@ -125,7 +130,7 @@ def float_basis(lp):
     """
     import highspy
 
-    note = []
+    note: list[str] = []
     got = None
     for att in _ATTEMPTS:
         try:

@@ -227,7 +227,7 @@ def _solve_square(rows, rhs_list, ncols):
     return [[Z[i, k] for i in range(ncols)] for k in range(len(rhs_list))]
 
 
-def solve_lp_irrational(lp: LinearProgram, cost) -> IrrationalLPSolution:
+def solve_lp_irrational(lp: LinearProgram, cost: list) -> IrrationalLPSolution:
     """Solve ``min cost.x`` over the rational polytope of ``lp`` and return an exactly verified optimum.
 
     Floats choose the basis, exact arithmetic decides (module docstring,
@@ -322,7 +322,7 @@ def solve_lp_irrational(lp: LinearProgram, cost) -> IrrationalLPSolution:
     return sol
 
 
-def optimal_face_constraints(sol: IrrationalLPSolution):
+def optimal_face_constraints(sol: IrrationalLPSolution) -> tuple[list[int], list[int]]:
     """The optimal face as rational constraints (complementary slackness with the verified dual).
 
     Together with the LP's own constraints, ``x_j = 0`` for ``j`` in ``zero``

@@ -39,17 +39,17 @@ class SparseLU:
     square non-singular ``M`` (``rank`` equal to both dimensions).
     """
 
-    def __init__(self, rows, ncols):
+    def __init__(self, rows, ncols) -> None:
         self.nrows, self.ncols = len(rows), ncols
-        active = {}
+        active: dict = {}
         colrows: dict = {}
         for i, r in enumerate(rows):
-            row = {j: v if isinstance(v, fmpq) else fmpq(v) for j, v in r.items() if v != 0}
+            row: dict | None = {j: v if isinstance(v, fmpq) else fmpq(v) for j, v in r.items() if v != 0}
             if row:
                 active[i] = row
                 for j in row:
                     colrows.setdefault(j, set()).add(i)
-        self.steps = []  # (pivot row, pivot column, U row dict, [(row, multiplier), ...])
+        self.steps: list = []  # (pivot row, pivot column, U row dict, [(row, multiplier), ...])
         heap = [(len(r), i) for i, r in active.items()]
         heapq.heapify(heap)
         while heap:
@@ -100,7 +100,7 @@ class SparseLU:
             if br:
                 for i, f in ops:
                     w[i] = w.get(i, _ZERO) - f * br
-        x = {}
+        x: dict = {}
         for r, c, row, _ops in reversed(self.steps):
             s = w.get(r, _ZERO)
             for j, v in row.items():

@@ -83,6 +83,7 @@ def _tokenize(text: str):
                 f"expression: unexpected character {text[pos:].lstrip()[:1]!r} at position "
                 f"{pos} in {_show(text)}; {_HINT}"
             )
+        assert m.lastgroup is not None  # every alternative of the token pattern is a named group
         start = m.start(m.lastgroup)
         kind = m.lastgroup
         val = m.group(kind)
@@ -175,7 +176,7 @@ class _Parser:
         raise ParseError(f"expression: expected a number, name or '(', got {got} at position {pos} in {_show(self.text)}")
 
 
-def parse_exact(text: str):
+def parse_exact(text: str) -> tuple:
     """Parse ``text`` into an expression tree; raise :class:`ParseError` if outside the grammar."""
     if not isinstance(text, str):
         raise ParseError(f"expression: expected a string, got {type(text).__name__}")

@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from flint import arb, ctx, fmpq, fmpz
 
@@ -68,7 +69,7 @@ def _atom_power(base: fmpq, e: fmpq):
     return coef, tuple(atom)
 
 
-def _atom_mul(a, b):
+def _atom_mul(a, b) -> tuple[Any, tuple]:
     expo: dict = dict(a)
     for p, f in b:
         expo[p] = expo.get(p, fmpq(0)) + f
@@ -138,8 +139,10 @@ class Rad:
     """
 
     __slots__ = ("terms", "_hash")
+    terms: tuple[tuple[Any, fmpq], ...]
+    _hash: int
 
-    def __init__(self, terms=()):
+    def __init__(self, terms=()) -> None:
         d: dict = {}
         for a, c in terms:
             d[a] = d.get(a, fmpq(0)) + fmpq(c)
@@ -477,7 +480,7 @@ class Rad:
         return str(self).replace("*", r" \cdot ")
 
 
-def to_rad(x) -> Rad:
+def to_rad(x: Any) -> Rad:
     """Coerce ``int``, ``fmpq``, :class:`Lin` (without ``eps``) or :class:`Rad` to :class:`Rad`."""
     if isinstance(x, Rad):
         return x

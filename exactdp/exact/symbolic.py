@@ -24,6 +24,7 @@ The open interval is used on purpose: ``alpha = 1`` (eps = 0) is often a root.
 from __future__ import annotations
 
 from math import lcm
+from typing import Any, Iterable
 
 import sympy as sp
 from flint import fmpq, fmpq_poly
@@ -53,7 +54,7 @@ def _exps(p: dict):
     return out
 
 
-def denominator_lcm(values) -> int:
+def denominator_lcm(values: Iterable[Any]) -> int:
     """Smallest ``L`` such that every exponent of alpha in ``values`` is a multiple of 1/L."""
     L = 1
     for v in values:
@@ -82,7 +83,7 @@ def _poly(p: dict, L: int):
     return fmpq_poly([coeffs.get(i, 0) for i in range(deg + 1)]), shift
 
 
-def to_upoly(x, L: int = 1):
+def to_upoly(x: Any, L: int = 1) -> tuple[fmpq_poly, fmpq_poly, int]:
     """``x = u^s * N(u) / D(u)`` with ``u = alpha^(1/L)``: returns ``(N, D, s)``."""
     if isinstance(x, fmpq):
         return fmpq_poly([x]), fmpq_poly([1]), 0
@@ -106,11 +107,11 @@ class Algebraic:
         self.poly, self.a, self.b = poly, sp.Rational(a), sp.Rational(b)
 
     @staticmethod
-    def rational(q):
+    def rational(q: Any) -> Algebraic:
         q = sp.Rational(q)
         return Algebraic(sp.Poly(U - q, U), q, q)
 
-    def is_rational(self):
+    def is_rational(self) -> bool:
         return self.a == self.b
 
     def _bisect(self):
@@ -149,7 +150,7 @@ class Algebraic:
     def __eq__(self, other):
         return isinstance(other, Algebraic) and self.cmp(other) == 0
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # exact value equality, not structural: unhashable
 
     def power(self, L: int) -> "Algebraic":
         """``self^L`` for a positive root (used for alpha = u^L)."""
@@ -178,7 +179,7 @@ class Algebraic:
             return str(self.a)
         return f"root of {sp.sstr(self.poly.as_expr())} in [{self.a}, {self.b}] (~{self.decimal(12)})"
 
-    def latex(self):
+    def latex(self) -> str:
         if self.is_rational():
             return sp.latex(self.a)
         return (rf"\text{{root of }} {sp.latex(self.poly.as_expr())} \text{{ in }} "
@@ -195,7 +196,7 @@ class Piece:
         self.lo_closed = self.hi_closed = lo is hi
 
     @property
-    def is_point(self):
+    def is_point(self) -> bool:
         return self.lo is self.hi
 
     def __str__(self):
@@ -223,7 +224,7 @@ def _descartes_no_root_01(p: fmpq_poly) -> bool:
     return all(s == signs[0] for s in signs)
 
 
-def sign_pieces(x, L: int | None = None) -> list[Piece]:
+def sign_pieces(x: Any, L: int | None = None) -> list[Piece]:
     """Exact sign of ``x`` (a symbolic value) on (0, 1) in ``alpha``, as pieces.
 
     Roots of the numerator give sign 0; a root of the denominator in (0, 1)
@@ -277,7 +278,7 @@ def _roots_01(p: fmpq_poly):
     for f, mult in factors:
         if f.degree() == 1:
             c0, c1 = f.coeffs()
-            r = -c0 / c1
+            r: Any = -c0 / c1  # an fmpq here, an Algebraic below
             if 0 < r < 1:
                 out.append((Algebraic.rational(sp.Rational(int(r.p), int(r.q))), mult))
             continue
@@ -346,13 +347,13 @@ class AlphaSet:
             (r"\left[" if p.lo_closed else r"\left(") + f"{p.lo.latex()}, {p.hi.latex()}"
             + (r"\right]" if p.hi_closed else r"\right)") for p in self.pieces)
 
-    def to_json(self):
+    def to_json(self) -> list[dict]:
         return [{"lo": str(p.lo), "hi": str(p.hi), "point": p.is_point,
                  "lo_closed": p.lo_closed, "hi_closed": p.hi_closed,
                  "lo_approx": p.lo.decimal(15), "hi_approx": p.hi.decimal(15)} for p in self.pieces]
 
 
-def _merge(pieces):
+def _merge(pieces: list) -> list:
     """Union of pieces as disjoint pieces with open/closed ends (exact comparisons)."""
     items = [[p.lo, p.hi, p.is_point, p.is_point, p.sign] for p in pieces]  # lo, hi, lo_closed, hi_closed
     items.sort(key=lambda t: (_Key(t[0]), 0 if t[2] else 1))

@@ -34,6 +34,7 @@ import operator
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral, Rational
+from typing import Any
 
 from flint import fmpq, fmpz
 
@@ -259,7 +260,7 @@ def _check_power_size(base, k: int) -> None:
                             f"{MAX_RESULT_BITS} bits for one exact number")
 
 
-def brief(x, limit: int = 60) -> str:
+def brief(x: Any, limit: int = 60) -> str:
     """Text for ``x`` shortened to about ``limit`` characters for messages (the digit count is kept).
 
     >>> brief(fmpq(2) ** 200)
@@ -349,7 +350,7 @@ def _children(node):
     return node[1:3]
 
 
-def evaluate(node, setting: Setting = _PLAIN):
+def evaluate(node: tuple, setting: Setting = _PLAIN) -> Any:
     """Exact value of a parsed expression tree under ``setting``.
 
     The walk is iterative (an explicit stack), so a long chain such as
@@ -374,7 +375,7 @@ def evaluate(node, setting: Setting = _PLAIN):
     return vals[0]
 
 
-def from_python(x, *, what: str = "number", allow_float: bool = False):
+def from_python(x: Any, *, what: str = "number", allow_float: bool = False) -> Any:
     """An exact value from a Python object or exact text.
 
     Integers (numpy integers too), :class:`fractions.Fraction`,
@@ -422,7 +423,7 @@ def from_python(x, *, what: str = "number", allow_float: bool = False):
     raise InvalidType(f"{what}: got {type(x).__name__} {x!r}; expected an int, Fraction, exact string or Decimal")
 
 
-def exact_number(x, setting: Setting = _PLAIN, *, what: str = "number", allow_float: bool = False):
+def exact_number(x: Any, setting: Setting = _PLAIN, *, what: str = "number", allow_float: bool = False) -> Any:
     """Return the exact value of ``x`` (Python number or exact text) under ``setting``.
 
     Text is parsed by exactdp's own restricted parser (never ``eval``) and
@@ -480,8 +481,8 @@ def exact_number(x, setting: Setting = _PLAIN, *, what: str = "number", allow_fl
     return _simplify(v)
 
 
-def probability(x, *, alpha=None, eps=None, setting: Setting | None = None, what="entry",
-                allow_float=False):
+def probability(x: Any, *, alpha: Any = None, eps: Any = None, setting: Setting | None = None,
+                what: str = "entry", allow_float: bool = False) -> Any:
     """An exact probability-like value (``fmpq`` or ``ExpFrac``)."""
     s = setting if setting is not None else Setting(alpha, eps)
     v = exact_number(x, s, what=what, allow_float=allow_float)
@@ -493,7 +494,7 @@ def probability(x, *, alpha=None, eps=None, setting: Setting | None = None, what
     return v
 
 
-def distance(x, *, what="distance", allow_float=False):
+def distance(x: Any, *, what: str = "distance", allow_float: bool = False) -> Any:
     """An exact distance: ``fmpq``, ``Lin`` (square roots) or ``math.inf``."""
     if isinstance(x, float) and math.isinf(x) and x > 0:
         return math.inf
@@ -505,7 +506,7 @@ def distance(x, *, what="distance", allow_float=False):
     return v
 
 
-def to_rational(x, *, what="number", allow_float=False) -> fmpq:
+def to_rational(x: Any, *, what: str = "number", allow_float: bool = False) -> fmpq:
     """An exact rational, refusing irrationals."""
     v = exact_number(x, what=what, allow_float=allow_float)
     if not isinstance(v, fmpq):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, ContextManager
 
 import numpy as np
 from flint import fmpq
@@ -38,7 +39,7 @@ from ..errors import InvalidInput
 __all__ = ["verified_solve", "VerifiedSolve", "digit_width", "blas_single_thread"]
 
 
-def blas_single_thread():
+def blas_single_thread() -> ContextManager[Any]:
     """Context manager limiting BLAS/LAPACK to one thread (threadpoolctl).
 
     The float guides solve many small systems; on a shared, loaded machine a multi-threaded LAPACK call on a
@@ -111,7 +112,7 @@ def _exact_matvec(S: list, w: int, vec_ints: list) -> list:
     return acc
 
 
-def verified_solve(S: list, w: int, eta, rhs, *, r_digits: int = 2, levels: int = 3,
+def verified_solve(S: list, w: int, eta: Any, rhs: Any, *, r_digits: int = 2, levels: int = 3,
                    x_bits: int = 110) -> VerifiedSolve | None:
     """Enclose ``A^-1 b`` for ``A = sum_j S[j] 2^(-w j) + E``, ``0 <= E_ij <= eta`` (see the module docstring).
 

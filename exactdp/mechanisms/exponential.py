@@ -20,6 +20,7 @@ ExpFrac('1/(1 + alpha^(1/2))')
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from flint import fmpq
 
@@ -30,10 +31,16 @@ from ..exact.lin import Lin
 from ..exact.values import LogVal, Setting, exact_number
 from ..mechanism import mechanism_from_values
 
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
+
 __all__ = ["exponential"]
 
 
-def exponential(metric, beta="eps/2", *, outputs=None, name=None, output_metric=None, f=None, mu=None):
+def exponential(metric: FiniteMetric, beta: Any = "eps/2", *, outputs: Iterable[Any] | None = None,
+                name: str | None = None, output_metric: FiniteMetric | None = None,
+                f: dict | Callable[[Any], Any] | None = None, mu: dict | list | None = None) -> Mechanism:
     """The (conventional) exponential mechanism, KL10 Def. 2.6.
 
     ``C_x(y) = mu(y) e^(-beta sigma(f(x), y)) / sum_y' mu(y') e^(-beta sigma(f(x), y'))``
@@ -98,7 +105,7 @@ def exponential(metric, beta="eps/2", *, outputs=None, name=None, output_metric=
         b = Lin.rat(b)
     Y = metric if output_metric is None else output_metric
     pts = list(Y.points) if outputs is None else [str(o) for o in outputs]
-    cols = [Y.index.get(z) for z in pts]
+    cols: list = [Y.index.get(z) for z in pts]  # ints once the None check below has passed
     if any(c is None for c in cols):
         raise InvalidInput(f"exponential outputs: {pts[cols.index(None)]!r} is not a point of the output metric")
     fx = map_f(f, metric, Y)
@@ -117,7 +124,7 @@ def exponential(metric, beta="eps/2", *, outputs=None, name=None, output_metric=
                                  name=name or f"exponential(beta = {exact_str(b) if not isinstance(b, LogVal) else b})")
 
 
-def _normalise(terms):
+def _normalise(terms: list) -> list:
     Z = ExpFrac.const(0)
     num_sum: dict = {}
     rat_sum = fmpq(0)

@@ -19,6 +19,8 @@ ExpFrac('alpha/(1 + alpha)')
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from flint import fmpq
 
@@ -36,7 +38,7 @@ def _level_or_symbolic(alpha=None, eps=None):
     return level_of(eps, alpha, required=False)
 
 
-def geometric(n: int, alpha=None, *, eps=None) -> Mechanism:
+def geometric(n: int, alpha: Any = None, *, eps: Any = None) -> Mechanism:
     """The range-restricted alpha-geometric mechanism on ``{0..n}`` (GRS12 Ex. 2.1).
 
     Parameters

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 
 from ..errors import InputTooLarge, InvalidInput, InvalidType
-from ..mechanism import MAX_CELLS, mechanism_from_values
+from ..mechanism import MAX_CELLS, Mechanism, mechanism_from_values
 
 __all__ = ["repeated", "product_sanitisation"]
 
@@ -40,7 +40,7 @@ def _concrete(mech, what):
     return mech.validate()
 
 
-def repeated(mech, k: int, *, name=None):
+def repeated(mech: Mechanism, k: int, *, name: str | None = None) -> Mechanism:
     """The ``k``-fold repetition of ``mech`` (independent noise each time), built exactly.
 
     Parameters
@@ -74,7 +74,7 @@ def repeated(mech, k: int, *, name=None):
     return mechanism_from_values(mech.inputs, labels, table, name=name or f"{mech.name}, repeated {k} times")
 
 
-def product_sanitisation(mech, n: int, *, name=None):
+def product_sanitisation(mech: Mechanism, n: int, *, name: str | None = None) -> Mechanism:
     """HLM15 (7): the product sanitisation of ``D^n`` from the 1-D mechanism ``mech`` on ``D``.
 
     >>> from exactdp.mechanisms import randomized_response

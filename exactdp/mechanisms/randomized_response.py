@@ -15,6 +15,8 @@ ExpFrac('alpha/(1 + alpha)')
 
 from __future__ import annotations
 
+from typing import Any, Iterable, cast
+
 import numpy as np
 from flint import fmpq
 
@@ -26,7 +28,7 @@ from ..mechanism import Mechanism
 __all__ = ["randomized_response"]
 
 
-def randomized_response(categories, p=None, *, name=None) -> Mechanism:
+def randomized_response(categories: int | Iterable[Any], p: Any = None, *, name: str | None = None) -> Mechanism:
     """Randomized response on the given categories (HLM15 Ex. 6).
 
     Parameters
@@ -69,7 +71,7 @@ def randomized_response(categories, p=None, *, name=None) -> Mechanism:
     """
     if isinstance(categories, int) and not isinstance(categories, bool):
         categories = [str(k) for k in range(categories)]
-    cats = [str(c) for c in categories]
+    cats = [str(c) for c in cast(Iterable[Any], categories)]  # an int was turned into labels above
     if len(cats) < 2:
         raise InvalidInput(f"randomized response: expected at least 2 categories, got {len(cats)}")
     m = len(cats) - 1

@@ -14,6 +14,7 @@ the symmetric-difference metric on subsets.
 from __future__ import annotations
 
 import itertools
+from typing import Any, Callable, Iterable
 
 import networkx as nx
 from flint import fmpq
@@ -26,7 +27,7 @@ from .space import FiniteMetric
 __all__ = ["hamming", "induced", "symmetric_difference", "database_label"]
 
 
-def database_label(x) -> str:
+def database_label(x: Iterable[Any]) -> str:
     """Label of a database tuple: its values joined by commas, e.g. ``"0,1,1"``.
 
     The labels :func:`hamming` gives the databases ``x in V^u`` of ECP14 sec. 3.2.
@@ -51,7 +52,7 @@ def database_label(x) -> str:
     return ",".join(str(v) for v in x)
 
 
-def _universe(values, individuals):
+def _universe(values: Iterable[Any], individuals: int) -> list:
     values = list(values)
     if not values:
         raise InvalidInput("hamming values: expected at least one value")
@@ -68,7 +69,7 @@ def _universe(values, individuals):
     return values
 
 
-def hamming(values, individuals: int) -> FiniteMetric:
+def hamming(values: Iterable[Any], individuals: int) -> FiniteMetric:
     """Hamming distance on databases ``V^u`` (ECP14 sec. 3.2).
 
     Databases are tuples of ``u`` values in ``V``; ``x ~ x'`` when they differ
@@ -126,7 +127,7 @@ def hamming(values, individuals: int) -> FiniteMetric:
     )
 
 
-def induced(values, individuals: int, query) -> FiniteMetric:
+def induced(values: Iterable[Any], individuals: int, query: Callable[[tuple], Any]) -> FiniteMetric:
     """The induced-graph metric ``d_{~f}`` of a query ``f : V^u -> Y`` (ECP14 sec. 3.2).
 
     ``y ~_f y'`` iff ``f(x) = y`` and ``f(x') = y'`` for some adjacent
@@ -196,7 +197,7 @@ def induced(values, individuals: int, query) -> FiniteMetric:
     return m
 
 
-def symmetric_difference(ground) -> FiniteMetric:
+def symmetric_difference(ground: Iterable[Any]) -> FiniteMetric:
     """The subsets of a finite set with ``d(A, B) = |A (+) B|`` (HLM15 Example 1).
 
     The hypercube graph on the subsets: ``eps``-DP over it is HLM15's

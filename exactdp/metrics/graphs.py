@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 from math import gcd
+from typing import Any, Iterable, cast
 
 import networkx as nx
 from flint import fmpq
@@ -59,7 +60,7 @@ def _check_n(n, what, minimum=1):
     return n
 
 
-def from_graph(G, weight: str | None = None, *, allow_float: bool = False) -> FiniteMetric:
+def from_graph(G: nx.Graph, weight: str | None = None, *, allow_float: bool = False) -> FiniteMetric:
     """The shortest-path metric of a networkx graph.
 
     Parameters
@@ -140,7 +141,7 @@ def _index_graph(G, nodes, weight, allow_float):
     return H
 
 
-def _shortest_path_metric(H, labels, *, unit):
+def _shortest_path_metric(H, labels, *, unit) -> FiniteMetric:
     """The shortest-path metric of the indexed graph ``H``; distances computed lazily, one source at a time."""
     cache: dict = {}
 
@@ -255,7 +256,7 @@ def cycle(n: int) -> FiniteMetric:
     )
 
 
-def discrete(points) -> FiniteMetric:
+def discrete(points: int | Iterable[Any]) -> FiniteMetric:
     """The discrete metric: distance 1 between any two distinct points (HLM15 Ex. 7).
 
     Over it ``eps d``-privacy is plain ``eps``-DP between any two inputs
@@ -287,7 +288,7 @@ def discrete(points) -> FiniteMetric:
     if isinstance(points, int) and not isinstance(points, bool):
         _check_n(points, "discrete points")
         points = [str(i) for i in range(points)]
-    labels = [str(p) for p in points]
+    labels = [str(p) for p in cast(Iterable[Any], points)]  # an int was turned into labels above
     if not labels:
         raise InvalidInput("discrete points: expected at least one point")
     n = len(labels)
@@ -301,7 +302,7 @@ def discrete(points) -> FiniteMetric:
     )
 
 
-def grid(shape, norm: str = "manhattan", step=1) -> FiniteMetric:
+def grid(shape: Iterable[int], norm: str = "manhattan", step: Any = 1) -> FiniteMetric:
     """The ``R x C`` grid with Manhattan, Chebyshev or Euclidean distance, scaled by ``step``.
 
     Points are labelled ``"r,c"``.  Euclidean distances are exact square roots.

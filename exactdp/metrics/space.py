@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from flint import fmpq
@@ -40,13 +41,16 @@ from ..exact.lin import Lin
 from ..exact.values import brief
 from ..exact.values import distance as parse_distance
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 __all__ = ["FiniteMetric", "MAX_POINTS_DENSE", "dist_sub", "dist_add"]
 
 #: largest number of points for which an explicit distance matrix is accepted
 MAX_POINTS_DENSE = 5_000
 
 
-def dist_add(a, b):
+def dist_add(a: Any, b: Any) -> Any:
     if a == math.inf or b == math.inf:
         return math.inf
     if isinstance(a, fmpq) and isinstance(b, fmpq):
@@ -55,7 +59,7 @@ def dist_add(a, b):
     return s.rational() if s.is_rational() else s
 
 
-def dist_sub(a, b):
+def dist_sub(a: Any, b: Any) -> Any:
     """``a - b`` for finite exact distances."""
     if isinstance(a, fmpq) and isinstance(b, fmpq):
         return a - b
@@ -131,7 +135,7 @@ class FiniteMetric:
     def __repr__(self):
         return f"<FiniteMetric {self.description}: {len(self)} points>"
 
-    def to_networkx(self):
+    def to_networkx(self) -> nx.Graph:
         """Return the graph of the generating pairs as a networkx graph.
 
         On a graph metric its shortest paths give back the metric (the
@@ -189,7 +193,7 @@ class FiniteMetric:
         except KeyError:
             raise InvalidInput(f"point {x!r} is not in the metric ({self.description})") from None
 
-    def distance(self, x, y):
+    def distance(self, x: Any, y: Any) -> Any:
         """Return the exact distance between the points labelled ``x`` and ``y``.
 
         Parameters
@@ -215,7 +219,7 @@ class FiniteMetric:
         """
         return self._distance_fn(self._idx(x), self._idx(y))
 
-    def d(self, i: int, j: int):
+    def d(self, i: int, j: int) -> Any:
         """Return the exact distance between the points of indices ``i`` and ``j``.
 
         Parameters
@@ -236,7 +240,7 @@ class FiniteMetric:
         """
         return self._distance_fn(i, j)
 
-    def distance_matrix(self):
+    def distance_matrix(self) -> list[list[Any]]:
         """Return the full exact distance matrix; O(n^2) values.
 
         Returns
@@ -313,7 +317,7 @@ class FiniteMetric:
             params={**self.params, "scale": exact_str(c)},
         )
 
-    def diameter(self):
+    def diameter(self) -> Any:
         """Return the largest finite distance.
 
         Returns
@@ -336,7 +340,7 @@ class FiniteMetric:
                     best = d
         return best
 
-    def min_distance(self):
+    def min_distance(self) -> Any:
         """Return the smallest distance between distinct points (``kappa`` of HLM15 Thm 7).
 
         Returns

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import networkx as nx
 
 from ..errors import InvalidInput, InvalidType
@@ -33,7 +35,7 @@ def _get_list(spec, key, kind):
     return v
 
 
-def metric_from_spec(spec) -> FiniteMetric:
+def metric_from_spec(spec: Any) -> FiniteMetric:
     """Build a :class:`FiniteMetric` from a decoded JSON object.
 
     The file format of the README: ``{"kind": ..., ...}`` with kind one of
@@ -118,7 +120,7 @@ def metric_from_spec(spec) -> FiniteMetric:
     raise InvalidInput(f"metric: unknown kind {kind!r}; expected one of {_KINDS}")
 
 
-def as_metric(obj, weight: str = "weight") -> FiniteMetric:
+def as_metric(obj: Any, weight: str = "weight") -> FiniteMetric:
     """Normalise a metric argument once, at the entry of a public function.
 
     Accepts a :class:`FiniteMetric` (returned as is), an undirected networkx

@@ -25,9 +25,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from flint import fmpq
+
+if TYPE_CHECKING:
+    from .space import FiniteMetric
 
 __all__ = ["DistanceCodes", "distance_codes", "equitable_partition", "Partition", "is_equitable", "quotient_counts"]
 
@@ -73,6 +77,9 @@ class DistanceCodes:
     ``rows(idx)`` gives the codes of some rows without building the whole matrix when the metric's distance
     is a known formula; ``full()`` builds (and keeps) the ``n x n`` matrix.
     """
+
+    #: the last large ``rows`` request and its answer (absent until the first)
+    _last: tuple[bytes, np.ndarray]
 
     def __init__(self, metric):
         self.metric = metric
@@ -127,7 +134,7 @@ class DistanceCodes:
         return self._full
 
 
-def distance_codes(metric):
+def distance_codes(metric: FiniteMetric) -> tuple[np.ndarray, list]:
     """``(codes, values)``: an ``int32`` matrix of distance codes and the exact distance of each code.
 
     ``codes[i, j] == codes[k, l]`` iff ``d(i, j) = d(k, l)`` (exactly); ``values[codes[i, j]] == d(i, j)``.
@@ -193,7 +200,7 @@ def _codes_from_pairs(metric):
     return codes, values
 
 
-def _codes_generic(metric):
+def _codes_generic(metric: FiniteMetric) -> tuple[np.ndarray, list]:
     n = len(metric)
     codes = np.empty((n, n), dtype=np.int32)
     values: list = []
@@ -307,7 +314,7 @@ def _signatures(codes, cell_of, ncodes, rows):
     return keys
 
 
-def is_equitable(codes, cell_of) -> bool:
+def is_equitable(codes: np.ndarray, cell_of: np.ndarray) -> bool:
     """Exact check: every point of a cell has the same number of points at each distance in each cell.
 
     >>> import numpy as np
@@ -317,7 +324,7 @@ def is_equitable(codes, cell_of) -> bool:
     """
     n = len(cell_of)
     ncodes = int(codes.max()) + 1 if n else 1
-    reps = {}
+    reps: dict[int, int] = {}
     for i in range(n):
         reps.setdefault(int(cell_of[i]), i)
     rep_of = np.array([reps[int(a)] for a in cell_of])
@@ -353,7 +360,7 @@ def _colour_refinement(codes, max_rounds=64, initial=None):
 MAX_REFINE = 3000
 
 
-def equitable_partition(metric, codes=None) -> Partition:
+def equitable_partition(metric: FiniteMetric, codes: DistanceCodes | None = None) -> Partition:
     """A verified equitable partition of the metric's distance matrix (see the module docstring).
 
     ``codes``: a :class:`DistanceCodes` (built if not given).  Automorphisms named by the metric's
@@ -411,7 +418,7 @@ def refine_partition(dc, part: Partition, colours) -> Partition | None:
                      "exactly")
 
 
-def quotient_counts(dc, part: Partition):
+def quotient_counts(dc: DistanceCodes, part: Partition) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(A, B, code, count)`` arrays: the number of ``b`` in cell ``B`` at distance code ``code`` from the
     representative of cell ``A``.  ``Q[A, B] = sum count * f(values[code])`` for ``Phi_ab = f(d(a, b))``."""
     reps = part.representatives()

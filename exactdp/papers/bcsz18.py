@@ -12,6 +12,7 @@ from itertools import combinations
 
 from flint import arb, fmpq
 
+from ..certificate import Certificate
 from ..certify.privacy import certify_privacy, smallest_epsilon
 from ..exact import Level, decimal_enclosure, exact_str
 from ..mechanism import Mechanism, mechanism_from_values
@@ -87,6 +88,7 @@ def prop21() -> ClaimResult:
         ok &= c.holds is True and ev.agrees_on_H is True and ev.normalisers_equal_1 == len(H)
         certs.append(c)
         eps = ev.level.text
+        assert ev.epsilon is not None  # the extension's smallest eps is decided on every instance
         rows.append([label, len(M), len(H), eps, ev.epsilon_of_A_hat, ev.private_on_H,
                      f"{ev.normalisers_equal_1}/{len(H)}", ev.private_2eps, ev.epsilon,
                      _loss_ratio(ev.epsilon, eps) if ev.epsilon not in ("0", "inf") else "0"])
@@ -169,6 +171,7 @@ def sec3() -> ClaimResult:
             ok &= c.holds is True
             certs.append(c)
             e = c.evidence.level.text
+            assert c.evidence.epsilon is not None  # the extension's smallest eps is decided
             rows.append([4, Dg, len(labels), Ah.name, e, c.evidence.epsilon, _loss_ratio(c.evidence.epsilon, e),
                          c.evidence.private_2eps])
     body = md_table(["n", "D", "|H|", "Â", "eps", "eps* of the extension", "eps*(A)/eps", "2 eps-private"], rows)
@@ -194,6 +197,7 @@ def _closed_form_t(L, R):
           "Â = randomized response on two outputs with ratio exactly e^(eps L) (alpha = 1/2).",
           "the paper proves 2 eps suffices and does not discuss necessity")
 def factor2() -> ClaimResult:
+    certs: list[Certificate]
     rows, certs, ok = [], [], True
     for L in (2, 3, 4, 6, 8):
         Ah = _two_point(L)
@@ -201,12 +205,14 @@ def factor2() -> ClaimResult:
         c = best_extension_bracket(Ah, M, H, alpha="1/2", rel_width="1/256")
         certs.append(c)
         a, b, rhs = _closed_form_t(L, 2)
+        assert c.evidence.t_lower is not None  # t = 1 admits no extension here: the bracket has a lower end
         lo, hi = fmpq(c.evidence.t_lower), fmpq(c.evidence.t_upper)
         # the closed form t' lies in the LP bracket: g(t) = t^a + t^b - (1 + 2^L) changes sign on it
         ok &= lo ** a + lo ** b < rhs <= hi ** a + hi ** b
         X = extension_data(Ah, M, H, alpha="1/2")
         e = smallest_epsilon(X.mechanism, M)
         certs.append(e)
+        assert e.evidence.epsilon is not None  # a rational mechanism: its smallest eps is decided
         with_arb = decimal_enclosure(lambda: _root(a, b, rhs).log() / arb(2).log(), 6)
         rows.append([L, f"t^{a} + t^{b} = {rhs}", f"{with_arb[0]}..{with_arb[1]}",
                      f"[{c.evidence.factor_lower[0]}, {c.evidence.factor_upper[1]}]",

@@ -6,6 +6,8 @@ from __future__ import annotations
 import networkx as nx
 from flint import fmpq
 
+from ..certificate import Certificate
+from ..certificate.privacy import PrivacyEvidence
 from ..exact import Level, decimal_enclosure, exact_str
 from ..certify import smallest_epsilon
 from ..mechanisms import exponential, geometric
@@ -106,7 +108,9 @@ def prop9() -> ClaimResult:
             closed = prop9_mechanism(m, L)
             general = tight_constraints(m, L)
             certs.append(general)
-            same = general.holds is True and general.evidence.mechanism.rows() == _strs(closed.rows())
+            # a holding certificate carries its mechanism (``and`` stops before a missing one)
+            same = (general.holds is True
+                    and general.evidence.mechanism.rows() == _strs(closed.rows()))  # type: ignore[union-attr]
             ok &= sym and same
             rows.append([name, len(m), a, sym, same, exact_str(closed[0, 0])])
     ok &= not ball_size_symmetric(path(4))
@@ -129,12 +133,15 @@ def sec61() -> ClaimResult:
         for a in ("1/2", "1/3", "9/10"):
             c = tight_constraints(path(n + 1), Level.from_alpha(a))
             certs.append(c)
-            same = c.holds is True and c.evidence.mechanism.rows() == _strs(geometric(n, a).rows())
+            # a holding certificate carries its mechanism (``and`` stops before a missing one)
+            same = (c.holds is True
+                    and c.evidence.mechanism.rows() == _strs(geometric(n, a).rows()))  # type: ignore[union-attr]
             ok &= same
             rows.append([n, a, c.verdict.value, same])
     # transcendental level: certified enclosures contain the geometric diagonal
     c = tight_constraints(path(6), Level.from_eps("1/2"))
     ok &= c.holds is True
+    assert c.evidence.z is not None  # solved by a certified ball solve
     body = (md_table(["n", "alpha", "exists", "= truncated geometric (exact)"], rows)
             + f"\n\nAt eps = 1/2 (transcendental alpha), n = 5: z = {', '.join(c.evidence.z)} (certified), i.e. "
             "1/(1 + alpha) at the ends and (1 - alpha)/(1 + alpha) inside.\n")
@@ -167,6 +174,7 @@ def thm3() -> ClaimResult:
             certs.append(c)
             e = 1 / fmpq(a)
             mu_closed = (e / (k * (k - 1 + e))) ** u
+            assert c.evidence.mu is not None  # full support, invertible Phi: mu is solved
             mus = {str(x) for x in c.evidence.mu}
             general = fmpq(len(m)) * sum((fmpq(x) for x in c.evidence.mu), fmpq(0))
             closed = theorem3_bound(k, u, e)
@@ -267,6 +275,7 @@ def _threshold_claim(metric, printed: str, width):
     c = threshold(metric, width=width)
     t = c.evidence
     at = tight_constraints(metric, Level.from_eps(printed))
+    assert t.lo_rational is not None and t.hi_rational is not None  # a certified bracket
     p = fmpq(int(printed.split("/")[0]), int(printed.split("/")[1]))
     lo, hi = fmpq(t.lo_rational), fmpq(t.hi_rational)
     status = "reproduced" if lo <= p <= hi else "differs"
@@ -329,6 +338,8 @@ def thm1() -> ClaimResult:
                 a = certify_privacy(H, Y, eps=eps)
                 b = certify_privacy(HF, X, eps=eps)
                 certs += [a, b]
+                # rational entries: never the symbolic all-eps fallback
+                assert isinstance(a.evidence, PrivacyEvidence) and isinstance(b.evidence, PrivacyEvidence)
                 same = a.holds is b.holds and a.evidence.epsilon == b.evidence.epsilon
                 ok &= same
                 rows.append([name, mname, eps, a.verdict.value, b.verdict.value, a.evidence.epsilon, same])
@@ -462,6 +473,9 @@ def sec72() -> ClaimResult:
     m = grid((N, N), "euclidean")
     th = threshold(m, width=fmpq(1, 10**9))
     t = th.evidence
+    certs: list[Certificate]
+    none_at: list[str]
+    undecided_at: list[str]
     rows, certs, better_all, none_at, undecided_at = [], [th], True, [], []
     for eps in SEC72_EPS:
         lap = planar_laplace_utility(N, eps)

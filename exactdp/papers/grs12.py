@@ -7,6 +7,8 @@ them (two-sided geometric noise, range restriction to ``{0..n}``).
 
 from __future__ import annotations
 
+from ..certificate import Certificate
+from ..certificate.privacy import PrivacyEvidence
 from ..certify.all_eps import certify_all_eps
 from ..certify.privacy import certify_privacy
 from ..certify.relation import certify_relation
@@ -43,6 +45,7 @@ def _unrestricted_column_factor(n: int, z: int):
           "eps-differentially private, for every eps > 0")
 def ex21() -> ClaimResult:
     rows = ["| n | verdict for every eps | distinct constraints | identically tight | recheck |", "|---|---|---|---|---|"]
+    certs: list[Certificate]
     certs, ok = [], True
     for n in NS:
         c = certify_all_eps(geometric(n), path(n + 1))
@@ -65,6 +68,7 @@ def ex21() -> ClaimResult:
              "those of the range-restricted one, which are certified below for every eps.")
     level = certify_privacy(geometric(10, "1/2"), path(11), alpha="1/2")
     certs.append(level)
+    assert isinstance(level.evidence, PrivacyEvidence)  # a rational alpha: never the all-eps fallback
     ok &= level.holds is True and level.evidence.epsilon == "log(2)"
     sections = [
         ("Range-restricted geometric mechanism on {0..n}, all eps at once",
@@ -139,7 +143,7 @@ def fig1() -> ClaimResult:
 
 def _fig1_certificates(n, G) -> list:
     """Figure 1's facts as certificates: rows stochastic for every alpha, privacy at 1/2, Figure 2's column 2."""
-    certs = []
+    certs: list[Certificate] = []
     for i in range(n + 1):
         row = [f"alpha^{i}/(1 + alpha)"] + [f"(1 - alpha)/(1 + alpha)*alpha^{abs(j - i)}" for j in range(1, n)] + \
               [f"alpha^{n - i}/(1 + alpha)"]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import sympy as sp
 from flint import fmpq
 
+from ..certificate.privacy import PrivacyEvidence
 from ..certify import certify_privacy, certify_relation
 from ..exact import ExpFrac, Lin, exact_str
 from ..mechanism import mechanism_from_values
@@ -132,7 +134,7 @@ def sec61() -> ClaimResult:
     lim1 = sp.limit(ratio, al, 1, "-")
     lim0 = sp.limit(ratio, al, 0, "+")
     # the geometric side, exactly, from the library: the LP optimum at alpha = 1/2 (and two more levels)
-    geo_at = {}
+    geo_at: dict[str, Any] = {}
     for a in ("1/2", "1/3", "9/10"):
         sol, _ = optimal_mechanism(1, fmpq(a), User.uniform(1, "binary"))
         geo_at[a] = sol.value
@@ -240,6 +242,7 @@ def thm61() -> ClaimResult:
             "still unique but is not the geometric mechanism once alpha is large, where it pays to report values "
             "near the middle. ")
     if abs_fail:
+        assert n0 is not None and sol0 is not None and opt0 is not None  # the first failing instance
         body += (f"For example n = {n0}, alpha = {a0}: the unique optimum has loss {exact_str(sol0.value)} and rows "
                  + "; ".join("(" + ", ".join(exact_str(v) for v in r) + ")" for r in opt0.rows())
                  + f", while the truncated geometric mechanism at face value has loss "
@@ -305,6 +308,7 @@ def prop62() -> ClaimResult:
         ok &= loss_avg <= worst_K
         lines.append(f"- {name}: worst-case loss (9) of K = {worst_K}, of the average = {loss_avg} "
                      f"({'<=' if loss_avg <= worst_K else '>'})")
+    assert isinstance(cK.evidence, PrivacyEvidence) and isinstance(cA.evidence, PrivacyEvidence)  # rational entries
     body = ("**Setting.** The proposition quantifies over all mechanisms and users; the instance is exactdp's own "
             "(neither version of the paper gives one; the journal numbers it Prop. 6.1).\n\n"
             "Instance over {0,1}^3 with the count query: K flips bit i with probability q_i = 1/3, 1/4, 1/5 and "

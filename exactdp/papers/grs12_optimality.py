@@ -14,6 +14,7 @@ from flint import fmpq
 
 from ..errors import InvalidInput
 from ..mechanism import Mechanism
+from ..certificate.privacy import PrivacyEvidence
 from ..certify import certify_lp_infeasible, certify_lp_optimum, certify_privacy
 from ..exact import LinearProgram, exact_number, exact_str, solve_lp
 from ..mechanisms import geometric
@@ -263,6 +264,7 @@ def fig3() -> ClaimResult:
             f"Lemma 5.11: the remap read off the column patterns sends {mapping}; applied to the truncated "
             f"geometric mechanism it rebuilds Figure 2 exactly: {reproduces}.\n")
     priv = certify_privacy(M, path(6), alpha="1/2")
+    assert isinstance(priv.evidence, PrivacyEvidence)  # a rational alpha: never the all-eps fallback
     glyphs = sum(g in "DU" for row in got for g in row)
     body += (f"\n**Certificate.** The exact privacy check of Figure 2's mechanism at alpha = 1/2 on the path 0..5 "
              f"(`privacy`, re-checked from its JSON) finds {priv.evidence.tight_count} tight constraints: exactly the "

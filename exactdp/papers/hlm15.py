@@ -6,6 +6,7 @@ expected error meets the Theorem 7 lower bound for the discrete metric).
 
 from __future__ import annotations
 
+from ..certificate.privacy import PrivacyEvidence
 from ..certify import certify_relation
 from ..certify.all_eps import certify_all_eps
 from ..certify.privacy import certify_privacy
@@ -44,6 +45,9 @@ def ex6() -> ClaimResult:
         R2 = randomized_response(m + 1, p=p2)
         c2 = certify_privacy(R2, D, eps=eps)
         certs += [c, c2]
+        # rational or exponential entries: never the symbolic all-eps fallback; c2's smallest eps is decided
+        assert isinstance(c.evidence, PrivacyEvidence) and isinstance(c2.evidence, PrivacyEvidence)
+        assert c2.evidence.enclosure is not None
         ok &= c.holds is True and c.evidence.epsilon == eps and c2.holds is False
         ok &= c.recheck().ok is True and c2.recheck().ok is True
         rows.append(f"| {m} | {eps} | {p} | {c.verdict.value} ({c.evidence.tight_count} tight) | {c.evidence.epsilon} | "

@@ -45,6 +45,7 @@ def sec4() -> ClaimResult:
     two = certify_approx(repeated(R, 2), PAIR, eps=eps, delta=delta)
     a, b = (1 - p) ** 2, p ** 2
     ok = one.holds is True and two.holds is False and b == fmpq(81796, 10**6)
+    assert two.evidence.witness is not None  # a decided certificate names its worst pair
     ok &= two.evidence.witness["worst_set"] == ["0,0"] and two.evidence.witness["lhs"] == exact_str(a)
     rounded = f"{float(a):.4f}" == "0.5098"
     nums = md_table(["quantity", "paper", "exact", "note"],
@@ -179,6 +180,7 @@ def thm3() -> ClaimResult:
         for eps in LEMMA_EPS:
             lvl = approx_level(eps=eps)
             c = certify_approx(M, [("x", "x'")], eps=eps, delta="0")
+            assert c.evidence.witness is not None  # a decided certificate names its worst pair
             Pv, Qv = M.rows()
             bx, bq = _brute_best(Pv, Qv, lvl), _brute_best(Qv, Pv, lvl)
             top = bx if affine_sign(bx[0] - bq[0], bx[1] - bq[1], lvl) >= 0 else bq

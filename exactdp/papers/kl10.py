@@ -25,7 +25,7 @@ from .registry import ClaimResult, md_table, register
           "eps <= 2 C beta")
 def thm27() -> ClaimResult:
     rows, certs, ok, shown = [], [], True, None
-    cases = [(f"two points, mu = (1 - t, t), t = {t}", discrete(2), None, None,
+    cases: list[tuple] = [(f"two points, mu = (1 - t, t), t = {t}", discrete(2), None, None,
               {"0": str(1 - fmpq(t)), "1": t}, "log(2)") for t in ("1/2", "1/10", "1/100", "1/1000")]
     cases.append(("path(3) -> path(5), f(x) = 2x, uniform mu", path(3), path(5), {"0": "0", "1": "2", "2": "4"},
                   None, "log(2)"))
@@ -36,6 +36,7 @@ def thm27() -> ClaimResult:
         certs.append(c)
         shown = c if label.endswith("t = 1/1000") else shown
         ev = c.evidence
+        assert ev.enclosure is not None  # every instance's smallest eps is decided
         ok &= c.holds is True and ev.attained is False
         rows.append([label, ev.lipschitz, ev.bound, ev.epsilon, f"{ev.enclosure[0][:10]}",
                      f"{ev.bound_enclosure[0][:10]}", "no" if ev.attained is False else "yes"])
@@ -47,6 +48,7 @@ def thm27() -> ClaimResult:
              "(which has positive weight, since M_x(y) > 0) force sigma(f(x), f(z)) = 0. "
              "Reconstructed: Def. 2.6 says \"a measure mu on X\" (mu lives on Y), and Lemma A.1's second and fifth "
              "lines repeat f(x) where f(z) is meant.")
+    assert shown is not None  # the t = 1/1000 instance is among the cases
     return ClaimResult("reproduced" if ok else "differs",
                        "the exact smallest eps is below 2 C beta on all 6 instances (rational and transcendental "
                        "regimes, C = 1 and 2); the bound is approached (t -> 0) but never attained on a finite space",
@@ -95,6 +97,7 @@ def def23() -> ClaimResult:
         ok &= at.value == 1 - d and below.value < 1 - d and at.value == t_star / (t_star + n - 1)
         c = certify_tradeoff(discrete(n), gamma="1", delta=delta)
         certs.append(c)
+        assert c.evidence.t_lower is not None  # t* > 1 here: the bracket has a lower end
         ok &= fmpq(c.evidence.t_lower) < t_star <= fmpq(c.evidence.t_upper)
         rows.append([f"discrete({n})", delta, f"log({exact_str(t_star)})", exact_str(at.value),
                      exact_str(below.value), f"[{c.evidence.epsilon_bracket[0]}, {c.evidence.epsilon_bracket[1]}]"])

@@ -12,14 +12,14 @@ proofs`` writes to ``proofs/<id>.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import InvalidInput
 
 __all__ = ["Claim", "ClaimResult", "register", "claims", "get_claim", "run_claim", "STATUSES", "md_table"]
 
 
-def md_table(header, rows) -> str:
+def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
     """A Markdown table from a header and rows of cells (any objects, printed with ``str``)."""
     lines = ["| " + " | ".join(str(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
@@ -50,7 +50,7 @@ class ClaimResult:
         """``"3 confirmed"``, ``"2 confirmed, 1 not checkable"``, ... or ``"no certificate"``."""
         if not self.certificates:
             return "no certificate"
-        counts = {}
+        counts: dict[str, int] = {}
         for r in self.rechecks():
             counts[r.status] = counts.get(r.status, 0) + 1
         return ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
@@ -80,9 +80,10 @@ class Claim:
 _REGISTRY: dict[str, Claim] = {}
 
 
-def register(id: str, paper: str, where: str, statement: str, paper_says: str):
+def register(id: str, paper: str, where: str, statement: str,
+             paper_says: str) -> Callable[[Callable[[], ClaimResult]], Callable[[], ClaimResult]]:
     """Decorator adding a claim function to the registry."""
-    def deco(fn):
+    def deco(fn: Callable[[], ClaimResult]) -> Callable[[], ClaimResult]:
         if id in _REGISTRY:
             raise ValueError(f"claim {id} registered twice")
         _REGISTRY[id] = Claim(id, paper, where, statement, paper_says, fn)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flint import arb, ctx, fmpq
 
 from ..errors import ExactDPError, UnsupportedRegime
@@ -42,7 +44,7 @@ def _axes(ax):
     return ax
 
 
-def to_float(v) -> float:
+def to_float(v: Any) -> float:
     """An exact value (rational or exact exponential expression) as a float, for drawing only.
 
     Parameters

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Iterable
+
 from flint import fmpq
 
 from ..errors import InvalidInput
@@ -13,10 +15,16 @@ from ..theory.regular import corner_priors, prior_from, regular_prior, tight_con
 from ..theory.threshold import threshold
 from ._base import MissingDependency, _axes, _log_float, _pyplot, to_float
 
+if TYPE_CHECKING:
+    from ..certificate import Certificate
+    from ..certificate.ecp14 import ThresholdEvidence
+    from ..metrics.space import FiniteMetric
+    from matplotlib.axes import Axes
+
 __all__ = ["corner_points", "plot_regular_region", "utility_data", "plot_utility", "geo_utility_data", "plot_geo_utility"]
 
 
-def corner_points(metric, level) -> list:
+def corner_points(metric: FiniteMetric, level: Level) -> list:
     """The corner priors ``c^y`` of a three-point metric (ECP14 Def. 5), exactly: three priors of three entries.
 
     ``c^y_y' = phi_yy' / sum_y'' phi_yy''`` with ``phi_yy' = e^(-eps d(y, y'))``.
@@ -56,7 +64,8 @@ def _simplex_xy(p):
     return x, y
 
 
-def plot_regular_region(metric, level, *, ax=None, priors=None):
+def plot_regular_region(metric: FiniteMetric, level: Level | str, *, ax: Axes | None = None,
+                        priors: Iterable[Any] | None = None) -> tuple[Axes, list]:
     """ECP14 Fig. 2/3: the ``d``-regular priors of a three-point metric on the simplex of priors.
 
     By ECP14 Prop. 3 a prior is regular iff it is a convex combination of the corner
@@ -127,7 +136,7 @@ def plot_regular_region(metric, level, *, ax=None, priors=None):
 # -- ECP14: utility against eps ---------------------------------------------------------------------------------
 
 
-def utility_data(metric, bases, *, sensitivity=1):
+def utility_data(metric: FiniteMetric, bases: Iterable[Any], *, sensitivity: int = 1) -> list[tuple]:
     """Exact uniform-prior utilities (optimal remaps) of the tight-constraints and geometric mechanisms.
 
     For each rational base ``b`` the geometric mechanism on ``{0..N-1}`` is
@@ -171,12 +180,14 @@ def utility_data(metric, bases, *, sensitivity=1):
             raise InvalidInput(f"plot_utility: a base must be a rational in (0, 1), got {b}")
         alpha = b ** sensitivity
         c = tight_constraints(metric, Level.from_alpha(str(alpha)))
-        tight = sum((to_rational(z, what="z") for z in c.evidence.z), fmpq(0)) / n if c.holds is True else None
+        tight = (sum((to_rational(z, what="z") for z in c.evidence.z), fmpq(0)) / n  # type: ignore[union-attr]
+                 if c.holds is True else None)  # a holding certificate carries its solution z
         out.append((b, alpha, tight, max_utility(geometric(n - 1, str(b)), prior)))
     return out
 
 
-def plot_utility(metric, bases, *, sensitivity=1, ax=None, mark_threshold=True):
+def plot_utility(metric: FiniteMetric, bases: Iterable[Any], *, sensitivity: int = 1, ax: Axes | None = None,
+                 mark_threshold: bool = True) -> tuple[Axes, list[tuple], Certificate[ThresholdEvidence] | None]:
     """ECP14 Fig. 6: utility of the tight-constraints and geometric mechanisms against eps.
 
     The utilities are exact (:func:`utility_data`); the certified threshold of ECP14 sec. 7
@@ -225,6 +236,7 @@ def plot_utility(metric, bases, *, sensitivity=1, ax=None, mark_threshold=True):
             label="tight-constraints (ECP14)")
     ax.plot(eps, [to_float(g) for *_, g in data], "s-", label="geometric (GRS12)")
     if th is not None and th.holds is True:
+        assert th.evidence.hi is not None  # a found threshold has its bracket
         hi = float(th.evidence.hi)
         ax.axvline(hi, color="gray", linestyle="--",
                    label=f"certified threshold eps in [{th.evidence.lo}, {th.evidence.hi}]")
@@ -238,7 +250,7 @@ def plot_utility(metric, bases, *, sensitivity=1, ax=None, mark_threshold=True):
 # -- ECP14 sec. 7.2, Fig. 7: tight-constraints against planar Laplace on a Euclidean grid -------------------------
 
 
-def geo_utility_data(side, eps_values):
+def geo_utility_data(side: int, eps_values: Iterable[Any]) -> list[tuple]:
     """Certified uniform-prior utilities (optimal remaps) on the ``side x side`` Euclidean grid (ECP14 Fig. 7).
 
     For each rational eps: the tight-constraints mechanism's utility ``sum(z)/n`` (ECP14 Thm. 2, Prop. 7;
@@ -281,7 +293,8 @@ def geo_utility_data(side, eps_values):
     return out
 
 
-def plot_geo_utility(side, eps_values, *, ax=None, mark_threshold=True):
+def plot_geo_utility(side: int, eps_values: Iterable[Any], *, ax: Axes | None = None,
+                     mark_threshold: bool = True) -> tuple[Axes, list[tuple], Certificate[ThresholdEvidence] | None]:
     """ECP14 Fig. 7: utility of the tight-constraints and planar Laplace mechanisms against eps.
 
     The values are certified enclosures (:func:`geo_utility_data`, drawn at their midpoints; their widths are
@@ -327,6 +340,7 @@ def plot_geo_utility(side, eps_values, *, ax=None, mark_threshold=True):
             label="tight-constraints (ECP14)")
     ax.plot(xs, [float((lp[0] + lp[1]) / 2) for *_, lp in data], "s-", label="planar Laplace, beta = eps/2")
     if th is not None and th.holds is True:
+        assert th.evidence.hi is not None  # a found threshold has its bracket
         ax.axvline(float(th.evidence.hi), color="gray", linestyle="--",
                    label=f"certified threshold eps in [{th.evidence.lo}, {th.evidence.hi}]")
     ax.set_xlabel("eps")

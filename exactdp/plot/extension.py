@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any, Sequence
 
 from flint import ctx, fmpq
 
@@ -10,10 +11,17 @@ from ..errors import InvalidInput
 from ..exact.decide import arb_of, sign, simplify
 from ._base import MissingDependency, _axes, to_float
 
+if TYPE_CHECKING:
+    from ..exact.level import Level
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
+    from matplotlib.axes import Axes
+
 __all__ = ["extension_pairs", "plot_extension"]
 
 
-def extension_pairs(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=None):
+def extension_pairs(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *,
+                    eps: Any = None, alpha: Any = None, level: Level | None = None) -> tuple[Any, list]:
     """Per pair of points, the exact largest privacy-loss ratio of the BCSZ18 extension.
 
     For every unordered pair ``{D1, D2}`` of points of ``M`` with ``0 < d(D1, D2) < inf``, the worst
@@ -90,7 +98,9 @@ def _worst_ratio(vals, row1, row2):
     return best if best is not None else (fmpq(1), fmpq(1))
 
 
-def plot_extension(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=None, ax=None):
+def plot_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *,
+                   eps: Any = None, alpha: Any = None, level: Level | None = None,
+                   ax: Axes | None = None) -> tuple[Axes, list]:
     """BCSZ18 Prop. 2.1 in one picture: the extension's privacy loss against distance, with ``eps`` and ``2 eps``.
 
     For every pair of points the exact worst loss ``log R`` of the extension (:func:`extension_pairs`) is

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Iterable
+
 from flint import fmpq
 
 from ..errors import InvalidInput
@@ -12,10 +14,13 @@ from ..theory.threshold import threshold
 from ..theory.users import User, expected_loss
 from ._base import MissingDependency, _axes, to_float
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
 __all__ = ["loss_data", "plot_geometric_vs_laplace"]
 
 
-def loss_data(roots):
+def loss_data(roots: Iterable[Any]) -> list[tuple]:
     """Exact optimal expected losses at ``alpha = s^2`` for rational ``s`` in (0, 1) (GRS12 sec. 6.1).
 
     One count, results {0, 1}, prior 1/2 each, binary loss.  Geometric: the Bayes-remapped
@@ -55,7 +60,8 @@ def loss_data(roots):
     return out
 
 
-def plot_geometric_vs_laplace(roots=None, *, ax=None):
+def plot_geometric_vs_laplace(roots: Iterable[Any] | None = None, *,
+                              ax: Axes | None = None) -> tuple[Axes, list[tuple]]:
     """GRS12 sec. 6.1: optimal expected loss of the geometric and Laplace mechanisms against alpha.
 
     Parameters

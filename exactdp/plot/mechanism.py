@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import UnsupportedRegime
 from ..exact.level import Level
 from ..mechanisms import geometric
 from ._base import MissingDependency, _axes, to_float
 
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+    from matplotlib.axes import Axes
+
 __all__ = ["plot_mechanism"]
 
 
-def plot_mechanism(mech, *, ax=None, cmap="viridis", annotate=None):
+def plot_mechanism(mech: Mechanism, *, ax: Axes | None = None, cmap: str = "viridis",
+                   annotate: bool | None = None) -> Axes:
     """Draw a mechanism as a heat map: rows are secrets ``x``, columns outputs ``z``.
 
     Parameters

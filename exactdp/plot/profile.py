@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 from flint import arb, ctx
 
@@ -11,10 +12,14 @@ from ..exact.decide import arb_of
 from ..exact.values import to_rational
 from ._base import MissingDependency, _axes, _log_float, to_float
 
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+    from matplotlib.axes import Axes
+
 __all__ = ["profile_data", "plot_profile"]
 
 
-def profile_data(mech, neighbours, *, times=1):
+def profile_data(mech: Mechanism, neighbours: Any, *, times: int = 1) -> list[tuple]:
     """The exact privacy profile drawn by :func:`plot_profile`: pieces ``delta = A - e^eps B``.
 
     Parameters
@@ -91,8 +96,9 @@ def _bound_curves(single, k: int, eps_max: float, delta_prime):
     return basic, adv
 
 
-def plot_profile(mech, neighbours, *, times=None, bounds=False, delta_prime="1/1000000", eps_max=None, ax=None,
-                 logy=False, delta_min=1e-12):
+def plot_profile(mech: Mechanism, neighbours: Any, *, times: int | None = None, bounds: bool = False,
+                 delta_prime: Any = "1/1000000", eps_max: float | None = None, ax: Axes | None = None,
+                 logy: bool = False, delta_min: float = 1e-12) -> tuple[Axes, dict]:
     """Draw the exact privacy profile ``delta(eps)`` (HLM15 Def. 1), optionally with its ``k``-fold composition.
 
     Every piece ``A - e^eps B`` is exact (:func:`profile_data`); the breakpoints, where the worst set
@@ -169,6 +175,7 @@ def plot_profile(mech, neighbours, *, times=None, bounds=False, delta_prime="1/1
         ax.plot([m[0] for m in marks], [m[1] for m in marks], "o", color=line.get_color(), markersize=4,
                 label=f"breakpoints ({len(marks)})")
     if bounds:
+        assert times is not None  # refused above: bounds need times
         basic, adv = _bound_curves(single, times, eps_max, delta_prime)
         ax.plot([p[0] for p in basic], [p[1] for p in basic], "--", label=f"basic composition bound (k = {times})")
         ax.plot([p[0] for p in adv], [p[1] for p in adv], ":",

@@ -27,6 +27,7 @@ import importlib
 import json
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from ._kernel import NotHere
 
@@ -69,7 +70,7 @@ class RecheckResult:
     detail: str
 
     @property
-    def ok(self):
+    def ok(self) -> bool | None:
         """``True`` confirmed, ``False`` refuted, ``None`` not checkable.
 
         Examples
@@ -113,7 +114,7 @@ def _load(cert) -> dict:
     return cert
 
 
-def recheck(cert) -> RecheckResult:
+def recheck(cert: Any) -> RecheckResult:
     """Re-derive a certificate's verdict from its JSON (dict, text, file path, or an object with ``to_json``).
 
     The independent kernel of DESIGN.md sec. 4 (the de Bruijn criterion):

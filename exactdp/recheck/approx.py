@@ -41,7 +41,7 @@ def _pair(P, Q, t):
     return S, A, B, _add(A, _neg(_mul(t, B)))
 
 
-def check(c: dict):
+def check(c: dict) -> tuple[str, int, str]:
     """``(status, checked, detail)`` for an ``approx`` certificate."""
     ev = c["evidence"]
     status, detail = _check(ev, c["verdict"] == "holds")

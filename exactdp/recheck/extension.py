@@ -139,7 +139,7 @@ def _check_extension(c: dict):
         f"{'holds' if a_ok else 'fails'}, (b) {agree} ({ones} normalisers = 1), (c) {'holds' if c_ok else 'fails'}")
 
 
-def _slack_lp(ev, t: Fraction):
+def _slack_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
     """The slack LP of the evidence's docstring, rebuilt."""
     Ah = dict(zip(ev["mech_on_H"]["inputs"], _rows(ev["mech_on_H"])))
     W = len(ev["mech_on_H"]["outputs"])

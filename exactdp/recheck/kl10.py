@@ -103,7 +103,7 @@ def _binding_against_bound(ev, b, C) -> int:
     return sign(_add(r, _neg(bound)))
 
 
-def _utility_lp(ev, t: Fraction):
+def _utility_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
     X, Y = ev["inputs"], ev["outputs"]
     nX, nY = len(X), len(Y)
     ix = {x: i for i, x in enumerate(X)}

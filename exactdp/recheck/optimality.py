@@ -20,7 +20,7 @@ from .ecp14 import check_lp
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
 
-def _user_lp(n, a, prior, loss):
+def _user_lp(n, a, prior, loss) -> tuple[list, list, list, list, list]:
     N = n + 1
     v = lambda i, r: i * N + r  # noqa: E731
     c = [_mul(prior[i], loss[i][r]) if prior[i] != 0 else Fraction(0) for i in range(N) for r in range(N)]

@@ -59,7 +59,8 @@ def _distances(spec: dict) -> tuple:
             raise NotHere(f"a metric of {R * C} points is above this kernel's {MAX_POINTS} for rebuilding distances")
         pts = [(r, c) for r in range(R) for c in range(C)]
         key = {"euclidean": lambda a, b: a * a + b * b, "chebyshev": max, "manhattan": lambda a, b: a + b}[norm]
-        keys = [[key(abs(p[0] - q[0]), abs(p[1] - q[1])) for q in pts] for p in pts]
+        # mypy joins max and the lambdas to "function"; each takes two ints
+        keys = [[key(abs(p[0] - q[0]), abs(p[1] - q[1])) for q in pts] for p in pts]  # type: ignore[operator]
         text = (lambda s: f"sqrt({s})") if norm == "euclidean" else str
     elif kind == "path":
         n, reach = _int(spec["points"], "the number of points"), _int(spec["reach"], "the reach")

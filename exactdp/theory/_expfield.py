@@ -108,7 +108,7 @@ class FlintDomain:
     def _exp_index(self, k: Lin) -> int:
         if k.is_zero():
             return 0
-        _, c = k.single_atom()
+        _, c = k.single_atom()  # type: ignore[misc]  # a non-zero exponent here is one atom, never None
         return int(c * self.L)
 
     def _lp(self, pdict: dict) -> LP:

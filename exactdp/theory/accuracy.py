@@ -15,6 +15,7 @@ mechanism whose outputs are points of the metric.  Theorem 6:
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 from flint import fmpq
 
@@ -22,6 +23,10 @@ from ..errors import InvalidInput
 from ..exact.decide import simplify
 from ..exact.expo import ExpFrac
 from ..exact.lin import Lin
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["expected_error", "max_expected_error", "hlm15_theorem6_bound", "hlm15_theorem7_bound"]
 
@@ -34,7 +39,7 @@ def _rat_dist(d):
     return d
 
 
-def expected_error(mech, metric, x):
+def expected_error(mech: Mechanism, metric: FiniteMetric, x: str) -> Any:
     """Return ``E[rho(Y_x, x)] = sum_z K(x)(z) rho(z, x)`` exactly (outputs are metric points).
 
     The expected error of HLM15 (13) at one secret ``x``.
@@ -77,7 +82,7 @@ def expected_error(mech, metric, x):
     return simplify(total)
 
 
-def max_expected_error(mech, metric):
+def max_expected_error(mech: Mechanism, metric: FiniteMetric) -> Any:
     """Return the maximal expected error ``max_x E[rho(Y_x, x)]`` of HLM15 (13), decided exactly.
 
     Parameters
@@ -115,7 +120,7 @@ def max_expected_error(mech, metric):
     return best
 
 
-def hlm15_theorem6_bound(metric, eps, delta=fmpq(0)):
+def hlm15_theorem6_bound(metric: FiniteMetric, eps: Any, delta: Any = fmpq(0)) -> Any:
     """Return HLM15 Thm 6's lower bound ``(1 - delta) diam(D) / (2 (1 + e^eps))`` on the maximal expected error.
 
     Parameters
@@ -152,7 +157,7 @@ def hlm15_theorem6_bound(metric, eps, delta=fmpq(0)):
     return simplify((1 - fmpq(delta)) * diam / (2 * (1 + _exp(eps))))
 
 
-def hlm15_theorem7_bound(metric, eps, delta=fmpq(0)):
+def hlm15_theorem7_bound(metric: FiniteMetric, eps: Any, delta: Any = fmpq(0)) -> Any:
     """Return HLM15 Thm 7's lower bound ``(1 - delta) kappa m / (m + e^eps)`` on the maximal expected error.
 
     ``|D| = m + 1`` points and ``kappa = min rho``; randomized response with

@@ -21,16 +21,21 @@ verification with the dual) for rational ``t = e^eps`` and ``delta``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flint import fmpq
 
 from ..errors import InvalidInput
 from ..exact.lp import LinearProgram, solve_lp
 from ..exact.values import to_rational
 
+if TYPE_CHECKING:
+    from ..metrics.space import FiniteMetric
+
 __all__ = ["min_max_expected_error"]
 
 
-def min_max_expected_error(metric, t, delta):
+def min_max_expected_error(metric: FiniteMetric, t: Any, delta: Any) -> tuple[Any, list, Any]:
     """The exact minimum of ``max_d E[rho(Y_d, d)]`` over (eps, delta)-DP ``Y`` (all pairs), ``t = e^eps``.
 
     Returns ``(value, rows, solution)``: the optimum (exact rational), an
@@ -50,9 +55,11 @@ def min_max_expected_error(metric, t, delta):
     E = s0 + len(pairs) * n
     c = [fmpq(0)] * E + [fmpq(1)]
     A_eq = [{y(d, u): 1 for u in range(n)} for d in range(n)]
+    A_ub: list[dict]
+    b_ub: list
     A_ub, b_ub = [], []
     for d in range(n):
-        row = {y(d, u): D[u][d] for u in range(n) if D[u][d] != 0}
+        row: dict = {y(d, u): D[u][d] for u in range(n) if D[u][d] != 0}
         row[E] = -1
         A_ub.append(row)
         b_ub.append(fmpq(0))

@@ -40,7 +40,7 @@ comparison in the profile (ordering the loss values, the envelope, locating
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flint import arb, ctx, fmpq
 
@@ -50,6 +50,9 @@ from ..exact.decide import sign, simplify
 from ..exact.expo import ExpFrac
 from ._expfield import domain_of
 from .profile import Profile, envelope, pair_function
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
 
 __all__ = ["PLD", "privacy_loss_distribution", "composed_profile", "kov_delta", "basic_composition",
            "advanced_composition", "MAX_K", "MAX_SUPPORT"]
@@ -87,7 +90,7 @@ class PLD(_Power):
         self.masses = masses
         self.inf = inf
 
-    def key(self):
+    def key(self) -> tuple:
         return (tuple(sorted(self.masses.items())), self.inf)
 
     def __mul__(self, other: "PLD") -> "PLD":
@@ -105,7 +108,7 @@ class PLD(_Power):
         t = fmpq(t)
         return self.inf + sum((m * (1 - t / r) for r, m in self.masses.items() if r > t), fmpq(0))
 
-    def columns(self):
+    def columns(self) -> list[tuple[Any, Any]]:
         """``(P-mass, Q-mass)`` per loss value, for :func:`~exactdp.theory.profile.pair_function`."""
         cols = [(m, m / r) for r, m in self.masses.items()]
         if self.inf:
@@ -157,7 +160,7 @@ def _check_support(out: dict) -> None:
         raise InputTooLarge(f"composition: {len(out)} distinct loss values exceed {MAX_SUPPORT}")
 
 
-def privacy_loss_distribution(mech, x, x_prime) -> PLD:
+def privacy_loss_distribution(mech: Mechanism, x: str, x_prime: str) -> PLD:
     """The exact PLD of the ordered pair ``(x, x')``.
 
     A :class:`PLD` (ratio -> mass) for rational entries; an :class:`ExpPLD`
@@ -236,7 +239,7 @@ def _check_k(k):
         raise InputTooLarge(f"k: {k} compositions exceed the limit {MAX_K}")
 
 
-def composed_profile(mech, neighbours, k: int) -> Profile:
+def composed_profile(mech: Mechanism, neighbours: Any, k: int) -> Profile:
     """The exact privacy profile of the ``k``-fold composition of ``mech`` with itself.
 
     Parameters
@@ -295,7 +298,7 @@ def composed_profile(mech, neighbours, k: int) -> Profile:
                    [(mech.inputs[i], mech.inputs[j]) for i, j in pairs])
 
 
-def kov_delta(r, k: int, i: int):
+def kov_delta(r: Any, k: int, i: int) -> Any:
     """Kairouz-Oh-Viswanath: the exact delta of ``k`` compositions of randomized response at ``eps = (k - 2i) eps0``.
 
     With ``r = e^eps0`` (rational) and the binary mechanism ``P(stay) = r/(1+r)``,
@@ -317,7 +320,7 @@ def kov_delta(r, k: int, i: int):
     return simplify(tot / (1 + r) ** k)
 
 
-def basic_composition(k: int, eps_str: str, delta):
+def basic_composition(k: int, eps_str: str, delta: Any) -> tuple[str, fmpq]:
     """Basic composition (Dwork et al.): ``k`` uses of ``(eps, delta)`` are ``(k eps, k delta)``-DP.
 
     Returns the bound's ``(eps, delta)`` as exact text and value.
@@ -325,7 +328,7 @@ def basic_composition(k: int, eps_str: str, delta):
     return (f"{k}*({eps_str})", k * fmpq(delta))
 
 
-def advanced_composition(k: int, eps, delta, delta_prime):
+def advanced_composition(k: int, eps: Any, delta: Any, delta_prime: Any) -> tuple[Any, Any, Any]:
     """Advanced composition (Dwork-Rothblum-Vadhan 2010): ``k`` uses of ``(eps, delta)`` are
     ``(eps', k delta + delta')``-DP with ``eps' = sqrt(2 k log(1/delta')) eps + k eps (e^eps - 1)``.
 

@@ -47,6 +47,7 @@ the enclosure of another candidate's; every survivor is compared exactly.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 from flint import ctx, fmpq
@@ -58,6 +59,9 @@ from ..exact.expo import ExpFrac
 from ..exact.level import Level
 from ..mechanism import mechanism_from_values
 from ..metrics.space import FiniteMetric, from_matrix
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
 
 __all__ = ["extend", "extension_data", "restrict_metric", "double_level", "ExtensionData", "ZeroNormaliser"]
 
@@ -99,7 +103,7 @@ def double_level(level: Level) -> Level:
     return Level(level.R * level.R, level.D)
 
 
-def restrict_metric(metric: FiniteMetric, H) -> FiniteMetric:
+def restrict_metric(metric: FiniteMetric, H: Sequence[str]) -> FiniteMetric:
     """The metric ``d`` restricted to the points ``H`` (distances of ``M``, not of an induced graph).
 
     Generating pairs are the pairs of ``H`` with no point of ``H`` strictly
@@ -201,7 +205,8 @@ def _factor_table(level, dists):
     return E, np.array(lo), np.array(hi)
 
 
-def extension_data(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=None) -> ExtensionData:
+def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *, eps: Any = None,
+                   alpha: Any = None, level: Level | None = None) -> ExtensionData:
     """The BCSZ18 extension with its normalisers and minimisers (see :func:`extend`)."""
     level = resolve_level(eps, alpha, level)
     H = _check_subset(mech_on_H, metric, H)
@@ -271,7 +276,7 @@ def _outward(x, direction):
     return np.where(np.isfinite(x), np.nextafter(x, direction), x)
 
 
-def _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi):
+def _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi) -> tuple[list, np.ndarray, dict]:
     """Exact ``min over D' of e^(eps d(D, D')) Â(D')(w)`` for every D and w, float-filtered."""
     n, W = dmat.shape[0], codes.shape[1]
     argmin = np.zeros((n, W), dtype=np.int64)
@@ -284,7 +289,7 @@ def _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi):
             hi = _outward(fhi[dmat[i]][:, None] + vhi[codes], np.inf)
         with np.errstate(invalid="ignore"):
             best_hi = np.nanmin(np.where(np.isnan(hi), np.inf, hi), axis=0)
-        row = []
+        row: list = []
         for w in range(W):
             bh = best_hi[w]
             if bh == -math.inf:  # an exact zero is a candidate: the minimum is 0
@@ -314,7 +319,8 @@ def _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi):
     return minima, argmin, {"filtered": filtered, "exact": exact}
 
 
-def extend(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=None):
+def extend(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *, eps: Any = None,
+           alpha: Any = None, level: Level | None = None) -> Mechanism:
     """The BCSZ18 extension of a mechanism on ``H`` to the whole metric space.
 
     ``A(D)(w) = min_{D' in H} e^(eps d(D, D')) Â(D')(w) / Z_D`` with ``Z_D`` the

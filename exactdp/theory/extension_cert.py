@@ -18,13 +18,20 @@ Thm 2.1, Sec. 4) with the exact numbers of the binding instance: the pair
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any, Sequence
 
-from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data, metric_data
+from ..certificate import UNDECIDED, Certificate, Method, Verdict, level_data, mechanism_data, metric_data
 from ..certificate.extension import ExtensionEvidence
+from ..certificate.privacy import PrivacyEvidence
 from ..certify.privacy import certify_privacy, resolve_level
 from ..errors import Undecided
 from ..exact.decide import exact_str, sign, simplify
 from .extension import ZeroNormaliser, _check_subset, double_level, extension_data, restrict_metric
+
+if TYPE_CHECKING:
+    from ..exact.level import Level
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["certify_extension"]
 
@@ -71,10 +78,10 @@ def _distances(metric, H):
             for i in range(len(metric))]
 
 
-def _no_extension(base, ca, claim, e) -> Certificate:
+def _no_extension(base, ca, claim, e) -> Certificate[ExtensionEvidence]:
     """The certificate when ``A`` cannot be built: a zero normaliser, or an undecided comparison."""
     undecided = isinstance(e, Undecided)
-    note = e.reason if undecided else str(e)
+    note = e.reason if isinstance(e, Undecided) else str(e)
     ev = ExtensionEvidence(**base, mechanism=None, normalisers=None, agrees_on_H=None, normalisers_equal_1=0,
                            disagreement=None, private_2eps="undecided" if undecided else "undefined",
                            violation_2eps=None, epsilon=None, enclosure=None, binding=None,
@@ -104,7 +111,9 @@ def _combine(holds_a, disagree, holds_c, binding):
     return holds, witness
 
 
-def certify_extension(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=None) -> Certificate:
+def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *,
+                      eps: Any = None, alpha: Any = None,
+                      level: Level | None = None) -> Certificate[ExtensionEvidence]:
     """Certify BCSZ18 Prop. 2.1 on an instance: the extension exists, agrees on H and is 2 eps-private.
 
     Parameters
@@ -165,6 +174,7 @@ def certify_extension(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=
              f"agrees on H and is 2 eps-private, eps = {level.eps_str()}")
     R = restrict_metric(metric, H)
     ca = certify_privacy(mech_on_H, R, level=level)
+    assert isinstance(ca.evidence, PrivacyEvidence)  # a concrete mechanism: never the all-eps fallback
     base = dict(mech_on_H=mechanism_data(mech_on_H), H=list(H), metric=metric_data(metric),
                 restricted=metric_data(R), points=list(metric.points), distances=_distances(metric, H),
                 level=level_data(level), level_2eps=level_data(double_level(level)),
@@ -175,6 +185,7 @@ def certify_extension(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=
         return _no_extension(base, ca, claim, e)
     ones, disagree = _agreement(X, mech_on_H)
     cc = certify_privacy(X.mechanism, metric, level=double_level(level))
+    assert isinstance(cc.evidence, PrivacyEvidence)  # a concrete mechanism: never the all-eps fallback
     sm = cc.evidence.smallest
     binding = None
     if cc.holds is True and sm is not None and sm.binding is not None and sm.epsilon not in (None, "0", "inf"):

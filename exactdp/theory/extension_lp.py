@@ -29,6 +29,8 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Sequence
+
 from flint import fmpq
 
 from ..certificate import Certificate, Method, level_data, mechanism_data, metric_data
@@ -41,6 +43,11 @@ from ..exact.lp import LinearProgram, solve_lp
 from ..mechanism import mechanism_from_values
 from .extension import _check_subset
 
+if TYPE_CHECKING:
+    from ..exact.level import Level
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
+
 __all__ = ["extension_slack_lp", "best_extension_bracket", "SlackLP"]
 
 
@@ -51,7 +58,7 @@ class SlackLP:
         self.t, self.value, self.mechanism, self.solution = t, value, mechanism, solution
 
 
-def extension_slack_lp(mech_on_H, metric, H, t) -> SlackLP:
+def extension_slack_lp(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None, t: Any) -> SlackLP:
     """``sigma*(t)``: 0 iff some extension of ``mech_on_H`` is ``log t``-private on ``metric`` (exact LP)."""
     H = _check_subset(mech_on_H, metric, H)
     if mech_on_H.regime != "rational":
@@ -99,8 +106,9 @@ def extension_slack_lp(mech_on_H, metric, H, t) -> SlackLP:
     return SlackLP(t, sol.value, mech, sol)
 
 
-def best_extension_bracket(mech_on_H, metric, H=None, *, eps=None, alpha=None, level=None, rel_width="1/256",
-                           max_steps=40) -> Certificate:
+def best_extension_bracket(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *,
+                           eps: Any = None, alpha: Any = None, level: Level | None = None, rel_width: Any = "1/256",
+                           max_steps: int = 40) -> Certificate[BestExtensionEvidence]:
     """Bracket the smallest ``eps'`` for which some extension is ``eps'``-private, against ``2 eps``.
 
     The level must be rational (``alpha`` rational): the search runs over

@@ -20,12 +20,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flint import arb, fmpq
 
 from ..certificate import Certificate, Method, mechanism_data
 from ..certificate.ecp14 import LeakageEvidence
 from ..errors import InvalidInput
 from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign
+
+if TYPE_CHECKING:
+    from ..exact.level import Level
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["optimal_remap", "utility", "max_utility", "leakage", "log2_str", "theorem3_bound", "theorem2_bound",
            "prop5_bound", "corollary2_bound", "tightness_holds"]
@@ -44,7 +51,7 @@ def _prior(prior, mech):
     return p
 
 
-def optimal_remap(mech, prior) -> dict:
+def optimal_remap(mech: Mechanism, prior: Any) -> dict:
     """Output -> guessed input maximising ``pi_y h_yz`` (binary gain; ties to the first input)."""
     p = _prior(prior, mech)
     out = {}
@@ -57,7 +64,7 @@ def optimal_remap(mech, prior) -> dict:
     return out
 
 
-def utility(mech, prior, remap: dict):
+def utility(mech: Mechanism, prior: Any, remap: dict) -> Any:
     """ECP14 (3): ``sum_y pi_y (HR)_yy`` for a deterministic remap (output -> input label)."""
     p = _prior(prior, mech)
     total = fmpq(0)
@@ -68,16 +75,16 @@ def utility(mech, prior, remap: dict):
     return total
 
 
-def max_utility(mech, prior):
+def max_utility(mech: Mechanism, prior: Any) -> Any:
     """``sum_z max_y pi_y h_yz``: the utility with an optimal remap."""
     return utility(mech, prior, optimal_remap(mech, prior))
 
 
-def log2_str(v) -> str:
+def log2_str(v: Any) -> str:
     return "0" if v == 1 else f"log2({exact_str(v)})"
 
 
-def leakage(mech, prior) -> Certificate:
+def leakage(mech: Mechanism, prior: Any) -> Certificate[LeakageEvidence]:
     """Min-entropy leakage in bits, exactly: ``log2(max utility / max_y pi_y)`` (ECP14 Prop. 4).
 
     .. math:: L(H, \\pi) = \\log_2 \\frac{\\sum_z \\max_y \\pi_y h_{yz}}{\\max_y \\pi_y}
@@ -120,7 +127,7 @@ def leakage(mech, prior) -> Certificate:
                        note="log2 enclosed by Arb balls")
 
 
-def theorem3_bound(values: int, individuals: int, e_eps):
+def theorem3_bound(values: int, individuals: int, e_eps: Any) -> Any:
     """ECP14 Thm 3: ``u * log2(|V| e^eps / (|V| - 1 + e^eps))``; returns the exact ratio inside the log2,
     raised to the power ``u`` (so the bound is ``log2`` of the result)."""
     k = values
@@ -139,12 +146,12 @@ def _mu(prior, metric, level):
     return [fmpq(v) for v in c.evidence.mu]
 
 
-def theorem2_bound(prior, metric, level):
+def theorem2_bound(prior: Any, metric: FiniteMetric, level: Level) -> Any:
     """ECP14 Thm 2: ``U(H, pi, R) <= sum_y mu_y`` for every private H and remap R (regular pi), exactly."""
     return sum(_mu(prior, metric, level), fmpq(0))
 
 
-def prop5_bound(prior, metric, level):
+def prop5_bound(prior: Any, metric: FiniteMetric, level: Level) -> Any:
     """ECP14 Prop. 5: the leakage bound ``log2(sum mu / max pi)``; returns the exact ratio inside the log2."""
     from ..exact.values import to_rational
 
@@ -152,14 +159,14 @@ def prop5_bound(prior, metric, level):
     return theorem2_bound(prior, metric, level) / max(p)
 
 
-def corollary2_bound(metric, level):
+def corollary2_bound(metric: FiniteMetric, level: Level) -> Any:
     """ECP14 Cor. 2: if the uniform prior is regular, ``L(H, pi) <= log2(|Y| sum mu)`` for every prior;
     returns the exact ratio inside the log2."""
     n = len(metric)
     return n * theorem2_bound([fmpq(1, n)] * n, metric, level)
 
 
-def tightness_holds(mech, metric, level, remap: dict | None = None) -> bool:
+def tightness_holds(mech: Mechanism, metric: FiniteMetric, level: Level, remap: dict | None = None) -> bool:
     """ECP14 Thm 2 equality condition ``Phi diag(HR) = 1`` (R deterministic, default identity), exactly."""
     from .phi import PhiSystem
 

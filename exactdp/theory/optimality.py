@@ -22,6 +22,8 @@ stays rational and the dual certificate is exact linear forms in the radicals.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
 from flint import fmpq
 
 from ..certificate import Certificate, Method, mechanism_data
@@ -36,6 +38,11 @@ from ..mechanism import Mechanism, mechanism_from_values
 from .remaps import bayes_remap
 from .users import User, expected_loss
 
+if TYPE_CHECKING:
+    from ..exact.lp import LPSolution
+    from ..exact.lp_irrational import IrrationalLPSolution
+    from ..metrics.space import FiniteMetric
+
 __all__ = ["user_lp", "privacy_lp", "optimal_mechanism", "certify_universal_optimality", "constraint_matrix", "check_lemmas",
            "lemma_5_11_remap", "rational_alpha", "user_cost", "JOURNAL_GLYPHS"]
 
@@ -44,7 +51,7 @@ __all__ = ["user_lp", "privacy_lp", "optimal_mechanism", "certify_universal_opti
 JOURNAL_GLYPHS = {"Z": "0", "D": "D", "U": "U", "S": "S"}
 
 
-def rational_alpha(alpha=None, eps=None) -> fmpq:
+def rational_alpha(alpha: Any = None, eps: Any = None) -> fmpq:
     """The level as a rational alpha (the LP regime); other levels are outside it."""
     level = level_of(eps, alpha)
     a = level.alpha()
@@ -85,7 +92,8 @@ def user_cost(user: User) -> list:
     return [user.prior[i] * user.loss[i][r] if user.prior[i] != 0 else fmpq(0) for i in range(N) for r in range(N)]
 
 
-def privacy_lp(metric, alpha: fmpq, cost, outputs=None) -> LinearProgram:
+def privacy_lp(metric: FiniteMetric, alpha: fmpq, cost: Callable[[int, int], Any],
+               outputs: Sequence[str] | None = None) -> LinearProgram:
     """The exact LP of ``alpha^(-d)``-privacy over any finite metric with integer distances.
 
     Variables ``x[x][z]`` (index ``i * m + j``) for the metric's points ``x`` and outputs ``z`` (default: the
@@ -109,7 +117,7 @@ def privacy_lp(metric, alpha: fmpq, cost, outputs=None) -> LinearProgram:
     return LinearProgram(c=c, A_eq=A_eq, b_eq=[1] * n, A_ub=A_ub, b_ub=[0] * len(A_ub))
 
 
-def optimal_mechanism(n: int, alpha, user: User):
+def optimal_mechanism(n: int, alpha: Any, user: User) -> tuple[LPSolution | IrrationalLPSolution, Mechanism]:
     """The exact optimum of the user-specific LP: ``(LPSolution, Mechanism)``.
 
     For a loss with irrational (radical) values, such as GRS12's ``|i - j|^(3/2)``, the solution is an
@@ -133,7 +141,8 @@ def optimal_mechanism(n: int, alpha, user: User):
     return sol, mech
 
 
-def certify_universal_optimality(n: int, user: User, *, alpha=None, eps=None) -> Certificate:
+def certify_universal_optimality(n: int, user: User, *, alpha: Any = None,
+                                 eps: Any = None) -> Certificate[OptimalityEvidence]:
     """GRS12 Thm 3.1 for one user: the Bayes-remapped geometric mechanism attains the LP optimum.
 
     Parameters
@@ -182,7 +191,7 @@ def certify_universal_optimality(n: int, user: User, *, alpha=None, eps=None) ->
 
 
 # -- the constraint matrix (GRS12 Sec. 5) -----------------------------------------------
-def constraint_matrix(mech: Mechanism, alpha) -> list[list[str]]:
+def constraint_matrix(mech: Mechanism, alpha: Any) -> list[list[str]]:
     """Row ``i`` (0..n-1) relates mechanism rows ``i`` and ``i+1``: Z, S, D or U (see module docstring)."""
     alpha = fmpq(alpha) if isinstance(alpha, (int, str)) else alpha
     n = len(mech.inputs) - 1
@@ -205,7 +214,7 @@ def constraint_matrix(mech: Mechanism, alpha) -> list[list[str]]:
     return out
 
 
-def check_lemmas(C) -> dict:
+def check_lemmas(C: list[list[str]]) -> dict:
     """Which of the GRS12 patterns hold for a constraint matrix ``C`` (lists of Z/S/D/U).
 
     * Lemma 5.5: each row, ignoring Z columns, is ``D* S? U*``;
@@ -237,7 +246,7 @@ def check_lemmas(C) -> dict:
     return {"lemma 5.5": bool(l55), "lemma 5.6": bool(l56), "lemma 5.9": bool(l59)}
 
 
-def lemma_5_11_remap(C, n: int) -> dict:
+def lemma_5_11_remap(C: list[list[str]], n: int) -> dict:
     """The remap of Lemma 5.11: the k-th non-Z column with pattern ``U^a S^s D^rest`` receives the
     geometric outputs ``a .. a + s`` (as labels)."""
     mapping = {}

@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import weakref
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from flint import arb, arb_mat, ctx, fmpq, fmpq_mat
@@ -47,6 +48,9 @@ from ..errors import InvalidInput, Undecided
 from ..exact.lin import Lin
 from ..exact.verified_solve import digit_width, verified_solve
 from ..metrics.symmetry import DistanceCodes, Partition, equitable_partition, quotient_counts, refine_partition
+
+if TYPE_CHECKING:
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["PhiSystem", "Solution", "metric_structure"]
 
@@ -67,15 +71,16 @@ class Solution:
     inverse: object = None               # the float approximate inverse R of Q (verified route; numpy array)
     extra: dict = field(default_factory=dict)
 
-    def negative(self):
+    def negative(self) -> list[int]:
         return [i for i, s in enumerate(self.signs) if s < 0]
 
     def nonnegative(self) -> bool:
         return all(s >= 0 for s in self.signs)
 
-    def strings(self):
+    def strings(self) -> list[str]:
         if self.values is not None:
             return [str(v) for v in self.values]
+        assert self.balls is not None  # a solution holds exact values or balls
         return [b.str(15, radius=True) for b in self.balls]
 
 
@@ -112,7 +117,7 @@ class PhiSystem:
     def is_rational(self) -> bool:
         return all(isinstance(self._exact_factor(d), fmpq) for d in self._dvals)
 
-    def entry(self, i, j):
+    def entry(self, i: int, j: int) -> Any:
         return self._exact_factor(self._dvals[self._dist_codes[i, j]])
 
     def exact_matrix(self) -> fmpq_mat:
@@ -126,13 +131,13 @@ class PhiSystem:
         return arb_mat(self.n, self.n, [facs[c] for c in self._dist_codes.ravel().tolist()])
 
     # -- generators for exact zero tests -------------------------------------------------
-    def _generator_exponents(self):
+    def _generator_exponents(self) -> list[dict | None] | None:
         """Each distinct factor ``e^(-eps d)`` as a monomial ``prod g_s^k_s`` with integer ``k_s``."""
         eps = self.level._eps_lin
         if eps is None:
             return None
         units: dict = {}
-        exps = []
+        exps: list[dict | None] = []
         for d in self._dvals:
             if d == math.inf:
                 exps.append(None)
@@ -141,7 +146,7 @@ class PhiSystem:
             exps.append(dict(e.terms))
             for a, c in e.terms:
                 units[a] = math.lcm(units.get(a, 1), int(c.q))
-        out = []
+        out: list[dict | None] = []
         for ex in exps:
             out.append(None if ex is None else {a: int(c * units[a]) for a, c in ex.items()})
         return out
@@ -313,7 +318,9 @@ class PhiSystem:
 
     def _sample_factors(self, samples: dict) -> list:
         facs = []
-        for ex in self._generator_exponents():
+        exps = self._generator_exponents()
+        assert exps is not None  # sampled only for a symbolic eps
+        for ex in exps:
             if ex is None:
                 facs.append(fmpq(0))
                 continue
@@ -376,7 +383,7 @@ def _lift(sol: Solution, part: Partition, n: int) -> Solution:
 _STRUCT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def metric_structure(metric):
+def metric_structure(metric: FiniteMetric) -> tuple[DistanceCodes, Partition]:
     """``(codes, partition)``: the metric's :class:`~exactdp.metrics.symmetry.DistanceCodes` and verified
     equitable partition, cached per metric object."""
     st = _structure(metric)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cmp_to_key
+from typing import TYPE_CHECKING, Any, Iterable
 
 from flint import fmpq
 
@@ -34,6 +35,9 @@ from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level
 from ..exact.radical import Rad
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
 
 __all__ = ["Profile", "Piece", "privacy_profile", "smallest_delta", "pair_function", "envelope"]
 
@@ -48,7 +52,7 @@ class Piece:
     t_from: object
     A: object
     B: object
-    pair: tuple
+    pair: tuple | None
 
 
 def _lt(a, b) -> bool:
@@ -64,7 +68,7 @@ def _cmp(a, b) -> int:
     return sign(a - b)
 
 
-def pair_function(columns, tag) -> list:
+def pair_function(columns: Iterable[tuple[Any, Any]], tag: Any) -> list:
     """The profile of one ordered pair from ``(P(y), Q(y))`` columns (exact, ``>= 0``), as pieces in ``t``.
 
     A column may carry its ratio ``P(y)/Q(y)`` as a third item when the caller
@@ -73,7 +77,7 @@ def pair_function(columns, tag) -> list:
     """
     inf_a = ZERO
     groups: dict = {}      # rational ratio -> [sum P, sum Q]
-    other = []             # non-rational ratios (transcendental entries): (r, P, Q)
+    other: list = []       # non-rational ratios (transcendental entries): (r, P, Q)
     for col in columns:
         p, q = col[0], col[1]
         if sign(p) == 0:
@@ -92,9 +96,10 @@ def pair_function(columns, tag) -> list:
                     g[1] = g[1] + q
         elif sign(r - 1) > 0:
             other.append((r, p, q))
-    items = [(r, g[0], g[1]) for r, g in groups.items()]
+    items: list = [(r, g[0], g[1]) for r, g in groups.items()]
     if other:
-        items = _merge_equal(sorted(items + other, key=cmp_to_key(lambda u, v: _cmp(v[0], u[0]))))
+        # mypy infers ``object`` for cmp_to_key's lambda arguments; they are the (r, P, Q) tuples
+        items = _merge_equal(sorted(items + other, key=cmp_to_key(lambda u, v: _cmp(v[0], u[0]))))  # type: ignore[index]
     else:
         items.sort(key=lambda u: u[0], reverse=True)
     # descending ratios r_1 > r_2 > ...: on [r_{k+1}, r_k) the worst set is {r >= r_k}
@@ -160,7 +165,7 @@ def _push(out, pc):
     out.append(pc)
 
 
-def envelope(functions) -> list:
+def envelope(functions: list) -> list:
     """Upper envelope of profiles, merged pairwise (a balanced tree of :func:`_max2`)."""
     fs = list(functions)
     if not fs:
@@ -212,7 +217,7 @@ class Profile:
                 hi = mid - 1
         return self.pieces[lo]
 
-    def delta(self, eps=None, *, alpha=None, level=None):
+    def delta(self, eps: Any = None, *, alpha: Any = None, level: Level | None = None) -> Any:
         """The smallest delta at ``eps``: exact value ``A - e^eps B`` of the right piece.
 
         With ``eps = log(R)/D`` and rational pieces the value is a real radical
@@ -232,14 +237,15 @@ class Profile:
                                     f"{_delta_str(pc.A, pc.B)} there")
         return simplify(pc.A - E * pc.B)
 
-    def binding_pair(self, eps=None, *, alpha=None, level=None):
+    def binding_pair(self, eps: Any = None, *, alpha: Any = None,
+                     level: Level | None = None) -> tuple[str, str] | None:
         """Labels of the pair attaining the profile at ``eps``."""
         return self._pair_labels(self._locate(approx_level(eps, alpha, level)).pair)
 
     def _pair_labels(self, pair):
         return None if pair is None else (self.labels[pair[0]], self.labels[pair[1]])
 
-    def epsilon_t(self, delta):
+    def epsilon_t(self, delta: Any) -> Any:
         """The smallest ``t = e^eps`` with ``delta(t) <= delta``: exact value, or ``None`` for infinity."""
         dl = parse_delta(delta)
         pcs = self.pieces
@@ -267,7 +273,7 @@ class Profile:
                 "ordered_pairs": 2 * len(self.pairs), "pieces": pcs}
 
 
-def privacy_profile(mech, neighbours) -> Profile:
+def privacy_profile(mech: Mechanism, neighbours: Any) -> Profile:
     """The exact privacy profile of ``mech`` over a neighbour relation.
 
     Parameters
@@ -315,7 +321,8 @@ def privacy_profile(mech, neighbours) -> Profile:
     return Profile(envelope(fs), mech.inputs, rel, [(mech.inputs[i], mech.inputs[j]) for i, j in pairs])
 
 
-def smallest_delta(mech, neighbours, *, eps=None, alpha=None, level=None):
+def smallest_delta(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: Any = None,
+                   level: Level | None = None) -> Any:
     """Convenience: ``privacy_profile(mech, neighbours).delta(eps)``."""
     return privacy_profile(mech, neighbours).delta(eps, alpha=alpha, level=level)
 

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 from flint import fmpq
@@ -33,11 +34,16 @@ from ..exact.values import to_rational
 from ..mechanism import mechanism_from_values
 from .phi import PhiSystem
 
+if TYPE_CHECKING:
+    from ..exact.level import Level
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
+
 __all__ = ["corner_priors", "check_prior", "regular_prior", "tight_constraints", "ball_size_symmetric",
            "prop9_mechanism", "prior_from"]
 
 
-def prior_from(prior, metric) -> list:
+def prior_from(prior: Any, metric: FiniteMetric) -> list:
     """A prior as exact rationals in the metric's point order (list, or dict label -> value)."""
     if isinstance(prior, dict):
         missing = [p for p in metric.points if p not in {str(k) for k in prior}]
@@ -56,7 +62,7 @@ def prior_from(prior, metric) -> list:
     return p
 
 
-def corner_priors(metric, level) -> list:
+def corner_priors(metric: FiniteMetric, level: Level) -> list:
     """ECP14 Def. 5: the corner prior of each point, exactly (rationals, or exact exponential expressions)."""
     S = PhiSystem(metric, level)
     out = []
@@ -69,7 +75,7 @@ def corner_priors(metric, level) -> list:
     return out
 
 
-def check_prior(pi, metric, level):
+def check_prior(pi: list, metric: FiniteMetric, level: Level) -> str | None:
     """ECP14 Props. 1 and 2 for a prior: ``None`` if they hold, else the first violation (text).
 
     Prop. 1: ``pi_y <= e^(d(y,y')) pi_y'``; Prop. 2: ``1/sum_y' e^(d(y,y')) <= pi_y <= 1/sum_y' e^(-d(y,y'))``
@@ -168,7 +174,8 @@ def _say(progress, stage: str) -> None:
         progress(stage, None, None)
 
 
-def regular_prior(prior, metric, level, *, progress=None) -> Certificate:
+def regular_prior(prior: Any, metric: FiniteMetric, level: Level, *,
+                  progress: Callable[..., object] | None = None) -> Certificate[RegularEvidence]:
     """ECP14 Def. 4 / Prop. 3: is ``prior`` ``d``-regular?
 
     .. math:: \\pi = \\mu \\Phi,\\ \\mu \\ge 0, \\qquad \\phi_{yy'} = e^{-\\varepsilon d(y, y')}
@@ -213,10 +220,11 @@ def regular_prior(prior, metric, level, *, progress=None) -> Certificate:
     _say(progress, f"distances and symmetries of {len(metric):,} points")
     S = PhiSystem(metric, level)
     claim = f"the prior is regular for eps*d with eps = {level.eps_str()} on the {metric.description}"
-    base = dict(description=metric.description, level=level_data(level),
+    base: dict[str, Any] = dict(description=metric.description, level=level_data(level),
                 regime="rational" if S.is_rational() else "transcendental", prior=[str(v) for v in pi],
                 distances=distance_data(metric))
-    empty = dict(zero_at=[], mu=None, exact=S.is_rational(), gamma=None, negative=[], lp=None, prop_violation=None)
+    empty: dict[str, Any] = dict(zero_at=[], mu=None, exact=S.is_rational(), gamma=None, negative=[], lp=None,
+                                 prop_violation=None)
     zero = [metric.points[i] for i, v in enumerate(pi) if v == 0]
     if zero:
         ev = RegularEvidence(**base, route="support", **{**empty, "zero_at": [str(z) for z in zero]})
@@ -234,6 +242,7 @@ def regular_prior(prior, metric, level, *, progress=None) -> Certificate:
     if sol.values is not None:
         gamma = [str(m * r) for m, r in zip(sol.values, row_sums)]
     else:
+        assert sol.balls is not None  # a solve gives exact values or balls
         gamma = [(b * r).str(15, radius=True) for b, r in zip(sol.balls, row_sums)]
     if S.is_rational():
         _say(progress, "checking Props. 1 and 2")
@@ -283,7 +292,8 @@ def _regular_by_lp(pi, S, claim, base, empty):
     return Certificate("regular", holds, Method.EXACT_LP, claim, ev)
 
 
-def tight_constraints(metric, level, *, progress=None) -> Certificate:
+def tight_constraints(metric: FiniteMetric, level: Level, *,
+                      progress: Callable[..., object] | None = None) -> Certificate[TightEvidence]:
     """ECP14 Def. 6, Props. 7-8: the tight-constraints mechanism from ``Phi z = 1``, when ``z >= 0``.
 
     .. math:: \\Phi z = \\mathbf 1,\\ z \\ge 0, \\qquad h_{yy'} = \\phi_{yy'} z_{y'}
@@ -317,7 +327,7 @@ def tight_constraints(metric, level, *, progress=None) -> Certificate:
     _say(progress, f"distances and symmetries of {len(metric):,} points")
     S = PhiSystem(metric, level)
     claim = f"a tight-constraints mechanism exists for eps*d with eps = {level.eps_str()} on the {metric.description}"
-    base = dict(description=metric.description, level=level_data(level),
+    base: dict[str, Any] = dict(description=metric.description, level=level_data(level),
                 regime="rational" if S.is_rational() else "transcendental", distances=distance_data(metric))
     _say(progress, f"solving Phi z = 1 ({len(metric):,} points)")
     try:
@@ -360,7 +370,7 @@ def _tight_singular(S, claim, base):
     return Certificate("tight", exists, Method.EXACT_LP, claim, ev)
 
 
-def ball_size_symmetric(metric) -> bool:
+def ball_size_symmetric(metric: FiniteMetric) -> bool:
     """ECP14 Def. 7: every point sees the same multiset of distances.
 
     Points in one cell of an equitable partition see the same multiset, so one representative per cell is
@@ -373,7 +383,7 @@ def ball_size_symmetric(metric) -> bool:
     return bool((rows == rows[0]).all())
 
 
-def prop9_mechanism(metric, level):
+def prop9_mechanism(metric: FiniteMetric, level: Level) -> Mechanism:
     """ECP14 Prop. 9: ``h_yy' = e^(-d(y,y')) / sum_r n_r e^(-r)`` on a ball-size symmetric metric (exact rows)."""
     if not ball_size_symmetric(metric):
         raise InvalidInput("Prop. 9 needs a ball-size symmetric metric (Def. 7); this one is not")

@@ -21,10 +21,15 @@ is optimal).  Every comparison is exact.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from flint import fmpq
 
 from ..exact.decide import sign
 from ..mechanism import Mechanism
+
+if TYPE_CHECKING:
+    from .users import User
 
 __all__ = ["bayes_remap", "remap_matrix"]
 
@@ -37,7 +42,7 @@ def _argmin(costs):
     return best
 
 
-def bayes_remap(mech: Mechanism, user):
+def bayes_remap(mech: Mechanism, user: User) -> tuple[dict, Mechanism]:
     """The Bayes-optimal deterministic remap: ``(mapping, remapped mechanism)``.
 
     ``mapping`` sends each output label of ``mech`` to a result ``"0".."n"``.
@@ -64,7 +69,7 @@ def bayes_remap(mech: Mechanism, user):
     return mapping, remapped
 
 
-def remap_matrix(mapping, outputs, targets) -> Mechanism:
+def remap_matrix(mapping: dict, outputs: Sequence[str], targets: Sequence[str]) -> Mechanism:
     """A deterministic remap as an exact 0/1 stochastic matrix (rows: outputs, columns: targets)."""
     targets = [str(t) for t in targets]
     rows = [["1" if str(mapping[z]) == t else "0" for t in targets] for z in outputs]

@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 from flint import fmpq
@@ -31,6 +32,10 @@ from ..errors import InvalidInput
 from ..exact.decide import exact_str
 from ..mechanism import mechanism_from_values
 from ..metrics.space import dist_sign, dist_sub
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["uniformly_sensitive", "compose_query"]
 
@@ -41,7 +46,7 @@ def _eq(a, b) -> bool:
     return dist_sign(dist_sub(a, b)) == 0
 
 
-def uniformly_sensitive(X, Y, f: dict, delta) -> tuple[bool, str]:
+def uniformly_sensitive(X: FiniteMetric, Y: FiniteMetric, f: dict, delta: Any) -> tuple[bool, str]:
     """ECP14 Def. 2, decided exactly; returns ``(verdict, reason)``."""
     delta = fmpq(delta)
     fx = {str(k): str(v) for k, v in f.items()}
@@ -80,7 +85,7 @@ def uniformly_sensitive(X, Y, f: dict, delta) -> tuple[bool, str]:
     return True, "both conditions hold"
 
 
-def compose_query(H, f: dict, X):
+def compose_query(H: Mechanism, f: dict, X: FiniteMetric) -> Mechanism:
     """The oblivious mechanism ``H o f`` on the points of ``X`` (rows ``H(f(x))``)."""
     rows = []
     for x in X.points:

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 from flint import fmpq
 
@@ -29,6 +30,11 @@ from ..certificate.ecp14 import Theorem4Evidence, distance_data
 from ..errors import InvalidInput
 from ..exact.lp import LinearProgram, solve_lp
 from .phi import PhiSystem
+
+if TYPE_CHECKING:
+    from ..exact.level import Level
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["tight_remap", "deterministic_tight_remaps"]
 
@@ -40,7 +46,7 @@ def _check_rational(mech):
         raise InvalidInput("Theorem 4 check: the mechanism must have rational entries (fix a rational alpha)")
 
 
-def tight_remap(mech, metric, level) -> Certificate:
+def tight_remap(mech: Mechanism, metric: FiniteMetric, level: Level) -> Certificate[Theorem4Evidence]:
     """Exact LP over remaps ``R : Z -> Y`` for ``HR`` tight-constraints (see module docstring).
 
     Parameters
@@ -106,7 +112,7 @@ def tight_remap(mech, metric, level) -> Certificate:
                        "(optimal for every regular prior)", ev)
 
 
-def deterministic_tight_remaps(mech, metric, level, limit: int = 200_000):
+def deterministic_tight_remaps(mech: Mechanism, metric: FiniteMetric, level: Level, limit: int = 200_000) -> list:
     """All deterministic remaps ``Z -> Y`` making ``HR`` tight-constraints (exhaustive; small cases only)."""
     _check_rational(mech)
     S = PhiSystem(metric, level)

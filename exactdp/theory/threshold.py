@@ -20,6 +20,7 @@ all of (0, 1)).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import sympy as sp
@@ -35,6 +36,9 @@ from ..exact.symbolic import AlphaSet, sign_pieces_poly
 from ..metrics.symmetry import quotient_counts
 from .phi import PhiSystem
 from .regular import _say, ball_size_symmetric, tight_constraints
+
+if TYPE_CHECKING:
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["threshold", "exact_threshold", "MAX_EXACT_COST"]
 
@@ -173,7 +177,7 @@ def _fraction_free_solve(Q):
     return M[k - 1][k - 1], [M[i][k] for i in range(k)]
 
 
-def exact_threshold(metric):
+def exact_threshold(metric: FiniteMetric) -> tuple | None:
     """``(alpha_star, eps_text, failure_set)`` by exact polynomials, or None when the route does not apply.
 
     On the quotient ``Q(u)`` of the metric's equitable partition (``u = alpha^(1/L)``; rational distances),
@@ -205,7 +209,8 @@ def exact_threshold(metric):
                    else f"-log({first})"), fails
 
 
-def threshold(metric, width=fmpq(1, 10**9), *, progress=None) -> Certificate:
+def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
+              progress: Callable[..., object] | None = None) -> Certificate[ThresholdEvidence]:
     """The smallest eps at which a tight-constraints mechanism exists (see the module docstring).
 
     Parameters
@@ -245,7 +250,8 @@ def threshold(metric, width=fmpq(1, 10**9), *, progress=None) -> Certificate:
     """
     width = fmpq(width)
     claim = f"the threshold eps for a tight-constraints mechanism on the {metric.description}"
-    none = dict(lo=None, hi=None, lo_rational=None, hi_rational=None, exact=None, exact_failure_set=None,
+    none: dict[str, Any] = dict(lo=None, hi=None, lo_rational=None, hi_rational=None, exact=None,
+                                exact_failure_set=None,
                 negative_at_lo=None, z_at_lo=None, solver="")
     zero = {**none, "lo": "0", "hi": "0", "exact": "0"}
     if ball_size_symmetric(metric):
@@ -261,7 +267,7 @@ def threshold(metric, width=fmpq(1, 10**9), *, progress=None) -> Certificate:
         ex = exact_threshold(metric)
     except (ExactDPError, ZeroDivisionError, sp.PolynomialError):
         ex = None  # the exact route is optional; the certified bracket below does not depend on it
-    base = dict(description=metric.description, distances=None)
+    base: dict[str, Any] = dict(description=metric.description, distances=None)
     if ex is not None and ex[0] is None:
         how = PhiSystem(metric, Level.from_eps("1")).partition.how
         ev = ThresholdEvidence(**base, route="exact-polynomial", partition=how, **zero)
@@ -300,13 +306,15 @@ def _bracket(metric, width, claim, base, none, ex, exact_text, progress=None) ->
     else:
         return undecided("the float guide could not be certified at its bracket")
     e_lo = c_lo.evidence
+    assert e_lo.z is not None  # the bracket's lower end was solved (a negative coordinate found)
     neg = e_lo.negative[0]
     ends = _ends(c_lo.evidence.verified, c_hi.evidence.verified)
     if ends is not None:
         base["distances"] = distance_data(metric)
     ev = ThresholdEvidence(**base, route="bracket", ends=ends, lo=_dec(lo), hi=_dec(hi), lo_rational=str(lo),
                            hi_rational=str(hi), exact=exact_text,
-                           exact_failure_set=str(ex[2]) if exact_text is not None else None, negative_at_lo=neg,
+                           exact_failure_set=str(ex[2]) if ex is not None and exact_text is not None else None,
+                           negative_at_lo=neg,
                            z_at_lo=e_lo.z[[str(p) for p in metric.points].index(neg)], solver=c_hi.evidence.solver)
     return Certificate("threshold", True, c_hi.method, claim, ev, precision=c_hi.precision)
 

@@ -42,6 +42,8 @@ worst ball mass) the optimum is randomized response ``M_x(x) = p``,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flint import fmpq
 
 from ..certificate import Certificate, Method, mechanism_data, metric_data
@@ -52,6 +54,9 @@ from ..exact.decide import exact_str
 from ..exact.lp import LinearProgram, solve_lp
 from ..mechanism import mechanism_from_values
 from .utility import _check_ball, _f_index, _gamma_delta, _in_ball
+
+if TYPE_CHECKING:
+    from ..metrics.space import FiniteMetric
 
 __all__ = ["utility_lp", "UtilityLP", "certify_tradeoff", "discrete_tradeoff"]
 
@@ -91,7 +96,8 @@ def _build(metric, Y, fx, t, g, ball):
     return LinearProgram(c=c, A_eq=A_eq, b_eq=b_eq, A_ub=A_ub, b_ub=b_ub, scale=scale)
 
 
-def utility_lp(metric, t, *, gamma, delta=None, output_metric=None, f=None, ball="open") -> UtilityLP:
+def utility_lp(metric: FiniteMetric, t: Any, *, gamma: Any, delta: Any = None,
+               output_metric: FiniteMetric | None = None, f: Any = None, ball: str = "open") -> UtilityLP:
     """``s*(t) = max over t-private M of min_x M_x(B(f(x), gamma))``, exactly.
 
     Parameters
@@ -127,15 +133,16 @@ def utility_lp(metric, t, *, gamma, delta=None, output_metric=None, f=None, ball
     return UtilityLP(t, -sol.value, M, sol)
 
 
-def discrete_tradeoff(n: int, delta) -> fmpq:
+def discrete_tradeoff(n: int, delta: Any) -> fmpq:
     """``t* = (1 - delta)(n - 1)/delta`` on the discrete metric with singleton balls (1 if that is below 1)."""
     d = fmpq(delta) if not isinstance(delta, fmpq) else delta
     t = (1 - d) * (n - 1) / d
     return t if t > 1 else fmpq(1)
 
 
-def certify_tradeoff(metric, *, gamma, delta, output_metric=None, f=None, ball="open", rel_width="1/64",
-                     max_steps=40) -> Certificate:
+def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_metric: FiniteMetric | None = None,
+                     f: Any = None, ball: str = "open", rel_width: Any = "1/64",
+                     max_steps: int = 40) -> Certificate[TradeoffEvidence]:
     """KL10 Def. 2.3: bracket ``eps*(gamma, delta) = log t*`` by exact LPs at rational ``t``.
 
     Returns

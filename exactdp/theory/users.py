@@ -18,6 +18,8 @@ exactdp.errors.InvalidInput: loss: not nondecreasing in |i - r| for i = 0: l(0, 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flint import fmpq
 
 from ..errors import InvalidInput
@@ -25,12 +27,15 @@ from ..exact.lin import Lin
 from ..exact.radical import Rad, to_rad
 from ..exact.values import to_rational
 
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+
 __all__ = ["User", "loss_table", "power_loss", "LOSSES", "expected_loss"]
 
 LOSSES = ("absolute", "squared", "binary")
 
 
-def loss_table(kind: str, n: int):
+def loss_table(kind: str, n: int) -> list[list[fmpq]]:
     """The absolute ``|i-r|``, squared ``(i-r)^2`` or binary ``[i != r]`` loss on ``{0..n}``."""
     if kind not in LOSSES:
         raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a table, got {kind!r}")
@@ -39,7 +44,7 @@ def loss_table(kind: str, n: int):
     return [[fmpq(f(i, r)) for r in range(n + 1)] for i in range(n + 1)]
 
 
-def power_loss(n: int, exponent, *, reverse: bool = False):
+def power_loss(n: int, exponent: Any, *, reverse: bool = False) -> list[list[Any]]:
     """The loss ``l(i, r) = |i - r|^exponent`` on ``{0..n}`` as exact numbers (rational or :class:`Rad`).
 
     GRS12 (journal version) uses ``|i - j|^(3/2)`` for Fig. 3(a) and ``|j - i|^(1 - delta)`` for App. C
@@ -102,7 +107,7 @@ class User:
         self.name = name or f"{lname} loss"
 
     @classmethod
-    def uniform(cls, n: int, loss="absolute"):
+    def uniform(cls, n: int, loss: str | list = "absolute") -> User:
         return cls([fmpq(1, n + 1)] * (n + 1), loss, name=f"uniform prior, {loss if isinstance(loss, str) else 'table'} loss")
 
     def __repr__(self):
@@ -113,11 +118,11 @@ class User:
         """True if every loss value is rational (the rational LP applies); else the radical LP is used."""
         return all(isinstance(v, fmpq) for row in self.loss for v in row)
 
-    def to_json(self):
+    def to_json(self) -> dict:
         return {"probabilities": [str(v) for v in self.prior], "loss": [[str(v) for v in r] for r in self.loss]}
 
 
-def _check_monotone(L):
+def _check_monotone(L: list) -> None:
     n = len(L) - 1
     for i, row in enumerate(L):
         for r, v in enumerate(row):
@@ -136,7 +141,7 @@ def _check_monotone(L):
                     f"l({i}, {r2}) = {row[r2]} although |{i} - {r1}| < |{i} - {r2}| (i = {i}, r = {r1}, r' = {r2})")
 
 
-def expected_loss(mech, user: User):
+def expected_loss(mech: Mechanism, user: User) -> Any:
     """GRS12 (1): ``sum_i p_i sum_r K(i)(r) l(i, r)``, exactly.
 
     The mechanism's inputs and outputs must be ``"0".."n"``.

@@ -36,9 +36,11 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flint import fmpq
 
-from ..certificate import UNDECIDED, Certificate, Method, mechanism_data
+from ..certificate import UNDECIDED, Certificate, Method, Verdict, mechanism_data
 from ..certificate.kl10 import ExponentialBoundEvidence, UtilityEvidence
 from ..certify.privacy import smallest_epsilon
 from ..errors import InvalidInput, UnsupportedRegime
@@ -49,6 +51,10 @@ from ..exact.values import LogVal, Setting, exact_number
 from ..mechanisms.exponential import map_f
 from ..metrics.space import dist_sub
 
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+    from ..metrics.space import FiniteMetric
+
 __all__ = ["lipschitz_constant", "certify_utility", "certify_exponential_bound", "ball_mass"]
 
 
@@ -57,7 +63,8 @@ def _f_index(f, X, Y):
     return map_f(f, X, Y)
 
 
-def lipschitz_constant(metric, output_metric=None, f=None):
+def lipschitz_constant(metric: FiniteMetric, output_metric: FiniteMetric | None = None,
+                       f: Any = None) -> tuple[Any, Any]:
     """The exact Lipschitz constant ``C`` of ``f: (X, rho) -> (Y, sigma)`` and a pair attaining it.
 
     Returns ``(C, (x, z))``; ``C`` is an ``fmpq`` (rational distances only).
@@ -84,7 +91,8 @@ def _in_ball(s, gamma, ball):
     return c < 0 or (ball == "closed" and c == 0)
 
 
-def ball_mass(mech, output_metric, f, x, gamma, ball="open"):
+def ball_mass(mech: Mechanism, output_metric: FiniteMetric, f: Any, x: str, gamma: Any,
+              ball: str = "open") -> tuple[Any, list]:
     """``M_x(B(f(x), gamma))`` exactly, and the outputs in the ball."""
     Y = output_metric
     fx = Y.index[str(f[x]) if isinstance(f, dict) else (x if f is None else str(f(x)))]
@@ -115,7 +123,8 @@ def _gamma_delta(gamma, delta):
     return g, d
 
 
-def certify_utility(mech, output_metric, f=None, *, gamma, delta, ball="open") -> Certificate:
+def certify_utility(mech: Mechanism, output_metric: FiniteMetric, f: Any = None, *, gamma: Any, delta: Any,
+                    ball: str = "open") -> Certificate[UtilityEvidence]:
     """KL10 Def. 2.2: ``mech`` achieves ``(gamma, delta)``-utility for ``f``, decided exactly.
 
     Parameters
@@ -145,6 +154,9 @@ def certify_utility(mech, output_metric, f=None, *, gamma, delta, ball="open") -
     g, d = _gamma_delta(gamma, delta)
     if mech.regime == "symbolic":
         raise InvalidInput("certify_utility: the mechanism depends on a symbolic alpha; fix a level first")
+    worst: Any
+    wmass: Any
+    winside: Any
     worst, wmass, winside = None, None, None
     masses = {}
     for x in mech.inputs:
@@ -187,7 +199,8 @@ def _bound_level(C, beta):
     return (Level.from_eps(str(e)) if not e.is_zero() else None), str(e)
 
 
-def certify_exponential_bound(mech, metric, output_metric=None, f=None, *, beta) -> Certificate:
+def certify_exponential_bound(mech: Mechanism, metric: FiniteMetric, output_metric: FiniteMetric | None = None,
+                              f: Any = None, *, beta: Any) -> Certificate[ExponentialBoundEvidence]:
     """KL10 Thm 2.7: the exponential mechanism's exact smallest eps against ``2 C beta``.
 
     ``holds`` is True when ``eps* <= 2 C beta``; ``data["attained"]`` says whether
@@ -208,6 +221,7 @@ def certify_exponential_bound(mech, metric, output_metric=None, f=None, *, beta)
     data = {"bound_enclosure": list(lev.eps_enclosure()) if lev is not None else ["0", "0"]}
     b = ec.evidence.binding
     fx = _f_index(f, metric, metric if output_metric is None else output_metric)
+    holds: Verdict | bool
     if eps == "undecided":
         holds, attained = UNDECIDED, None
     elif eps == "inf":

@@ -43,6 +43,7 @@ from __future__ import annotations
 import operator
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from flint import arb, ctx, fmpq
@@ -126,7 +127,7 @@ def _normaliser(G: list, a: int, b: int) -> arb:
     return (G[a][b] + G[a][B] + G[A][b] + G[A][B] - G[a][0] - G[A][0] - G[0][b] - G[0][B] + 1)
 
 
-def planar_laplace_utility(side: int, eps, *, prec: int = 96) -> LaplaceUtility:
+def planar_laplace_utility(side: int, eps: Any, *, prec: int = 96) -> LaplaceUtility:
     """Certified uniform-prior utility, optimal remap, of the discretised planar Laplace mechanism.
 
     ``K(x)(z) = e^(-beta d(x,z)) / Z_x``, ``beta = eps/2``, on the ``side x side`` grid of unit step with the
@@ -208,7 +209,7 @@ def _dec(k: int, digits: int) -> str:
     return sgn + t[:-digits] + "." + t[-digits:]
 
 
-def tight_utility(cert) -> tuple:
+def tight_utility(cert: Certificate) -> tuple:
     """``(lo, hi, cells)``: the tight-constraints utility ``sum(z)/n`` (ECP14 Thm 2, Prop. 7) enclosed from a
     ``tight`` certificate that holds, and ``cells`` as ``(size, lo_z, hi_z)`` (exact rationals).
 
@@ -261,7 +262,7 @@ def _q(text: str) -> fmpq:
     return to_rational(text, what="z")
 
 
-def geometric_utility(values: int, eps, step: int = 1, power: int = 1, *, prec: int = 128) -> tuple:
+def geometric_utility(values: int, eps: Any, step: int = 1, power: int = 1, *, prec: int = 128) -> tuple:
     """``(lo, hi)`` exact rationals enclosing the range-restricted geometric mechanism's uniform-prior utility.
 
     ``((2/(1+a) + (N-2)(1-a)/(1+a)) / N)^power`` with ``a = e^(-eps/step)`` (ECP14 sec. 7.1, Fig. 6; the
@@ -286,8 +287,8 @@ def geometric_utility(values: int, eps, step: int = 1, power: int = 1, *, prec: 
 OTHERS = ("planar-laplace", "geometric")
 
 
-def compare_utilities(eps, tight_cert, other: str, params: dict, *, metric: dict | None = None,
-                      digits: int = 12) -> Certificate:
+def compare_utilities(eps: Any, tight_cert: Certificate, other: str, params: dict, *,
+                      metric: dict | None = None, digits: int = 12) -> Certificate:
     """A ``utility_comparison`` certificate: is the tight-constraints utility certified above ``other``'s?
 
     Both utilities are for the uniform prior with the optimal remap, ``U(K) = (1/n) sum_z max_x K(x)(z)``
@@ -421,7 +422,7 @@ def _check_tight_cert(tight_cert, e: fmpq, built) -> None:
     """Refuse a tight certificate at another level or on another metric than ``built``."""
     from ..certificate.ecp14 import distance_data
 
-    ev = getattr(tight_cert, "evidence", None)
+    ev: Any = getattr(tight_cert, "evidence", None)
     lv = getattr(ev, "level", None)
     if getattr(tight_cert, "kind", None) != "tight" or lv is None or lv.eps is None \
             or to_rational(lv.eps, what="level") != e:
@@ -429,6 +430,7 @@ def _check_tight_cert(tight_cert, e: fmpq, built) -> None:
                            f"{getattr(lv, 'text', None)!r}")
     if ev.distances is not None:      # the carried distance matrix must be the described metric's
         d = distance_data(built)
+        assert d is not None  # the certificate carried this metric's distances, so they are small enough
         if d.values != ev.distances.values or len(d.points) != len(ev.distances.points) or \
                 not np.array_equal(np.asarray(d.codes), np.asarray(ev.distances.codes)):
             raise InvalidInput(f"tight_cert: its distances are not those of the {built.description} ({len(built)} "
