@@ -404,3 +404,16 @@ def check_codes(codes, nvalues: int, what: str = "code") -> None:
             not isinstance(r, list) or (r and (set(map(type, r)) != {int} or min(r) < 0 or max(r) >= nvalues))
             for r in codes):
         raise ValueError(f"a {what} is not an integer in [0, {nvalues})")
+
+
+def reduced_costs(cost, A_eq, y, A_ub, lam) -> list:
+    """``c - A_eq^T y + A_ub^T lam`` of an LP ``min c.x, A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` (sparse rows
+    ``{j: a}``), in this kernel's exact arithmetic: non-negative exactly when the dual ``(y, lam)`` is feasible."""
+    red = list(cost)
+    for row, v in zip(A_eq, y):
+        for j, a in row.items():
+            red[j] = _add(red[j], _neg(_mul(a, v)))
+    for row, v in zip(A_ub, lam):
+        for j, a in row.items():
+            red[j] = _add(red[j], _mul(a, v))
+    return red

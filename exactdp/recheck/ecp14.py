@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import mpmath
 
-from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, sign, value
+from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, reduced_costs, sign, value
 from ._verified import Inverse, Refuted, certified_signs, check_codes, enclose_quotient, quotient
 from .privacy import _Mech
 
@@ -231,13 +231,7 @@ def check_lp(c, A_eq, b_eq, A_ub, b_ub, lp: dict):
     for row, b in zip(A_ub, b_ub):
         if sum(a * x[j] for j, a in row.items()) > b:
             return False, "an inequality constraint is violated by the primal"
-    red = list(c)
-    for row, v in zip(A_eq, y):
-        for j, a in row.items():
-            red[j] = _add(red[j], _neg(_mul(a, v)))
-    for row, v in zip(A_ub, lam):
-        for j, a in row.items():
-            red[j] = _add(red[j], _mul(a, v))
+    red = reduced_costs(c, A_eq, y, A_ub, lam)
     if any(sign(r) < 0 for r in red):
         return False, "a negative reduced cost: the dual is infeasible"
     primal = _dot(zip(c, x))

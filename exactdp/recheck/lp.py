@@ -16,7 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
-from ._kernel import NotHere, _add, _mul, _neg, sign, value
+from ._kernel import NotHere, _add, _mul, _neg, reduced_costs, sign, value
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -61,17 +61,6 @@ class _Affine:
         return lo_ok and hi_ok
 
 
-def _reduced(cost, A_eq, y, A_ub, lam):
-    red = list(cost)
-    for row, v in zip(A_eq, y):
-        for j, a in row.items():
-            red[j] = _add(red[j], _neg(_mul(a, v)))
-    for row, v in zip(A_ub, lam):
-        for j, a in row.items():
-            red[j] = _add(red[j], _mul(a, v))
-    return red
-
-
 def _feasible(x, A_eq, b_eq, A_ub, b_ub) -> bool:
     return all(v >= 0 for v in x) and all(_dot(r, x) == b for r, b in zip(A_eq, b_eq)) \
         and all(_dot(r, x) <= b for r, b in zip(A_ub, b_ub))
@@ -91,7 +80,7 @@ def _optimal(ev, x, A_eq, b_eq, A_ub, b_ub, aff):
     (c0, y0, l0, v0), (c1, y1, l1, v1) = parts
     if not all(aff.nonneg(a, b) for a, b in zip(l0, l1)):
         return False, "a negative inequality multiplier", None
-    red = list(zip(_reduced(c0, A_eq, y0, A_ub, l0), _reduced(c1, A_eq, y1, A_ub, l1)))
+    red = list(zip(reduced_costs(c0, A_eq, y0, A_ub, l0), reduced_costs(c1, A_eq, y1, A_ub, l1)))
     if not all(aff.nonneg(a, b) for a, b in red):
         return False, "a negative reduced cost: the dual is infeasible", None
     for c, y, lam, v in parts:           # the gap vanishes identically in t
@@ -164,7 +153,7 @@ def _unique(u, x, A_eq, b_eq, A_ub, b_ub, red_lam, aff):
                 return False, f"the face dual of x_{j} is malformed or has a negative multiplier"
             e = [Fraction(0)] * n
             e[j] = Fraction(s)
-            if any(v < 0 for v in _reduced(e, F_eq, y, A_ub, lam)):
+            if any(v < 0 for v in reduced_costs(e, F_eq, y, A_ub, lam)):
                 return False, f"the face dual of x_{j} is infeasible"
             if _dot(dict(enumerate(F_b)), y) - _dot(dict(enumerate(b_ub)), lam) != s * x[j]:
                 return False, f"the face dual of x_{j} does not bound it by the stated value"
