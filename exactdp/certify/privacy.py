@@ -219,6 +219,11 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
         Kind ``privacy``.  Verdict holds (``evidence.tight``, ``tightest``),
         fails (``evidence.violation``: x, x', output, both sides exactly and
         the excess) or undecided (``reason``, ``evidence.undecided_at``).
+        One exception: a mechanism in a symbolic ``alpha`` whose entries are
+        not exact at the level (``eps = log(2)/2`` makes ``alpha = 2^(-1/2)``)
+        is settled, when it can be, by the proof for every eps at once, and
+        the certificate is then of kind ``all_eps`` (``evidence`` an
+        ``AllEpsEvidence``: check ``c.kind``, or narrow with ``isinstance``).
 
     Raises
     ------
