@@ -420,6 +420,14 @@ SEC72_EPS = ("2/5", "7/10", "1", "13/10")
 SEC72_SMALL_SIDE = 5
 
 
+def _outward(lo: str, hi: str, places: int = 6) -> str:
+    """``[lo, hi]`` (decimal text) rounded outward to ``places`` decimals: still an enclosure."""
+    from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+
+    q = Decimal(1).scaleb(-places)
+    return f"[{Decimal(lo).quantize(q, ROUND_FLOOR)}, {Decimal(hi).quantize(q, ROUND_CEILING)}]"
+
+
 def _laplace_smallest_eps(side: int, eps: str):
     """The exact smallest eps' (certificate) for which the ``beta = eps/2`` planar Laplace mechanism on the
     ``side x side`` Euclidean grid is ``eps' d``-private (ECP14 sec. 7.2's comparison mechanism)."""
@@ -446,7 +454,7 @@ def _sec72_body(N: int, t, rows: list) -> str:
             "an artefact of that halved beta. The exact smallest eps of the beta = eps/2 mechanism on the full "
             f"{N} x {N} grid is out of reach here; the last column gives it on the {SEC72_SMALL_SIDE} x "
             f"{SEC72_SMALL_SIDE} grid instead -- a smaller grid, labelled as such -- decided exactly by "
-            "`smallest_epsilon` (its enclosure truncated to 6 decimals; that `epsilon` certificate is not attached, "
+            "`smallest_epsilon` (its enclosure rounded outward to 6 decimals; that `epsilon` certificate is not attached, "
             "as the independent re-check kernel does not cover its irrational exponent ratios). The comparison "
             "itself keeps the paper's beta = eps/2:\n\n"
             + md_table(["eps", "tight-constraints", "planar Laplace (beta = eps/2)", "tight higher",
@@ -482,7 +490,7 @@ def sec72() -> ClaimResult:
         tc = tight_constraints(m, Level.from_eps(eps))
         small = _laplace_smallest_eps(SEC72_SMALL_SIDE, eps)
         certs.append(tc)
-        actual = f"[{small.evidence.enclosure[0][:8]}, {small.evidence.enclosure[1][:8]}]"
+        actual = _outward(*small.evidence.enclosure)
         if tc.holds is not True:
             (none_at if tc.holds is False else undecided_at).append(eps)
             rows.append([eps, _no_tight(tc), _decimals(lap.enclosure), "-", actual])
