@@ -201,6 +201,9 @@ def test_recheck_confirms_and_refutes_tampering(eps, delta, holds):
         bad["evidence"]["mechanism"]["matrix"][0] = row             # not a mechanism at all
         r = recheck(bad)
         assert r.status == "refuted" and why in r.detail, r.detail
+    bad = copy.deepcopy(j)
+    bad["evidence"]["delta"] = "1/0"                                # malformed: refuted, not "not checkable"
+    assert recheck(bad).status == "refuted"
 
 
 def test_recheck_not_checkable_outside_its_kernel():
