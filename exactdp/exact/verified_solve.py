@@ -97,7 +97,8 @@ def _split_ints(vals: list, w: int):
 
 
 def _exact_matvec(S: list, w: int, vec_ints: list) -> list:
-    """``sum_j S_j 2^(-w j) @ v`` times ``2^(w (len(S)-1))`` as exact Python ints, for integer vector ``v``."""
+    """``sum_j S_j 2^(-w j) @ v`` times ``2^(w (len(S)-1))`` as exact Python ints, for integer vector ``v``
+    (``S`` the float digit matrices of an integer matrix, most significant first: its exact product with ``v``)."""
     digs, nd = _split_ints(vec_ints, w)
     k = S[0].shape[0]
     acc = [0] * k
@@ -236,23 +237,7 @@ def _head_bounds(Rd, w, a, r, absR1, eta, x1n):
     # r' = fixed point of r with 60 bits below its largest entry; |r - r'| <= 2^-t
     t = 60 - (math.frexp(float(rmax))[1] if rmax != 0 else 0)
     rr = [int((v * fmpq(2) ** t).floor()) for v in r]
-    acc = _digits_matvec(Rd, w, rr)
+    acc = _exact_matvec(Rd, w, rr)
     scale = fmpq(2) ** (a - w * len(Rd) - t)
     err = fmpq(1) / fmpq(2) ** t
     return [abs(fmpq(v)) * scale + ar * err + ar * eta * x1n for v, ar in zip(acc, absR1)]
-
-
-def _digits_matvec(Rd, w, vec_ints):
-    """``R_int @ v`` exactly, ``R_int = sum_i Rd[i] 2^(w (len(Rd)-1-i))``."""
-    digs, nd = _split_ints(vec_ints, w)
-    k = Rd[0].shape[0]
-    acc = [0] * k
-    nR = len(Rd)
-    for i, Ri in enumerate(Rd):
-        for t, d in enumerate(digs):
-            p = Ri @ d
-            sh = w * (nR - 1 - i) + w * (nd - 1 - t)
-            for row, v in enumerate(p.tolist()):
-                if v:
-                    acc[row] += int(v) << sh
-    return acc
