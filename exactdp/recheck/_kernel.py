@@ -417,3 +417,12 @@ def reduced_costs(cost, A_eq, y, A_ub, lam) -> list:
         for j, a in row.items():
             red[j] = _add(red[j], _mul(a, v))
     return red
+
+
+def rational(text: str) -> Fraction:
+    """An exact rational from its text, or :class:`NotHere` (an irrational or transcendental number is outside
+    the rational-regime checks that call this)."""
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise NotHere(f"{text!r} is irrational or transcendental; this check covers the rational regime") from None

@@ -17,18 +17,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ._kernel import rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, level_factor, sign, value
 from .ecp14 import check_lp
 from .privacy import pairs_of
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
-
-
-def _q(text: str) -> Fraction:
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise NotHere(f"{text!r} is irrational or transcendental; this check covers the rational regime") from None
 
 
 def _rows(m: dict) -> list:

@@ -20,19 +20,13 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from ._kernel import rational as _q
 from ._kernel import NotHere, _add, _div, _neg, check_codes, sign, value
 from .ecp14 import check_lp
 from .privacy import check as check_privacy
 from .privacy import pairs_of
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
-
-
-def _q(text: str) -> Fraction:
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise NotHere(f"{text!r} is irrational or transcendental; this check covers the rational regime") from None
 
 
 def _inside(s: Fraction, gamma: Fraction, ball: str) -> bool:
