@@ -29,6 +29,9 @@ def test_certify_reports_its_stages_and_prints_nothing(capsys):
     assert c.to_json() == quiet.to_json()  # the callback changes nothing in the certificate
     stages = [s for s, _, _ in calls]
     assert "certificate data" in stages
+    # a step without a count says so with None, as the tight/regular/threshold engines do
+    assert all(d is None and t is None for s, d, t in calls if s == "certificate data" or s.startswith("smallest"))
+    assert all(isinstance(d, int) and isinstance(t, int) for s, d, t in calls if s == "distinct constraints")
     assert any(s.startswith("smallest eps, round 1: candidate log(2)") for s in stages)
     assert capsys.readouterr() == ("", "")
 

@@ -100,7 +100,7 @@ def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, progre
     metric : FiniteMetric or networkx.Graph
         Its points are the mechanism's inputs.
     progress : callable, optional
-        Called as ``progress(stage, done, total)`` (``total`` 0 when unknown)
+        Called as ``progress(stage, done, total)`` (``None, None`` for a step without a count)
         while long work goes on; the library itself prints nothing.
 
     Returns
@@ -168,7 +168,7 @@ def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate[Epsil
         r = simplify(a / b)
         level = Level.from_ratio(fmpq(1), fmpq(1)) if sign(r - 1) <= 0 else Level.from_ratio(r, d)
         if progress is not None:
-            progress(f"smallest eps, round {rounds}: candidate {level.eps_str()[:60]}", 0, 0)
+            progress(f"smallest eps, round {rounds}: candidate {level.eps_str()[:60]}", None, None)
         S = cons.decide(level, progress)
         if S.violated:
             t = S.worst
@@ -210,7 +210,7 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
         Also compute the exact smallest eps (``evidence.epsilon``, and the
         nested ``evidence.smallest``).
     progress : callable, optional
-        Called as ``progress(stage, done, total)`` (``total`` 0 when unknown)
+        Called as ``progress(stage, done, total)`` (``None, None`` for a step without a count)
         while long work goes on; the library itself prints nothing.
 
     Returns
@@ -256,7 +256,7 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
     cons = Constraints(mech, metric)
     S = cons.decide(level, progress)
     if progress is not None:
-        progress("certificate data", 0, 0)
+        progress("certificate data", None, None)
     mdata, gdata = mechanism_data(mech), metric_data(metric)   # built once, shared with the smallest-eps evidence
     eps_cert = (smallest_epsilon(mech, metric, progress=progress, _cons=cons, _data=(mdata, gdata))
                 if with_epsilon else None)
