@@ -130,16 +130,6 @@ def _neighbours_arg(a, metric):
     return pairs
 
 
-def _concrete_mech(mech, a):
-    if mech.regime != "symbolic":
-        return mech.validate()
-    if not (a.eps or getattr(a, "alpha", None)):
-        raise _usage("the entries use alpha: give --alpha or --eps to fix their value")
-    from .certify.approximate import approx_level
-
-    return mech.at(approx_level(a.eps, getattr(a, "alpha", None)))
-
-
 def _cmd_certify_approx(a, mech, metric):
     from .certify.approximate import certify_approx
 

@@ -176,10 +176,6 @@ def figure2_user() -> User:
                 name="prior (1/4, 0, 1/4, 0, 1/4, 1/4), loss |i - j|^(3/2)")
 
 
-def _rows_str(M):
-    return "; ".join("(" + ", ".join(exact_str(v) for v in r) + ")" for r in M.rows())
-
-
 @register("GRS12-fig2", "GRS12", "Figure 2 (Example 5.2; journal Fig. 3(a))",
           "Figure 2 shows an optimal alpha = 1/2 differentially private mechanism for a specific user (journal "
           "version: prior (1/4, 0, 1/4, 0, 1/4, 1/4) on {0..5}, loss |i - j|^(3/2)); it is the truncated "

@@ -36,8 +36,6 @@ from ..exact.lin import EPS_ATOM, Lin
 
 __all__ = ["domain_of", "FlintDomain", "ExpDomain"]
 
-_X = fmpq_poly([0, 1])
-
 
 def _shift(p: fmpq_poly, k: int) -> fmpq_poly:
     return p.left_shift(k) if k > 0 else p
