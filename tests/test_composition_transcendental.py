@@ -1,8 +1,10 @@
 """Exact composition when the entries are transcendental (e.g. a geometric mechanism at eps = 1).
 
-Every expected value here is computed independently of :mod:`exactdp.theory.composition`: the product
-rows are multiplied out in the test with the kernel's ExpFrac arithmetic, the worst set is found by
-brute force over all output subsets, and Kairouz-Oh-Viswanath's sum is written out with math.comb.
+The hypothesis tests are independent of :mod:`exactdp.theory.composition` and :mod:`exactdp.theory.profile`:
+the product rows are multiplied out in the test with the kernel's ExpFrac arithmetic and the worst set is
+found by brute force over all output subsets, for one pair and for three pairs (the upper envelope).
+Kairouz-Oh-Viswanath's sum is written out with math.comb.  The tests against
+``privacy_profile(repeated(M, k))`` check that the two routes agree (they share ``pair_function``).
 """
 
 from itertools import combinations, product
@@ -89,6 +91,27 @@ def test_composition_equals_brute_force_over_product_outputs(w, k, eps):
     got = composed_profile(M, [("x0", "x1")], k).delta(eps=eps)
     t = {"0": ExpFrac.const(1), "1/2": _exp("1/2"), "1": E, "2": _exp(2), "log(2)": ExpFrac.const(2)}[eps]
     ref = _brute(_independent_rows(w, k), 0, 1, t)
+    assert sign(got - ref) == 0
+
+
+weights3 = st.lists(st.lists(st.tuples(st.integers(1, 3), st.integers(-2, 2)), min_size=2, max_size=2),
+                    min_size=3, max_size=3)
+
+
+@settings(max_examples=8, deadline=None)
+@given(weights3, st.integers(1, 2), st.sampled_from(["0", "1/2", "1", "log(2)"]))
+def test_composition_over_several_pairs_equals_brute_force(w, k, eps):
+    # three inputs, all three pairs: the profile is the upper envelope over the pairs, checked by brute force
+    M = _mech_from(w)
+    pairs = [(0, 1), (1, 2), (0, 2)]
+    got = composed_profile(M, [(f"x{i}", f"x{j}") for i, j in pairs], k).delta(eps=eps)
+    t = {"0": ExpFrac.const(1), "1/2": _exp("1/2"), "1": E, "log(2)": ExpFrac.const(2)}[eps]
+    rows = _independent_rows(w, k)
+    ref = ExpFrac.const(0)
+    for i, j in pairs:
+        v = _brute(rows, i, j, t)
+        if sign(v - ref) > 0:
+            ref = v
     assert sign(got - ref) == 0
 
 

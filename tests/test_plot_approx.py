@@ -86,7 +86,11 @@ def test_plot_profile_draws_the_exact_pieces(plt):
     # the composition's breakpoints: e^eps = (5/4)^(4 - 2i) > 1
     marks = ax.lines[3].get_xdata().tolist()
     assert marks == pytest.approx([math.log(1.25) * e for e in (2, 4)], rel=1e-14)
-    assert data["composed"] == P.profile_data(R, [("0", "1")], times=4)
+    # the 4-fold composition by hand (Kairouz-Oh-Viswanath, r = 5/4, P(stay) = 5/9): A - t B at each breakpoint
+    # t = r^(4-2i): t = 1 gives ((r^4 - 1) + 4 (r^3 - r))/(1 + r)^4 = 121/729, t = 25/16 gives
+    # (r^4 - r^2)/(1 + r)^4 = 25/729, and from t = 625/256 on the profile is 0
+    assert [F(str(t)) for t, *_ in data["composed"]] == [1, F(25, 16), F(625, 256)]
+    assert [F(str(a)) - F(str(t)) * F(str(b)) for t, _, a, b in data["composed"]] == [F(121, 729), F(25, 729), 0]
     assert len(ax.lines) == 6 and ax.get_xlabel() == "eps" and ax.get_ylabel() == "smallest delta"
     # basic bound: (4 eps0, 4 delta(eps0)); delta reaches 0 at 4 log(5/4), where the pure bound starts
     bx, by = ax.lines[4].get_xdata(), ax.lines[4].get_ydata()
