@@ -104,18 +104,40 @@ def test_optimum_matches_brute_force(cost):
     assert sol.value == best and sol.verify()
 
 
+def _assert_optimal_dual(sol):
+    """What defines an optimal dual, whichever one the float guide's basis gave (it is not unique here)."""
+    lp = sol.lp
+    assert sol.verify()
+    assert all(v.sign() >= 0 for v in sol.lam) and all(v.sign() >= 0 for v in sol.reduced)
+    # complementary slackness, exactly: a positive reduced cost only on a zero variable, a positive
+    # multiplier only on a tight row
+    assert all(sol.x[j] == 0 for j in range(lp.n) if sol.reduced[j].sign() > 0)
+    for k, (row, b) in enumerate(zip(lp.A_ub, lp.b_ub)):
+        if sol.lam[k].sign() > 0:
+            assert sum((a * sol.x[j] for j, a in row.items()), fmpq(0)) == b
+
+
 def test_inequalities_duals_and_face():
-    # min sqrt2 x0 + sqrt3 x1 s.t. x0 + x1 = 1, x1 <= 1/4, x0 <= 1: x = (1, 0), value sqrt 2
+    # min sqrt2 x0 + sqrt3 x1 s.t. x0 + x1 = 1, x1 <= 1/4, x0 <= 1: x = (1, 0), value sqrt 2.  The vertex is
+    # degenerate (x1 = 0 and x0 <= 1 are both tight), so the optimal dual is a segment: reduced costs
+    # (0, sqrt3 - sqrt2) with lam = 0, or reduced costs (0, 0) with lam = (0, sqrt3 - sqrt2), or between.
+    # HiGHS 1.15 and 1.16 pick different ends; the test asserts what defines an optimal dual.
     lp = LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{1: 1}, {0: 1}], b_ub=[fmpq(1, 4), 1])
     sol = solve_lp_irrational(lp, [R2, R3])
     assert sol.x == [1, 0] and sol.value == R2 and sol.unique is True
-    assert sol.reduced[1] == R3 - R2 and sol.reduced[1].sign() == 1
+    _assert_optimal_dual(sol)
+    # whichever dual: x1 = 0 is forced, by a positive reduced cost or through the tight row x0 <= 1
+    assert sol.reduced[1] + sol.lam[1] == R3 - R2 and sol.lam[0].is_zero()
     zero, tight = optimal_face_constraints(sol)
-    assert zero == [1]
-    # the reverse costs: x = (3/4, 1/4), the bound x1 <= 1/4 tight with multiplier sqrt3 - sqrt2 ... of the other sign
+    assert zero == [1] or tight == [1]
+    # the face the constraints describe is the single optimum (x0 + x1 = 1 with x1 = 0 or x0 = 1)
+    # the reverse costs: x = (3/4, 1/4), nondegenerate, so the dual is unique: the bound x1 <= 1/4 is tight
+    # with multiplier sqrt3 - sqrt2
     sol2 = solve_lp_irrational(lp, [R3, R2])
     assert sol2.x == [fmpq(3, 4), fmpq(1, 4)] and sol2.value == R3 * fmpq(3, 4) + R2 / 4
-    assert sol2.lam[0] == R3 - R2 and sol2.verify()
+    _assert_optimal_dual(sol2)
+    assert sol2.lam[0] == R3 - R2 and sol2.lam[1].is_zero() and sol2.y == [R3]
+    assert optimal_face_constraints(sol2) == ([], [0]) and sol2.unique is True
 
 
 def test_tampered_certificate_fails_verification():

@@ -32,7 +32,56 @@ import numpy as np
 if TYPE_CHECKING:
     from .lp import LinearProgram
 
-__all__ = ["float_basis"]
+__all__ = ["float_basis", "quiet_highs"]
+
+
+def quiet_highs():
+    """A new ``highspy.Highs`` that prints nothing, from its construction on.
+
+    highspy 1.16 writes its banner (``Running HiGHS ...``, ``Includes third-party software ...``) to the C
+    level standard output when the first solver object of the process is built, before any option can be
+    set; exactdp's standard output carries only its own output (``--format json`` must parse), so file
+    descriptor 1 points to the null device while the object is built, and ``output_flag`` is then off.
+
+    Returns
+    -------
+    highspy.Highs
+        A solver with all output off.
+
+    Examples
+    --------
+    >>> h = quiet_highs()
+    >>> h.getOptionValue("output_flag")
+    False
+    """
+    import os
+    import sys
+
+    import highspy
+
+    for stream in (sys.stdout, sys.__stdout__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # a closed or broken stream: nothing of ours is pending
+            pass
+    try:
+        saved = os.dup(1)
+    except OSError:  # no file descriptor 1 at all: nothing can be printed on it
+        saved = None
+    null = os.open(os.devnull, os.O_WRONLY) if saved is not None else None
+    try:
+        if null is not None:
+            os.dup2(null, 1)
+        h = highspy.Highs()
+    finally:
+        if saved is not None and null is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+            os.close(null)
+    h.setOptionValue("output_flag", False)
+    return h
+
 
 # Measured on the scaled GRS12 user LP (alpha = 1/2): with presolve HiGHS's basis was exactly optimal at
 # n = 40 and 60 (without: 12 and 52 exact pivots) and needed 22 pivots at n = 80; at n = 150 the presolve +
@@ -67,8 +116,7 @@ def _run(lp, scaled, options):
     sc = np.ones(n)
     if scaled and lp.scale is not None:
         sc = np.clip(np.array([float(s) for s in lp.scale], dtype=float), 1e-200, 1e200)
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = quiet_highs()
     for k, v in options.items():
         h.setOptionValue(k, v)
     inf = highspy.kHighsInf

@@ -45,6 +45,7 @@ from flint import fmpq, fmpq_mat
 
 from ..errors import InvalidInput, Undecided
 from .lp import LinearProgram
+from .lp_float import quiet_highs
 from .radical import Rad, to_rad
 
 __all__ = ["IrrationalLPSolution", "solve_lp_irrational", "optimal_face_constraints"]
@@ -185,8 +186,7 @@ def _highs_basis(lp: LinearProgram, cost_f):
     """HiGHS on the float problem: ``(basic columns, basic rows)`` of its optimal basis."""
     import highspy
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = quiet_highs()
     n = lp.n
     inf = highspy.kHighsInf
     h.addVars(n, np.zeros(n), np.full(n, inf))
