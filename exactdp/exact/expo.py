@@ -35,7 +35,7 @@ from math import gcd
 
 from flint import arb, ctx, fmpq, fmpq_poly
 
-from ..errors import UnsupportedRegime
+from ..errors import Undecided, UnsupportedRegime
 from .lin import EPS_ATOM, MAX_PREC, Lin
 
 __all__ = ["ExpFrac", "ZERO_EXP", "MAX_DENSE_DEGREE"]
@@ -635,8 +635,9 @@ class ExpFrac:
         Raises
         ------
         UnsupportedRegime
-            ``eps`` occurs and no value is given (use the symbolic regime),
-            or no ball up to ``max_prec`` bits excludes 0.
+            ``eps`` occurs and no value is given (use the symbolic regime).
+        Undecided
+            No ball up to ``max_prec`` bits excludes 0 (precision ran out).
 
         Examples
         --------
@@ -663,9 +664,7 @@ class ExpFrac:
                 if v < 0:
                     return -1
             prec *= 2
-        raise UnsupportedRegime(  # pragma: no cover - LW guarantees termination
-            f"sign not separated at {max_prec} bits"
-        )
+        raise Undecided(f"sign not separated at {max_prec} bits")  # LW guarantees termination given precision
 
     def substitute_eps(self, eps: Lin) -> "ExpFrac":
         """Replace the symbol ``eps`` by the exact number ``eps`` (a ring homomorphism).

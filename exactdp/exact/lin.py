@@ -31,7 +31,7 @@ from typing import Any
 
 from flint import arb, ctx, fmpq, fmpz
 
-from ..errors import InvalidInput, UnsupportedRegime
+from ..errors import InvalidInput, Undecided, UnsupportedRegime
 
 __all__ = ["Lin", "EPS_ATOM", "squarefree_split", "MAX_PREC"]
 
@@ -540,8 +540,10 @@ class Lin:
         Raises
         ------
         UnsupportedRegime
-            ``eps`` occurs (the sign depends on it), or no ball up to
-            ``max_prec`` bits excludes 0.
+            ``eps`` occurs (the sign depends on it).
+        Undecided
+            No ball up to ``max_prec`` bits excludes 0 (precision ran out: the
+            question is undecided, not a bad input).
 
         Examples
         --------
@@ -554,7 +556,7 @@ class Lin:
         >>> x.sign(max_prec=64)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        exactdp.errors.UnsupportedRegime: sign of ... + sqrt(2) not separated at 64 bits
+        exactdp.errors.Undecided: sign of ... + sqrt(2) not separated at 64 bits
         """
         if self.has_eps():
             raise UnsupportedRegime("the sign of a symbolic-eps expression depends on eps")
@@ -563,8 +565,8 @@ class Lin:
         if self.is_rational():
             return 1 if self.terms[0][1] > 0 else -1
         s = ball_sign(self.arb, max_prec)
-        if s is None:  # pragma: no cover
-            raise UnsupportedRegime(f"sign of {self} not separated at {max_prec} bits")
+        if s is None:
+            raise Undecided(f"sign of {self} not separated at {max_prec} bits")
         return s
 
     def __lt__(self, other):
