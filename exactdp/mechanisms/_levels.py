@@ -94,16 +94,17 @@ def floor_of(value, ball_at=None) -> int:
     """
     if isinstance(value, fmpq):
         return int(value.p // value.q)
-    if isinstance(value, ExpFrac) and value.rational() is not None:
-        r = value.rational()
+    r = value.rational() if isinstance(value, ExpFrac) else None
+    if r is not None:
         return int(r.p // r.q)
     prec = 64
     while prec <= MAX_PREC:
         with _prec(prec):
             b = ball_at(prec) if ball_at is not None else arb_of(value)
             lo, hi = (b - b.rad()).floor(), (b + b.rad()).floor()
-            if lo == hi and lo.is_exact():
-                return int(lo.unique_fmpz())
+            z = lo.unique_fmpz() if lo == hi and lo.is_exact() else None
+            if z is not None:
+                return int(z)
         prec *= 2
     raise Undecided(f"floor of {value}: not decided at {MAX_PREC} bits")
 

@@ -257,7 +257,9 @@ def _subset(k, level, omega) -> Oracle:
     k = _k(k, 2, MAX_REPORTS)
     if level is None and omega is None:
         raise InvalidInput("subset selection: give omega (the subset size) for a symbolic alpha")
-    w = _omega_default(k, level) if omega is None else int_arg(omega, "omega", 1, k - 1)
+    w = _omega_default(k, level) if omega is None else int_arg(omega, "omega", 1)
+    if w > k - 1:
+        raise InvalidInput(f"omega: expected a subset size 1 <= omega <= k - 1 = {k - 1}, got {w}")
     if comb(k, w) > MAX_REPORTS:
         raise InputTooLarge(f"subset selection: C({k}, {w}) = {comb(k, w)} reports exceed {MAX_REPORTS}")
     e = exp_eps(level, 1)
@@ -326,7 +328,8 @@ def _pure_pq(orc: Oracle):
     """``(p*, q*)`` of a pure protocol, checked exactly for every input and every other input."""
     rows = orc.mechanism.rows()
     k = len(rows)
-    p_star = q_star = None
+    p_star: Any = None
+    q_star: Any = None
     for v in range(k):
         cols = [j for j, S in enumerate(orc.support) if v in S]
         for u in range(k):
