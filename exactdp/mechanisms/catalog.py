@@ -63,9 +63,15 @@ def _oracle_builder(name):
     return lambda k, level, **kw: oracle_of(name, k, level, **kw).mechanism
 
 
+def _int(v):
+    """An integer given as text (the command line) or as an int; anything else is left to the builder to refuse."""
+    return int(v) if isinstance(v, str) and v.strip().lstrip("-").isdigit() else v
+
+
 def _scores_builder(fn):
     def run(k, level, scores=None, sensitivity=1):
-        return fn(_need(scores, "scores", fn.__name__), level=level, sensitivity=sensitivity)
+        s = _int(sensitivity) if fn is report_noisy_max else sensitivity
+        return fn(_need(scores, "scores", fn.__name__), level=level, sensitivity=s)
     return run
 
 
@@ -86,8 +92,10 @@ BUILDERS: dict = {
                                                                                             sigma2=sigma2),
                                  "discrete Gaussian on 0..k-1, truncated (CKS20 Def. 1); --base or --sigma2, no eps",
                                  ("base", "sigma2")),
-    "staircase": Builder(lambda k, level, delta=1, gamma=1: staircase(k - 1, delta=delta, gamma=gamma, level=level),
-                         "discrete staircase on 0..k-1, clamped, sensitivity Delta (GV16 sec. V)", ("delta", "gamma")),
+    "staircase": Builder(lambda k, level, sensitivity=1, gamma=1: staircase(k - 1, delta=_int(sensitivity), gamma=gamma,
+                                                                           level=level),
+                         "discrete staircase on 0..k-1, clamped, sensitivity Delta, step gamma (GV16 sec. V)",
+                         ("sensitivity", "gamma")),
     "permute-and-flip": Builder(_scores_builder(permute_and_flip), "permute-and-flip on a score table "
                                 "(McKenna & Sheldon 2020)", ("scores", "sensitivity")),
     "report-noisy-max": Builder(_scores_builder(report_noisy_max), "report-noisy-max, two-sided geometric noise "
