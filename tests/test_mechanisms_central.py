@@ -199,6 +199,11 @@ def test_rnm_two_candidates_closed_form():
     assert fr_rows(report_noisy_max([[1, 0]], alpha="1/4"))[0][0] == below + pd[1] / 2
 
 
+def test_rnm_shift_invariance():
+    assert report_noisy_max([[1000, 1001, 999]], eps="1/2").to_json()["matrix"] == \
+        report_noisy_max([[-5, -4, -6]], eps="1/2").to_json()["matrix"]
+
+
 def test_rnm_privacy():
     sc, D = score_example()
     for eps in ("log(4)", "1/2"):
@@ -234,6 +239,7 @@ def test_selection_symbolic():
     (lambda: permute_and_flip([[0, 1]], alpha="1/2"), UnsupportedRegime, "irrational algebraic"),
     (lambda: report_noisy_max([[0, "1/2"]], eps="1"), InvalidInput, "must be integers"),
     (lambda: report_noisy_max([[0, 1]], eps="1", sensitivity=0), InvalidInput, "sensitivity: expected"),
+    (lambda: report_noisy_max([[0, 10**5]], eps="1"), InputTooLarge, "span"),
 ])
 def test_refusals(call, exc, match):
     with pytest.raises(exc, match=match):

@@ -8,6 +8,8 @@ from math import comb
 
 import pytest
 from flint import fmpq
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactdp import InvalidInput, InvalidType, certify_privacy, discrete, smallest_epsilon
 from exactdp.errors import InputTooLarge, UnsupportedRegime
@@ -187,7 +189,7 @@ def e_of(eps):
 
 
 def wang(p, q, f=0, n=1):
-    """[WBLJ17] Theorem 2: Var = n q(1-q)/(p-q)^2 + n f (1-p-q)/(p-q)."""
+    """[WBLJ17] sec. 4, pure protocols: Var = n q(1-q)/(p-q)^2 + n f (1-p-q)/(p-q)."""
     return n * q * (1 - q) / (p - q) ** 2 + n * f * (1 - p - q) / (p - q)
 
 
@@ -195,20 +197,20 @@ def wang(p, q, f=0, n=1):
 def test_variance_closed_forms(eps):
     e = e_of(eps)
     k = 4
-    assert estimator_variance("grr", k, eps=eps) == (k - 2 + e) / (e - 1) ** 2          # WBLJ17 eq. (4)
-    assert estimator_variance("oue", k, eps=eps) == 4 * e / (e - 1) ** 2                 # WBLJ17 eq. (8)
-    assert estimator_variance("blh", k, eps=eps) == (e + 1) ** 2 / (e - 1) ** 2          # WBLJ17 eq. (10), g = 2
+    assert estimator_variance("grr", k, eps=eps) == (k - 2 + e) / (e - 1) ** 2          # WBLJ17 sec. 4.1 (DE)
+    assert estimator_variance("oue", k, eps=eps) == 4 * e / (e - 1) ** 2                 # WBLJ17 sec. 4.3 (OUE)
+    assert estimator_variance("blh", k, eps=eps) == (e + 1) ** 2 / (e - 1) ** 2          # WBLJ17 sec. 4.4 (BLH, g = 2)
     assert estimator_variance("hadamard", k, eps=eps) == (e + 1) ** 2 / (e - 1) ** 2     # p* = e/(e+1), q* = 1/2
     g = 3
-    assert estimator_variance("lh", k, eps=eps, g=g) == (e - 1 + g) ** 2 / ((e - 1) ** 2 * (g - 1))  # eq. (10)
+    assert estimator_variance("lh", k, eps=eps, g=g) == (e - 1 + g) ** 2 / ((e - 1) ** 2 * (g - 1))  # sec. 4.4 (LH)
 
 
 def test_variance_sue_and_olh_at_their_levels():
-    # SUE: e^(eps/2)/(e^(eps/2) - 1)^2 (WBLJ17 eq. (7)); at eps = log(9/4), e^(eps/2) = 3/2: 6
+    # SUE: e^(eps/2)/(e^(eps/2) - 1)^2 (WBLJ17 sec. 4.3); at eps = log(9/4), e^(eps/2) = 3/2: 6
     assert estimator_variance("sue", 5, eps="log(9/4)") == fmpq(6)
     h = ExpFrac.exp(Lin.rat(fmpq(1, 4)))
     assert estimator_variance("sue", 3, eps="1/2") == h / (h - 1) ** 2
-    # OLH at g = e^eps + 1 exactly (eps = log(3), g = 4): 4 e^eps/(e^eps - 1)^2 = 3 (WBLJ17 eq. (12))
+    # OLH at g = e^eps + 1 exactly (eps = log(3), g = 4): 4 e^eps/(e^eps - 1)^2 = 3 (WBLJ17 sec. 4.4)
     assert estimator_variance("olh", 2, eps="log(3)") == fmpq(3)
 
 
@@ -267,3 +269,23 @@ def test_subset_default_omega():
 def test_refusals(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+# ---- properties over random domains and rational levels (hypothesis) --------------------------------------
+levels = st.tuples(st.integers(2, 30), st.integers(1, 15)).filter(lambda t: t[0] > t[1]).map(lambda t: Fr(*t))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 6), levels, st.data())
+def test_random_oracles_against_brute_force(k, e, data):
+    alpha = str(1 / e)
+    w = data.draw(st.integers(1, k - 1))
+    cases = [(generalized_rr(k, alpha=alpha), brute_grr(k, e)),
+             (optimized_unary(k, alpha=alpha), brute_unary(k, Fr(1, 2), 1 / (e + 1))),
+             (subset_selection(k, w, alpha=alpha), brute_subset(k, w, e)),
+             (hadamard_response(k, alpha=alpha), brute_hadamard(k, e)),
+             (binary_local_hashing(k, alpha=alpha), brute_lh_linear(k, 2, e)[1])]
+    eps = level_of(alpha=alpha).eps_str()
+    for M, brute in cases:
+        same(M, brute)
+        assert smallest_epsilon(M, discrete(k)).evidence.epsilon == eps

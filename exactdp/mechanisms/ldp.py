@@ -32,7 +32,7 @@ References
 ----------
 .. [WBLJ17] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private
    Protocols for Frequency Estimation", USENIX Security 2017, sec. 4 (pure
-   protocols, Thm 2 variance), 4.1 (DE), 4.3 (SUE = basic RAPPOR, OUE).
+   protocols and the variance of their estimator), 4.1 (DE), 4.3 (SUE = basic RAPPOR, OUE).
 .. [YB18] M. Ye, A. Barg, "Optimal Schemes for Discrete Distribution
    Estimation Under Locally Differential Privacy", IEEE Trans. Inf. Theory
    64(8), 2018 (the ``d``-subset mechanism).
@@ -124,7 +124,7 @@ def generalized_rr(k: int, *, eps: Any = None, alpha: Any = None, level: Any = N
 
     References
     ----------
-    [WBLJ17]_ sec. 4.1, eq. (3); Kairouz, Oh, Viswanath (NeurIPS 2014).
+    [WBLJ17]_ sec. 4.1; Kairouz, Oh, Viswanath (NeurIPS 2014).
     """
     return _grr(k, level_arg(eps, alpha, level, required=False)).mechanism
 
@@ -348,7 +348,7 @@ def _pure_pq(orc: Oracle):
 
 def estimator_variance(oracle: str, k: int, *, eps: Any = None, alpha: Any = None, level: Any = None,
                        f: Any = 0, n: int = 1, **params: Any) -> Any:
-    """The exact variance of the unbiased count estimator of a pure frequency oracle ([WBLJ17]_ Thm 2).
+    """The exact variance of the unbiased count estimator of a pure frequency oracle ([WBLJ17]_ sec. 4).
 
     With ``p*, q*`` read off the exact matrix (and checked to be the same for
     every input), the estimator of the count of ``v`` among ``n`` users is
@@ -395,7 +395,7 @@ def estimator_variance(oracle: str, k: int, *, eps: Any = None, alpha: Any = Non
 
     References
     ----------
-    [WBLJ17]_ Theorem 2 and eq. (5) (``Var*`` at ``f = 0``), sec. 4.1--4.4.
+    [WBLJ17]_ sec. 4 (the variance of a pure protocol's estimator; ``Var*`` drops the ``f`` term), sec. 4.1--4.4.
     """
     from .catalog import oracle_of
 

@@ -34,7 +34,7 @@ off it.  Two sets ``C_v, C_u`` meet in ``K/4`` points, so ``p* = e^eps/(1+e^eps)
 References
 ----------
 .. [WBLJ17] T. Wang, J. Blocki, N. Li, S. Jha, USENIX Security 2017, sec. 4.4
-   (BLH: ``g = 2``; OLH: ``g = e^eps + 1``, eq. (11) and (12)).
+   (BLH: ``g = 2``; OLH: ``g = e^eps + 1``).
 .. [ASZ19] J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating
    Distributions Privately, Efficiently, and with Little Communication",
    AISTATS 2019, sec. 4 (the scheme for ``e^eps < 2``, used here for every eps).
@@ -140,7 +140,7 @@ def local_hashing(k: int, g: int, *, family: str | None = None, eps: Any = None,
 
     References
     ----------
-    [WBLJ17]_ sec. 4.4, eq. (9)--(10).
+    [WBLJ17]_ sec. 4.4.
     """
     return _lh(k, level_arg(eps, alpha, level, required=False), g, family).mechanism
 
@@ -185,7 +185,7 @@ def binary_local_hashing(k: int, *, eps: Any = None, alpha: Any = None, level: A
 def olh_g(level) -> int:
     """OLH's hash range ``g = round(e^eps) + 1`` with ``round(t) = floor(t + 1/2)``, decided exactly.
 
-    [WBLJ17]_ eq. (12) gives the real optimum ``g = e^eps + 1``; an integer is
+    [WBLJ17]_ sec. 4.4 gives the real optimum ``g = e^eps + 1``; an integer is
     needed.  For a rational ``e^eps`` the rounding is exact (halves round up);
     otherwise ``e^eps`` is irrational, never a half-integer, and certified
     balls at rising precision decide it.
@@ -214,7 +214,7 @@ def olh_g(level) -> int:
 
 def optimal_local_hashing(k: int, *, family: str | None = None, eps: Any = None, alpha: Any = None,
                           level: Any = None) -> Mechanism:
-    """Optimal local hashing (OLH): :func:`local_hashing` with ``g = olh_g(eps)`` ([WBLJ17]_ eq. (12)).
+    """Optimal local hashing (OLH): :func:`local_hashing` with ``g = olh_g(eps)`` ([WBLJ17]_ sec. 4.4).
 
     Parameters
     ----------
@@ -244,7 +244,7 @@ def optimal_local_hashing(k: int, *, family: str | None = None, eps: Any = None,
 
     References
     ----------
-    [WBLJ17]_ sec. 4.4, eq. (12).
+    [WBLJ17]_ sec. 4.4 (OLH).
     """
     lv = level_arg(eps, alpha, level)
     return _lh(k, lv, olh_g(lv), family).mechanism

@@ -51,12 +51,12 @@ from typing import Any
 
 from flint import fmpq
 
-from ..errors import InvalidInput
+from ..errors import InputTooLarge, InvalidInput
 from ..exact.values import to_rational
 from ..mechanism import Mechanism, mechanism_from_values
 from ._levels import exp_eps, int_arg, level_arg
 
-__all__ = ["permute_and_flip", "report_noisy_max", "MAX_CANDIDATES"]
+__all__ = ["permute_and_flip", "report_noisy_max", "MAX_CANDIDATES", "MAX_SCORE_SPAN"]
 
 #: most candidates of a selection mechanism here
 MAX_CANDIDATES = 16
@@ -224,6 +224,19 @@ def _rnm_prob(G, q, r):
     return total
 
 
+#: largest spread max(q) - min(q) of one row of report-noisy-max scores (the exact sum visits every value between)
+MAX_SCORE_SPAN = 10_000
+
+
+def _shifted(q):
+    """Integer scores less their minimum: argmax with i.i.d. noise does not change when a row is shifted."""
+    lo = min(int(v.p) for v in q)
+    out = [int(v.p) - lo for v in q]
+    if max(out) > MAX_SCORE_SPAN:
+        raise InputTooLarge(f"report_noisy_max: a row's scores span {max(out)} > {MAX_SCORE_SPAN}")
+    return out
+
+
 def report_noisy_max(scores: list, *, eps: Any = None, alpha: Any = None, level: Any = None,
                      sensitivity: int = 1, inputs: list | None = None, candidates: list | None = None) -> Mechanism:
     """Report-noisy-max with two-sided geometric noise ``beta = e^(-eps/(2 Delta))``, exactly.
@@ -270,7 +283,7 @@ def report_noisy_max(scores: list, *, eps: Any = None, alpha: Any = None, level:
     delta = int_arg(sensitivity, "sensitivity", 1)
     lv = level_arg(eps, alpha, level, required=False)
     G = _Geo(exp_eps(lv, fmpq(-1, 2 * delta)))
-    rows = [[_rnm_prob(G, [int(v.p) for v in q], r) for r in range(len(q))] for q in table]
+    rows = [[_rnm_prob(G, q, r) for r in range(len(q))] for q in map(_shifted, table)]
     m = mechanism_from_values(ins, cands, rows, name=f"report-noisy-max, geometric noise ({len(cands)} candidates)")
     m.provenance = "report-noisy-max with two-sided geometric noise (DR14 Claim 3.9, discrete)"
     return m

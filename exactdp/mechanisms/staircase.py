@@ -10,7 +10,7 @@
 
 ``P`` is non-increasing in ``|i|`` and ``P(i + Delta) = b P(i)``, so
 ``P(z) <= e^eps P(z + d)`` whenever ``|d| <= Delta``: ``x + Z`` is eps-DP
-for neighbours ``|x - x'| <= Delta`` ([GV16]_ Thm 7).  The output is clamped to
+for neighbours ``|x - x'| <= Delta`` ([GV16]_ sec. V).  The output is clamped to
 ``{0..n}`` (``Pr[0 | x] = Pr[Z <= -x]``, ``Pr[n | x] = Pr[Z >= n - x]``, the
 tails summed in closed form), a post-processing, so the mechanism stays eps-DP
 for the metric ``d(x, x') = ceil(|x - x'|/Delta)``; with ``n >= Delta + 2`` the
@@ -118,7 +118,7 @@ def staircase(n: int, *, delta: int = 1, gamma: Any = 1, eps: Any = None, alpha:
 
     References
     ----------
-    [GV16]_ sec. V, Theorem 7 (the discrete staircase), and the staircase-shaped pmf with ``r = gamma Delta``.
+    [GV16]_ sec. V (the discrete staircase), and the staircase-shaped pmf with ``r = gamma Delta``.
     """
     n = int_arg(n, "n", 1, MAX_STAIRCASE_N)
     delta = int_arg(delta, "delta", 1, MAX_STAIRCASE_N)
