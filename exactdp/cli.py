@@ -591,7 +591,7 @@ def _register_mechanism_command(sub):
     m.add_argument("--k", type=int, help="inputs 0..K-1 (the domain size of a local-DP oracle)")
     _level_args(m)
     m.add_argument("--g", type=int, help="lh: the hash range g")
-    m.add_argument("--family", choices=["linear", "all"], help="lh, olh: the hash family (linear needs a prime g)")
+    m.add_argument("--family", choices=["linear", "all"], help="lh, olh: the hash family (default linear)")
     m.add_argument("--omega", type=int, help="subset: the subset size")
     m.add_argument("--gamma", help="staircase: gamma in (0, 1] with gamma*Delta an integer")
     m.add_argument("--sensitivity", help="staircase, permute-and-flip, report-noisy-max: the sensitivity Delta")

@@ -101,7 +101,7 @@ def test_symbolic_and_gaussian(capsys):
     (["mechanism", "oue", "--k", "11", "--eps", "1"], "exceeds the limit"),
     (["mechanism", "sue", "--k", "3", "--alpha", "1/2"], "irrational algebraic"),
     (["mechanism", "lh", "--k", "3", "--eps", "1"], "needs --g"),
-    (["mechanism", "lh", "--k", "3", "--g", "4", "--family", "linear", "--eps", "1"], "prime g"),
+    (["mechanism", "lh", "--k", "3", "--g", "4", "--family", "all", "--k", "12", "--eps", "1"], "more than"),
     (["mechanism", "discrete-gaussian", "--k", "3", "--eps", "1"], "not by a privacy level"),
     (["mechanism", "permute-and-flip", "--eps", "1"], "needs --scores"),
     (["mechanism", "staircase", "--k", "4", "--sensitivity", "2", "--gamma", "1/3", "--eps", "1"], "gamma"),

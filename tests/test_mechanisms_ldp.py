@@ -71,11 +71,16 @@ def base_digits(v, g, m):
     return ds
 
 
+def smallest_prime_factor(g):
+    return min(d for d in range(2, g + 1) if g % d == 0 and all(d % e for e in range(2, d)))
+
+
 def brute_lh_linear(k, g, e):
+    p = smallest_prime_factor(g)
     m = 1
-    while g**m < k:
+    while p**m < k:
         m += 1
-    H = [tuple(sum(a * d for a, d in zip(av, base_digits(v, g, m))) % g for v in range(k))
+    H = [tuple(sum(a * d for a, d in zip(av, base_digits(v, p, m))) % g for v in range(k))
          for av in product(range(g), repeat=m)]
     return H, {(str(v), "".join(map(str, h)) + f":{y}"): Fr(1, len(H)) * (e if h[v] == y else 1) / (e + g - 1)
                for v in range(k) for h in H for y in range(g)}
@@ -117,7 +122,8 @@ def test_subset_brute(k, w, e):
     same(subset_selection(k, w, alpha=str(1 / e)), brute_subset(k, w, e))
 
 
-@pytest.mark.parametrize("k,g,e", [(3, 2, Fr(3)), (5, 3, Fr(2)), (4, 5, Fr(4)), (10, 2, Fr(3, 2))])
+@pytest.mark.parametrize("k,g,e", [(3, 2, Fr(3)), (5, 3, Fr(2)), (4, 5, Fr(4)), (10, 2, Fr(3, 2)), (5, 4, Fr(3)),
+                                   (4, 6, Fr(5)), (3, 9, Fr(8))])
 def test_local_hashing_linear_brute(k, g, e):
     H, brute = brute_lh_linear(k, g, e)
     same(local_hashing(k, g, alpha=str(1 / e)), brute)
@@ -131,8 +137,10 @@ def test_local_hashing_all_family_brute():
     H = list(product(range(g), repeat=k))
     brute = {(str(v), "".join(map(str, h)) + f":{y}"): Fr(1, len(H)) * (e if h[v] == y else 1) / (e + g - 1)
              for v in range(k) for h in H for y in range(g)}
-    same(local_hashing(k, g, alpha="1/3"), brute)        # g = 4 is composite: the "all" family by default
-    same(optimal_local_hashing(k, eps="log(3)"), brute)   # g = round(3) + 1 = 4
+    same(local_hashing(k, g, family="all", alpha="1/3"), brute)
+    same(optimal_local_hashing(k, family="all", eps="log(3)"), brute)   # g = round(3) + 1 = 4
+    for u, v in combinations(range(k), 2):
+        assert Fr(sum(h[u] == h[v] for h in H), len(H)) == Fr(1, g)
 
 
 def test_blh_is_linear_lh_with_g2():
@@ -152,6 +160,7 @@ BUILDERS = [
     ("subset", lambda **kw: subset_selection(5, 2, **kw)),
     ("blh", lambda **kw: binary_local_hashing(5, **kw)),
     ("lh3", lambda **kw: local_hashing(4, 3, **kw)),
+    ("lh6", lambda **kw: local_hashing(5, 6, **kw)),
     ("olh", lambda **kw: optimal_local_hashing(3, **kw)),
     ("hadamard", lambda **kw: hadamard_response(5, **kw)),
 ]
@@ -257,9 +266,9 @@ def test_subset_default_omega():
     (lambda: subset_selection(4), InvalidInput, "give omega"),
     (lambda: subset_selection(20, 10, eps="1"), InputTooLarge, "reports exceed"),
     (lambda: local_hashing(3, 1, eps="1"), InvalidInput, "g: expected an integer >= 2"),
-    (lambda: local_hashing(3, 4, family="linear", eps="1"), InvalidInput, "needs a prime g"),
     (lambda: local_hashing(3, 3, family="md5", eps="1"), InvalidInput, "family: expected one of"),
     (lambda: local_hashing(9, 4, family="all", eps="1"), InputTooLarge, "more than"),
+    (lambda: local_hashing(4000, 17, eps="1"), InputTooLarge, "exceed"),
     (lambda: optimal_local_hashing(3), InvalidInput, "exactly one"),
     (lambda: estimator_variance("grr", 3, eps="1", f="3/2"), InvalidInput, "f: expected a fraction"),
     (lambda: estimator_variance("grr", 3, eps="1", n=0), InvalidInput, "n: expected an integer >= 1"),

@@ -9,11 +9,15 @@ protocol is pure with ``p* = e^eps/(e^eps+g-1)`` and ``q* = 1/g`` exactly when
 every two inputs collide with probability exactly ``1/g`` over ``H``; the two
 families here are explicit and have that property:
 
-* ``family="linear"`` (``g`` prime): write ``v`` in base ``g`` with ``m``
-  digits (``g^m >= k``); ``h_a(v) = sum_i a_i v_i mod g`` for every
-  ``a in Z_g^m``.  ``h_a(v) = h_a(u)`` iff ``<a, v - u> = 0 (mod g)``, a
-  hyperplane of ``Z_g^m``: probability exactly ``1/g``.  ``|H| = g^m``.
-* ``family="all"`` (any ``g >= 2``): every map ``[k] -> [g]``; ``|H| = g^k``.
+* ``family="linear"`` (the default, any ``g >= 2``): let ``p`` be the smallest
+  prime factor of ``g``; write ``v`` in base ``p`` with ``m`` digits
+  (``p^m >= k``); ``h_a(v) = sum_i a_i v_i mod g`` for every ``a in Z_g^m``.
+  For ``u != v`` the digit difference ``d = v - u`` has a coordinate
+  ``0 < |d_i| < p``, coprime to ``g``, so ``a_i d_i`` is uniform on ``Z_g``
+  whatever the other ``a_j``: ``h_a(v) = h_a(u)`` with probability exactly
+  ``1/g``.  ``|H| = g^m`` (for a prime ``g`` this is the usual inner-product
+  family over ``GF(g)``).
+* ``family="all"``: every map ``[k] -> [g]``; ``|H| = g^k``.
 
 A report is labelled ``"TABLE:y"`` where ``TABLE`` lists ``h(0), h(1), ...``
 (digits run together when ``g <= 10``, else joined by ``.``).
@@ -52,32 +56,32 @@ from ..mechanism import Mechanism
 from ._levels import exp_eps, floor_of, int_arg, level_arg
 from .ldp import MAX_REPORTS, Oracle, _oracle
 
-__all__ = ["local_hashing", "binary_local_hashing", "optimal_local_hashing", "hadamard_response", "olh_g"]
+__all__ = ["local_hashing", "binary_local_hashing", "optimal_local_hashing", "hadamard_response", "olh_g",
+           "MAX_HASH_REPORTS"]
 
 _FAMILIES = ("linear", "all")
 
 
-def _is_prime(g: int) -> bool:
-    return g >= 2 and all(g % d for d in range(2, int(g**0.5) + 1))
+#: most reports (|H| g columns) of local hashing
+MAX_HASH_REPORTS = 1 << 16
 
 
 def _family(k: int, g: int, family: str) -> list:
     """The hash functions as value tables ``(h(0), ..., h(k-1))``."""
     if family == "linear":
-        if not _is_prime(g):
-            raise InvalidInput(f"local hashing: family 'linear' needs a prime g, got g = {g}; hint: family='all'")
+        p = next(d for d in range(2, g + 1) if g % d == 0)      # the smallest prime factor of g
         m = 1
-        while g**m < k:
+        while p**m < k:
             m += 1
-        if g ** (m + 1) > MAX_REPORTS:
-            raise InputTooLarge(f"local hashing: {g}^{m} functions x {g} values exceed {MAX_REPORTS} reports")
-        digits = [[(v // g**i) % g for i in range(m)] for v in range(k)]
+        if g ** (m + 1) > MAX_HASH_REPORTS:
+            raise InputTooLarge(f"local hashing: {g}^{m} functions x {g} values exceed {MAX_HASH_REPORTS} reports")
+        digits = [[(v // p**i) % p for i in range(m)] for v in range(k)]
         return [tuple(sum(a * d for a, d in zip(av, dv)) % g for dv in digits)
                 for av in itertools.product(range(g), repeat=m)]
     if family == "all":
-        if g ** (k + 1) > MAX_REPORTS:
+        if g ** (k + 1) > MAX_HASH_REPORTS:
             raise InputTooLarge(f"local hashing: family 'all' has {g}^{k} functions x {g} values, more than "
-                                f"{MAX_REPORTS} reports; hint: a prime g with family='linear'")
+                                f"{MAX_HASH_REPORTS} reports; hint: family='linear'")
         return list(itertools.product(range(g), repeat=k))
     raise InvalidInput(f"local hashing family: expected one of {', '.join(_FAMILIES)}, got {family!r}")
 
@@ -85,7 +89,7 @@ def _family(k: int, g: int, family: str) -> list:
 def _lh(k, level, g, family=None) -> Oracle:
     k = int_arg(k, "k", 2, MAX_REPORTS)
     g = int_arg(g, "g", 2, MAX_REPORTS)
-    family = family if family is not None else ("linear" if _is_prime(g) else "all")
+    family = family if family is not None else "linear"
     H = _family(k, g, family)
     e = exp_eps(level, 1)
     p, q = e / (e + g - 1) / len(H), 1 / (e + g - 1) / len(H)
@@ -112,9 +116,9 @@ def local_hashing(k: int, g: int, *, family: str | None = None, eps: Any = None,
         Inputs ``0..k-1``, ``k >= 2``.
     g : int
         Hash range ``{0..g-1}``, ``g >= 2``.
-    family : {"linear", "all"}, optional
-        ``"linear"`` (needs a prime ``g``; ``g^m`` functions) or ``"all"``
-        (``g^k`` functions).  Default: linear for a prime ``g``, else all.
+    family : {"linear", "all"}, default "linear"
+        ``"linear"`` (``g^m`` functions, ``p^m >= k`` for ``p`` the smallest
+        prime factor of ``g``) or ``"all"`` (``g^k`` functions).
     eps, alpha, level : exact number or Level, optional
         The level.  None: a symbolic alpha.
 
@@ -126,8 +130,7 @@ def local_hashing(k: int, g: int, *, family: str | None = None, eps: Any = None,
     Raises
     ------
     InvalidInput
-        ``k < 2``, ``g < 2``, an unknown family, ``"linear"`` with a
-        composite ``g``, more than ``MAX_REPORTS`` reports
+        ``k < 2``, ``g < 2``, an unknown family, more than ``MAX_HASH_REPORTS`` reports
         (:class:`~exactdp.errors.InputTooLarge`), or a bad level.
     InvalidType
         A non-integer ``k`` or ``g``.
@@ -220,8 +223,8 @@ def optimal_local_hashing(k: int, *, family: str | None = None, eps: Any = None,
     ----------
     k : int
         Inputs ``0..k-1``, ``k >= 2``.
-    family : {"linear", "all"}, optional
-        Default: linear when ``g`` is prime, else all (which needs ``g^(k+1) <= MAX_REPORTS``).
+    family : {"linear", "all"}, default "linear"
+        The hash family (see :func:`local_hashing`).
     eps, alpha, level : exact number or Level
         The level (required: ``g`` depends on it).
 
