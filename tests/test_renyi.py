@@ -125,6 +125,8 @@ def test_conversion_exact_and_against_the_profile():
     (lambda: renyi_divergence(["1/2", "1/3"], ["1/2", "1/2"], 2), InvalidInput, "sums to 5/6"),
     (lambda: renyi_divergence(["3/2", "-1/2"], ["1/2", "1/2"], 2), InvalidInput, "negative"),
     (lambda: renyi_divergence([], [], 2), InvalidInput, "non-empty"),
+    (lambda: renyi_divergence(["alpha", "1 - alpha"], ["1/2", "1/2"], 2), InvalidInput, "alpha. is not defined"),
+    (lambda: renyi_divergence(["sqrt(2)/2", "1 - sqrt(2)/2"], ["1/2", "1/2"], 2), InvalidInput, "P\\[0\\]"),
     (lambda: renyi_curve(geometric(2), path(3), [2]), InvalidInput, "symbolic"),
     (lambda: renyi_curve(geometric(2, "1/2"), path(3), []), InvalidInput, "at least one order"),
     (lambda: renyi_curve(geometric(2, "1/2"), [], [2]), InvalidInput, "no neighbouring pair"),

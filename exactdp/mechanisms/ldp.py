@@ -67,8 +67,13 @@ class Oracle(NamedTuple):
     support: tuple
 
 
-def _oracle(k, outputs, rows, supports, name, provenance) -> Oracle:
-    m = mechanism_from_values([str(v) for v in range(k)], outputs, rows, name=name)
+def _oracle(k, outputs, rows, supports, name, provenance, values=None) -> Oracle:
+    """An :class:`Oracle` from exact rows, or (``values`` given) from integer codes into ``values``."""
+    ins = [str(v) for v in range(k)]
+    if values is None:
+        m = mechanism_from_values(ins, outputs, rows, name=name)
+    else:
+        m = Mechanism(ins, outputs, rows, values, name=name)
     m.provenance = provenance
     return Oracle(m, tuple(frozenset(s) for s in supports))
 

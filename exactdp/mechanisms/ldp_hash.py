@@ -49,6 +49,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import numpy as np
 from flint import fmpq
 
 from ..errors import InputTooLarge, InvalidInput
@@ -94,12 +95,12 @@ def _lh(k, level, g, family=None) -> Oracle:
     e = exp_eps(level, 1)
     p, q = e / (e + g - 1) / len(H), 1 / (e + g - 1) / len(H)
     sep = "" if g <= 10 else "."
-    outs = [(h, y) for h in H for y in range(g)]
-    labels = [f"{sep.join(map(str, h))}:{y}" for h, y in outs]
-    rows = [[p if h[v] == y else q for h, y in outs] for v in range(k)]
-    supports = [{v for v in range(k) if h[v] == y} for h, y in outs]
-    return _oracle(k, labels, rows, supports, f"local hashing (k = {k}, g = {g}, {family} family)",
-                   f"local hashing, g = {g}, explicit {family} hash family (WBLJ17 sec. 4.4)")
+    labels = [f"{sep.join(map(str, h))}:{y}" for h in H for y in range(g)]
+    tab = np.array(H, dtype=np.int64)                                  # |H| x k
+    codes = (tab.T[:, :, None] != np.arange(g)[None, None, :]).reshape(k, -1).astype(np.int32)  # 0: p, 1: q
+    supports = [np.nonzero(tab[i] == y)[0].tolist() for i in range(len(H)) for y in range(g)]
+    return _oracle(k, labels, codes, supports, f"local hashing (k = {k}, g = {g}, {family} family)",
+                   f"local hashing, g = {g}, explicit {family} hash family (WBLJ17 sec. 4.4)", values=[p, q])
 
 
 def local_hashing(k: int, g: int, *, family: str | None = None, eps: Any = None, alpha: Any = None,

@@ -43,6 +43,7 @@ from flint import fmpq
 from ..certify.approximate import neighbour_relation
 from ..errors import InvalidInput, InvalidType
 from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign
+from ..exact.expo import ExpFrac
 from ..exact.values import exact_number
 
 if TYPE_CHECKING:
@@ -153,12 +154,11 @@ def _order(order) -> int:
 
 
 def _distribution(P, what):
-    vals = [exact_number(v, what=f"{what}[{i}]") if not hasattr(v, "num") and not isinstance(v, fmpq) else v
-            for i, v in enumerate(P)]
+    vals = [v if isinstance(v, (fmpq, ExpFrac)) else exact_number(v, what=f"{what}[{i}]") for i, v in enumerate(P)]
     if not vals:
         raise InvalidInput(f"{what}: expected a non-empty list of probabilities")
     for i, v in enumerate(vals):
-        if not isinstance(v, fmpq) and not hasattr(v, "num"):
+        if not isinstance(v, (fmpq, ExpFrac)) or (isinstance(v, ExpFrac) and v.has_eps()):
             raise InvalidInput(f"{what}[{i}]: expected an exact probability, got {exact_str(v)}")
         if sign(v) < 0:
             raise InvalidInput(f"{what}[{i}] = {exact_str(v)} is negative")
@@ -177,7 +177,7 @@ def _sum(P, Q, order):
         if sign(q) == 0:
             return None
         s = s + p**order / q ** (order - 1)
-    r = s.rational() if hasattr(s, "rational") else None
+    r = s.rational() if isinstance(s, ExpFrac) else None
     return r if r is not None else s
 
 
