@@ -8,6 +8,8 @@ from math import factorial
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactdp import InvalidInput, InvalidType, certify_privacy, from_graph, path, smallest_epsilon
 from exactdp.errors import InputTooLarge, UnsupportedRegime
@@ -244,3 +246,20 @@ def test_selection_symbolic():
 def test_refusals(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+# ---- properties over random instances (hypothesis) ---------------------------------------------------------
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), min_size=1, max_size=3), st.integers(2, 4))
+def test_random_pf_against_permutations(scores, t):
+    # alpha = 1/t^2, so e^(eps/2) = t and every p_r = t^(q_r - q*) is rational
+    assert fr_rows(permute_and_flip(scores, alpha=f"1/{t * t}")) == brute_pf(scores, Fr(t))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 9), st.integers(2, 10))
+def test_random_gaussian_against_formula(n, a, b):
+    beta = Fr(min(a, b - 1), b)
+    G = discrete_gaussian(n, base=f"{beta.numerator}/{beta.denominator}")
+    assert fr_rows(G) == brute_gaussian(n, beta)
+    assert smallest_epsilon(G, path(n + 1)).evidence.epsilon == log_text(gaussian_eps_ratio(n, beta))

@@ -54,7 +54,10 @@ def exp_eps(level, t) -> Any:
         e = t / D                       # e^(t eps) = R^e
         p, q = int(e.p), int(e.q)
         num, den = _root(int(R.p), q), _root(int(R.q), q)
-        if num is not None and den is not None and abs(p) <= 4096:
+        if num is not None and den is not None:
+            if abs(p) * max(num.bit_length(), den.bit_length()) > 1 << 20:
+                raise InputTooLarge(f"e^({t}*eps) at eps = {level.eps_str()}: the exact rational needs more than "
+                                    "a million bits")
             return fmpq(num, den) ** p
     raise UnsupportedRegime(f"e^({t}*eps) at eps = {level.eps_str()} is an irrational algebraic number; "
                             "hint: choose a level where it is rational (eps = log(q) with q a suitable power) or "

@@ -275,6 +275,13 @@ def report_noisy_max(scores: list, *, eps: Any = None, alpha: Any = None, level:
     >>> [[str(v) for v in row] for row in R.rows()]
     [['1/2', '1/2'], ['2/3', '1/3']]
 
+    Notes
+    -----
+    [DR14]_ proves eps-DP for continuous noise, where ties have probability 0;
+    with integer noise ties occur, and no published statement covers this
+    discrete version with uniform tie-breaking.  Certify each instance
+    (:func:`~exactdp.certify_privacy`): the tests find it eps-DP on theirs.
+
     References
     ----------
     [DR14]_ sec. 3.3, Claim 3.9 (report noisy max, continuous Laplace noise).
