@@ -116,3 +116,11 @@ def test_argparse_errors_exit_2():
     out = subprocess.run([sys.executable, "-m", "exactdp", "mechanism", "grr", "--k", "x"], capture_output=True,
                          text=True)
     assert out.returncode == 2 and out.stdout == ""
+
+
+def test_symbolic_round_trip_all_eps(tmp_path, capsys):
+    m = str(tmp_path / "S.json")
+    metric = write(tmp_path, "d.json", {"kind": "discrete", "points": ["0", "1", "2"]})
+    assert run(["mechanism", "sue", "--k", "3", "-o", m], capsys)[0] == 0
+    code, out, _ = run(["certify", m, "--metric", metric, "--all-eps"], capsys)
+    assert code == 0 and "for every eps > 0" in out

@@ -298,3 +298,13 @@ def test_random_oracles_against_brute_force(k, e, data):
     for M, brute in cases:
         same(M, brute)
         assert smallest_epsilon(M, discrete(k)).evidence.epsilon == eps
+
+
+def test_variance_refuses_a_protocol_that_is_not_pure():
+    # supports that do not make Pr[v supported | u] the same for every u != v: the estimator is not the pure one
+    from exactdp.mechanisms.ldp import Oracle, _pure_pq
+
+    M = generalized_rr(3, alpha="1/2")
+    with pytest.raises(InvalidInput, match="not pure"):
+        _pure_pq(Oracle(M, (frozenset({0, 1}), frozenset({1}), frozenset({2}))))
+    assert _pure_pq(Oracle(M, (frozenset({0}), frozenset({1}), frozenset({2})))) == (fmpq(1, 2), fmpq(1, 4))
