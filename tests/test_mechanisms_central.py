@@ -103,7 +103,7 @@ def test_staircase_against_gv_and_clamping(n, delta, r, b):
 @pytest.mark.parametrize("delta,gamma", [(1, "1"), (2, "1/2"), (2, "1"), (3, "1/3"), (3, "2/3")])
 @pytest.mark.parametrize("eps,below", [("log(2)", "log(199/100)"), ("1/2", "499/1000")])
 def test_staircase_smallest_eps_is_eps(delta, gamma, eps, below):
-    n = delta + 3
+    n = max(delta + 1, 2)          # the smallest range where P(0)/P(Delta) = e^eps occurs inside
     S = staircase(n, delta=delta, gamma=gamma, eps=eps)
     D = sensitivity_metric(n, delta)
     assert smallest_epsilon(S, D).evidence.epsilon == level_of(eps=eps).eps_str()

@@ -13,9 +13,9 @@
 for neighbours ``|x - x'| <= Delta`` ([GV16]_ sec. V).  The output is clamped to
 ``{0..n}`` (``Pr[0 | x] = Pr[Z <= -x]``, ``Pr[n | x] = Pr[Z >= n - x]``, the
 tails summed in closed form), a post-processing, so the mechanism stays eps-DP
-for the metric ``d(x, x') = ceil(|x - x'|/Delta)``; with ``n >= Delta + 2`` the
-ratio ``P(0)/P(Delta) = e^eps`` occurs inside the range, so eps is its exact
-smallest level.  ``Delta = 1`` gives the geometric mechanism (GRS12 Ex. 2.1).
+for the metric ``d(x, x') = ceil(|x - x'|/Delta)``; with ``n >= max(Delta + 1, 2)``
+the ratio ``K(1)(1)/K(1+Delta)(1) = P(0)/P(Delta) = e^eps`` occurs inside the
+range, so eps is its exact smallest level.  ``Delta = 1`` gives the geometric mechanism (GRS12 Ex. 2.1).
 
 >>> S = staircase(4, delta=2, gamma="1/2", eps="log(2)")
 >>> [str(v) for v in S.rows()[2]]
