@@ -14,6 +14,9 @@ from .errors import (ExactDPError, InvalidInput, InvalidType, LabelMismatch, Not
 from .exact.level import Level
 from .mechanism import Mechanism
 from .mechanisms import exponential, geometric, randomized_response
+from .mechanisms import (binary_local_hashing, discrete_gaussian, estimator_variance, generalized_rr,
+                         hadamard_response, local_hashing, optimal_local_hashing, optimized_unary, permute_and_flip,
+                         report_noisy_max, staircase, subset_selection, symmetric_unary)
 from .metrics import (FiniteMetric, cycle, discrete, from_graph, from_matrix, grid, hamming, induced, path,
                       symmetric_difference)
 from .metrics import node_distance_space
@@ -29,4 +32,7 @@ __all__ = [
     "Undecided", "UnsupportedRegime", "Level", "Mechanism", "geometric", "randomized_response", "exponential",
     "FiniteMetric", "from_graph", "from_matrix", "path", "cycle", "discrete", "grid", "hamming", "induced",
     "symmetric_difference", "node_distance_space", "extend", "certify_extension",
+    "generalized_rr", "symmetric_unary", "optimized_unary", "subset_selection", "local_hashing", "binary_local_hashing",
+    "optimal_local_hashing", "hadamard_response", "estimator_variance", "discrete_gaussian", "staircase",
+    "permute_and_flip", "report_noisy_max",
 ]

@@ -66,6 +66,7 @@ _CMD_EXITS = {
     "plot": "0 the figure was written, 2 bad input (or matplotlib missing: pip install 'exactdp[plot]'), 4 bug",
     "recheck": "0 the certificate is confirmed by the independent kernel, 1 refuted (a bug), 2 not a certificate, "
                "3 not checkable (the reason is printed), 4 bug",
+    "mechanism": "0 the mechanism was built (or listed), 2 bad input, 3 undecided, 4 bug",
 }
 
 
@@ -547,6 +548,60 @@ def _register_extension_commands(sub):
     t.set_defaults(fn=_cmd_tradeoff)
 
 
+# ---- exactdp mechanism NAME: the builders of exactdp.mechanisms.catalog (issue 22) ----
+def _cmd_mechanism(a):
+    """Build a named mechanism and write it in the file format ``certify`` reads (or list the names)."""
+    from .io import load_json
+    from .mechanisms.catalog import BUILDERS, build
+
+    if a.list:
+        for name, b in sorted(BUILDERS.items()):
+            extra = " ".join(f"[--{p}]" for p in b.params)
+            sys.stdout.write(f"{name:18} {b.summary}{'  ' + extra if extra else ''}\n")
+        return 0
+    if not a.name:
+        raise _usage("mechanism needs a NAME (exactdp mechanism --list names them)")
+    needs_k = a.name not in ("permute-and-flip", "report-noisy-max")
+    if needs_k and a.k is None:
+        raise _usage(f"mechanism {a.name} needs --k K (inputs 0..K-1)")
+    params = {"g": a.g, "family": a.family, "omega": a.omega, "gamma": a.gamma, "base": a.base,
+              "sigma2": a.sigma2, "sensitivity": a.sensitivity,
+              "scores": load_json(a.scores) if a.scores else None}
+    mech = build(a.name, k=a.k, eps=a.eps, alpha=a.alpha, **params)
+    obj = {"name": mech.name, "provenance": mech.provenance, **mech.to_json()}
+    text = json.dumps(obj, indent=1 if a.output else None) + "\n"
+    if a.output:
+        try:
+            with open(a.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise _usage(f"-o {a.output!r}: {e.strerror or type(e).__name__}") from None
+        sys.stdout.write(f"wrote {a.output}: {mech.name}, {len(mech.inputs)} x {len(mech.outputs)}, "
+                         f"{mech.regime} entries\n")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _register_mechanism_command(sub):
+    m = sub.add_parser("mechanism", help="build a named mechanism (local-DP oracles, discrete Gaussian, staircase, "
+                                         "permute-and-flip, ...) as a mechanism file; --list names them")
+    m.add_argument("name", nargs="?", help="the builder (see --list)")
+    m.add_argument("--list", action="store_true", help="name every builder, one line each")
+    m.add_argument("--k", type=int, help="inputs 0..K-1 (the domain size of a local-DP oracle)")
+    _level_args(m)
+    m.add_argument("--g", type=int, help="lh: the hash range g")
+    m.add_argument("--family", choices=["linear", "all"], help="lh, olh: the hash family (default linear)")
+    m.add_argument("--omega", type=int, help="subset: the subset size")
+    m.add_argument("--gamma", help="staircase: gamma in (0, 1] with gamma*Delta an integer")
+    m.add_argument("--sensitivity", help="staircase, permute-and-flip, report-noisy-max: the sensitivity Delta")
+    m.add_argument("--base", help="discrete-gaussian: beta = e^(-1/(2 sigma^2)) in (0, 1)")
+    m.add_argument("--sigma2", help="discrete-gaussian: a rational sigma^2 > 0")
+    m.add_argument("--scores", help="permute-and-flip, report-noisy-max: JSON file, one row of scores per input")
+    m.add_argument("-o", "--output", help="write the mechanism file here (default: JSON on stdout)")
+    m.set_defaults(fn=_cmd_mechanism)
+
+
 class _UsageError(Exception):
     pass
 
@@ -591,6 +646,7 @@ def build_parser():
     _add_user_commands(sub)
     _add_tool_commands(sub)
     _register_extension_commands(sub)
+    _register_mechanism_command(sub)
     return p
 
 

@@ -1,5 +1,7 @@
 """Theory built on certificates: utility and error bounds (layer 5 of DESIGN.md section 3)."""
 
 from .accuracy import expected_error, hlm15_theorem6_bound, hlm15_theorem7_bound, max_expected_error
+from .renyi import rdp_to_dp, renyi_curve, renyi_divergence
 
-__all__ = ["expected_error", "max_expected_error", "hlm15_theorem6_bound", "hlm15_theorem7_bound"]
+__all__ = ["expected_error", "max_expected_error", "hlm15_theorem6_bound", "hlm15_theorem7_bound",
+           "renyi_divergence", "renyi_curve", "rdp_to_dp"]

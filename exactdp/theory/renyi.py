@@ -1,0 +1,353 @@
+"""Rényi differential privacy, exactly: ``D_alpha(P || Q)`` at integer orders and a mechanism's RDP curve.
+
+[Mir17]_ Def. 3: for distributions ``P, Q`` on a finite set and an order
+``alpha > 1``,
+
+.. math:: D_\\alpha(P \\| Q) = \\frac{1}{\\alpha - 1} \\log \\sum_y P(y)^\\alpha Q(y)^{1-\\alpha}.
+
+At an integer order the sum ``S = sum_y P(y)^alpha / Q(y)^(alpha-1)`` is a
+field element of the kernel: rational for rational entries, an exponential
+polynomial quotient at a transcendental level.  So the divergence is the exact
+number ``log(S)/(alpha - 1)`` (:class:`LogValue`), infinite when some ``y`` has
+``Q(y) = 0 < P(y)``.  A mechanism is ``(alpha, rho)``-RDP over a neighbour
+relation with ``rho`` the largest divergence over ordered neighbouring pairs
+([Mir17]_ Def. 4); :func:`renyi_curve` finds that maximum by exact comparisons
+of the sums.  [Mir17]_ Prop. 3 converts: ``(alpha, rho)``-RDP implies
+``(rho + log(1/delta)/(alpha - 1), delta)``-DP, i.e. the exact
+``eps = log(S/delta)/(alpha - 1)`` (:func:`rdp_to_dp`).
+
+No certificate kind is built here (a later step adds kind ``renyi``).
+
+>>> from exactdp.mechanisms import generalized_rr
+>>> from exactdp.metrics import discrete
+>>> curve = renyi_curve(generalized_rr(3, eps="log(2)"), discrete(3), [2, 3])
+>>> [(p.order, str(p.value)) for p in curve]
+[(2, 'log(11/8)'), (3, 'log(37/16)/2')]
+>>> c = rdp_to_dp(curve, "1/100")       # order 3: log((37/16)/(1/100))/2
+>>> c.order, str(c.epsilon)
+(3, 'log(925/4)/2')
+
+References
+----------
+.. [Mir17] I. Mironov, "Rényi Differential Privacy", IEEE CSF 2017,
+   Definitions 3--4 and Proposition 3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable
+
+from flint import fmpq
+
+from ..certify.approximate import neighbour_relation
+from ..errors import InvalidInput, InvalidType
+from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign
+from ..exact.expo import ExpFrac
+from ..exact.values import exact_number
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+
+__all__ = ["LogValue", "RenyiPoint", "RDPConversion", "renyi_divergence", "renyi_curve", "rdp_to_dp",
+           "MAX_ORDER"]
+
+#: largest integer order accepted (the exact sums hold alpha-th powers)
+MAX_ORDER = 256
+
+
+@dataclass(frozen=True)
+class LogValue:
+    """The exact real number ``log(arg)/den`` (``arg > 0`` exact, ``den`` a positive integer); ``arg=None`` is +inf.
+
+    Parameters
+    ----------
+    arg : fmpq or ExpFrac or None
+        The exact argument of the logarithm (``None`` for infinity).
+    den : int
+        The divisor ``alpha - 1``.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> v = LogValue(fmpq(9, 4), 2)
+    >>> str(v), v.enclosure(6)
+    ('log(9/4)/2', ('0.405465', '0.405466'))
+    """
+
+    arg: Any
+    den: int
+
+    @property
+    def infinite(self) -> bool:
+        """Whether the value is ``+inf``.
+
+        Returns
+        -------
+        bool
+            ``arg is None``.
+
+        Examples
+        --------
+        >>> LogValue(None, 1).infinite
+        True
+        """
+        return self.arg is None
+
+    def __str__(self) -> str:
+        if self.arg is None:
+            return "inf"
+        a = exact_str(self.arg)
+        return f"log({a})" if self.den == 1 else f"log({a})/{self.den}"
+
+    def enclosure(self, digits: int = 20) -> tuple[str, str]:
+        """Return decimal strings ``lo <= value <= hi``, rounded outward (never a float).
+
+        Parameters
+        ----------
+        digits : int, default 20
+            Significant digits.
+
+        Returns
+        -------
+        tuple of str
+            ``(lo, hi)``; ``("inf", "inf")`` for infinity.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> LogValue(fmpq(2), 1).enclosure(5)
+        ('0.69314', '0.69315')
+        """
+        if self.arg is None:
+            return ("inf", "inf")
+        return decimal_enclosure(lambda: arb_of(self.arg).log() / self.den, digits)
+
+
+@dataclass(frozen=True)
+class RenyiPoint:
+    """One point ``(alpha, rho)`` of an RDP curve, with the exact sum and the ordered pair attaining it."""
+
+    order: int
+    value: LogValue
+    pair: tuple
+
+
+@dataclass(frozen=True)
+class RDPConversion:
+    """[Mir17]_ Prop. 3 at one delta: the best ``eps`` over the curve's orders and the order attaining it."""
+
+    delta: fmpq
+    epsilon: LogValue
+    order: int
+
+
+def _order(order) -> int:
+    if isinstance(order, bool) or not isinstance(order, int):
+        raise InvalidType(f"order: expected an integer alpha >= 2, got {type(order).__name__} {order!r}")
+    if order < 2:
+        raise InvalidInput(f"order: expected an integer alpha >= 2, got {order}; hint: alpha = 1 is the KL "
+                           "divergence, not computed here")
+    if order > MAX_ORDER:
+        raise InvalidInput(f"order: {order} exceeds the limit {MAX_ORDER}")
+    return order
+
+
+def _distribution(P, what):
+    vals = [v if isinstance(v, (fmpq, ExpFrac)) else exact_number(v, what=f"{what}[{i}]") for i, v in enumerate(P)]
+    if not vals:
+        raise InvalidInput(f"{what}: expected a non-empty list of probabilities")
+    for i, v in enumerate(vals):
+        if not isinstance(v, (fmpq, ExpFrac)) or (isinstance(v, ExpFrac) and v.has_eps()):
+            raise InvalidInput(f"{what}[{i}]: expected an exact probability, got {exact_str(v)}")
+        if sign(v) < 0:
+            raise InvalidInput(f"{what}[{i}] = {exact_str(v)} is negative")
+    total = sum(vals[1:], vals[0])
+    if sign(total - 1) != 0:
+        raise InvalidInput(f"{what}: sums to {exact_str(total)}, expected exactly 1")
+    return vals
+
+
+def _sum(P, Q, order):
+    """``sum_y P^alpha / Q^(alpha-1)``, or None when some ``Q(y) = 0 < P(y)``."""
+    s: Any = fmpq(0)
+    for p, q in zip(P, Q):
+        if sign(p) == 0:
+            continue
+        if sign(q) == 0:
+            return None
+        s = s + p**order / q ** (order - 1)
+    r = s.rational() if isinstance(s, ExpFrac) else None
+    return r if r is not None else s
+
+
+def renyi_divergence(P: Iterable[Any], Q: Iterable[Any], order: int) -> LogValue:
+    """The exact Rényi divergence ``D_alpha(P || Q)`` at an integer order ``alpha >= 2`` ([Mir17]_ Def. 3).
+
+    Parameters
+    ----------
+    P, Q : sequences of exact numbers
+        Two distributions on the same finite set (kernel values, ints,
+        Fractions or text such as ``"1/3"`` / ``"exp(-1)/(1 + exp(-1))"``);
+        each must sum to exactly 1.
+    order : int
+        ``alpha``, ``2 <= alpha <= MAX_ORDER``.
+
+    Returns
+    -------
+    LogValue
+        ``log(sum_y P(y)^alpha Q(y)^(1-alpha))/(alpha - 1)``; infinite when
+        ``Q(y) = 0 < P(y)`` for some ``y``.
+
+    Raises
+    ------
+    InvalidInput
+        Lengths differ, an entry is negative or not exact, a list does not
+        sum to 1, or a bad order.
+    InvalidType
+        A non-integer order.
+
+    Examples
+    --------
+    >>> str(renyi_divergence(["1/2", "1/2"], ["1/4", "3/4"], 2))
+    'log(4/3)'
+    >>> renyi_divergence(["1", "0"], ["0", "1"], 3).infinite
+    True
+    """
+    order = _order(order)
+    P, Q = list(P), list(Q)
+    if len(P) != len(Q):
+        raise InvalidInput(f"renyi_divergence: P has {len(P)} entries and Q {len(Q)}; they must be on one set")
+    s = _sum(_distribution(P, "P"), _distribution(Q, "Q"), order)
+    return LogValue(s, order - 1)
+
+
+def _larger(a, b) -> bool:
+    """Exact ``a > b`` for sums (``None`` = infinity)."""
+    if a is None:
+        return b is not None
+    if b is None:
+        return False
+    return sign(a - b) > 0
+
+
+def renyi_curve(mech: Mechanism, neighbours: Any, orders: Iterable[int]) -> list:
+    """The exact RDP curve: ``rho(alpha) = max D_alpha(K(x) || K(x'))`` over ordered neighbouring pairs.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Exact entries at a fixed level (not a symbolic alpha).
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+        A metric gives its pairs at distance 1 (both orders are used).
+    orders : iterable of int
+        Integer orders ``alpha >= 2``.
+
+    Returns
+    -------
+    list of RenyiPoint
+        One per order, in the order given: the exact ``rho`` and a pair attaining it.
+
+    Raises
+    ------
+    InvalidInput
+        A symbolic mechanism, no neighbouring pair, no order, or a bad order or relation.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import geometric
+    >>> from exactdp.metrics import path
+    >>> [str(p.value) for p in renyi_curve(geometric(2, "1/2"), path(3), [2])]
+    ['log(3/2)']
+
+    References
+    ----------
+    [Mir17]_ Definition 4.
+    """
+    if mech.regime == "symbolic":
+        raise InvalidInput("renyi_curve: the mechanism depends on a symbolic alpha; fix a level first")
+    mech = mech.validate()
+    pairs, _ = neighbour_relation(mech, neighbours)
+    if not pairs:
+        raise InvalidInput("renyi_curve: no neighbouring pair (no two inputs at distance 1)")
+    orders = [_order(a) for a in orders]
+    if not orders:
+        raise InvalidInput("renyi_curve: give at least one order")
+    rows = mech.rows()
+    out = []
+    for a in orders:
+        best, arg = fmpq(0), (mech.inputs[pairs[0][0]], mech.inputs[pairs[0][1]])
+        for i, j in pairs:
+            for u, v in ((i, j), (j, i)):
+                s = _sum(rows[u], rows[v], a)
+                if _larger(s, best):
+                    best, arg = s, (mech.inputs[u], mech.inputs[v])
+                if s is None:
+                    break
+            if best is None:
+                break
+        out.append(RenyiPoint(a, LogValue(best, a - 1), arg))
+    return out
+
+
+def _conv_le(s1, a1, s2, a2, delta) -> bool:
+    """Exact ``log(s1/delta)/(a1-1) <= log(s2/delta)/(a2-1)`` (``s`` None is infinity)."""
+    if s1 is None:
+        return s2 is None
+    if s2 is None:
+        return True
+    return sign((s2 / delta) ** (a1 - 1) - (s1 / delta) ** (a2 - 1)) >= 0
+
+
+def rdp_to_dp(curve: list, delta: Any) -> RDPConversion:
+    """[Mir17]_ Prop. 3: the best ``(eps, delta)``-DP guarantee the RDP curve gives, exactly.
+
+    Each order gives ``eps_alpha = rho(alpha) + log(1/delta)/(alpha - 1) = log(S_alpha/delta)/(alpha - 1)``;
+    the smallest over the curve's orders is found by exact comparison
+    (``(S_a/delta)^(b-1)`` against ``(S_b/delta)^(a-1)``).  It is an upper bound
+    on the mechanism's exact smallest eps at this delta
+    (:func:`~exactdp.theory.profile.smallest_delta` gives the exact profile),
+    so the two side by side show what the conversion loses.
+
+    Parameters
+    ----------
+    curve : list of RenyiPoint
+        From :func:`renyi_curve`.
+    delta : exact rational
+        ``0 < delta < 1``.
+
+    Returns
+    -------
+    RDPConversion
+        ``delta``, the exact ``eps`` (:class:`LogValue`) and the order attaining it.
+
+    Raises
+    ------
+    InvalidInput
+        An empty curve, or ``delta`` not a rational in (0, 1).
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import generalized_rr
+    >>> from exactdp.metrics import discrete
+    >>> c = rdp_to_dp(renyi_curve(generalized_rr(2, eps="log(3)"), discrete(2), [2, 4, 8]), "1/1000")
+    >>> c.order, c.epsilon.enclosure(4)
+    (8, ('2.044', '2.045'))
+
+    References
+    ----------
+    [Mir17]_ Proposition 3.
+    """
+    from ..exact.values import to_rational
+
+    if not curve:
+        raise InvalidInput("rdp_to_dp: the curve has no point")
+    d = to_rational(delta, what="delta")
+    if not (0 < d < 1):
+        raise InvalidInput(f"delta: expected a rational 0 < delta < 1, got {d}")
+    best = curve[0]
+    for p in curve[1:]:
+        if not _conv_le(best.value.arg, best.order, p.value.arg, p.order, d):
+            best = p
+    s = best.value.arg
+    return RDPConversion(d, LogValue(None if s is None else s / d, best.order - 1), best.order)
