@@ -1,0 +1,161 @@
+"""Issue 18, trustB's half: every non-hint leaf of a genuine certificate of each of trustB's kinds, changed one at a
+time, makes the independent re-check answer ``refuted`` (or refuse the file); plus self-consistent forgeries.
+
+The mutator is a small local copy (the lead unifies it with tests/test_recheck_contract.py): a number is moved to
+another value, a text is edited, a boolean flipped, a list item dropped, two different list items swapped.  A
+mutant counts as caught when :func:`exactdp.recheck` does not answer ``confirmed`` with the mutant's claim rebuilt by
+the kind's ``claim_text`` (the merged dispatcher refutes a claim that differs; until the merge each trustB kind
+module checks it itself).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from fractions import Fraction
+
+import networkx as nx
+import pytest
+
+from exactdp import Level, Mechanism, cycle, discrete, exponential, from_graph, geometric, path, randomized_response
+from exactdp import recheck
+from exactdp.certify import certify_lp_infeasible, certify_lp_optimum, certify_relation
+from exactdp.exact import LinearProgram, solve_lp
+from exactdp.papers.hlm15_approx import _decomposition_certificate
+from exactdp.theory.extension_cert import certify_extension
+from exactdp.theory.extension_lp import best_extension_bracket
+from exactdp.theory.leakage import leakage
+from exactdp.theory.optimality import certify_universal_optimality
+from exactdp.theory.regular import regular_prior, tight_constraints
+from exactdp.theory.theorem4 import tight_remap
+from exactdp.theory.threshold import threshold
+from exactdp.theory.tradeoff import certify_tradeoff
+from exactdp.theory.users import User
+from exactdp.theory.utility import certify_exponential_bound, certify_utility
+
+HALF = Level.from_alpha("1/2")
+AH = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
+E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
+
+
+def _lp():
+    return certify_lp_optimum(solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1}],
+                                                     b_ub=["3/4"])), "a two-variable LP", unique=True, vertex=True)
+
+
+def _infeasible():
+    return certify_lp_infeasible(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1, 1: 1}],
+                                               b_ub=["1/2"], names=["x0", "x1"]), "x0 + x1 = 1 and x0 + x1 <= 1/2")
+
+
+#: (name, factory): tiny genuine certificates of every trustB kind (and of each route where it differs)
+GENUINE = [
+    ("extension holds", lambda: certify_extension(AH, path(3), ["0", "2"], alpha="1/2")),
+    ("extension fails (a)", lambda: certify_extension(AH, path(3), ["0", "2"], alpha="3/4")),
+    ("best_extension", lambda: best_extension_bracket(AH, path(3), ["0", "2"], alpha="1/2", rel_width="1/4")),
+    ("optimality", lambda: certify_universal_optimality(2, User.uniform(2, "absolute"), alpha="1/2")),
+    ("lp", _lp),
+    ("infeasible", _infeasible),
+    ("tight holds", lambda: tight_constraints(path(3), HALF)),
+    ("tight fails", lambda: tight_constraints(from_graph(nx.star_graph(3)), Level.from_alpha("3/4"))),
+    ("regular", lambda: regular_prior(["1/3", "1/3", "1/3"], path(3), HALF)),
+    ("regular support", lambda: regular_prior(["1/2", "0", "1/2"], path(3), HALF)),
+    ("threshold symmetric", lambda: threshold(cycle(4))),
+    ("threshold path", lambda: threshold(path(3))),
+    ("leakage", lambda: leakage(randomized_response(3, p="1/4"), ["1/2", "1/4", "1/4"])),
+    ("theorem4", lambda: tight_remap(geometric(2, "1/2"), path(3), HALF)),
+    ("utility holds", lambda: certify_utility(E, discrete(2), gamma="1", delta="9/10")),
+    ("utility fails", lambda: certify_utility(E, discrete(2), gamma="1", delta="1/2")),
+    ("exponential_bound", lambda: certify_exponential_bound(E, discrete(2), beta="log(2)")),
+    ("tradeoff", lambda: certify_tradeoff(path(3), gamma="2", delta="1/5", rel_width="1/4")),
+    ("relation identity", lambda: certify_relation("2*alpha/(1 + alpha)", "1 - (1 - alpha)/(1 + alpha)",
+                                                   for_all_alpha=True)),
+    ("relation bound", lambda: certify_relation("alpha^2", "alpha", "<=", for_all_alpha=True)),
+    ("relation fails", lambda: certify_relation("alpha", "1/2", "<=", for_all_alpha=True)),
+    ("relation numbers", lambda: certify_relation("exp(1/2)", "1648/1000", ">")),
+    ("decomposition", lambda: _decomposition_certificate(1, ["0", "1"], ["a", "b"], [[1, 9, 9], [2, 81, 81]])),
+]
+
+
+# ------------------------------------------------------------------------------------------- the mutator ----
+def _other_number(v: str) -> str | None:
+    try:
+        q = Fraction(v)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return str(q + Fraction(1, 7)) if q != 0 else "1/3"
+
+
+def _leaf_mutants(v):
+    """Values that differ from the leaf ``v`` (same type where possible)."""
+    if isinstance(v, bool):
+        return [not v]
+    if isinstance(v, int):
+        return [v + 1] + ([v - 1] if v > 0 else [])
+    if isinstance(v, str):
+        n = _other_number(v)
+        if n is not None:
+            return [n]
+        if v in ("holds", "fails", "undecided", "undefined"):
+            return [w for w in ("holds", "fails") if w != v]
+        return [f"({v})+1" if v and ("(" in v or "alpha" in v) else v + "x"]
+    return []
+
+
+def mutants(cert: dict):
+    """``(where, mutant)`` for every leaf of the evidence (and the verdict), one change at a time."""
+    def walk(node, trail):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from walk(v, trail + [k])
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                yield from walk(v, trail + [i])
+            for i in range(len(node)):
+                yield trail, ("drop", i)
+            if len(node) >= 2 and node[0] != node[1]:
+                yield trail, ("swap", 0)
+        elif node is not None:
+            for w in _leaf_mutants(node):
+                yield trail, ("set", w)
+
+    def apply(trail, op):
+        m = copy.deepcopy(cert)
+        d = m
+        for k in trail[:-1] if op[0] == "set" else trail:
+            d = d[k]
+        if op[0] == "set":
+            d[trail[-1]] = op[1]
+        elif op[0] == "drop":
+            del d[op[1]]
+        else:
+            d[0], d[1] = d[1], d[0]
+        return m
+
+    for trail, op in walk({"evidence": cert["evidence"], "verdict": cert["verdict"]}, []):
+        yield trail, op, apply(trail, op)
+
+
+def caught(m: dict) -> bool:
+    try:
+        return recheck(m).status != "confirmed"
+    except ValueError:        # refused: not a certificate
+        return True
+
+
+@pytest.fixture(scope="module", params=GENUINE, ids=[g[0] for g in GENUINE])
+def genuine(request):
+    name, make = request.param
+    return name, json.loads(json.dumps(make().to_json()))
+
+
+def test_genuine_confirmed(genuine):
+    name, j = genuine
+    r = recheck(j)
+    assert r.status == "confirmed", (name, r.detail)
+
+
+def test_every_leaf_mutation_caught(genuine):
+    name, j = genuine
+    missed = [(t, op) for t, op, m in mutants(j) if not caught(m)]
+    assert not missed, (name, missed)
