@@ -62,7 +62,7 @@ GENUINE = [
     ("regular support", lambda: regular_prior(["1/2", "0", "1/2"], path(3), HALF)),
     ("threshold symmetric", lambda: threshold(cycle(4))),
     ("threshold path", lambda: threshold(path(3))),
-    ("leakage", lambda: leakage(randomized_response(3, p="1/4"), ["1/2", "1/4", "1/4"])),
+    ("leakage", lambda: leakage(geometric(2, "1/2"), ["1/2", "1/3", "1/6"])),
     ("theorem4", lambda: tight_remap(geometric(2, "1/2"), path(3), HALF)),
     ("utility holds", lambda: certify_utility(E, discrete(2), gamma="1", delta="9/10")),
     ("utility fails", lambda: certify_utility(E, discrete(2), gamma="1", delta="1/2")),
