@@ -17,7 +17,7 @@ from fractions import Fraction
 import networkx as nx
 import pytest
 
-from exactdp import Level, Mechanism, cycle, discrete, exponential, from_graph, geometric, path, randomized_response
+from exactdp import Level, Mechanism, cycle, discrete, exponential, from_graph, geometric, grid, path
 from exactdp import recheck
 from exactdp.certify import certify_lp_infeasible, certify_lp_optimum, certify_relation
 from exactdp.exact import LinearProgram, solve_lp
@@ -32,6 +32,7 @@ from exactdp.theory.threshold import threshold
 from exactdp.theory.tradeoff import certify_tradeoff
 from exactdp.theory.users import User
 from exactdp.theory.utility import certify_exponential_bound, certify_utility
+from exactdp.theory.utility_grid import compare_utilities
 
 HALF = Level.from_alpha("1/2")
 AH = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
@@ -73,6 +74,9 @@ GENUINE = [
     ("relation bound", lambda: certify_relation("alpha^2", "alpha", "<=", for_all_alpha=True)),
     ("relation fails", lambda: certify_relation("alpha", "1/2", "<=", for_all_alpha=True)),
     ("relation numbers", lambda: certify_relation("exp(1/2)", "1648/1000", ">")),
+    ("utility_comparison", lambda: compare_utilities("2", tight_constraints(grid((3, 3), "euclidean"),
+                                                                           Level.from_eps("2")),
+                                                     "planar-laplace", {"side": 3})),
     ("decomposition", lambda: _decomposition_certificate(1, ["0", "1"], ["a", "b"], [[1, 9, 9], [2, 81, 81]])),
 ]
 

@@ -8,7 +8,7 @@ The privacy-constraints matrix ``Phi`` (ECP14 Def. 3, ``phi_yy' = e^(-eps d(y,y'
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..exact.decide import exact_str
@@ -77,7 +77,8 @@ class RegularEvidence(Evidence):
     gamma: list | None
     negative: list                   # labels y with mu_y certified < 0
     lp: LPData | None
-    verified: dict | None = None     # a verified float solve (as TightEvidence.verified)
+    # a verified float solve (as TightEvidence.verified): a hint (issue 18), re-verified, never rendered
+    verified: dict | None = field(default=None, metadata={"role": "hint"})
 
     _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData}
 
@@ -98,7 +99,9 @@ class TightEvidence(Evidence):
     lp: LPData | None
     mechanism: MechanismData | None  # h_yy' = phi_yy' z_y' (rational regime)
     cells: int | None = None         # cells of the partition ``verified`` carries (its quotient Q), if any
-    verified: dict | None = None     # a verified float solve: exact rational enclosures per cell, beta, ...
+    # a verified float solve (partition, approximate solution and inverse, ...): a hint (issue 18) -- the re-check
+    # verifies the partition on every point and the inverse by Rump's bound; a wrong one is never confirmed
+    verified: dict | None = field(default=None, metadata={"role": "hint"})
 
     _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "mechanism": MechanismData}
 
@@ -117,7 +120,8 @@ class ThresholdEvidence(Evidence):
     exact: str | None                # exact value when Cramer's rule applies
     exact_failure_set: str | None
     negative_at_lo: str | None
-    ends: dict | None = None         # route "bracket": {"lo": ..., "hi": ...} the verified solves at both ends
+    # route "bracket": {"lo": ..., "hi": ...} the verified solves at both ends -- a hint (issue 18)
+    ends: dict | None = field(default=None, metadata={"role": "hint"})
 
     _nested = {"distances": DistanceData}
 
