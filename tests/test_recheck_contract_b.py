@@ -24,7 +24,7 @@ from exactdp import recheck
 from exactdp.certificate.records import evidence_kinds
 from exactdp.recheck import KINDS
 from exactdp.certify import certify_lp_infeasible, certify_lp_optimum, certify_relation
-from exactdp.exact import LinearProgram, solve_lp
+from exactdp.exact import LinearProgram, Rad, solve_lp, solve_lp_irrational
 from exactdp.papers.hlm15_approx import _decomposition_certificate
 from exactdp.theory.extension_cert import certify_extension
 from exactdp.theory.extension_lp import best_extension_bracket
@@ -34,7 +34,7 @@ from exactdp.theory.regular import regular_prior, tight_constraints
 from exactdp.theory.theorem4 import tight_remap
 from exactdp.theory.threshold import threshold
 from exactdp.theory.tradeoff import certify_tradeoff
-from exactdp.theory.users import User
+from exactdp.theory.users import User, power_loss
 from exactdp.theory.utility import certify_exponential_bound, certify_utility
 from exactdp.theory.utility_grid import compare_utilities
 
@@ -51,6 +51,12 @@ def _lp():
                                                      b_ub=["3/4"])), "a two-variable LP", unique=True, vertex=True)
 
 
+def _lp_parametric():
+    t = Rad.power(2, "9/10")
+    sol = solve_lp_irrational(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1]), [t, Rad.rat(2)])
+    return certify_lp_optimum(sol, "t against 2", parameter=t.terms[0][0], interval=(0, 2), unique=True)
+
+
 def _infeasible():
     return certify_lp_infeasible(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1, 1: 1}],
                                                b_ub=["1/2"], names=["x0", "x1"]), "x0 + x1 = 1 and x0 + x1 <= 1/2")
@@ -60,14 +66,21 @@ def _infeasible():
 GENUINE = [
     ("extension holds", lambda: certify_extension(AH, path(3), ["0", "2"], alpha="1/2")),
     ("extension fails (a)", lambda: certify_extension(AH, path(3), ["0", "2"], alpha="3/4")),
+    ("extension transcendental", lambda: certify_extension(AH, path(3), ["0", "2"], eps="1")),
     ("best_extension", lambda: best_extension_bracket(AH, path(3), ["0", "2"], alpha="1/2", rel_width="1/4")),
     ("optimality", lambda: certify_universal_optimality(2, User.uniform(2, "absolute"), alpha="1/2")),
+    ("optimality radical loss", lambda: certify_universal_optimality(
+        2, User(["1/2", "0", "1/2"], power_loss(2, "3/2")), alpha="1/2")),
     ("lp", _lp),
+    ("lp parametric", _lp_parametric),
     ("infeasible", _infeasible),
     ("tight holds", lambda: tight_constraints(path(3), HALF)),
     ("tight fails", lambda: tight_constraints(from_graph(nx.star_graph(3)), Level.from_alpha("3/4"))),
     ("regular", lambda: regular_prior(["1/3", "1/3", "1/3"], path(3), HALF)),
+    ("regular transcendental", lambda: regular_prior(["1/3", "1/3", "1/3"], path(3), Level.from_eps("1/2"))),
     ("regular support", lambda: regular_prior(["1/2", "0", "1/2"], path(3), HALF)),
+    ("tight transcendental", lambda: tight_constraints(path(3), Level.from_eps("1/2"))),
+    ("threshold bracket", lambda: threshold(from_graph(nx.star_graph(3)))),
     ("threshold symmetric", lambda: threshold(cycle(4))),
     ("threshold path", lambda: threshold(path(3))),
     ("leakage", lambda: leakage(ASYM, ["1/2", "1/3", "1/6"])),
@@ -75,7 +88,8 @@ GENUINE = [
     ("utility holds", lambda: certify_utility(E, discrete(2), gamma="1", delta="9/10")),
     ("utility fails", lambda: certify_utility(E, discrete(2), gamma="1", delta="1/2")),
     ("exponential_bound", lambda: certify_exponential_bound(E, discrete(2), beta="log(2)")),
-    ("tradeoff", lambda: certify_tradeoff(path(3), gamma="2", delta="1/5", rel_width="1/4")),
+    ("tradeoff zero", lambda: certify_tradeoff(path(3), gamma="2", delta="1/5", rel_width="1/4")),
+    ("tradeoff bracket", lambda: certify_tradeoff(path(3), gamma="1", delta="1/2", rel_width="1/4")),
     ("relation identity", lambda: certify_relation("2*alpha/(1 + alpha)", "1 - (1 - alpha)/(1 + alpha)",
                                                    for_all_alpha=True)),
     ("relation bound", lambda: certify_relation("alpha^2", "alpha", "<=", for_all_alpha=True)),
@@ -202,6 +216,14 @@ def claim_preserving(kind: str, trail: list, op: tuple, mutant: dict, genuine: d
             return "equal rewriting (the decoded matrix is unchanged)"
     if kind == "leakage" and _leakage_ratio(mutant) == _leakage_ratio(genuine):
         return "a different mechanism or prior with the same leakage (brute force)"
+    if kind == "optimality" and trail[:3] == ["evidence", "loss", trail[2]] and \
+            Fraction(genuine["evidence"]["prior"][trail[2]]) == 0:
+        return "a loss row of a result the prior never gives (it enters no expected loss)"
+    if kind == "lp" and any(t in ("cost", "A_eq", "A_ub", "b_eq", "b_ub") for t in trail):
+        return "a different LP that the stated point still solves (the LP is named only by the caller's statement)"
+    if kind in ("lp", "optimality", "best_extension", "tradeoff", "regular", "tight") and op[0] == "set" and \
+            isinstance(trail[-2], str) and trail[-2] in ("y", "lam", "lo_y", "hi_y", "lo_lam", "hi_lam"):
+        return "another valid dual (a proof witness, re-verified in full)"
     if "pairs" in trail and op[0] == "swap":
         return "order or orientation of generating pairs"
     if op[0] == "swap" and trail[-1] == "bounds":

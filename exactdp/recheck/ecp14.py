@@ -15,15 +15,16 @@ that way.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from fractions import Fraction
 
 import mpmath
 
 from ._b_util import Refuted as _BRefuted
-from ._b_util import _split_log, check_level, check_table, enclosure_ok, iv_eps, need
+from ._b_util import ENCLOSURE_WIDTH, _split_log, check_level, check_table, enclosure_ok, iv_eps, need
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, reduced_costs, sign, value
-from ._verified import Inverse, Refuted, certified_signs, check_codes, enclose_quotient, quotient
+from ._verified import Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient
 from .privacy import _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -95,9 +96,9 @@ def _interval_solve(ev: dict, rhs: list):
                 vals.append(iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d))))
             A = [[vals[c] for c in row] + [iv.mpf(rhs[i].numerator) / rhs[i].denominator]
                  for i, row in enumerate(dist["codes"])]
-            signs = _eliminate(A, n)
-            if signs is not None:
-                return signs
+            got = _eliminate(A, n)
+            if got is not None:
+                return got
     finally:
         iv.prec = saved
     raise NotHere("interval elimination did not separate a coordinate from 0 (an exact zero?)")
@@ -120,7 +121,14 @@ def _eliminate(A, n):
         x[i] = t / A[i][i]
     if any(0 in v for v in x):
         return None
-    return [1 if v.a > 0 else -1 for v in x]
+    return [1 if v.a > 0 else -1 for v in x], [(_frac(v.a), _frac(v.b)) for v in x]
+
+
+def _frac(end) -> Fraction:
+    """An interval end point (an exact binary number) as a fraction."""
+    sgn, man, exp, _ = mpmath.mpf(end)._mpf_
+    q = Fraction(man) * Fraction(2) ** exp
+    return -q if sgn else q
 
 
 def _quotient_signs(level: dict, dist: dict, ver: dict, rhs: list):
@@ -130,7 +138,9 @@ def _quotient_signs(level: dict, dist: dict, ver: dict, rhs: list):
     Qlo, Qhi = enclose_quotient(level, dist["values"], k, counts)
     R = Inverse(ver["inverse"], k)
     signs, beta = certified_signs(Qlo, Qhi, R, R.verify(Qlo, Qhi), ver["center"], rhs_q)
-    return [signs[a] for a in ver["cell_of"]], k, beta
+    ys, errs, _ = enclosed_solution(Qlo, Qhi, R, R.verify(Qlo, Qhi), ver["center"], rhs_q)
+    enc = [(ys[a] - errs[a], ys[a] + errs[a]) for a in ver["cell_of"]]
+    return [signs[a] for a in ver["cell_of"]], k, beta, enc
 
 
 def _bracket_signs(ev: dict, ends: dict):
@@ -151,23 +161,72 @@ def _bracket_signs(ev: dict, ends: dict):
     return [s_hi[a] for a in cell_of], [s_lo[a] for a in cell_of], k, max(b_hi, b_lo)
 
 
-def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool):
+def _ball(text: str):
+    """A stated enclosure ``[m +/- r]`` (Arb's text) or an exact rational, as ``(lo, hi)`` fractions."""
+    m = _BALL.match(text) if isinstance(text, str) else None
+    if m is None:
+        q = Fraction(text)
+        return q, q
+    mid, rad = Fraction(m.group(1)), Fraction(m.group(2))
+    return mid - rad, mid + rad
+
+
+_BALL = re.compile(r"^\[([-+0-9.e]+) \+/- ([0-9.e+-]+)\]$")
+
+
+def _balls_ok(stated: list, enc: list) -> None:
+    """Each stated ball contains the value this kernel enclosed (``enc``), and states it to ~9 digits: refuted when
+    disjoint; not checkable when they only overlap (this kernel's enclosure is then the wider one)."""
+    need(isinstance(stated, list) and len(stated) == len(enc), "the stated solution has the wrong length")
+    for s_, (lo, hi) in zip(stated, enc):
+        a, b = _ball(s_)
+        need(b - a <= ENCLOSURE_WIDTH * max(1, abs(b)), f"the stated enclosure {s_} is wider than its accuracy")
+        need(not (b < lo or hi < a), f"the stated enclosure {s_} does not contain the value re-derived here")
+        if not (a <= lo and hi <= b):
+            raise NotHere(f"the stated enclosure {s_} is tighter than this kernel's")
+
+
+def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool, stated=None):
     ver = ev.get("verified")
     if ver is not None and "inverse" in ver:
         try:
-            signs, k, beta = _quotient_signs(ev["level"], ev["distances"], ver, rhs)
+            signs, k, beta, enc = _quotient_signs(ev["level"], ev["distances"], ver, rhs)
         except Refuted as e:
             return REFUTED, len(rhs), str(e)
         how = (f"re-verified on the {k}-cell quotient of the equitable partition (checked on every point; Rump's "
                f"bound ||I - R Q||_inf <= {float(beta):.2g} < 1, residual enclosed exactly)")
     else:
-        signs = _interval_solve(ev, rhs)
+        signs, enc = _interval_solve(ev, rhs)
         how = "re-solved in interval arithmetic at the transcendental level"
+    if stated is not None:
+        _balls_ok(stated, enc)
+        how += "; every stated enclosure contains the re-derived value"
     pts = ev["distances"]["points"]
     neg = [pts[i] for i, s in enumerate(signs) if s < 0]
     ok = neg == negative and holds == (not neg)
     return (CONFIRMED if ok else REFUTED), len(signs), (
         f"{how}: {len(neg)} coordinate(s) certified negative (certificate: {len(negative)})")
+
+
+def _gamma_balls(ev: dict) -> None:
+    """Transcendental ``gamma_y = mu_y sum_y' phi_yy'``: the stated ball must meet the product of the stated
+    ``mu`` ball (checked above) and the row sum of ``Phi`` enclosed in intervals."""
+    dist = ev["distances"]
+    need(len(ev["gamma"]) == len(dist["codes"]) == len(ev["mu"]), "gamma has the wrong length")
+    saved = mpmath.iv.prec
+    try:
+        mpmath.iv.prec = 200
+        phi = [mpmath.iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d)))
+               for d in dist["values"]]
+        for row, m, g in zip(dist["codes"], ev["mu"], ev["gamma"]):
+            lo, hi = _ball(m)
+            prod = mpmath.iv.mpf([mpmath.mpf(lo.numerator) / lo.denominator, mpmath.mpf(hi.numerator) / hi.denominator])
+            prod = prod * sum((phi[c] for c in row), mpmath.iv.mpf(0))
+            a, b = _ball(g)
+            need(not (mpmath.mpf(b.numerator) / b.denominator < prod.a or prod.b < mpmath.mpf(a.numerator) / a.denominator),
+                 f"gamma = {g} is not mu_y times the row sum of Phi")
+    finally:
+        mpmath.iv.prec = saved
 
 
 def _check_bracket(c: dict):
@@ -349,7 +408,7 @@ def _check_tight(c: dict):
                  "but is not stated")
     if _transcendental(ev):
         n = len(ev["distances"]["codes"])
-        return _check_signs_transcendental(ev, [Fraction(1)] * n, ev["negative"], c["verdict"] == "holds")
+        return _check_signs_transcendental(ev, [Fraction(1)] * n, ev["negative"], c["verdict"] == "holds", ev["z"])
     M = _phi(ev)
     n, holds, pts = len(M), c["verdict"] == "holds", ev["distances"]["points"]
     if ev["route"] == "lp":
@@ -394,7 +453,10 @@ def _check_regular(c: dict):
     elif ev["route"] == "lp":
         need(ev["gamma"] is None, "gamma is stated without mu")
     if _transcendental(ev):
-        return _check_signs_transcendental(ev, pi, ev["negative"], holds)
+        need(ev["gamma"] is not None, "gamma is not stated")
+        out = _check_signs_transcendental(ev, pi, ev["negative"], holds, ev["mu"])
+        _gamma_balls(ev)
+        return out
     M = _phi(ev)
     if ev["route"] == "lp":
         cc, A, b = _violation_lp(M, pi)
