@@ -280,3 +280,139 @@ def test_every_leaf_mutation_caught(genuine):
     assert not missed, (name, missed)
     delegated = sum(n for why, n in preserved.items() if "trustA" in why)
     assert refuted >= 0.8 * (total - delegated), (name, refuted, total, preserved)   # the exemptions stay rare
+
+
+# ------------------------------------------------------------------------------ self-consistent forgeries ----
+def _claimed(j: dict) -> dict:
+    """The forged certificate with its claim rebuilt from the forged evidence: only the kernel's re-derivation can
+    catch it (the claim check alone would not)."""
+    j["claim"] = importlib.import_module(f"exactdp.recheck.{KINDS[j['kind']]}").claim_text(j)
+    return j
+
+
+def _refuted(j: dict, why: str) -> None:
+    r = recheck(_claimed(j))
+    assert r.status == "refuted", r.detail
+    assert why in r.detail, r.detail
+
+
+def _genuine(name: str) -> dict:
+    return json.loads(json.dumps(dict(GENUINE)[name]().to_json()))
+
+
+def test_forged_extension_epsilon():
+    """The rendered "(d) epsilon of A": a smaller eps with an enclosure that contains it."""
+    j = _genuine("extension holds")
+    assert j["evidence"]["epsilon"] == "log(2)"     # by hand: A(1) = (1/2, 1/2), A(2) = (1/4, 3/4): ratio 2 at d = 1
+    j["evidence"]["epsilon"] = "log(3)/2"
+    j["evidence"]["enclosure"] = ["0.54930614433405484569", "0.5493061443340548457"]
+    _refuted(j, "smallest eps of A")
+
+
+def test_forged_extension_distance_table():
+    """An extension's distance table contradicting the metric's own pairs (the issue's confirmed forgery)."""
+    j = _genuine("extension holds")
+    j["evidence"]["metric"]["pairs"] = [["0", "1", "1"], ["1", "2", "2"]]      # d(1, 2) = 2, d(0, 2) = 3
+    _refuted(j, "is not the metric's")
+
+
+def test_forged_optimum_is_a_worse_mechanism():
+    j = _genuine("optimality")
+    opt = j["evidence"]["optimum"]
+    opt["values"], opt["codes"] = ["1/3"], [[0, 0, 0]] * 3        # private, but a worse mechanism
+    _refuted(j, "not the LP's verified optimal point")
+
+
+def test_forged_uniqueness():
+    c = certify_universal_optimality(1, User(["1/2", "1/2"], [[0, 0], [0, 0]]), alpha="1/2")
+    j = json.loads(json.dumps(c.to_json()))
+    assert j["evidence"]["unique"] is None                        # a zero loss: every private mechanism is optimal
+    j["evidence"]["unique"] = True
+    _refuted(j, "rank of the optimal face")
+    j = _genuine("optimality")
+    j["evidence"]["unique"] = None                                # the rank argument proves it: not "undecided"
+    _refuted(j, "rank of the optimal face")
+
+
+def test_forged_exact_threshold():
+    j = _genuine("threshold bracket")
+    ev = j["evidence"]
+    assert ev["exact"] == "log(2)"                                # star with 3 leaves: z = 0 at alpha = 1/2
+    ev["exact"], ev["exact_failure_set"] = "log(2001/1000)", "(1000/2001, 1)"   # no zero of z there
+    _refuted(j, "not the threshold")
+
+
+def test_forged_leakage_bits():
+    j = _genuine("leakage")
+    ev = j["evidence"]
+    ev["leakage_bits"], ev["enclosure"] = "log2(2)", ["1", "1"]
+    _refuted(j, "the leakage is")
+
+
+def test_forged_exponential_bound():
+    j = _genuine("exponential_bound")
+    ev = j["evidence"]
+    assert ev["bound"] == "log(4)"
+    ev["bound"], ev["bound_enclosure"] = "log(8)", ["2.0794415416798359282", "2.0794415416798359283"]
+    _refuted(j, "2 C beta is not")
+
+
+def test_forged_relation_statement_and_relation():
+    j = _genuine("relation numbers")
+    j["evidence"]["statement"] = "exp(1/2) < 1.648"               # the statement alone: the claim shows the checked
+    r = recheck(j)                                                # relation next to it, so the old claim is refuted
+    assert r.status == "refuted"
+    j["evidence"]["relation"] = "<"
+    j["evidence"]["statement"] = "exp(1/2) < 206/125"
+    r = recheck(_claimed(j))
+    assert r.status == "refuted", r.detail                        # exp(1/2) = 1.6487... > 1.648
+
+
+def test_forged_relation_failure_set():
+    j = _genuine("relation fails")
+    assert j["evidence"]["failure_set"] == "(1/2, 1)"
+    j["evidence"]["failure_set"] = "(2/3, 1)"
+    _refuted(j, "failure set")
+
+
+def test_forged_tight_negative_list_and_distances():
+    j = _genuine("tight fails")
+    j["evidence"]["negative"] = []
+    j["verdict"] = "holds"
+    assert recheck(_claimed(j)).status == "refuted"
+    j = _genuine("tight holds")
+    d = j["evidence"]["distances"]
+    d["values"].append("3")                                       # d(0, 2) = 3 breaks the triangle inequality
+    d["codes"][0][2] = d["codes"][2][0] = 3
+    _refuted(j, "triangle inequality")
+
+
+def test_forged_gamma_cells_and_rank():
+    j = _genuine("regular")
+    j["evidence"]["gamma"][1] = "1/3"
+    _refuted(j, "gamma")
+    j = _genuine("tight transcendental")
+    j["evidence"]["cells"] = 3
+    _refuted(j, "cells")
+
+
+def test_forged_utility_sigma():
+    """sigma is read off the carried output metric: a ball drawn larger than the metric's is refuted."""
+    j = _genuine("utility fails")
+    j["evidence"]["sigma"][0][1] = "1/2"
+    _refuted(j, "not the output metric's distance")
+
+
+def test_mutation_counts_per_kind():
+    """The figures of the report: every kind, mutated/refuted (and how many mutants still state a true fact)."""
+    per: dict = {}
+    for name, make in GENUINE:
+        j = json.loads(json.dumps(make().to_json()))
+        total, refuted, preserved, missed = _outcome(name, j)
+        assert not missed, (name, missed)
+        t, r, p = per.get(j["kind"], (0, 0, 0))
+        per[j["kind"]] = (t + total, r + refuted, p + sum(preserved.values()))
+    assert set(per) == {"extension", "best_extension", "optimality", "lp", "infeasible", "tight", "regular",
+                        "threshold", "leakage", "theorem4", "utility", "exponential_bound", "tradeoff", "relation",
+                        "decomposition", "utility_comparison"}
+    assert all(t == r + p for t, r, p in per.values())
