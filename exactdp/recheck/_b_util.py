@@ -242,7 +242,7 @@ def enclosure_ok(enc, make) -> bool:
     if not (isinstance(enc, list) and len(enc) == 2 and all(isinstance(e, str) for e in enc)):
         return False
     lo, hi = Fraction(enc[0]), Fraction(enc[1])
-    if not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(1, abs(hi))):
+    if not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi))):
         return False
     saved = mpmath.iv.prec
     try:

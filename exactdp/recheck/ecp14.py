@@ -180,7 +180,7 @@ def _balls_ok(stated: list, enc: list) -> None:
     need(isinstance(stated, list) and len(stated) == len(enc), "the stated solution has the wrong length")
     for s_, (lo, hi) in zip(stated, enc):
         a, b = _ball(s_)
-        need(b - a <= ENCLOSURE_WIDTH * max(1, abs(b)), f"the stated enclosure {s_} is wider than its accuracy")
+        need(b - a <= ENCLOSURE_WIDTH * max(Fraction(1), abs(b)), f"the stated enclosure {s_} is wider than its accuracy")
         need(not (b < lo or hi < a), f"the stated enclosure {s_} does not contain the value re-derived here")
         if not (a <= lo and hi <= b):
             raise NotHere(f"the stated enclosure {s_} is tighter than this kernel's")

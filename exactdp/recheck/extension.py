@@ -181,25 +181,40 @@ def _enclosure_ok(enc, text) -> bool:
     return enclosure_ok(enc, lambda: iv_eps(text))
 
 
-def _check_extension(c: dict):
-    ev = c["evidence"]
-    lv = ev["level"]
-    check_double(lv, ev["level_2eps"])
-    D, pairs, rpairs = _metric_tables(ev)
-    H, pts = ev["H"], ev["points"]
-    ix = {p: i for i, p in enumerate(pts)}
-    mh = ev["mech_on_H"]
+def _mech_on_H(mh: dict, H: list) -> dict:
+    """The mechanism on H, checked stochastic with H as its inputs: label -> row of kernel values."""
     distinct_labels(mh["inputs"], "inputs of the mechanism on H")
     distinct_labels(mh["outputs"], "outputs of the mechanism on H")
-    Ah_rows = _rows(mh)
-    need(len(Ah_rows) == len(mh["inputs"]) and all(len(r) == len(mh["outputs"]) for r in Ah_rows),
+    rows = _rows(mh)
+    need(len(rows) == len(mh["inputs"]) and all(len(r) == len(mh["outputs"]) for r in rows),
          "the mechanism on H does not match its labels")
-    Ah = dict(zip(mh["inputs"], Ah_rows))
-    need(sorted(Ah) == sorted(H), "the mechanism's inputs are not H")
-    need(not any(_cmp(v, Fraction(0)) < 0 for r in Ah_rows for v in r)
-         and all(_cmp(sum(r, Fraction(0)) if all(isinstance(v, Fraction) for v in r) else _sum(r), Fraction(1)) == 0
-                 for r in Ah_rows), "the mechanism on H is not stochastic (a negative entry or a row sum != 1)")
-    # (a) on the restricted metric's generating pairs (checked above to generate d on H)
+    need(sorted(mh["inputs"]) == sorted(H), "the mechanism's inputs are not H")
+    need(not any(_cmp(v, Fraction(0)) < 0 for r in rows for v in r)
+         and all(_cmp(_sum(r), Fraction(1)) == 0 for r in rows),
+         "the mechanism on H is not stochastic (a negative entry or a row sum != 1)")
+    return dict(zip(mh["inputs"], rows))
+
+
+def _part_b(ev: dict, A: dict, Ah: dict, Z: list, ix: dict) -> tuple:
+    """(b) re-decided: ``(agrees, number of Z_D = 1 on H)``, and the stated first disagreement re-derived."""
+    H, outs = ev["H"], ev["mech_on_H"]["outputs"]
+    ones = sum(1 for h in H if _cmp(Z[ix[h]], Fraction(1)) == 0)
+    first = next(((h, w) for h in H for w in range(len(outs)) if _cmp(A[h][w], Ah[h][w]) != 0), None)
+    need(ev["agrees_on_H"] is (first is None) and ev["normalisers_equal_1"] == ones, "part (b) re-decided differently")
+    st = ev["disagreement"]
+    if first is None:
+        need(st is None, "a disagreement is stated where A agrees with A-hat on H")
+    else:
+        h, w = first
+        need(isinstance(st, dict) and sorted(st) == ["A", "A_hat", "D", "Z_D", "output"] and st["D"] == h
+             and st["output"] == outs[w] and same(st["A"], A[h][w]) and same(st["A_hat"], Ah[h][w])
+             and same(st["Z_D"], Z[ix[h]]), "the stated first disagreement on H is not the re-derived one")
+    return first is None, ones
+
+
+def _part_a(ev: dict, Ah: dict, rpairs: list) -> bool:
+    """(a) on the restricted metric's generating pairs (checked to generate d on H), A-hat's eps, the violation."""
+    lv = ev["level"]
     a_ok = _private(Ah, rpairs, lv)
     need((ev["private_on_H"] == "holds") == a_ok, f"part (a) re-decided: {'holds' if a_ok else 'fails'}, "
          f"stated {ev['private_on_H']}")
@@ -208,7 +223,38 @@ def _check_extension(c: dict):
     if a_ok:
         need(ev["violation"] is None, "part (a) holds, yet a violation is stated")
     else:
-        _violation(ev["violation"], Ah, mh["outputs"], rpairs, lv, "part (a)")
+        _violation(ev["violation"], Ah, ev["mech_on_H"]["outputs"], rpairs, lv, "part (a)")
+    return a_ok
+
+
+def _parts_c_d(ev, A, A_rows, Ah, Z, M, pairs, D, ix) -> bool:
+    """(c) at 2 eps with its violation, (d) A's smallest eps and enclosure, and the binding chain."""
+    c_ok = _private(A, pairs, ev["level_2eps"])
+    need((ev["private_2eps"] == "holds") == c_ok and ev["private_2eps"] in ("holds", "fails"),
+         f"part (c) re-decided: {'holds' if c_ok else 'fails'}")
+    if c_ok:
+        need(ev["violation_2eps"] is None, "part (c) holds, yet a violation is stated")
+    else:
+        _violation(ev["violation_2eps"], A, ev["mechanism"]["outputs"], pairs, ev["level_2eps"], "part (c)")
+    need(smallest_eps_ok(A, pairs, ev["epsilon"]), f"(d): the smallest eps of A is not {ev['epsilon']}")
+    need(_enclosure_ok(ev["enclosure"], ev["epsilon"]), "(d): the enclosure does not contain A's smallest eps")
+    if c_ok and ev["epsilon"] not in ("0", "inf"):
+        _check_binding(ev["binding"], ev, A_rows, Ah, Z, M, pairs, D, ix)
+    else:
+        need(ev["binding"] is None, "a binding chain is stated where A's smallest eps has none")
+    return c_ok
+
+
+def _check_extension(c: dict):
+    ev = c["evidence"]
+    lv = ev["level"]
+    check_double(lv, ev["level_2eps"])
+    D, pairs, rpairs = _metric_tables(ev)
+    H, pts = ev["H"], ev["points"]
+    ix = {p: i for i, p in enumerate(pts)}
+    mh = ev["mech_on_H"]
+    Ah = _mech_on_H(mh, H)
+    a_ok = _part_a(ev, Ah, rpairs)
     rows_H = [Ah[h] for h in H]
     got = _extension(ev, rows_H)
     if ev["mechanism"] is None:
@@ -227,32 +273,8 @@ def _check_extension(c: dict):
          and isinstance(ev["normalisers"], list) and _same([value(z) for z in ev["normalisers"]], Z),
          "the recomputed extension or normalisers differ from the stated ones")
     A = dict(zip(pts, A_rows))
-    ones = sum(1 for h in H if _cmp(Z[ix[h]], Fraction(1)) == 0)
-    disagree = None
-    for h in H:
-        for w, o in enumerate(mh["outputs"]):
-            if disagree is None and _cmp(A[h][w], Ah[h][w]) != 0:
-                disagree = {"D": h, "output": o, "A": A[h][w], "A_hat": Ah[h][w], "Z_D": Z[ix[h]]}
-    agree_H = disagree is None
-    need(ev["agrees_on_H"] is agree_H and ev["normalisers_equal_1"] == ones, "part (b) re-decided differently")
-    st = ev["disagreement"]
-    need((st is None) == agree_H and (st is None or (
-        isinstance(st, dict) and sorted(st) == sorted(disagree) and st["D"] == disagree["D"]
-        and st["output"] == disagree["output"] and all(same(st[k], disagree[k]) for k in ("A", "A_hat", "Z_D")))),
-         "the stated first disagreement on H is not the re-derived one")
-    c_ok = _private(A, pairs, ev["level_2eps"])
-    need((ev["private_2eps"] == "holds") == c_ok and ev["private_2eps"] in ("holds", "fails"),
-         f"part (c) re-decided: {'holds' if c_ok else 'fails'}")
-    if c_ok:
-        need(ev["violation_2eps"] is None, "part (c) holds, yet a violation is stated")
-    else:
-        _violation(ev["violation_2eps"], A, m["outputs"], pairs, ev["level_2eps"], "part (c)")
-    need(smallest_eps_ok(A, pairs, ev["epsilon"]), f"(d): the smallest eps of A is not {ev['epsilon']}")
-    need(_enclosure_ok(ev["enclosure"], ev["epsilon"]), "(d): the enclosure does not contain A's smallest eps")
-    if c_ok and ev["epsilon"] not in ("0", "inf"):
-        _check_binding(ev["binding"], ev, A_rows, Ah, Z, M, pairs, D, ix)
-    else:
-        need(ev["binding"] is None, "a binding chain is stated where A's smallest eps has none")
+    agree_H, ones = _part_b(ev, A, Ah, Z, ix)
+    c_ok = _parts_c_d(ev, A, A_rows, Ah, Z, M, pairs, D, ix)
     part = "a" if not a_ok else "b" if not agree_H else "c" if not c_ok else "all"
     need(ev["witness"] == {"part": part}, f"the failing part is ({part}), not the stated witness")
     verdict = "holds" if (a_ok and agree_H and c_ok) else "fails"

@@ -200,7 +200,7 @@ def check(c: dict):
             return REFUTED, 0, "the claim or the metric's description is not the one the evidence states"
         for enc in (ev["tight_utility"], ev["other_utility"]):
             lo, hi = Fraction(enc[0]), Fraction(enc[1])
-            if len(enc) != 2 or not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(1, abs(hi))):
+            if len(enc) != 2 or not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi))):
                 return REFUTED, 0, "a stated utility enclosure is reversed or wider than the stated accuracy"
         if ev["other"] == "planar-laplace" and ev["metric"] != {"kind": "grid", "norm": "euclidean",
                                                                 "shape": [ev["other_params"].get("side")] * 2}:
