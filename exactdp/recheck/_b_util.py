@@ -61,7 +61,7 @@ def check_table(points: list, values: list, codes: list) -> list:
     distinct_labels(points, "points of the distance table")
     need(isinstance(codes, list) and len(codes) == n and all(isinstance(r, list) and len(r) == n for r in codes),
          "the distance table is not square over its points")
-    need(all(type(c) is int and 0 <= c < len(values) for r in codes for c in r), "a distance code is out of range")
+    need(all(type(c) is int and 0 <= c < len(values) for r in codes for c in r), f"a distance code is not an integer in [0, {len(values)})")
     vals = [_d(v) for v in values]
     need(len(set(values)) == len(values), "a distance value is listed twice")
     signs = [None if v is None else sign(v) for v in vals]
