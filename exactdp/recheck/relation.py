@@ -75,6 +75,9 @@ def _roots_inside(p, a: Fraction, b: Fraction) -> int:
     return _changes(seq, a) - _changes(seq, b) - (1 if _peval(p, b) == 0 else 0)
 
 
+#: largest degree of the difference's numerator times denominator whose Sturm sequence is built here
+MAX_STURM_DEGREE = 200
+
 _PIECE = re.compile(r"^(?:\{([^{}]+)\}|([\[(])([^,]+), ([^\])]+)([\])]))$")
 
 
@@ -104,6 +107,8 @@ def _failure_set_ok(ev, top, den, rel) -> bool:
     """Every root of the numerator and denominator of lhs - rhs is an end point of the stated pieces; on each open
     gap between end points the relation's truth is constant (no root inside, by Sturm) and decided at a rational
     point; each end point is decided exactly; membership in the stated set must match failure everywhere."""
+    if len(_trim(top)) + len(_trim(den)) > MAX_STURM_DEGREE:
+        raise NotHere(f"a failure set of a difference of degree above {MAX_STURM_DEGREE} is not re-derived here")
     pieces = _pieces(ev["failure_set"])
     ends = sorted({Fraction(0), Fraction(1)} | {e for lo, hi, _, _ in pieces for e in (lo, hi) if 0 < e < 1})
     Q = pl_mul(top, den)
