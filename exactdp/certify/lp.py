@@ -140,7 +140,25 @@ def _check_interval(sol, parameter, interval) -> None:
 
 
 def lp_claim(ev: LPEvidence) -> str:
-    """The claim of an ``lp`` certificate, from its evidence (the re-check rebuilds the same sentence)."""
+    """The claim of an ``lp`` certificate, from its evidence (the re-check rebuilds the same sentence).
+
+    Parameters
+    ----------
+    ev : LPEvidence
+        The evidence: the caller's statement, the optimum, the parameter, uniqueness and the vertex flag.
+
+    Returns
+    -------
+    str
+        The statement with the certified optimum (issue 18: the claim is a function of the checked fields).
+
+    Examples
+    --------
+    >>> from exactdp.exact import LinearProgram, solve_lp
+    >>> c = certify_lp_optimum(solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1])), "x0 + x1 = 1")
+    >>> c.claim, lp_claim(c.evidence) == c.claim
+    ('x0 + x1 = 1: the LP optimum is 1', True)
+    """
     par = ev.parameter
     value = ev.lp.value if par is None else (f"{ev.lp.value} + ({par.value}) t with t = "
                                              + " * ".join(f"{p}^({f})" for p, f in par.atom)

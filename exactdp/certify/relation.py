@@ -35,7 +35,32 @@ def _value(v, symbolic: bool, what: str):
 
 
 def relation_claim(statement: str, lhs: str, relation: str, rhs: str, for_all_alpha: bool) -> str:
-    """The claim of a ``relation`` certificate: the statement with the exact relation it rests on."""
+    """The claim of a ``relation`` certificate: the statement with the exact relation it rests on.
+
+    The re-check rebuilds the same sentence from the evidence (``exactdp.recheck.relation.claim_text``), so the
+    reader always sees the relation that was checked next to the caller's words (issue 18).
+
+    Parameters
+    ----------
+    statement : str
+        The caller's statement (by default the formula itself).
+    lhs, relation, rhs : str
+        The exact sides and one of ``=, <=, <, >=, >``.
+    for_all_alpha : bool
+        Whether the relation is claimed for every alpha in (0, 1).
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> relation_claim("2 > 1", "2", ">", "1", False)
+    '2 > 1'
+    >>> relation_claim("the printed bound", "alpha^2", "<=", "alpha", True)
+    'the printed bound: alpha^2 <= alpha for every alpha in (0, 1)'
+    """
     formula = f"{lhs} {relation} {rhs}"
     suffix = " for every alpha in (0, 1)" if for_all_alpha else ""
     return formula + suffix if statement == formula else f"{statement}: {formula}{suffix}"
