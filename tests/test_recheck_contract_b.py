@@ -416,3 +416,33 @@ def test_mutation_counts_per_kind():
                         "threshold", "leakage", "theorem4", "utility", "exponential_bound", "tradeoff", "relation",
                         "decomposition", "utility_comparison"}
     assert all(t == r + p for t, r, p in per.values())
+
+
+# ------------------------------------------------------------------------------ bounded work of these checks ----
+def test_hostile_sizes_are_answered_quickly():
+    """The table and closure checks count their work first: a huge metric is not checkable at once, a 100-point
+    table of distinct irrational distances is decided within the issue's 10 s."""
+    import time
+
+    from exactdp.recheck._b_util import Refuted, check_table, closure
+    from exactdp.recheck._kernel import NotHere
+
+    t = time.perf_counter()
+    with pytest.raises(NotHere, match="above this kernel's limits"):
+        closure([str(i) for i in range(3000)], [[str(i), str(i + 1), "1"] for i in range(2999)])
+    with pytest.raises(NotHere, match="irrational generating pairs"):
+        closure([str(i) for i in range(41)], [[str(i), str(i + 1), "sqrt(2)"] for i in range(40)])
+    assert time.perf_counter() - t < 1
+    n = 100
+    codes = [[0] * n for _ in range(n)]
+    vals = ["0"]
+    for i in range(n):
+        for j in range(i + 1, n):
+            vals.append(f"{2 * n}+sqrt({len(vals) + 1})/1000")          # all distinct, all near 2n: a metric
+            codes[i][j] = codes[j][i] = len(vals) - 1
+    t = time.perf_counter()
+    check_table([str(i) for i in range(n)], vals, codes)
+    assert time.perf_counter() - t < 10
+    vals[2] = f"{5 * n}"                                              # d(0, 2) = 500 > d(0, 1) + d(1, 2) ~ 400
+    with pytest.raises(Refuted, match="triangle inequality fails at 0, 1, 2"):
+        check_table([str(i) for i in range(n)], vals, codes)
