@@ -364,6 +364,10 @@ def _rational_regime(ev: dict) -> bool:
         return False
 
 
+#: largest singular Phi whose rank is recomputed over fractions
+MAX_RANK_POINTS = 200
+
+
 def _common(ev: dict) -> None:
     """Level text, the distance table (convention 3) and the regime, re-derived for tight / regular."""
     check_level(ev["level"])
@@ -392,6 +396,9 @@ def _check_tight(c: dict):
              "the LP route states exact z, no negative coordinate and no mechanism")
         M = _phi(ev)
         from .lp import _rank
+        if n > MAX_RANK_POINTS:
+            raise NotHere(f"the rank of a {n} x {n} Phi (Gaussian elimination over fractions) is above this kernel's "
+                          f"{MAX_RANK_POINTS} points")
         need(ev["rank"] == _rank([dict(enumerate(r)) for r in M], n) and ev["rank"] < n,
              "the rank of Phi is not the stated one (or Phi is not singular)")
         exists = c["verdict"] == "holds"
