@@ -395,6 +395,7 @@ def _check_tight(c: dict):
         need(ev["exact"] is True and ev["negative"] == [] and ev["mechanism"] is None and ev["lp"] is not None,
              "the LP route states exact z, no negative coordinate and no mechanism")
         M = _phi(ev)
+        n = len(M)
         from .lp import _rank
         if n > MAX_RANK_POINTS:
             raise NotHere(f"the rank of a {n} x {n} Phi (Gaussian elimination over fractions) is above this kernel's "

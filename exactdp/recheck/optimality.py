@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._b_util import Refuted, need
-from ._kernel import _add, _mul, _neg, check_codes, reduced_costs, sign, value
+from ._kernel import NotHere, _add, _mul, _neg, check_codes, reduced_costs, sign, value
 from .ecp14 import _num, check_lp
 from .lp import _rank
 
@@ -72,6 +72,10 @@ def _unique(lp_rows, lp: dict) -> bool | None:
     return True if _rank(rows, len(F)) == len(F) else None
 
 
+#: largest n whose Bayes remap is re-derived here
+MAX_REMAP_N = 100
+
+
 def _bayes_remap(n, prior, G, loss) -> dict:
     """The Bayes remap of the geometric mechanism: each output to the result of least expected loss (ties to the
     smallest result)."""
@@ -120,6 +124,8 @@ def _check(c: dict):
     u = _unique(rows, ev["lp"])
     need(ev["unique"] is u, f"uniqueness re-derived by the rank of the optimal face: {u}, stated {ev['unique']}")
     G = _geometric(n, a)
+    if n > MAX_REMAP_N:
+        raise NotHere(f"re-deriving the Bayes remap for n = {n} > {MAX_REMAP_N} ((n+1)^3 exact terms)")
     remap = _bayes_remap(n, prior, G, loss)
     need(ev["remap"] == {str(z): str(r) for z, r in remap.items()}, "the remap is not the Bayes remap")
     g_loss = Fraction(0)
