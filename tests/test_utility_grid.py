@@ -225,8 +225,11 @@ def test_the_reviewers_forged_fails_is_refuted():
 
 
 def _forge(j, **fields):
+    from exactdp.recheck.utility_cmp import claim_text
+
     bad = copy.deepcopy(j)
     bad["evidence"].update(fields)
+    bad["claim"] = claim_text(bad)      # a consistent claim: only the forged field is wrong (issue 18)
     return bad
 
 
@@ -237,7 +240,7 @@ def test_malformed_evidence_is_refuted_not_a_crash(grid_cmp):
              (_forge(j, eps="-1"), "eps is not positive"),
              (_forge(j, other="geometric", other_params={"values": 36, "step": 0, "power": 1}), "step is not"),
              (_forge(j, other="geometric", other_params={"values": 1, "step": 1, "power": 1}), "values is not"),
-             (_forge(j, other_params={"side": 0}), "side is not"),
+             (_forge(j, other_params={"side": 0}), "side is not|side x side"),
              (_forge(j, other="laplace"), "unknown mechanism"),
              (_forge(j, tight={**j["evidence"]["tight"], "cell_of": [0] * 36}), "not equitable|different sizes"),
              (_forge(j, tight={**j["evidence"]["tight"], "cell_of": []}), "different sizes")]

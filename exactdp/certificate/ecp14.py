@@ -8,7 +8,7 @@ The privacy-constraints matrix ``Phi`` (ECP14 Def. 3, ``phi_yy' = e^(-eps d(y,y'
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..exact.decide import exact_str
@@ -77,8 +77,8 @@ class RegularEvidence(Evidence):
     gamma: list | None
     negative: list                   # labels y with mu_y certified < 0
     lp: LPData | None
-    prop_violation: str | None
-    verified: dict | None = None     # a verified float solve (as TightEvidence.verified)
+    # a verified float solve (as TightEvidence.verified): a hint (issue 18), re-verified, never rendered
+    verified: dict | None = field(default=None, metadata={"role": "hint"})
 
     _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData}
 
@@ -98,10 +98,10 @@ class TightEvidence(Evidence):
     rank: int | None                 # rank of Phi when it is singular
     lp: LPData | None
     mechanism: MechanismData | None  # h_yy' = phi_yy' z_y' (rational regime)
-    solver: str
-    cells: int | None = None         # cells of the equitable partition solved on (its quotient Q), if any
-    partition: str | None = None     # how the partition was found and checked
-    verified: dict | None = None     # a verified float solve: exact rational enclosures per cell, beta, ...
+    cells: int | None = None         # cells of the partition ``verified`` carries (its quotient Q), if any
+    # a verified float solve (partition, approximate solution and inverse, ...): a hint (issue 18) -- the re-check
+    # verifies the partition on every point and the inverse by Rump's bound; a wrong one is never confirmed
+    verified: dict | None = field(default=None, metadata={"role": "hint"})
 
     _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "mechanism": MechanismData}
 
@@ -120,10 +120,8 @@ class ThresholdEvidence(Evidence):
     exact: str | None                # exact value when Cramer's rule applies
     exact_failure_set: str | None
     negative_at_lo: str | None
-    z_at_lo: str | None
-    solver: str
-    partition: str | None = None     # route "exact-polynomial": the equitable partition it worked on
-    ends: dict | None = None         # route "bracket": {"lo": ..., "hi": ...} the verified solves at both ends
+    # route "bracket": {"lo": ..., "hi": ...} the verified solves at both ends -- a hint (issue 18)
+    ends: dict | None = field(default=None, metadata={"role": "hint"})
 
     _nested = {"distances": DistanceData}
 
@@ -198,8 +196,6 @@ def _regular_proof(cert) -> Proof:
     elif cert.holds is True:
         steps.append(Step("All coordinates non-negative", "Every $\\mu_y \\ge 0$ (certified), so $\\pi$ is regular; "
                           "the convex coefficients are $\\gamma$."))
-    if ev.prop_violation:
-        steps.append(Step("Props. 1 and 2", f"Checked exactly: {ev.prop_violation}."))
     if ev.mu is not None:
         summary.append(("mu", _vec(ev.mu)))
     if ev.gamma is not None:
@@ -225,11 +221,11 @@ def _tight_proof(cert) -> Proof:
                           f"${tex(ev.lp.value)}$, certified by its dual."))
     else:
         assert ev.z is not None  # the solve route records its solution
-        steps.append(Step("Solving $\\Phi z = \\mathbf 1$", f"$\\Phi$ is invertible ({ev.solver}); "
+        steps.append(Step("Solving $\\Phi z = \\mathbf 1$", f"$\\Phi$ is invertible ({cert.method}); "
                           f"$z = {_vec(ev.z)}$."))
     if ev.negative and ev.cells is not None and ev.z is not None and ev.cells < len(ev.z):
         steps.append(Step("A negative coordinate", f"$z_{{{ev.negative[0]}}} < 0$ (certified) in the solution of the "
-                          f"{ev.cells} x {ev.cells} quotient $Q$ of an equitable partition ({ev.partition}), $Q$ "
+                          f"{ev.cells} x {ev.cells} quotient $Q$ of an equitable partition (checked on every point), $Q$ "
                           "nonsingular. As $\\Phi$ is symmetric it commutes with averaging over cells, so the cell "
                           "average of any solution $z \\ge 0$ of $\\Phi z = \\mathbf 1$ would solve $Q x = \\mathbf 1$ "
                           "with $x \\ge 0$: none exists (equivalently the uniform prior is not regular, Prop. 8)."))
@@ -265,7 +261,7 @@ _ZERO_ROUTES = {
                              "\\otimes \\Phi_{\\mathrm{cols}}$ and $z = z_{\\mathrm{rows}} \\otimes z_{\\mathrm{cols}} > 0$: "
                              "a tight-constraints mechanism exists for every $\\varepsilon > 0$, the threshold is 0."),
     "exact-polynomial": lambda ev: (
-        "Every level", f"On the quotient of the equitable partition of the distance matrix ({ev.partition}), each "
+        "Every level", "On the quotient of an equitable partition of the distance matrix (see the note), each "
         "$z_A(\\alpha)$ is a ratio of exact polynomials (fraction-free elimination); the determinant has no root in "
         "(0, 1) and no $z_A$ is negative anywhere on (0, 1) (exact root isolation). As $\\Phi$ is symmetric, a "
         "solution $z \\ge 0$ exists iff the quotient's does, so a tight-constraints mechanism exists for every "
@@ -287,8 +283,8 @@ def _threshold_proof(cert) -> Proof:
         steps.append(Step("Undecided", cert.reason))
         return Proof(r"\varepsilon^*", steps, "Undecided.", [])
     steps.append(Step("Certified bracket", f"At $\\varepsilon = {ev.hi_rational}$ every $z_i$ is certified "
-                      f"positive ({ev.solver}): a tight-constraints mechanism exists. At $\\varepsilon = "
-                      f"{ev.lo_rational}$, $z_{{{ev.negative_at_lo}}} = {ev.z_at_lo} < 0$ (certified): none exists."))
+                      f"positive ({cert.method}): a tight-constraints mechanism exists. At $\\varepsilon = "
+                      f"{ev.lo_rational}$, $z_{{{ev.negative_at_lo}}} < 0$ (certified): none exists."))
     if ev.exact is not None:
         steps.append(Step("Exact value", "By Cramer's rule each $z_i(\\alpha)$ is a ratio of exact polynomials; the "
                           f"set of $\\alpha$ where some $z_i < 0$ is {ev.exact_failure_set}, so "

@@ -51,8 +51,7 @@ class ExtensionEvidence(Evidence):
     epsilon: str | None                # A's exact smallest eps
     enclosure: list | None
     binding: dict | None
-    witness: dict | None               # the failing part's witness, or the binding instance
-    stats: dict
+    witness: dict | None               # {"part": the first failing part, or "all"}
     extension_note: str | None         # why A is undefined or outside the exact regimes
 
     _nested = {"mech_on_H": MechanismData, "metric": MetricData, "restricted": MetricData, "level": LevelData,

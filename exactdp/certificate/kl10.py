@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .common import MechanismData, MetricData
-from .ecp14 import LPData
+from .ecp14 import DistanceData, LPData
 from .privacy import EpsilonEvidence, tex
 from .records import Evidence, evidence_kind
 from .render import Proof, Step, renderer
@@ -23,9 +23,13 @@ _GE = "\\ge"
 @evidence_kind("utility")
 @dataclass(frozen=True)
 class UtilityEvidence(Evidence):
-    """KL10 Def. 2.2: ``M_x(B(f(x), gamma)) >= 1 - delta`` for every x; ``sigma[i][j] = sigma(f(x_i), y_j)``."""
+    """KL10 Def. 2.2: ``M_x(B(f(x), gamma)) >= 1 - delta`` for every x; ``sigma[i][j] = sigma(f(x_i), y_j)``.
+
+    ``output`` is the output metric ``sigma`` in full (``None`` above the carried size), so the re-check reads
+    ``sigma`` off it."""
 
     mechanism: MechanismData
+    output: DistanceData | None
     f: dict
     sigma: list
     gamma: str
@@ -37,7 +41,7 @@ class UtilityEvidence(Evidence):
     target: str
     ball_outputs: list
 
-    _nested = {"mechanism": MechanismData}
+    _nested = {"mechanism": MechanismData, "output": DistanceData}
 
 
 @renderer("utility")
@@ -62,10 +66,13 @@ def _utility_proof(cert) -> Proof:
 class ExponentialBoundEvidence(Evidence):
     """KL10 Thm 2.7: the exact smallest eps of the exponential mechanism against ``2 C beta``.
 
-    ``lipschitz_pairs``: ``[x, z, rho(x, z), sigma(f(x), f(z))]`` over the generating pairs of ``rho``.
+    ``lipschitz_pairs``: ``[x, z, rho(x, z), sigma(f(x), f(z))]`` over the generating pairs of ``rho``;
+    ``output`` the output metric ``sigma`` in full and ``f`` the map of inputs to its points.
     """
 
     beta: str
+    output: DistanceData | None
+    f: dict
     lipschitz: str
     lipschitz_pair: list | None
     lipschitz_pairs: list
@@ -76,7 +83,7 @@ class ExponentialBoundEvidence(Evidence):
     attained: bool | None
     smallest: EpsilonEvidence
 
-    _nested = {"smallest": EpsilonEvidence}
+    _nested = {"smallest": EpsilonEvidence, "output": DistanceData}
 
 
 @renderer("exponential_bound")
@@ -107,6 +114,8 @@ class TradeoffEvidence(Evidence):
     inputs: list
     outputs: list
     metric: MetricData
+    output: DistanceData | None
+    f: dict
     sigma: list
     gamma: str
     delta: str
@@ -121,9 +130,9 @@ class TradeoffEvidence(Evidence):
     s_upper: str
     lp_upper: LPData
     mechanism: MechanismData
-    lp_solves: int
 
-    _nested = {"metric": MetricData, "lp_lower": LPData, "lp_upper": LPData, "mechanism": MechanismData}
+    _nested = {"metric": MetricData, "output": DistanceData, "lp_lower": LPData, "lp_upper": LPData,
+               "mechanism": MechanismData}
 
 
 @renderer("tradeoff")

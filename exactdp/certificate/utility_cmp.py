@@ -16,7 +16,7 @@ tight-constraints mechanism against another mechanism, both enclosed by rational
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .records import Evidence, evidence_kind
 from .render import Proof, Step, renderer
@@ -36,8 +36,10 @@ class UtilityComparisonEvidence(Evidence):
     #                             (d(i, j) = ceil(|i - j| / v))
     points: int                 # n = |Y|
     cells: int                  # k, the cells of the equitable partition the tight solve used
-    tight: dict                 # {"cell_of": [...], "center": {"exp", "mantissas"}, "inverse": {"exp",
-    #                             "mantissas"}}; center/inverse None above the carried-inverse cap
+    # {"cell_of": [...], "center": {"exp", "mantissas"}, "inverse": {"exp", "mantissas"}}; center/inverse None
+    # above the carried-inverse cap.  A hint (issue 18): the partition is checked equitable on every point, the
+    # inverse by Rump's bound; a wrong one makes the re-check refute or not check, never confirm
+    tight: dict = field(metadata={"role": "hint"})
     tight_utility: list         # [lo, hi] of sum(z)/n
     other: str                  # "planar-laplace" | "geometric"
     other_params: dict          # {"side": N} | {"values": N, "step": s, "power": p}

@@ -139,6 +139,34 @@ def _check_interval(sol, parameter, interval) -> None:
                                    "the dual is not feasible on all of it; pass a narrower interval")
 
 
+def lp_claim(ev: LPEvidence) -> str:
+    """The claim of an ``lp`` certificate, from its evidence (the re-check rebuilds the same sentence).
+
+    Parameters
+    ----------
+    ev : LPEvidence
+        The evidence: the caller's statement, the optimum, the parameter, uniqueness and the vertex flag.
+
+    Returns
+    -------
+    str
+        The statement with the certified optimum (issue 18: the claim is a function of the checked fields).
+
+    Examples
+    --------
+    >>> from exactdp.exact import LinearProgram, solve_lp
+    >>> c = certify_lp_optimum(solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1])), "x0 + x1 = 1")
+    >>> c.claim, lp_claim(c.evidence) == c.claim
+    ('x0 + x1 = 1: the LP optimum is 1', True)
+    """
+    par = ev.parameter
+    value = ev.lp.value if par is None else (f"{ev.lp.value} + ({par.value}) t with t = "
+                                             + " * ".join(f"{p}^({f})" for p, f in par.atom)
+                                             + f", for every t in [{par.low}, {par.high}]")
+    return (f"{ev.statement}: the LP optimum is {value}" + (", attained only at x" if ev.unique is not None else "")
+            + (", at a vertex" if ev.vertex else ""))
+
+
 def certify_lp_optimum(sol: Any, statement: str, *, x: Any = None, parameter: Any = None,
                        interval: tuple[Any, Any] = (None, None), unique: bool = False,
                        vertex: bool = False) -> Certificate:
@@ -227,7 +255,7 @@ def certify_lp_optimum(sol: Any, statement: str, *, x: Any = None, parameter: An
                     A_ub=_rows(lp.A_ub), b_ub=[exact_str(v) for v in lp.b_ub],
                     lp=LPData(value=v0[0], x=[exact_str(v) for v in x], y=y0, lam=l0), parameter=par,
                     vertex=vertex, unique=_uniqueness(sol, x) if unique else None)
-    return Certificate("lp", Verdict.HOLDS, Method.EXACT_LP, statement, ev)
+    return Certificate("lp", Verdict.HOLDS, Method.EXACT_LP, lp_claim(ev), ev)
 
 
 def _farkas_from_core(lp):
@@ -335,4 +363,4 @@ def certify_lp_infeasible(lp: LinearProgram, statement: str, *, farkas: Any = No
                             names=None if lp.names is None else [str(v) for v in lp.names],
                             y=[exact_str(v) for v in y], lam=[exact_str(v) for v in lam],
                             combination=[exact_str(v) for v in w], rhs=exact_str(rhs))
-    return Certificate("infeasible", Verdict.HOLDS, Method.EXACT_LP, statement, ev)
+    return Certificate("infeasible", Verdict.HOLDS, Method.EXACT_LP, f"{statement}: no x >= 0 solves the system", ev)

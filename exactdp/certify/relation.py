@@ -34,6 +34,38 @@ def _value(v, symbolic: bool, what: str):
     return exact_number(v, Setting.symbolic() if symbolic else Setting(), what=what)
 
 
+def relation_claim(statement: str, lhs: str, relation: str, rhs: str, for_all_alpha: bool) -> str:
+    """The claim of a ``relation`` certificate: the statement with the exact relation it rests on.
+
+    The re-check rebuilds the same sentence from the evidence (``exactdp.recheck.relation.claim_text``), so the
+    reader always sees the relation that was checked next to the caller's words (issue 18).
+
+    Parameters
+    ----------
+    statement : str
+        The caller's statement (by default the formula itself).
+    lhs, relation, rhs : str
+        The exact sides and one of ``=, <=, <, >=, >``.
+    for_all_alpha : bool
+        Whether the relation is claimed for every alpha in (0, 1).
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> relation_claim("2 > 1", "2", ">", "1", False)
+    '2 > 1'
+    >>> relation_claim("the printed bound", "alpha^2", "<=", "alpha", True)
+    'the printed bound: alpha^2 <= alpha for every alpha in (0, 1)'
+    """
+    formula = f"{lhs} {relation} {rhs}"
+    suffix = " for every alpha in (0, 1)" if for_all_alpha else ""
+    return formula + suffix if statement == formula else f"{statement}: {formula}{suffix}"
+
+
 def certify_relation(lhs: Any, rhs: Any, relation: str = "=", *, statement: str | None = None,
                      for_all_alpha: bool = False) -> Certificate[RelationEvidence]:
     """Certify ``lhs relation rhs`` exactly.
@@ -83,7 +115,7 @@ def certify_relation(lhs: Any, rhs: Any, relation: str = "=", *, statement: str 
     base: dict[str, Any] = dict(statement=statement or f"{exact_str(a)} {relation} {exact_str(b)}", lhs=exact_str(a),
                 rhs=exact_str(b), relation=relation, variable="alpha" if for_all_alpha else None,
                 difference=exact_str(diff), failure_set=None, sample_alpha=None)
-    claim = base["statement"]
+    claim = relation_claim(base["statement"], base["lhs"], relation, base["rhs"], for_all_alpha)
     if not for_all_alpha:
         try:
             s = sign(diff)

@@ -280,7 +280,7 @@ def _threshold_claim(metric, printed: str, width):
     lo, hi = fmpq(t.lo_rational), fmpq(t.hi_rational)
     status = "reproduced" if lo <= p <= hi else "differs"
     body = (f"Certified bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at {t.negative_at_lo!r} is "
-            f"{t.z_at_lo} < 0 (no tight-constraints mechanism), at eps = {t.hi} every z_i > 0 (one exists).\n\n"
+            f"certified < 0 (no tight-constraints mechanism), at eps = {t.hi} every z_i > 0 (one exists).\n\n"
             f"At the printed value eps = {printed}: {at.verdict.value} -- "
             + ("every z_i certified positive." if at.holds is True else
                f"z at {at.evidence.negative[:1]} is certified negative ({_z_at(at, at.evidence.negative[0])}), "

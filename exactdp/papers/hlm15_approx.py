@@ -320,7 +320,8 @@ def _decomposition_certificate(lemma, X, Yu, counts) -> Certificate:
     """HLM15 Lemma 1 or 2 on the universes X, Y: the exhaustive counts as a re-checkable certificate."""
     holds = all(g == n for _, n, g in counts)
     ev = DecompositionEvidence(statement=f"HLM15 Lemma {lemma}: exact and disjoint decomposition of every union "
-                               f"of at most {len(counts)} rectangles", lemma=lemma, X=list(X), Y=list(Yu),
+                               f"of at most {len(counts)} rectangles on X = {{{', '.join(X)}}}, Y = "
+                               f"{{{', '.join(Yu)}}}", lemma=lemma, X=list(X), Y=list(Yu),
                                max_rects=len(counts), counts=counts)
     return Certificate("decomposition", Verdict.HOLDS if holds else Verdict.FAILS, Method.ENUMERATION,
                        ev.statement, ev)

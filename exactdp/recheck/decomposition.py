@@ -58,8 +58,17 @@ def _work(na: int, nb: int, top: int) -> int:
     return total
 
 
+def claim_text(c: dict) -> str:
+    """The claim of a ``decomposition`` certificate, rebuilt from its evidence."""
+    ev = c["evidence"]
+    return (f"HLM15 Lemma {ev['lemma']}: exact and disjoint decomposition of every union of at most "
+            f"{ev['max_rects']} rectangles on X = {{{', '.join(ev['X'])}}}, Y = {{{', '.join(ev['Y'])}}}")
+
+
 def check(c: dict):
     ev = c["evidence"]
+    if c["claim"] != claim_text(c) or ev["statement"] != c["claim"]:
+        return REFUTED, 0, "the claim (or the statement) is not the one its evidence states"
     X, Y, lemma, top = list(ev["X"]), list(ev["Y"]), ev["lemma"], ev["max_rects"]
     if lemma not in (1, 2) or len(set(X)) != len(X) or len(set(Y)) != len(Y) or not X or not Y \
             or type(top) is not int or top < 1:

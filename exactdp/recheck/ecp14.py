@@ -15,13 +15,16 @@ that way.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from fractions import Fraction
 
 import mpmath
 
+from ._b_util import Refuted as _BRefuted
+from ._b_util import ENCLOSURE_WIDTH, _split_log, check_level, check_table, enclosure_ok, iv_eps, need
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, reduced_costs, sign, value
-from ._verified import Inverse, Refuted, certified_signs, check_codes, enclose_quotient, quotient
+from ._verified import Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient
 from .privacy import _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -93,9 +96,9 @@ def _interval_solve(ev: dict, rhs: list):
                 vals.append(iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d))))
             A = [[vals[c] for c in row] + [iv.mpf(rhs[i].numerator) / rhs[i].denominator]
                  for i, row in enumerate(dist["codes"])]
-            signs = _eliminate(A, n)
-            if signs is not None:
-                return signs
+            got = _eliminate(A, n)
+            if got is not None:
+                return got
     finally:
         iv.prec = saved
     raise NotHere("interval elimination did not separate a coordinate from 0 (an exact zero?)")
@@ -118,7 +121,14 @@ def _eliminate(A, n):
         x[i] = t / A[i][i]
     if any(0 in v for v in x):
         return None
-    return [1 if v.a > 0 else -1 for v in x]
+    return [1 if v.a > 0 else -1 for v in x], [(_frac(v.a), _frac(v.b)) for v in x]
+
+
+def _frac(end) -> Fraction:
+    """An interval end point (an exact binary number) as a fraction."""
+    sgn, man, exp, _ = mpmath.mpf(end)._mpf_
+    q = Fraction(man) * Fraction(2) ** exp
+    return -q if sgn else q
 
 
 def _quotient_signs(level: dict, dist: dict, ver: dict, rhs: list):
@@ -128,7 +138,9 @@ def _quotient_signs(level: dict, dist: dict, ver: dict, rhs: list):
     Qlo, Qhi = enclose_quotient(level, dist["values"], k, counts)
     R = Inverse(ver["inverse"], k)
     signs, beta = certified_signs(Qlo, Qhi, R, R.verify(Qlo, Qhi), ver["center"], rhs_q)
-    return [signs[a] for a in ver["cell_of"]], k, beta
+    ys, errs, _ = enclosed_solution(Qlo, Qhi, R, R.verify(Qlo, Qhi), ver["center"], rhs_q)
+    enc = [(ys[a] - errs[a], ys[a] + errs[a]) for a in ver["cell_of"]]
+    return [signs[a] for a in ver["cell_of"]], k, beta, enc
 
 
 def _bracket_signs(ev: dict, ends: dict):
@@ -149,23 +161,72 @@ def _bracket_signs(ev: dict, ends: dict):
     return [s_hi[a] for a in cell_of], [s_lo[a] for a in cell_of], k, max(b_hi, b_lo)
 
 
-def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool):
+def _ball(text: str):
+    """A stated enclosure ``[m +/- r]`` (Arb's text) or an exact rational, as ``(lo, hi)`` fractions."""
+    m = _BALL.match(text) if isinstance(text, str) else None
+    if m is None:
+        q = Fraction(text)
+        return q, q
+    mid, rad = Fraction(m.group(1)), Fraction(m.group(2))
+    return mid - rad, mid + rad
+
+
+_BALL = re.compile(r"^\[([-+0-9.e]+) \+/- ([0-9.e+-]+)\]$")
+
+
+def _balls_ok(stated: list, enc: list) -> None:
+    """Each stated ball contains the value this kernel enclosed (``enc``), and states it to ~9 digits: refuted when
+    disjoint; not checkable when they only overlap (this kernel's enclosure is then the wider one)."""
+    need(isinstance(stated, list) and len(stated) == len(enc), "the stated solution has the wrong length")
+    for s_, (lo, hi) in zip(stated, enc):
+        a, b = _ball(s_)
+        need(b - a <= ENCLOSURE_WIDTH * max(Fraction(1), abs(b)), f"the stated enclosure {s_} is wider than its accuracy")
+        need(not (b < lo or hi < a), f"the stated enclosure {s_} does not contain the value re-derived here")
+        if not (a <= lo and hi <= b):
+            raise NotHere(f"the stated enclosure {s_} is tighter than this kernel's")
+
+
+def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool, stated=None):
     ver = ev.get("verified")
     if ver is not None and "inverse" in ver:
         try:
-            signs, k, beta = _quotient_signs(ev["level"], ev["distances"], ver, rhs)
+            signs, k, beta, enc = _quotient_signs(ev["level"], ev["distances"], ver, rhs)
         except Refuted as e:
             return REFUTED, len(rhs), str(e)
         how = (f"re-verified on the {k}-cell quotient of the equitable partition (checked on every point; Rump's "
                f"bound ||I - R Q||_inf <= {float(beta):.2g} < 1, residual enclosed exactly)")
     else:
-        signs = _interval_solve(ev, rhs)
+        signs, enc = _interval_solve(ev, rhs)
         how = "re-solved in interval arithmetic at the transcendental level"
+    if stated is not None:
+        _balls_ok(stated, enc)
+        how += "; every stated enclosure contains the re-derived value"
     pts = ev["distances"]["points"]
     neg = [pts[i] for i, s in enumerate(signs) if s < 0]
     ok = neg == negative and holds == (not neg)
     return (CONFIRMED if ok else REFUTED), len(signs), (
         f"{how}: {len(neg)} coordinate(s) certified negative (certificate: {len(negative)})")
+
+
+def _gamma_balls(ev: dict) -> None:
+    """Transcendental ``gamma_y = mu_y sum_y' phi_yy'``: the stated ball must meet the product of the stated
+    ``mu`` ball (checked above) and the row sum of ``Phi`` enclosed in intervals."""
+    dist = ev["distances"]
+    need(len(ev["gamma"]) == len(dist["codes"]) == len(ev["mu"]), "gamma has the wrong length")
+    saved = mpmath.iv.prec
+    try:
+        mpmath.iv.prec = 200
+        phi = [mpmath.iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d)))
+               for d in dist["values"]]
+        for row, m, g in zip(dist["codes"], ev["mu"], ev["gamma"]):
+            lo, hi = _ball(m)
+            prod = mpmath.iv.mpf([mpmath.mpf(lo.numerator) / lo.denominator, mpmath.mpf(hi.numerator) / hi.denominator])
+            prod = prod * sum((phi[c] for c in row), mpmath.iv.mpf(0))
+            a, b = _ball(g)
+            need(not (mpmath.mpf(b.numerator) / b.denominator < prod.a or prod.b < mpmath.mpf(a.numerator) / a.denominator),
+                 f"gamma = {g} is not mu_y times the row sum of Phi")
+    finally:
+        mpmath.iv.prec = saved
 
 
 def _check_bracket(c: dict):
@@ -187,7 +248,9 @@ def _check_bracket(c: dict):
         return REFUTED, len(pts), str(e)
     at = ev["negative_at_lo"]
     ok = all(v > 0 for v in s_hi) and at in pts and s_lo[pts.index(at)] < 0
-    return (CONFIRMED if ok else REFUTED), 2 * len(pts), (
+    more = _exact_threshold(ev) if ev["exact"] is not None else ""
+    need(ev["exact"] is not None or ev["exact_failure_set"] is None, "a failure set without an exact threshold")
+    return (CONFIRMED if ok else REFUTED), 2 * len(pts), more + (
         f"both ends re-verified on the {k}-cell quotient (Rump's bound {float(beta):.2g} < 1): at eps = "
         f"{ev['hi']} every z > 0 {'(confirmed)' if all(v > 0 for v in s_hi) else '(NOT confirmed)'}, at eps = "
         f"{ev['lo']} z at {at!r} < 0 {'(confirmed)' if at in pts and s_lo[pts.index(at)] < 0 else '(NOT confirmed)'}")
@@ -289,11 +352,71 @@ def _transcendental(ev: dict) -> bool:
     return ev["level"]["eps"] is not None and ev["distances"] is not None and ev["route"] == "solve"
 
 
+def _rational_regime(ev: dict) -> bool:
+    """Is ``Phi`` rational: a level ``log(R)/D`` with every finite distance an integer multiple of ``D``?"""
+    lv, dist = ev["level"], ev["distances"]
+    if lv["eps"] is not None or dist is None:
+        return lv["eps"] is None and dist is None and ev["regime"] == "rational"
+    try:
+        D = Fraction(lv["D"])
+        return all(d == "inf" or (Fraction(d) / D).denominator == 1 for d in dist["values"])
+    except (ValueError, ZeroDivisionError):
+        return False
+
+
+#: largest singular Phi whose rank is recomputed over fractions
+MAX_RANK_POINTS = 200
+
+
+def _common(ev: dict) -> None:
+    """Level text, the distance table (convention 3) and the regime, re-derived for tight / regular."""
+    check_level(ev["level"])
+    if ev["distances"] is not None:
+        d = ev["distances"]
+        check_table(d["points"], d["values"], d["codes"])
+    rational = _rational_regime(ev)
+    need(ev["regime"] == ("rational" if rational else "transcendental"), "the regime is not the level's")
+
+
+def _cells(ev: dict) -> None:
+    ver = ev.get("verified")
+    k = None
+    if isinstance(ver, dict) and isinstance(ver.get("cell_of"), list) and ver["cell_of"]:
+        k = max(ver["cell_of"]) + 1
+    need(ev["cells"] == k, "the number of cells is not that of the partition the certificate carries")
+
+
 def _check_tight(c: dict):
     ev = c["evidence"]
+    _common(ev)
+    _cells(ev)
+    n = len(ev["distances"]["codes"]) if ev["distances"] is not None else None
+    if ev["route"] == "lp":
+        need(ev["exact"] is True and ev["negative"] == [] and ev["mechanism"] is None and ev["lp"] is not None,
+             "the LP route states exact z, no negative coordinate and no mechanism")
+        M = _phi(ev)
+        n = len(M)
+        from .lp import _rank
+        if n > MAX_RANK_POINTS:
+            raise NotHere(f"the rank of a {n} x {n} Phi (Gaussian elimination over fractions) is above this kernel's "
+                          f"{MAX_RANK_POINTS} points")
+        need(ev["rank"] == _rank([dict(enumerate(r)) for r in M], n) and ev["rank"] < n,
+             "the rank of Phi is not the stated one (or Phi is not singular)")
+        exists = c["verdict"] == "holds"
+        need(ev["z"] == (ev["lp"]["x"][:n] if exists else None), "z is not the LP's solution")
+    else:
+        need(ev["route"] == "solve" and ev["rank"] is None and ev["lp"] is None, "the solve route states no LP")
+        need(ev["exact"] is _rational_regime(ev), "exact is not whether the regime is rational")
+        if ev["mechanism"] is not None:
+            m, pts = ev["mechanism"], ev["distances"]["points"]
+            need(m["name"] == "tight-constraints mechanism" and m["inputs"] == pts and m["outputs"] == pts,
+                 "the mechanism is not the tight-constraints mechanism on the points")
+        else:
+            need(c["verdict"] != "holds" or not _rational_regime(ev), "a rational tight-constraints mechanism exists "
+                 "but is not stated")
     if _transcendental(ev):
         n = len(ev["distances"]["codes"])
-        return _check_signs_transcendental(ev, [Fraction(1)] * n, ev["negative"], c["verdict"] == "holds")
+        return _check_signs_transcendental(ev, [Fraction(1)] * n, ev["negative"], c["verdict"] == "holds", ev["z"])
     M = _phi(ev)
     n, holds, pts = len(M), c["verdict"] == "holds", ev["distances"]["points"]
     if ev["route"] == "lp":
@@ -315,18 +438,39 @@ def _check_tight(c: dict):
 
 def _check_regular(c: dict):
     ev = c["evidence"]
+    _common(ev)
     holds = c["verdict"] == "holds"
     pi = [Fraction(v) for v in ev["prior"]]
+    need(all(p >= 0 for p in pi) and sum(pi) == 1, "the prior is not a probability vector")
+    if ev["distances"] is not None:
+        pts = ev["distances"]["points"]
+        need(len(pi) == len(pts), "the prior and the points differ in length")
+        need(ev["zero_at"] == [y for y, p in zip(pts, pi) if p == 0], "zero_at is not where the prior is 0")
+    need(ev["route"] in ("support", "solve", "lp"), f"an unknown route {ev['route']!r}")
+    need(ev["exact"] is (_rational_regime(ev) or ev["route"] == "lp"), "exact is not whether the regime is rational")
     if ev["route"] == "support":
-        ok = not holds and bool(ev["zero_at"]) and any(p == 0 for p in pi)
+        ok = not holds and bool(ev["zero_at"]) and any(p == 0 for p in pi) and ev["mu"] is None \
+            and ev["gamma"] is None and ev["negative"] == [] and ev["lp"] is None
         return (CONFIRMED if ok else REFUTED), len(pi), "a prior with a zero probability is not regular (Prop. 2)"
+    need(ev["zero_at"] == [], "zero_at is stated on a solve")
+    if ev["mu"] is not None and ev["exact"]:
+        M = _phi(ev)
+        mu = [Fraction(v) for v in ev["mu"]]
+        need(ev["gamma"] is not None and [Fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M)],
+             "gamma_y = mu_y sum_y' phi_yy' is not re-derived")
+    elif ev["route"] == "lp":
+        need(ev["gamma"] is None, "gamma is stated without mu")
     if _transcendental(ev):
-        return _check_signs_transcendental(ev, pi, ev["negative"], holds)
+        need(ev["gamma"] is not None, "gamma is not stated")
+        out = _check_signs_transcendental(ev, pi, ev["negative"], holds, ev["mu"])
+        _gamma_balls(ev)
+        return out
     M = _phi(ev)
     if ev["route"] == "lp":
         cc, A, b = _violation_lp(M, pi)
         ok, detail = check_lp(cc, A, b, [], [], ev["lp"])
-        ok = ok and holds == (Fraction(ev["lp"]["value"]) == 0)
+        ok = ok and holds == (Fraction(ev["lp"]["value"]) == 0) and ev["negative"] == [] \
+            and ev["mu"] == (ev["lp"]["x"][:len(pi)] if holds else None)
         return (CONFIRMED if ok else REFUTED), len(pi), "singular Phi, exact LP: " + detail
     mu = [Fraction(v) for v in ev["mu"]]
     status, k, detail = _solution_checks(ev, mu, pi, ev["negative"], holds)
@@ -358,8 +502,65 @@ def _path_like(dist, grid: bool) -> bool:
                          for i in range(len(pts)) for j in range(len(pts)))
 
 
+def _exact_threshold(ev: dict) -> str:
+    """The stated exact threshold ``log(R)`` re-derived: at ``alpha* = 1/R`` (rational) ``Phi z = 1`` is solved
+    exactly here, every ``z >= 0`` with one ``z = 0`` (the boundary of existence); ``eps*`` lies in ``[lo, hi]``
+    and the failure set is ``(alpha*, 1)``."""
+    parts = _split_log(ev["exact"])
+    need(parts is not None, f"the exact threshold {ev['exact']!r} is not log(R)")
+    R, D = parts
+    try:
+        Rq = Fraction(R)
+    except ValueError:
+        raise NotHere("an exact threshold log(R) with an irrational R is not re-derived here") from None
+    if D != 1:
+        raise NotHere("an exact threshold log(R)/D with D != 1 is not re-derived here")
+    dist = ev["distances"]
+    n = len(dist["codes"])
+    if n > MAX_INTERVAL_POINTS:
+        raise NotHere(f"re-deriving the exact threshold solves {n} > {MAX_INTERVAL_POINTS} points exactly")
+    lv = {"eps": None, "R": str(Rq), "D": "1"}
+    vals = _phi_values({"level": lv, "distances": dist})
+    z = _solve_exact([[vals[c] for c in row] for row in dist["codes"]], [Fraction(1)] * n)
+    need(z is not None and min(z) == 0, f"at eps = {ev['exact']} Phi z = 1 has no solution z >= 0 with a zero "
+         "coordinate: it is not the threshold")
+    eps = iv_eps(ev["exact"])
+    lo, hi = Fraction(ev["lo_rational"]), Fraction(ev["hi_rational"])
+    need(_ivq(lo).b <= eps.a and eps.b <= _ivq(hi).a, f"the exact threshold {ev['exact']} is not in [lo, hi]")
+    need(ev["exact_failure_set"] == f"({1 / Rq}, 1)", "the failure set is not (alpha*, 1)")
+    return f"; exact threshold {ev['exact']} re-derived (z >= 0 with a zero coordinate at alpha = {1 / Rq})"
+
+
+def _ivq(q: Fraction):
+    return mpmath.iv.mpf(q.numerator) / q.denominator
+
+
+def _solve_exact(M: list, b: list):
+    """The solution of ``M z = b`` over the rationals (Gaussian elimination), or ``None`` when ``M`` is singular."""
+    n = len(M)
+    A = [list(r) + [v] for r, v in zip(M, b)]
+    for k in range(n):
+        p = next((i for i in range(k, n) if A[i][k] != 0), None)
+        if p is None:
+            return None
+        A[k], A[p] = A[p], A[k]
+        for i in range(n):
+            if i != k and A[i][k] != 0:
+                f = A[i][k] / A[k][k]
+                A[i] = [x - f * y for x, y in zip(A[i], A[k])]
+    return [A[i][n] / A[i][i] for i in range(n)]
+
+
 def _check_threshold(c: dict):
     ev = c["evidence"]
+    need(c["verdict"] == "holds", "a threshold certificate asserts holds")
+    if ev["distances"] is not None:
+        d = ev["distances"]
+        check_table(d["points"], d["values"], d["codes"])
+    if ev["route"] in ("path", "manhattan", "symmetric", "exact-polynomial"):
+        need(ev["lo"] == ev["hi"] == ev["exact"] == "0" and ev["lo_rational"] is None and ev["hi_rational"] is None
+             and ev["exact_failure_set"] is None and ev["negative_at_lo"] is None and ev["ends"] is None,
+             "threshold 0 is stated with other numbers")
     if ev["route"] in ("path", "manhattan"):
         if ev["distances"] is None:
             raise NotHere("the metric is too large for the certificate to carry its distance matrix")
@@ -383,37 +584,47 @@ def _check_threshold(c: dict):
 
 def _check_leakage(c: dict):
     ev = c["evidence"]
+    need(c["verdict"] == "holds", "a leakage certificate asserts holds")
     mech = _Mech(ev["mechanism"])
     try:
         pi = [Fraction(v) for v in ev["prior"]]
         H = [[Fraction(mech.values[k]) for k in row] for row in mech.codes]
     except ValueError:
         raise NotHere("transcendental entries") from None
+    need(len(pi) == len(H) and all(p >= 0 for p in pi) and sum(pi) == 1, "the prior is not a probability vector "
+         "over the mechanism's inputs")
     U = sum(max(pi[y] * H[y][z] for y in range(len(pi))) for z in range(len(H[0])))
     r = U / max(pi)
-    ok = U == Fraction(ev["max_utility"]) and max(pi) == Fraction(ev["max_prior"]) and r == Fraction(ev["ratio"])
-    saved = mpmath.iv.prec
-    try:
-        mpmath.iv.prec = 256
-        bits = mpmath.iv.log(mpmath.iv.mpf(r.numerator) / r.denominator) / mpmath.iv.log(2)
-        lo, hi = mpmath.iv.mpf(ev["enclosure"][0]), mpmath.iv.mpf(ev["enclosure"][1])
-        inside = lo.b <= bits.a and bits.b <= hi.a   # the true value, inside ``bits``, lies in [lo, hi]
-    finally:
-        mpmath.iv.prec = saved
-    ok = ok and inside
-    return (CONFIRMED if ok else REFUTED), len(pi) * len(H[0]), (
-        f"sum_z max_y pi_y h_yz = {U}, ratio {r}; log2 of it {'inside' if inside else 'NOT inside'} the enclosure")
+    need(U == Fraction(ev["max_utility"]) and max(pi) == Fraction(ev["max_prior"]) and r == Fraction(ev["ratio"]),
+         "the maximal utility, the largest prior probability or their ratio is not re-derived")
+    bits = "0" if r == 1 else f"log2({r})"
+    need(ev["leakage_bits"] == bits, f"the leakage is log2({r}) = {bits}, not {ev['leakage_bits']}")
+    if r == 1:
+        inside = ev["enclosure"] == ["0", "0"]
+    else:
+        inside = enclosure_ok(ev["enclosure"], lambda: mpmath.iv.log(_ivq(r)) / mpmath.iv.log(2))
+    return (CONFIRMED if inside else REFUTED), len(pi) * len(H[0]), (
+        f"sum_z max_y pi_y h_yz = {U}, ratio {r}, leakage {bits} bits re-derived; its enclosure "
+        f"{'contains it' if inside else 'does NOT contain it (or is too wide)'}")
 
 
 def _check_theorem4(c: dict):
     ev = c["evidence"]
     if c["verdict"] != "holds":
         raise NotHere("'no remap works' rests on a positive LP optimum whose dual the certificate does not carry")
+    check_level(ev["level"])
+    d = ev["distances"]
+    check_table(d["points"], d["values"], d["codes"])
     M = _phi(ev)
     mech = _Mech(ev["mechanism"])
     pts = ev["distances"]["points"]
+    need(sorted(ev["mechanism"]["inputs"]) == sorted(pts), "the mechanism's inputs are not the metric's points")
     H = [[Fraction(mech.values[k]) for k in mech.codes[mech.rows[y]]] for y in pts]
     outs = ev["mechanism"]["outputs"]
+    need(ev["variables"] == len(outs) * len(pts) and ev["lp_value"] == "0",
+         "the LP's size or its optimum (0: a remap exists) is not re-derived")
+    need(isinstance(ev["remap"], dict) and set(ev["remap"]) <= set(outs)
+         and all(set(r) <= set(pts) for r in ev["remap"].values()), "the remap names unknown outputs or points")
     R = [[Fraction(ev["remap"].get(z, {}).get(y, "0")) for y in pts] for z in outs]
     if any(v < 0 for r in R for v in r) or any(sum(r) != 1 for r in R):
         return REFUTED, len(R), "the remap is not stochastic"
@@ -424,6 +635,26 @@ def _check_theorem4(c: dict):
         + ("hold exactly" if ok else "FAIL")
 
 
+def claim_text(c: dict) -> str:
+    """The claim of a ``tight`` / ``regular`` / ``threshold`` / ``leakage`` / ``theorem4`` certificate, rebuilt from
+    its evidence (the producers in exactdp.theory build the same sentence)."""
+    ev, kind = c["evidence"], c["kind"]
+    if kind == "tight":
+        return (f"a tight-constraints mechanism exists for eps*d with eps = {ev['level']['text']} on the "
+                f"{ev['description']}")
+    if kind == "regular":
+        return f"the prior is regular for eps*d with eps = {ev['level']['text']} on the {ev['description']}"
+    if kind == "threshold":
+        return f"the threshold eps for a tight-constraints mechanism on the {ev['description']}"
+    if kind == "leakage":
+        return f"the min-entropy leakage of {ev['mechanism']['name']}"
+    return (f"some remap makes {ev['mechanism']['name']} tight-constraints (optimal for every regular prior)")
+
+
 def check(c: dict):
-    return {"tight": _check_tight, "regular": _check_regular, "threshold": _check_threshold,
-            "leakage": _check_leakage, "theorem4": _check_theorem4}[c["kind"]](c)
+    try:
+        need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
+        return {"tight": _check_tight, "regular": _check_regular, "threshold": _check_threshold,
+                "leakage": _check_leakage, "theorem4": _check_theorem4}[c["kind"]](c)
+    except (_BRefuted, Refuted) as e:
+        return REFUTED, 0, str(e)

@@ -17,8 +17,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import mpmath
+
+from ._b_util import (Refuted, agree, check_double, check_level, closure, distinct_labels, enclosure_ok, eps_level,
+                      factor, iv_eps, need, same, smallest_eps_ok)
+from ._kernel import _iv as _interval
 from ._kernel import rational as _q
-from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, level_factor, sign, value
+from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
 from .ecp14 import check_lp
 from .privacy import pairs_of
 
@@ -27,16 +32,13 @@ CONFIRMED, REFUTED = "confirmed", "refuted"
 
 def _rows(m: dict) -> list:
     check_codes(m["codes"], len(m["values"]))
-    vals = [_q(v) for v in m["values"]]
+    vals = [value(v) for v in m["values"]]
     return [[vals[c] for c in row] for row in m["codes"]]
 
 
 def _factor(level: dict, d: str):
     """``e^(eps d)``: a fraction, or an exponential polynomial of this kernel (transcendental levels)."""
-    E = level_factor(level, d)
-    if isinstance(E, tuple):
-        raise NotHere("e^(eps d) is an algebraic power R^(p/q) at this level")
-    return E
+    return factor(level, d)
 
 
 def _cmp(a, b) -> int:
@@ -64,8 +66,8 @@ def _min(vals):
 
 
 def _extension(ev, Ah):
-    """The inf-construction recomputed: (rows, normalisers), or None where every minimum is 0."""
-    out, Z = [], []
+    """The inf-construction recomputed: (rows, normalisers, minima), or None where some normaliser is 0."""
+    out, Z, M = [], [], []
     for drow in ev["distances"]:
         cands = [(_factor(ev["level"], d), k) for k, d in enumerate(drow) if d != "inf"]
         if not cands:
@@ -78,64 +80,223 @@ def _extension(ev, Ah):
             return None
         out.append([_div(v, z) for v in m])
         Z.append(z)
-    return out, Z
+        M.append(m)
+    return out, Z, M
 
 
 def _same(xs, ys) -> bool:
     return len(xs) == len(ys) and all(_cmp(a, b) == 0 for a, b in zip(xs, ys))
 
 
+def claim_text(c: dict) -> str:
+    """The claim of an ``extension`` / ``best_extension`` certificate, rebuilt from its evidence."""
+    ev = c["evidence"]
+    if c["kind"] == "best_extension":
+        return (f"the smallest eps' of any extension of {ev['mech_on_H']['name']} from |H| = {len(ev['H'])} points "
+                f"to the {ev['metric']['description']}, against 2 eps, eps = {ev['level']['text']}")
+    return (f"the BCSZ18 extension of {ev['mech_on_H']['name']} from |H| = {len(ev['H'])} points to the "
+            f"{ev['metric']['description']} agrees on H and is 2 eps-private, eps = {ev['level']['text']}")
+
+
+def _metric_tables(ev):
+    """The metric's distances rebuilt from its generating pairs (convention 3), checked against the stated table
+    ``d(D, h)`` and the restricted metric's pairs; returns ``(D, pairs, restricted pairs)``."""
+    pts, H = ev["points"], ev["H"]
+    distinct_labels(pts, "points")
+    distinct_labels(H, "points of H")
+    need(set(H) <= set(pts), "H is not a subset of the points")
+    met, res = ev["metric"], ev["restricted"]
+    need(met["points"] == len(pts) and res["points"] == len(H), "a metric's point count is not its points'")
+    need(met.get("labels") in (None, pts), "the metric's labels are not its points")
+    need(res.get("labels") in (None, H), "the restricted metric's labels are not H")
+    need(res["description"] == f"restriction of the {met['description']} to {len(H)} point(s) of H"
+         and res["reduction"] == _RESTRICTED, "the restricted metric is not described as the restriction of the metric")
+    pairs = pairs_of(met)
+    D = closure(pts, pairs)
+    ix = {p: i for i, p in enumerate(pts)}
+    tab = ev["distances"]
+    need(isinstance(tab, list) and len(tab) == len(pts) and all(isinstance(r, list) and len(r) == len(H) for r in tab),
+         "the distance table d(D, h) does not have |M| x |H| entries")
+    for i, row in enumerate(tab):
+        for k, d in enumerate(row):
+            need(agree(None if d == "inf" else value(d), D[i][ix[H[k]]]),
+                 f"the table's d({pts[i]}, {H[k]}) = {d} is not the metric's (rebuilt from its generating pairs)")
+    rpairs = pairs_of(res)
+    DH = closure(H, rpairs)
+    for a, h in enumerate(H):
+        for b, h2 in enumerate(H):
+            need(agree(DH[a][b], D[ix[h]][ix[h2]]),
+                 f"the restricted metric's pairs do not generate d({h}, {h2}) of the metric")
+    return D, pairs, rpairs
+
+
+_RESTRICTED = "the generating pairs are the pairs of H with no point of H strictly between them, found exactly"
+
+
+def _violation(w, rows: dict, outputs: list, pairs: list, level: dict, what: str) -> None:
+    """A stated violated inequality is a real one: entries, distance, both sides and the excess re-derived."""
+    need(isinstance(w, dict) and w.get("output") in outputs, f"{what}: the violation names no output")
+    x, xp, z = w["x"], w["x_prime"], outputs.index(w["output"])
+    need(any({x, xp} == {a, b} and d == w["distance"] for a, b, d in pairs),
+         f"{what}: the violation is not on a generating pair at its distance")
+    a, b = rows[x][z], rows[xp][z]
+    rhs = _mul(_factor(level, w["distance"]), b)
+    need(same(w["K_x"], a) and same(w["K_x_prime"], b) and same(w["lhs"], a) and same(w["rhs"], rhs)
+         and same(w["excess"], _add(a, _neg(rhs))) and _cmp(a, rhs) > 0,
+         f"{what}: the stated violated inequality is not re-derived")
+
+
+def _check_binding(b, ev, A, Ah, Z, M, pairs, D, ix) -> None:
+    """BCSZ18's chain at the binding instance: every number re-derived, and the pair is tight at A's eps."""
+    outs, H = ev["mechanism"]["outputs"], ev["H"]
+    need(isinstance(b, dict) and b.get("output") in outs, "the binding instance names no output")
+    D1, D2, w = b["D1"], b["D2"], outs.index(b["output"])
+    need(any({D1, D2} == {x, y} and d == b["distance"] for x, y, d in pairs),
+         "the binding instance is not a generating pair at its distance")
+    i1, i2 = ix[D1], ix[D2]
+    E = _factor(ev["level"], b["distance"])
+    for Dn, i, m, arg, dd, ah in ((D1, i1, "m1", "argmin_D1", "d_D1_argmin", "A_hat_argmin_D1"),
+                                  (D2, i2, "m2", "argmin_D2", "d_D2_argmin", "A_hat_argmin_D2")):
+        p = b[arg]
+        need(p in H, f"the binding's {arg} is not a point of H")
+        k = H.index(p)
+        dk = ev["distances"][i][k]
+        need(dk != "inf" and b[dd] == dk and same(b[ah], Ah[p][w]) and same(b[m], M[i][w])
+             and _cmp(_mul(_factor(ev["level"], dk), Ah[p][w]), M[i][w]) == 0,
+             f"the binding's minimum for {Dn} is not re-derived (value, argmin or its distance)")
+    need(same(b["factor"], E) and same(b["factor_m2"], _mul(E, M[i2][w])) and same(b["Z1"], Z[i1])
+         and same(b["Z2"], Z[i2]) and same(b["factor_Z1"], _mul(E, Z[i1])) and same(b["A1"], A[i1][w])
+         and same(b["A2"], A[i2][w]) and same(b["factor2"], _mul(E, E)),
+         "a number of the binding chain is not re-derived")
+    need(_cmp(A[i2][w], Fraction(0)) > 0 and same(b["ratio"], _div(A[i1][w], A[i2][w])),
+         "the binding ratio is not re-derived")
+    lv = eps_level(ev["epsilon"])
+    need(lv is not None and compare(A[i1][w], A[i2][w], level_factor(lv, b["distance"])) == 0,
+         "the binding instance is not tight at A's smallest eps")
+
+
+def _enclosure_ok(enc, text) -> bool:
+    if text in ("0", "inf"):
+        return enc is None or enc == [text, text]
+    return enclosure_ok(enc, lambda: iv_eps(text))
+
+
+def _mech_on_H(mh: dict, H: list) -> dict:
+    """The mechanism on H, checked stochastic with H as its inputs: label -> row of kernel values."""
+    distinct_labels(mh["inputs"], "inputs of the mechanism on H")
+    distinct_labels(mh["outputs"], "outputs of the mechanism on H")
+    rows = _rows(mh)
+    need(len(rows) == len(mh["inputs"]) and all(len(r) == len(mh["outputs"]) for r in rows),
+         "the mechanism on H does not match its labels")
+    need(sorted(mh["inputs"]) == sorted(H), "the mechanism's inputs are not H")
+    need(not any(_cmp(v, Fraction(0)) < 0 for r in rows for v in r)
+         and all(_cmp(_sum(r), Fraction(1)) == 0 for r in rows),
+         "the mechanism on H is not stochastic (a negative entry or a row sum != 1)")
+    return dict(zip(mh["inputs"], rows))
+
+
+def _part_b(ev: dict, A: dict, Ah: dict, Z: list, ix: dict) -> tuple:
+    """(b) re-decided: ``(agrees, number of Z_D = 1 on H)``, and the stated first disagreement re-derived."""
+    H, outs = ev["H"], ev["mech_on_H"]["outputs"]
+    ones = sum(1 for h in H if _cmp(Z[ix[h]], Fraction(1)) == 0)
+    first = next(((h, w) for h in H for w in range(len(outs)) if _cmp(A[h][w], Ah[h][w]) != 0), None)
+    need(ev["agrees_on_H"] is (first is None) and ev["normalisers_equal_1"] == ones, "part (b) re-decided differently")
+    st = ev["disagreement"]
+    if first is None:
+        need(st is None, "a disagreement is stated where A agrees with A-hat on H")
+    else:
+        h, w = first
+        need(isinstance(st, dict) and sorted(st) == ["A", "A_hat", "D", "Z_D", "output"] and st["D"] == h
+             and st["output"] == outs[w] and same(st["A"], A[h][w]) and same(st["A_hat"], Ah[h][w])
+             and same(st["Z_D"], Z[ix[h]]), "the stated first disagreement on H is not the re-derived one")
+    return first is None, ones
+
+
+def _part_a(ev: dict, Ah: dict, rpairs: list) -> bool:
+    """(a) on the restricted metric's generating pairs (checked to generate d on H), A-hat's eps, the violation."""
+    lv = ev["level"]
+    a_ok = _private(Ah, rpairs, lv)
+    need((ev["private_on_H"] == "holds") == a_ok, f"part (a) re-decided: {'holds' if a_ok else 'fails'}, "
+         f"stated {ev['private_on_H']}")
+    need(smallest_eps_ok(Ah, rpairs, ev["epsilon_of_A_hat"]), f"the smallest eps of A-hat on H is not "
+         f"{ev['epsilon_of_A_hat']}")
+    if a_ok:
+        need(ev["violation"] is None, "part (a) holds, yet a violation is stated")
+    else:
+        _violation(ev["violation"], Ah, ev["mech_on_H"]["outputs"], rpairs, lv, "part (a)")
+    return a_ok
+
+
+def _parts_c_d(ev, A, A_rows, Ah, Z, M, pairs, D, ix) -> bool:
+    """(c) at 2 eps with its violation, (d) A's smallest eps and enclosure, and the binding chain."""
+    c_ok = _private(A, pairs, ev["level_2eps"])
+    need((ev["private_2eps"] == "holds") == c_ok and ev["private_2eps"] in ("holds", "fails"),
+         f"part (c) re-decided: {'holds' if c_ok else 'fails'}")
+    if c_ok:
+        need(ev["violation_2eps"] is None, "part (c) holds, yet a violation is stated")
+    else:
+        _violation(ev["violation_2eps"], A, ev["mechanism"]["outputs"], pairs, ev["level_2eps"], "part (c)")
+    need(smallest_eps_ok(A, pairs, ev["epsilon"]), f"(d): the smallest eps of A is not {ev['epsilon']}")
+    need(_enclosure_ok(ev["enclosure"], ev["epsilon"]), "(d): the enclosure does not contain A's smallest eps")
+    if c_ok and ev["epsilon"] not in ("0", "inf"):
+        _check_binding(ev["binding"], ev, A_rows, Ah, Z, M, pairs, D, ix)
+    else:
+        need(ev["binding"] is None, "a binding chain is stated where A's smallest eps has none")
+    return c_ok
+
+
 def _check_extension(c: dict):
     ev = c["evidence"]
     lv = ev["level"]
-    Ah_rows = _rows(ev["mech_on_H"])
-    Ah = dict(zip(ev["mech_on_H"]["inputs"], Ah_rows))
-    if sorted(Ah) != sorted(ev["H"]):
-        return REFUTED, 0, "the mechanism's inputs are not H"
-    if any(v < 0 for r in Ah_rows for v in r) or any(sum(r) != 1 for r in Ah_rows):
-        return REFUTED, 0, "the mechanism on H is not stochastic (a negative entry or a row sum != 1)"
-    # (a) on every pair of H, with d(h, h') read from the distance table (no trust in the restricted pairs)
-    pos = {p: i for i, p in enumerate(ev["points"])}
-    pairs_H = [[h, h2, ev["distances"][pos[h]][k]] for i, h in enumerate(ev["H"]) for k, h2 in enumerate(ev["H"])
-               if k > i and ev["distances"][pos[h]][k] != "inf"]
-    hk = {h: k for k, h in enumerate(ev["H"])}
-    for x, xp, d in pairs_of(ev["restricted"]):  # the stated pairs must be pairs of H at the tabled distance
-        if ev["distances"][pos[x]][hk[xp]] != d:
-            return REFUTED, 0, f"restricted pair ({x}, {xp}) states distance {d}, not the table's"
-    a_ok = _private(Ah, pairs_H, lv)
-    if (ev["private_on_H"] == "holds") != a_ok:
-        return REFUTED, 0, f"part (a) re-decided: {'holds' if a_ok else 'fails'}, stated {ev['private_on_H']}"
-    rows_H = [Ah[h] for h in ev["H"]]
+    check_double(lv, ev["level_2eps"])
+    D, pairs, rpairs = _metric_tables(ev)
+    H, pts = ev["H"], ev["points"]
+    ix = {p: i for i, p in enumerate(pts)}
+    mh = ev["mech_on_H"]
+    Ah = _mech_on_H(mh, H)
+    a_ok = _part_a(ev, Ah, rpairs)
+    rows_H = [Ah[h] for h in H]
     got = _extension(ev, rows_H)
     if ev["mechanism"] is None:
-        ok = (got is None) or c["verdict"] == "undecided"
-        return (CONFIRMED if ok and not a_ok and c["verdict"] == "fails" else REFUTED), 0, \
-            "no extension stated; part (a) re-decided as failing" if ok else "an extension exists but none is stated"
-    if got is None:
-        return REFUTED, 0, "the stated extension exists, but recomputed some Z_D = 0"
-    A_rows, Z = got
+        need(got is None and not a_ok and c["verdict"] == "fails" and ev["normalisers"] is None
+             and ev["agrees_on_H"] is None and ev["normalisers_equal_1"] == 0 and ev["disagreement"] is None
+             and ev["private_2eps"] == "undefined" and ev["violation_2eps"] is None and ev["epsilon"] is None
+             and ev["enclosure"] is None and ev["binding"] is None and ev["witness"] == {"part": "a"},
+             "no extension is stated, but one exists (or part (a) holds, or a fact about it is stated)")
+        return CONFIRMED, 0, "no extension (some Z_D = 0) and part (a) re-decided as failing"
+    need(got is not None, "the stated extension exists, but recomputed some Z_D = 0")
+    A_rows, Z, M = got
     m = ev["mechanism"]
-    check_codes(m["codes"], len(m["values"]))
-    vals = [value(v) for v in m["values"]]
-    stated = [[vals[k] for k in row] for row in m["codes"]]
-    if len(stated) != len(A_rows) or not all(_same(a, b) for a, b in zip(stated, A_rows)) \
-            or not _same([value(z) for z in ev["normalisers"]], Z):
-        return REFUTED, len(A_rows), "the recomputed extension or normalisers differ from the stated ones"
-    A = dict(zip(ev["points"], A_rows))
-    agree = all(_same(A[h], Ah[h]) for h in ev["H"])
-    ones = sum(1 for h in ev["H"] if _cmp(Z[ev["points"].index(h)], Fraction(1)) == 0)
-    c_ok = _private(A, pairs_of(ev["metric"]), ev["level_2eps"])
-    verdict = "holds" if (a_ok and agree and c_ok) else "fails"
-    ok = (agree == ev["agrees_on_H"] and ones == ev["normalisers_equal_1"]
-          and (ev["private_2eps"] == "holds") == c_ok and verdict == c["verdict"])
-    return (CONFIRMED if ok else REFUTED), len(A_rows), (
-        f"extension recomputed on {len(A_rows)} points (every minimum and normaliser); (a) "
-        f"{'holds' if a_ok else 'fails'}, (b) {agree} ({ones} normalisers = 1), (c) {'holds' if c_ok else 'fails'}")
+    need(m["name"] == f"BCSZ18 extension of {mh['name']}" and m["inputs"] == pts and m["outputs"] == mh["outputs"],
+         "the extension's name or labels are not those of the construction")
+    need(_same([x for r in _rows(m) for x in r], [x for r in A_rows for x in r]) and len(m["codes"]) == len(pts)
+         and isinstance(ev["normalisers"], list) and _same([value(z) for z in ev["normalisers"]], Z),
+         "the recomputed extension or normalisers differ from the stated ones")
+    A = dict(zip(pts, A_rows))
+    agree_H, ones = _part_b(ev, A, Ah, Z, ix)
+    c_ok = _parts_c_d(ev, A, A_rows, Ah, Z, M, pairs, D, ix)
+    part = "a" if not a_ok else "b" if not agree_H else "c" if not c_ok else "all"
+    need(ev["witness"] == {"part": part}, f"the failing part is ({part}), not the stated witness")
+    verdict = "holds" if (a_ok and agree_H and c_ok) else "fails"
+    need(verdict == c["verdict"], f"the verdict re-derived is {verdict}")
+    return CONFIRMED, len(A_rows), (
+        f"metric distances rebuilt from {len(pairs)} generating pairs; extension recomputed on {len(A_rows)} points "
+        f"(every minimum and normaliser); (a) {'holds' if a_ok else 'fails'}, (b) {agree_H} ({ones} normalisers = 1), "
+        f"(c) {'holds' if c_ok else 'fails'}, (d) smallest eps {ev['epsilon']} re-derived")
+
+
+def _sum(r):
+    t = Fraction(0)
+    for v in r:
+        t = _add(t, v)
+    return t
 
 
 def _slack_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
     """The slack LP of the evidence's docstring, rebuilt."""
-    Ah = dict(zip(ev["mech_on_H"]["inputs"], _rows(ev["mech_on_H"])))
+    m = ev["mech_on_H"]
+    check_codes(m["codes"], len(m["values"]))
+    Ah = dict(zip(m["inputs"], [[_q(m["values"][k]) for k in row] for row in m["codes"]]))
     W = len(ev["mech_on_H"]["outputs"])
     col = {p: k for k, p in enumerate(ev["free"])}
     if set(col) | set(ev["H"]) != set(ev["points"]) or set(col) & set(ev["H"]):
@@ -164,14 +325,52 @@ def _slack_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
 
 def _check_best(c: dict):
     ev = c["evidence"]
+    need(c["verdict"] == "holds", "a bracket certificate asserts holds")
+    pts, H, free = ev["points"], ev["H"], ev["free"]
+    distinct_labels(pts, "points")
+    need(ev["metric"]["points"] == len(pts) and ev["metric"].get("labels") in (None, pts),
+         "the metric's point count or labels are not its points'")
+    need(free == [p for p in pts if p not in set(H)], "free is not the points outside H, in order")
+    check_level(ev["level"])
+    mh = ev["mech_on_H"]
+    distinct_labels(mh["outputs"], "outputs of the mechanism on H")
     ok, detail = check_lp(*_slack_lp(ev, _q(ev["t_upper"])), ev["lp_upper"])
-    ok = ok and _q(ev["lp_upper"]["value"]) == 0
+    need(ok, "upper end: " + detail)
+    need(_q(ev["lp_upper"]["value"]) == 0, "the upper end's slack is not 0")
+    t_hi = _q(ev["t_upper"])
+    need(t_hi >= 1, "t_upper < 1")
+    # the stated witness is the upper LP's optimal extension: H's rows fixed, the free rows from x
+    m, W = ev["mechanism"], len(mh["outputs"])
+    Ah = dict(zip(mh["inputs"], [[_q(mh["values"][k]) for k in row] for row in mh["codes"]]))
+    x = [_q(v) for v in ev["lp_upper"]["x"]]
+    want = [Ah[p] if p in Ah else x[free.index(p) * W:(free.index(p) + 1) * W] for p in pts]
+    check_codes(m["codes"], len(m["values"]))
+    need(m["name"] == f"best extension at t = {ev['t_upper']}" and m["inputs"] == pts and m["outputs"] == mh["outputs"]
+         and [[_q(m["values"][k]) for k in row] for row in m["codes"]] == want,
+         "the stated extension is not the upper LP's optimal point")
+    eps = iv_eps(ev["level"]["text"])
+    need(enclosure_ok(ev["factor_upper"], lambda: mpmath.iv.log(_ivq(t_hi)) / eps),
+         "the upper factor log(t_upper)/eps is not enclosed")
     if ev["t_lower"] is not None:
-        ok2, d2 = check_lp(*_slack_lp(ev, _q(ev["t_lower"])), ev["lp_lower"])
-        ok = ok and ok2 and _q(ev["lp_lower"]["value"]) > 0 and _q(ev["t_lower"]) < _q(ev["t_upper"])
+        t_lo = _q(ev["t_lower"])
+        ok2, d2 = check_lp(*_slack_lp(ev, t_lo), ev["lp_lower"])
+        need(ok2 and _q(ev["lp_lower"]["value"]) > 0 and 1 <= t_lo < t_hi, "lower end: " + d2)
+        need(enclosure_ok(ev["factor_lower"], lambda: mpmath.iv.log(_ivq(t_lo)) / eps),
+             "the lower factor log(t_lower)/eps is not enclosed")
         detail += f"; lower end: {d2}"
-    return (CONFIRMED if ok else REFUTED), 2, f"slack LPs rebuilt: upper end: {detail}"
+    else:
+        need(t_hi == 1 and ev["lp_lower"] is None and ev["factor_lower"] == ["0", "0"],
+             "no lower end, but t_upper is not 1")
+    return CONFIRMED, 2, f"slack LPs rebuilt: upper end: {detail}; the witness extension and both factors re-derived"
+
+
+def _ivq(q: Fraction):
+    return mpmath.iv.mpf(q.numerator) / q.denominator
 
 
 def check(c: dict):
-    return _check_extension(c) if c["kind"] == "extension" else _check_best(c)
+    try:
+        need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
+        return _check_extension(c) if c["kind"] == "extension" else _check_best(c)
+    except Refuted as e:
+        return REFUTED, 0, str(e)

@@ -18,8 +18,18 @@ def _rows(rows):
     return [{int(j): Fraction(a) for j, a in r.items()} for r in rows]
 
 
+def claim_text(c: dict) -> str:
+    """The claim of an ``infeasible`` certificate, rebuilt from its evidence."""
+    return f"{c['evidence']['statement']}: no x >= 0 solves the system"
+
+
 def check(c: dict):
+    if c["claim"] != claim_text(c):
+        return REFUTED, 0, "the claim is not the one its evidence states"
     ev = c["evidence"]
+    if ev["names"] is not None and (len(set(ev["names"])) != len(ev["names"])
+                                    or not all(isinstance(v, str) for v in ev["names"])):
+        return REFUTED, 0, "the variable names are not distinct"
     A_eq, A_ub = _rows(ev["A_eq"]), _rows(ev["A_ub"])
     b_eq, b_ub = [Fraction(v) for v in ev["b_eq"]], [Fraction(v) for v in ev["b_ub"]]
     y, lam = [Fraction(v) for v in ev["y"]], [Fraction(v) for v in ev["lam"]]

@@ -180,7 +180,20 @@ def _rank(rows, n) -> int:
     return rank
 
 
+def claim_text(c: dict) -> str:
+    """The claim of an ``lp`` certificate, rebuilt from its evidence."""
+    ev = c["evidence"]
+    par = ev["parameter"]
+    value = ev["lp"]["value"] if par is None else (f"{ev['lp']['value']} + ({par['value']}) t with t = "
+                                                   + " * ".join(f"{p}^({f})" for p, f in par["atom"])
+                                                   + f", for every t in [{par['low']}, {par['high']}]")
+    return (f"{ev['statement']}: the LP optimum is {value}" + (", attained only at x" if ev["unique"] is not None
+                                                                else "") + (", at a vertex" if ev["vertex"] else ""))
+
+
 def check(c: dict):
+    if c["claim"] != claim_text(c):
+        return REFUTED, 0, "the claim is not the one its evidence states"
     ev = c["evidence"]
     A_eq, A_ub = _rows(ev["A_eq"]), _rows(ev["A_ub"])
     b_eq, b_ub = [Fraction(v) for v in ev["b_eq"]], [Fraction(v) for v in ev["b_ub"]]

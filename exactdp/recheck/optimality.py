@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._kernel import _add, _mul, _neg, sign, value
-from .ecp14 import check_lp
+from ._b_util import Refuted, need
+from ._kernel import NotHere, _add, _mul, _neg, check_codes, reduced_costs, sign, value
+from .ecp14 import _num, check_lp
+from .lp import _rank
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -44,16 +46,88 @@ def _same(x, y) -> bool:
     return sign(_add(x, _neg(y))) == 0
 
 
+def claim_text(c: dict) -> str:
+    """The claim of an ``optimality`` certificate, rebuilt from its evidence."""
+    ev = c["evidence"]
+    return (f"the Bayes-remapped geometric mechanism (n = {ev['n']}, alpha = {ev['alpha']}) is optimal for the user "
+            f"({ev['user']})")
+
+
+def _unique(lp_rows, lp: dict) -> bool | None:
+    """GRS12's optimum is unique when the optimal face is one point: the kernel redoes the rank argument.
+
+    Every optimum is complementary to the checked dual: ``x_j = 0`` where the reduced cost is ``> 0`` and row
+    ``k`` tight where ``lam_k > 0``.  If the equalities (rows sums and those tight rows) restricted to the
+    remaining coordinates have full column rank (Gaussian elimination over fractions), the face is a point.
+    Returns ``True`` then, else ``None`` (not decided)."""
+    c, A_eq, _, A_ub, _ = lp_rows
+    y, lam = [_num(v) for v in lp["y"]], [_num(v) for v in lp["lam"]]
+    red = reduced_costs(c, A_eq, y, A_ub, lam)
+    F = [j for j, r in enumerate(red) if sign(r) == 0]
+    if not F:
+        return True
+    fidx = {j: k for k, j in enumerate(F)}
+    rows = [{fidx[j]: a for j, a in r.items() if j in fidx} for r in A_eq]
+    rows += [{fidx[j]: a for j, a in A_ub[k].items() if j in fidx} for k in range(len(A_ub)) if sign(lam[k]) > 0]
+    return True if _rank(rows, len(F)) == len(F) else None
+
+
+#: largest n whose Bayes remap is re-derived here
+MAX_REMAP_N = 100
+
+
+def _bayes_remap(n, prior, G, loss) -> dict:
+    """The Bayes remap of the geometric mechanism: each output to the result of least expected loss (ties to the
+    smallest result)."""
+    out = {}
+    for z in range(n + 1):
+        best, arg = None, None
+        for r in range(n + 1):
+            e = Fraction(0)
+            for i in range(n + 1):
+                if prior[i] and G[i][z]:
+                    e = _add(e, _mul(prior[i] * G[i][z], loss[i][r]))
+            if best is None or sign(_add(e, _neg(best))) < 0:
+                best, arg = e, r
+        out[z] = arg
+    return out
+
+
 def check(c: dict):
+    try:
+        need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
+        return _check(c)
+    except Refuted as e:
+        return REFUTED, 0, str(e)
+
+
+def _check(c: dict):
     ev = c["evidence"]
     n, a = ev["n"], Fraction(ev["alpha"])
+    need(type(n) is int and n >= 1, "n is not an integer >= 1")
     prior = [Fraction(v) for v in ev["prior"]]
     loss = [[value(v) for v in row] for row in ev["loss"]]   # rationals, or sums of square roots (|i-j|^(3/2))
-    if not (0 < a < 1) or len(prior) != n + 1 or sum(prior) != 1:
+    if not (0 < a < 1) or len(prior) != n + 1 or sum(prior) != 1 or any(p < 0 for p in prior) \
+            or len(loss) != n + 1 or any(len(r) != n + 1 for r in loss):
         return REFUTED, 0, "the user or alpha is not well formed"
-    ok, detail = check_lp(*_user_lp(n, a, prior, loss), ev["lp"])
+    rows = _user_lp(n, a, prior, loss)
+    ok, detail = check_lp(*rows, ev["lp"])
+    need(ok, detail)
+    # the stated optimum is the LP's primal, as a mechanism on {0..n}
+    opt, labels = ev["optimum"], [str(i) for i in range(n + 1)]
+    check_codes(opt["codes"], len(opt["values"]))
+    x = [Fraction(v) for v in ev["lp"]["x"]]
+    need(opt["name"] == f"LP optimum (n={n}, alpha={ev['alpha']})" and opt["inputs"] == labels
+         and opt["outputs"] == labels and len(opt["codes"]) == n + 1
+         and [Fraction(opt["values"][k]) for row in opt["codes"] for k in row] == x,
+         "the stated optimum is not the LP's verified optimal point")
+    u = _unique(rows, ev["lp"])
+    need(ev["unique"] is u, f"uniqueness re-derived by the rank of the optimal face: {u}, stated {ev['unique']}")
     G = _geometric(n, a)
-    remap = {int(z): int(r) for z, r in ev["remap"].items()}
+    if n > MAX_REMAP_N:
+        raise NotHere(f"re-deriving the Bayes remap for n = {n} > {MAX_REMAP_N} ((n+1)^3 exact terms)")
+    remap = _bayes_remap(n, prior, G, loss)
+    need(ev["remap"] == {str(z): str(r) for z, r in remap.items()}, "the remap is not the Bayes remap")
     g_loss = Fraction(0)
     for i in range(n + 1):
         for z in range(n + 1):
@@ -62,6 +136,7 @@ def check(c: dict):
     ok = ok and _same(g_loss, value(ev["geometric_loss"])) and attains == ev["attains"] \
         and (c["verdict"] == "holds") == attains
     return (CONFIRMED if ok else REFUTED), (n + 1) ** 2, (
-        f"user LP rebuilt ({(n + 1) ** 2} variables): {detail}; remapped geometric loss "
-        f"{g_loss if isinstance(g_loss, Fraction) else ev['geometric_loss']} "
+        f"user LP rebuilt ({(n + 1) ** 2} variables): {detail}; the optimum is its primal, uniqueness "
+        f"{'proved by the rank of the optimal face' if u else 'not decided'}; Bayes remap re-derived; remapped "
+        f"geometric loss {g_loss if isinstance(g_loss, Fraction) else ev['geometric_loss']} "
         f"{'=' if attains else '!='} optimum")

@@ -9,6 +9,7 @@ failure is re-evaluated at the rational sample alpha.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from ._kernel import NotHere, bernstein_nonneg, pl_add, pl_mul, pl_neg, poly_of, sign, value
@@ -24,7 +25,141 @@ def _trim(p):
     return p
 
 
+def claim_text(c: dict) -> str:
+    """The claim of a ``relation`` certificate, rebuilt from its evidence: the statement with its exact relation."""
+    ev = c["evidence"]
+    formula = f"{ev['lhs']} {ev['relation']} {ev['rhs']}"
+    suffix = " for every alpha in (0, 1)" if ev["variable"] is not None else ""
+    return formula + suffix if ev["statement"] == formula else f"{ev['statement']}: {formula}{suffix}"
+
+
+# ----------------------------------------------------------------------- Sturm sequences over fractions ----
+def _peval(p, x: Fraction) -> Fraction:
+    v = Fraction(0)
+    for a in reversed(p):
+        v = v * x + a
+    return v
+
+
+def _prem(a, b):
+    """Remainder of ``a`` divided by ``b`` (coefficient lists, low to high)."""
+    a = _trim(a)
+    b = _trim(b)
+    while len(a) >= len(b) and a:
+        f = a[-1] / b[-1]
+        k = len(a) - len(b)
+        a = _trim([x - f * (b[i - k] if 0 <= i - k < len(b) else 0) for i, x in enumerate(a)])
+    return a
+
+
+def _sturm(p):
+    p = _trim(p)
+    seq = [p, _trim([i * a for i, a in enumerate(p)][1:])]
+    while seq[-1]:
+        r = _prem(seq[-2], seq[-1])
+        seq.append([-x for x in r])
+    return [q for q in seq if q]
+
+
+def _changes(seq, x: Fraction) -> int:
+    signs = [v for v in (_peval(q, x) for q in seq) if v != 0]
+    return sum(1 for a, b in zip(signs, signs[1:]) if (a > 0) != (b > 0))
+
+
+def _roots_inside(p, a: Fraction, b: Fraction) -> int:
+    """Distinct real roots of ``p`` in the open interval ``(a, b)`` (Sturm's theorem)."""
+    p = _trim(p)
+    if len(p) <= 1:
+        return 0
+    seq = _sturm(p)
+    return _changes(seq, a) - _changes(seq, b) - (1 if _peval(p, b) == 0 else 0)
+
+
+#: largest degree of the difference's numerator times denominator whose Sturm sequence is built here
+MAX_STURM_DEGREE = 200
+
+_PIECE = re.compile(r"^(?:\{([^{}]+)\}|([\[(])([^,]+), ([^\])]+)([\])]))$")
+
+
+def _pieces(text: str):
+    """A failure set ``(a, b) U [c, d] U {e}`` as ``(lo, hi, lo_closed, hi_closed)`` with rational ends."""
+    out = []
+    for part in text.split(" U "):
+        m = _PIECE.match(part.strip())
+        if m is None:
+            raise ValueError(f"unreadable failure set {text!r}")
+        try:
+            if m.group(1) is not None:
+                v = Fraction(m.group(1))
+                out.append((v, v, True, True))
+            else:
+                out.append((Fraction(m.group(3)), Fraction(m.group(4)), m.group(2) == "[", m.group(5) == "]"))
+        except ValueError:
+            raise NotHere("a failure set with an algebraic end point is not re-derived here") from None
+    return out
+
+
+def _member(pieces, x: Fraction) -> bool:
+    return any((lo < x or (lc and lo == x)) and (x < hi or (hc and x == hi)) for lo, hi, lc, hc in pieces)
+
+
+def _failure_set_ok(ev, top, den, rel) -> bool:
+    """Every root of the numerator and denominator of lhs - rhs is an end point of the stated pieces; on each open
+    gap between end points the relation's truth is constant (no root inside, by Sturm) and decided at a rational
+    point; each end point is decided exactly; membership in the stated set must match failure everywhere."""
+    if len(_trim(top)) + len(_trim(den)) > MAX_STURM_DEGREE:
+        raise NotHere(f"a failure set of a difference of degree above {MAX_STURM_DEGREE} is not re-derived here")
+    pieces = _pieces(ev["failure_set"])
+    ends = sorted({Fraction(0), Fraction(1)} | {e for lo, hi, _, _ in pieces for e in (lo, hi) if 0 < e < 1})
+    Q = pl_mul(top, den)
+
+    def fails(x):
+        d = _peval(den, x)
+        if d == 0:
+            raise NotHere("the difference has a pole at an end point of the failure set")
+        v = _peval(top, x) * d
+        return ((v > 0) - (v < 0)) not in _OK[rel]
+
+    for a, b in zip(ends, ends[1:]):
+        if _roots_inside(Q, a, b):
+            return False
+        mid = (a + b) / 2
+        if fails(mid) != _member(pieces, mid):
+            return False
+    return all(fails(e) == _member(pieces, e) for e in ends[1:-1])
+
+
 def check(c: dict):
+    ev = c["evidence"]
+    if c["claim"] != claim_text(c):
+        return "refuted", 0, "the claim is not the one its evidence states"
+    if ev["variable"] not in (None, "alpha") or ev["relation"] not in _OK:
+        return "refuted", 0, "the variable or the relation is not well formed"
+    if ev["variable"] is None:
+        if ev["failure_set"] is not None or ev["sample_alpha"] is not None:
+            return "refuted", 0, "a failure set in alpha is stated for a relation between numbers"
+        if sign(_add(value(ev["difference"]), _neg(_add(value(ev["lhs"]), _neg(value(ev["rhs"])))))) != 0:
+            return "refuted", 0, "the stated difference is not lhs - rhs"
+        return _check(c)
+    ln, ld = poly_of(ev["lhs"])
+    rn, rd = poly_of(ev["rhs"])
+    dn, dd = poly_of(ev["difference"])
+    top, den = pl_add(pl_mul(ln, rd), pl_neg(pl_mul(rn, ld))), pl_mul(ld, rd)
+    if _trim(pl_add(pl_mul(dn, den), pl_neg(pl_mul(top, dd)))):
+        return "refuted", 0, "the stated difference is not lhs - rhs (as rational functions of alpha)"
+    if c["verdict"] == "holds":
+        if ev["failure_set"] is not None or ev["sample_alpha"] is not None:
+            return "refuted", 0, "a failure set is stated for a relation that holds"
+        return _check(c)
+    if ev["failure_set"] is None or not _failure_set_ok(ev, top, den, ev["relation"]):
+        return "refuted", 0, "the stated failure set is not where the relation fails (Sturm sequences)"
+    if ev["sample_alpha"] is not None and not _member(_pieces(ev["failure_set"]), Fraction(ev["sample_alpha"])):
+        return "refuted", 0, "the sample alpha is not in the failure set"
+    status, n, detail = _check(c)
+    return status, n, detail + "; the failure set re-derived exactly (every root is an end point, Sturm sequences)"
+
+
+def _check(c: dict):
     ev, holds = c["evidence"], c["verdict"] == "holds"
     rel = ev["relation"]
     if ev["variable"] is None:

@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import mpmath
 
+from ._b_util import ENCLOSURE_WIDTH
 from ._kernel import NotHere
 from ._verified import Inverse, Refuted, enclose_quotient, enclosed_solution, quotient, short
 
@@ -88,6 +89,8 @@ def _tight(ev: dict, eps: Fraction):
     if ev["points"] != n:
         return None, f"the certificate counts {ev['points']} points, the described metric has {n}"
     k, counts, rhs_q = quotient(codes, tight["cell_of"], [Fraction(1)] * n, len(values))
+    if ev["cells"] != k:
+        return None, f"the certificate counts {ev['cells']} cells, the carried (equitable) partition has {k}"
     Qlo, Qhi = enclose_quotient({"eps": str(eps)}, values, k, counts)
     R = Inverse(tight["inverse"], k)
     ys, errs, beta = enclosed_solution(Qlo, Qhi, R, R.verify(Qlo, Qhi), tight["center"], rhs_q)
@@ -173,8 +176,37 @@ def _other(ev: dict, eps: Fraction):
     return o, _iv(o[0]).b <= u.a and u.b <= _iv(o[1]).a
 
 
+def _description(spec: dict) -> str:
+    """The described metric's own description (as exactdp's metric constructors word it)."""
+    if spec.get("kind") == "grid":
+        R, C = spec["shape"]
+        return f"{R} x {C} grid, {spec['norm']} distance"
+    n, reach = spec["points"], spec["reach"]
+    edges = sum(min(n, i + reach + 1) - (i + 1) for i in range(n))
+    return f"graph with {n} nodes and {edges} edges"
+
+
+def claim_text(c: dict) -> str:
+    """The claim of a ``utility_comparison`` certificate, rebuilt from its evidence."""
+    ev = c["evidence"]
+    return (f"at eps = {ev['eps']} on the {ev['description']}, the tight-constraints mechanism has higher "
+            f"uniform-prior utility (optimal remap) than the {ev['other'].replace('-', ' ')} mechanism")
+
+
 def check(c: dict):
     ev = c["evidence"]
+    try:
+        if c["claim"] != claim_text(c) or ev["description"] != _description(ev["metric"]):
+            return REFUTED, 0, "the claim or the metric's description is not the one the evidence states"
+        for enc in (ev["tight_utility"], ev["other_utility"]):
+            lo, hi = Fraction(enc[0]), Fraction(enc[1])
+            if len(enc) != 2 or not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi))):
+                return REFUTED, 0, "a stated utility enclosure is reversed or wider than the stated accuracy"
+        if ev["other"] == "planar-laplace" and ev["metric"] != {"kind": "grid", "norm": "euclidean",
+                                                                "shape": [ev["other_params"].get("side")] * 2}:
+            return REFUTED, 0, "the planar Laplace mechanism lives on the side x side Euclidean grid"
+    except (KeyError, TypeError, ValueError) as e:
+        return REFUTED, 0, f"malformed evidence ({e})"
     try:
         eps = Fraction(ev["eps"])
     except ZeroDivisionError:

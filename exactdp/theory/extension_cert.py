@@ -85,7 +85,7 @@ def _no_extension(base, ca, claim, e) -> Certificate[ExtensionEvidence]:
     ev = ExtensionEvidence(**base, mechanism=None, normalisers=None, agrees_on_H=None, normalisers_equal_1=0,
                            disagreement=None, private_2eps="undecided" if undecided else "undefined",
                            violation_2eps=None, epsilon=None, enclosure=None, binding=None,
-                           witness={"part": "a"} if ca.holds is False else None, stats={}, extension_note=note)
+                           witness={"part": "a"} if ca.holds is False else None, extension_note=note)
     if ca.holds is False:
         return Certificate("extension", False, ca.method, claim, ev, note="part (a) fails")
     return Certificate("extension", UNDECIDED, Method.NONE, claim, ev, reason=note)
@@ -100,15 +100,9 @@ def _combine(holds_a, disagree, holds_c, binding):
         holds = UNDECIDED
     else:
         holds = True
-    if holds_a is False:
-        witness = {"part": "a"}
-    elif disagree is not None:
-        witness = {"part": "b", **disagree}
-    elif holds_c is False:
-        witness = {"part": "c"}
-    else:
-        witness = {"part": "all", **(binding or {})}
-    return holds, witness
+    # the witness names the part; its numbers are in ``violation``, ``disagreement``, ``violation_2eps``, ``binding``
+    part = "a" if holds_a is False else "b" if disagree is not None else "c" if holds_c is False else "all"
+    return holds, {"part": part}
 
 
 def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *,
@@ -195,7 +189,7 @@ def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[st
                            agrees_on_H=disagree is None, normalisers_equal_1=ones, disagreement=disagree,
                            private_2eps=cc.verdict.value, violation_2eps=cc.evidence.violation,
                            epsilon=cc.evidence.epsilon, enclosure=cc.evidence.enclosure, binding=binding,
-                           witness=witness, stats=dict(X.comparisons), extension_note=None)
+                           witness=witness, extension_note=None)
     method = Method.RATIONAL if level.regime == "rational" and mech_on_H.regime == "rational" \
         else Method.TRANSCENDENCE_BALLS
     note = (f"minima: {X.comparisons['filtered']} candidates dropped by the certified float filter, "

@@ -161,5 +161,6 @@ def _bracket_cert(lev, lo, hi, steps, mech_on_H, metric, H):
         t_upper=exact_str(hi.t), lp_upper=_lp_data(hi),
         factor_lower=["0", "0"] if lo is None else _ratio_enclosure(lo.t, lev),
         factor_upper=_ratio_enclosure(hi.t, lev), mechanism=mechanism_data(hi.mechanism))
-    return Certificate("best_extension", True, Method.EXACT_LP, "the smallest eps' of any extension, against 2 eps",
-                       ev, note=f"{steps} exact LPs; {hi.solution.method}")
+    claim = (f"the smallest eps' of any extension of {mech_on_H.name} from |H| = {len(H)} points to the "
+             f"{metric.description}, against 2 eps, eps = {lev.eps_str()}")
+    return Certificate("best_extension", True, Method.EXACT_LP, claim, ev, note=f"{steps} exact LPs; {hi.solution.method}")

@@ -223,8 +223,7 @@ def regular_prior(prior: Any, metric: FiniteMetric, level: Level, *,
     base: dict[str, Any] = dict(description=metric.description, level=level_data(level),
                 regime="rational" if S.is_rational() else "transcendental", prior=[str(v) for v in pi],
                 distances=distance_data(metric))
-    empty: dict[str, Any] = dict(zero_at=[], mu=None, exact=S.is_rational(), gamma=None, negative=[], lp=None,
-                                 prop_violation=None)
+    empty: dict[str, Any] = dict(zero_at=[], mu=None, exact=S.is_rational(), gamma=None, negative=[], lp=None)
     zero = [metric.points[i] for i, v in enumerate(pi) if v == 0]
     if zero:
         ev = RegularEvidence(**base, route="support", **{**empty, "zero_at": [str(z) for z in zero]})
@@ -250,9 +249,10 @@ def regular_prior(prior: Any, metric: FiniteMetric, level: Level, *,
     if viol is not None and not neg:  # Props. 1-2 are theorems: a violation here is a bug, never a verdict
         raise RuntimeError(f"internal error: a regular prior violates {viol}")
     ev = RegularEvidence(**base, route="solve", **{**empty, "mu": sol.strings(), "exact": sol.values is not None,
-                                                   "gamma": gamma, "negative": [str(metric.points[i]) for i in neg],
-                                                   "prop_violation": viol}, verified=verified_data(sol))
-    return Certificate("regular", not neg, _solve_method(sol), claim, ev, precision=sol.precision)
+                                                   "gamma": gamma, "negative": [str(metric.points[i]) for i in neg]},
+                           verified=verified_data(sol))
+    note = sol.method + (f"; Props. 1 and 2 checked exactly: {viol}" if viol is not None else "")
+    return Certificate("regular", not neg, _solve_method(sol), claim, ev, precision=sol.precision, note=note)
 
 
 def _row_sums(S):
@@ -336,7 +336,7 @@ def tight_constraints(metric: FiniteMetric, level: Level, *,
         return _tight_singular(S, claim, base)
     except Undecided as e:
         ev = TightEvidence(**base, route="solve", z=None, exact=False, negative=[], rank=None, lp=None,
-                           mechanism=None, solver="")
+                           mechanism=None)
         return Certificate("tight", UNDECIDED, Method.BALL_SOLVE, claim, ev, reason=e.reason)
     neg = sol.negative()
     mech = None
@@ -346,19 +346,18 @@ def tight_constraints(metric: FiniteMetric, level: Level, *,
         mech = mechanism_data(mechanism_from_values(metric.points, metric.points, rows,
                                                     name="tight-constraints mechanism"))
     part = sol.partition
+    ver = verified_data(sol)
     ev = TightEvidence(**base, route="solve", z=sol.strings(), exact=sol.values is not None,
                        negative=[str(metric.points[i]) for i in neg], rank=None, lp=None, mechanism=mech,
-                       solver=sol.method,
-                       cells=None if part is None else int(part.ncells),
-                       partition=None if part is None else part.how,
-                       verified=verified_data(sol))
-    return Certificate("tight", not neg, _solve_method(sol), claim, ev, precision=sol.precision)
+                       cells=int(part.ncells) if part is not None and ver is not None and "cell_of" in ver else None,
+                       verified=ver)
+    note = sol.method + ("" if part is None else f"; {int(part.ncells)} cells: {part.how}")
+    return Certificate("tight", not neg, _solve_method(sol), claim, ev, precision=sol.precision, note=note)
 
 
 def _tight_singular(S, claim, base):
     if not S.is_rational():
-        ev = TightEvidence(**base, route="lp", z=None, exact=False, negative=[], rank=None, lp=None, mechanism=None,
-                           solver="")
+        ev = TightEvidence(**base, route="lp", z=None, exact=False, negative=[], rank=None, lp=None, mechanism=None)
         return Certificate("tight", UNDECIDED, Method.NONE, claim, ev,
                            reason="Phi is singular in the transcendental regime")
     n = S.n
@@ -366,8 +365,8 @@ def _tight_singular(S, claim, base):
     sol = _phi_violation_lp(M, [1] * n)
     exists = sol.value == 0
     ev = TightEvidence(**base, route="lp", z=[str(v) for v in sol.x[:n]] if exists else None, exact=True,
-                       negative=[], rank=M.rank(), lp=_lp_data(sol), mechanism=None, solver=sol.method)
-    return Certificate("tight", exists, Method.EXACT_LP, claim, ev)
+                       negative=[], rank=M.rank(), lp=_lp_data(sol), mechanism=None)
+    return Certificate("tight", exists, Method.EXACT_LP, claim, ev, note=sol.method)
 
 
 def ball_size_symmetric(metric: FiniteMetric) -> bool:

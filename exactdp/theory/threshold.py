@@ -251,8 +251,7 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
     width = fmpq(width)
     claim = f"the threshold eps for a tight-constraints mechanism on the {metric.description}"
     none: dict[str, Any] = dict(lo=None, hi=None, lo_rational=None, hi_rational=None, exact=None,
-                                exact_failure_set=None,
-                negative_at_lo=None, z_at_lo=None, solver="")
+                                exact_failure_set=None, negative_at_lo=None)
     zero = {**none, "lo": "0", "hi": "0", "exact": "0"}
     if ball_size_symmetric(metric):
         ev = ThresholdEvidence(description=metric.description, route="symmetric", distances=distance_data(metric),
@@ -270,8 +269,8 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
     base: dict[str, Any] = dict(description=metric.description, distances=None)
     if ex is not None and ex[0] is None:
         how = PhiSystem(metric, Level.from_eps("1")).partition.how
-        ev = ThresholdEvidence(**base, route="exact-polynomial", partition=how, **zero)
-        return Certificate("threshold", True, Method.SYMBOLIC_ROOTS, claim, ev)
+        ev = ThresholdEvidence(**base, route="exact-polynomial", **zero)
+        return Certificate("threshold", True, Method.SYMBOLIC_ROOTS, claim, ev, note=f"equitable partition: {how}")
     exact_text = ex[1] if ex is not None and ex[0] is not None else None
     return _bracket(metric, width, claim, base, none, ex, exact_text, progress)
 
@@ -314,9 +313,10 @@ def _bracket(metric, width, claim, base, none, ex, exact_text, progress=None) ->
     ev = ThresholdEvidence(**base, route="bracket", ends=ends, lo=_dec(lo), hi=_dec(hi), lo_rational=str(lo),
                            hi_rational=str(hi), exact=exact_text,
                            exact_failure_set=str(ex[2]) if ex is not None and exact_text is not None else None,
-                           negative_at_lo=neg,
-                           z_at_lo=e_lo.z[[str(p) for p in metric.points].index(neg)], solver=c_hi.evidence.solver)
-    return Certificate("threshold", True, c_hi.method, claim, ev, precision=c_hi.precision)
+                           negative_at_lo=neg)
+    z_lo = e_lo.z[[str(p) for p in metric.points].index(neg)]
+    return Certificate("threshold", True, c_hi.method, claim, ev, precision=c_hi.precision,
+                       note=f"{c_hi.note}; z_{neg} at lo: {z_lo}")
 
 
 def _ends(v_lo, v_hi):

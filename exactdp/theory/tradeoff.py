@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 from flint import fmpq
 
 from ..certificate import Certificate, Method, mechanism_data, metric_data
-from ..certificate.ecp14 import LPData
+from ..certificate.ecp14 import LPData, distance_data
 from ..certificate.kl10 import TradeoffEvidence
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str
@@ -212,10 +212,12 @@ def _tradeoff_cert(metric, g, d, ball, lo, hi, steps_used, output_metric=None, f
     Y = metric if output_metric is None else output_metric
     fx = _f_index(f, metric, Y)
     sigma = [[exact_str(Y.d(fx[x], y)) for y in range(len(Y))] for x in range(len(metric))]
-    common = dict(inputs=list(metric.points), outputs=list(Y.points), metric=metric_data(metric), sigma=sigma,
+    common = dict(inputs=list(metric.points), outputs=list(Y.points), metric=metric_data(metric),
+                  output=distance_data(Y), f={str(metric.points[x]): str(Y.points[fx[x]]) for x in range(len(metric))},
+                  sigma=sigma,
                   gamma=exact_str(g), delta=exact_str(d), ball=ball, target=exact_str(target),
                   t_upper=exact_str(hi.t), s_upper=exact_str(hi.value), lp_upper=_lp_data(hi),
-                  mechanism=mechanism_data(hi.mechanism), lp_solves=steps_used + 1)
+                  mechanism=mechanism_data(hi.mechanism))
     if lo is None:
         ev = TradeoffEvidence(**common, epsilon="0", epsilon_bracket=["0", "0"], t_lower=None, s_lower=None,
                               lp_lower=None)
@@ -224,4 +226,4 @@ def _tradeoff_cert(metric, g, d, ball, lo, hi, steps_used, output_metric=None, f
                               epsilon_bracket=[f"log({exact_str(lo.t)})", f"log({exact_str(hi.t)})"],
                               t_lower=exact_str(lo.t), s_lower=exact_str(lo.value), lp_lower=_lp_data(lo))
     return Certificate("tradeoff", True, Method.EXACT_LP, f"eps*(gamma = {exact_str(g)}, delta = {exact_str(d)}) on "
-                       f"the {metric.description} ({ball} balls)", ev, note=hi.solution.method)
+                       f"the {metric.description} ({ball} balls)", ev, note=f"{steps_used + 1} exact LPs; {hi.solution.method}")

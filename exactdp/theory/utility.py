@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method, Verdict, mechanism_data
+from ..certificate.ecp14 import distance_data
 from ..certificate.kl10 import ExponentialBoundEvidence, UtilityEvidence
 from ..certify.privacy import smallest_epsilon
 from ..errors import InvalidInput, UnsupportedRegime
@@ -169,7 +170,7 @@ def certify_utility(mech: Mechanism, output_metric: FiniteMetric, f: Any = None,
     Y = output_metric
     fmap = {x: Y.points[j] for x, j in zip(mech.inputs, _f_index(f, _Points(mech.inputs), Y))}
     sig = [[exact_str(Y.d(Y.index[fmap[x]], Y.index[z])) for z in mech.outputs] for x in mech.inputs]
-    ev = UtilityEvidence(mechanism=mechanism_data(mech), f=fmap, sigma=sig, gamma=exact_str(g), delta=exact_str(d),
+    ev = UtilityEvidence(mechanism=mechanism_data(mech), output=distance_data(Y), f={x: str(y) for x, y in fmap.items()}, sigma=sig, gamma=exact_str(g), delta=exact_str(d),
                          ball=ball, masses={x: exact_str(v) for x, v in masses.items()}, worst=worst,
                          mass=exact_str(wmass), target=exact_str(target), ball_outputs=list(winside))
     method = Method.RATIONAL if mech.regime == "rational" else Method.TRANSCENDENCE_BALLS
@@ -236,11 +237,14 @@ def certify_exponential_bound(mech: Mechanism, metric: FiniteMetric, output_metr
     pts = metric.points
     lp_pairs = [[pts[i], pts[j], exact_str(dd), exact_str((metric if output_metric is None else output_metric).d(
         fx[i], fx[j]))] for i, j, dd in metric.generating_pairs()]
-    ev = ExponentialBoundEvidence(beta=str(beta), lipschitz=exact_str(C), lipschitz_pair=list(pair) if pair else None,
+    Y = metric if output_metric is None else output_metric
+    ev = ExponentialBoundEvidence(beta=str(beta), output=distance_data(Y),
+                                  f={str(metric.points[i]): str(Y.points[fx[i]]) for i in range(len(metric))},
+                                  lipschitz=exact_str(C), lipschitz_pair=list(pair) if pair else None,
                                   lipschitz_pairs=lp_pairs, bound=btxt, bound_enclosure=data["bound_enclosure"],
                                   epsilon=None if eps == "undecided" else eps, enclosure=ec.evidence.enclosure,
                                   attained=attained, smallest=ec.evidence)
-    claim = f"{mech.name} is 2*C*beta-private (KL10 Thm 2.7)"
+    claim = f"{mech.name} is 2*C*beta-private (KL10 Thm 2.7), beta = {beta}"
     if holds is UNDECIDED:
         return Certificate("exponential_bound", UNDECIDED, ec.method, claim, ev, reason=ec.reason)
     return Certificate("exponential_bound", holds, ec.method, claim, ev, note=ec.note)

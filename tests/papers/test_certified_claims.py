@@ -20,6 +20,8 @@ from exactdp.exact import LinearProgram, Rad, solve_lp, solve_lp_irrational
 from exactdp.mechanisms import geometric
 from exactdp.papers.grs12_optimality import FOOTNOTE_VERTEX, _figure2_mechanism, _remap_lp
 from exactdp.papers.registry import run_claim
+from exactdp.recheck.decomposition import claim_text as decomposition_claim_text
+from exactdp.recheck.lp import claim_text as lp_claim_text
 
 #: the claims that returned no certificate before, and the two whose certificates were "not checkable"
 CERTIFIED = {"GRS12-fig1": 13, "GRS12-fig3": 1, "GRS12-fn-vertex": 3, "GRS12-thm6.3": 5, "HLM15-ex5": 7,
@@ -97,12 +99,17 @@ def test_lp_certificate_with_a_radical_parameter():
     # the basis is optimal exactly for t <= 2: an interval beyond it, or one without this t, is refuted
     for high in ("3", "9/5"):
         assert recheck(_tamper(j, ["parameter", "high"], high)).status == "refuted", high
-    assert recheck(_tamper(j, ["parameter", "atom", 0, 1], "1/2")).status == "confirmed"   # sqrt 2 < 2 too
+    sqrt2 = _tamper(j, ["parameter", "atom", 0, 1], "1/2")
+    assert recheck(sqrt2).status == "refuted"              # the claim names t = 2^(9/10) (issue 18)
+    sqrt2["claim"] = sqrt2["claim"].replace("2^(9/10)", "2^(1/2)")
+    assert recheck(sqrt2).status == "confirmed"            # sqrt 2 < 2 too
     assert recheck(_tamper(j, ["parameter", "value"], "2")).status == "refuted"
     # t must be a real radical of moderate order: a negative base (t = sqrt(-4)) is refuted, a huge root
     # order is beyond the re-check (and answered at once, not after computing 2^(10^8))
     assert recheck(_tamper(j, ["parameter", "atom"], [[-4, "1/2"]])).status == "refuted"
-    assert recheck(_tamper(j, ["parameter", "atom"], [[2, "1/100000001"]])).status == "not checkable"
+    huge = _tamper(j, ["parameter", "atom"], [[2, "1/100000001"]])
+    huge["claim"] = lp_claim_text(huge)                     # a consistent claim: only the root order is hostile
+    assert recheck(huge).status == "not checkable"
     with pytest.raises(InvalidInput, match="radicals other than the parameter"):
         certify_lp_optimum(sol, "no parameter given")
     # the checker refuses the same intervals itself: it never writes a certificate it cannot back
@@ -279,9 +286,12 @@ def test_decomposition_recheck_detects_a_broken_enumeration(monkeypatch):
 def test_decomposition_recheck_refuses_hostile_sizes_quickly():
     j = run_claim("HLM15-lem1-2").certificates[0].to_json()
     big = _tamper(_tamper(j, ["X"], [str(i) for i in range(24)]), ["Y"], [f"y{i}" for i in range(24)])
+    big["claim"] = big["evidence"]["statement"] = decomposition_claim_text(big)   # only the size is hostile
     r = recheck(big)
     assert r.status == "not checkable" and "larger than" in r.detail
-    assert recheck(_tamper(j, ["max_rects"], 10**9)).status == "not checkable"
+    many = _tamper(j, ["max_rects"], 10**9)
+    many["claim"] = many["evidence"]["statement"] = decomposition_claim_text(many)
+    assert recheck(many).status == "not checkable"
     assert recheck(_tamper(j, ["max_rects"], "3")).status == "refuted"
 
 
