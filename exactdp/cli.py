@@ -76,6 +76,18 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _emit(cert, fmt):
+    if fmt == "json":  # the same bytes as cert.render("json"), written fast (a large mechanism's codes: 100 MB)
+        from .io import json_text
+
+        data = json_text(cert.to_json())
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:
+            sys.stdout.write(data.decode("ascii"))
+        else:
+            sys.stdout.flush()
+            out.write(data)
+            out.flush()
+        return cert.verdict.exit_code
     sys.stdout.write(cert.render(fmt))
     return cert.verdict.exit_code
 

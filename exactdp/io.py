@@ -15,7 +15,11 @@ import csv
 import json
 import os
 import sys
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy as np
+import orjson
 
 from .errors import InputTooLarge, InvalidInput
 from .exact.parse import MAX_DIGITS
@@ -25,7 +29,7 @@ if TYPE_CHECKING:
     from .metrics.space import FiniteMetric
     from .theory.users import User
 
-__all__ = ["MAX_FILE_BYTES", "MAX_INT_DIGITS", "load_json", "load_mechanism", "load_metric", "mechanism_from_json", "read_prior_file",
+__all__ = ["MAX_FILE_BYTES", "MAX_INT_DIGITS", "json_text", "load_json", "load_mechanism", "load_metric", "mechanism_from_json", "read_prior_file",
            "load_prior_for", "load_user"]
 
 #: largest input file accepted (bytes)
@@ -213,3 +217,74 @@ def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
             raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a file {{\"matrix\": [[...]]}}, got {loss!r}")
         table = lobj["matrix"]
     return User(probs, table, name=f"prior {prior_path.rsplit('/', 1)[-1]}, {loss.rsplit('/', 1)[-1]} loss")
+
+
+# -- writing ----------------------------------------------------------------------------------------------------
+_PLAIN = frozenset({dict, list, str, int, bool, type(None)})
+
+
+def _orjson_safe(obj) -> bool:
+    """Whether orjson writes ``obj`` exactly as ``json.dumps(obj, indent=2)`` does (given ASCII output).
+
+    Its strings, ints (up to 64 bits: it refuses larger ones), ``true``/``false``/``null``, lists and dicts
+    with string keys come out the same; floats (``1e-07`` against ``1e-7``, ``NaN``), tuples, subclasses and
+    other keys do not, and send the object to the standard library.  The type test runs in C (``map``),
+    one depth at a time.
+    """
+    if type(obj) is not dict and type(obj) is not list:
+        return type(obj) in _PLAIN
+    level = [obj]  # the containers at one depth; each depth's leaves are typed in one C pass
+    while level:
+        for d in level:
+            if type(d) is dict and not all(type(k) is str for k in d):
+                return False
+        kinds = set(map(type, chain.from_iterable(d.values() if type(d) is dict else d for d in level)))
+        if not kinds <= _PLAIN:
+            return False
+        if dict in kinds or list in kinds:
+            level = [v for v in chain.from_iterable(d.values() if type(d) is dict else d for d in level)
+                     if type(v) is dict or type(v) is list]
+        else:
+            level = []
+    return True
+
+
+def json_text(obj: Any) -> bytes:
+    """``json.dumps(obj, indent=2)`` followed by a newline, as UTF-8 bytes, byte for byte -- fast.
+
+    A certificate of a 2000 x 2000 mechanism carries its code matrix: 112 MB of indented JSON that the
+    standard library's pure-Python indenting encoder writes in about 5 s; orjson writes it in 0.2 s.  orjson
+    is used only where its output is the same bytes (:func:`_orjson_safe`, and ASCII output: the standard
+    library escapes every non-ASCII character and DEL as ``\\u`` escapes); otherwise the standard library writes.
+
+    Parameters
+    ----------
+    obj : JSON data
+        Dicts, lists, strings, ints, booleans and ``None`` (anything ``json.dumps`` takes).
+
+    Returns
+    -------
+    bytes
+        The indented JSON text and a final newline.
+
+    Examples
+    --------
+    >>> print(json_text({"a": [1, "\u00e9"], "b": {}}).decode())
+    {
+      "a": [
+        1,
+        "\\u00e9"
+      ],
+      "b": {}
+    }
+    <BLANKLINE>
+    """
+    if _orjson_safe(obj):
+        try:
+            out = orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+        except (TypeError, orjson.JSONEncodeError):  # an int beyond 64 bits, nesting deeper than orjson's limit
+            pass
+        else:
+            if out.isascii() and b"\x7f" not in out:
+                return out
+    return (json.dumps(obj, indent=2) + "\n").encode("ascii")
