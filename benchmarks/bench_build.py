@@ -122,11 +122,13 @@ def cli_rows(quick):
     rows = []
     with tempfile.TemporaryDirectory() as d:
         mech, npz, metric = write_rr(m, d)
-        cmd = [sys.executable, "-m", "exactdp", "certify", "--metric", metric, "--eps", "log(3)"]
+        def cmd(mech_file, fmt):
+            return [sys.executable, "-m", "exactdp", "certify", mech_file, "--metric", metric, "--eps", "log(3)",
+                    "--format", fmt]
         tref = run_cmd([sys.executable, "-c", FLOAT_CHILD, mech], reps)
         for what, path_, fmt in [("JSON in, text out", mech, "text"), ("JSON in, JSON certificate out", mech, "json"),
                                  (".npz in, JSON certificate out", npz, "json")]:
-            t = run_cmd(cmd[:3] + [path_] + cmd[3:] + ["--format", fmt], reps)
+            t = run_cmd(cmd(path_, fmt), reps)
             rows.append((f"`exactdp certify` of a {m} x {m} randomized response, {what} (whole command)", t, tref,
                          "a fresh python reading the JSON (stdlib) and checking in float (numpy)"))
         tnone = run_cmd([sys.executable, "-c", "import exactdp.cli"], reps)
@@ -140,9 +142,9 @@ def main():
     print("| task | exactdp (s) | reference (s) | ratio | reference |")
     print("|---|---|---|---|---|")
     for name, t, tr, ref in build_certify_rows(quick) + cli_rows(quick):
-        rs = f"{tr:.3f}" if tr else "-"
+        rs = f"{tr:.4f}" if tr else "-"
         ratio = f"{t / tr:.2f}" if tr else "-"
-        print(f"| {name} | {t:.3f} | {rs} | {ratio} | {ref} |")
+        print(f"| {name} | {t:.4f} | {rs} | {ratio} | {ref} |")
 
 
 if __name__ == "__main__":
