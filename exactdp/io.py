@@ -205,23 +205,44 @@ def mechanism_from_npz(path: str, *, name: str | None = None) -> Mechanism:
     ...
     exactdp.errors.InvalidInput: mechanism file 'rr.npz': 'num' is a float64 array; exactdp reads integer numerators and denominators (num / den, e.g. int64) so that every entry is exact
     """
-    from flint import fmpq
-
     label = os.path.basename(path)
     what = f"mechanism file {label!r}"
+    arrays = _npz_arrays(path, what)
+    num, den = _npz_fractions(arrays, what)
+    n, m = num.shape
+    labels = []
+    for k, size in (("inputs", n), ("outputs", m)):
+        a = arrays.get(k)
+        if a is None:
+            labels.append([str(i) for i in range(size)])
+            continue
+        if a.ndim != 1 or len(a) != size or a.dtype.kind not in "iuU":
+            raise InvalidInput(f"{what}: {k!r} must be a 1-D array of {size} labels (strings or integers), got "
+                               f"dtype {a.dtype} and shape {a.shape}")
+        labels.append([str(x) for x in a.tolist()])
+    if n * m > MAX_CELLS:
+        raise InputTooLarge(f"{what}: {n} x {m} cells exceed the limit {MAX_CELLS}")
+    codes, values = _codes_of_fractions(num, den)
+    return Mechanism(labels[0], labels[1], codes, values, name=name or label, validate=False)
+
+
+def _npz_arrays(path: str, what: str) -> dict:
+    """The arrays of an ``.npz`` file, read without pickle."""
     if not zipfile.is_zipfile(path):  # np.load would take any other bytes for a pickle
         if not os.path.isfile(path):
             raise InvalidInput(f"{what}: no such file")
         raise InvalidInput(f"{what}: not a readable .npz file (a zip of .npy arrays, as numpy.savez writes)")
     try:
         with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
+            return {k: z[k] for k in z.files}
     except ValueError as e:  # an object array (pickled)
         raise InvalidInput(f"{what}: {_one_line(e)}; numbers must be int64 arrays (no object arrays)") from None
-    except (OSError, EOFError) as e:
-        raise InvalidInput(f"{what}: not a readable .npz file ({_one_line(e)})") from None
     except Exception as e:  # noqa: BLE001 -- zipfile and numpy raise many kinds for a damaged file
         raise InvalidInput(f"{what}: not a readable .npz file ({type(e).__name__}: {_one_line(e)})") from None
+
+
+def _npz_fractions(arrays: dict, what: str) -> tuple:
+    """``num`` and ``den`` as int64 arrays of one 2-D shape, ``den > 0``; refused in one line otherwise."""
     missing = [k for k in ("num", "den") if k not in arrays]
     if missing:
         raise InvalidInput(f"{what}: no {' or '.join(repr(k) for k in missing)} array; expected integer arrays "
@@ -243,19 +264,14 @@ def mechanism_from_npz(path: str, *, name: str | None = None) -> Mechanism:
     if (den <= 0).any():
         i, j = map(int, np.argwhere(den <= 0)[0])
         raise InvalidInput(f"{what}: denominator {int(den[i, j])} at row {i}, column {j}; denominators must be > 0")
+    return num, den
+
+
+def _codes_of_fractions(num, den) -> tuple:
+    """Codes and distinct values of the fractions ``num / den`` (``den > 0``), by first occurrence row by row."""
+    from flint import fmpq
+
     n, m = num.shape
-    labels = []
-    for k, size in (("inputs", n), ("outputs", m)):
-        a = arrays.get(k)
-        if a is None:
-            labels.append([str(i) for i in range(size)])
-            continue
-        if a.ndim != 1 or len(a) != size or a.dtype.kind not in "iuU":
-            raise InvalidInput(f"{what}: {k!r} must be a 1-D array of {size} labels (strings or integers), got "
-                               f"dtype {a.dtype} and shape {a.shape}")
-        labels.append([str(x) for x in a.tolist()])
-    if n * m > MAX_CELLS:
-        raise InputTooLarge(f"{what}: {n} x {m} cells exceed the limit {MAX_CELLS}")
     g = np.gcd(num, den)  # den > 0, so g > 0
     num, den = (num // g).ravel(), (den // g).ravel()
     if int(num.min()) >= -2**31 and int(num.max()) < 2**31 and int(den.max()) < 2**32:
@@ -267,8 +283,7 @@ def mechanism_from_npz(path: str, *, name: str | None = None) -> Mechanism:
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
     codes = rank[inverse.ravel()].reshape(n, m).astype(np.int32)
-    values = [fmpq(int(num[f]), int(den[f])) for f in first[order].tolist()]
-    return Mechanism(labels[0], labels[1], codes, values, name=name or label, validate=False)
+    return codes, [fmpq(int(num[f]), int(den[f])) for f in first[order].tolist()]
 
 
 def _one_line(e: BaseException) -> str:
