@@ -359,7 +359,7 @@ def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
 _PLAIN = frozenset({dict, list, str, int, bool, type(None)})
 
 
-def _orjson_safe(obj) -> bool:
+def _orjson_safe(obj: Any) -> bool:
     """Whether orjson writes ``obj`` exactly as ``json.dumps(obj, indent=2)`` does (given ASCII output).
 
     Its strings, ints (up to 64 bits: it refuses larger ones), ``true``/``false``/``null``, lists and dicts
@@ -370,9 +370,10 @@ def _orjson_safe(obj) -> bool:
     """
     if type(obj) is not dict and type(obj) is not list:
         return type(obj) in _PLAIN
-    todo = [obj]
+    todo: list[Any] = [obj]
     while todo:
         x = todo.pop()
+        vals: list[Any]
         if type(x) is dict:
             if not all(type(k) is str for k in x):
                 return False
