@@ -11,7 +11,8 @@ Run:  python benchmarks/bench_build.py        (add --quick for a smoke run; --ma
    the JSON with the standard library, turns the distinct entries into floats and checks max - min of the log
    column by column (the discrete metric) against eps = log 3.  The same mechanism is also read from ``.npz``.
 
-Times are wall-clock, best of a few runs.  ``--root DIR`` times the exactdp of another checkout (for a
+Times are wall-clock and CPU (user + system; of the child for a command), each the best of a few runs: on a
+shared machine the CPU time is the steadier of the two.  ``--root DIR`` times the exactdp of another checkout (for a
 before/after comparison in one sitting: ``git archive <commit> | tar -x -C DIR``); rows it cannot run say so.
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -38,12 +40,13 @@ from exactdp import certify_privacy, geometric, path  # noqa: E402
 
 
 def best(fn, reps):
-    out, t = None, math.inf
+    """``fn()``'s result and its best wall-clock and best CPU time (this process) over ``reps`` runs."""
+    out, t, c = None, math.inf, math.inf
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         out = fn()
-        t = min(t, time.perf_counter() - t0)
-    return out, t
+        t, c = min(t, time.perf_counter() - t0), min(c, time.process_time() - c0)
+    return out, (t, c)
 
 
 def numpy_geometric_check(n, alpha=0.5):
@@ -71,8 +74,8 @@ def build_certify_rows(quick):
     _, tt = best(exact, reps)
     f, tf = best(lambda: numpy_geometric_check(n), reps)
     assert f is True
-    return [(f"`geometric({n}, \"1/2\")` built + `certify_privacy` on `path({n + 1})` (build alone {tb:.3f} s)",
-             tt, tf, "numpy float check building its own log matrix")]
+    return [(f"`geometric({n}, \"1/2\")` built + `certify_privacy` on `path({n + 1})` (build alone "
+             f"{tb[0]:.3f} s)", tt, tf, "numpy float check building its own log matrix")]
 
 
 FLOAT_CHILD = r"""
@@ -110,17 +113,19 @@ def write_rr(m, directory):
 
 def run_cmd(args, reps):
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    t = math.inf
+    t, c = math.inf, math.inf
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0, u0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
         # cwd: ``python -m`` puts the working directory first on sys.path, before PYTHONPATH
         r = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+        u1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = min(t, time.perf_counter() - t0)
+        c = min(c, (u1.ru_utime - u0.ru_utime) + (u1.ru_stime - u0.ru_stime))  # the child's user + system CPU
         if r.returncode != 0:
             if "--root" in sys.argv:  # an older checkout without the feature
                 return None
             raise AssertionError(r.stderr[-1000:])
-    return t
+    return t, c
 
 
 def cli_rows(quick):
@@ -147,12 +152,13 @@ def main():
     quick = "--quick" in sys.argv
     print(f"Machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average "
           f"{os.getloadavg()[0]:.1f}; exactdp from {ROOT}\n")
-    print("| task | exactdp (s) | reference (s) | ratio | reference |")
+    print("| task | exactdp wall / CPU (s) | reference wall / CPU (s) | ratio wall / CPU | reference |")
     print("|---|---|---|---|---|")
     for name, t, tr, ref in build_certify_rows(quick) + cli_rows(quick):
-        rs = f"{tr:.4f}" if tr else "-"
-        ratio = f"{t / tr:.2f}" if tr and t else "-"
-        print(f"| {name} | {f'{t:.4f}' if t else 'cannot (older checkout)'} | {rs} | {ratio} | {ref} |")
+        ts = f"{t[0]:.3f} / {t[1]:.3f}" if t else "cannot (older checkout)"
+        rs = f"{tr[0]:.3f} / {tr[1]:.3f}" if tr else "-"
+        ratio = f"{t[0] / tr[0]:.2f} / {t[1] / tr[1]:.2f}" if tr and t else "-"
+        print(f"| {name} | {ts} | {rs} | {ratio} | {ref} |")
 
 
 if __name__ == "__main__":
