@@ -752,7 +752,8 @@ def _register_batch_command(sub):
     w = b.add_mutually_exclusive_group()
     w.add_argument("--workers", type=int, help="run on a local Dask cluster of N worker processes (needs the dask "
                                                "extra: pip install 'exactdp[dask]')")
-    w.add_argument("--scheduler", help="run on an existing Dask cluster: its scheduler address (tcp://host:port)")
+    w.add_argument("--scheduler", help="run on an existing Dask cluster: its scheduler address (tcp://host:port); "
+                                       "its workers read the jobs' files, so give paths they can open")
     b.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     b.set_defaults(fn=_cmd_batch)
 
