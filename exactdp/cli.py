@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import sys
+import threading
 import time
 from typing import Sequence
 
@@ -77,6 +78,18 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _emit(cert, fmt):
+    if fmt == "json":  # the same bytes as cert.render("json"), written fast (a large mechanism's codes: 100 MB)
+        from .io import json_text
+
+        data = json_text(cert.to_json())
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:
+            sys.stdout.write(data.decode("ascii"))
+        else:
+            sys.stdout.flush()
+            out.write(data)
+            out.flush()
+        return cert.verdict.exit_code
     sys.stdout.write(cert.render(fmt))
     return cert.verdict.exit_code
 
@@ -647,6 +660,7 @@ def build_parser():
     _add_tool_commands(sub)
     _register_extension_commands(sub)
     _register_mechanism_command(sub)
+    _register_batch_command(sub)
     return p
 
 
@@ -778,6 +792,134 @@ def _add_tool_commands(sub):
     pr.add_argument("--check", action="store_true", help="fail if any proof file is stale")
     pr.add_argument("--dir", default="proofs")
     pr.set_defaults(fn=_cmd_proofs)
+
+
+# ---- batch: many independent jobs, serially or through Dask (issue 20, item 5) ----
+_CMD_EXITS["batch"] = ("0 every job ran (each result line carries the job's own exit code), 2 bad input (a bad "
+                       "JOBS line, or Dask missing for --workers/--scheduler), 4 bug (also: a job ended in an "
+                       "internal error)")
+
+
+def _register_batch_command(sub):
+    b = sub.add_parser("batch", help="run many jobs (one JSON array of a command's arguments per line), serially "
+                                     "or on a Dask cluster; one JSON result per line, in input order")
+    b.add_argument("jobs", help="JOBS.jsonl: one job per line, e.g. [\"certify\", \"M.json\", \"--metric\", "
+                                "\"D.json\", \"--eps\", \"1/2\"]; a job without --format gets --format json")
+    w = b.add_mutually_exclusive_group()
+    w.add_argument("--workers", type=int, help="run on a local Dask cluster of N worker processes (needs the dask "
+                                               "extra: pip install 'exactdp[dask]')")
+    w.add_argument("--scheduler", help="run on an existing Dask cluster: its scheduler address (tcp://host:port); "
+                                       "its workers read the jobs' files, so give paths they can open")
+    b.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
+    b.set_defaults(fn=_cmd_batch)
+
+
+def _read_jobs(path: str) -> list:
+    """The jobs of a JOBS.jsonl file: a list of argument lists (strings), blank lines skipped."""
+    from .io import _read
+
+    jobs = []
+    for k, line in enumerate(_read(path).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            args = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise _usage(f"{path}, line {k}: not JSON ({e.msg}); each line is a JSON array of arguments") from None
+        if not isinstance(args, list) or not args or not all(isinstance(x, str) for x in args):
+            raise _usage(f"{path}, line {k}: expected a non-empty JSON array of strings such as "
+                         "[\"certify\", \"M.json\", \"--metric\", \"D.json\", \"--eps\", \"1/2\"]")
+        if args[0] == "batch":
+            raise _usage(f"{path}, line {k}: a job cannot be a batch")
+        jobs.append((k, args))
+    return jobs
+
+
+def _with_json_format(args: list) -> list:
+    """``args`` plus ``--format json`` when its command takes ``--format json`` and none was given."""
+    if any(x == "--format" or x.startswith("--format=") for x in args):
+        return args
+    sub = next(x for x in build_parser()._actions if isinstance(x, argparse._SubParsersAction))
+    cmd = sub.choices.get(args[0])
+    fmt = None if cmd is None else cmd._option_string_actions.get("--format")
+    return args + ["--format", "json"] if fmt is not None and "json" in (fmt.choices or ()) else args
+
+
+_BATCH_LOCK = threading.Lock()
+
+
+def _batch_job(job) -> dict:
+    """Run one job in this process; its stdout (JSON when it is JSON), stderr and exit code as one record.
+
+    The command line writes to ``sys.stdout``, which is one per process: jobs in one process take turns (a
+    lock), so a Dask worker with several threads stays correct; parallelism comes from worker processes.
+    """
+    import io
+
+    line, args = job
+    with _BATCH_LOCK:
+        out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = out, err
+        try:
+            try:
+                code = main(_with_json_format(list(args)))
+            except SystemExit as e:  # --help, usage errors
+                code = e.code if isinstance(e.code, int) else 2
+            out.flush()
+            text = out.buffer.getvalue().decode("utf-8")  # type: ignore[attr-defined]
+        finally:
+            sys.stdout, sys.stderr = saved
+    try:
+        output = json.loads(text) if text.strip() else None
+    except json.JSONDecodeError:
+        output = text
+    return {"line": line, "args": list(args), "exit": code, "output": output, "stderr": err.getvalue()}
+
+
+def _batch_results(a, jobs):
+    """The results of ``jobs`` in input order: a generator (serial), or Dask futures gathered in order."""
+    if a.workers is None and a.scheduler is None:
+        yield from map(_batch_job, jobs)
+        return
+    if a.workers is not None and a.workers < 1:
+        raise _usage(f"--workers: expected N >= 1, got {a.workers}")
+    try:
+        import logging
+
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise _usage("batch --workers/--scheduler needs Dask: pip install 'exactdp[dask]'") from None
+    cluster = None
+    try:
+        if a.scheduler is not None:
+            client = Client(a.scheduler, timeout=30)
+        else:
+            cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.ERROR)
+            client = Client(cluster)
+    except OSError as e:
+        raise _usage(f"batch: cannot reach the Dask scheduler: {_one_line(e)}") from None
+    try:
+        futures = client.map(_batch_job, jobs, pure=False)
+        for f in futures:
+            yield f.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _cmd_batch(a):
+    jobs = _read_jobs(a.jobs)
+    bug = False
+    for done, r in enumerate(_batch_results(a, jobs), 1):
+        _progress(a, f"exactdp batch: {done}/{len(jobs)} jobs")
+        sys.stdout.write(json.dumps(r) + "\n")
+        sys.stdout.flush()
+        bug = bug or r["exit"] == EXIT_BUG
+    _progress(a, "")
+    return EXIT_BUG if bug else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

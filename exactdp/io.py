@@ -15,17 +15,23 @@ import csv
 import json
 import os
 import sys
+import zipfile
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy as np
+import orjson
 
 from .errors import InputTooLarge, InvalidInput
 from .exact.parse import MAX_DIGITS
-from .mechanism import Mechanism
+from .mechanism import MAX_CELLS, Mechanism
 
 if TYPE_CHECKING:
     from .metrics.space import FiniteMetric
     from .theory.users import User
 
-__all__ = ["MAX_FILE_BYTES", "MAX_INT_DIGITS", "load_json", "load_mechanism", "load_metric", "mechanism_from_json", "read_prior_file",
+__all__ = ["MAX_FILE_BYTES", "MAX_INT_DIGITS", "json_text", "load_json", "load_mechanism", "load_metric", "mechanism_from_json",
+           "mechanism_from_npz", "read_prior_file",
            "load_prior_for", "load_user"]
 
 #: largest input file accepted (bytes)
@@ -134,7 +140,9 @@ def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechan
 
 
 def load_mechanism(path: str) -> Mechanism:
-    """Load a mechanism from JSON (documented format) or CSV (a bare matrix, labels 0..)."""
+    """Load a mechanism from JSON (documented format), CSV (a bare matrix, labels 0..) or ``.npz`` (see :func:`mechanism_from_npz`)."""
+    if path.lower().endswith(".npz"):
+        return mechanism_from_npz(path)
     if path.lower().endswith(".csv"):
         text = _read(path)
         try:
@@ -149,6 +157,138 @@ def load_mechanism(path: str) -> Mechanism:
     if isinstance(obj, dict) and "name" not in obj:
         obj = {**obj, "name": os.path.basename(path)}
     return mechanism_from_json(obj)
+
+
+def mechanism_from_npz(path: str, *, name: str | None = None) -> Mechanism:
+    """A mechanism from a numpy ``.npz`` file of integer numerators and denominators.
+
+    The file holds ``num`` and ``den``, two integer arrays of one 2-D shape (inputs x outputs); entry
+    ``(i, j)`` is exactly ``num[i, j] / den[i, j]``.  Optional ``inputs`` and ``outputs`` arrays of labels
+    (strings or integers; default ``0..``).  Integers only, and at most 64 bits (``int64``, or ``uint64`` up to
+    the ``int64`` limit): object arrays would need pickle, which runs code from the file, so the file is read
+    with ``allow_pickle=False``; write larger numbers in JSON.  A float array is refused (a float is not an
+    exact probability), and so is a zero or negative denominator.
+
+    Equal values get one code however they are written (``1/2`` and ``2/4``): fractions are reduced
+    (``numpy.gcd``) and the distinct pairs found by ``numpy.unique``, in order of first occurrence row by
+    row, as :meth:`~exactdp.mechanism.Mechanism.from_rows` numbers them -- the same values and codes as the
+    same matrix written in JSON.
+
+    Parameters
+    ----------
+    path : str
+        The ``.npz`` file (``numpy.savez(path, num=..., den=...)``).
+    name : str, optional
+        Default the file's base name.
+
+    Returns
+    -------
+    Mechanism
+        Not yet validated (certify validates exactly before it decides).
+
+    Raises
+    ------
+    InvalidInput
+        A missing or unreadable file, no ``num``/``den``, arrays that are not 2-D integer arrays of one shape,
+        a denominator ``<= 0``, labels that do not fit the shape.
+
+    Examples
+    --------
+    >>> import numpy as np, os, tempfile
+    >>> f = os.path.join(tempfile.mkdtemp(), "rr.npz")
+    >>> np.savez(f, num=np.array([[3, 1], [1, 3]]), den=np.array([[4, 4], [4, 4]]))
+    >>> mechanism_from_npz(f).rows()
+    [[3/4, 1/4], [1/4, 3/4]]
+    >>> np.savez(f, num=np.array([[0.75, 0.25]]), den=np.array([[1, 1]]))
+    >>> mechanism_from_npz(f)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: mechanism file 'rr.npz': 'num' is a float64 array; exactdp reads integer numerators and denominators (num / den, e.g. int64) so that every entry is exact
+    """
+    label = os.path.basename(path)
+    what = f"mechanism file {label!r}"
+    arrays = _npz_arrays(path, what)
+    num, den = _npz_fractions(arrays, what)
+    n, m = num.shape
+    labels = []
+    for k, size in (("inputs", n), ("outputs", m)):
+        a = arrays.get(k)
+        if a is None:
+            labels.append([str(i) for i in range(size)])
+            continue
+        if a.ndim != 1 or len(a) != size or a.dtype.kind not in "iuU":
+            raise InvalidInput(f"{what}: {k!r} must be a 1-D array of {size} labels (strings or integers), got "
+                               f"dtype {a.dtype} and shape {a.shape}")
+        labels.append([str(x) for x in a.tolist()])
+    if n * m > MAX_CELLS:
+        raise InputTooLarge(f"{what}: {n} x {m} cells exceed the limit {MAX_CELLS}")
+    codes, values = _codes_of_fractions(num, den)
+    return Mechanism(labels[0], labels[1], codes, values, name=name or label, validate=False)
+
+
+def _npz_arrays(path: str, what: str) -> dict:
+    """The arrays of an ``.npz`` file, read without pickle."""
+    if not zipfile.is_zipfile(path):  # np.load would take any other bytes for a pickle
+        if not os.path.isfile(path):
+            raise InvalidInput(f"{what}: no such file")
+        raise InvalidInput(f"{what}: not a readable .npz file (a zip of .npy arrays, as numpy.savez writes)")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except ValueError as e:  # an object array (pickled)
+        raise InvalidInput(f"{what}: {_one_line(e)}; numbers must be int64 arrays (no object arrays)") from None
+    except Exception as e:  # noqa: BLE001 -- zipfile and numpy raise many kinds for a damaged file
+        raise InvalidInput(f"{what}: not a readable .npz file ({type(e).__name__}: {_one_line(e)})") from None
+
+
+def _npz_fractions(arrays: dict, what: str) -> tuple:
+    """``num`` and ``den`` as int64 arrays of one 2-D shape, ``den > 0``; refused in one line otherwise."""
+    missing = [k for k in ("num", "den") if k not in arrays]
+    if missing:
+        raise InvalidInput(f"{what}: no {' or '.join(repr(k) for k in missing)} array; expected integer arrays "
+                           f"'num' and 'den' (entries num / den), found {sorted(arrays)}")
+    nd = []
+    for k in ("num", "den"):
+        a = arrays[k]
+        if a.dtype.kind not in "iu":
+            raise InvalidInput(f"{what}: {k!r} is a {a.dtype} array; exactdp reads integer numerators and "
+                               "denominators (num / den, e.g. int64) so that every entry is exact")
+        if a.ndim != 2 or 0 in a.shape:
+            raise InvalidInput(f"{what}: {k!r} has shape {a.shape}; expected a non-empty 2-D array (inputs x outputs)")
+        if a.dtype.kind == "u" and int(a.max()) > np.iinfo(np.int64).max:
+            raise InvalidInput(f"{what}: {k!r} has entries beyond int64; write numbers this large in JSON")
+        nd.append(a.astype(np.int64))
+    num, den = nd
+    if num.shape != den.shape:
+        raise InvalidInput(f"{what}: 'num' has shape {num.shape} but 'den' has shape {den.shape}")
+    if (den <= 0).any():
+        i, j = map(int, np.argwhere(den <= 0)[0])
+        raise InvalidInput(f"{what}: denominator {int(den[i, j])} at row {i}, column {j}; denominators must be > 0")
+    return num, den
+
+
+def _codes_of_fractions(num, den) -> tuple:
+    """Codes and distinct values of the fractions ``num / den`` (``den > 0``), by first occurrence row by row."""
+    from flint import fmpq
+
+    n, m = num.shape
+    g = np.gcd(num, den)  # den > 0, so g > 0
+    num, den = (num // g).ravel(), (den // g).ravel()
+    if int(num.min()) >= -2**31 and int(num.max()) < 2**31 and int(den.max()) < 2**32:
+        key = num * 2**32 + den  # one int64 per value: distinct pairs, distinct keys (0 < den < 2^32)
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    else:  # the pairs themselves (a slower sort of rows)
+        _, first, inverse = np.unique(np.stack([num, den], axis=1), axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)  # distinct values by first occurrence, row by row
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    codes = rank[inverse.ravel()].reshape(n, m).astype(np.int32)
+    return codes, [fmpq(int(num[f]), int(den[f])) for f in first[order].tolist()]
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return text[:200]
 
 
 def load_metric(path: str) -> FiniteMetric:
@@ -213,3 +353,82 @@ def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
             raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a file {{\"matrix\": [[...]]}}, got {loss!r}")
         table = lobj["matrix"]
     return User(probs, table, name=f"prior {prior_path.rsplit('/', 1)[-1]}, {loss.rsplit('/', 1)[-1]} loss")
+
+
+# -- writing ----------------------------------------------------------------------------------------------------
+_PLAIN = frozenset({dict, list, str, int, bool, type(None)})
+
+
+def _orjson_safe(obj: Any) -> bool:
+    """Whether orjson writes ``obj`` exactly as ``json.dumps(obj, indent=2)`` does (given ASCII output).
+
+    Its strings, ints (up to 64 bits: it refuses larger ones), ``true``/``false``/``null``, lists and dicts
+    with string keys come out the same; floats (``1e-07`` against ``1e-7``, ``NaN``), tuples, subclasses and
+    other keys do not, and send the object to the standard library.  A list of ints (a row of a code matrix)
+    is recognised by its ``sum`` being an ``int`` -- one float, string or container makes it a float or a
+    ``TypeError`` -- in C, at a few nanoseconds an entry; other lists have their types collected (``map``).
+    """
+    if type(obj) is not dict and type(obj) is not list:
+        return type(obj) in _PLAIN
+    todo: list[Any] = [obj]
+    while todo:
+        x = todo.pop()
+        vals: list[Any]
+        if type(x) is dict:
+            if not all(type(k) is str for k in x):
+                return False
+            vals = list(x.values())
+        else:
+            vals = x
+            try:
+                if type(sum(vals)) is int:  # ints and bools only
+                    continue
+            except TypeError:
+                pass
+        kinds = set(map(type, vals))
+        if not kinds <= _PLAIN:
+            return False
+        if dict in kinds or list in kinds:
+            todo.extend(v for v in vals if type(v) is dict or type(v) is list)
+    return True
+
+
+def json_text(obj: Any) -> bytes:
+    """``json.dumps(obj, indent=2)`` followed by a newline, as UTF-8 bytes, byte for byte -- fast.
+
+    A certificate of a 2000 x 2000 mechanism carries its code matrix: 112 MB of indented JSON that the
+    standard library's pure-Python indenting encoder writes in about 5 s; orjson writes it in 0.2 s.  orjson
+    is used only where its output is the same bytes (:func:`_orjson_safe`, and ASCII output: the standard
+    library escapes every non-ASCII character and DEL as ``\\u`` escapes); otherwise the standard library writes.
+
+    Parameters
+    ----------
+    obj : JSON data
+        Dicts, lists, strings, ints, booleans and ``None`` (anything ``json.dumps`` takes).
+
+    Returns
+    -------
+    bytes
+        The indented JSON text and a final newline.
+
+    Examples
+    --------
+    >>> print(json_text({"a": [1, "\u00e9"], "b": {}}).decode())
+    {
+      "a": [
+        1,
+        "\\u00e9"
+      ],
+      "b": {}
+    }
+    <BLANKLINE>
+    """
+    if _orjson_safe(obj):
+        try:
+            out = orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+        except (TypeError, orjson.JSONEncodeError):  # an int beyond 64 bits, nesting deeper than orjson's limit
+            pass
+        else:
+            if out.isascii() and b"\x7f" not in out:
+                return out
+    return (json.dumps(obj, indent=2) + "\n").encode("ascii")

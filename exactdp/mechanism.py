@@ -28,12 +28,13 @@ exactdp.errors.NotStochastic: mechanism: row 'a' sums to 5/6, expected exactly 1
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import Any
 
 import numpy as np
 from flint import fmpq
 
-from .errors import InputTooLarge, InvalidInput, LabelMismatch, NotStochastic, UnsupportedRegime
+from .errors import ExactDPError, InputTooLarge, InvalidInput, LabelMismatch, NotStochastic, UnsupportedRegime
 from .exact.decide import exact_latex, exact_str, sign
 from .exact.expo import ExpFrac
 from .exact.interop import as_rows
@@ -217,8 +218,14 @@ class Mechanism:
             setting = level_of(eps=eps, alpha=alpha).setting()   # the one level normaliser
         else:
             setting = Setting.symbolic() if symbolic else Setting()
-        table: dict = {}  # entry text -> code, so each distinct text is parsed once
         interner = _Interner()
+        if all(len(row) == m for row in rows):
+            flat = list(chain.from_iterable(rows))
+            if set(map(type, flat)) <= {str, int}:  # str and int never compare equal: the entries are their keys
+                return cls(inputs, outputs, _codes_of_distinct(flat, n, m, interner, setting, allow_float,
+                                                               inputs, outputs),
+                           interner.values, name=name, validate=validate)
+        table: dict = {}  # entry text -> code, so each distinct text is parsed once
         codes = np.empty((n, m), dtype=np.int32)
         for i, row in enumerate(rows):
             if len(row) != m:
@@ -250,6 +257,8 @@ class Mechanism:
                     f"mechanism: entry ({self.inputs[i]!r}, {self.outputs[j]!r}) = {brief(v)} is negative; "
                     "probabilities must be >= 0")
         fast = _vector_row_check(self)
+        if fast is None:
+            fast = _histogram_representatives(self)
         rows_to_check = range(len(self.inputs)) if fast is None else fast
         for i in rows_to_check:
             x = self.inputs[i]
@@ -738,6 +747,26 @@ def _vector_row_check(mech):
     return bad.tolist()
 
 
+def _histogram_representatives(mech):
+    """The first row of each distinct histogram of codes (ascending), or ``None`` when the table would be large.
+
+    A row's sum depends only on how often each distinct value occurs in it, so rows with the same histogram
+    have the same sum: checking the first row of each histogram checks every row, and the first failing
+    representative is the first failing row (a randomized response has one histogram for all its rows).
+    """
+    n = mech.codes.shape[0]
+    V = len(mech.values)
+    if n * V > 4_000_000:
+        return None
+    if V <= 16:  # a few values (randomized response: two): one comparison pass per value
+        counts = np.stack([np.count_nonzero(mech.codes == c, axis=1) for c in range(V)], axis=1)
+    else:
+        cells = (mech.codes.astype(np.int64) + (np.arange(n, dtype=np.int64) * V)[:, None]).ravel()
+        counts = np.bincount(cells, minlength=n * V).reshape(n, V)
+    _, first = np.unique(counts, axis=0, return_index=True)
+    return sorted(first.tolist())
+
+
 def _at_rational_alpha(v: ExpFrac, alpha: fmpq):
     def ev(p):
         s = fmpq(0)
@@ -750,6 +779,25 @@ def _at_rational_alpha(v: ExpFrac, alpha: fmpq):
             s += c * alpha ** int(e.p)
         return s
     return ev(v.num) / ev(v.den)
+
+
+def _codes_of_distinct(flat, n, m, interner, setting, allow_float, inputs, outputs):
+    """The code matrix of ``n x m`` entries given row by row in ``flat`` (str and int only).
+
+    Each distinct entry is parsed once, in the order of its first occurrence (row by row, as the cell-by-cell
+    loop of :meth:`Mechanism.from_rows` does, so the values and codes are the same); the codes are then one
+    dictionary look-up per cell in C (``map``), with no Python loop over the cells.
+    """
+    distinct = list(dict.fromkeys(flat))
+    code_of = {}
+    for t in distinct:
+        try:
+            code_of[t] = interner.code(_fast_entry(t, setting, allow_float, "entry"))
+        except ExactDPError:
+            i, j = divmod(flat.index(t), m)  # the first cell holding it, named as the cell-by-cell loop names it
+            _fast_entry(t, setting, allow_float, f"entry ({inputs[i]!r}, {outputs[j]!r})")
+            raise
+    return np.fromiter(map(code_of.__getitem__, flat), dtype=np.int32, count=n * m).reshape(n, m)
 
 
 class _Interner:
