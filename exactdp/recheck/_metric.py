@@ -38,6 +38,13 @@ MAX_MATRIX_POINTS = 150
 MAX_RELAXATIONS = 5_000_000
 
 _GRAPH_SUFFIX = " ({c} components; points in different components are at distance inf)"
+#: the reductions, as the worked proof states them (each is what :func:`derive` proves for its definition)
+GRAPH_REDUCTION = ("on a graph metric it suffices to check the edges: every distance d(x, x') is the length of a "
+                   "shortest path x = y_0, ..., y_k = x', and multiplying the edge inequalities "
+                   "K(y_i)(z) <= e^(eps w(y_i, y_(i+1))) K(y_(i+1))(z) along it gives "
+                   "K(x)(z) <= e^(eps d(x, x')) K(x')(z)")
+MATRIX_REDUCTION = ("the generating pairs are the pairs (x, y) with no point w strictly between them "
+                    "(d(x,w) + d(w,y) = d(x,y)), found exactly; every other pair is the sum of a chain of them")
 
 
 def _lt(a, b) -> bool:
@@ -211,6 +218,8 @@ def derive(metric: dict):
         pairs = [[x, y, d] for i, x in enumerate(labels) for y in labels[i + 1:]]
         base = f"discrete metric on {n} points"
         described = (d == "1" and desc == base) or desc == f"{d} * ({base})"
+        if described and metric["reduction"] != GRAPH_REDUCTION + " (here the graph is complete)":
+            raise ValueError("the reduction is not the one of a complete graph")
         return pairs, described
     if defs == ["edges"]:
         edges, gen = _edges(metric, idx)
@@ -232,9 +241,13 @@ def derive(metric: dict):
             described = True
         else:
             described = False
+        if described and metric["reduction"] != GRAPH_REDUCTION:
+            raise ValueError("the reduction is not the one of a graph metric")
     else:
         gen = _matrix(metric, idx)
         described = desc == f"explicit distance matrix on {n} points"
+        if described and metric["reduction"] != MATRIX_REDUCTION:
+            raise ValueError("the reduction is not the one of an explicit matrix")
     pairs = [[labels[i], labels[j], w] for i, j, w, _ in gen]
     listed = sorted((min(idx[x], idx[y]), max(idx[x], idx[y]), d) for x, y, d in metric["pairs"])
     if listed != [(i, j, w) for i, j, w, _ in gen]:

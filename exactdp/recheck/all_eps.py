@@ -132,6 +132,7 @@ def _check_fails(ev: dict, mech, pairs, dist):
     _require(a > rhs, f"at alpha = {alpha} the witness holds: {a} <= {rhs}")
     inside = _in_set(alpha, pieces)
     _require(inside is not False, f"the sample alpha = {alpha} is not in the failure set")
+    _distinct(ev, _polys(mech, pairs))
     n, extra = 1, "; the failure set has algebraic ends: the witness alone proves the verdict"
     if inside:
         n, extra = _gaps(mech, pairs, pieces)
@@ -158,17 +159,23 @@ def _gaps(mech, pairs, pieces):
     return len(polys), "; no constraint fails outside it (Bernstein on every gap)"
 
 
+def _distinct(ev: dict, polys: list) -> None:
+    """The counts of distinct, identically tight and sign-decided constraints, re-derived."""
+    n = len(polys)
+    zero_a = sum(P is None for *_, P in polys)
+    zero_p = sum(P is not None and not any(P) for *_, P in polys)
+    _require((ev["distinct"], ev["identically_tight"], ev["sign_decided"]) == (n, zero_p, n - zero_a - zero_p),
+             f"{n} distinct constraints, {zero_p} identically tight, {n - zero_a - zero_p} decided; the certificate "
+             f"says {ev['distinct']}, {ev['identically_tight']}, {ev['sign_decided']}")
+
+
 def _check_holds(ev: dict, mech, pairs):
     _require(ev["witness"] is None and ev["failure_set"] == [] and ev["failure_set_text"] == "{}"
              and ev["sample_alpha"] is None, "a holding certificate with a failure set")
     polys = _polys(mech, pairs)
-    zero_a = zero_p = 0
+    _distinct(ev, polys)
     for a, b, d, P in polys:
-        if P is None:
-            zero_a += 1
-            continue
-        if not any(P):
-            zero_p += 1
+        if P is None or not any(P):
             continue
         r = bernstein_nonneg(P)
         if r is False:
@@ -177,9 +184,6 @@ def _check_holds(ev: dict, mech, pairs):
             raise NotHere(f"Bernstein subdivision did not certify {mech.values[a]} <= alpha^-{d} "
                           f"({mech.values[b]}) (a root of even multiplicity inside (0, 1)?)")
     n = len(polys)
-    _require((ev["distinct"], ev["identically_tight"], ev["sign_decided"]) == (n, zero_p, n - zero_a - zero_p),
-             f"{n} distinct constraints, {zero_p} identically tight, {n - zero_a - zero_p} decided; the certificate "
-             f"says {ev['distinct']}, {ev['identically_tight']}, {ev['sign_decided']}")
     return CONFIRMED, n, f"{n} distinct constraints certified >= 0 on [0, 1] by Bernstein coefficients"
 
 

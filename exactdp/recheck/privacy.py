@@ -200,7 +200,8 @@ def _status(a, b, E) -> int:
 
 
 def count(mech: _Mech, pairs: list, lv: dict | None):
-    """(violated, tight, inequalities) over every pair, output and direction (``lv`` None: factor 1)."""
+    """(violated, tight, inequalities, distinct tight triples) over every pair, output and direction (``lv``
+    None: factor 1); a triple is ``(code of K(x)(z), code of K(x')(z), d)``."""
     cache: dict = {}
     factors: dict = {}
     viol = ties = n = 0
@@ -218,7 +219,7 @@ def count(mech: _Mech, pairs: list, lv: dict | None):
                     s = cache[key] = _status(mech.val(a), mech.val(b), E)
                 viol += s == 1
                 ties += s == 0
-    return viol, ties, n
+    return viol, ties, n, sum(s == 0 for s in cache.values())
 
 
 def _factor_text(lv: dict, d: str, E) -> str | None:
@@ -255,9 +256,16 @@ def _constraint(mech: _Mech, dist: dict, c: dict, lv: dict | None, sides: bool):
     return _status(a, b, E)
 
 
-def _tight_list(mech, dist, tight: list, lv, tight_count: int) -> None:
-    keys = [(t["x"], t["x_prime"], t["output"]) for t in tight]
-    _require(len(set(keys)) == len(keys) and len(tight) <= tight_count, "a repeated or surplus tight constraint")
+#: tight constraints listed: one per distinct tight triple, at most this many (the checker's MAX_LISTED)
+MAX_LISTED = 10
+
+
+def _tight_list(mech, dist, tight: list, lv, distinct: int) -> None:
+    """The listed tight constraints: tight, of distinct triples, ``min(10, distinct tight triples)`` of them."""
+    keys = {(mech.codes[mech.rows[t["x"]]][mech.cols[t["output"]]],
+             mech.codes[mech.rows[t["x_prime"]]][mech.cols[t["output"]]], t["distance"]) for t in tight}
+    _require(len(keys) == len(tight) == min(MAX_LISTED, distinct), f"{len(tight)} tight constraints listed, "
+             f"{len(keys)} distinct; there are {distinct} distinct tight triples")
     for t in tight:
         _require(_constraint(mech, dist, t, lv, sides=False) == 0,
                  f"the listed tight constraint ({t['x']}, {t['x_prime']}, {t['output']}) is not tight")
@@ -290,13 +298,13 @@ def check_epsilon(ev: dict, verdict: str):
     else:
         _check_enclosure(ev["enclosure"], lv)
     L = None if zero else _level(lv)
-    viol, ties, n = count(mech, pairs, L)
+    viol, ties, n, tdist = count(mech, pairs, L)
     _require(viol == 0, f"{viol} inequalities are violated at eps = {eps}")
     _require(ties == ev["tight_count"], f"{ties} inequalities are tight, the certificate says {ev['tight_count']}")
     s = _constraint(mech, dist, b, L, sides=True)
     _require(zero or s == 0, "the binding constraint is not an equality at eps*")
     _require(zero or b["excess"] == "0", "the binding constraint's excess is not 0")
-    _tight_list(mech, dist, ev["tight"], L, ties)
+    _tight_list(mech, dist, ev["tight"], L, tdist)
     return CONFIRMED, n, (f"{n} inequalities at eps* = {eps} re-decided: none violated, {ties} tight; the binding "
                           "constraint is an equality" + ("" if zero else " and the enclosure holds") + note)
 
@@ -308,7 +316,7 @@ def check_privacy(c: dict):
     _counts(ev, mech, pairs)
     _check_level(ev["level"])
     lv = _level(ev["level"])
-    viol, ties, n = count(mech, pairs, lv)
+    viol, ties, n, tdist = count(mech, pairs, lv)
     _require(ev["undecided_at"] is None, "an undecided constraint in a decided certificate")
     ds = list(dict.fromkeys(d for _, _, d in pairs))
     fs = ev["factors"]
@@ -325,7 +333,7 @@ def check_privacy(c: dict):
     sm = ev["smallest"]
     if verdict == "holds":
         _require(viol == 0 and ev["violation"] is None, f"{viol} inequalities are violated")
-        _tight_list(mech, dist, ev["tight"], lv, ties)
+        _tight_list(mech, dist, ev["tight"], lv, tdist)
         detail = f"{n} inequalities re-decided: none violated, {ties} tight"
     else:
         w = ev["violation"]
