@@ -72,6 +72,10 @@ class ApproxWitness(Record):
     def __getitem__(self, key: str):
         return getattr(self, _KEYS.get(key, key))
 
+    def get(self, key: str, default=None):
+        """``self[key]``, or ``default`` for a name that is not a field (the dict reading of schema 1)."""
+        return getattr(self, _KEYS.get(key, key), default)
+
 
 @evidence_kind("approx")
 @dataclass(frozen=True)
