@@ -46,9 +46,9 @@ class MechanismData(Record):
     """
 
     name: str
-    inputs: list
-    outputs: list
-    values: list
+    inputs: list[str]
+    outputs: list[str]
+    values: list[str]
     codes: IntMatrix
 
     def __post_init__(self):
