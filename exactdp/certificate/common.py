@@ -290,15 +290,17 @@ def metric_data(metric: FiniteMetric) -> MetricData:
     """
     pts = metric.points
     labels = [str(p) for p in pts]
-    common = dict(description=metric.description, points=len(metric), labels=labels, reduction=metric.reduction)
+    def record(pairs, **definition) -> MetricData:
+        return MetricData(description=metric.description, points=len(metric), labels=labels, pairs=pairs,
+                          reduction=metric.reduction, **definition)
     if metric.params.get("kind") == "discrete" and len(metric) >= 2:
-        return MetricData(**common, pairs=[], all_pairs_at=exact_str(metric.d(0, 1)))
+        return record([], all_pairs_at=exact_str(metric.d(0, 1)))
     pairs = [[labels[i], labels[j], exact_str(d)] for i, j, d in metric.generating_pairs()]
     if metric.kind == "matrix":
         vals: dict = {}
         codes = [[vals.setdefault("inf" if d == math.inf else exact_str(d), len(vals)) for d in row]
                  for row in metric.distance_matrix()]
-        return MetricData(**common, pairs=pairs, distances=DistanceTable(values=list(vals), codes=codes))
+        return record(pairs, distances=DistanceTable(values=list(vals), codes=IntMatrix(codes)))
     edges = pairs if metric.defining_edges is None else \
         [[labels[i], labels[j], exact_str(w)] for i, j, w in metric.defining_edges()]
-    return MetricData(**common, pairs=pairs, edges=edges)
+    return record(pairs, edges=edges)

@@ -182,7 +182,7 @@ def _mechanism_step(m: MechanismData):
                 "values). Every entry was checked to be >= 0 and every row to sum to exactly 1 when it was built.")
 
 
-def _reduction_step(g: MetricData, counts: dict):
+def _reduction_step(g: MetricData, counts: Counts):
     red = g.reduction[:1].upper() + g.reduction[1:]
     return Step("Reduction to generating pairs",
                 f"The metric is the {g.description}. {red}. So it suffices to check {counts['pairs']} pair(s), in "

@@ -18,7 +18,7 @@ from .records import Record, evidence_kinds
 
 __all__ = ["json_schema"]
 
-_BASIC = {"str": {"type": "string"}, "int": {"type": "integer"}, "bool": {"type": "boolean"},
+_BASIC: dict[str, dict] = {"str": {"type": "string"}, "int": {"type": "integer"}, "bool": {"type": "boolean"},
           "list": {"type": "array"}, "dict": {"type": "object"}, "None": {"type": "null"},
           "IntMatrix": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}}
 

@@ -594,7 +594,8 @@ def exp_of_eps(text: str):
     node = _tree(text)
     div = None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.left, ast.Call):
-        node, div = node.left, _val(node.right)
+        div = _val(node.right)
+        node = node.left
     if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "log" and len(node.args) == 1:
         R = _val(node.args[0])
         if div is None or div == 1:

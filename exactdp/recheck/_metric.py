@@ -223,26 +223,7 @@ def derive(metric: dict):
         return pairs, described
     if defs == ["edges"]:
         edges, gen = _edges(metric, idx)
-        ints = [str(i) for i in range(n)]
-        es = {(i, j, w) for i, j, w, _ in edges}
-        if desc == f"path on {n} points (d(i, j) = |i - j|)":
-            described = labels == ints and es == {(i, i + 1, "1") for i in range(n - 1)}
-            if not described:
-                raise ValueError("the edges are not those of the path the description names")
-        elif desc == f"cycle on {n} points":
-            described = labels == ints and es == {(i, i + 1, "1") for i in range(n - 1)} | {(0, n - 1, "1")}
-            if not described:
-                raise ValueError("the edges are not those of the cycle the description names")
-        elif desc.startswith("graph with "):
-            c = _components(n, [(i, j) for i, j, _, _ in edges])
-            want = f"graph with {n} nodes and {len(edges)} edges" + (_GRAPH_SUFFIX.format(c=c) if c > 1 else "")
-            if desc != want:
-                raise ValueError(f"the description {desc!r} is not the carried graph's ({want!r})")
-            described = True
-        else:
-            described = False
-        if described and metric["reduction"] != GRAPH_REDUCTION:
-            raise ValueError("the reduction is not the one of a graph metric")
+        described = _graph_described(metric, edges)
     else:
         gen = _matrix(metric, idx)
         described = desc == f"explicit distance matrix on {n} points"
@@ -253,6 +234,32 @@ def derive(metric: dict):
     if listed != [(i, j, w) for i, j, w, _ in gen]:
         raise ValueError("the listed generating pairs are not the ones the metric's definition gives")
     return pairs, described
+
+
+def _graph_described(metric: dict, edges: list) -> bool:
+    """Rebuild the description (and reduction) of a graph metric of a known family from its edges; False
+    for a family the kernel does not know (the description is then a name)."""
+    labels, desc = metric["labels"], metric["description"]
+    n = len(labels)
+    ints = [str(i) for i in range(n)]
+    es = {(i, j, w) for i, j, w, _ in edges}
+    path_edges = {(i, i + 1, "1") for i in range(n - 1)}
+    if desc == f"path on {n} points (d(i, j) = |i - j|)":
+        if not (labels == ints and es == path_edges):
+            raise ValueError("the edges are not those of the path the description names")
+    elif desc == f"cycle on {n} points":
+        if not (labels == ints and es == path_edges | {(0, n - 1, "1")}):
+            raise ValueError("the edges are not those of the cycle the description names")
+    elif desc.startswith("graph with "):
+        c = _components(n, [(i, j) for i, j, _, _ in edges])
+        want = f"graph with {n} nodes and {len(edges)} edges" + (_GRAPH_SUFFIX.format(c=c) if c > 1 else "")
+        if desc != want:
+            raise ValueError(f"the description {desc!r} is not the carried graph's ({want!r})")
+    else:
+        return False
+    if metric["reduction"] != GRAPH_REDUCTION:
+        raise ValueError("the reduction is not the one of a graph metric")
+    return True
 
 
 def pairs_at_one(metric: dict) -> set:

@@ -74,7 +74,9 @@ def conform(value, spec, where: str) -> None:
 
 
 def _name(v) -> str:
-    return "null" if v is None else {dict: "object", list: "list"}.get(type(v), type(v).__name__)
+    if v is None:
+        return "null"
+    return "object" if isinstance(v, dict) else "list" if isinstance(v, list) else type(v).__name__
 
 
 def _no_duplicates(pairs: list) -> dict:

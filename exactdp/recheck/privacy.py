@@ -186,7 +186,7 @@ def _check_enclosure(enc: list, lv: dict) -> None:
         x = IV.log(_iv(value(lv["R"]), IV)) / _iv(value(lv["D"]), IV)
     a, b = x._mpi_
     _require(lo <= _exact(a) and _exact(b) <= hi, f"[{enc[0]}, {enc[1]}] does not enclose eps")
-    _require(hi - lo <= Fraction(1, 10**15) * max(1, abs(hi)), f"[{enc[0]}, {enc[1]}] is wider than 10^-15")
+    _require(hi - lo <= Fraction(1, 10**15) * max(Fraction(1), abs(hi)), f"[{enc[0]}, {enc[1]}] is wider than 10^-15")
 
 
 # ------------------------------------------------------------------------------------- inequalities ----
@@ -318,19 +318,10 @@ def check_privacy(c: dict):
     lv = _level(ev["level"])
     viol, ties, n, tdist = count(mech, pairs, lv)
     _require(ev["undecided_at"] is None, "an undecided constraint in a decided certificate")
-    ds = list(dict.fromkeys(d for _, _, d in pairs))
-    fs = ev["factors"]
-    _require(len(fs) == min(4, len(ds)) and len({f["distance"] for f in fs}) == len(fs)
-             and all(f["distance"] in ds for f in fs), "the factors are not those of generating distances")
-    for f in fs:
-        E = level_factor(lv, f["distance"])
-        ft = _factor_text(ev["level"], f["distance"], E)
-        _require(f["factor"] == ft if ft is not None else _same(f["factor"], E),
-                 f"e^(eps * {f['distance']}) is not {f['factor']}")
+    _factors(ev, pairs)
     _require(ties == ev["tight_count"], f"{ties} inequalities are tight, the certificate says {ev['tight_count']}")
     _require(viol == ev["violated_count"], f"{viol} inequalities are violated, the certificate says "
              f"{ev['violated_count']}")
-    sm = ev["smallest"]
     if verdict == "holds":
         _require(viol == 0 and ev["violation"] is None, f"{viol} inequalities are violated")
         _tight_list(mech, dist, ev["tight"], lv, tdist)
@@ -341,29 +332,48 @@ def check_privacy(c: dict):
                  "its witness")
         _require(_constraint(mech, dist, w, lv, sides=True) == 1, "the witness is not violated")
         detail = f"witness re-decided violated; {viol} violated inequalities"
+    m, more = _smallest(ev, verdict, mech, dist)
+    return CONFIRMED, n + m, detail + more + note
+
+
+def _factors(ev: dict, pairs: list) -> None:
+    """The factors ``e^(eps d)`` shown: at most 4 distinct generating distances, each value re-derived."""
+    lv = _level(ev["level"])
+    ds = list(dict.fromkeys(d for _, _, d in pairs))
+    fs = ev["factors"]
+    _require(len(fs) == min(4, len(ds)) and len({f["distance"] for f in fs}) == len(fs)
+             and all(f["distance"] in ds for f in fs), "the factors are not those of generating distances")
+    for f in fs:
+        E = level_factor(lv, f["distance"])
+        ft = _factor_text(ev["level"], f["distance"], E)
+        _require(f["factor"] == ft if ft is not None else _same(f["factor"], E),
+                 f"e^(eps * {f['distance']}) is not {f['factor']}")
+
+
+def _smallest(ev: dict, verdict: str, mech: _Mech, dist: dict) -> tuple:
+    """The nested smallest-eps evidence, the eps and enclosure shown, and the tightest constraint."""
+    sm, lv = ev["smallest"], _level(ev["level"])
     if sm is None:
         _require(ev["epsilon"] is None and ev["enclosure"] is None and ev["tightest"] is None,
                  "a smallest eps without its certificate")
+        return 0, ""
+    _require(sm["mechanism"] == ev["mechanism"] and sm["metric"] == ev["metric"],
+             "the smallest-eps evidence is about another mechanism or metric")
+    _require(ev["epsilon"] == sm["epsilon"] and ev["enclosure"] == sm["enclosure"],
+             "the stated smallest eps is not the one certified")
+    try:
+        _, m, d = check_epsilon(sm, "fails" if sm["epsilon"] == "inf" else "holds")
+    except NotHere as e:
+        raise NotHere(f"the smallest eps {ev['epsilon']}: {e}") from None
+    t = ev["tightest"]
+    if verdict == "holds" and sm["epsilon"] not in ("inf", "0"):
+        bd = sm["binding"]
+        _require(t is not None and (t["x"], t["x_prime"], t["output"]) == (bd["x"], bd["x_prime"], bd["output"])
+                 and t["excess"] is None, "the tightest constraint is not the binding one of eps*")
+        _constraint(mech, dist, t, lv, sides=True)
     else:
-        _require(sm["mechanism"] == ev["mechanism"] and sm["metric"] == ev["metric"],
-                 "the smallest-eps evidence is about another mechanism or metric")
-        _require(ev["epsilon"] == sm["epsilon"] and ev["enclosure"] == sm["enclosure"],
-                 "the stated smallest eps is not the one certified")
-        try:
-            s, m, d = check_epsilon(sm, "fails" if sm["epsilon"] == "inf" else "holds")
-        except NotHere as e:
-            raise NotHere(f"the smallest eps {ev['epsilon']}: {e}") from None
-        n += m
-        detail += f"; smallest eps: {d}"
-        t = ev["tightest"]
-        if verdict == "holds" and sm["epsilon"] not in ("inf", "0"):
-            bd = sm["binding"]
-            _require(t is not None and (t["x"], t["x_prime"], t["output"]) == (bd["x"], bd["x_prime"], bd["output"])
-                     and t["excess"] is None, "the tightest constraint is not the binding one of eps*")
-            _constraint(mech, dist, t, lv, sides=True)
-        else:
-            _require(t is None, "a tightest constraint without a finite positive eps*")
-    return CONFIRMED, n, detail + note
+        _require(t is None, "a tightest constraint without a finite positive eps*")
+    return m, f"; smallest eps: {d}"
 
 
 def check(c: dict):
