@@ -41,7 +41,7 @@ def _type(annotation: str, records: dict) -> dict:
 def _record_schema(cls, records: dict) -> dict:
     props, required = {}, []
     for f in fields(cls):
-        t = _type(str(f.type), records)
+        t = _type(f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type)), records)
         sub = cls._nested.get(f.name)
         if sub is not None and "array" in str(t):
             t = {"anyOf": [{"type": "array", "items": {"$ref": f"#/$defs/{sub.__name__}"}}, {"type": "null"}]} \
