@@ -378,3 +378,62 @@ def test_hostile_numbers_are_answered_fast(place, text):
     (status, detail), seconds = _hostile_run(_privacy_with(place, text))
     assert status != "confirmed" and seconds < 20, (status, detail, seconds)
     assert status == "not checkable" and detail.startswith("too large"), (status, detail)
+
+
+def test_cli_refuses_a_repeated_key_with_exit_2(tmp_path):
+    c = _j(certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2"))
+    text = json.dumps(c).replace('"verdict": "holds"', '"verdict": "fails", "verdict": "holds"')
+    f = tmp_path / "dup.json"
+    f.write_text(text)
+    p = subprocess.run([sys.executable, "-m", "exactdp", "recheck", str(f)], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 2 and p.stdout == "" and len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert "appears twice" in p.stderr
+
+
+def test_the_kernel_leaves_mpmath_precision_alone():
+    import mpmath
+
+    c = certify_privacy(geometric(2, "exp(-1/2)"), path(3), eps="1/2")
+    saved = (mpmath.mp.prec, mpmath.iv.prec)
+    try:
+        mpmath.iv.prec = mpmath.mp.prec = 10                    # a caller's low precision changes nothing
+        assert c.recheck().status == "confirmed"
+        assert (mpmath.mp.prec, mpmath.iv.prec) == (10, 10)
+    finally:
+        mpmath.mp.prec, mpmath.iv.prec = saved
+
+
+def test_forged_distance_table_is_refuted():
+    c = _j(certify_privacy(geometric(2, "1/2"), from_matrix(["0", "1", "2"], [[0, 1, 2], [1, 0, 1], [2, 1, 0]]),
+                           alpha="1/2"))
+    t = c["evidence"]["metric"]["distances"]
+    assert t["values"] == ["0", "1", "2"]
+    for mutate, why in ((lambda t: t["values"].__setitem__(2, "3"), "triangle inequality"),
+                        (lambda t: t["codes"][0].__setitem__(1, 2), "not symmetric"),
+                        (lambda t: t["codes"][1].__setitem__(1, 1), "d(x, x) is not 0")):
+        f = copy.deepcopy(c)
+        mutate(f["evidence"]["metric"]["distances"])
+        r = recheck(f)
+        assert r.status == "refuted" and why in r.detail, r.detail
+
+
+def test_a_non_shortest_edge_is_not_a_generating_pair():
+    c = _j(certify_privacy(geometric(2, "1/2"), _graph(), alpha="1/2"))
+    m = c["evidence"]["metric"]
+    assert ["0", "2", "5"] in m["edges"] and all(p[:2] != ["0", "2"] for p in m["pairs"])
+    f = copy.deepcopy(c)
+    f["evidence"]["metric"]["pairs"].append(["0", "2", "5"])    # listed as generating: it is not (1 + 2 < 5)
+    assert recheck(f).status == "refuted"
+
+
+def test_hints_are_not_claims_and_not_rendered():
+    from exactdp.certificate import Certificate
+    from exactdp.certificate.schema import json_schema
+
+    assert json_schema()["$defs"]["Piece"]["properties"]["lo_approx"]["x-exactdp-role"] == "hint"
+    c = certify_all_eps(randomized_response(3, p="1/4"), discrete(3))
+    j = _j(c)
+    j["evidence"]["failure_set"][0]["lo_approx"] = "0.7"          # a wrong hint: the claim does not rest on it
+    assert recheck(j).status == "confirmed"
+    assert "0.7" not in Certificate.from_json(j).to_markdown()
