@@ -437,3 +437,21 @@ def test_hints_are_not_claims_and_not_rendered():
     j["evidence"]["failure_set"][0]["lo_approx"] = "0.7"          # a wrong hint: the claim does not rest on it
     assert recheck(j).status == "confirmed"
     assert "0.7" not in Certificate.from_json(j).to_markdown()
+
+
+def test_grid_and_hamming_descriptions_are_rebuilt():
+    from exactdp.mechanisms import exponential
+    from exactdp.metrics import grid, hamming
+
+    for g in (grid((2, 3)), grid((3, 3), "chebyshev"), hamming([0, 1], 2)):
+        c = _j(certify_privacy(exponential(g, beta="1/2"), g, eps="1", with_epsilon=False))
+        r = recheck(c)
+        assert r.status == "confirmed" and "is a name" not in r.detail, r.detail
+        f = copy.deepcopy(c)                                      # an edge dropped: no longer that family
+        f["evidence"]["metric"]["edges"].pop()
+        f["evidence"]["metric"]["pairs"].pop()
+        assert recheck(f).status == "refuted"
+    e = _j(certify_privacy(exponential(grid((2, 2), "euclidean"), beta="1/2"), grid((2, 2), "euclidean"), eps="1",
+                           with_epsilon=False))
+    r = recheck(e)
+    assert r.status == "confirmed" and "is a name" in r.detail       # said so, not silently trusted

@@ -17,9 +17,10 @@ A schema-2 metric record carries its labels and exactly one definition:
     ``d``: every pair of distinct points at distance ``d > 0`` (the discrete metric scaled by ``d``); every
     pair generates.
 
-The listed ``pairs`` must be the derived ones, and the ``description`` is rebuilt where the record names a
-family the kernel knows (path, cycle, discrete, a graph given by its edges, an explicit matrix); otherwise
-the description is only a name and the detail says so.
+The listed ``pairs`` must be the derived ones, and the ``description`` (and the reduction sentence) is
+rebuilt where the record names a family the kernel knows (path, cycle, discrete, Manhattan and Chebyshev
+grids of step 1, Hamming spaces, a graph given by its edges, an explicit matrix); otherwise the description
+is only a name and the detail says so.
 """
 
 from __future__ import annotations
@@ -250,6 +251,21 @@ def _graph_described(metric: dict, edges: list) -> bool:
     elif desc == f"cycle on {n} points":
         if not (labels == ints and es == path_edges | {(0, n - 1, "1")}):
             raise ValueError("the edges are not those of the cycle the description names")
+    elif desc in (f"{_side(labels, 0)} x {_side(labels, 1)} grid, manhattan distance",
+                  f"{_side(labels, 0)} x {_side(labels, 1)} grid, chebyshev distance"):
+        king = desc.endswith("chebyshev distance")
+        if es != _grid_edges(labels, king):
+            raise ValueError("the edges are not those of the grid the description names")
+        if metric["reduction"] != GRAPH_REDUCTION + f" (the grid graph with {8 if king else 4} neighbours)":
+            raise ValueError("the reduction is not the one of a grid graph")
+        return True
+    elif desc.startswith("Hamming distance on V^u"):
+        k, u = _hamming_shape(labels)
+        if desc != f"Hamming distance on V^u with |V| = {k}, u = {u}" or es != _hamming_edges(labels):
+            raise ValueError("the points or edges are not those of the Hamming space the description names")
+        if metric["reduction"] != GRAPH_REDUCTION + " (the adjacency graph: databases differing in one individual)":
+            raise ValueError("the reduction is not the one of a Hamming space")
+        return True
     elif desc.startswith("graph with "):
         c = _components(n, [(i, j) for i, j, _, _ in edges])
         want = f"graph with {n} nodes and {len(edges)} edges" + (_GRAPH_SUFFIX.format(c=c) if c > 1 else "")
@@ -260,6 +276,62 @@ def _graph_described(metric: dict, edges: list) -> bool:
     if metric["reduction"] != GRAPH_REDUCTION:
         raise ValueError("the reduction is not the one of a graph metric")
     return True
+
+
+def _side(labels: list, axis: int) -> int:
+    """Rows (axis 0) or columns (axis 1) of grid labels ``"r,c"`` in row-major order (0 if they are not)."""
+    try:
+        cells = [tuple(int(t) for t in x.split(",")) for x in labels]
+    except ValueError:
+        return 0
+    if not cells or any(len(c) != 2 for c in cells):
+        return 0
+    R, C = max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+    if cells != [(r, c) for r in range(R) for c in range(C)]:
+        return 0
+    return (R, C)[axis]
+
+
+def _grid_edges(labels: list, king: bool) -> set:
+    """The unit edges of the row-major ``R x C`` grid: 4 neighbours, or 8 (``king``: the Chebyshev distance)."""
+    R, C = _side(labels, 0), _side(labels, 1)
+    moves = [(0, 1), (1, 0)] + ([(1, 1), (1, -1)] if king else [])
+    out = set()
+    for r in range(R):
+        for c in range(C):
+            for dr, dc in moves:
+                if 0 <= r + dr < R and 0 <= c + dc < C:
+                    i, j = r * C + c, (r + dr) * C + c + dc
+                    out.add((min(i, j), max(i, j), "1"))
+    return out
+
+
+def _hamming_shape(labels: list) -> tuple:
+    """``(|V|, u)`` when the labels are every word of ``V^u`` (comma-separated, in product order)."""
+    words = [x.split(",") for x in labels]
+    u = len(words[0]) if words else 0
+    V = list(dict.fromkeys(w[-1] for w in words))
+    if any(len(w) != u for w in words) or len(labels) != len(V) ** u:
+        raise ValueError("the labels are not the words of a Hamming space")
+    from itertools import product
+    if [list(p) for p in product(V, repeat=u)] != words:
+        raise ValueError("the labels are not the words of a Hamming space in order")
+    return len(V), u
+
+
+def _hamming_edges(labels: list) -> set:
+    """The pairs of words differing in exactly one position, at distance 1 (``n u |V|`` look-ups)."""
+    idx = {x: i for i, x in enumerate(labels)}
+    V = list(dict.fromkeys(x.split(",")[-1] for x in labels))
+    out = set()
+    for x, i in idx.items():
+        w = x.split(",")
+        for pos in range(len(w)):
+            for v in V:
+                if v != w[pos]:
+                    j = idx[",".join(w[:pos] + [v] + w[pos + 1:])]
+                    out.add((min(i, j), max(i, j), "1"))
+    return out
 
 
 def pairs_at_one(metric: dict) -> set:
