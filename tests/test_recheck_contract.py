@@ -176,6 +176,7 @@ FRESH = {
     "epsilon inf": lambda: smallest_epsilon(randomized_response(3, p="0"), discrete(3)),
     "all_eps holds": lambda: certify_all_eps(geometric(2), path(3)),
     "all_eps fails": lambda: certify_all_eps(randomized_response(3, p="1/4"), discrete(3)),
+    "all_eps at one level": lambda: certify_privacy(geometric(2), path(3), eps="log(2)/2"),
     "approx holds": lambda: certify_approx(RR, discrete(3), eps="log(2)", delta="1/5"),
     "approx fails": lambda: certify_approx(RR, discrete(3), eps="1/2", delta="0"),
     "approx pair list": lambda: certify_approx(RR, [["0", "1"], ["1", "2"]], eps="log(2)", delta="1/5"),

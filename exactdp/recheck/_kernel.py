@@ -631,3 +631,16 @@ def _iroot(n: int, k: int):
         else:
             hi = mid
     return lo if lo ** k == n else None
+
+
+def eps_sign(text: str) -> int:
+    """The sign of ``eps`` written in the exactdp grammar: an algebraic number, or ``log(R)`` / ``log(R)/D``
+    (the sign of ``R - 1`` times that of ``D``)."""
+    node = _tree(text)
+    div = Fraction(1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.left, ast.Call):
+        div = _val(node.right)
+        node = node.left
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "log" and len(node.args) == 1:
+        return _sign(_add(_val(node.args[0]), Fraction(-1))) * _sign(div)
+    return _sign(_val(_tree(text)))

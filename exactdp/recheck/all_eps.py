@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._kernel import MAX_DEGREE, NotHere, bernstein_nonneg, need, pl_add, pl_mul, pl_neg, poly_of, value
+from ._kernel import MAX_DEGREE, NotHere, bernstein_nonneg, eps_sign, need, pl_add, pl_mul, pl_neg, poly_of, value
 from .privacy import CONSTRAINT, COUNTS, MECH, METRIC, Refuted, _constraint, _counts, _require, _setting
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -194,6 +194,8 @@ def check(c: dict):
         _counts(ev, mech, pairs)
         _require(ev["root_power"] == 1, "entries are polynomials in alpha itself: root_power is 1")
         _mechanism_everywhere(mech)
+        _require(ev["in_particular"] is None or eps_sign(ev["in_particular"]) > 0,
+                 f"the level {ev['in_particular']!r} is not an eps > 0")
         if c["verdict"] == "fails":
             s, n, d = _check_fails(ev, mech, pairs, dist)
             if ev["in_particular"] is not None:
