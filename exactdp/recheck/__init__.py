@@ -8,10 +8,15 @@ bounds).  This package imports nothing else from exactdp (an import-linter
 contract in ``pyproject.toml`` enforces it, in the test suite), so a bug in a
 checker cannot vouch for itself.
 
-The answer is a :class:`RecheckResult`: ``confirmed`` (the evidence proves the
-verdict), ``refuted`` (it does not: a bug to report) or ``not checkable``
+The JSON is read strictly first (:mod:`exactdp.recheck._schema`): a repeated
+key, a verdict other than holds / fails / undecided, or a missing, unknown or
+mistyped field is refused (``ValueError("not a certificate: ...")``, exit 2)
+before any work.  The answer is a :class:`RecheckResult`: ``confirmed`` (the
+evidence proves the verdict and the claim sentence is the one its checked
+fields state), ``refuted`` (it does not: a bug to report) or ``not checkable``
 (with the mathematical reason, e.g. an undecided verdict has nothing to
-confirm).
+confirm, or ``too large (...)`` beyond the kernel's stated work limits).  The
+per-kind contract is ``docs/recheck.md``.
 
 >>> import json
 >>> from exactdp import geometric, path, certify_privacy
@@ -24,7 +29,6 @@ confirm).
 from __future__ import annotations
 
 import importlib
-import json
 import os
 from dataclasses import dataclass
 from typing import Any
