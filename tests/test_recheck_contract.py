@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 import dataclasses
 import json
 import os
@@ -456,3 +457,14 @@ def test_grid_and_hamming_descriptions_are_rebuilt():
                            with_epsilon=False))
     r = recheck(e)
     assert r.status == "confirmed" and "is a name" in r.detail       # said so, not silently trusted
+
+
+@pytest.mark.parametrize("lo, hi", [("1/3", "1"), ("3/5", "1"), ("1/2", "9/10")])
+def test_forged_failure_set_is_refuted(lo, hi):
+    c = _j(certify_all_eps(randomized_response(3, p="1/4"), discrete(3)))
+    piece = c["evidence"]["failure_set"][0]
+    assert (piece["lo"], piece["hi"]) == ("1/2", "1")                # K(x)(z) = 1/2 > (1/4)/alpha iff alpha > 1/2
+    piece.update(lo=lo, hi=hi)
+    c["evidence"]["failure_set_text"] = f"({lo}, {hi})"
+    c["evidence"]["sample_alpha"] = "3/4" if Fraction(lo) < Fraction(3, 4) < Fraction(hi) else c["evidence"]["sample_alpha"]
+    assert recheck(c).status == "refuted"

@@ -49,6 +49,8 @@ MAX_EXPONENT = 100_000
 MAX_DEGREE = 2_000
 #: degree of a polynomial certified non-negative by Bernstein coefficients (O(degree^2) per subdivision)
 MAX_BERNSTEIN = 300
+#: coefficient updates of one Bernstein test's subdivisions
+MAX_BERNSTEIN_WORK = 2_000_000
 #: exponential terms an exponential polynomial may reach
 MAX_TERMS = 4_096
 #: radicands factored by trial division (sqrt): at most 10^12, so at most 10^6 divisions
@@ -516,23 +518,31 @@ def _pl_mul(p, q):
     return out
 
 
-def _bernstein_nonneg(p, depth=12) -> object:
-    """True if p >= 0 on [0,1] is certified by Bernstein coefficients (with subdivision)."""
+def _bernstein_nonneg(p, depth=12, strict: bool = False) -> object:
+    """True if p >= 0 on [0,1] (``strict``: p > 0) is certified by Bernstein coefficients (with subdivision);
+    False if p is negative (``strict``: not positive) at an end of a piece; None if undecided.  The work
+    (coefficient updates of de Casteljau's splits) is bounded by ``MAX_BERNSTEIN_WORK``."""
     while len(p) > 1 and p[-1] == 0:
         p = p[:-1]
     if all(c == 0 for c in p):
-        return True
+        return not strict
     n = len(p) - 1
     need(n <= MAX_BERNSTEIN, f"a Bernstein test of degree {n} > {MAX_BERNSTEIN}")
     b = [sum(Fraction(comb(i, k), comb(n, k)) * p[k] for k in range(i + 1)) for i in range(n + 1)]
+    work = [0]
+
+    def ok(c):
+        return c > 0 if strict else c >= 0
 
     def rec(b, lev):
-        if all(c >= 0 for c in b):
+        if all(ok(c) for c in b):
             return True
-        if b[0] < 0 or b[-1] < 0:
-            return False  # p is negative at an end of this piece (value of the polynomial there)
+        if not ok(b[0]) or not ok(b[-1]):
+            return False  # p is negative (not positive) at an end of this piece (value of the polynomial there)
         if lev == 0:
             return None
+        work[0] += n * n // 2 + 1
+        need(work[0] <= MAX_BERNSTEIN_WORK, f"Bernstein subdivision beyond {MAX_BERNSTEIN_WORK} steps")
         # de Casteljau split at 1/2
         left, right, cur = [b[0]], [b[-1]], b
         while len(cur) > 1:
@@ -547,8 +557,6 @@ def _bernstein_nonneg(p, depth=12) -> object:
             return False
         return True if (r1 is True and r2 is True) else None
     return rec(b, depth)
-
-
 
 
 # public names for the kind modules

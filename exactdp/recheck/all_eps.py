@@ -7,8 +7,9 @@ certified ``>= 0`` on [0, 1] by Bernstein coefficients with subdivision -- a dif
 checker's root isolation -- and the counts of distinct, identically tight and sign-decided constraints are
 re-derived.  Fails: the witness is re-evaluated exactly at the rational sample alpha, which must lie in the
 stated failure set; the failure set's text is rebuilt from its pieces, and when every end is rational the
-kernel also proves that no constraint fails outside the pieces (Bernstein on each gap) and that each end
-inside (0, 1) is a root of a constraint.
+kernel also proves that no constraint fails outside the pieces (Bernstein on each gap), that each end
+inside (0, 1) is a root of a constraint and that in each piece one constraint fails throughout (strict
+Bernstein positivity once the roots at the ends are divided out): the failure set is then exact.
 """
 
 from __future__ import annotations
@@ -141,7 +142,8 @@ def _check_fails(ev: dict, mech, pairs, dist):
 
 
 def _gaps(mech, pairs, pieces):
-    """Rational ends: no constraint fails outside the pieces, every end in (0, 1) is a root of a constraint."""
+    """Rational ends: no constraint fails outside the pieces, each end in (0, 1) is a root of a constraint, and
+    inside each piece some constraint fails throughout."""
     polys = [p for _, _, _, p in _polys(mech, pairs) if p is not None]
     ends = sorted({Fraction(p["lo"]) for p in pieces} | {Fraction(p["hi"]) for p in pieces})
     _require(all(0 <= e <= 1 for e in ends), "a piece outside [0, 1]")
@@ -149,6 +151,7 @@ def _gaps(mech, pairs, pieces):
         if 0 < e < 1:
             _require(any(_ev(p, e) == 0 for p in polys), f"the end {e} of the failure set is no constraint's root")
     cuts = [Fraction(0)] + [x for p in pieces for x in (Fraction(p["lo"]), Fraction(p["hi"]))] + [Fraction(1)]
+    _require(cuts == sorted(cuts), "the pieces are not disjoint and in order")
     for lo, hi in zip(cuts[::2], cuts[1::2]):
         if lo < hi:
             for p in polys:
@@ -156,7 +159,35 @@ def _gaps(mech, pairs, pieces):
                 _require(r is not False, f"a constraint fails on [{lo}, {hi}], outside the failure set")
                 if r is None:
                     raise NotHere(f"Bernstein did not certify a constraint on the gap [{lo}, {hi}]")
-    return len(polys), "; no constraint fails outside it (Bernstein on every gap)"
+    for pc in pieces:
+        lo, hi = Fraction(pc["lo"]), Fraction(pc["hi"])
+        _require(pc["point"] == (lo == hi), "a point piece with two ends")
+        if lo == hi:
+            _require(any(_ev(p, lo) < 0 for p in polys), f"no constraint fails at alpha = {lo}")
+        elif not any(_fails_inside(p, lo, hi) for p in polys):
+            raise NotHere(f"no single constraint is certified to fail throughout ({lo}, {hi})")
+    return len(polys), "; no constraint fails outside it and one fails throughout each piece (Bernstein)"
+
+
+def _fails_inside(p, lo: Fraction, hi: Fraction) -> bool:
+    """``p < 0`` on the open interval ``(lo, hi)``: the roots at the ends divided out, the rest ``> 0`` on
+    ``[lo, hi]`` (strict Bernstein coefficients)."""
+    q = pl_neg(p)
+    for e, flip in ((lo, False), (hi, True)):
+        while any(q) and _ev(q, e) == 0:
+            q = _divide(q, e)                 # q / (alpha - e); on (lo, hi), alpha - hi < 0: flip the sign
+            if flip:
+                q = pl_neg(q)
+    return any(q) and bernstein_nonneg(_on(q, lo, hi), strict=True) is True
+
+
+def _divide(p, e: Fraction):
+    """``p / (alpha - e)`` for a root ``e`` of ``p`` (synthetic division)."""
+    out, acc = [], Fraction(0)
+    for c in reversed(p):
+        acc = acc * e + c
+        out.append(acc)
+    return list(reversed(out[:-1]))
 
 
 def _distinct(ev: dict, polys: list) -> None:
