@@ -468,3 +468,24 @@ def test_forged_failure_set_is_refuted(lo, hi):
     c["evidence"]["failure_set_text"] = f"({lo}, {hi})"
     c["evidence"]["sample_alpha"] = "3/4" if Fraction(lo) < Fraction(3, 4) < Fraction(hi) else c["evidence"]["sample_alpha"]
     assert recheck(c).status == "refuted"
+
+
+def _other_kinds_with(kind: str, text: str) -> dict:
+    if kind == "all_eps":
+        c = _j(certify_all_eps(geometric(2), path(3)))
+        m = c["evidence"]["metric"]
+        for e in m["edges"] + m["pairs"]:
+            e[2] = text                                             # a distance used as a power of alpha
+        m["description"] = "graph with 3 nodes and 2 edges"
+        c["claim"] = c["claim"].replace("path on 3 points (d(i, j) = |i - j|)", m["description"])
+        return c
+    c = _j(certify_approx(RR, [["0", "1"]], eps="log(2)", delta="1/5"))
+    c["evidence"]["mechanism"]["matrix"][0][0] = text
+    return c
+
+
+@pytest.mark.parametrize("kind, text", [("all_eps", "10^10"), ("approx", "2^(10^11)"),
+                                         ("approx", "(exp(1) + exp(sqrt(2)) + exp(sqrt(3)))^300")])
+def test_hostile_numbers_in_other_kinds(kind, text):
+    (status, detail), seconds = _hostile_run(_other_kinds_with(kind, text))
+    assert status == "not checkable" and detail.startswith("too large") and seconds < 20, (status, detail)

@@ -57,8 +57,8 @@ def _polys(mech, pairs):
     ``K(x)(z)`` is identically 0 (the constraint holds trivially)."""
     out, seen = [], set()
     for x, xp, d in pairs:
-        dd = Fraction(d)
-        if dd.denominator != 1:
+        dd = value(d)
+        if not isinstance(dd, Fraction) or dd.denominator != 1:
             raise NotHere("non-integer distances")
         need(dd <= MAX_DEGREE, f"a distance {d} used as a power of alpha beyond {MAX_DEGREE}")
         for ca, cb in zip(mech.codes[mech.rows[x]], mech.codes[mech.rows[xp]]):
@@ -120,8 +120,8 @@ def _check_fails(ev: dict, mech, pairs, dist):
     _require(mech.entry_text(w["x"], w["output"]) == w["K_x"] and
              mech.entry_text(w["x_prime"], w["output"]) == w["K_x_prime"], "the witness's entries are not the "
              "mechanism's")
-    d = Fraction(w["distance"])
-    if d.denominator != 1:
+    d = value(w["distance"])
+    if not isinstance(d, Fraction) or d.denominator != 1:
         raise NotHere("a non-integer distance")
     need(d <= MAX_DEGREE, f"a distance {d} used as a power of alpha")
     a, b = value(w["K_x"], alpha), value(w["K_x_prime"], alpha)
