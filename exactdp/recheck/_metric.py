@@ -266,11 +266,14 @@ def _graph_described(metric: dict, edges: list) -> bool:
         if metric["reduction"] != GRAPH_REDUCTION + " (the adjacency graph: databases differing in one individual)":
             raise ValueError("the reduction is not the one of a Hamming space")
         return True
-    elif desc.startswith("graph with "):
+    elif desc.startswith("graph with ") or ": graph with " in desc:
         c = _components(n, [(i, j) for i, j, _, _ in edges])
         want = f"graph with {n} nodes and {len(edges)} edges" + (_GRAPH_SUFFIX.format(c=c) if c > 1 else "")
-        if desc != want:
+        tail = desc if desc.startswith("graph with ") else desc[desc.index(": graph with ") + 2:]
+        if tail != want:
             raise ValueError(f"the description {desc!r} is not the carried graph's ({want!r})")
+        if tail != desc:
+            return False                      # the graph is checked; where it comes from (a query) is a name
     else:
         return False
     if metric["reduction"] != GRAPH_REDUCTION:
