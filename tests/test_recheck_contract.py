@@ -68,7 +68,7 @@ def still_true(cert: dict, where: tuple, mutant: dict) -> bool:
 
 
 #: top-level fields that are not claims (how the checker ran) or that select the reader
-NOT_CLAIMS = {"note", "method", "precision", "schema", "version", "kind", "reason"}
+NOT_CLAIMS = {"note", "schema", "version", "kind", "reason", "precision"}
 
 
 def _hint_names() -> set:
@@ -118,6 +118,8 @@ def _shift(v):
     if isinstance(v, str):
         if v in ("holds", "fails"):
             return {"holds": "fails", "fails": "holds"}[v]
+        if v in ("RATIONAL", "TRANSCENDENCE_BALLS"):                   # the other method of these kinds
+            return {"RATIONAL": "TRANSCENDENCE_BALLS", "TRANSCENDENCE_BALLS": "RATIONAL"}[v]
         try:
             from fractions import Fraction
             return str(Fraction(v) + 1)              # a number shifted by one, still a plain number
@@ -186,6 +188,26 @@ FRESH = {
 
 def test_recheck_kinds_are_the_registered_evidence_kinds():
     assert set(KINDS) == set(evidence_kinds())
+
+
+def test_recheck_methods_are_the_methods():
+    from exactdp.certificate import Method
+    from exactdp.recheck._schema import METHODS
+
+    assert METHODS == tuple(m.name for m in Method)
+
+
+def test_the_method_and_precision_are_checked():
+    c = _j(certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2"))
+    assert c["method"] == "RATIONAL" and recheck(c).status == "confirmed"
+    for field, v in (("method", "TRANSCENDENCE_BALLS"), ("method", "EXACT_LP"), ("precision", 64)):
+        f = copy.deepcopy(c)
+        f[field] = v
+        assert recheck(f).status == "refuted", (field, v)
+    f = copy.deepcopy(c)
+    f["method"] = "GUESSWORK"
+    with pytest.raises(ValueError, match="not one of"):
+        recheck(f)
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -363,6 +385,7 @@ def _privacy_with(place: str, text: str) -> dict:
         ev["mechanism"]["values"][0] = text
     elif place == "level eps":
         ev["level"].update(eps=text, R=None, D=None, text=text)
+        c["method"] = "TRANSCENDENCE_BALLS"
         c["claim"] = c["claim"].replace("eps = log(2)", f"eps = {text}")
     elif place == "level R":
         ev["level"].update(R=text, text=f"log({text})")

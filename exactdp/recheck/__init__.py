@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._kernel import NotHere, TooLarge
-from ._schema import TOP, VERDICTS, conform, loads_strict
+from ._schema import METHODS, TOP, VERDICTS, conform, loads_strict
 
 __all__ = ["recheck", "RecheckResult", "KINDS", "VERSIONS"]
 
@@ -129,6 +129,8 @@ def _load(cert) -> dict:
     conform(cert, TOP, "certificate")
     if cert["verdict"] not in VERDICTS:
         raise ValueError(f"not a certificate: the verdict {cert['verdict']!r} is not one of {', '.join(VERDICTS)}")
+    if cert["method"] not in METHODS:
+        raise ValueError(f"not a certificate: the method {cert['method']!r} is not one of {', '.join(METHODS)}")
     if (cert["verdict"] == "undecided") != (cert["reason"] is not None):
         raise ValueError("not a certificate: a reason is given exactly when the verdict is undecided")
     return cert

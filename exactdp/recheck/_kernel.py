@@ -652,3 +652,12 @@ def eps_sign(text: str) -> int:
     if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "log" and len(node.args) == 1:
         return _sign(_add(_val(node.args[0]), Fraction(-1))) * _sign(div)
     return _sign(_val(_tree(text)))
+
+
+def log_of_rational(text: str) -> bool:
+    """Is ``eps`` written ``log(R)`` or ``log(R)/D`` with a rational ``R`` (the rational regime of a level)?"""
+    node = _tree(text)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        node = node.left
+    return (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "log" and len(node.args) == 1
+            and isinstance(_val(node.args[0]), Fraction))

@@ -26,9 +26,12 @@ from __future__ import annotations
 
 import json
 
-__all__ = ["conform", "loads_strict", "TOP", "VERDICTS"]
+__all__ = ["conform", "loads_strict", "TOP", "VERDICTS", "METHODS"]
 
 VERDICTS = ("holds", "fails", "undecided")
+#: the names of the methods a verdict may rest on (``exactdp.certificate.Method``; a test keeps them equal)
+METHODS = ("RATIONAL", "TRANSCENDENCE_BALLS", "SYMBOLIC_ROOTS", "EXACT_LP", "EXACT_SOLVE", "BALL_SOLVE",
+           "VERIFIED_FLOAT", "ENUMERATION", "CLOSED_FORM", "NONE")
 
 #: the top-level fields of a certificate (every version)
 TOP = {"schema": "str", "version": "int", "kind": "str", "verdict": "str", "method": "str", "precision": "?int",

@@ -224,6 +224,8 @@ def check(c: dict):
         mech, pairs, dist, note = _setting(ev, symbolic_ok=True)
         _counts(ev, mech, pairs)
         _require(ev["root_power"] == 1, "entries are polynomials in alpha itself: root_power is 1")
+        _require(c["method"] == "SYMBOLIC_ROOTS" and c["precision"] is None, "the method of a statement for every "
+                 "eps is symbolic alpha (SYMBOLIC_ROOTS), without a precision")
         _mechanism_everywhere(mech)
         _require(ev["in_particular"] is None or eps_sign(ev["in_particular"]) > 0,
                  f"the level {ev['in_particular']!r} is not an eps > 0")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import _metric
-from ._kernel import MAX_CELLS, MAX_INEQUALITIES, _add, _mul, _neg, _sign, _value, exp_of_eps, need
+from ._kernel import MAX_CELLS, MAX_INEQUALITIES, log_of_rational, _add, _mul, _neg, _sign, _value, exp_of_eps, need
 from .privacy import METRIC, Refuted, _require
 
 __all__ = ["check", "claim_text"]
@@ -83,6 +83,11 @@ def check(c: dict) -> tuple[str, int, str]:
     ev = c["evidence"]
     try:
         status, detail = _check(ev, c["verdict"] == "holds")
+        if status == "confirmed":
+            rational = all(isinstance(_value(v), Fraction) for r in ev["mechanism"]["matrix"] for v in r) and \
+                (ev["epsilon_given"] == "0" or log_of_rational(ev["epsilon_given"]))
+            want = "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+            _require(c["method"] == want and c["precision"] is None, f"the method {c['method']!r} is not {want!r}")
     except Refuted as e:
         return "refuted", 0, str(e)
     return status, 2 * len(ev["pairs"]), detail

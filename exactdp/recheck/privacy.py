@@ -271,10 +271,27 @@ def _tight_list(mech, dist, tight: list, lv, distinct: int) -> None:
                  f"the listed tight constraint ({t['x']}, {t['x_prime']}, {t['output']}) is not tight")
 
 
+def check_method(c: dict, rational: bool) -> None:
+    """The method the verdict rests on is the one its numbers call for: exact rational arithmetic when the
+    entries and the level are rational, else the exact zero test with certified balls; no precision."""
+    want = "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+    _require(c["method"] == want and c["precision"] is None, f"the method {c['method']!r} (precision "
+             f"{c['precision']}) is not {want!r}: the numbers are {'' if rational else 'not '}all rational")
+
+
+def _rational(mech: _Mech, lv: dict | None) -> bool:
+    vals = all(isinstance(mech.val(i), Fraction) for i in range(len(mech.values)))
+    return vals and (lv is None or (lv["eps"] is None and isinstance(value(lv["R"]), Fraction)))
+
+
 # ----------------------------------------------------------------------------------------- epsilon ----
-def check_epsilon(ev: dict, verdict: str):
+def check_epsilon(ev: dict, verdict: str, c: dict | None = None):
+    """Re-check the evidence of an ``epsilon`` certificate (``c``: the certificate, whose method is checked
+    too; None for a nested smallest-eps record)."""
     mech, pairs, dist, note = _setting(ev)
     _counts(ev, mech, pairs)
+    if c is not None and "method" in c:
+        check_method(c, ev["level"] is None or _rational(mech, ev["level"]))
     eps, b, lv = ev["epsilon"], ev["binding"], ev["level"]
     _require(ev["lower_bound"] is None, "a lower bound in a decided certificate")
     if eps == "inf":
@@ -314,6 +331,7 @@ def check_privacy(c: dict):
     ev, verdict = c["evidence"], c["verdict"]
     mech, pairs, dist, note = _setting(ev)
     _counts(ev, mech, pairs)
+    check_method(c, _rational(mech, ev["level"]))
     _check_level(ev["level"])
     lv = _level(ev["level"])
     viol, ties, n, tdist = count(mech, pairs, lv)
@@ -379,7 +397,7 @@ def _smallest(ev: dict, verdict: str, mech: _Mech, dist: dict) -> tuple:
 def check(c: dict):
     try:
         if c["kind"] == "epsilon":
-            return check_epsilon(c["evidence"], c["verdict"])
+            return check_epsilon(c["evidence"], c["verdict"], c)
         return check_privacy(c)
     except Refuted as e:
         return REFUTED, 0, str(e)
