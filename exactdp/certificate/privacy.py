@@ -178,7 +178,7 @@ def _definition(level_text=None):
 
 def _mechanism_step(m: MechanismData):
     return Step("The mechanism",
-                f"$K$ is the {len(m.inputs)} x {len(m.outputs)} exact matrix *{m.name}* ({len(m.values)} distinct "
+                f"$K$ is the {len(m.inputs)} x {len(m.outputs)} exact matrix *{m.name}* ({len(m.values)} coded "
                 "values). Every entry was checked to be >= 0 and every row to sum to exactly 1 when it was built.")
 
 
