@@ -187,7 +187,7 @@ def test_recheck_confirms_and_refutes_tampering(eps, delta, holds):
     j = json.loads(json.dumps(c.to_json()))            # pure JSON data
     assert recheck(j).status == "confirmed"
     bad = copy.deepcopy(j)
-    bad["evidence"]["witness"]["P_x(S)"] = "1/2"       # one witness number changed
+    bad["evidence"]["witness"]["P_x_S"] = "1/2"       # one witness number changed
     assert recheck(bad).status == "refuted"
     bad = copy.deepcopy(j)
     bad["verdict"] = "fails" if holds else "holds"     # the verdict flipped

@@ -190,7 +190,8 @@ def test_recheck_refuses_what_is_not_a_certificate(bad, msg):
 def test_malformed_evidence_is_refuted_not_crashed():
     j = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2").to_json()
     del j["evidence"]["mechanism"]
-    assert recheck(j).status == "refuted"
+    with pytest.raises(ValueError, match="not a certificate: evidence: fields do not match; missing .'mechanism'."):
+        recheck(j)                                         # refused before any work (schema 2: strict parsing)
 
 
 def test_int_matrix_is_exact_compact_and_refuses_non_integers():
@@ -224,8 +225,8 @@ def test_recheck_requires_a_mechanism_and_valid_codes():
         return recheck(j)
     r = tampered(lambda m: m["codes"][0].__setitem__(0, -1))           # would index values[-1]
     assert r.status == "refuted" and "not an integer in [0," in r.detail
-    r = tampered(lambda m: m["codes"][0].__setitem__(0, True))
-    assert r.status == "refuted" and "not an integer" in r.detail
+    with pytest.raises(ValueError, match="not a certificate: evidence.mechanism.codes.0..0.: expected int, got bool"):
+        tampered(lambda m: m["codes"][0].__setitem__(0, True))      # a bool is not a code: refused when read
     r = tampered(lambda m: m["codes"][1].__setitem__(0, m["codes"][1][2]))  # row 1 no longer sums to 1
     assert r.status == "refuted" and "row 1 does not sum to exactly 1" in r.detail
     # transcendental entries: the row sums are decided by the exact zero test

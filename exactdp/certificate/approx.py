@@ -12,10 +12,69 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .privacy import tex
-from .records import Evidence, evidence_kind
+from .common import MetricData
+from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["ApproxEvidence"]
+__all__ = ["ApproxEvidence", "ApproxMechanism", "ApproxWitness"]
+
+
+@dataclass(frozen=True)
+class ApproxMechanism(Record):
+    """The mechanism of an ``approx`` certificate in its file format: ``matrix[i][j] = P_(inputs[i])(outputs[j])``.
+
+    Examples
+    --------
+    >>> ApproxMechanism(name="K", inputs=["a"], outputs=["0"], matrix=[["1"]]).matrix
+    [['1']]
+    """
+
+    name: str
+    inputs: list[str]
+    outputs: list[str]
+    matrix: list[list[str]]
+
+    def __getitem__(self, key: str):
+        return getattr(self, key)
+
+
+_KEYS = {"P_x(S)": "P_x_S", "P_x'(S)": "P_x_prime_S"}
+
+
+@dataclass(frozen=True)
+class ApproxWitness(Record):
+    """The ordered pair with the largest excess: its worst set ``S*``, both sums, both sides and the excess.
+
+    ``kind`` is ``binding`` (verdict holds) or ``violation``; ``factor`` is ``e^eps``; ``lhs = P_x(S*)``,
+    ``rhs = e^eps P_x'(S*) + delta``; ``violating_pairs`` counts the ordered pairs whose excess exceeds delta
+    (0 when the verdict holds).  ``w["P_x(S)"]`` reads ``P_x_S`` (the names of schema 1).
+
+    Examples
+    --------
+    >>> w = ApproxWitness(kind="binding", x="0", x_prime="1", worst_set=["0"], P_x_S="3/5", P_x_prime_S="1/5",
+    ...                   factor="2", lhs="3/5", rhs="3/5", excess="1/5", violating_pairs=0)
+    >>> w["P_x(S)"], w["excess"]
+    ('3/5', '1/5')
+    """
+
+    kind: str
+    x: str
+    x_prime: str
+    worst_set: list[str]
+    P_x_S: str
+    P_x_prime_S: str
+    factor: str
+    lhs: str
+    rhs: str
+    excess: str
+    violating_pairs: int
+
+    def __getitem__(self, key: str):
+        return getattr(self, _KEYS.get(key, key))
+
+    def get(self, key: str, default=None):
+        """``self[key]``, or ``default`` for a name that is not a field (the dict reading of schema 1)."""
+        return getattr(self, _KEYS.get(key, key), default)
 
 
 @evidence_kind("approx")
@@ -23,20 +82,21 @@ __all__ = ["ApproxEvidence"]
 class ApproxEvidence(Evidence):
     """``P_x(S) <= e^eps P_x'(S) + delta`` for every neighbouring pair (both orders) and output set ``S``.
 
-    ``witness`` (when there is a pair): ``kind`` (``binding`` or ``violation``), ``x``, ``x_prime``,
-    ``worst_set`` (the outputs of ``S*``), ``P_x(S)``, ``P_x'(S)``, ``factor`` (``e^eps``), ``lhs``, ``rhs``
-    (``e^eps P_x'(S*) + delta``), ``excess`` and ``violating_pairs``.
+    ``metric`` is the metric the relation comes from (its pairs at distance 1), when it was given as one.
     """
 
-    mechanism: dict
+    mechanism: ApproxMechanism
     epsilon_given: str
     delta: str
     relation: str
-    pairs: list
+    metric: MetricData | None
+    pairs: list[list[str]]
     e_eps: str | None
     excess: str | None               # the largest excess: the smallest delta at this eps ("0" for no pair)
-    worst_set: list | None
-    witness: dict | None
+    worst_set: list[str] | None
+    witness: ApproxWitness | None
+
+    _nested = {"mechanism": ApproxMechanism, "metric": MetricData, "witness": ApproxWitness}
 
 
 def _definition(ev):

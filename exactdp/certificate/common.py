@@ -6,6 +6,7 @@ evidence; nothing downstream (renderers, the re-check) sees a live object.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["MechanismData", "LevelData", "MetricData", "Constraint", "mechanism_data", "level_data", "metric_data"]
+__all__ = ["MechanismData", "LevelData", "MetricData", "DistanceTable", "Constraint", "mechanism_data", "level_data", "metric_data"]
 
 
 @dataclass(frozen=True)
@@ -45,9 +46,9 @@ class MechanismData(Record):
     """
 
     name: str
-    inputs: list
-    outputs: list
-    values: list
+    inputs: list[str]
+    outputs: list[str]
+    values: list[str]
     codes: IntMatrix
 
     def __post_init__(self):
@@ -98,12 +99,38 @@ class LevelData(Record):
 
 
 @dataclass(frozen=True)
-class MetricData(Record):
-    """A metric by its generating pairs ``[x, x', d(x, x')]`` and the reason they suffice.
+class DistanceTable(Record):
+    """An explicit distance matrix, interned: ``d(labels[i], labels[j]) = values[codes[i][j]]`` (``"inf"`` allowed).
 
-    When every pair of distinct points is a generating pair at one distance (the discrete metric), ``pairs``
-    is empty and ``all_pairs_at`` holds that distance, with the points in ``labels``: ``n(n-1)/2`` pairs are
-    not written out.  Checking the generating pairs suffices (ECP14 sec. 3.2).
+    Parameters
+    ----------
+    values : list of str
+        Distinct exact distances (``"0"`` on the diagonal).
+    codes : IntMatrix
+        Index into ``values`` per pair of points.
+
+    Examples
+    --------
+    >>> DistanceTable(values=["0", "1"], codes=[[0, 1], [1, 0]]).codes[0]
+    [0, 1]
+    """
+
+    values: list[str]
+    codes: IntMatrix
+
+    def __post_init__(self):
+        object.__setattr__(self, "codes", IntMatrix(self.codes))
+        super().__post_init__()
+
+
+@dataclass(frozen=True)
+class MetricData(Record):
+    """A metric by what it rests on, and its generating pairs ``[x, x', d(x, x')]`` (ECP14 sec. 3.2).
+
+    Exactly one definition is carried, so that the re-check derives the generating pairs itself: ``edges``
+    (the metric is the shortest-path metric of these weighted edges), ``distances`` (an explicit matrix) or
+    ``all_pairs_at`` (every pair of distinct points at this distance; ``pairs`` is then empty, the ``n(n-1)/2``
+    pairs are not written out).  Checking the generating pairs suffices (ECP14 sec. 3.2).
 
     Parameters
     ----------
@@ -111,28 +138,37 @@ class MetricData(Record):
         The metric's one-line description.
     points : int
         Number of points.
+    labels : list of str
+        The points, in order.
     pairs : list of list of str
         ``[x, x', d(x, x')]`` per generating pair (exact text).
     reduction : str
         Why checking these pairs suffices.
     all_pairs_at : str, optional
         The common distance when every pair is generating.
-    labels : list of str, optional
-        The points, with ``all_pairs_at``.
+    edges : list of list of str, optional
+        ``[x, x', w]``: the weighted edges of the graph whose shortest paths are the metric.
+    distances : DistanceTable, optional
+        The explicit distance matrix.
 
     Examples
     --------
     >>> from exactdp.metrics import path
-    >>> metric_data(path(3)).pairs
-    [['0', '1', '1'], ['1', '2', '1']]
+    >>> m = metric_data(path(3))
+    >>> m.pairs, m.edges
+    ([['0', '1', '1'], ['1', '2', '1']], [['0', '1', '1'], ['1', '2', '1']])
     """
 
     description: str
     points: int
-    pairs: list
+    labels: list[str]
+    pairs: list[list[str]]
     reduction: str
     all_pairs_at: str | None = None
-    labels: list | None = None
+    edges: list[list[str]] | None = None
+    distances: DistanceTable | None = None
+
+    _nested = {"distances": DistanceTable}
 
 
 @dataclass(frozen=True)
@@ -249,12 +285,22 @@ def metric_data(metric: FiniteMetric) -> MetricData:
     --------
     >>> from exactdp.metrics import discrete
     >>> m = metric_data(discrete(3))
-    >>> m.pairs, m.all_pairs_at, m.labels
-    ([], '1', ['0', '1', '2'])
+    >>> m.pairs, m.all_pairs_at, m.labels, m.edges
+    ([], '1', ['0', '1', '2'], None)
     """
     pts = metric.points
+    labels = [str(p) for p in pts]
+    def record(pairs, **definition) -> MetricData:
+        return MetricData(description=metric.description, points=len(metric), labels=labels, pairs=pairs,
+                          reduction=metric.reduction, **definition)
     if metric.params.get("kind") == "discrete" and len(metric) >= 2:
-        return MetricData(description=metric.description, points=len(metric), pairs=[], reduction=metric.reduction,
-                          all_pairs_at=exact_str(metric.d(0, 1)), labels=[str(p) for p in pts])
-    pairs = [[str(pts[i]), str(pts[j]), exact_str(d)] for i, j, d in metric.generating_pairs()]
-    return MetricData(description=metric.description, points=len(metric), pairs=pairs, reduction=metric.reduction)
+        return record([], all_pairs_at=exact_str(metric.d(0, 1)))
+    pairs = [[labels[i], labels[j], exact_str(d)] for i, j, d in metric.generating_pairs()]
+    if metric.kind == "matrix":
+        vals: dict = {}
+        codes = [[vals.setdefault("inf" if d == math.inf else exact_str(d), len(vals)) for d in row]
+                 for row in metric.distance_matrix()]
+        return record(pairs, distances=DistanceTable(values=list(vals), codes=IntMatrix(codes)))
+    edges = pairs if metric.defining_edges is None else \
+        [[labels[i], labels[j], exact_str(w)] for i, j, w in metric.defining_edges()]
+    return record(pairs, edges=edges)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["Verdict", "Method", "Certificate", "UNDECIDED", "SCHEMA", "SCHEMA_VERSION"]
 
 SCHEMA = "exactdp-certificate"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 #: the third verdict: no exact regime decides the question
@@ -176,7 +176,7 @@ class Certificate(Generic[E]):
         >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
         >>> d = c.to_json()
         >>> d["schema"], d["version"], d["verdict"], d["evidence"]["epsilon"]
-        ('exactdp-certificate', 1, 'holds', 'log(2)')
+        ('exactdp-certificate', 2, 'holds', 'log(2)')
         """
         return {"schema": SCHEMA, "version": SCHEMA_VERSION, "kind": self.kind, "verdict": self.verdict.value,
                 "method": self.method.name, "precision": self.precision, "claim": self.claim,
@@ -223,10 +223,10 @@ class Certificate(Generic[E]):
 
         Examples
         --------
-        >>> Certificate.from_json({"schema": "exactdp-certificate", "version": 2})
+        >>> Certificate.from_json({"schema": "exactdp-certificate", "version": 1})
         Traceback (most recent call last):
         ...
-        ValueError: certificate schema version 2; this exactdp reads version 1
+        ValueError: certificate schema version 1; this exactdp reads version 2 (a schema-1 file is still re-checked by exactdp recheck)
         """
         if isinstance(data, str):
             data = json.loads(data)
@@ -234,7 +234,8 @@ class Certificate(Generic[E]):
             raise ValueError(f"not an exactdp certificate (expected \"schema\": \"{SCHEMA}\")")
         if data.get("version") != SCHEMA_VERSION:
             raise ValueError(f"certificate schema version {data.get('version')!r}; this exactdp reads "
-                             f"version {SCHEMA_VERSION}")
+                             f"version {SCHEMA_VERSION}" + (" (a schema-1 file is still re-checked by exactdp recheck)"
+                                                            if data.get("version") == 1 else ""))
         return cls(kind=data["kind"], verdict=Verdict(data["verdict"]), method=Method[data["method"]],
                    claim=data["claim"], evidence=evidence_from_json(data["kind"], data["evidence"]),
                    reason=data["reason"], precision=data["precision"], note=data["note"])

@@ -13,10 +13,10 @@ from ..errors import ExactDPError
 from ..exact.decide import exact_latex
 from ..exact.values import LogVal, Setting, exact_number
 from .common import Constraint, LevelData, MechanismData, MetricData
-from .records import Evidence, evidence_kind
+from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["PrivacyEvidence", "EpsilonEvidence", "AllEpsEvidence", "tex"]
+__all__ = ["PrivacyEvidence", "EpsilonEvidence", "AllEpsEvidence", "Counts", "Factor", "Piece", "tex"]
 
 
 def tex(s: str | None) -> str:
@@ -41,25 +41,79 @@ def tex(s: str | None) -> str:
 
 # ----------------------------------------------------------------------------------------------- records ----
 @dataclass(frozen=True)
+class Counts(Record):
+    """How many generating pairs, outputs and inequalities (``2 * pairs * outputs``) the reduction leaves.
+
+    Examples
+    --------
+    >>> Counts(pairs=2, outputs=3, inequalities=12)["inequalities"]
+    12
+    """
+
+    pairs: int
+    outputs: int
+    inequalities: int
+
+    def __getitem__(self, key: str) -> int:
+        return getattr(self, key)
+
+
+@dataclass(frozen=True)
+class Factor(Record):
+    """``e^(eps d)`` at one generating distance ``d``, exact text.
+
+    Examples
+    --------
+    >>> Factor(distance="1", factor="2").factor
+    '2'
+    """
+
+    distance: str
+    factor: str
+
+
+@dataclass(frozen=True)
+class Piece(Record):
+    """A piece of the failure set in ``alpha``: an interval (ends open unless closed) or a point.
+
+    ``lo``/``hi`` are exact (a rational, or an algebraic root described in words); ``lo_approx`` and
+    ``hi_approx`` are decimal approximations for people: hints, never claims.
+
+    Examples
+    --------
+    >>> Piece(lo="1/2", hi="1", point=False, lo_closed=False, hi_closed=False, lo_approx="0.5", hi_approx="1").hi
+    '1'
+    """
+
+    lo: str
+    hi: str
+    point: bool
+    lo_closed: bool
+    hi_closed: bool
+    lo_approx: str = field(default="", metadata={"role": "hint"})
+    hi_approx: str = field(default="", metadata={"role": "hint"})
+
+    def __getitem__(self, key: str):
+        return getattr(self, key)
+
+
+@dataclass(frozen=True)
 class EpsilonEvidence(Evidence):
     """The exact smallest eps: ``log(K(x)(z)/K(x')(z))/d`` at the binding constraint, checked everywhere."""
 
     mechanism: MechanismData
     metric: MetricData
-    counts: dict
+    counts: Counts
     epsilon: str | None               # "log(2)", "1/2", "0", "inf"; None when undecided
-    enclosure: list | None            # [lo, hi] decimal strings, rounded outward
+    enclosure: list[str] | None       # [lo, hi] decimal strings, rounded outward
     level: LevelData | None           # the level eps* (None for inf, or undecided)
     binding: Constraint | None        # the binding constraint (an equality at eps*) or the one-sided zero
-    tight: list = field(default_factory=list)
+    tight: list[Constraint] = field(default_factory=list)
     tight_count: int = 0
-    tight_distinct: int = 0
-    rounds: int = 0
     lower_bound: str | None = None    # when undecided: a level shown not to suffice
-    stats: dict = field(default_factory=dict)
 
-    _nested = {"mechanism": MechanismData, "metric": MetricData, "level": LevelData, "binding": Constraint,
-               "tight": Constraint}
+    _nested = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts, "level": LevelData,
+               "binding": Constraint, "tight": Constraint}
 
 
 @dataclass(frozen=True)
@@ -69,23 +123,21 @@ class PrivacyEvidence(Evidence):
     mechanism: MechanismData
     metric: MetricData
     level: LevelData
-    counts: dict
-    stats: dict
-    factors: list                     # [distance, e^(eps d)] as exact text, first few distances
+    counts: Counts
+    factors: list[Factor]             # e^(eps d) at the first few generating distances
     violation: Constraint | None      # the worst violated inequality (verdict fails)
     violated_count: int
-    tight: list                       # tight inequalities listed (verdict holds)
+    tight: list[Constraint]           # tight inequalities listed (verdict holds)
     tight_count: int
-    tight_distinct: int
     tightest: Constraint | None       # the binding constraint of eps*, evaluated at this level
     undecided_at: Constraint | None   # a comparison no exact regime settles
     epsilon: str | None               # the exact smallest eps (as in ``smallest``), None if not computed
-    enclosure: list | None
+    enclosure: list[str] | None
     smallest: EpsilonEvidence | None
 
-    _nested = {"mechanism": MechanismData, "metric": MetricData, "level": LevelData, "violation": Constraint,
-               "tight": Constraint, "tightest": Constraint, "undecided_at": Constraint,
-               "smallest": EpsilonEvidence}
+    _nested = {"mechanism": MechanismData, "metric": MetricData, "level": LevelData, "counts": Counts,
+               "factors": Factor, "violation": Constraint, "tight": Constraint, "tightest": Constraint,
+               "undecided_at": Constraint, "smallest": EpsilonEvidence}
 
 
 @dataclass(frozen=True)
@@ -94,17 +146,19 @@ class AllEpsEvidence(Evidence):
 
     mechanism: MechanismData
     metric: MetricData
-    counts: dict
+    counts: Counts
     distinct: int
     identically_tight: int
     sign_decided: int
     root_power: int                   # L: entries are polynomials in alpha^(1/L)
-    failure_set: list | None          # exact pieces [{"lo", "hi", "lo_closed", "hi_closed"}...] of alpha
+    failure_set: list[Piece] | None   # exact pieces of alpha
     failure_set_text: str | None      # the same union of intervals, as text
     witness: Constraint | None        # a failing constraint, sides evaluated at sample_alpha
     sample_alpha: str | None
+    in_particular: str | None = None  # a level the statement for every eps was asked for
 
-    _nested = {"mechanism": MechanismData, "metric": MetricData, "witness": Constraint}
+    _nested = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts, "failure_set": Piece,
+               "witness": Constraint}
 
 
 evidence_kind("epsilon")(EpsilonEvidence)
@@ -124,11 +178,11 @@ def _definition(level_text=None):
 
 def _mechanism_step(m: MechanismData):
     return Step("The mechanism",
-                f"$K$ is the {len(m.inputs)} x {len(m.outputs)} exact matrix *{m.name}* ({len(m.values)} distinct "
+                f"$K$ is the {len(m.inputs)} x {len(m.outputs)} exact matrix *{m.name}* ({len(m.values)} coded "
                 "values). Every entry was checked to be >= 0 and every row to sum to exactly 1 when it was built.")
 
 
-def _reduction_step(g: MetricData, counts: dict):
+def _reduction_step(g: MetricData, counts: Counts):
     red = g.reduction[:1].upper() + g.reduction[1:]
     return Step("Reduction to generating pairs",
                 f"The metric is the {g.description}. {red}. So it suffices to check {counts['pairs']} pair(s), in "
@@ -175,11 +229,9 @@ def _epsilon_proof(cert) -> Proof:
                           f"$K(x)(z) / K(x')(z) = {tex(b.K_x)} / {tex(b.K_x_prime)}$, so "
                           f"$\\varepsilon^* \\ge {tex(ev.epsilon)}$."))
         steps.append(Step("Every other constraint holds at that level",
-                          f"At $\\varepsilon = {tex(ev.epsilon)}$ all {ev.stats.get('comparisons', 0)} distinct "
-                          f"comparisons were decided: none is violated and {ev.tight_count} inequalities are tight "
-                          f"(equalities). Hence $\\varepsilon^* = {tex(ev.epsilon)}$"
-                          + (f" (found in {ev.rounds} rounds of a float-guided search, each round decided exactly)."
-                             if ev.rounds > 1 else ".")))
+                          f"At $\\varepsilon = {tex(ev.epsilon)}$ all {ev.counts['inequalities']} inequalities "
+                          f"were decided: none is violated and {ev.tight_count} are tight "
+                          f"(equalities). Hence $\\varepsilon^* = {tex(ev.epsilon)}$."))
     if ev.epsilon is None:
         concl = "The exact smallest epsilon could not be decided."
     elif ev.epsilon == "inf":
@@ -218,8 +270,8 @@ def _all_hold(ev: PrivacyEvidence):
         t = ev.tight[0]
         ex = (f" For example $K({t.x})({t.output}) = {tex(t.K_x)} = e^{{\\varepsilon \\cdot {tex(t.distance)}}} "
               f"K({t.x_prime})({t.output})$ exactly.")
-    step = Step("Every constraint holds", f"All {ev.stats.get('comparisons', 0)} distinct comparisons satisfy the "
-                f"inequality; {ev.tight_count} inequalities hold with equality (tight constraints).{ex}")
+    step = Step("Every constraint holds", f"All {ev.counts['inequalities']} inequalities hold; "
+                f"{ev.tight_count} of them with equality (tight constraints).{ex}")
     more = [("tight inequalities", str(ev.tight_count))]
     if ev.tightest is not None:
         t = ev.tightest
@@ -237,7 +289,7 @@ def _privacy_proof(cert) -> Proof:
         steps.append(Step("Undecided", cert.reason))
         return Proof(claim_latex, steps, "Undecided: " + cert.reason, [("level", lv.text)])
     steps += [_mechanism_step(ev.mechanism), _reduction_step(ev.metric, ev.counts)]
-    lines = ", ".join(f"$e^{{\\varepsilon \\cdot {tex(d)}}} = {tex(f)}$" for d, f in ev.factors)
+    lines = ", ".join(f"$e^{{\\varepsilon \\cdot {tex(f.distance)}}} = {tex(f.factor)}$" for f in ev.factors)
     steps.append(Step("The level", f"$\\varepsilon = {tex(lv.text)}$; for the generating distances: {lines}"
                       + (" ..." if ev.counts["pairs"] and len(ev.factors) >= 4 else "") + "."))
     summary = [("level", f"eps = {lv.text}")]

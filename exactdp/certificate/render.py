@@ -126,9 +126,13 @@ def proof_of(cert: Certificate) -> Proof:
     return fn(cert)
 
 
+#: how the note is introduced: it records how the checker ran (statistics), it is not a claim and is not re-checked
+NOTE_LABEL = "how the checker ran (not a claim; not re-checked)"
+
+
 def _method_line(cert) -> str:
     m = str(cert.method) + (f" at {cert.precision} bits" if cert.precision else "")
-    return m + (f"; {cert.note}" if cert.note else "")
+    return m + (f" [{NOTE_LABEL}: {cert.note}]" if cert.note else "")
 
 
 _PLAIN_WORDS = {"varepsilon": "eps", "alpha": "alpha", "le": "<=", "ge": ">=", "ne": "!=", "infty": "inf",

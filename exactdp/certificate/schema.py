@@ -1,5 +1,9 @@
 """The JSON Schema of certificates, generated from the evidence records.
 
+A field declared ``dataclasses.field(metadata={"role": "hint"})`` is a *hint* (data that only speeds the
+re-check or helps people read, never a claim): its schema carries ``"x-exactdp-role": "hint"``.  Every other
+field is a claim, re-derived by the independent re-check.  ``list[T]`` annotations give typed arrays.
+
 ``schema/certificate.schema.json`` in the repository is this function's
 output; a test regenerates it and fails when the file is stale, and validates
 certificates of every kind against it.
@@ -14,32 +18,36 @@ from .records import Record, evidence_kinds
 
 __all__ = ["json_schema"]
 
-_BASIC = {"str": {"type": "string"}, "int": {"type": "integer"}, "bool": {"type": "boolean"},
+_BASIC: dict[str, dict] = {"str": {"type": "string"}, "int": {"type": "integer"}, "bool": {"type": "boolean"},
           "list": {"type": "array"}, "dict": {"type": "object"}, "None": {"type": "null"},
           "IntMatrix": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}}
 
 
+def _one(p: str, records: dict) -> dict:
+    if p.startswith("list[") and p.endswith("]"):
+        return {"type": "array", "items": _one(p[5:-1].strip(), records)}
+    if p in _BASIC:
+        return _BASIC[p]
+    if p in records:
+        return {"$ref": f"#/$defs/{p}"}
+    raise TypeError(f"schema: unsupported annotation {p!r}")
+
+
 def _type(annotation: str, records: dict) -> dict:
-    parts = [p.strip() for p in annotation.split("|")]
-    out: list = []
-    for p in parts:
-        if p in _BASIC:
-            out.append(_BASIC[p])
-        elif p in records:
-            out.append({"$ref": f"#/$defs/{p}"})
-        else:
-            raise TypeError(f"schema: unsupported annotation {annotation!r}")
+    out = [_one(p.strip(), records) for p in annotation.split("|")]
     return out[0] if len(out) == 1 else {"anyOf": out}
 
 
 def _record_schema(cls, records: dict) -> dict:
     props, required = {}, []
     for f in fields(cls):
-        t = _type(str(f.type), records)
+        t = _type(f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type)), records)
         sub = cls._nested.get(f.name)
         if sub is not None and "array" in str(t):
             t = {"anyOf": [{"type": "array", "items": {"$ref": f"#/$defs/{sub.__name__}"}}, {"type": "null"}]} \
                 if "None" in str(f.type) else {"type": "array", "items": {"$ref": f"#/$defs/{sub.__name__}"}}
+        if f.metadata.get("role") == "hint":
+            t = {**t, "x-exactdp-role": "hint"}
         props[f.name] = t
         if f.default is MISSING and f.default_factory is MISSING:
             required.append(f.name)
@@ -62,7 +70,19 @@ def _all_records() -> dict:
 
 
 def json_schema() -> dict:
-    """The JSON Schema (draft 2020-12) of an exactdp certificate, one evidence branch per kind."""
+    """The JSON Schema (draft 2020-12) of an exactdp certificate, one evidence branch per kind.
+
+    Returns
+    -------
+    dict
+        The schema; ``schema/certificate.schema.json`` is its JSON text.
+
+    Examples
+    --------
+    >>> s = json_schema()
+    >>> s["properties"]["version"], s["$defs"]["Piece"]["properties"]["lo_approx"]["x-exactdp-role"]
+    ({'const': 2}, 'hint')
+    """
     records = _all_records()
     assert all(issubclass(c, Record) for c in records.values())
     defs = {name: _record_schema(cls, records) for name, cls in records.items()}

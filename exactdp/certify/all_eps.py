@@ -17,7 +17,7 @@ import sympy as sp
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Constraint, Method, mechanism_data, metric_data
-from ..certificate.privacy import AllEpsEvidence
+from ..certificate.privacy import AllEpsEvidence, Counts, Piece
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str
 from ..exact.expo import ExpFrac
@@ -89,7 +89,7 @@ def certify_all_eps(mech: Mechanism, metric: FiniteMetric | nx.Graph) -> Certifi
     cons = Constraints(mech, metric)
     claim = f"{mech.name} is eps*d-private for every eps > 0 on the {metric.description}"
     base = dict(mechanism=mechanism_data(mech), metric=metric_data(metric),
-                counts={"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total})
+                counts=Counts(pairs=cons.n_pairs, outputs=cons.n_outputs, inequalities=cons.total))
     try:
         L = _root_power(vals, cons.dvals)
         seen, zero_count, decided, fail_pieces, first_fail = _decide_signs(cons, vals, L)
@@ -97,7 +97,7 @@ def certify_all_eps(mech: Mechanism, metric: FiniteMetric | nx.Graph) -> Certifi
         return _undecided(claim, base, str(e))
     fails = AlphaSet(fail_pieces)
     kw = dict(base, distinct=seen, identically_tight=zero_count, sign_decided=decided, root_power=int(L),
-              failure_set=fails.to_json(), failure_set_text=str(fails))
+              failure_set=[Piece(**p) for p in fails.to_json()], failure_set_text=str(fails))
     if fails.is_empty():
         return Certificate("all_eps", True, Method.SYMBOLIC_ROOTS, claim,
                            AllEpsEvidence(**kw, witness=None, sample_alpha=None))

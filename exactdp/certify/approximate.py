@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method
-from ..certificate.approx import ApproxEvidence
+from ..certificate.approx import ApproxEvidence, ApproxMechanism, ApproxWitness
+from ..certificate.common import metric_data
 from ..errors import InvalidInput, InvalidType, Undecided, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.expo import ExpFrac
@@ -281,6 +282,7 @@ def certify_approx(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: 
     claim = (f"{mech.name} is (eps, delta)-DP with eps = {lvl.eps_str()}, delta = {exact_str(dlt)} over the "
              f"{rel}")
     base: dict[str, Any] = dict(epsilon_given=lvl.eps_str(), delta=exact_str(dlt), relation=rel,
+                metric=metric_data(neighbours) if isinstance(neighbours, FiniteMetric) else None,
                 pairs=[[str(mech.inputs[i]), str(mech.inputs[j])] for i, j in pairs])
     try:
         cm = mech.at(lvl) if mech.regime == "symbolic" else mech.validate()
@@ -300,13 +302,13 @@ def certify_approx(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: 
     return Certificate("approx", verdict, _method(lvl, cm), claim, ev)
 
 
-def _mech_json(mech) -> dict:
+def _mech_json(mech) -> ApproxMechanism:
     js = mech.to_json()
-    return {"inputs": [str(x) for x in js["inputs"]], "outputs": [str(z) for z in js["outputs"]],
-            "matrix": js["matrix"]}
+    return ApproxMechanism(name=str(mech.name), inputs=[str(x) for x in js["inputs"]],
+                           outputs=[str(z) for z in js["outputs"]], matrix=js["matrix"])
 
 
-def _witness(cm, lvl, dlt, best, rows, verdict) -> dict:
+def _witness(cm, lvl, dlt, best, rows, verdict) -> ApproxWitness:
     """The maximising ordered pair, its worst set and both sides, as exact text."""
     i, j, S, A, B = best
     E = lvl.factor(ONE)
@@ -315,10 +317,10 @@ def _witness(cm, lvl, dlt, best, rows, verdict) -> dict:
     else:
         rhs = f"{lvl.factor_str(ONE)}*({exact_str(B)}) + {exact_str(dlt)}"
     over = sum(1 for r in rows if affine_sign(r[3] - dlt, r[4], lvl) > 0) if not verdict else 0
-    return {"kind": "binding" if verdict else "violation", "x": str(cm.inputs[i]), "x_prime": str(cm.inputs[j]),
-            "worst_set": [str(cm.outputs[y]) for y in S], "P_x(S)": exact_str(A), "P_x'(S)": exact_str(B),
-            "factor": lvl.factor_str(ONE), "lhs": exact_str(A), "rhs": rhs, "excess": _excess_str(A, B, lvl),
-            "violating_pairs": over}
+    return ApproxWitness(kind="binding" if verdict else "violation", x=str(cm.inputs[i]), x_prime=str(cm.inputs[j]),
+                         worst_set=[str(cm.outputs[y]) for y in S], P_x_S=exact_str(A), P_x_prime_S=exact_str(B),
+                         factor=lvl.factor_str(ONE), lhs=exact_str(A), rhs=rhs, excess=_excess_str(A, B, lvl),
+                         violating_pairs=over)
 
 
 def _method(lvl, mech) -> Method:

@@ -662,8 +662,17 @@ class Constraints:
                 S.worst = Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k]))
                 S.worst_guide = g[j]
         S.tight_distinct += len(ti)
-        for k in ti[: max(0, MAX_LISTED - len(S.tight_listed))].tolist():
-            S.tight_listed.append(Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k])))
+        if len(S.tight_listed) < MAX_LISTED:
+            # one per distinct triple (chunks of the sorted mode may repeat a triple): the re-check derives the
+            # listed count as min(MAX_LISTED, distinct tight triples)
+            have = {(t.a, t.b, t.dc) for t in S.tight_listed}
+            for k in ti.tolist():
+                t = Triple(int(ch.first[k]), int(ch.A[k]), int(ch.B[k]), int(ch.DC[k]))
+                if (t.a, t.b, t.dc) not in have:
+                    have.add((t.a, t.b, t.dc))
+                    S.tight_listed.append(t)
+                    if len(S.tight_listed) == MAX_LISTED:
+                        break
 
 
 def _counted(c):

@@ -18,13 +18,14 @@ output has probability zero on one side of a constraint only.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any, Callable
 
 from flint import fmpq
 
 from ..certificate import (UNDECIDED, Certificate, Constraint, MechanismData, MetricData, Method, level_data,
                            mechanism_data, metric_data)
-from ..certificate.privacy import AllEpsEvidence, EpsilonEvidence, PrivacyEvidence
+from ..certificate.privacy import AllEpsEvidence, Counts, EpsilonEvidence, Factor, PrivacyEvidence
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level, level_of
@@ -67,8 +68,8 @@ def _constraint(cons, t: Triple, level=None) -> Constraint:
                       K_x_prime=exact_str(b), lhs=lhs, rhs=rhs, excess=excess)
 
 
-def _counts(cons) -> dict:
-    return {"pairs": cons.n_pairs, "outputs": cons.n_outputs, "inequalities": cons.total}
+def _counts(cons) -> Counts:
+    return Counts(pairs=cons.n_pairs, outputs=cons.n_outputs, inequalities=cons.total)
 
 
 def _method(level, mech) -> Method:
@@ -77,9 +78,12 @@ def _method(level, mech) -> Method:
     return Method.TRANSCENDENCE_BALLS
 
 
-def _note(stats) -> str:
+def _note(stats, rounds: int = 1) -> str:
+    """How the checker ran (statistics of its method, not claims: they are not in the evidence)."""
     return (f"of {stats['comparisons']} distinct comparisons, {stats['filtered']} were settled by a certified "
-            f"outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by exact zeros")
+            f"outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by exact zeros"
+            + (f"; the smallest eps was found in {rounds} rounds of a float-guided search, each decided exactly"
+               if rounds > 1 else ""))
 
 
 def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, progress: Callable[..., object] | None = None,
@@ -175,18 +179,17 @@ def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate[Epsil
             continue
         if S.undecided:
             _, exc = S.undecided[0]
-            ev = EpsilonEvidence(**base, epsilon=None, enclosure=None, level=None, binding=None, rounds=rounds,
-                                 lower_bound=level.eps_str(), stats=S.stats)
+            ev = EpsilonEvidence(**base, epsilon=None, enclosure=None, level=None, binding=None,
+                                 lower_bound=level.eps_str())
             return Certificate("epsilon", UNDECIDED, _method(level, mech), claim, ev, reason=exc.reason,
-                               note=_note(S.stats))
+                               note=_note(S.stats, rounds))
         break
     zero = level.is_zero()
     ev = EpsilonEvidence(**base, epsilon="0" if zero else level.eps_str(),
                          enclosure=["0", "0"] if zero else list(level.eps_enclosure()),
                          level=level_data(level), binding=_constraint(cons, t, level),
-                         tight=[_constraint(cons, x) for x in S.tight_listed], tight_count=S.tight,
-                         tight_distinct=S.tight_distinct, rounds=rounds, stats=S.stats)
-    return Certificate("epsilon", True, _method(level, mech), claim, ev, note=_note(S.stats))
+                         tight=[_constraint(cons, x) for x in S.tight_listed], tight_count=S.tight)
+    return Certificate("epsilon", True, _method(level, mech), claim, ev, note=_note(S.stats, rounds))
 
 
 def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: Any = None, alpha: Any = None,
@@ -261,11 +264,9 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
     eps_cert = (smallest_epsilon(mech, metric, progress=progress, _cons=cons, _data=(mdata, gdata))
                 if with_epsilon else None)
     smallest = eps_cert.evidence if eps_cert is not None else None
-    factors = [[exact_str(d), exact_str(level.factor(d)) if level.factor(d) is not None else level.factor_str(d)]
-               for d in cons.dvals[:4]]
+    factors = [Factor(distance=exact_str(d), factor=level.factor_str(d)) for d in cons.dvals[:4]]
     kw: dict[str, Any] = dict(mechanism=mdata, metric=gdata, level=level_data(level),
-              counts=_counts(cons), stats=S.stats, factors=factors, violated_count=S.violated,
-              tight_count=S.tight, tight_distinct=S.tight_distinct,
+              counts=_counts(cons), factors=factors, violated_count=S.violated, tight_count=S.tight,
               epsilon=smallest.epsilon if smallest else None, enclosure=smallest.enclosure if smallest else None,
               smallest=smallest)
     method, note = _method(level, mech), _note(S.stats)
@@ -312,13 +313,14 @@ def _settled_for_every_eps(mech, metric, level):
         return None
     claim = (f"{cert.claim}; in particular at eps = {level.eps_str()}, where the entries are not exact rationals "
              "or exponentials (the statement for every eps settles it)")
-    return Certificate("all_eps", cert.verdict, cert.method, claim, cert.evidence)
+    return Certificate("all_eps", cert.verdict, cert.method, claim,
+                       dataclasses.replace(cert.evidence, in_particular=level.eps_str()))
 
 
 def _unsupported(mech, metric, level, claim, reason) -> Certificate[PrivacyEvidence]:
     """The mechanism cannot be evaluated exactly at this level: undecided, with the reason."""
     ev = PrivacyEvidence(mechanism=mechanism_data(mech), metric=metric_data(metric), level=level_data(level),
-                         counts={"pairs": 0, "outputs": 0, "inequalities": 0}, stats={}, factors=[],
-                         violation=None, violated_count=0, tight=[], tight_count=0, tight_distinct=0,
+                         counts=Counts(pairs=0, outputs=0, inequalities=0), factors=[],
+                         violation=None, violated_count=0, tight=[], tight_count=0,
                          tightest=None, undecided_at=None, epsilon=None, enclosure=None, smallest=None)
     return Certificate("privacy", UNDECIDED, Method.NONE, claim, ev, reason=reason)

@@ -174,7 +174,10 @@ def _shortest_path_metric(H, labels, *, unit) -> FiniteMetric:
     desc = f"graph with {len(labels)} nodes and {H.number_of_edges()} edges"
     if ncomp > 1:
         desc += f" ({ncomp} components; points in different components are at distance inf)"
-    return FiniteMetric(labels, pairs, dfn, kind="graph", description=desc, reduction=_GRAPH_REDUCTION)
+    m = FiniteMetric(labels, pairs, dfn, kind="graph", description=desc, reduction=_GRAPH_REDUCTION)
+    # every edge of the graph (also those longer than their ends' distance): what a certificate's metric rests on
+    m.defining_edges = lambda: sorted((min(u, v), max(u, v), w) for u, v, w in H.edges(data="w"))
+    return m
 
 
 def path(n: int) -> FiniteMetric:

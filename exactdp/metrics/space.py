@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 from flint import fmpq
@@ -114,6 +114,10 @@ class FiniteMetric:
     >>> m.distance("a", "b")
     2
     """
+
+    #: for a graph metric, a function returning every edge ``(i, j, w)`` of its graph (also edges longer than
+    #: the distance of their ends); ``None``: the generating pairs are the graph (certificate serialisation)
+    defining_edges: Callable[[], list] | None = None
 
     def __init__(self, points, pairs, distance_fn, *, kind: str, description: str,
                  reduction: str, params: dict | None = None):

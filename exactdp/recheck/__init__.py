@@ -8,10 +8,15 @@ bounds).  This package imports nothing else from exactdp (an import-linter
 contract in ``pyproject.toml`` enforces it, in the test suite), so a bug in a
 checker cannot vouch for itself.
 
-The answer is a :class:`RecheckResult`: ``confirmed`` (the evidence proves the
-verdict), ``refuted`` (it does not: a bug to report) or ``not checkable``
+The JSON is read strictly first (:mod:`exactdp.recheck._schema`): a repeated
+key, a verdict other than holds / fails / undecided, or a missing, unknown or
+mistyped field is refused (``ValueError("not a certificate: ...")``, exit 2)
+before any work.  The answer is a :class:`RecheckResult`: ``confirmed`` (the
+evidence proves the verdict and the claim sentence is the one its checked
+fields state), ``refuted`` (it does not: a bug to report) or ``not checkable``
 (with the mathematical reason, e.g. an undecided verdict has nothing to
-confirm).
+confirm, or ``too large (...)`` beyond the kernel's stated work limits).  The
+per-kind contract is ``docs/recheck.md``.
 
 >>> import json
 >>> from exactdp import geometric, path, certify_privacy
@@ -24,14 +29,14 @@ confirm).
 from __future__ import annotations
 
 import importlib
-import json
 import os
 from dataclasses import dataclass
 from typing import Any
 
-from ._kernel import NotHere
+from ._kernel import NotHere, TooLarge
+from ._schema import METHODS, TOP, VERDICTS, conform, loads_strict
 
-__all__ = ["recheck", "RecheckResult", "KINDS"]
+__all__ = ["recheck", "RecheckResult", "KINDS", "VERSIONS"]
 
 #: certificate kind -> module of this package holding its ``check(cert: dict)``
 KINDS = {"privacy": "privacy", "epsilon": "privacy", "all_eps": "all_eps", "optimality": "optimality",
@@ -39,6 +44,14 @@ KINDS = {"privacy": "privacy", "epsilon": "privacy", "all_eps": "all_eps", "opti
          "relation": "relation", "extension": "extension", "best_extension": "extension", "utility": "kl10",
          "exponential_bound": "kl10", "tradeoff": "kl10", "approx": "approx", "lp": "lp", "infeasible": "infeasible",
          "decomposition": "decomposition", "utility_comparison": "utility_cmp"}
+
+#: kinds whose module does not yet rebuild the claim sentence (``claim_text``): their claim is not compared
+_CLAIM_PENDING = {"optimality", "tight", "regular", "threshold", "leakage", "theorem4", "relation", "extension",
+                  "best_extension", "utility", "exponential_bound", "tradeoff", "lp", "infeasible", "decomposition",
+                  "utility_comparison"}
+
+#: schema versions read (a kind module may answer a version-1 certificate ``not checkable``, see ``V1``)
+VERSIONS = (1, 2)
 
 #: largest certificate file read (bytes)
 MAX_BYTES = 512 * 2**20
@@ -96,6 +109,7 @@ class RecheckResult:
 
 
 def _load(cert) -> dict:
+    """The certificate's JSON, read strictly (``ValueError("not a certificate: ...")`` otherwise)."""
     if hasattr(cert, "to_json") and not isinstance(cert, (str, bytes, dict)):
         cert = cert.to_json()
     if isinstance(cert, (bytes, os.PathLike)) or (isinstance(cert, str) and not cert.lstrip().startswith("{")):
@@ -106,11 +120,19 @@ def _load(cert) -> dict:
             raise ValueError(f"certificate file {path!r} is larger than {MAX_BYTES} bytes")
         cert = raw.decode("utf-8")
     if isinstance(cert, str):
-        cert = json.loads(cert)
+        cert = loads_strict(cert)
     if not isinstance(cert, dict) or cert.get("schema") != "exactdp-certificate":
         raise ValueError('not an exactdp certificate (expected "schema": "exactdp-certificate")')
-    if cert.get("version") != 1:
-        raise ValueError(f"certificate schema version {cert.get('version')!r}; this re-check reads version 1")
+    if type(cert.get("version")) is not int or cert["version"] not in VERSIONS:
+        raise ValueError(f"certificate schema version {cert.get('version')!r}; this re-check reads versions "
+                         f"{', '.join(map(str, VERSIONS))}")
+    conform(cert, TOP, "certificate")
+    if cert["verdict"] not in VERDICTS:
+        raise ValueError(f"not a certificate: the verdict {cert['verdict']!r} is not one of {', '.join(VERDICTS)}")
+    if cert["method"] not in METHODS:
+        raise ValueError(f"not a certificate: the method {cert['method']!r} is not one of {', '.join(METHODS)}")
+    if (cert["verdict"] == "undecided") != (cert["reason"] is not None):
+        raise ValueError("not a certificate: a reason is given exactly when the verdict is undecided")
     return cert
 
 
@@ -138,7 +160,10 @@ def recheck(cert: Any) -> RecheckResult:
     Raises
     ------
     ValueError
-        When the input is not an exactdp certificate (wrong schema or version, not JSON).
+        When the input is not a certificate (``not a certificate: ...``): wrong schema or version, not JSON,
+        a repeated key, a verdict other than holds / fails / undecided, a missing, unknown or mistyped
+        top-level field, or (for kinds that state their evidence's shape) evidence field.  Checked before
+        any work; the command line answers exit 2.
     OSError
         When a file cannot be read.
 
@@ -157,18 +182,32 @@ def recheck(cert: Any) -> RecheckResult:
     ValueError: not an exactdp certificate (expected "schema": "exactdp-certificate")
     """
     c = _load(cert)
-    kind = c.get("kind")
+    kind = c["kind"]
     if kind not in KINDS:
         return RecheckResult("not checkable", 0, f"no re-check for certificate kind {kind!r}")
-    if c.get("verdict") == "undecided":
+    mod = importlib.import_module(f"{__name__}.{KINDS[kind]}")
+    spec = getattr(mod, "EVIDENCE", None) if c["version"] >= 2 else getattr(mod, "EVIDENCE_V1", None)
+    if isinstance(spec, dict):
+        conform(c["evidence"], spec[kind] if kind in spec else spec, "evidence")
+    if c["verdict"] == "undecided":
         return RecheckResult("not checkable", 0, "an undecided certificate asserts no verdict; reason given: "
                              + str(c.get("reason")))
-    mod = importlib.import_module(f"{__name__}.{KINDS[kind]}")
+    if c["version"] == 1 and getattr(mod, "V1", None):
+        return RecheckResult("not checkable", 0, f"schema-1 {kind} certificate: {mod.V1}")
     try:
+        if kind not in _CLAIM_PENDING:
+            claim = mod.claim_text(c)
+            if c["claim"] != claim:
+                return RecheckResult("refuted", 0, f"the claim {c['claim'][:200]!r} is not the one the checked "
+                                     f"fields state: {claim[:200]!r}")
         status, n, detail = mod.check(c)
+    except TooLarge as e:
+        return RecheckResult("not checkable", 0, f"too large ({e})")
     except NotHere as e:
         return RecheckResult("not checkable", 0, f"outside this kernel: {e}")
-    except (KeyError, TypeError, IndexError, ValueError, ArithmeticError) as e:
+    except (KeyError, TypeError, IndexError, ValueError, ArithmeticError, AttributeError) as e:
         # malformed evidence, including numbers that divide by zero or overflow a float conversion
         return RecheckResult("refuted", 0, f"malformed evidence ({type(e).__name__}: {e})")
+    except RecursionError:
+        return RecheckResult("not checkable", 0, "too large (nesting beyond the interpreter's recursion limit)")
     return RecheckResult(status, n, detail)

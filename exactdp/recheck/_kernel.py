@@ -7,37 +7,168 @@ coefficients, by Lindemann--Weierstrass in Baker's form), and a non-zero sign
 comes from :mod:`mpmath` interval arithmetic at rising precision.  Polynomials
 in ``alpha`` are certified non-negative on [0, 1] by Bernstein coefficients.
 This module imports only the standard library and mpmath.
+
+**Bounded work.**  Before a value is built, :func:`_tree` measures its syntax tree (:func:`_measure`):
+the bits of every rational it implies (numerator and denominator tracked separately through ``+ - * /``
+and integer powers), the number of exponential terms a product or power can create, the radicands handed
+to trial-division factoring, the size of every exponent and of ``exp`` arguments, and the nesting depth.
+Beyond the limits below a value is answered :class:`TooLarge` (``not checkable: too large (...)``)
+without being built; powers taken later (a level factor ``R^(d/D)``, ``alpha^d``) are measured the same way
+(:func:`need_pow`).  Interval arithmetic uses a private :class:`mpmath.ctx_iv.MPIntervalContext` with an
+explicit precision: nothing here reads or changes mpmath's global precision.
 """
 
 from __future__ import annotations
 
 import ast
 from fractions import Fraction
+from functools import lru_cache
+from math import comb
 
 import mpmath
-
-
+from mpmath.ctx_iv import MPIntervalContext
 
 
 class NotHere(Exception):
     """The value is outside what this small kernel handles."""
 
 
-# ---------------------------------------------------------------- parsing ----
+class TooLarge(NotHere):
+    """The certificate asks for more work than this kernel's stated limits (answered before doing it)."""
+
+
+# ---------------------------------------------------------------- limits ----
 #: longest exact text this kernel parses (certificates come from files: bound the work)
 MAX_TEXT = 100_000
+#: nesting depth of a value's syntax tree
+MAX_DEPTH = 60
+#: bits of any rational a value implies (numerator and denominator, each)
+MAX_BITS = 1 << 20
+#: a power's exponent (|k|), and the degree of a polynomial in alpha
+MAX_EXPONENT = 100_000
+MAX_DEGREE = 2_000
+#: degree of a polynomial certified non-negative by Bernstein coefficients (O(degree^2) per subdivision)
+MAX_BERNSTEIN = 300
+#: coefficient updates of one Bernstein test's subdivisions
+MAX_BERNSTEIN_WORK = 2_000_000
+#: exponential terms an exponential polynomial may reach
+MAX_TERMS = 4_096
+#: radicands factored by trial division (sqrt): at most 10^12, so at most 10^6 divisions
+MAX_RADICAND = 10**12
+#: bits of an ``exp`` argument (numerator and denominator)
+MAX_EXP_BITS = 256
+#: inequalities a certificate may ask to re-decide; cells of a code matrix
+MAX_INEQUALITIES = 20_000_000
+MAX_CELLS = 16_000_000
 
 
-def _tree(text: str):
+def need(ok: bool, what: str) -> None:
+    """Raise :class:`TooLarge` with ``what`` unless ``ok`` (the one way limits are enforced)."""
+    if not ok:
+        raise TooLarge(what)
+
+
+def _small_rational(node):
+    """The exponent of a power when it is a small rational literal (``3``, ``-2``, ``1/2``, ``9^9``), else None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return Fraction(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _small_rational(node.operand)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Pow, ast.Mult, ast.Add, ast.Sub)):
+        a, b = _small_rational(node.left), _small_rational(node.right)
+        if a is None or b is None:
+            return None
+        if isinstance(node.op, ast.Pow):
+            need(b.denominator == 1 and abs(b) <= 64 and abs(a.numerator) < 2**64 and a.denominator < 2**64,
+                 "an exponent of an exponent beyond the limits")
+            if a == 0 and b < 0:
+                raise ZeroDivisionError("0 to a negative power")
+            r = a ** int(b)
+        elif isinstance(node.op, ast.Div):
+            if b == 0:
+                raise ZeroDivisionError("division by zero in an exponent")
+            r = a / b
+        else:
+            r = {ast.Mult: a * b, ast.Add: a + b, ast.Sub: a - b}[type(node.op)]
+        need(abs(r.numerator) <= 10**30 and r.denominator <= 10**30, f"an exponent of {_bits(r)} bits")
+        return r
+    return None
+
+
+def _bits(r: Fraction) -> int:
+    return abs(r.numerator).bit_length() + r.denominator.bit_length()
+
+
+def _measure(node, alpha_bits: int = 64, depth: int = 0):
+    """``(num_bits, den_bits, terms)`` bounding what :func:`_val` builds from ``node``; :class:`TooLarge`
+    beyond the limits.  Bits of a sum: ``max(n1 + d2, n2 + d1) + 1`` over ``d1 + d2`` (and so on), valid
+    bounds for fractions; terms of a product multiply, of a power ``k`` at most ``C(t + k - 1, k)``."""
+    need(depth <= MAX_DEPTH, f"a value nested more than {MAX_DEPTH} deep")
+    if isinstance(node, ast.Constant):
+        if type(node.value) is int:
+            return max(1, node.value.bit_length()), 1, 1
+        return 1, 1, 1                                   # rejected by _val
+    if isinstance(node, ast.Name):
+        return alpha_bits, alpha_bits, 1
+    if isinstance(node, ast.UnaryOp):
+        return _measure(node.operand, alpha_bits, depth + 1)
+    if isinstance(node, ast.BinOp):
+        n1, d1, t1 = _measure(node.left, alpha_bits, depth + 1)
+        if isinstance(node.op, ast.Pow):
+            k = _small_rational(node.right)
+            if k is None:
+                _measure(node.right, alpha_bits, depth + 1)
+                return n1, d1, t1                        # a non-literal exponent: refused by _val
+            p = abs(k.numerator)
+            need(p <= MAX_EXPONENT, f"an exponent {p} > {MAX_EXPONENT}")
+            if k.denominator == 2:
+                need(n1 + d1 <= MAX_RADICAND.bit_length(), "a radicand of a half power beyond 10^12")
+            n, d = (n1 * p, d1 * p) if k >= 0 else (d1 * p, n1 * p)
+            t = 1 if t1 == 1 else min(t1 ** min(p, 64), comb(t1 + p - 1, p))
+            out = (n, d, t)
+        else:
+            n2, d2, t2 = _measure(node.right, alpha_bits, depth + 1)
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                out = (max(n1 + d2, n2 + d1) + 1, d1 + d2, t1 + t2)
+            elif isinstance(node.op, ast.Mult):
+                out = (n1 + n2, d1 + d2, t1 * t2)
+            else:
+                out = (n1 + d2, d1 + n2, t1 * t2)
+        need(out[0] <= MAX_BITS and out[1] <= MAX_BITS, f"a number of more than {MAX_BITS} bits")
+        need(out[2] <= MAX_TERMS, f"more than {MAX_TERMS} exponential terms")
+        return out
+    if isinstance(node, ast.Call):
+        if len(node.args) != 1:
+            return 1, 1, 1                               # rejected by _val
+        n, d, t = _measure(node.args[0], alpha_bits, depth + 1)
+        name = getattr(node.func, "id", "")
+        if name == "sqrt":
+            need(n <= MAX_RADICAND.bit_length() and d <= 1, "a radicand beyond 10^12 to factor")
+            return n // 2 + 1, 1, 1
+        if name == "exp":
+            need(n <= MAX_EXP_BITS and d <= MAX_EXP_BITS and t <= 64, f"an exp argument beyond {MAX_EXP_BITS} bits")
+            return 1, 1, 1
+        return 1, 1, 1
+    return 1, 1, 1                                       # other syntax: refused by _val
+
+
+def _tree(text: str, alpha_bits: int = 64):
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         raise NotHere("a value is not text of at most 100,000 characters")
     try:
-        return ast.parse(text.replace("^", "**"), mode="eval").body
-    except (SyntaxError, RecursionError, MemoryError, ValueError) as e:
+        node = ast.parse(text.replace("^", "**"), mode="eval").body
+        _measure(node, alpha_bits)
+    except TooLarge as e:
+        raise TooLarge(f"{e} in {text[:40]!r}") from None
+    except (SyntaxError, RecursionError, MemoryError, ValueError, ZeroDivisionError) as e:
         raise NotHere(f"unreadable value {text[:40]!r}: {type(e).__name__}") from None
+    return node
 
 
+@lru_cache(maxsize=4096)
 def _sqf(n: int):
+    need(n <= MAX_RADICAND, "a radicand beyond 10^12 to factor")
     k, s, p = 1, 1, 2
     while p * p <= n:
         e = 0
@@ -110,6 +241,7 @@ def _val(node, alpha=None):
             if not isinstance(b, Fraction) or b.denominator != 1:
                 raise NotHere("non-integer power")
             k = int(b)
+            need_pow(a, k)
             if isinstance(a, Fraction):
                 return a**k
             out = _E({(): Fraction(1)})
@@ -206,43 +338,66 @@ def _value(text, alpha=None):
 
 
 # ------------------------------------------------------------- intervals ----
-def _iv_key(k):
-    return mpmath.iv.exp(sum((mpmath.iv.mpf(c.numerator) / c.denominator) * mpmath.iv.sqrt(s) for s, c in k)
-                         if k else mpmath.iv.mpf(0))
+#: the kernel's own interval context: its precision is set explicitly, never mpmath's global one
+IV = MPIntervalContext()
 
 
-def _iv(v):
+def _iv_key(k, ctx):
+    return ctx.exp(sum((ctx.mpf(c.numerator) / c.denominator) * ctx.sqrt(s) for s, c in k)
+                   if k else ctx.mpf(0))
+
+
+def _iv(v, ctx=None):
+    """An interval enclosing ``v`` in the interval context ``ctx`` (at that context's precision; ``None``:
+    mpmath's global ``mpmath.iv``, for callers that manage its precision themselves)."""
+    ctx = mpmath.iv if ctx is None else ctx
     if isinstance(v, Fraction):
-        return mpmath.iv.mpf(v.numerator) / v.denominator
+        return ctx.mpf(v.numerator) / v.denominator
     if isinstance(v, _Q):
-        return sum((mpmath.iv.mpf(c.numerator) / c.denominator) * mpmath.iv.sqrt(s) for s, c in v.d.items())
+        return sum((ctx.mpf(c.numerator) / c.denominator) * ctx.sqrt(s) for s, c in v.d.items())
 
     def ev(p):
-        return sum((mpmath.iv.mpf(c.numerator) / c.denominator) * _iv_key(k) for k, c in p.items()) \
-            if p else mpmath.iv.mpf(0)
+        return sum((ctx.mpf(c.numerator) / c.denominator) * _iv_key(k, ctx) for k, c in p.items()) \
+            if p else ctx.mpf(0)
     return ev(v.num) / ev(v.den)
 
 
 def _sign(v) -> int:
-    """Sign of an exact value: exact zero test (collected coefficients), then intervals."""
+    """Sign of an exact value: exact zero test (collected coefficients), then intervals at rising precision
+    in the kernel's private context :data:`IV`."""
     if isinstance(v, Fraction):
         return (v > 0) - (v < 0)
     if isinstance(v, _E) and not v.num:
         return 0
     if isinstance(v, _Q) and not v.d:
         return 0
-    saved = mpmath.iv.dps
-    try:
-        for dps in (30, 60, 120, 240, 480, 960):
-            mpmath.iv.dps = dps
-            x = _iv(v)
-            if x.a > 0:
-                return 1
-            if x.b < 0:
-                return -1
-    finally:
-        mpmath.iv.dps = saved
+    for dps in (30, 60, 120, 240, 480, 960):
+        IV.dps = dps
+        x = _iv(v, IV)
+        if x.a > 0:
+            return 1
+        if x.b < 0:
+            return -1
     raise NotHere("sign not separated by intervals")
+
+
+def _size(v) -> tuple:
+    """``(bits, terms)`` of a built value: the largest coefficient's bits and the number of terms."""
+    if isinstance(v, Fraction):
+        return _bits(v), 1
+    if isinstance(v, _Q):
+        return max((_bits(c) for c in v.d.values()), default=1), max(1, len(v.d))
+    cs = list(v.num.values()) + list(v.den.values())
+    return max((_bits(c) for c in cs), default=1), max(1, len(v.num), len(v.den))
+
+
+def need_pow(v, k, what: str = "a power") -> None:
+    """:class:`TooLarge` unless ``v^k`` stays within the limits (checked before it is built)."""
+    k = abs(int(k))
+    need(k <= MAX_EXPONENT, f"{what} with exponent {k} > {MAX_EXPONENT}")
+    b, t = _size(v)
+    need(b * k <= MAX_BITS, f"{what}: about {b * k} bits > {MAX_BITS}")
+    need(t == 1 or min(t ** min(k, 64), comb(t + k - 1, k)) <= MAX_TERMS, f"{what}: more than {MAX_TERMS} terms")
 
 
 # ------------------------------------------------------------ levels ----
@@ -262,6 +417,8 @@ def _level_factor(level_ev, d):
         raise NotHere("eps and distance both irrational")
     R = _value(level_ev["R"])
     k = _ratio(_val(_tree(d)), _val(_tree(level_ev["D"])))
+    need_pow(R, k.numerator, "the level factor R^(d/D)")
+    need(k.denominator <= MAX_EXPONENT, f"the level factor R^(d/D) with d/D = {k}")
     if k.denominator == 1:
         return R ** int(k) if isinstance(R, Fraction) else _mul(R, Fraction(1)) if k == 1 else _powE(R, int(k))
     return ("pow", R, k.numerator, k.denominator)
@@ -292,6 +449,8 @@ def _cmp(a, b, E):
     """sign(a - E b) with E from :func:`_level_factor`."""
     if isinstance(E, tuple):
         _, R, p, q = E
+        for v in (a, b):
+            need_pow(v, q, "a comparison at a fractional power")
         lhs = _powE(_asE(a), q) if not isinstance(a, Fraction) else a**q
         rb = _powE(_asE(b), q) if not isinstance(b, Fraction) else b**q
         Rp = R**p if isinstance(R, Fraction) else _powE(R, p)
@@ -319,6 +478,8 @@ def _poly_of(text):
                 if not (isinstance(n.right, ast.Constant) and isinstance(n.right.value, int)):
                     raise NotHere("non-integer power of alpha")
                 k = n.right.value
+                need(abs(k) * (max(len(a[0]), len(a[1])) - 1) <= MAX_DEGREE,
+                     f"a polynomial in alpha of degree above {MAX_DEGREE}")
                 num, den = ([Fraction(1)], [Fraction(1)])
                 base = a if k >= 0 else (a[1], a[0])
                 for _ in range(abs(k)):
@@ -357,23 +518,31 @@ def _pl_mul(p, q):
     return out
 
 
-def _bernstein_nonneg(p, depth=12) -> object:
-    """True if p >= 0 on [0,1] is certified by Bernstein coefficients (with subdivision)."""
+def _bernstein_nonneg(p, depth=12, strict: bool = False) -> object:
+    """True if p >= 0 on [0,1] (``strict``: p > 0) is certified by Bernstein coefficients (with subdivision);
+    False if p is negative (``strict``: not positive) at an end of a piece; None if undecided.  The work
+    (coefficient updates of de Casteljau's splits) is bounded by ``MAX_BERNSTEIN_WORK``."""
     while len(p) > 1 and p[-1] == 0:
         p = p[:-1]
     if all(c == 0 for c in p):
-        return True
+        return not strict
     n = len(p) - 1
-    from math import comb
+    need(n <= MAX_BERNSTEIN, f"a Bernstein test of degree {n} > {MAX_BERNSTEIN}")
     b = [sum(Fraction(comb(i, k), comb(n, k)) * p[k] for k in range(i + 1)) for i in range(n + 1)]
+    work = [0]
+
+    def ok(c):
+        return c > 0 if strict else c >= 0
 
     def rec(b, lev):
-        if all(c >= 0 for c in b):
+        if all(ok(c) for c in b):
             return True
-        if b[0] < 0 or b[-1] < 0:
-            return False  # p is negative at an end of this piece (value of the polynomial there)
+        if not ok(b[0]) or not ok(b[-1]):
+            return False  # p is negative (not positive) at an end of this piece (value of the polynomial there)
         if lev == 0:
             return None
+        work[0] += n * n // 2 + 1
+        need(work[0] <= MAX_BERNSTEIN_WORK, f"Bernstein subdivision beyond {MAX_BERNSTEIN_WORK} steps")
         # de Casteljau split at 1/2
         left, right, cur = [b[0]], [b[-1]], b
         while len(cur) > 1:
@@ -388,8 +557,6 @@ def _bernstein_nonneg(p, depth=12) -> object:
             return False
         return True if (r1 is True and r2 is True) else None
     return rec(b, depth)
-
-
 
 
 # public names for the kind modules
@@ -426,3 +593,71 @@ def rational(text: str) -> Fraction:
         return Fraction(text)
     except (ValueError, ZeroDivisionError):
         raise NotHere(f"{text!r} is irrational or transcendental; this check covers the rational regime") from None
+
+
+def exp_of_eps(text: str):
+    """``e^eps`` as a value of this kernel for ``eps`` written in the exactdp grammar: an algebraic number
+    (``"1/2"``, ``"sqrt(2)"``: ``exp(eps)``), ``"log(R)"`` (``R``) or ``"log(R)/k"`` for an integer ``k``
+    (only when ``R`` is a ``k``-th power of a rational; otherwise :class:`NotHere`)."""
+    node = _tree(text)
+    div = None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.left, ast.Call):
+        div = _val(node.right)
+        node = node.left
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "log" and len(node.args) == 1:
+        R = _val(node.args[0])
+        if div is None or div == 1:
+            return R
+        if not (isinstance(div, Fraction) and div.denominator == 1 and div > 0 and isinstance(R, Fraction)):
+            raise NotHere(f"e^eps for eps = {text} is not a value of this kernel")
+        k = int(div)
+        need(k <= 64, f"a {k}-th root")
+        num, den = _iroot(R.numerator, k), _iroot(R.denominator, k)
+        if num is None or den is None:
+            raise NotHere(f"e^eps = ({R})^(1/{k}) is not rational")
+        return num / den
+    if div is not None:
+        raise NotHere(f"unsupported eps {text!r}")
+    v = _val(_tree(text))
+    if isinstance(v, Fraction):
+        return Fraction(1) if v == 0 else _E({((1, v),): Fraction(1)})
+    if isinstance(v, _Q):
+        return _E({v.key(): Fraction(1)})
+    raise NotHere(f"eps = {text} is not algebraic")
+
+
+def _iroot(n: int, k: int):
+    """The integer ``r >= 0`` with ``r^k = n``, or None (binary search; ``n`` of at most 4096 bits)."""
+    if n < 0:
+        return None
+    need(n.bit_length() <= 4096, "a root of a number beyond 4096 bits")
+    lo, hi = 0, 1 << (n.bit_length() // k + 1)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if mid ** k < n:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo ** k == n else None
+
+
+def eps_sign(text: str) -> int:
+    """The sign of ``eps`` written in the exactdp grammar: an algebraic number, or ``log(R)`` / ``log(R)/D``
+    (the sign of ``R - 1`` times that of ``D``)."""
+    node = _tree(text)
+    div = Fraction(1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.left, ast.Call):
+        div = _val(node.right)
+        node = node.left
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "log" and len(node.args) == 1:
+        return _sign(_add(_val(node.args[0]), Fraction(-1))) * _sign(div)
+    return _sign(_val(_tree(text)))
+
+
+def log_of_rational(text: str) -> bool:
+    """Is ``eps`` written ``log(R)`` or ``log(R)/D`` with a rational ``R`` (the rational regime of a level)?"""
+    node = _tree(text)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        node = node.left
+    return (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "log" and len(node.args) == 1
+            and isinstance(_val(node.args[0]), Fraction))

@@ -46,6 +46,7 @@ from operator import mul
 
 import mpmath
 from mpmath import libmp
+from mpmath.ctx_iv import MPIntervalContext
 
 from ._kernel import NotHere, _div, _iv, level_factor
 from ._kernel import check_codes as kernel_check_codes
@@ -106,22 +107,19 @@ def quotient(codes: list, cell_of: list, rhs: list, nvalues: int):
 
 def _fixed_factors(level: dict, values: list) -> list:
     """``(lo, hi)`` integers with ``lo 2^-S <= e^(-eps d) <= hi 2^-S`` for each distance value."""
-    saved = mpmath.iv.prec
+    ctx = MPIntervalContext()          # a private context at an explicit precision (never mpmath's global one)
+    ctx.prec = _S + 40
     out = []
-    try:
-        mpmath.iv.prec = _S + 40
-        for d in values:
-            if d == "inf":
-                out.append((0, 0))
-                continue
-            f = level_factor(level, d)
-            if isinstance(f, tuple):
-                raise NotHere("a fractional power of a rational alpha")
-            v = _iv(_div(Fraction(1), f))
-            a, b = v._mpi_
-            out.append((libmp.to_int(libmp.mpf_shift(a, _S), "f"), libmp.to_int(libmp.mpf_shift(b, _S), "c")))
-    finally:
-        mpmath.iv.prec = saved
+    for d in values:
+        if d == "inf":
+            out.append((0, 0))
+            continue
+        f = level_factor(level, d)
+        if isinstance(f, tuple):
+            raise NotHere("a fractional power of a rational alpha")
+        v = _iv(_div(Fraction(1), f), ctx)
+        a, b = v._mpi_
+        out.append((libmp.to_int(libmp.mpf_shift(a, _S), "f"), libmp.to_int(libmp.mpf_shift(b, _S), "c")))
     return out
 
 

@@ -1,20 +1,34 @@
 """Re-check ``all_eps`` certificates: symbolic alpha, every eps at once.
 
-Holds: for every distinct constraint, ``p(alpha) = alpha^-d K(x')(z) - K(x)(z)``
-(times positive denominators) is certified ``>= 0`` on [0, 1] by Bernstein
-coefficients with subdivision -- a different method from the checker's root
-isolation.  Fails: the witness is re-evaluated exactly at the rational sample
-alpha, which must lie in the stated failure set.
+The mechanism is checked to be a mechanism for every alpha in (0, 1): each row sums to 1 identically (as a
+rational function of alpha) and each entry is ``>= 0`` on [0, 1] (Bernstein coefficients).  Holds: for
+every distinct constraint, ``p(alpha) = alpha^-d K(x')(z) - K(x)(z)`` (times positive denominators) is
+certified ``>= 0`` on [0, 1] by Bernstein coefficients with subdivision -- a different method from the
+checker's root isolation -- and the counts of distinct, identically tight and sign-decided constraints are
+re-derived.  Fails: the witness is re-evaluated exactly at the rational sample alpha, which must lie in the
+stated failure set; the failure set's text is rebuilt from its pieces, and when every end is rational the
+kernel also proves that no constraint fails outside the pieces (Bernstein on each gap), that each end
+inside (0, 1) is a root of a constraint and that in each piece one constraint fails throughout (strict
+Bernstein positivity once the roots at the ends are divided out): the failure set is then exact.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from ._kernel import NotHere, bernstein_nonneg, pl_add, pl_mul, pl_neg, poly_of, value
-from .privacy import _Mech, _witness_matches, pairs_of
+from ._kernel import MAX_DEGREE, NotHere, bernstein_nonneg, eps_sign, need, pl_add, pl_mul, pl_neg, poly_of, value
+from .privacy import CONSTRAINT, COUNTS, MECH, METRIC, Refuted, _constraint, _counts, _require, _setting
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+PIECE = {"lo": "str", "hi": "str", "point": "bool", "lo_closed": "bool", "hi_closed": "bool", "lo_approx": "str",
+         "hi_approx": "str"}
+EVIDENCE = {"all_eps": {"mechanism": MECH, "metric": METRIC, "counts": COUNTS, "distinct": "int",
+                        "identically_tight": "int", "sign_decided": "int", "root_power": "int",
+                        "failure_set": ("?", [PIECE]), "failure_set_text": "?str", "witness": ("?", CONSTRAINT),
+                        "sample_alpha": "?str", "in_particular": "?str"}}
+V1 = ("its metric record lists the generating pairs only, not the definition they rest on (edges, distances); "
+      "re-certify with a current exactdp for a schema-2 certificate")
 
 
 def _in_set(alpha: Fraction, pieces: list):
@@ -29,56 +43,210 @@ def _in_set(alpha: Fraction, pieces: list):
     return False
 
 
-def _check_fails(ev: dict):
-    w, alpha = ev["witness"], Fraction(ev["sample_alpha"])
-    mech, pairs = _Mech(ev["mechanism"]), pairs_of(ev["metric"])
-    d = Fraction(w["distance"])
-    if d.denominator != 1:
-        raise NotHere("a non-integer distance")
-    a, b = value(w["K_x"], alpha), value(w["K_x_prime"], alpha)
-    if not isinstance(a, Fraction) or not isinstance(b, Fraction):
-        raise NotHere("entries that are not rational functions of alpha")
-    real = _witness_matches(mech, pairs, w)
-    fails = a > b / alpha ** int(d) and str(a) == w["lhs"] and str(b / alpha ** int(d)) == w["rhs"]
-    inside = _in_set(alpha, ev["failure_set"])
-    ok = real and fails and inside is not False
-    where = {True: "in the failure set", False: "NOT in the failure set",
-             None: "the failure set has algebraic ends (not re-derived here; the witness alone proves the verdict)"}
-    return (CONFIRMED if ok else REFUTED), 1, (
-        f"at alpha = {alpha}: K(x)(z) = {a} {'>' if fails else 'is NOT >'} alpha^-d K(x')(z) = {b / alpha ** int(d)}"
-        f"; sample {where[inside]}" + ("" if real else "; witness not in the mechanism"))
+def set_text(pieces: list) -> str:
+    """The failure set as text, rebuilt from its pieces (the producer's ``AlphaSet.__str__``)."""
+    if not pieces:
+        return "{}"
+    return " U ".join(f"{{{p['lo']}}}" if p["point"] else
+                      f"{'[' if p['lo_closed'] else '('}{p['lo']}, {p['hi']}{']' if p['hi_closed'] else ')'}"
+                      for p in pieces)
 
 
-def _check_holds(ev: dict):
-    mech, pairs = _Mech(ev["mechanism"]), pairs_of(ev["metric"])
-    seen, n = set(), 0
+def _polys(mech, pairs):
+    """Every distinct constraint as ``(a, b, d, P)`` with ``P`` the polynomial of the sign of p, or None when
+    ``K(x)(z)`` is identically 0 (the constraint holds trivially)."""
+    out, seen = [], set()
     for x, xp, d in pairs:
-        dd = Fraction(d)
-        if dd.denominator != 1:
+        dd = value(d)
+        if not isinstance(dd, Fraction) or dd.denominator != 1:
             raise NotHere("non-integer distances")
+        need(dd <= MAX_DEGREE, f"a distance {d} used as a power of alpha beyond {MAX_DEGREE}")
         for ca, cb in zip(mech.codes[mech.rows[x]], mech.codes[mech.rows[xp]]):
             for a, b in ((ca, cb), (cb, ca)):
                 if (a, b, d) in seen:
                     continue
                 seen.add((a, b, d))
-                n += 1
                 an, ad = poly_of(mech.values[a])
                 bn, bd = poly_of(mech.values[b])
+                if not any(an):
+                    out.append((a, b, d, None))
+                    continue
                 # p = b/alpha^d - a has the sign of (bn ad - alpha^d an bd) * ad bd
                 top = pl_add(pl_mul(bn, ad), pl_neg([Fraction(0)] * int(dd) + pl_mul(an, bd)))
-                r = bernstein_nonneg(pl_mul(top, pl_mul(ad, bd)))
-                if r is False:
-                    return REFUTED, n, f"constraint {mech.values[a]} <= alpha^-{d} ({mech.values[b]}) fails on [0, 1]"
+                out.append((a, b, d, pl_mul(top, pl_mul(ad, bd))))
+    return out
+
+
+def _ev(p, t: Fraction) -> Fraction:
+    out = Fraction(0)
+    for c in reversed(p):
+        out = out * t + c
+    return out
+
+
+def _on(p, lo: Fraction, hi: Fraction):
+    """``p(lo + (hi - lo) s)`` as coefficients in ``s`` (so [lo, hi] becomes [0, 1])."""
+    out = [Fraction(0)]
+    lin = [lo, hi - lo]
+    for c in reversed(p):
+        out = pl_add(pl_mul(out, lin), [c])
+    return out
+
+
+def _mechanism_everywhere(mech) -> None:
+    """Rows sum to 1 identically in alpha; entries ``>= 0`` on [0, 1] (a mechanism for every alpha)."""
+    polys = [poly_of(v) for v in mech.values]
+    for c, (num, den) in enumerate(polys):
+        r = bernstein_nonneg(pl_mul(num, den))
+        if r is not True:
+            raise Refuted(f"the entry {mech.values[c]!r} is not shown >= 0 on [0, 1]: not a mechanism") \
+                if r is False else NotHere(f"the entry {mech.values[c]!r}: Bernstein did not certify >= 0")
+    for i, row in enumerate(mech.codes):
+        num, den = [Fraction(0)], [Fraction(1)]
+        for c in row:
+            n2, d2 = polys[c]
+            num, den = pl_add(pl_mul(num, d2), pl_mul(n2, den)), pl_mul(den, d2)
+        need(len(den) <= MAX_DEGREE, f"a row of degree {len(den)} > {MAX_DEGREE}")
+        _require(not any(pl_add(num, pl_neg(den))), f"row {i} does not sum to 1 identically in alpha: not a "
+                 "mechanism")
+
+
+def _check_fails(ev: dict, mech, pairs, dist):
+    w, alpha = ev["witness"], Fraction(ev["sample_alpha"])
+    pieces = ev["failure_set"]
+    _require(w is not None and pieces, "a failing certificate without witness or failure set")
+    _require(ev["failure_set_text"] == set_text(pieces), "the failure set's text is not its pieces")
+    _require(dist.get((w["x"], w["x_prime"])) == w["distance"], "the witness is not at a generating pair")
+    _require(mech.entry_text(w["x"], w["output"]) == w["K_x"] and
+             mech.entry_text(w["x_prime"], w["output"]) == w["K_x_prime"], "the witness's entries are not the "
+             "mechanism's")
+    d = value(w["distance"])
+    if not isinstance(d, Fraction) or d.denominator != 1:
+        raise NotHere("a non-integer distance")
+    need(d <= MAX_DEGREE, f"a distance {d} used as a power of alpha")
+    a, b = value(w["K_x"], alpha), value(w["K_x_prime"], alpha)
+    if not isinstance(a, Fraction) or not isinstance(b, Fraction):
+        raise NotHere("entries that are not rational functions of alpha")
+    rhs = b / alpha ** int(d)
+    _require(str(a) == w["lhs"] and str(rhs) == w["rhs"] and w["excess"] == str(a - rhs),
+             "the witness's sides are not its entries at the sample alpha")
+    _require(a > rhs, f"at alpha = {alpha} the witness holds: {a} <= {rhs}")
+    inside = _in_set(alpha, pieces)
+    _require(inside is not False, f"the sample alpha = {alpha} is not in the failure set")
+    _distinct(ev, _polys(mech, pairs))
+    n, extra = 1, "; the failure set has algebraic ends: the witness alone proves the verdict"
+    if inside:
+        n, extra = _gaps(mech, pairs, pieces)
+    return CONFIRMED, n, (f"at alpha = {alpha}: K(x)(z) = {a} > alpha^-d K(x')(z) = {rhs}; sample in the failure "
+                          f"set{extra}")
+
+
+def _gaps(mech, pairs, pieces):
+    """Rational ends: no constraint fails outside the pieces, each end in (0, 1) is a root of a constraint, and
+    inside each piece some constraint fails throughout."""
+    polys = [p for _, _, _, p in _polys(mech, pairs) if p is not None]
+    ends = sorted({Fraction(p["lo"]) for p in pieces} | {Fraction(p["hi"]) for p in pieces})
+    _require(all(0 <= e <= 1 for e in ends), "a piece outside [0, 1]")
+    for e in ends:
+        if 0 < e < 1:
+            _require(any(_ev(p, e) == 0 for p in polys), f"the end {e} of the failure set is no constraint's root")
+    cuts = [Fraction(0)] + [x for p in pieces for x in (Fraction(p["lo"]), Fraction(p["hi"]))] + [Fraction(1)]
+    _require(cuts == sorted(cuts), "the pieces are not disjoint and in order")
+    for lo, hi in zip(cuts[::2], cuts[1::2]):
+        if lo < hi:
+            for p in polys:
+                r = bernstein_nonneg(_on(p, lo, hi))
+                _require(r is not False, f"a constraint fails on [{lo}, {hi}], outside the failure set")
                 if r is None:
-                    raise NotHere(f"Bernstein subdivision did not certify {mech.values[a]} <= alpha^-{d} "
-                                  f"({mech.values[b]}) (a root of even multiplicity inside (0, 1)?)")
-    if n != ev["distinct"]:
-        return REFUTED, n, f"{n} distinct constraints, the certificate says {ev['distinct']}"
+                    raise NotHere(f"Bernstein did not certify a constraint on the gap [{lo}, {hi}]")
+    for pc in pieces:
+        lo, hi = Fraction(pc["lo"]), Fraction(pc["hi"])
+        _require(pc["point"] == (lo == hi), "a point piece with two ends")
+        if lo == hi:
+            _require(any(_ev(p, lo) < 0 for p in polys), f"no constraint fails at alpha = {lo}")
+        elif not any(_fails_inside(p, lo, hi) for p in polys):
+            raise NotHere(f"no single constraint is certified to fail throughout ({lo}, {hi})")
+    return len(polys), "; no constraint fails outside it and one fails throughout each piece (Bernstein)"
+
+
+def _fails_inside(p, lo: Fraction, hi: Fraction) -> bool:
+    """``p < 0`` on the open interval ``(lo, hi)``: the roots at the ends divided out, the rest ``> 0`` on
+    ``[lo, hi]`` (strict Bernstein coefficients)."""
+    q = pl_neg(p)
+    for e, flip in ((lo, False), (hi, True)):
+        while any(q) and _ev(q, e) == 0:
+            q = _divide(q, e)                 # q / (alpha - e); on (lo, hi), alpha - hi < 0: flip the sign
+            if flip:
+                q = pl_neg(q)
+    return any(q) and bernstein_nonneg(_on(q, lo, hi), strict=True) is True
+
+
+def _divide(p, e: Fraction):
+    """``p / (alpha - e)`` for a root ``e`` of ``p`` (synthetic division)."""
+    out, acc = [], Fraction(0)
+    for c in reversed(p):
+        acc = acc * e + c
+        out.append(acc)
+    return list(reversed(out[:-1]))
+
+
+def _distinct(ev: dict, polys: list) -> None:
+    """The counts of distinct, identically tight and sign-decided constraints, re-derived."""
+    n = len(polys)
+    zero_a = sum(P is None for *_, P in polys)
+    zero_p = sum(P is not None and not any(P) for *_, P in polys)
+    _require((ev["distinct"], ev["identically_tight"], ev["sign_decided"]) == (n, zero_p, n - zero_a - zero_p),
+             f"{n} distinct constraints, {zero_p} identically tight, {n - zero_a - zero_p} decided; the certificate "
+             f"says {ev['distinct']}, {ev['identically_tight']}, {ev['sign_decided']}")
+
+
+def _check_holds(ev: dict, mech, pairs):
+    _require(ev["witness"] is None and ev["failure_set"] == [] and ev["failure_set_text"] == "{}"
+             and ev["sample_alpha"] is None, "a holding certificate with a failure set")
+    polys = _polys(mech, pairs)
+    _distinct(ev, polys)
+    for a, b, d, P in polys:
+        if P is None or not any(P):
+            continue
+        r = bernstein_nonneg(P)
+        if r is False:
+            raise Refuted(f"constraint {mech.values[a]} <= alpha^-{d} ({mech.values[b]}) fails on [0, 1]")
+        if r is None:
+            raise NotHere(f"Bernstein subdivision did not certify {mech.values[a]} <= alpha^-{d} "
+                          f"({mech.values[b]}) (a root of even multiplicity inside (0, 1)?)")
+    n = len(polys)
     return CONFIRMED, n, f"{n} distinct constraints certified >= 0 on [0, 1] by Bernstein coefficients"
 
 
 def check(c: dict):
     ev = c["evidence"]
-    if c["verdict"] == "fails":
-        return _check_fails(ev)
-    return _check_holds(ev)
+    try:
+        mech, pairs, dist, note = _setting(ev, symbolic_ok=True)
+        _counts(ev, mech, pairs)
+        _require(ev["root_power"] == 1, "entries are polynomials in alpha itself: root_power is 1")
+        _require(c["method"] == "SYMBOLIC_ROOTS" and c["precision"] is None, "the method of a statement for every "
+                 "eps is symbolic alpha (SYMBOLIC_ROOTS), without a precision")
+        _mechanism_everywhere(mech)
+        _require(ev["in_particular"] is None or eps_sign(ev["in_particular"]) > 0,
+                 f"the level {ev['in_particular']!r} is not an eps > 0")
+        if c["verdict"] == "fails":
+            s, n, d = _check_fails(ev, mech, pairs, dist)
+            if ev["in_particular"] is not None:
+                fs = ev["failure_set"]
+                _require(len(fs) == 1 and not fs[0]["point"] and fs[0]["lo"] == "0" and fs[0]["hi"] == "1",
+                         "a failure for one eps is claimed from a failure set that is not all of (0, 1)")
+        else:
+            s, n, d = _check_holds(ev, mech, pairs)
+    except Refuted as e:
+        return REFUTED, 0, str(e)
+    return s, n, d + note
+
+
+def claim_text(c: dict) -> str:
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.certify.all_eps`, writes it)."""
+    ev = c["evidence"]
+    s = f"{ev['mechanism']['name']} is eps*d-private for every eps > 0 on the {ev['metric']['description']}"
+    if ev["in_particular"] is not None:
+        s += (f"; in particular at eps = {ev['in_particular']}, where the entries are not exact rationals or "
+              "exponentials (the statement for every eps settles it)")
+    return s

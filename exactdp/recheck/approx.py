@@ -2,18 +2,32 @@
 
 Imports only the standard library and this package's kernel :mod:`exactdp.recheck._kernel`
 (Fractions, its own exponential-polynomial zero test and mpmath intervals).
-It re-derives, for every ordered neighbouring pair, the worst set
-``S* = {y : P_x(y) > e^eps P_x'(y)}`` and the excess ``P_x(S*) - e^eps P_x'(S*)``,
-takes the largest, compares it with delta, and re-sums the witness.
+It ties ``e^eps`` to the stated ``eps`` (``exp(eps)``, or ``R`` for ``eps = log(R)``), re-derives the neighbour
+relation (from the carried metric: its pairs at distance 1; else the count of the given pairs), checks the
+mechanism is one, re-derives for every ordered neighbouring pair the worst set
+``S* = {y : P_x(y) > e^eps P_x'(y)}`` and the excess ``P_x(S*) - e^eps P_x'(S*)``, takes the largest,
+compares it with delta, and re-derives every number of the witness (its sums, both sides, the excess, the
+number of violating pairs).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from ._kernel import NotHere as _NotHere, _add, _mul, _neg, _sign, _value
+from . import _metric
+from ._kernel import MAX_CELLS, MAX_INEQUALITIES, log_of_rational, _add, _mul, _neg, _sign, _value, exp_of_eps, need
+from .privacy import METRIC, Refuted, _require
 
-__all__ = ["check"]
+__all__ = ["check", "claim_text"]
+
+WITNESS = {"kind": "str", "x": "str", "x_prime": "str", "worst_set": ["str"], "P_x_S": "str", "P_x_prime_S": "str",
+           "factor": "str", "lhs": "str", "rhs": "str", "excess": "str", "violating_pairs": "int"}
+EVIDENCE = {"approx": {"mechanism": {"name": "str", "inputs": ["str"], "outputs": ["str"], "matrix": [["str"]]},
+                       "epsilon_given": "str", "delta": "str", "relation": "str", "metric": ("?", METRIC),
+                       "pairs": [["str"]], "e_eps": "?str", "excess": "?str", "worst_set": ("?", ["str"]),
+                       "witness": ("?", WITNESS)}}
+V1 = ("it does not carry the mechanism's name nor the metric its neighbour relation comes from; re-certify with a "
+      "current exactdp for a schema-2 certificate")
 
 
 def _sum(vals):
@@ -41,44 +55,105 @@ def _pair(P, Q, t):
     return S, A, B, _add(A, _neg(_mul(t, B)))
 
 
+def _same(text: str, v) -> bool:
+    return _sign(_add(_value(text), _neg(v))) == 0
+
+
+def _relation(ev: dict, inputs: list) -> None:
+    """The pairs are distinct pairs of inputs, and the relation's text is what they are."""
+    pairs, rel = ev["pairs"], ev["relation"]
+    keys = set()
+    for p in pairs:
+        _require(len(p) == 2 and p[0] != p[1] and p[0] in inputs and p[1] in inputs, f"{p} is not a pair of inputs")
+        keys.add(frozenset(p))
+    _require(len(keys) == len(pairs), "a repeated neighbouring pair")
+    if ev["metric"] is not None:
+        m = ev["metric"]
+        _require(rel == f"pairs at distance 1 of the {m['description']}", "the relation is not the metric's")
+        _require(sorted(m["labels"]) == sorted(inputs), "the metric's points are not the mechanism's inputs")
+        _require(keys == _metric.pairs_at_one(m), "the pairs are not the metric's pairs at distance 1")
+    else:
+        _require(rel in (f"edges of the given graph ({len(pairs)} edges)",
+                         f"given list of {len(pairs)} neighbouring pairs"), f"the relation {rel!r} is not the "
+                 "carried pairs")
+
+
 def check(c: dict) -> tuple[str, int, str]:
     """``(status, checked, detail)`` for an ``approx`` certificate."""
     ev = c["evidence"]
-    status, detail = _check(ev, c["verdict"] == "holds")
+    try:
+        status, detail = _check(ev, c["verdict"] == "holds")
+        if status == "confirmed":
+            rational = all(isinstance(_value(v), Fraction) for r in ev["mechanism"]["matrix"] for v in r) and \
+                (ev["epsilon_given"] == "0" or log_of_rational(ev["epsilon_given"]))
+            want = "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+            _require(c["method"] == want and c["precision"] is None, f"the method {c['method']!r} is not {want!r}")
+    except Refuted as e:
+        return "refuted", 0, str(e)
     return status, 2 * len(ev["pairs"]), detail
 
 
 def _check(ev: dict, certified: bool) -> tuple[str, str]:
-    try:
-        t, delta = _value(ev["e_eps"]), _value(ev["delta"])
-        m = ev["mechanism"]
-        rows = {x: [_value(v) for v in r] for x, r in zip(m["inputs"], m["matrix"])}
-        outs = list(m["outputs"])
-        bad = _not_a_mechanism(m["inputs"], outs, m["matrix"], rows)
-        if bad:
-            return "refuted", bad
-        best = None
-        for a, b in ev["pairs"]:
-            for x, xp in ((a, b), (b, a)):
-                S, A, B, exc = _pair(rows[x], rows[xp], t)
-                if best is None or _sign(_add(exc, _neg(best[4]))) > 0:
-                    best = (x, xp, S, (A, B), exc)
-        holds = best is None or _sign(_add(best[4], _neg(delta))) <= 0
-        if holds != certified:
-            return "refuted", f"the largest excess gives holds = {holds}, the certificate says {certified}"
-        if best is None:
-            return "confirmed", "empty relation"
-        w = ev["witness"]
-        if ev["excess"] != w["excess"] or list(ev["worst_set"]) != list(w["worst_set"]):
-            return "refuted", "the stated excess or worst set is not the witness's"
-        S, A, B, exc = _pair(rows[w["x"]], rows[w["x_prime"]], t)
-        if [outs[y] for y in S] != list(w["worst_set"]):
-            return "refuted", f"the worst set of ({w['x']}, {w['x_prime']}) is {[outs[y] for y in S]}"
-        if _sign(_add(A, _neg(_value(w["P_x(S)"])))) or _sign(_add(B, _neg(_value(w["P_x'(S)"])))):
-            return "refuted", "the witness sums P_x(S*), P_x'(S*) do not re-sum"
-        if _sign(_add(exc, _neg(best[4]))):
-            return "refuted", "the witness pair does not attain the largest excess"
-    except _NotHere as e:
-        return "not checkable", f"outside the re-check kernel: {e}"
+    m = ev["mechanism"]
+    need(len(m["inputs"]) * len(m["outputs"]) <= MAX_CELLS, "a mechanism beyond the cell limit")
+    need(2 * len(ev["pairs"]) * len(m["outputs"]) <= MAX_INEQUALITIES, "more inequalities than the limit")
+    _require(len(set(m["inputs"])) == len(m["inputs"]) and len(set(m["outputs"])) == len(m["outputs"]),
+             "a repeated input or output label")
+    _relation(ev, m["inputs"])
+    t = exp_of_eps(ev["epsilon_given"])
+    _require(ev["e_eps"] is not None and _same(ev["e_eps"], t),
+             f"e_eps = {ev['e_eps']} is not e^eps for eps = {ev['epsilon_given']}")
+    _require(_sign(t) > 0 and _sign(_add(t, Fraction(-1))) >= 0, "eps < 0")
+    delta = _value(ev["delta"])
+    _require(_sign(delta) >= 0 and _sign(_add(delta, Fraction(-1))) <= 0, "delta outside [0, 1]")
+    rows = {x: [_value(v) for v in r] for x, r in zip(m["inputs"], m["matrix"])}
+    outs = list(m["outputs"])
+    bad = _not_a_mechanism(m["inputs"], outs, m["matrix"], rows)
+    if bad:
+        return "refuted", bad
+    best, over = None, 0
+    for a, b in ev["pairs"]:
+        for x, xp in ((a, b), (b, a)):
+            S, A, B, exc = _pair(rows[x], rows[xp], t)
+            over += _sign(_add(exc, _neg(delta))) > 0
+            if best is None or _sign(_add(exc, _neg(best[4]))) > 0:
+                best = (x, xp, S, (A, B), exc)
+    holds = best is None or _sign(_add(best[4], _neg(delta))) <= 0
+    if holds != certified:
+        return "refuted", f"the largest excess gives holds = {holds}, the certificate says {certified}"
+    if best is None:
+        _require(ev["witness"] is None and ev["excess"] == "0" and ev["worst_set"] == [],
+                 "an empty relation with a witness")
+        return "confirmed", "empty relation"
+    _witness(ev, rows, outs, t, delta, best[4], holds, over)
     return "confirmed", (f"{2 * len(ev['pairs'])} ordered pairs re-derived with fractions and the exp-polynomial "
                          "zero test; verdict and witness agree")
+
+
+def _witness(ev: dict, rows: dict, outs: list, t, delta, largest, holds: bool, over: int) -> None:
+    """Every number of the witness re-derived: its pair, worst set, sums, factor, sides, excess, kind, count."""
+    w = ev["witness"]
+    _require(w is not None, "no witness")
+    _require(ev["excess"] == w["excess"] and ev["worst_set"] == w["worst_set"],
+             "the stated excess or worst set is not the witness's")
+    _require(w["kind"] == ("binding" if holds else "violation"), f"the witness's kind {w['kind']!r}")
+    _require(w["violating_pairs"] == (0 if holds else over), f"{over} ordered pairs violate, the witness says "
+             f"{w['violating_pairs']}")
+    _require(w["x"] in rows and w["x_prime"] in rows and frozenset((w["x"], w["x_prime"])) in
+             {frozenset(p) for p in ev["pairs"]}, "the witness is not a neighbouring pair")
+    S, A, B, exc = _pair(rows[w["x"]], rows[w["x_prime"]], t)
+    _require([outs[y] for y in S] == list(w["worst_set"]),
+             f"the worst set of ({w['x']}, {w['x_prime']}) is {[outs[y] for y in S]}")
+    _require(_same(w["P_x_S"], A) and _same(w["P_x_prime_S"], B) and w["lhs"] == w["P_x_S"],
+             "the witness sums P_x(S*), P_x'(S*) do not re-sum")
+    _require(w["factor"] == ev["e_eps"], "the witness's factor is not e^eps")
+    _require(_same(w["rhs"], _add(_mul(t, B), delta)), "the witness's rhs is not e^eps P_x'(S*) + delta")
+    _require(_same(w["excess"], exc), "the witness's excess is not P_x(S*) - e^eps P_x'(S*)")
+    _require(_sign(_add(exc, _neg(largest))) == 0, "the witness pair does not attain the largest excess")
+
+
+def claim_text(c: dict) -> str:
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.certify.approximate`, writes it)."""
+    ev = c["evidence"]
+    return (f"{ev['mechanism']['name']} is (eps, delta)-DP with eps = {ev['epsilon_given']}, delta = {ev['delta']} "
+            f"over the {ev['relation']}")

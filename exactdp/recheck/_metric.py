@@ -1,0 +1,364 @@
+"""A metric re-derived from what it rests on: weighted edges, a distance matrix, or one distance for all pairs.
+
+A schema-2 metric record carries its labels and exactly one definition:
+
+``edges``
+    ``[x, x', w]``: the metric is the shortest-path metric of this weighted graph (ECP14 sec. 3.2).  The kernel
+    checks the edges (known labels, no loop, no repeated pair, ``w > 0``), recomputes shortest paths exactly
+    (Dijkstra on fractions; Bellman-Ford with exact comparisons for algebraic lengths) and derives the
+    generating pairs: the edges whose length is the distance of their ends.  Every distance is the length of a
+    chain of them (a shortest path), which is the reduction.
+``distances``
+    ``{"values": [...], "codes": [[...]]}``: an explicit matrix.  The kernel checks a zero diagonal, positive
+    (or ``inf``) distances elsewhere, symmetry and every triangle inequality, and derives the generating pairs:
+    the finite pairs with no point strictly between them (``d(x, w) + d(w, y) = d(x, y)``).  Any other finite
+    pair has such a point, both parts strictly shorter, so by induction it is a chain of generating pairs.
+``all_pairs_at``
+    ``d``: every pair of distinct points at distance ``d > 0`` (the discrete metric scaled by ``d``); every
+    pair generates.
+
+The listed ``pairs`` must be the derived ones, and the ``description`` (and the reduction sentence) is
+rebuilt where the record names a family the kernel knows (path, cycle, discrete, Manhattan and Chebyshev
+grids of step 1, Hamming spaces, a graph given by its edges, an explicit matrix); otherwise the description
+is only a name and the detail says so.
+"""
+
+from __future__ import annotations
+
+import heapq
+from fractions import Fraction
+
+from ._kernel import _add, _neg, need, sign, value
+
+__all__ = ["derive", "MAX_POINTS", "MAX_MATRIX_POINTS"]
+
+#: points of a metric re-derived here; points of an explicit matrix (O(n^3) triangle inequalities)
+MAX_POINTS = 20_000
+MAX_MATRIX_POINTS = 150
+#: edge relaxations of a shortest-path computation
+MAX_RELAXATIONS = 5_000_000
+
+_GRAPH_SUFFIX = " ({c} components; points in different components are at distance inf)"
+#: the reductions, as the worked proof states them (each is what :func:`derive` proves for its definition)
+GRAPH_REDUCTION = ("on a graph metric it suffices to check the edges: every distance d(x, x') is the length of a "
+                   "shortest path x = y_0, ..., y_k = x', and multiplying the edge inequalities "
+                   "K(y_i)(z) <= e^(eps w(y_i, y_(i+1))) K(y_(i+1))(z) along it gives "
+                   "K(x)(z) <= e^(eps d(x, x')) K(x')(z)")
+MATRIX_REDUCTION = ("the generating pairs are the pairs (x, y) with no point w strictly between them "
+                    "(d(x,w) + d(w,y) = d(x,y)), found exactly; every other pair is the sum of a chain of them")
+
+
+def _lt(a, b) -> bool:
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a < b
+    return sign(_add(a, _neg(b))) < 0
+
+
+def _labels(metric: dict) -> dict:
+    labels = metric["labels"]
+    need(len(labels) <= MAX_POINTS, f"a metric of {len(labels)} > {MAX_POINTS} points")
+    idx = {x: i for i, x in enumerate(labels)}
+    if len(idx) != len(labels):
+        raise ValueError("a label appears twice in the metric")
+    if metric["points"] != len(labels):
+        raise ValueError(f"the metric says {metric['points']} points but has {len(labels)} labels")
+    return idx
+
+
+def _positive(text: str):
+    v = value(text)
+    if sign(v) <= 0:
+        raise ValueError(f"a distance {text!r} that is not > 0")
+    return v
+
+
+def _edges(metric: dict, idx: dict):
+    """Checked edges as ``(i, j, w_text, w)`` with ``i < j``, and the generating pairs among them."""
+    n = len(idx)
+    edges, seen = [], set()
+    for e in metric["edges"]:
+        x, y, w = e
+        i, j = idx[x], idx[y]
+        if i == j:
+            raise ValueError(f"an edge from {x!r} to itself")
+        i, j = min(i, j), max(i, j)
+        if (i, j) in seen:
+            raise ValueError(f"the edge {x!r} - {y!r} is listed twice")
+        seen.add((i, j))
+        edges.append((i, j, w, _positive(w)))
+    adj: list = [[] for _ in range(n)]
+    for i, j, _, w in edges:
+        adj[i].append((j, w))
+        adj[j].append((i, w))
+    if len({w for _, _, w, _ in edges}) <= 1:
+        shortest = edges          # equal lengths: any path between distinct ends is at least one edge long
+    else:
+        need(len(edges) * len({i for i, _, _, _ in edges}) <= MAX_RELAXATIONS,
+             f"shortest paths over {len(edges)} edges of unequal lengths")
+        shortest = []
+        by_src: dict = {}
+        for e in edges:
+            by_src.setdefault(e[0], []).append(e)
+        for s, es in by_src.items():
+            dist = _shortest_from(adj, s, n)
+            shortest += [e for e in es if not _lt(dist[e[1]], e[3])]
+    return edges, sorted(shortest)
+
+
+def _shortest_from(adj, s, n):
+    """Exact distances from ``s`` (Dijkstra on fractions, else Bellman-Ford with exact comparisons)."""
+    dist: list = [None] * n
+    dist[s] = Fraction(0)
+    if all(isinstance(w, Fraction) for a in adj for _, w in a):
+        heap = [(Fraction(0), s)]
+        done = [False] * n
+        while heap:
+            d, u = heapq.heappop(heap)
+            if done[u]:
+                continue
+            done[u] = True
+            for v, w in adj[u]:
+                nd = d + w
+                if dist[v] is None or nd < dist[v]:
+                    dist[v] = nd
+                    heapq.heappush(heap, (nd, v))
+        return dist
+    changed = True
+    rounds = 0
+    while changed:
+        changed = False
+        rounds += 1
+        need(rounds <= n + 1, "a shortest-path computation that does not settle")
+        for u in range(n):
+            if dist[u] is None:
+                continue
+            for v, w in adj[u]:
+                nd = _add(dist[u], w)
+                if dist[v] is None or _lt(nd, dist[v]):
+                    dist[v], changed = nd, True
+    return dist
+
+
+def _components(n: int, pairs) -> int:
+    parent = list(range(n))
+
+    def find(a):
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+    for i, j in pairs:
+        parent[find(i)] = find(j)
+    return len({find(a) for a in range(n)})
+
+
+def _matrix(metric: dict, idx: dict):
+    """Checked explicit matrix; the generating pairs ``(i, j, d_text, d)``."""
+    n = len(idx)
+    need(n <= MAX_MATRIX_POINTS, f"an explicit distance matrix of {n} > {MAX_MATRIX_POINTS} points")
+    tab = metric["distances"]
+    vals, codes = tab["values"], tab["codes"]
+    if len(codes) != n or any(len(r) != n for r in codes):
+        raise ValueError("the distance matrix does not match the labels")
+    if any(type(c) is not int or not 0 <= c < len(vals) for r in codes for c in r):
+        raise ValueError("a distance code is not an integer index of the values")
+    num = [None if v == "inf" else value(v) for v in vals]
+    for i in range(n):
+        for j in range(n):
+            c = codes[i][j]
+            if codes[j][i] != c:
+                raise ValueError(f"the distances are not symmetric at ({i}, {j})")
+            if i == j and (num[c] is None or sign(num[c]) != 0):
+                raise ValueError(f"d(x, x) is not 0 at point {i}")
+            if i != j and num[c] is not None and sign(num[c]) <= 0:
+                raise ValueError(f"a distance that is not > 0 between points {i} and {j}")
+    sums: dict = {}
+
+    def cmp(a, b, c):   # sign of d_a + d_b - d_c on codes, finite
+        key = (min(a, b), max(a, b), c)
+        if key not in sums:
+            sums[key] = sign(_add(_add(num[a], num[b]), _neg(num[c])))
+        return sums[key]
+    gen = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            cij = codes[i][j]
+            between = False
+            for k in range(n):
+                a, b = codes[i][k], codes[k][j]
+                if num[a] is None or num[b] is None or k in (i, j):
+                    continue
+                if num[cij] is None:
+                    raise ValueError(f"the triangle inequality fails: points {i} and {j} at distance inf")
+                s = cmp(a, b, cij)
+                if s < 0:
+                    raise ValueError(f"the triangle inequality fails for points {i}, {k}, {j}")
+                between = between or s == 0
+            if num[cij] is not None and not between:
+                gen.append((i, j, vals[cij], num[cij]))
+    return gen
+
+
+def derive(metric: dict):
+    """``(pairs, described)``: the generating pairs ``[x, x', d]`` re-derived from the record's definition, and
+    whether its description was rebuilt (False: the description is a name only).  ``ValueError`` when the
+    record contradicts itself."""
+    idx = _labels(metric)
+    labels, n = metric["labels"], len(idx)
+    defs = [k for k in ("all_pairs_at", "edges", "distances") if metric.get(k) is not None]
+    if len(defs) != 1:
+        raise ValueError(f"a metric record needs exactly one definition (all_pairs_at, edges or distances), "
+                         f"has {defs}")
+    desc = metric["description"]
+    if defs == ["all_pairs_at"]:
+        d = metric["all_pairs_at"]
+        _positive(d)
+        need(n * (n - 1) // 2 <= MAX_POINTS * 50, f"{n} points, every pair generating")
+        if metric["pairs"] != []:
+            raise ValueError("a metric with all_pairs_at lists no pairs")
+        pairs = [[x, y, d] for i, x in enumerate(labels) for y in labels[i + 1:]]
+        base = f"discrete metric on {n} points"
+        described = (d == "1" and desc == base) or desc == f"{d} * ({base})"
+        if described and metric["reduction"] != GRAPH_REDUCTION + " (here the graph is complete)":
+            raise ValueError("the reduction is not the one of a complete graph")
+        return pairs, described
+    if defs == ["edges"]:
+        edges, gen = _edges(metric, idx)
+        described = _graph_described(metric, edges)
+    else:
+        gen = _matrix(metric, idx)
+        described = desc == f"explicit distance matrix on {n} points"
+        if described and metric["reduction"] != MATRIX_REDUCTION:
+            raise ValueError("the reduction is not the one of an explicit matrix")
+    pairs = [[labels[i], labels[j], w] for i, j, w, _ in gen]
+    listed = sorted((min(idx[x], idx[y]), max(idx[x], idx[y]), d) for x, y, d in metric["pairs"])
+    if listed != [(i, j, w) for i, j, w, _ in gen]:
+        raise ValueError("the listed generating pairs are not the ones the metric's definition gives")
+    return pairs, described
+
+
+def _graph_described(metric: dict, edges: list) -> bool:
+    """Rebuild the description (and reduction) of a graph metric of a known family from its edges; False
+    for a family the kernel does not know (the description is then a name)."""
+    labels, desc = metric["labels"], metric["description"]
+    n = len(labels)
+    ints = [str(i) for i in range(n)]
+    es = {(i, j, w) for i, j, w, _ in edges}
+    path_edges = {(i, i + 1, "1") for i in range(n - 1)}
+    if desc == f"path on {n} points (d(i, j) = |i - j|)":
+        if not (labels == ints and es == path_edges):
+            raise ValueError("the edges are not those of the path the description names")
+    elif desc == f"cycle on {n} points":
+        if not (labels == ints and es == path_edges | {(0, n - 1, "1")}):
+            raise ValueError("the edges are not those of the cycle the description names")
+    elif desc in (f"{_side(labels, 0)} x {_side(labels, 1)} grid, manhattan distance",
+                  f"{_side(labels, 0)} x {_side(labels, 1)} grid, chebyshev distance"):
+        king = desc.endswith("chebyshev distance")
+        if es != _grid_edges(labels, king):
+            raise ValueError("the edges are not those of the grid the description names")
+        if metric["reduction"] != GRAPH_REDUCTION + f" (the grid graph with {8 if king else 4} neighbours)":
+            raise ValueError("the reduction is not the one of a grid graph")
+        return True
+    elif desc.startswith("Hamming distance on V^u"):
+        k, u = _hamming_shape(labels)
+        if desc != f"Hamming distance on V^u with |V| = {k}, u = {u}" or es != _hamming_edges(labels):
+            raise ValueError("the points or edges are not those of the Hamming space the description names")
+        if metric["reduction"] != GRAPH_REDUCTION + " (the adjacency graph: databases differing in one individual)":
+            raise ValueError("the reduction is not the one of a Hamming space")
+        return True
+    elif desc.startswith("graph with ") or ": graph with " in desc:
+        c = _components(n, [(i, j) for i, j, _, _ in edges])
+        want = f"graph with {n} nodes and {len(edges)} edges" + (_GRAPH_SUFFIX.format(c=c) if c > 1 else "")
+        tail = desc if desc.startswith("graph with ") else desc[desc.index(": graph with ") + 2:]
+        if tail != want:
+            raise ValueError(f"the description {desc!r} is not the carried graph's ({want!r})")
+        if tail != desc:
+            return False                      # the graph is checked; where it comes from (a query) is a name
+    else:
+        return False
+    if metric["reduction"] != GRAPH_REDUCTION:
+        raise ValueError("the reduction is not the one of a graph metric")
+    return True
+
+
+def _side(labels: list, axis: int) -> int:
+    """Rows (axis 0) or columns (axis 1) of grid labels ``"r,c"`` in row-major order (0 if they are not)."""
+    try:
+        cells = [tuple(int(t) for t in x.split(",")) for x in labels]
+    except ValueError:
+        return 0
+    if not cells or any(len(c) != 2 for c in cells):
+        return 0
+    R, C = max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+    if cells != [(r, c) for r in range(R) for c in range(C)]:
+        return 0
+    return (R, C)[axis]
+
+
+def _grid_edges(labels: list, king: bool) -> set:
+    """The unit edges of the row-major ``R x C`` grid: 4 neighbours, or 8 (``king``: the Chebyshev distance)."""
+    R, C = _side(labels, 0), _side(labels, 1)
+    moves = [(0, 1), (1, 0)] + ([(1, 1), (1, -1)] if king else [])
+    out = set()
+    for r in range(R):
+        for c in range(C):
+            for dr, dc in moves:
+                if 0 <= r + dr < R and 0 <= c + dc < C:
+                    i, j = r * C + c, (r + dr) * C + c + dc
+                    out.add((min(i, j), max(i, j), "1"))
+    return out
+
+
+def _hamming_shape(labels: list) -> tuple:
+    """``(|V|, u)`` when the labels are every word of ``V^u`` (comma-separated, in product order)."""
+    words = [x.split(",") for x in labels]
+    u = len(words[0]) if words else 0
+    V = list(dict.fromkeys(w[-1] for w in words))
+    if any(len(w) != u for w in words) or len(labels) != len(V) ** u:
+        raise ValueError("the labels are not the words of a Hamming space")
+    from itertools import product
+    if [list(p) for p in product(V, repeat=u)] != words:
+        raise ValueError("the labels are not the words of a Hamming space in order")
+    return len(V), u
+
+
+def _hamming_edges(labels: list) -> set:
+    """The pairs of words differing in exactly one position, at distance 1 (``n u |V|`` look-ups)."""
+    idx = {x: i for i, x in enumerate(labels)}
+    V = list(dict.fromkeys(x.split(",")[-1] for x in labels))
+    out = set()
+    for x, i in idx.items():
+        w = x.split(",")
+        for pos in range(len(w)):
+            for v in V:
+                if v != w[pos]:
+                    j = idx[",".join(w[:pos] + [v] + w[pos + 1:])]
+                    out.add((min(i, j), max(i, j), "1"))
+    return out
+
+
+def pairs_at_one(metric: dict) -> set:
+    """The unordered pairs ``(x, x')`` at distance exactly 1 (a neighbour relation given by a metric).
+
+    When every generating distance is at least 1, they are the generating pairs at distance 1 (any other
+    pair is a chain of two or more generating pairs, longer than 1); otherwise every distance is computed
+    from the generating pairs (shortest paths, exact)."""
+    pairs, _ = derive(metric)
+    labels = metric["labels"]
+    vals = {d: value(d) for _, _, d in pairs}
+    one = Fraction(1)
+    if all(not _lt(v, one) for v in vals.values()):
+        return {frozenset((x, y)) for x, y, d in pairs if sign(_add(vals[d], _neg(one))) == 0}
+    n = len(labels)
+    need(n <= MAX_MATRIX_POINTS, f"distances below 1 on {n} > {MAX_MATRIX_POINTS} points")
+    idx = {x: i for i, x in enumerate(labels)}
+    adj: list = [[] for _ in range(n)]
+    for x, y, d in pairs:
+        adj[idx[x]].append((idx[y], vals[d]))
+        adj[idx[y]].append((idx[x], vals[d]))
+    out = set()
+    for s in range(n):
+        dist = _shortest_from(adj, s, n)
+        out |= {frozenset((labels[s], labels[t])) for t in range(n)
+                if t != s and dist[t] is not None and sign(_add(dist[t], _neg(one))) == 0}
+    return out

@@ -1,0 +1,106 @@
+"""Strict reading of a certificate's JSON before any work (issue 18, "strict parsing").
+
+A certificate is refused -- ``ValueError("not a certificate: ...")``, exit 2 on the command line -- when
+its JSON repeats a key, when a top-level field is missing, unknown or of the wrong type, when the
+verdict is not one of ``holds``, ``fails``, ``undecided``, and, for the kinds whose module states the
+shape of its evidence (a module-level ``EVIDENCE`` spec), when an evidence field is missing, unknown or
+of the wrong type.  This module's own spec language is deliberately small:
+
+``"str"``, ``"int"``, ``"bool"``
+    that JSON type (``bool`` is not an ``int`` here);
+``"?"`` + spec, e.g. ``"?str"``, or ``("?", spec)``
+    the spec or ``null``;
+``[spec]``
+    a list of ``spec``;
+``{name: spec, ...}``
+    an object with exactly these fields.
+
+>>> conform({"a": "1", "b": [1, 2]}, {"a": "str", "b": ["int"]}, "x")
+>>> conform({"a": 1}, {"a": "str"}, "x")
+Traceback (most recent call last):
+...
+ValueError: not a certificate: x.a: expected str, got int
+"""
+
+from __future__ import annotations
+
+import json
+
+__all__ = ["conform", "loads_strict", "TOP", "VERDICTS", "METHODS"]
+
+VERDICTS = ("holds", "fails", "undecided")
+#: the names of the methods a verdict may rest on (``exactdp.certificate.Method``; a test keeps them equal)
+METHODS = ("RATIONAL", "TRANSCENDENCE_BALLS", "SYMBOLIC_ROOTS", "EXACT_LP", "EXACT_SOLVE", "BALL_SOLVE",
+           "VERIFIED_FLOAT", "ENUMERATION", "CLOSED_FORM", "NONE")
+
+#: the top-level fields of a certificate (every version)
+TOP = {"schema": "str", "version": "int", "kind": "str", "verdict": "str", "method": "str", "precision": "?int",
+       "claim": "str", "reason": "?str", "note": "str", "evidence": "any"}
+
+_TYPES = {"str": str, "int": int, "bool": bool}
+
+
+def _bad(where: str, what: str):
+    return ValueError(f"not a certificate: {where}: {what}")
+
+
+def conform(value, spec, where: str) -> None:
+    """Raise ``ValueError("not a certificate: ...")`` unless ``value`` has the shape ``spec`` (module docstring)."""
+    if isinstance(spec, str) and spec.startswith("?"):
+        spec = ("?", spec[1:])
+    if isinstance(spec, tuple):
+        if value is not None:
+            conform(value, spec[1], where)
+        return
+    if spec == "any":
+        return
+    if isinstance(spec, str):
+        t = _TYPES[spec]
+        if type(value) is not t:
+            raise _bad(where, f"expected {spec}, got {_name(value)}")
+        return
+    if isinstance(spec, list):
+        if type(value) is not list:
+            raise _bad(where, f"expected a list, got {_name(value)}")
+        for i, v in enumerate(value):
+            conform(v, spec[0], f"{where}[{i}]")
+        return
+    if type(value) is not dict:
+        raise _bad(where, f"expected an object, got {_name(value)}")
+    extra = sorted(set(value) - set(spec))
+    missing = sorted(set(spec) - set(value))
+    if extra or missing:
+        raise _bad(where, "fields do not match" + (f"; unknown {extra}" if extra else "")
+                   + (f"; missing {missing}" if missing else ""))
+    for k, s in spec.items():
+        conform(value[k], s, f"{where}.{k}")
+
+
+def _name(v) -> str:
+    if v is None:
+        return "null"
+    return "object" if isinstance(v, dict) else "list" if isinstance(v, list) else type(v).__name__
+
+
+def _no_duplicates(pairs: list) -> dict:
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise _bad("JSON", f"the key {k!r} appears twice in one object")
+        out[k] = v
+    return out
+
+
+def _no_constant(name: str):
+    raise _bad("JSON", f"{name} is not a JSON number")
+
+
+def loads_strict(text: str):
+    """``json.loads`` refusing repeated keys and ``NaN``/``Infinity`` (``ValueError``).
+
+    >>> loads_strict('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    ValueError: not a certificate: JSON: the key 'a' appears twice in one object
+    """
+    return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
