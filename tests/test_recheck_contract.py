@@ -190,6 +190,17 @@ def test_recheck_kinds_are_the_registered_evidence_kinds():
     assert set(KINDS) == set(evidence_kinds())
 
 
+def test_every_kind_rebuilds_its_claim_sentence():
+    # the dispatcher compares every certificate's claim with the sentence its kind's module rebuilds from the
+    # checked fields; a kind without claim_text would leave the reader's sentence unchecked
+    import importlib
+
+    for kind, module in KINDS.items():
+        mod = importlib.import_module(f"exactdp.recheck.{module}")
+        assert callable(getattr(mod, "claim_text", None)), kind
+        assert callable(getattr(mod, "check", None)), kind
+
+
 def test_recheck_methods_are_the_methods():
     from exactdp.certificate import Method
     from exactdp.recheck._schema import METHODS

@@ -226,6 +226,8 @@ def claim_preserving(kind: str, trail: list, op: tuple, mutant: dict, genuine: d
         return "another valid dual (a proof witness, re-verified in full)"
     if "pairs" in trail and op[0] == "swap":
         return "order or orientation of generating pairs"
+    if "edges" in trail and op[0] == "swap":
+        return "order or orientation of the metric's defining edges (the same weighted graph)"
     if op[0] == "swap" and trail[-1] == "bounds":
         return "order of the face duals"
     if "reduction" in trail:
@@ -313,7 +315,14 @@ def test_forged_extension_distance_table():
     """An extension's distance table contradicting the metric's own pairs (the issue's confirmed forgery)."""
     j = _genuine("extension holds")
     j["evidence"]["metric"]["pairs"] = [["0", "1", "1"], ["1", "2", "2"]]      # d(1, 2) = 2, d(0, 2) = 3
-    _refuted(j, "is not the metric's")
+    _refuted(j, "the metric's definition gives")       # the kernel derives the pairs from the metric's edges
+    # the same table contradiction with the metric's definition changed to agree with it: the extension's own
+    # distances (rebuilt from the carried ones) no longer match
+    j = _genuine("extension holds")
+    edges = j["evidence"]["metric"]["edges"]
+    edges[-1][-1] = "2"
+    r = recheck(_claimed(j))
+    assert r.status == "refuted", r.detail
 
 
 def test_forged_optimum_is_a_worse_mechanism():
