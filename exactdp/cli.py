@@ -33,14 +33,20 @@ MAX_OPTIMAL_N = 1_000
 MAX_PHI_POINTS = 1_500
 
 _EXIT_CODES = """exit codes:
-  0  the property holds (certify, epsilon, optimal, tight, regular, leakage); the
-     command did its job (remap, proofs); every claim reproduced (reproduce)
+  0  the property holds (certify, epsilon, optimal, tight, regular, extend); the
+     command did its job (remap, leakage, profile, compose, tradeoff, plot,
+     proofs); every claim reproduced or reconstructed (reproduce); recheck: the
+     certificate is confirmed by the independent kernel
   1  the property does not hold, the witness is printed; reproduce: a claim
-     differs from the paper; proofs --check: a proof file is stale
-  2  bad input or usage: one line on stderr, no traceback
+     differs from the paper; proofs --check: a proof file is stale; recheck: the
+     certificate is refuted (a bug, please report it)
+  2  bad input or usage, or an input beyond what the route can do (the limit
+     is named): one line on stderr, no traceback
   3  undecided: no exact regime decides it (the reason is printed); reproduce:
-     a claim is undecided and none differs
-  4  internal error: a bug in exactdp, please report it (traceback with --debug)
+     a claim is undecided and none differs; recheck: not checkable by the small
+     kernel (the reason is printed)
+  4  internal error: a bug in exactdp, please report it (traceback with --debug);
+     reproduce --recheck: a certificate was refuted
 141  the output pipe was closed early (e.g. | head): stopped quietly"""
 
 _CMD_EXITS = {
@@ -55,14 +61,16 @@ _CMD_EXITS = {
              "3 undecided, 4 bug",
     "regular": "0 the prior is d-regular, 1 it is not, 2 bad input, 3 undecided, 4 bug",
     "leakage": "0 the leakage was computed, 2 bad input, 3 undecided, 4 bug",
-    "reproduce": "0 every claim reproduced, 1 some claim differs from the paper, 2 unknown id, "
+    "reproduce": "0 every claim reproduced or reconstructed (the paper's setting was lost in the text and is "
+                 "rebuilt, then checked), 1 some claim differs from the paper, 2 unknown id, "
                  "3 some claim undecided (none differs), 4 bug (also: with --recheck, a refuted certificate)",
     "proofs": "0 written (or up to date with --check), 1 stale proof files with --check, 2 bad input, 4 bug",
     "profile": "0 the exact privacy profile was computed, 2 bad input, 3 undecided, 4 bug",
     "compose": "0 the exact delta or eps of the K-fold composition was computed, 2 bad input, 3 undecided, 4 bug",
     "extend": "0 the extension agrees with the mechanism on H and is 2 eps-private (BCSZ18), 1 not (the failing part "
               "is printed), 2 bad input, 3 undecided, 4 bug",
-    "tradeoff": "0 the certified smallest eps (or bracket) was found, 2 bad input, 3 undecided, 4 bug",
+    "tradeoff": "0 the certified smallest eps (or bracket) was found, 2 bad input or beyond the LP route's reach "
+                "(the numbers are printed), 3 undecided (e.g. an irrational distance), 4 bug",
     "plot": "0 the figure was written, 2 bad input (or matplotlib missing: pip install 'exactdp[plot]'), 4 bug",
     "recheck": "0 the certificate is confirmed by the independent kernel, 1 refuted (a bug), 2 not a certificate, "
                "3 not checkable (the reason is printed), 4 bug",
@@ -173,9 +181,7 @@ def _cmd_profile(a):
     from .io import load_mechanism, load_metric
     from .theory.profile import privacy_profile
 
-    mech = load_mechanism(a.mechanism)
-    if mech.regime == "symbolic":
-        raise _usage("profile: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2)")
+    mech = _fix_alpha(load_mechanism(a.mechanism), a, "profile")
     pr = privacy_profile(mech, _neighbours_arg(a, load_metric(a.metric)))
     return _print_profile(pr, _profile_queries(pr, a), a.format)
 
@@ -186,9 +192,7 @@ def _cmd_compose(a):
 
     if a.times < 1 or a.times > MAX_K:
         raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
-    mech = load_mechanism(a.mechanism)
-    if mech.regime == "symbolic":
-        raise _usage("compose: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
+    mech = _fix_alpha(load_mechanism(a.mechanism), a, "compose")
     pr = composed_profile(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
     extra = {"times": a.times, **_profile_queries(pr, a)}
     if a.format == "json":
@@ -197,6 +201,20 @@ def _cmd_compose(a):
         print(f"{k}: {v}")
     print(f"profile: {len(pr.pieces)} pieces (--format json prints them)")
     return 0
+
+
+def _fix_alpha(mech, a, cmd):
+    """profile, compose: a mechanism written in alpha is evaluated at --alpha (their --eps is a query)."""
+    if mech.regime != "symbolic":
+        if a.alpha is not None:
+            raise _usage(f"{cmd}: --alpha fixes the alpha of a mechanism written in alpha; this one has none")
+        return mech
+    if a.alpha is None:
+        raise _usage(f"{cmd}: the entries use alpha; give --alpha A to fix its value (e.g. --alpha 1/2 or "
+                     "--alpha 'exp(-1)')")
+    from .exact.level import level_of
+
+    return mech.at(level_of(alpha=a.alpha))
 
 
 def _fix_level(mech, a):
@@ -240,6 +258,11 @@ def _cmd_remap(a):
     from .theory.users import expected_loss
 
     mech = _fix_level(load_mechanism(a.mechanism), a)
+    results = [str(i) for i in range(len(mech.inputs))]
+    if set(mech.inputs) != set(results):
+        odd = [x for x in mech.inputs if x not in set(results)][:3]
+        raise _usage(f"remap: the mechanism's inputs must be the user's results 0..{len(results) - 1} (the prior and "
+                     f"the loss are indexed by them); got {', '.join(repr(x) for x in odd)}")
     user = load_user(a.prior, a.loss, len(mech.inputs) - 1)
     mapping, remapped = bayes_remap(mech, user)
     before, after = expected_loss(mech, user) if set(mech.outputs) <= {str(i) for i in range(user.n + 1)} else None, \
@@ -423,7 +446,31 @@ def _cmd_reproduce(a):
     return 0
 
 
+#: image formats ``plot -o`` writes (by the file's extension); others are refused before any work
+PLOT_FORMATS = ("png", "pdf", "svg")
+#: largest ``--dpi`` (a 10-inch figure at 1,200 dpi is 12,000 pixels wide)
+MAX_DPI = 1_200
+
+
+def _check_plot_output(a) -> str:
+    """The image format of ``-o``, after checking the path can be written: exit 2 before any work otherwise."""
+    out = a.output
+    if not 1 <= a.dpi <= MAX_DPI:
+        raise _usage(f"--dpi: expected 1 <= dpi <= {MAX_DPI:,}, got {a.dpi}")
+    if os.path.isdir(out):
+        raise _usage(f"-o {out!r} is a directory; give an image file such as {os.path.join(out, 'fig.png')!r}")
+    ext = os.path.splitext(out)[1].lower().lstrip(".")
+    if ext not in PLOT_FORMATS:
+        raise _usage(f"-o {out!r}: " + (f"unknown image extension '.{ext}'" if ext else "no image extension")
+                     + f"; expected one of {', '.join('.' + f for f in PLOT_FORMATS)}")
+    parent = os.path.dirname(out) or "."
+    if not os.path.isdir(parent):
+        raise _usage(f"-o {out!r}: the directory {parent!r} does not exist")
+    return ext
+
+
 def _cmd_plot(a):
+    fmt = _check_plot_output(a)
     from . import plot
     from .exact.level import level_of
     from .io import load_mechanism, load_metric
@@ -440,7 +487,10 @@ def _cmd_plot(a):
         ax = _plot_approx(plot, a)
     else:
         ax, _ = plot.plot_geometric_vs_laplace()
-    ax.figure.savefig(a.output, dpi=a.dpi, bbox_inches="tight")
+    try:
+        ax.figure.savefig(a.output, format=fmt, dpi=a.dpi, bbox_inches="tight")
+    except OSError as e:
+        raise _usage(f"-o {a.output!r}: cannot write the figure: {e.strerror or e}") from None
     print(f"wrote {a.output}")
     return 0
 
@@ -487,6 +537,8 @@ def _cmd_proofs(a):
 
     if a.check and not os.path.isdir(a.dir):
         raise _usage(f"proofs --check: there is no directory {a.dir!r} (run from the repository, or give --dir)")
+    if not a.check:
+        _check_writable_dir(a.dir, "proofs --dir")
     stale = write_proofs(a.dir, check=a.check)
     if a.check:
         if stale:
@@ -496,6 +548,19 @@ def _cmd_proofs(a):
         return 0
     print(f"wrote {len(stale)} proof file(s) to {a.dir}")
     return 0
+
+
+def _check_writable_dir(path, what):
+    """Create ``path`` if needed and write a scratch file in it, before any long work: exit 2 if that fails
+    (a real write, not ``os.access``, which says yes to root on a read-only directory)."""
+    import tempfile
+
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        raise _usage(f"{what} {path!r}: cannot write there: {e.strerror or e}") from None
 
 
 # -- extension (BCSZ18) and tradeoff (KL10) ---------------------------------------------------------------------
@@ -525,7 +590,9 @@ def _cmd_tradeoff(a):
     from .theory.tradeoff import certify_tradeoff
 
     metric = load_metric(a.metric)
-    return _emit(certify_tradeoff(metric, gamma=a.gamma, delta=a.delta, ball=a.ball), a.format)
+    with _engine_progress(a, "tradeoff") as progress:
+        cert = certify_tradeoff(metric, gamma=a.gamma, delta=a.delta, ball=a.ball, progress=progress)
+    return _emit(cert, a.format)
 
 
 def _register_extension_commands(sub):
@@ -534,7 +601,7 @@ def _register_extension_commands(sub):
     x.add_argument("mechanism", help="mechanism on H (JSON; its inputs are the points of H)")
     x.add_argument("--metric", required=True, help="metric file (JSON)")
     x.add_argument("--subset", required=True, help="H: JSON list of point labels")
-    _level_args(x)
+    _level_args(x, required=True)
     x.add_argument("--format", choices=FORMATS, default="text")
     x.set_defaults(fn=_cmd_extend)
 
@@ -615,6 +682,7 @@ def _add_privacy_commands(sub):
     pf.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs")
     pf.add_argument("--eps", help="also print the smallest delta at this eps")
     pf.add_argument("--delta", help="also print the smallest eps for this delta")
+    pf.add_argument("--alpha", help="the value of alpha for a mechanism written in alpha (e.g. 1/2 or exp(-1))")
     pf.add_argument("--format", choices=("text", "json"), default="text")
     pf.set_defaults(fn=_cmd_profile)
 
@@ -626,6 +694,7 @@ def _add_privacy_commands(sub):
     cpg = cp.add_mutually_exclusive_group(required=True)
     cpg.add_argument("--eps", help="print the smallest delta at this eps")
     cpg.add_argument("--delta", help="print the smallest eps for this delta")
+    cp.add_argument("--alpha", help="the value of alpha for a mechanism written in alpha (e.g. 1/2 or exp(-1))")
     cp.add_argument("--format", choices=("text", "json"), default="text")
     cp.set_defaults(fn=_cmd_compose)
 
