@@ -26,11 +26,12 @@ FORMATS = ("text", "json", "markdown", "latex")
 EXIT_BUG = 4
 #: exit code when the output pipe was closed early (128 + SIGPIPE, the shell's convention)
 EXIT_PIPE = 141
-#: largest n for ``optimal``: the exact LP has (n+1)^2 variables (about 10^6 at the limit)
-MAX_OPTIMAL_N = 1_000
-#: most points for ``tight`` and ``regular`` at a level: they solve the dense n x n system Phi z = 1 exactly
-#: (measured: 800 points of a path at alpha = 1/2 take 36 s and 340 MB; the cost grows like n^3)
-MAX_PHI_POINTS = 1_500
+#: most points for ``tight`` and ``regular`` at a level (the library's own limit on the distance codes of Phi)
+MAX_PHI_POINTS = 20_000
+#: most cells of the quotient on which ``tight`` and ``regular`` at a level solve Phi z = 1 (the route: the
+#: verified equitable partition of the metric, refined by the prior for ``regular``; a metric without symmetry
+#: has one cell per point); the cost grows like k^3
+MAX_PHI_CELLS = 1_500
 
 _EXIT_CODES = """exit codes:
   0  the property holds (certify, epsilon, optimal, tight, regular, extend); the
@@ -240,13 +241,11 @@ def _cmd_epsilon(a):
 
 def _cmd_optimal(a):
     from .io import load_user
-    from .theory.optimality import certify_universal_optimality
+    from .theory.optimality import certify_universal_optimality, check_lp_size
 
     if a.n < 1:
         raise _usage(f"--n: expected n >= 1, got {a.n}")
-    if a.n > MAX_OPTIMAL_N:
-        raise _usage(f"--n {a.n}: the exact LP would have (n+1)^2 = {(a.n + 1) ** 2:,} variables; the limit is "
-                     f"n <= {MAX_OPTIMAL_N} (about {(MAX_OPTIMAL_N + 1) ** 2:,} variables)")
+    check_lp_size(a.n)  # up front: reading an (n+1) x (n+1) loss is itself the slow part of a too large n
     user = load_user(a.prior, a.loss, a.n)
     return _emit(certify_universal_optimality(a.n, user, alpha=a.alpha, eps=a.eps), a.format)
 
@@ -299,7 +298,7 @@ def _cmd_tight(a):
     if a.threshold:
         c = threshold(metric, progress=say)
     else:
-        _check_phi_size(metric, "tight")
+        _check_phi_route(metric, "tight", progress=say)
         c = tight_constraints(metric, resolve_level(a.eps, a.alpha), progress=say)
     if say is not None:
         _progress(a, "")  # clear the progress line before the result
@@ -317,22 +316,45 @@ def _step_progress(a, cmd: str, metric):
     return lambda stage, done, total: _progress(a, f"exactdp {cmd}: {stage} ...")
 
 
-def _check_phi_size(metric, cmd):
+def _check_phi_route(metric, cmd, rhs=None, progress=None):
+    """Refuse only what the route of ``tight`` / ``regular`` at a level cannot do: the solve of ``Phi z = rhs``
+    on the quotient of the metric's verified equitable partition (refined by ``rhs``), ``k`` cells.  The
+    partition is computed here once (it is cached per metric, so the engine does not redo it)."""
     n = len(metric)
     if n > MAX_PHI_POINTS:
-        raise _usage(f"{cmd}: the metric has {n:,} points; the exact dense solve of Phi z = 1 would hold "
-                     f"{n * n:,} exact entries and cost about n^3 operations; the limit is {MAX_PHI_POINTS:,} points")
+        raise _usage(f"{cmd}: the metric has {n:,} points; the limit is {MAX_PHI_POINTS:,} points (the distance "
+                     "codes of Phi are kept for every pair)")
+    from .metrics.symmetry import refine_partition
+    from .theory.phi import metric_structure
+
+    if progress is not None:
+        progress(f"distances and symmetries of {n:,} points", None, None)
+    codes, part = metric_structure(metric)
+    k, how = int(part.ncells), part.how
+    if rhs is not None and k < n and not part.is_constant_on_cells(rhs):
+        keys = {v: i for i, v in enumerate(dict.fromkeys(rhs))}
+        refined = refine_partition(codes, part, [keys[v] for v in rhs])
+        if refined is not None and refined.is_constant_on_cells(rhs):
+            k, how = int(refined.ncells), refined.how + " refined by the prior"
+        else:
+            k, how = n, "no partition compatible with the prior (every point its own cell)"
+    if k > MAX_PHI_CELLS:
+        raise _usage(f"{cmd}: the route solves Phi z = 1 on the quotient of the metric's equitable partition, "
+                     f"here {k:,} cells for {n:,} points ({how}): about k^3 = {k ** 3:.1e} exact operations; "
+                     f"the limit is {MAX_PHI_CELLS:,} cells")
 
 
 def _cmd_regular(a):
     from .exact.level import level_of as resolve_level
     from .io import load_metric, load_prior_for
-    from .theory.regular import regular_prior
+    from .theory.regular import prior_from, regular_prior
 
     metric = load_metric(a.metric)
-    _check_phi_size(metric, "regular")
+    if len(metric) > MAX_PHI_POINTS:
+        _check_phi_route(metric, "regular")
     prior = load_prior_for(a.prior, list(metric.points))
     say = _step_progress(a, "regular", metric)
+    _check_phi_route(metric, "regular", rhs=prior_from(prior, metric), progress=say)
     c = regular_prior(prior, metric, resolve_level(a.eps, a.alpha), progress=say)
     if say is not None:
         _progress(a, "")  # clear the progress line before the result
