@@ -78,8 +78,10 @@ def _method(level, mech) -> Method:
 
 
 def _note(stats) -> str:
-    return (f"of {stats['comparisons']} distinct comparisons, {stats['filtered']} were settled by a certified "
-            f"outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by exact zeros")
+    n, f = stats["comparisons"], stats["filtered"]
+    return (f"of {n} distinct comparison{'' if n == 1 else 's'}, {f} {'was' if f == 1 else 'were'} settled by a "
+            f"certified outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by "
+            "exact zeros")
 
 
 def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, progress: Callable[..., object] | None = None,
