@@ -247,7 +247,14 @@ def _cmd_optimal(a):
         raise _usage(f"--n: expected n >= 1, got {a.n}")
     check_lp_size(a.n)  # up front: reading an (n+1) x (n+1) loss is itself the slow part of a too large n
     user = load_user(a.prior, a.loss, a.n)
-    return _emit(certify_universal_optimality(a.n, user, alpha=a.alpha, eps=a.eps), a.format)
+    # the exact LP has no step counter: one line says what runs (terminal only), cleared before the result
+    _progress(a, f"exactdp optimal: exact LP with (n+1)^2 = {(a.n + 1) ** 2:,} variables (HiGHS basis, then exact "
+                 "pivots) ...")
+    try:
+        cert = certify_universal_optimality(a.n, user, alpha=a.alpha, eps=a.eps)
+    finally:
+        _progress(a, "")
+    return _emit(cert, a.format)
 
 
 def _cmd_remap(a):

@@ -234,18 +234,7 @@ def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] 
     vals = mech_on_H.values
     vlo, vhi = _log_bounds_values(vals)
     n = len(metric)
-    dist_codes: dict = {}
-    dists: list = []
-    dmat = np.empty((n, len(H)), dtype=np.int64)
-    for i in range(n):
-        for k, j in enumerate(hidx):
-            d = metric.d(i, j)
-            key = "inf" if d == math.inf else exact_str(d)
-            c = dist_codes.get(key)
-            if c is None:
-                c = dist_codes[key] = len(dists)
-                dists.append(d)
-            dmat[i, k] = c
+    dists, dmat = _distances_to_H(metric, hidx)
     finite = [d != math.inf for d in dists]
     _check_bits(level, dists, finite, dmat, W)
     E, flo, fhi = _factor_table(level, [d if f else fmpq(0) for d, f in zip(dists, finite)])
@@ -271,6 +260,23 @@ def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] 
                               name=f"BCSZ18 extension of {mech_on_H.name}", validate=True)
     A.provenance = f"BCSZ18 inf-construction from |H| = {len(H)} at eps = {level.eps_str()}"
     return ExtensionData(A, Z, argmin, H, level, minima, stats)
+
+
+def _distances_to_H(metric, hidx):
+    """The distinct distances ``d(D, D')`` (``D`` in M, ``D'`` in H) and the ``|M| x |H|`` matrix of their codes."""
+    dist_codes: dict = {}
+    dists: list = []
+    dmat = np.empty((len(metric), len(hidx)), dtype=np.int64)
+    for i in range(len(metric)):
+        for k, j in enumerate(hidx):
+            d = metric.d(i, j)
+            key = "inf" if d == math.inf else exact_str(d)
+            c = dist_codes.get(key)
+            if c is None:
+                c = dist_codes[key] = len(dists)
+                dists.append(d)
+            dmat[i, k] = c
+    return dists, dmat
 
 
 def check_extension_size(metric: FiniteMetric, H: Sequence[str], outputs: int) -> None:
