@@ -183,7 +183,11 @@ def _cmd_profile(a):
     from .theory.profile import privacy_profile
 
     mech = _fix_alpha(load_mechanism(a.mechanism), a, "profile")
-    pr = privacy_profile(mech, _neighbours_arg(a, load_metric(a.metric)))
+    _progress(a, f"exactdp profile: {len(mech.inputs):,} x {len(mech.outputs):,} mechanism, pair by pair ...")
+    try:
+        pr = privacy_profile(mech, _neighbours_arg(a, load_metric(a.metric)))
+    finally:
+        _progress(a, "")
     return _print_profile(pr, _profile_queries(pr, a), a.format)
 
 
@@ -194,7 +198,11 @@ def _cmd_compose(a):
     if a.times < 1 or a.times > MAX_K:
         raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
     mech = _fix_alpha(load_mechanism(a.mechanism), a, "compose")
-    pr = composed_profile(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
+    _progress(a, f"exactdp compose: {a.times:,}-fold privacy-loss distributions by repeated squaring ...")
+    try:
+        pr = composed_profile(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
+    finally:
+        _progress(a, "")
     extra = {"times": a.times, **_profile_queries(pr, a)}
     if a.format == "json":
         return _print_profile(pr, extra, "json")

@@ -101,9 +101,9 @@ def test_every_command_with_format_json_prints_only_json(tmp_path):
     # the pipeline: optimal ... --format json > c.json && exactdp recheck c.json
     r = child(["recheck", "opt.json", "--format", "json"], str(tmp_path))
     assert r.returncode == 0 and json.loads(r.stdout)["status"] == "confirmed", r.stdout + r.stderr
-    for name in ("plot", "proofs"):  # no JSON output: they write files; --format is refused as usage
-        code = child([name, "--format", "json"], str(tmp_path)).returncode
-        assert code == 2
+    for args in (["plot", "losses", "-o", "f.png"], ["proofs", "--dir", "p"]):  # they write files: no --format
+        r = child([*args, "--format", "json"], str(tmp_path))
+        assert r.returncode == 2 and "unrecognized arguments: --format json" in r.stderr and r.stdout == ""
 
 
 # ---------------------------------------------------------------------------------------- tradeoff ----
