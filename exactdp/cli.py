@@ -16,6 +16,11 @@ import sys
 import time
 from typing import Sequence
 
+from . import cli_checks
+from .cli_checks import UsageError as _UsageError
+from .cli_checks import check_phi_route as _check_phi_route
+from .cli_checks import check_plot_output as _check_plot_output
+from .cli_checks import check_writable_dir as _check_writable_dir
 from .errors import ExactDPError, Undecided
 
 __all__ = ["main"]
@@ -26,12 +31,6 @@ FORMATS = ("text", "json", "markdown", "latex")
 EXIT_BUG = 4
 #: exit code when the output pipe was closed early (128 + SIGPIPE, the shell's convention)
 EXIT_PIPE = 141
-#: most points for ``tight`` and ``regular`` at a level (the library's own limit on the distance codes of Phi)
-MAX_PHI_POINTS = 20_000
-#: most cells of the quotient on which ``tight`` and ``regular`` at a level solve Phi z = 1 (the route: the
-#: verified equitable partition of the metric, refined by the prior for ``regular``; a metric without symmetry
-#: has one cell per point); the cost grows like k^3
-MAX_PHI_CELLS = 1_500
 
 _EXIT_CODES = """exit codes:
   0  the property holds (certify, epsilon, optimal, tight, regular, extend); the
@@ -331,33 +330,6 @@ def _step_progress(a, cmd: str, metric):
     return lambda stage, done, total: _progress(a, f"exactdp {cmd}: {stage} ...")
 
 
-def _check_phi_route(metric, cmd, rhs=None, progress=None):
-    """Refuse only what the route of ``tight`` / ``regular`` at a level cannot do: the solve of ``Phi z = rhs``
-    on the quotient of the metric's verified equitable partition (refined by ``rhs``), ``k`` cells.  The
-    partition is computed here once (it is cached per metric, so the engine does not redo it)."""
-    n = len(metric)
-    if n > MAX_PHI_POINTS:
-        raise _usage(f"{cmd}: the metric has {n:,} points; the limit is {MAX_PHI_POINTS:,} points (the distance "
-                     "codes of Phi are kept for every pair)")
-    from .metrics.symmetry import refine_partition
-    from .theory.phi import metric_structure
-
-    if progress is not None:
-        progress(f"distances and symmetries of {n:,} points", None, None)
-    codes, part = metric_structure(metric)
-    k, how = int(part.ncells), part.how
-    if rhs is not None and k < n and not part.is_constant_on_cells(rhs):
-        keys = {v: i for i, v in enumerate(dict.fromkeys(rhs))}
-        refined = refine_partition(codes, part, [keys[v] for v in rhs])
-        if refined is not None and refined.is_constant_on_cells(rhs):
-            k, how = int(refined.ncells), refined.how + " refined by the prior"
-        else:
-            k, how = n, "no partition compatible with the prior (every point its own cell)"
-    if k > MAX_PHI_CELLS:
-        raise _usage(f"{cmd}: the route solves Phi z = 1 on the quotient of the metric's equitable partition, "
-                     f"here {k:,} cells for {n:,} points ({how}): about k^3 = {k ** 3:.1e} exact operations; "
-                     f"the limit is {MAX_PHI_CELLS:,} cells")
-
 
 def _cmd_regular(a):
     from .exact.level import level_of as resolve_level
@@ -365,7 +337,7 @@ def _cmd_regular(a):
     from .theory.regular import prior_from, regular_prior
 
     metric = load_metric(a.metric)
-    if len(metric) > MAX_PHI_POINTS:
+    if len(metric) > cli_checks.MAX_PHI_POINTS:  # refused before a huge prior is read
         _check_phi_route(metric, "regular")
     prior = load_prior_for(a.prior, list(metric.points))
     say = _step_progress(a, "regular", metric)
@@ -483,29 +455,6 @@ def _cmd_reproduce(a):
     return 0
 
 
-#: image formats ``plot -o`` writes (by the file's extension); others are refused before any work
-PLOT_FORMATS = ("png", "pdf", "svg")
-#: largest ``--dpi`` (a 10-inch figure at 1,200 dpi is 12,000 pixels wide)
-MAX_DPI = 1_200
-
-
-def _check_plot_output(a) -> str:
-    """The image format of ``-o``, after checking the path can be written: exit 2 before any work otherwise."""
-    out = a.output
-    if not 1 <= a.dpi <= MAX_DPI:
-        raise _usage(f"--dpi: expected 1 <= dpi <= {MAX_DPI:,}, got {a.dpi}")
-    if os.path.isdir(out):
-        raise _usage(f"-o {out!r} is a directory; give an image file such as {os.path.join(out, 'fig.png')!r}")
-    ext = os.path.splitext(out)[1].lower().lstrip(".")
-    if ext not in PLOT_FORMATS:
-        raise _usage(f"-o {out!r}: " + (f"unknown image extension '.{ext}'" if ext else "no image extension")
-                     + f"; expected one of {', '.join('.' + f for f in PLOT_FORMATS)}")
-    parent = os.path.dirname(out) or "."
-    if not os.path.isdir(parent):
-        raise _usage(f"-o {out!r}: the directory {parent!r} does not exist")
-    return ext
-
-
 def _cmd_plot(a):
     fmt = _check_plot_output(a)
     from . import plot
@@ -587,19 +536,6 @@ def _cmd_proofs(a):
     return 0
 
 
-def _check_writable_dir(path, what):
-    """Create ``path`` if needed and write a scratch file in it, before any long work: exit 2 if that fails
-    (a real write, not ``os.access``, which says yes to root on a read-only directory)."""
-    import tempfile
-
-    try:
-        os.makedirs(path, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError as e:
-        raise _usage(f"{what} {path!r}: cannot write there: {e.strerror or e}") from None
-
-
 # -- extension (BCSZ18) and tradeoff (KL10) ---------------------------------------------------------------------
 def _load_subset(path):
     from .io import load_json
@@ -649,10 +585,6 @@ def _register_extension_commands(sub):
     t.add_argument("--ball", choices=["open", "closed"], default="open", help="B(f(x), gamma): sigma < or <= gamma")
     t.add_argument("--format", choices=FORMATS, default="text")
     t.set_defaults(fn=_cmd_tradeoff)
-
-
-class _UsageError(Exception):
-    pass
 
 
 def _usage(msg):

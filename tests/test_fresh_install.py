@@ -364,10 +364,10 @@ def test_tight_on_the_paper_100_by_100_grid_takes_the_quotient_route(tmp_path, c
     # the orbits of the square's 8 symmetries on a 100 x 100 grid: the 50 x 50 quarter, cut by its diagonal:
     # 50 * 51 / 2 = 1,275 cells
     assert ev["cells"] == 50 * 51 // 2
-    from exactdp.cli import _check_phi_route
+    from exactdp.cli_checks import check_phi_route
     from exactdp.io import load_metric
 
-    _check_phi_route(load_metric(grid), "regular", rhs=[1] * 10_000)  # the uniform prior keeps the 1,275 cells
+    assert check_phi_route(load_metric(grid), "regular", rhs=[1] * 10_000) == 1_275  # the uniform prior keeps them
 
 
 def test_tight_refuses_by_the_cells_of_its_route(tmp_path, capsys):
