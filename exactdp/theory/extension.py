@@ -64,12 +64,14 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
 __all__ = ["extend", "extension_data", "restrict_metric", "double_level", "ExtensionData", "ZeroNormaliser",
-           "check_extension_size", "MAX_EXTENSION_CELLS", "MAX_EXTENSION_BITS"]
+           "check_extension_size", "MAX_EXTENSION_POINTS", "MAX_EXTENSION_CELLS", "MAX_EXTENSION_BITS"]
 
-#: most ``(D, D', w)`` triples (``|M| |H| |W|``) the construction visits; each costs exact work per point in
-#: Python (measured: a two-output extension from the two ends of a path of 10^5 points, 4 * 10^5 triples, took
-#: 41 s at eps = 1/2 on a loaded 2-core machine)
-MAX_EXTENSION_CELLS = 200_000
+#: most points of ``M``: each costs a fixed amount of exact work in Python (measured on a loaded 2-core machine:
+#: a two-output extension from the two ends of a path of 10^5 points took 41 s at eps = 1/2, 4 * 10^4 points 20 s)
+MAX_EXTENSION_POINTS = 50_000
+#: most ``(D, D', w)`` candidates (``|M| |H| |W|``), filtered in floating point row by row (measured: a path of
+#: 1,000 points, |H| = 100, 100 outputs -- 10^7 candidates -- took 24 s)
+MAX_EXTENSION_CELLS = 10_000_000
 #: most bits of the exact entries at a rational level, estimated as ``|W| sum_D d(D, H) log2(R)/D_unit`` (the
 #: entries of ``A(D)`` carry ``e^(eps d(D, H))``); 2 * 10^8 bits (path of 2 * 10^4 points, alpha = 1/2) took
 #: 3.3 s and 230 MB, 5 * 10^9 (10^5 points) 44 s and 4.1 GiB, 10^6 points aborted in GMP
@@ -280,18 +282,26 @@ def _distances_to_H(metric, hidx):
 
 
 def check_extension_size(metric: FiniteMetric, H: Sequence[str], outputs: int) -> None:
-    """Refuse up front an extension beyond :data:`MAX_EXTENSION_CELLS` (``|M| |H| |W|``), before any distance.
+    """Refuse up front, before any distance, an extension beyond :data:`MAX_EXTENSION_POINTS` points of ``M``
+    or :data:`MAX_EXTENSION_CELLS` candidates ``|M| |H| |W|``.
 
     Examples
     --------
     >>> from exactdp.metrics import path
-    >>> check_extension_size(path(1000), ["0", "999"], 2)
+    >>> check_extension_size(path(1000), [str(i) for i in range(0, 1000, 10)], 100)   # 10^7: the limit
     >>> check_extension_size(path(10**6), ["0", "999999"], 2)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: extension: 1,000,000 points x |H| = 2 x 2 outputs = 4,000,000 candidate minima; the exact construction's limit is 200,000
+    exactdp.errors.InputTooLarge: extension: the metric has 1,000,000 points; the exact construction's limit is 50,000 points
+    >>> check_extension_size(path(2000), [str(i) for i in range(0, 2000, 10)], 200)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InputTooLarge: extension: 2,000 points x |H| = 200 x 200 outputs = 80,000,000 candidate minima; the exact construction's limit is 10,000,000
     """
     n, k = len(metric), len(H)
+    if n > MAX_EXTENSION_POINTS:
+        raise InputTooLarge(f"extension: the metric has {n:,} points; the exact construction's limit is "
+                            f"{MAX_EXTENSION_POINTS:,} points")
     if n * k * outputs > MAX_EXTENSION_CELLS:
         raise InputTooLarge(f"extension: {n:,} points x |H| = {k:,} x {outputs:,} outputs = {n * k * outputs:,} "
                             f"candidate minima; the exact construction's limit is {MAX_EXTENSION_CELLS:,}")
