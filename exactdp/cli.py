@@ -17,6 +17,11 @@ import threading
 import time
 from typing import Sequence
 
+from . import cli_checks
+from .cli_checks import UsageError as _UsageError
+from .cli_checks import check_phi_route as _check_phi_route
+from .cli_checks import check_plot_output as _check_plot_output
+from .cli_checks import check_writable_dir as _check_writable_dir
 from .errors import ExactDPError, Undecided
 
 __all__ = ["main"]
@@ -27,21 +32,22 @@ FORMATS = ("text", "json", "markdown", "latex")
 EXIT_BUG = 4
 #: exit code when the output pipe was closed early (128 + SIGPIPE, the shell's convention)
 EXIT_PIPE = 141
-#: largest n for ``optimal``: the exact LP has (n+1)^2 variables (about 10^6 at the limit)
-MAX_OPTIMAL_N = 1_000
-#: most points for ``tight`` and ``regular`` at a level: they solve the dense n x n system Phi z = 1 exactly
-#: (measured: 800 points of a path at alpha = 1/2 take 36 s and 340 MB; the cost grows like n^3)
-MAX_PHI_POINTS = 1_500
 
 _EXIT_CODES = """exit codes:
-  0  the property holds (certify, epsilon, optimal, tight, regular, leakage); the
-     command did its job (remap, proofs); every claim reproduced (reproduce)
+  0  the property holds (certify, epsilon, optimal, tight, regular, extend); the
+     command did its job (remap, leakage, profile, compose, tradeoff, plot,
+     proofs); every claim reproduced or reconstructed (reproduce); recheck: the
+     certificate is confirmed by the independent kernel
   1  the property does not hold, the witness is printed; reproduce: a claim
-     differs from the paper; proofs --check: a proof file is stale
-  2  bad input or usage: one line on stderr, no traceback
+     differs from the paper; proofs --check: a proof file is stale; recheck: the
+     certificate is refuted (a bug, please report it)
+  2  bad input or usage, or an input beyond what the route can do (the limit
+     is named): one line on stderr, no traceback
   3  undecided: no exact regime decides it (the reason is printed); reproduce:
-     a claim is undecided and none differs
-  4  internal error: a bug in exactdp, please report it (traceback with --debug)
+     a claim is undecided and none differs; recheck: not checkable by the small
+     kernel (the reason is printed)
+  4  internal error: a bug in exactdp, please report it (traceback with --debug);
+     reproduce --recheck: a certificate was refuted
 141  the output pipe was closed early (e.g. | head): stopped quietly"""
 
 _CMD_EXITS = {
@@ -56,14 +62,16 @@ _CMD_EXITS = {
              "3 undecided, 4 bug",
     "regular": "0 the prior is d-regular, 1 it is not, 2 bad input, 3 undecided, 4 bug",
     "leakage": "0 the leakage was computed, 2 bad input, 3 undecided, 4 bug",
-    "reproduce": "0 every claim reproduced, 1 some claim differs from the paper, 2 unknown id, "
+    "reproduce": "0 every claim reproduced or reconstructed (the paper's setting was lost in the text and is "
+                 "rebuilt, then checked), 1 some claim differs from the paper, 2 unknown id, "
                  "3 some claim undecided (none differs), 4 bug (also: with --recheck, a refuted certificate)",
     "proofs": "0 written (or up to date with --check), 1 stale proof files with --check, 2 bad input, 4 bug",
     "profile": "0 the exact privacy profile was computed, 2 bad input, 3 undecided, 4 bug",
     "compose": "0 the exact delta or eps of the K-fold composition was computed, 2 bad input, 3 undecided, 4 bug",
     "extend": "0 the extension agrees with the mechanism on H and is 2 eps-private (BCSZ18), 1 not (the failing part "
               "is printed), 2 bad input, 3 undecided, 4 bug",
-    "tradeoff": "0 the certified smallest eps (or bracket) was found, 2 bad input, 3 undecided, 4 bug",
+    "tradeoff": "0 the certified smallest eps (or bracket) was found, 2 bad input or beyond the LP route's reach "
+                "(the numbers are printed), 3 undecided (e.g. an irrational distance), 4 bug",
     "plot": "0 the figure was written, 2 bad input (or matplotlib missing: pip install 'exactdp[plot]'), 4 bug",
     "recheck": "0 the certificate is confirmed by the independent kernel, 1 refuted (a bug), 2 not a certificate, "
                "3 not checkable (the reason is printed), 4 bug",
@@ -187,10 +195,12 @@ def _cmd_profile(a):
     from .io import load_mechanism, load_metric
     from .theory.profile import privacy_profile
 
-    mech = load_mechanism(a.mechanism)
-    if mech.regime == "symbolic":
-        raise _usage("profile: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2)")
-    pr = privacy_profile(mech, _neighbours_arg(a, load_metric(a.metric)))
+    mech = _fix_alpha(load_mechanism(a.mechanism), a, "profile")
+    _progress(a, f"exactdp profile: {len(mech.inputs):,} x {len(mech.outputs):,} mechanism, pair by pair ...")
+    try:
+        pr = privacy_profile(mech, _neighbours_arg(a, load_metric(a.metric)))
+    finally:
+        _progress(a, "")
     return _print_profile(pr, _profile_queries(pr, a), a.format)
 
 
@@ -200,10 +210,12 @@ def _cmd_compose(a):
 
     if a.times < 1 or a.times > MAX_K:
         raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
-    mech = load_mechanism(a.mechanism)
-    if mech.regime == "symbolic":
-        raise _usage("compose: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
-    pr = composed_profile(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
+    mech = _fix_alpha(load_mechanism(a.mechanism), a, "compose")
+    _progress(a, f"exactdp compose: {a.times:,}-fold privacy-loss distributions by repeated squaring ...")
+    try:
+        pr = composed_profile(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
+    finally:
+        _progress(a, "")
     extra = {"times": a.times, **_profile_queries(pr, a)}
     if a.format == "json":
         return _print_profile(pr, extra, "json")
@@ -211,6 +223,20 @@ def _cmd_compose(a):
         print(f"{k}: {v}")
     print(f"profile: {len(pr.pieces)} pieces (--format json prints them)")
     return 0
+
+
+def _fix_alpha(mech, a, cmd):
+    """profile, compose: a mechanism written in alpha is evaluated at --alpha (their --eps is a query)."""
+    if mech.regime != "symbolic":
+        if a.alpha is not None:
+            raise _usage(f"{cmd}: --alpha fixes the alpha of a mechanism written in alpha; this one has none")
+        return mech
+    if a.alpha is None:
+        raise _usage(f"{cmd}: the entries use alpha; give --alpha A to fix its value (e.g. --alpha 1/2 or "
+                     "--alpha 'exp(-1)')")
+    from .exact.level import level_of
+
+    return mech.at(level_of(alpha=a.alpha))
 
 
 def _fix_level(mech, a):
@@ -236,15 +262,20 @@ def _cmd_epsilon(a):
 
 def _cmd_optimal(a):
     from .io import load_user
-    from .theory.optimality import certify_universal_optimality
+    from .theory.optimality import certify_universal_optimality, check_lp_size
 
     if a.n < 1:
         raise _usage(f"--n: expected n >= 1, got {a.n}")
-    if a.n > MAX_OPTIMAL_N:
-        raise _usage(f"--n {a.n}: the exact LP would have (n+1)^2 = {(a.n + 1) ** 2:,} variables; the limit is "
-                     f"n <= {MAX_OPTIMAL_N} (about {(MAX_OPTIMAL_N + 1) ** 2:,} variables)")
+    check_lp_size(a.n)  # up front: reading an (n+1) x (n+1) loss is itself the slow part of a too large n
     user = load_user(a.prior, a.loss, a.n)
-    return _emit(certify_universal_optimality(a.n, user, alpha=a.alpha, eps=a.eps), a.format)
+    # the exact LP has no step counter: one line says what runs (terminal only), cleared before the result
+    _progress(a, f"exactdp optimal: exact LP with (n+1)^2 = {(a.n + 1) ** 2:,} variables (HiGHS basis, then exact "
+                 "pivots) ...")
+    try:
+        cert = certify_universal_optimality(a.n, user, alpha=a.alpha, eps=a.eps)
+    finally:
+        _progress(a, "")
+    return _emit(cert, a.format)
 
 
 def _cmd_remap(a):
@@ -254,6 +285,11 @@ def _cmd_remap(a):
     from .theory.users import expected_loss
 
     mech = _fix_level(load_mechanism(a.mechanism), a)
+    results = [str(i) for i in range(len(mech.inputs))]
+    if set(mech.inputs) != set(results):
+        odd = [x for x in mech.inputs if x not in set(results)][:3]
+        raise _usage(f"remap: the mechanism's inputs must be the user's results 0..{len(results) - 1} (the prior and "
+                     f"the loss are indexed by them); got {', '.join(repr(x) for x in odd)}")
     user = load_user(a.prior, a.loss, len(mech.inputs) - 1)
     mapping, remapped = bayes_remap(mech, user)
     before, after = expected_loss(mech, user) if set(mech.outputs) <= {str(i) for i in range(user.n + 1)} else None, \
@@ -290,7 +326,7 @@ def _cmd_tight(a):
     if a.threshold:
         c = threshold(metric, progress=say)
     else:
-        _check_phi_size(metric, "tight")
+        _check_phi_route(metric, "tight", progress=say)
         c = tight_constraints(metric, resolve_level(a.eps, a.alpha), progress=say)
     if say is not None:
         _progress(a, "")  # clear the progress line before the result
@@ -308,22 +344,18 @@ def _step_progress(a, cmd: str, metric):
     return lambda stage, done, total: _progress(a, f"exactdp {cmd}: {stage} ...")
 
 
-def _check_phi_size(metric, cmd):
-    n = len(metric)
-    if n > MAX_PHI_POINTS:
-        raise _usage(f"{cmd}: the metric has {n:,} points; the exact dense solve of Phi z = 1 would hold "
-                     f"{n * n:,} exact entries and cost about n^3 operations; the limit is {MAX_PHI_POINTS:,} points")
-
 
 def _cmd_regular(a):
     from .exact.level import level_of as resolve_level
     from .io import load_metric, load_prior_for
-    from .theory.regular import regular_prior
+    from .theory.regular import prior_from, regular_prior
 
     metric = load_metric(a.metric)
-    _check_phi_size(metric, "regular")
+    if len(metric) > cli_checks.MAX_PHI_POINTS:  # refused before a huge prior is read
+        _check_phi_route(metric, "regular")
     prior = load_prior_for(a.prior, list(metric.points))
     say = _step_progress(a, "regular", metric)
+    _check_phi_route(metric, "regular", rhs=prior_from(prior, metric), progress=say)
     c = regular_prior(prior, metric, resolve_level(a.eps, a.alpha), progress=say)
     if say is not None:
         _progress(a, "")  # clear the progress line before the result
@@ -438,6 +470,7 @@ def _cmd_reproduce(a):
 
 
 def _cmd_plot(a):
+    fmt = _check_plot_output(a)
     from . import plot
     from .exact.level import level_of
     from .io import load_mechanism, load_metric
@@ -454,7 +487,10 @@ def _cmd_plot(a):
         ax = _plot_approx(plot, a)
     else:
         ax, _ = plot.plot_geometric_vs_laplace()
-    ax.figure.savefig(a.output, dpi=a.dpi, bbox_inches="tight")
+    try:
+        ax.figure.savefig(a.output, format=fmt, dpi=a.dpi, bbox_inches="tight")
+    except OSError as e:
+        raise _usage(f"-o {a.output!r}: cannot write the figure: {e.strerror or e}") from None
     print(f"wrote {a.output}")
     return 0
 
@@ -501,6 +537,8 @@ def _cmd_proofs(a):
 
     if a.check and not os.path.isdir(a.dir):
         raise _usage(f"proofs --check: there is no directory {a.dir!r} (run from the repository, or give --dir)")
+    if not a.check:
+        _check_writable_dir(a.dir, "proofs --dir")
     stale = write_proofs(a.dir, check=a.check)
     if a.check:
         if stale:
@@ -539,7 +577,9 @@ def _cmd_tradeoff(a):
     from .theory.tradeoff import certify_tradeoff
 
     metric = load_metric(a.metric)
-    return _emit(certify_tradeoff(metric, gamma=a.gamma, delta=a.delta, ball=a.ball), a.format)
+    with _engine_progress(a, "tradeoff") as progress:
+        cert = certify_tradeoff(metric, gamma=a.gamma, delta=a.delta, ball=a.ball, progress=progress)
+    return _emit(cert, a.format)
 
 
 def _register_extension_commands(sub):
@@ -548,7 +588,7 @@ def _register_extension_commands(sub):
     x.add_argument("mechanism", help="mechanism on H (JSON; its inputs are the points of H)")
     x.add_argument("--metric", required=True, help="metric file (JSON)")
     x.add_argument("--subset", required=True, help="H: JSON list of point labels")
-    _level_args(x)
+    _level_args(x, required=True)
     x.add_argument("--format", choices=FORMATS, default="text")
     x.set_defaults(fn=_cmd_extend)
 
@@ -613,10 +653,6 @@ def _register_mechanism_command(sub):
     m.add_argument("--scores", help="permute-and-flip, report-noisy-max: JSON file, one row of scores per input")
     m.add_argument("-o", "--output", help="write the mechanism file here (default: JSON on stdout)")
     m.set_defaults(fn=_cmd_mechanism)
-
-
-class _UsageError(Exception):
-    pass
 
 
 def _usage(msg):
@@ -685,6 +721,7 @@ def _add_privacy_commands(sub):
     pf.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs")
     pf.add_argument("--eps", help="also print the smallest delta at this eps")
     pf.add_argument("--delta", help="also print the smallest eps for this delta")
+    pf.add_argument("--alpha", help="the value of alpha for a mechanism written in alpha (e.g. 1/2 or exp(-1))")
     pf.add_argument("--format", choices=("text", "json"), default="text")
     pf.set_defaults(fn=_cmd_profile)
 
@@ -696,6 +733,7 @@ def _add_privacy_commands(sub):
     cpg = cp.add_mutually_exclusive_group(required=True)
     cpg.add_argument("--eps", help="print the smallest delta at this eps")
     cpg.add_argument("--delta", help="print the smallest eps for this delta")
+    cp.add_argument("--alpha", help="the value of alpha for a mechanism written in alpha (e.g. 1/2 or exp(-1))")
     cp.add_argument("--format", choices=("text", "json"), default="text")
     cp.set_defaults(fn=_cmd_compose)
 

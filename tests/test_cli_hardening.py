@@ -220,13 +220,15 @@ def test_oversized_exact_work_refused_up_front(tmp_path, capsys):
     pr = write(tmp_path, "prior.json", {"probabilities": ["1/2", "1/2"]})
     code, _, err = run(["optimal", "--prior", pr, "--loss", "absolute", "--n", "100000", "--alpha", "1/2"], capsys)
     assert code == 2
-    one_error_line(err, r"\(n\+1\)\^2 = 10,000,200,001 variables; the limit is n <= 1000")
+    one_error_line(err, r"\(n\+1\)\^2 = 10,000,200,001 variables .* so n <= 257")
+    # a path of 5,000 points has 2,500 cells (its reversal): beyond the quotient route's 1,500
     p = write(tmp_path, "p.json", {"kind": "path", "n": 5000})
     code, _, err = run(["tight", p, "--alpha", "1/2"], capsys)
     assert code == 2
-    one_error_line(err, "the metric has 5,000 points.*the limit is 1,500 points")
+    one_error_line(err, "here 2,500 cells for 5,000 points.*the limit is 1,500 cells")
+    pr = write(tmp_path, "prior5000.json", {"probabilities": ["1/5000"] * 5000})
     code, _, err = run(["regular", pr, "--metric", p, "--alpha", "1/2"], capsys)
-    assert code == 2 and "limit is 1,500 points" in err
+    assert code == 2 and "the limit is 1,500 cells" in err
 
 
 # ------------------------------------------------------------------- fuzz ----
@@ -237,7 +239,8 @@ _FUZZ = textwrap.dedent('''
     import exactdp.cli as cli, exactdp.io, exactdp.metrics.graphs as graphs, exactdp.metrics.databases as dbs
     # the limits are the feature under test elsewhere; smaller ones keep each example fast
     exactdp.io.MAX_FILE_BYTES = 1 << 20
-    cli.MAX_PHI_POINTS, cli.MAX_OPTIMAL_N = 40, 12
+    import exactdp.cli_checks
+    exactdp.cli_checks.MAX_PHI_POINTS = exactdp.cli_checks.MAX_PHI_CELLS = 40
     graphs.MAX_POINTS = dbs.MAX_POINTS = 2000
     D = tempfile.mkdtemp()
     SET = settings(max_examples=@N@, deadline=None, derandomize=True, database=None,

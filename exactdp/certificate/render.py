@@ -139,13 +139,18 @@ _PLAIN_WORDS = {"varepsilon": "eps", "alpha": "alpha", "le": "<=", "ge": ">=", "
                 "in": "in", "cdot": "*", "log": "log", "exp": "exp"}
 
 
+def _atom(s: str) -> str:
+    """``s`` as an operand of ``/``: bare when it is a number or a name, else in parentheses."""
+    return s if re.fullmatch(r"[\w.]+", s.strip()) else f"({s})"
+
+
 def plain(s: str) -> str:
     """Markdown-with-math to plain text: drop ``$``, ``\\`` commands become words or symbols."""
     s = s.replace("$", "").replace("**", "").replace("`", "")
     s = s.replace(r"\,", " ").replace(r"\left", "").replace(r"\right", "")
     s = re.sub(r"\\(varepsilon|alpha|le|ge|ne|infty|in|cdot|log|exp)(?![a-zA-Z])",
                lambda m: _PLAIN_WORDS[m.group(1)], s)
-    s = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)", s)
+    s = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", lambda m: f"{_atom(m.group(1))}/{_atom(m.group(2))}", s)
     s = re.sub(r"\\[a-zA-Z]+", "", s)
     return s.replace("{", "").replace("}", "")
 
@@ -206,9 +211,13 @@ def tex_text(s: str) -> str:
             out.append("$" + part + "$")
         else:
             part = _TEX_SPECIAL.sub(lambda m: _TEX_ESCAPE[m.group(0)], part)
-            out.append(part.replace("**", "").replace("`", ""))
+            part = part.replace("**", "").replace("`", "")
+            out.append(_MD_EMPH.sub(r"\\emph{\1}", part))  # *name* (Markdown emphasis) is \emph in LaTeX
         math_mode = not math_mode
     return "".join(out)
+
+
+_MD_EMPH = re.compile(r"(?:(?<=^)|(?<=[\s(]))\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])")
 
 
 # -- HTML (the notebook view) -----------------------------------------------------------------------------------------

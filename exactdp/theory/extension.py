@@ -53,7 +53,7 @@ import numpy as np
 from flint import ctx, fmpq
 
 from ..certify.privacy import resolve_level
-from ..errors import InvalidInput, LabelMismatch, Undecided, UnsupportedRegime
+from ..errors import InputTooLarge, InvalidInput, LabelMismatch, Undecided, UnsupportedRegime
 from ..exact.decide import arb_of, exact_str, sign, simplify
 from ..exact.expo import ExpFrac
 from ..exact.level import Level
@@ -63,7 +63,19 @@ from ..metrics.space import FiniteMetric, from_matrix
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
-__all__ = ["extend", "extension_data", "restrict_metric", "double_level", "ExtensionData", "ZeroNormaliser"]
+__all__ = ["extend", "extension_data", "restrict_metric", "double_level", "ExtensionData", "ZeroNormaliser",
+           "check_extension_size", "MAX_EXTENSION_POINTS", "MAX_EXTENSION_CELLS", "MAX_EXTENSION_BITS"]
+
+#: most points of ``M``: each costs a fixed amount of exact work in Python (measured on a loaded 2-core machine:
+#: a two-output extension from the two ends of a path of 10^5 points took 41 s at eps = 1/2, 4 * 10^4 points 20 s)
+MAX_EXTENSION_POINTS = 50_000
+#: most ``(D, D', w)`` candidates (``|M| |H| |W|``), filtered in floating point row by row (measured: a path of
+#: 1,000 points, |H| = 100, 100 outputs -- 10^7 candidates -- took 24 s)
+MAX_EXTENSION_CELLS = 10_000_000
+#: most bits of the exact entries at a rational level, estimated as ``|W| sum_D d(D, H) log2(R)/D_unit`` (the
+#: entries of ``A(D)`` carry ``e^(eps d(D, H))``); 2 * 10^8 bits (path of 2 * 10^4 points, alpha = 1/2) took
+#: 3.3 s and 230 MB, 5 * 10^9 (10^5 points) 44 s and 4.1 GiB, 10^6 points aborted in GMP
+MAX_EXTENSION_BITS = 400_000_000
 
 
 class ZeroNormaliser(InvalidInput):
@@ -216,25 +228,17 @@ def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] 
         except UnsupportedRegime as e:
             raise Undecided(f"the mechanism on H cannot be evaluated exactly at eps = {level.eps_str()}: {e}") from None
     mech_on_H = mech_on_H.validate()
+    W = len(mech_on_H.outputs)
+    check_extension_size(metric, H, W)
     hidx = [metric.index[h] for h in H]
     rows = np.array([mech_on_H.row_index[h] for h in H], dtype=np.int64)
     codes = mech_on_H.codes[rows]  # |H| x |W|
     vals = mech_on_H.values
     vlo, vhi = _log_bounds_values(vals)
     n = len(metric)
-    dist_codes: dict = {}
-    dists: list = []
-    dmat = np.empty((n, len(H)), dtype=np.int64)
-    for i in range(n):
-        for k, j in enumerate(hidx):
-            d = metric.d(i, j)
-            key = "inf" if d == math.inf else exact_str(d)
-            c = dist_codes.get(key)
-            if c is None:
-                c = dist_codes[key] = len(dists)
-                dists.append(d)
-            dmat[i, k] = c
+    dists, dmat = _distances_to_H(metric, hidx)
     finite = [d != math.inf for d in dists]
+    _check_bits(level, dists, finite, dmat, W)
     E, flo, fhi = _factor_table(level, [d if f else fmpq(0) for d, f in zip(dists, finite)])
     flo = np.where(finite, flo, math.inf)
     fhi = np.where(finite, fhi, math.inf)
@@ -258,6 +262,69 @@ def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] 
                               name=f"BCSZ18 extension of {mech_on_H.name}", validate=True)
     A.provenance = f"BCSZ18 inf-construction from |H| = {len(H)} at eps = {level.eps_str()}"
     return ExtensionData(A, Z, argmin, H, level, minima, stats)
+
+
+def _distances_to_H(metric, hidx):
+    """The distinct distances ``d(D, D')`` (``D`` in M, ``D'`` in H) and the ``|M| x |H|`` matrix of their codes."""
+    dist_codes: dict = {}
+    dists: list = []
+    dmat = np.empty((len(metric), len(hidx)), dtype=np.int64)
+    for i in range(len(metric)):
+        for k, j in enumerate(hidx):
+            d = metric.d(i, j)
+            key = "inf" if d == math.inf else exact_str(d)
+            c = dist_codes.get(key)
+            if c is None:
+                c = dist_codes[key] = len(dists)
+                dists.append(d)
+            dmat[i, k] = c
+    return dists, dmat
+
+
+def check_extension_size(metric: FiniteMetric, H: Sequence[str], outputs: int) -> None:
+    """Refuse up front, before any distance, an extension beyond :data:`MAX_EXTENSION_POINTS` points of ``M``
+    or :data:`MAX_EXTENSION_CELLS` candidates ``|M| |H| |W|``.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> check_extension_size(path(1000), [str(i) for i in range(0, 1000, 10)], 100)   # 10^7: the limit
+    >>> check_extension_size(path(10**6), ["0", "999999"], 2)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InputTooLarge: extension: the metric has 1,000,000 points; the exact construction's limit is 50,000 points
+    >>> check_extension_size(path(2000), [str(i) for i in range(0, 2000, 10)], 200)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InputTooLarge: extension: 2,000 points x |H| = 200 x 200 outputs = 80,000,000 candidate minima; the exact construction's limit is 10,000,000
+    """
+    n, k = len(metric), len(H)
+    if n > MAX_EXTENSION_POINTS:
+        raise InputTooLarge(f"extension: the metric has {n:,} points; the exact construction's limit is "
+                            f"{MAX_EXTENSION_POINTS:,} points")
+    if n * k * outputs > MAX_EXTENSION_CELLS:
+        raise InputTooLarge(f"extension: {n:,} points x |H| = {k:,} x {outputs:,} outputs = {n * k * outputs:,} "
+                            f"candidate minima; the exact construction's limit is {MAX_EXTENSION_CELLS:,}")
+
+
+def _check_bits(level, dists, finite, dmat, W):
+    """Refuse, before any exact power is formed, an extension whose exact entries would exceed
+    :data:`MAX_EXTENSION_BITS` (rational levels: ``e^(eps d) = R^(d/D)`` has about ``(d/D) log2 R`` bits)."""
+    R, D = level.R, level.D
+    if not (isinstance(R, fmpq) and isinstance(D, fmpq)) or level.is_zero():
+        return
+    unit = math.log2(max(abs(int(R.p)), int(R.q))) / float(D)
+    try:
+        dist = np.array([float(d) if f else math.inf for d, f in zip(dists, finite)])
+    except TypeError:  # a distance without a float value: no estimate, the exact route decides
+        return
+    nearest = dist[dmat].min(axis=1)
+    bits = W * unit * float(nearest[np.isfinite(nearest)].sum())
+    if bits > MAX_EXTENSION_BITS:
+        raise InputTooLarge(f"extension: at eps = {level.eps_str()} the exact entries e^(eps d(D, H)) would take about "
+                            f"{bits:,.0f} bits in total ({W:,} outputs, distances to H up to "
+                            f"{float(nearest[np.isfinite(nearest)].max()):,.0f}); the limit is {MAX_EXTENSION_BITS:,} "
+                            "bits (a transcendental level such as eps = 1/2 keeps e^(eps d) symbolic)")
 
 
 def _check_components(metric, dmat, finite, H):

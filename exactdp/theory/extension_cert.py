@@ -26,7 +26,8 @@ from ..certificate.privacy import PrivacyEvidence
 from ..certify.privacy import certify_privacy, resolve_level
 from ..errors import Undecided
 from ..exact.decide import exact_str, sign, simplify
-from .extension import ZeroNormaliser, _check_subset, double_level, extension_data, restrict_metric
+from .extension import (ZeroNormaliser, _check_subset, check_extension_size, double_level, extension_data,
+                        restrict_metric)
 
 if TYPE_CHECKING:
     from ..exact.level import Level
@@ -162,6 +163,7 @@ def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[st
     """
     level = resolve_level(eps, alpha, level)
     H = _check_subset(mech_on_H, metric, H)
+    check_extension_size(metric, H, len(mech_on_H.outputs))
     if mech_on_H.regime == "symbolic":
         mech_on_H = mech_on_H.at(level)
     claim = (f"the BCSZ18 extension of {mech_on_H.name} from |H| = {len(H)} points to the {metric.description} "

@@ -29,10 +29,10 @@ from flint import fmpq
 from ..certificate import Certificate, Method, mechanism_data
 from ..certificate.ecp14 import LPData
 from ..certificate.optimality import OptimalityEvidence
-from ..errors import InvalidInput, Undecided
+from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.decide import exact_str, sign
 from ..exact.level import level_of
-from ..exact.lp import LinearProgram, solve_lp
+from ..exact.lp import MAX_LP_SIZE, LinearProgram, solve_lp
 from ..exact.lp_irrational import solve_lp_irrational
 from ..mechanism import Mechanism, mechanism_from_values
 from .remaps import bayes_remap
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from ..exact.lp_irrational import IrrationalLPSolution
     from ..metrics.space import FiniteMetric
 
-__all__ = ["user_lp", "privacy_lp", "optimal_mechanism", "certify_universal_optimality", "constraint_matrix", "check_lemmas",
+__all__ = ["user_lp", "user_lp_size", "max_lp_n", "check_lp_size", "privacy_lp", "optimal_mechanism", "certify_universal_optimality", "constraint_matrix", "check_lemmas",
            "lemma_5_11_remap", "rational_alpha", "user_cost", "JOURNAL_GLYPHS"]
 
 #: the journal version's glyphs for the constraint matrix (GRS12 SIAM J. Comput. 2012, Fig. 3(b)): our Z is
@@ -61,10 +61,54 @@ def rational_alpha(alpha: Any = None, eps: Any = None) -> fmpq:
     return a
 
 
+def user_lp_size(n: int) -> int:
+    """Variables plus constraint nonzeros of :func:`user_lp` at ``n``: ``(n+1)^2`` variables, ``(n+1)^2`` in the
+    row sums and ``4 n (n+1)`` in the privacy constraints (the measure :data:`~exactdp.exact.lp.MAX_LP_SIZE` caps).
+
+    Examples
+    --------
+    >>> user_lp_size(1), user_lp_size(257), user_lp_size(258)
+    (16, 398352, 401450)
+    """
+    N = n + 1
+    return 2 * N * N + 4 * n * N
+
+
+def max_lp_n() -> int:
+    """The largest ``n`` whose user LP the exact solver accepts (``user_lp_size(n) <= MAX_LP_SIZE``).
+
+    Examples
+    --------
+    >>> max_lp_n()
+    257
+    """
+    n = 1
+    while user_lp_size(n + 1) <= MAX_LP_SIZE:
+        n += 1
+    return n
+
+
+def check_lp_size(n: int) -> None:
+    """Refuse, before anything is built, an ``n`` whose user LP exceeds the exact solver's limit.
+
+    Examples
+    --------
+    >>> check_lp_size(1000)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InputTooLarge: n = 1000: the exact GRS12 LP would have (n+1)^2 = 1,002,001 variables and 6,008,002 variables plus nonzeros; the exact LP solver's limit is 400,000, so n <= 257
+    """
+    if user_lp_size(n) > MAX_LP_SIZE:
+        raise InputTooLarge(f"n = {n}: the exact GRS12 LP would have (n+1)^2 = {(n + 1) ** 2:,} variables and "
+                            f"{user_lp_size(n):,} variables plus nonzeros; the exact LP solver's limit is "
+                            f"{MAX_LP_SIZE:,}, so n <= {max_lp_n()}")
+
+
 def user_lp(n: int, alpha: fmpq, user: User) -> LinearProgram:
     """GRS12 user-specific LP; variable ``x_ir`` has index ``i*(n+1) + r``."""
     if n < 1:
         raise InvalidInput(f"n: expected n >= 1, got {n}")
+    check_lp_size(n)
     if user.n != n:
         raise InvalidInput(f"user: the prior has {user.n + 1} entries, expected {n + 1} for n = {n}")
     N = n + 1

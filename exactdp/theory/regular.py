@@ -46,7 +46,8 @@ __all__ = ["corner_priors", "check_prior", "regular_prior", "tight_constraints",
 def prior_from(prior: Any, metric: FiniteMetric) -> list:
     """A prior as exact rationals in the metric's point order (list, or dict label -> value)."""
     if isinstance(prior, dict):
-        missing = [p for p in metric.points if p not in {str(k) for k in prior}]
+        given = {str(k) for k in prior}
+        missing = [p for p in metric.points if p not in given]
         if missing:
             raise InvalidInput(f"prior: no probability for point {missing[0]!r}")
         byname = {str(k): v for k, v in prior.items()}
@@ -256,13 +257,24 @@ def regular_prior(prior: Any, metric: FiniteMetric, level: Level, *,
 
 
 def _row_sums(S):
+    """The row sums of ``Phi``, from the quotient of the metric's equitable partition: every point of a cell
+    ``A`` has the same sum ``sum_B Q[A][B]`` (that is what equitable means), so no dense ``n x n`` matrix is
+    formed (10^8 balls on a 100 x 100 grid)."""
+    import math
+
+    from flint import arb, ctx
+
+    part = S.partition
+    cells = part.cell_of.tolist()
     if S.is_rational():
-        M = S.exact_matrix()
-        return [sum((M[i, j] for j in range(S.n)), fmpq(0)) for i in range(S.n)]
-    from flint import ctx
+        Q = S._quotient(part, [S._exact_factor(d) for d in S._dvals])
+        sums = [sum(row, fmpq(0)) for row in Q]
+        return [sums[c] for c in cells]
     with ctx.workprec(128):
-        A = S.arb_matrix()
-        return [sum((A[i, j] for j in range(S.n)), 0) for i in range(S.n)]
+        facs = [arb(0) if d == math.inf else 1 / S.level.factor_arb(d) for d in S._dvals]
+        Q = S._quotient(part, facs)
+        sums = [sum(row, arb(0)) for row in Q]
+        return [sums[c] for c in cells]
 
 
 def _phi_violation_lp(M, rhs):

@@ -42,6 +42,7 @@ worst ball mass) the optimum is randomized response ``M_x(x) = p``,
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from flint import fmpq
@@ -49,16 +50,85 @@ from flint import fmpq
 from ..certificate import Certificate, Method, mechanism_data, metric_data
 from ..certificate.ecp14 import LPData, distance_data
 from ..certificate.kl10 import TradeoffEvidence
-from ..errors import InvalidInput, UnsupportedRegime
+from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.decide import exact_str
-from ..exact.lp import LinearProgram, solve_lp
+from ..exact.lp import MAX_LP_SIZE, LinearProgram, solve_lp
 from ..mechanism import mechanism_from_values
 from .utility import _check_ball, _f_index, _gamma_delta, _in_ball
 
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
 
-__all__ = ["utility_lp", "UtilityLP", "certify_tradeoff", "discrete_tradeoff"]
+__all__ = ["utility_lp", "UtilityLP", "certify_tradeoff", "discrete_tradeoff", "tradeoff_route",
+           "MAX_RANGE_BITS"]
+
+#: the float guide's reach: the optimal mechanism's entries span ``t^D`` (``D`` the diameter), and HiGHS's
+#: basis is rebuilt exactly only while that range fits a double's mantissa.  Measured on paths (gamma = 1,
+#: delta = 1/5): ``t^D`` = 2^49 (path 50, t = 2) and 2^54 (path 19, t = 8) solve in under a second; 2^57
+#: (path 20, t = 8), 2^58 (path 30, t = 4) and 2^59 (path 60, t = 2) ran past 40 s in exact pivots from a
+#: wrong basis.  Beyond it the route stops with the bracket it has, instead of running unbounded.
+MAX_RANGE_BITS = 56
+
+
+def _integer_distance(d):
+    if not isinstance(d, fmpq) or d.q != 1:
+        raise Undecided(f"tradeoff: distance {exact_str(d)} is not an integer; the route (exact LPs at rational "
+                        "t = e^eps) needs t^d rational for every generating distance d, so it supports integer "
+                        "distances only (not supported, not bad input: the metric is valid)")
+    return int(d.p)
+
+
+def tradeoff_route(metric: FiniteMetric, output_metric: FiniteMetric | None = None) -> dict:
+    """The cost of :func:`certify_tradeoff`'s route, estimated before anything is built; refuses what it cannot do.
+
+    Returns
+    -------
+    dict
+        ``variables`` and ``nonzeros`` of each LP (the exact solve's limit is
+        :data:`~exactdp.exact.lp.MAX_LP_SIZE` on their sum), ``diameter`` (an
+        integer ``D``: the LPs at ``t`` resolve entries spanning ``t^D``).
+
+    Raises
+    ------
+    Undecided
+        A generating distance that is not an integer (``t^d`` irrational for every rational ``t > 1``).
+    InputTooLarge
+        The LP exceeds the exact solver's size limit, or ``2^D`` (the range at the smallest ``t > 1`` the search
+        tries) exceeds ``2^MAX_RANGE_BITS``; the message gives the numbers.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import discrete, path
+    >>> tradeoff_route(discrete(3))
+    {'variables': 10, 'nonzeros': 57, 'diameter': 1}
+    >>> tradeoff_route(discrete(300))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InputTooLarge: tradeoff: each exact LP would have 90,001 variables and up to 54,000,300 nonzeros (300 inputs x 300 outputs, 44,850 generating pairs); the exact LP solver's limit is 400,000 variables plus nonzeros
+    """
+    Y = metric if output_metric is None else output_metric
+    nX, nY = len(metric), len(Y)
+    pairs = metric.generating_pairs()
+    for _, _, d in pairs:
+        _integer_distance(d)
+    nvar = nX * nY + 1
+    nnz = nX * nY + 4 * len(pairs) * nY + nX * (nY + 1)
+    if nvar + nnz > MAX_LP_SIZE:
+        raise InputTooLarge(f"tradeoff: each exact LP would have {nvar:,} variables and up to {nnz:,} nonzeros "
+                            f"({nX:,} inputs x {nY:,} outputs, {len(pairs):,} generating pairs); the exact LP "
+                            f"solver's limit is {MAX_LP_SIZE:,} variables plus nonzeros")
+    D = max((_integer_distance(d) for d in _diameter_candidates(metric)), default=0)
+    if D > MAX_RANGE_BITS:
+        raise InputTooLarge(f"tradeoff: the metric's diameter is {D:,}, so already at t = 2 (the first step of the "
+                            f"search) the optimal mechanism's entries span 2^{D:,}; the float-guided exact LP "
+                            f"resolves ranges t^D up to 2^{MAX_RANGE_BITS} (diameter at most {MAX_RANGE_BITS} at "
+                            "t = 2, less when eps* is larger)")
+    return {"variables": nvar, "nonzeros": nnz, "diameter": D}
+
+
+def _diameter_candidates(metric):
+    """The metric's largest finite distance (a one-element list), [] for one point."""
+    return [metric.diameter()] if len(metric) > 1 else []
 
 
 class UtilityLP:
@@ -76,9 +146,7 @@ def _build(metric, Y, fx, t, g, ball):
     b_eq = [fmpq(1)] * nX
     A_ub, b_ub = [], []
     for i, j, d in metric.generating_pairs():
-        if not isinstance(d, fmpq) or d.q != 1:
-            raise UnsupportedRegime(f"tradeoff LP: distance {exact_str(d)} is not an integer, so t^d is not rational")
-        f = t ** int(d.p)
+        f = t ** _integer_distance(d)
         for a, b in ((i, j), (j, i)):
             for y in range(nY):
                 A_ub.append({a * nY + y: 1, b * nY + y: -f})
@@ -142,8 +210,11 @@ def discrete_tradeoff(n: int, delta: Any) -> fmpq:
 
 def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_metric: FiniteMetric | None = None,
                      f: Any = None, ball: str = "open", rel_width: Any = "1/64",
-                     max_steps: int = 40) -> Certificate[TradeoffEvidence]:
+                     max_steps: int = 40, progress: Any = None) -> Certificate[TradeoffEvidence]:
     """KL10 Def. 2.3: bracket ``eps*(gamma, delta) = log t*`` by exact LPs at rational ``t``.
+
+    The route's cost is checked first (:func:`tradeoff_route`); ``progress(stage, done, total)``, when given, is
+    called before each LP (``done`` LPs solved of at most ``total``).
 
     Returns
     -------
@@ -154,6 +225,14 @@ def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_met
         ``epsilon`` (``"0"`` when constant mechanisms suffice, else None) and
         ``epsilon_bracket``; ``s_lower``, ``s_upper``; both LPs with their duals.
 
+    Raises
+    ------
+    InputTooLarge
+        Beyond the route's reach (see :func:`tradeoff_route`), up front, or when the doubling search reaches a
+        ``t`` with ``t^D > 2^MAX_RANGE_BITS`` (the message gives the certified lower end found so far).
+    Undecided
+        A distance that is not an integer.
+
     References
     ----------
     KL10 Def. 2.2 and 2.3.
@@ -161,9 +240,20 @@ def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_met
     g, d = _gamma_delta(gamma, delta)
     target = 1 - d
     width = fmpq(rel_width) if not isinstance(rel_width, fmpq) else rel_width
+    D = tradeoff_route(metric, output_metric)["diameter"]
+    solved = [0]
 
     def s(t):
-        return utility_lp(metric, t, gamma=g, delta=d, output_metric=output_metric, f=f, ball=ball)
+        if D and D * math.log2(float(t)) > MAX_RANGE_BITS:
+            raise InputTooLarge(f"tradeoff: eps* > log({exact_str(lo.t)}) (certified by the exact LP at t = "
+                                f"{exact_str(lo.t)}); the next LP, at t = {exact_str(t)}, would resolve entries "
+                                f"spanning t^{D} = 2^{D * math.log2(float(t)):.0f}, beyond the float-guided exact "
+                                f"LP's reach of 2^{MAX_RANGE_BITS}")
+        if progress is not None:
+            progress(f"exact LP at t = {exact_str(t)}", solved[0], max_steps + 1)
+        u = utility_lp(metric, t, gamma=g, delta=d, output_metric=output_metric, f=f, ball=ball)
+        solved[0] += 1
+        return u
 
     lo = s(fmpq(1))
     if lo.value >= target:

@@ -1,0 +1,161 @@
+"""Checks the command line makes before any work: output paths and the routes' sizes.
+
+A failed check raises :class:`UsageError`, which the command line reports as one line on stderr with exit 2
+(the limit and the numbers named), so nothing long runs first only to be refused.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["UsageError", "check_plot_output", "check_writable_dir", "check_phi_route", "MAX_PHI_POINTS",
+           "MAX_PHI_CELLS", "PLOT_FORMATS", "MAX_DPI"]
+
+
+class UsageError(Exception):
+    """A mistake in the command line's input or a size beyond the route's reach: exit 2, one line."""
+
+
+#: most points for ``tight`` and ``regular`` at a level (the library's own limit on the distance codes of Phi)
+MAX_PHI_POINTS = 20_000
+#: most cells of the quotient on which ``tight`` and ``regular`` at a level solve Phi z = 1 (the route: the
+#: verified equitable partition of the metric, refined by the prior for ``regular``; a metric without symmetry
+#: has one cell per point); the cost grows like k^3
+MAX_PHI_CELLS = 1_500
+
+#: image formats ``plot -o`` writes (by the file's extension); others are refused before any work
+PLOT_FORMATS = ("png", "pdf", "svg")
+#: largest ``--dpi`` (a 10-inch figure at 1,200 dpi is 12,000 pixels wide)
+MAX_DPI = 1_200
+
+
+def check_plot_output(a) -> str:
+    """The image format of ``plot -o``, after checking ``--dpi`` and that the path can be written.
+
+    Parameters
+    ----------
+    a : argparse.Namespace
+        With ``output`` (the ``-o`` path) and ``dpi``.
+
+    Returns
+    -------
+    str
+        ``"png"``, ``"pdf"`` or ``"svg"`` (from the extension, never guessed).
+
+    Raises
+    ------
+    UsageError
+        A directory, an unknown or missing extension, a missing parent directory, ``dpi`` outside 1..1,200.
+
+    Examples
+    --------
+    >>> from argparse import Namespace
+    >>> check_plot_output(Namespace(output="fig.PDF", dpi=120))
+    'pdf'
+    >>> check_plot_output(Namespace(output="/dev/full", dpi=120))
+    Traceback (most recent call last):
+    ...
+    exactdp.cli_checks.UsageError: -o '/dev/full': no image extension; expected one of .png, .pdf, .svg
+    """
+    out = a.output
+    if not 1 <= a.dpi <= MAX_DPI:
+        raise UsageError(f"--dpi: expected 1 <= dpi <= {MAX_DPI:,}, got {a.dpi}")
+    if os.path.isdir(out):
+        raise UsageError(f"-o {out!r} is a directory; give an image file such as {os.path.join(out, 'fig.png')!r}")
+    ext = os.path.splitext(out)[1].lower().lstrip(".")
+    if ext not in PLOT_FORMATS:
+        raise UsageError(f"-o {out!r}: " + (f"unknown image extension '.{ext}'" if ext else "no image extension")
+                         + f"; expected one of {', '.join('.' + f for f in PLOT_FORMATS)}")
+    parent = os.path.dirname(out) or "."
+    if not os.path.isdir(parent):
+        raise UsageError(f"-o {out!r}: the directory {parent!r} does not exist")
+    return ext
+
+
+def check_writable_dir(path: str, what: str) -> None:
+    """Create ``path`` if needed and write (and delete) a scratch file in it, before any long work.
+
+    A real write, not ``os.access``, which says yes to root on a read-only directory.
+
+    Raises
+    ------
+    UsageError
+        The directory cannot be created or written; the message starts with ``what``.
+
+    Examples
+    --------
+    >>> check_writable_dir("/dev/null/proofs", "proofs --dir")
+    Traceback (most recent call last):
+    ...
+    exactdp.cli_checks.UsageError: proofs --dir '/dev/null/proofs': cannot write there: Not a directory
+    """
+    import tempfile
+
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        raise UsageError(f"{what} {path!r}: cannot write there: {e.strerror or e}") from None
+
+
+def check_phi_route(metric, cmd: str, rhs=None, progress=None) -> int:
+    """Refuse only what the route of ``tight`` / ``regular`` at a level cannot do.
+
+    The route solves ``Phi z = rhs`` on the quotient of the metric's verified equitable partition (refined
+    by ``rhs``, e.g. a prior), ``k`` cells.  The partition is computed here once; it is cached per metric, so
+    the engine does not redo it.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+    cmd : str
+        The command, for the message.
+    rhs : list, optional
+        The right-hand side when it is not constant (``regular``'s prior).
+    progress : callable, optional
+        ``progress(stage, None, None)`` before the partition is computed.
+
+    Returns
+    -------
+    int
+        The number of cells ``k`` the solve will have.
+
+    Raises
+    ------
+    UsageError
+        More than :data:`MAX_PHI_POINTS` points or :data:`MAX_PHI_CELLS` cells; the message names the route.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import grid, path
+    >>> check_phi_route(grid((10, 10), norm="euclidean"), "tight")     # the square's 8 symmetries: 5 * 6 / 2 cells
+    15
+    >>> check_phi_route(path(5000), "tight")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    exactdp.cli_checks.UsageError: tight: the route solves Phi z = 1 on the quotient of the metric's equitable partition, here 2,500 cells for 5,000 points (...): about k^3 = 1.6e+10 exact operations; the limit is 1,500 cells
+    """
+    n = len(metric)
+    if n > MAX_PHI_POINTS:
+        raise UsageError(f"{cmd}: the metric has {n:,} points; the limit is {MAX_PHI_POINTS:,} points (the "
+                         "distance codes of Phi are kept for every pair)")
+    from .metrics.symmetry import refine_partition
+    from .theory.phi import metric_structure
+
+    if progress is not None:
+        progress(f"distances and symmetries of {n:,} points", None, None)
+    codes, part = metric_structure(metric)
+    k, how = int(part.ncells), part.how
+    if rhs is not None and k < n and not part.is_constant_on_cells(rhs):
+        keys = {v: i for i, v in enumerate(dict.fromkeys(rhs))}
+        refined = refine_partition(codes, part, [keys[v] for v in rhs])
+        if refined is not None and refined.is_constant_on_cells(rhs):
+            k, how = int(refined.ncells), refined.how + " refined by the prior"
+        else:
+            k, how = n, "no partition compatible with the prior (every point its own cell)"
+    if k > MAX_PHI_CELLS:
+        raise UsageError(f"{cmd}: the route solves Phi z = 1 on the quotient of the metric's equitable partition, "
+                         f"here {k:,} cells for {n:,} points ({how}): about k^3 = {k ** 3:.1e} exact operations; "
+                         f"the limit is {MAX_PHI_CELLS:,} cells")
+    return k
