@@ -44,7 +44,7 @@ t0 = time.perf_counter()
 out = {"points": len(m)}
 if sys.argv[4] == "exists":
     c = tight_constraints(m, Level.from_eps(sys.argv[5]))
-    out.update(exists=str(c.holds), negative=len(c.evidence.negative), method=c.evidence.solver)
+    out.update(exists=str(c.holds), negative=len(c.evidence.negative), method=c.note)
     out["seconds"] = time.perf_counter() - t0
     signs = None
     if len(m) > 2500:

@@ -81,7 +81,21 @@ def _json_cases(d):
                     "--format", "json"], 0, "evidence"),
         "tradeoff": (["tradeoff", "--metric", f"{E}/discrete3.json", "--gamma", "1", "--delta", "1/5", "--format",
                       "json"], 0, "evidence"),
+        # a mechanism file is JSON whatever the options (it has no --format)
+        "mechanism": (["mechanism", "grr", "--k", "3", "--eps", "1"], 0, "matrix"),
     }
+
+
+def test_batch_prints_one_json_object_per_line(tmp_path):
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text(json.dumps(["certify", "--example", "geometric"]) + "\n"
+                    + json.dumps(["epsilon", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json"]) + "\n")
+    r = child(["batch", str(jobs)], str(tmp_path))
+    assert r.returncode == 0, r.stderr[-500:]
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        json.loads(line)
 
 
 def test_every_command_with_format_json_prints_only_json(tmp_path):
@@ -90,7 +104,7 @@ def test_every_command_with_format_json_prints_only_json(tmp_path):
     cases = _json_cases(tmp_path)
     sub = next(a for a in build_parser()._actions if getattr(a, "choices", None) and "certify" in a.choices)
     # every subcommand is covered: the JSON ones here, plot/proofs (no --format) and recheck just below
-    assert set(sub.choices) == set(cases) | {"plot", "proofs", "recheck"}
+    assert set(sub.choices) == set(cases) | {"plot", "proofs", "recheck", "batch"}
     for name, (args, code, key) in cases.items():
         r = child(args, str(tmp_path))
         assert r.returncode == code, (name, r.returncode, r.stderr[-500:])
