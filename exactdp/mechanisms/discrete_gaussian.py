@@ -1,6 +1,6 @@
 """The discrete Gaussian on a finite range, truncated and normalised per row (exact).
 
-[CKS20]_ Def. 1: the discrete Gaussian ``N_Z(x, sigma^2)`` puts mass
+[CKS20] Def. 1: the discrete Gaussian ``N_Z(x, sigma^2)`` puts mass
 proportional to ``exp(-(y - x)^2/(2 sigma^2))`` on each integer ``y``.
 Restricted to the inputs and outputs ``{0..n}`` and normalised per row:
 
@@ -13,7 +13,7 @@ Lindemann--Weierstrass), or none -- the symbolic ``alpha`` of the kernel
 stands for ``beta`` (all ``sigma`` at once).
 
 **Smallest eps over the path** (derived here; the untruncated mechanism has no
-finite pure eps, [CKS20]_ gives its concentrated DP): for neighbours
+finite pure eps, [CKS20] gives its concentrated DP): for neighbours
 ``x, x+1`` the ratio ``K(x)(y)/K(x+1)(y) = beta^(2(y-x)-1) Z_(x+1)/Z_x`` is
 largest at ``y = 0``, and the reverse ratio at ``y = n`` is the mirror image
 (``Z_x = Z_(n-x)``), so
@@ -26,8 +26,8 @@ largest at ``y = 0``, and the reverse ratio at ``y = n`` is the mirror image
 
 References
 ----------
-.. [CKS20] C. Canonne, G. Kamath, T. Steinke, "The Discrete Gaussian for
-   Differential Privacy", NeurIPS 2020, Definition 1.
+- [CKS20] C. Canonne, G. Kamath, T. Steinke, "The Discrete Gaussian for
+  Differential Privacy", NeurIPS 2020, Definition 1.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def _base_level(base, sigma2):
 
 
 def discrete_gaussian(n: int, *, base: Any = None, sigma2: Any = None) -> Mechanism:
-    """The discrete Gaussian on ``{0..n}``, truncated and normalised per row ([CKS20]_ Def. 1).
+    """The discrete Gaussian on ``{0..n}``, truncated and normalised per row ([CKS20] Def. 1).
 
     ``K(x)(y) = beta^((y-x)^2) / sum_(y'=0..n) beta^((y'-x)^2)`` with
     ``beta = e^(-1/(2 sigma^2))`` (module docstring; the smallest eps over
@@ -100,7 +100,7 @@ def discrete_gaussian(n: int, *, base: Any = None, sigma2: Any = None) -> Mechan
 
     References
     ----------
-    [CKS20]_ Definition 1 (the distribution); the truncation to ``{0..n}`` is exactdp's.
+    [CKS20] Definition 1 (the distribution); the truncation to ``{0..n}`` is exactdp's.
     """
     n = int_arg(n, "n", 1, MAX_GAUSSIAN_N)
     lv = _base_level(base, sigma2)

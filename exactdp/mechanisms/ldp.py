@@ -4,19 +4,19 @@ Each builder returns a :class:`~exactdp.mechanism.Mechanism` whose rows are the
 user's inputs ``v in {0..k-1}`` and whose columns are the reports; it is built
 so that its privacy level over the discrete metric (any two inputs at
 distance 1) is the requested ``eps`` -- the tests check the exact smallest eps
-against each paper's statement.  Notation of Wang et al. 2017 ([WBLJ17]_):
+against each paper's statement.  Notation of Wang et al. 2017 ([WBLJ17]):
 a report ``y`` *supports* the inputs ``Support(y)``; the protocol is *pure*
 when ``p* = Pr[v in Support(Y) | v]`` and ``q* = Pr[v in Support(Y) | u]``
 (``u != v``) do not depend on ``v, u``.
 
-============================  ==========================================================  ==============
-builder                       report                                                      [WBLJ17]_ p*, q*
-============================  ==========================================================  ==============
-:func:`generalized_rr`        ``y in [k]``: ``v`` w.p. ``e^eps/(e^eps+k-1)``              p, q
-:func:`symmetric_unary`       ``{0,1}^k``, one-hot, each bit kept w.p. ``e^(eps/2)/(e^(eps/2)+1)``   p, q
-:func:`optimized_unary`       ``{0,1}^k``, own bit 1 w.p. 1/2, others 1 w.p. ``1/(e^eps+1)``     1/2, q
-:func:`subset_selection`      an ``omega``-subset of ``[k]`` (Ye--Barg)                    see there
-============================  ==========================================================  ==============
+============================  ======================================================================  ===============
+builder                       report                                                                  [WBLJ17] p*, q*
+============================  ======================================================================  ===============
+:func:`generalized_rr`        ``y in [k]``: ``v`` w.p. ``e^eps/(e^eps+k-1)``                          p, q
+:func:`symmetric_unary`       ``{0,1}^k``, one-hot, each bit kept w.p. ``e^(eps/2)/(e^(eps/2)+1)``    p, q
+:func:`optimized_unary`       ``{0,1}^k``, own bit 1 w.p. 1/2, others 1 w.p. ``1/(e^eps+1)``          1/2, q
+:func:`subset_selection`      an ``omega``-subset of ``[k]`` (Ye--Barg)                               see there
+============================  ======================================================================  ===============
 
 Local hashing and Hadamard response are in :mod:`~exactdp.mechanisms.ldp_hash`;
 :func:`estimator_variance` gives the exact variance of the standard unbiased
@@ -30,12 +30,12 @@ count estimator of any of them.
 
 References
 ----------
-.. [WBLJ17] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private
-   Protocols for Frequency Estimation", USENIX Security 2017, sec. 4 (pure
-   protocols and the variance of their estimator), 4.1 (DE), 4.3 (SUE = basic RAPPOR, OUE).
-.. [YB18] M. Ye, A. Barg, "Optimal Schemes for Discrete Distribution
-   Estimation Under Locally Differential Privacy", IEEE Trans. Inf. Theory
-   64(8), 2018 (the ``d``-subset mechanism).
+- [WBLJ17] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private
+  Protocols for Frequency Estimation", USENIX Security 2017, sec. 4 (pure
+  protocols and the variance of their estimator), 4.1 (DE), 4.3 (SUE = basic RAPPOR, OUE).
+- [YB18] M. Ye, A. Barg, "Optimal Schemes for Discrete Distribution
+  Estimation Under Locally Differential Privacy", IEEE Trans. Inf. Theory
+  64(8), 2018 (the ``d``-subset mechanism).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _grr(k, level) -> Oracle:
 
 
 def generalized_rr(k: int, *, eps: Any = None, alpha: Any = None, level: Any = None) -> Mechanism:
-    """Generalized (k-ary) randomized response, [WBLJ17]_ sec. 4.1 (direct encoding, DE).
+    """Generalized (k-ary) randomized response, [WBLJ17] sec. 4.1 (direct encoding, DE).
 
     ``Pr[y | v] = p = e^eps/(e^eps + k - 1)`` for ``y = v`` and
     ``q = 1/(e^eps + k - 1)`` otherwise; ``p/q = e^eps``, so it is exactly
@@ -129,7 +129,7 @@ def generalized_rr(k: int, *, eps: Any = None, alpha: Any = None, level: Any = N
 
     References
     ----------
-    [WBLJ17]_ sec. 4.1; Kairouz, Oh, Viswanath (NeurIPS 2014).
+    [WBLJ17] sec. 4.1; Kairouz, Oh, Viswanath (NeurIPS 2014).
     """
     return _grr(k, level_arg(eps, alpha, level, required=False)).mechanism
 
@@ -162,7 +162,7 @@ def _oue(k, level) -> Oracle:
 
 
 def symmetric_unary(k: int, *, eps: Any = None, alpha: Any = None, level: Any = None) -> Mechanism:
-    """Symmetric unary encoding (basic RAPPOR), [WBLJ17]_ sec. 4.3.
+    """Symmetric unary encoding (basic RAPPOR), [WBLJ17] sec. 4.3.
 
     ``v`` is one-hot encoded in ``{0,1}^k``; each bit is reported unchanged with
     probability ``p = e^(eps/2)/(e^(eps/2) + 1)`` and flipped with
@@ -201,14 +201,14 @@ def symmetric_unary(k: int, *, eps: Any = None, alpha: Any = None, level: Any = 
 
     References
     ----------
-    [WBLJ17]_ sec. 4.3; Erlingsson, Pihur, Korolova, "RAPPOR" (CCS 2014), basic one-time RAPPOR with ``f`` such
+    [WBLJ17] sec. 4.3; Erlingsson, Pihur, Korolova, "RAPPOR" (CCS 2014), basic one-time RAPPOR with ``f`` such
     that ``eps = 2 log((1 - f/2)/(f/2))``.
     """
     return _sue(k, level_arg(eps, alpha, level, required=False)).mechanism
 
 
 def optimized_unary(k: int, *, eps: Any = None, alpha: Any = None, level: Any = None) -> Mechanism:
-    """Optimized unary encoding (OUE), [WBLJ17]_ sec. 4.3.
+    """Optimized unary encoding (OUE), [WBLJ17] sec. 4.3.
 
     ``v`` is one-hot encoded; its own bit is reported as 1 with probability
     ``p = 1/2``; every other bit as 1 with ``q = 1/(e^eps + 1)``.  The
@@ -242,7 +242,7 @@ def optimized_unary(k: int, *, eps: Any = None, alpha: Any = None, level: Any = 
 
     References
     ----------
-    [WBLJ17]_ sec. 4.3 (OUE, eq. for ``p = 1/2``, ``q = 1/(e^eps + 1)``).
+    [WBLJ17] sec. 4.3 (OUE, eq. for ``p = 1/2``, ``q = 1/(e^eps + 1)``).
     """
     return _oue(k, level_arg(eps, alpha, level, required=False)).mechanism
 
@@ -279,7 +279,7 @@ def _subset(k, level, omega) -> Oracle:
 
 def subset_selection(k: int, omega: int | None = None, *, eps: Any = None, alpha: Any = None,
                      level: Any = None) -> Mechanism:
-    """Subset selection ([YB18]_'s ``d``-subset mechanism; Wang et al. 2016), exactly eps-LDP.
+    """Subset selection ([YB18]'s ``d``-subset mechanism; Wang et al. 2016), exactly eps-LDP.
 
     Reports are the ``omega``-subsets ``S`` of ``{0..k-1}``:
     ``Pr[S | v] = e^eps / Z`` when ``v in S``, ``1 / Z`` otherwise, with
@@ -292,7 +292,7 @@ def subset_selection(k: int, omega: int | None = None, *, eps: Any = None, alpha
         Inputs ``0..k-1``, ``k >= 2``; at most ``MAX_REPORTS`` subsets.
     omega : int, optional
         Subset size, ``1 <= omega <= k - 1``.  Default: ``ceil(k/(e^eps + 1))``
-        clamped to ``1..k-1`` (the size [YB18]_ recommends, about
+        clamped to ``1..k-1`` (the size [YB18] recommends, about
         ``k/(e^eps+1)``), decided exactly (rationally, or from certified balls:
         ``e^eps`` is then transcendental, so never a tie).
     eps, alpha, level : exact number or Level, optional
@@ -322,7 +322,7 @@ def subset_selection(k: int, omega: int | None = None, *, eps: Any = None, alpha
 
     References
     ----------
-    [YB18]_ sec. III; S. Wang et al., "Mutual Information Optimally Local Private Discrete Distribution
+    [YB18] sec. III; S. Wang et al., "Mutual Information Optimally Local Private Discrete Distribution
     Estimation", arXiv:1607.08025 (2016).
     """
     return _subset(k, level_arg(eps, alpha, level, required=False), omega).mechanism
@@ -353,7 +353,7 @@ def _pure_pq(orc: Oracle):
 
 def estimator_variance(oracle: str, k: int, *, eps: Any = None, alpha: Any = None, level: Any = None,
                        f: Any = 0, n: int = 1, **params: Any) -> Any:
-    """The exact variance of the unbiased count estimator of a pure frequency oracle ([WBLJ17]_ sec. 4).
+    """The exact variance of the unbiased count estimator of a pure frequency oracle ([WBLJ17] sec. 4).
 
     With ``p*, q*`` read off the exact matrix (and checked to be the same for
     every input), the estimator of the count of ``v`` among ``n`` users is
@@ -400,7 +400,7 @@ def estimator_variance(oracle: str, k: int, *, eps: Any = None, alpha: Any = Non
 
     References
     ----------
-    [WBLJ17]_ sec. 4 (the variance of a pure protocol's estimator; ``Var*`` drops the ``f`` term), sec. 4.1--4.4.
+    [WBLJ17] sec. 4 (the variance of a pure protocol's estimator; ``Var*`` drops the ``f`` term), sec. 4.1--4.4.
     """
     from .catalog import oracle_of
 

@@ -1,6 +1,6 @@
 """Local hashing (BLH, OLH) with an explicit finite hash family, and Hadamard response.
 
-**Local hashing** ([WBLJ17]_ sec. 4.4).  The user draws ``h`` uniformly from a
+**Local hashing** ([WBLJ17] sec. 4.4).  The user draws ``h`` uniformly from a
 finite family ``H`` of maps ``[k] -> [g]``, hashes ``x = h(v)`` and reports
 ``(h, y)`` with ``y`` from g-ary randomized response on ``x``:
 ``Pr[(h, y) | v] = (1/|H|) e^eps/(e^eps + g - 1)`` if ``y = h(v)``, else
@@ -22,7 +22,7 @@ families here are explicit and have that property:
 A report is labelled ``"TABLE:y"`` where ``TABLE`` lists ``h(0), h(1), ...``
 (digits run together when ``g <= 10``, else joined by ``.``).
 
-**Hadamard response** ([ASZ19]_, the high-privacy scheme).  With ``K`` the
+**Hadamard response** ([ASZ19], the high-privacy scheme).  With ``K`` the
 smallest power of two above ``k`` and ``H_K[i][j] = (-1)^popcount(i & j)``,
 input ``v`` owns ``C_v = {j : H_K[v+1][j] = +1}`` (``K/2`` reports) and
 reports ``j`` with probability ``2e^eps/(K(1+e^eps))`` on ``C_v``, ``2/(K(1+e^eps))``
@@ -37,11 +37,11 @@ off it.  Two sets ``C_v, C_u`` meet in ``K/4`` points, so ``p* = e^eps/(1+e^eps)
 
 References
 ----------
-.. [WBLJ17] T. Wang, J. Blocki, N. Li, S. Jha, USENIX Security 2017, sec. 4.4
-   (BLH: ``g = 2``; OLH: ``g = e^eps + 1``).
-.. [ASZ19] J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating
-   Distributions Privately, Efficiently, and with Little Communication",
-   AISTATS 2019, sec. 4 (the scheme for ``e^eps < 2``, used here for every eps).
+- [WBLJ17] T. Wang, J. Blocki, N. Li, S. Jha, USENIX Security 2017, sec. 4.4
+  (BLH: ``g = 2``; OLH: ``g = e^eps + 1``).
+- [ASZ19] J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating
+  Distributions Privately, Efficiently, and with Little Communication",
+  AISTATS 2019, sec. 4 (the scheme for ``e^eps < 2``, used here for every eps).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ __all__ = ["local_hashing", "binary_local_hashing", "optimal_local_hashing", "ha
 _FAMILIES = ("linear", "all")
 
 
-#: most reports (|H| g columns) of local hashing
+#: most reports (``|H| g`` columns) of local hashing
 MAX_HASH_REPORTS = 1 << 16
 
 
@@ -105,7 +105,7 @@ def _lh(k, level, g, family=None) -> Oracle:
 
 def local_hashing(k: int, g: int, *, family: str | None = None, eps: Any = None, alpha: Any = None,
                   level: Any = None) -> Mechanism:
-    """Local hashing with ``g`` hash values and an explicit finite family ([WBLJ17]_ sec. 4.4).
+    """Local hashing with ``g`` hash values and an explicit finite family ([WBLJ17] sec. 4.4).
 
     ``Pr[(h, y) | v] = e^eps/((e^eps + g - 1)|H|)`` if ``h(v) = y``, else
     ``1/((e^eps + g - 1)|H|)`` (module docstring).  Exactly eps-LDP: every two
@@ -144,13 +144,13 @@ def local_hashing(k: int, g: int, *, family: str | None = None, eps: Any = None,
 
     References
     ----------
-    [WBLJ17]_ sec. 4.4.
+    [WBLJ17] sec. 4.4.
     """
     return _lh(k, level_arg(eps, alpha, level, required=False), g, family).mechanism
 
 
 def binary_local_hashing(k: int, *, eps: Any = None, alpha: Any = None, level: Any = None) -> Mechanism:
-    """Binary local hashing (BLH): :func:`local_hashing` with ``g = 2`` and the linear family ([WBLJ17]_ sec. 4.4).
+    """Binary local hashing (BLH): :func:`local_hashing` with ``g = 2`` and the linear family ([WBLJ17] sec. 4.4).
 
     ``h_a(v) = <a, bits(v)> mod 2`` over all ``a in {0,1}^m``, ``2^m >= k``.
 
@@ -181,7 +181,7 @@ def binary_local_hashing(k: int, *, eps: Any = None, alpha: Any = None, level: A
 
     References
     ----------
-    [WBLJ17]_ sec. 4.4 (BLH).
+    [WBLJ17] sec. 4.4 (BLH).
     """
     return _lh(k, level_arg(eps, alpha, level, required=False), 2, "linear").mechanism
 
@@ -189,7 +189,7 @@ def binary_local_hashing(k: int, *, eps: Any = None, alpha: Any = None, level: A
 def olh_g(level) -> int:
     """OLH's hash range ``g = round(e^eps) + 1`` with ``round(t) = floor(t + 1/2)``, decided exactly.
 
-    [WBLJ17]_ sec. 4.4 gives the real optimum ``g = e^eps + 1``; an integer is
+    [WBLJ17] sec. 4.4 gives the real optimum ``g = e^eps + 1``; an integer is
     needed.  For a rational ``e^eps`` the rounding is exact (halves round up);
     otherwise ``e^eps`` is irrational, never a half-integer, and certified
     balls at rising precision decide it.
@@ -218,7 +218,7 @@ def olh_g(level) -> int:
 
 def optimal_local_hashing(k: int, *, family: str | None = None, eps: Any = None, alpha: Any = None,
                           level: Any = None) -> Mechanism:
-    """Optimal local hashing (OLH): :func:`local_hashing` with ``g = olh_g(eps)`` ([WBLJ17]_ sec. 4.4).
+    """Optimal local hashing (OLH): :func:`local_hashing` with ``g = olh_g(eps)`` ([WBLJ17] sec. 4.4).
 
     Parameters
     ----------
@@ -248,7 +248,7 @@ def optimal_local_hashing(k: int, *, family: str | None = None, eps: Any = None,
 
     References
     ----------
-    [WBLJ17]_ sec. 4.4 (OLH).
+    [WBLJ17] sec. 4.4 (OLH).
     """
     lv = level_arg(eps, alpha, level)
     return _lh(k, lv, olh_g(lv), family).mechanism
@@ -269,7 +269,7 @@ def _hr(k, level) -> Oracle:
 
 
 def hadamard_response(k: int, *, eps: Any = None, alpha: Any = None, level: Any = None) -> Mechanism:
-    """Hadamard response ([ASZ19]_): report ``j`` in ``{0..K-1}``, ``e^eps`` times likelier on ``C_v``.
+    """Hadamard response ([ASZ19]): report ``j`` in ``{0..K-1}``, ``e^eps`` times likelier on ``C_v``.
 
     ``K`` is the smallest power of two ``> k``; ``C_v`` is the set of ``+1``
     entries of row ``v + 1`` of the Sylvester--Hadamard matrix ``H_K``;
@@ -303,6 +303,6 @@ def hadamard_response(k: int, *, eps: Any = None, alpha: Any = None, level: Any 
 
     References
     ----------
-    [ASZ19]_ sec. 4 (Hadamard response).
+    [ASZ19] sec. 4 (Hadamard response).
     """
     return _hr(k, level_arg(eps, alpha, level, required=False)).mechanism

@@ -7,7 +7,7 @@ for neighbours ``x, x'``; the builders do not check it -- certify the result
 over your metric), and return the exact output distribution derived from the
 mechanism's definition.
 
-**Permute-and-flip** ([MS20]_ Alg. 1): with ``q* = max_r q(x, r)`` and
+**Permute-and-flip** ([MS20] Alg. 1): with ``q* = max_r q(x, r)`` and
 ``p_r = exp(eps (q(x, r) - q*)/(2 Delta))``, visit the candidates in a
 uniformly random order and output the first ``r`` whose coin (probability
 ``p_r``) comes up heads.  ``r`` is output iff it is reached and accepted;
@@ -16,9 +16,9 @@ those before it has probability ``|S|! (m-1-|S|)!/m!``:
 
 .. math:: \\Pr[r \\mid x] = p_r \\sum_{j=0}^{m-1} \\frac{j!\\,(m-1-j)!}{m!} e_j\\big(\\{1 - p_s\\}_{s \\ne r}\\big)
 
-(``e_j`` the elementary symmetric polynomials).  [MS20]_ Thm 1: eps-DP.
+(``e_j`` the elementary symmetric polynomials).  [MS20] Thm 1: eps-DP.
 
-**Report-noisy-max with geometric noise** (the discrete analogue of [DR14]_
+**Report-noisy-max with geometric noise** (the discrete analogue of [DR14]
 Claim 3.9 with ``Lap(2 Delta/eps)``): output ``argmax_r q(x, r) + Z_r`` with
 ``Z_r`` i.i.d. two-sided geometric, ``Pr[Z = z] = (1-beta)/(1+beta) beta^|z|``,
 ``beta = e^(-eps/(2 Delta))``, ties broken uniformly at random.  Conditioning on
@@ -38,10 +38,10 @@ finitely many ``v`` between are added one by one.  Everything is exact.
 
 References
 ----------
-.. [MS20] R. McKenna, D. Sheldon, "Permute-and-Flip: A new mechanism for
-   differentially private selection", NeurIPS 2020, Algorithm 1, Theorem 1.
-.. [DR14] C. Dwork, A. Roth, "The Algorithmic Foundations of Differential
-   Privacy", 2014, sec. 3.3, Claim 3.9 (report noisy max).
+- [MS20] R. McKenna, D. Sheldon, "Permute-and-Flip: A new mechanism for
+  differentially private selection", NeurIPS 2020, Algorithm 1, Theorem 1.
+- [DR14] C. Dwork, A. Roth, "The Algorithmic Foundations of Differential
+  Privacy", 2014, sec. 3.3, Claim 3.9 (report noisy max).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def _pf_row(q, lv, delta):
 
 def permute_and_flip(scores: list, *, eps: Any = None, alpha: Any = None, level: Any = None,
                      sensitivity: Any = 1, inputs: list | None = None, candidates: list | None = None) -> Mechanism:
-    """Permute-and-flip ([MS20]_ Alg. 1): its exact output distribution (module docstring formula).
+    """Permute-and-flip ([MS20] Alg. 1): its exact output distribution (module docstring formula).
 
     Parameters
     ----------
@@ -123,7 +123,7 @@ def permute_and_flip(scores: list, *, eps: Any = None, alpha: Any = None, level:
     Returns
     -------
     Mechanism
-        Inputs x candidates; eps-DP over neighbours whose scores differ by at most ``Delta`` ([MS20]_ Thm 1).
+        Inputs x candidates; eps-DP over neighbours whose scores differ by at most ``Delta`` ([MS20] Thm 1).
 
     Raises
     ------
@@ -140,7 +140,7 @@ def permute_and_flip(scores: list, *, eps: Any = None, alpha: Any = None, level:
 
     References
     ----------
-    [MS20]_ Algorithm 1 and Theorem 1.
+    [MS20] Algorithm 1 and Theorem 1.
     """
     table, ins, cands = _table(scores, inputs, candidates, integer=False)
     delta = _sensitivity(sensitivity)
@@ -241,7 +241,7 @@ def report_noisy_max(scores: list, *, eps: Any = None, alpha: Any = None, level:
                      sensitivity: int = 1, inputs: list | None = None, candidates: list | None = None) -> Mechanism:
     """Report-noisy-max with two-sided geometric noise ``beta = e^(-eps/(2 Delta))``, exactly.
 
-    The discrete analogue of [DR14]_ Claim 3.9: ``argmax_r q(x, r) + Z_r``,
+    The discrete analogue of [DR14] Claim 3.9: ``argmax_r q(x, r) + Z_r``,
     ties broken uniformly at random; the exact distribution is the module
     docstring's series, summed in closed form.
 
@@ -277,14 +277,14 @@ def report_noisy_max(scores: list, *, eps: Any = None, alpha: Any = None, level:
 
     Notes
     -----
-    [DR14]_ proves eps-DP for continuous noise, where ties have probability 0;
+    [DR14] proves eps-DP for continuous noise, where ties have probability 0;
     with integer noise ties occur, and no published statement covers this
     discrete version with uniform tie-breaking.  Certify each instance
     (:func:`~exactdp.certify_privacy`): the tests find it eps-DP on theirs.
 
     References
     ----------
-    [DR14]_ sec. 3.3, Claim 3.9 (report noisy max, continuous Laplace noise).
+    [DR14] sec. 3.3, Claim 3.9 (report noisy max, continuous Laplace noise).
     """
     table, ins, cands = _table(scores, inputs, candidates, integer=True)
     delta = int_arg(sensitivity, "sensitivity", 1)

@@ -1,6 +1,6 @@
 """The discrete staircase mechanism on ``{0..n}`` (Geng--Viswanath), clamped to the range, exact.
 
-[GV16]_ sec. V (integer-valued queries of sensitivity ``Delta``): with
+[GV16] sec. V (integer-valued queries of sensitivity ``Delta``): with
 ``b = e^(-eps)`` and an integer ``r = gamma Delta`` in ``1..Delta``, the noise
 ``Z`` on the integers is symmetric, ``P(-i) = P(i)``, and for ``i >= 0`` with
 ``i = k Delta + j`` (``0 <= j < Delta``)
@@ -10,7 +10,7 @@
 
 ``P`` is non-increasing in ``|i|`` and ``P(i + Delta) = b P(i)``, so
 ``P(z) <= e^eps P(z + d)`` whenever ``|d| <= Delta``: ``x + Z`` is eps-DP
-for neighbours ``|x - x'| <= Delta`` ([GV16]_ sec. V).  The output is clamped to
+for neighbours ``|x - x'| <= Delta`` ([GV16] sec. V).  The output is clamped to
 ``{0..n}`` (``Pr[0 | x] = Pr[Z <= -x]``, ``Pr[n | x] = Pr[Z >= n - x]``, the
 tails summed in closed form), a post-processing, so the mechanism stays eps-DP
 for the metric ``d(x, x') = ceil(|x - x'|/Delta)``; with ``n >= max(Delta + 1, 2)``
@@ -23,10 +23,10 @@ range, so eps is its exact smallest level.  ``Delta = 1`` gives the geometric me
 
 References
 ----------
-.. [GV16] Q. Geng, P. Viswanath, "The Optimal Noise-Adding Mechanism in
-   Differential Privacy", IEEE Trans. Inf. Theory 62(2), 2016, sec. V
-   (discrete setting); also Q. Geng, P. Kairouz, S. Oh, P. Viswanath, "The
-   Staircase Mechanism in Differential Privacy", IEEE JSTSP 9(7), 2015.
+- [GV16] Q. Geng, P. Viswanath, "The Optimal Noise-Adding Mechanism in
+  Differential Privacy", IEEE Trans. Inf. Theory 62(2), 2016, sec. V
+  (discrete setting); also Q. Geng, P. Kairouz, S. Oh, P. Viswanath, "The
+  Staircase Mechanism in Differential Privacy", IEEE JSTSP 9(7), 2015.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def _r_of(gamma, delta):
 
 def staircase(n: int, *, delta: int = 1, gamma: Any = 1, eps: Any = None, alpha: Any = None,
               level: Any = None) -> Mechanism:
-    """The discrete staircase mechanism of [GV16]_ on ``{0..n}``, clamped, exactly eps-DP.
+    """The discrete staircase mechanism of [GV16] on ``{0..n}``, clamped, exactly eps-DP.
 
     ``K(x)(y) = P(y - x)`` inside the range, ``K(x)(0) = Pr[Z <= -x]``,
     ``K(x)(n) = Pr[Z >= n - x]`` (module docstring), eps-DP for
@@ -89,7 +89,7 @@ def staircase(n: int, *, delta: int = 1, gamma: Any = 1, eps: Any = None, alpha:
     delta : int, default 1
         The query's sensitivity ``Delta >= 1``.
     gamma : exact rational, default 1
-        [GV16]_'s ``gamma`` in (0, 1]; the step ``r = gamma Delta`` must be an
+        [GV16]'s ``gamma`` in (0, 1]; the step ``r = gamma Delta`` must be an
         integer (``1 <= r <= Delta``).
     eps, alpha, level : exact number or Level, optional
         The level (``b = alpha = e^(-eps)``).  None: a symbolic alpha.
@@ -118,7 +118,7 @@ def staircase(n: int, *, delta: int = 1, gamma: Any = 1, eps: Any = None, alpha:
 
     References
     ----------
-    [GV16]_ sec. V (the discrete staircase), and the staircase-shaped pmf with ``r = gamma Delta``.
+    [GV16] sec. V (the discrete staircase), and the staircase-shaped pmf with ``r = gamma Delta``.
     """
     n = int_arg(n, "n", 1, MAX_STAIRCASE_N)
     delta = int_arg(delta, "delta", 1, MAX_STAIRCASE_N)

@@ -1,6 +1,6 @@
 """Rényi differential privacy, exactly: ``D_alpha(P || Q)`` at integer orders and a mechanism's RDP curve.
 
-[Mir17]_ Def. 3: for distributions ``P, Q`` on a finite set and an order
+[Mir17] Def. 3: for distributions ``P, Q`` on a finite set and an order
 ``alpha > 1``,
 
 .. math:: D_\\alpha(P \\| Q) = \\frac{1}{\\alpha - 1} \\log \\sum_y P(y)^\\alpha Q(y)^{1-\\alpha}.
@@ -11,8 +11,8 @@ polynomial quotient at a transcendental level.  So the divergence is the exact
 number ``log(S)/(alpha - 1)`` (:class:`LogValue`), infinite when some ``y`` has
 ``Q(y) = 0 < P(y)``.  A mechanism is ``(alpha, rho)``-RDP over a neighbour
 relation with ``rho`` the largest divergence over ordered neighbouring pairs
-([Mir17]_ Def. 4); :func:`renyi_curve` finds that maximum by exact comparisons
-of the sums.  [Mir17]_ Prop. 3 converts: ``(alpha, rho)``-RDP implies
+([Mir17] Def. 4); :func:`renyi_curve` finds that maximum by exact comparisons
+of the sums.  [Mir17] Prop. 3 converts: ``(alpha, rho)``-RDP implies
 ``(rho + log(1/delta)/(alpha - 1), delta)``-DP, i.e. the exact
 ``eps = log(S/delta)/(alpha - 1)`` (:func:`rdp_to_dp`).
 
@@ -29,8 +29,8 @@ No certificate kind is built here (a later step adds kind ``renyi``).
 
 References
 ----------
-.. [Mir17] I. Mironov, "Rényi Differential Privacy", IEEE CSF 2017,
-   Definitions 3--4 and Proposition 3.
+- [Mir17] I. Mironov, "Rényi Differential Privacy", IEEE CSF 2017,
+  Definitions 3--4 and Proposition 3.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ class RenyiPoint:
 
 @dataclass(frozen=True)
 class RDPConversion:
-    """[Mir17]_ Prop. 3 at one delta: the best ``eps`` over the curve's orders and the order attaining it."""
+    """[Mir17] Prop. 3 at one delta: the best ``eps`` over the curve's orders and the order attaining it."""
 
     delta: fmpq
     epsilon: LogValue
@@ -182,7 +182,7 @@ def _sum(P, Q, order):
 
 
 def renyi_divergence(P: Iterable[Any], Q: Iterable[Any], order: int) -> LogValue:
-    """The exact Rényi divergence ``D_alpha(P || Q)`` at an integer order ``alpha >= 2`` ([Mir17]_ Def. 3).
+    """The exact Rényi divergence ``D_alpha(P || Q)`` at an integer order ``alpha >= 2`` ([Mir17] Def. 3).
 
     Parameters
     ----------
@@ -262,7 +262,7 @@ def renyi_curve(mech: Mechanism, neighbours: Any, orders: Iterable[int]) -> list
 
     References
     ----------
-    [Mir17]_ Definition 4.
+    [Mir17] Definition 4.
     """
     if mech.regime == "symbolic":
         raise InvalidInput("renyi_curve: the mechanism depends on a symbolic alpha; fix a level first")
@@ -300,7 +300,7 @@ def _conv_le(s1, a1, s2, a2, delta) -> bool:
 
 
 def rdp_to_dp(curve: list, delta: Any) -> RDPConversion:
-    """[Mir17]_ Prop. 3: the best ``(eps, delta)``-DP guarantee the RDP curve gives, exactly.
+    """[Mir17] Prop. 3: the best ``(eps, delta)``-DP guarantee the RDP curve gives, exactly.
 
     Each order gives ``eps_alpha = rho(alpha) + log(1/delta)/(alpha - 1) = log(S_alpha/delta)/(alpha - 1)``;
     the smallest over the curve's orders is found by exact comparison
@@ -336,7 +336,7 @@ def rdp_to_dp(curve: list, delta: Any) -> RDPConversion:
 
     References
     ----------
-    [Mir17]_ Proposition 3.
+    [Mir17] Proposition 3.
     """
     from ..exact.values import to_rational
 
