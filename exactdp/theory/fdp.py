@@ -464,8 +464,11 @@ def gaussian_mu(f: TradeOff, width: Any = "1/1000") -> GDPBracket:
                               "finite mu (an output set one input never produces)")
         if not balls or all(b.is_exact() and b == 0 for b, _ in balls):
             return GDPBracket(ZERO, ZERO, True, None if not balls else balls[0][1])
-        lo_end = max((_lower(b), v) for b, v in balls)[0]
-        hi_end, vert = max(((_upper(b), v) for b, v in balls), key=lambda t: t[0])
+        if not all(b.is_finite() for b, _ in balls):
+            prec *= 2
+            continue
+        lo_end = max(_ends(b)[0] for b, _ in balls)
+        hi_end, vert = max(((_ends(b)[1], v) for b, v in balls), key=lambda t: t[0])
         m = 1
         while fmpq(1, 2 ** m) > w / 4:
             m += 1
@@ -477,17 +480,15 @@ def gaussian_mu(f: TradeOff, width: Any = "1/1000") -> GDPBracket:
     raise Undecided(f"gaussian_mu: the bracket did not narrow to {w} by {MAX_PREC} bits")
 
 
-def _lower(b: arb) -> fmpq:
-    return _to_fmpq(b.lower())
+def _ends(b: arb) -> tuple[fmpq, fmpq]:
+    """The exact rational end points ``mid - rad <= x <= mid + rad`` of a finite ball."""
+    m, r = _dyadic(b.mid()), _dyadic(b.rad())
+    return m - r, m + r
 
 
-def _upper(b: arb) -> fmpq:
-    return _to_fmpq(b.upper())
-
-
-def _to_fmpq(x: arb) -> fmpq:
-    """The exact dyadic value of an exact arb (an end point of a ball)."""
-    m, e = x.mid().man_exp()
+def _dyadic(x: arb) -> fmpq:
+    """The exact dyadic value of an exact, finite arb (a ball's midpoint or radius)."""
+    m, e = x.man_exp()
     return fmpq(int(m)) * fmpq(2) ** int(e) if e >= 0 else fmpq(int(m), 2 ** int(-e))
 
 
@@ -532,7 +533,7 @@ def gdp_holds(f: TradeOff, mu: Any) -> bool:
         balls, zero_at = _mu_balls(f, prec)
         if balls is None:
             return False
-        undecided = False
+        undecided = not all(b.is_finite() for b, _ in balls)
         for b, _ in balls:
             if b.is_exact() and b == 0:
                 if m < 0:
