@@ -10,6 +10,8 @@ from fractions import Fraction as Fr
 from math import comb
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactdp import InvalidInput, Mechanism
 from exactdp.cli import main
@@ -191,3 +193,24 @@ def test_cli_audit_missing_arguments(files, capsys, tmp_path):
         main(["audit", p, "--metric", files["metric"], "--eps", "1"])
     assert e.value.code == 2
     capsys.readouterr()
+
+
+@st.composite
+def small_mechanism(draw, n_in, n_out):
+    rows = []
+    for _ in range(n_in):
+        w = draw(st.lists(st.integers(0, 5), min_size=n_out, max_size=n_out).filter(lambda x: sum(x) > 0))
+        rows.append([Fr(x, sum(w)) for x in w])
+    return rows
+
+
+@settings(max_examples=25, deadline=None)
+@given(small_mechanism(3, 2), small_mechanism(3, 3), st.integers(1, 2), st.integers(1, 2),
+       st.sampled_from([Fr(1), Fr(3, 2), Fr(4)]), st.fractions(0, 1, max_denominator=20))
+def test_random_plans_against_product_rows(A, B, ka, kb, t, delta):
+    mA = Mechanism.from_rows(["0", "1", "2"], ["a", "b"], [[str(x) for x in r] for r in A])
+    mB = Mechanism.from_rows(["0", "1", "2"], ["a", "b", "c"], [[str(x) for x in r] for r in B])
+    R = product_rows([A] * ka + [B] * kb)
+    want = brute_delta(R, [(0, 1), (1, 2)], t)
+    r = audit([(mA, ka), (mB, kb)], path(3), eps=f"log({t})" if t != 1 else "0", delta=str(delta))
+    assert Fr(str(r.delta_exact)) == want and r.holds == (want <= delta) and Fr(str(r.slack)) == delta - want

@@ -359,9 +359,13 @@ class _Hull:
 
     def labelled(self, labels, relation) -> TradeOff:
         hull = lower_hull([pt for pt, _ in self.tagged])
+        # hull vertices are vertices of some pair's (simplified) function: their exact text identifies them
+        where: dict = {}
+        for (u, v), t in self.tagged:
+            where.setdefault((exact_str(u), exact_str(v)), t)
         tags: list = []
         for a, b in hull:
-            tag = next((t for (u, v), t in self.tagged if sign(u - a) == 0 and sign(v - b) == 0), None)
+            tag = where.get((exact_str(a), exact_str(b)))
             tags.append(None if tag is None else (labels[tag[0]], labels[tag[1]]))
         return TradeOff(tuple(hull), tuple(tags), relation)
 
