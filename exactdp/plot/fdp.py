@@ -63,7 +63,7 @@ def _gaussian(mu: float, n: int = 200):
 
 def plot_fdp(mech: Mechanism, neighbours: Any, *, times: int | None = None,
              ax: Axes | None = None) -> tuple[Axes, dict]:
-    """Draw the exact trade-off function ``f`` of a mechanism ([DRS22] Def. 2.3), and ``G_mu`` at the certified mu.
+    """Draw the exact trade-off function ``f`` of a mechanism (DRS22 Def. 2.3), and ``G_mu`` at the certified mu.
 
     The vertices of ``f`` are exact (:func:`fdp_data`); ``f`` is drawn through them.  The Gaussian curve
     ``G_mu`` at the upper end of the certified bracket is the only curve evaluated in floats (Arb balls at

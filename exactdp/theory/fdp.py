@@ -1,11 +1,11 @@
 """f-differential privacy, exactly: trade-off functions of finite mechanisms and a certified Gaussian-DP ``mu``.
 
-[DRS22]_ Def. 2.1: for distributions ``P, Q`` and a rejection rule ``phi``
+DRS22 Sec. 2.1 (trade-off functions): for distributions ``P, Q`` and a rejection rule ``phi``
 (a randomized test of ``H0: P`` against ``H1: Q``) with type I error
 ``alpha_phi = E_P[phi]`` and type II error ``beta_phi = 1 - E_Q[phi]``, the
 trade-off function is ``T(P, Q)(a) = inf {beta_phi : alpha_phi <= a}``.  A
 mechanism is *f-DP* when ``T(M(S), M(S')) >= f`` for every pair of
-neighbouring data sets ([DRS22]_ Def. 2.3).
+neighbouring data sets (DRS22 Def. 2.3).
 
 Finite ``P, Q``: by the Neyman--Pearson lemma the optimal tests reject the
 outputs with the largest likelihood ratio ``Q(y)/P(y)`` first, randomising on
@@ -18,19 +18,19 @@ rational entries, kernel values at a transcendental level) and every
 comparison is an exact sign (:func:`exactdp.exact.decide.sign`).
 
 Over a symmetric neighbour relation both ``T(P, Q)`` and ``T(Q, P) = T(P, Q)^-1``
-occur ([DRS22]_ Prop. 2.4 and the symmetrisation of their Section 2 / App. A:
+occur (DRS22 Prop. 2.4, their symmetrisation:
 a mechanism that is f-DP is ``f^-1``-DP too); the tightest trade-off function
 ``f`` with ``M`` f-DP is the greatest convex minorant of ``min`` over ordered
 neighbouring pairs of ``T(M(x), M(x'))`` (a trade-off function is convex,
-[DRS22]_ Prop. 2.2; ``f <= T`` for all pairs iff ``f <= min``; the greatest
+DRS22 Sec. 2.1; ``f <= T`` for all pairs iff ``f <= min``; the greatest
 convex function below a minimum of convex piecewise linear functions is the
 lower convex hull of all their vertices).  :func:`fdp_curve` computes it, and
 for the ``k``-fold composition ``M^k`` it uses the exact ``k``-fold
 privacy-loss distribution of every ordered pair: ``T(P^k, Q^k)`` exactly,
-which can be strictly above the tensor power bound ``f^(x)k`` of [DRS22]_
-Thm. 3.2 computed from ``M``'s envelope.
+which can be strictly above the tensor power bound ``f^(x)k`` of DRS22
+Sec. 3 (composition) computed from ``M``'s envelope.
 
-Gaussian DP ([DRS22]_ Def. 2.6): ``G_mu(a) = Phi(Phi^-1(1 - a) - mu)``.
+Gaussian DP (DRS22 Sec. 2.2): ``G_mu(a) = Phi(Phi^-1(1 - a) - mu)``.
 :func:`gaussian_mu` brackets the smallest ``mu`` with ``f >= G_mu`` between
 rational end points; :func:`gdp_holds` decides ``f >= G_mu`` at a rational
 ``mu``.  Why the breakpoints suffice: on a segment ``[a_i, a_{i+1}]`` between
@@ -61,9 +61,9 @@ never decides.
 
 References
 ----------
-.. [DRS22] J. Dong, A. Roth, W. J. Su, "Gaussian differential privacy",
-   J. R. Stat. Soc. B 84(1), 2022 (arXiv:1905.02383, 2019): Definitions 2.1,
-   2.3 and 2.6, Propositions 2.2 and 2.4, Theorem 3.2.
+DRS22: J. Dong, A. Roth, W. J. Su, "Gaussian differential privacy",
+   J. R. Stat. Soc. B 84(1), 2022 (arXiv:1905.02383, 2019): Sec. 2.1 (trade-off functions,
+   f-DP: Def. 2.3), the symmetrisation (Prop. 2.4), Sec. 2.2 (Gaussian DP), Sec. 3 (composition).
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ class TradeOff:
         return pts[-1][1]
 
     def inverse(self) -> "TradeOff":
-        """``f^-1(b) = inf {a : f(a) <= b}``, the trade-off function of the swapped pair ([DRS22]_ Sec. 2).
+        """``f^-1(b) = inf {a : f(a) <= b}``, the trade-off function of the swapped pair (DRS22 Sec. 2).
 
         Returns
         -------
@@ -269,7 +269,7 @@ def _points_of_columns(columns, q_missing) -> list:
 
 
 def tradeoff(P: Iterable[Any], Q: Iterable[Any]) -> TradeOff:
-    """The exact trade-off function ``T(P, Q)`` of two distributions on one finite set ([DRS22]_ Def. 2.1).
+    """The exact trade-off function ``T(P, Q)`` of two distributions on one finite set (DRS22 Sec. 2.1).
 
     Parameters
     ----------
@@ -308,7 +308,7 @@ def fdp_curve(mech: Mechanism, neighbours: Any, times: int = 1) -> TradeOff:
 
     The greatest convex minorant of ``min T(M^k(x), M^k(x'))`` over ordered
     neighbouring pairs (both orders of each pair: the symmetrisation of
-    [DRS22]_ Prop. 2.4), i.e. the lower convex hull of the vertices of every
+    DRS22 Prop. 2.4), i.e. the lower convex hull of the vertices of every
     pair's trade-off function; for ``times = k > 1`` each pair's function is
     that of the exact ``k``-fold privacy-loss distribution.
 
@@ -386,7 +386,7 @@ def _envelope_of_plds(tagged_plds) -> _Hull:
     return _Hull(tagged)
 
 
-# ---- Gaussian DP ([DRS22] Def. 2.6) ----
+# ---- Gaussian DP (DRS22 Sec. 2.2) ----
 def _phi_inv(p: arb) -> arb:
     """``Phi^-1(p) = -sqrt(2) erfcinv(2p)`` for a ball ``p`` inside ``(0, 1)`` (Arb: rigorous)."""
     return -(arb(2).sqrt()) * (2 * p).erfcinv()
@@ -418,7 +418,7 @@ def _no_finite_mu(f: TradeOff):
 
 
 def gaussian_mu(f: TradeOff, width: Any = "1/1000") -> GDPBracket:
-    """A certified bracket for the smallest ``mu`` with ``f >= G_mu`` ([DRS22]_ Def. 2.6).
+    """A certified bracket for the smallest ``mu`` with ``f >= G_mu`` (DRS22 Sec. 2.2).
 
     ``mu* = max_i (Phi^-1(1 - a_i) - Phi^-1(f(a_i)))`` over the interior
     vertices (the module docstring proves that the vertices suffice); each
