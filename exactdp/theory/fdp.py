@@ -539,9 +539,7 @@ def gdp_holds(f: TradeOff, mu: Any) -> bool:
             return False
         undecided = not all(b.is_finite() for b, _ in balls)
         for b, _ in balls:
-            if b.is_exact() and b == 0:
-                if m < 0:
-                    return False
+            if b.is_exact() and b == 0:      # mu_i = 0 exactly (f(a_i) = 1 - a_i) and mu >= 0
                 continue
             if arb(m) < b:
                 return False
