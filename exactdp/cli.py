@@ -684,7 +684,8 @@ def _cmd_audit(a):
         print(f"verdict: holds, slack {exact_str(r.slack)}")
     else:
         print(f"verdict: violated, excess {exact_str(-r.slack)}  (about {decimal_enclosure(-r.slack, 6)[1]})")
-    print(f"exact smallest eps at delta = {exact_str(r.delta)}: {r.eps_exact}")
+    print(f"exact smallest eps at delta = {exact_str(r.delta)}: {r.eps_exact}  (in [{r.eps_exact_approx[0]}, "
+          f"{r.eps_exact_approx[1]}])")
     return code
 
 
@@ -705,7 +706,7 @@ def _register_fdp_audit_commands(sub):
     u.add_argument("--metric", required=True, help="metric file on the inputs; neighbours at distance 1")
     u.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
     u.add_argument("--eps", required=True, help="the claimed eps, exact (1, 1/2, log(2))")
-    u.add_argument("--delta", required=True, help="the claimed delta, exact (1/100000, 1e-5 is refused)")
+    u.add_argument("--delta", required=True, help="the claimed delta, exact (1/100000, or 1e-5 read as an exact decimal)")
     u.add_argument("--format", choices=("text", "json"), default="text")
     u.set_defaults(fn=_cmd_audit)
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ..certify.approximate import approx_level, neighbour_relation, parse_delta
 from ..errors import InvalidInput, InvalidType
-from ..exact.decide import exact_str, sign, simplify
+from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign, simplify
 from ._expfield import domain_of
 from .composition import _check_k, _checked, _pair_pld
 from .profile import Profile, envelope, pair_function
@@ -52,7 +52,8 @@ class AuditResult:
     ``delta_exact`` is the smallest delta at ``eps`` (kernel value),
     ``slack = delta - delta_exact`` (``< 0``: the claim is violated by
     ``-slack``), ``pair`` the ordered pair of inputs attaining it, and
-    ``eps_exact`` the exact smallest eps at the claimed delta (text).
+    ``eps_exact`` the exact smallest eps at the claimed delta (text) and
+    ``eps_exact_approx`` its decimal enclosure.
     """
 
     eps: str
@@ -63,6 +64,7 @@ class AuditResult:
     pair: tuple | None
     eps_exact: str
     plan: tuple
+    eps_exact_approx: tuple = ("", "")
 
     def to_json(self) -> dict:
         """Exact text of every field (``holds`` a bool)."""
@@ -70,6 +72,7 @@ class AuditResult:
                 "slack": exact_str(self.slack), "holds": self.holds,
                 "verdict": "holds" if self.holds else "violated",
                 "pair": list(self.pair) if self.pair else None, "eps_exact_at_delta": self.eps_exact,
+                "eps_exact_at_delta_approx": list(self.eps_exact_approx),
                 "plan": [{"mechanism": n, "times": k} for n, k in self.plan]}
 
 
@@ -215,6 +218,8 @@ def audit(plan: Sequence[tuple], neighbours: Any, *, eps: Any, delta: Any) -> Au
     pr = plan_profile(plan, neighbours)
     d = simplify(pr.delta(level=lvl))
     slack = simplify(dl - d)
+    t = pr.epsilon_t(dl)
+    approx = ("inf", "inf") if t is None else decimal_enclosure(lambda: arb_of(t).log(), 12)
     return AuditResult(lvl.eps_str() if not lvl.is_zero() else "0", dl, d, slack, sign(slack) >= 0,
                        pr.binding_pair(level=lvl), pr.epsilon(dl),
-                       tuple((getattr(m, "name", "mechanism"), k) for m, k in plan))
+                       tuple((getattr(m, "name", "mechanism"), k) for m, k in plan), approx)
