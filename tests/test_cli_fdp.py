@@ -86,3 +86,14 @@ def test_plot_fdp(files, capsys, tmp_path):
     assert code == 0 and out == f"wrote {png}\n" and (tmp_path / "f.png").stat().st_size > 1000
     code, out, err = run(["plot", "fdp", files["rr"], "-o", png], capsys)
     assert code == 2 and "--metric" in err
+
+
+def test_undecided_is_exit_3(files, capsys, monkeypatch):
+    # no precision left: the bracket cannot be certified, which is said plainly (never a guess)
+    import exactdp.theory.fdp as fdp
+
+    monkeypatch.setattr(fdp, "MAX_PREC", 32)
+    code, out, err = run(["fdp", files["rr"], "--metric", files["metric"]], capsys)
+    assert code == 3 and out == "" and err.startswith("exactdp: undecided: gaussian_mu")
+    code, out, err = run(["fdp", files["rr"], "--metric", files["metric"], "--mu", "1"], capsys)
+    assert code == 3 and out == ""
