@@ -624,6 +624,11 @@ def _register_mechanism_command(sub):
 
 
 # ---- exactdp fdp / audit: f-DP exactly and the audit of an accountant's claim (issue 22) ----
+def _short(text: str, limit: int = 160) -> str:
+    """Exact text for the text format: long expressions are cut (--format json prints them in full)."""
+    return text if len(text) <= limit else f"{text[:limit // 2]}... ({len(text)} characters; --format json prints it)"
+
+
 def _cmd_fdp(a):
     """The exact trade-off function of MECH.json (composed --times K), and the certified Gaussian-DP mu."""
     from .exact.decide import exact_str
@@ -650,7 +655,7 @@ def _cmd_fdp(a):
     print(f"relation: {f.relation}")
     print(f"trade-off function f (lower convex hull over ordered pairs, {len(f.points)} vertices; linear between):")
     for (x, y), pr in zip(f.points, f.pairs):
-        print(f"  f({exact_str(x)}) = {exact_str(y)}" + (f"   (pair {pr[0]} -> {pr[1]})" if pr else ""))
+        print(f"  f({_short(exact_str(x))}) = {_short(exact_str(y))}" + (f"   (pair {pr[0]} -> {pr[1]})" if pr else ""))
     if mu.hi is None:
         print(f"Gaussian DP: no finite mu ({mu.reason})")
     elif mu.exact:
@@ -670,22 +675,33 @@ def _cmd_audit(a):
     from .theory.audit import audit
 
     plan = load_plan(a.plan)
-    r = audit(plan, _neighbours_arg(a, load_metric(a.metric)), eps=a.eps, delta=a.delta)
+    nb = _neighbours_arg(a, load_metric(a.metric))
+    r = audit(plan, nb, eps=a.eps, delta=a.delta)
     code = 0 if r.holds else 1
+    cmp = None
+    if a.dp_accounting:
+        from .theory.accountants import compare_plan_dp_accounting
+
+        cmp = compare_plan_dp_accounting(plan, nb, eps=a.eps).to_json()
     if a.format == "json":
-        print(json.dumps(r.to_json(), indent=2))
+        print(json.dumps({**r.to_json(), **({"dp_accounting": cmp} if cmp else {})}, indent=2))
         return code
     steps = " + ".join(f"{n} x {k}" for n, k in r.plan)
     print(f"plan: {steps}")
     print(f"claim: ({r.eps}, {exact_str(r.delta)})-DP")
-    print(f"exact delta at eps = {r.eps}: {exact_str(r.delta_exact)}  (about {decimal_enclosure(r.delta_exact, 12)[1]})"
+    print(f"exact delta at eps = {r.eps}: {_short(exact_str(r.delta_exact))}  (about "
+          f"{decimal_enclosure(r.delta_exact, 12)[1]})"
           + (f", pair {r.pair[0]} -> {r.pair[1]}" if r.pair else ""))
     if r.holds:
-        print(f"verdict: holds, slack {exact_str(r.slack)}")
+        print(f"verdict: holds, slack {_short(exact_str(r.slack))}")
     else:
-        print(f"verdict: violated, excess {exact_str(-r.slack)}  (about {decimal_enclosure(-r.slack, 6)[1]})")
-    print(f"exact smallest eps at delta = {exact_str(r.delta)}: {r.eps_exact}  (in [{r.eps_exact_approx[0]}, "
+        print(f"verdict: violated, excess {_short(exact_str(-r.slack))}  (about {decimal_enclosure(-r.slack, 6)[1]})")
+    print(f"exact smallest eps at delta = {exact_str(r.delta)}: {_short(r.eps_exact)}  (in [{r.eps_exact_approx[0]}, "
           f"{r.eps_exact_approx[1]}])")
+    if cmp:
+        print(f"dp_accounting at eps = {cmp['eps_query']} (the float's exact value): pessimistic {cmp['pessimistic']}, "
+              f"optimistic {cmp['optimistic']}; exact {cmp['delta_exact_approx']}; pessimistic below exact: "
+              f"{'yes' if cmp['pessimistic_below_exact'] else 'no'}")
     return code
 
 
@@ -707,6 +723,8 @@ def _register_fdp_audit_commands(sub):
     u.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
     u.add_argument("--eps", required=True, help="the claimed eps, exact (1, 1/2, log(2))")
     u.add_argument("--delta", required=True, help="the claimed delta, exact (1/100000, or 1e-5 read as an exact decimal)")
+    u.add_argument("--dp-accounting", action="store_true", help="also dp_accounting's pessimistic and optimistic "
+                   "delta at the same (float) eps, compared exactly (needs pip install 'exactdp[interop]')")
     u.add_argument("--format", choices=("text", "json"), default="text")
     u.set_defaults(fn=_cmd_audit)
 

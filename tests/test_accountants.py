@@ -78,3 +78,30 @@ def test_opendp_gaussian():
 def test_refusals(call, match):
     with pytest.raises(InvalidInput, match=match):
         call()
+
+
+def test_plan_comparison_and_the_command_line(tmp_path, capsys):
+    import json
+
+    from exactdp.cli import main
+    from exactdp.theory.accountants import compare_plan_dp_accounting
+    from exactdp.theory.audit import plan_profile
+
+    plan = [(randomized_response(2, p="1/4"), 3), (randomized_response(2, p="1/3"), 2)]
+    c = compare_plan_dp_accounting(plan, [("0", "1")], eps="log(2)")
+    assert c.times == 5 and c.pessimistic >= c.optimistic
+    exact = plan_profile(plan, [("0", "1")]).delta(eps=str(c.eps_query))
+    assert sign(c.exact - exact) == 0
+    lo, hi = (Fr(x) for x in decimal_enclosure(exact, 30))
+    assert abs(Fr(c.pessimistic) - lo) < Fr(1, 1000) and abs(Fr(c.optimistic) - hi) < Fr(1, 1000)
+    (tmp_path / "d.json").write_text(json.dumps({"kind": "discrete", "points": ["0", "1"]}))
+    (tmp_path / "p.json").write_text(json.dumps([{"builder": "grr", "k": 2, "eps": "1", "times": 50}]))
+    code = main(["audit", str(tmp_path / "p.json"), "--metric", str(tmp_path / "d.json"), "--eps", "1", "--delta",
+                 "1/1000", "--dp-accounting", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and out["verdict"] == "violated"
+    assert out["dp_accounting"]["eps_query"] == "1" and "pessimistic_below_exact" in out["dp_accounting"]
+    code = main(["audit", str(tmp_path / "p.json"), "--metric", str(tmp_path / "d.json"), "--eps", "1", "--delta",
+                 "1/1000", "--dp-accounting"])
+    text = capsys.readouterr().out
+    assert code == 1 and "dp_accounting at eps = 1" in text and "characters; --format json prints it" in text

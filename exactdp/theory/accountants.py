@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
 __all__ = ["MissingInterop", "DPAccountingComparison", "OpenDPCheck", "compare_dp_accounting",
+           "compare_plan_dp_accounting",
            "check_opendp_laplace", "check_opendp_gaussian"]
 
 
@@ -168,37 +169,81 @@ def compare_dp_accounting(mech: Mechanism, neighbours: Any, *, times: int, eps: 
     >>> c.pessimistic_below, c.optimistic_above
     (False, False)
     """
-    from .composition import composed_profile
-
-    pld_mod = _import("dp_accounting.pld.privacy_loss_distribution")
     if isinstance(times, bool) or not isinstance(times, int) or times < 1:
         raise InvalidInput(f"times: expected an integer >= 1, got {times!r}")
+    return compare_plan_dp_accounting([(mech, times)], neighbours, eps=eps,
+                                      value_discretization_interval=value_discretization_interval)
+
+
+def compare_plan_dp_accounting(plan: list, neighbours: Any, *, eps: Any,
+                               value_discretization_interval: float = 1e-4) -> DPAccountingComparison:
+    """dp_accounting's answer for a composition plan (as :func:`~exactdp.theory.audit.audit` reads it) against the exact one.
+
+    Per ordered neighbouring pair, each entry's PLD (``from_two_probability_mass_functions``) is
+    self-composed ``times`` times and the entries are composed (``compose``); the delta at the float
+    eps is maximised over ordered pairs.  The exact side is
+    :func:`~exactdp.theory.audit.plan_profile` at that float's exact value.
+
+    Parameters
+    ----------
+    plan : list of (Mechanism, int)
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+    eps : exact number
+    value_discretization_interval : float
+
+    Returns
+    -------
+    DPAccountingComparison
+        ``times`` is the total number of runs in the plan.
+
+    Raises
+    ------
+    MissingInterop
+        dp_accounting is not installed.
+    InvalidInput
+        A bad plan or eps.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> c = compare_plan_dp_accounting([(randomized_response(2, p="1/4"), 2), (randomized_response(2, p="1/3"), 1)],
+    ...                                [("0", "1")], eps="1")
+    >>> c.times, c.pessimistic >= c.optimistic
+    (3, True)
+    """
+    from ..certify.approximate import neighbour_relation
+    from .audit import plan_profile
+
+    pld_mod = _import("dp_accounting.pld.privacy_loss_distribution")
     eq = _q(_eps_float(eps))
     t0 = time.perf_counter()
-    pr = composed_profile(mech, neighbours, times)
+    pr = plan_profile(plan, neighbours)
     exact = simplify(pr.delta(eps=str(eq)))
     eps_f = float(eq)
     t1 = time.perf_counter()
-    from ..certify.approximate import neighbour_relation
-
-    m = mech.validate()
-    pairs, _ = neighbour_relation(m, neighbours)
-    rows = m.rows()
+    mechs = [(m.validate(), k) for m, k in plan]
+    base = mechs[0][0]
+    pairs, _ = neighbour_relation(base, neighbours)
     est = {}
     for pess in (True, False):
         best = 0.0
         for i, j in pairs:
             for a, b in ((i, j), (j, i)):
-                pld = pld_mod.from_two_probability_mass_functions(
-                    _log_pmf(rows[b], m.outputs), _log_pmf(rows[a], m.outputs), pessimistic_estimate=pess,
-                    value_discretization_interval=value_discretization_interval, symmetric=True)
-                if times > 1:
-                    pld = pld.self_compose(times)
-                best = max(best, float(pld.get_delta_for_epsilon(eps_f)))
+                total = None
+                for m, k in mechs:
+                    rows = m.rows()
+                    u, v = m.row_index[base.inputs[a]], m.row_index[base.inputs[b]]
+                    pld = pld_mod.from_two_probability_mass_functions(
+                        _log_pmf(rows[v], m.outputs), _log_pmf(rows[u], m.outputs), pessimistic_estimate=pess,
+                        value_discretization_interval=value_discretization_interval, symmetric=True)
+                    if k > 1:
+                        pld = pld.self_compose(k)
+                    total = pld if total is None else total.compose(pld)
+                best = max(best, float(total.get_delta_for_epsilon(eps_f)))
         est[pess] = best
     t2 = time.perf_counter()
-    return DPAccountingComparison(times, eq, exact, est[True], est[False], sign(_q(est[True]) - exact) < 0,
-                                  sign(_q(est[False]) - exact) > 0, t1 - t0, t2 - t1)
+    return DPAccountingComparison(sum(k for _, k in plan), eq, exact, est[True], est[False],
+                                  sign(_q(est[True]) - exact) < 0, sign(_q(est[False]) - exact) > 0, t1 - t0, t2 - t1)
 
 
 @dataclass(frozen=True)
