@@ -229,7 +229,7 @@ def compare_plan_dp_accounting(plan: list, neighbours: Any, *, eps: Any,
         best = 0.0
         for i, j in pairs:
             for a, b in ((i, j), (j, i)):
-                total = None
+                total: Any = None
                 for m, k in mechs:
                     rows = m.rows()
                     u, v = m.row_index[base.inputs[a]], m.row_index[base.inputs[b]]
