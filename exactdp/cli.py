@@ -76,6 +76,10 @@ _CMD_EXITS = {
     "recheck": "0 the certificate is confirmed by the independent kernel, 1 refuted (a bug), 2 not a certificate, "
                "3 not checkable (the reason is printed), 4 bug",
     "mechanism": "0 the mechanism was built (or listed), 2 bad input, 3 undecided, 4 bug",
+    "fdp": "0 the exact trade-off function was computed (with --mu: f >= G_mu holds), 1 with --mu: it does not, "
+           "2 bad input, 3 undecided, 4 bug",
+    "audit": "0 the claimed (eps, delta) holds for the plan, 1 it is violated (the exact excess is printed), "
+             "2 bad input, 3 undecided, 4 bug",
 }
 
 
@@ -485,6 +489,8 @@ def _cmd_plot(a):
         ax, _ = plot.plot_regular_region(load_metric(a.file), level_of(a.eps, a.alpha))
     elif a.what in ("profile", "extension"):
         ax = _plot_approx(plot, a)
+    elif a.what == "fdp":
+        ax = _plot_fdp(plot, a)
     else:
         ax, _ = plot.plot_geometric_vs_laplace()
     try:
@@ -515,6 +521,21 @@ def _plot_approx(plot, a):
         raise _usage("plot extension needs --eps or --alpha (the level at which the mechanism on H is private)")
     H = _load_subset(a.subset) if a.subset else None
     ax, _ = plot.plot_extension(mech, metric, H, eps=a.eps, alpha=a.alpha)
+    return ax
+
+
+def _plot_fdp(plot, a):
+    """plot fdp MECH.json --metric M [--times K]: the exact trade-off function and G_mu (issue 22)."""
+    from .io import load_mechanism, load_metric
+
+    if not a.file or not a.metric:
+        raise _usage("plot fdp needs MECH.json and --metric METRIC.json")
+    if a.times is not None and not 1 <= a.times <= 10_000:
+        raise _usage(f"--times: expected 1 <= K <= 10000 for a plot, got {a.times}")
+    mech = load_mechanism(a.file)
+    if mech.regime == "symbolic":
+        mech = _fix_level(mech, a)
+    ax, _ = plot.plot_fdp(mech, _neighbours_arg(a, load_metric(a.metric)), times=a.times)
     return ax
 
 
@@ -655,6 +676,116 @@ def _register_mechanism_command(sub):
     m.set_defaults(fn=_cmd_mechanism)
 
 
+# ---- exactdp fdp / audit: f-DP exactly and the audit of an accountant's claim (issue 22) ----
+def _short(text: str, limit: int = 160) -> str:
+    """Exact text for the text format: long expressions are cut (--format json prints them in full)."""
+    return text if len(text) <= limit else f"{text[:limit // 2]}... ({len(text)} characters; --format json prints it)"
+
+
+def _cmd_fdp(a):
+    """The exact trade-off function of MECH.json (composed --times K), and the certified Gaussian-DP mu."""
+    from .exact.decide import exact_str
+    from .io import load_mechanism, load_metric
+    from .theory.composition import MAX_K
+    from .theory.fdp import fdp_curve, gaussian_mu, gdp_holds
+
+    if a.times < 1 or a.times > MAX_K:
+        raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
+    mech = load_mechanism(a.mechanism)
+    if mech.regime == "symbolic":
+        raise _usage("fdp: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
+    f = fdp_curve(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
+    mu = gaussian_mu(f, a.mu_width)
+    out = {"relation": f.relation, "times": a.times, **f.to_json(), "gaussian_mu": mu.to_json()}
+    code = 0
+    if a.mu is not None:
+        ok = gdp_holds(f, a.mu)
+        out["gdp_check"] = {"mu": a.mu, "holds": ok}
+        code = 0 if ok else 1
+    if a.format == "json":
+        print(json.dumps(out, indent=2))
+        return code
+    print(f"relation: {f.relation}")
+    print(f"trade-off function f (lower convex hull over ordered pairs, {len(f.points)} vertices; linear between):")
+    for (x, y), pr in zip(f.points, f.pairs):
+        print(f"  f({_short(exact_str(x))}) = {_short(exact_str(y))}" + (f"   (pair {pr[0]} -> {pr[1]})" if pr else ""))
+    if mu.hi is None:
+        print(f"Gaussian DP: no finite mu ({mu.reason})")
+    elif mu.exact:
+        print(f"Gaussian DP: smallest mu = {mu.lo} exactly")
+    else:
+        lo, hi = mu.enclosure(6)
+        print(f"Gaussian DP: smallest mu with f >= G_mu in [{mu.lo}, {mu.hi}] (about [{lo}, {hi}]), certified")
+    if a.mu is not None:
+        print(f"f >= G_{a.mu}: {'holds' if code == 0 else 'fails'}")
+    return code
+
+
+def _cmd_audit(a):
+    """Is the plan (eps, delta)-DP?  Exact delta(eps) of the composition, verdict and exact slack."""
+    from .exact.decide import decimal_enclosure, exact_str
+    from .io import load_metric, load_plan
+    from .theory.audit import audit
+
+    plan = load_plan(a.plan)
+    nb = _neighbours_arg(a, load_metric(a.metric))
+    r = audit(plan, nb, eps=a.eps, delta=a.delta)
+    code = 0 if r.holds else 1
+    cmp = None
+    if a.dp_accounting:
+        from .theory.accountants import compare_plan_dp_accounting
+
+        cmp = compare_plan_dp_accounting(plan, nb, eps=a.eps).to_json()
+    if a.format == "json":
+        print(json.dumps({**r.to_json(), **({"dp_accounting": cmp} if cmp else {})}, indent=2))
+        return code
+    steps = " + ".join(f"{n} x {k}" for n, k in r.plan)
+    print(f"plan: {steps}")
+    print(f"claim: ({r.eps}, {exact_str(r.delta)})-DP")
+    print(f"exact delta at eps = {r.eps}: {_short(exact_str(r.delta_exact))}  (about "
+          f"{decimal_enclosure(r.delta_exact, 12)[1]})"
+          + (f", pair {r.pair[0]} -> {r.pair[1]}" if r.pair else ""))
+    if r.holds:
+        print(f"verdict: holds, slack {_short(exact_str(r.slack))}")
+    else:
+        print(f"verdict: violated, excess {_short(exact_str(-r.slack))}  (about {decimal_enclosure(-r.slack, 6)[1]})")
+    print(f"exact smallest eps at delta = {exact_str(r.delta)}: {_short(r.eps_exact)}  (in [{r.eps_exact_approx[0]}, "
+          f"{r.eps_exact_approx[1]}])")
+    if cmp:
+        print(f"dp_accounting at eps = {cmp['eps_query']} (the float's exact value): pessimistic {cmp['pessimistic']}, "
+              f"optimistic {cmp['optimistic']}; exact {cmp['delta_exact_approx']}; pessimistic below exact: "
+              f"{'yes' if cmp['pessimistic_below_exact'] else 'no'}")
+    return code
+
+
+def _register_fdp_audit_commands(sub):
+    f = sub.add_parser("fdp", help="the exact f-DP trade-off function (DRS22) and a certified Gaussian-DP mu")
+    f.add_argument("mechanism", help="mechanism file (entries at a fixed level)")
+    f.add_argument("--metric", required=True, help="metric file; neighbours are its pairs at distance 1")
+    f.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
+    f.add_argument("--times", type=int, default=1, help="the K-fold composition (exact privacy-loss distribution)")
+    f.add_argument("--mu-width", default="1/1000", help="width of the certified mu bracket (default 1/1000)")
+    f.add_argument("--mu", help="decide f >= G_MU for this rational mu (exit 0 holds, 1 fails)")
+    f.add_argument("--format", choices=("text", "json"), default="text")
+    f.set_defaults(fn=_cmd_fdp)
+
+    u = sub.add_parser("audit", help="check an accountant's (eps, delta) for a composition plan, exactly")
+    u.add_argument("plan", help="plan file: JSON list of {\"mechanism\": \"A.json\", \"times\": 50} or "
+                                "{\"builder\": \"grr\", \"k\": 4, \"eps\": \"1\", \"times\": 10}")
+    u.add_argument("--metric", required=True, help="metric file on the inputs; neighbours at distance 1")
+    u.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
+    u.add_argument("--eps", required=True, help="the claimed eps, exact (1, 1/2, log(2))")
+    u.add_argument("--delta", required=True, help="the claimed delta, exact (1/100000, or 1e-5 read as an exact decimal)")
+    u.add_argument("--dp-accounting", action="store_true", help="also dp_accounting's pessimistic and optimistic "
+                   "delta at the same (float) eps, compared exactly (needs pip install 'exactdp[interop]')")
+    u.add_argument("--format", choices=("text", "json"), default="text")
+    u.set_defaults(fn=_cmd_audit)
+
+
+class _UsageError(Exception):
+    pass
+
+
 def _usage(msg):
     return _UsageError(msg)
 
@@ -697,6 +828,7 @@ def build_parser():
     _register_extension_commands(sub)
     _register_mechanism_command(sub)
     _register_batch_command(sub)
+    _register_fdp_audit_commands(sub)
     return p
 
 
@@ -802,11 +934,12 @@ def _add_tool_commands(sub):
 
     pl = sub.add_parser("plot", help="draw a figure from exact data (needs the plot extra: pip install "
                                      "'exactdp[plot]')")
-    pl.add_argument("what", choices=["mechanism", "region", "losses", "profile", "extension"],
+    pl.add_argument("what", choices=["mechanism", "region", "losses", "profile", "extension", "fdp"],
                     help="mechanism: a heat map of MECH.json; region: the regular priors of a 3-point METRIC.json "
                          "(ECP14 Fig. 2); losses: geometric against Laplace (GRS12 sec. 6.1); profile: the exact "
                          "delta(eps) of MECH.json (HLM15), with --times K its K-fold composition; extension: the "
-                         "BCSZ18 extension of MECH.json (a mechanism on H) to --metric, against eps d and 2 eps d")
+                         "BCSZ18 extension of MECH.json (a mechanism on H) to --metric, against eps d and 2 eps d; fdp: the "
+                         "exact trade-off function of MECH.json (DRS22), with --times K its K-fold composition")
     pl.add_argument("file", nargs="?", help="MECH.json or METRIC.json")
     _level_args(pl)
     pl.add_argument("--metric", help="profile, extension: the metric file (neighbours: its pairs at distance 1)")

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_FILE_BYTES", "MAX_INT_DIGITS", "json_text", "load_json", "load_mechanism", "load_metric", "mechanism_from_json",
            "mechanism_from_npz", "read_prior_file",
-           "load_prior_for", "load_user"]
+           "load_prior_for", "load_user", "load_plan"]
 
 #: largest input file accepted (bytes)
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -432,3 +432,55 @@ def json_text(obj: Any) -> bytes:
             if out.isascii() and b"\x7f" not in out:
                 return out
     return (json.dumps(obj, indent=2) + "\n").encode("ascii")
+_PLAN_KEYS = {"mechanism", "builder", "times", "k", "eps", "alpha"}
+
+
+def load_plan(path: str) -> list:
+    """A composition plan: a JSON list of ``{"mechanism": "A.json", "times": 50}`` or builder entries.
+
+    A builder entry names a mechanism of :data:`exactdp.mechanisms.catalog.BUILDERS` with its
+    parameters, e.g. ``{"builder": "grr", "k": 4, "eps": "1", "times": 10}`` (further keys are the
+    builder's parameters: ``g``, ``omega``, ...).  Mechanism paths are relative to the plan file.
+    ``times`` defaults to 1.  Returns ``[(Mechanism, times), ...]`` for
+    :func:`exactdp.theory.audit.audit`.
+    """
+    from .mechanisms.catalog import BUILDERS, build
+
+    obj = load_json(path)
+    if isinstance(obj, dict) and "plan" in obj:
+        obj = obj["plan"]
+    if not isinstance(obj, list) or not obj:
+        raise InvalidInput(f"plan file {path!r}: expected a non-empty JSON list of entries such as "
+                           "{\"mechanism\": \"A.json\", \"times\": 50}")
+    out = []
+    for n, e in enumerate(obj):
+        where = f"plan file {path!r}, entry {n}"
+        if not isinstance(e, dict):
+            raise InvalidInput(f"{where}: expected an object, got {type(e).__name__}")
+        if ("mechanism" in e) == ("builder" in e):
+            raise InvalidInput(f"{where}: give exactly one of \"mechanism\" (a file) and \"builder\" (a name)")
+        times = e.get("times", 1)
+        if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+            raise InvalidInput(f"{where}: \"times\" must be an integer >= 1, got {times!r}")
+        if "mechanism" in e:
+            extra = sorted(set(e) - {"mechanism", "times"})
+            if extra:
+                raise InvalidInput(f"{where}: unknown key {extra[0]!r} next to \"mechanism\" (only \"times\")")
+            f = e["mechanism"]
+            if not isinstance(f, str):
+                raise InvalidInput(f"{where}: \"mechanism\" must be a file name")
+            mech = load_mechanism(os.path.join(os.path.dirname(path), f))
+        else:
+            name = e["builder"]
+            if not isinstance(name, str) or name not in BUILDERS:
+                raise InvalidInput(f"{where}: unknown builder {name!r}; expected one of {', '.join(sorted(BUILDERS))}")
+            k = e.get("k")
+            if isinstance(k, bool) or not isinstance(k, int):
+                raise InvalidInput(f"{where}: builder {name} needs an integer \"k\", got {k!r}")
+            params = {p: v for p, v in e.items() if p not in _PLAN_KEYS}
+            mech = build(name, k=k, eps=e.get("eps"), alpha=e.get("alpha"), **params)
+        if mech.regime == "symbolic":
+            raise InvalidInput(f"{where}: the mechanism depends on a symbolic alpha; fix its level (\"eps\" or "
+                               "\"alpha\", or entries at a fixed level)")
+        out.append((mech, times))
+    return out

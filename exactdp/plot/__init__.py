@@ -20,7 +20,9 @@ also returns that exact data, so a figure can be checked against it:
   with its breakpoints, optionally the exact ``k``-fold composition and the basic
   and advanced composition bounds;
 * :func:`plot_extension` -- BCSZ18 Prop. 2.1: the extension of a private mechanism
-  from ``H`` to ``M``, its worst privacy loss per pair against ``eps d`` and ``2 eps d``.
+  from ``H`` to ``M``, its worst privacy loss per pair against ``eps d`` and ``2 eps d``;
+* :func:`plot_fdp` -- DRS22 Def. 2.3: the exact trade-off function (f-DP) of a mechanism and of its
+  ``k``-fold composition, with ``G_mu`` at the certified Gaussian-DP ``mu``.
 
 matplotlib is imported only when a function is called, so ``import exactdp``
 never imports it; without matplotlib the functions raise :class:`MissingDependency`.
@@ -39,8 +41,9 @@ from .ecp14 import corner_points, plot_regular_region, utility_data, plot_utilit
 from .grs12 import loss_data, plot_geometric_vs_laplace
 from .profile import profile_data, plot_profile
 from .extension import extension_pairs, plot_extension
+from .fdp import fdp_data, plot_fdp
 
 __all__ = ["MissingDependency", "plot_mechanism", "plot_regular_region", "plot_utility",
            "plot_geometric_vs_laplace", "corner_points", "utility_data", "loss_data", "to_float",
            "geo_utility_data", "plot_geo_utility", "profile_data", "plot_profile", "extension_pairs",
-           "plot_extension"]
+           "plot_extension", "fdp_data", "plot_fdp"]

@@ -1,0 +1,405 @@
+"""Interop with float accountants (optional extra ``exactdp[interop]``): dp_accounting and OpenDP next to the exact answer.
+
+Nothing here decides a privacy verdict with a float.  The libraries' answers
+are floats; each is read at its *exact binary value* (``Fraction(float)``) and
+compared with exactdp's exact number by the kernel's exact sign, so "the
+pessimistic estimate is below the exact delta" is itself an exact statement.
+
+* :func:`compare_dp_accounting` -- for every ordered neighbouring pair, a
+  dp_accounting PLD built by ``from_two_probability_mass_functions`` (upper =
+  ``K(x)``, lower = ``K(x')``; the loss ``log(upper/lower)``), composed
+  ``times`` times, queried at ``eps``; the maximum over ordered pairs, for the
+  pessimistic and the optimistic estimate, against the exact ``delta(eps)``
+  of :mod:`exactdp.theory.composition` **at the same float eps** (its exact
+  binary value: the query dp_accounting actually answered).
+* :func:`check_opendp_laplace` -- OpenDP's ``make_laplace`` on integers adds
+  discrete Laplace noise ``Pr[z] ∝ exp(-|z|/scale)``.  On inputs
+  ``lo..hi`` the exactdp mechanism is that noise with the output clamped to
+  ``[lo, hi]`` (the range-restricted geometric mechanism of GRS12 at
+  ``alpha = exp(-1/scale)``): a post-processing, so its exact eps at ``d_in``
+  is a lower bound for the unbounded mechanism's, and OpenDP's ``map(d_in)``
+  must be at least it.  For this clamp it equals ``d_in/scale`` exactly.
+* :func:`check_opendp_gaussian` -- OpenDP's ``make_gaussian`` on integers
+  adds discrete Gaussian noise ``Pr[z] ∝ exp(-z^2/(2 scale^2))`` and reports
+  zCDP ``rho`` (``D_alpha <= rho alpha`` for all ``alpha > 1``, CKS20).
+  A clamp of it has transcendental tail sums, so the exact finite object is
+  the discrete Gaussian *truncated* to a window of ``W`` outputs either side
+  (:func:`~exactdp.mechanisms.discrete_gaussian`): a different mechanism
+  (truncation is not post-processing), which converges to OpenDP's as ``W``
+  grows.  Compared: the exact ``D_alpha`` of the truncated mechanism at the
+  integer orders given, between inputs at distance ``d_in`` in the middle of
+  the window, against ``rho alpha`` -- exact, but a statement about the
+  truncated mechanism at those orders, not a certificate of OpenDP's map.
+
+Both libraries are imported only when a function is called.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from flint import ctx, fmpq
+
+from ..errors import ExactDPError, InvalidInput
+from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign, simplify
+from ..exact.values import to_rational
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+
+__all__ = ["MissingInterop", "DPAccountingComparison", "OpenDPCheck", "compare_dp_accounting",
+           "compare_plan_dp_accounting",
+           "check_opendp_laplace", "check_opendp_gaussian"]
+
+
+class MissingInterop(ExactDPError, ImportError):
+    """dp_accounting or opendp is not installed (``pip install 'exactdp[interop]'``).
+
+    Examples
+    --------
+    >>> issubclass(MissingInterop, ImportError)
+    True
+    """
+
+
+def _import(name: str):
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:
+        raise MissingInterop(f"{name} is not installed; hint: pip install 'exactdp[interop]'") from e
+
+
+def _q(x: float) -> fmpq:
+    """A float at its exact binary value."""
+    f = Fraction(x)
+    return fmpq(f.numerator, f.denominator)
+
+
+@dataclass(frozen=True)
+class DPAccountingComparison:
+    """dp_accounting's pessimistic and optimistic delta next to the exact one, at the same (float) eps.
+
+    ``exact`` is the exact delta at ``eps_query`` (the exact binary value of
+    the float eps dp_accounting was asked); ``pessimistic_below`` says,
+    exactly, that the pessimistic float is *below* it (an estimate that was
+    meant to be an upper bound is not); ``optimistic_above`` the reverse.
+    """
+
+    times: int
+    eps_query: fmpq
+    exact: Any
+    pessimistic: float
+    optimistic: float
+    pessimistic_below: bool
+    optimistic_above: bool
+    seconds_exact: float
+    seconds_dp_accounting: float
+
+    def to_json(self) -> dict:
+        """Exact text and the floats' exact values (``repr`` of the float as well)."""
+        return {"times": self.times, "eps_query": str(self.eps_query), "delta_exact": exact_str(self.exact),
+                "delta_exact_approx": decimal_enclosure(self.exact, 17)[1],
+                "pessimistic": repr(self.pessimistic), "optimistic": repr(self.optimistic),
+                "pessimistic_minus_exact": exact_str(simplify(_q(self.pessimistic) - self.exact)),
+                "pessimistic_minus_exact_approx": decimal_enclosure(simplify(_q(self.pessimistic) - self.exact), 6),
+                "pessimistic_below_exact": self.pessimistic_below, "optimistic_above_exact": self.optimistic_above,
+                "seconds_exact": round(self.seconds_exact, 4),
+                "seconds_dp_accounting": round(self.seconds_dp_accounting, 4)}
+
+
+def _eps_float(eps) -> float:
+    """A float for an exact eps >= 0 (the float's exact value is what is compared afterwards)."""
+    from ..certify.approximate import approx_level
+
+    if isinstance(eps, float):
+        if not eps >= 0:
+            raise InvalidInput(f"eps: expected eps >= 0, got {eps}")
+        return eps
+    t = approx_level(eps, None, None).factor(fmpq(1))
+    if t is None:
+        raise InvalidInput(f"eps: {eps!r} has no exact e^eps in the kernel; give a rational or log(rational)")
+    with ctx.workprec(200):
+        return float(arb_of(t).log().mid())
+
+
+def _log_pmf(row, outputs) -> dict:
+    out = {}
+    with ctx.workprec(80):
+        for y, v in zip(outputs, row):
+            if sign(v) > 0:
+                out[y] = float(arb_of(v).log().mid())
+    return out
+
+
+def compare_dp_accounting(mech: Mechanism, neighbours: Any, *, times: int, eps: Any,
+                          value_discretization_interval: float = 1e-4) -> DPAccountingComparison:
+    """dp_accounting's PLD answer for ``times``-fold ``mech`` at ``eps`` against the exact ``delta``.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Rational or transcendental entries at a fixed level.
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+    times : int
+        ``k``, the number of compositions.
+    eps : exact number
+        The level; dp_accounting receives the nearest float, and the exact
+        delta is computed at that float's exact value.
+    value_discretization_interval : float
+        dp_accounting's grid (its default ``1e-4``).
+
+    Returns
+    -------
+    DPAccountingComparison
+
+    Raises
+    ------
+    MissingInterop
+        dp_accounting is not installed.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> c = compare_dp_accounting(randomized_response(2, p="1/4"), [("0", "1")], times=2, eps="1")
+    >>> c.pessimistic_below, c.optimistic_above
+    (False, False)
+    """
+    if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+        raise InvalidInput(f"times: expected an integer >= 1, got {times!r}")
+    return compare_plan_dp_accounting([(mech, times)], neighbours, eps=eps,
+                                      value_discretization_interval=value_discretization_interval)
+
+
+def compare_plan_dp_accounting(plan: list, neighbours: Any, *, eps: Any,
+                               value_discretization_interval: float = 1e-4) -> DPAccountingComparison:
+    """dp_accounting's answer for a composition plan (as :func:`~exactdp.theory.audit.audit` reads it) against the exact one.
+
+    Per ordered neighbouring pair, each entry's PLD (``from_two_probability_mass_functions``) is
+    self-composed ``times`` times and the entries are composed (``compose``); the delta at the float
+    eps is maximised over ordered pairs.  The exact side is
+    :func:`~exactdp.theory.audit.plan_profile` at that float's exact value.
+
+    Parameters
+    ----------
+    plan : list of (Mechanism, int)
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+    eps : exact number
+    value_discretization_interval : float
+
+    Returns
+    -------
+    DPAccountingComparison
+        ``times`` is the total number of runs in the plan.
+
+    Raises
+    ------
+    MissingInterop
+        dp_accounting is not installed.
+    InvalidInput
+        A bad plan or eps.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> c = compare_plan_dp_accounting([(randomized_response(2, p="1/4"), 2), (randomized_response(2, p="1/3"), 1)],
+    ...                                [("0", "1")], eps="1")
+    >>> c.times, c.pessimistic >= c.optimistic
+    (3, True)
+    """
+    from ..certify.approximate import neighbour_relation
+    from .audit import plan_profile
+
+    pld_mod = _import("dp_accounting.pld.privacy_loss_distribution")
+    eq = _q(_eps_float(eps))
+    t0 = time.perf_counter()
+    pr = plan_profile(plan, neighbours)
+    exact = simplify(pr.delta(eps=str(eq)))
+    eps_f = float(eq)
+    t1 = time.perf_counter()
+    mechs = [(m.validate(), k) for m, k in plan]
+    base = mechs[0][0]
+    pairs, _ = neighbour_relation(base, neighbours)
+    est = {}
+    for pess in (True, False):
+        best = 0.0
+        for i, j in pairs:
+            for a, b in ((i, j), (j, i)):
+                total: Any = None
+                for m, k in mechs:
+                    rows = m.rows()
+                    u, v = m.row_index[base.inputs[a]], m.row_index[base.inputs[b]]
+                    pld = pld_mod.from_two_probability_mass_functions(
+                        _log_pmf(rows[v], m.outputs), _log_pmf(rows[u], m.outputs), pessimistic_estimate=pess,
+                        value_discretization_interval=value_discretization_interval, symmetric=True)
+                    if k > 1:
+                        pld = pld.self_compose(k)
+                    total = pld if total is None else total.compose(pld)
+                best = max(best, float(total.get_delta_for_epsilon(eps_f)))
+        est[pess] = best
+    t2 = time.perf_counter()
+    return DPAccountingComparison(sum(k for _, k in plan), eq, exact, est[True], est[False],
+                                  sign(_q(est[True]) - exact) < 0, sign(_q(est[False]) - exact) > 0, t1 - t0, t2 - t1)
+
+
+@dataclass(frozen=True)
+class OpenDPCheck:
+    """OpenDP's reported privacy at ``d_in`` next to the exact value of the finite mechanism (see the module)."""
+
+    measurement: str
+    scale: fmpq
+    d_in: int
+    reported: float
+    exact: Any
+    holds: bool
+    what: str
+
+    def to_json(self) -> dict:
+        """Exact text of the comparison."""
+        return {"measurement": self.measurement, "scale": str(self.scale), "d_in": self.d_in,
+                "reported": repr(self.reported), "reported_exact": str(_q(self.reported)),
+                "exact": ([[a, "D_alpha in [%s, %s]" % d.enclosure(12)] for a, d in self.exact]
+                          if isinstance(self.exact, list) else exact_str(self.exact)),
+                "holds": self.holds, "compared": self.what}
+
+
+def _opendp():
+    dp = _import("opendp.prelude")
+    dp.enable_features("contrib")
+    return dp
+
+
+def _scale(scale) -> fmpq:
+    s = _q(scale) if isinstance(scale, float) else to_rational(scale, what="scale")
+    if s <= 0:
+        raise InvalidInput(f"scale: expected a rational > 0, got {s}")
+    return s
+
+
+def _d_in(d_in, lo, hi) -> int:
+    if isinstance(d_in, bool) or not isinstance(d_in, int) or d_in < 1:
+        raise InvalidInput(f"d_in: expected an integer >= 1, got {d_in!r}")
+    if isinstance(lo, bool) or isinstance(hi, bool) or not isinstance(lo, int) or not isinstance(hi, int) \
+            or hi - lo < d_in:
+        raise InvalidInput(f"range: expected integers lo < hi with hi - lo >= d_in, got {lo!r}, {hi!r}")
+    if hi - lo > 200:
+        raise InvalidInput(f"range: at most 200 steps, got hi - lo = {hi - lo}")
+    return d_in
+
+
+def check_opendp_laplace(scale: Any, d_in: int = 1, *, lo: int = 0, hi: int = 10) -> OpenDPCheck:
+    """OpenDP ``make_laplace`` on integers: its ``map(d_in)`` against the exact eps of the clamped mechanism.
+
+    Parameters
+    ----------
+    scale : exact rational > 0
+        OpenDP's ``scale`` (passed as the nearest float; the exact mechanism
+        uses that float's exact value).
+    d_in : int
+        The input distance.
+    lo, hi : int
+        The input range; outputs are clamped to it.
+
+    Returns
+    -------
+    OpenDPCheck
+        ``exact`` the exact smallest eps over input pairs at distance
+        ``<= d_in`` (here ``d_in/scale``); ``holds`` that OpenDP's eps is
+        ``>=`` it, decided exactly.
+
+    Examples
+    --------
+    >>> r = check_opendp_laplace("2", 1)
+    >>> r.reported, str(r.exact), r.holds
+    (0.5, '1/2', True)
+    """
+    from ..mechanisms import geometric
+
+    dp = _opendp()
+    s = _scale(scale)
+    d_in = _d_in(d_in, lo, hi)
+    s_f = float(s)
+    meas = dp.m.make_laplace(dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=s_f)
+    reported = float(meas.map(d_in))
+    sq = _q(s_f)
+    mech = geometric(hi - lo, eps=str(1 / sq))      # clamp(x + Z) on lo..hi, shifted to 0..hi-lo
+    rows = mech.rows()
+    best: Any = fmpq(1)
+    for x in range(len(rows)):
+        for xp in range(len(rows)):
+            if x == xp or abs(x - xp) > d_in:
+                continue
+            for p, q in zip(rows[x], rows[xp]):
+                r = simplify(p / q)
+                if sign(r - best) > 0:
+                    best = r
+    mono = best.monomial() if hasattr(best, "monomial") else None
+    exact = mono[1] if mono is not None and mono[0] == 1 else None
+    if exact is None:
+        raise InvalidInput("check_opendp_laplace: the largest ratio is not a pure exponential; unexpected scale")
+    ex = to_rational(str(exact), what="eps")
+    return OpenDPCheck("make_laplace (discrete Laplace, MaxDivergence)", sq, d_in, reported, ex,
+                       _q(reported) >= ex,
+                       f"exact smallest eps of clamp(x + Z) on {lo}..{hi} over pairs |x - x'| <= {d_in} "
+                       "(post-processing: a lower bound for the unbounded mechanism) <= OpenDP's map(d_in)")
+
+
+def check_opendp_gaussian(scale: Any, d_in: int = 1, *, window: int = 8, orders=(2, 3, 4)) -> OpenDPCheck:
+    """OpenDP ``make_gaussian`` on integers: its zCDP ``rho`` against exact Rényi divergences of the truncated noise.
+
+    Parameters
+    ----------
+    scale : exact rational > 0
+        OpenDP's ``scale`` = sigma (its float's exact value squared is the exact ``sigma^2``).
+    d_in : int
+        The input distance.
+    window : int
+        Outputs ``x - window .. x + window`` around the pair (truncation, see the module).
+    orders : iterable of int
+        Integer Rényi orders ``alpha >= 2``.
+
+    Returns
+    -------
+    OpenDPCheck
+        ``exact`` the list of ``(alpha, D_alpha)`` (:class:`~exactdp.theory.renyi.LogValue`); ``holds`` that
+        ``D_alpha <= rho alpha`` at every order, decided exactly.
+
+    Examples
+    --------
+    >>> r = check_opendp_gaussian("1", 1, window=3, orders=(2,))
+    >>> r.reported, r.holds
+    (0.5, True)
+    """
+    from ..mechanisms import discrete_gaussian
+    from .renyi import renyi_divergence
+
+    dp = _opendp()
+    s = _scale(scale)
+    if isinstance(window, bool) or not isinstance(window, int) or not 1 <= window <= 60:
+        raise InvalidInput(f"window: expected an integer in 1..60, got {window!r}")
+    d_in = _d_in(d_in, 0, 2 * window + d_in)
+    s_f = float(s)
+    meas = dp.m.make_gaussian(dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=s_f)
+    rho = _q(float(meas.map(d_in)))
+    sq = _q(s_f)
+    n = 2 * window + d_in
+    G = discrete_gaussian(n, sigma2=str(sq * sq)).validate()
+    rows = G.rows()
+    x, xp = window, window + d_in
+    out, holds = [], True
+    from ..exact.values import exact_number
+
+    for a in orders:
+        d = renyi_divergence(rows[x], rows[xp], a)
+        # D_alpha <= rho alpha  <=>  S <= exp(rho alpha (alpha - 1))
+        bound = exact_number(f"exp({rho * a * (a - 1)})")
+        ok = d.arg is not None and sign(bound - d.arg) >= 0
+        holds = holds and ok
+        out.append((a, d))
+    return OpenDPCheck("make_gaussian (discrete Gaussian, zCDP)", sq, d_in, float(meas.map(d_in)), out, holds,
+                       f"exact D_alpha of the discrete Gaussian truncated to {n + 1} outputs, inputs {x} and {xp} "
+                       f"(a different mechanism from OpenDP's: truncation), at orders {list(orders)}, <= rho alpha")

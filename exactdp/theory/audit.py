@@ -1,0 +1,225 @@
+"""Audit an accountant: does a claimed ``(eps, delta)`` hold for a composition of mechanisms?  Exactly.
+
+A *plan* is a list of ``(mechanism, times)`` entries over the same inputs:
+the data set is released through ``times`` independent runs of each
+mechanism.  For an ordered neighbouring pair ``(x, x')`` the privacy-loss
+distribution of the whole release is the product of the entries' PLDs, each
+raised to its ``times`` (:mod:`exactdp.theory.composition`: losses add,
+ratios multiply -- exact, nothing rounded), and the exact profile
+``delta(eps)`` of the release is the upper envelope over ordered pairs of
+
+    delta_{x,x'}(e^eps) = m_inf + sum_{r > e^eps} m_r (1 - e^eps / r)
+
+(the worst-set lemma, HLM15 Def. 1).  A claim ``(eps, delta)`` holds iff
+``delta(eps) <= delta``; :func:`audit` returns the exact ``delta(eps)``, the
+verdict, and the exact slack ``delta - delta(eps)`` (negative: the excess of a
+violated claim), decided by the kernel's exact sign.
+
+>>> from exactdp.mechanisms import randomized_response
+>>> rr = randomized_response(2, p="1/4")                 # e^eps0 = 3
+>>> r = audit([(rr, 2)], [("0", "1")], eps="log(3)", delta="3/8")
+>>> r.holds, r.delta_exact, r.slack                      # KOV: delta = 3/8 at eps = log 3, k = 2
+(True, 3/8, 0)
+>>> audit([(rr, 2)], [("0", "1")], eps="log(3)", delta="1/3").slack
+-1/24
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ..certify.approximate import approx_level, neighbour_relation, parse_delta
+from ..errors import InvalidInput, InvalidType
+from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign, simplify
+from ._expfield import domain_of
+from .composition import _check_k, _checked, _pair_pld
+from .profile import Profile, envelope, pair_function
+
+if TYPE_CHECKING:
+    from ..mechanism import Mechanism
+
+__all__ = ["AuditResult", "audit", "plan_profile", "plan_pair_plds", "MAX_PLAN"]
+
+#: most entries in a plan
+MAX_PLAN = 1_000
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """The exact answer to "is the plan ``(eps, delta)``-DP?".
+
+    ``delta_exact`` is the smallest delta at ``eps`` (kernel value),
+    ``slack = delta - delta_exact`` (``< 0``: the claim is violated by
+    ``-slack``), ``pair`` the ordered pair of inputs attaining it, and
+    ``eps_exact`` the exact smallest eps at the claimed delta (text) and
+    ``eps_exact_approx`` its decimal enclosure.
+    """
+
+    eps: str
+    delta: Any
+    delta_exact: Any
+    slack: Any
+    holds: bool
+    pair: tuple | None
+    eps_exact: str
+    plan: tuple
+    eps_exact_approx: tuple = ("", "")
+
+    def to_json(self) -> dict:
+        """Exact text of every field (``holds`` a bool)."""
+        return {"eps": self.eps, "delta": exact_str(self.delta), "delta_exact": exact_str(self.delta_exact),
+                "slack": exact_str(self.slack), "holds": self.holds,
+                "verdict": "holds" if self.holds else "violated",
+                "pair": list(self.pair) if self.pair else None, "eps_exact_at_delta": self.eps_exact,
+                "eps_exact_at_delta_approx": list(self.eps_exact_approx),
+                "plan": [{"mechanism": n, "times": k} for n, k in self.plan]}
+
+
+def _normalise(plan) -> tuple[list, list]:
+    if not isinstance(plan, (list, tuple)):
+        raise InvalidType(f"plan: expected a list of (mechanism, times) entries, got {type(plan).__name__}")
+    if not plan:
+        raise InvalidInput("plan: expected at least one (mechanism, times) entry")
+    if len(plan) > MAX_PLAN:
+        raise InvalidInput(f"plan: {len(plan)} entries exceed the limit {MAX_PLAN}")
+    mechs, times = [], []
+    for n, e in enumerate(plan):
+        if not isinstance(e, (list, tuple)) or len(e) != 2:
+            raise InvalidType(f"plan entry {n}: expected a (mechanism, times) pair, got {e!r}")
+        m, k = e
+        _check_k(k)
+        mechs.append(m)
+        times.append(k)
+    first = mechs[0].inputs
+    for n, m in enumerate(mechs[1:], 1):
+        if sorted(m.inputs) != sorted(first):
+            raise InvalidInput(f"plan entry {n}: its inputs {list(m.inputs)[:5]} differ from entry 0's "
+                               f"{list(first)[:5]}; every mechanism of a plan runs on the same data set")
+    return mechs, times
+
+
+def plan_pair_plds(plan: Sequence[tuple], neighbours: Any) -> tuple[list, list, str, Any]:
+    """The exact privacy-loss distribution of the whole plan for every ordered neighbouring pair.
+
+    Parameters
+    ----------
+    plan : list of (Mechanism, int)
+        Mechanisms on the same input labels and how often each runs.
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+        On the inputs (of the first mechanism).
+
+    Returns
+    -------
+    (list of ((i, j), PLD), list of label pairs, str, list of labels)
+        The ordered pairs (indices into the first mechanism's inputs) with their
+        PLDs, the unordered pairs, the relation's description and the labels.
+
+    Raises
+    ------
+    InvalidInput
+        An empty plan, a symbolic mechanism, different inputs, a bad ``times``.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> plds, pairs, _, _ = plan_pair_plds([(randomized_response(2, p="1/4"), 2)], [("0", "1")])
+    >>> sorted(plds[0][1].masses.items())
+    [(1/9, 1/16), (1, 3/8), (9, 9/16)]
+    """
+    mechs, times = _normalise(plan)
+    checked = [_checked(m)[0] for m in mechs]
+    rational = all(m.regime == "rational" for m in checked)
+    dom = None if rational else domain_of([v for m in checked for v in m.values])
+    base = checked[0]
+    pairs, rel = neighbour_relation(base, neighbours)
+    if not pairs:
+        raise InvalidInput("plan: no neighbouring pair (no two inputs at distance 1)")
+    out = []
+    for i, j in pairs:
+        for a, b in ((i, j), (j, i)):
+            L: Any = None
+            for m, k in zip(checked, times):
+                u, v = m.row_index[base.inputs[a]], m.row_index[base.inputs[b]]
+                Lk = _pair_pld(m, u, v, dom).power(k)
+                L = Lk if L is None else L * Lk
+            out.append(((a, b), L))
+    return out, [(base.inputs[i], base.inputs[j]) for i, j in pairs], rel, base.inputs
+
+
+def plan_profile(plan: Sequence[tuple], neighbours: Any) -> Profile:
+    """The exact privacy profile ``delta(eps)`` of a plan (a heterogeneous composition).
+
+    Parameters
+    ----------
+    plan : list of (Mechanism, int)
+    neighbours : as in :func:`plan_pair_plds`.
+
+    Returns
+    -------
+    Profile
+        Equal to :func:`~exactdp.theory.composition.composed_profile` for a one-entry plan.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> pr = plan_profile([(randomized_response(2, p="1/4"), 1), (randomized_response(2, p="1/3"), 1)],
+    ...                   [("0", "1")])
+    >>> pr.epsilon("0"), pr.delta(eps="0")  # e^eps = 3 * 2; delta(0) = TV of the rows (1/2, 1/4, 1/6, 1/12), reversed
+    ('log(6)', 1/2)
+    """
+    plds, pairs, rel, labels = plan_pair_plds(plan, neighbours)
+    fs = [pair_function(L.columns(), tag) for tag, L in plds]
+    desc = ", ".join(f"{getattr(m, 'name', 'mechanism')} x {k}" for m, k in plan)
+    return Profile(envelope(fs), labels, f"{rel}, plan: {desc}", pairs)
+
+
+def audit(plan: Sequence[tuple], neighbours: Any, *, eps: Any, delta: Any) -> AuditResult:
+    """Decide exactly whether the plan is ``(eps, delta)``-DP, and by how much.
+
+    Parameters
+    ----------
+    plan : list of (Mechanism, int)
+        Mechanisms on the same inputs and how many times each runs.
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+    eps : exact number
+        The claimed eps (``"1"``, ``"log(2)"``, ``"1/2"``), ``>= 0``.
+    delta : exact number
+        The claimed delta in ``[0, 1]``.
+
+    Returns
+    -------
+    AuditResult
+        The exact ``delta(eps)``, the verdict and the exact slack.
+
+    Raises
+    ------
+    InvalidInput
+        A bad plan, eps or delta.
+    UnsupportedRegime
+        ``e^eps`` outside every exact regime.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> r = audit([(randomized_response(2, p="1/4"), 10)], [("0", "1")], eps="log(9)", delta="12195/16384")
+    >>> r.holds, r.slack, r.eps_exact         # KOV, k = 10, i = 4: sum_l C(10, l)(3^(10-l) - 3^(2+l))/4^10
+    (True, 0, 'log(9)')
+    >>> audit([(randomized_response(2, p="1/4"), 10)], [("0", "1")], eps="log(9)", delta="1/2").slack
+    -4003/16384
+
+    References
+    ----------
+    HLM15 Def. 1; Kairouz, Oh, Viswanath (ICML 2015) for randomized response,
+    checked against :func:`~exactdp.theory.composition.kov_delta` in the tests.
+    """
+    lvl = approx_level(eps, None, None)
+    dl = parse_delta(delta)
+    pr = plan_profile(plan, neighbours)
+    d = simplify(pr.delta(level=lvl))
+    slack = simplify(dl - d)
+    t = pr.epsilon_t(dl)
+    approx = ("inf", "inf") if t is None else decimal_enclosure(lambda: arb_of(t).log(), 12)
+    return AuditResult(lvl.eps_str() if not lvl.is_zero() else "0", dl, d, slack, sign(slack) >= 0,
+                       pr.binding_pair(level=lvl), pr.epsilon(dl),
+                       tuple((getattr(m, "name", "mechanism"), k) for m, k in plan), approx)
