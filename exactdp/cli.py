@@ -782,10 +782,6 @@ def _register_fdp_audit_commands(sub):
     u.set_defaults(fn=_cmd_audit)
 
 
-class _UsageError(Exception):
-    pass
-
-
 def _usage(msg):
     return _UsageError(msg)
 
