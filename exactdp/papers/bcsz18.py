@@ -24,6 +24,7 @@ from ..metrics.graph_space import edge_count, max_degree, node_distance_space
 from ..theory.extension import extension_data, restrict_metric
 from ..theory.extension_cert import certify_extension
 from ..theory.extension_lp import best_extension_bracket, extension_slack_lp
+from ..certificate import UNDECIDED
 from .registry import ClaimResult, Ledger, md_table, register, set_text
 
 
@@ -89,7 +90,7 @@ def prop21() -> ClaimResult:
         ev = c.evidence
         led.compare(f"{label}: A agrees with Â on H and is 2 eps-private", "yes",
                     f"{c.verdict.value}; Z_D = 1 at {ev.normalisers_equal_1} of {len(H)} points of H",
-                    agrees=None if c.holds is None else
+                    agrees=None if c.holds is UNDECIDED else
                     (c.holds is True and ev.agrees_on_H is True and ev.normalisers_equal_1 == len(H)))
         certs.append(c)
         eps = ev.level.text
@@ -151,7 +152,7 @@ def lem41() -> ClaimResult:
                         f"brute-force worst set {set_text(S)}, proof's S {set_text(sstar)}", agrees=sstar == S)
         led.compare(f"{mech.name} at alpha = {alpha}: setwise (1.1) <=> pointwise (4.1)", "equivalent",
                     f"setwise {'holds' if setwise else 'fails'}, pointwise {c.verdict.value}",
-                    agrees=None if c.holds is None else agree)
+                    agrees=None if c.holds is UNDECIDED else agree)
         rows.append([mech.name, metric.description, alpha, "holds" if pointwise else "fails",
                      "holds" if setwise else "fails", exact_str(ex), f"{a} vs {b}, S = {set_text(S)}",
                      "-" if sstar is None else f"{set_text(sstar)} (same)" if sstar == S else set_text(sstar)])
@@ -227,7 +228,7 @@ def factor2() -> ClaimResult:
     exact = extension_slack_lp(_two_point(2), path(3), ["0", "2"], fmpq(5, 2))
     led.check(exact.value == 0, "the slack LP at t = 5/2, L = 2 is not exactly 0")
     led.compare("2 eps suffices (Prop. 2.1) on the path family", "2 eps suffices",
-                "every best-extension bracket is below 2: " + ", ".join(r[3] for r in rows),
+                "every best-extension bracket is below 2: " + ", ".join(str(r[3]) for r in rows),
                 agrees=all(Decimal(c.evidence.factor_upper[1]) <= 2 for c in certs[::2]))
     body = md_table(["L", "t' solves", "eps'/eps (closed form)", "eps'/eps (exact LP bracket)",
                      "inf-construction eps*(A)/eps"], rows)

@@ -17,6 +17,7 @@ from ..metrics import cycle, discrete, from_graph, hamming, path, symmetric_diff
 from ..theory.leakage import theorem3_bound
 from ..theory.regular import ball_size_symmetric, corner_priors, prop9_mechanism, regular_prior, tight_constraints
 from ..theory.utility_grid import compare_utilities, geometric_utility, outward_decimals, planar_laplace_utility
+from ..certificate import UNDECIDED
 from .registry import ClaimResult, Ledger, label_text, md_table, register
 
 
@@ -80,7 +81,7 @@ def ex2() -> ClaimResult:
                                    ("just outside", below, False)):
                 c = regular_prior(pr, discrete(4), L)
                 certs.append(c)
-                led.check(c.holds is None or c.holds is want,
+                led.check(c.holds is UNDECIDED or c.holds is want,
                           f"D = {D}, {name}: the general solver contradicts the closed-form region")
                 tests.append(f"{name}: {c.verdict.value}")
         else:
@@ -122,8 +123,9 @@ def prop9() -> ClaimResult:
                     and general.evidence.mechanism.rows() == _strs(closed.rows()))  # type: ignore[union-attr]
             led.check(sym, f"{name} is not reported ball-size symmetric")
             led.compare(f"{name}, alpha = {a}: h_yy", exact_str(closed[0, 0]) + " (closed form)",
-                        general.evidence.mechanism.rows()[0][0] if general.holds is True else general.verdict.value,
-                        agrees=None if general.holds is None else same)
+                        general.evidence.mechanism.rows()[0][0]  # type: ignore[union-attr]  # holds: carried
+                        if general.holds is True else general.verdict.value,
+                        agrees=None if general.holds is UNDECIDED else same)
             rows.append([name, len(m), a, sym, same, exact_str(closed[0, 0])])
     led.check(not ball_size_symmetric(path(4)), "the path on 4 points is reported ball-size symmetric")
     body = ("Each mechanism from the closed form equals, entry by entry, the one obtained by solving "
@@ -149,7 +151,7 @@ def sec61() -> ClaimResult:
                     and c.evidence.mechanism.rows() == _strs(geometric(n, a).rows()))  # type: ignore[union-attr]
             led.compare(f"n = {n}, alpha = {a}", "tight-constraints = truncated geometric",
                         "equal" if same else c.verdict.value if c.holds is not True else "different",
-                        agrees=None if c.holds is None else same)
+                        agrees=None if c.holds is UNDECIDED else same)
             rows.append([n, a, c.verdict.value, same])
     # transcendental level: certified enclosures contain the geometric diagonal
     c = tight_constraints(path(6), Level.from_eps("1/2"))
@@ -194,7 +196,7 @@ def thm3() -> ClaimResult:
             same = c.holds is True and mus == {str(mu_closed)} and general == closed
             led.compare(f"|V| = {k}, u = {u}, alpha = {a}: mu and the bound", f"mu = {mu_closed}, bound {exact_str(closed)}",
                         f"mu in {{{', '.join(sorted(mus))}}}, bound {exact_str(general)}",
-                        agrees=None if c.holds is None else same)
+                        agrees=None if c.holds is UNDECIDED else same)
             rows.append([f"|V| = {k}, u = {u}", a, str(mu_closed), exact_str(closed), same])
     body = ("Corollary 2 gives L <= log2(|Y| sum mu); the general solve of mu Phi = uniform (exact) is compared with "
             "the closed form.\n\n" + md_table(["databases", "alpha", "mu (closed form)", "|Y| sum mu = bound ratio",
@@ -234,17 +236,7 @@ def ex3() -> ClaimResult:
         led.check(r[2] == "undecided" or (r[2] == "holds") == r[3],
                   f"eps = {r[0]}: {r[1]} contradicts the exact threshold log 2")
     decided = all(r[2] != "undecided" for r in checks)
-    # the bounds at eps = 1/2
-    L = Level.from_eps("1/2")
-    from flint import arb, ctx
-    with ctx.workprec(128):
-        al = L.alpha().arb()
-        sum_mu = (1 + 3 * al) ** -5
-        prop5 = (sum_mu / arb(fmpq(3, 10)) ** 5).log() / arb(2).log()
-        e = 1 / al
-        thm3b = 5 * (4 * e / (3 + e)).log() / arb(2).log()
-    p5 = decimal_enclosure(lambda: prop5, 6)
-    t3 = decimal_enclosure(lambda: thm3b, 6)
+    p5, t3 = _ex3_bounds()
     body = ("Phi for the Hamming metric on V^5 is the 5-fold Kronecker power of the 4 x 4 matrix (1 - a) I + a J "
             "(a = e^(-eps)) and pi is the 5-fold power of p = (3/10, 27/100, 23/100, 1/5), so mu = nu^(x)5 with "
             "nu_v = (p_v - a/(1 + 3a)) / (1 - a). Hence pi is regular **iff** a <= p_min / (1 - 3 p_min) = "
@@ -257,6 +249,26 @@ def ex3() -> ClaimResult:
             f"At eps = 1/2 the formula of Prop. 5, log2(sum mu / max pi) = 5 log2(1/(0.3 (1 + 3a))), evaluates to "
             f"[{p5[0]}, {p5[1]}] (the printed 1.2), and Theorem 3 gives [{t3[0]}, {t3[1]}] (the printed 2.5). But pi "
             "is not regular at eps = 1/2, so Prop. 5 does not apply there: the 1.2 is not a proven bound.\n")
+    _ex3_findings(led, decided, a_star, p5, t3)
+    return led.result(f"regular iff eps >= log 2, i.e. alpha <= {a_star}; at eps = 1/2 the formula values are "
+                      f"{p5[0][:5]} and {t3[0][:5]}", [("Example 3", body)], certs)
+
+
+def _ex3_bounds():
+    """Decimal enclosures of Prop. 5's formula and Theorem 3's bound at eps = 1/2 (ECP14 Ex. 3)."""
+    from flint import arb, ctx
+
+    with ctx.workprec(128):
+        al = Level.from_eps("1/2").alpha().arb()
+        sum_mu = (1 + 3 * al) ** -5
+        prop5 = (sum_mu / arb(fmpq(3, 10)) ** 5).log() / arb(2).log()
+        e = 1 / al
+        thm3b = 5 * (4 * e / (3 + e)).log() / arb(2).log()
+    return decimal_enclosure(lambda: prop5, 6), decimal_enclosure(lambda: thm3b, 6)
+
+
+def _ex3_findings(led, decided, a_star, p5, t3) -> None:
+    """ECP14 Ex. 3's printed statements against the certified range and the enclosed bounds."""
     led.compare("the range of eps where pi is regular", "0.48 <= eps <= 1", f"eps >= log 2 = 0.6931... (a = {a_star})",
                 agrees=False if decided else None)
     led.compare("Theorem 3's bound at eps = 1/2", "2.5", f"[{t3[0]}, {t3[1]}]",
@@ -264,8 +276,6 @@ def ex3() -> ClaimResult:
     led.compare("Prop. 5's bound at eps = 1/2", "1.2 (a bound)",
                 f"the formula gives [{p5[0]}, {p5[1]}] but pi is not regular there, so it is no bound",
                 agrees=False if decided else None)
-    return led.result(f"regular iff eps >= log 2, i.e. alpha <= {a_star}; at eps = 1/2 the formula values are "
-                      f"{p5[0][:5]} and {t3[0][:5]}", [("Example 3", body)], certs)
 
 
 def sum_query_metric(u: int = 150, v: int = 5):
@@ -316,7 +326,7 @@ def _threshold_claim(metric, printed: str, width):
                "so no tight-constraints mechanism exists there (equivalently the uniform prior is not regular).")
             + "\n\n" + c.to_markdown())
     return led.result(f"threshold in [{t.lo}, {t.hi}] (certified); at eps = {float(p):g} a tight-constraints mechanism "
-                      + {True: "exists", False: "does not exist", None: "is undecided"}[at.holds] + " (certified)",
+                      + {"holds": "exists", "fails": "does not exist"}.get(at.verdict.value, "is undecided") + " (certified)",
                       [("Threshold", body)], [c, at])
 
 
@@ -372,7 +382,7 @@ def thm1() -> ClaimResult:
                 same = a.holds is b.holds and a.evidence.epsilon == b.evidence.epsilon
                 led.compare(f"{name}, {mname}, eps = {eps}", "H private iff H o f private",
                             f"{a.verdict.value} / {b.verdict.value}, smallest eps {a.evidence.epsilon} / "
-                            f"{b.evidence.epsilon}", agrees=None if None in (a.holds, b.holds) else same)
+                            f"{b.evidence.epsilon}", agrees=None if UNDECIDED in (a.holds, b.holds) else same)
                 rows.append([name, mname, eps, a.verdict.value, b.verdict.value, a.evidence.epsilon, same])
     # a metric for which the sum query is not uniformly 2-sensitive: d_Y = |i - j| on {0..4}
     X = hamming([0, 1, 2], 2)

@@ -118,11 +118,7 @@ def fig1() -> ClaimResult:
         led.check(row[0] == a ** i / (1 + a) and row[n] == a ** (n - i) / (1 + a)
                   and all(row[j] == (1 - a) / (1 + a) * a ** abs(j - i) for j in range(1, n)),
                   f"row {i}: the tail sums differ from the closed forms")
-    fig2_printed = ("1/4", "1/2", "1/2", "1/4", "1/8", "1/16")
-    fig2_exact = [G[i, 1] + G[i, 2] for i in range(n + 1)]
-    led.compare("Figure 2's column 2 against columns 1 + 2 of the truncated mechanism", ", ".join(fig2_printed),
-                ", ".join(exact_str(v) for v in fig2_exact),
-                agrees=all(v == fmpq(p) for v, p in zip(fig2_exact, fig2_printed)))
+    fig2_printed, fig2_exact = _fig2_column(G, n, led)
     t1 = md_table(["i \\ output", "..."] + list(FIG1_OUTPUTS) + ["..."],
                   [[i, "..."] + [exact_str(v) for v in r] + ["..."] for i, r in enumerate(unt)])
     t2 = md_table(["i \\ output"] + list(range(n + 1)),
@@ -150,6 +146,20 @@ def fig1() -> ClaimResult:
     return led.result(f"untruncated P(z given i) = ({exact_str((1 - a) / (1 + a))})({exact_str(a)})^abs(z - i); "
                       "truncated rows from exact tail sums, first row " + ", ".join(exact_str(v) for v in trunc_rows[0]),
                       [("Figure 1", body)], certs)
+
+
+#: Figure 2's column 2 as printed (GRS12 Ex. 5.2): columns 1 + 2 of the truncated mechanism at n = 5, alpha = 1/2
+FIG2_COLUMN_2 = ("1/4", "1/2", "1/2", "1/4", "1/8", "1/16")
+
+
+def _fig2_column(G, n, led):
+    """Figure 2's printed column 2 against columns 1 + 2 of the truncated mechanism (recorded in ``led``)."""
+    from flint import fmpq
+
+    exact = [G[i, 1] + G[i, 2] for i in range(n + 1)]
+    led.compare("Figure 2's column 2 against columns 1 + 2 of the truncated mechanism", ", ".join(FIG2_COLUMN_2),
+                ", ".join(exact_str(v) for v in exact), agrees=all(v == fmpq(p) for v, p in zip(exact, FIG2_COLUMN_2)))
+    return FIG2_COLUMN_2, exact
 
 
 def _fig1_certificates(n, G) -> list:

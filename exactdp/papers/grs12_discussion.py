@@ -55,6 +55,15 @@ def _ex22_losses(n, a):
     return face, post
 
 
+def _threshold_is_bayes() -> bool:
+    """Whether the threshold remap z -> n iff z >= (n+1)/2 is the Bayes remap (GRS12 Ex. 2.2), checked exactly."""
+    bayes = all((abs(z - 5) < abs(z)) == (z >= 3) for z in range(-20, 26))
+    bayes &= all(bayes_remap(geometric(n, al), User([fmpq(1, 2)] + [0] * (n - 1) + [fmpq(1, 2)], "binary"))[0]
+                 == {str(z): (str(n) if z >= (n + 1) // 2 else "0") for z in range(n + 1)}
+                 for n in (1, 3, 5, 7, 9) for al in ("1/2", "9/10"))
+    return bayes
+
+
 @register("GRS12-ex2.2", "GRS12", "Example 2.2 (journal Ex. 2.3)",
           "For an odd database size n, a user with the binary loss and the prior 1/2 on each of the results 0 and n "
           "who takes the (untruncated) alpha-geometric mechanism's outputs at face value has expected loss "
@@ -92,10 +101,7 @@ def ex22() -> ClaimResult:
     face5, post5 = _ex22_losses(5, fmpq(1, 2))
     at_half = face5 == fmpq(2, 3) and post5 == fmpq(1, 12)
     # the Bayes remap of the untruncated mechanism: output z is mapped to n iff a^|z - n| > a^|z| (no ties, n odd)
-    bayes = all((abs(z - 5) < abs(z)) == (z >= 3) for z in range(-20, 26))
-    bayes &= all(bayes_remap(geometric(n, al), User([fmpq(1, 2)] + [0] * (n - 1) + [fmpq(1, 2)], "binary"))[0]
-                 == {str(z): (str(n) if z >= (n + 1) // 2 else "0") for z in range(n + 1)}
-                 for n in (1, 3, 5, 7, 9) for al in ("1/2", "9/10"))
+    bayes = _threshold_is_bayes()
     led.compare("the losses at n = 5, alpha = 1/2", "2/3, 1/12", f"{exact_str(face5)}, {exact_str(post5)}",
                 agrees=at_half)
     led.check(bayes, "the threshold remap is not the Bayes remap")
@@ -118,6 +124,25 @@ def ex22() -> ClaimResult:
                       certs)
 
 
+def _geometric_optima() -> dict:
+    """The exact LP optimum of GRS12 sec. 6.1's user (n = 1, uniform prior, binary loss) at three alphas."""
+    geo_at: dict[str, Any] = {}
+    for a in ("1/2", "1/3", "9/10"):
+        sol, _ = optimal_mechanism(1, fmpq(a), User.uniform(1, "binary"))
+        geo_at[a] = sol.value
+    return geo_at
+
+
+def _sec61_certificates(lap_half, ratio_half, geo_half) -> list:
+    """GRS12 sec. 6.1's printed decimals as exact ``relation`` certificates at alpha = 1/2."""
+    return [certify_relation(v, bound, rel, statement=what) for v, bound, rel, what in (
+        (lap_half, "345/1000", ">=", "Laplace's loss sqrt(2)/4 at alpha = 1/2 is >= 0.345"),
+        (lap_half, "355/1000", "<", "Laplace's loss sqrt(2)/4 at alpha = 1/2 is < 0.355"),
+        (ratio_half, "1055/1000", ">=", "the ratio 3 sqrt(2)/4 is >= 1.055"),
+        (ratio_half, "1065/1000", "<", "the ratio 3 sqrt(2)/4 is < 1.065"),
+        (geo_half, "1/3", "=", "the geometric mechanism's optimal loss at alpha = 1/2 is 1/3"))]
+
+
 @register("GRS12-sec6.1", "GRS12", "Section 6.1 (journal App. A)",
           "The Laplace mechanism compares unfavourably with the geometric mechanism: for a count query with n = 1, "
           "alpha = 1/2, the uniform prior on {0, 1} and the binary loss, the truncated geometric mechanism's optimal "
@@ -138,10 +163,7 @@ def sec61() -> ClaimResult:
     lim1 = sp.limit(ratio, al, 1, "-")
     lim0 = sp.limit(ratio, al, 0, "+")
     # the geometric side, exactly, from the library: the LP optimum at alpha = 1/2 (and two more levels)
-    geo_at: dict[str, Any] = {}
-    for a in ("1/2", "1/3", "9/10"):
-        sol, _ = optimal_mechanism(1, fmpq(a), User.uniform(1, "binary"))
-        geo_at[a] = sol.value
+    geo_at = _geometric_optima()
     geo_ok = all(v == fmpq(a) / (1 + fmpq(a)) for a, v in geo_at.items())
     # at alpha = 1/2 as exact radicals: Laplace sqrt(alpha)/2 = sqrt(2)/4 = 1/(2 sqrt 2); ratio 3 sqrt(2)/4
     formula_ok = sp.simplify(laplace - sp.sqrt(al) / 2) == 0 and sp.simplify(ratio - (1 + al) / (2 * sp.sqrt(al))) == 0
@@ -173,12 +195,7 @@ def sec61() -> ClaimResult:
             "equality only at alpha = 1), so on this user the factor (1 + alpha)/(2 sqrt alpha) is attained exactly; "
             "the journal's general statement (Laplace is that factor from optimal for every user) is not checked "
             "here beyond this user.\n")
-    certs = [certify_relation(v, bound, rel, statement=what) for v, bound, rel, what in (
-        (lap_half, "345/1000", ">=", "Laplace's loss sqrt(2)/4 at alpha = 1/2 is >= 0.345"),
-        (lap_half, "355/1000", "<", "Laplace's loss sqrt(2)/4 at alpha = 1/2 is < 0.355"),
-        (ratio_half, "1055/1000", ">=", "the ratio 3 sqrt(2)/4 is >= 1.055"),
-        (ratio_half, "1065/1000", "<", "the ratio 3 sqrt(2)/4 is < 1.065"),
-        (geo_at["1/2"], "1/3", "=", "the geometric mechanism's optimal loss at alpha = 1/2 is 1/3"))]
+    certs = _sec61_certificates(lap_half, ratio_half, geo_at["1/2"])
     return led.result(f"geometric {exact_str(geo_at['1/2'])}, Laplace {lap_half}, ratio {ratio_half} at "
                       f"alpha = 1/2; in general {sp.sstr(laplace)} vs {sp.sstr(geo)}, ratio {sp.sstr(ratio)} -> "
                        f"{lim1} (alpha -> 1), -> {lim0} (alpha -> 0)", [("Geometric against Laplace", body)], certs)
@@ -238,7 +255,6 @@ def thm61() -> ClaimResult:
                 abs_fail.append((n, a, sol, opt))
             table.append(f"| {n} | {a} | {'yes' if at0 else 'no'} | {'g = ' + str(g) if g is not None else 'NOT FOUND'} "
                          f"| {'yes' if ab else 'no'} |")
-    n0, a0, sol0, opt0 = abs_fail[0] if abs_fail else (None, None, None, None)
     body = ("**Setting (journal version, Cor. 3.4 / Lemma 5.12; the arXiv text lost the loss).** Uniform prior on "
             "{0..n}, loss l(i, j) = 0 if i = j, else 1 + gamma |j - i|, for a small gamma > 0.\n\n"
             "**Every small gamma at once, from two exact LPs.** The cost is affine in gamma, c(gamma) = c(0) + gamma "
@@ -255,18 +271,24 @@ def thm61() -> ClaimResult:
             "optimum is "
             "still unique but is not the geometric mechanism once alpha is large, where it pays to report values "
             "near the middle. ")
-    if abs_fail:
-        assert n0 is not None and sol0 is not None and opt0 is not None  # the first failing instance
-        body += (f"For example n = {n0}, alpha = {a0}: the unique optimum has loss {exact_str(sol0.value)} and rows "
-                 + "; ".join("(" + ", ".join(exact_str(v) for v in r) + ")" for r in opt0.rows())
-                 + f", while the truncated geometric mechanism at face value has loss "
-                 f"{exact_str(expected_loss(geometric(n0, a0), User.uniform(n0, 'absolute')))}.\n")
+    body += _abs_fail_example(abs_fail)
     found = sum(1 for f in led.findings if f.agrees)
     return led.result("for the loss 1 + gamma abs(j - i) (uniform prior) the truncated geometric mechanism is the "
                       f"unique LP optimum for every gamma in (0, g], g found exactly in {found} of "
                       f"{len(led.findings)} cases (n = 1..6, six alphas); with "
                       f"the absolute loss it is not, in {len(abs_fail)} of {6 * len(alphas)} instances",
                       [("Instances", body)], certs)
+
+
+def _abs_fail_example(abs_fail) -> str:
+    """The first instance where the absolute loss's optimum is not the geometric mechanism (GRS12 Thm 6.1)."""
+    if not abs_fail:
+        return ""
+    n0, a0, sol0, opt0 = abs_fail[0]
+    return (f"For example n = {n0}, alpha = {a0}: the unique optimum has loss {exact_str(sol0.value)} and rows "
+            + "; ".join("(" + ", ".join(exact_str(v) for v in r) + ")" for r in opt0.rows())
+            + f", while the truncated geometric mechanism at face value has loss "
+            f"{exact_str(expected_loss(geometric(n0, a0), User.uniform(n0, 'absolute')))}.\n")
 
 
 def _nonoblivious(q, alpha):
@@ -315,7 +337,7 @@ def prop62() -> ClaimResult:
     led.check(cK.holds is True, "the instance K is not log(4)-private (post-processing)")
     led.check(oblivious, "the averaged mechanism is not oblivious")
     led.compare("the averaged mechanism's privacy", "eps-private (eps = log(4))",
-                f"{cA.verdict.value}, smallest eps {cA.evidence.epsilon}", agrees=cA.holds)
+                f"{cA.verdict.value}, smallest eps {getattr(cA.evidence, 'epsilon', '-')}", agrees=cA.holds)
     for name, user in (("uniform prior, absolute loss", User.uniform(3, "absolute")),
                        ("prior (1/2, 1/4, 1/8, 1/8), squared loss",
                         User(["1/2", "1/4", "1/8", "1/8"], "squared"))):

@@ -23,6 +23,7 @@ from ..theory.optimality import (JOURNAL_GLYPHS, certify_universal_optimality, c
                                  lemma_5_11_remap, optimal_mechanism, user_lp)
 from ..theory.remaps import bayes_remap
 from ..theory.users import LOSSES, User, expected_loss, power_loss
+from ..certificate import UNDECIDED
 from .registry import ClaimResult, Ledger, md_table, register
 
 ALPHAS = ("1/2", "1/3", "2/3", "9/10")
@@ -103,7 +104,7 @@ def thm31() -> ClaimResult:
     for n, a, u, c in results:
         led.compare(f"n = {n}, alpha = {a}, {u.name}", "remapped geometric mechanism optimal",
                     "optimal" if c.holds is True else c.verdict.value,
-                    agrees=None if c.holds is None else c.holds is True)
+                    agrees=None if c.holds is UNDECIDED else c.holds is True)
         led.check(c.recheck().status != "refuted", f"n = {n}, alpha = {a}, {u.name}: the certificate is refuted")
     for k, v in pattern.items():
         led.compare(f"{k} on the LP optimum", f"holds for all {strict} users under its hypotheses", f"holds for {v}",
@@ -122,11 +123,30 @@ def thm31() -> ClaimResult:
                       [r[3] for r in results])
 
 
+def _uniqueness_text(lp, red, pos, N) -> str:
+    """The rank argument for a unique optimum, with its numbers (GRS12 Thm 3.1's worked instance)."""
+    from flint import fmpq_mat
+
+    F = [j for j in range(lp.n) if red[j] == 0]
+    rows = [r for r in lp.A_eq] + [lp.A_ub[k] for k in pos]
+    M = fmpq_mat(len(rows), max(len(F), 1))
+    for i, r in enumerate(rows):
+        for c_, j in enumerate(F):
+            M[i, c_] = r.get(j, 0)
+    rank = M.rank() if F else 0
+    if rank == len(F):
+        return (f"Uniqueness. Every optimal point has x_j = 0 where the reduced cost is positive and satisfies "
+                f"with equality every constraint whose multiplier is positive (complementary slackness). That "
+                f"leaves the {len(F)} variables with zero reduced cost, tied by the {N} row sums and the "
+                f"{len(pos)} constraints with positive multiplier: a linear system of rank {rank} = {len(F)} in "
+                f"them, so it has one solution and the optimum is unique.")
+    return (f"Uniqueness is not proved: the {len(F)} variables with zero reduced cost are tied by a system of "
+                f"rank {rank} only.")
+
+
 def _dual_by_hand(cert, user: User, led: Ledger) -> str:
     """The whole dual of one optimality certificate: y, every positive multiplier, every reduced cost, and the
     rank argument behind uniqueness -- each a line a reader can check with fractions."""
-    from flint import fmpq_mat
-
     ev = cert.evidence
     n, a = ev.n, fmpq(ev.alpha)
     N = n + 1
@@ -153,22 +173,7 @@ def _dual_by_hand(cert, user: User, led: Ledger) -> str:
     pos = [k for k in range(len(lam)) if lam[k] > 0]
     tab = md_table(["i \\ r"] + list(range(N)), [[i] + [exact_str(red[i * N + r]) for r in range(N)]
                                                    for i in range(N)])
-    F = [j for j in range(lp.n) if red[j] == 0]
-    rows = [r for r in lp.A_eq] + [lp.A_ub[k] for k in pos]
-    M = fmpq_mat(len(rows), max(len(F), 1))
-    for i, r in enumerate(rows):
-        for c_, j in enumerate(F):
-            M[i, c_] = r.get(j, 0)
-    rank = M.rank() if F else 0
-    if rank == len(F):
-        uniq = (f"Uniqueness. Every optimal point has x_j = 0 where the reduced cost is positive and satisfies "
-                f"with equality every constraint whose multiplier is positive (complementary slackness). That "
-                f"leaves the {len(F)} variables with zero reduced cost, tied by the {N} row sums and the "
-                f"{len(pos)} constraints with positive multiplier: a linear system of rank {rank} = {len(F)} in "
-                f"them, so it has one solution and the optimum is unique.")
-    else:
-        uniq = (f"Uniqueness is not proved: the {len(F)} variables with zero reduced cost are tied by a system of "
-                f"rank {rank} only.")
+    uniq = _uniqueness_text(lp, red, pos, N)
     return (f"The LP: minimise sum_i p_i sum_r l(i, r) x_ir with p = ({', '.join(exact_str(fmpq(v)) for v in ev.prior)}) "
             f"and l(i, r) = |i - r|, subject to the row sums sum_r x_ir = 1 (multipliers y_i), the privacy "
             f"constraints alpha x_ir <= x_(i+1)r and alpha x_(i+1)r <= x_ir (multipliers lambda >= 0) and x >= 0.\n\n"

@@ -14,6 +14,7 @@ from ..exact import Setting, exact_number, exact_str
 from ..mechanisms import randomized_response
 from ..metrics import discrete
 from ..theory.accuracy import hlm15_theorem7_bound, max_expected_error
+from ..certificate import UNDECIDED
 from .registry import ClaimResult, Ledger, register
 
 INSTANCES = [(1, "1/2"), (2, "1"), (3, "log(2)"), (5, "log(3)")]
@@ -50,9 +51,9 @@ def ex6() -> ClaimResult:
         assert c2.evidence.enclosure is not None
         led.compare(f"m = {m}, eps = {eps}: p = 1/(m + e^eps)", f"eps-private, smallest eps {eps}",
                     f"{c.verdict.value}, smallest eps {c.evidence.epsilon}",
-                    agrees=None if c.holds is None else (c.holds is True and c.evidence.epsilon == eps))
+                    agrees=None if c.holds is UNDECIDED else (c.holds is True and c.evidence.epsilon == eps))
         led.compare(f"m = {m}, eps = {eps}: p' = (99/100) p", "not eps-private", c2.verdict.value,
-                    agrees=None if c2.holds is None else c2.holds is False)
+                    agrees=None if c2.holds is UNDECIDED else c2.holds is False)
         led.check(c.recheck().status != "refuted" and c2.recheck().status != "refuted",
                   "a certificate fails its independent re-check")
         rows.append(f"| {m} | {eps} | {p} | {c.verdict.value} ({c.evidence.tight_count} tight) | {c.evidence.epsilon} | "

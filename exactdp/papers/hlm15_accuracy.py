@@ -13,6 +13,7 @@ from ..mechanisms import randomized_response
 from ..metrics import discrete, path, symmetric_difference
 from ..theory.accuracy import hlm15_theorem6_bound, hlm15_theorem7_bound, max_expected_error
 from ..theory.approx_error import min_max_expected_error
+from ..certificate import UNDECIDED
 from .registry import ClaimResult, Ledger, md_table, register
 
 
@@ -150,7 +151,7 @@ def thm67() -> ClaimResult:
         opt, _, _ = min_max_expected_error(D, t, d)
         led.compare(f"Example 7, m = {m}, e^eps = {t}, delta = {d}", "(eps, delta)-DP, E = mp = Thm 7 bound (tight)",
                     f"{c.verdict.value}, E = {exact_str(E)}, bound {exact_str(b7)}, optimum {exact_str(opt)}",
-                    agrees=None if c.holds is None else (c.holds is True and E == b7 == opt))
+                    agrees=None if c.holds is UNDECIDED else (c.holds is True and E == b7 == opt))
         ex7.append([m, t, d, exact_str(p), c.verdict.value, exact_str(E), exact_str(b7), exact_str(opt)])
     body = ("The exact optimum comes from the LP of `exactdp.theory.approx_error` (the worst-set lemma makes "
             "(14) linear), solved with a float basis and verified exactly with its dual. Every optimum is > 0 "
@@ -165,8 +166,9 @@ def thm67() -> ClaimResult:
              "script E they give the argument: the balls B_kappa(u) = {u} are disjoint, Markov gives "
              "P(Y_u = u) >= 1 - E/kappa, some v != u has P(Y_u = v) <= E/(kappa m), and (14) gives "
              "E/(kappa m) >= e^-eps (1 - E/kappa - delta), i.e. (21).")
-    tight = sorted({r[0] for r in rows if r[7] == "1"})
+    tight = sorted({str(r[0]) for r in rows if r[7] == "1"})
     return led.result(f"exact LP optima on {len(METRICS)} metrics (4 points) at {len(LEVELS)} levels against both "
-                      "bounds; Theorem 7 is attained on " + (", ".join(tight) if tight else "none of them"), [("Bounds against the exact optimum", body),
+                      "bounds; Theorem 7 is attained on " + (", ".join(tight) if tight else "none of them"),
+                      [("Bounds against the exact optimum", body),
                                                ("Example 7 with delta > 0", body7), ("Theorem 7's proof", recon)],
                        certs)

@@ -21,6 +21,7 @@ from ..mechanisms import randomized_response
 from ..mechanisms.product import product_sanitisation, repeated
 from ..metrics import hamming
 from ..theory.profile import privacy_profile
+from ..certificate import UNDECIDED
 from .registry import ClaimResult, Ledger, md_table, register, set_text
 
 PAIR = [("0", "1")]
@@ -49,7 +50,7 @@ def sec4() -> ClaimResult:
     led.compare("p^2", "0.081796", exact_str(b), agrees=b == fmpq(81796, 10**6))
     led.compare("one answer at p = 0.286", "(eps, delta)-DP", one.verdict.value, agrees=one.holds)
     led.compare("two answers at p = 0.286", "not (eps, delta)-DP", f"{two.verdict.value}, excess {two.evidence.excess}",
-                agrees=None if two.holds is None else two.holds is False)
+                agrees=None if two.holds is UNDECIDED else two.holds is False)
     assert two.evidence.witness is not None  # a decided certificate names its worst pair
     led.compare("the violating set", "A x A = {(0,0)}", set_text(two.evidence.witness["worst_set"]),
                 agrees=two.evidence.witness["worst_set"] == ["0,0"])
@@ -57,19 +58,9 @@ def sec4() -> ClaimResult:
     nums = md_table(["quantity", "paper", "exact", "note"],
                     [["(1 - p)^2", "0.5098", f"{exact_str(a)} = 0.509796", "printed value rounded to 4 places"],
                      ["p^2", "0.081796", f"{exact_str(b)} = 0.081796", "exact"]])
-    # the "iff" over all p in (0, 1)
-    up = f"(exp({eps}) + {delta})/(1 + exp({eps}))"
-    cases = [("9/10", "meets the printed condition, far above the upper bound"),
-             (up, "the exact upper bound (e^eps + delta)/(1 + e^eps)"), ("716/1000", "just above the upper bound"),
-             ("(1 - 2/5)/(1 + exp(1/10))", "the printed lower bound itself"), ("285/1000", "just below it")]
-    rows, certs = [], [one, two]
-    for pv, what in cases:
-        c = certify_approx(randomized_response(2, p=pv), PAIR, eps=eps, delta=delta)
-        certs.append(c)
-        rows.append([pv, what, c.verdict.value, c.evidence.excess])
-    iff_fails = certs[2].holds is False and certs[3].holds is True and certs[4].holds is False
-    iff_fails &= certs[5].holds is True and certs[6].holds is False
-    decided = all(c.holds is not None for c in certs[2:])
+    rows, iff_certs, iff_fails = _sec4_iff(eps, delta)
+    certs = [one, two] + iff_certs
+    decided = all(c.holds is not UNDECIDED for c in certs[2:])
     led.compare("the 'iff' over all p in (0, 1)", "private iff p >= (1 - delta)/(1 + e^eps)",
                 "private iff (1 - delta)/(1 + e^eps) <= p <= (e^eps + delta)/(1 + e^eps) (p = 9/10 is not)"
                 if iff_fails else "see the table", agrees=(not iff_fails) if decided else None)
@@ -91,6 +82,23 @@ def sec4() -> ClaimResult:
     ]
     return led.result(f"(1 - p)^2 = {exact_str(a)}, p^2 = {exact_str(b)}; two answers: {two.verdict.value} with "
                       f"excess {two.evidence.excess} at delta = 2/5", sections, certs)
+
+
+def _sec4_iff(eps, delta):
+    """HLM15 sec. 4's 'iff' over all p in (0, 1): five levels of p across both bounds, certified."""
+    # the "iff" over all p in (0, 1)
+    up = f"(exp({eps}) + {delta})/(1 + exp({eps}))"
+    cases = [("9/10", "meets the printed condition, far above the upper bound"),
+             (up, "the exact upper bound (e^eps + delta)/(1 + e^eps)"), ("716/1000", "just above the upper bound"),
+             ("(1 - 2/5)/(1 + exp(1/10))", "the printed lower bound itself"), ("285/1000", "just below it")]
+    rows, certs = [], []
+    for pv, what in cases:
+        c = certify_approx(randomized_response(2, p=pv), PAIR, eps=eps, delta=delta)
+        certs.append(c)
+        rows.append([pv, what, c.verdict.value, c.evidence.excess])
+    iff_fails = certs[0].holds is False and certs[1].holds is True and certs[2].holds is False
+    iff_fails &= certs[3].holds is True and certs[4].holds is False
+    return rows, certs, iff_fails
 
 
 # ---------------------------------------------------------------- Example 6 with delta > 0 ----
@@ -122,7 +130,7 @@ def ex6_delta() -> ClaimResult:
         at, below, above = out
         led.compare(f"m = {m}, e^eps = {t}, delta = {d}: at p*, below, above", "holds, fails, holds",
                     f"{at.verdict.value} (excess {at.evidence.excess}), {below.verdict.value}, {above.verdict.value}",
-                    agrees=None if None in (at.holds, below.holds, above.holds) else
+                    agrees=None if UNDECIDED in (at.holds, below.holds, above.holds) else
                     (at.holds is True and below.holds is False and above.holds is True))
         led.check(at.holds is not True or at.evidence.excess == exact_str(D), "the excess at p* is not delta")
         rows.append([m, t, d, exact_str(ps), "yes" if hyp else "no (equality)",
@@ -209,7 +217,7 @@ def thm3() -> ClaimResult:
     led.check(worst_single == fmpq(1, 2), "the singletons' largest violation is not 1/2")
     led.compare("a generating class that is not an algebra", "not sufficient once delta > 0",
                 f"singletons pass, all sets: {full.verdict.value} with excess {full.evidence.excess}",
-                agrees=None if full.holds is None else full.holds is False)
+                agrees=None if full.holds is UNDECIDED else full.holds is False)
     sections = [
         ("Worst-set lemma against all 16 output sets",
          "For each instance (rows P / Q on outputs a, b, c, d) and level, the largest P(S) - e^eps Q(S) over all "
@@ -373,7 +381,7 @@ def thm5() -> ClaimResult:
             below = d * fmpq(99, 100)
             c_below = certify_approx(Yn, hamming(labels, n), eps="log(2)", delta=exact_str(below))
             certs += [c_at, c_below]
-            led.check(None in (c_at.holds, c_below.holds) or (c_at.holds is True and c_below.holds is False
+            led.check(UNDECIDED in (c_at.holds, c_below.holds) or (c_at.holds is True and c_below.holds is False
                                                               and c_at.evidence.excess == exact_str(d)),
                       "the certified product delta disagrees with its profile")
             rows.append([name, n, len(Yn.inputs), len(p1.pieces), "identical" if same else "DIFFERENT",

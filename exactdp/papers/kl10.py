@@ -16,6 +16,7 @@ from ..mechanisms import exponential
 from ..metrics import discrete, path
 from ..theory.tradeoff import certify_tradeoff, discrete_tradeoff, utility_lp
 from ..theory.utility import ball_mass, certify_exponential_bound, certify_utility
+from ..certificate import UNDECIDED
 from .registry import ClaimResult, Ledger, md_table, register
 
 
@@ -70,9 +71,9 @@ def def22() -> ClaimResult:
         certs.append(c)
         # independent recount of the worst ball mass from the matrix
         masses = [ball_mass(E, path(5), None, x, fmpq(gamma), ball)[0] for x in E.inputs]
-        led.check(c.holds is None or fmpq(c.evidence.mass) == min(masses), "certified worst ball mass != recount")
+        led.check(c.holds is UNDECIDED or fmpq(c.evidence.mass) == min(masses), "certified worst ball mass != recount")
         led.compare(f"utility, gamma = {gamma}, delta = {delta}, {ball} ball", "holds" if want else "fails",
-                    c.verdict.value, agrees=None if c.holds is None else c.holds is want)
+                    c.verdict.value, agrees=None if c.holds is UNDECIDED else c.holds is want)
         rows.append([gamma, delta, ball, c.verdict.value, c.evidence.worst, c.evidence.mass, c.evidence.target])
     body = md_table(["gamma", "delta", "ball", "verdict", "worst x", "M_x(B)", "1 - delta"], rows)
     body += ("\n\nThe exponential mechanism with beta = log 2 on the path 0..4. KL10 does not say whether "

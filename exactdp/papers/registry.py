@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import InvalidInput
+from ..verdict import Verdict
 
 __all__ = ["Claim", "ClaimResult", "register", "claims", "get_claim", "run_claim", "STATUSES", "md_table",
            "Finding", "Ledger", "InternalInconsistency", "cell_text", "set_text", "label_text", "plural"]
@@ -121,6 +122,9 @@ class Ledger:
     >>> r = led.result("threshold 4/5 certified")
     >>> r.status, r.exact
     ('differs', 'threshold 4/5 certified; differs -- bound at eps = 1/2: printed 1.2, exact 1.23; 1 other comparison with the paper agrees')
+    >>> from exactdp.certificate import UNDECIDED
+    >>> Ledger().compare("x", "holds", "undecided", agrees=UNDECIDED)   # an undecided certificate: open, not differs
+    False
     >>> led.check(1 + 1 == 3, "arithmetic")
     Traceback (most recent call last):
     ...
@@ -130,13 +134,18 @@ class Ledger:
     def __init__(self) -> None:
         self.findings: list[Finding] = []
 
-    def compare(self, what: str, printed: Any, exact: Any, agrees: bool | None = None) -> bool:
-        """Record one printed value against the certified one; ``agrees`` defaults to equal texts.
+    def compare(self, what: str, printed: Any, exact: Any, agrees: Any = "texts") -> bool:
+        """Record one printed value against the certified one.
 
-        Returns whether they agree (False also when undecided).
+        ``agrees``: True, False, None or a certificate's ``holds`` (its ``UNDECIDED`` counts as None, i.e. the
+        comparison is open); by default the two texts are compared.  Returns whether they agree.
         """
-        if agrees is None:
+        if isinstance(agrees, str) and agrees == "texts":
             agrees = str(printed) == str(exact)
+        elif not isinstance(agrees, bool):
+            if agrees is not None and not isinstance(agrees, Verdict):
+                raise TypeError(f"agrees: expected a bool, None or a Verdict, got {type(agrees).__name__}")
+            agrees = None                       # an undecided verdict leaves the printed statement open
         self.findings.append(Finding(what, str(printed), str(exact), agrees))
         return agrees is True
 
