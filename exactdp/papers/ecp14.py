@@ -95,12 +95,31 @@ def ex2() -> ClaimResult:
             "to the whole simplex as D -> oo (a -> 0). Each row checks priors on, inside and just outside the "
             "boundary with the general solver (exact when a is rational).\n\n"
             + md_table(["D", "min pi_y needed: a/(1+3a)", "decimal", "general solver"], rows))
-    bounds = [r[1] for r in rows]
+    shrinks = _ex2_threshold_shrinks([r[0] for r in rows])
     led.compare("the region as D grows", "grows, tends to the whole simplex",
-                "min pi_y needed: " + ", ".join(f"{b} (D = {r[0]})" for b, r in zip(bounds, rows)),
-                agrees=True)   # a/(1 + 3a) is increasing in a = e^(-D) and -> 0: the region grows to the simplex
+                "the needed min pi_y, a/(1 + 3a), strictly decreases along D = " + " < ".join(shrinks[0])
+                + f" (certified with balls), down to {shrinks[2]}", agrees=shrinks[1])
     return led.result("regular iff min pi >= e^(-D)/(1 + 3 e^(-D)), exactly, at " + ", ".join(f"D = {r[0]}" for r in rows),
                       [("The region", body)], certs)
+
+
+def _ex2_threshold_shrinks(Ds):
+    """Order the levels D by value (balls) and certify that a/(1 + 3a), a = e^(-D), strictly decreases along them.
+
+    Returns the ordered D's, whether every step is a certified strict decrease, and the last bound's enclosure.
+    """
+    from flint import arb
+
+    balls = []
+    for D in Ds:
+        L = Level.from_eps(D)
+        a = L.alpha()
+        x = arb(a) if isinstance(a, fmpq) else a.arb()
+        balls.append((L.eps_arb(), x / (1 + 3 * x), D))
+    balls.sort(key=lambda t: float(t[0].mid()))          # floats only order; each step is then certified
+    ok = all(d1 < d2 and b2 < b1 for (d1, b1, _), (d2, b2, _) in zip(balls, balls[1:]))
+    last = balls[-1][1]
+    return [t[2] for t in balls], ok, f"[{last.lower().str(6, radius=False)}, {last.upper().str(6, radius=False)}]"
 
 
 @register("ECP14-prop9", "ECP14", "Proposition 9",
