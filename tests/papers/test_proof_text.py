@@ -19,6 +19,8 @@ LEAKS = {
     r"\bNone\b": "Python's None",
     r"\(s\)": "a pluralisation placeholder '(s)'",
     r"\bfmpq\(|\bfrozenset\(|\bLevel\(|<[a-z_.]+ object at": "a Python object repr",
+    r"\\\{[^} \\]*,[^} \\]*\\\}": "a product label typeset as a set (a tuple belongs in parentheses)",
+    r"\(1 [a-z]+s\)": "a plural after the count 1",
 }
 
 
@@ -32,6 +34,8 @@ KNOWN_RENDERER_LEAKS = {
     r"ordered pair\(s\) violate it": "exactdp/certificate/approx.py (violated inequality)",
     r"the set \[[^\]]*\] has excess": "exactdp/certificate/approx.py (conclusion)",
     r"attained at \['[^\]]*\]": "exactdp/certificate/kl10.py (Lipschitz step)",
+    r"S\^\* = \\\{0,0\\\}": "exactdp/certificate/approx.py (largest excess: product label as a set)",
+    r"\(1 outputs\)": "exactdp/certificate/approx.py (largest excess)",
 }
 
 
@@ -39,11 +43,11 @@ def _files():
     return sorted(PROOFS.glob("*.md"))
 
 
-def leaks(text: str) -> list[str]:
+def leaks(text: str, allowed=KNOWN_RENDERER_LEAKS) -> list[str]:
     """Every line of ``text`` with a code leak, as ``'line N: what: the line'``."""
     out = []
     for n, line in enumerate(text.splitlines(), 1):
-        for known in KNOWN_RENDERER_LEAKS:
+        for known in allowed:
             line = re.sub(known, "", line)
         for pat, what in LEAKS.items():
             if re.search(pat, line):
@@ -53,10 +57,11 @@ def leaks(text: str) -> list[str]:
 
 @pytest.mark.parametrize("text, n", [("the set ['0,0'] is", 1), ("equal exactly: True", 1), ("2 ordered pair(s)", 1),
                                      ("{'a': 1}", 1), ("value None", 1), ("fmpq(1, 2)", 1),
+                                     (r"$S^* = \{0,0\}$", 1), ("(1 outputs)", 1), (r"$\{a, b\}$ (2 outputs)", 0),
                                      ("the set {(0, 0)} and 2 ordered pairs; x = 1/2", 0),
                                      ("TrueSkill and Nonetheless", 0)])
 def test_the_scanner_finds_what_it_should(text, n):
-    assert len(leaks(text)) == n
+    assert len(leaks(text, allowed={})) == n
 
 
 def test_proofs_exist():
