@@ -66,9 +66,16 @@ def plural(n: int, word: str, words: str | None = None) -> str:
 
 
 def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
-    """A Markdown table from a header and rows of cells (each cell through :func:`cell_text`)."""
-    lines = ["| " + " | ".join(str(h) for h in header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell_text(c) for c in r) + " |" for r in rows]
+    """A Markdown table from a header and rows of cells (each cell through :func:`cell_text`, bars escaped).
+
+    >>> print(md_table(["set", "size"], [["|V| = 2", 3]]))
+    | set | size |
+    |---|---|
+    | \\|V\\| = 2 | 3 |
+    """
+    esc = lambda t: t.replace("|", "\\|")  # noqa: E731 -- a bar inside a cell (|V|, |i - j|) is text, not a border
+    lines = ["| " + " | ".join(esc(str(h)) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(esc(cell_text(c)) for c in r) + " |" for r in rows]
     return "\n".join(lines)
 
 STATUSES = ("reproduced", "differs", "reconstructed", "undecided")
@@ -193,6 +200,30 @@ class Ledger:
                            list(certificates or []), findings=list(self.findings))
 
 
+#: most comparisons listed in a proof's table (the ones that differ or are open always are)
+MAX_FINDINGS_SHOWN = 12
+
+
+def findings_table(findings: Sequence[Finding]) -> str:
+    """The comparisons of a claim as a Markdown table: what, printed, exact, verdict -- those that differ or
+    are open first, then agreeing ones up to :data:`MAX_FINDINGS_SHOWN` rows, and a count of the rest.
+
+    >>> print(findings_table([Finding("threshold", "0.8", "in [0.96, 0.97]", False)]))
+    | statement | the paper | exact | agrees |
+    |---|---|---|---|
+    | threshold | 0.8 | in [0.96, 0.97] | no (differs) |
+    """
+    word = {True: "yes", False: "no (differs)", None: "open (undecided)"}
+    first = [f for f in findings if f.agrees is not True]
+    rest = [f for f in findings if f.agrees is True]
+    shown = first + rest[:max(0, MAX_FINDINGS_SHOWN - len(first))]
+    out = md_table(["statement", "the paper", "exact", "agrees"], [[f.what, f.printed, f.exact, word[f.agrees]]
+                                                                    for f in shown])
+    if len(shown) < len(findings):
+        out += f"\n\n... and {plural(len(findings) - len(shown), 'more comparison')} that agree."
+    return out
+
+
 @dataclass
 class ClaimResult:
     status: str
@@ -238,6 +269,8 @@ class Claim:
                  f"**The paper says.** {self.paper_says}", "",
                  f"**Exact result.** {result.exact}", "",
                  f"**Status.** {result.status}", ""]
+        if result.findings:
+            lines += ["## The paper against the exact result", "", findings_table(result.findings), ""]
         for heading, body in result.sections:
             lines += [f"## {heading}", "", body.rstrip(), ""]
         return "\n".join(lines).rstrip() + "\n"
