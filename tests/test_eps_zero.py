@@ -164,7 +164,7 @@ def test_cli_certify_zero_level(files, capsys, level):
                          "json"], capsys)
     assert code == 1 and json.loads(out)["verdict"] == "fails"
     code, out, err = _run(["certify", m, "--metric", d, *level], capsys)       # pure DP at eps = 0: refused
-    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "certify --delta" in err
 
 
 @pytest.mark.parametrize("level", [["--eps", "0"], ["--alpha", "1"]])

@@ -40,6 +40,10 @@ from .values import MAX_RESULT_BITS, LogVal, Setting, brief, exact_number
 __all__ = ["Level"]
 
 
+#: the hint for eps = 0 (alpha = 1) where a pure level is required
+_ZERO_HINT = "; eps = 0 (alpha = 1) is accepted for (eps, delta)-DP: certify --delta, profile, compose"
+
+
 def _ratio(d, D):
     """``d/D`` as fmpq when rational, else as Lin when expressible, else None."""
     if isinstance(d, fmpq) and isinstance(D, fmpq):
@@ -142,7 +146,8 @@ class Level:
         if not isinstance(v, Lin) or v.has_eps():
             raise InvalidInput(f"eps: expected an exact positive number such as 1/2, log(2) or sqrt(2), got {x!r}")
         if v.sign() <= 0:
-            raise InvalidInput(f"eps: expected eps > 0, got {v}; hint: eps = 0 allows no information, use a positive level")
+            raise InvalidInput(f"eps: expected eps > 0, got {v}; hint: eps = 0 allows no information, use a positive level"
+                               + (_ZERO_HINT if v.sign() == 0 else ""))
         return Level(ExpFrac.exp(v), fmpq(1), eps_lin=v)
 
     @staticmethod
@@ -185,7 +190,8 @@ class Level:
             return Level(fmpq(1), fmpq(1))
         if isinstance(v, fmpq):
             if not (0 < v < 1):
-                raise InvalidInput(f"alpha: expected 0 < alpha < 1, got {v}; hint: alpha = e^(-eps) with eps > 0")
+                raise InvalidInput(f"alpha: expected 0 < alpha < 1, got {v}; hint: alpha = e^(-eps) with eps > 0"
+                                   + (_ZERO_HINT if v == 1 else ""))
             return Level(1 / v, fmpq(1))
         if isinstance(v, ExpFrac):
             mono = v.monomial()
