@@ -186,9 +186,12 @@ def _profile_queries(pr, a):
     from .exact.decide import exact_str
 
     extra = {}
-    if a.eps is not None:
-        extra["delta_at_eps"] = exact_str(pr.delta(eps=a.eps))
-        extra["eps"] = a.eps
+    if a.eps is not None or a.alpha is not None:       # eps = 0 (alpha = 1) is the total-variation distance
+        from .certify.approximate import approx_level
+
+        lvl = approx_level(a.eps, a.alpha)
+        extra["delta_at_eps"] = exact_str(pr.delta(level=lvl))
+        extra["eps"] = a.eps if a.eps is not None else lvl.eps_str()
     if a.delta is not None:
         extra["epsilon_for_delta"] = pr.epsilon(a.delta)
         extra["delta"] = a.delta
@@ -847,7 +850,8 @@ def _add_privacy_commands(sub):
     pf.add_argument("mechanism")
     pf.add_argument("--metric", required=True, help="metric file; neighbours are its pairs at distance 1")
     pf.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs")
-    pf.add_argument("--eps", help="also print the smallest delta at this eps")
+    pf.add_argument("--eps", help="also print the smallest delta at this eps (eps = 0: the total-variation distance)")
+    pf.add_argument("--alpha", help="the same level written as alpha = e^(-eps) in (0, 1] (alpha = 1: eps = 0)")
     pf.add_argument("--delta", help="also print the smallest eps for this delta")
     pf.add_argument("--alpha", help="the value of alpha for a mechanism written in alpha (e.g. 1/2 or exp(-1))")
     pf.add_argument("--format", choices=("text", "json"), default="text")
@@ -859,7 +863,8 @@ def _add_privacy_commands(sub):
     cp.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs")
     cp.add_argument("--times", type=int, required=True, help="number of repetitions K >= 1")
     cpg = cp.add_mutually_exclusive_group(required=True)
-    cpg.add_argument("--eps", help="print the smallest delta at this eps")
+    cpg.add_argument("--eps", help="print the smallest delta at this eps (eps = 0: the total-variation distance)")
+    cpg.add_argument("--alpha", help="the same level written as alpha = e^(-eps) in (0, 1] (alpha = 1: eps = 0)")
     cpg.add_argument("--delta", help="print the smallest eps for this delta")
     cp.add_argument("--alpha", help="the value of alpha for a mechanism written in alpha (e.g. 1/2 or exp(-1))")
     cp.add_argument("--format", choices=("text", "json"), default="text")

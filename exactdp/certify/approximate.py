@@ -61,20 +61,20 @@ MAX_SCAN = 2000
 
 # ------------------------------------------------------------ normalisers ----
 def approx_level(eps: Any = None, alpha: Any = None, level: Level | None = None) -> Level:
-    """A :class:`Level`, allowing ``eps = 0`` (``e^eps = 1``), which pure DP excludes.
+    """A :class:`Level`, allowing ``eps = 0`` however it is written (``eps = 0``, ``log(1)``, ``alpha = 1``).
 
-    >>> approx_level(eps="0").is_zero(), approx_level(eps="log(3)").eps_str()
-    (True, 'log(3)')
+    ``eps = 0`` (``e^eps = 1``) is the level of (0, delta)-DP, the
+    total-variation question; pure DP excludes it.
+
+    >>> approx_level(eps="0").is_zero(), approx_level(alpha="1").is_zero(), approx_level(eps="log(3)").eps_str()
+    (True, True, 'log(3)')
     """
     if eps is not None and alpha is None and level is None:
         v = exact_number(eps, what="eps")
-        if isinstance(v, fmpq):
-            if v < 0:
-                raise InvalidInput(f"eps: expected eps >= 0, got {v}; hint: eps is a privacy level, e.g. 1/2 or "
-                                   "log(2)")
-            if v == 0:
-                return Level(ONE, ONE)
-    return resolve_level(eps, alpha, level)
+        if isinstance(v, fmpq) and v < 0:
+            raise InvalidInput(f"eps: expected eps >= 0, got {v}; hint: eps is a privacy level, e.g. 1/2 or "
+                               "log(2)")
+    return resolve_level(eps, alpha, level, allow_zero=True)
 
 
 def parse_delta(delta: Any) -> Any:
@@ -232,7 +232,10 @@ def certify_approx(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: 
         Hamming neighbours), a graph's edges, or an explicit list.  Both
         orders of every pair are checked.
     eps, alpha, level : exact number or Level
-        Exactly one; ``eps = 0`` is allowed.
+        Exactly one; ``eps = 0`` (``alpha = 1``, ``log(1)``) is allowed:
+        (0, delta)-DP holds iff the total-variation distance of every pair
+        of neighbouring rows is at most ``delta`` (with ``delta = 0``: the
+        rows are equal).  Pure DP (:func:`certify_privacy`) refuses it.
     delta : exact number in [0, 1]
         The additive slack of HLM15 Def. 1 (5) (rational or an exponential
         expression).

@@ -40,6 +40,10 @@ from .values import MAX_RESULT_BITS, LogVal, Setting, brief, exact_number
 __all__ = ["Level"]
 
 
+#: the hint for eps = 0 (alpha = 1) where a pure level is required
+_ZERO_HINT = "; eps = 0 (alpha = 1) is accepted for (eps, delta)-DP: certify --delta, profile, compose"
+
+
 def _ratio(d, D):
     """``d/D`` as fmpq when rational, else as Lin when expressible, else None."""
     if isinstance(d, fmpq) and isinstance(D, fmpq):
@@ -88,7 +92,7 @@ class Level:
 
     # -- constructors ---------------------------------------------------
     @staticmethod
-    def from_eps(x, *, allow_float=False) -> "Level":
+    def from_eps(x, *, allow_float=False, allow_zero=False) -> "Level":
         """Build a level from an exact epsilon: rational/sqrt (transcendental regime) or ``c*log(q)``.
 
         Parameters
@@ -97,6 +101,10 @@ class Level:
             ``eps > 0``: ``"1/2"``, ``"sqrt(2)"``, ``"log(9/8)"``, ``"log(2)/3"``, ...
         allow_float : bool, default False
             Take a binary float at its exact binary value.
+        allow_zero : bool, default False
+            Accept ``eps = 0`` however it is written (``0``, ``log(1)``,
+            ``0*log(2)``): the level of (0, delta)-DP, the total-variation
+            question (HLM15 Def. 1 with ``e^eps = 1``).  Pure DP excludes it.
 
         Returns
         -------
@@ -117,8 +125,12 @@ class Level:
         --------
         >>> Level.from_eps("log(2)/3"), Level.from_eps("1/2").regime
         (Level(eps=log(2)/3), 'transcendental')
+        >>> Level.from_eps("0*log(2)", allow_zero=True).is_zero()
+        True
         """
         v = exact_number(x, what="eps", allow_float=allow_float)
+        if allow_zero and _is_zero_eps(v):
+            return Level(fmpq(1), fmpq(1))
         if isinstance(v, LogVal):
             c, q = v.coef, v.base
             if c == 0 or q == 1 or (c > 0) != (q > 1):
@@ -134,11 +146,12 @@ class Level:
         if not isinstance(v, Lin) or v.has_eps():
             raise InvalidInput(f"eps: expected an exact positive number such as 1/2, log(2) or sqrt(2), got {x!r}")
         if v.sign() <= 0:
-            raise InvalidInput(f"eps: expected eps > 0, got {v}; hint: eps = 0 allows no information, use a positive level")
+            raise InvalidInput(f"eps: expected eps > 0, got {v}; hint: eps = 0 allows no information, use a positive level"
+                               + (_ZERO_HINT if v.sign() == 0 else ""))
         return Level(ExpFrac.exp(v), fmpq(1), eps_lin=v)
 
     @staticmethod
-    def from_alpha(x, *, allow_float=False) -> "Level":
+    def from_alpha(x, *, allow_float=False, allow_zero=False) -> "Level":
         """Build a level from ``alpha = e^(-eps)`` in (0, 1): rational, or ``exp(-c)``.
 
         Parameters
@@ -148,6 +161,9 @@ class Level:
             with ``c > 0`` algebraic.
         allow_float : bool, default False
             Take a binary float at its exact binary value.
+        allow_zero : bool, default False
+            Accept ``alpha = 1`` (``1``, ``exp(0)``), i.e. ``eps = 0``: the
+            level of (0, delta)-DP (see :meth:`from_eps`).
 
         Returns
         -------
@@ -166,11 +182,16 @@ class Level:
         --------
         >>> Level.from_alpha("1/2"), Level.from_alpha("exp(-1/2)")
         (Level(eps=log(2)), Level(eps=1/2))
+        >>> Level.from_alpha("1", allow_zero=True).is_zero()
+        True
         """
         v = exact_number(x, what="alpha", allow_float=allow_float)
+        if allow_zero and isinstance(v, fmpq) and v == 1:
+            return Level(fmpq(1), fmpq(1))
         if isinstance(v, fmpq):
             if not (0 < v < 1):
-                raise InvalidInput(f"alpha: expected 0 < alpha < 1, got {v}; hint: alpha = e^(-eps) with eps > 0")
+                raise InvalidInput(f"alpha: expected 0 < alpha < 1, got {v}; hint: alpha = e^(-eps) with eps > 0"
+                                   + (_ZERO_HINT if v == 1 else ""))
             return Level(1 / v, fmpq(1))
         if isinstance(v, ExpFrac):
             mono = v.monomial()
@@ -555,6 +576,15 @@ class Level:
         return f"Level(eps={self.eps_str()})"
 
 
+def _is_zero_eps(v) -> bool:
+    """Whether a parsed epsilon is exactly 0 (``0``, ``log(1)``, ``0*log(q)``, a zero algebraic number)."""
+    if isinstance(v, fmpq):
+        return v == 0
+    if isinstance(v, LogVal):
+        return v.coef == 0 or v.base == 1
+    return isinstance(v, Lin) and not v.has_eps() and v.sign() == 0
+
+
 def _int_root(n, k):
     """The exact integer ``k``-th root of ``n``, or ``None`` (no float, any size)."""
     n = int(n)
@@ -581,7 +611,7 @@ def _log_str(R, D) -> str:
     return f"{lg}/{D}" if isinstance(D, fmpq) and D.q == 1 else f"{lg}/({exact_str(D)})"
 
 
-def level_of(eps=None, alpha=None, level=None, *, required: bool = True):
+def level_of(eps=None, alpha=None, level=None, *, required: bool = True, allow_zero: bool = False):
     """The one normaliser of a privacy level, used at every entry point.
 
     Exactly one of ``eps`` (``"1/2"``, ``"log(2)"``, ``"sqrt(2)"``), ``alpha = e^(-eps)``
@@ -599,6 +629,10 @@ def level_of(eps=None, alpha=None, level=None, *, required: bool = True):
         Passed through.
     required : bool, default True
         Whether one of the three must be given.
+    allow_zero : bool, default False
+        Accept ``eps = 0`` however it is written (``eps = 0``, ``log(1)``,
+        ``alpha = 1``, a zero :class:`Level`): the level of (0, delta)-DP.
+        Pure DP leaves it false.
 
     Returns
     -------
@@ -619,6 +653,8 @@ def level_of(eps=None, alpha=None, level=None, *, required: bool = True):
     --------
     >>> level_of(alpha="1/2").eps_str(), level_of(eps="1/2").eps_str()
     ('log(2)', '1/2')
+    >>> level_of(alpha="1", allow_zero=True).is_zero(), level_of(eps="log(1)", allow_zero=True).is_zero()
+    (True, True)
     >>> level_of(eps="1", alpha="1/2")
     Traceback (most recent call last):
     ...
@@ -633,5 +669,7 @@ def level_of(eps=None, alpha=None, level=None, *, required: bool = True):
         if not isinstance(level, Level):
             raise InvalidInput(f"level: expected a Level, got {type(level).__name__}; hint: pass eps= or alpha=")
         return level
-    return Level.from_eps(eps) if eps is not None else Level.from_alpha(alpha)
+    if eps is not None:
+        return Level.from_eps(eps, allow_zero=allow_zero)
+    return Level.from_alpha(alpha, allow_zero=allow_zero)
 

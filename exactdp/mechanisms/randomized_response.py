@@ -85,5 +85,6 @@ def randomized_response(categories: int | Iterable[Any], p: Any = None, *, name:
         stay = stay.rational()
     codes = np.ones((m + 1, m + 1), dtype=np.int32)
     np.fill_diagonal(codes, 0)
-    return Mechanism(cats, cats, codes, [stay, pv], name=name or f"randomized response (m = {m}, p = {exact_str(pv)})",
+    return Mechanism(cats, cats, codes, [stay, pv],
+                     name=name or f"randomized response on m + 1 = {m + 1} categories, p = {exact_str(pv)}",
                      provenance="randomized response (HLM15 Ex. 6)")

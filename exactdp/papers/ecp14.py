@@ -3,6 +3,8 @@ priors that admit robust optimal mechanisms" -- regular priors, bounds, tight-co
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import networkx as nx
 from flint import fmpq
 
@@ -15,7 +17,8 @@ from ..metrics import cycle, discrete, from_graph, hamming, path, symmetric_diff
 from ..theory.leakage import theorem3_bound
 from ..theory.regular import ball_size_symmetric, corner_priors, prop9_mechanism, regular_prior, tight_constraints
 from ..theory.utility_grid import compare_utilities, geometric_utility, outward_decimals, planar_laplace_utility
-from .registry import ClaimResult, md_table, register
+from ..certificate import UNDECIDED
+from .registry import ClaimResult, Ledger, label_text, md_table, register
 
 
 @register("ECP14-ex1", "ECP14", "Example 1",
@@ -26,7 +29,7 @@ def ex1() -> ClaimResult:
     named = {"uniform": ["1/3", "1/3", "1/3"], "(1/2, 1/4, 1/4)": ["1/2", "1/4", "1/4"],
              "(3/5, 3/10, 1/10)": ["3/5", "3/10", "1/10"], "(1/4, 1/2, 1/4)": ["1/4", "1/2", "1/4"],
              "(1/2, 1/2, 0)": ["1/2", "1/2", "0"]}
-    sections, rows, ok, certs = [], [], True, []
+    sections, rows, certs, led = [], [], [], Ledger()
     for gname, metric in (("line", path(3)), ("circle", cycle(3))):
         for eps in ("7/10", "8/5"):
             L = Level.from_eps(eps)
@@ -41,18 +44,21 @@ def ex1() -> ClaimResult:
     verdict = {(r[0], r[1], r[2]): r[3] for r in rows}
     # the region grows with eps: regular at 0.7 implies regular at 1.6
     for g in ("line", "circle"):
-        for pname in named:
-            if verdict[(g, "7/10", pname)] == "holds":
-                ok &= verdict[(g, "8/5", pname)] == "holds"
-    ok &= all(verdict[(g, e, "uniform")] == "holds" for g in ("line", "circle") for e in ("7/10", "8/5"))
-    ok &= all(verdict[(g, e, "(1/2, 1/2, 0)")] == "fails" for g in ("line", "circle") for e in ("7/10", "8/5"))
+        grown = [p for p in named if verdict[(g, "7/10", p)] == "holds"]
+        led.compare(f"the region grows with eps ({g})", "regular at 0.7 implies regular at 1.6",
+                    "regular at 1.6: " + ", ".join(verdict[(g, "8/5", p)] for p in grown),
+                    agrees=None if "undecided" in [verdict[(g, "8/5", p)] for p in grown] else
+                    all(verdict[(g, "8/5", p)] == "holds" for p in grown))
+    led.check(all(verdict[(g, e, "(1/2, 1/2, 0)")] != "holds" for g in ("line", "circle") for e in ("7/10", "8/5")),
+              "a prior without full support is reported regular")
+    n_uniform = sum(verdict[(g, e, "uniform")] == "holds" for g in ("line", "circle") for e in ("7/10", "8/5"))
     sections.insert(0, ("Membership of named priors",
                         "eps = 7/10 and 8/5 are the printed 0.7 and 1.6 taken exactly; corner priors and the "
                         "convex coefficients gamma are exact expressions in e^(-eps) (shown as decimal enclosures "
                         "when transcendental).\n\n" + md_table(["graph", "eps", "prior", "regular", "gamma"], rows)))
-    return ClaimResult("reproduced" if ok else "differs",
-                       "corner priors exact; uniform regular in all four cases; (1/2, 1/2, 0) never (no full support); "
-                       "the region grows from eps = 0.7 to 1.6", sections, certs)
+    return led.result(f"corner priors exact; uniform regular in {n_uniform} of 4 cases; "
+                      f"{sum(r[3] == 'holds' for r in rows)} of {len(rows)} named priors regular (table)",
+                      sections, certs)
 
 
 @register("ECP14-ex2", "ECP14", "Example 2",
@@ -60,7 +66,7 @@ def ex1() -> ClaimResult:
           "Figure 3: the regions for several D (pictures)")
 def ex2() -> ClaimResult:
     # Phi = (1 - a) I + a J with a = e^(-D); mu = (pi - a/(1 + 3a) * 1) / (1 - a): regular iff min pi >= a/(1 + 3a)
-    rows, ok, certs = [], True, []
+    rows, certs, led = [], [], Ledger()
     for D in ("log(2)", "log(3)", "log(10)", "log(100)", "1/2", "2"):
         L = Level.from_eps(D)
         a = L.alpha()
@@ -75,12 +81,13 @@ def ex2() -> ClaimResult:
                                    ("just outside", below, False)):
                 c = regular_prior(pr, discrete(4), L)
                 certs.append(c)
-                ok &= c.holds is want
+                led.check(c.holds is UNDECIDED or c.holds is want,
+                          f"D = {D}, {name}: the general solver contradicts the closed-form region")
                 tests.append(f"{name}: {c.verdict.value}")
         else:
             c = regular_prior(["1/4"] * 4, discrete(4), L)
             certs.append(c)
-            ok &= c.holds is True
+            led.check(c.holds is not False, f"D = {D}: the uniform prior, inside the closed-form region, fails")
             tests.append(f"uniform: {c.verdict.value}")
         rows.append([D, exact_str(bound), f"[{enc[0]}, {enc[1]}]", "; ".join(tests)])
     body = ("With a = e^(-D), Phi = (1 - a) I + a J and mu = (pi - a/(1 + 3a)) / (1 - a) coordinatewise, so pi is "
@@ -88,9 +95,31 @@ def ex2() -> ClaimResult:
             "to the whole simplex as D -> oo (a -> 0). Each row checks priors on, inside and just outside the "
             "boundary with the general solver (exact when a is rational).\n\n"
             + md_table(["D", "min pi_y needed: a/(1+3a)", "decimal", "general solver"], rows))
-    return ClaimResult("reproduced" if ok else "differs",
-                       "regular iff min pi >= e^(-D)/(1 + 3 e^(-D)), exactly; the boundary shrinks to 0 as D grows",
-                       [("The region", body)], certs)
+    shrinks = _ex2_threshold_shrinks([r[0] for r in rows])
+    led.compare("the region as D grows", "grows, tends to the whole simplex",
+                "the needed min pi_y, a/(1 + 3a), strictly decreases along D = " + " < ".join(shrinks[0])
+                + f" (certified with balls), down to {shrinks[2]}", agrees=shrinks[1])
+    return led.result("regular iff min pi >= e^(-D)/(1 + 3 e^(-D)), exactly, at " + ", ".join(f"D = {r[0]}" for r in rows),
+                      [("The region", body)], certs)
+
+
+def _ex2_threshold_shrinks(Ds):
+    """Order the levels D by value (balls) and certify that a/(1 + 3a), a = e^(-D), strictly decreases along them.
+
+    Returns the ordered D's, whether every step is a certified strict decrease, and the last bound's enclosure.
+    """
+    from flint import arb
+
+    balls = []
+    for D in Ds:
+        L = Level.from_eps(D)
+        a = L.alpha()
+        x = arb(a) if isinstance(a, fmpq) else a.arb()
+        balls.append((L.eps_arb(), x / (1 + 3 * x), D))
+    balls.sort(key=lambda t: float(t[0].mid()))          # floats only order; each step is then certified
+    ok = all(d1 < d2 and b2 < b1 for (d1, b1, _), (d2, b2, _) in zip(balls, balls[1:]))
+    last = balls[-1][1]
+    return [t[2] for t in balls], ok, f"[{last.lower().str(6, radius=False)}, {last.upper().str(6, radius=False)}]"
 
 
 @register("ECP14-prop9", "ECP14", "Proposition 9",
@@ -100,7 +129,7 @@ def prop9() -> ClaimResult:
     graphs = [("cycle C_7", cycle(7)), ("hypercube Q_3", symmetric_difference("abc")),
               ("Petersen graph", from_graph(nx.petersen_graph())), ("Hamming graph H(2, 3)", hamming([0, 1, 2], 2)),
               ("Hamming graph H(3, 2)", hamming([0, 1], 3))]
-    rows, ok, certs = [], True, []
+    rows, certs, led = [], [], Ledger()
     for name, m in graphs:
         for a in ("1/2", "1/5"):
             L = Level.from_alpha(a)
@@ -111,16 +140,19 @@ def prop9() -> ClaimResult:
             # a holding certificate carries its mechanism (``and`` stops before a missing one)
             same = (general.holds is True
                     and general.evidence.mechanism.rows() == _strs(closed.rows()))  # type: ignore[union-attr]
-            ok &= sym and same
+            led.check(sym, f"{name} is not reported ball-size symmetric")
+            led.compare(f"{name}, alpha = {a}: h_yy", exact_str(closed[0, 0]) + " (closed form)",
+                        general.evidence.mechanism.rows()[0][0]  # type: ignore[union-attr]  # holds: carried
+                        if general.holds is True else general.verdict.value,
+                        agrees=None if general.holds is UNDECIDED else same)
             rows.append([name, len(m), a, sym, same, exact_str(closed[0, 0])])
-    ok &= not ball_size_symmetric(path(4))
+    led.check(not ball_size_symmetric(path(4)), "the path on 4 points is reported ball-size symmetric")
     body = ("Each mechanism from the closed form equals, entry by entry, the one obtained by solving "
             "Phi z = 1 exactly (rational alpha). The path on 4 points is correctly reported as not ball-size "
             "symmetric.\n\n" + md_table(["graph", "points", "alpha", "ball-size symmetric", "closed form = general",
                                          "h_yy"], rows))
-    return ClaimResult("reproduced" if ok else "differs",
-                       "closed form = general solve, exactly, on C_7, Q_3, Petersen, H(2,3), H(3,2)",
-                       [("Instances", body)], certs)
+    return led.result(f"closed form against the general solve, entry by entry, on {', '.join(n for n, _ in graphs)}",
+                      [("Instances", body)], certs)
 
 
 @register("ECP14-sec6.1", "ECP14", "Section 6.1",
@@ -128,7 +160,7 @@ def prop9() -> ClaimResult:
           "the truncated geometric mechanism.",
           "tight-constraints mechanism = truncated geometric mechanism")
 def sec61() -> ClaimResult:
-    rows, ok, certs = [], True, []
+    rows, certs, led = [], [], Ledger()
     for n in (1, 2, 3, 5, 8):
         for a in ("1/2", "1/3", "9/10"):
             c = tight_constraints(path(n + 1), Level.from_alpha(a))
@@ -136,18 +168,20 @@ def sec61() -> ClaimResult:
             # a holding certificate carries its mechanism (``and`` stops before a missing one)
             same = (c.holds is True
                     and c.evidence.mechanism.rows() == _strs(geometric(n, a).rows()))  # type: ignore[union-attr]
-            ok &= same
+            led.compare(f"n = {n}, alpha = {a}", "tight-constraints = truncated geometric",
+                        "equal" if same else c.verdict.value if c.holds is not True else "different",
+                        agrees=None if c.holds is UNDECIDED else same)
             rows.append([n, a, c.verdict.value, same])
     # transcendental level: certified enclosures contain the geometric diagonal
     c = tight_constraints(path(6), Level.from_eps("1/2"))
-    ok &= c.holds is True
+    led.compare("n = 5, eps = 1/2 (transcendental alpha)", "exists (truncated geometric)", c.verdict.value,
+                agrees=c.holds)
     assert c.evidence.z is not None  # solved by a certified ball solve
     body = (md_table(["n", "alpha", "exists", "= truncated geometric (exact)"], rows)
             + f"\n\nAt eps = 1/2 (transcendental alpha), n = 5: z = {', '.join(c.evidence.z)} (certified), i.e. "
             "1/(1 + alpha) at the ends and (1 - alpha)/(1 + alpha) inside.\n")
-    return ClaimResult("reproduced" if ok else "differs",
-                       "equal entry by entry for n in {1, 2, 3, 5, 8} and alpha in {1/2, 1/3, 9/10}",
-                       [("Instances", body)], certs + [c])
+    return led.result(f"compared entry by entry for n in {{1, 2, 3, 5, 8}} and alpha in {{1/2, 1/3, 9/10}}: "
+                      f"{sum(r[3] is True for r in rows)} of {len(rows)} equal", [("Instances", body)], certs + [c])
 
 
 def _example3_prior(metric, probs):
@@ -165,7 +199,7 @@ def _example3_prior(metric, probs):
           "individual, so L(K, pi) <= u log2(|V| e^eps / (|V| - 1 + e^eps)) for every prior and mechanism.",
           "the closed-form bound")
 def thm3() -> ClaimResult:
-    rows, ok, certs = [], True, []
+    rows, certs, led = [], [], Ledger()
     for k, u in ((2, 3), (3, 2), (4, 2)):
         for a in ("1/2", "1/3"):
             m = hamming(list(range(k)), u)
@@ -179,14 +213,15 @@ def thm3() -> ClaimResult:
             general = fmpq(len(m)) * sum((fmpq(x) for x in c.evidence.mu), fmpq(0))
             closed = theorem3_bound(k, u, e)
             same = c.holds is True and mus == {str(mu_closed)} and general == closed
-            ok &= same
+            led.compare(f"|V| = {k}, u = {u}, alpha = {a}: mu and the bound", f"mu = {mu_closed}, bound {exact_str(closed)}",
+                        f"mu in {{{', '.join(sorted(mus))}}}, bound {exact_str(general)}",
+                        agrees=None if c.holds is UNDECIDED else same)
             rows.append([f"|V| = {k}, u = {u}", a, str(mu_closed), exact_str(closed), same])
     body = ("Corollary 2 gives L <= log2(|Y| sum mu); the general solve of mu Phi = uniform (exact) is compared with "
             "the closed form.\n\n" + md_table(["databases", "alpha", "mu (closed form)", "|Y| sum mu = bound ratio",
                                                "general = closed form"], rows))
-    return ClaimResult("reproduced" if ok else "differs",
-                       "mu and the bound equal the closed form exactly on V^u for |V| = 2, 3, 4", [("Instances", body)],
-                       certs)
+    return led.result(f"mu and the bound against the closed form on V^u for |V| = 2, 3, 4: {sum(r[4] is True for r in rows)} "
+                      f"of {len(rows)} equal", [("Instances", body)], certs)
 
 
 @register("ECP14-ex3", "ECP14", "Example 3",
@@ -201,45 +236,65 @@ def ex3() -> ClaimResult:
     # exact range: Phi = Phi_1^(x)5, pi = p^(x)5, so mu = nu^(x)5 with nu = p Phi_1^-1 = (p - a/(1+3a)) / (1 - a):
     # regular iff min p >= a/(1 + 3a) iff a <= p_min / (1 - 3 p_min) = 1/2 iff eps >= log 2
     a_star = probs["4"] / (1 - 3 * probs["4"])
-    checks, certs = [], []
+    checks, certs, led = [], [], Ledger()
     for eps, want in (("log(2)", True), ("69/100", False)):
         c = regular_prior(pi, m, Level.from_eps(eps))
         certs.append(c)
-        checks.append([eps, "general solver, 1024 databases", c.verdict.value, want, c.evidence.negative[:1]])
+        checks.append([eps, f"general solver, {len(m)} databases", c.verdict.value, want,
+                       label_text(c.evidence.negative[0]) if c.evidence.negative else "-"])
+    mu_at = certs[0].evidence.mu
+    zeros = sum(1 for v in mu_at if fmpq(v) == 0) if mu_at is not None else None
     for eps, want in (("7/10", True), ("1", True), ("1/2", False), ("12/25", False)):
         a = Level.from_eps(eps).alpha()
         nu4 = probs["4"] - a / (1 + 3 * a)  # the sign of the smallest factor coordinate, decided exactly
         from ..exact import sign
         v = "holds" if sign(nu4) >= 0 else "fails"
-        checks.append([eps, "Kronecker factor (exact sign of nu_4)", v, want, "-" if v == "holds" else "4,4,4,4,4"])
-    ok_range = all((r[2] == "holds") == r[3] for r in checks)
-    # the bounds at eps = 1/2
-    L = Level.from_eps("1/2")
-    from flint import arb, ctx
-    with ctx.workprec(128):
-        al = L.alpha().arb()
-        sum_mu = (1 + 3 * al) ** -5
-        prop5 = (sum_mu / arb(fmpq(3, 10)) ** 5).log() / arb(2).log()
-        e = 1 / al
-        thm3b = 5 * (4 * e / (3 + e)).log() / arb(2).log()
-    p5 = decimal_enclosure(lambda: prop5, 6)
-    t3 = decimal_enclosure(lambda: thm3b, 6)
+        checks.append([eps, "Kronecker factor (exact sign of nu_4)", v, want,
+                       "-" if v == "holds" else label_text(",".join(["4"] * 5))])
+    for r in checks:
+        led.check(r[2] == "undecided" or (r[2] == "holds") == r[3],
+                  f"eps = {r[0]}: {r[1]} contradicts the exact threshold log 2")
+    decided = all(r[2] != "undecided" for r in checks)
+    p5, t3 = _ex3_bounds()
     body = ("Phi for the Hamming metric on V^5 is the 5-fold Kronecker power of the 4 x 4 matrix (1 - a) I + a J "
             "(a = e^(-eps)) and pi is the 5-fold power of p = (3/10, 27/100, 23/100, 1/5), so mu = nu^(x)5 with "
             "nu_v = (p_v - a/(1 + 3a)) / (1 - a). Hence pi is regular **iff** a <= p_min / (1 - 3 p_min) = "
             f"{a_star}, i.e. **eps >= log 2 = 0.693147...** -- not from 0.48 as printed.\n\n"
-            "The general solver on all 1024 databases confirms both sides of the threshold (exact at eps = log 2, "
-            "where 781 coordinates of mu are exactly 0 -- the prior is regular, on the boundary; a certified Arb solve "
+            f"The general solver on all {len(m)} databases confirms both sides of the threshold (exact at eps = log 2, "
+            + (f"where {zeros} coordinates of mu are exactly 0 -- " if zeros else "")
+            + "the prior is regular, on the boundary; a certified Arb solve "
             "at eps = 0.69); other levels are decided through the exact Kronecker factor:\n\n"
             + md_table(["eps", "how", "regular", "expected", "a negative coordinate at"], checks) + "\n\n"
             f"At eps = 1/2 the formula of Prop. 5, log2(sum mu / max pi) = 5 log2(1/(0.3 (1 + 3a))), evaluates to "
             f"[{p5[0]}, {p5[1]}] (the printed 1.2), and Theorem 3 gives [{t3[0]}, {t3[1]}] (the printed 2.5). But pi "
             "is not regular at eps = 1/2, so Prop. 5 does not apply there: the 1.2 is not a proven bound.\n")
-    status = "differs" if ok_range else "undecided"
-    return ClaimResult(status,
-                       "regular iff eps >= log 2 (~0.6931), not from 0.48: at eps = 0.48..0.69 a coordinate of mu is "
-                       f"certified negative; at eps = 0.5 the formula values are {p5[0][:5]} and {t3[0][:5]} (printed "
-                       "1.2 and 2.5) but the first is not a bound there", [("Example 3", body)], certs)
+    _ex3_findings(led, decided, a_star, p5, t3)
+    return led.result(f"regular iff eps >= log 2, i.e. alpha <= {a_star}; at eps = 1/2 the formula values are "
+                      f"{p5[0][:5]} and {t3[0][:5]}", [("Example 3", body)], certs)
+
+
+def _ex3_bounds():
+    """Decimal enclosures of Prop. 5's formula and Theorem 3's bound at eps = 1/2 (ECP14 Ex. 3)."""
+    from flint import arb, ctx
+
+    with ctx.workprec(128):
+        al = Level.from_eps("1/2").alpha().arb()
+        sum_mu = (1 + 3 * al) ** -5
+        prop5 = (sum_mu / arb(fmpq(3, 10)) ** 5).log() / arb(2).log()
+        e = 1 / al
+        thm3b = 5 * (4 * e / (3 + e)).log() / arb(2).log()
+    return decimal_enclosure(lambda: prop5, 6), decimal_enclosure(lambda: thm3b, 6)
+
+
+def _ex3_findings(led, decided, a_star, p5, t3) -> None:
+    """ECP14 Ex. 3's printed statements against the certified range and the enclosed bounds."""
+    led.compare("the range of eps where pi is regular", "0.48 <= eps <= 1", f"eps >= log 2 = 0.6931... (a = {a_star})",
+                agrees=False if decided else None)
+    led.compare("Theorem 3's bound at eps = 1/2", "2.5", f"[{t3[0]}, {t3[1]}]",
+                agrees=Decimal(t3[0]) <= Decimal("2.55") and Decimal(t3[1]) >= Decimal("2.45"))
+    led.compare("Prop. 5's bound at eps = 1/2", "1.2 (a bound)",
+                f"the formula gives [{p5[0]}, {p5[1]}] but pi is not regular there, so it is no bound",
+                agrees=False if decided else None)
 
 
 def sum_query_metric(u: int = 150, v: int = 5):
@@ -278,17 +333,20 @@ def _threshold_claim(metric, printed: str, width):
     assert t.lo_rational is not None and t.hi_rational is not None  # a certified bracket
     p = fmpq(int(printed.split("/")[0]), int(printed.split("/")[1]))
     lo, hi = fmpq(t.lo_rational), fmpq(t.hi_rational)
-    status = "reproduced" if lo <= p <= hi else "differs"
-    body = (f"Certified bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at {t.negative_at_lo!r} is "
+    led = Ledger()
+    led.check(not (p < lo and at.holds is True) and not (p > hi and at.holds is False),
+              "the certificate at the printed level contradicts the certified threshold bracket")
+    led.compare("the threshold", f"{float(p):g}", f"in [{t.lo}, {t.hi}]", agrees=lo <= p <= hi)
+    body = (f"Certified bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at {label_text(t.negative_at_lo)} is "
             f"certified < 0 (no tight-constraints mechanism), at eps = {t.hi} every z_i > 0 (one exists).\n\n"
             f"At the printed value eps = {printed}: {at.verdict.value} -- "
             + ("every z_i certified positive." if at.holds is True else
-               f"z at {at.evidence.negative[:1]} is certified negative ({_z_at(at, at.evidence.negative[0])}), "
+               f"z at {label_text(at.evidence.negative[0])} is certified negative ({_z_at(at, at.evidence.negative[0])}), "
                "so no tight-constraints mechanism exists there (equivalently the uniform prior is not regular).")
             + "\n\n" + c.to_markdown())
-    exact = (f"threshold in [{t.lo}, {t.hi}] (certified); printed {float(p):g}"
-             + ("" if status == "reproduced" else f" -- at eps = {float(p):g} none exists (certified)"))
-    return ClaimResult(status, exact, [("Threshold", body)], [c, at])
+    return led.result(f"threshold in [{t.lo}, {t.hi}] (certified); at eps = {float(p):g} a tight-constraints mechanism "
+                      + {"holds": "exists", "fails": "does not exist"}.get(at.verdict.value, "is undecided") + " (certified)",
+                      [("Threshold", body)], [c, at])
 
 
 @register("ECP14-sec7.1-sum", "ECP14", "Section 7.1 (sum query)",
@@ -322,16 +380,16 @@ def thm1() -> ClaimResult:
              ("sum on {0,1,2}^2", [0, 1, 2], 2, lambda x: sum(x)),
              ("max on {0,1,2}^2", [0, 1, 2], 2, lambda x: max(x)),
              ("(x1, x1 + x2) on {0,1}^2", [0, 1], 2, lambda x: (x[0], x[0] + x[1]))]
-    rows, ok, certs = [], True, []
+    rows, certs, led = [], [], Ledger()
     for name, V, u, q in cases:
         X = hamming(V, u)
         tuples = [tuple(int(c) for c in p.split(",")) for p in X.points]
         f = {p: str(q(t)) for p, t in zip(X.points, tuples)}
         Y = induced(V, u, q)
         us, why = uniformly_sensitive(X, Y, f, 1)
-        ok &= us
+        led.compare(f"{name}: uniformly 1-sensitive (Corollary 1)", "yes", "yes" if us else f"no ({why})", agrees=us)
         mechs = [("exponential, beta = log(3)", exponential(Y, beta="log(3)")),
-                 ("randomized response p = 1/(m + 3)", randomized_response(list(Y.points), p=f"1/({len(Y) - 1} + 3)"))]
+                 ("randomized response on the m + 1 = |Y| values, p = 1/(m + 3)", randomized_response(list(Y.points), p=f"1/({len(Y) - 1} + 3)"))]
         for mname, H in mechs:
             HF = compose_query(H, f, X)
             for eps in ("log(3)", "log(2)", "log(9)"):
@@ -341,21 +399,23 @@ def thm1() -> ClaimResult:
                 # rational entries: never the symbolic all-eps fallback
                 assert isinstance(a.evidence, PrivacyEvidence) and isinstance(b.evidence, PrivacyEvidence)
                 same = a.holds is b.holds and a.evidence.epsilon == b.evidence.epsilon
-                ok &= same
+                led.compare(f"{name}, {mname}, eps = {eps}", "H private iff H o f private",
+                            f"{a.verdict.value} / {b.verdict.value}, smallest eps {a.evidence.epsilon} / "
+                            f"{b.evidence.epsilon}", agrees=None if UNDECIDED in (a.holds, b.holds) else same)
                 rows.append([name, mname, eps, a.verdict.value, b.verdict.value, a.evidence.epsilon, same])
     # a metric for which the sum query is not uniformly 2-sensitive: d_Y = |i - j| on {0..4}
     X = hamming([0, 1, 2], 2)
     f = {p: str(sum(int(c) for c in p.split(","))) for p in X.points}
     us, why = uniformly_sensitive(X, path(5), f, 2)
-    ok &= not us
+    led.check(not us, "the sum query is reported uniformly 2-sensitive for |i - j|")
     body = ("Uniform 1-sensitivity w.r.t. the Hamming metric and the induced graph holds in every case (decided "
             "exactly). For each mechanism H on the induced graph and each level, H is eps d_~f-private iff H o f is "
             "eps-DP on the databases, and the exact smallest eps agree:\n\n"
             + md_table(["query", "H", "eps", "H on d_~f", "H o f on d_h", "smallest eps", "agree"], rows)
             + f"\n\nCounter-check: the sum on {{0,1,2}}^2 with d_Y = |i - j| is not uniformly 2-sensitive: {why}.\n")
-    return ClaimResult("reproduced" if ok else "differs",
-                       "uniform 1-sensitivity decided exactly; H private iff H o f private, with equal smallest eps, "
-                       f"in all {len(rows)} checks", [("Checks", body)], certs)
+    return led.result(f"uniform 1-sensitivity decided exactly for {len(cases)} queries; H and H o f decided at "
+                      f"{len(rows)} (query, mechanism, level) triples, smallest eps equal in "
+                      f"{sum(r[-1] is True for r in rows)}", [("Checks", body)], certs)
 
 
 def _decimals(enc, digits: int = 10) -> str:
@@ -380,7 +440,7 @@ FIG6_CASES = (("sum query", sum_query_metric, 751, 5, 1, ("4/5", "1", "13/10"),
           "mechanism.",
           "Figure 6: the tight-constraints curve above the geometric one on the printed eps ranges")
 def fig6() -> ClaimResult:
-    rows, certs, ok = [], [], True
+    rows, certs, led = [], [], Ledger()
     for name, build, N, step, power, eps_list, spec in FIG6_CASES:
         metric = build()
         for eps in eps_list:
@@ -388,13 +448,15 @@ def fig6() -> ClaimResult:
             tc = tight_constraints(metric, Level.from_eps(eps))
             certs.append(tc)
             if tc.holds is not True:
-                ok &= tc.holds is False
+                led.compare(f"{name}, eps = {eps}: the tight-constraints curve", "defined, above the geometric one",
+                            _no_tight(tc), agrees=False if tc.holds is False else None)
                 rows.append([name, eps, _no_tight(tc), _decimals(g), "-"])
                 continue
             cmp = compare_utilities(eps, tc, "geometric", {"values": N, "step": step, "power": power}, metric=spec)
             certs.append(cmp)
-            ok &= cmp.holds is True
             t = cmp.evidence.tight_utility
+            led.compare(f"{name}, eps = {eps}: tight-constraints utility", "above the geometric one",
+                        f"[{t[0]}, {t[1]}] against {_decimals(g)}", agrees=cmp.holds)
             rows.append([name, eps, f"[{t[0]}, {t[1]}]", _decimals(g), cmp.verdict.value])
     body = ("Utility for the uniform prior with optimal remaps. Tight-constraints mechanism: by Theorem 2 its utility "
             "is sum(mu) = sum(z)/|Y| (the bound is attained, Prop. 7), summed from the certified enclosures of z "
@@ -407,10 +469,8 @@ def fig6() -> ClaimResult:
             + "\n\nAt the low ends of the printed ranges (eps = 0.8 for the sum query, 0.9 for the 2-count query) no "
             "tight-constraints mechanism exists (see ECP14-sec7.1-*), so the tight curve cannot start there; where it "
             "exists it is above the geometric one, as the figure shows.\n")
-    return ClaimResult("differs",
-                       ("tight > geometric wherever the tight mechanism exists (certified)" if ok else
-                        "tight NOT certified above geometric at some level") + "; but it does not exist at the start "
-                       "of the printed ranges (eps = 0.8 / 0.9)", [("Utilities", body)], certs)
+    return led.result(f"utilities certified at {len(rows)} levels of the two queries (table)", [("Utilities", body)],
+                      certs)
 
 
 #: ECP14 sec. 7.2: the grid side and the levels certified by the claim (the full curve: benchmarks/bench_ecp14.py)
@@ -484,7 +544,7 @@ def sec72() -> ClaimResult:
     certs: list[Certificate]
     none_at: list[str]
     undecided_at: list[str]
-    rows, certs, better_all, none_at, undecided_at = [], [th], True, [], []
+    rows, certs, none_at, undecided_at, led = [], [th], [], [], Ledger()
     for eps in SEC72_EPS:
         lap = planar_laplace_utility(N, eps)
         tc = tight_constraints(m, Level.from_eps(eps))
@@ -493,19 +553,15 @@ def sec72() -> ClaimResult:
         actual = _outward(*small.evidence.enclosure)
         if tc.holds is not True:
             (none_at if tc.holds is False else undecided_at).append(eps)
+            led.compare(f"eps = {eps}: the tight-constraints mechanism", "exists, utility above planar Laplace",
+                        _no_tight(tc), agrees=False if tc.holds is False else None)
             rows.append([eps, _no_tight(tc), _decimals(lap.enclosure), "-", actual])
             continue
         cmp = compare_utilities(eps, tc, "planar-laplace", {"side": N})
         certs.append(cmp)
-        better_all &= cmp.holds is True
         tu = cmp.evidence.tight_utility
+        led.compare(f"eps = {eps}: tight-constraints utility", "above planar Laplace",
+                    f"[{tu[0]}, {tu[1]}] against {_decimals(lap.enclosure)}", agrees=cmp.holds)
         rows.append([eps, f"[{tu[0]}, {tu[1]}]", _decimals(lap.enclosure), cmp.verdict.value, actual])
     body = _sec72_body(N, t, rows)
-    status = "undecided" if undecided_at else ("differs" if none_at or not better_all else "reproduced")
-    return ClaimResult(status,
-                       f"{N} x {N} grid: threshold in [{t.lo}, {t.hi}]; tight > planar Laplace wherever the tight "
-                       "mechanism exists (certified at eps = " + ", ".join(e for e in SEC72_EPS if e not in
-                                                                           none_at + undecided_at)
-                       + ")" + (f"; at eps = {', '.join(none_at)} none exists (certified)" if none_at else "")
-                       + (f"; existence undecided at eps = {', '.join(undecided_at)}" if undecided_at else ""),
-                       [("Utilities", body)], certs)
+    return led.result(f"{N} x {N} grid: threshold in [{t.lo}, {t.hi}]", [("Utilities", body)], certs)

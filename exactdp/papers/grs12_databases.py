@@ -15,7 +15,7 @@ from flint import fmpq
 
 from ..exact import LinearProgram, Rad, exact_str, optimal_face_constraints, solve_lp, solve_lp_irrational
 from ..certify import certify_lp_optimum
-from .registry import ClaimResult, md_table, register
+from .registry import ClaimResult, Ledger, md_table, register
 
 DBS = [frozenset(s) for k in range(4) for s in itertools.combinations((1, 2, 3), k)]
 IDX = {D: i for i, D in enumerate(DBS)}
@@ -254,15 +254,33 @@ def proof_bounds():
 def thm63() -> ClaimResult:
     delta, e = fmpq(1, 10), fmpq(1, 20)
     f = _thm63_facts(delta, e)
-    ok = f["match"] and f["mirror"] and f["unique"] and f["impossible"] and f["proof_ok"] and f["t_ok"]
     t_lo, t_hi = f["t"]
-    return ClaimResult("reproduced" if ok else "differs",
-                       f"published users (delta = {delta}, e = {e}): Figure 4's eight fractions are user 1's exact LP "
-                       f"optimum, which is unique; no mechanism is optimal for both (exact t* = "
-                       f"{exact_str(f['sim'].value)} > 0); the proof's 7/12, 1/6, ratio 7/2 > 2 exactly; the same "
-                       f"holds with 2^(1 - delta) replaced by any t in ({exact_str(t_lo)}, "
-                       f"{'oo' if t_hi is None else exact_str(t_hi)}) (every delta < 1, the absolute loss included)",
-                       [("Two users over databases", _thm63_body(delta, e, f))], f["certs"])
+    led = Ledger()
+    got = _rows4(f["s1"].x)
+    led.compare("Figure 4 (user 1's optimum)", _fig4_text(FIGURE_4), _fig4_text(got), agrees=f["match"])
+    led.check(f["mirror"], "user 2's optimum is not the mirror image of user 1's")
+    led.compare("uniqueness of user 1's optimum", "unique", "unique (certified)" if f["unique"] else "not certified",
+                agrees=True if f["unique"] else None)
+    led.compare("a mechanism optimal for both users", "none exists", f"least violation t* = {exact_str(f['sim'].value)}",
+                agrees=f["impossible"])
+    lo, hi = f["lo"], f["hi"]
+    led.compare("the proof's masses on l and their ratio", "7/12, 1/6, 3.5 > 1/alpha = 2",
+                f"{exact_str(lo)}, {exact_str(hi)}, {exact_str(lo / hi)}", agrees=f["proof_ok"])
+    led.compare("the instance for a small delta > 0 (t = 2^(1 - delta) just below 2)", "works",
+                f"the optimal bases hold for t in ({exact_str(t_lo)}, {'oo' if t_hi is None else exact_str(t_hi)})",
+                agrees=f["t_ok"])
+    return led.result(f"published users (delta = {delta}, e = {e}): user 1's exact LP optimum "
+                      f"{'(unique)' if f['unique'] else '(uniqueness not certified)'} on outputs 1, 2 is "
+                      f"{_fig4_text(got)}; least violation of simultaneous optimality t* = "
+                      f"{exact_str(f['sim'].value)}; the proof's masses {exact_str(lo)}, {exact_str(hi)}, ratio "
+                      f"{exact_str(lo / hi)}; the optimal bases hold for t = 2^(1 - delta) in ({exact_str(t_lo)}, "
+                      f"{'oo' if t_hi is None else exact_str(t_hi)})",
+                      [("Two users over databases", _thm63_body(delta, e, f))], f["certs"])
+
+
+def _fig4_text(rows) -> str:
+    """Figure 4's rows as ``{1}: 11/12, 1/12; ...`` (database labels as sets, exact fractions)."""
+    return "; ".join(f"{label(D)}: {exact_str(rows[D][0])}, {exact_str(rows[D][1])}" for D in sorted(rows, key=sorted))
 
 
 def _thm63_facts(delta, e) -> dict:
@@ -280,8 +298,8 @@ def _thm63_facts(delta, e) -> dict:
     certs = _thm63_certificates(s1, s2, atom, sim, lo_sol, hi_sol)
     return {"p1": p1, "s1": s1, "s2": s2, "sim": sim, "lo": lo, "hi": hi, "t": (t_lo, t_hi), "certs": certs,
             "match": _rows4(s1.x) == FIGURE_4,
-            "mirror": all((s2.x[IDX[_swap12(D)] * 4 + 1], s2.x[IDX[_swap12(D)] * 4 + 2]) == FIGURE_4[D]
-                          for D in FIGURE_4),
+            "mirror": all((s2.x[IDX[_swap12(D)] * 4 + 1], s2.x[IDX[_swap12(D)] * 4 + 2]) == _rows4(s1.x)[D]
+                          for D in FIGURE_4),       # user 2's optimum against user 1's (not against the print)
             "unique": certs[0].evidence.unique is not None, "impossible": sim.value > 0,
             "proof_ok": lo == fmpq(7, 12) and hi == fmpq(1, 6) and lo / hi == fmpq(7, 2) and lo / hi > 1 / ALPHA,
             "t_ok": iv is not None and (t_lo is None or t_lo < 2) and (t_hi is None or t_hi > 2),
@@ -313,11 +331,11 @@ def _thm63_body(delta, e, f) -> str:
             f"{{1}} 1/4, {{2}} 1/4, {{1,3}} e, {{2,3}} 1/2 - e with e = {e}; user 2 interchanges rows 1 and 2. Only "
             "the distances 1 and 2 occur with positive prior, so the cost is c0 + c1 t with the single radical "
             f"t = 2^(1 - delta) = 2^(9/10).\n\n**User 1's optimum** ({s1.method}); value `{s1.value}`:\n\n" + tab +
-            f"\n\nEvery fraction of Figure 4 is reproduced exactly: {f['match']}; user 2's optimum is the mirror "
-            f"image: {f['mirror']} (value `{s2.value}`). Over the whole optimal face (complementary slackness with "
+            f"\n\nFigure 4 prints {_fig4_text(FIGURE_4)}; the exact optimum gives {_fig4_text(_rows4(x))} on "
+            f"outputs 1 and 2. User 2's optimum is the mirror image (value `{s2.value}`). Over the whole optimal face (complementary slackness with "
             "the verified dual: rational constraints), every free entry has min = max (two exact LPs each, their "
-            f"duals in the certificate): {f['unique']}, so user 1's optimal mechanism is unique, as the paper says "
-            "(the rank test alone does not certify it: the optimum is degenerate).\n\n"
+            "duals in the certificate)" + (", so user 1's optimal mechanism is unique, as the paper says "
+            if f["unique"] else "is NOT certified, so uniqueness stays open ") + "(the rank test alone does not certify it: the optimum is degenerate).\n\n"
             "**No simultaneously optimal mechanism (exact LP).** A mechanism with remaps inducing an optimal "
             "mechanism for each user can be taken with 16 outputs (a, b) (Lemma 6.4, randomised remaps by splitting "
             "outputs); its two induced mechanisms must lie on the two optimal faces. Minimising the violation t "
@@ -326,7 +344,7 @@ def _thm63_body(delta, e, f) -> str:
             "m = (1,2), n = (2,1), o = (2,2): min over mechanisms of the mass on l at {1} is "
             f"{exact_str(f['lo'])}, and the max at {{1,3}} (using only the constraints between databases two or "
             f"more rows apart, factor alpha^d) is {exact_str(f['hi'])}; ratio >= {exact_str(f['lo'] / f['hi'])} > "
-            f"1/alpha = 2 although {{1}} and {{1,3}} are neighbours. Printed: 7/12, 1/6, 3.5: {f['proof_ok']}.\n\n"
+            f"1/alpha = 2 although {{1}} and {{1,3}} are neighbours. The proof prints 7/12, 1/6 and 3.5.\n\n"
             "**Every small delta, and beyond.** The dual is linear in the cost's components, so with the same "
             "basis the reduced costs and multipliers are exact affine functions v0 + v1 t of t = 2^(1 - delta), and "
             "the (rational) vertex does not depend on t. Both users' bases stay optimal exactly for t in "
@@ -340,7 +358,8 @@ def _thm63_body(delta, e, f) -> str:
                "at t = 1 (delta = 1, the binary loss) the interval ends."
                if t_lo == 1 and t_hi is None else ".") + "\n\n"
             "**The prior's e.** Figure 4's rows are reproduced for e = "
-            + ", ".join(f"{exact_str(a)}: {b}" for a, b in f["es"]) + " (e must be small).\n\n"
+            + ", ".join(exact_str(a) for a, b in f["es"] if b) + " and not for e = "
+            + ", ".join(exact_str(a) for a, b in f["es"] if not b) + " (e must be small).\n\n"
             "**Certificates.** Five `lp` certificates, each re-checked from its JSON alone: both users' optima "
             "(affine in t on their intervals; user 1's with the uniqueness duals), the simultaneous-optimality LP "
             "and the proof's two bounds.\n\n"

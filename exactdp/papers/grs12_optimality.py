@@ -20,10 +20,11 @@ from ..exact import LinearProgram, exact_number, exact_str, solve_lp
 from ..mechanisms import geometric
 from ..metrics import path
 from ..theory.optimality import (JOURNAL_GLYPHS, certify_universal_optimality, check_lemmas, constraint_matrix,
-                                 lemma_5_11_remap, optimal_mechanism)
+                                 lemma_5_11_remap, optimal_mechanism, user_lp)
 from ..theory.remaps import bayes_remap
 from ..theory.users import LOSSES, User, expected_loss, power_loss
-from .registry import ClaimResult, md_table, register
+from ..certificate import UNDECIDED
+from .registry import ClaimResult, Ledger, md_table, register
 
 ALPHAS = ("1/2", "1/3", "2/3", "9/10")
 SEED = 20261122
@@ -99,18 +100,94 @@ def thm31() -> ClaimResult:
         if all(p > 0 for p in u.prior) and _strict(u):
             strict += 1
             _count_lemmas(c, n, a, pattern)
-    ok_lemmas = all(v == strict for v in pattern.values())
+    led = Ledger()
+    for n, a, u, c in results:
+        led.compare(f"n = {n}, alpha = {a}, {u.name}", "remapped geometric mechanism optimal",
+                    "optimal" if c.holds is True else c.verdict.value,
+                    agrees=None if c.holds is UNDECIDED else c.holds is True)
+        led.check(c.recheck().status != "refuted", f"n = {n}, alpha = {a}, {u.name}: the certificate is refuted")
+    for k, v in pattern.items():
+        led.compare(f"{k} on the LP optimum", f"holds for all {strict} users under its hypotheses", f"holds for {v}",
+                    agrees=v == strict)
     example = results[2 * 12 + 0][3]  # n = 3, alpha = 1/2, absolute loss
+    ex_user = results[2 * 12 + 0][2]
     fixed = [r for r in results if r[2].name != "random user"]
     rnd = [r for r in results if r[2].name == "random user"]
-    status = "reproduced" if not fails and ok_lemmas else "differs"
-    exact = (f"remapped geometric = LP optimum exactly for all {len(results)} users "
-             f"({len(fixed)} uniform-prior instances and {len(rnd)} random users)") if not fails else \
-        f"differs for {fails[:5]}"
-    return ClaimResult(status, exact, [("Instances", _thm31_body(fixed, rnd, pattern, strict)),
-                                       ("Worked certificate: n = 3, alpha = 1/2, absolute loss",
-                                        example.to_markdown())],
-                       [r[3] for r in results])
+    attained = sum(1 for r in results if r[3].holds is True)
+    return led.result(f"remapped geometric = LP optimum exactly for {attained} of {len(results)} users "
+                      f"({len(fixed)} uniform-prior instances and {len(rnd)} random users)",
+                      [("Instances", _thm31_body(fixed, rnd, pattern, strict)),
+                       ("Worked certificate: n = 3, alpha = 1/2, absolute loss", example.to_markdown()),
+                       ("The dual in full, checkable by hand (n = 3, alpha = 1/2, absolute loss)",
+                        _dual_by_hand(example, ex_user, led))],
+                      [r[3] for r in results])
+
+
+def _uniqueness_text(lp, red, pos, N) -> str:
+    """The rank argument for a unique optimum, with its numbers (GRS12 Thm 3.1's worked instance)."""
+    from flint import fmpq_mat
+
+    F = [j for j in range(lp.n) if red[j] == 0]
+    rows = [r for r in lp.A_eq] + [lp.A_ub[k] for k in pos]
+    M = fmpq_mat(len(rows), max(len(F), 1))
+    for i, r in enumerate(rows):
+        for c_, j in enumerate(F):
+            M[i, c_] = r.get(j, 0)
+    rank = M.rank() if F else 0
+    if rank == len(F):
+        return (f"Uniqueness. Every optimal point has x_j = 0 where the reduced cost is positive and satisfies "
+                f"with equality every constraint whose multiplier is positive (complementary slackness). That "
+                f"leaves the {len(F)} variables with zero reduced cost, tied by the {N} row sums and the "
+                f"{len(pos)} constraints with positive multiplier: a linear system of rank {rank} = {len(F)} in "
+                f"them, so it has one solution and the optimum is unique.")
+    return (f"Uniqueness is not proved: the {len(F)} variables with zero reduced cost are tied by a system of "
+                f"rank {rank} only.")
+
+
+def _dual_by_hand(cert, user: User, led: Ledger) -> str:
+    """The whole dual of one optimality certificate: y, every positive multiplier, every reduced cost, and the
+    rank argument behind uniqueness -- each a line a reader can check with fractions."""
+    ev = cert.evidence
+    n, a = ev.n, fmpq(ev.alpha)
+    N = n + 1
+    lp = user_lp(n, a, user)
+    x = [fmpq(v) for v in ev.lp.x]
+    y = [fmpq(v) for v in ev.lp.y]
+    lam = [fmpq(v) for v in ev.lp.lam]
+    red = list(lp.c)
+    red = [fmpq(v) for v in red]
+    for k, r in enumerate(lp.A_eq):
+        for j, v in r.items():
+            red[j] -= v * y[k]
+    for k, r in enumerate(lp.A_ub):
+        for j, v in r.items():
+            red[j] += v * lam[k]
+    led.check(all(v >= 0 for v in red) and all(v == 0 for v, xj in zip(red, x) if xj != 0)
+              and all(v >= 0 for v in lam), "the certificate's dual is not feasible or not complementary")
+    name = lambda j: f"x_{j // N}{j % N}"  # noqa: E731
+
+    def con(k):
+        (j1, f), (j2, _) = lp.A_ub[k].items()
+        return f"{exact_str(f)} {name(j1)} <= {name(j2)}"
+
+    pos = [k for k in range(len(lam)) if lam[k] > 0]
+    tab = md_table(["i \\ r"] + list(range(N)), [[i] + [exact_str(red[i * N + r]) for r in range(N)]
+                                                   for i in range(N)])
+    uniq = _uniqueness_text(lp, red, pos, N)
+    return (f"The LP: minimise sum_i p_i sum_r l(i, r) x_ir with p = ({', '.join(exact_str(fmpq(v)) for v in ev.prior)}) "
+            f"and l(i, r) = |i - r|, subject to the row sums sum_r x_ir = 1 (multipliers y_i), the privacy "
+            f"constraints alpha x_ir <= x_(i+1)r and alpha x_(i+1)r <= x_ir (multipliers lambda >= 0) and x >= 0.\n\n"
+            f"Dual solution: y = ({', '.join(exact_str(v) for v in y)}); the {len(pos)} positive multipliers "
+            f"(all other {len(lam) - len(pos)} are 0):\n\n"
+            + md_table(["constraint", "lambda"], [[con(k), exact_str(lam[k])] for k in pos])
+            + "\n\nReduced costs r_ir = p_i l(i, r) - y_i + sum over constraints of lambda times the coefficient "
+            "of x_ir (the coefficient is alpha where x_ir is scaled, -1 where it is the bound): every one is >= 0 "
+            "(dual feasibility), and it is 0 wherever x_ir > 0 (complementary slackness), so the duality gap is 0:"
+            "\n\n" + tab + "\n\nPrimal optimum x (rows i, columns r):\n\n"
+            + md_table(["i \\ r"] + list(range(N)), [[i] + [exact_str(x[i * N + r]) for r in range(N)]
+                                                       for i in range(N)])
+            + f"\n\nDual value sum_i y_i = {exact_str(sum(y, fmpq(0)))} = the primal value {ev.lp.value}.\n\n" + uniq
+            + "\n")
 
 
 def _count_lemmas(c, n, a, pattern) -> None:
@@ -201,25 +278,33 @@ def fig2() -> ClaimResult:
             "(1/4, 0, 1/4, 0, 1/4, 1/4), loss l(i, j) = |i - j|^(3/2), whose values 1, 2 sqrt 2, 3 sqrt 3, 8, "
             "5 sqrt 5 are irrational: the LP's constraints are rational, its cost is not.\n\n"
             "The truncated geometric mechanism with output 1 sent to 2:\n\n" + table + "\n\n"
-            f"Equal, entry by entry, to the table printed in the paper: {same}.\n\n"
-            "**Optimal for the published user, exactly.** The user-specific LP was solved by the radical LP "
-            f"({sol.method}). Its optimum is the printed table: {is_opt}; unique (rank test on the optimal face): "
-            f"{sol.unique}. Optimal value `{sol.value}`. The dual for the row sums is "
+            + ("Equal, entry by entry, to the table printed in the paper.\n\n" if same else
+               "NOT equal to the table printed in the paper.\n\n")
+            + "**Optimal for the published user, exactly.** The user-specific LP was solved by the radical LP "
+            f"({sol.method}). Its optimum {'is' if is_opt else 'is NOT'} the printed table; "
+            + ("it is unique (rank test on the optimal face)" if sol.unique is True else
+               "its uniqueness is not certified (rank test on the optimal face)")
+            + f". Optimal value `{sol.value}`. The dual for the row sums is "
             + ", ".join(f"`{y}`" for y in sol.y) + f"; {lam_pos} privacy multipliers are positive and "
             f"{len(pos)} of the 36 reduced costs positive (every other one exactly 0), each sign decided exactly "
             "(real radicals are linearly independent over Q, then balls)"
             + (f"; the smallest positive reduced cost is `{tightest}`" if tightest is not None else "") + ".\n\n"
             f"**Theorem 3.1 on this user.** The Bayes remap of the truncated geometric mechanism sends "
             f"{', '.join(f'{z} -> {r}' for z, r in mapping.items())}; the remapped mechanism is the printed table, "
-            f"with expected loss `{g_loss}` = the LP optimum: {attains}.\n\n"
+            f"with expected loss `{g_loss}`, " + ("equal to" if attains else "NOT equal to") + " the LP optimum.\n\n"
             "The reconstruction used before the journal's user was restored (uniform prior on {0, 2, 3, 4, 5}, "
             "absolute loss, found by search) is dropped: it showed only that some user has this optimum.\n")
-    ok = same and is_opt and sol.unique is True and attains
-    return ClaimResult("reproduced" if ok else "differs",
-                       f"Figure 2 = truncated geometric(5, 1/2) with 1 -> 2, exactly; it is the unique LP optimum for "
-                       f"the published user (prior (1/4, 0, 1/4, 0, 1/4, 1/4), loss abs(i - j)^(3/2)), value "
-                       f"{sol.value}, with an exact radical dual certificate", [("Figure 2", body)],
-                       [certify_universal_optimality(5, u, alpha="1/2")])
+    led = Ledger()
+    first = ", ".join(exact_str(v) for v in printed.rows()[0])
+    led.compare("Figure 2's table", f"first row {first}, ...", "truncated geometric(5, 1/2) with 1 -> 2, first row "
+                + ", ".join(exact_str(v) for v in M.rows()[0]), agrees=same)
+    led.compare("optimality of Figure 2 for the published user", "optimal",
+                f"the exact LP optimum {'is' if is_opt else 'is not'} Figure 2 (value {sol.value})", agrees=is_opt)
+    led.check(attains, "the remapped geometric mechanism misses the LP optimum (Theorem 3.1 is certified elsewhere)")
+    return led.result(f"Figure 2 is the exact LP optimum for the published user (prior (1/4, 0, 1/4, 0, 1/4, 1/4), "
+                      f"loss abs(i - j)^(3/2)), value {sol.value}, with an exact radical dual certificate"
+                      + ("; unique" if sol.unique is True else "; uniqueness not certified"),
+                      [("Figure 2", body)], [certify_universal_optimality(5, u, alpha="1/2")])
 
 
 def journal_pattern(C) -> list[str]:
@@ -250,27 +335,35 @@ def fig3() -> ClaimResult:
             "alpha from row i to row i+1); U: x_(i+1)j = x_ij / alpha is tight (it goes up); S: slack; 0: zero "
             "column. Each glyph was computed from the exact entries of Figure 2 (exact comparisons).\n\n"
             + table + "\n\n"
-            f"Equal to the printed pattern, entry by entry: {same}"
-            + (f" (differences (i, j, printed, computed): {diff})" if diff else "") + ". The entries that survived "
-            f"in the arXiv text (column 1 all zero, S at row 1, column 2) agree: {surv}.\n\n"
-            "**Section 5 on this matrix.** " + ", ".join(f"{k}: {v}" for k, v in lemmas.items())
+            + ("Equal to the printed pattern, entry by entry" if same else
+               "Not equal to the printed pattern; differences (row pair, column, printed, computed): "
+               + "; ".join(f"({i}, {j}, {a}, {b})" for i, j, a, b in diff))
+            + ". The entries that survived in the arXiv text (column 1 all zero, S at row 1, column 2) "
+            + ("agree" if surv else "do NOT agree") + ".\n\n"
+            "**Section 5 on this matrix.** " + ", ".join(f"{k} {'holds' if v else 'FAILS'}" for k, v in lemmas.items())
             + " (Lemma 5.5: every row is D* S? U* ignoring 0 columns; Lemma 5.6: row i+1 has one more D than row i, "
             "or as many when it has an S; Lemma 5.9: the k-th non-zero column is U^a S^s D^rest with a the number "
             "of results sent to earlier columns).\n\n"
-            f"Lemma 5.11: the remap read off the column patterns sends {mapping}; applied to the truncated "
-            f"geometric mechanism it rebuilds Figure 2 exactly: {reproduces}.\n")
+            "Lemma 5.11: the remap read off the column patterns sends "
+            + ", ".join(f"{z} -> {r}" for z, r in mapping.items()) + "; applied to the truncated geometric mechanism "
+            + ("it rebuilds Figure 2 exactly.\n" if reproduces else "it does NOT rebuild Figure 2.\n"))
     priv = certify_privacy(M, path(6), alpha="1/2")
     assert isinstance(priv.evidence, PrivacyEvidence)  # a rational alpha: never the all-eps fallback
     glyphs = sum(g in "DU" for row in got for g in row)
     body += (f"\n**Certificate.** The exact privacy check of Figure 2's mechanism at alpha = 1/2 on the path 0..5 "
              f"(`privacy`, re-checked from its JSON) finds {priv.evidence.tight_count} tight constraints: exactly the "
              f"{glyphs} D and U glyphs above; all others are slack (S) or in the zero column.\n")
-    ok = same and surv and all(lemmas.values()) and reproduces and priv.holds is True \
-        and priv.evidence.tight_count == glyphs
-    return ClaimResult("reproduced" if ok else "differs",
-                       "the constraint matrix of Figure 2, computed exactly, is the journal's pattern entry by entry "
-                       "(D0UUUU / D0SUUU / D0DUUU / D0DDUU / D0DDDU); Lemmas 5.5, 5.6, 5.9 hold and the Lemma 5.11 "
-                       "remap rebuilds Figure 2", [("Figure 3", body)], [priv])
+    led = Ledger()
+    led.compare("Figure 3's pattern", " / ".join(FIGURE_3), " / ".join(got), agrees=same)
+    led.compare("the entries surviving in the arXiv text", "column 1 zero, S at row 1, column 2",
+                "agree" if surv else "differ", agrees=surv)
+    for k, v in lemmas.items():
+        led.compare(f"{k} on Figure 2's matrix", "holds", "holds" if v else "fails", agrees=bool(v))
+    led.compare("Lemma 5.11's remap", "rebuilds Figure 2", "rebuilds it" if reproduces else "does not", agrees=reproduces)
+    led.check(priv.holds is True and priv.evidence.tight_count == glyphs,
+              "the privacy certificate's tight constraints differ from the D and U glyphs")
+    return led.result("the constraint matrix of Figure 2, computed exactly: " + " / ".join(got)
+                      + f"; {priv.evidence.tight_count} tight constraints, certified", [("Figure 3", body)], [priv])
 
 
 #: the footnote's example (journal version, footnote to Sec. 5; arXiv footnote 4 only says such vertices exist)
@@ -355,13 +448,20 @@ def _remap_farkas(G, V, Y):
           "a vertex, no remap of the truncated geometric mechanism, optimal with value 1/3, not the unique optimum")
 def fn_vertex() -> ClaimResult:
     f = _footnote_facts()
-    ok = f["feasible"] and f["rank"] == f["n"] and f["optimal"] and f["not_unique"] and f["no_remap"] is True \
-        and f["value"] == fmpq(1, 3)
-    return ClaimResult("reproduced" if ok else "differs",
-                       f"V is a vertex (rank {f['rank']}), optimal with value {exact_str(f['value'])} = the LP "
+    led = Ledger()
+    led.compare("V is a vertex", "a vertex", f"rank {f['rank']} of {f['n']}, feasible: "
+                + ("yes" if f["feasible"] else "no"), agrees=f["feasible"] and f["rank"] == f["n"])
+    led.compare("V's value and optimality", "optimal with value 1/3",
+                f"value {exact_str(f['value'])}, optimum {exact_str(f['opt'])}",
+                agrees=f["optimal"] and f["value"] == fmpq(1, 3))
+    led.compare("uniqueness", "not the unique optimum", "a second optimum" if f["not_unique"] else "none found",
+                agrees=True if f["not_unique"] else None)
+    led.compare("a remap of the truncated geometric mechanism", "no remap gives V",
+                "none (Farkas certificate)" if f["no_remap"] else "a remap exists", agrees=f["no_remap"] is True)
+    return led.result(f"V is a vertex (rank {f['rank']}), optimal with value {exact_str(f['value'])} = the LP "
                        f"optimum, not unique (a second optimal point exhibited), and no remap of the truncated "
                        f"geometric mechanism ({_farkas_words(f)}); the best remap of G loses "
-                       f"{exact_str(f['best'])}", [("The footnote's vertex", _footnote_body(f))], f["certs"])
+                      f"{exact_str(f['best'])}", [("The footnote's vertex", _footnote_body(f))], f["certs"])
 
 
 def _farkas_words(f) -> str:
@@ -437,18 +537,20 @@ def _footnote_body(f) -> str:
             "are optimal for no user with a monotone loss).** n = 3, alpha = 1/2, uniform prior, loss rows "
             "(1,0,0,1), (0,1,1,0), (0,0,1,1), (1,1,0,1). The loss is not monotone in |i - j| ("
             f"{f['monotone']}).\n\n"
-            f"- V is feasible (rows sum to 1, every privacy constraint, x >= 0), exactly: {f['feasible']};\n"
-            f"- V is a vertex: the constraints tight at V have rank {f['rank']} = {f['n']} (the number of "
-            f"variables): {f['rank'] == f['n']};\n"
+            f"- V {'is' if f['feasible'] else 'is NOT'} feasible (rows sum to 1, every privacy constraint, x >= 0), "
+            "checked exactly;\n"
+            f"- the constraints tight at V have rank {f['rank']}, and there are {f['n']} variables: V "
+            f"{'is' if f['rank'] == f['n'] else 'is NOT'} a vertex;\n"
             f"- its expected loss is {exact_str(f['value'])}; the exact LP optimum is {exact_str(f['opt'])} "
-            f"({f['method']}): V is optimal: {f['optimal']};\n"
-            f"- not unique: another optimal point (feasible, expected loss {exact_str(f['opt'])}, found by an "
-            f"exact LP over the optimal face) is {mech(f['second'])}: {f['not_unique']};\n"
-            "- not a remap of the truncated geometric mechanism G: G is invertible, so V = G Y has the single "
+            f"({f['method']}): V {'is' if f['optimal'] else 'is NOT'} optimal;\n"
+            + (f"- not unique: another optimal point (feasible, expected loss {exact_str(f['opt'])}, found by an "
+               f"exact LP over the optimal face) is {mech(f['second'])};\n" if f["not_unique"] else
+               "- no second optimal point was found over the optimal face;\n")
+            + "- not a remap of the truncated geometric mechanism G: G is invertible, so V = G Y has the single "
             "solution Y = G^-1 V = " + "; ".join("(" + ", ".join(exact_str(v) for v in r) + ")" for r in f["Y"])
-            + f", which has a negative entry. Certified ({_farkas_words(f)}): {f['no_remap']}; so no randomised "
-            "remap, let alone a deterministic one;\n"
-            f"- for this user the best remap of G (all 256 deterministic remaps; a randomised one is a mixture) has "
+            + f", which has a negative entry. Certified by {_farkas_words(f)}"
+            + ("; so no randomised remap, let alone a deterministic one;\n" if f["no_remap"] else ";\n")
+            + f"- for this user the best remap of G (all 256 deterministic remaps; a randomised one is a mixture) has "
             f"expected loss {exact_str(f['best'])} > {exact_str(f['opt'])}: with a loss that is not monotone, "
             "Theorem 3.1 does not apply, and indeed fails here.\n\n"
             "**Certificates.** Two `lp` certificates with the same dual: V optimal and a vertex (active rank "

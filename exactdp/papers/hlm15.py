@@ -14,7 +14,8 @@ from ..exact import Setting, exact_number, exact_str
 from ..mechanisms import randomized_response
 from ..metrics import discrete
 from ..theory.accuracy import hlm15_theorem7_bound, max_expected_error
-from .registry import ClaimResult, register
+from ..certificate import UNDECIDED
+from .registry import ClaimResult, Ledger, register
 
 INSTANCES = [(1, "1/2"), (2, "1"), (3, "log(2)"), (5, "log(3)")]
 
@@ -33,7 +34,7 @@ def _exp_log(eps):
           "is eps-private, and any smaller p is not.",
           "p >= (1 - delta)/(m + e^eps)")
 def ex6() -> ClaimResult:
-    sections, certs, ok = [], [], True
+    sections, certs, led = [], [], Ledger()
     rows = ["| m | eps | p | private at eps | smallest eps | smaller p' | private | smallest eps for p' |",
             "|---|---|---|---|---|---|---|---|"]
     for m, eps in INSTANCES:
@@ -48,8 +49,13 @@ def ex6() -> ClaimResult:
         # rational or exponential entries: never the symbolic all-eps fallback; c2's smallest eps is decided
         assert isinstance(c.evidence, PrivacyEvidence) and isinstance(c2.evidence, PrivacyEvidence)
         assert c2.evidence.enclosure is not None
-        ok &= c.holds is True and c.evidence.epsilon == eps and c2.holds is False
-        ok &= c.recheck().ok is True and c2.recheck().ok is True
+        led.compare(f"m = {m}, eps = {eps}: p = 1/(m + e^eps)", f"eps-private, smallest eps {eps}",
+                    f"{c.verdict.value}, smallest eps {c.evidence.epsilon}",
+                    agrees=None if c.holds is UNDECIDED else (c.holds is True and c.evidence.epsilon == eps))
+        led.compare(f"m = {m}, eps = {eps}: p' = (99/100) p", "not eps-private", c2.verdict.value,
+                    agrees=None if c2.holds is UNDECIDED else c2.holds is False)
+        led.check(c.recheck().status != "refuted" and c2.recheck().status != "refuted",
+                  "a certificate fails its independent re-check")
         rows.append(f"| {m} | {eps} | {p} | {c.verdict.value} ({c.evidence.tight_count} tight) | {c.evidence.epsilon} | "
                     f"{p2} | {c2.verdict.value} | {c2.evidence.epsilon} = {c2.evidence.enclosure[0]}... |")
     sections.append(("Instances", "\n".join(rows) + "\n\nFor p = 1/(m + e^eps) every constraint "
@@ -58,16 +64,16 @@ def ex6() -> ClaimResult:
                      "below."))
     sym = certify_all_eps(randomized_response(4), discrete(4))
     certs.append(sym)
-    ok &= sym.holds is True
+    led.compare("p = alpha/(1 + 3 alpha), m = 3, every eps", "eps-private for every eps", sym.verdict.value,
+                agrees=sym.holds)
     sections.append(("For every eps at once (m = 3, p = alpha/(1 + 3 alpha) = 1/(3 + e^eps))", sym.to_markdown()))
     sections.append((f"Certificate: m = {INSTANCES[1][0]}, eps = {INSTANCES[1][1]}, p = 1/(m + e^eps)",
                      certs[2].to_markdown()))
     sections.append((f"Certificate: m = {INSTANCES[1][0]}, eps = {INSTANCES[1][1]}, p' = (99/100)/(m + e^eps)",
                      certs[3].to_markdown()))
-    return ClaimResult("reproduced" if ok else "differs",
-                       "p = 1/(m + e^eps) is eps-private with smallest eps exactly eps (tight); p' = 0.99 p is not "
-                       f"(exact witness), for (m, eps) in {INSTANCES}; and for every eps symbolically (m = 3)",
-                       sections, certs)
+    return led.result(f"p = 1/(m + e^eps) and p' = 0.99 p decided exactly for (m, eps) = "
+                      + ", ".join(f"({m}, {e})" for m, e in INSTANCES) + f"; every eps symbolically (m = 3): "
+                      f"{sym.verdict.value}", sections, certs)
 
 
 @register("HLM15-ex7", "HLM15", "Example 7",
@@ -76,7 +82,7 @@ def ex6() -> ClaimResult:
           "E = mp = (1 - delta) m/(m + e^eps), tight (delta = 0 here)")
 def ex7() -> ClaimResult:
     rows = ["| m | eps | max expected error E | Theorem 7 bound m/(m + e^eps) | equal |", "|---|---|---|---|---|"]
-    ok, certs = True, []
+    led, certs = Ledger(), []
     for m, eps in INSTANCES:
         D = discrete(m + 1)
         R = randomized_response(m + 1, p=_p_star(m, eps))
@@ -85,7 +91,7 @@ def ex7() -> ClaimResult:
         eq = bool(E == bound)  # exact: fmpq equality or the Lindemann-Weierstrass zero test
         certs.append(certify_relation(E, bound, statement=f"m = {m}, eps = {eps}: the largest expected error of "
                                       "randomized response equals the Theorem 7 bound m/(m + e^eps)"))
-        ok &= eq
+        led.compare(f"E at m = {m}, eps = {eps}", f"m p = {exact_str(bound)} (the bound)", exact_str(E), agrees=eq)
         rows.append(f"| {m} | {eps} | {exact_str(E)} | {exact_str(bound)} | {'yes, exactly' if eq else 'NO'} |")
     # symbolic identity: E(alpha) = m alpha/(1 + m alpha) = m/(m + 1/alpha)
     m = 3
@@ -94,7 +100,7 @@ def ex7() -> ClaimResult:
     alpha = exact_number("alpha", Setting.symbolic())
     bound = hlm15_theorem7_bound(discrete(m + 1), 1 / alpha)
     ident = (E - bound).is_zero()
-    ok &= ident
+    led.compare(f"E for every eps (m = {m})", exact_str(bound), exact_str(E), agrees=ident)
     certs.append(certify_relation(E, bound, for_all_alpha=True, statement=f"m = {m}: E(alpha) = m/(m + 1/alpha) "
                                   "for every alpha in (0, 1)"))
     body = "\n".join(rows) + (
@@ -102,9 +108,9 @@ def ex7() -> ClaimResult:
         "Equality with the bound is an exact identity (a Lindemann-Weierstrass zero test when e^eps is "
         "transcendental).\n\n"
         f"For every eps at once (m = {m}): E(alpha) = {exact_str(E)} and the bound m/(m + e^eps) = "
-        f"{exact_str(bound)} with e^eps = 1/alpha; their difference is identically zero: {ident}.\n")
-    return ClaimResult("reproduced" if ok else "differs",
-                       "E = m/(m + e^eps) exactly equals the Theorem 7 bound for every instance and, symbolically, "
-                       "for every eps", [("Expected error against the bound", body)], certs)
+        f"{exact_str(bound)} with e^eps = 1/alpha; their difference is "
+        + ("identically zero.\n" if ident else "NOT identically zero.\n"))
+    return led.result(f"E = m/(m + e^eps) against the Theorem 7 bound on {len(INSTANCES)} instances and, "
+                      "symbolically, for every eps (m = 3)", [("Expected error against the bound", body)], certs)
 
 

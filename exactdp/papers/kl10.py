@@ -16,7 +16,8 @@ from ..mechanisms import exponential
 from ..metrics import discrete, path
 from ..theory.tradeoff import certify_tradeoff, discrete_tradeoff, utility_lp
 from ..theory.utility import ball_mass, certify_exponential_bound, certify_utility
-from .registry import ClaimResult, md_table, register
+from ..certificate import UNDECIDED
+from .registry import ClaimResult, Ledger, md_table, register
 
 
 @register("KL10-thm2.7", "KL10", "Theorem 2.7 and Lemma A.1",
@@ -24,7 +25,7 @@ from .registry import ClaimResult, md_table, register
           "(2 C beta)-differentially private for every mu.",
           "eps <= 2 C beta")
 def thm27() -> ClaimResult:
-    rows, certs, ok, shown = [], [], True, None
+    rows, certs, shown, led = [], [], None, Ledger()
     cases: list[tuple] = [(f"two points, mu = (1 - t, t), t = {t}", discrete(2), None, None,
               {"0": str(1 - fmpq(t)), "1": t}, "log(2)") for t in ("1/2", "1/10", "1/100", "1/1000")]
     cases.append(("path(3) -> path(5), f(x) = 2x, uniform mu", path(3), path(5), {"0": "0", "1": "2", "2": "4"},
@@ -37,7 +38,7 @@ def thm27() -> ClaimResult:
         shown = c if label.endswith("t = 1/1000") else shown
         ev = c.evidence
         assert ev.enclosure is not None  # every instance's smallest eps is decided
-        ok &= c.holds is True and ev.attained is False
+        led.compare(f"eps of {label}", f"<= 2 C beta = {ev.bound}", ev.epsilon, agrees=c.holds)
         rows.append([label, ev.lipschitz, ev.bound, ev.epsilon, f"{ev.enclosure[0][:10]}",
                      f"{ev.bound_enclosure[0][:10]}", "no" if ev.attained is False else "yes"])
     body = md_table(["instance", "C", "2 C beta", "exact eps*", "eps* ~", "2 C beta ~", "attained"], rows)
@@ -49,12 +50,11 @@ def thm27() -> ClaimResult:
              "Reconstructed: Def. 2.6 says \"a measure mu on X\" (mu lives on Y), and Lemma A.1's second and fifth "
              "lines repeat f(x) where f(z) is meant.")
     assert shown is not None  # the t = 1/1000 instance is among the cases
-    return ClaimResult("reproduced" if ok else "differs",
-                       "the exact smallest eps is below 2 C beta on all 6 instances (rational and transcendental "
-                       "regimes, C = 1 and 2); the bound is approached (t -> 0) but never attained on a finite space",
-                       [("Exact eps against 2 C beta", body),
-                        ("Certificate: two points, t = 1/1000", shown.to_markdown())],
-                       certs)
+    attained = sum(r[-1] == "yes" for r in rows)
+    return led.result(f"the exact smallest eps against 2 C beta on {len(rows)} instances (rational and "
+                      f"transcendental regimes, C = 1 and 2), attained on {attained}",
+                      [("Exact eps against 2 C beta", body),
+                       ("Certificate: two points, t = 1/1000", shown.to_markdown())], certs)
 
 
 @register("KL10-def2.2", "KL10", "Definition 2.2 (utility)",
@@ -63,7 +63,7 @@ def thm27() -> ClaimResult:
           "the ball B_sigma(f(x), gamma) (open or closed not stated)")
 def def22() -> ClaimResult:
     E = exponential(path(5), beta="log(2)")
-    rows, certs, ok = [], [], True
+    rows, certs, led = [], [], Ledger()
     for gamma, delta, ball, want in [("1", "1/2", "open", False), ("1", "3/5", "open", True),
                                      ("1", "1/2", "closed", True), ("2", "1/8", "open", False),
                                      ("2", "1/8", "closed", True)]:
@@ -71,34 +71,41 @@ def def22() -> ClaimResult:
         certs.append(c)
         # independent recount of the worst ball mass from the matrix
         masses = [ball_mass(E, path(5), None, x, fmpq(gamma), ball)[0] for x in E.inputs]
-        ok &= (c.holds is want) and fmpq(c.evidence.mass) == min(masses)
+        led.check(c.holds is UNDECIDED or fmpq(c.evidence.mass) == min(masses), "certified worst ball mass != recount")
+        led.compare(f"utility, gamma = {gamma}, delta = {delta}, {ball} ball", "holds" if want else "fails",
+                    c.verdict.value, agrees=None if c.holds is UNDECIDED else c.holds is want)
         rows.append([gamma, delta, ball, c.verdict.value, c.evidence.worst, c.evidence.mass, c.evidence.target])
     body = md_table(["gamma", "delta", "ball", "verdict", "worst x", "M_x(B)", "1 - delta"], rows)
     body += ("\n\nThe exponential mechanism with beta = log 2 on the path 0..4. KL10 does not say whether "
              "B_sigma(f(x), gamma) is open or closed; exactdp supports both and the verdict can change with the "
              "choice (gamma = 1, delta = 1/2: open B = {x} fails, closed B = {x-1, x, x+1} holds). The second row "
              "is a boundary case: the worst mass equals 1 - delta exactly.")
-    return ClaimResult("reconstructed" if ok else "differs",
-                       "utility decided exactly for open and closed balls (the paper leaves the ball type open; the "
-                       "verdict depends on it), worst x as witness, boundary equality included",
-                       [("Instances", body)], certs)
+    flips = sum(1 for r in rows for r2 in rows if r[:2] == r2[:2] and r[2] == "open" and r2[2] == "closed"
+                and r[3] != r2[3])
+    return led.result(f"utility decided exactly for open and closed balls on {len(rows)} instances (the paper leaves "
+                      f"the ball type open; the verdict changes with it on {flips} of them), worst x as witness",
+                      [("Instances", body)], certs, agreed="reconstructed")
 
 
 @register("KL10-def2.3", "KL10", "Definition 2.3 (privacy-utility tradeoff)",
           "eps*(gamma, delta) = inf{eps > 0 : some mechanism is eps-private and achieves (gamma, delta)-utility}.",
           "defined as an infimum; no values are computed")
 def def23() -> ClaimResult:
-    rows, certs, ok = [], [], True
+    rows, certs, led = [], [], Ledger()
     for n, delta in [(2, "1/3"), (3, "1/5"), (4, "1/10")]:
         d = fmpq(delta)
         t_star = discrete_tradeoff(n, d)
         at, below = utility_lp(discrete(n), t_star, gamma="1"), utility_lp(discrete(n), t_star * fmpq(99, 100),
                                                                           gamma="1")
-        ok &= at.value == 1 - d and below.value < 1 - d and at.value == t_star / (t_star + n - 1)
+        led.check(at.value == t_star / (t_star + n - 1), "the exact LP optimum s*(t*) != t*/(t* + n - 1)")
+        led.compare(f"eps*(1, {delta}) on discrete({n}) (infimum of Def. 2.3)", f"log({exact_str(t_star)})",
+                    f"s*(t*) = {exact_str(at.value)}, s*(99/100 t*) = {exact_str(below.value)}",
+                    agrees=at.value == 1 - d and below.value < 1 - d)
         c = certify_tradeoff(discrete(n), gamma="1", delta=delta)
         certs.append(c)
         assert c.evidence.t_lower is not None  # t* > 1 here: the bracket has a lower end
-        ok &= fmpq(c.evidence.t_lower) < t_star <= fmpq(c.evidence.t_upper)
+        led.check(fmpq(c.evidence.t_lower) < t_star <= fmpq(c.evidence.t_upper),
+                  "the certified tradeoff bracket misses the closed form")
         rows.append([f"discrete({n})", delta, f"log({exact_str(t_star)})", exact_str(at.value),
                      exact_str(below.value), f"[{c.evidence.epsilon_bracket[0]}, {c.evidence.epsilon_bracket[1]}]"])
     c = certify_tradeoff(path(4), gamma="2", delta="1/5")
@@ -111,9 +118,9 @@ def def23() -> ClaimResult:
              "Closed form (derived here): on the discrete metric with n points, symmetrising an optimal mechanism "
              "over the permutations of the points gives randomized response, so s*(t) = t/(t + n - 1) and "
              "eps*(gamma, delta) = log((1 - delta)(n - 1)/delta); the LP reproduces s* exactly at t* and below it.")
-    return ClaimResult("reproduced" if ok else "differs",
-                       "eps*(gamma, delta) = log((1 - delta)(n - 1)/delta) on the discrete metric (closed form, "
-                       "checked by exact LPs); bracketed by exact LPs elsewhere", [("Tradeoff", body)], certs)
+    return led.result("eps*(gamma, delta) = log((1 - delta)(n - 1)/delta) on the discrete metric for n = "
+                      + ", ".join(r[0][9:-1] for r in rows[:-1]) + " (closed form, checked by exact LPs); "
+                      "bracketed by exact LPs on path(4)", [("Tradeoff", body)], certs)
 
 
 @register("KL10-thm3.4", "KL10", "Theorem 3.4, (3) => (2) and (2) => (1)",
@@ -121,7 +128,7 @@ def def23() -> ClaimResult:
           "exponential mechanism M^{mu; beta} achieves (gamma, delta)-utility, and it is 2 beta-private.",
           "(gamma, delta)-utility with beta = (2/gamma) ln(1/(delta m)); privacy 2 beta")
 def thm34() -> ClaimResult:
-    rows, certs, ok = [], [], True
+    rows, certs, led = [], [], Ledger()
     for n, delta, ball in [(5, "1/4", "open"), (5, "1/4", "closed"), (4, "1/2", "open")]:
         X = path(n)
         mu = {p: fmpq(1, n) for p in X.points}
@@ -135,7 +142,8 @@ def thm34() -> ClaimResult:
         e = smallest_epsilon(E, X)
         tr = certify_tradeoff(X, gamma="2", delta=delta, ball=ball)
         certs += [u, e, tr]
-        ok &= u.holds is True and strict
+        led.compare(f"(2, {delta})-utility on path({n}), {ball} ball", f"worst M_x(B) >= {exact_str(1 - fmpq(delta))}",
+                    u.evidence.mass, agrees=u.holds)
         rows.append([n, delta, ball, exact_str(m), beta, u.evidence.mass, "yes" if strict else "no",
                      e.evidence.epsilon, Level.from_eps(f"2*{beta}").eps_str(),
                      f"[{tr.evidence.epsilon_bracket[0]}, {tr.evidence.epsilon_bracket[1]}]"])
@@ -149,7 +157,7 @@ def thm34() -> ClaimResult:
              "implications. Reconstructed: the proof's B(x, gamma) means B(z, gamma), z = f(x); and in (4) => (3) "
              "the covering measure's weights, printed 1/2^(i n(i)), are 2^-i/n(i) (the text's own sampling "
              "description: a fair coin picks i, then a uniform point of C_i).")
-    return ClaimResult("reconstructed" if ok else "differs",
-                       "Thm 3.4's beta achieves (gamma, delta)-utility exactly (strictly) on 3 instances; its eps is "
-                       "below 2 beta and above the exact tradeoff eps*(gamma, delta) (table); garbled formulas "
-                       "reconstructed", [("Theorem 3.4's mechanism against the optimum", body)], certs)
+    n_strict = sum(r[6] == "yes" for r in rows)
+    return led.result(f"Thm 3.4's beta on {len(rows)} instances: utility strict on {n_strict}; its exact eps against "
+                      "2 beta and the exact tradeoff eps*(gamma, delta) in the table; garbled formulas reconstructed",
+                      [("Theorem 3.4's mechanism against the optimum", body)], certs, agreed="reconstructed")

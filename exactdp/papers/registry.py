@@ -15,17 +15,213 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import InvalidInput
+from ..verdict import Verdict
 
-__all__ = ["Claim", "ClaimResult", "register", "claims", "get_claim", "run_claim", "STATUSES", "md_table"]
+__all__ = ["Claim", "ClaimResult", "register", "claims", "get_claim", "run_claim", "STATUSES", "md_table",
+           "Finding", "Ledger", "InternalInconsistency", "cell_text", "set_text", "label_text", "plural"]
+
+
+def label_text(label: Any) -> str:
+    """A point's label as a reader writes it: a product label ``"0,0"`` is the tuple ``(0,0)``.
+
+    >>> label_text("4"), label_text("1,1,1,1,4")
+    ('4', '(1,1,1,1,4)')
+    """
+    t = str(label)
+    return f"({t})" if "," in t else t
+
+
+def set_text(labels: Iterable[Any]) -> str:
+    """A set of labels typeset as a set: ``{(0,0)}``, ``{a, b}``, and the empty set as ``{}``.
+
+    >>> set_text(["0,0"]), set_text(["a", "b"]), set_text([])
+    ('{(0,0)}', '{a, b}', '{}')
+    """
+    return "{" + ", ".join(label_text(x) for x in labels) + "}"
+
+
+def cell_text(v: Any) -> str:
+    """One table cell as text for a reader, never a Python repr: a bool is yes/no, None is -, a list or
+    tuple of labels is a set (:func:`set_text`).
+
+    >>> cell_text(True), cell_text(None), cell_text(["1,1,1,1,4"]), cell_text("1/2")
+    ('yes', '-', '{(1,1,1,1,4)}', '1/2')
+    """
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return "-"
+    if isinstance(v, (list, tuple, set, frozenset)):
+        return set_text(sorted(v) if isinstance(v, (set, frozenset)) else v)
+    return str(v)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``"1 pair"``, ``"2 pairs"``: a count with its noun, never ``pair(s)``.
+
+    >>> plural(1, "point"), plural(2, "point"), plural(3, "matrix", "matrices")
+    ('1 point', '2 points', '3 matrices')
+    """
+    return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
 def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
-    """A Markdown table from a header and rows of cells (any objects, printed with ``str``)."""
-    lines = ["| " + " | ".join(str(h) for h in header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    """A Markdown table from a header and rows of cells (each cell through :func:`cell_text`, bars escaped).
+
+    >>> print(md_table(["set", "size"], [["|V| = 2", 3]]))
+    | set | size |
+    |---|---|
+    | \\|V\\| = 2 | 3 |
+    """
+    esc = lambda t: t.replace("|", "\\|")  # noqa: E731 -- a bar inside a cell (|V|, |i - j|) is text, not a border
+    lines = ["| " + " | ".join(esc(str(h)) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(esc(cell_text(c)) for c in r) + " |" for r in rows]
     return "\n".join(lines)
 
 STATUSES = ("reproduced", "differs", "reconstructed", "undecided")
+
+
+class InternalInconsistency(RuntimeError):
+    """A claim's own computations disagree with each other: a bug in exactdp, never a verdict on the paper.
+
+    Deliberately not an :class:`~exactdp.errors.ExactDPError`: the command line reports it as an internal
+    error (exit 4), not as bad input.
+    """
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One printed statement of a paper set against the certified computation.
+
+    ``agrees`` is True (the certified value is the printed one), False (a certified computation contradicts
+    it) or None (undecided: the computation could not settle it).
+    """
+
+    what: str
+    printed: str
+    exact: str
+    agrees: bool | None
+
+    def sentence(self) -> str:
+        """``"what: printed P, exact E"`` -- both numbers, as the reader must see them when they differ."""
+        return f"{self.what}: printed {self.printed}, exact {self.exact}"
+
+
+class Ledger:
+    """The one home of a claim's status: printed values against certified ones, and internal checks.
+
+    A claim records each printed number or statement with :meth:`compare` and each consistency check of
+    exactdp's own computations with :meth:`check`.  :meth:`result` then derives the status -- ``differs``
+    only when a certified computation contradicts a printed statement, ``undecided`` when one could not be
+    settled -- and writes the "exact" sentence from the computed facts and the findings, so no sentence can
+    state an agreement the computation did not find.  A failed :meth:`check` raises
+    :class:`InternalInconsistency` (a bug, exit 4 on the command line), never ``differs``.
+
+    Examples
+    --------
+    >>> led = Ledger()
+    >>> led.compare("threshold", "0.8", "0.80", agrees=True)
+    True
+    >>> led.result("threshold 4/5 certified").exact
+    'threshold 4/5 certified; agrees with the paper'
+    >>> led.compare("bound at eps = 1/2", "1.2", "1.23", agrees=False)
+    False
+    >>> r = led.result("threshold 4/5 certified")
+    >>> r.status, r.exact
+    ('differs', 'threshold 4/5 certified; differs -- bound at eps = 1/2: printed 1.2, exact 1.23; 1 other comparison with the paper agrees')
+    >>> from exactdp.certificate import UNDECIDED
+    >>> Ledger().compare("x", "holds", "undecided", agrees=UNDECIDED)   # an undecided certificate: open, not differs
+    False
+    >>> led.check(1 + 1 == 3, "arithmetic")
+    Traceback (most recent call last):
+    ...
+    exactdp.papers.registry.InternalInconsistency: internal inconsistency: arithmetic
+    """
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+
+    def compare(self, what: str, printed: Any, exact: Any, agrees: Any = "texts") -> bool:
+        """Record one printed value against the certified one.
+
+        ``agrees``: True, False, None or a certificate's ``holds`` (its ``UNDECIDED`` counts as None, i.e. the
+        comparison is open); by default the two texts are compared.  Returns whether they agree.
+        """
+        if isinstance(agrees, str) and agrees == "texts":
+            agrees = str(printed) == str(exact)
+        elif not isinstance(agrees, bool):
+            if agrees is not None and not isinstance(agrees, Verdict):
+                raise TypeError(f"agrees: expected a bool, None or a Verdict, got {type(agrees).__name__}")
+            agrees = None                       # an undecided verdict leaves the printed statement open
+        self.findings.append(Finding(what, str(printed), str(exact), agrees))
+        return agrees is True
+
+    def undecided(self, what: str, printed: Any, reason: str) -> None:
+        """Record a printed statement the computation could not settle (with the reason)."""
+        self.findings.append(Finding(what, str(printed), f"undecided ({reason})", None))
+
+    def check(self, condition: Any, what: str) -> None:
+        """An internal consistency check: raise :class:`InternalInconsistency` when it fails."""
+        if not condition:
+            raise InternalInconsistency(f"internal inconsistency: {what}")
+
+    def status(self, agreed: str = "reproduced") -> str:
+        """``differs`` if any finding disagrees, else ``undecided`` if any is open, else ``agreed``."""
+        if any(f.agrees is False for f in self.findings):
+            return "differs"
+        if any(f.agrees is None for f in self.findings):
+            return "undecided"
+        return agreed
+
+    def sentence(self, facts: str) -> str:
+        """The "exact" sentence: the computed facts, then what agrees and what differs (both numbers)."""
+        if not self.findings:
+            raise InternalInconsistency("internal inconsistency: a claim compared nothing with the paper")
+        bad = [f for f in self.findings if f.agrees is False]
+        open_ = [f for f in self.findings if f.agrees is None]
+        n = len(self.findings) - len(bad) - len(open_)
+        parts = [facts] if facts else []
+        if bad:
+            parts.append("differs -- " + "; ".join(f.sentence() for f in bad[:4])
+                         + (f"; and {len(bad) - 4} more" if len(bad) > 4 else ""))
+        if open_:
+            parts.append("undecided -- " + "; ".join(f"{f.what}: {f.exact}" for f in open_[:4]))
+        if n and not bad and not open_:
+            parts.append("agrees with the paper" if n == 1 else f"all {n} comparisons with the paper agree")
+        elif n:
+            parts.append(f"{n} other comparison{'' if n == 1 else 's'} with the paper agree{'s' if n == 1 else ''}")
+        return "; ".join(parts)
+
+    def result(self, facts: str, sections: list | None = None, certificates: list | None = None, *,
+               agreed: str = "reproduced") -> "ClaimResult":
+        """The :class:`ClaimResult` with the derived status and sentence (``agreed``: ``reproduced`` or
+        ``reconstructed`` when every finding agrees)."""
+        return ClaimResult(self.status(agreed), self.sentence(facts), list(sections or []),
+                           list(certificates or []), findings=list(self.findings))
+
+
+#: most comparisons listed in a proof's table (the ones that differ or are open always are)
+MAX_FINDINGS_SHOWN = 12
+
+
+def findings_table(findings: Sequence[Finding]) -> str:
+    """The comparisons of a claim as a Markdown table: what, printed, exact, verdict -- those that differ or
+    are open first, then agreeing ones up to :data:`MAX_FINDINGS_SHOWN` rows, and a count of the rest.
+
+    >>> print(findings_table([Finding("threshold", "0.8", "in [0.96, 0.97]", False)]))
+    | statement | the paper | exact | agrees |
+    |---|---|---|---|
+    | threshold | 0.8 | in [0.96, 0.97] | no (differs) |
+    """
+    word = {True: "yes", False: "no (differs)", None: "open (undecided)"}
+    first = [f for f in findings if f.agrees is not True]
+    rest = [f for f in findings if f.agrees is True]
+    shown = first + rest[:max(0, MAX_FINDINGS_SHOWN - len(first))]
+    out = md_table(["statement", "the paper", "exact", "agrees"], [[f.what, f.printed, f.exact, word[f.agrees]]
+                                                                    for f in shown])
+    if len(shown) < len(findings):
+        out += f"\n\n... and {plural(len(findings) - len(shown), 'more comparison')} that agree."
+    return out
 
 
 @dataclass
@@ -34,6 +230,7 @@ class ClaimResult:
     exact: str
     sections: list = field(default_factory=list)  # (heading, markdown)
     certificates: list = field(default_factory=list)
+    findings: list = field(default_factory=list)     # Finding records (see Ledger)
     _rechecks: list | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
@@ -72,6 +269,8 @@ class Claim:
                  f"**The paper says.** {self.paper_says}", "",
                  f"**Exact result.** {result.exact}", "",
                  f"**Status.** {result.status}", ""]
+        if result.findings:
+            lines += ["## The paper against the exact result", "", findings_table(result.findings), ""]
         for heading, body in result.sections:
             lines += [f"## {heading}", "", body.rstrip(), ""]
         return "\n".join(lines).rstrip() + "\n"
