@@ -217,6 +217,9 @@ def _cmd_compose(a):
 
     if a.times < 1 or a.times > MAX_K:
         raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
+    if a.eps is None and a.alpha is None and a.delta is None:
+        raise _usage("compose: give the query: --eps E or --alpha A (the smallest delta there), --delta D (the "
+                     "smallest eps), or both")
     mech = _fix_alpha(load_mechanism(a.mechanism), a, "compose")
     _progress(a, f"exactdp compose: {a.times:,}-fold privacy-loss distributions by repeated squaring ...")
     try:
@@ -233,17 +236,16 @@ def _cmd_compose(a):
 
 
 def _fix_alpha(mech, a, cmd):
-    """profile, compose: a mechanism written in alpha is evaluated at --alpha (their --eps is a query)."""
+    """profile, compose: the level (--eps | --alpha) is the eps of the delta query and, as in ``certify``, the
+    level at which a mechanism written in alpha is evaluated."""
     if mech.regime != "symbolic":
-        if a.alpha is not None:
-            raise _usage(f"{cmd}: --alpha fixes the alpha of a mechanism written in alpha; this one has none")
         return mech
-    if a.alpha is None:
-        raise _usage(f"{cmd}: the entries use alpha; give --alpha A to fix its value (e.g. --alpha 1/2 or "
-                     "--alpha 'exp(-1)')")
+    if a.alpha is None and a.eps is None:
+        raise _usage(f"{cmd}: the entries use alpha; give --alpha A or --eps E to fix the level (e.g. --alpha 1/2 "
+                     "or --alpha 'exp(-1)')")
     from .exact.level import level_of
 
-    return mech.at(level_of(alpha=a.alpha))
+    return mech.at(level_of(a.eps, a.alpha))
 
 
 def _fix_level(mech, a):
@@ -850,10 +852,11 @@ def _add_privacy_commands(sub):
     pf.add_argument("mechanism")
     pf.add_argument("--metric", required=True, help="metric file; neighbours are its pairs at distance 1")
     pf.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs")
-    pf.add_argument("--eps", help="also print the smallest delta at this eps (eps = 0: the total-variation distance)")
-    pf.add_argument("--alpha", help="the same level written as alpha = e^(-eps) in (0, 1] (alpha = 1: eps = 0)")
+    pfg = pf.add_mutually_exclusive_group()
+    pfg.add_argument("--eps", help="also print the smallest delta at this eps (eps = 0: the total-variation distance); "
+                                   "a mechanism written in alpha is evaluated at this level")
+    pfg.add_argument("--alpha", help="the same level written as alpha = e^(-eps) in (0, 1] (alpha = 1: eps = 0)")
     pf.add_argument("--delta", help="also print the smallest eps for this delta")
-    pf.add_argument("--alpha", help="the value of alpha for a mechanism written in alpha (e.g. 1/2 or exp(-1))")
     pf.add_argument("--format", choices=("text", "json"), default="text")
     pf.set_defaults(fn=_cmd_profile)
 
@@ -862,11 +865,11 @@ def _add_privacy_commands(sub):
     cp.add_argument("--metric", required=True)
     cp.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs")
     cp.add_argument("--times", type=int, required=True, help="number of repetitions K >= 1")
-    cpg = cp.add_mutually_exclusive_group(required=True)
-    cpg.add_argument("--eps", help="print the smallest delta at this eps (eps = 0: the total-variation distance)")
+    cpg = cp.add_mutually_exclusive_group()
+    cpg.add_argument("--eps", help="print the smallest delta at this eps (eps = 0: the total-variation distance); "
+                                   "a mechanism written in alpha is evaluated at this level")
     cpg.add_argument("--alpha", help="the same level written as alpha = e^(-eps) in (0, 1] (alpha = 1: eps = 0)")
-    cpg.add_argument("--delta", help="print the smallest eps for this delta")
-    cp.add_argument("--alpha", help="the value of alpha for a mechanism written in alpha (e.g. 1/2 or exp(-1))")
+    cp.add_argument("--delta", help="print the smallest eps for this delta (with --eps/--alpha: both)")
     cp.add_argument("--format", choices=("text", "json"), default="text")
     cp.set_defaults(fn=_cmd_compose)
 

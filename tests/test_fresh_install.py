@@ -268,9 +268,15 @@ def test_profile_and_compose_take_alpha_for_a_mechanism_written_in_alpha(capsys)
     assert code == 0 and pieces[-1]["eps_from"] == "log(2)" and pieces[-1]["delta"] == "0"
     code, out, _ = run(["compose", geo, "--metric", p4, "--alpha", "1/2", "--times", "2", "--delta", "0"], capsys)
     assert code == 0 and "epsilon_for_delta: log(4)" in out  # 2 x log(2), pure DP composes exactly
-    code, _, err = run(["profile", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json", "--alpha", "1/2"], capsys)
+    # the level is also the eps of the delta query: delta at eps = log 2 is 0 for the log(2)-DP mechanism
+    code, out, _ = run(["profile", geo, "--metric", p4, "--alpha", "1/2"], capsys)
+    assert code == 0 and "delta_at_eps: 0" in out
+    # a mechanism with exact entries takes the level as the query only
+    code, out, _ = run(["profile", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json", "--alpha", "1/2"], capsys)
+    assert code == 0 and "delta_at_eps:" in out
+    code, _, err = run(["compose", geo, "--metric", p4, "--times", "2"], capsys)
     assert code == 2
-    one_error_line(err, "this one has none")
+    one_error_line(err, "give the query")
 
 
 # ---------------------------------------------------------------------------------- user mistakes ----
