@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .privacy import tex
 from .common import MetricData
 from .records import Evidence, Record, evidence_kind
-from .render import Proof, Step, renderer
+from .render import Proof, Step, label_text, renderer
 
 __all__ = ["ApproxEvidence", "ApproxMechanism", "ApproxWitness"]
 
@@ -137,10 +137,11 @@ def _approx_proof(cert) -> Proof:
         steps.append(Step("No neighbouring pair", "The relation is empty, so (5) holds vacuously."))
         return Proof(claim_latex, steps, "Holds vacuously.", summary)
     outs, q_s = w["worst_set"], w["P_x'(S)"]
-    shown = ", ".join(outs[:12]) + (" ..." if len(outs) > 12 else "")
+    shown = ", ".join(label_text(o) for o in outs[:12]) + (", ..." if len(outs) > 12 else "")
+    n_outs = f"{len(outs)} output{'' if len(outs) == 1 else 's'}"
     steps.append(Step("The largest excess", f"Over the {2 * len(ev.pairs)} ordered pairs the largest excess is "
-                      f"attained at $x = {w['x']}$, $x' = {w['x_prime']}$ with $S^* = \\{{{shown}\\}}$ ({len(outs)} "
-                      f"outputs): $P_x(S^*) = {tex(w['P_x(S)'])}$, $P_{{x'}}(S^*) = {tex(q_s)}$, "
+                      f"attained at $x = {w['x']}$, $x' = {w['x_prime']}$ with $S^* = \\{{{shown}\\}}$ ({n_outs}): "
+                      f"$P_x(S^*) = {tex(w['P_x(S)'])}$, $P_{{x'}}(S^*) = {tex(q_s)}$, "
                       f"so the excess is $P_x(S^*) - e^{{\\varepsilon}} P_{{x'}}(S^*) = {tex(w['excess'])}$ (compared "
                       "with every other pair's excess exactly)."))
     summary += [("largest excess (smallest delta at this eps)", ev.excess),
@@ -155,7 +156,7 @@ def _approx_proof(cert) -> Proof:
     else:
         steps.append(Step("A violated inequality", f"$P_x(S^*) = {tex(w['P_x(S)'])} > e^{{\\varepsilon}} P_{{x'}}(S^*) "
                           f"+ \\delta$ (decided exactly): the set $S^*$ witnesses a violation of (5); "
-                          f"{w['violating_pairs']} ordered pair(s) violate it."))
+                          f"{w['violating_pairs']} ordered pair{' violates' if w['violating_pairs'] == 1 else 's violate'} it."))
         concl = (f"The mechanism is not (eps, delta)-DP at eps = {ev.epsilon_given}, delta = {ev.delta}: the set "
-                 f"{outs} has excess {w['excess']} > delta for ({w['x']}, {w['x_prime']}).")
+                 f"{{{shown}}} has excess {w['excess']} > delta for ({w['x']}, {w['x_prime']}).")
     return Proof(claim_latex, steps, concl, summary)

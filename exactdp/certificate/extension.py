@@ -59,6 +59,11 @@ class ExtensionEvidence(Evidence):
                "violation_2eps": Constraint}
 
 
+def _agree_text(agrees: bool | None) -> str:
+    return {True: "equal (compared exactly)", False: "not equal (compared exactly)",
+            None: "not compared (A is not defined)"}[agrees]
+
+
 def _chain_step(b: dict) -> Step:
     return Step(
         "BCSZ18's chain at the binding instance",
@@ -94,16 +99,16 @@ def _extension_proof(cert) -> Proof:
         concl = ("Part (a) fails; " if ev.private_on_H == "fails" else "") + (ev.extension_note or "")
         return Proof(r"A|_H = \hat A,\ A\ 2\varepsilon\text{-private}", steps, concl, summary)
     steps.append(Step("(b) A agrees with Â on H",
-                      f"$Z_D = 1$ exactly for {ev.normalisers_equal_1} of the {nH} points of $H$, and the rows are "
-                      f"equal exactly: {ev.agrees_on_H}. (By (a), the minimum defining $m_D$ is attained at "
-                      "$D' = D$.)"))
+                      f"$Z_D = 1$ exactly for {ev.normalisers_equal_1} of the {nH} points of $H$, and the rows of "
+                      f"$A$ and $\\hat A$ on $H$ are {_agree_text(ev.agrees_on_H)}. "
+                      "(By (a), the minimum defining $m_D$ is attained at $D' = D$.)"))
     steps.append(Step("(c) A is 2 eps-private on M",
                       f"Checked exactly at level $2\\varepsilon = {tex(ev.level_2eps.text)}$ on the "
                       f"{ev.metric.description}: {ev.private_2eps}; the exact smallest eps of A is "
                       f"${tex(ev.epsilon)}$."))
     if ev.binding:
         steps.append(_chain_step(ev.binding))
-    summary += [("(b) agrees on H", str(ev.agrees_on_H)), ("(c) 2 eps-private", ev.private_2eps),
+    summary += [("(b) agrees on H", {True: "yes", False: "no", None: "not compared"}[ev.agrees_on_H]), ("(c) 2 eps-private", ev.private_2eps),
                 ("(d) epsilon of A", str(ev.epsilon))]
     if cert.holds is True:
         concl = "All three parts hold: the extension agrees with Â on H and is 2 eps-private on M."

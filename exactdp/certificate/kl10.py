@@ -13,7 +13,7 @@ from .common import MechanismData, MetricData
 from .ecp14 import DistanceData, LPData
 from .privacy import EpsilonEvidence, tex
 from .records import Evidence, evidence_kind
-from .render import Proof, Step, renderer
+from .render import Proof, Step, label_text, renderer
 
 __all__ = ["UtilityEvidence", "ExponentialBoundEvidence", "TradeoffEvidence"]
 
@@ -86,12 +86,16 @@ class ExponentialBoundEvidence(Evidence):
     _nested = {"smallest": EpsilonEvidence, "output": DistanceData}
 
 
+def _pair_text(pair: list | None) -> str:
+    return "no pair (no generating pair)" if not pair else f"the pair $({', '.join(label_text(x) for x in pair)})$"
+
+
 @renderer("exponential_bound")
 def _bound_proof(cert) -> Proof:
     ev: ExponentialBoundEvidence = cert.evidence
     rel = "=" if ev.attained else ("<" if cert.holds is True else ">")
     steps = [Step("Lipschitz constant", f"$C = \\max \\sigma(f(x), f(z))/\\rho(x, z) = {tex(ev.lipschitz)}$ over the "
-                  f"{len(ev.lipschitz_pairs)} generating pairs of $\\rho$ (attained at {ev.lipschitz_pair})."),
+                  f"{len(ev.lipschitz_pairs)} generating pairs of $\\rho$ (attained at {_pair_text(ev.lipschitz_pair)})."),
              Step("Exact smallest eps", f"$\\varepsilon^* = {tex(ev.epsilon)}$ (the binding constraint and the check "
                   "of every other one are in the nested epsilon evidence)."),
              Step("Against KL10 Thm 2.7", f"$2 C \\beta = {tex(ev.bound)}$ with $\\beta = {tex(ev.beta)}$; the binding "

@@ -185,7 +185,7 @@ def _mechanism_step(m: MechanismData):
 def _reduction_step(g: MetricData, counts: Counts):
     red = g.reduction[:1].upper() + g.reduction[1:]
     return Step("Reduction to generating pairs",
-                f"The metric is the {g.description}. {red}. So it suffices to check {counts['pairs']} pair(s), in "
+                f"The metric is the {g.description}. {red}. So it suffices to check {counts['pairs']} pair{'' if counts['pairs'] == 1 else 's'}, in "
                 f"both directions, for each of the {counts['outputs']} outputs: {counts['inequalities']} "
                 "inequalities. Identical triples (K(x)(z), K(x')(z), d(x, x')) are decided once.")
 

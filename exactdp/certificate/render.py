@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 if TYPE_CHECKING:
     from .core import Certificate
@@ -79,6 +79,49 @@ class Proof:
 
 
 _RENDERERS: dict = {}
+
+
+def label_text(label: Any) -> str:
+    """A point's label as a reader writes it: a product label ``"0,0"`` is the tuple ``(0,0)``.
+
+    Parameters
+    ----------
+    label : object
+        A point label (printed with ``str``).
+
+    Returns
+    -------
+    str
+        The label, in parentheses when it is a product label.
+
+    Examples
+    --------
+    >>> label_text("4"), label_text("1,1,1,1,4")
+    ('4', '(1,1,1,1,4)')
+    """
+    t = str(label)
+    return f"({t})" if "," in t else t
+
+
+def set_text(labels: Iterable[Any]) -> str:
+    """A set of labels typeset as a set: ``{(0,0)}``, ``{a, b}``, and the empty set as ``{}``.
+
+    Parameters
+    ----------
+    labels : iterable
+        Point labels.
+
+    Returns
+    -------
+    str
+        The set, each label as :func:`label_text` writes it.
+
+    Examples
+    --------
+    >>> set_text(["0,0"]), set_text(["a", "b"]), set_text([])
+    ('{(0,0)}', '{a, b}', '{}')
+    """
+    return "{" + ", ".join(label_text(x) for x in labels) + "}"
 
 
 def renderer(kind: str) -> Callable[[Callable[[Any], Proof]], Callable[[Any], Proof]]:

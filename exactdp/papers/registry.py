@@ -14,30 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from ..certificate.render import label_text, set_text
 from ..errors import InvalidInput
 from ..verdict import Verdict
 
 __all__ = ["Claim", "ClaimResult", "register", "claims", "get_claim", "run_claim", "STATUSES", "md_table",
            "Finding", "Ledger", "InternalInconsistency", "cell_text", "set_text", "label_text", "plural"]
-
-
-def label_text(label: Any) -> str:
-    """A point's label as a reader writes it: a product label ``"0,0"`` is the tuple ``(0,0)``.
-
-    >>> label_text("4"), label_text("1,1,1,1,4")
-    ('4', '(1,1,1,1,4)')
-    """
-    t = str(label)
-    return f"({t})" if "," in t else t
-
-
-def set_text(labels: Iterable[Any]) -> str:
-    """A set of labels typeset as a set: ``{(0,0)}``, ``{a, b}``, and the empty set as ``{}``.
-
-    >>> set_text(["0,0"]), set_text(["a", "b"]), set_text([])
-    ('{(0,0)}', '{a, b}', '{}')
-    """
-    return "{" + ", ".join(label_text(x) for x in labels) + "}"
 
 
 def cell_text(v: Any) -> str:

@@ -157,7 +157,7 @@ def restrict_metric(metric: FiniteMetric, H: Sequence[str]) -> FiniteMetric:
             if fin[a, b] and not has[b]:
                 pairs.append((a, b, D[a][b]))
     return FiniteMetric(labels, pairs, lambda i, j: D[i][j], kind="matrix",
-                        description=f"restriction of the {metric.description} to {k} point(s) of H",
+                        description=f"restriction of the {metric.description} to {k} point{'' if k == 1 else 's'} of H",
                         reduction=("the generating pairs are the pairs of H with no point of H strictly between "
                                    "them, found exactly"))
 
