@@ -7,15 +7,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .common import MechanismData, MetricData
 from .ecp14 import DistanceData, LPData
 from .privacy import EpsilonEvidence, tex
-from .records import Evidence, evidence_kind
+from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["UtilityEvidence", "ExponentialBoundEvidence", "TradeoffEvidence"]
+__all__ = ["UtilityEvidence", "ExponentialBoundEvidence", "TradeoffEvidence", "ParametricData"]
 
 _GE = "\\ge"
 
@@ -100,15 +100,34 @@ def _bound_proof(cert) -> Proof:
                  [("epsilon", str(ev.epsilon)), ("2 C beta", ev.bound), ("attained", str(ev.attained))])
 
 
+@dataclass(frozen=True)
+class ParametricData(Record):
+    """An optimal basis of the utility LP as functions of ``t``: primal ``x_j = x[j]/denominator``, duals
+    ``y_i = y[i]/dual_denominator`` (equalities) and ``lam_k = lam[k]/dual_denominator`` (inequalities); every
+    entry a polynomial in ``t`` with integer coefficients, written ``"t^2 - 3*t + 1"``."""
+
+    denominator: str
+    x: list
+    dual_denominator: str
+    y: list
+    lam: list
+
+
 @evidence_kind("tradeoff")
 @dataclass(frozen=True)
 class TradeoffEvidence(Evidence):
-    """KL10 Def. 2.3 bracketed: ``s*(t) = max_{t-private M} min_x M_x(B(f(x), gamma))`` by exact LPs.
+    """KL10 Def. 2.3: ``s*(t) = max_{t-private M} min_x M_x(B(f(x), gamma))`` by exact LPs, ``t* = e^(eps*)``.
 
     LP at ``t``: variables ``M_x(y)`` at ``x*|Y| + y`` (x in ``inputs`` order, y in ``outputs`` order) and ``s``
     last; minimise ``-s``; row sums as equalities; for each pair of ``metric.pairs`` (in order), both directions,
     each output: ``M_a(y) - t^d M_b(y) <= 0``; then per x: ``s - sum_{y in B(f(x))} M_x(y) <= 0`` where the ball
     is read from ``sigma[x][y]`` against ``gamma``.
+
+    The bracket: exact LPs at ``t_lower`` (``s* < 1 - delta``) and ``t_upper`` (``s* >= 1 - delta``, with its
+    optimal ``mechanism``).  The exact value: ``parametric`` is primal and dual feasible on ``[t_lower, t*]``
+    with zero gap, so ``s*(t) = x_s(t)``, and ``t*`` is the only root in ``(t_lower, t_upper)`` of
+    ``polynomial``, which divides ``x_s(t) - (1 - delta)`` (numerator); ``epsilon = log(t*)``.  ``reason``
+    (a hint) says why only a bracket is given.
     """
 
     inputs: list
@@ -121,7 +140,7 @@ class TradeoffEvidence(Evidence):
     delta: str
     ball: str
     target: str
-    epsilon: str | None            # exact when known ("0")
+    epsilon: str | None            # "0", "log(q)", "log(root of P in (a, b))"; None: a bracket only
     epsilon_bracket: list
     t_lower: str | None
     s_lower: str | None
@@ -130,9 +149,12 @@ class TradeoffEvidence(Evidence):
     s_upper: str
     lp_upper: LPData
     mechanism: MechanismData
+    polynomial: str | None = None
+    parametric: ParametricData | None = None
+    reason: str | None = field(default=None, metadata={"role": "hint"})
 
     _nested = {"metric": MetricData, "output": DistanceData, "lp_lower": LPData, "lp_upper": LPData,
-               "mechanism": MechanismData}
+               "mechanism": MechanismData, "parametric": ParametricData}
 
 
 @renderer("tradeoff")
@@ -153,6 +175,17 @@ def _tradeoff_proof(cert) -> Proof:
                   Step("Upper end", f"At $t = {tex(ev.t_upper)}$ the LP's optimal mechanism is $t$-private with "
                        f"worst ball mass $s^* = {tex(ev.s_upper)} \\ge {tex(ev.target)}$ (both checked exactly).")]
         concl = f"log({ev.t_lower}) < eps* <= log({ev.t_upper})"
+        if ev.epsilon is not None and ev.parametric is not None:
+            p = ev.parametric
+            steps.append(Step("The optimal basis as a function of t", f"With denominator ${tex(p.denominator)}$ "
+                              f"the basic solution has $s(t) = ({tex(p.x[-1])})/({tex(p.denominator)})$; it and "
+                              f"its duals (over ${tex(p.dual_denominator)}$) are feasible on $[{tex(ev.t_lower)}, "
+                              "t^*]$ with zero gap (each sign condition a polynomial, its roots counted exactly), "
+                              "so $s^*(t) = s(t)$ there."))
+            steps.append(Step("The exact root", f"$t^*$ solves $s(t) = {tex(ev.target)}$: it is the only root of "
+                              f"${tex(ev.polynomial)}$ in $({tex(ev.t_lower)}, {tex(ev.t_upper)})$, and "
+                              f"$s < {tex(ev.target)}$ before it; $\\varepsilon^* = {ev.epsilon}$."))
+            concl = f"eps* = {ev.epsilon}"
     return Proof(r"\varepsilon^*(\gamma, \delta) = \log \min\{t : s^*(t) \ge 1 - \delta\}", steps, concl,
                  [("gamma", ev.gamma), ("delta", ev.delta), ("ball", ev.ball),
                   ("epsilon bracket", f"[{ev.epsilon_bracket[0]}, {ev.epsilon_bracket[1]}]")])
