@@ -197,7 +197,7 @@ def _mutants(j):
                 del d[v]
             else:
                 d[trail[-1]] = w
-            yield trail, op, _with_claim(m) if op == "leaf" and trail[-2:] != ("evidence", "epsilon") else m
+            yield trail, op, _with_claim(m) if op == "leaf" else m
 
 
 _LABELS = {"inputs", "outputs", "labels", "points"}

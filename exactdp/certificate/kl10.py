@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .common import MechanismData, MetricData
@@ -177,15 +178,25 @@ def _tradeoff_proof(cert) -> Proof:
         concl = f"log({ev.t_lower}) < eps* <= log({ev.t_upper})"
         if ev.epsilon is not None and ev.parametric is not None:
             p = ev.parametric
-            steps.append(Step("The optimal basis as a function of t", f"With denominator ${tex(p.denominator)}$ "
-                              f"the basic solution has $s(t) = ({tex(p.x[-1])})/({tex(p.denominator)})$; it and "
-                              f"its duals (over ${tex(p.dual_denominator)}$) are feasible on $[{tex(ev.t_lower)}, "
+            steps.append(Step("The optimal basis as a function of t", f"With denominator ${_tex_poly(p.denominator)}$ "
+                              f"the basic solution has $s(t) = ({_tex_poly(p.x[-1])})/({_tex_poly(p.denominator)})$; "
+                              f"it and its duals (over ${_tex_poly(p.dual_denominator)}$) are feasible on $[{tex(ev.t_lower)}, "
                               "t^*]$ with zero gap (each sign condition a polynomial, its roots counted exactly), "
                               "so $s^*(t) = s(t)$ there."))
             steps.append(Step("The exact root", f"$t^*$ solves $s(t) = {tex(ev.target)}$: it is the only root of "
-                              f"${tex(ev.polynomial)}$ in $({tex(ev.t_lower)}, {tex(ev.t_upper)})$, and "
-                              f"$s < {tex(ev.target)}$ before it; $\\varepsilon^* = {ev.epsilon}$."))
+                              f"${_tex_poly(ev.polynomial)}$ in $({tex(ev.t_lower)}, {tex(ev.t_upper)})$, and "
+                              f"$s < {tex(ev.target)}$ before it; so $\\varepsilon^* = \\log t^*$: {ev.epsilon}."))
             concl = f"eps* = {ev.epsilon}"
-    return Proof(r"\varepsilon^*(\gamma, \delta) = \log \min\{t : s^*(t) \ge 1 - \delta\}", steps, concl,
-                 [("gamma", ev.gamma), ("delta", ev.delta), ("ball", ev.ball),
-                  ("epsilon bracket", f"[{ev.epsilon_bracket[0]}, {ev.epsilon_bracket[1]}]")])
+    if ev.t_lower is not None and ev.epsilon is None and ev.reason:
+        steps.append(Step("Why a bracket", f"{ev.reason} (how the search ended; not a claim)."))
+    table = [("gamma", ev.gamma), ("delta", ev.delta), ("ball", ev.ball),
+             ("epsilon", ev.epsilon if ev.epsilon is not None else "in the bracket")]
+    if ev.polynomial is not None:
+        table.append(("t* is a root of", ev.polynomial))
+    table.append(("epsilon bracket", f"[{ev.epsilon_bracket[0]}, {ev.epsilon_bracket[1]}]"))
+    return Proof(r"\varepsilon^*(\gamma, \delta) = \log \min\{t : s^*(t) \ge 1 - \delta\}", steps, concl, table)
+
+
+def _tex_poly(text: str) -> str:
+    """LaTeX of a polynomial in the certificate's form (``2*t^3 - t`` -> ``2 t^{3} - t``)."""
+    return re.sub(r"\^(\d+)", r"^{\1}", text.replace("*", " "))

@@ -12,7 +12,18 @@
 * ``tradeoff``: both LPs are rebuilt from the metric's pairs, ``sigma``,
   ``gamma`` and ``t`` and verified from primal and dual
   (:func:`exactdp.recheck.ecp14.check_lp`); then ``s*(t_lower) < 1 - delta <=
-  s*(t_upper)``.
+  s*(t_upper)``.  The exact value: the LP is rebuilt with entries ``t^d`` as
+  polynomials; the carried parametric basis (polynomials over Fractions,
+  :mod:`exactdp.recheck._sturm`) must satisfy the equalities and zero gap as
+  identities in ``t``, have positive denominators on ``[a, b]``, and every
+  primal value, slack, inequality dual and reduced cost must be positive at
+  ``a`` with no root in ``(a, b)`` other than ``t*`` (Sturm counts of it and of
+  its gcd with ``polynomial``); ``polynomial`` has exactly one root ``t*`` in
+  ``(a, b)`` and divides ``x_s - (1 - delta) D``, which is negative at ``a``
+  with ``t*`` its only root there.  So ``s*(t) = x_s(t)/D(t)`` on ``[a, t*]``
+  (weak duality both ways), ``s* < 1 - delta`` before ``t*`` (``s*`` is
+  non-decreasing in ``t``: the constraints relax) and ``= 1 - delta`` at it:
+  ``eps* = log t*``, whose text is rebuilt.
 """
 
 from __future__ import annotations
