@@ -79,6 +79,7 @@ def text(p: list) -> str:
 
 
 def trim(p: list) -> list:
+    """Drop trailing zero coefficients."""
     p = list(p)
     while p and p[-1] == 0:
         p.pop()
@@ -86,11 +87,13 @@ def trim(p: list) -> list:
 
 
 def add(p: list, q: list, s: int = 1) -> list:
+    """``p + s q``."""
     n = max(len(p), len(q))
     return trim([(p[i] if i < len(p) else 0) + s * (q[i] if i < len(q) else 0) for i in range(n)])
 
 
 def mul(p: list, q: list) -> list:
+    """``p q``."""
     if not p or not q:
         return []
     out = [Fraction(0)] * (len(p) + len(q) - 1)
@@ -107,10 +110,12 @@ def mono(c, k: int) -> list:
 
 
 def scale(p: list, c) -> list:
+    """``c p``."""
     return trim([c * v for v in p])
 
 
 def at(p: list, x: Fraction) -> Fraction:
+    """``p(x)`` (Horner)."""
     v = Fraction(0)
     for c in reversed(p):
         v = v * x + c
@@ -133,6 +138,7 @@ def divmod_(p: list, q: list):
 
 
 def gcd(p: list, q: list) -> list:
+    """The monic greatest common divisor (``[]`` when both are zero)."""
     while q:
         p, q = q, divmod_(p, q)[1]
     return [c / p[-1] for c in p] if p else []

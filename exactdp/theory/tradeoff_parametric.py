@@ -35,6 +35,10 @@ __all__ = ["poly_text", "SymbolicLP", "Parametric", "parametric_solution", "exac
 
 _T = sp.Symbol("t")
 
+#: the largest degree put in a certificate (the re-check kernel's Sturm sequences stop at 200,
+#: ``exactdp.recheck._sturm.MAX_POLY_DEGREE``); a basis beyond it is not used for the exact value
+MAX_CERT_DEGREE = 200
+
 
 def poly_text(p: fmpz_poly) -> str:
     """``p`` as text in ``t``, descending powers, integer coefficients (``"0"`` for the zero polynomial).
@@ -76,7 +80,22 @@ class SymbolicLP:
     b_ub: list
 
     def at(self, t: fmpq):
-        """The rows evaluated at a rational ``t`` (``{j: fmpq}``)."""
+        """The rows evaluated at a rational ``t``.
+
+        Parameters
+        ----------
+        t : fmpq
+
+        Returns
+        -------
+        tuple
+            ``(A_eq, A_ub)`` with rows ``{j: fmpq}``.
+
+        Examples
+        --------
+        >>> SymbolicLP([0], [], [], [{0: (-1, 2)}], [0]).at(fmpq(3))
+        ([], [{0: -9}])
+        """
         def ev(rows):
             return [{j: fmpq(c) * t ** d for j, (c, d) in r.items()} for r in rows]
         return ev(self.A_eq), ev(self.A_ub)
@@ -93,6 +112,18 @@ class Parametric:
     E: fmpz_poly
 
     def value_num(self) -> fmpz_poly:
+        """The numerator of the last variable (``s``): ``s(t) = value_num/D``.
+
+        Returns
+        -------
+        fmpz_poly
+
+        Examples
+        --------
+        >>> one = fmpz_poly([1])
+        >>> Parametric([one, fmpz_poly([0, 1])], fmpz_poly([1, 1]), [], [], one).value_num()
+        x
+        """
         return self.X[-1]
 
 
@@ -207,8 +238,26 @@ def _row_dot(row: dict, P: list) -> fmpz_poly:
 
 
 def conditions(sym: SymbolicLP, par: Parametric):
-    """``(identities, signs)``: polynomials that must vanish identically, and polynomials that must be ``>= 0``
-    on ``[a, r]`` (primal values, slacks, inequality duals, reduced costs)."""
+    """The basis' optimality conditions as polynomials in ``t``.
+
+    Parameters
+    ----------
+    sym : SymbolicLP
+    par : Parametric
+
+    Returns
+    -------
+    tuple
+        ``(identities, signs)``: polynomials that must vanish identically (equalities, zero gap), and polynomials
+        that must be ``>= 0`` on ``[a, t*]`` (primal values, slacks, inequality duals, reduced costs).
+
+    Examples
+    --------
+    >>> lp = SymbolicLP(c=[-1, 0], A_eq=[{0: (1, 0), 1: (1, 0)}], b_eq=[1], A_ub=[{0: (1, 0), 1: (-1, 1)}], b_ub=[0])
+    >>> ident, signs = conditions(lp, parametric_solution(lp, {("x", 0), ("x", 1), ("s", 2)}, fmpq(2)))
+    >>> all(p == 0 for p in ident), [poly_text(p) for p in signs]
+    (True, ['t', '1', '0', '1', '0', '0'])
+    """
     X, D, Y, L, E = par.X, par.D, par.Y, par.L, par.E
     ident = [_row_dot(r, X) - int(bv) * D for r, bv in zip(sym.A_eq, sym.b_eq)]
     cx = sum((int(c) * X[j] for j, c in enumerate(sym.c) if c), fmpz_poly([]))
@@ -228,7 +277,24 @@ def conditions(sym: SymbolicLP, par: Parametric):
 
 
 def valid_at(sym: SymbolicLP, par: Parametric, t: fmpq) -> bool:
-    """The basis is primal and dual feasible at the rational ``t`` (every sign condition evaluated exactly)."""
+    """Is the basis primal and dual feasible at the rational ``t`` (every condition evaluated exactly)?
+
+    Parameters
+    ----------
+    sym : SymbolicLP
+    par : Parametric
+    t : fmpq
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> lp = SymbolicLP(c=[-1, 0], A_eq=[{0: (1, 0), 1: (1, 0)}], b_eq=[1], A_ub=[{0: (1, 0), 1: (-1, 1)}], b_ub=[0])
+    >>> valid_at(lp, parametric_solution(lp, {("x", 0), ("x", 1), ("s", 2)}, fmpq(2)), fmpq(5))
+    True
+    """
     ident, signs = conditions(sym, par)
     return all(p == 0 for p in ident) and par.D(t) > 0 and par.E(t) > 0 and all(p(t) >= 0 for p in signs)
 
@@ -243,6 +309,17 @@ class ExactRoot:
     par: Parametric
 
     def rational(self) -> fmpq | None:
+        """``t*`` when it is rational (a linear polynomial), else None.
+
+        Returns
+        -------
+        fmpq or None
+
+        Examples
+        --------
+        >>> ExactRoot(fmpz_poly([-6, 1]), fmpq(5), fmpq(7), None).rational()
+        6
+        """
         if self.poly.degree() == 1:
             c0, c1 = (int(c) for c in self.poly.coeffs())
             return fmpq(-c0, c1)
@@ -295,12 +372,35 @@ def _holds_on(p: fmpz_poly, P: fmpz_poly, a: fmpq, b: fmpq) -> bool:
 
 
 def exact_root(sym: SymbolicLP, par: Parametric, target: fmpq, lo: fmpq, hi: fmpq | None) -> tuple:
-    """``(ExactRoot or None, guess)``: ``t*`` certified from this basis, or a rational guess for the next LP.
+    """``t*`` proved from this basis, or a rational guess for the next LP.
 
     ``lo < t* <= hi`` is known (``hi`` None: not yet bounded above).  The polynomial
     ``N = q X_s - p D`` (``target = p/q``) is factored; for each of its real roots in the bracket, rational ends
     are chosen around the root and every sign condition is proved on ``[a, r]``.
+
+    Parameters
+    ----------
+    sym : SymbolicLP
+    par : Parametric
+    target : fmpq
+        ``1 - delta``.
+    lo, hi : fmpq (hi may be None)
+
+    Returns
+    -------
+    tuple
+        ``(ExactRoot or None, guess)``; ``guess`` a rational near the basis' root in the bracket, or None.
+
+    Examples
+    --------
+    >>> lp = SymbolicLP(c=[0, -1], A_eq=[{0: (1, 0), 1: (1, 0)}], b_eq=[1], A_ub=[{1: (1, 0), 0: (-1, 1)}], b_ub=[0])
+    >>> par = parametric_solution(lp, {("x", 0), ("x", 1), ("s", 2)}, fmpq(2))   # max x1 = t/(t + 1): 3/4 at t = 3
+    >>> ex, _ = exact_root(lp, par, fmpq(3, 4), fmpq(1), None)
+    >>> poly_text(ex.poly), ex.a < 3 < ex.b
+    ('t - 3', True)
     """
+    if max(p.degree() for p in par.X + par.Y + par.L + [par.D, par.E]) > MAX_CERT_DEGREE:
+        return None, None
     ident, signs = conditions(sym, par)
     if any(p != 0 for p in ident):
         return None, None
