@@ -21,7 +21,7 @@ import pytest
 import sympy as sp
 from flint import fmpq
 
-from exactdp import recheck
+from exactdp import InvalidInput, recheck
 from exactdp.cli import main
 from exactdp.metrics import cycle, discrete, path
 from exactdp.recheck import _sturm
@@ -105,17 +105,32 @@ def test_path_of_four_is_one_plus_sqrt_two():
     assert sp.simplify(_root(ev) - (1 + sp.sqrt(2))) == 0
 
 
-def test_bracket_fall_back_says_why_and_rechecks():
-    c = certify_tradeoff(path(5), gamma="2", delta="1/4", max_steps=3)
+def test_bracket_fall_back_says_why_and_rechecks(monkeypatch):
+    # a basis beyond the parametric solve's size limit (lowered here): exact LPs bisect to rel_width, and say why
+    import exactdp.theory.tradeoff as tr
+    monkeypatch.setattr(tr, "MAX_PARAMETRIC_COLUMNS", 5)
+    c = certify_tradeoff(path(5), gamma="2", delta="1/4", rel_width="1/16")
     ev = c.evidence
     assert ev.epsilon is None and ev.polynomial is None and ev.parametric is None
-    assert "within 3 exact LPs" in ev.reason
+    assert "basic columns" in ev.reason and "limited to 5" in ev.reason
+    assert Fraction(ev.t_upper) - Fraction(ev.t_lower) <= Fraction(ev.t_lower) / 16
     assert c.claim == f"log({ev.t_lower}) < eps*(gamma = 2, delta = 1/4) <= log({ev.t_upper}) on the " \
                       f"{path(5).description} (open balls)"
     assert recheck(c.to_json()).status == "confirmed"
-    full = certify_tradeoff(path(5), gamma="2", delta="1/4")       # with more LPs: the exact value, inside
+    monkeypatch.undo()
+    full = certify_tradeoff(path(5), gamma="2", delta="1/4")       # the exact value lies in that bracket
     t = _root(full.to_json()["evidence"])
     assert sp.Rational(ev.t_lower) < t <= sp.Rational(ev.t_upper)
+    j = json.loads(json.dumps(c.to_json()))                         # a bracket may not claim a value
+    j["evidence"]["epsilon"] = full.evidence.epsilon
+    assert _caught(_with_claim(j))
+
+
+def test_the_search_stops_when_no_mechanism_is_found(monkeypatch):
+    import exactdp.theory.tradeoff as tr
+    monkeypatch.setattr(tr, "MAX_PARAMETRIC_COLUMNS", 0)
+    with pytest.raises(InvalidInput, match="no private mechanism with this utility was found up to t = 4"):
+        certify_tradeoff(discrete(3), gamma="1", delta="1/100", max_steps=3)       # t* = 198: 1, 2, 4 fail
 
 
 # ------------------------------------------------------------------------------------------- the kernel ----

@@ -416,10 +416,7 @@ def exact_root(sym: SymbolicLP, par: Parametric, target: fmpq, lo: fmpq, hi: fmp
                                    sup=None if hi is None else sp.Rational(int(hi.p), int(hi.q))):
             (x0, x1), _m = iv
             roots.append((P, _q(x0), _q(x1)))
-    for P, x0, x1 in sorted(roots, key=lambda r: r[1]):
-        if x0 <= lo or (hi is not None and x1 > hi):
-            if not (x0 == x1 and lo < x0 and (hi is None or x0 <= hi)):
-                continue
+    for P, x0, x1 in sorted(roots, key=lambda r: r[1]):   # roots in [lo, hi]; each proof is self-contained
         if guess is None:
             guess = (x0 + x1) / 2
         ex = _certify(sym, par, P, x0, x1, N, signs)
