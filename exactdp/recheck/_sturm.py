@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from itertools import pairwise
 
 from ._kernel import NotHere
 
@@ -150,7 +151,7 @@ def _deriv(p: list) -> list:
 
 def _variations(seq: list, x: Fraction) -> int:
     signs = [s for s in ((v > 0) - (v < 0) for v in (at(p, x) for p in seq)) if s]
-    return sum(1 for u, v in zip(signs, signs[1:]) if u != v)
+    return sum(1 for u, v in pairwise(signs) if u != v)
 
 
 def roots_in(p: list, a: Fraction, b: Fraction) -> int:

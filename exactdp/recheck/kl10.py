@@ -33,13 +33,12 @@ from fractions import Fraction
 
 from . import _sturm as poly
 from ._b_util import Refuted, _split_log, check_table, enclosure_ok, iv_eps, need, same
-from ._kernel import rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, sign, value
+from ._kernel import rational as _q
 from ._sturm import MAX_POLY_DEGREE
 from .ecp14 import check_lp
-from .privacy import MECH, METRIC, _Mech
+from .privacy import MECH, METRIC, _Mech, pairs_of
 from .privacy import check as check_privacy
-from .privacy import pairs_of
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 

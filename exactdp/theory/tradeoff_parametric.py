@@ -31,7 +31,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import fmpq, fmpz_poly
 
-__all__ = ["poly_text", "SymbolicLP", "Parametric", "parametric_solution", "exact_root", "ExactRoot"]
+__all__ = ["ExactRoot", "Parametric", "SymbolicLP", "exact_root", "parametric_solution", "poly_text"]
 
 _T = sp.Symbol("t")
 
