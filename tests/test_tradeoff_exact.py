@@ -264,7 +264,20 @@ def test_forged_other_root_of_the_polynomial_is_refuted():
         ev[f"t_{name}"] = t
     ev["epsilon"] = "log(root of t^2 - 2*t - 1 in (-1, 0))"
     ev["epsilon_bracket"] = ["log(-1)", "log(0)"]
-    assert _caught(_with_claim(j))
+    ev["mechanism"]["name"] = "optimal mechanism at t = 0"
+    _refuted(j)
+
+
+def test_forged_wider_interval_where_the_basis_is_not_optimal_is_refuted():
+    # the same true root, but the interval reaches t = 1, where this basis is not feasible: the proof fails
+    j = _genuine(path(4), "1", "1/2")
+    from exactdp.theory.tradeoff import _lp_data
+    u = utility_lp(path(4), fmpq(1), gamma="1")
+    ev = j["evidence"]
+    ev.update(t_lower="1", s_lower=str(u.value), lp_lower=json.loads(json.dumps(_lp_data(u).to_json())),
+              epsilon_bracket=["log(1)", ev["epsilon_bracket"][1]],
+              epsilon=f"log(root of t^2 - 2*t - 1 in (1, {ev['t_upper']}))")
+    _refuted(j, "is not positive at t = 1")
 
 
 def test_forged_interval_without_the_root_is_refuted():
