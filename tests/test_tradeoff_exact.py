@@ -281,20 +281,16 @@ def test_forged_wider_interval_where_the_basis_is_not_optimal_is_refuted():
 
 
 def test_forged_interval_without_the_root_is_refuted():
-    # a self-consistent bracket (LPs recomputed at the new ends) that misses t*: the ends' LPs contradict it
-    j = _genuine(path(4), "1", "1/2")
-    good = certify_tradeoff(path(4), gamma="1", delta="1/2")
-    other = json.loads(json.dumps(certify_tradeoff(path(4), gamma="1", delta="1/2").to_json()))
-    a, b = fmpq(5, 2), fmpq(3)                    # both above t* = 2.414...
+    # a self-consistent bracket (LPs recomputed at the new ends) that misses t* = 2.414...: the ends contradict it
     from exactdp.theory.tradeoff import _lp_data
-    ulo, uhi = utility_lp(path(4), a, gamma="1"), utility_lp(path(4), b, gamma="1")
-    ev = j["evidence"]
-    ev.update(t_lower="5/2", t_upper="3", s_lower=str(ulo.value), s_upper=str(uhi.value),
-              lp_lower=json.loads(json.dumps(_lp_data(ulo).to_json())),
-              lp_upper=json.loads(json.dumps(_lp_data(uhi).to_json())),
-              mechanism=other["evidence"]["mechanism"] if False else _mech_json(uhi),
-              epsilon_bracket=["log(5/2)", "log(3)"], epsilon="log(root of t^2 - 2*t - 1 in (5/2, 3))")
-    assert good.evidence.polynomial == "t^2 - 2*t - 1"
+    j = _genuine(path(4), "1", "1/2")
+    assert j["evidence"]["polynomial"] == "t^2 - 2*t - 1"
+    ulo, uhi = utility_lp(path(4), fmpq(5, 2), gamma="1"), utility_lp(path(4), fmpq(3), gamma="1")
+    j["evidence"].update(t_lower="5/2", t_upper="3", s_lower=str(ulo.value), s_upper=str(uhi.value),
+                         lp_lower=json.loads(json.dumps(_lp_data(ulo).to_json())),
+                         lp_upper=json.loads(json.dumps(_lp_data(uhi).to_json())), mechanism=_mech_json(uhi),
+                         epsilon_bracket=["log(5/2)", "log(3)"],
+                         epsilon="log(root of t^2 - 2*t - 1 in (5/2, 3))")
     _refuted(j)
 
 
