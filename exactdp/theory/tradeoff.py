@@ -58,7 +58,7 @@ from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.decide import exact_str
 from ..exact.lp import MAX_LP_SIZE, LinearProgram
 from ..mechanism import mechanism_from_values
-from .tradeoff_parametric import SymbolicLP
+from .tradeoff_parametric import SymbolicLP, _simple_between
 from .utility import _check_ball, _f_index, _gamma_delta, _in_ball
 
 if TYPE_CHECKING:
@@ -373,20 +373,6 @@ def _next_t(lo_t, hi_t, guess, seen):
         return lo_t * 2
     q = (hi_t - lo_t) / 4
     return _simple_between(lo_t + q, hi_t - q)
-
-
-def _simple_between(a: fmpq, b: fmpq) -> fmpq:
-    """The rational with the smallest denominator strictly between ``a < b`` (Stern--Brocot)."""
-    lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 0
-    while True:
-        mn, md = lo_n + hi_n, lo_d + hi_d
-        m = fmpq(mn, md)
-        if m <= a:
-            lo_n, lo_d = mn, md
-        elif m >= b:
-            hi_n, hi_d = mn, md
-        else:
-            return m
 
 
 class _Evaluated:
