@@ -126,6 +126,14 @@ def test_bracket_fall_back_says_why_and_rechecks(monkeypatch):
     assert _caught(_with_claim(j))
 
 
+def test_polynomials_beyond_the_kernel_give_a_bracket_that_says_so(monkeypatch):
+    import exactdp.theory.tradeoff_parametric as tp
+    monkeypatch.setattr(tp, "MAX_CERT_DEGREE", 1)
+    c = certify_tradeoff(path(4), gamma="1", delta="1/2", rel_width="1/8")
+    assert c.evidence.epsilon is None and "beyond the 1 the re-check kernel takes" in c.evidence.reason
+    assert Fraction(c.evidence.t_lower) < Fraction(5, 2) and recheck(c.to_json()).status == "confirmed"
+
+
 def test_the_search_stops_when_no_mechanism_is_found(monkeypatch):
     import exactdp.theory.tradeoff as tr
     monkeypatch.setattr(tr, "MAX_PARAMETRIC_COLUMNS", 0)

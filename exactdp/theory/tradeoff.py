@@ -327,7 +327,7 @@ def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_met
                           f"parametric solve (fraction-free elimination over Z[t]) is limited to "
                           f"{MAX_PARAMETRIC_COLUMNS:,}: a bracket of relative width {exact_str(width)}")
             else:
-                ex, guess = _try_exact(cur, target, lo.t, hi.t if hi is not None else None)
+                ex, guess, reason = _try_exact(cur, target, lo.t, hi.t if hi is not None else None, width)
                 if ex is not None:
                     return _exact_cert(metric, g, d, ball, ex, cur, solved, s, output_metric, f)
         elif hi is not None and hi.t - lo.t <= width * lo.t:
@@ -348,16 +348,22 @@ def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_met
     return _tradeoff_cert(metric, g, d, ball, lo, hi, solved[0], output_metric, f, reason=reason)
 
 
-def _try_exact(u, target, lo_t, hi_t):
-    from .tradeoff_parametric import exact_root, parametric_solution
+def _try_exact(u, target, lo_t, hi_t, width):
+    """``(ExactRoot or None, guess, reason)``: ``reason`` (then no more tries) when the basis' polynomials are
+    beyond what a certificate carries."""
+    from .tradeoff_parametric import MAX_CERT_DEGREE, exact_root, parametric_solution
 
     if u.basis is None:
-        return None, None
+        return None, None, None
     par = parametric_solution(u.sym, u.basis, u.t)
     if par is None:
-        return None, None
+        return None, None, None
+    deg = max(p.degree() for p in par.X + par.Y + par.L + [par.D, par.E])
+    if deg > MAX_CERT_DEGREE:
+        return None, None, (f"the optimal basis' polynomials in t have degree {deg:,}, beyond the {MAX_CERT_DEGREE} "
+                            f"the re-check kernel takes: a bracket of relative width {exact_str(width)}")
     ex, guess = exact_root(u.sym, par, target, lo_t, hi_t)
-    return ex, guess
+    return ex, guess, None
 
 
 def _next_t(lo_t, hi_t, guess, seen):
