@@ -2,7 +2,7 @@
 
 ``utility``: Def. 2.2 at one (gamma, delta) with the ball type stated;
 ``exponential_bound``: Thm 2.7's ``2 C beta`` against the exact smallest eps;
-``tradeoff``: Def. 2.3's ``eps*(gamma, delta)`` bracketed by exact LPs.
+``tradeoff``: Def. 2.3's ``eps*(gamma, delta)`` exactly (the LP's optimal basis, parametric in ``t``), or a bracket.
 """
 
 from __future__ import annotations
