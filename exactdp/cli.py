@@ -618,7 +618,8 @@ def _register_extension_commands(sub):
     x.add_argument("--format", choices=FORMATS, default="text")
     x.set_defaults(fn=_cmd_extend)
 
-    t = sub.add_parser("tradeoff", help="KL10's eps*(gamma, delta), bracketed by exact LPs")
+    t = sub.add_parser("tradeoff", help="KL10's eps*(gamma, delta) exactly (the LP's optimal basis, parametric in "
+                                          "t = e^eps)")
     t.add_argument("--metric", required=True, help="metric file (JSON); f = id, Y = X")
     t.add_argument("--gamma", required=True, help="utility radius gamma > 0")
     t.add_argument("--delta", required=True, help="failure probability, rational 0 < delta < 1")

@@ -123,6 +123,7 @@ def test_tradeoff_lp_matches_discrete_closed_form(n, delta):
         ev = c.evidence
         lo, hi = fmpq(ev.t_lower), fmpq(ev.t_upper)
         assert lo < t_star <= hi and fmpq(ev.s_lower) < 1 - d <= fmpq(ev.s_upper)
+        assert ev.epsilon == f"log({t_star})"      # exact (issue 19): the closed form, no longer a bracket
     assert c.recheck().status == "confirmed"
 
 

@@ -2,20 +2,21 @@
 
 ``utility``: Def. 2.2 at one (gamma, delta) with the ball type stated;
 ``exponential_bound``: Thm 2.7's ``2 C beta`` against the exact smallest eps;
-``tradeoff``: Def. 2.3's ``eps*(gamma, delta)`` bracketed by exact LPs.
+``tradeoff``: Def. 2.3's ``eps*(gamma, delta)`` exactly (the LP's optimal basis, parametric in ``t``), or a bracket.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 from .common import MechanismData, MetricData
 from .ecp14 import DistanceData, LPData
 from .privacy import EpsilonEvidence, tex
-from .records import Evidence, evidence_kind
+from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, label_text, renderer
 
-__all__ = ["UtilityEvidence", "ExponentialBoundEvidence", "TradeoffEvidence"]
+__all__ = ["UtilityEvidence", "ExponentialBoundEvidence", "TradeoffEvidence", "ParametricData"]
 
 _GE = "\\ge"
 
@@ -104,15 +105,34 @@ def _bound_proof(cert) -> Proof:
                  [("epsilon", str(ev.epsilon)), ("2 C beta", ev.bound), ("attained", str(ev.attained))])
 
 
+@dataclass(frozen=True)
+class ParametricData(Record):
+    """An optimal basis of the utility LP as functions of ``t``: primal ``x_j = x[j]/denominator``, duals
+    ``y_i = y[i]/dual_denominator`` (equalities) and ``lam_k = lam[k]/dual_denominator`` (inequalities); every
+    entry a polynomial in ``t`` with integer coefficients, written ``"t^2 - 3*t + 1"``."""
+
+    denominator: str
+    x: list
+    dual_denominator: str
+    y: list
+    lam: list
+
+
 @evidence_kind("tradeoff")
 @dataclass(frozen=True)
 class TradeoffEvidence(Evidence):
-    """KL10 Def. 2.3 bracketed: ``s*(t) = max_{t-private M} min_x M_x(B(f(x), gamma))`` by exact LPs.
+    """KL10 Def. 2.3: ``s*(t) = max_{t-private M} min_x M_x(B(f(x), gamma))`` by exact LPs, ``t* = e^(eps*)``.
 
     LP at ``t``: variables ``M_x(y)`` at ``x*|Y| + y`` (x in ``inputs`` order, y in ``outputs`` order) and ``s``
     last; minimise ``-s``; row sums as equalities; for each pair of ``metric.pairs`` (in order), both directions,
     each output: ``M_a(y) - t^d M_b(y) <= 0``; then per x: ``s - sum_{y in B(f(x))} M_x(y) <= 0`` where the ball
     is read from ``sigma[x][y]`` against ``gamma``.
+
+    The bracket: exact LPs at ``t_lower`` (``s* < 1 - delta``) and ``t_upper`` (``s* >= 1 - delta``, with its
+    optimal ``mechanism``).  The exact value: ``parametric`` is primal and dual feasible on ``[t_lower, t*]``
+    with zero gap, so ``s*(t) = x_s(t)``, and ``t*`` is the only root in ``(t_lower, t_upper)`` of
+    ``polynomial``, which divides ``x_s(t) - (1 - delta)`` (numerator); ``epsilon = log(t*)``.  ``reason``
+    (a hint) says why only a bracket is given.
     """
 
     inputs: list
@@ -125,7 +145,7 @@ class TradeoffEvidence(Evidence):
     delta: str
     ball: str
     target: str
-    epsilon: str | None            # exact when known ("0")
+    epsilon: str | None            # "0", "log(q)", "log(root of P in (a, b))"; None: a bracket only
     epsilon_bracket: list
     t_lower: str | None
     s_lower: str | None
@@ -134,9 +154,12 @@ class TradeoffEvidence(Evidence):
     s_upper: str
     lp_upper: LPData
     mechanism: MechanismData
+    polynomial: str | None = None
+    parametric: ParametricData | None = None
+    reason: str | None = field(default=None, metadata={"role": "hint"})
 
     _nested = {"metric": MetricData, "output": DistanceData, "lp_lower": LPData, "lp_upper": LPData,
-               "mechanism": MechanismData}
+               "mechanism": MechanismData, "parametric": ParametricData}
 
 
 @renderer("tradeoff")
@@ -157,6 +180,27 @@ def _tradeoff_proof(cert) -> Proof:
                   Step("Upper end", f"At $t = {tex(ev.t_upper)}$ the LP's optimal mechanism is $t$-private with "
                        f"worst ball mass $s^* = {tex(ev.s_upper)} \\ge {tex(ev.target)}$ (both checked exactly).")]
         concl = f"log({ev.t_lower}) < eps* <= log({ev.t_upper})"
-    return Proof(r"\varepsilon^*(\gamma, \delta) = \log \min\{t : s^*(t) \ge 1 - \delta\}", steps, concl,
-                 [("gamma", ev.gamma), ("delta", ev.delta), ("ball", ev.ball),
-                  ("epsilon bracket", f"[{ev.epsilon_bracket[0]}, {ev.epsilon_bracket[1]}]")])
+        if ev.epsilon is not None and ev.parametric is not None:
+            p = ev.parametric
+            steps.append(Step("The optimal basis as a function of t", f"With denominator ${_tex_poly(p.denominator)}$ "
+                              f"the basic solution has $s(t) = ({_tex_poly(p.x[-1])})/({_tex_poly(p.denominator)})$; "
+                              f"it and its duals (over ${_tex_poly(p.dual_denominator)}$) are feasible on $[{tex(ev.t_lower)}, "
+                              "t^*]$ with zero gap (each sign condition a polynomial, its roots counted exactly), "
+                              "so $s^*(t) = s(t)$ there."))
+            steps.append(Step("The exact root", f"$t^*$ solves $s(t) = {tex(ev.target)}$: it is the only root of "
+                              f"${_tex_poly(ev.polynomial)}$ in $({tex(ev.t_lower)}, {tex(ev.t_upper)})$, and "
+                              f"$s < {tex(ev.target)}$ before it; so $\\varepsilon^* = \\log t^*$: {ev.epsilon}."))
+            concl = f"eps* = {ev.epsilon}"
+    if ev.t_lower is not None and ev.epsilon is None and ev.reason:
+        steps.append(Step("Why a bracket", f"{ev.reason} (how the search ended; not a claim)."))
+    table = [("gamma", ev.gamma), ("delta", ev.delta), ("ball", ev.ball),
+             ("epsilon", ev.epsilon if ev.epsilon is not None else "in the bracket")]
+    if ev.polynomial is not None:
+        table.append(("t* is a root of", ev.polynomial))
+    table.append(("epsilon bracket", f"[{ev.epsilon_bracket[0]}, {ev.epsilon_bracket[1]}]"))
+    return Proof(r"\varepsilon^*(\gamma, \delta) = \log \min\{t : s^*(t) \ge 1 - \delta\}", steps, concl, table)
+
+
+def _tex_poly(text: str) -> str:
+    """LaTeX of a polynomial in the certificate's form (``2*t^3 - t`` -> ``2 t^{3} - t``)."""
+    return re.sub(r"\^(\d+)", r"^{\1}", text.replace("*", " "))

@@ -8,6 +8,9 @@ ln(1/(delta m))) on finite instances.
 
 from __future__ import annotations
 
+import re
+
+import sympy as sp
 from flint import fmpq
 
 from ..certify.privacy import smallest_epsilon
@@ -103,24 +106,46 @@ def def23() -> ClaimResult:
                     agrees=at.value == 1 - d and below.value < 1 - d)
         c = certify_tradeoff(discrete(n), gamma="1", delta=delta)
         certs.append(c)
-        assert c.evidence.t_lower is not None  # t* > 1 here: the bracket has a lower end
-        led.check(fmpq(c.evidence.t_lower) < t_star <= fmpq(c.evidence.t_upper),
-                  "the certified tradeoff bracket misses the closed form")
+        led.check(c.evidence.epsilon == f"log({exact_str(t_star)})",
+                  "the certified eps* differs from the closed form log((1 - delta)(n - 1)/delta)")
         rows.append([f"discrete({n})", delta, f"log({exact_str(t_star)})", exact_str(at.value),
-                     exact_str(below.value), f"[{c.evidence.epsilon_bracket[0]}, {c.evidence.epsilon_bracket[1]}]"])
+                     exact_str(below.value), str(c.evidence.epsilon)])
     c = certify_tradeoff(path(4), gamma="2", delta="1/5")
     certs.append(c)
-    rows.append(["path(4), gamma = 2", "1/5", "(no closed form)", "-", "-",
-                 f"[{c.evidence.epsilon_bracket[0]}, {c.evidence.epsilon_bracket[1]}]"])
-    body = md_table(["metric", "delta", "closed form eps*", "s*(t*)", "s*(99/100 t*)", "exact LP bracket"], rows)
+    led.check(c.evidence.epsilon is not None, "the tradeoff on path(4) fell back to a bracket")
+    rows.append(["path(4), gamma = 2", "1/5", "(no closed form)", "-", "-", str(c.evidence.epsilon)])
+    body = md_table(["metric", "delta", "closed form eps*", "s*(t*)", "s*(99/100 t*)", "certified eps* (exact)"], rows)
     body += ("\n\nFor t = e^eps rational, an exact LP gives s*(t), the largest worst-case ball mass of a "
              "t-private mechanism (open balls, gamma = 1: B(x, 1) = {x} on the discrete metric). "
              "Closed form (derived here): on the discrete metric with n points, symmetrising an optimal mechanism "
              "over the permutations of the points gives randomized response, so s*(t) = t/(t + n - 1) and "
-             "eps*(gamma, delta) = log((1 - delta)(n - 1)/delta); the LP reproduces s* exactly at t* and below it.")
+             "eps*(gamma, delta) = log((1 - delta)(n - 1)/delta); the LP reproduces s* exactly at t* and below it. "
+             "The certified value comes from the LP's optimal basis made parametric in t: on an interval up to t* "
+             "it stays primal and dual feasible, s*(t) is a rational function there, and t* is the only root of "
+             "s*(t) = 1 - delta in the interval (an algebraic number on the path).")
     return led.result("eps*(gamma, delta) = log((1 - delta)(n - 1)/delta) on the discrete metric for n = "
-                      + ", ".join(r[0][9:-1] for r in rows[:-1]) + " (closed form, checked by exact LPs); "
-                      "bracketed by exact LPs on path(4)", [("Tradeoff", body)], certs)
+                      + ", ".join(r[0][9:-1] for r in rows[:-1]) + " (closed form; certified exactly from the LP's "
+                      "optimal basis made parametric in t); an exact algebraic value on path(4)",
+                      [("Tradeoff", body)], certs)
+
+
+def _exceeds(eps_text: str | None, tr) -> bool:
+    """``eps_text = log(q)`` (a rational ``q``) is strictly above the certified ``eps* = log t*``: ``q > t*``, with
+    ``t*`` = 1, a rational, or the root of the certificate's polynomial in ``(t_lower, t_upper)`` (sympy's exact
+    real roots)."""
+    m = re.fullmatch(r"log\((\d+(?:/\d+)?)\)", eps_text or "")
+    if m is None or tr.epsilon is None:
+        return False
+    q = sp.Rational(m.group(1))
+    if tr.epsilon == "0":
+        return bool(q > 1)
+    P = sp.Poly(sp.sympify(tr.polynomial.replace("^", "**"), locals={"t": _T}), _T)
+    lo, hi = sp.Rational(tr.t_lower), sp.Rational(tr.t_upper)
+    (r,) = [z for z in sp.real_roots(P) if lo < z < hi]
+    return bool(q > r)
+
+
+_T = sp.Symbol("t")
 
 
 @register("KL10-thm3.4", "KL10", "Theorem 3.4, (3) => (2) and (2) => (1)",
@@ -144,17 +169,18 @@ def thm34() -> ClaimResult:
         certs += [u, e, tr]
         led.compare(f"(2, {delta})-utility on path({n}), {ball} ball", f"worst M_x(B) >= {exact_str(1 - fmpq(delta))}",
                     u.evidence.mass, agrees=u.holds)
+        led.check(_exceeds(e.evidence.epsilon, tr.evidence),
+                  "the mechanism's exact eps is not above the certified optimum eps*(gamma, delta)")
         rows.append([n, delta, ball, exact_str(m), beta, u.evidence.mass, "yes" if strict else "no",
-                     e.evidence.epsilon, Level.from_eps(f"2*{beta}").eps_str(),
-                     f"[{tr.evidence.epsilon_bracket[0]}, {tr.evidence.epsilon_bracket[1]}]"])
+                     e.evidence.epsilon, Level.from_eps(f"2*{beta}").eps_str(), str(tr.evidence.epsilon)])
     body = md_table(["n", "delta", "ball", "m", "beta", "worst M_x(B(x, 2))", "> 1 - delta", "exact eps of M",
-                     "2 beta", "eps*(2, delta) (exact LP bracket)"], rows)
+                     "2 beta", "eps*(2, delta) (exact)"], rows)
     body += ("\n\nOn the path 0..n-1 with f = id, the uniform probability mu and gamma = 2 (so beta = ln(1/(delta m)) "
              "and every weight (delta m)^sigma is rational). The mechanism achieves (gamma, delta)-utility with "
              "strict inequality, as the proof's chain gives; its exact eps is below 2 beta (Thm 2.7) and far above "
-             "the optimum eps*(gamma, delta) of Def. 2.3. Every finite f(X) is compact, so every f here is "
-             "privacy-compatible (items (1)-(4)). The diameter <= 1 normalisation is not needed for these two "
-             "implications. Reconstructed: the proof's B(x, gamma) means B(z, gamma), z = f(x); and in (4) => (3) "
+             "the optimum eps*(gamma, delta) of Def. 2.3 (compared exactly with the certified eps*). Every finite "
+             "f(X) is compact, so every f here is privacy-compatible (items (1)-(4)). The diameter <= 1 "
+             "normalisation is not needed for these two implications. Reconstructed: the proof's B(x, gamma) means B(z, gamma), z = f(x); and in (4) => (3) "
              "the covering measure's weights, printed 1/2^(i n(i)), are 2^-i/n(i) (the text's own sampling "
              "description: a fair coin picks i, then a uniform point of C_i).")
     n_strict = sum(r[6] == "yes" for r in rows)

@@ -12,7 +12,18 @@
 * ``tradeoff``: both LPs are rebuilt from the metric's pairs, ``sigma``,
   ``gamma`` and ``t`` and verified from primal and dual
   (:func:`exactdp.recheck.ecp14.check_lp`); then ``s*(t_lower) < 1 - delta <=
-  s*(t_upper)``.
+  s*(t_upper)``.  The exact value: the LP is rebuilt with entries ``t^d`` as
+  polynomials; the carried parametric basis (polynomials over Fractions,
+  :mod:`exactdp.recheck._sturm`) must satisfy the equalities and zero gap as
+  identities in ``t``, have positive denominators on ``[a, b]``, and every
+  primal value, slack, inequality dual and reduced cost must be positive at
+  ``a`` with no root in ``(a, b)`` other than ``t*`` (Sturm counts of it and of
+  its gcd with ``polynomial``); ``polynomial`` has exactly one root ``t*`` in
+  ``(a, b)`` and divides ``x_s - (1 - delta) D``, which is negative at ``a``
+  with ``t*`` its only root there.  So ``s*(t) = x_s(t)/D(t)`` on ``[a, t*]``
+  (weak duality both ways), ``s* < 1 - delta`` before ``t*`` (``s*`` is
+  non-decreasing in ``t``: the constraints relax) and ``= 1 - delta`` at it:
+  ``eps* = log t*``, whose text is rebuilt.
 """
 
 from __future__ import annotations
@@ -20,15 +31,28 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from . import _sturm as poly
 from ._b_util import Refuted, _split_log, check_table, enclosure_ok, iv_eps, need, same
-from ._kernel import rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, sign, value
+from ._kernel import rational as _q
+from ._sturm import MAX_POLY_DEGREE
 from .ecp14 import check_lp
-from .privacy import _Mech
+from .privacy import MECH, METRIC, _Mech, pairs_of
 from .privacy import check as check_privacy
-from .privacy import pairs_of
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+# ----------------------------------------------------------------------------------------- the shape ----
+_LP = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
+_DISTANCES = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
+_PARAMETRIC = {"denominator": "str", "x": ["str"], "dual_denominator": "str", "y": ["str"], "lam": ["str"]}
+TRADEOFF = {"inputs": ["str"], "outputs": ["str"], "metric": METRIC, "output": ("?", _DISTANCES), "f": "any",
+            "sigma": [["str"]], "gamma": "str", "delta": "str", "ball": "str", "target": "str", "epsilon": "?str",
+            "epsilon_bracket": ["str"], "t_lower": "?str", "s_lower": "?str", "lp_lower": ("?", _LP),
+            "t_upper": "str", "s_upper": "str", "lp_upper": _LP, "mechanism": MECH, "polynomial": "?str",
+            "parametric": ("?", _PARAMETRIC), "reason": "?str"}
+#: the evidence shape per kind ("any": the utility and exponential_bound shapes are stated on another branch)
+EVIDENCE = {"tradeoff": TRADEOFF, "utility": "any", "exponential_bound": "any"}
 
 
 def _inside(s: Fraction, gamma: Fraction, ball: str) -> bool:
@@ -163,37 +187,131 @@ def _binding_against_bound(ev, b, C) -> int:
     return sign(_add(r, _neg(bound)))
 
 
-def _utility_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
+def _lp_rows(ev) -> tuple[list, list, list, list, list]:
+    """The utility LP with entries ``c t^k`` as ``(c, k)`` (the layout of the evidence's docstring)."""
     X, Y = ev["inputs"], ev["outputs"]
     nX, nY = len(X), len(Y)
     ix = {x: i for i, x in enumerate(X)}
     N = nX * nY
-    c = [Fraction(0)] * N + [Fraction(-1)]
-    A_eq = [{x * nY + y: Fraction(1) for y in range(nY)} for x in range(nX)]
+    c = [0] * N + [-1]
+    A_eq = [{x * nY + y: (1, 0) for y in range(nY)} for x in range(nX)]
     A_ub, b_ub = [], []
     for x, xp, d in pairs_of(ev["metric"]):
         dq = _q(d)
         if dq.denominator != 1:
             raise NotHere("a non-integer distance: t^d is irrational")
-        f = t ** int(dq)
+        if not 0 < dq <= MAX_POLY_DEGREE:
+            raise NotHere(f"a distance outside (0, {MAX_POLY_DEGREE}]: t^d beyond this kernel's polynomials")
         for a, b in ((ix[x], ix[xp]), (ix[xp], ix[x])):
             for y in range(nY):
-                A_ub.append({a * nY + y: Fraction(1), b * nY + y: -f})
-                b_ub.append(Fraction(0))
+                A_ub.append({a * nY + y: (1, 0), b * nY + y: (-1, int(dq))})
+                b_ub.append(0)
     g = _q(ev["gamma"])
     for x in range(nX):
-        row = {N: Fraction(1)}
+        row = {N: (1, 0)}
         for y in range(nY):
             if _inside(_q(ev["sigma"][x][y]), g, ev["ball"]):
-                row[x * nY + y] = Fraction(-1)
+                row[x * nY + y] = (-1, 0)
         A_ub.append(row)
-        b_ub.append(Fraction(0))
-    return c, A_eq, [Fraction(1)] * nX, A_ub, b_ub
+        b_ub.append(0)
+    return c, A_eq, [1] * nX, A_ub, b_ub
+
+
+def _utility_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
+    c, A_eq, b_eq, A_ub, b_ub = _lp_rows(ev)
+
+    def ev_rows(rows):
+        return [{j: Fraction(a) * t ** k for j, (a, k) in r.items()} for r in rows]
+    return ([Fraction(v) for v in c], ev_rows(A_eq), [Fraction(v) for v in b_eq], ev_rows(A_ub),
+            [Fraction(v) for v in b_ub])
+
+
+def _dot(row: dict, P: list) -> list:
+    out: list = []
+    for j, (a, k) in row.items():
+        if P[j]:
+            out = poly.add(out, poly.mul(poly.mono(a, k), P[j]))
+    return out
+
+
+def _nonneg(p: list, P: list, a: Fraction, b: Fraction, what: str) -> None:
+    """``p >= 0`` on ``[a, r]``, ``r`` the only root of ``P`` in ``(a, b)``: ``p = 0``, or ``p(a) > 0`` and every
+    root of ``p`` in ``(a, b)`` is ``r`` (Sturm counts of ``p`` and of ``gcd(p, P)``)."""
+    if not p:
+        return
+    need(poly.at(p, a) > 0, f"{what} is not positive at t = {a}")
+    need(poly.at(p, b) != 0, f"{what} vanishes at t = {b}")
+    n = poly.roots_in(p, a, b)
+    if n:
+        gd = poly.gcd(p, P)
+        need(n == 1 and len(gd) > 1 and poly.roots_in(gd, a, b) == 1,
+             f"{what} has a root in ({a}, {b}) other than t*: the basis is not feasible up to t*")
+
+
+def _check_exact(ev: dict, target: Fraction) -> str:
+    """``t*`` = the only root of ``polynomial`` in ``(t_lower, t_upper)``, from the parametric basis (module
+    docstring); returns the detail."""
+    par = ev["parametric"]
+    a, b = _q(ev["t_lower"]), _q(ev["t_upper"])
+    need(1 <= a < b, "the interval is not 1 <= t_lower < t_upper")
+    P = poly.parse(ev["polynomial"])
+    X = [poly.parse(v) for v in par["x"]]
+    Yd = [poly.parse(v) for v in par["y"]]
+    L = [poly.parse(v) for v in par["lam"]]
+    D, E = poly.parse(par["denominator"]), poly.parse(par["dual_denominator"])
+    c, A_eq, b_eq, A_ub, b_ub = _lp_rows(ev)
+    need(len(X) == len(c) and len(Yd) == len(A_eq) and len(L) == len(A_ub),
+         "the parametric solution does not have the LP's dimensions")
+    for den, name in ((D, "the primal denominator"), (E, "the dual denominator")):
+        need(bool(den) and poly.at(den, a) > 0 and poly.at(den, b) > 0 and poly.roots_in(den, a, b) == 0,
+             f"{name} is not positive on [{a}, {b}]")
+    for i, (row, bv) in enumerate(zip(A_eq, b_eq)):
+        need(poly.add(_dot(row, X), poly.scale(D, bv), -1) == [], f"equality row {i} is not an identity in t")
+    cx = poly.add([], [])
+    for j, cj in enumerate(c):
+        cx = poly.add(cx, poly.scale(X[j], cj))
+    dual: list = []
+    for bv, yv in zip(b_eq, Yd):
+        dual = poly.add(dual, poly.scale(yv, bv))
+    for bv, lv in zip(b_ub, L):
+        dual = poly.add(dual, poly.scale(lv, bv), -1)
+    need(poly.mul(cx, E) == poly.mul(dual, D), "the primal and dual values differ as functions of t (a gap)")
+    need(len(P) >= 2 and poly.at(P, a) != 0 and poly.at(P, b) != 0 and poly.roots_in(P, a, b) == 1,
+         f"the polynomial does not have exactly one root in ({a}, {b})")
+    N = poly.add(X[-1], poly.scale(D, target), -1)         # x_s - (1 - delta), times D
+    need(bool(N) and poly.divmod_(N, P)[1] == [], "t*'s polynomial does not divide x_s(t) - (1 - delta)")
+    need(poly.at(N, a) < 0 and poly.at(N, b) != 0 and poly.roots_in(N, a, b) == 1,
+         "x_s(t) - (1 - delta) is not negative before t* with t* its only root in the interval")
+    for j, p in enumerate(X):
+        _nonneg(p, P, a, b, f"primal x[{j}]")
+    for k, (row, bv) in enumerate(zip(A_ub, b_ub)):
+        _nonneg(poly.add(poly.scale(D, bv), _dot(row, X), -1), P, a, b, f"the slack of inequality {k}")
+    red = [poly.scale(E, cj) for cj in c]
+    for row, yv in zip(A_eq, Yd):
+        for j, (aa, k) in row.items():
+            red[j] = poly.add(red[j], poly.mul(poly.mono(aa, k), yv), -1)
+    for row, lv in zip(A_ub, L):
+        for j, (aa, k) in row.items():
+            red[j] = poly.add(red[j], poly.mul(poly.mono(aa, k), lv))
+    for k, lv in enumerate(L):
+        _nonneg(lv, P, a, b, f"the dual lam[{k}]")
+    for j, r in enumerate(red):
+        _nonneg(r, P, a, b, f"the reduced cost of x[{j}]")
+    return (f"parametric basis primal and dual feasible on [{a}, t*] with zero gap; t* the only root of "
+            f"{ev['polynomial']} in ({a}, {b})")
+
+
+def _epsilon_text(ev: dict) -> str:
+    """``log(t*)`` as the certificate writes it, from the checked polynomial and interval."""
+    P = poly.parse(ev["polynomial"])
+    if len(P) == 2:
+        return f"log({-P[0] / P[1]})"
+    return f"log(root of {poly.text(P)} in ({_q(ev['t_lower'])}, {_q(ev['t_upper'])}))"
 
 
 def _check_tradeoff(c: dict):
     ev = c["evidence"]
-    need(c["verdict"] == "holds", "a bracket certificate asserts holds")
+    need(c["verdict"] == "holds", "a tradeoff certificate asserts holds")
     X = ev["inputs"]
     need(len(set(X)) == len(X) and ev["metric"]["points"] == len(X) and ev["metric"].get("labels") in (None, X)
          and all(a in X and b in X for a, b, _ in pairs_of(ev["metric"])), "the inputs are not the metric's points")
@@ -218,15 +336,23 @@ def _check_tradeoff(c: dict):
     ok = ok and same
     if ev["t_lower"] is None:
         ok = ok and _q(ev["t_upper"]) == 1 and ev["epsilon"] == "0" and ev["epsilon_bracket"] == ["0", "0"] \
-            and ev["s_lower"] is None and ev["lp_lower"] is None
-    else:
-        ok2, d2 = check_lp(*_utility_lp(ev, _q(ev["t_lower"])), ev["lp_lower"])
-        s_lo = -_q(ev["lp_lower"]["value"])
-        ok = ok and ok2 and s_lo == _q(ev["s_lower"]) and s_lo < target and _q(ev["t_lower"]) < _q(ev["t_upper"])
-        ok = ok and ev["epsilon_bracket"] == [f"log({ev['t_lower']})", f"log({ev['t_upper']})"] \
-            and ev["epsilon"] is None
-        detail += f"; lower end: {d2}"
-    return (CONFIRMED if ok else REFUTED), 2, "utility LPs rebuilt; upper end: " + detail
+            and ev["s_lower"] is None and ev["lp_lower"] is None and ev["polynomial"] is None \
+            and ev["parametric"] is None
+        return (CONFIRMED if ok else REFUTED), 1, "utility LP at t = 1 rebuilt: " + detail
+    ok2, d2 = check_lp(*_utility_lp(ev, _q(ev["t_lower"])), ev["lp_lower"])
+    s_lo = -_q(ev["lp_lower"]["value"])
+    ok = ok and ok2 and s_lo == _q(ev["s_lower"]) and s_lo < target and _q(ev["t_lower"]) < _q(ev["t_upper"])
+    ok = ok and ev["epsilon_bracket"] == [f"log({ev['t_lower']})", f"log({ev['t_upper']})"]
+    detail = f"utility LPs rebuilt; upper end: {detail}; lower end: {d2}"
+    if not ok:
+        return REFUTED, 2, detail
+    if ev["polynomial"] is None and ev["parametric"] is None:
+        return (CONFIRMED if ev["epsilon"] is None else REFUTED), 2, detail + "; a bracket only"
+    need(ev["polynomial"] is not None and ev["parametric"] is not None,
+         "the exact value needs both the polynomial and the parametric basis")
+    detail += "; " + _check_exact(ev, target)
+    need(ev["epsilon"] == _epsilon_text(ev), f"eps* is log({ev['epsilon']}) as stated, not {_epsilon_text(ev)}")
+    return CONFIRMED, 2, detail
 
 
 def claim_text(c: dict) -> str:
@@ -236,8 +362,11 @@ def claim_text(c: dict) -> str:
         return (f"{ev['mechanism']['name']} achieves ({ev['gamma']}, {ev['delta']})-utility ({ev['ball']} balls)")
     if c["kind"] == "exponential_bound":
         return f"{ev['smallest']['mechanism']['name']} is 2*C*beta-private (KL10 Thm 2.7), beta = {ev['beta']}"
-    return (f"eps*(gamma = {ev['gamma']}, delta = {ev['delta']}) on the {ev['metric']['description']} "
-            f"({ev['ball']} balls)")
+    where = f"on the {ev['metric']['description']} ({ev['ball']} balls)"
+    if ev["epsilon"] is not None:
+        return f"eps*(gamma = {ev['gamma']}, delta = {ev['delta']}) = {ev['epsilon']} {where}"
+    lo, hi = ev["epsilon_bracket"]
+    return f"{lo} < eps*(gamma = {ev['gamma']}, delta = {ev['delta']}) <= {hi} {where}"
 
 
 def check(c: dict):

@@ -22,8 +22,12 @@ certificate (weak duality: every ``t``-private mechanism has worst ball mass
 ``s*(t)`` is non-decreasing in ``t`` (the constraints relax), so
 ``eps*(gamma, delta) = log t*`` with ``t* = min {t >= 1 : s*(t) >= 1 - delta}``
 (0 when constant mechanisms already suffice; the minimum is attained by
-compactness).  :func:`certify_tradeoff` brackets ``t*`` between rational end
-points, each with its exact LP certificate.
+compactness).  :func:`certify_tradeoff` finds ``t*`` exactly: the LP's optimal
+basis near ``t*`` makes ``s*(t)`` a rational function of ``t``
+(:mod:`exactdp.theory.tradeoff_parametric`), and ``t*`` is the root of a
+polynomial, proved by the basis' feasibility up to ``t*`` and rational ends
+``a < t* < b`` with exact LPs; a bracket (with the reason) only when no basis
+is proved.
 
 Closed form on the discrete metric (``X = Y``, ``f = id``, ``n`` points, a
 ball containing only its centre): by symmetry (averaging an optimal mechanism
@@ -49,18 +53,19 @@ from flint import fmpq
 
 from ..certificate import Certificate, Method, mechanism_data, metric_data
 from ..certificate.ecp14 import LPData, distance_data
-from ..certificate.kl10 import TradeoffEvidence
+from ..certificate.kl10 import ParametricData, TradeoffEvidence
 from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.decide import exact_str
-from ..exact.lp import MAX_LP_SIZE, LinearProgram, solve_lp
+from ..exact.lp import MAX_LP_SIZE, LinearProgram
 from ..mechanism import mechanism_from_values
+from .tradeoff_parametric import SymbolicLP, _simple_between
 from .utility import _check_ball, _f_index, _gamma_delta, _in_ball
 
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
 
 __all__ = ["utility_lp", "UtilityLP", "certify_tradeoff", "discrete_tradeoff", "tradeoff_route",
-           "MAX_RANGE_BITS"]
+           "MAX_RANGE_BITS", "MAX_PARAMETRIC_COLUMNS"]
 
 #: the float guide's reach: the optimal mechanism's entries span ``t^D`` (``D`` the diameter), and HiGHS's
 #: basis is rebuilt exactly only while that range fits a double's mantissa.  Measured on paths (gamma = 1,
@@ -68,6 +73,10 @@ __all__ = ["utility_lp", "UtilityLP", "certify_tradeoff", "discrete_tradeoff", "
 #: (path 20, t = 8), 2^58 (path 30, t = 4) and 2^59 (path 60, t = 2) ran past 40 s in exact pivots from a
 #: wrong basis.  Beyond it the route stops with the bracket it has, instead of running unbounded.
 MAX_RANGE_BITS = 56
+
+#: largest number of basic structural columns made parametric (fraction-free elimination over Z[t] is cubic in
+#: it; a discrete metric of 10 points, 101 columns, takes about a second)
+MAX_PARAMETRIC_COLUMNS = 400
 
 
 def _integer_distance(d):
@@ -136,32 +145,60 @@ class UtilityLP:
 
     def __init__(self, t, value, mechanism, solution):
         self.t, self.value, self.mechanism, self.solution = t, value, mechanism, solution
+        self.basis, self.sym = None, None
 
 
-def _build(metric, Y, fx, t, g, ball):
+def _symbolic(metric, Y, fx, g, ball) -> SymbolicLP:
+    """The utility LP with entries ``c t^d`` as ``(c, d)`` (the layout of :class:`TradeoffEvidence`)."""
     nX, nY = len(metric), len(Y)
     N = nX * nY
-    c = [fmpq(0)] * N + [fmpq(-1)]
-    A_eq = [{x * nY + y: 1 for y in range(nY)} for x in range(nX)]
-    b_eq = [fmpq(1)] * nX
+    c = [0] * N + [-1]
+    A_eq = [{x * nY + y: (1, 0) for y in range(nY)} for x in range(nX)]
     A_ub, b_ub = [], []
     for i, j, d in metric.generating_pairs():
-        f = t ** _integer_distance(d)
+        k = _integer_distance(d)
         for a, b in ((i, j), (j, i)):
             for y in range(nY):
-                A_ub.append({a * nY + y: 1, b * nY + y: -f})
-                b_ub.append(fmpq(0))
+                A_ub.append({a * nY + y: (1, 0), b * nY + y: (-1, k)})
+                b_ub.append(0)
     for x in range(nX):
-        row = {N: 1}
+        row = {N: (1, 0)}
         for y in range(nY):
             if _in_ball(Y.d(fx[x], y), g, ball):
-                row[x * nY + y] = -1
+                row[x * nY + y] = (-1, 0)
         A_ub.append(row)
-        b_ub.append(fmpq(0))
+        b_ub.append(0)
+    return SymbolicLP(c, A_eq, [1] * nX, A_ub, b_ub)
+
+
+def _build(metric, Y, fx, t, g, ball, sym=None):
+    sym = sym if sym is not None else _symbolic(metric, Y, fx, g, ball)
+    nX, nY = len(metric), len(Y)
+    A_eq, A_ub = sym.at(t)
     # float-solve guide only: optimal entries decay like t^-sigma(f(x), y), so scale the columns that way
     tf = float(t)
     scale = [max(tf ** -min(float(Y.d(fx[x], y)), 600.0), 1e-250) for x in range(nX) for y in range(nY)] + [1.0]
-    return LinearProgram(c=c, A_eq=A_eq, b_eq=b_eq, A_ub=A_ub, b_ub=b_ub, scale=scale)
+    return LinearProgram(c=[fmpq(v) for v in sym.c], A_eq=A_eq, b_eq=[fmpq(v) for v in sym.b_eq], A_ub=A_ub,
+                         b_ub=[fmpq(v) for v in sym.b_ub], scale=scale)
+
+
+def _solve_with_basis(lp):
+    """:func:`~exactdp.exact.lp.solve_lp`'s route (HiGHS basis, exact simplex, verified), keeping the final basis."""
+    from ..exact.lp import _check_size, _finish, _method
+    from ..exact.lp_float import float_basis
+    from ..exact.lp_simplex import ExactSimplex, Optimal, StandardForm
+
+    _check_size(lp)
+    basis, _statuses = float_basis(lp)
+    sf = StandardForm(lp)
+    C, rows_b = basis if basis is not None else (set(), set(range(sf.m)))
+    sim = ExactSimplex(sf, C, rows_b)
+    res = sim.run(lp.c)
+    sol = _finish(lp, res.x, res.y, res.lam, _method(res.pivots, basis is not None)) \
+        if isinstance(res, Optimal) else None
+    if sol is None:
+        raise Undecided("internal error: the exact simplex produced a certificate that failed its exact check")
+    return sol, set(sim.basic)
 
 
 def utility_lp(metric: FiniteMetric, t: Any, *, gamma: Any, delta: Any = None,
@@ -193,11 +230,17 @@ def utility_lp(metric: FiniteMetric, t: Any, *, gamma: Any, delta: Any = None,
     g, _ = _gamma_delta(gamma, delta if delta is not None else "1/2")
     Y = metric if output_metric is None else output_metric
     fx = _f_index(f, metric, Y)
-    lp = _build(metric, Y, fx, t, g, ball)
-    sol = solve_lp(lp)
+    sym = _symbolic(metric, Y, fx, g, ball)
+    sol, basis = _solve_with_basis(_build(metric, Y, fx, t, g, ball, sym))
+    u = _utility(metric, Y, t, sol)
+    u.basis, u.sym = basis, sym
+    return u
+
+
+def _utility(metric, Y, t, sol):
     nY = len(Y)
     rows = [[sol.x[x * nY + y] for y in range(nY)] for x in range(len(metric))]
-    M = mechanism_from_values(metric.points, Y.points, rows, name=f"optimal mechanism at t = {t}")
+    M = mechanism_from_values(metric.points, Y.points, rows, name=f"optimal mechanism at t = {exact_str(t)}")
     return UtilityLP(t, -sol.value, M, sol)
 
 
@@ -211,19 +254,25 @@ def discrete_tradeoff(n: int, delta: Any) -> fmpq:
 def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_metric: FiniteMetric | None = None,
                      f: Any = None, ball: str = "open", rel_width: Any = "1/64",
                      max_steps: int = 40, progress: Any = None) -> Certificate[TradeoffEvidence]:
-    """KL10 Def. 2.3: bracket ``eps*(gamma, delta) = log t*`` by exact LPs at rational ``t``.
+    """KL10 Def. 2.3: ``eps*(gamma, delta) = log t*`` exactly, from the utility LP's optimal basis at ``t*``.
 
-    The route's cost is checked first (:func:`tradeoff_route`); ``progress(stage, done, total)``, when given, is
-    called before each LP (``done`` LPs solved of at most ``total``).
+    Exact LPs at rational ``t`` (``1``, then doubling) bound ``t*``; after each LP its optimal basis is made
+    parametric (:mod:`exactdp.theory.tradeoff_parametric`): where it stays optimal, ``s*(t)`` is a rational
+    function and ``t*`` a root of ``X_s(t) - (1 - delta) D(t)``.  When that root is proved (the basis primal and
+    dual feasible on ``[a, t*]``, the root the only one in ``(a, b)``), ``epsilon`` is ``log`` of it: a rational
+    or ``root of P in (a, b)``.  Otherwise the next LP is placed at a rational next to the basis' root (or
+    halves the bracket); after ``max_steps`` LPs without a proof the answer is the bracket with its ``reason``.
+    When the basis is too large for the parametric solve (more than :data:`MAX_PARAMETRIC_COLUMNS` basic
+    columns) the LPs only bisect, until the bracket's relative width is below ``rel_width``.
+    ``progress(stage, done, total)``, when given, is called before each LP.
 
     Returns
     -------
     Certificate
-        ``kind = "tradeoff"``; evidence: ``t_lower`` (``s*(t_lower) < 1 - delta``,
-        certified by the LP dual), ``t_upper`` (``s*(t_upper) >= 1 - delta``,
-        certified by the optimal mechanism, included as ``mechanism``),
-        ``epsilon`` (``"0"`` when constant mechanisms suffice, else None) and
-        ``epsilon_bracket``; ``s_lower``, ``s_upper``; both LPs with their duals.
+        ``kind = "tradeoff"``; evidence: ``epsilon`` (``"0"``, ``"log(q)"``, ``"log(root of P in (a, b))"`` or
+        None for a bracket), ``polynomial`` (``P``) and ``parametric`` (the basis' solution and duals as
+        polynomials over common denominators), ``t_lower``/``t_upper`` (``a``, ``b``: ``s*(a) < 1 - delta <=
+        s*(b)`` with both LPs and the optimal ``mechanism`` at ``b``), ``epsilon_bracket``.
 
     Raises
     ------
@@ -233,15 +282,23 @@ def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_met
     Undecided
         A distance that is not an integer.
 
+    Examples
+    --------
+    >>> from exactdp.metrics import discrete, path
+    >>> certify_tradeoff(discrete(3), gamma="1/2", delta="1/4").evidence.epsilon     # log((k-1)(1-delta)/delta)
+    'log(6)'
+    >>> certify_tradeoff(path(4), gamma="1", delta="1/2").evidence.epsilon       # t* = 1 + sqrt(2)
+    'log(root of t^2 - 2*t - 1 in (7/3, 5/2))'
+
     References
     ----------
     KL10 Def. 2.2 and 2.3.
     """
     g, d = _gamma_delta(gamma, delta)
     target = 1 - d
-    width = fmpq(rel_width) if not isinstance(rel_width, fmpq) else rel_width
     D = tradeoff_route(metric, output_metric)["diameter"]
     solved = [0]
+    lo = hi = None
 
     def s(t):
         if D and D * math.log2(float(t)) > MAX_RANGE_BITS:
@@ -257,38 +314,96 @@ def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_met
 
     lo = s(fmpq(1))
     if lo.value >= target:
-        return _tradeoff_cert(metric, g, d, ball, None, lo, 0, output_metric, f)
-    t_lo, hi = fmpq(1), s(fmpq(2))
-    steps = 1
-    while hi.value < target:
-        t_lo, lo = hi.t, hi
-        hi = s(hi.t * 2)
-        steps += 1
-        if steps > max_steps:
-            raise InvalidInput("tradeoff: no private mechanism with this utility was found below t = 2^40")
-    while (hi.t - lo.t) > width * lo.t and steps < max_steps:
-        mid = _simple_between(lo.t, hi.t)
-        m = s(mid)
-        steps += 1
-        if m.value >= target:
-            hi = m
-        else:
-            lo = m
-    return _tradeoff_cert(metric, g, d, ball, lo, hi, steps, output_metric, f)
-
-
-def _simple_between(a: fmpq, b: fmpq) -> fmpq:
-    """The rational with the smallest denominator strictly between ``a < b`` (Stern--Brocot)."""
-    lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 0
+        return _tradeoff_cert(metric, g, d, ball, None, lo, solved[0], output_metric, f)
+    seen = {lo.t}
+    cur, t = lo, fmpq(2)
+    reason = None
+    width = fmpq(rel_width) if not isinstance(rel_width, fmpq) else rel_width
     while True:
-        mn, md = lo_n + hi_n, lo_d + hi_d
-        m = fmpq(mn, md)
-        if m <= a:
-            lo_n, lo_d = mn, md
-        elif m >= b:
-            hi_n, hi_d = mn, md
+        ex, guess = None, None
+        if reason is None:
+            if len([v for v in cur.basis if v[0] == "x"]) > MAX_PARAMETRIC_COLUMNS:
+                reason = (f"the optimal basis has {len([v for v in cur.basis if v[0] == 'x']):,} basic columns; the "
+                          f"parametric solve (fraction-free elimination over Z[t]) is limited to "
+                          f"{MAX_PARAMETRIC_COLUMNS:,}: a bracket of relative width {exact_str(width)}")
+            else:
+                ex, guess, reason = _try_exact(cur, target, lo.t, hi.t if hi is not None else None, width)
+                if ex is not None:
+                    return _exact_cert(metric, g, d, ball, ex, cur, solved, s, output_metric, f)
+        elif hi is not None and hi.t - lo.t <= width * lo.t:
+            break
+        if solved[0] >= max_steps:
+            if hi is None:
+                raise InvalidInput(f"tradeoff: no private mechanism with this utility was found up to t = "
+                                   f"{exact_str(lo.t)} ({max_steps} exact LPs)")
+            reason = reason or f"no optimal basis was proved valid at t* within {max_steps} exact LPs"
+            break
+        t = _next_t(lo.t, hi.t if hi is not None else None, guess, seen)
+        cur = s(t)
+        seen.add(t)
+        if cur.value >= target:
+            hi = cur
         else:
-            return m
+            lo = cur
+    return _tradeoff_cert(metric, g, d, ball, lo, hi, solved[0], output_metric, f, reason=reason)
+
+
+def _try_exact(u, target, lo_t, hi_t, width):
+    """``(ExactRoot or None, guess, reason)``: ``reason`` (then no more tries) when the basis' polynomials are
+    beyond what a certificate carries."""
+    from .tradeoff_parametric import MAX_CERT_DEGREE, exact_root, parametric_solution
+
+    if u.basis is None:
+        return None, None, None
+    par = parametric_solution(u.sym, u.basis, u.t)
+    if par is None:
+        return None, None, None
+    deg = max(p.degree() for p in par.X + par.Y + par.L + [par.D, par.E])
+    if deg > MAX_CERT_DEGREE:
+        return None, None, (f"the optimal basis' polynomials in t have degree {deg:,}, beyond the {MAX_CERT_DEGREE} "
+                            f"the re-check kernel takes: a bracket of relative width {exact_str(width)}")
+    ex, guess = exact_root(u.sym, par, target, lo_t, hi_t)
+    return ex, guess, None
+
+
+def _next_t(lo_t, hi_t, guess, seen):
+    """The next LP's ``t``: a simple rational next to the basis' root inside the bracket, else doubling or the
+    simplest rational in the middle half of the bracket."""
+    if guess is not None and guess > lo_t and (hi_t is None or guess < hi_t):
+        lo_w = max(lo_t, guess * fmpq(999, 1000))
+        hi_w = guess * fmpq(1001, 1000) if hi_t is None else min(hi_t, guess * fmpq(1001, 1000))
+        t = _simple_between(lo_w, hi_w)
+        if t not in seen:
+            return t
+    if hi_t is None:
+        return lo_t * 2
+    q = (hi_t - lo_t) / 4
+    return _simple_between(lo_t + q, hi_t - q)
+
+
+class _Evaluated:
+    """The parametric optimum evaluated at a rational ``t`` where its basis is valid (an exact LP optimum)."""
+
+    method = "the parametric optimal basis evaluated at this t (primal and dual feasible, zero gap)"
+
+    def __init__(self, par, t):
+        D, E = par.D(t), par.E(t)
+        self.x = [p(t) / D for p in par.X]
+        self.y = [p(t) / E for p in par.Y]
+        self.lam = [p(t) / E for p in par.L]
+        self.value = -self.x[-1]
+
+
+def _exact_cert(metric, g, d, ball, ex, cur, solved, s, output_metric, f):
+    from .tradeoff_parametric import valid_at
+
+    Y = metric if output_metric is None else output_metric
+    lo = _utility(metric, Y, ex.a, _Evaluated(ex.par, ex.a))
+    if valid_at(cur.sym, ex.par, ex.b):
+        hi = _utility(metric, Y, ex.b, _Evaluated(ex.par, ex.b))
+    else:
+        hi = s(ex.b)
+    return _tradeoff_cert(metric, g, d, ball, lo, hi, solved[0], output_metric, f, exact=ex)
 
 
 def _lp_data(u):
@@ -297,7 +412,17 @@ def _lp_data(u):
                   lam=[exact_str(v) for v in sol.lam])
 
 
-def _tradeoff_cert(metric, g, d, ball, lo, hi, steps_used, output_metric=None, f=None):
+def _claim(g, d, desc, ball, epsilon, bracket) -> str:
+    """The claim sentence (rebuilt independently by ``recheck.kl10.claim_text``)."""
+    where = f"on the {desc} ({ball} balls)"
+    if epsilon is not None:
+        return f"eps*(gamma = {g}, delta = {d}) = {epsilon} {where}"
+    return f"{bracket[0]} < eps*(gamma = {g}, delta = {d}) <= {bracket[1]} {where}"
+
+
+def _tradeoff_cert(metric, g, d, ball, lo, hi, solved, output_metric=None, f=None, exact=None, reason=None):
+    from .tradeoff_parametric import poly_text
+
     target = 1 - d
     Y = metric if output_metric is None else output_metric
     fx = _f_index(f, metric, Y)
@@ -310,10 +435,26 @@ def _tradeoff_cert(metric, g, d, ball, lo, hi, steps_used, output_metric=None, f
                   mechanism=mechanism_data(hi.mechanism))
     if lo is None:
         ev = TradeoffEvidence(**common, epsilon="0", epsilon_bracket=["0", "0"], t_lower=None, s_lower=None,
-                              lp_lower=None)
+                              lp_lower=None, polynomial=None, parametric=None)
     else:
-        ev = TradeoffEvidence(**common, epsilon=None,
-                              epsilon_bracket=[f"log({exact_str(lo.t)})", f"log({exact_str(hi.t)})"],
-                              t_lower=exact_str(lo.t), s_lower=exact_str(lo.value), lp_lower=_lp_data(lo))
-    return Certificate("tradeoff", True, Method.EXACT_LP, f"eps*(gamma = {exact_str(g)}, delta = {exact_str(d)}) on "
-                       f"the {metric.description} ({ball} balls)", ev, note=f"{steps_used + 1} exact LPs; {hi.solution.method}")
+        bracket = [f"log({exact_str(lo.t)})", f"log({exact_str(hi.t)})"]
+        par = None
+        if exact is not None:
+            r = exact.rational()
+            eps = f"log({exact_str(r)})" if r is not None else \
+                f"log(root of {poly_text(exact.poly)} in ({exact_str(exact.a)}, {exact_str(exact.b)}))"
+            p = exact.par
+            par = ParametricData(denominator=poly_text(p.D), x=[poly_text(v) for v in p.X],
+                                 dual_denominator=poly_text(p.E), y=[poly_text(v) for v in p.Y],
+                                 lam=[poly_text(v) for v in p.L])
+        else:
+            eps = None
+        ev = TradeoffEvidence(**common, epsilon=eps, epsilon_bracket=bracket, t_lower=exact_str(lo.t),
+                              s_lower=exact_str(lo.value), lp_lower=_lp_data(lo),
+                              polynomial=None if exact is None else poly_text(exact.poly), parametric=par,
+                              reason=reason)
+    claim = _claim(exact_str(g), exact_str(d), metric.description, ball, ev.epsilon, ev.epsilon_bracket)
+    how = "exact root of the optimal basis' polynomial" if exact is not None else (
+        "t* = 1" if lo is None else "bracket only")
+    return Certificate("tradeoff", True, Method.EXACT_LP, claim, ev,
+                       note=f"{solved} exact LPs; {how}; {hi.solution.method}")
