@@ -441,7 +441,7 @@ def _print_row(a, r):
     print(f"{r['id']:<14} {r['status']:<13} paper: {r['paper_says']}\n{'':<28} exact: {r['exact']}", flush=True)
     if a.recheck:
         k = r["recheck"]
-        print(f"{'':<28} re-check of {r['certificates']} certificate(s): {k['confirmed']} confirmed, "
+        print(f"{'':<28} re-check of {r['certificates']} certificate{'' if r['certificates'] == 1 else 's'}: {k['confirmed']} confirmed, "
               f"{k['refuted']} refuted, {k['not checkable']} not checkable"
               + "".join(f"\n{'':<30}- {n}" for n in r["recheck_notes"]), flush=True)
 
@@ -572,7 +572,7 @@ def _cmd_proofs(a):
             return 1
         print("proofs are up to date")
         return 0
-    print(f"wrote {len(stale)} proof file(s) to {a.dir}")
+    print(f"wrote {len(stale)} proof file{'' if len(stale) == 1 else 's'} to {a.dir}")
     return 0
 
 
