@@ -38,7 +38,7 @@ KINDS = {"privacy": "privacy", "epsilon": "privacy", "all_eps": "all_eps", "opti
          "tight": "ecp14", "regular": "ecp14", "threshold": "ecp14", "leakage": "ecp14", "theorem4": "ecp14",
          "relation": "relation", "extension": "extension", "best_extension": "extension", "utility": "kl10",
          "exponential_bound": "kl10", "tradeoff": "kl10", "approx": "approx", "lp": "lp", "infeasible": "infeasible",
-         "decomposition": "decomposition", "utility_comparison": "utility_cmp"}
+         "decomposition": "decomposition", "utility_comparison": "utility_cmp", "profile": "profile", "composition": "profile"}
 
 #: largest certificate file read (bytes)
 MAX_BYTES = 512 * 2**20
