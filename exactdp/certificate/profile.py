@@ -215,8 +215,8 @@ def _pieces_text(ev) -> str:
     for k, pc in enumerate(ev.pieces):
         end = ev.pieces[k + 1].t_from if k + 1 < len(ev.pieces) else None
         rng = f"${tex(pc.t_from)} \\le e^{{\\varepsilon}}" + (f" < {tex(end)}$" if end is not None else "$")
-        out.append(f"{rng}: $\\delta(\\varepsilon) = {tex(pc.A)} - ({tex(pc.B)}) e^{{\\varepsilon}}$, attained by "
-                   f"$({pc.x}, {pc.x_prime})$")
+        line = tex(pc.A) if pc.B == "0" else f"{tex(pc.A)} - ({tex(pc.B)}) e^{{\\varepsilon}}"
+        out.append(f"{rng}: $\\delta(\\varepsilon) = {line}$, attained by $({pc.x}, {pc.x_prime})$")
     return "; ".join(out) + "."
 
 
@@ -244,6 +244,9 @@ def _proof(cert) -> Proof:
     steps.append(Step("The profile", "Summing the losses above $\\varepsilon$ piece by piece ($A = P(S^*)$, "
                       "$B = Q(S^*)$) and taking the largest pair at every $\\varepsilon$: " + _pieces_text(ev)))
     summary: list[tuple[str, str | None]] = [("relation", rel.description), ("pieces", str(len(ev.pieces)))]
+    for k, pc in enumerate(ev.pieces[:12]):
+        line = pc.A if pc.B == "0" else f"{pc.A} - ({pc.B})*exp(eps)"
+        summary.append((f"piece {k + 1}", f"e^eps >= {pc.t_from}: delta = {line}, attained by ({pc.x}, {pc.x_prime})"))
     if q.level is not None:
         steps.append(Step("At the requested eps", f"At $\\varepsilon = {tex(q.level.text)}$: $\\delta(\\varepsilon) "
                           f"= {tex(q.delta_at_eps or '')}$ (the piece containing $e^{{\\varepsilon}}$)."))
