@@ -333,6 +333,7 @@ def _check_query(q: dict, P: list, verdict: str) -> None:
     check_level(lv)
     if lv["eps"] is None:
         need(sign(_add(value(lv["R"]), Fraction(-1))) >= 0 and sign(value(lv["D"])) > 0, "a negative eps")
+        need(value(lv["R"]) != 1 or lv["D"] == "1", "eps = 0 is written R = 1, D = 1")
     else:
         need(sign(value(lv["eps"])) >= 0, "a negative eps")
     t = level_factor(lv, "1") if not (lv["eps"] is None and value(lv["R"]) == 1) else Fraction(1)
