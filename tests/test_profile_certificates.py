@@ -305,7 +305,14 @@ def genuine(request):
 
 
 def test_genuine_confirmed_and_claim_rebuilt(genuine):
+    import jsonschema
+
+    from exactdp.certificate import Certificate
+    from exactdp.certificate.schema import json_schema
+
     name, j = genuine
+    jsonschema.validate(j, json_schema())
+    assert Certificate.from_json(j).to_json() == j
     assert recheck(j).status == "confirmed", name
     assert j["claim"] == importlib.import_module(f"exactdp.recheck.{KINDS[j['kind']]}").claim_text(j)
 

@@ -52,7 +52,7 @@ class PairPLD(Record):
     factor: int
     x: str
     x_prime: str
-    losses: list[LossAtom]
+    losses: list  # of LossAtom records (item type in _nested)
 
     _nested = {"losses": LossAtom}
 
@@ -81,7 +81,7 @@ class Relation(Record):
 
     description: str
     metric: MetricData | None
-    pairs: list[NeighbourPair]
+    pairs: list  # of NeighbourPair records (item type in _nested)
 
     _nested = {"metric": MetricData, "pairs": NeighbourPair}
 
@@ -119,8 +119,8 @@ class ProfileEvidence(Evidence):
 
     mechanism: MechanismData
     relation: Relation
-    plds: list[PairPLD]
-    pieces: list[ProfilePiece]
+    plds: list  # of PairPLD records (item type in _nested)
+    pieces: list  # of ProfilePiece records (item type in _nested)
     query: ProfileQuery
 
     _nested = {"mechanism": MechanismData, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
@@ -132,10 +132,10 @@ class ProfileEvidence(Evidence):
 class CompositionEvidence(Evidence):
     """The exact privacy profile of independent runs of several mechanisms on the same input (PLD convolution)."""
 
-    factors: list[Factor]
+    factors: list  # of Factor records (item type in _nested)
     relation: Relation
-    plds: list[PairPLD]
-    pieces: list[ProfilePiece]
+    plds: list  # of PairPLD records (item type in _nested)
+    pieces: list  # of ProfilePiece records (item type in _nested)
     query: ProfileQuery
 
     _nested = {"factors": Factor, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,

@@ -84,10 +84,14 @@ def _atoms(pld, dom) -> list:
         inf = pld.inf
     else:
         items = [(dom.to_exp(r), dom.quotient(p, pld.den_p)) for r, p, _ in pld.masses.values()]
-        items.sort(key=cmp_to_key(lambda u, v: sign(v[0] - u[0])))
+        items.sort(key=cmp_to_key(_desc))
         inf = None if pld.inf.is_zero() else dom.quotient(pld.inf, pld.den_p)
     out = [LossAtom(ratio="inf", mass=exact_str(simplify(inf)))] if inf is not None and sign(inf) != 0 else []
     return out + [LossAtom(ratio=exact_str(simplify(r)), mass=exact_str(simplify(m))) for r, m in items]
+
+
+def _desc(u: Any, v: Any) -> int:
+    return sign(v[0] - u[0])
 
 
 def _profile(facs, pairs, dom) -> tuple[Profile, list]:
@@ -97,7 +101,7 @@ def _profile(facs, pairs, dom) -> tuple[Profile, list]:
     for i, j in pairs:
         for a, b in ((i, j), (j, i)):
             x, xp = str(ref.inputs[a]), str(ref.inputs[b])
-            total = None
+            total: Any = None
             key = []
             for k, (mech, times) in enumerate(facs):
                 ia, ib = mech.row_index[x], mech.row_index[xp]
