@@ -117,6 +117,14 @@ def test_both_verdicts_and_the_boundary():
     assert tv.holds is True and tv.evidence.query.delta_at_eps == "1/2"
 
 
+def test_worked_proof_renders_without_code():
+    c = certify_composition([(G2, 2), (RR3, 1)], path(3), eps="log(3)", delta="1/3")
+    md, tex = c.to_markdown(), c.to_latex()
+    assert "Privacy loss" in md and "convolution" in md and "(once)" in c.claim and "(2 times)" in c.claim
+    for text in (md, tex, c.to_text()):
+        assert "['" not in text and "True" not in text and "False" not in text and "None" not in text
+
+
 def test_two_different_mechanisms_on_a_metric():
     c = certify_composition([(G2, 2), (RR3, 3)], path(3), eps="log(4)", delta="1/2")
     assert F(c.evidence.query.delta_at_eps) == _brute_delta(_product([(G2, 2), (RR3, 3)]), [("0", "1"), ("1", "2")],

@@ -170,7 +170,11 @@ def _balanced(s: str) -> bool:
 def _subject(kind: str, ev) -> str:
     if kind == "profile":
         return ev.mechanism.name
-    return "the composition of " + ", ".join(f"{f.mechanism.name} ({f.times} times)" for f in ev.factors)
+    return "the composition of " + ", ".join(f"{f.mechanism.name} ({_runs(f.times)})" for f in ev.factors)
+
+
+def _runs(k: int) -> str:
+    return "once" if k == 1 else f"{k} times"
 
 
 def profile_claim(kind: str, ev) -> str:
@@ -239,7 +243,7 @@ def _proof(cert) -> Proof:
     if kind == "composition":
         steps.append(Step("Composition", "Independent runs add the losses: the PLD of the composition is the "
                           "convolution of the factors' PLDs (" + ", ".join(
-                              f"{f.mechanism.name} {f.times} times" for f in ev.factors) + "): ratios multiply, "
+                              f"{f.mechanism.name} {_runs(f.times)}" for f in ev.factors) + "): ratios multiply, "
                           "probabilities multiply (Sommer et al. 2019, Thm. 1), computed exactly."))
     steps.append(Step("The profile", "Summing the losses above $\\varepsilon$ piece by piece ($A = P(S^*)$, "
                       "$B = Q(S^*)$) and taking the largest pair at every $\\varepsilon$: " + _pieces_text(ev)))

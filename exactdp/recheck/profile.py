@@ -63,8 +63,9 @@ def claim_text(c: dict) -> str:
     if c["kind"] == "profile":
         who = ev["mechanism"]["name"]
     else:
-        who = "the composition of " + ", ".join(f"{f['mechanism']['name']} ({f['times']} times)"
-                                                for f in ev["factors"])
+        who = "the composition of " + ", ".join(
+            f"{f['mechanism']['name']} ({'once' if f['times'] == 1 else str(f['times']) + ' times'})"
+            for f in ev["factors"])
     rel, q = ev["relation"]["description"], ev["query"]
     if q["level"] is not None and q["delta"] is not None:
         return f"{who} is (eps, delta)-DP with eps = {q['level']['text']}, delta = {q['delta']} over the {rel}"
