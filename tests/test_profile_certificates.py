@@ -410,6 +410,11 @@ def test_hostile_sizes_are_refused_quickly():
     j["evidence"]["factors"][0]["times"] = 12
     r = recheck(_claimed(j))
     assert r.status == "not checkable" and "too large" in r.detail, r.detail
+    # a discrete metric of 5000 points in the record: refuted by counting, before 12.5 million pairs are listed
+    j = _genuine("profile holds")
+    j["evidence"]["relation"]["metric"]["labels"] = [str(k) for k in range(5000)]
+    j["evidence"]["relation"]["metric"]["points"] = 5000
+    assert recheck(j).status == "refuted"
     assert time.perf_counter() - t0 < 5
 
 

@@ -38,6 +38,8 @@ MAX_WORK = 5_000_000
 MAX_TIMES = 100_000
 #: most terms of a composed PLD with transcendental entries (no canonical keys here: terms are not merged)
 MAX_TERMS = 4_000
+#: most (ordered pair, factor) PLDs re-derived
+MAX_PLDS = 100_000
 INF = "inf"
 
 
@@ -133,6 +135,7 @@ def _pld(P: list, Q: list):
     dropped."""
     inf = Fraction(0)
     atoms: list = []
+    exact: dict = {}            # rational ratio -> index in atoms (merged by hashing)
     for p, q in zip(P, Q):
         if sign(p) == 0:
             continue
@@ -140,8 +143,16 @@ def _pld(P: list, Q: list):
             inf = _add(inf, p)
             continue
         r = _div(p, q)
+        if isinstance(r, Fraction):
+            k = exact.get(r)
+            if k is None:
+                exact[r] = len(atoms)
+                atoms.append((r, p))
+            else:
+                atoms[k] = (r, _add(atoms[k][1], p))
+            continue
         for k, (s, m) in enumerate(atoms):
-            if (s == r) if isinstance(r, Fraction) and isinstance(s, Fraction) else sign(_add(s, _neg(r))) == 0:
+            if not isinstance(s, Fraction) and sign(_add(s, _neg(r))) == 0:
                 atoms[k] = (s, _add(m, p))
                 break
         else:
@@ -371,10 +382,17 @@ def _run(c: dict) -> int:
     rows = [_rows(m) for m, _ in facs]
     inputs = facs[0][0]["inputs"]
     need(all(set(m["inputs"]) == set(inputs) for m, _ in facs), "the mechanisms do not share their inputs")
+    plds = ev["plds"]
+    need(isinstance(plds, list), "the PLDs are not a list")
+    metric = ev["relation"]["metric"]
+    if metric is not None and metric.get("all_pairs_at") is not None:
+        n_in = len(inputs)       # every pair of the discrete metric: n(n-1) ordered pairs, each with its PLDs
+        need(len(plds) == n_in * (n_in - 1) * len(facs), "the PLD list is not one per ordered pair and factor")
+    if len(plds) > MAX_PLDS:
+        raise NotHere(f"too large: {len(plds):,} pair PLDs (this kernel re-derives up to {MAX_PLDS:,})")
     pairs = _relation(ev["relation"], inputs)
     ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
-    plds = ev["plds"]
-    need(isinstance(plds, list) and len(plds) == len(ordered) * len(facs), "the PLD list is not one per ordered "
+    need(len(plds) == len(ordered) * len(facs), "the PLD list is not one per ordered "
          "pair and factor")
     base: dict = {}
     n = 0
