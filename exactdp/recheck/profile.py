@@ -36,8 +36,12 @@ MAX_SUPPORT = 200_000
 MAX_WORK = 5_000_000
 #: most runs of one factor
 MAX_TIMES = 100_000
-#: most terms of a composed PLD with transcendental entries (no canonical keys here: terms are not merged)
-MAX_TERMS = 4_000
+#: most terms of a composed PLD with transcendental entries (no canonical keys here: terms are not merged, and the
+#: quotients of exponential polynomials grow with every product)
+MAX_TERMS = 50
+#: most (terms^2 x runs) over all transcendental convolutions of a certificate (measured: 2,187 take ~1.5 s,
+#: 5,120 -- binary randomized response at eps0 = 1 run 5 times -- took 7 s and is refused)
+MAX_TERM_WORK = 2_500
 #: most (ordered pair, factor) PLDs re-derived
 MAX_PLDS = 100_000
 INF = "inf"
@@ -395,9 +399,11 @@ def _run(c: dict) -> int:
     need(len(plds) == len(ordered) * len(facs), "the PLD list is not one per ordered "
          "pair and factor")
     base: dict = {}
+    keys: dict = {}             # ordered pair -> the stated PLD texts (checked equal in value): equal keys, equal PLDs
     n = 0
     for x, xp in ordered:
         per = []
+        texts = []
         for k, (r, (_, K)) in enumerate(zip(rows, facs)):
             p = plds[n]
             n += 1
@@ -406,13 +412,25 @@ def _run(c: dict) -> int:
             inf, atoms = _pld(r[x], r[xp])
             _stated_pld(p, inf, atoms)
             per.append(((inf, atoms), K))
+            texts.append((K, [(a["ratio"], a["mass"]) for a in p["losses"]]))
         base[(x, xp)] = per
+        keys[(x, xp)] = repr(texts)
     # count the convolution's work (once per distinct list of PLDs) before doing any of it
-    keys = {o: repr([(str(inf), [(str(r), str(m)) for r, m in at], K) for (inf, at), K in per])
-            for o, per in base.items()}
-    work = 0
+    work = term_work = 0
     for key in set(keys.values()):
         per = next(base[o] for o, k in keys.items() if k == key)
+        if not all(isinstance(v, Fraction) for (inf, at), _ in per for a in at for v in a):
+            terms, runs = 1, sum(K for _, K in per)
+            for (_, atoms), K in per:
+                for _ in range(K):
+                    terms *= max(1, len(atoms))
+                    if terms > MAX_TERMS:
+                        raise NotHere(f"too large: a composed PLD with transcendental entries has more than "
+                                      f"{MAX_TERMS} terms")
+            term_work += terms * terms * runs
+            if term_work > MAX_TERM_WORK:
+                raise NotHere(f"too large: the transcendental convolutions exceed {MAX_TERM_WORK:,} (terms^2 x runs)")
+            continue
         work += _bound([(len(atoms), K, _bits(atoms)) for (_, atoms), K in per])
         if work > MAX_WORK:
             raise NotHere(f"too large: the convolutions need more than {MAX_WORK:,} products or a PLD with more than "
