@@ -410,6 +410,11 @@ def test_hostile_sizes_are_refused_quickly():
     j["evidence"]["factors"][0]["times"] = 12
     r = recheck(_claimed(j))
     assert r.status == "not checkable" and "too large" in r.detail, r.detail
+    # transcendental entries are not merged by this kernel: binary randomized response at eps0 = 1 run 5 times
+    j = _genuine("composition e")
+    j["evidence"]["factors"][0]["times"] = 5
+    r = recheck(_claimed(j))
+    assert r.status == "not checkable" and "too large" in r.detail, r.detail
     # a discrete metric of 5000 points in the record: refuted by counting, before 12.5 million pairs are listed
     j = _genuine("profile holds")
     j["evidence"]["relation"]["metric"]["labels"] = [str(k) for k in range(5000)]
