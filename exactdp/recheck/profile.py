@@ -379,31 +379,28 @@ def _factors(c: dict) -> list:
     return out
 
 
-def _run(c: dict) -> int:
-    ev = c["evidence"]
-    need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
-    facs = _factors(c)
-    rows = [_rows(m) for m, _ in facs]
-    inputs = facs[0][0]["inputs"]
-    need(all(set(m["inputs"]) == set(inputs) for m, _ in facs), "the mechanisms do not share their inputs")
+def _count_plds(ev: dict, inputs: list, nfac: int) -> list:
+    """The stated PLD list, counted before the relation's pairs are listed (a discrete metric names n(n-1) pairs)."""
     plds = ev["plds"]
     need(isinstance(plds, list), "the PLDs are not a list")
     metric = ev["relation"]["metric"]
     if metric is not None and metric.get("all_pairs_at") is not None:
         n_in = len(inputs)       # every pair of the discrete metric: n(n-1) ordered pairs, each with its PLDs
-        need(len(plds) == n_in * (n_in - 1) * len(facs), "the PLD list is not one per ordered pair and factor")
+        need(len(plds) == n_in * (n_in - 1) * nfac, "the PLD list is not one per ordered pair and factor")
     if len(plds) > MAX_PLDS:
         raise NotHere(f"too large: {len(plds):,} pair PLDs (this kernel re-derives up to {MAX_PLDS:,})")
-    pairs = _relation(ev["relation"], inputs)
-    ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
-    need(len(plds) == len(ordered) * len(facs), "the PLD list is not one per ordered "
-         "pair and factor")
+    return plds
+
+
+def _base(plds: list, ordered: list, rows: list, facs: list) -> tuple[dict, dict]:
+    """Each ordered pair's factor PLDs re-derived and compared with the stated ones; keyed by the stated texts
+    (checked equal in value: equal keys, equal PLDs)."""
+    need(len(plds) == len(ordered) * len(facs), "the PLD list is not one per ordered pair and factor")
     base: dict = {}
-    keys: dict = {}             # ordered pair -> the stated PLD texts (checked equal in value): equal keys, equal PLDs
+    keys: dict = {}
     n = 0
     for x, xp in ordered:
-        per = []
-        texts = []
+        per, texts = [], []
         for k, (r, (_, K)) in enumerate(zip(rows, facs)):
             p = plds[n]
             n += 1
@@ -415,7 +412,11 @@ def _run(c: dict) -> int:
             texts.append((K, [(a["ratio"], a["mass"]) for a in p["losses"]]))
         base[(x, xp)] = per
         keys[(x, xp)] = repr(texts)
-    # count the convolution's work (once per distinct list of PLDs) before doing any of it
+    return base, keys
+
+
+def _precount(base: dict, keys: dict) -> None:
+    """The convolutions' work, once per distinct list of PLDs, counted before any of it is done."""
     work = term_work = 0
     for key in set(keys.values()):
         per = next(base[o] for o, k in keys.items() if k == key)
@@ -435,6 +436,20 @@ def _run(c: dict) -> int:
         if work > MAX_WORK:
             raise NotHere(f"too large: the convolutions need more than {MAX_WORK:,} products or a PLD with more than "
                           f"{MAX_SUPPORT:,} loss values")
+
+
+def _run(c: dict) -> int:
+    ev = c["evidence"]
+    need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
+    facs = _factors(c)
+    rows = [_rows(m) for m, _ in facs]
+    inputs = facs[0][0]["inputs"]
+    need(all(set(m["inputs"]) == set(inputs) for m, _ in facs), "the mechanisms do not share their inputs")
+    plds = _count_plds(ev, inputs, len(facs))
+    pairs = _relation(ev["relation"], inputs)
+    ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
+    base, keys = _base(plds, ordered, rows, facs)
+    _precount(base, keys)
     lines_of: dict = {}
     memo: dict = {}
     for o, per in base.items():
