@@ -66,8 +66,10 @@ _CMD_EXITS = {
                  "rebuilt, then checked), 1 some claim differs from the paper, 2 unknown id, "
                  "3 some claim undecided (none differs), 4 bug (also: with --recheck, a refuted certificate)",
     "proofs": "0 written (or up to date with --check), 1 stale proof files with --check, 2 bad input, 4 bug",
-    "profile": "0 the exact privacy profile was computed, 2 bad input, 3 undecided, 4 bug",
-    "compose": "0 the exact delta or eps of the K-fold composition was computed, 2 bad input, 3 undecided, 4 bug",
+    "profile": "0 (eps, delta)-DP with --eps and --delta (otherwise: the profile was certified), 1 not (eps, "
+               "delta)-DP, 2 bad input, 3 undecided, 4 bug",
+    "compose": "0 the composition is (eps, delta)-DP with --eps and --delta (otherwise: its profile was certified), "
+               "1 it is not, 2 bad input, 3 undecided, 4 bug",
     "extend": "0 the extension agrees with the mechanism on H and is 2 eps-private (BCSZ18), 1 not (the failing part "
               "is printed), 2 bad input, 3 undecided, 4 bug",
     "tradeoff": "0 the certified smallest eps (or bracket) was found, 2 bad input or beyond the LP route's reach "
@@ -169,70 +171,46 @@ def _cmd_certify_approx(a, mech, metric):
     return _emit(cert, a.format)
 
 
-def _print_profile(pr, extra, fmt):
-    out = {**pr.to_json(), **extra}
-    if fmt == "json":
-        print(json.dumps(out, indent=2))
-        return 0
-    print(f"relation: {out['relation']} ({out['ordered_pairs']} ordered pairs)")
-    for p in out["pieces"]:
-        print(f"eps in [{p['eps_from']}, {p['eps_to']}): delta = {p['delta']}   (pair {p['pair']})")
-    for k, v in extra.items():
-        print(f"{k}: {v}")
-    return 0
-
-
-def _profile_queries(pr, a):
-    from .exact.decide import exact_str
-
-    extra = {}
-    if a.eps is not None or a.alpha is not None:       # eps = 0 (alpha = 1) is the total-variation distance
-        from .certify.approximate import approx_level
-
-        lvl = approx_level(a.eps, a.alpha)
-        extra["delta_at_eps"] = exact_str(pr.delta(level=lvl))
-        extra["eps"] = a.eps if a.eps is not None else lvl.eps_str()
-    if a.delta is not None:
-        extra["epsilon_for_delta"] = pr.epsilon(a.delta)
-        extra["delta"] = a.delta
-    return extra
+def _profile_level(a) -> dict:
+    """The query of profile / compose: the level (--eps | --alpha; eps = 0 is the total-variation question) and
+    delta, each optional."""
+    return {"eps": a.eps, "alpha": a.alpha, "delta": a.delta}
 
 
 def _cmd_profile(a):
     from .io import load_mechanism, load_metric
-    from .theory.profile import privacy_profile
+    from .theory.profile_cert import certify_profile
 
     mech = _fix_alpha(load_mechanism(a.mechanism), a, "profile")
-    _progress(a, f"exactdp profile: {len(mech.inputs):,} x {len(mech.outputs):,} mechanism, pair by pair ...")
+    cert = certify_profile(mech, _neighbours_arg(a, load_metric(a.metric)), **_profile_level(a))
+    return _emit(cert, a.format)
+
+
+def _times(text: str, n: int, limit: int) -> list:
+    """--times K (every mechanism K times) or K1,K2,... (one per mechanism), each in [1, limit]."""
+    parts = text.split(",")
+    if len(parts) not in (1, n):
+        raise _usage(f"--times: expected one K or {n} comma-separated values (one per mechanism), got {text!r}")
     try:
-        pr = privacy_profile(mech, _neighbours_arg(a, load_metric(a.metric)))
-    finally:
-        _progress(a, "")
-    return _print_profile(pr, _profile_queries(pr, a), a.format)
+        ks = [int(p) for p in parts]
+    except ValueError:
+        raise _usage(f"--times: expected integers, got {text!r}") from None
+    bad = next((k for k in ks if not 1 <= k <= limit), None)
+    if bad is not None:
+        raise _usage(f"--times: expected 1 <= K <= {limit}, got {bad}")
+    return ks * n if len(ks) == 1 else ks
 
 
 def _cmd_compose(a):
     from .io import load_mechanism, load_metric
-    from .theory.composition import MAX_K, composed_profile
+    from .theory.composition import MAX_K
+    from .theory.profile_cert import certify_composition
 
-    if a.times < 1 or a.times > MAX_K:
-        raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
-    if a.eps is None and a.alpha is None and a.delta is None:
-        raise _usage("compose: give the query: --eps E or --alpha A (the smallest delta there), --delta D (the "
-                     "smallest eps), or both")
-    mech = _fix_alpha(load_mechanism(a.mechanism), a, "compose")
-    _progress(a, f"exactdp compose: {a.times:,}-fold privacy-loss distributions by repeated squaring ...")
-    try:
-        pr = composed_profile(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
-    finally:
-        _progress(a, "")
-    extra = {"times": a.times, **_profile_queries(pr, a)}
-    if a.format == "json":
-        return _print_profile(pr, extra, "json")
-    for k, v in extra.items():
-        print(f"{k}: {v}")
-    print(f"profile: {len(pr.pieces)} pieces (--format json prints them)")
-    return 0
+    ks = _times(a.times, len(a.mechanism), MAX_K)
+    mechs = [_fix_alpha(load_mechanism(m), a, f"compose ({m})") for m in a.mechanism]
+    cert = certify_composition(list(zip(mechs, ks)), _neighbours_arg(a, load_metric(a.metric)),
+                               **_profile_level(a))
+    return _emit(cert, a.format)
 
 
 def _fix_alpha(mech, a, cmd):
@@ -849,29 +827,33 @@ def _add_privacy_commands(sub):
     c.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     c.set_defaults(fn=_cmd_certify)
 
-    pf = sub.add_parser("profile", help="the exact privacy profile delta(eps) over a neighbour relation")
+    pf = sub.add_parser("profile", help="the exact privacy profile delta(eps) over a neighbour relation, as a "
+                                        "certificate (with --eps and --delta: the verdict)")
     pf.add_argument("mechanism")
     pf.add_argument("--metric", required=True, help="metric file; neighbours are its pairs at distance 1")
     pf.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs")
     pfg = pf.add_mutually_exclusive_group()
-    pfg.add_argument("--eps", help="also print the smallest delta at this eps (eps = 0: the total-variation distance); "
-                                   "a mechanism written in alpha is evaluated at this level")
+    pfg.add_argument("--eps", help="the smallest delta at this eps (with --delta: is the mechanism (eps, delta)-DP?); "
+                                   "eps = 0 is the total-variation distance; a mechanism written in alpha is "
+                                   "evaluated at this level")
     pfg.add_argument("--alpha", help="the same level written as alpha = e^(-eps) in (0, 1] (alpha = 1: eps = 0)")
-    pf.add_argument("--delta", help="also print the smallest eps for this delta")
-    pf.add_argument("--format", choices=("text", "json"), default="text")
+    pf.add_argument("--delta", help="the smallest eps for this delta")
+    pf.add_argument("--format", choices=FORMATS, default="text")
     pf.set_defaults(fn=_cmd_profile)
 
-    cp = sub.add_parser("compose", help="exact (eps, delta) of K independent repetitions (privacy-loss distribution)")
-    cp.add_argument("mechanism")
+    cp = sub.add_parser("compose", help="exact (eps, delta) of independent runs of one or more mechanisms on the "
+                                        "same input (privacy-loss distributions), as a certificate")
+    cp.add_argument("mechanism", nargs="+", help="mechanism files (the same inputs; outputs may differ)")
     cp.add_argument("--metric", required=True)
     cp.add_argument("--neighbours", help="JSON file: list of neighbouring input pairs")
-    cp.add_argument("--times", type=int, required=True, help="number of repetitions K >= 1")
+    cp.add_argument("--times", default="1", help="runs of each mechanism: K (each K times) or K1,K2,... (one per "
+                                                 "mechanism); default 1")
     cpg = cp.add_mutually_exclusive_group()
-    cpg.add_argument("--eps", help="print the smallest delta at this eps (eps = 0: the total-variation distance); "
-                                   "a mechanism written in alpha is evaluated at this level")
+    cpg.add_argument("--eps", help="the smallest delta at this eps (with --delta: the verdict); eps = 0 is the "
+                                   "total-variation distance; mechanisms written in alpha are evaluated at this level")
     cpg.add_argument("--alpha", help="the same level written as alpha = e^(-eps) in (0, 1] (alpha = 1: eps = 0)")
-    cp.add_argument("--delta", help="print the smallest eps for this delta (with --eps/--alpha: both)")
-    cp.add_argument("--format", choices=("text", "json"), default="text")
+    cp.add_argument("--delta", help="the smallest eps for this delta")
+    cp.add_argument("--format", choices=FORMATS, default="text")
     cp.set_defaults(fn=_cmd_compose)
 
     e = sub.add_parser("epsilon", help="the exact smallest eps for which the mechanism is private")

@@ -52,22 +52,25 @@ def test_certify_with_neighbour_file(files, capsys):
 
 
 def test_profile_text_and_json(files, capsys):
+    # by hand: rows (3/5, 1/5, 1/5) against (1/5, 3/5, 1/5): delta(t) = 3/5 - t/5 for t <= 3, so delta(log 2) = 1/5
     code, out, _ = run(["profile", files["rr"], "--metric", files["p3"], "--eps", "log(2)", "--delta", "1/10"],
                        capsys)
-    assert code == 0 and "delta = 3/5 - 1/5*exp(eps)" in out and "epsilon_for_delta: log(5/2)" in out
+    assert code == 1 and "delta = 3/5 - (1/5)*exp(eps)" in out and "smallest eps for delta: log(5/2)" in out
     code, out, _ = run(["profile", files["rr"], "--metric", files["p3"], "--neighbours", files["nb"],
                         "--format", "json"], capsys)
     d = json.loads(out)
-    assert code == 0 and d["pairs"] == [["0", "2"]] and d["ordered_pairs"] == 2 and d["pieces"][0]["delta"] == "3/5 - 1/5*exp(eps)"
+    ev = d["evidence"]
+    assert code == 0 and d["kind"] == "profile" and [[p["x"], p["x_prime"]] for p in ev["relation"]["pairs"]] == \
+        [["0", "2"]] and (ev["pieces"][0]["A"], ev["pieces"][0]["B"]) == ("3/5", "1/5")
 
 
 def test_compose(files, capsys):
     code, out, _ = run(["compose", files["rr"], "--metric", files["d3"], "--times", "2", "--eps", "log(9)",
                         "--format", "json"], capsys)
     d = json.loads(out)
-    assert code == 0 and d["times"] == 2 and d["delta_at_eps"] == "0"
+    assert code == 0 and d["evidence"]["factors"][0]["times"] == 2 and d["evidence"]["query"]["delta_at_eps"] == "0"
     code, out, _ = run(["compose", files["rr"], "--metric", files["d3"], "--times", "2", "--delta", "0"], capsys)
-    assert code == 0 and "epsilon_for_delta: log(9)" in out
+    assert code == 0 and "smallest eps for delta: log(9)" in out
 
 
 def test_compose_transcendental_entries(tmp_path, capsys):
@@ -80,13 +83,13 @@ def test_compose_transcendental_entries(tmp_path, capsys):
     d.write_text(json.dumps({"kind": "discrete", "points": ["0", "1"]}))
     code, out, _ = run(["compose", str(m), "--metric", str(d), "--times", "2", "--eps", "0", "--format", "json"],
                        capsys)
-    got = json.loads(out)
-    assert code == 0 and [p["eps_from"] for p in got["pieces"]] == ["0", "2"]
+    got = json.loads(out)["evidence"]
     from exactdp.exact.decide import sign
     from exactdp.exact.values import exact_number
-    assert sign(exact_number(got["delta_at_eps"]) - exact_number("(exp(2) - 1)/(1 + exp(1))^2")) == 0
+    assert code == 0 and [p["t_from"] for p in got["pieces"]] == ["1", "exp(2)"]
+    assert sign(exact_number(got["query"]["delta_at_eps"]) - exact_number("(exp(2) - 1)/(1 + exp(1))^2")) == 0
     code, out, _ = run(["compose", str(m), "--metric", str(d), "--times", "2", "--delta", "0"], capsys)
-    assert code == 0 and "epsilon_for_delta: 2" in out
+    assert code == 0 and "smallest eps for delta: 2" in out
 
 
 @pytest.mark.parametrize("args, match", [
@@ -101,6 +104,8 @@ def test_compose_transcendental_entries(tmp_path, capsys):
     (["certify", "RR", "--metric", "D3", "--eps", "1", "--neighbours", "NB"], "--neighbours needs --delta"),
     (["compose", "RR", "--metric", "D3", "--times", "0", "--eps", "1"], "--times: expected 1 <= K"),
     (["compose", "RR", "--metric", "D3", "--times", "1000000000", "--eps", "1"], "--times: expected 1 <= K"),
+    (["compose", "RR", "RR", "--metric", "D3", "--times", "1,2,3", "--eps", "1"], "one per mechanism"),
+    (["compose", "RR", "--metric", "D3", "--times", "two", "--eps", "1"], "--times: expected integers"),
     (["profile", "RR", "--metric", "D3", "--delta", "2"], "delta: expected 0 <= delta <= 1"),
 ])
 def test_bad_input_exits_2(files, capsys, args, match):

@@ -38,6 +38,7 @@ from .render import Proof, Step, renderer
 from . import ecp14 as _ecp14, optimality as _optimality, privacy as _privacy, relation as _relation  # noqa: F401
 from . import approx as _approx, extension as _extension, kl10 as _kl10, lp as _lp  # noqa: F401
 from . import decomposition as _decomposition, utility_cmp as _utility_cmp  # noqa: F401
+from . import profile as _profile  # noqa: F401
 
 __all__ = ["Certificate", "Verdict", "Method", "UNDECIDED", "SCHEMA", "SCHEMA_VERSION", "Evidence", "Record",
            "evidence_kind", "evidence_kinds", "evidence_from_json", "renderer", "Proof", "Step", "Constraint",

@@ -1,0 +1,278 @@
+"""Evidence and worked proof of an exact privacy profile (kinds ``profile`` and ``composition``).
+
+The profile of a mechanism over a neighbour relation is ``delta(eps) = max over ordered pairs (x, x')`` of the
+smallest delta of that pair (HLM15 Def. 1).  For one ordered pair with rows ``P = K(x)``, ``Q = K(x')`` the
+privacy loss of an output ``y ~ P`` is ``L(y) = log(P(y)/Q(y))`` (``+inf`` where ``Q(y) = 0``), and
+
+    delta_{x,x'}(eps) = sum_y (P(y) - e^eps Q(y))_+ = P(L = inf) + sum_{l > eps} (1 - e^(eps - l)) P(L = l)
+
+-- the worst-set lemma: the largest ``P(S) - e^eps Q(S)`` over output sets ``S`` is attained at
+``S* = {y : L(y) > eps}``, and ``Q(y) = e^(-L(y)) P(y)``.  This is the standard statement of the privacy
+loss distribution (PLD) method: Sommer, Meiser and Mohammadi, "Privacy loss classes: the central limit theorem
+in differential privacy" (PoPETs 2019), Thm. 1 / Lemma 5; Koskela, Jalko and Honkela (AISTATS 2020), eq. (2.3).
+Independent repetitions add the losses, so the PLD of a composition is the convolution of the factors' PLDs
+(in ratios ``r = e^L``: masses multiply, ratios multiply) -- Sommer et al. Thm. 1.  Grouping the losses in
+decreasing order, ``delta_{x,x'}`` is piecewise ``A - e^eps B`` with ``A = P(S*)`` and ``B = Q(S*)``, convex
+and non-increasing in ``t = e^eps``; the profile is the upper envelope over the ordered pairs.
+
+The evidence carries what the kernel needs to redo all of this cheaply: the mechanisms and how often each is
+used, the relation (the metric it comes from, or the given list), each factor's PLD per ordered pair (the
+proof's first table), and the claims: the pieces ``(t_from, A, B, attaining pair)`` of the profile in
+``t = e^eps`` and the answers at the requested ``(eps, delta)``.  The re-check is
+:mod:`exactdp.recheck.profile`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .common import LevelData, MechanismData, MetricData
+from .privacy import tex
+from .records import Evidence, Record, evidence_kind
+from .render import Proof, Step, renderer
+
+__all__ = ["LossAtom", "PairPLD", "Factor", "NeighbourPair", "Relation", "ProfilePiece", "ProfileQuery",
+           "ProfileEvidence", "CompositionEvidence", "profile_claim", "eps_of_t"]
+
+
+@dataclass(frozen=True)
+class LossAtom(Record):
+    """One value of a privacy-loss distribution: the ratio ``r = e^L = P(y)/Q(y)`` (``"inf"``: ``Q(y) = 0``) and
+    its probability ``P(L = log r)`` under ``P`` (exact text)."""
+
+    ratio: str
+    mass: str
+
+
+@dataclass(frozen=True)
+class PairPLD(Record):
+    """The PLD of factor ``factor`` (an index into the factors) for the ordered pair ``(x, x_prime)``, its loss
+    values in decreasing order."""
+
+    factor: int
+    x: str
+    x_prime: str
+    losses: list  # of LossAtom records (item type in _nested)
+
+    _nested = {"losses": LossAtom}
+
+
+@dataclass(frozen=True)
+class Factor(Record):
+    """One mechanism of a composition and how many independent times it is run."""
+
+    mechanism: MechanismData
+    times: int
+
+    _nested = {"mechanism": MechanismData}
+
+
+@dataclass(frozen=True)
+class NeighbourPair(Record):
+    """Two neighbouring inputs (unordered: both orders are checked)."""
+
+    x: str
+    x_prime: str
+
+
+@dataclass(frozen=True)
+class Relation(Record):
+    """The neighbour relation: the pairs at distance 1 of ``metric``, or (``metric`` None) the given ``pairs``."""
+
+    description: str
+    metric: MetricData | None
+    pairs: list  # of NeighbourPair records (item type in _nested)
+
+    _nested = {"metric": MetricData, "pairs": NeighbourPair}
+
+
+@dataclass(frozen=True)
+class ProfilePiece(Record):
+    """``delta(eps) = A - B e^eps`` for ``e^eps`` from ``t_from`` up to the next piece's ``t_from``; the ordered
+    pair ``(x, x_prime)`` attains it."""
+
+    t_from: str
+    A: str
+    B: str
+    x: str
+    x_prime: str
+
+
+@dataclass(frozen=True)
+class ProfileQuery(Record):
+    """The question asked: a level (``delta_at_eps``: the profile there), a ``delta`` (``t_for_delta``: the
+    smallest ``e^eps`` with ``delta(eps) <= delta``, ``"inf"`` if none), or both (the verdict: ``delta_at_eps <=
+    delta``)."""
+
+    level: LevelData | None
+    delta: str | None
+    delta_at_eps: str | None
+    t_for_delta: str | None
+
+    _nested = {"level": LevelData}
+
+
+@evidence_kind("profile")
+@dataclass(frozen=True)
+class ProfileEvidence(Evidence):
+    """The exact privacy profile of one mechanism over a neighbour relation (HLM15 Def. 1)."""
+
+    mechanism: MechanismData
+    relation: Relation
+    plds: list  # of PairPLD records (item type in _nested)
+    pieces: list  # of ProfilePiece records (item type in _nested)
+    query: ProfileQuery
+
+    _nested = {"mechanism": MechanismData, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
+               "query": ProfileQuery}
+
+
+@evidence_kind("composition")
+@dataclass(frozen=True)
+class CompositionEvidence(Evidence):
+    """The exact privacy profile of independent runs of several mechanisms on the same input (PLD convolution)."""
+
+    factors: list  # of Factor records (item type in _nested)
+    relation: Relation
+    plds: list  # of PairPLD records (item type in _nested)
+    pieces: list  # of ProfilePiece records (item type in _nested)
+    query: ProfileQuery
+
+    _nested = {"factors": Factor, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
+               "query": ProfileQuery}
+
+
+# ------------------------------------------------------------------------------------------ the claim ----
+def eps_of_t(t: str) -> str:
+    """The eps whose ``e^eps`` is the exact text ``t``: ``"1"`` is ``"0"``, ``"exp(b)"`` is ``b``, ``"inf"`` stays.
+
+    Examples
+    --------
+    >>> eps_of_t("1"), eps_of_t("27"), eps_of_t("exp(2)"), eps_of_t("inf")
+    ('0', 'log(27)', '2', 'inf')
+    """
+    if t in ("1", "inf"):
+        return "0" if t == "1" else "inf"
+    if t.startswith("exp(") and t.endswith(")") and _balanced(t[4:-1]):
+        return t[4:-1]
+    return f"log({t})"
+
+
+def _balanced(s: str) -> bool:
+    depth = 0
+    for ch in s:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _subject(kind: str, ev) -> str:
+    if kind == "profile":
+        return ev.mechanism.name
+    return "the composition of " + ", ".join(f"{f.mechanism.name} ({_runs(f.times)})" for f in ev.factors)
+
+
+def _runs(k: int) -> str:
+    return "once" if k == 1 else f"{k} times"
+
+
+def profile_claim(kind: str, ev) -> str:
+    """The claim sentence of a ``profile`` / ``composition`` certificate, built from its evidence.
+
+    (:func:`exactdp.recheck.profile.claim_text` rebuilds it independently from the JSON.)
+
+    Examples
+    --------
+    >>> from exactdp.theory.profile_cert import certify_profile
+    >>> from exactdp.mechanisms import randomized_response
+    >>> c = certify_profile(randomized_response(2, p="1/4"), [("0", "1")], eps="0", delta="1/2")
+    >>> profile_claim("profile", c.evidence) == c.claim
+    True
+    """
+    who, rel, q = _subject(kind, ev), ev.relation.description, ev.query
+    if q.level is not None and q.delta is not None:
+        return f"{who} is (eps, delta)-DP with eps = {q.level.text}, delta = {q.delta} over the {rel}"
+    if q.level is not None:
+        return f"the smallest delta of {who} at eps = {q.level.text} over the {rel} is {q.delta_at_eps}"
+    if q.delta is not None:
+        return (f"the smallest eps with delta(eps) <= {q.delta} for {who} over the {rel} is "
+                f"{eps_of_t(q.t_for_delta or 'inf')}")
+    return f"the privacy profile of {who} over the {rel} has {len(ev.pieces)} pieces"
+
+
+# ------------------------------------------------------------------------------------------ the proof ----
+def _pld_table(ev, kind: str) -> str:
+    shown = ev.plds[:8]
+    lines = []
+    for p in shown:
+        name = ev.mechanism.name if kind == "profile" else ev.factors[p.factor].mechanism.name
+        atoms = ", ".join(f"$P(e^L = {tex(a.ratio)}) = {tex(a.mass)}$"
+                          for a in p.losses[:10]) + (" ..." if len(p.losses) > 10 else "")
+        lines.append(f"{name}, $(x, x') = ({p.x}, {p.x_prime})$: {atoms}")
+    more = f" ({len(ev.plds) - len(shown)} more in the evidence)" if len(ev.plds) > len(shown) else ""
+    return "; ".join(lines) + more + "."
+
+
+def _pieces_text(ev) -> str:
+    out = []
+    for k, pc in enumerate(ev.pieces):
+        end = ev.pieces[k + 1].t_from if k + 1 < len(ev.pieces) else None
+        rng = f"${tex(pc.t_from)} \\le e^{{\\varepsilon}}" + (f" < {tex(end)}$" if end is not None else "$")
+        line = tex(pc.A) if pc.B == "0" else f"{tex(pc.A)} - ({tex(pc.B)}) e^{{\\varepsilon}}"
+        out.append(f"{rng}: $\\delta(\\varepsilon) = {line}$, attained by $({pc.x}, {pc.x_prime})$")
+    return "; ".join(out) + "."
+
+
+def _proof(cert) -> Proof:
+    kind, ev, q = cert.kind, cert.evidence, cert.evidence.query
+    rel = ev.relation
+    steps = [Step("Definition", "HLM15 Def. 1: the mechanism is $(\\varepsilon, \\delta)$-DP iff $P_x(S) \\le "
+                  "e^{\\varepsilon} P_{x'}(S) + \\delta$ for every ordered pair of neighbours and every output set "
+                  "$S$; the privacy profile $\\delta(\\varepsilon)$ is the smallest such $\\delta$."),
+             Step("The neighbour relation", f"The {rel.description}: {len(rel.pairs)} unordered pairs, so "
+                  f"{2 * len(rel.pairs)} ordered pairs."),
+             Step("Privacy loss", "For an ordered pair with rows $P = K(x)$, $Q = K(x')$ the loss of an output "
+                  "$y \\sim P$ is $L(y) = \\log(P(y)/Q(y))$ ($+\\infty$ where $Q(y) = 0$). The worst set for "
+                  "$e^{\\varepsilon}$ is $S^* = \\{y : L(y) > \\varepsilon\\}$ (each term $P(y) - e^{\\varepsilon} "
+                  "Q(y)$ is positive exactly there), and $Q(y) = e^{-L(y)} P(y)$, so $\\delta_{x,x'}(\\varepsilon) "
+                  "= P(L = \\infty) + \\sum_{l > \\varepsilon} (1 - e^{\\varepsilon - l}) P(L = l)$ (Sommer, Meiser, "
+                  "Mohammadi 2019, Thm. 1; Koskela et al. 2020, eq. (2.3))."),
+             Step("The loss distributions", "Each factor's PLD (ratio $e^L$ and its probability): "
+                  + _pld_table(ev, kind))]
+    if kind == "composition":
+        steps.append(Step("Composition", "Independent runs add the losses: the PLD of the composition is the "
+                          "convolution of the factors' PLDs (" + ", ".join(
+                              f"{f.mechanism.name} {_runs(f.times)}" for f in ev.factors) + "): ratios multiply, "
+                          "probabilities multiply (Sommer et al. 2019, Thm. 1), computed exactly."))
+    steps.append(Step("The profile", "Summing the losses above $\\varepsilon$ piece by piece ($A = P(S^*)$, "
+                      "$B = Q(S^*)$) and taking the largest pair at every $\\varepsilon$: " + _pieces_text(ev)))
+    summary: list[tuple[str, str | None]] = [("relation", rel.description), ("pieces", str(len(ev.pieces)))]
+    for k, pc in enumerate(ev.pieces[:12]):
+        line = pc.A if pc.B == "0" else f"{pc.A} - ({pc.B})*exp(eps)"
+        summary.append((f"piece {k + 1}", f"e^eps >= {pc.t_from}: delta = {line}, attained by ({pc.x}, {pc.x_prime})"))
+    if q.level is not None:
+        steps.append(Step("At the requested eps", f"At $\\varepsilon = {tex(q.level.text)}$: $\\delta(\\varepsilon) "
+                          f"= {tex(q.delta_at_eps or '')}$ (the piece containing $e^{{\\varepsilon}}$)."))
+        summary.append(("delta at eps", q.delta_at_eps))
+    if q.delta is not None:
+        steps.append(Step("At the requested delta", f"The smallest $\\varepsilon$ with $\\delta(\\varepsilon) \\le "
+                          f"{tex(q.delta)}$ is ${tex(eps_of_t(q.t_for_delta or 'inf'))}$ (the profile is "
+                          "non-increasing)."))
+        summary.append(("smallest eps for delta", eps_of_t(q.t_for_delta or "inf")))
+    if cert.reason is not None:
+        concl = "Undecided: " + cert.reason
+    elif q.level is not None and q.delta is not None:
+        rel_sign = "\\le" if cert.holds is True else ">"
+        steps.append(Step("Verdict", f"$\\delta(\\varepsilon) = {tex(q.delta_at_eps or '')} {rel_sign} "
+                          f"{tex(q.delta)}$, decided exactly."))
+        concl = (f"{'Holds' if cert.holds is True else 'Fails'}: the smallest delta at eps = {q.level.text} is "
+                 f"{q.delta_at_eps}.")
+    else:
+        concl = cert.claim + "."
+    return Proof("\\delta(\\varepsilon) = \\max_{x \\sim x'} \\sum_y (P_x(y) - e^{\\varepsilon} P_{x'}(y))_+",
+                 steps, concl, summary)
+
+
+renderer("profile")(_proof)
+renderer("composition")(_proof)
