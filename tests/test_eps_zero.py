@@ -171,11 +171,11 @@ def test_cli_certify_zero_level(files, capsys, level):
 def test_cli_profile_and_compose_zero_level(files, capsys, level):
     m, d = files
     code, out, _ = _run(["profile", m, "--metric", d, *level, "--format", "json"], capsys)
-    got = json.loads(out)
-    assert code == 0 and Fraction(got["delta_at_eps"]) == _tv(ROWS, _pairs(3)) and got["eps"] == "0"
+    q = json.loads(out)["evidence"]["query"]
+    assert code == 0 and Fraction(q["delta_at_eps"]) == _tv(ROWS, _pairs(3)) and q["level"]["text"] == "0"
     code, out, _ = _run(["compose", m, "--metric", d, "--times", "2", *level, "--format", "json"], capsys)
-    got = json.loads(out)
-    assert code == 0 and Fraction(got["delta_at_eps"]) == _tv(_power_rows(ROWS, 2), _pairs(3))
+    q = json.loads(out)["evidence"]["query"]
+    assert code == 0 and Fraction(q["delta_at_eps"]) == _tv(_power_rows(ROWS, 2), _pairs(3))
 
 
 def test_cli_profile_two_levels_is_bad_input(files, capsys):

@@ -63,9 +63,9 @@ def _json_cases(d):
     return {
         "certify": (["certify", "--example", "geometric", "--format", "json"], 0, "evidence"),
         "profile": (["profile", f"{E}/rr3.json", "--metric", f"{E}/discrete3.json", "--format", "json"], 0,
-                    "pieces"),
+                    "evidence"),
         "compose": (["compose", f"{E}/rr3.json", "--metric", f"{E}/discrete3.json", "--times", "3", "--eps", "1",
-                     "--format", "json"], 0, "pieces"),
+                     "--format", "json"], 0, "evidence"),
         "epsilon": (["epsilon", f"{E}/rr3.json", "--metric", f"{E}/discrete3.json", "--format", "json"], 0,
                     "evidence"),
         "optimal": (["optimal", "--prior", f"{E}/uniform4.json", "--loss", "absolute", "--n", "3", "--alpha", "1/2",
@@ -263,20 +263,23 @@ def test_profile_and_compose_take_alpha_for_a_mechanism_written_in_alpha(capsys)
     assert code == 2
     one_error_line(err, "give --alpha")
     code, out, _ = run(["profile", geo, "--metric", p4, "--alpha", "1/2", "--format", "json"], capsys)
-    # the geometric mechanism at alpha = 1/2 is pure log(2)-DP and no better: delta(eps) = 0 exactly from log 2 on
-    pieces = json.loads(out)["pieces"]
-    assert code == 0 and pieces[-1]["eps_from"] == "log(2)" and pieces[-1]["delta"] == "0"
-    code, out, _ = run(["compose", geo, "--metric", p4, "--alpha", "1/2", "--times", "2", "--delta", "0"], capsys)
-    assert code == 0 and "epsilon_for_delta: log(4)" in out  # 2 x log(2), pure DP composes exactly
-    # the level is also the eps of the delta query: delta at eps = log 2 is 0 for the log(2)-DP mechanism
-    code, out, _ = run(["profile", geo, "--metric", p4, "--alpha", "1/2"], capsys)
-    assert code == 0 and "delta_at_eps: 0" in out
+    # the geometric mechanism at alpha = 1/2 is pure log(2)-DP and no better: delta = 0 exactly from e^eps = 2 on,
+    # and the level is also the query: delta at eps = log 2 is 0
+    ev = json.loads(out)["evidence"]
+    assert code == 0 and ev["pieces"][-1]["t_from"] == "2" and ev["pieces"][-1]["A"] == "0"
+    assert ev["pieces"][-1]["B"] == "0" and ev["query"]["delta_at_eps"] == "0"
+    # two runs are log(4)-DP and not (log 2, 0)-DP: the smallest e^eps at delta = 0 is 4
+    code, out, _ = run(["compose", geo, "--metric", p4, "--alpha", "1/2", "--times", "2", "--delta", "0",
+                        "--format", "json"], capsys)
+    got = json.loads(out)
+    assert code == 1 and got["verdict"] == "fails" and got["evidence"]["query"]["t_for_delta"] == "4"
     # a mechanism with exact entries takes the level as the query only
-    code, out, _ = run(["profile", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json", "--alpha", "1/2"], capsys)
-    assert code == 0 and "delta_at_eps:" in out
+    code, out, _ = run(["profile", f"{EX}/rr3.json", "--metric", f"{EX}/discrete3.json", "--alpha", "1/2",
+                        "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["evidence"]["query"]["delta_at_eps"] is not None
     code, _, err = run(["compose", geo, "--metric", p4, "--times", "2"], capsys)
     assert code == 2
-    one_error_line(err, "give the query")
+    one_error_line(err, "give --alpha")
 
 
 # ---------------------------------------------------------------------------------- user mistakes ----

@@ -269,7 +269,8 @@ def _preserving(trail, op, m, g) -> str | None:
         return "the metric record's reduction text (trustA's metric serialisation)"
     if op[0] in ("set", "swap") and "outputs" in trail:
         return "a relabelling of output labels nothing refers to"
-    if "metric" in trail and op[0] == "swap" and (trail[-1] in ("pairs", "labels") or trail[-2] == "pairs"):
+    if "metric" in trail and op[0] == "swap" and (trail[-1] in ("pairs", "labels", "edges")
+                                                  or trail[-2] in ("pairs", "edges")):
         return "order or orientation of the metric's generating pairs, or of the discrete metric's points"
     if op[0] in ("swap", "set") and "mechanism" in trail and _true_statement(m):
         return "rows or labels permuted and the statement is still true (recomputed from the mutant)"

@@ -31,7 +31,7 @@ from .privacy import tex
 from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["LossAtom", "PairPLD", "Factor", "NeighbourPair", "Relation", "ProfilePiece", "ProfileQuery",
+__all__ = ["LossAtom", "PairPLD", "RunFactor", "NeighbourPair", "Relation", "ProfilePiece", "ProfileQuery",
            "ProfileEvidence", "CompositionEvidence", "profile_claim", "eps_of_t"]
 
 
@@ -58,7 +58,7 @@ class PairPLD(Record):
 
 
 @dataclass(frozen=True)
-class Factor(Record):
+class RunFactor(Record):
     """One mechanism of a composition and how many independent times it is run."""
 
     mechanism: MechanismData
@@ -132,13 +132,13 @@ class ProfileEvidence(Evidence):
 class CompositionEvidence(Evidence):
     """The exact privacy profile of independent runs of several mechanisms on the same input (PLD convolution)."""
 
-    factors: list  # of Factor records (item type in _nested)
+    factors: list  # of RunFactor records (item type in _nested)
     relation: Relation
     plds: list  # of PairPLD records (item type in _nested)
     pieces: list  # of ProfilePiece records (item type in _nested)
     query: ProfileQuery
 
-    _nested = {"factors": Factor, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
+    _nested = {"factors": RunFactor, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
                "query": ProfileQuery}
 
 

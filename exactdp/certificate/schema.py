@@ -60,6 +60,9 @@ def _all_records() -> dict:
 
     def visit(cls):
         if cls.__name__ in seen:
+            if seen[cls.__name__] is not cls:  # the schema names a record by its class name: two would merge
+                raise TypeError(f"two certificate records are named {cls.__name__!r} "
+                                f"({seen[cls.__name__].__module__} and {cls.__module__}): rename one")
             return
         seen[cls.__name__] = cls
         for sub in cls._nested.values():

@@ -27,14 +27,15 @@ from typing import TYPE_CHECKING, Any
 from ..certificate import Certificate, Method
 from ..certificate.common import level_data, mechanism_data, metric_data
 from ..certificate.core import UNDECIDED
-from ..certificate.profile import (CompositionEvidence, Factor, LossAtom, NeighbourPair, PairPLD, ProfileEvidence,
+from ..certificate.profile import (CompositionEvidence, RunFactor, LossAtom, NeighbourPair, PairPLD, ProfileEvidence,
                                    ProfilePiece, ProfileQuery, Relation, profile_claim)
 from ..certify.approximate import approx_level, neighbour_relation, parse_delta
 from ..errors import InvalidInput, InvalidType, Undecided, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..metrics.space import FiniteMetric
 from ._expfield import domain_of
-from .composition import _check_k, _pair_pld
+from .composition import _check_k, _pair_pld, check_composition_cost
+from .profile import _precheck_metric_size, check_profile_size
 from .profile import Profile, envelope, pair_function
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ def _profile(facs, pairs, dom) -> tuple[Profile, list]:
             for k, (mech, times) in enumerate(facs):
                 ia, ib = mech.row_index[x], mech.row_index[xp]
                 base = _pair_pld(mech, ia, ib, dom)
+                check_composition_cost(len(base.masses), times)   # refused before any squaring (issue 17)
                 plds.append(PairPLD(factor=k, x=x, x_prime=xp, losses=_atoms(base, dom)))
                 key.append(tuple(sorted(zip(mech.codes[ia].tolist(), mech.codes[ib].tolist()))))
                 p = base.power(times)
@@ -141,7 +143,9 @@ def _certify(kind: str, facs: list, neighbours, eps, alpha, level, delta) -> Cer
     lvl = approx_level(eps, alpha, level) if given_level else None
     dlt = parse_delta(delta) if delta is not None else None
     ref = facs[0][0]
+    _precheck_metric_size(ref, neighbours)      # the sizes the route can do, refused up front (issue 17)
     pairs, rel = _relation(ref, neighbours)
+    check_profile_size(2 * len(pairs), max(len(m.outputs) for m, _ in facs))
     rational = all(m.regime == "rational" for m, _ in facs)
     dom = None if rational else domain_of([v for m, _ in facs for v in m.values])
     pr, plds = _profile(facs, pairs, dom)
@@ -154,7 +158,7 @@ def _certify(kind: str, facs: list, neighbours, eps, alpha, level, delta) -> Cer
     if kind == "profile":
         ev: Any = ProfileEvidence(mechanism=mechanism_data(ref), relation=rel, plds=plds, pieces=pieces, query=q)
     else:
-        ev = CompositionEvidence(factors=[Factor(mechanism=mechanism_data(m), times=t) for m, t in facs],
+        ev = CompositionEvidence(factors=[RunFactor(mechanism=mechanism_data(m), times=t) for m, t in facs],
                                  relation=rel, plds=plds, pieces=pieces, query=q)
     claim = profile_claim(kind, ev)
     if reason is not None:
