@@ -186,8 +186,8 @@ def recheck(cert: Any) -> RecheckResult:
         return RecheckResult("not checkable", 0, f"no re-check for certificate kind {kind!r}")
     mod = importlib.import_module(f"{__name__}.{KINDS[kind]}")
     spec = getattr(mod, "EVIDENCE", None) if c["version"] >= 2 else getattr(mod, "EVIDENCE_V1", None)
-    if isinstance(spec, dict):
-        conform(c["evidence"], spec[kind] if kind in spec else spec, "evidence")
+    if isinstance(spec, dict) and kind in spec:                  # EVIDENCE = {kind: shape, ...}
+        conform(c["evidence"], spec[kind], "evidence")
     if c["verdict"] == "undecided":
         return RecheckResult("not checkable", 0, "an undecided certificate asserts no verdict; reason given: "
                              + str(c.get("reason")))

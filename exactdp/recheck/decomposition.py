@@ -14,6 +14,9 @@ from itertools import product
 from ._kernel import NotHere
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+#: the evidence shape per kind (read by the dispatcher before any work)
+EVIDENCE = {"decomposition": {"statement": "str", "lemma": "int", "X": ["str"], "Y": ["str"], "max_rects": "int",
+                              "counts": [["int"]]}}
 MAX_WORK = 5_000_000
 
 

@@ -26,8 +26,29 @@ from ._kernel import rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
 from .ecp14 import check_lp
 from .privacy import pairs_of
+from .lp import LP_SOLUTION
+from .privacy import CONSTRAINT, LEVEL, MECH, METRIC
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+# ----------------------------------------------------------------------------------------- the shape ----
+#: BCSZ18's chain at the binding instance (every number exact, as text)
+_BINDING = {k: "str" for k in ("D1", "D2", "output", "distance", "argmin_D1", "argmin_D2", "d_D1_argmin",
+                               "d_D2_argmin", "A_hat_argmin_D1", "A_hat_argmin_D2", "m1", "m2", "factor", "factor_m2",
+                               "Z1", "Z2", "factor_Z1", "A1", "A2", "ratio", "factor2")}
+#: the evidence shape per kind (read by the dispatcher before any work)
+EVIDENCE = {
+    "extension": {"mech_on_H": MECH, "H": ["str"], "metric": METRIC, "restricted": METRIC, "points": ["str"],
+                  "distances": [["str"]], "level": LEVEL, "level_2eps": LEVEL, "private_on_H": "str",
+                  "epsilon_of_A_hat": "?str", "violation": ("?", CONSTRAINT), "mechanism": ("?", MECH),
+                  "normalisers": ("?", ["str"]), "agrees_on_H": "?bool", "normalisers_equal_1": "int",
+                  "disagreement": ("?", {"D": "str", "output": "str", "A": "str", "A_hat": "str", "Z_D": "str"}),
+                  "private_2eps": "str", "violation_2eps": ("?", CONSTRAINT), "epsilon": "?str",
+                  "enclosure": ("?", ["str"]), "binding": ("?", _BINDING), "witness": ("?", {"part": "str"}),
+                  "extension_note": "?str"},
+    "best_extension": {"mech_on_H": MECH, "H": ["str"], "points": ["str"], "free": ["str"], "metric": METRIC,
+                       "level": LEVEL, "t_lower": "?str", "lp_lower": ("?", LP_SOLUTION), "t_upper": "str",
+                       "lp_upper": LP_SOLUTION, "factor_lower": ["str"], "factor_upper": ["str"], "mechanism": MECH}}
 
 
 def _rows(m: dict) -> list:

@@ -13,6 +13,11 @@ from fractions import Fraction
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
+#: the evidence shape per kind (read by the dispatcher before any work); rows are sparse {"j": coefficient}
+EVIDENCE = {"infeasible": {"statement": "str", "A_eq": [("map", "str")], "b_eq": ["str"], "A_ub": [("map", "str")],
+                           "b_ub": ["str"], "names": ("?", ["str"]), "y": ["str"], "lam": ["str"],
+                           "combination": ["str"], "rhs": "str"}}
+
 
 def _rows(rows):
     return [{int(j): Fraction(a) for j, a in r.items()} for r in rows]

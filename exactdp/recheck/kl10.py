@@ -27,8 +27,23 @@ from .ecp14 import check_lp
 from .privacy import _Mech
 from .privacy import check as check_privacy
 from .privacy import pairs_of
+from .privacy import EPSILON as _EPSILON
+from .privacy import MECH as _MECH
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+# ------------------------------------------------------------------- the shape (utility, exponential_bound) ----
+#: the output metric as a full distance table over its points
+_OUTPUT = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
+#: the evidence shape per kind (read by the dispatcher before any work); ``tradeoff`` states its own
+EVIDENCE = {
+    "utility": {"mechanism": _MECH, "output": ("?", _OUTPUT), "f": ("map", "str"), "sigma": [["str"]],
+                "gamma": "str", "delta": "str", "ball": "str", "masses": ("map", "str"), "worst": "str", "mass": "str",
+                "target": "str", "ball_outputs": ["str"]},
+    "exponential_bound": {"beta": "str", "output": ("?", _OUTPUT), "f": ("map", "str"), "lipschitz": "str",
+                          "lipschitz_pair": ("?", ["str"]), "lipschitz_pairs": [["str"]], "bound": "str",
+                          "bound_enclosure": ["str"], "epsilon": "?str", "enclosure": ("?", ["str"]),
+                          "attained": "?bool", "smallest": _EPSILON}}
 
 
 def _inside(s: Fraction, gamma: Fraction, ball: str) -> bool:

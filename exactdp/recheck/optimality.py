@@ -18,8 +18,15 @@ from ._b_util import Refuted, need
 from ._kernel import NotHere, _add, _mul, _neg, check_codes, reduced_costs, sign, value
 from .ecp14 import _num, check_lp
 from .lp import _rank
+from .lp import LP_SOLUTION
+from .privacy import MECH
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+#: the evidence shape per kind (read by the dispatcher before any work)
+EVIDENCE = {"optimality": {"n": "int", "alpha": "str", "user": "str", "prior": ["str"], "loss": [["str"]],
+                           "lp": LP_SOLUTION, "unique": "?bool", "optimum": MECH, "remap": ("map", "str"),
+                           "geometric_loss": "str", "attains": "bool"}}
 
 
 def _user_lp(n, a, prior, loss) -> tuple[list, list, list, list, list]:

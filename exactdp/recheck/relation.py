@@ -16,6 +16,9 @@ from ._kernel import NotHere, bernstein_nonneg, pl_add, pl_mul, pl_neg, poly_of,
 from ._kernel import _add, _neg
 
 _OK = {"=": {0}, "<=": {-1, 0}, "<": {-1}, ">=": {0, 1}, ">": {1}}
+#: the evidence shape per kind (read by the dispatcher before any work)
+EVIDENCE = {"relation": {"statement": "str", "lhs": "str", "rhs": "str", "relation": "str", "variable": "?str",
+                         "difference": "str", "failure_set": "?str", "sample_alpha": "?str"}}
 
 
 def _trim(p):
