@@ -817,21 +817,37 @@ def test_hints_are_not_claims_and_not_rendered():
 
 
 def test_grid_and_hamming_descriptions_are_rebuilt():
-    from exactdp.mechanisms import exponential
+    from exactdp.certificate import Certificate
     from exactdp.metrics import grid, hamming
+    from exactdp.metrics.databases import symmetric_difference
+    from exactdp.metrics.graph_space import node_distance_space
 
-    for g in (grid((2, 3)), grid((3, 3), "chebyshev"), hamming([0, 1], 2)):
+    for g in (grid((2, 3)), grid((3, 3), "chebyshev"), hamming([0, 1], 2), grid((2, 3), "euclidean"),
+              grid((2, 2), "manhattan", step="1/2"), grid((2, 3), "euclidean", step="1/3"), path(3).scaled("2/3"),
+              grid((3, 3), "euclidean").scaled(2), symmetric_difference("abc")):
         c = _j(certify_privacy(exponential(g, beta="1/2"), g, eps="1", with_epsilon=False))
         r = recheck(c)
-        assert r.status == "confirmed" and "is a name" not in r.detail, r.detail
+        assert r.status == "confirmed" and "is a name" not in r.detail, (g.description, r.detail)
+        assert f"The metric is the {g.description}." in Certificate.from_json(c).to_markdown()
         f = copy.deepcopy(c)                                      # an edge dropped: no longer that family
         f["evidence"]["metric"]["edges"].pop()
         f["evidence"]["metric"]["pairs"].pop()
-        assert recheck(f).status == "refuted"
+        assert recheck(f).status == "refuted", g.description
+    # an edge of the Euclidean grid of the wrong length (sqrt(2) -> sqrt(3)), with the pairs that would follow
     e = _j(certify_privacy(exponential(grid((2, 2), "euclidean"), beta="1/2"), grid((2, 2), "euclidean"), eps="1",
                            with_epsilon=False))
-    r = recheck(e)
-    assert r.status == "confirmed" and "is a name" in r.detail       # said so, not silently trusted
+    for lst in (e["evidence"]["metric"]["edges"], e["evidence"]["metric"]["pairs"]):
+        for x in lst:
+            x[2] = x[2].replace("sqrt(2)", "sqrt(3)")
+    assert recheck(e).status == "refuted"
+    # a family the kernel does not rebuild: the detail says so, and the worked proof marks the name as a label
+    g = node_distance_space(3)
+    c = _j(certify_privacy(exponential(g, beta="1/2"), g, eps="1", with_epsilon=False))
+    r = recheck(c)
+    assert r.status == "confirmed" and "is a name" in r.detail
+    md = Certificate.from_json(c).to_markdown()
+    assert f"labelled {g.description!r} (a label the re-check does not verify)" in md
+    assert f"The metric is the {g.description}" not in md
 
 
 @pytest.mark.parametrize("lo, hi", [("1/3", "1"), ("3/5", "1"), ("1/2", "9/10")])
