@@ -198,6 +198,11 @@ def recheck(cert: Any) -> RecheckResult:
         if c["claim"] != claim:
             return RecheckResult("refuted", 0, f"the claim {c['claim'][:200]!r} is not the one the checked "
                                  f"fields state: {claim[:200]!r}")
+        want = getattr(mod, "method_of", None)
+        want = want(c) if callable(want) else None
+        if want is not None and (c["method"], c["precision"]) != (want, None):
+            return RecheckResult("refuted", 0, f"the method {c['method']!r} (precision {c['precision']}) is not "
+                                 f"{want!r}, the one the checked numbers call for")
         status, n, detail = mod.check(c)
     except TooLarge as e:
         return RecheckResult("not checkable", 0, f"too large ({e})")

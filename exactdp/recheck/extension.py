@@ -395,3 +395,23 @@ def check(c: dict):
         return _check_extension(c) if c["kind"] == "extension" else _check_best(c)
     except Refuted as e:
         return REFUTED, 0, str(e)
+
+
+def method_of(c: dict) -> str:
+    """The method the verdict rests on (the dispatcher refutes another, or a precision): ``EXACT_LP`` for
+    ``best_extension``; for ``extension`` exact rationals when the level and the mechanism on H are rational,
+    else the exact zero test with certified balls."""
+    ev = c["evidence"]
+    if c["kind"] == "best_extension":
+        return "EXACT_LP"
+    lv = ev["level"]
+    rational = lv["eps"] is None and _is_fraction(lv["R"]) and all(map(_is_fraction, ev["mech_on_H"]["values"]))
+    return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+
+
+def _is_fraction(text) -> bool:
+    try:
+        Fraction(text)
+    except (ValueError, TypeError, ZeroDivisionError):
+        return False
+    return True

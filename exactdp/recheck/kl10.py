@@ -262,3 +262,21 @@ def check(c: dict):
                 "tradeoff": _check_tradeoff}[c["kind"]](c)
     except Refuted as e:
         return REFUTED, 0, str(e)
+
+
+def method_of(c: dict) -> str | None:
+    """The method a ``utility`` / ``exponential_bound`` verdict rests on (the dispatcher refutes another, or a
+    precision): exact rationals when the mechanism (and the nested level) is rational, else the exact zero test
+    with certified balls; ``None`` (not stated here) for ``tradeoff``."""
+    ev = c["evidence"]
+    if c["kind"] == "utility":
+        rational = all(isinstance(value(v), Fraction) for v in ev["mechanism"]["values"])
+    elif c["kind"] == "exponential_bound":
+        sm = ev["smallest"]
+        lv = sm["level"]
+        mech = _Mech(sm["mechanism"])
+        rational = all(isinstance(mech.val(i), Fraction) for i in range(len(mech.values))) and (
+            lv is None or (lv["eps"] is None and isinstance(value(lv["R"]), Fraction)))
+    else:
+        return None
+    return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"

@@ -233,3 +233,8 @@ def check(c: dict):
         detail += "; " + more
     ok = ok and c["verdict"] == "holds"
     return (CONFIRMED if ok else REFUTED), n, f"LP with {n} variables: {detail}"
+
+
+def method_of(c: dict) -> str:
+    """The method a lp certificate's verdict rests on (the dispatcher refutes another, or a precision)."""
+    return "EXACT_LP"

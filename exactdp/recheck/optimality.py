@@ -147,3 +147,8 @@ def _check(c: dict):
         f"{'proved by the rank of the optimal face' if u else 'not decided'}; Bayes remap re-derived; remapped "
         f"geometric loss {g_loss if isinstance(g_loss, Fraction) else ev['geometric_loss']} "
         f"{'=' if attains else '!='} optimum")
+
+
+def method_of(c: dict) -> str:
+    """The method a optimality certificate's verdict rests on (the dispatcher refutes another, or a precision)."""
+    return "EXACT_LP"
