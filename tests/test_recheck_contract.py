@@ -1041,7 +1041,8 @@ def test_hostile_sizes_are_answered_quickly():
 
 
 @pytest.mark.parametrize("name, method", [("lp", "ENUMERATION"), ("infeasible", "RATIONAL"),
-                                          ("decomposition", "EXACT_LP"), ("optimality", "RATIONAL"), ("best_extension", "RATIONAL"),
+                                          ("decomposition", "EXACT_LP"), ("optimality", "RATIONAL"),
+                                          ("best_extension", "RATIONAL"),
                                           ("extension holds", "TRANSCENDENCE_BALLS"),
                                           ("extension transcendental", "RATIONAL"),
                                           ("relation numbers", "RATIONAL"), ("relation bound", "TRANSCENDENCE_BALLS"),
