@@ -114,6 +114,9 @@ GENUINE = {
     "extension holds": lambda: certify_extension(AH, path(3), ["0", "2"], alpha="1/2"),
     "extension fails (a)": lambda: certify_extension(AH, path(3), ["0", "2"], alpha="3/4"),
     "extension transcendental": lambda: certify_extension(AH, path(3), ["0", "2"], eps="1"),
+    "extension undefined": lambda: certify_extension(Mechanism.from_rows(["0", "2"], ["a", "b"], [["1", "0"],
+                                                                                   ["0", "1"]]),
+                                                     path(3), ["0", "2"], alpha="1/2"),
     "best_extension": lambda: best_extension_bracket(AH, path(3), ["0", "2"], alpha="1/2", rel_width="1/4"),
     "optimality": lambda: certify_universal_optimality(2, User.uniform(2, "absolute"), alpha="1/2"),
     "optimality radical loss": lambda: certify_universal_optimality(
@@ -1057,4 +1060,16 @@ def test_forged_method_is_refuted(name, method):
     assert r.status == "refuted" and "the one the checked numbers call for" in r.detail, r.detail
     j = genuine_json(name)
     j["precision"] = 64                                           # no kind of these states a working precision
+    assert recheck(j).status == "refuted"
+
+
+def test_forged_extension_note_is_refuted():
+    """Forger pass: the free-text note of an extension is rendered in the worked proof; it is the checker's
+    sentence about the first zero normaliser, or absent when the extension is defined."""
+    j = genuine_json("extension undefined")
+    assert j["verdict"] == "fails" and "(Z_D = 0)" in j["evidence"]["extension_note"]
+    j["evidence"]["extension_note"] = "A is the unique optimal extension"
+    assert recheck(j).status == "refuted"
+    j = genuine_json("extension holds")
+    j["evidence"]["extension_note"] = "A is the unique optimal extension"
     assert recheck(j).status == "refuted"

@@ -87,22 +87,30 @@ def _min(vals):
 
 
 def _extension(ev, Ah):
-    """The inf-construction recomputed: (rows, normalisers, minima), or None where some normaliser is 0."""
+    """The inf-construction recomputed: (rows, normalisers, minima), or the index of the first point whose
+    normaliser is 0 (the extension is undefined there)."""
     out, Z, M = [], [], []
-    for drow in ev["distances"]:
+    for i, drow in enumerate(ev["distances"]):
         cands = [(_factor(ev["level"], d), k) for k, d in enumerate(drow) if d != "inf"]
         if not cands:
-            return None
+            return i
         m = [_min([_mul(E, Ah[k][w]) for E, k in cands]) for w in range(len(Ah[0]))]
         z = Fraction(0)
         for v in m:
             z = _add(z, v)
         if _cmp(z, Fraction(0)) == 0:
-            return None
+            return i
         out.append([_div(v, z) for v in m])
         Z.append(z)
         M.append(m)
     return out, Z, M
+
+
+def zero_normaliser_note(point: str) -> str:
+    """The note of an undefined extension (BCSZ18: ``Z_D = 0`` at ``point``), as the checker words it."""
+    return (f"mech_on_H: at the point {point!r} every output has minimum 0 (Z_D = 0), so the extension is "
+            "undefined there; this happens only when rows of the mechanism on H have different supports, i.e. it "
+            "is not eps-private for any eps (BCSZ18 Lemma 4.1)")
 
 
 def _same(xs, ys) -> bool:
@@ -279,13 +287,16 @@ def _check_extension(c: dict):
     rows_H = [Ah[h] for h in H]
     got = _extension(ev, rows_H)
     if ev["mechanism"] is None:
-        need(got is None and not a_ok and c["verdict"] == "fails" and ev["normalisers"] is None
+        need(isinstance(got, int) and ev["extension_note"] == zero_normaliser_note(pts[got]),
+             "the note on the undefined extension is not the one its first zero normaliser states")
+        need(not a_ok and c["verdict"] == "fails" and ev["normalisers"] is None
              and ev["agrees_on_H"] is None and ev["normalisers_equal_1"] == 0 and ev["disagreement"] is None
              and ev["private_2eps"] == "undefined" and ev["violation_2eps"] is None and ev["epsilon"] is None
              and ev["enclosure"] is None and ev["binding"] is None and ev["witness"] == {"part": "a"},
              "no extension is stated, but one exists (or part (a) holds, or a fact about it is stated)")
         return CONFIRMED, 0, "no extension (some Z_D = 0) and part (a) re-decided as failing"
-    need(got is not None, "the stated extension exists, but recomputed some Z_D = 0")
+    need(not isinstance(got, int), "the stated extension exists, but recomputed some Z_D = 0")
+    need(ev["extension_note"] is None, "a note on an extension that is defined")
     A_rows, Z, M = got
     m = ev["mechanism"]
     need(m["name"] == f"BCSZ18 extension of {mh['name']}" and m["inputs"] == pts and m["outputs"] == mh["outputs"],
