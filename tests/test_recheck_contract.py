@@ -1073,3 +1073,17 @@ def test_forged_extension_note_is_refuted():
     j = genuine_json("extension holds")
     j["evidence"]["extension_note"] = "A is the unique optimal extension"
     assert recheck(j).status == "refuted"
+
+
+@pytest.mark.parametrize("user, why", [("uniform prior, squared loss", "not that table"),
+                                       ("binary loss", "not that table")])
+def test_forged_user_name_is_refuted(user, why):
+    """Forger pass: the user shown in an optimality claim ("optimal for the user (uniform prior, absolute loss)")
+    is a statement about the carried prior and loss when it is worded as the checker words it."""
+    j = genuine_json("optimality")
+    assert j["evidence"]["user"] == "uniform prior, absolute loss"
+    j["evidence"]["user"] = user
+    _refuted(j, why)
+    j = _j(certify_universal_optimality(2, User(["1/2", "1/4", "1/4"], "absolute"), alpha="1/2"))
+    j["evidence"]["user"] = "uniform prior, absolute loss"                  # the prior is not uniform
+    _refuted(j, "prior is not uniform")
