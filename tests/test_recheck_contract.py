@@ -389,7 +389,7 @@ KNOWN_GAPS = [
      "branch's this round; the other kinds state theirs in method_of)",
      lambda n, k, w, o, d: w == ("method",) and k in ("tight", "regular", "threshold", "leakage", "theorem4")),
     ("exponential_bound: the input metric's description is rebuilt only for the families the kernel knows; "
-     "otherwise it is a name (the detail says so) and the claim does not contain it",
+     "otherwise it is a name: the detail says so, the worked proof marks it as a label, the claim omits it",
      lambda n, k, w, o, d: k == "exponential_bound" and w[-1] == "description"),
     ("tight / regular at a transcendental level: a changed distance leaves the stated balls unverifiable at the "
      "kernel's precision (not checkable, never confirmed; recheck/ecp14.py is another branch's this round)",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .common import Constraint, LevelData, MechanismData, MetricData
 from .ecp14 import LPData
-from .privacy import tex
+from .privacy import metric_phrase, tex
 from .records import Evidence, evidence_kind
 from .render import Proof, Step, renderer
 
@@ -98,8 +98,8 @@ def _extension_proof(cert) -> Proof:
                       f"equal exactly: {ev.agrees_on_H}. (By (a), the minimum defining $m_D$ is attained at "
                       "$D' = D$.)"))
     steps.append(Step("(c) A is 2 eps-private on M",
-                      f"Checked exactly at level $2\\varepsilon = {tex(ev.level_2eps.text)}$ on the "
-                      f"{ev.metric.description}: {ev.private_2eps}; the exact smallest eps of A is "
+                      f"Checked exactly at level $2\\varepsilon = {tex(ev.level_2eps.text)}$ on "
+                      f"{metric_phrase(ev.metric)}: {ev.private_2eps}; the exact smallest eps of A is "
                       f"${tex(ev.epsilon)}$."))
     if ev.binding:
         steps.append(_chain_step(ev.binding))
