@@ -486,6 +486,8 @@ def _from_schema(t: dict, defs: dict):
         inner = _from_schema(opts[0], defs)
         return ("?", inner) if len(opts) < len(t["anyOf"]) else inner
     if t["type"] == "object":
+        if "additionalProperties" in t and "properties" not in t:
+            return ("map", _from_schema(t["additionalProperties"], defs))
         return {k: _from_schema(v, defs) for k, v in t["properties"].items()} if "properties" in t else "object"
     if t["type"] == "array":
         return [_from_schema(t["items"], defs)] if "items" in t else "list"
@@ -497,7 +499,11 @@ def _agrees(spec, sch) -> bool:
     if isinstance(spec, str) and spec.startswith("?"):
         spec = ("?", spec[1:])
     if isinstance(spec, tuple) and spec[0] == "?":
-        return isinstance(sch, tuple) and _agrees(spec[1], sch[1])
+        return isinstance(sch, tuple) and sch[0] == "?" and _agrees(spec[1], sch[1])
+    if isinstance(sch, tuple) and sch[0] == "map":                 # a map, or a record refining it (fixed keys)
+        if isinstance(spec, dict):
+            return all(_agrees(v, sch[1]) for v in spec.values())
+        return isinstance(spec, tuple) and spec[0] == "map" and _agrees(spec[1], sch[1])
     if sch == "list":
         return isinstance(spec, list) or (isinstance(spec, tuple) and spec[0] == "tuple")
     if sch == "object":

@@ -258,9 +258,8 @@ def _graph_described(metric: dict, edges: list) -> bool:
         return _grid_described(metric, edges, _GRID.match(desc))
     elif _SCALED.match(desc):
         return _scaled_described(metric, edges, _SCALED.match(desc))
-    elif _SUBSETS.match(desc):
-        k = int(_SUBSETS.match(desc).group(1))
-        if es != _subset_edges(labels, k):
+    elif (sub := _SUBSETS.match(desc)) is not None:
+        if es != _subset_edges(labels, int(sub.group(1))):
             raise ValueError("the points or edges are not those of the subsets the description names")
         if metric["reduction"] != GRAPH_REDUCTION + " (the hypercube: subsets differing in one element)":
             raise ValueError("the reduction is not the one of the subset hypercube")
@@ -336,12 +335,11 @@ def _scaled_described(metric: dict, edges: list, g) -> bool:
 def _subset_edges(labels: list, k: int) -> set:
     """The pairs of subsets ``{a,b}`` differing in one element, at distance 1, when the labels are all ``2^k``
     subsets of one ``k``-element set (each listed once); otherwise an empty set."""
-    try:
-        sets = [frozenset(x[1:-1].split(",")) - {""} if x[:1] == "{" and x[-1:] == "}" else None for x in labels]
-    except TypeError:
+    if not all(isinstance(x, str) and x[:1] == "{" and x[-1:] == "}" for x in labels):
         return set()
-    ground = frozenset().union(*[t for t in sets if t is not None]) if sets else frozenset()
-    if None in sets or len(ground) != k or len(set(sets)) != len(sets) or len(sets) != 2 ** k:
+    sets = [frozenset(x[1:-1].split(",")) - {""} for x in labels]
+    ground = frozenset().union(*sets) if sets else frozenset()
+    if len(ground) != k or len(set(sets)) != len(sets) or len(sets) != 2 ** k:
         return set()
     idx = {t: i for i, t in enumerate(sets)}
     return {(min(i, idx[t ^ {e}]), max(i, idx[t ^ {e}]), "1") for t, i in idx.items() for e in ground}
