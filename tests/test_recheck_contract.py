@@ -1,80 +1,186 @@
 """The re-check's contract (issue 18): every stated fact is re-derived, every hostile certificate answered fast.
 
-1. **Mutation harness.**  Fresh certificates of the kinds ``privacy``, ``epsilon``, ``all_eps`` and ``approx``
-   (holds, fails, a transcendental level, symbolic alpha) have every non-hint leaf changed alone (a number
-   shifted by one, a text extended, a code moved, a flag flipped, a list item dropped): each mutant must be
-   ``refuted`` or refused (``not a certificate``).  Hints (``x-exactdp-role: hint`` in the schema) are skipped;
-   the fields ``note``, ``method``, ``precision`` are not claims (how the checker ran), ``schema``/``version``/
-   ``kind`` select the reader.
-2. **Forgeries** of each class in the issue, for these kinds.
-3. **Hostile numbers**: each answered within 20 s (the contract says 10 s; the margin absorbs a loaded test
-   machine) and 2 GiB of address space, in a subprocess.
+One harness for every certificate kind (``docs/recheck.md`` states the contract it tests):
+
+1. **Genuine certificates.**  :data:`GENUINE` holds small fresh certificates of every kind in
+   :data:`exactdp.recheck.KINDS` (holds, fails, transcendental levels, symbolic alpha, each route where the
+   re-check differs); each must be ``confirmed`` and its claim must be the one the kind's ``claim_text``
+   rebuilds.  A test fails for any kind without one, except the kinds of :data:`COVERED_ELSEWHERE`.
+2. **One mutator.**  Every non-hint leaf is changed alone -- a number moved (by 1 and by 1/7), a text edited, a
+   code or count moved, a flag flipped, a verdict or method swapped -- and every list loses each item in turn
+   and has its first two (different) items swapped.  Each mutant must be ``refuted`` or refused (``not a
+   certificate``).  Hints (``x-exactdp-role: hint`` in the schema) are skipped; ``note``, ``precision`` and
+   ``reason`` are not claims (how the checker ran; a reason is checked by the shape), ``schema`` / ``version``
+   / ``kind`` select the reader.
+3. **One list of claim-preserving exemptions** (:data:`EXEMPTIONS`): a mutant that is not refuted counts
+   only when one of them says, with its justification, why the mutant still states a true fact (the issue:
+   an equal rewriting does not count against the check); their number stays small per kind.  Two more
+   explicit lists: :data:`NOT_CHECKABLE` (a ``not checkable`` answer for a reason the contract states, never
+   ``confirmed``) and :data:`KNOWN_GAPS` (what the re-check does not refute yet, kept visible).
+4. **Strict evidence.**  For every kind whose module states its evidence shape (``EVIDENCE``), an unknown
+   field, a missing field and a wrongly typed field are refused before any work; the stated shape is the
+   generated JSON Schema's.
+5. **Forgeries** of each class in the issue, by kind, and **hostile numbers and sizes**, each answered within
+   20 s (the contract says 10 s; the margin absorbs a loaded test machine) and 2 GiB of address space.
 """
 
 from __future__ import annotations
 
 import copy
-from fractions import Fraction
 import dataclasses
+import importlib
 import json
 import os
 import subprocess
 import sys
 import textwrap
+from fractions import Fraction
 
 import networkx as nx
 import pytest
 
-from exactdp import certify_privacy, geometric, path, smallest_epsilon
+from exactdp import Level, Mechanism, certify_privacy, cycle, exponential, geometric, grid, path, smallest_epsilon
 from exactdp.certificate.records import evidence_kinds
+from exactdp.certify import certify_lp_infeasible, certify_lp_optimum, certify_relation
 from exactdp.certify.all_eps import certify_all_eps
 from exactdp.certify.approximate import certify_approx
+from exactdp.exact import LinearProgram, Rad, solve_lp, solve_lp_irrational
 from exactdp.mechanisms import randomized_response
 from exactdp.metrics import discrete, from_graph, from_matrix
+from exactdp.papers.hlm15_approx import _decomposition_certificate
 from exactdp.recheck import KINDS, recheck
+from exactdp.theory.extension_cert import certify_extension
+from exactdp.theory.extension_lp import best_extension_bracket
+from exactdp.theory.leakage import leakage
+from exactdp.theory.optimality import certify_universal_optimality
+from exactdp.theory.regular import regular_prior, tight_constraints
+from exactdp.theory.theorem4 import tight_remap
+from exactdp.theory.threshold import threshold
+from exactdp.theory.tradeoff import certify_tradeoff
+from exactdp.theory.users import User, power_loss
+from exactdp.theory.utility import certify_exponential_bound, certify_utility
+from exactdp.theory.utility_grid import compare_utilities
 
-#: mutations that leave a true certificate (equal rewritings; they do not count against the check, convention 5):
-#: on the discrete metric where K(1)(0) = K(2)(0), the failing witness (0, 1) moved to (0, 2) is an equally
-#: valid one (the sides at the sample alpha are the same numbers)
-#: valid one (the sides at the sample alpha are the same numbers); randomized response on the discrete metric
-#: has the same excess on every ordered pair, so the approx witness (0, 1) moved to (0, 2) attains it as well
-TRUE_REWRITINGS = {name: {"('evidence', 'witness', 'x_prime') = '2' (was '1')"}
-                   for name in ("all_eps fails", "approx holds", "approx fails")}
-
-
-def still_true(cert: dict, where: tuple, mutant: dict) -> bool:
-    """An independent look (exactdp's own exact arithmetic, not the kernel) at a confirmed mutant: is it an
-    equal rewriting?  Renaming an output is (privacy does not depend on output names; a listed constraint
-    naming it would be refuted); so is moving a witness, binding or tightest constraint to another point or
-    output where it is violated (resp. an equality) all the same -- the checker's choice among them is not unique."""
-    from exactdp.exact.level import level_of
-    from exactdp.exact.values import exact_number
-
-    if where[:3] == ("evidence", "mechanism", "outputs"):
-        return True
-    if where[-1] not in ("x", "x_prime", "output") or where[-2] not in ("violation", "binding", "tightest"):
-        return False
-    node, ev = mutant, mutant["evidence"]
-    for k in where[:-1]:
-        node = node[k]
-    if where[-2] == "binding" and len(where) > 3:
-        ev = ev[where[1]]
-    a, b = exact_number(node["K_x"]), exact_number(node["K_x_prime"])
-    if not ev.get("level"):                          # eps* = inf: an output seen on one side only
-        return a > 0 and b == 0
-    lv = level_of(eps=ev["level"]["text"])
-    s = lv.compare(exact_number(node["K_x"]), exact_number(node["K_x_prime"]), exact_number(node["distance"]))
-    return s == (1 if where[-2] == "violation" else 0)
+# ---------------------------------------------------------------------------------- genuine certificates ----
+HALF = Level.from_alpha("1/2")
+AH = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
+#: an asymmetric mechanism: permuting a row or the prior changes its leakage
+ASYM = Mechanism.from_rows(["0", "1", "2"], ["a", "b", "c"], [["1/2", "1/3", "1/6"], ["1/4", "1/2", "1/4"],
+                                                             ["1/10", "3/10", "3/5"]])
+E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
+RR = randomized_response(3, p="1/5")
 
 
-#: top-level fields that are not claims (how the checker ran) or that select the reader
+def _graph():
+    G = nx.Graph()
+    G.add_edge("0", "1", weight=1)
+    G.add_edge("1", "2", weight=2)
+    G.add_edge("0", "2", weight=5)          # longer than the path through 1: an edge but not a generating pair
+    return from_graph(G, weight="weight")
+
+
+def _lp():
+    return certify_lp_optimum(solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1}],
+                                                     b_ub=["3/4"])), "a two-variable LP", unique=True, vertex=True)
+
+
+def _lp_parametric():
+    t = Rad.power(2, "9/10")
+    sol = solve_lp_irrational(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1]), [t, Rad.rat(2)])
+    return certify_lp_optimum(sol, "t against 2", parameter=t.terms[0][0], interval=(0, 2), unique=True)
+
+
+def _infeasible():
+    return certify_lp_infeasible(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1, 1: 1}],
+                                               b_ub=["1/2"], names=["x0", "x1"]), "x0 + x1 = 1 and x0 + x1 <= 1/2")
+
+
+#: name -> factory of a tiny genuine certificate (every kind; each route where the re-check differs)
+GENUINE = {
+    "certify holds": lambda: certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2"),
+    "certify fails": lambda: certify_privacy(geometric(3, "1/2"), path(4), eps="1/2"),
+    "transcendental level": lambda: certify_privacy(geometric(2, "exp(-1/2)"), path(3), eps="1/2"),
+    "matrix metric": lambda: certify_privacy(geometric(2, "1/2"), from_matrix(["0", "1", "2"],
+                                             [[0, 1, 2], [1, 0, 1], [2, 1, 0]]), alpha="1/2"),
+    "weighted graph": lambda: certify_privacy(geometric(2, "1/2"), _graph(), alpha="1/2"),
+    "epsilon": lambda: smallest_epsilon(geometric(3, "1/2"), path(4)),
+    "epsilon inf": lambda: smallest_epsilon(randomized_response(3, p="0"), discrete(3)),
+    "all_eps holds": lambda: certify_all_eps(geometric(2), path(3)),
+    "all_eps fails": lambda: certify_all_eps(randomized_response(3, p="1/4"), discrete(3)),
+    "all_eps at one level": lambda: certify_privacy(geometric(2), path(3), eps="log(2)/2"),
+    "approx holds": lambda: certify_approx(RR, discrete(3), eps="log(2)", delta="1/5"),
+    "approx fails": lambda: certify_approx(RR, discrete(3), eps="1/2", delta="0"),
+    "approx pair list": lambda: certify_approx(RR, [["0", "1"], ["1", "2"]], eps="log(2)", delta="1/5"),
+    "extension holds": lambda: certify_extension(AH, path(3), ["0", "2"], alpha="1/2"),
+    "extension fails (a)": lambda: certify_extension(AH, path(3), ["0", "2"], alpha="3/4"),
+    "extension transcendental": lambda: certify_extension(AH, path(3), ["0", "2"], eps="1"),
+    "extension undefined": lambda: certify_extension(Mechanism.from_rows(["0", "2"], ["a", "b"], [["1", "0"],
+                                                                                   ["0", "1"]]),
+                                                     path(3), ["0", "2"], alpha="1/2"),
+    "best_extension": lambda: best_extension_bracket(AH, path(3), ["0", "2"], alpha="1/2", rel_width="1/4"),
+    "optimality": lambda: certify_universal_optimality(2, User.uniform(2, "absolute"), alpha="1/2"),
+    "optimality radical loss": lambda: certify_universal_optimality(
+        2, User(["1/2", "0", "1/2"], power_loss(2, "3/2")), alpha="1/2"),
+    "lp": _lp,
+    "lp parametric": _lp_parametric,
+    "infeasible": _infeasible,
+    "tight holds": lambda: tight_constraints(path(3), HALF),
+    "tight fails": lambda: tight_constraints(from_graph(nx.star_graph(3)), Level.from_alpha("3/4")),
+    "tight transcendental": lambda: tight_constraints(path(3), Level.from_eps("1/2")),
+    "regular": lambda: regular_prior(["1/3", "1/3", "1/3"], path(3), HALF),
+    "regular transcendental": lambda: regular_prior(["1/3", "1/3", "1/3"], path(3), Level.from_eps("1/2")),
+    "regular support": lambda: regular_prior(["1/2", "0", "1/2"], path(3), HALF),
+    "threshold bracket": lambda: threshold(from_graph(nx.star_graph(3))),
+    "threshold symmetric": lambda: threshold(cycle(4)),
+    "threshold path": lambda: threshold(path(3)),
+    "leakage": lambda: leakage(ASYM, ["1/2", "1/3", "1/6"]),
+    "theorem4": lambda: tight_remap(geometric(2, "1/2"), path(3), HALF),
+    "utility holds": lambda: certify_utility(E, discrete(2), gamma="1", delta="9/10"),
+    "utility fails": lambda: certify_utility(E, discrete(2), gamma="1", delta="1/2"),
+    "exponential_bound": lambda: certify_exponential_bound(E, discrete(2), beta="log(2)"),
+    "tradeoff zero": lambda: certify_tradeoff(path(3), gamma="2", delta="1/5", rel_width="1/4"),
+    "tradeoff bracket": lambda: certify_tradeoff(path(3), gamma="1", delta="1/2", rel_width="1/4"),
+    "relation identity": lambda: certify_relation("2*alpha/(1 + alpha)", "1 - (1 - alpha)/(1 + alpha)",
+                                                  for_all_alpha=True),
+    "relation bound": lambda: certify_relation("alpha^2", "alpha", "<=", for_all_alpha=True),
+    "relation fails": lambda: certify_relation("alpha", "1/2", "<=", for_all_alpha=True),
+    "relation numbers": lambda: certify_relation("exp(1/2)", "1648/1000", ">"),
+    "utility_comparison": lambda: compare_utilities("2", tight_constraints(grid((3, 3), "euclidean"),
+                                                                          Level.from_eps("2")),
+                                                    "planar-laplace", {"side": 3}),
+    "decomposition": lambda: _decomposition_certificate(1, ["0", "1"], ["a", "b"], [[1, 9, 9], [2, 81, 81]]),
+}
+
+#: kinds whose genuine certificates and mutation tests live with the branch that adds the kind (they join
+#: GENUINE at the merge); any other kind of KINDS without a certificate here fails the harness
+COVERED_ELSEWHERE = {"profile", "composition"}
+
+#: kinds whose module does not state its evidence shape yet (owned by other branches of this round; the lead
+#: empties this set at the merge): their evidence is still read by the kernel, but not refused up front
+SHAPE_PENDING = {"tradeoff", "tight", "regular", "threshold", "leakage", "theorem4", "utility_comparison"}
+
+_CACHE: dict = {}
+
+
+def genuine_json(name: str) -> dict:
+    """The genuine certificate ``name`` as JSON (built once per test session; callers get a fresh copy)."""
+    if name not in _CACHE:
+        _CACHE[name] = json.dumps(GENUINE[name]().to_json())
+    return json.loads(_CACHE[name])
+
+
+def _j(c):
+    return json.loads(json.dumps(c.to_json()))
+
+
+# ------------------------------------------------------------------------------------------- the mutator ----
+#: top-level fields that are not claims (how the checker ran, a reason checked by the shape) or select the reader
 NOT_CLAIMS = {"note", "schema", "version", "kind", "reason", "precision"}
 
 
 def _hint_names() -> set:
-    """Field names declared hints in the evidence records (metadata role "hint")."""
-    out = set()
-    seen = set()
+    """Field names declared hints in the evidence records (``field(metadata={"role": "hint"})``, convention 1)."""
+    out, seen = set(), set()
 
     def visit(cls):
         if cls in seen:
@@ -93,65 +199,71 @@ def _hint_names() -> set:
 HINTS = _hint_names()
 
 
-def _leaves(node, where=()):
-    """``(path, value)`` of every leaf, and ``(path, list)`` of every non-empty list (for dropping items)."""
+def _variants(v) -> list:
+    """Values different from the leaf ``v``, of the same JSON type (a null stays: the shape checks it)."""
+    if isinstance(v, bool):
+        return [not v]
+    if isinstance(v, int):
+        return [v + 1] + ([v - 1] if v > 0 else [])
+    if not isinstance(v, str):
+        return []
+    if v in ("holds", "fails", "undecided", "undefined"):
+        return [w for w in ("holds", "fails") if w != v]
+    if v in ("RATIONAL", "TRANSCENDENCE_BALLS"):
+        return [{"RATIONAL": "TRANSCENDENCE_BALLS", "TRANSCENDENCE_BALLS": "RATIONAL"}[v]]
+    try:
+        q = Fraction(v)
+    except (ValueError, ZeroDivisionError):
+        q = None
+    if q is not None:                            # a plain number moved by 1 and by 1/7 (or to 1/3 from 0)
+        return [str(q + 1), str(q + Fraction(1, 7)) if q != 0 else "1/3"]
+    out = [v + "x"]
+    if v and ("(" in v or "alpha" in v or (any(c.isdigit() for c in v) and "," not in v)):
+        out.append(f"({v})+1")                   # an expression changed in value, not only in spelling
+    return out
+
+
+def _ops(node, where=()):
+    """``(where, op)`` for every one-field change: ``("set", new)``, ``("drop", i)``, ``("swap", 0)``."""
     if isinstance(node, dict):
         for k, v in node.items():
-            if len(where) == 0 and k in NOT_CLAIMS or k in HINTS:
+            if (not where and k in NOT_CLAIMS) or k in HINTS:
                 continue
-            yield from _leaves(v, where + (k,))
+            yield from _ops(v, where + (k,))
     elif isinstance(node, list):
-        if node:
-            yield where, node
         for i, v in enumerate(node):
-            yield from _leaves(v, where + (i,))
+            yield from _ops(v, where + (i,))
+        for i in range(len(node)):
+            yield where, ("drop", i)
+        if len(node) >= 2 and node[0] != node[1]:
+            yield where, ("swap", 0)
+    elif node is not None:
+        for new in _variants(node):
+            yield where, ("set", new)
+
+
+def _apply(cert: dict, where: tuple, op: tuple) -> dict:
+    m = copy.deepcopy(cert)
+    node = m
+    for k in where[:-1] if op[0] == "set" else where:
+        node = node[k]
+    if op[0] == "set":
+        node[where[-1]] = op[1]
+    elif op[0] == "drop":
+        del node[op[1]]
     else:
-        yield where, node
-
-
-def _shift(v):
-    """A changed value of the same JSON type (None stays: a null is checked by the shape)."""
-    if isinstance(v, bool):
-        return not v
-    if isinstance(v, int):
-        return v + 1
-    if isinstance(v, str):
-        if v in ("holds", "fails"):
-            return {"holds": "fails", "fails": "holds"}[v]
-        if v in ("RATIONAL", "TRANSCENDENCE_BALLS"):                   # the other method of these kinds
-            return {"RATIONAL": "TRANSCENDENCE_BALLS", "TRANSCENDENCE_BALLS": "RATIONAL"}[v]
-        try:
-            from fractions import Fraction
-            return str(Fraction(v) + 1)              # a number shifted by one, still a plain number
-        except (ValueError, ZeroDivisionError):
-            return f"({v})+1" if any(c.isdigit() for c in v) and "," not in v else v + "x"
-    return None
+        node[0], node[1] = node[1], node[0]
+    return m
 
 
 def mutants(cert: dict):
-    """Every one-field change of ``cert``: ``(path, description, mutant)``."""
-    for where, v in list(_leaves(cert)):
-        if isinstance(v, list):
-            for i in range(len(v)):
-                m = copy.deepcopy(cert)
-                node = m
-                for k in where:
-                    node = node[k]
-                del node[i]
-                yield where, f"{where} drop item {i}", m
-            continue
-        new = _shift(v)
-        if new is None:
-            continue
-        m = copy.deepcopy(cert)
-        node = m
-        for k in where[:-1]:
-            node = node[k]
-        node[where[-1]] = new
-        yield where, f"{where} = {new!r} (was {v!r})", m
+    """Every one-field change of ``cert``: ``(where, op, mutant)``."""
+    for where, op in list(_ops(cert)):
+        yield where, op, _apply(cert, where, op)
 
 
 def outcome(cert: dict) -> str:
+    """``confirmed`` / ``refuted`` / ``not checkable``, or ``refused`` (not a certificate)."""
     try:
         return recheck(json.dumps(cert)).status
     except ValueError as e:
@@ -159,31 +271,286 @@ def outcome(cert: dict) -> str:
         return "refused"
 
 
-def _graph():
-    G = nx.Graph()
-    G.add_edge("0", "1", weight=1)
-    G.add_edge("1", "2", weight=2)
-    G.add_edge("0", "2", weight=5)          # longer than the path through 1: an edge but not a generating pair
-    return from_graph(G, weight="weight")
+# --------------------------------------------------------------------- claim-preserving exemptions ----
+def _witness_still_valid(name, kind, where, op, mutant, genuine) -> bool:
+    """A privacy / epsilon witness, binding or tightest constraint moved to another point or output where it
+    is violated (resp. an equality) all the same, judged by exactdp's own exact arithmetic (not the kernel)."""
+    from exactdp.exact.level import level_of
+    from exactdp.exact.values import exact_number
+
+    if op[0] != "set" or len(where) < 3 or where[-1] not in ("x", "x_prime", "output") \
+            or where[-2] not in ("violation", "binding", "tightest") or kind not in ("privacy", "epsilon"):
+        return False
+    node, ev = mutant, mutant["evidence"]
+    for k in where[:-1]:
+        node = node[k]
+    if where[-2] == "binding" and len(where) > 3:
+        ev = ev[where[1]]
+    a, b = exact_number(node["K_x"]), exact_number(node["K_x_prime"])
+    if not ev.get("level"):                          # eps* = inf: an output seen on one side only
+        return a > 0 and b == 0
+    s = level_of(eps=ev["level"]["text"]).compare(a, b, exact_number(node["distance"]))
+    return s == (1 if where[-2] == "violation" else 0)
 
 
-RR = randomized_response(3, p="1/5")
-FRESH = {
-    "certify holds": lambda: certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2"),
-    "certify fails": lambda: certify_privacy(geometric(3, "1/2"), path(4), eps="1/2"),
-    "transcendental level": lambda: certify_privacy(geometric(2, "exp(-1/2)"), path(3), eps="1/2"),
-    "matrix metric": lambda: certify_privacy(geometric(2, "1/2"), from_matrix(["0", "1", "2"],
-                                             [[0, 1, 2], [1, 0, 1], [2, 1, 0]]), alpha="1/2"),
-    "weighted graph": lambda: certify_privacy(geometric(2, "1/2"), _graph(), alpha="1/2"),
-    "epsilon": lambda: smallest_epsilon(geometric(3, "1/2"), path(4)),
-    "epsilon inf": lambda: smallest_epsilon(randomized_response(3, p="0"), discrete(3)),
-    "all_eps holds": lambda: certify_all_eps(geometric(2), path(3)),
-    "all_eps fails": lambda: certify_all_eps(randomized_response(3, p="1/4"), discrete(3)),
-    "all_eps at one level": lambda: certify_privacy(geometric(2), path(3), eps="log(2)/2"),
-    "approx holds": lambda: certify_approx(RR, discrete(3), eps="log(2)", delta="1/5"),
-    "approx fails": lambda: certify_approx(RR, discrete(3), eps="1/2", delta="0"),
-    "approx pair list": lambda: certify_approx(RR, [["0", "1"], ["1", "2"]], eps="log(2)", delta="1/5"),
-}
+def _decoded(ev: dict) -> list:
+    """Every carried mechanism and distance table, decoded (values[codes])."""
+    out = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "values" in node and "codes" in node:
+                try:
+                    out.append([[node["values"][k] for k in row] for row in node["codes"]])
+                except (IndexError, TypeError):
+                    out.append(None)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(ev)
+    return out
+
+
+def _leakage_ratio(c: dict):
+    """``sum_z max_y pi_y h_yz / max_y pi_y`` by brute force from the decoded mechanism (None if malformed)."""
+    try:
+        m, pi = c["evidence"]["mechanism"], [Fraction(v) for v in c["evidence"]["prior"]]
+        rows = [[Fraction(m["values"][k]) for k in row] for row in m["codes"]]
+        return sum(max(p * r[z] for p, r in zip(pi, rows)) for z in range(len(rows[0]))) / max(pi)
+    except (IndexError, ValueError, TypeError, ZeroDivisionError):
+        return None
+
+
+#: label lists: renaming a label nothing else refers to, or reordering such a set, restates the same fact
+_LABELS = {"points", "inputs", "outputs", "H", "names", "labels"}
+_DUALS = ("y", "lam", "lo_y", "hi_y", "lo_lam", "hi_lam")
+
+#: (justification, predicate(name, kind, where, op, mutant, genuine)): the ONE list of mutations that may
+#: leave a certificate confirmed, each because the mutant still states a true fact
+EXEMPTIONS = [
+    ("renaming or reordering a mechanism's outputs (with their columns' labels only): privacy does not depend on "
+     "output names (a listed constraint naming a renamed output is refuted)",
+     lambda n, k, w, o, m, g: k in ("privacy", "epsilon", "all_eps", "approx")
+     and w[:3] == ("evidence", "mechanism", "outputs")),
+    ("the order of a discrete metric's labels (every pair at one distance: the same metric)",
+     lambda n, k, w, o, m, g: o[0] == "swap" and w[-1] == "labels" and w[-2] == "metric"
+     and m["evidence"]["metric"]["all_pairs_at"] is not None),
+    ("the order of the factors e^(eps d) shown (a set of pairs (d, factor), each re-derived)",
+     lambda n, k, w, o, m, g: o[0] == "swap" and w == ("evidence", "factors")),
+    ("a witness / binding / tightest constraint moved to another instance violated (an equality) all the same: "
+     "the checker's choice among them is not unique (independent exact check)", _witness_still_valid),
+    ("on the discrete metric with K(1)(0) = K(2)(0) (all_eps) and for randomized response (approx, the same "
+     "excess on every ordered pair) the witness (0, 1) moved to (0, 2) is an equally valid witness",
+     lambda n, k, w, o, m, g: n in ("all_eps fails", "approx holds", "approx fails")
+     and w == ("evidence", "witness", "x_prime") and o == ("set", "2")),
+    ("an equal rewriting: the decoded mechanism / distance table is unchanged",
+     lambda n, k, w, o, m, g: (w[-1] in ("codes", "values") or (len(w) >= 2 and w[-2] == "codes"))
+     and _decoded(m["evidence"]) == _decoded(g["evidence"])),
+    ("leakage: another mechanism or prior with the same leakage (brute force)",
+     lambda n, k, w, o, m, g: k == "leakage" and _leakage_ratio(m) == _leakage_ratio(g)),
+    ("optimality: a loss row of a result the prior never gives enters no expected loss",
+     lambda n, k, w, o, m, g: k == "optimality" and w[:2] == ("evidence", "loss") and len(w) > 2
+     and Fraction(g["evidence"]["prior"][w[2]]) == 0),
+    ("lp: a different LP that the stated point still solves (the LP is named only by the caller's statement; "
+     "the contract says so)",
+     lambda n, k, w, o, m, g: k == "lp" and any(t in ("cost", "A_eq", "A_ub", "b_eq", "b_ub") for t in w)),
+    ("another valid dual (a proof witness, re-verified in full)",
+     lambda n, k, w, o, m, g: k in ("lp", "optimality", "best_extension", "tradeoff", "regular", "tight")
+     and o[0] == "set" and len(w) >= 2 and w[-2] in _DUALS),
+    ("order or orientation of generating pairs or of the metric's defining edges (the same weighted graph), "
+     "or of the face duals", lambda n, k, w, o, m, g: o[0] == "swap" and ("pairs" in w or "edges" in w
+                                                                          or w[-1:] == ("bounds",))),
+    ("a relabelling of labels no other field refers to",
+     lambda n, k, w, o, m, g: k not in ("privacy", "epsilon", "all_eps", "approx") and o[0] in ("set", "swap")
+     and any(t in _LABELS for t in w if isinstance(t, str))),
+    ("another rational sample inside the stated failure set", lambda n, k, w, o, m, g: w[-1:] == ("sample_alpha",)),
+    ("threshold: another ball-size symmetric table, so threshold 0 still holds",
+     lambda n, k, w, o, m, g: k == "threshold" and "distances" in w),
+]
+
+
+#: (reason, predicate(name, kind, where, op, detail)): a mutant answered ``not checkable`` (never confirmed) for a
+#: reason the contract states
+NOT_CHECKABLE = [
+    ("a value moved outside the kernel's grammar (e.g. arithmetic on log(...)): exactdp never writes it there, "
+     "and the kernel says it cannot read it", lambda n, k, w, o, d: "unsupported syntax" in d),
+    ("theorem4 'fails' rests on a positive LP optimum whose dual is not carried (docs/recheck.md, theorem4)",
+     lambda n, k, w, o, d: k == "theorem4" and w == ("verdict",)),
+    ("a distance that is not a multiple of D makes Phi irrational at a rational level (docs/recheck.md: the "
+     "regime is re-derived from the table)", lambda n, k, w, o, d: "phi is irrational" in d),
+]
+
+#: (what is not yet re-derived, predicate(name, kind, where, op, detail)): mutants the re-check does not refute
+#: today, listed so that they stay visible (each is in the report of issue 18 and in docs/recheck.md)
+KNOWN_GAPS = [
+    ("regular: the method of the ECP14 kinds is not tied to the numbers yet (recheck/ecp14.py is another "
+     "branch's this round; the other kinds state theirs in method_of)",
+     lambda n, k, w, o, d: w == ("method",) and k in ("tight", "regular", "threshold", "leakage", "theorem4")),
+    ("exponential_bound: the input metric's description is rebuilt only for the families the kernel knows; "
+     "otherwise it is a name: the detail says so, the worked proof marks it as a label, the claim omits it",
+     lambda n, k, w, o, d: k == "exponential_bound" and w[-1] == "description"),
+    ("tight / regular at a transcendental level: a changed distance leaves the stated balls unverifiable at the "
+     "kernel's precision (not checkable, never confirmed; recheck/ecp14.py is another branch's this round)",
+     lambda n, k, w, o, d: k in ("tight", "regular") and "tighter than this kernel's" in d),
+    ("threshold: an unknown route is answered not checkable rather than refuted (recheck/ecp14.py)",
+     lambda n, k, w, o, d: k == "threshold" and w[-1] == "route" and "threshold route" in d),
+]
+
+
+def exemption(name: str, where: tuple, op: tuple, mutant: dict, genuine: dict) -> str | None:
+    """The justification of the first exemption that applies to an unrefuted mutant, or None."""
+    for why, applies in EXEMPTIONS:
+        try:
+            if applies(name, genuine["kind"], where, op, mutant, genuine):
+                return why
+        except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError):
+            continue
+    return None
+
+
+def accepted(name: str, where: tuple, op: tuple, mutant: dict, genuine: dict, status: str) -> str | None:
+    """Why an unrefuted, unrefused mutant is accepted -- a true fact, a stated not-checkable reason or a listed
+    known gap -- or None (a failure of the harness)."""
+    why = exemption(name, where, op, mutant, genuine)
+    if why is not None:
+        return why
+    detail = recheck(mutant).detail
+    lists = ([] if status == "confirmed" else NOT_CHECKABLE) + KNOWN_GAPS
+    return next((w for w, applies in lists if applies(name, genuine["kind"], where, op, detail)), None)
+
+
+def _outcome(name: str):
+    """``(total, caught, exempt {why: n}, missed [(where, op)])`` over every mutant of ``GENUINE[name]``."""
+    j = genuine_json(name)
+    total = caught = 0
+    exempt: dict = {}
+    missed = []
+    for where, op, m in mutants(j):
+        total += 1
+        status = outcome(m)
+        if status in ("refuted", "refused"):
+            caught += 1
+            continue
+        why = accepted(name, where, op, m, j, status)
+        if why is None:
+            missed.append((where, op))
+        else:
+            exempt[why] = exempt.get(why, 0) + 1
+    return total, caught, exempt, missed
+
+
+# ------------------------------------------------------------------------------------------ the harness ----
+def test_every_kind_has_a_genuine_certificate():
+    kinds = {genuine_json(name)["kind"] for name in GENUINE}
+    assert kinds <= set(KINDS)
+    assert set(KINDS) - COVERED_ELSEWHERE <= kinds, sorted(set(KINDS) - COVERED_ELSEWHERE - kinds)
+
+
+@pytest.mark.parametrize("name", sorted(GENUINE))
+def test_genuine_confirmed(name):
+    j = genuine_json(name)
+    r = recheck(j)
+    assert r.status == "confirmed", (name, r.detail)
+    assert j["claim"] == importlib.import_module(f"exactdp.recheck.{KINDS[j['kind']]}").claim_text(j)
+
+
+@pytest.mark.parametrize("name", sorted(GENUINE))
+def test_every_one_field_mutant_is_refuted_or_refused(name):
+    """Every non-hint leaf changed alone: refuted or refused, unless an exemption says why it is still true."""
+    total, caught, exempt, missed = _outcome(name)
+    assert total > 10 and not missed, f"{name}: {len(missed)} of {total} mutants not refuted: {missed[:10]}"
+    assert caught >= 0.8 * total, (name, caught, total, exempt)          # the exemptions stay rare
+
+
+# ------------------------------------------------------------------------------------- strict evidence ----
+def _spec_of(kind: str):
+    spec = getattr(importlib.import_module(f"exactdp.recheck.{KINDS[kind]}"), "EVIDENCE", None)
+    return spec.get(kind) if isinstance(spec, dict) else None
+
+
+def test_every_kind_states_its_evidence_shape():
+    stated = {k for k in KINDS if _spec_of(k) is not None}
+    assert stated == set(KINDS) - SHAPE_PENDING - COVERED_ELSEWHERE, sorted(stated ^ (set(KINDS) - SHAPE_PENDING))
+
+
+def _from_schema(t: dict, defs: dict):
+    """The generated JSON Schema of a field in this test's own terms (``"list"`` / ``"object"`` where the
+    record's annotation is a bare ``list`` / ``dict``)."""
+    if "$ref" in t:
+        return _from_schema(defs[t["$ref"].split("/")[-1]], defs)
+    if "anyOf" in t:
+        opts = [o for o in t["anyOf"] if o.get("type") != "null"]
+        assert len(opts) == 1, t
+        inner = _from_schema(opts[0], defs)
+        return ("?", inner) if len(opts) < len(t["anyOf"]) else inner
+    if t["type"] == "object":
+        if "additionalProperties" in t and "properties" not in t:
+            return ("map", _from_schema(t["additionalProperties"], defs))
+        return {k: _from_schema(v, defs) for k, v in t["properties"].items()} if "properties" in t else "object"
+    if t["type"] == "array":
+        return [_from_schema(t["items"], defs)] if "items" in t else "list"
+    return {"string": "str", "integer": "int", "boolean": "bool"}[t["type"]]
+
+
+def _agrees(spec, sch) -> bool:
+    """Is the hand-written shape ``spec`` the schema's ``sch`` (or a typed refinement of a bare list / dict)?"""
+    if isinstance(spec, str) and spec.startswith("?"):
+        spec = ("?", spec[1:])
+    if isinstance(spec, tuple) and spec[0] == "?":
+        return isinstance(sch, tuple) and sch[0] == "?" and _agrees(spec[1], sch[1])
+    if isinstance(sch, tuple) and sch[0] == "map":                 # a map, or a record refining it (fixed keys)
+        if isinstance(spec, dict):
+            return all(_agrees(v, sch[1]) for v in spec.values())
+        return isinstance(spec, tuple) and spec[0] == "map" and _agrees(spec[1], sch[1])
+    if sch == "list":
+        return isinstance(spec, list) or (isinstance(spec, tuple) and spec[0] == "tuple")
+    if sch == "object":
+        return isinstance(spec, dict) or (isinstance(spec, tuple) and spec[0] == "map")
+    if isinstance(spec, list):
+        return isinstance(sch, list) and _agrees(spec[0], sch[0])
+    if isinstance(spec, dict):
+        return isinstance(sch, dict) and set(spec) == set(sch) and all(_agrees(spec[k], sch[k]) for k in spec)
+    return spec == sch
+
+
+@pytest.mark.parametrize("kind", sorted(set(KINDS) - SHAPE_PENDING - COVERED_ELSEWHERE))
+def test_evidence_shape_is_the_schemas(kind):
+    from exactdp.certificate.schema import json_schema
+
+    s = json_schema()
+    ref = next(b["then"]["properties"]["evidence"] for b in s["allOf"]
+               if b["if"]["properties"]["kind"]["const"] == kind)
+    assert _agrees(_spec_of(kind), _from_schema(ref, s["$defs"])), kind
+
+
+def _wrong(v):
+    """A value of another JSON type."""
+    return 1 if isinstance(v, (str, type(None))) else "1" if isinstance(v, (int, bool)) else "x" if isinstance(
+        v, list) else ["x"]
+
+
+@pytest.mark.parametrize("kind", sorted(set(KINDS) - SHAPE_PENDING - COVERED_ELSEWHERE))
+def test_unknown_missing_and_mistyped_evidence_is_refused(kind):
+    name = next(n for n in GENUINE if genuine_json(n)["kind"] == kind)
+    c = genuine_json(name)
+    for field in c["evidence"]:
+        for mutate, why in ((lambda e: e.update(extra_field=1), "unknown"), (lambda e: e.pop(field), "missing"),
+                            (lambda e: e.update({field: _wrong(e[field])}), "expected")):
+            f = copy.deepcopy(c)
+            mutate(f["evidence"])
+            with pytest.raises(ValueError, match=f"not a certificate: evidence.*{why}"):
+                recheck(f)
+    # and one level down: a nested record's field, or a list item, of the wrong type
+    deep = [(k, v) for k, v in c["evidence"].items() if isinstance(v, (list, dict)) and v]
+    for k, v in deep:
+        f = copy.deepcopy(c)
+        inner = f["evidence"][k]
+        key = next(iter(inner)) if isinstance(inner, dict) else 0
+        inner[key] = _wrong(inner[key])
+        with pytest.raises(ValueError, match="not a certificate: evidence"):
+            recheck(f)
 
 
 def test_recheck_kinds_are_the_registered_evidence_kinds():
@@ -221,25 +588,8 @@ def test_the_method_and_precision_are_checked():
         recheck(f)
 
 
-@pytest.mark.parametrize("name", sorted(FRESH))
-def test_every_one_field_mutant_is_refuted_or_refused(name):
-    cert = FRESH[name]().to_json()
-    assert outcome(cert) == "confirmed"
-    bad = []
-    n = 0
-    for where, what, m in mutants(cert):
-        n += 1
-        if outcome(m) not in ("refuted", "refused") and what not in TRUE_REWRITINGS.get(name, ()) \
-                and not still_true(cert, where, m):
-            bad.append(what)
-    assert n > 20 and not bad, f"{len(bad)} of {n} mutants not refuted: {bad[:10]}"
-
 
 # --------------------------------------------------------------------------------------------- forgeries ----
-def _j(c):
-    return json.loads(json.dumps(c.to_json()))
-
-
 def test_forged_level_text_eps_and_claim_are_refuted():
     # the issue: epsilon, level.text and claim say log(3/2) while level.R says 2
     c = _j(certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2"))
@@ -476,21 +826,37 @@ def test_hints_are_not_claims_and_not_rendered():
 
 
 def test_grid_and_hamming_descriptions_are_rebuilt():
-    from exactdp.mechanisms import exponential
+    from exactdp.certificate import Certificate
     from exactdp.metrics import grid, hamming
+    from exactdp.metrics.databases import symmetric_difference
+    from exactdp.metrics.graph_space import node_distance_space
 
-    for g in (grid((2, 3)), grid((3, 3), "chebyshev"), hamming([0, 1], 2)):
+    for g in (grid((2, 3)), grid((3, 3), "chebyshev"), hamming([0, 1], 2), grid((2, 3), "euclidean"),
+              grid((2, 2), "manhattan", step="1/2"), grid((2, 3), "euclidean", step="1/3"), path(3).scaled("2/3"),
+              grid((3, 3), "euclidean").scaled(2), symmetric_difference("abc")):
         c = _j(certify_privacy(exponential(g, beta="1/2"), g, eps="1", with_epsilon=False))
         r = recheck(c)
-        assert r.status == "confirmed" and "is a name" not in r.detail, r.detail
+        assert r.status == "confirmed" and "is a name" not in r.detail, (g.description, r.detail)
+        assert f"The metric is the {g.description}." in Certificate.from_json(c).to_markdown()
         f = copy.deepcopy(c)                                      # an edge dropped: no longer that family
         f["evidence"]["metric"]["edges"].pop()
         f["evidence"]["metric"]["pairs"].pop()
-        assert recheck(f).status == "refuted"
+        assert recheck(f).status == "refuted", g.description
+    # an edge of the Euclidean grid of the wrong length (sqrt(2) -> sqrt(3)), with the pairs that would follow
     e = _j(certify_privacy(exponential(grid((2, 2), "euclidean"), beta="1/2"), grid((2, 2), "euclidean"), eps="1",
                            with_epsilon=False))
-    r = recheck(e)
-    assert r.status == "confirmed" and "is a name" in r.detail       # said so, not silently trusted
+    for lst in (e["evidence"]["metric"]["edges"], e["evidence"]["metric"]["pairs"]):
+        for x in lst:
+            x[2] = x[2].replace("sqrt(2)", "sqrt(3)")
+    assert recheck(e).status == "refuted"
+    # a family the kernel does not rebuild: the detail says so, and the worked proof marks the name as a label
+    g = node_distance_space(3)
+    c = _j(certify_privacy(exponential(g, beta="1/2"), g, eps="1", with_epsilon=False))
+    r = recheck(c)
+    assert r.status == "confirmed" and "is a name" in r.detail
+    md = Certificate.from_json(c).to_markdown()
+    assert f"labelled {g.description!r} (a label the re-check does not verify)" in md
+    assert f"The metric is the {g.description}" not in md
 
 
 @pytest.mark.parametrize("lo, hi", [("1/3", "1"), ("3/5", "1"), ("1/2", "9/10")])
@@ -523,3 +889,207 @@ def _other_kinds_with(kind: str, text: str) -> dict:
 def test_hostile_numbers_in_other_kinds(kind, text):
     (status, detail), seconds = _hostile_run(_other_kinds_with(kind, text))
     assert status == "not checkable" and detail.startswith("too large") and seconds < 20, (status, detail)
+
+
+# ----------------------------------------------------------- self-consistent forgeries of the other kinds ----
+def _claimed(j: dict) -> dict:
+    """The forged certificate with its claim rebuilt from the forged evidence: only the kernel's re-derivation can
+    catch it (the claim check alone would not)."""
+    j["claim"] = importlib.import_module(f"exactdp.recheck.{KINDS[j['kind']]}").claim_text(j)
+    return j
+
+
+def _refuted(j: dict, why: str) -> None:
+    r = recheck(_claimed(j))
+    assert r.status == "refuted", r.detail
+    assert why in r.detail, r.detail
+
+
+def _genuine(name: str) -> dict:
+    return genuine_json(name)
+
+
+def test_forged_extension_epsilon():
+    """The rendered "(d) epsilon of A": a smaller eps with an enclosure that contains it."""
+    j = _genuine("extension holds")
+    assert j["evidence"]["epsilon"] == "log(2)"     # by hand: A(1) = (1/2, 1/2), A(2) = (1/4, 3/4): ratio 2 at d = 1
+    j["evidence"]["epsilon"] = "log(3)/2"
+    j["evidence"]["enclosure"] = ["0.54930614433405484569", "0.5493061443340548457"]
+    _refuted(j, "smallest eps of A")
+
+
+def test_forged_extension_distance_table():
+    """An extension's distance table contradicting the metric's own pairs (the issue's confirmed forgery)."""
+    j = _genuine("extension holds")
+    j["evidence"]["metric"]["pairs"] = [["0", "1", "1"], ["1", "2", "2"]]      # d(1, 2) = 2, d(0, 2) = 3
+    _refuted(j, "the metric's definition gives")       # the kernel derives the pairs from the metric's edges
+    # the same table contradiction with the metric's definition changed to agree with it: the extension's own
+    # distances (rebuilt from the carried ones) no longer match
+    j = _genuine("extension holds")
+    edges = j["evidence"]["metric"]["edges"]
+    edges[-1][-1] = "2"
+    r = recheck(_claimed(j))
+    assert r.status == "refuted", r.detail
+
+
+def test_forged_optimum_is_a_worse_mechanism():
+    j = _genuine("optimality")
+    opt = j["evidence"]["optimum"]
+    opt["values"], opt["codes"] = ["1/3"], [[0, 0, 0]] * 3        # private, but a worse mechanism
+    _refuted(j, "not the LP's verified optimal point")
+
+
+def test_forged_uniqueness():
+    c = certify_universal_optimality(1, User(["1/2", "1/2"], [[0, 0], [0, 0]]), alpha="1/2")
+    j = json.loads(json.dumps(c.to_json()))
+    assert j["evidence"]["unique"] is None                        # a zero loss: every private mechanism is optimal
+    j["evidence"]["unique"] = True
+    _refuted(j, "rank of the optimal face")
+    j = _genuine("optimality")
+    j["evidence"]["unique"] = None                                # the rank argument proves it: not "undecided"
+    _refuted(j, "rank of the optimal face")
+
+
+def test_forged_exact_threshold():
+    j = _genuine("threshold bracket")
+    ev = j["evidence"]
+    assert ev["exact"] == "log(2)"                                # star with 3 leaves: z = 0 at alpha = 1/2
+    ev["exact"], ev["exact_failure_set"] = "log(2001/1000)", "(1000/2001, 1)"   # no zero of z there
+    _refuted(j, "not the threshold")
+
+
+def test_forged_leakage_bits():
+    j = _genuine("leakage")
+    ev = j["evidence"]
+    ev["leakage_bits"], ev["enclosure"] = "log2(2)", ["1", "1"]
+    _refuted(j, "the leakage is")
+
+
+def test_forged_exponential_bound():
+    j = _genuine("exponential_bound")
+    ev = j["evidence"]
+    assert ev["bound"] == "log(4)"
+    ev["bound"], ev["bound_enclosure"] = "log(8)", ["2.0794415416798359282", "2.0794415416798359283"]
+    _refuted(j, "2 C beta is not")
+
+
+def test_forged_relation_statement_and_relation():
+    j = _genuine("relation numbers")
+    j["evidence"]["statement"] = "exp(1/2) < 1.648"               # the statement alone: the claim shows the checked
+    r = recheck(j)                                                # relation next to it, so the old claim is refuted
+    assert r.status == "refuted"
+    j["evidence"]["relation"] = "<"
+    j["evidence"]["statement"] = "exp(1/2) < 206/125"
+    r = recheck(_claimed(j))
+    assert r.status == "refuted", r.detail                        # exp(1/2) = 1.6487... > 1.648
+
+
+def test_forged_relation_failure_set():
+    j = _genuine("relation fails")
+    assert j["evidence"]["failure_set"] == "(1/2, 1)"
+    j["evidence"]["failure_set"] = "(2/3, 1)"
+    _refuted(j, "failure set")
+
+
+def test_forged_tight_negative_list_and_distances():
+    j = _genuine("tight fails")
+    j["evidence"]["negative"] = []
+    j["verdict"] = "holds"
+    assert recheck(_claimed(j)).status == "refuted"
+    j = _genuine("tight holds")
+    d = j["evidence"]["distances"]
+    d["values"].append("3")                                       # d(0, 2) = 3 breaks the triangle inequality
+    d["codes"][0][2] = d["codes"][2][0] = 3
+    _refuted(j, "triangle inequality")
+
+
+def test_forged_gamma_cells_and_rank():
+    j = _genuine("regular")
+    j["evidence"]["gamma"][1] = "1/3"
+    _refuted(j, "gamma")
+    j = _genuine("tight transcendental")
+    j["evidence"]["cells"] = 3
+    _refuted(j, "cells")
+
+
+def test_forged_utility_sigma():
+    """sigma is read off the carried output metric: a ball drawn larger than the metric's is refuted."""
+    j = _genuine("utility fails")
+    j["evidence"]["sigma"][0][1] = "1/2"
+    _refuted(j, "not the output metric's distance")
+
+
+# ------------------------------------------------------------------------------ bounded work of these checks ----
+def test_hostile_sizes_are_answered_quickly():
+    """The table and closure checks count their work first: a huge metric is not checkable at once, a 100-point
+    table of distinct irrational distances is decided within the issue's 10 s."""
+    import time
+
+    from exactdp.recheck._b_util import Refuted, check_table, closure
+    from exactdp.recheck._kernel import NotHere
+
+    t = time.perf_counter()
+    with pytest.raises(NotHere, match="above this kernel's limits"):
+        closure([str(i) for i in range(3000)], [[str(i), str(i + 1), "1"] for i in range(2999)])
+    with pytest.raises(NotHere, match="irrational generating pairs"):
+        closure([str(i) for i in range(41)], [[str(i), str(i + 1), "sqrt(2)"] for i in range(40)])
+    assert time.perf_counter() - t < 1
+    n = 100
+    codes = [[0] * n for _ in range(n)]
+    vals = ["0"]
+    for i in range(n):
+        for j in range(i + 1, n):
+            vals.append(f"{2 * n}+sqrt({len(vals) + 1})/1000")          # all distinct, all near 2n: a metric
+            codes[i][j] = codes[j][i] = len(vals) - 1
+    t = time.perf_counter()
+    check_table([str(i) for i in range(n)], vals, codes)
+    assert time.perf_counter() - t < 10
+    vals[2] = f"{5 * n}"                                              # d(0, 2) = 500 > d(0, 1) + d(1, 2) ~ 400
+    with pytest.raises(Refuted, match="triangle inequality fails at 0, 1, 2"):
+        check_table([str(i) for i in range(n)], vals, codes)
+
+
+@pytest.mark.parametrize("name, method", [("lp", "ENUMERATION"), ("infeasible", "RATIONAL"),
+                                          ("decomposition", "EXACT_LP"), ("optimality", "RATIONAL"),
+                                          ("best_extension", "RATIONAL"),
+                                          ("extension holds", "TRANSCENDENCE_BALLS"),
+                                          ("extension transcendental", "RATIONAL"),
+                                          ("relation numbers", "RATIONAL"), ("relation bound", "TRANSCENDENCE_BALLS"),
+                                          ("utility holds", "TRANSCENDENCE_BALLS"),
+                                          ("exponential_bound", "TRANSCENDENCE_BALLS")])
+def test_forged_method_is_refuted(name, method):
+    """The method a verdict rests on is the one its numbers call for (a reader trusts a proof by its method)."""
+    j = genuine_json(name)
+    assert j["method"] != method
+    j["method"] = method
+    r = recheck(j)
+    assert r.status == "refuted" and "the one the checked numbers call for" in r.detail, r.detail
+    j = genuine_json(name)
+    j["precision"] = 64                                           # no kind of these states a working precision
+    assert recheck(j).status == "refuted"
+
+
+def test_forged_extension_note_is_refuted():
+    """Forger pass: the free-text note of an extension is rendered in the worked proof; it is the checker's
+    sentence about the first zero normaliser, or absent when the extension is defined."""
+    j = genuine_json("extension undefined")
+    assert j["verdict"] == "fails" and "(Z_D = 0)" in j["evidence"]["extension_note"]
+    j["evidence"]["extension_note"] = "A is the unique optimal extension"
+    assert recheck(j).status == "refuted"
+    j = genuine_json("extension holds")
+    j["evidence"]["extension_note"] = "A is the unique optimal extension"
+    assert recheck(j).status == "refuted"
+
+
+@pytest.mark.parametrize("user, why", [("uniform prior, squared loss", "not that table"),
+                                       ("binary loss", "not that table")])
+def test_forged_user_name_is_refuted(user, why):
+    """Forger pass: the user shown in an optimality claim ("optimal for the user (uniform prior, absolute loss)")
+    is a statement about the carried prior and loss when it is worded as the checker words it."""
+    j = genuine_json("optimality")
+    assert j["evidence"]["user"] == "uniform prior, absolute loss"
+    j["evidence"]["user"] = user
+    _refuted(j, why)
+    j = _j(certify_universal_optimality(2, User(["1/2", "1/4", "1/4"], "absolute"), alpha="1/2"))
+    j["evidence"]["user"] = "uniform prior, absolute loss"                  # the prior is not uniform
+    _refuted(j, "prior is not uniform")

@@ -24,10 +24,10 @@ class DecompositionEvidence(Evidence):
 
     statement: str
     lemma: int
-    X: list
-    Y: list
+    X: list[str]
+    Y: list[str]
     max_rects: int
-    counts: list                     # [[p, collections, exact and disjoint], ...] for p = 1..max_rects
+    counts: list[list[int]]                     # [[p, collections, exact and disjoint], ...] for p = 1..max_rects
 
 
 @renderer("decomposition")

@@ -56,9 +56,9 @@ class LPData(Record):
     """An exact LP optimum with its dual: primal ``x``, duals ``y`` (equalities) and ``lam`` (inequalities)."""
 
     value: str
-    x: list
-    y: list
-    lam: list
+    x: list[str]
+    y: list[str]
+    lam: list[str]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .common import Constraint, LevelData, MechanismData, MetricData
 from .ecp14 import LPData
-from .privacy import tex
+from .privacy import metric_phrase, tex
 from .records import Evidence, evidence_kind
 from .render import Proof, Step, renderer
 
@@ -31,27 +31,27 @@ class ExtensionEvidence(Evidence):
     """
 
     mech_on_H: MechanismData
-    H: list
+    H: list[str]
     metric: MetricData
     restricted: MetricData
-    points: list
-    distances: list
+    points: list[str]
+    distances: list[list[str]]
     level: LevelData
     level_2eps: LevelData
     private_on_H: str                  # holds / fails / undecided
     epsilon_of_A_hat: str | None
     violation: Constraint | None       # part (a)'s violated inequality
     mechanism: MechanismData | None    # A on all of M (None when undefined or undecided)
-    normalisers: list | None
+    normalisers: list[str] | None
     agrees_on_H: bool | None
     normalisers_equal_1: int
-    disagreement: dict | None
+    disagreement: dict[str, str] | None
     private_2eps: str                  # holds / fails / undecided / undefined
     violation_2eps: Constraint | None
     epsilon: str | None                # A's exact smallest eps
-    enclosure: list | None
-    binding: dict | None
-    witness: dict | None               # {"part": the first failing part, or "all"}
+    enclosure: list[str] | None
+    binding: dict[str, str] | None
+    witness: dict[str, str] | None               # {"part": the first failing part, or "all"}
     extension_note: str | None         # why A is undefined or outside the exact regimes
 
     _nested = {"mech_on_H": MechanismData, "metric": MetricData, "restricted": MetricData, "level": LevelData,
@@ -103,8 +103,8 @@ def _extension_proof(cert) -> Proof:
                       f"$A$ and $\\hat A$ on $H$ are {_agree_text(ev.agrees_on_H)}. "
                       "(By (a), the minimum defining $m_D$ is attained at $D' = D$.)"))
     steps.append(Step("(c) A is 2 eps-private on M",
-                      f"Checked exactly at level $2\\varepsilon = {tex(ev.level_2eps.text)}$ on the "
-                      f"{ev.metric.description}: {ev.private_2eps}; the exact smallest eps of A is "
+                      f"Checked exactly at level $2\\varepsilon = {tex(ev.level_2eps.text)}$ on "
+                      f"{metric_phrase(ev.metric)}: {ev.private_2eps}; the exact smallest eps of A is "
                       f"${tex(ev.epsilon)}$."))
     if ev.binding:
         steps.append(_chain_step(ev.binding))
@@ -133,17 +133,17 @@ class BestExtensionEvidence(Evidence):
     """
 
     mech_on_H: MechanismData
-    H: list
-    points: list
-    free: list
+    H: list[str]
+    points: list[str]
+    free: list[str]
     metric: MetricData
     level: LevelData
     t_lower: str | None
     lp_lower: LPData | None
     t_upper: str
     lp_upper: LPData
-    factor_lower: list
-    factor_upper: list
+    factor_lower: list[str]
+    factor_upper: list[str]
     mechanism: MechanismData
 
     _nested = {"mech_on_H": MechanismData, "metric": MetricData, "level": LevelData, "lp_lower": LPData,

@@ -39,22 +39,22 @@ __all__ = ["LPEvidence", "LPParameter", "LPUnique", "InfeasibleEvidence"]
 class LPParameter(Record):
     """Cost, duals and value affine in ``t = prod p^(f_p)``: the coefficients of ``t`` (those of 1 are in ``lp``)."""
 
-    atom: list                       # [[p, "f_p"], ...], primes p, 0 < f_p < 1
+    atom: list[list]                       # [[p, "f_p"], ...], primes p, 0 < f_p < 1
     low: str | None                  # optimality is asserted for every t in [low, high] (None: unbounded)
     high: str | None
-    cost: list
+    cost: list[str]
     value: str
-    y: list
-    lam: list
+    y: list[str]
+    lam: list[str]
 
 
 @dataclass(frozen=True)
 class LPUnique(Record):
     """Uniqueness: the face cut out by complementary slackness, and per free variable the duals of min / max x_j."""
 
-    zero: list                       # variables with a positive reduced cost (0 on every optimum)
-    tight: list                      # inequality rows with a positive multiplier (tight on every optimum)
-    bounds: list                     # [{"j": j, "lo_y": [...], "lo_lam": [...], "hi_y": [...], "hi_lam": [...]}]
+    zero: list[int]                       # variables with a positive reduced cost (0 on every optimum)
+    tight: list[int]                      # inequality rows with a positive multiplier (tight on every optimum)
+    bounds: list[dict]                     # [{"j": j, "lo_y": [...], "lo_lam": [...], "hi_y": [...], "hi_lam": [...]}]
 
 
 @evidence_kind("lp")
@@ -63,11 +63,11 @@ class LPEvidence(Evidence):
     """``x`` minimises ``c.x`` over ``A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` (rows: ``{"j": coefficient}``)."""
 
     statement: str
-    cost: list
-    A_eq: list
-    b_eq: list
-    A_ub: list
-    b_ub: list
+    cost: list[str]
+    A_eq: list[dict[str, str]]
+    b_eq: list[str]
+    A_ub: list[dict[str, str]]
+    b_ub: list[str]
     lp: LPData
     parameter: LPParameter | None
     vertex: bool                     # the constraints active at x have rank n (x is a vertex)
@@ -125,14 +125,14 @@ class InfeasibleEvidence(Evidence):
     """No ``x >= 0`` has ``A_eq x = b_eq, A_ub x <= b_ub``: proved by a Farkas vector ``(y, lam)``."""
 
     statement: str
-    A_eq: list                       # rows {"j": coefficient}
-    b_eq: list
-    A_ub: list
-    b_ub: list
-    names: list | None               # the variables' names (display only), or None for x_0, x_1, ...
-    y: list                          # multipliers of the equalities (any sign)
-    lam: list                        # multipliers of the inequalities (>= 0)
-    combination: list                # w = A_eq^T y + A_ub^T lam, one entry per variable (>= 0)
+    A_eq: list[dict[str, str]]                       # rows {"j": coefficient}
+    b_eq: list[str]
+    A_ub: list[dict[str, str]]
+    b_ub: list[str]
+    names: list[str] | None               # the variables' names (display only), or None for x_0, x_1, ...
+    y: list[str]                          # multipliers of the equalities (any sign)
+    lam: list[str]                        # multipliers of the inequalities (>= 0)
+    combination: list[str]                # w = A_eq^T y + A_ub^T lam, one entry per variable (>= 0)
     rhs: str                         # b_eq . y + b_ub . lam (< 0)
 
 

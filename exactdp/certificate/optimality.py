@@ -32,12 +32,12 @@ class OptimalityEvidence(Evidence):
     n: int
     alpha: str
     user: str
-    prior: list
-    loss: list
+    prior: list[str]
+    loss: list[list[str]]
     lp: LPData
     unique: bool | None
     optimum: MechanismData
-    remap: dict                      # geometric output -> result
+    remap: dict[str, str]                      # geometric output -> result
     geometric_loss: str
     attains: bool
 

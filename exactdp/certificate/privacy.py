@@ -182,10 +182,50 @@ def _mechanism_step(m: MechanismData):
                 "values). Every entry was checked to be >= 0 and every row to sum to exactly 1 when it was built.")
 
 
+def metric_phrase(g: MetricData) -> str:
+    """How a worked proof names the metric: its description where the independent re-check rebuilds it from
+    the carried definition, otherwise what the certificate carries with the description marked as a label.
+
+    Parameters
+    ----------
+    g : MetricData
+        The metric record.
+
+    Returns
+    -------
+    str
+        ``"the path on 3 points (d(i, j) = |i - j|)"``, or e.g. ``"the metric carried by the certificate (8
+        points, its weighted edges), labelled 'graphs on ...' (a label the re-check does not verify)"``.
+
+    Examples
+    --------
+    >>> from exactdp.certificate.common import metric_data
+    >>> from exactdp.metrics import path
+    >>> metric_phrase(metric_data(path(3)))
+    'the path on 3 points (d(i, j) = |i - j|)'
+    >>> g = metric_data(path(3))
+    >>> metric_phrase(MetricData(**{**g.to_json(), "description": "road network of Oslo"}))
+    "the metric carried by the certificate (3 points, its weighted edges), labelled 'road network of Oslo' (a label the re-check does not verify)"
+    """
+    from ..recheck._kernel import NotHere
+    from ..recheck._metric import derive
+
+    try:
+        described = derive(g.to_json())[1]
+    except (NotHere, ValueError, ArithmeticError, KeyError, TypeError):
+        described = False
+    if described:
+        return f"the {g.description}"
+    what = ("its weighted edges" if g.edges is not None else "its distance table" if g.distances is not None
+            else f"every pair at distance {g.all_pairs_at}")
+    return (f"the metric carried by the certificate ({g.points} points, {what}), labelled {g.description!r} "
+            "(a label the re-check does not verify)")
+
+
 def _reduction_step(g: MetricData, counts: Counts):
     red = g.reduction[:1].upper() + g.reduction[1:]
     return Step("Reduction to generating pairs",
-                f"The metric is the {g.description}. {red}. So it suffices to check {counts['pairs']} pair{'' if counts['pairs'] == 1 else 's'}, in "
+                f"The metric is {metric_phrase(g)}. {red}. So it suffices to check {counts['pairs']} pair{'' if counts['pairs'] == 1 else 's'}, in "
                 f"both directions, for each of the {counts['outputs']} outputs: {counts['inequalities']} "
                 "inequalities. Identical triples (K(x)(z), K(x')(z), d(x, x')) are decided once.")
 

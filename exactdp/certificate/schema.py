@@ -26,6 +26,8 @@ _BASIC: dict[str, dict] = {"str": {"type": "string"}, "int": {"type": "integer"}
 def _one(p: str, records: dict) -> dict:
     if p.startswith("list[") and p.endswith("]"):
         return {"type": "array", "items": _one(p[5:-1].strip(), records)}
+    if p.startswith("dict[str,") and p.endswith("]"):
+        return {"type": "object", "additionalProperties": _one(p[9:-1].strip(), records)}
     if p in _BASIC:
         return _BASIC[p]
     if p in records:

@@ -186,8 +186,8 @@ def recheck(cert: Any) -> RecheckResult:
         return RecheckResult("not checkable", 0, f"no re-check for certificate kind {kind!r}")
     mod = importlib.import_module(f"{__name__}.{KINDS[kind]}")
     spec = getattr(mod, "EVIDENCE", None) if c["version"] >= 2 else getattr(mod, "EVIDENCE_V1", None)
-    if isinstance(spec, dict):
-        conform(c["evidence"], spec[kind] if kind in spec else spec, "evidence")
+    if isinstance(spec, dict) and kind in spec:                  # EVIDENCE = {kind: shape, ...}
+        conform(c["evidence"], spec[kind], "evidence")
     if c["verdict"] == "undecided":
         return RecheckResult("not checkable", 0, "an undecided certificate asserts no verdict; reason given: "
                              + str(c.get("reason")))
@@ -198,6 +198,11 @@ def recheck(cert: Any) -> RecheckResult:
         if c["claim"] != claim:
             return RecheckResult("refuted", 0, f"the claim {c['claim'][:200]!r} is not the one the checked "
                                  f"fields state: {claim[:200]!r}")
+        want = getattr(mod, "method_of", None)
+        want = want(c) if callable(want) else None
+        if want is not None and (c["method"], c["precision"]) != (want, None):
+            return RecheckResult("refuted", 0, f"the method {c['method']!r} (precision {c['precision']}) is not "
+                                 f"{want!r}, the one the checked numbers call for")
         status, n, detail = mod.check(c)
     except TooLarge as e:
         return RecheckResult("not checkable", 0, f"too large ({e})")

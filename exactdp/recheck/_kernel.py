@@ -161,7 +161,9 @@ def _tree(text: str, alpha_bits: int = 64):
         _measure(node, alpha_bits)
     except TooLarge as e:
         raise TooLarge(f"{e} in {text[:40]!r}") from None
-    except (SyntaxError, RecursionError, MemoryError, ValueError, ZeroDivisionError) as e:
+    except SyntaxError:                                  # not an expression at all: malformed evidence (refuted)
+        raise ValueError(f"{text[:40]!r} is not a number of the exactdp grammar") from None
+    except (RecursionError, MemoryError, ValueError, ZeroDivisionError) as e:
         raise NotHere(f"unreadable value {text[:40]!r}: {type(e).__name__}") from None
     return node
 

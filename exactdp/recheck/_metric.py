@@ -18,17 +18,20 @@ A schema-2 metric record carries its labels and exactly one definition:
     pair generates.
 
 The listed ``pairs`` must be the derived ones, and the ``description`` (and the reduction sentence) is
-rebuilt where the record names a family the kernel knows (path, cycle, discrete, Manhattan and Chebyshev
-grids of step 1, Hamming spaces, a graph given by its edges, an explicit matrix); otherwise the description
-is only a name and the detail says so.
+rebuilt where the record names a family the kernel knows (path, cycle, discrete, Manhattan, Chebyshev and
+Euclidean grids of any step, subsets with the symmetric-difference distance, Hamming spaces, a rational
+multiple ``c * (...)`` of a known family, a graph given by its edges, an explicit matrix); otherwise the
+description is only a name and the detail says so.
 """
 
 from __future__ import annotations
 
 import heapq
+import re
 from fractions import Fraction
+from math import gcd
 
-from ._kernel import _add, _neg, need, sign, value
+from ._kernel import _add, _mul, _neg, need, sign, value
 
 __all__ = ["derive", "MAX_POINTS", "MAX_MATRIX_POINTS"]
 
@@ -251,13 +254,15 @@ def _graph_described(metric: dict, edges: list) -> bool:
     elif desc == f"cycle on {n} points":
         if not (labels == ints and es == path_edges | {(0, n - 1, "1")}):
             raise ValueError("the edges are not those of the cycle the description names")
-    elif desc in (f"{_side(labels, 0)} x {_side(labels, 1)} grid, manhattan distance",
-                  f"{_side(labels, 0)} x {_side(labels, 1)} grid, chebyshev distance"):
-        king = desc.endswith("chebyshev distance")
-        if es != _grid_edges(labels, king):
-            raise ValueError("the edges are not those of the grid the description names")
-        if metric["reduction"] != GRAPH_REDUCTION + f" (the grid graph with {8 if king else 4} neighbours)":
-            raise ValueError("the reduction is not the one of a grid graph")
+    elif _GRID.match(desc):
+        return _grid_described(metric, edges, _GRID.match(desc))
+    elif _SCALED.match(desc):
+        return _scaled_described(metric, edges, _SCALED.match(desc))
+    elif (sub := _SUBSETS.match(desc)) is not None:
+        if es != _subset_edges(labels, int(sub.group(1))):
+            raise ValueError("the points or edges are not those of the subsets the description names")
+        if metric["reduction"] != GRAPH_REDUCTION + " (the hypercube: subsets differing in one element)":
+            raise ValueError("the reduction is not the one of the subset hypercube")
         return True
     elif desc.startswith("Hamming distance on V^u"):
         k, u = _hamming_shape(labels)
@@ -281,6 +286,65 @@ def _graph_described(metric: dict, edges: list) -> bool:
     return True
 
 
+_GRID = re.compile(r"^(\d+) x (\d+) grid, (manhattan|chebyshev|euclidean) distance(?:, step ([0-9]+(?:/[0-9]+)?))?$")
+_SCALED = re.compile(r"^([0-9]+(?:/[0-9]+)?) \* \((.*)\)$")
+_SUBSETS = re.compile(r"^subsets of a ([0-9]+)-element set, symmetric-difference distance$")
+EUCLIDEAN_REDUCTION = ("on the Euclidean grid d(x,w) + d(w,y) = d(x,y) holds exactly when w lies on the segment "
+                       "[x, y]; the pairs whose segment holds no other grid point (gcd(|dr|, |dc|) = 1) generate "
+                       "every other pair by chains along the segment, so it suffices to check them")
+
+
+def _grid_described(metric: dict, edges: list, g) -> bool:
+    """An ``R x C`` grid (Manhattan, Chebyshev or Euclidean, step ``h``): labels ``"r,c"`` in row-major order,
+    the unit moves (resp. every pair with ``gcd(|dr|, |dc|) = 1``) as edges of length ``h`` (resp.
+    ``h sqrt(dr^2 + dc^2)``, compared exactly: the kernel's sums of square roots are in a canonical form)."""
+    labels = metric["labels"]
+    R, C, norm, h = int(g.group(1)), int(g.group(2)), g.group(3), Fraction(g.group(4) or "1")
+    if (_side(labels, 0), _side(labels, 1)) != (R, C) or h <= 0 or g.group(4) == "1":
+        raise ValueError("the points are not those of the grid the description names")
+    if norm == "euclidean":
+        want = {(i, j) for i in range(R * C) for j in range(i + 1, R * C)
+                if gcd(abs(i // C - j // C), abs(i % C - j % C)) == 1}
+        have = {(i, j): w for i, j, _, w in edges}
+        if set(have) != want or any(
+                sign(_add(w, _neg(value(f"({h})*sqrt({(i // C - j // C) ** 2 + (i % C - j % C) ** 2})")))) != 0
+                for (i, j), w in have.items()):
+            raise ValueError("the edges are not those of the grid the description names")
+        reduction = EUCLIDEAN_REDUCTION
+    else:
+        king = norm == "chebyshev"
+        if {(i, j, w) for i, j, w, _ in edges} != _grid_edges(labels, king, str(h)):
+            raise ValueError("the edges are not those of the grid the description names")
+        reduction = GRAPH_REDUCTION + f" (the grid graph with {8 if king else 4} neighbours)"
+    if metric["reduction"] != reduction:
+        raise ValueError("the reduction is not the one of that grid")
+    return True
+
+
+def _scaled_described(metric: dict, edges: list, g) -> bool:
+    """``c * (description)`` for a rational ``c > 0``: the edges divided by ``c`` are those of the inner
+    description (which is rebuilt in turn, or is a name)."""
+    c = Fraction(g.group(1))
+    if c <= 0:
+        raise ValueError("a scale that is not > 0")
+    inner = [(i, j, _mul(w, 1 / c)) for i, j, _, w in edges]
+    return _graph_described({**metric, "description": g.group(2)},
+                            [(i, j, str(w) if isinstance(w, Fraction) else "", w) for i, j, w in inner])
+
+
+def _subset_edges(labels: list, k: int) -> set:
+    """The pairs of subsets ``{a,b}`` differing in one element, at distance 1, when the labels are all ``2^k``
+    subsets of one ``k``-element set (each listed once); otherwise an empty set."""
+    if not all(isinstance(x, str) and x[:1] == "{" and x[-1:] == "}" for x in labels):
+        return set()
+    sets = [frozenset(x[1:-1].split(",")) - {""} for x in labels]
+    ground = frozenset().union(*sets) if sets else frozenset()
+    if len(ground) != k or len(set(sets)) != len(sets) or len(sets) != 2 ** k:
+        return set()
+    idx = {t: i for i, t in enumerate(sets)}
+    return {(min(i, idx[t ^ {e}]), max(i, idx[t ^ {e}]), "1") for t, i in idx.items() for e in ground}
+
+
 def _side(labels: list, axis: int) -> int:
     """Rows (axis 0) or columns (axis 1) of grid labels ``"r,c"`` in row-major order (0 if they are not)."""
     try:
@@ -295,8 +359,8 @@ def _side(labels: list, axis: int) -> int:
     return (R, C)[axis]
 
 
-def _grid_edges(labels: list, king: bool) -> set:
-    """The unit edges of the row-major ``R x C`` grid: 4 neighbours, or 8 (``king``: the Chebyshev distance)."""
+def _grid_edges(labels: list, king: bool, h: str = "1") -> set:
+    """The edges (of length ``h``) of the row-major ``R x C`` grid: 4 neighbours, or 8 (``king``: Chebyshev)."""
     R, C = _side(labels, 0), _side(labels, 1)
     moves = [(0, 1), (1, 0)] + ([(1, 1), (1, -1)] if king else [])
     out = set()
@@ -305,7 +369,7 @@ def _grid_edges(labels: list, king: bool) -> set:
             for dr, dc in moves:
                 if 0 <= r + dr < R and 0 <= c + dc < C:
                     i, j = r * C + c, (r + dr) * C + c + dc
-                    out.add((min(i, j), max(i, j), "1"))
+                    out.add((min(i, j), max(i, j), h))
     return out
 
 

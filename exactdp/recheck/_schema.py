@@ -12,10 +12,15 @@ of the wrong type.  This module's own spec language is deliberately small:
     the spec or ``null``;
 ``[spec]``
     a list of ``spec``;
+``("map", spec)``
+    an object with any keys (strings, as in all JSON) whose values are ``spec``;
+``("tuple", [spec_0, spec_1, ...])``
+    a list of exactly that many items, item ``i`` of ``spec_i``;
 ``{name: spec, ...}``
     an object with exactly these fields.
 
 >>> conform({"a": "1", "b": [1, 2]}, {"a": "str", "b": ["int"]}, "x")
+>>> conform({"f": {"0": "1/2"}, "atom": [[2, "9/10"]]}, {"f": ("map", "str"), "atom": [("tuple", ["int", "str"])]}, "x")
 >>> conform({"a": 1}, {"a": "str"}, "x")
 Traceback (most recent call last):
 ...
@@ -48,6 +53,18 @@ def conform(value, spec, where: str) -> None:
     """Raise ``ValueError("not a certificate: ...")`` unless ``value`` has the shape ``spec`` (module docstring)."""
     if isinstance(spec, str) and spec.startswith("?"):
         spec = ("?", spec[1:])
+    if isinstance(spec, tuple) and spec[0] == "map":
+        if type(value) is not dict:
+            raise _bad(where, f"expected an object, got {_name(value)}")
+        for k, v in value.items():
+            conform(v, spec[1], f"{where}.{k}")
+        return
+    if isinstance(spec, tuple) and spec[0] == "tuple":
+        if type(value) is not list or len(value) != len(spec[1]):
+            raise _bad(where, f"expected a list of {len(spec[1])} items, got {_name(value)}")
+        for i, (v, s) in enumerate(zip(value, spec[1])):
+            conform(v, s, f"{where}[{i}]")
+        return
     if isinstance(spec, tuple):
         if value is not None:
             conform(value, spec[1], where)

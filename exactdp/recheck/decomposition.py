@@ -14,6 +14,9 @@ from itertools import product
 from ._kernel import NotHere
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+#: the evidence shape per kind (read by the dispatcher before any work)
+EVIDENCE = {"decomposition": {"statement": "str", "lemma": "int", "X": ["str"], "Y": ["str"], "max_rects": "int",
+                              "counts": [["int"]]}}
 MAX_WORK = 5_000_000
 
 
@@ -88,3 +91,8 @@ def check(c: dict):
     ok = got == ev["counts"] and holds == (c["verdict"] == "holds")
     return (CONFIRMED if ok else REFUTED), sum(n for _, n, _ in got), \
         f"Lemma {lemma} re-enumerated: {got} (certificate: {ev['counts']})"
+
+
+def method_of(c: dict) -> str:
+    """The method a decomposition certificate's verdict rests on (the dispatcher refutes another, or a precision)."""
+    return "ENUMERATION"

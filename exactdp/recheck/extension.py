@@ -26,8 +26,29 @@ from ._kernel import rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
 from .ecp14 import check_lp
 from .privacy import pairs_of
+from .lp import LP_SOLUTION
+from .privacy import CONSTRAINT, LEVEL, MECH, METRIC
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+# ----------------------------------------------------------------------------------------- the shape ----
+#: BCSZ18's chain at the binding instance (every number exact, as text)
+_BINDING = {k: "str" for k in ("D1", "D2", "output", "distance", "argmin_D1", "argmin_D2", "d_D1_argmin",
+                               "d_D2_argmin", "A_hat_argmin_D1", "A_hat_argmin_D2", "m1", "m2", "factor", "factor_m2",
+                               "Z1", "Z2", "factor_Z1", "A1", "A2", "ratio", "factor2")}
+#: the evidence shape per kind (read by the dispatcher before any work)
+EVIDENCE = {
+    "extension": {"mech_on_H": MECH, "H": ["str"], "metric": METRIC, "restricted": METRIC, "points": ["str"],
+                  "distances": [["str"]], "level": LEVEL, "level_2eps": LEVEL, "private_on_H": "str",
+                  "epsilon_of_A_hat": "?str", "violation": ("?", CONSTRAINT), "mechanism": ("?", MECH),
+                  "normalisers": ("?", ["str"]), "agrees_on_H": "?bool", "normalisers_equal_1": "int",
+                  "disagreement": ("?", {"D": "str", "output": "str", "A": "str", "A_hat": "str", "Z_D": "str"}),
+                  "private_2eps": "str", "violation_2eps": ("?", CONSTRAINT), "epsilon": "?str",
+                  "enclosure": ("?", ["str"]), "binding": ("?", _BINDING), "witness": ("?", {"part": "str"}),
+                  "extension_note": "?str"},
+    "best_extension": {"mech_on_H": MECH, "H": ["str"], "points": ["str"], "free": ["str"], "metric": METRIC,
+                       "level": LEVEL, "t_lower": "?str", "lp_lower": ("?", LP_SOLUTION), "t_upper": "str",
+                       "lp_upper": LP_SOLUTION, "factor_lower": ["str"], "factor_upper": ["str"], "mechanism": MECH}}
 
 
 def _rows(m: dict) -> list:
@@ -66,22 +87,30 @@ def _min(vals):
 
 
 def _extension(ev, Ah):
-    """The inf-construction recomputed: (rows, normalisers, minima), or None where some normaliser is 0."""
+    """The inf-construction recomputed: (rows, normalisers, minima), or the index of the first point whose
+    normaliser is 0 (the extension is undefined there)."""
     out, Z, M = [], [], []
-    for drow in ev["distances"]:
+    for i, drow in enumerate(ev["distances"]):
         cands = [(_factor(ev["level"], d), k) for k, d in enumerate(drow) if d != "inf"]
         if not cands:
-            return None
+            return i
         m = [_min([_mul(E, Ah[k][w]) for E, k in cands]) for w in range(len(Ah[0]))]
         z = Fraction(0)
         for v in m:
             z = _add(z, v)
         if _cmp(z, Fraction(0)) == 0:
-            return None
+            return i
         out.append([_div(v, z) for v in m])
         Z.append(z)
         M.append(m)
     return out, Z, M
+
+
+def zero_normaliser_note(point: str) -> str:
+    """The note of an undefined extension (BCSZ18: ``Z_D = 0`` at ``point``), as the checker words it."""
+    return (f"mech_on_H: at the point {point!r} every output has minimum 0 (Z_D = 0), so the extension is "
+            "undefined there; this happens only when rows of the mechanism on H have different supports, i.e. it "
+            "is not eps-private for any eps (BCSZ18 Lemma 4.1)")
 
 
 def _same(xs, ys) -> bool:
@@ -258,13 +287,16 @@ def _check_extension(c: dict):
     rows_H = [Ah[h] for h in H]
     got = _extension(ev, rows_H)
     if ev["mechanism"] is None:
-        need(got is None and not a_ok and c["verdict"] == "fails" and ev["normalisers"] is None
+        need(isinstance(got, int) and ev["extension_note"] == zero_normaliser_note(pts[got]),
+             "the note on the undefined extension is not the one its first zero normaliser states")
+        need(not a_ok and c["verdict"] == "fails" and ev["normalisers"] is None
              and ev["agrees_on_H"] is None and ev["normalisers_equal_1"] == 0 and ev["disagreement"] is None
              and ev["private_2eps"] == "undefined" and ev["violation_2eps"] is None and ev["epsilon"] is None
              and ev["enclosure"] is None and ev["binding"] is None and ev["witness"] == {"part": "a"},
              "no extension is stated, but one exists (or part (a) holds, or a fact about it is stated)")
         return CONFIRMED, 0, "no extension (some Z_D = 0) and part (a) re-decided as failing"
-    need(got is not None, "the stated extension exists, but recomputed some Z_D = 0")
+    need(not isinstance(got, int), "the stated extension exists, but recomputed some Z_D = 0")
+    need(ev["extension_note"] is None, "a note on an extension that is defined")
     A_rows, Z, M = got
     m = ev["mechanism"]
     need(m["name"] == f"BCSZ18 extension of {mh['name']}" and m["inputs"] == pts and m["outputs"] == mh["outputs"],
@@ -374,3 +406,23 @@ def check(c: dict):
         return _check_extension(c) if c["kind"] == "extension" else _check_best(c)
     except Refuted as e:
         return REFUTED, 0, str(e)
+
+
+def method_of(c: dict) -> str:
+    """The method the verdict rests on (the dispatcher refutes another, or a precision): ``EXACT_LP`` for
+    ``best_extension``; for ``extension`` exact rationals when the level and the mechanism on H are rational,
+    else the exact zero test with certified balls."""
+    ev = c["evidence"]
+    if c["kind"] == "best_extension":
+        return "EXACT_LP"
+    lv = ev["level"]
+    rational = lv["eps"] is None and _is_fraction(lv["R"]) and all(map(_is_fraction, ev["mech_on_H"]["values"]))
+    return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+
+
+def _is_fraction(text) -> bool:
+    try:
+        Fraction(text)
+    except (ValueError, TypeError, ZeroDivisionError):
+        return False
+    return True

@@ -13,6 +13,11 @@ from fractions import Fraction
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
+#: the evidence shape per kind (read by the dispatcher before any work); rows are sparse {"j": coefficient}
+EVIDENCE = {"infeasible": {"statement": "str", "A_eq": [("map", "str")], "b_eq": ["str"], "A_ub": [("map", "str")],
+                           "b_ub": ["str"], "names": ("?", ["str"]), "y": ["str"], "lam": ["str"],
+                           "combination": ["str"], "rhs": "str"}}
+
 
 def _rows(rows):
     return [{int(j): Fraction(a) for j, a in r.items()} for r in rows]
@@ -57,3 +62,8 @@ def check(c: dict):
         return REFUTED, n, "a valid Farkas vector proves infeasibility, but the verdict is not holds"
     return CONFIRMED, n, (f"Farkas vector: {len(A_eq)} equality and {len(A_ub)} inequality multipliers combine into "
                           f"w >= 0 on {n} variables with right-hand side {rhs} < 0: no x >= 0 solves the system")
+
+
+def method_of(c: dict) -> str:
+    """The method a infeasible certificate's verdict rests on (the dispatcher refutes another, or a precision)."""
+    return "EXACT_LP"

@@ -37,13 +37,15 @@ from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, sign, value
 from ._kernel import rational as _q
 from ._sturm import MAX_POLY_DEGREE
 from .ecp14 import check_lp
+from .privacy import EPSILON as _EPSILON
 from .privacy import MECH, METRIC, _Mech, pairs_of
 from .privacy import check as check_privacy
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
-# ----------------------------------------------------------------------------------------- the shape ----
+# ----------------------------------------------------------------------------------------- the shapes ----
 _LP = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
+#: the output metric as a full distance table over its points
 _DISTANCES = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
 _PARAMETRIC = {"denominator": "str", "x": ["str"], "dual_denominator": "str", "y": ["str"], "lam": ["str"]}
 TRADEOFF = {"inputs": ["str"], "outputs": ["str"], "metric": METRIC, "output": ("?", _DISTANCES), "f": "any",
@@ -51,8 +53,16 @@ TRADEOFF = {"inputs": ["str"], "outputs": ["str"], "metric": METRIC, "output": (
             "epsilon_bracket": ["str"], "t_lower": "?str", "s_lower": "?str", "lp_lower": ("?", _LP),
             "t_upper": "str", "s_upper": "str", "lp_upper": _LP, "mechanism": MECH, "polynomial": "?str",
             "parametric": ("?", _PARAMETRIC), "reason": "?str"}
-#: the evidence shape per kind ("any": the utility and exponential_bound shapes are stated on another branch)
-EVIDENCE = {"tradeoff": TRADEOFF, "utility": "any", "exponential_bound": "any"}
+#: the evidence shape per kind (read by the dispatcher before any work)
+EVIDENCE = {
+    "tradeoff": TRADEOFF,
+    "utility": {"mechanism": MECH, "output": ("?", _DISTANCES), "f": ("map", "str"), "sigma": [["str"]],
+                "gamma": "str", "delta": "str", "ball": "str", "masses": ("map", "str"), "worst": "str", "mass": "str",
+                "target": "str", "ball_outputs": ["str"]},
+    "exponential_bound": {"beta": "str", "output": ("?", _DISTANCES), "f": ("map", "str"), "lipschitz": "str",
+                          "lipschitz_pair": ("?", ["str"]), "lipschitz_pairs": [["str"]], "bound": "str",
+                          "bound_enclosure": ["str"], "epsilon": "?str", "enclosure": ("?", ["str"]),
+                          "attained": "?bool", "smallest": _EPSILON}}
 
 
 def _inside(s: Fraction, gamma: Fraction, ball: str) -> bool:
@@ -376,3 +386,21 @@ def check(c: dict):
                 "tradeoff": _check_tradeoff}[c["kind"]](c)
     except Refuted as e:
         return REFUTED, 0, str(e)
+
+
+def method_of(c: dict) -> str | None:
+    """The method a ``utility`` / ``exponential_bound`` verdict rests on (the dispatcher refutes another, or a
+    precision): exact rationals when the mechanism (and the nested level) is rational, else the exact zero test
+    with certified balls; ``None`` (not stated here) for ``tradeoff``."""
+    ev = c["evidence"]
+    if c["kind"] == "utility":
+        rational = all(isinstance(value(v), Fraction) for v in ev["mechanism"]["values"])
+    elif c["kind"] == "exponential_bound":
+        sm = ev["smallest"]
+        lv = sm["level"]
+        mech = _Mech(sm["mechanism"])
+        rational = all(isinstance(mech.val(i), Fraction) for i in range(len(mech.values))) and (
+            lv is None or (lv["eps"] is None and isinstance(value(lv["R"]), Fraction)))
+    else:
+        return None
+    return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"

@@ -20,6 +20,22 @@ from ._kernel import NotHere, _add, _mul, _neg, reduced_costs, sign, value
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
+# ----------------------------------------------------------------------------------------- the shape ----
+#: an exact LP solution: value, primal x, duals y (equalities) and lam (inequalities), exact numbers as text
+LP_SOLUTION = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
+#: a sparse constraint row {"j": coefficient}
+ROW = ("map", "str")
+#: the evidence shape per kind (read by the dispatcher before any work)
+EVIDENCE = {"lp": {
+    "statement": "str", "cost": ["str"], "A_eq": [ROW], "b_eq": ["str"], "A_ub": [ROW], "b_ub": ["str"],
+    "lp": LP_SOLUTION,
+    "parameter": ("?", {"atom": [("tuple", ["int", "str"])], "low": "?str", "high": "?str", "cost": ["str"],
+                        "value": "str", "y": ["str"], "lam": ["str"]}),
+    "vertex": "bool",
+    "unique": ("?", {"zero": ["int"], "tight": ["int"],
+                     "bounds": [{"j": "int", "lo_y": ["str"], "lo_lam": ["str"], "hi_y": ["str"],
+                                 "hi_lam": ["str"]}]})}}
+
 
 def _rows(rows):
     return [{int(j): Fraction(a) for j, a in r.items()} for r in rows]
@@ -217,3 +233,8 @@ def check(c: dict):
         detail += "; " + more
     ok = ok and c["verdict"] == "holds"
     return (CONFIRMED if ok else REFUTED), n, f"LP with {n} variables: {detail}"
+
+
+def method_of(c: dict) -> str:
+    """The method a lp certificate's verdict rests on (the dispatcher refutes another, or a precision)."""
+    return "EXACT_LP"

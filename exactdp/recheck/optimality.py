@@ -12,14 +12,22 @@ expected loss compared with the optimum.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from ._b_util import Refuted, need
 from ._kernel import NotHere, _add, _mul, _neg, check_codes, reduced_costs, sign, value
 from .ecp14 import _num, check_lp
 from .lp import _rank
+from .lp import LP_SOLUTION
+from .privacy import MECH
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+#: the evidence shape per kind (read by the dispatcher before any work)
+EVIDENCE = {"optimality": {"n": "int", "alpha": "str", "user": "str", "prior": ["str"], "loss": [["str"]],
+                           "lp": LP_SOLUTION, "unique": "?bool", "optimum": MECH, "remap": ("map", "str"),
+                           "geometric_loss": "str", "attains": "bool"}}
 
 
 def _user_lp(n, a, prior, loss) -> tuple[list, list, list, list, list]:
@@ -101,6 +109,24 @@ def check(c: dict):
         return REFUTED, 0, str(e)
 
 
+_USER = re.compile(r"^(?:(uniform prior), )?(absolute|squared|binary|table) loss$")
+_LOSSES = {"absolute": lambda i, r: abs(i - r), "squared": lambda i, r: (i - r) ** 2,
+           "binary": lambda i, r: int(i != r)}
+
+
+def _check_user_name(name: str, prior: list, loss: list) -> None:
+    """A user named the way the checker names its users states facts: a uniform prior, a GRS12 loss
+    (``|i - r|``, ``(i - r)^2``, ``[i != r]``).  Any other name is the caller's label for the carried prior and
+    loss (the claim shows it in parentheses after "the user")."""
+    m = _USER.match(name)
+    if m is None:
+        return
+    need(m.group(1) is None or len(set(prior)) == 1, f"the user is named {name!r}, but the prior is not uniform")
+    f = _LOSSES.get(m.group(2))
+    need(f is None or all(loss[i][r] == f(i, r) for i in range(len(loss)) for r in range(len(loss))),
+         f"the user is named {name!r}, but the loss is not that table")
+
+
 def _check(c: dict):
     ev = c["evidence"]
     n, a = ev["n"], Fraction(ev["alpha"])
@@ -110,6 +136,7 @@ def _check(c: dict):
     if not (0 < a < 1) or len(prior) != n + 1 or sum(prior) != 1 or any(p < 0 for p in prior) \
             or len(loss) != n + 1 or any(len(r) != n + 1 for r in loss):
         return REFUTED, 0, "the user or alpha is not well formed"
+    _check_user_name(ev["user"], prior, loss)
     rows = _user_lp(n, a, prior, loss)
     ok, detail = check_lp(*rows, ev["lp"])
     need(ok, detail)
@@ -140,3 +167,8 @@ def _check(c: dict):
         f"{'proved by the rank of the optimal face' if u else 'not decided'}; Bayes remap re-derived; remapped "
         f"geometric loss {g_loss if isinstance(g_loss, Fraction) else ev['geometric_loss']} "
         f"{'=' if attains else '!='} optimum")
+
+
+def method_of(c: dict) -> str:
+    """The method a optimality certificate's verdict rests on (the dispatcher refutes another, or a precision)."""
+    return "EXACT_LP"

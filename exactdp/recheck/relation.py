@@ -16,6 +16,9 @@ from ._kernel import NotHere, bernstein_nonneg, pl_add, pl_mul, pl_neg, poly_of,
 from ._kernel import _add, _neg
 
 _OK = {"=": {0}, "<=": {-1, 0}, "<": {-1}, ">=": {0, 1}, ">": {1}}
+#: the evidence shape per kind (read by the dispatcher before any work)
+EVIDENCE = {"relation": {"statement": "str", "lhs": "str", "rhs": "str", "relation": "str", "variable": "?str",
+                         "difference": "str", "failure_set": "?str", "sample_alpha": "?str"}}
 
 
 def _trim(p):
@@ -193,3 +196,17 @@ def _check(c: dict):
         raise NotHere("Bernstein subdivision did not separate the difference from 0")
     return ("confirmed" if r else "refuted"), 1, f"lhs {rel} rhs on [0, 1] " + \
         ("certified by Bernstein coefficients" if r else "FAILS")
+
+
+def method_of(c: dict) -> str:
+    """The method the verdict rests on (the dispatcher refutes another, or a precision): exact root isolation
+    for a relation for every alpha; for numbers exact rationals when the difference is rational, else the
+    exact zero test with certified balls."""
+    ev = c["evidence"]
+    if ev["variable"] is not None:
+        return "SYMBOLIC_ROOTS"
+    try:
+        Fraction(ev["difference"])
+    except (ValueError, ZeroDivisionError):
+        return "TRANSCENDENCE_BALLS"
+    return "RATIONAL"
