@@ -45,13 +45,16 @@ from fractions import Fraction
 from operator import mul
 
 import mpmath
+import numpy as np
 from mpmath import libmp
 from mpmath.ctx_iv import MPIntervalContext
+from threadpoolctl import threadpool_limits
 
-from ._kernel import NotHere, _div, _iv, level_factor
+from ._kernel import NotHere, _div, _iv, level_factor, value
 from ._kernel import check_codes as kernel_check_codes
 
-__all__ = ["quotient", "enclose_quotient", "Inverse", "certified_signs", "enclosed_solution", "Refuted", "short"]
+__all__ = ["quotient", "enclose_quotient", "Inverse", "approximate_solution", "certified_signs", "enclosed_solution",
+           "Refuted", "short"]
 
 _U = Fraction(1, 2**53)
 _ETA = Fraction(1, 2**1074)
@@ -123,6 +126,23 @@ def _fixed_factors(level: dict, values: list) -> list:
     return out
 
 
+def _grid_factors(level: dict, g) -> list:
+    """:func:`_fixed_factors` for a grid's distances: ``e^(-eps sqrt(s))`` (Euclidean) or ``e^(-eps s)`` straight
+    from the integer key ``s`` in the kernel's private interval context (a level written ``log(R)/D`` takes the
+    general route)."""
+    if level.get("eps") is None:
+        return _fixed_factors(level, g.values)
+    ctx = MPIntervalContext()
+    ctx.prec = _S + 40
+    eps = _iv(value(level["eps"]), ctx)
+    out = []
+    for s in g.keys:
+        d = ctx.sqrt(ctx.mpf(s)) if g.norm == "euclidean" else ctx.mpf(s)
+        a, b = ctx.exp(-(eps * d))._mpi_
+        out.append((libmp.to_int(libmp.mpf_shift(a, _S), "f"), libmp.to_int(libmp.mpf_shift(b, _S), "c")))
+    return out
+
+
 def _dyadics(data: dict, shape: int) -> tuple:
     """``(mantissas, exp)`` of ``{"exp": e, "mantissas": [...]}`` (value ``m 2^e``), checked."""
     e, m = data["exp"], data["mantissas"]
@@ -149,21 +169,61 @@ def _up_float(x: Fraction) -> float:
 
 class Inverse:
     """An approximate inverse ``R = M 2^exp`` (exact doubles) and the defect bounds ``g`` it was verified with
-    on a quotient enclosed by ``[Qlo, Qhi] 2^-S``."""
+    on a quotient enclosed by ``[Qlo, Qhi] 2^-S``.  Any ``R`` will do: its quality is measured, never assumed.
+
+    Examples
+    --------
+    >>> R = Inverse({"exp": -1, "mantissas": [[1, 0], [0, 2]]}, 2)
+    >>> R.array().tolist()
+    [[0.5, 0.0], [0.0, 1.0]]
+    """
 
     def __init__(self, data: dict, k: int):
         e, M = _dyadics(data, k)
-        if any(len(r) != k or not all(isinstance(v, int) and abs(v) < 2**53 for v in r) for r in M):
+        if any(not isinstance(r, list) or len(r) != k or not all(type(v) is int and abs(v) < 2**53 for v in r)
+               for r in M):
             raise Refuted("the approximate inverse is not a k x k matrix of integers below 2^53")
         if e < -1000 + 53 or e > 900:
             raise NotHere("the approximate inverse's scale is outside the double range")
         self.M, self.exp, self.k = M, e, k
-        self.Rf = [[math.ldexp(v, e) for v in row] for row in M]
-        self.absR = [[abs(v) for v in row] for row in self.Rf]
+        self._Rf = None
 
-    def verify(self, Qlo, Qhi) -> list:
-        """Exact upper bounds of the row sums of ``|I - R Q|`` (a k^3 float product, bounded)."""
-        return _defect_rows(self, Qlo, Qhi)
+    @classmethod
+    def of(cls, Qlo, Qhi, Qf=None) -> Inverse:
+        """An approximate inverse computed here (LAPACK, a guess that :meth:`verify` measures) of the midpoint
+        of ``[Qlo, Qhi] 2^-S``; :class:`NotHere` when that midpoint is singular in floating point.
+
+        Examples
+        --------
+        >>> R = Inverse.of([[2 * 2**_S, 0], [0, 4 * 2**_S]], [[2 * 2**_S, 0], [0, 4 * 2**_S]])
+        >>> R.array().tolist()
+        [[0.5, 0.0], [0.0, 0.25]]
+        """
+        Qf = _midpoints(Qlo, Qhi) if Qf is None else Qf
+        with threadpool_limits(limits=1, user_api="blas"):
+            try:
+                Rf = np.linalg.inv(Qf)
+            except np.linalg.LinAlgError:
+                raise NotHere("the quotient is singular in floating point") from None
+        top = float(np.abs(Rf).max()) if Rf.size else 1.0
+        if not math.isfinite(top) or top == 0:
+            raise NotHere("the quotient is singular in floating point")
+        e = math.frexp(top)[1] - 52
+        M = np.rint(np.ldexp(Rf, -e)).astype(np.int64)
+        out = cls.__new__(cls)                  # built here: integers below 2^53 by construction
+        out.M, out.exp, out.k, out._Rf = M.tolist(), e, len(Qlo), None
+        return out
+
+    def array(self):
+        """``R`` as a float64 array (exact: every entry is an integer below ``2^53`` times ``2^exp``)."""
+        if self._Rf is None:
+            self._Rf = np.ldexp(np.array(self.M, dtype=np.float64).reshape(self.k, self.k), self.exp)
+        return self._Rf
+
+    def verify(self, Qlo, Qhi, Qf=None) -> list:
+        """Exact upper bounds of the row sums of ``|I - R Q|`` (a k^3 float product, bounded); ``Qf`` the
+        midpoints (:func:`_midpoints`) when already computed."""
+        return _defect_rows(self, Qlo, Qhi, Qf)
 
     def verify_near(self, g_ref: list, ref: tuple, Qlo, Qhi) -> list:
         """The same bounds for a nearby ``Q`` from those of a reference ``Q_ref`` (enclosed by ``ref``):
@@ -171,7 +231,54 @@ class Inverse:
         rlo, rhi = ref
         w = [_up_float(Fraction(sum(max(h - l2, h2 - l) for l, h, l2, h2 in zip(a, b, c, d)), 2**_S))
              for a, b, c, d in zip(Qlo, Qhi, rlo, rhi)]
-        return [g + _up_dot(ar, w) for g, ar in zip(g_ref, self.absR)]
+        absR = np.abs(self.array()).tolist()
+        return [g + _up_dot(ar, w) for g, ar in zip(g_ref, absR)]
+
+
+def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2) -> dict:
+    """An approximate solution ``y~`` of ``Q y = rhs_q`` (``Q`` the midpoint of ``[Qlo, Qhi] 2^-S``) as exact
+    dyadics ``{"exp": e, "mantissas": [...]}``, computed here: ``R rhs`` refined by ``steps`` rounds of
+    ``y~ += R (rhs - Q y~)`` with the residual exact.  A guess: :func:`enclosed_solution` bounds its error.
+
+    Examples
+    --------
+    >>> one = 2**_S
+    >>> R = Inverse({"exp": -1, "mantissas": [[1, 0], [0, 1]]}, 2)
+    >>> c = approximate_solution([[2 * one, 0], [0, 2 * one]], [[2 * one, 0], [0, 2 * one]], R, [Fraction(1), 3])
+    >>> [Fraction(int(m), 2**-c["exp"]) for m in c["mantissas"]]
+    [Fraction(1, 2), Fraction(3, 2)]
+    """
+    k = R.k
+    b = [Fraction(v) for v in rhs_q]
+    den = math.lcm(*(v.denominator for v in b))
+    ye = -(_S + 1)                              # y~ = Y 2^ye
+    Rf = R.array()
+    bf = np.array([float(v) for v in b])
+    with threadpool_limits(limits=1, user_api="blas"):
+        y0 = Rf @ bf
+    if not np.isfinite(y0).all():
+        raise NotHere("the approximate solution overflows")
+    Y = [int(v) for v in np.rint(np.ldexp(y0, -ye)).astype(object)]
+    two = 2 ** (_S + 1)
+    mid = [[lo + hi for lo, hi in zip(rl, rh)] for rl, rh in zip(Qlo, Qhi)]
+    for _ in range(steps):
+        # r 2^(ye - S - 1) den = b den 2^(S + 1 - ye) ... exactly: residual of the midpoint system, scaled
+        N = [v.numerator * (den // v.denominator) * two * 2**-ye - sum(map(mul, row, Y)) * den
+             for v, row in zip(b, mid)]
+        r = np.array([_to_float(v, ye - _S - 1, den) for v in N])     # the residual, rounded to doubles
+        with threadpool_limits(limits=1, user_api="blas"):
+            d = Rf @ r
+        Y = [y + int(v) for y, v in zip(Y, np.rint(np.ldexp(d, -ye)).astype(object))]
+    return {"exp": ye, "mantissas": [str(v) for v in Y]}
+
+
+def _to_float(v: int, e: int, den: int) -> float:
+    """The double nearest ``v 2^e / den`` (0.0 below the double range)."""
+    q = Fraction(v, den * 2**-e) if e < 0 else Fraction(v * 2**e, den)
+    try:
+        return float(q)
+    except OverflowError:
+        raise NotHere("a residual beyond the double range") from None
 
 
 def enclose_quotient(level: dict, values: list, k: int, counts: list) -> tuple:
@@ -225,31 +332,48 @@ def short(x: Fraction) -> str:
     return mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 3)
 
 
-def _defect_rows(R: Inverse, Qlo, Qhi) -> list:
-    """Exact upper bounds ``g_i`` of the row sums of ``|I - R Q|`` (module docstring, step 3)."""
-    k, Rf, absR = R.k, R.Rf, R.absR
+def _midpoints(Qlo, Qhi):
+    """The doubles nearest the midpoints ``(lo + hi) 2^-(S+1)`` (correctly rounded integer division)."""
     two = 2 ** (_S + 1)
-    Qf = [[(lo + hi) / two for lo, hi in zip(rl, rh)] for rl, rh in zip(Qlo, Qhi)]
-    QT = list(zip(*Qf))
+    return np.array([[(lo + hi) / two for lo, hi in zip(rl, rh)] for rl, rh in zip(Qlo, Qhi)], dtype=np.float64)
+
+
+def _defect_rows(R: Inverse, Qlo, Qhi, Qf=None) -> list:
+    """Exact upper bounds ``g_i`` of the row sums of ``|I - R Q|`` (module docstring, step 3).
+
+    The one ``k^3`` step, ``C = fl(R Qf)``, is numpy's (BLAS, single-threaded); its error is bounded for any
+    order of summation and with or without fused multiply-adds (Higham, Thm. 3.1 and sec. 2.6)."""
+    k = R.k
+    two = 2 ** (_S + 1)
+    Qf = _midpoints(Qlo, Qhi) if Qf is None else Qf
     # dQ 1: half-widths of the enclosure plus the rounding of each midpoint to a double (Qf >= 0)
-    q1 = [_up_fsum(r) for r in Qf]
+    q1 = [_up_fsum(r) for r in Qf.tolist()]
     dq1 = [Fraction(sum(hi - lo for lo, hi in zip(rl, rh)), two) + 2 * _U * q + 2 * k * _ETA
            for rl, rh, q in zip(Qlo, Qhi, q1)]
-    q1f = [_up_float(v) for v in q1]
-    dq1f = [_up_float(v) for v in dq1]
+    q1f = np.array([_up_float(v) for v in q1])
+    dq1f = np.array([_up_float(v) for v in dq1])
+    Rf = R.array()
+    with threadpool_limits(limits=1, user_api="blas"):
+        C = Rf @ Qf
+        absR = np.abs(Rf)
+        a1 = absR @ q1f                            # |R_i| . (|Qf| 1), each bounded below
+        a2 = absR @ dq1f                           # |R_i| . (dQ 1)
+    diag = np.diagonal(C).copy()
+    if not ((diag >= 0.5) & (diag <= 2.0)).all():
+        raise NotHere("the approximate inverse is too far from Q^-1 (a diagonal of R Q outside [1/2, 2])")
+    D = np.abs(C)
+    np.fill_diagonal(D, 1.0 - diag)               # exact (Sterbenz)
+    D = np.abs(D)
+    s = D.sum(axis=1)
+    # a float sum (or dot product) of k non-negative terms, in any order: exact <= fl / (1 - gamma_k) + k eta
     gamma = Fraction(k, 2**53 - k)
+    up = 1 / (1 - gamma)
     g = []
-    for i in range(k):
-        Ri = Rf[i]
-        c = [_DOT(map(mul, Ri, col)) for col in QT]
-        cii = c[i]
-        if not 0.5 <= cii <= 2.0:
-            raise NotHere("the approximate inverse is too far from Q^-1 (a diagonal of R Q outside [1/2, 2])")
-        c[i] = 1.0 - cii                      # exact (Sterbenz)
-        t = _up_fsum(abs(v) for v in c)
-        c[i] = cii
-        t += 2 * _U * _up_fsum(abs(v) for v in c)
-        t += gamma * _up_dot(absR[i], q1f) + _up_dot(absR[i], dq1f) + 2 * k * k * _ETA
+    for si, ai, bi in zip(s.tolist(), a1.tolist(), a2.tolist()):
+        t = Fraction(si) * up                                       # sum_j |delta_ij - c_ij|
+        t += gamma * (Fraction(ai) * up + k * _ETA)                 # |c - R Qf| <= gamma_k |R| |Qf| ...
+        t += 2 * k * k * _ETA                                       # ... + 2k eta (underflow), per entry
+        t += Fraction(bi) * up + k * _ETA                           # |R| |Q - Qf|
         g.append(t)
     return g
 
@@ -258,19 +382,65 @@ def _residual_bound(Qlo, Qhi, Y, ye, M, re, rhs_q) -> list:
     """Exact upper bounds of ``|R (b - Q y~)|_i`` for every ``Q`` in the enclosure."""
     k = len(Y)
     # Q y~ in [mid2 -/+ rad2] 2^(ye - S - 1), exactly
-    absY = [abs(v) for v in Y]
+    ymax = max(map(abs, Y), default=0)
     mid2 = [sum(map(mul, [lo + hi for lo, hi in zip(rl, rh)], Y)) for rl, rh in zip(Qlo, Qhi)]
-    rad2 = [sum(map(mul, [hi - lo for lo, hi in zip(rl, rh)], absY)) for rl, rh in zip(Qlo, Qhi)]
+    # sum_B (hi - lo) |Y_B| <= max |Y| sum_B (hi - lo): k^2 small-integer additions instead of products
+    rad2 = [(sum(rh) - sum(rl)) * ymax for rl, rh in zip(Qlo, Qhi)]
     b = [Fraction(v) for v in rhs_q]
     den = math.lcm(*(v.denominator for v in b))
     sh = _S + 1 - ye                            # scale: everything times 2^sh * den
     if sh < 0:
         raise NotHere("an approximate solution coarser than the enclosure of Q")
     N = [v.numerator * (den // v.denominator) * 2**sh - m * den for v, m in zip(b, mid2)]
-    Rad = [r * den for r in rad2]
+    rmax = max(rad2, default=0) * den
     scale = Fraction(2) ** re / (den * 2**sh)
     out = []
     for row in M:
-        s = abs(sum(map(mul, row, N))) + sum(map(mul, map(abs, row), Rad))
+        s = abs(sum(map(mul, row, N))) + sum(map(abs, row)) * rmax      # sum_j |R_ij| Rad_j <= |R_i| max Rad
         out.append(s * scale)
     return out
+
+
+def solve_grid(spec: dict, level: dict, rhs_q: tuple, lo_level: dict | None = None) -> dict:
+    """The verified solve of ``Q y = rhs_q`` on the orbit quotient of a described unit grid (:mod:`._grid`),
+    everything computed here: ``Q`` enclosed from the grid's definition, ``R`` and ``y~`` by floating point (a
+    guess), then Rump's bound (module docstring, step 3).  With ``lo_level`` the same ``R`` is verified at a
+    second level by the perturbation bound (both ends of a threshold bracket).
+
+    Returns ``{"grid", "k", "ys", "errs", "beta"}`` (and ``"lo": (ys, errs, beta)`` with ``lo_level``); the
+    last few results are kept (a tight certificate and the utility comparison at its level solve one system).
+
+    Examples
+    --------
+    >>> out = solve_grid({"kind": "grid", "shape": [2, 2], "norm": "manhattan"}, {"eps": "1"}, (Fraction(1),))
+    >>> y, err = out["ys"][0], out["errs"][0]         # z = 1 / (1 + 2/e + 1/e^2) = 0.5344...
+    >>> round(float(y), 10), err < Fraction(1, 10**25)
+    (0.5344466454, True)
+    """
+    from ._grid import Grid
+
+    key = (repr(spec), repr(sorted(level.items())), tuple(rhs_q), repr(sorted(lo_level.items())) if lo_level else None)
+    hit = _SOLVES.get(key)
+    if hit is not None:
+        return hit
+    g = Grid(spec)
+    if len(rhs_q) != g.k:
+        raise Refuted("the right-hand side is not one value per orbit")
+    Qlo, Qhi = g.quotient(_grid_factors(level, g))
+    Qf = _midpoints(Qlo, Qhi)
+    R = Inverse.of(Qlo, Qhi, Qf)
+    gv = R.verify(Qlo, Qhi, Qf)
+    ys, errs, beta = enclosed_solution(Qlo, Qhi, R, gv, approximate_solution(Qlo, Qhi, R, list(rhs_q)), list(rhs_q))
+    out = {"grid": g, "k": g.k, "ys": ys, "errs": errs, "beta": beta}
+    if lo_level is not None:
+        Llo, Lhi = g.quotient(_grid_factors(lo_level, g))
+        gl = R.verify_near(gv, (Qlo, Qhi), Llo, Lhi)
+        out["lo"] = enclosed_solution(Llo, Lhi, R, gl, approximate_solution(Llo, Lhi, R, list(rhs_q)), list(rhs_q))
+    if len(_SOLVES) >= 8:
+        _SOLVES.pop(next(iter(_SOLVES)))
+    _SOLVES[key] = out
+    return out
+
+
+#: the last verified grid solves (inputs -> results derived here; never anything read from a certificate)
+_SOLVES: dict = {}

@@ -1,0 +1,153 @@
+"""A unit grid re-derived from its definition, and the quotient of its symmetry orbits (structured re-check).
+
+A certificate about a metric too large to carry its distance matrix (ECP14 sec. 7.2: the 100 x 100 grid,
+10^8 distances) may instead *describe* the metric: ``{"kind": "grid", "shape": [R, C], "norm": ...}`` is
+the ``R x C`` grid of unit step, points labelled ``"r,c"`` in row-major order, with
+
+* ``euclidean``: ``d = sqrt(dr^2 + dc^2)`` (the kernel works with the integer ``dr^2 + dc^2``),
+* ``chebyshev``: ``d = max(|dr|, |dc|)``,
+* ``manhattan``: ``d = |dr| + |dc|``.
+
+Nothing is read from the checker: the distances are computed here as integers from the definition.
+
+**The partition is derived, not trusted.**  The maps ``(r, c) -> (R-1-r, c)`` and ``(r, c) -> (r, C-1-c)``
+(and, on a square grid, ``(r, c) -> (c, r)``) preserve ``|dr|`` and ``|dc|`` up to swapping them, so each is
+an isometry of all three norms.  The orbits of the group they generate form an *equitable* partition: if
+``a' = g a`` for an isometry ``g`` that maps every orbit ``B`` onto itself, then ``b -> g b`` is a bijection of
+``B`` with ``d(a', g b) = d(a, b)``, so ``a`` and ``a'`` see the same multiset of distances into ``B``
+(C. Godsil and G. Royle, *Algebraic Graph Theory*, Springer 2001, sec. 9.3: the orbits of any group of
+automorphisms form an equitable partition).  No point-by-point check is then needed; the quotient
+``Q[A][B] = sum_{b in B} phi(d(a, b))`` is summed from one representative ``a`` per orbit (``k n`` distances
+instead of ``n^2``).
+
+**Exact sums from float64 limbs.**  Each ``phi`` is enclosed by integers ``lo <= 2^S phi <= hi`` (the kernel's
+intervals); the integers are cut into three base-``2^37`` digits (limbs), and each limb of ``Q[A][B]`` is a sum
+of at most 8 limbs (an orbit has at most 8 points), below ``2^40``: every such float64 sum is an exact integer
+(below ``2^53``), whatever the order numpy adds in.  The limbs are recombined into Python integers, so
+``Qlo <= 2^S Q <= Qhi`` holds exactly.
+
+Imports only the standard library, numpy and this package's kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._kernel import NotHere
+
+__all__ = ["Grid", "MAX_GRID_POINTS"]
+
+#: largest grid re-derived here (the quotient's k x n distances; k ~ n/8)
+MAX_GRID_POINTS = 40_000
+_NORMS = ("euclidean", "chebyshev", "manhattan")
+#: bits of one limb, and limbs per fixed-point integer (3 * 37 = 111 >= S + 1)
+_LIMB = 37
+_NLIMBS = 3
+
+
+class Grid:
+    """The unit grid a certificate describes, checked (``ValueError`` on a malformed description).
+
+    Examples
+    --------
+    >>> g = Grid({"kind": "grid", "shape": [3, 3], "norm": "euclidean"})
+    >>> g.n, g.k, g.points[:3], g.description
+    (9, 3, ['0,0', '0,1', '0,2'], '3 x 3 grid, euclidean distance')
+    >>> g.cell_of
+    [0, 1, 0, 1, 2, 1, 0, 1, 0]
+    >>> g.values
+    ['sqrt(0)', 'sqrt(1)', 'sqrt(2)', 'sqrt(4)', 'sqrt(5)', 'sqrt(8)']
+    """
+
+    def __init__(self, spec):
+        if not isinstance(spec, dict) or spec.get("kind") != "grid" or set(spec) != {"kind", "shape", "norm"}:
+            raise ValueError("a grid description is {'kind': 'grid', 'shape': [R, C], 'norm': ...}")
+        shape, norm = spec["shape"], spec["norm"]
+        if not (isinstance(shape, list) and len(shape) == 2 and all(type(v) is int and v >= 1 for v in shape)):
+            raise ValueError(f"a grid shape is two integers >= 1, got {shape!r}")
+        if norm not in _NORMS:
+            raise ValueError(f"a grid norm is one of {_NORMS}, got {norm!r}")
+        R, C = shape
+        if R * C > MAX_GRID_POINTS:
+            raise NotHere(f"a grid of {R * C} points is above this kernel's {MAX_GRID_POINTS}")
+        self.R, self.C, self.norm, self.n = R, C, norm, R * C
+        self.description = f"{R} x {C} grid, {norm} distance"
+        self.points = [f"{r},{c}" for r in range(R) for c in range(C)]
+        # distance keys: dr^2 + dc^2 (euclidean), max (chebyshev), sum (manhattan), for every offset
+        dr, dc = np.meshgrid(np.arange(R), np.arange(C), indexing="ij")
+        keys = self._key(dr, dc)
+        self.keys = [int(v) for v in np.unique(keys)]
+        self.values = [f"sqrt({v})" if norm == "euclidean" else str(v) for v in self.keys]
+        self._code = np.full(int(keys.max()) + 1, -1, dtype=np.int64)
+        self._code[self.keys] = np.arange(len(self.keys))
+        # orbits of the reflections (and the transpose on a square): fold, then sort on a square
+        rr, cc = np.divmod(np.arange(self.n), C)
+        fr, fc = np.minimum(rr, R - 1 - rr), np.minimum(cc, C - 1 - cc)
+        if R == C:
+            fr, fc = np.minimum(fr, fc), np.maximum(fr, fc)
+        folded = fr * C + fc
+        reps, first, cell = np.unique(folded, return_index=True, return_inverse=True)
+        # number the cells in the order of their first point (so the numbering is the row-major one)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        self.cell_of = [int(v) for v in rank[cell]]
+        self.k = len(reps)
+        self.rep = [int(v) for v in np.asarray(first)[order]]          # the first point of each cell
+        self._rr, self._cc = rr, cc
+        self._cell = np.asarray(self.cell_of, dtype=np.int64)
+
+    def _key(self, dr, dc):
+        if self.norm == "euclidean":
+            return dr * dr + dc * dc
+        return np.maximum(dr, dc) if self.norm == "chebyshev" else dr + dc
+
+    def same_partition(self, cell_of) -> bool:
+        """Is ``cell_of`` (a list of cell indices per point) this grid's orbit partition, up to numbering?"""
+        if not isinstance(cell_of, list) or len(cell_of) != self.n or any(type(v) is not int for v in cell_of):
+            return False
+        pairs = set(zip(self.cell_of, cell_of))
+        return len(pairs) == self.k == len({b for _, b in pairs})
+
+    def quotient(self, factors: list) -> tuple:
+        """``(Qlo, Qhi)``: integers with ``Qlo <= 2^S Q <= Qhi`` entrywise, ``factors[c] = (lo, hi)`` the enclosure
+        of ``2^S phi`` for the distance ``values[c]`` (module docstring).
+
+        Examples
+        --------
+        >>> g = Grid({"kind": "grid", "shape": [2, 2], "norm": "manhattan"})
+        >>> g.quotient([(8, 8), (2, 3), (1, 1)])         # one cell: 1 + 2 phi(1) + phi(2)
+        ([[13]], [[15]])
+        """
+        k, n = self.k, self.n
+        if len(factors) != len(self.values):
+            raise ValueError("one enclosure per distance value")
+        base = 1 << _LIMB
+        limbs = np.zeros((2, _NLIMBS, len(factors)), dtype=np.float64)
+        for c, pair in enumerate(factors):
+            for s, v in enumerate(pair):
+                if not 0 <= v < base ** _NLIMBS:
+                    raise NotHere("a factor outside the fixed-point range")
+                for j in range(_NLIMBS - 1, -1, -1):
+                    v, limbs[s, j, c] = divmod(v, base)
+        out = np.zeros((2, _NLIMBS, k, k), dtype=np.float64)
+        chunk = max(1, 2**19 // n)
+        for start in range(0, k, chunk):
+            reps = self.rep[start:start + chunk]
+            rr = np.asarray([self._rr[a] for a in reps])[:, None]
+            cc = np.asarray([self._cc[a] for a in reps])[:, None]
+            codes = self._code[self._key(np.abs(self._rr[None, :] - rr), np.abs(self._cc[None, :] - cc))]
+            idx = (np.arange(len(reps))[:, None] * k + self._cell[None, :]).ravel()
+            for s in range(2):
+                for j in range(_NLIMBS):
+                    w = limbs[s, j][codes].ravel()
+                    out[s, j, start:start + len(reps)] = np.bincount(idx, weights=w, minlength=len(reps) * k) \
+                        .reshape(len(reps), k)
+        if out.max(initial=0.0) >= 2.0**52:
+            raise NotHere("a limb sum beyond the exact float range")      # cannot happen: orbits have <= 8 points
+        Q = []
+        for s in range(2):
+            L = [out[s, j].astype(np.int64).tolist() for j in range(_NLIMBS)]
+            Q.append([[(a << 2 * _LIMB) + (b << _LIMB) + c for a, b, c in zip(r0, r1, r2)]
+                      for r0, r1, r2 in zip(*L)])
+        return Q[0], Q[1]
