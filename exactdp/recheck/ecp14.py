@@ -27,9 +27,31 @@ from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_fa
 from ._grid import Grid
 from ._verified import (Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient,
                         solve_grid)
-from .privacy import _Mech
+from .privacy import LEVEL, MECH, _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+# ----------------------------------------------------------------------------------------- the shape ----
+#: the evidence of each kind, read strictly by the dispatcher before any work (:mod:`._schema`); a hint
+#: (``verified``, ``ends``: the checker's float solve, re-verified here or not used) is ``"any"``
+DIST = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
+GRID = {"kind": "str", "shape": ["int"], "norm": "str"}
+LP = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
+TIGHT = {"description": "str", "level": LEVEL, "regime": "str", "distances": ("?", DIST), "route": "str",
+         "z": ("?", ["str"]), "exact": "bool", "negative": ["str"], "rank": "?int", "lp": ("?", LP),
+         "mechanism": ("?", MECH), "cells": "?int", "verified": "any", "metric": ("?", GRID)}
+REGULAR = {"description": "str", "level": LEVEL, "regime": "str", "prior": ["str"], "distances": ("?", DIST),
+           "route": "str", "zero_at": ["str"], "mu": ("?", ["str"]), "exact": "bool", "gamma": ("?", ["str"]),
+           "negative": ["str"], "lp": ("?", LP), "verified": "any", "metric": ("?", GRID)}
+THRESHOLD = {"description": "str", "route": "str", "distances": ("?", DIST), "lo": "?str", "hi": "?str",
+             "lo_rational": "?str", "hi_rational": "?str", "exact": "?str", "exact_failure_set": "?str",
+             "negative_at_lo": "?str", "ends": "any", "metric": ("?", GRID)}
+LEAKAGE = {"mechanism": MECH, "prior": ["str"], "max_utility": "str", "max_prior": "str", "ratio": "str",
+           "leakage_bits": "str", "enclosure": ["str"]}
+# remap: output label -> {input label: probability}, labels chosen by the user (checked in _check_theorem4)
+THEOREM4 = {"mechanism": MECH, "level": LEVEL, "distances": ("?", DIST), "variables": "int", "lp_value": "str",
+            "remap": "any"}
+EVIDENCE = {"tight": TIGHT, "regular": REGULAR, "threshold": THRESHOLD, "leakage": LEAKAGE, "theorem4": THEOREM4}
 
 
 def _check_metric(dist: dict) -> None:

@@ -32,6 +32,13 @@ from ._verified import Inverse, Refuted, enclose_quotient, enclosed_solution, qu
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
+#: the evidence, read strictly by the dispatcher before any work (:mod:`._schema`).  ``metric`` (a grid or a
+#: path) and ``other_params`` (per mechanism) are unions the spec language does not state: :func:`_distances`,
+#: :class:`._grid.Grid` and :func:`_other` check them field by field; ``tight`` is a hint
+EVIDENCE = {"utility_comparison": {"description": "str", "eps": "str", "metric": "any",
+                                   "points": "int", "cells": "int", "tight": "any", "tight_utility": ["str"],
+                                   "other": "str", "other_params": "any", "other_utility": ["str"], "margin": "str"}}
+
 #: largest grid side re-derived here (planar Laplace)
 MAX_SIDE = 200
 #: largest metric whose distance matrix is rebuilt here (n^2 codes) for the tight-constraints half
