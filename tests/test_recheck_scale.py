@@ -71,6 +71,11 @@ def test_limb_quotient_equals_exact_integer_sums(shape, norm):
     k, counts, _ = quotient(codes, g.cell_of, [Fraction(1)] * g.n, len(g.values))
     assert k == g.k
     assert (Qlo, Qhi) == enclose_quotient(level, g.values, k, counts)
+    # the midpoints summed from the limbs are within 3u of the exact ones (the bound _defect_rows uses)
+    for row_lo, row_hi, row_f in zip(Qlo, Qhi, g.midpoints.tolist()):
+        for lo, hi, f in zip(row_lo, row_hi, row_f):
+            mid = Fraction(lo + hi, 2 ** (_S + 1))
+            assert abs(Fraction(f) - mid) <= 3 * Fraction(1, 2**53) * Fraction(f)
 
 
 def test_grid_descriptions_refused():

@@ -145,9 +145,30 @@ class Grid:
                         .reshape(len(reps), k)
         if out.max(initial=0.0) >= 2.0**52:
             raise NotHere("a limb sum beyond the exact float range")      # cannot happen: orbits have <= 8 points
-        Q = []
-        for s in range(2):
-            L = [out[s, j].astype(np.int64).tolist() for j in range(_NLIMBS)]
-            Q.append([[(a << 2 * _LIMB) + (b << _LIMB) + c for a, b, c in zip(r0, r1, r2)]
-                      for r0, r1, r2 in zip(*L)])
-        return Q[0], Q[1]
+        L = out.astype(np.uint64)                  # exact: integers below 2^52
+        Qlo, Qhi = _combine(L[0]), _combine(L[1])
+        # the midpoints (lo + hi) 2^-(S+1) as doubles from the limbs: each term exact, two roundings (|err| <= 3u|Qf|)
+        M = out[0] + out[1]
+        self.midpoints = M[0] * 2.0**-_LIMB + M[1] * 2.0**(-2 * _LIMB) + M[2] * 2.0**(-3 * _LIMB)
+        return Qlo, Qhi
+
+
+def _combine(L) -> list:
+    """``a 2^74 + b 2^37 + c`` (limbs ``L = (a, b, c)``, unsigned, ``a < 2^52``, ``b, c < 2^40``) as Python integers,
+    row by row: packed into two 64-bit words with exact carries, then read by :meth:`int.from_bytes`."""
+    a, b, c = L
+    lo_b = b & np.uint64((1 << 27) - 1)
+    w0 = c + (lo_b << np.uint64(37))           # below 2^64 + 2^40: may wrap once
+    carry = (w0 < c).astype(np.uint64)
+    w1 = (b >> np.uint64(27)) + carry + (a << np.uint64(10))
+    k = a.shape[1]
+    words = np.empty(a.shape + (2,), dtype="<u8")
+    words[..., 0], words[..., 1] = w0, w1
+    raw = words.tobytes()
+    frm = int.from_bytes
+    out = []
+    step = 16 * k
+    for r in range(a.shape[0]):
+        row = raw[r * step:(r + 1) * step]
+        out.append([frm(row[i:i + 16], "little") for i in range(0, step, 16)])
+    return out

@@ -235,7 +235,7 @@ class Inverse:
         return [g + _up_dot(ar, w) for g, ar in zip(g_ref, absR)]
 
 
-def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2) -> dict:
+def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2, mid=None) -> dict:
     """An approximate solution ``y~`` of ``Q y = rhs_q`` (``Q`` the midpoint of ``[Qlo, Qhi] 2^-S``) as exact
     dyadics ``{"exp": e, "mantissas": [...]}``, computed here: ``R rhs`` refined by ``steps`` rounds of
     ``y~ += R (rhs - Q y~)`` with the residual exact.  A guess: :func:`enclosed_solution` bounds its error.
@@ -260,7 +260,7 @@ def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2) -> d
         raise NotHere("the approximate solution overflows")
     Y = [int(v) for v in np.rint(np.ldexp(y0, -ye)).astype(object)]
     two = 2 ** (_S + 1)
-    mid = [[lo + hi for lo, hi in zip(rl, rh)] for rl, rh in zip(Qlo, Qhi)]
+    mid = _sums(Qlo, Qhi) if mid is None else mid
     for _ in range(steps):
         # r 2^(ye - S - 1) den = b den 2^(S + 1 - ye) ... exactly: residual of the midpoint system, scaled
         N = [v.numerator * (den // v.denominator) * two * 2**-ye - sum(map(mul, row, Y)) * den
@@ -309,7 +309,7 @@ def certified_signs(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) ->
     return signs, beta
 
 
-def enclosed_solution(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) -> tuple:
+def enclosed_solution(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list, mid=None) -> tuple:
     """``(ys, errs, beta)``: exact rationals with ``|y_i - ys_i| <= errs_i`` for the exact solution ``y`` of
     ``Q y = rhs_q`` and every ``Q`` in the enclosure (module docstring, step 3: ``errs_i = |R r|_i + g_i delta``).
     Raises :class:`NotHere` when ``beta = max g >= 1``, :class:`Refuted` on a malformed ``y~``."""
@@ -321,7 +321,7 @@ def enclosed_solution(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) 
     beta = max(g)
     if beta >= 1:
         raise NotHere(f"the approximate inverse does not verify: ||I - R Q||_inf <= {short(beta)} is not < 1")
-    Rr = _residual_bound(Qlo, Qhi, Y, ye, R.M, R.exp, rhs_q)
+    Rr = _residual_bound(Qlo, Qhi, Y, ye, R.M, R.exp, rhs_q, mid)
     delta = max(Rr) / (1 - beta)
     scale = Fraction(2) ** ye
     return [Fraction(v) * scale for v in Y], [Rr[i] + g[i] * delta for i in range(k)], beta
@@ -348,8 +348,9 @@ def _defect_rows(R: Inverse, Qlo, Qhi, Qf=None) -> list:
     Qf = _midpoints(Qlo, Qhi) if Qf is None else Qf
     # dQ 1: half-widths of the enclosure plus the rounding of each midpoint to a double (Qf >= 0)
     q1 = [_up_fsum(r) for r in Qf.tolist()]
-    dq1 = [Fraction(sum(hi - lo for lo, hi in zip(rl, rh)), two) + 2 * _U * q + 2 * k * _ETA
-           for rl, rh, q in zip(Qlo, Qhi, q1)]
+    # (a midpoint correctly rounded, or summed from three exact limbs: |mid - Qf| <= 3u |Qf|; never underflowing
+    # below 2^-111, and 2k eta covers it anyway)
+    dq1 = [Fraction(sum(rh) - sum(rl), two) + 3 * _U * q + 2 * k * _ETA for rl, rh, q in zip(Qlo, Qhi, q1)]
     q1f = np.array([_up_float(v) for v in q1])
     dq1f = np.array([_up_float(v) for v in dq1])
     Rf = R.array()
@@ -378,12 +379,17 @@ def _defect_rows(R: Inverse, Qlo, Qhi, Qf=None) -> list:
     return g
 
 
-def _residual_bound(Qlo, Qhi, Y, ye, M, re, rhs_q) -> list:
+def _sums(Qlo, Qhi) -> list:
+    """``lo + hi`` entrywise (``2^(S+1)`` times the midpoints, exactly)."""
+    return [[lo + hi for lo, hi in zip(rl, rh)] for rl, rh in zip(Qlo, Qhi)]
+
+
+def _residual_bound(Qlo, Qhi, Y, ye, M, re, rhs_q, mid=None) -> list:
     """Exact upper bounds of ``|R (b - Q y~)|_i`` for every ``Q`` in the enclosure."""
     k = len(Y)
     # Q y~ in [mid2 -/+ rad2] 2^(ye - S - 1), exactly
     ymax = max(map(abs, Y), default=0)
-    mid2 = [sum(map(mul, [lo + hi for lo, hi in zip(rl, rh)], Y)) for rl, rh in zip(Qlo, Qhi)]
+    mid2 = [sum(map(mul, row, Y)) for row in (_sums(Qlo, Qhi) if mid is None else mid)]
     # sum_B (hi - lo) |Y_B| <= max |Y| sum_B (hi - lo): k^2 small-integer additions instead of products
     rad2 = [(sum(rh) - sum(rl)) * ymax for rl, rh in zip(Qlo, Qhi)]
     b = [Fraction(v) for v in rhs_q]
@@ -427,15 +433,16 @@ def solve_grid(spec: dict, level: dict, rhs_q: tuple, lo_level: dict | None = No
     if len(rhs_q) != g.k:
         raise Refuted("the right-hand side is not one value per orbit")
     Qlo, Qhi = g.quotient(_grid_factors(level, g))
-    Qf = _midpoints(Qlo, Qhi)
+    Qf, mid = g.midpoints, _sums(Qlo, Qhi)
     R = Inverse.of(Qlo, Qhi, Qf)
     gv = R.verify(Qlo, Qhi, Qf)
-    ys, errs, beta = enclosed_solution(Qlo, Qhi, R, gv, approximate_solution(Qlo, Qhi, R, list(rhs_q)), list(rhs_q))
+    b = list(rhs_q)
+    ys, errs, beta = enclosed_solution(Qlo, Qhi, R, gv, approximate_solution(Qlo, Qhi, R, b, mid=mid), b, mid)
     out = {"grid": g, "k": g.k, "ys": ys, "errs": errs, "beta": beta}
     if lo_level is not None:
         Llo, Lhi = g.quotient(_grid_factors(lo_level, g))
-        gl = R.verify_near(gv, (Qlo, Qhi), Llo, Lhi)
-        out["lo"] = enclosed_solution(Llo, Lhi, R, gl, approximate_solution(Llo, Lhi, R, list(rhs_q)), list(rhs_q))
+        gl, mid = R.verify_near(gv, (Qlo, Qhi), Llo, Lhi), _sums(Llo, Lhi)
+        out["lo"] = enclosed_solution(Llo, Lhi, R, gl, approximate_solution(Llo, Lhi, R, b, mid=mid), b, mid)
     if len(_SOLVES) >= 8:
         _SOLVES.pop(next(iter(_SOLVES)))
     _SOLVES[key] = out
