@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernel import NotHere
+from ._kernel import NotHere, need
 
 __all__ = ["Grid", "MAX_GRID_POINTS"]
 
-#: largest grid re-derived here (the quotient's k x n distances; k ~ n/8)
-MAX_GRID_POINTS = 40_000
+#: largest grid re-derived here: the quotient has k ~ n/8 cells and is held as 2 k^2 Python integers (about 0.4 GB
+#: at this limit, a 128 x 128 grid); ECP14 sec. 7.2's 100 x 100 grid is 10,000 points
+MAX_GRID_POINTS = 16_384
 _NORMS = ("euclidean", "chebyshev", "manhattan")
 #: bits of one limb, and limbs per fixed-point integer (3 * 37 = 111 >= S + 1)
 _LIMB = 37
@@ -68,8 +69,7 @@ class Grid:
         if norm not in _NORMS:
             raise ValueError(f"a grid norm is one of {_NORMS}, got {norm!r}")
         R, C = shape
-        if R * C > MAX_GRID_POINTS:
-            raise NotHere(f"a grid of {R * C} points is above this kernel's {MAX_GRID_POINTS}")
+        need(R * C <= MAX_GRID_POINTS, f"a grid of {R * C} points is above this kernel's {MAX_GRID_POINTS}")
         self.R, self.C, self.norm, self.n = R, C, norm, R * C
         self.description = f"{R} x {C} grid, {norm} distance"
         self.points = [f"{r},{c}" for r in range(R) for c in range(C)]

@@ -2,7 +2,11 @@
 
 ECP14 Def. 3: ``phi_yy' = e^(-eps d(y, y'))``.  The certificate carries the full distance matrix, a partition
 ``cell_of`` of the points, an approximate solution ``y~`` of the quotient system (exact dyadics) and an
-approximate inverse ``R`` of the quotient (exact dyadics).  Nothing of it is trusted:
+approximate inverse ``R`` of the quotient (exact dyadics).  Nothing of it is trusted.  A certificate too large
+to carry them (ECP14 sec. 7.2: 10,000 points, a 1,275-cell quotient) describes a unit grid instead; then the
+distances and the partition (the orbits of the grid's symmetries) are derived in :mod:`._grid`, and ``R`` and
+``y~`` are computed here by floating point (:meth:`Inverse.of`, :func:`approximate_solution`: guesses -- any
+will do, step 3 measures them; :func:`solve_grid`):
 
 1. **The partition** (:func:`quotient`).  The codes must be symmetric (so ``Phi`` is), ``b`` constant on cells,
    and the partition *equitable*: for every cell pair ``(A, B)`` each point of ``A`` sees the same multiset of
@@ -17,29 +21,29 @@ approximate inverse ``R`` of the quotient (exact dyadics).  Nothing of it is tru
    ``[Qlo, Qhi] 2^-S``, summed in exact integers.
 3. **Rump's verification** (S. M. Rump, "Verification methods", Acta Numerica 19 (2010), Thm. 10.5; see also
    N. J. Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., 2002, Thm. 3.1 and sec. 2.1).
-   With ``Qf`` the double nearest to the midpoint of each entry, ``C = fl(R Qf)`` is computed in IEEE double
-   (each entry a dot product of correctly rounded products, summed by Python's ``sum`` -- recursive
-   summation up to CPython 3.11 -- or :func:`math.fsum` from 3.12 on, where ``sum`` changed its algorithm).
-   Either way ``|c_ij - (R Qf)_ij| <= 2u|c_ij| + gamma_k sum_l |R_il| |Qf_lj| + 2k eta`` with
+   With ``Qf`` a double near the midpoint of each entry (``|mid - Qf| <= 3u |Qf|``), ``C = fl(R Qf)`` is
+   computed by numpy (BLAS, one thread) in IEEE double.  Whatever order the dot products are summed in, with
+   or without fused multiply-adds, ``|c_ij - (R Qf)_ij| <= gamma_k sum_l |R_il| |Qf_lj| + 2k eta`` with
    ``u = 2^-53``, ``gamma_k = k u / (1 - k u)``, ``eta = 2^-1074`` (underflow of a product; Higham's model
-   ``fl(xy) = xy(1 + d) + e``).  ``|1 - c_ii|`` is exact when ``1/2 <= c_ii <= 2`` (Sterbenz; required).
+   ``fl(xy) = xy(1 + d) + e``, Thm. 3.1 / eq. (3.5) "for any order of evaluation", sec. 2.6 for the FMA).
+   ``|1 - c_ii|`` is exact when ``1/2 <= c_ii <= 2`` (Sterbenz; required).
    With ``|Q - Qf| <= dQ`` entrywise (the enclosure's half-width plus the rounding of the midpoint),
    the row sums of ``|I - R Q|`` are bounded by
-   ``g_i = sum_j |d_ij - c_ij| + 2u sum_j |c_ij| + gamma_k |R_i| (|Qf| 1) + |R_i| (dQ 1) + 2k^2 eta``.
-   Every such sum of non-negative doubles is bounded above in exact rationals (``math.fsum`` is correctly
-   rounded: ``S <= fsum (1 + 2^-51)``; a sum of products: ``S <= fsum (1 + 2^-50) + 2k eta``).
+   ``g_i = sum_j |d_ij - c_ij| + gamma_k |R_i| (|Qf| 1) + |R_i| (dQ 1) + 2k^2 eta``.
+   Every such float sum (or dot product) of ``k`` non-negative doubles ``S`` is bounded above in exact
+   rationals by ``fl(S) / (1 - gamma_k)`` (plus ``k eta`` for products), again for any order of summation.
    If ``beta = max g_i < 1``, ``Q`` is nonsingular and, for the exact solution ``y``,
    ``|y - y~| <= |R r| + g delta`` componentwise with ``delta = ||R r||_inf / (1 - beta)``, where the residual
    ``r = b - Q y~`` is enclosed in exact integer arithmetic from ``[Qlo, Qhi]`` and ``R r`` is bounded exactly.
    A sign is certified when ``|y~_i|`` exceeds that bound; otherwise the coordinate is not decided here.
 
-Imports only the standard library, mpmath and this package's kernel.
+Imports only the standard library, mpmath, numpy (float products bounded as above, and float guesses),
+threadpoolctl and this package's kernel.
 """
 
 from __future__ import annotations
 
 import math
-import sys
 from collections import Counter
 from fractions import Fraction
 from operator import mul
@@ -58,8 +62,6 @@ __all__ = ["quotient", "enclose_quotient", "Inverse", "approximate_solution", "c
 
 _U = Fraction(1, 2**53)
 _ETA = Fraction(1, 2**1074)
-#: the float dot product whose error is bounded above (see the module docstring)
-_DOT = sum if sys.version_info < (3, 12) else math.fsum
 #: bits of the fixed-point enclosure of Q
 _S = 110
 
@@ -248,8 +250,9 @@ def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2, mid=
     >>> [Fraction(int(m), 2**-c["exp"]) for m in c["mantissas"]]
     [Fraction(1, 2), Fraction(3, 2)]
     """
-    k = R.k
     b = [Fraction(v) for v in rhs_q]
+    if len(b) != R.k:
+        raise Refuted("the right-hand side and the quotient differ in size")
     den = math.lcm(*(v.denominator for v in b))
     ye = -(_S + 1)                              # y~ = Y 2^ye
     Rf = R.array()
@@ -386,7 +389,6 @@ def _sums(Qlo, Qhi) -> list:
 
 def _residual_bound(Qlo, Qhi, Y, ye, M, re, rhs_q, mid=None) -> list:
     """Exact upper bounds of ``|R (b - Q y~)|_i`` for every ``Q`` in the enclosure."""
-    k = len(Y)
     # Q y~ in [mid2 -/+ rad2] 2^(ye - S - 1), exactly
     ymax = max(map(abs, Y), default=0)
     mid2 = [sum(map(mul, row, Y)) for row in (_sums(Qlo, Qhi) if mid is None else mid)]
