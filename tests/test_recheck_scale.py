@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import copy
+import random
 from collections import Counter
 from fractions import Fraction
 
@@ -23,7 +24,7 @@ from exactdp.exact.level import Level
 from exactdp.metrics import grid, path
 from exactdp.recheck import recheck
 from exactdp.recheck._grid import Grid
-from exactdp.recheck._verified import _S, Inverse, _fixed_factors, enclose_quotient, quotient
+from exactdp.recheck._verified import _S, Inverse, ListQ, _fixed_factors, enclose_quotient, quotient
 
 SHAPES = [(1, 1), (1, 4), (3, 3), (4, 4), (3, 5), (5, 5), (6, 4)]
 
@@ -64,18 +65,31 @@ def test_limb_quotient_equals_exact_integer_sums(shape, norm):
     g = Grid({"kind": "grid", "shape": list(shape), "norm": norm})
     level = {"eps": "7/10"}
     F = _fixed_factors(level, g.values)
-    Qlo, Qhi = g.quotient(F)
+    LQ = g.enclosure(F)
+    Qlo, Qhi = LQ.lists()
     # the kernel's cell-by-cell route over the full distance matrix (exact Python integers)
     index = {v: i for i, v in enumerate(g.keys)}
     codes = [[index[v] for v in row] for row in _keys(*shape, norm)]
     k, counts, _ = quotient(codes, g.cell_of, [Fraction(1)] * g.n, len(g.values))
     assert k == g.k
-    assert (Qlo, Qhi) == enclose_quotient(level, g.values, k, counts)
+    assert (Qlo, Qhi) == enclose_quotient(level, g.values, k, counts) == g.quotient(F)
     # the midpoints summed from the limbs are within 3u of the exact ones (the bound _defect_rows uses)
-    for row_lo, row_hi, row_f in zip(Qlo, Qhi, g.midpoints.tolist()):
+    for row_lo, row_hi, row_f in zip(Qlo, Qhi, LQ.midpoints().tolist()):
         for lo, hi, f in zip(row_lo, row_hi, row_f):
             mid = Fraction(lo + hi, 2 ** (_S + 1))
             assert abs(Fraction(f) - mid) <= 3 * Fraction(1, 2**53) * Fraction(f)
+    # the integer quantities the verification reads, against the plain lists
+    LL = ListQ(Qlo, Qhi)
+    assert LQ.widths() == LL.widths()
+    rng = random.Random(k)
+    for bits in (1, 60, 130):
+        Y = [rng.randrange(-(2**bits), 2**bits) for _ in range(k)]
+        assert LQ.mid_dot(Y) == LL.mid_dot(Y)
+    other = g.enclosure(_fixed_factors({"eps": "71/100"}, g.values))
+    exact = LL.near(ListQ(*other.lists()))
+    bound = LQ.near(other)
+    # an upper bound, loose only by borrows between limbs (< 2^77 per entry, i.e. below 2^-33 at scale 2^-S)
+    assert all(e <= b <= e + k * 2**77 for e, b in zip(exact, bound))
 
 
 def test_grid_descriptions_refused():

@@ -35,7 +35,7 @@ import numpy as np
 
 from ._kernel import NotHere, need
 
-__all__ = ["Grid", "MAX_GRID_POINTS"]
+__all__ = ["Grid", "LimbQ", "MAX_GRID_POINTS"]
 
 #: largest grid re-derived here: the quotient has k ~ n/8 cells and is held as 2 k^2 Python integers (about 0.4 GB
 #: at this limit, a 128 x 128 grid); ECP14 sec. 7.2's 100 x 100 grid is 10,000 points
@@ -109,16 +109,9 @@ class Grid:
         pairs = set(zip(self.cell_of, cell_of))
         return len(pairs) == self.k == len({b for _, b in pairs})
 
-    def quotient(self, factors: list) -> tuple:
-        """``(Qlo, Qhi)``: integers with ``Qlo <= 2^S Q <= Qhi`` entrywise, ``factors[c] = (lo, hi)`` the enclosure
-        of ``2^S phi`` for the distance ``values[c]`` (module docstring).
-
-        Examples
-        --------
-        >>> g = Grid({"kind": "grid", "shape": [2, 2], "norm": "manhattan"})
-        >>> g.quotient([(8, 8), (2, 3), (1, 1)])         # one cell: 1 + 2 phi(1) + phi(2)
-        ([[13]], [[15]])
-        """
+    def enclosure(self, factors: list) -> LimbQ:
+        """The quotient enclosure: integers ``Qlo <= 2^S Q <= Qhi`` entrywise (as limbs, :class:`LimbQ`),
+        ``factors[c] = (lo, hi)`` the enclosure of ``2^S phi`` for the distance ``values[c]`` (module docstring)."""
         k, n = self.k, self.n
         if len(factors) != len(self.values):
             raise ValueError("one enclosure per distance value")
@@ -145,12 +138,90 @@ class Grid:
                         .reshape(len(reps), k)
         if out.max(initial=0.0) >= 2.0**52:
             raise NotHere("a limb sum beyond the exact float range")      # cannot happen: orbits have <= 8 points
-        L = out.astype(np.uint64)                  # exact: integers below 2^52
-        Qlo, Qhi = _combine(L[0]), _combine(L[1])
-        # the midpoints (lo + hi) 2^-(S+1) as doubles from the limbs: each term exact, two roundings (|err| <= 3u|Qf|)
-        M = out[0] + out[1]
-        self.midpoints = M[0] * 2.0**-_LIMB + M[1] * 2.0**(-2 * _LIMB) + M[2] * 2.0**(-3 * _LIMB)
-        return Qlo, Qhi
+        return LimbQ(out.astype(np.int64))
+
+    def quotient(self, factors: list) -> tuple:
+        """``(Qlo, Qhi)`` of :meth:`enclosure` as lists of Python integers.
+
+        Examples
+        --------
+        >>> g = Grid({"kind": "grid", "shape": [2, 2], "norm": "manhattan"})
+        >>> g.quotient([(8, 8), (2, 3), (1, 1)])         # one cell: 1 + 2 phi(1) + phi(2)
+        ([[13]], [[15]])
+        """
+        return self.enclosure(factors).lists()
+
+
+class LimbQ:
+    """``[Qlo, Qhi] 2^-S`` held as three base-``2^37`` limbs per entry (int64 arrays ``(2, 3, k, k)``), with what
+    the verification needs of it computed exactly in integers without forming ``k^2`` Python integers
+    (the interface of :class:`._verified.ListQ`).
+
+    Examples
+    --------
+    >>> g = Grid({"kind": "grid", "shape": [2, 2], "norm": "manhattan"})
+    >>> Q = g.enclosure([(8, 8), (2, 3), (1, 1)])
+    >>> Q.widths(), Q.mid_dot([5]), Q.lists()
+    ([2], [140], ([[13]], [[15]]))
+    """
+
+    def __init__(self, L):
+        self.L, self.k = L, L.shape[-1]
+        M = (L[0] + L[1]).astype(np.float64)         # lo + hi per limb: below 2^42, exact
+        # (lo + hi) 2^-(S+1) as doubles: each term exact, two roundings (|err| <= 3u |Qf|)
+        self._Qf = M[0] * 2.0**-_LIMB + M[1] * 2.0**(-2 * _LIMB) + M[2] * 2.0**(-3 * _LIMB)
+
+    def midpoints(self):
+        """Doubles within ``3u`` of the midpoints."""
+        return self._Qf
+
+    def _rows(self, parts) -> list:
+        """``sum_j parts[j] 2^(37 (2 - j))`` per row, ``parts[j]`` row sums (int64 arrays)."""
+        return [(int(a) << 2 * _LIMB) + (int(b) << _LIMB) + int(c) for a, b, c in zip(*(p.tolist() for p in parts))]
+
+    def widths(self) -> list:
+        """``sum_B (hi - lo)[A][B]`` per row ``A`` (exact integers)."""
+        D = self.L[1] - self.L[0]                     # per limb, |D| < 2^41: row sums exact in int64
+        return self._rows([D[j].sum(axis=1) for j in range(_NLIMBS)])
+
+    def mid_dot(self, Y: list) -> list:
+        """``sum_B (lo + hi)[A][B] Y_B`` per row ``A``, exactly: limbs of 21 bits times limbs of 28 bits of
+        ``max(Y, 0)`` and ``max(-Y, 0)``, summed over at most ``2^11`` cells in int64 (below ``2^60``)."""
+        k = self.k
+        if k > 2048:
+            raise NotHere("a quotient above 2048 cells")
+        P = [max(v, 0) for v in Y]
+        N = [max(-v, 0) for v in Y]
+        T = max(1, -(-max(max(P), max(N), 1).bit_length() // 28))
+        mask = (1 << 28) - 1
+        YL = np.array([[(v >> (28 * t)) & mask for t in range(T)] for v in P + N], dtype=np.int64)
+        YL = np.concatenate([YL[:k], YL[k:]], axis=1)           # k x 2T: the limbs of P, then of N
+        M = self.L[0] + self.L[1]
+        out = [0] * k
+        for j in range(_NLIMBS):
+            for h, part in ((21, M[j] >> 21), (0, M[j] & ((1 << 21) - 1))):
+                prod = (part @ YL).tolist()
+                shift = _LIMB * (_NLIMBS - 1 - j) + h
+                for A, row in enumerate(prod):
+                    v = 0
+                    for t in range(T - 1, -1, -1):
+                        v = (v << 28) + row[t] - row[T + t]
+                    out[A] += v << shift
+        return out
+
+    def near(self, other) -> list:
+        """Upper bounds of ``sum_B max(hi - lo', hi' - lo)`` per row (``other`` the primed enclosure):
+        ``max(...) = |M - M'|/2 + (w + w')/2`` with ``M = lo + hi``, ``w = hi - lo``, and ``|M - M'|`` bounded
+        limb by limb (loose by the borrows between limbs, below ``2^77`` per entry: ``2^-33`` at scale
+        ``2^-S``, which only widens the perturbation bound of a threshold bracket's second end)."""
+        E = np.abs((self.L[0] + self.L[1]) - (other.L[0] + other.L[1]))
+        absE = self._rows([E[j].sum(axis=1) for j in range(_NLIMBS)])
+        return [(e + w + w2 + 1) // 2 for e, w, w2 in zip(absE, self.widths(), other.widths())]
+
+    def lists(self) -> tuple:
+        """``(Qlo, Qhi)`` as lists of Python integers."""
+        L = self.L.astype(np.uint64)
+        return _combine(L[0]), _combine(L[1])
 
 
 def _combine(L) -> list:

@@ -191,7 +191,7 @@ class Inverse:
         self._Rf = None
 
     @classmethod
-    def of(cls, Qlo, Qhi, Qf=None) -> Inverse:
+    def of(cls, Qlo, Qhi=None) -> Inverse:
         """An approximate inverse computed here (LAPACK, a guess that :meth:`verify` measures) of the midpoint
         of ``[Qlo, Qhi] 2^-S``; :class:`NotHere` when that midpoint is singular in floating point.
 
@@ -201,7 +201,8 @@ class Inverse:
         >>> R.array().tolist()
         [[0.5, 0.0], [0.0, 0.25]]
         """
-        Qf = _midpoints(Qlo, Qhi) if Qf is None else Qf
+        Q = _enc(Qlo, Qhi)
+        Qf = Q.midpoints()
         with threadpool_limits(limits=1, user_api="blas"):
             try:
                 Rf = np.linalg.inv(Qf)
@@ -213,7 +214,7 @@ class Inverse:
         e = math.frexp(top)[1] - 52
         M = np.rint(np.ldexp(Rf, -e)).astype(np.int64)
         out = cls.__new__(cls)                  # built here: integers below 2^53 by construction
-        out.M, out.exp, out.k, out._Rf = M.tolist(), e, len(Qlo), None
+        out.M, out.exp, out.k, out._Rf = M.tolist(), e, Q.k, None
         return out
 
     def array(self):
@@ -222,22 +223,22 @@ class Inverse:
             self._Rf = np.ldexp(np.array(self.M, dtype=np.float64).reshape(self.k, self.k), self.exp)
         return self._Rf
 
-    def verify(self, Qlo, Qhi, Qf=None) -> list:
-        """Exact upper bounds of the row sums of ``|I - R Q|`` (a k^3 float product, bounded); ``Qf`` the
-        midpoints (:func:`_midpoints`) when already computed."""
-        return _defect_rows(self, Qlo, Qhi, Qf)
+    def verify(self, Qlo, Qhi=None) -> list:
+        """Exact upper bounds of the row sums of ``|I - R Q|`` (a k^3 float product, bounded); ``Qlo`` may be an
+        enclosure object (:class:`ListQ`, :class:`._grid.LimbQ`) with ``Qhi`` omitted."""
+        return _defect_rows(self, _enc(Qlo, Qhi))
 
-    def verify_near(self, g_ref: list, ref: tuple, Qlo, Qhi) -> list:
-        """The same bounds for a nearby ``Q`` from those of a reference ``Q_ref`` (enclosed by ``ref``):
-        ``|I - R Q| <= |I - R Q_ref| + |R| |Q - Q_ref|`` entrywise -- k^2 work instead of k^3."""
-        rlo, rhi = ref
-        w = [_up_float(Fraction(sum(max(h - l2, h2 - l) for l, h, l2, h2 in zip(a, b, c, d)), 2**_S))
-             for a, b, c, d in zip(Qlo, Qhi, rlo, rhi)]
+    def verify_near(self, g_ref: list, ref, Qlo, Qhi=None) -> list:
+        """The same bounds for a nearby ``Q`` from those of a reference ``Q_ref`` (enclosed by ``ref``, a pair
+        of lists or an enclosure object): ``|I - R Q| <= |I - R Q_ref| + |R| |Q - Q_ref|`` entrywise -- k^2 work
+        instead of k^3."""
+        refQ = ref if isinstance(ref, _ENCLOSURES) else ListQ(*ref)
+        w = [_up_float(Fraction(v, 2**_S)) for v in _enc(Qlo, Qhi).near(refQ)]
         absR = np.abs(self.array()).tolist()
         return [g + _up_dot(ar, w) for g, ar in zip(g_ref, absR)]
 
 
-def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2, mid=None) -> dict:
+def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2) -> dict:
     """An approximate solution ``y~`` of ``Q y = rhs_q`` (``Q`` the midpoint of ``[Qlo, Qhi] 2^-S``) as exact
     dyadics ``{"exp": e, "mantissas": [...]}``, computed here: ``R rhs`` refined by ``steps`` rounds of
     ``y~ += R (rhs - Q y~)`` with the residual exact.  A guess: :func:`enclosed_solution` bounds its error.
@@ -263,11 +264,10 @@ def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2, mid=
         raise NotHere("the approximate solution overflows")
     Y = [int(v) for v in np.rint(np.ldexp(y0, -ye)).astype(object)]
     two = 2 ** (_S + 1)
-    mid = _sums(Qlo, Qhi) if mid is None else mid
+    Q = _enc(Qlo, Qhi)
     for _ in range(steps):
         # r 2^(ye - S - 1) den = b den 2^(S + 1 - ye) ... exactly: residual of the midpoint system, scaled
-        N = [v.numerator * (den // v.denominator) * two * 2**-ye - sum(map(mul, row, Y)) * den
-             for v, row in zip(b, mid)]
+        N = [v.numerator * (den // v.denominator) * two * 2**-ye - m * den for v, m in zip(b, Q.mid_dot(Y))]
         r = np.array([_to_float(v, ye - _S - 1, den) for v in N])     # the residual, rounded to doubles
         with threadpool_limits(limits=1, user_api="blas"):
             d = Rf @ r
@@ -312,7 +312,7 @@ def certified_signs(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) ->
     return signs, beta
 
 
-def enclosed_solution(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list, mid=None) -> tuple:
+def enclosed_solution(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) -> tuple:
     """``(ys, errs, beta)``: exact rationals with ``|y_i - ys_i| <= errs_i`` for the exact solution ``y`` of
     ``Q y = rhs_q`` and every ``Q`` in the enclosure (module docstring, step 3: ``errs_i = |R r|_i + g_i delta``).
     Raises :class:`NotHere` when ``beta = max g >= 1``, :class:`Refuted` on a malformed ``y~``."""
@@ -324,7 +324,7 @@ def enclosed_solution(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list, 
     beta = max(g)
     if beta >= 1:
         raise NotHere(f"the approximate inverse does not verify: ||I - R Q||_inf <= {short(beta)} is not < 1")
-    Rr = _residual_bound(Qlo, Qhi, Y, ye, R.M, R.exp, rhs_q, mid)
+    Rr = _residual_bound(_enc(Qlo, Qhi), Y, ye, R.M, R.exp, rhs_q)
     delta = max(Rr) / (1 - beta)
     scale = Fraction(2) ** ye
     return [Fraction(v) * scale for v in Y], [Rr[i] + g[i] * delta for i in range(k)], beta
@@ -341,19 +341,19 @@ def _midpoints(Qlo, Qhi):
     return np.array([[(lo + hi) / two for lo, hi in zip(rl, rh)] for rl, rh in zip(Qlo, Qhi)], dtype=np.float64)
 
 
-def _defect_rows(R: Inverse, Qlo, Qhi, Qf=None) -> list:
+def _defect_rows(R: Inverse, Q) -> list:
     """Exact upper bounds ``g_i`` of the row sums of ``|I - R Q|`` (module docstring, step 3).
 
     The one ``k^3`` step, ``C = fl(R Qf)``, is numpy's (BLAS, single-threaded); its error is bounded for any
     order of summation and with or without fused multiply-adds (Higham, Thm. 3.1 and sec. 2.6)."""
     k = R.k
     two = 2 ** (_S + 1)
-    Qf = _midpoints(Qlo, Qhi) if Qf is None else Qf
+    Qf = Q.midpoints()
     # dQ 1: half-widths of the enclosure plus the rounding of each midpoint to a double (Qf >= 0)
     q1 = [_up_fsum(r) for r in Qf.tolist()]
     # (a midpoint correctly rounded, or summed from three exact limbs: |mid - Qf| <= 3u |Qf|; never underflowing
     # below 2^-111, and 2k eta covers it anyway)
-    dq1 = [Fraction(sum(rh) - sum(rl), two) + 3 * _U * q + 2 * k * _ETA for rl, rh, q in zip(Qlo, Qhi, q1)]
+    dq1 = [Fraction(w, two) + 3 * _U * q + 2 * k * _ETA for w, q in zip(Q.widths(), q1)]
     q1f = np.array([_up_float(v) for v in q1])
     dq1f = np.array([_up_float(v) for v in dq1])
     Rf = R.array()
@@ -382,18 +382,63 @@ def _defect_rows(R: Inverse, Qlo, Qhi, Qf=None) -> list:
     return g
 
 
-def _sums(Qlo, Qhi) -> list:
-    """``lo + hi`` entrywise (``2^(S+1)`` times the midpoints, exactly)."""
-    return [[lo + hi for lo, hi in zip(rl, rh)] for rl, rh in zip(Qlo, Qhi)]
+class ListQ:
+    """``[Qlo, Qhi] 2^-S`` as lists of Python integers, with what the verification needs of it (exactly)."""
+
+    def __init__(self, Qlo, Qhi):
+        if len(Qlo) != len(Qhi):
+            raise Refuted("the enclosure's two ends differ in size")
+        self.lo, self.hi, self.k = Qlo, Qhi, len(Qlo)
+        self._sums = None
+        self._Qf = None
+
+    def sums(self) -> list:
+        """``lo + hi`` entrywise (``2^(S+1)`` times the midpoints, exactly)."""
+        if self._sums is None:
+            self._sums = [[lo + hi for lo, hi in zip(rl, rh)] for rl, rh in zip(self.lo, self.hi)]
+        return self._sums
+
+    def midpoints(self):
+        """The doubles nearest the midpoints (correctly rounded integer division)."""
+        if self._Qf is None:
+            self._Qf = _midpoints(self.lo, self.hi)
+        return self._Qf
+
+    def widths(self) -> list:
+        """``sum_B (hi - lo)[A][B]`` per row."""
+        return [sum(rh) - sum(rl) for rl, rh in zip(self.lo, self.hi)]
+
+    def mid_dot(self, Y: list) -> list:
+        """``sum_B (lo + hi)[A][B] Y_B`` per row."""
+        return [sum(map(mul, row, Y)) for row in self.sums()]
+
+    def near(self, other: ListQ) -> list:
+        """``sum_B max(hi - lo', hi' - lo)`` per row."""
+        return [sum(max(h - l2, h2 - l) for l, h, l2, h2 in zip(a, b, c, d))
+                for a, b, c, d in zip(self.lo, self.hi, other.lo, other.hi)]
 
 
-def _residual_bound(Qlo, Qhi, Y, ye, M, re, rhs_q, mid=None) -> list:
+def _enclosures() -> tuple:
+    from ._grid import LimbQ
+    return (ListQ, LimbQ)
+
+
+def _enc(Qlo, Qhi):
+    """The enclosure object of ``(Qlo, Qhi)`` lists, or ``Qlo`` itself when it is one (``Qhi`` None)."""
+    if Qhi is None:
+        if not isinstance(Qlo, _ENCLOSURES):
+            raise TypeError("an enclosure object or two integer matrices")
+        return Qlo
+    return ListQ(Qlo, Qhi)
+
+
+def _residual_bound(Q, Y, ye, M, re, rhs_q) -> list:
     """Exact upper bounds of ``|R (b - Q y~)|_i`` for every ``Q`` in the enclosure."""
     # Q y~ in [mid2 -/+ rad2] 2^(ye - S - 1), exactly
     ymax = max(map(abs, Y), default=0)
-    mid2 = [sum(map(mul, row, Y)) for row in (_sums(Qlo, Qhi) if mid is None else mid)]
+    mid2 = Q.mid_dot(Y)
     # sum_B (hi - lo) |Y_B| <= max |Y| sum_B (hi - lo): k^2 small-integer additions instead of products
-    rad2 = [(sum(rh) - sum(rl)) * ymax for rl, rh in zip(Qlo, Qhi)]
+    rad2 = [w * ymax for w in Q.widths()]
     b = [Fraction(v) for v in rhs_q]
     den = math.lcm(*(v.denominator for v in b))
     sh = _S + 1 - ye                            # scale: everything times 2^sh * den
@@ -434,22 +479,25 @@ def solve_grid(spec: dict, level: dict, rhs_q: tuple, lo_level: dict | None = No
     g = Grid(spec)
     if len(rhs_q) != g.k:
         raise Refuted("the right-hand side is not one value per orbit")
-    Qlo, Qhi = g.quotient(_grid_factors(level, g))
-    Qf, mid = g.midpoints, _sums(Qlo, Qhi)
-    R = Inverse.of(Qlo, Qhi, Qf)
-    gv = R.verify(Qlo, Qhi, Qf)
+    Q = g.enclosure(_grid_factors(level, g))
+    R = Inverse.of(Q)
+    gv = R.verify(Q)
     b = list(rhs_q)
-    ys, errs, beta = enclosed_solution(Qlo, Qhi, R, gv, approximate_solution(Qlo, Qhi, R, b, mid=mid), b, mid)
+    ys, errs, beta = enclosed_solution(Q, None, R, gv, approximate_solution(Q, None, R, b), b)
     out = {"grid": g, "k": g.k, "ys": ys, "errs": errs, "beta": beta}
     if lo_level is not None:
-        Llo, Lhi = g.quotient(_grid_factors(lo_level, g))
-        gl, mid = R.verify_near(gv, (Qlo, Qhi), Llo, Lhi), _sums(Llo, Lhi)
-        out["lo"] = enclosed_solution(Llo, Lhi, R, gl, approximate_solution(Llo, Lhi, R, b, mid=mid), b, mid)
+        L = g.enclosure(_grid_factors(lo_level, g))
+        gl = R.verify_near(gv, Q, L)
+        out["lo"] = enclosed_solution(L, None, R, gl, approximate_solution(L, None, R, b), b)
     if len(_SOLVES) >= 8:
         _SOLVES.pop(next(iter(_SOLVES)))
     _SOLVES[key] = out
     return out
 
 
+_ENCLOSURES: tuple = ()
+
 #: the last verified grid solves (inputs -> results derived here; never anything read from a certificate)
 _SOLVES: dict = {}
+
+_ENCLOSURES = _enclosures()
