@@ -250,9 +250,10 @@ def test_malformed_evidence_is_refuted_not_a_crash(grid_cmp):
         assert re.search(match, r.detail), (match, r.detail)
 
 
-def test_without_the_inverse_the_tight_half_is_not_checkable(grid_cmp, monkeypatch):
+def test_without_the_inverse_a_grid_is_rederived(grid_cmp, monkeypatch):
     # a quotient above the carried-inverse cap (as the 1,275-cell 100 x 100 grid of ECP14 sec. 7.2): made here
-    # by lowering the cap, so the tight certificate carries no y~ and no R
+    # by lowering the cap, so the tight certificate carries no y~ and no R.  On a described grid the re-check
+    # derives the orbit quotient and the whole verified solve itself (issue 19)
     from exactdp.theory import regular
     monkeypatch.setattr(regular, "MAX_CARRIED_INVERSE", 2)
     m = grid((6, 6), "euclidean")
@@ -260,12 +261,19 @@ def test_without_the_inverse_the_tight_half_is_not_checkable(grid_cmp, monkeypat
     c = compare_utilities("2", tc, "planar-laplace", {"side": 6})
     assert c.holds is True and c.evidence.tight["inverse"] is None and c.evidence.cells == 6
     r = recheck(c.to_json())
-    assert r.status == "not checkable" and "too large" in r.detail and "planar-laplace utility was re-derived" \
-        in r.detail
-    # and dropping the inverse from a confirmed certificate does not let a forged tight utility through
+    assert r.status == "confirmed" and "symmetry orbits" in r.detail, r.detail
+    # dropping the inverse from a confirmed certificate does not let a forged tight utility through
     j = grid_cmp[2].to_json()
     j["evidence"]["tight"]["inverse"] = None
-    assert recheck(j).status == "not checkable"
+    assert recheck(j).status == "confirmed"
+    lo, hi = (Fraction(v) for v in j["evidence"]["tight_utility"])
+    forged = _forge(j, tight_utility=[str(lo + Fraction(1, 10**6)), str(hi + Fraction(1, 10**6))],
+                    margin=str(lo + Fraction(1, 10**6) - Fraction(j["evidence"]["other_utility"][1])))
+    r = recheck(forged)
+    assert r.status == "refuted" and "not inside the stated" in r.detail, r.detail
+    # a partition other than the symmetry orbits (a hint) is not used by this route
+    odd = _forge(j, tight={**j["evidence"]["tight"], "cell_of": list(range(36))}, cells=36)
+    assert recheck(odd).status == "not checkable"
 
 
 def _reach_path(n, reach):

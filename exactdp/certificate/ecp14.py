@@ -20,7 +20,7 @@ from .privacy import tex
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
 
-__all__ = ["DistanceData", "distance_data", "LPData", "RegularEvidence", "TightEvidence", "ThresholdEvidence",
+__all__ = ["DistanceData", "distance_data", "metric_spec", "LPData", "RegularEvidence", "TightEvidence", "ThresholdEvidence",
            "LeakageEvidence", "Theorem4Evidence", "MAX_DISTANCE_POINTS"]
 
 #: largest metric whose full distance matrix a certificate carries (n^2 codes)
@@ -38,6 +38,28 @@ class DistanceData(Record):
     def __post_init__(self):
         object.__setattr__(self, "codes", IntMatrix(self.codes))   # a list from JSON, or an int array
         super().__post_init__()
+
+
+def metric_spec(metric: FiniteMetric, distances: DistanceData | None) -> dict | None:
+    """The definition of a unit grid, ``{"kind": "grid", "shape": [R, C], "norm": ...}``, for a certificate that
+    cannot carry the grid's distance matrix (``distances`` is ``None``): the re-check then re-derives the
+    distances and the symmetry orbits from it.  ``None`` otherwise.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import grid
+    >>> metric_spec(grid((3, 4), "euclidean"), None)
+    {'kind': 'grid', 'shape': [3, 4], 'norm': 'euclidean'}
+    >>> metric_spec(grid((3, 4), "euclidean", step=2), None) is None
+    True
+    """
+    p = metric.params
+    if distances is not None or p.get("kind") != "grid":
+        return None
+    R, C = p["shape"]
+    if metric.description != f"{R} x {C} grid, {p['norm']} distance":     # a step other than 1
+        return None
+    return {"kind": "grid", "shape": [int(R), int(C)], "norm": p["norm"]}
 
 
 def distance_data(metric: FiniteMetric) -> DistanceData | None:
@@ -79,6 +101,7 @@ class RegularEvidence(Evidence):
     lp: LPData | None
     # a verified float solve (as TightEvidence.verified): a hint (issue 18), re-verified, never rendered
     verified: dict | None = field(default=None, metadata={"role": "hint"})
+    metric: dict | None = None       # a unit grid's definition when ``distances`` is too large (metric_spec)
 
     _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData}
 
@@ -102,6 +125,7 @@ class TightEvidence(Evidence):
     # a verified float solve (partition, approximate solution and inverse, ...): a hint (issue 18) -- the re-check
     # verifies the partition on every point and the inverse by Rump's bound; a wrong one is never confirmed
     verified: dict | None = field(default=None, metadata={"role": "hint"})
+    metric: dict | None = None       # a unit grid's definition when ``distances`` is too large (metric_spec)
 
     _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "mechanism": MechanismData}
 
@@ -122,6 +146,7 @@ class ThresholdEvidence(Evidence):
     negative_at_lo: str | None
     # route "bracket": {"lo": ..., "hi": ...} the verified solves at both ends -- a hint (issue 18)
     ends: dict | None = field(default=None, metadata={"role": "hint"})
+    metric: dict | None = None       # a unit grid's definition when ``distances`` is too large (metric_spec)
 
     _nested = {"distances": DistanceData}
 

@@ -81,15 +81,12 @@ def _triangle(points: list, vals: list, codes: list) -> None:
     nearest double (relative error <= 2^-52), so a float sum ``d(i,k) + d(k,j) - d(i,j)`` is within ``2^-49``
     times the largest of the three of the true value; a margin of ``2^-40`` of it decides.  Near ties are decided
     exactly."""
-    import mpmath
+    from mpmath.ctx_iv import MPIntervalContext
 
     from ._kernel import _iv
-    saved = mpmath.iv.prec
-    try:
-        mpmath.iv.prec = 120
-        fl = [None if v is None else float(mpmath.mpf(_iv(v).mid)) for v in vals]
-    finally:
-        mpmath.iv.prec = saved
+    iv = MPIntervalContext()             # a private context (issue 21): mpmath's global precision is never set
+    iv.prec = 120
+    fl = [None if v is None else float(_iv(v, iv).mid) for v in vals]
     seen: dict = {}
     n = len(codes)
     for i in range(n):

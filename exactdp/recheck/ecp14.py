@@ -19,15 +19,39 @@ import re
 from collections import Counter
 from fractions import Fraction
 
-import mpmath
+from mpmath.ctx_iv import MPIntervalContext
 
 from ._b_util import Refuted as _BRefuted
-from ._b_util import ENCLOSURE_WIDTH, _split_log, check_level, check_table, enclosure_ok, iv_eps, need
+from ._b_util import ENCLOSURE_WIDTH, _split_log, check_level, check_table, need
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, reduced_costs, sign, value
-from ._verified import Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient
-from .privacy import _Mech
+from ._grid import Grid
+from ._verified import (Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient,
+                        solve_grid)
+from .privacy import LEVEL, MECH, _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+# ----------------------------------------------------------------------------------------- the shape ----
+#: the evidence of each kind, read strictly by the dispatcher before any work (:mod:`._schema`); a hint
+#: (``verified``, ``ends``: the checker's float solve, re-verified here or not used) is ``"any"``
+DIST = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
+GRID = {"kind": "str", "shape": ["int"], "norm": "str"}
+LP = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
+TIGHT = {"description": "str", "level": LEVEL, "regime": "str", "distances": ("?", DIST), "route": "str",
+         "z": ("?", ["str"]), "exact": "bool", "negative": ["str"], "rank": "?int", "lp": ("?", LP),
+         "mechanism": ("?", MECH), "cells": "?int", "verified": "any", "metric": ("?", GRID)}
+REGULAR = {"description": "str", "level": LEVEL, "regime": "str", "prior": ["str"], "distances": ("?", DIST),
+           "route": "str", "zero_at": ["str"], "mu": ("?", ["str"]), "exact": "bool", "gamma": ("?", ["str"]),
+           "negative": ["str"], "lp": ("?", LP), "verified": "any", "metric": ("?", GRID)}
+THRESHOLD = {"description": "str", "route": "str", "distances": ("?", DIST), "lo": "?str", "hi": "?str",
+             "lo_rational": "?str", "hi_rational": "?str", "exact": "?str", "exact_failure_set": "?str",
+             "negative_at_lo": "?str", "ends": "any", "metric": ("?", GRID)}
+LEAKAGE = {"mechanism": MECH, "prior": ["str"], "max_utility": "str", "max_prior": "str", "ratio": "str",
+           "leakage_bits": "str", "enclosure": ["str"]}
+# remap: output label -> {input label: probability}, labels chosen by the user (checked in _check_theorem4)
+THEOREM4 = {"mechanism": MECH, "level": LEVEL, "distances": ("?", DIST), "variables": "int", "lp_value": "str",
+            "remap": "any"}
+EVIDENCE = {"tight": TIGHT, "regular": REGULAR, "threshold": THRESHOLD, "leakage": LEAKAGE, "theorem4": THEOREM4}
 
 
 def _check_metric(dist: dict) -> None:
@@ -86,21 +110,17 @@ def _interval_solve(ev: dict, rhs: list):
     if n > MAX_INTERVAL_POINTS:
         raise NotHere(f"the level is transcendental and the system has {n} > {MAX_INTERVAL_POINTS} points: an "
                       "interval re-solve of that size is outside this kernel (the certificate rests on Arb balls)")
-    iv = mpmath.iv
-    saved = iv.prec
-    try:
-        for prec in (120, 400, 1600):
-            iv.prec = prec
-            vals = []
-            for d in dist["values"]:
-                vals.append(iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d))))
-            A = [[vals[c] for c in row] + [iv.mpf(rhs[i].numerator) / rhs[i].denominator]
-                 for i, row in enumerate(dist["codes"])]
-            got = _eliminate(A, n)
-            if got is not None:
-                return got
-    finally:
-        iv.prec = saved
+    iv = MPIntervalContext()             # a private context (issue 21): never mpmath's global one
+    for prec in (120, 400, 1600):
+        iv.prec = prec
+        vals = []
+        for d in dist["values"]:
+            vals.append(iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d)), iv))
+        A = [[vals[c] for c in row] + [iv.mpf(rhs[i].numerator) / rhs[i].denominator]
+             for i, row in enumerate(dist["codes"])]
+        got = _eliminate(A, n)
+        if got is not None:
+            return got
     raise NotHere("interval elimination did not separate a coordinate from 0 (an exact zero?)")
 
 
@@ -126,7 +146,7 @@ def _eliminate(A, n):
 
 def _frac(end) -> Fraction:
     """An interval end point (an exact binary number) as a fraction."""
-    sgn, man, exp, _ = mpmath.mpf(end)._mpf_
+    sgn, man, exp, _ = end._mpi_[0]       # a degenerate interval; exact (no rounding to mpmath's global precision)
     q = Fraction(man) * Fraction(2) ** exp
     return -q if sgn else q
 
@@ -195,13 +215,21 @@ def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool
             return REFUTED, len(rhs), str(e)
         how = (f"re-verified on the {k}-cell quotient of the equitable partition (checked on every point; Rump's "
                f"bound ||I - R Q||_inf <= {float(beta):.2g} < 1, residual enclosed exactly)")
+    elif ev["distances"] is None:
+        g, out = _grid_signs(ev, rhs)
+        cs = _cell_signs(out["ys"], out["errs"])
+        signs = [cs[a] for a in g.cell_of]
+        enc = [(out["ys"][a] - out["errs"][a], out["ys"][a] + out["errs"][a]) for a in g.cell_of]
+        how = (f"re-verified on the {g.k}-cell quotient of the grid's symmetry orbits (the grid re-derived from its "
+               f"definition; Rump's bound ||I - R Q||_inf <= {float(out['beta']):.2g} < 1 with R computed here, "
+               "residual enclosed exactly)")
     else:
         signs, enc = _interval_solve(ev, rhs)
         how = "re-solved in interval arithmetic at the transcendental level"
     if stated is not None:
         _balls_ok(stated, enc)
         how += "; every stated enclosure contains the re-derived value"
-    pts = ev["distances"]["points"]
+    pts = ev["distances"]["points"] if ev["distances"] is not None else _grid(ev).points
     neg = [pts[i] for i, s in enumerate(signs) if s < 0]
     ok = neg == negative and holds == (not neg)
     return (CONFIRMED if ok else REFUTED), len(signs), (
@@ -212,46 +240,55 @@ def _gamma_balls(ev: dict) -> None:
     """Transcendental ``gamma_y = mu_y sum_y' phi_yy'``: the stated ball must meet the product of the stated
     ``mu`` ball (checked above) and the row sum of ``Phi`` enclosed in intervals."""
     dist = ev["distances"]
+    if dist is None:
+        raise NotHere("gamma = mu_y times the row sums of Phi is re-derived from a carried distance matrix only")
     need(len(ev["gamma"]) == len(dist["codes"]) == len(ev["mu"]), "gamma has the wrong length")
-    saved = mpmath.iv.prec
-    try:
-        mpmath.iv.prec = 200
-        phi = [mpmath.iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d)))
-               for d in dist["values"]]
-        for row, m, g in zip(dist["codes"], ev["mu"], ev["gamma"]):
-            lo, hi = _ball(m)
-            prod = mpmath.iv.mpf([mpmath.mpf(lo.numerator) / lo.denominator, mpmath.mpf(hi.numerator) / hi.denominator])
-            prod = prod * sum((phi[c] for c in row), mpmath.iv.mpf(0))
-            a, b = _ball(g)
-            need(not (mpmath.mpf(b.numerator) / b.denominator < prod.a or prod.b < mpmath.mpf(a.numerator) / a.denominator),
-                 f"gamma = {g} is not mu_y times the row sum of Phi")
-    finally:
-        mpmath.iv.prec = saved
+    iv = MPIntervalContext()             # a private context (issue 21)
+    iv.prec = 200
+    phi = [iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d)), iv)
+           for d in dist["values"]]
+    for row, m, g in zip(dist["codes"], ev["mu"], ev["gamma"]):
+        lo, hi = _ball(m)
+        prod = iv.mpf([_ivq(lo, iv).a, _ivq(hi, iv).b])
+        prod = prod * sum((phi[c] for c in row), iv.mpf(0))
+        a, b = _ball(g)
+        need(not (_ivq(b, iv).b < prod.a or prod.b < _ivq(a, iv).a), f"gamma = {g} is not mu_y times the row sum of Phi")
 
 
 def _check_bracket(c: dict):
     """Both ends of a threshold bracket re-verified: every z > 0 at ``hi``, z < 0 at ``negative_at_lo`` at ``lo``."""
     ev = c["evidence"]
     ends, dist = ev.get("ends"), ev["distances"]
-    if dist is None:
+    if dist is None and ev.get("metric") is None:
         raise NotHere("the metric is too large for the certificate to carry its distance matrix")
-    if not ends:
+    if not ends and dist is not None:
         raise NotHere("the certificate carries no verified solves at the bracket ends (an Arb ball solve, or a "
                       "quotient too large to carry its approximate inverse), which this kernel does not redo")
     lo, hi = Fraction(ev["lo_rational"]), Fraction(ev["hi_rational"])
     if not (0 < lo < hi and Fraction(ev["lo"]) == lo and Fraction(ev["hi"]) == hi and c["verdict"] == "holds"):
         return REFUTED, 0, "the bracket ends are not 0 < lo < hi (or their decimal text differs)"
-    pts = dist["points"]
     try:
-        s_hi, s_lo, k, beta = _bracket_signs(ev, ends)
+        if dist is not None:
+            pts = dist["points"]
+            s_hi, s_lo, k, beta = _bracket_signs(ev, ends)
+            where = f"the {k}-cell quotient"
+        else:
+            g = _grid(ev)
+            pts = g.points
+            out = solve_grid(ev["metric"], {"eps": str(hi)}, (Fraction(1),) * g.k, {"eps": str(lo)})
+            c_hi = _cell_signs(out["ys"], out["errs"])
+            c_lo = _cell_signs(*out["lo"][:2])
+            s_hi, s_lo, k = [c_hi[a] for a in g.cell_of], [c_lo[a] for a in g.cell_of], g.k
+            beta = max(out["beta"], out["lo"][2])
+            where = f"the {k}-cell quotient of the grid's symmetry orbits (the grid re-derived from its definition)"
     except Refuted as e:
-        return REFUTED, len(pts), str(e)
+        return REFUTED, len(ev["distances"]["points"]) if dist is not None else 0, str(e)
     at = ev["negative_at_lo"]
     ok = all(v > 0 for v in s_hi) and at in pts and s_lo[pts.index(at)] < 0
     more = _exact_threshold(ev) if ev["exact"] is not None else ""
     need(ev["exact"] is not None or ev["exact_failure_set"] is None, "a failure set without an exact threshold")
     return (CONFIRMED if ok else REFUTED), 2 * len(pts), more + (
-        f"both ends re-verified on the {k}-cell quotient (Rump's bound {float(beta):.2g} < 1): at eps = "
+        f"both ends re-verified on {where} (Rump's bound {float(beta):.2g} < 1): at eps = "
         f"{ev['hi']} every z > 0 {'(confirmed)' if all(v > 0 for v in s_hi) else '(NOT confirmed)'}, at eps = "
         f"{ev['lo']} z at {at!r} < 0 {'(confirmed)' if at in pts and s_lo[pts.index(at)] < 0 else '(NOT confirmed)'}")
 
@@ -349,7 +386,49 @@ def _solution_checks(ev, z, rhs, negative, holds):
 
 
 def _transcendental(ev: dict) -> bool:
-    return ev["level"]["eps"] is not None and ev["distances"] is not None and ev["route"] == "solve"
+    return ev["level"]["eps"] is not None and (ev["distances"] is not None or ev.get("metric") is not None) \
+        and ev["route"] == "solve"
+
+
+def _grid(ev: dict):
+    """The unit grid the evidence describes (when it carries no distance matrix), checked against its description."""
+    need(ev["distances"] is None or ev.get("metric") is None, "both a distance matrix and a described metric")
+    try:
+        g = Grid(ev.get("metric"))
+    except ValueError as e:
+        raise Refuted(str(e)) from None
+    need(g.description == ev["description"], "the described metric is not the one the description names")
+    return g
+
+
+def _grid_signs(ev: dict, rhs: list):
+    """Signs and enclosures of ``Phi^-1 rhs`` per point on a described grid: the orbit quotient derived here
+    (:mod:`._grid`), the solve verified here (:func:`._verified.solve_grid`)."""
+    g = _grid(ev)
+    need(len(rhs) == g.n, "the right-hand side and the grid differ in size")
+    ver = ev.get("verified")
+    if isinstance(ver, dict) and ver.get("cell_of") is not None and not g.same_partition(ver["cell_of"]):
+        raise NotHere("the certificate's partition is not the grid's symmetry orbits, which this route derives")
+    rhs_q: list = [None] * g.k
+    for a, v in zip(g.cell_of, rhs):
+        need(rhs_q[a] is None or rhs_q[a] == v, "the right-hand side is not constant on the grid's symmetry orbits")
+        rhs_q[a] = v
+    return g, solve_grid(ev["metric"], _solve_level(ev["level"]), tuple(rhs_q))
+
+
+def _solve_level(lv: dict) -> dict:
+    """The part of a level the factors ``e^(-eps d)`` are computed from."""
+    return {"eps": lv["eps"]} if lv["eps"] is not None else {"eps": None, "R": lv["R"], "D": lv["D"]}
+
+
+def _cell_signs(ys: list, errs: list) -> list:
+    """Certified signs of the quotient solution (NotHere when a coordinate is not separated from 0)."""
+    out = []
+    for i, (y, e) in enumerate(zip(ys, errs)):
+        if not (y - e > 0 or y + e < 0):
+            raise NotHere(f"coordinate {i} of the quotient solution is not separated from 0 by the verified bound")
+        out.append(1 if y > 0 else -1)
+    return out
 
 
 def _rational_regime(ev: dict) -> bool:
@@ -415,7 +494,7 @@ def _check_tight(c: dict):
             need(c["verdict"] != "holds" or not _rational_regime(ev), "a rational tight-constraints mechanism exists "
                  "but is not stated")
     if _transcendental(ev):
-        n = len(ev["distances"]["codes"])
+        n = len(ev["distances"]["codes"]) if ev["distances"] is not None else _grid(ev).n
         return _check_signs_transcendental(ev, [Fraction(1)] * n, ev["negative"], c["verdict"] == "holds", ev["z"])
     M = _phi(ev)
     n, holds, pts = len(M), c["verdict"] == "holds", ev["distances"]["points"]
@@ -516,6 +595,8 @@ def _exact_threshold(ev: dict) -> str:
     if D != 1:
         raise NotHere("an exact threshold log(R)/D with D != 1 is not re-derived here")
     dist = ev["distances"]
+    if dist is None:
+        raise NotHere("re-deriving the exact threshold needs the distance matrix")
     n = len(dist["codes"])
     if n > MAX_INTERVAL_POINTS:
         raise NotHere(f"re-deriving the exact threshold solves {n} > {MAX_INTERVAL_POINTS} points exactly")
@@ -524,15 +605,18 @@ def _exact_threshold(ev: dict) -> str:
     z = _solve_exact([[vals[c] for c in row] for row in dist["codes"]], [Fraction(1)] * n)
     need(z is not None and min(z) == 0, f"at eps = {ev['exact']} Phi z = 1 has no solution z >= 0 with a zero "
          "coordinate: it is not the threshold")
-    eps = iv_eps(ev["exact"])
+    iv = MPIntervalContext()             # a private context (issue 21)
+    iv.prec = 256
+    eps = iv.log(_ivq(Rq, iv))
     lo, hi = Fraction(ev["lo_rational"]), Fraction(ev["hi_rational"])
-    need(_ivq(lo).b <= eps.a and eps.b <= _ivq(hi).a, f"the exact threshold {ev['exact']} is not in [lo, hi]")
+    need(_ivq(lo, iv).b <= eps.a and eps.b <= _ivq(hi, iv).a, f"the exact threshold {ev['exact']} is not in [lo, hi]")
     need(ev["exact_failure_set"] == f"({1 / Rq}, 1)", "the failure set is not (alpha*, 1)")
     return f"; exact threshold {ev['exact']} re-derived (z >= 0 with a zero coordinate at alpha = {1 / Rq})"
 
 
-def _ivq(q: Fraction):
-    return mpmath.iv.mpf(q.numerator) / q.denominator
+def _ivq(q: Fraction, ctx):
+    """``q`` enclosed in the interval context ``ctx``."""
+    return ctx.mpf(q.numerator) / q.denominator
 
 
 def _solve_exact(M: list, b: list):
@@ -602,10 +686,24 @@ def _check_leakage(c: dict):
     if r == 1:
         inside = ev["enclosure"] == ["0", "0"]
     else:
-        inside = enclosure_ok(ev["enclosure"], lambda: mpmath.iv.log(_ivq(r)) / mpmath.iv.log(2))
+        inside = _enclosure_ok(ev["enclosure"], lambda iv: iv.log(_ivq(r, iv)) / iv.log(2))
     return (CONFIRMED if inside else REFUTED), len(pi) * len(H[0]), (
         f"sum_z max_y pi_y h_yz = {U}, ratio {r}, leakage {bits} bits re-derived; its enclosure "
         f"{'contains it' if inside else 'does NOT contain it (or is too wide)'}")
+
+
+def _enclosure_ok(enc, make) -> bool:
+    """``enc = [lo, hi]`` (decimal text) is narrow and contains ``make(ctx)``, built in a private interval context at
+    256 bits (issue 21: mpmath's global precision is never set)."""
+    if not (isinstance(enc, list) and len(enc) == 2 and all(isinstance(e, str) for e in enc)):
+        return False
+    lo, hi = Fraction(enc[0]), Fraction(enc[1])
+    if not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi))):
+        return False
+    iv = MPIntervalContext()
+    iv.prec = 256
+    v = make(iv)
+    return _ivq(lo, iv).b <= v.a and v.b <= _ivq(hi, iv).a
 
 
 def _check_theorem4(c: dict):

@@ -23,13 +23,21 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import mpmath
+from mpmath.ctx_iv import MPIntervalContext
 
 from ._b_util import ENCLOSURE_WIDTH
 from ._kernel import NotHere
-from ._verified import Inverse, Refuted, enclose_quotient, enclosed_solution, quotient, short
+from ._grid import Grid
+from ._verified import Inverse, Refuted, enclose_quotient, enclosed_solution, quotient, short, solve_grid
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
+
+#: the evidence, read strictly by the dispatcher before any work (:mod:`._schema`).  ``metric`` (a grid or a
+#: path) and ``other_params`` (per mechanism) are unions the spec language does not state: :func:`_distances`,
+#: :class:`._grid.Grid` and :func:`_other` check them field by field; ``tight`` is a hint
+EVIDENCE = {"utility_comparison": {"description": "str", "eps": "str", "metric": "any",
+                                   "points": "int", "cells": "int", "tight": "any", "tight_utility": ["str"],
+                                   "other": "str", "other_params": "any", "other_utility": ["str"], "margin": "str"}}
 
 #: largest grid side re-derived here (planar Laplace)
 MAX_SIDE = 200
@@ -38,8 +46,13 @@ MAX_POINTS = 3000
 _NORMS = ("euclidean", "chebyshev", "manhattan")
 
 
+#: this module's own interval context (issue 21: never mpmath's global ``mpmath.iv``), at a fixed precision
+_IV = MPIntervalContext()
+_IV.prec = 100
+
+
 def _iv(q: Fraction):
-    return mpmath.iv.mpf(q.numerator) / q.denominator
+    return _IV.mpf(q.numerator) / q.denominator
 
 
 def _int(v, what: str, lo: int = 1) -> int:
@@ -80,10 +93,10 @@ def _tight(ev: dict, eps: Fraction):
     """The re-derived enclosure ``(lo, hi)`` of ``sum(z)/n``, checked against the stated one; or a refutation."""
     t = [Fraction(v) for v in ev["tight_utility"]]
     tight = ev["tight"]
-    if not isinstance(tight, dict) or tight.get("inverse") is None or tight.get("center") is None:
-        raise NotHere(f"the {ev['cells']}-cell quotient is too large for the certificate to carry its approximate "
-                      "inverse (above the checker's cap: k^2 numbers, a k^3 re-check), or the solve used no partition; "
-                      "the tight-constraints utility is not re-derived")
+    if not isinstance(tight, dict):
+        raise Refuted("the tight-constraints solve is not an object")
+    if tight.get("inverse") is None or tight.get("center") is None:
+        return _tight_grid(ev, eps, t, tight)
     values, codes = _distances(ev["metric"])
     n = len(codes)
     if ev["points"] != n:
@@ -94,22 +107,51 @@ def _tight(ev: dict, eps: Fraction):
     Qlo, Qhi = enclose_quotient({"eps": str(eps)}, values, k, counts)
     R = Inverse(tight["inverse"], k)
     ys, errs, beta = enclosed_solution(Qlo, Qhi, R, R.verify(Qlo, Qhi), tight["center"], rhs_q)
+    return _utility(ev, t, ys, errs, tight["cell_of"], n, k, (
+        f"sum(z)/n re-derived on the {k}-cell quotient (equitable partition checked on every point of the "
+        f"rebuilt metric; Rump's bound ||I - R Q||_inf <= {short(beta)} < 1; every z > 0)"))
+
+
+def _tight_grid(ev: dict, eps: Fraction, t: list, tight: dict):
+    """The tight half on a described grid without a carried inverse: the orbit quotient and the whole verified
+    solve derived here (:func:`._verified.solve_grid`)."""
+    if ev["metric"].get("kind") != "grid":
+        raise NotHere(f"the {ev['cells']}-cell quotient is too large for the certificate to carry its approximate "
+                      "inverse, and only a grid's quotient is derived here from its definition")
+    try:
+        g = Grid(ev["metric"])
+    except ValueError as e:
+        raise Refuted(str(e)) from None
+    if ev["points"] != g.n:
+        return None, f"the certificate counts {ev['points']} points, the described metric has {g.n}"
+    if tight.get("cell_of") is not None and not g.same_partition(tight["cell_of"]):
+        raise NotHere("the certificate's partition is not the grid's symmetry orbits, which this route derives")
+    if ev["cells"] != g.k:
+        return None, f"the certificate counts {ev['cells']} cells, the grid's symmetry orbits are {g.k}"
+    out = solve_grid(ev["metric"], {"eps": str(eps)}, (Fraction(1),) * g.k)
+    return _utility(ev, t, out["ys"], out["errs"], g.cell_of, g.n, g.k, (
+        f"sum(z)/n re-derived on the {g.k}-cell quotient of the grid's symmetry orbits (the grid re-derived from its "
+        f"definition, the partition equitable as the orbits of isometries; R computed here, Rump's bound "
+        f"||I - R Q||_inf <= {short(out['beta'])} < 1; every z > 0)"))
+
+
+def _utility(ev: dict, t: list, ys: list, errs: list, cell_of: list, n: int, k: int, how: str):
+    """``sum(z)/n`` enclosed from the quotient solution, inside the stated enclosure, every ``z > 0``."""
     if not all(y - e > 0 for y, e in zip(ys, errs)):
         return None, "a coordinate of z = Phi^-1 1 is not certified positive: no tight-constraints mechanism"
     size = [0] * k
-    for c in tight["cell_of"]:
+    for c in cell_of:
         size[c] += 1
     lo = sum(s * (y - e) for s, y, e in zip(size, ys, errs)) / n
     hi = sum(s * (y + e) for s, y, e in zip(size, ys, errs)) / n
     if not (t[0] <= lo <= hi <= t[1]):
         return None, (f"sum(z)/n re-derived in [{short(lo)}, {short(hi)}] is not inside the stated "
                       "tight-constraints enclosure")
-    return t, (f"sum(z)/n re-derived on the {k}-cell quotient (equitable partition checked on every point of the "
-               f"rebuilt metric; Rump's bound ||I - R Q||_inf <= {short(beta)} < 1; every z > 0)")
+    return t, how
 
 
 def _geometric(eps: Fraction, p: dict):
-    iv = mpmath.iv
+    iv = _IV
     N, step, power = int(p["values"]), int(p["step"]), int(p["power"])
     a = iv.exp(-_iv(eps / step))
     return ((2 / (1 + a) + (N - 2) * (1 - a) / (1 + a)) / N) ** power
@@ -127,7 +169,7 @@ def _orbits(N: int) -> dict:
 
 
 def _prefix_sums(N: int, beta):
-    iv = mpmath.iv
+    iv = _IV
     wcache: dict = {}
 
     def w(s):
@@ -147,7 +189,7 @@ def _laplace(eps: Fraction, p: dict):
     N = int(p["side"])
     if not 1 <= N <= MAX_SIDE:
         raise NotHere(f"a grid side of {N} is outside this kernel's range 1..{MAX_SIDE}")
-    iv = mpmath.iv
+    iv = _IV
     beta = _iv(eps / 2)
     G = _prefix_sums(N, beta)
 
@@ -213,9 +255,7 @@ def check(c: dict):
         return REFUTED, 0, "eps is not a rational number"
     if eps <= 0:
         return REFUTED, 0, "eps is not positive"
-    saved = mpmath.iv.prec
     try:
-        mpmath.iv.prec = 100
         o, inside = _other(ev, eps)
         if not inside:
             return REFUTED, 1, f"the {ev['other']} utility re-derived in intervals is NOT inside the stated enclosure"
@@ -228,8 +268,6 @@ def check(c: dict):
         return REFUTED, 0, str(e)
     except ZeroDivisionError as e:
         return REFUTED, 0, f"malformed evidence (a division by zero: {e})"
-    finally:
-        mpmath.iv.prec = saved
     if t is None:
         return REFUTED, 1, tdetail
     want = "holds" if t[0] > o[1] else ("fails" if t[1] < o[0] else "undecided")

@@ -26,7 +26,7 @@ import numpy as np
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data
-from ..certificate.ecp14 import LPData, RegularEvidence, TightEvidence, distance_data
+from ..certificate.ecp14 import LPData, RegularEvidence, TightEvidence, distance_data, metric_spec
 from ..errors import InvalidInput, Undecided
 from ..exact.decide import exact_str, simplify
 from ..exact.lp import LinearProgram, solve_lp
@@ -224,6 +224,7 @@ def regular_prior(prior: Any, metric: FiniteMetric, level: Level, *,
     base: dict[str, Any] = dict(description=metric.description, level=level_data(level),
                 regime="rational" if S.is_rational() else "transcendental", prior=[str(v) for v in pi],
                 distances=distance_data(metric))
+    base["metric"] = metric_spec(metric, base["distances"])
     empty: dict[str, Any] = dict(zero_at=[], mu=None, exact=S.is_rational(), gamma=None, negative=[], lp=None)
     zero = [metric.points[i] for i, v in enumerate(pi) if v == 0]
     if zero:
@@ -341,6 +342,7 @@ def tight_constraints(metric: FiniteMetric, level: Level, *,
     claim = f"a tight-constraints mechanism exists for eps*d with eps = {level.eps_str()} on the {metric.description}"
     base: dict[str, Any] = dict(description=metric.description, level=level_data(level),
                 regime="rational" if S.is_rational() else "transcendental", distances=distance_data(metric))
+    base["metric"] = metric_spec(metric, base["distances"])
     _say(progress, f"solving Phi z = 1 ({len(metric):,} points)")
     try:
         sol = S.solve_ones()

@@ -27,7 +27,7 @@ import sympy as sp
 from flint import fmpq, fmpq_poly, fmpz_poly
 
 from ..certificate import UNDECIDED, Certificate, Method
-from ..certificate.ecp14 import ThresholdEvidence, distance_data
+from ..certificate.ecp14 import ThresholdEvidence, distance_data, metric_spec
 from ..errors import ExactDPError, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level
@@ -310,6 +310,7 @@ def _bracket(metric, width, claim, base, none, ex, exact_text, progress=None) ->
     ends = _ends(c_lo.evidence.verified, c_hi.evidence.verified)
     if ends is not None:
         base["distances"] = distance_data(metric)
+    base["metric"] = metric_spec(metric, base["distances"])    # the re-check re-derives a large unit grid
     ev = ThresholdEvidence(**base, route="bracket", ends=ends, lo=_dec(lo), hi=_dec(hi), lo_rational=str(lo),
                            hi_rational=str(hi), exact=exact_text,
                            exact_failure_set=str(ex[2]) if ex is not None and exact_text is not None else None,
