@@ -473,8 +473,9 @@ def _spec_of(kind: str):
 
 
 def test_every_kind_states_its_evidence_shape():
+    # every kind states one (the SHAPE_PENDING ones not yet held to the schema; see there)
     stated = {k for k in KINDS if _spec_of(k) is not None}
-    assert stated == set(KINDS) - SHAPE_PENDING - COVERED_ELSEWHERE, sorted(stated ^ (set(KINDS) - SHAPE_PENDING))
+    assert stated == set(KINDS) - COVERED_ELSEWHERE, sorted(stated ^ (set(KINDS) - COVERED_ELSEWHERE))
 
 
 def _from_schema(t: dict, defs: dict):
