@@ -10,7 +10,11 @@ returns its actual simplex basis (:mod:`exactdp.exact.lp_float`); the basic
 solution and its duals are rebuilt *exactly* with a sparse rational LU of
 the basis matrix (:mod:`exactdp.exact.lp_sparse`); if that basis is not
 exactly optimal, an exact revised simplex pivots *from it*
-(:mod:`exactdp.exact.lp_simplex`).  Floats only choose the starting basis;
+(:mod:`exactdp.exact.lp_simplex`).  A caller who knows a candidate optimum
+passes it as ``start`` instead (the GRS12 user LP: the Bayes-remapped
+geometric mechanism, optimal by GRS12 Thm 3.1, whose basis HiGHS's
+tolerances cannot find at n >= 100).  Floats or the start only choose the
+starting basis;
 every outcome is proved exactly:
 
 * an optimum comes with its dual certificate (``y``, ``lambda``): primal
