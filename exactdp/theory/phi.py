@@ -84,6 +84,10 @@ class Solution:
         return [b.str(15, radius=True) for b in self.balls]
 
 
+#: most points PhiSystem accepts (its n x n matrix of distance codes is built on first use)
+MAX_POINTS = 20_000
+
+
 class PhiSystem:
     """``Phi`` for a metric scaled by a level (see module docstring)."""
 
@@ -91,8 +95,8 @@ class PhiSystem:
         self.metric, self.level = metric, level
         n = len(metric)
         self.n = n
-        if n > 20_000:
-            raise InvalidInput(f"Phi: {n} points is beyond the dense limit 20000")
+        if n > MAX_POINTS:
+            raise InvalidInput(f"Phi: {n} points is beyond the dense limit {MAX_POINTS}")
         self._codes = _structure(metric)["codes"]
         self._dvals = self._codes.values
 
