@@ -211,7 +211,14 @@ class PhiSystem:
         order = np.concatenate(cells)
         starts = np.searchsorted(part.cell_of[order], np.arange(k))
         rows = self._codes.rows(reps)[:, order]
-        Sd = [np.add.reduceat(digits[j][rows], starts, axis=1) for j in range(nd)]
+        # the digits gathered in blocks of rows: a block x n float array at a time, not k x n (1.6 GB per digit
+        # on the 200 x 200 grid, k = 5,050)
+        step = max(1, 4_000_000 // max(len(order), 1))
+        Sd = [np.empty((rows.shape[0], k)) for _ in range(nd)]
+        for lo in range(0, rows.shape[0], step):
+            block = rows[lo:lo + step]
+            for j in range(nd):
+                Sd[j][lo:lo + step] = np.add.reduceat(digits[j][block], starts, axis=1)
         eta = fmpq(2 * maxcell, 2 ** S)
         return Sd, w, eta
 
