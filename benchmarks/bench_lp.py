@@ -15,6 +15,11 @@ loss and alpha = 1/2 ((n + 1)^2 variables).  For each n, in one process:
   float floor;
 * qif's ``min_loss_given_d`` (a float LP), if qif is installed.
 
+``--grs12 --sizes 100,150,200,300`` times the route ``exactdp optimal`` takes (issue 20): the exact
+solver starts from the Bayes-remapped geometric mechanism's basis (GRS12 Thm 3.1; the remap's time
+included), against scipy's HiGHS alone on the same LP as the reference, and, with ``--old N1,N2``, the
+HiGHS-guided route at those sizes; each size runs in a fresh process so that its peak RSS is its own.
+
 Columns: seconds, the number of exact pivots exactdp needed after HiGHS, the
 peak resident memory of the process so far, and each float optimum's signed
 gap ``float - exact`` (negative: the float "optimal mechanism" is slightly
@@ -79,7 +84,62 @@ def peak_mib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def grs12_row(n, old):
+    """One row of ``--grs12`` (run in a fresh process): the start-point route, HiGHS alone, the old route."""
+    from exactdp.mechanisms import geometric
+    from exactdp.theory.optimality import optimal_mechanism
+    from exactdp.theory.remaps import bayes_remap
+
+    alpha, user = fmpq(1, 2), User.uniform(n, "absolute")
+    t0 = time.perf_counter()
+    GR = bayes_remap(geometric(n, "1/2"), user)[1]
+    sol, _ = optimal_mechanism(n, alpha, user, remapped=GR)
+    t = time.perf_counter() - t0
+    assert sol.verify()
+    pivots = "0" if sol.method.startswith("the basis of") else sol.method.split(", ")[1].split()[0]
+    rss = peak_mib()
+    lp = user_lp(n, alpha, user)
+    sv, ts = scipy_value(lp)
+    gs = f"{sv - float(sol.value):+.1e}" if sv is not None else "no optimum"
+    if old:
+        t0 = time.perf_counter()
+        ref = solve_lp(lp)
+        to = time.perf_counter() - t0
+        assert ref.verify() and ref.value == sol.value
+        op = "0" if ref.method.startswith("HiGHS basis") else ref.method.split(", ")[1].split()[0]
+        opart = f"{to:.1f} | {op} | {peak_mib():.0f}"
+    else:
+        opart = "- | - | -"
+    return (f"| {n} | {lp.n:,} | {t:.1f} | {pivots} | {rss:.0f} | {ts:.1f} | {gs} | {opart} |")
+
+
+def grs12(sizes, old):
+    import subprocess
+
+    print(f"Machine: {machine()}; load average at start {os.getloadavg()[0]:.1f}\n")
+    print("| n | variables | exactdp, start from the remapped geometric (s) | exact pivots | peak RSS (MiB) "
+          "| scipy HiGHS alone (s) | HiGHS - exact | exactdp from HiGHS's basis (s) | its exact pivots "
+          "| peak RSS with it (MiB) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for n in sizes:
+        cmd = [sys.executable, os.path.abspath(__file__), "--grs12-row", str(n)] + (["--old"] if n in old else [])
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        print(out.strip(), flush=True)
+
+
 def main():
+    if "--grs12-row" in sys.argv:
+        print(grs12_row(int(sys.argv[sys.argv.index("--grs12-row") + 1]), "--old" in sys.argv))
+        return
+    if "--grs12" in sys.argv:
+        sizes = (100, 150, 200, 300)
+        if "--sizes" in sys.argv:
+            sizes = tuple(int(v) for v in sys.argv[sys.argv.index("--sizes") + 1].split(","))
+        old = ()
+        if "--old" in sys.argv:
+            old = tuple(int(v) for v in sys.argv[sys.argv.index("--old") + 1].split(","))
+        grs12(sizes, old)
+        return
     sizes = (10, 20) if "--quick" in sys.argv else (40, 60, 80) + ((150,) if "--large" in sys.argv else ())
     if "--sizes" in sys.argv:
         sizes = tuple(int(v) for v in sys.argv[sys.argv.index("--sizes") + 1].split(","))

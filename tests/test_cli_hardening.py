@@ -220,7 +220,7 @@ def test_oversized_exact_work_refused_up_front(tmp_path, capsys):
     pr = write(tmp_path, "prior.json", {"probabilities": ["1/2", "1/2"]})
     code, _, err = run(["optimal", "--prior", pr, "--loss", "absolute", "--n", "100000", "--alpha", "1/2"], capsys)
     assert code == 2
-    one_error_line(err, r"\(n\+1\)\^2 = 10,000,200,001 variables .* so n <= 257")
+    one_error_line(err, r"\(n\+1\)\^2 = 10,000,200,001 variables .* so n <= 300")
     # a path of 5,000 points has 2,500 cells (its reversal): beyond the quotient route's 1,500
     p = write(tmp_path, "p.json", {"kind": "path", "n": 5000})
     code, _, err = run(["tight", p, "--alpha", "1/2"], capsys)

@@ -203,7 +203,7 @@ def test_extend_help_shows_the_level_as_required(capsys):
 
 # ----------------------------------------------------------------------------------------- optimal ----
 def test_optimal_lp_size_is_the_solvers_measure():
-    from exactdp.exact.lp import MAX_LP_SIZE
+    from exactdp.exact.lp import MAX_LP_SIZE_GUIDED
     from exactdp.theory.optimality import check_lp_size, max_lp_n, user_lp, user_lp_size
     from exactdp.theory.users import User
 
@@ -211,10 +211,10 @@ def test_optimal_lp_size_is_the_solvers_measure():
         lp = user_lp(n, fmpq_(1, 2), User.uniform(n, "absolute"))
         assert user_lp_size(n) == lp.n + sum(map(len, lp.A_eq)) + sum(map(len, lp.A_ub))
     n = max_lp_n()
-    assert user_lp_size(n) <= MAX_LP_SIZE < user_lp_size(n + 1) and n == 257
-    check_lp_size(257)
-    with pytest.raises(Exception, match="n <= 257"):
-        check_lp_size(258)
+    assert user_lp_size(n) <= MAX_LP_SIZE_GUIDED < user_lp_size(n + 1) and n == 300
+    check_lp_size(300)
+    with pytest.raises(Exception, match="n <= 300"):
+        check_lp_size(301)
 
 
 def test_optimal_n_1000_refused_before_reading_the_loss(tmp_path, capsys):
@@ -223,7 +223,7 @@ def test_optimal_n_1000_refused_before_reading_the_loss(tmp_path, capsys):
     code, out, err = run(["optimal", "--prior", prior, "--loss", str(tmp_path / "missing.json"), "--n", "1000",
                           "--alpha", "1/2"], capsys)
     assert code == 2 and out == ""
-    one_error_line(err, "(n+1)^2 = 1,002,001 variables", "so n <= 257")
+    one_error_line(err, "(n+1)^2 = 1,002,001 variables", "so n <= 300")
 
 
 # ----------------------------------------------------------------------------------- profile, compose ----

@@ -257,3 +257,60 @@ def test_bad_lp():
         LinearProgram(c=[1], A_eq=[{3: 1}], b_eq=[1])
     with pytest.raises(InvalidInput, match="differ in number"):
         LinearProgram(c=[1], A_eq=[{0: 1}], b_eq=[])
+
+
+# -- a start point instead of HiGHS (the GRS12 user LP's route, issue 20) ----------------------------------------
+def _outcome_from(lp, start):
+    try:
+        sol = solve_lp(lp, start=start)
+    except LPInfeasible as e:
+        assert e.verify()
+        return "infeasible"
+    except LPUnbounded as e:
+        assert e.verify()
+        return "unbounded"
+    assert sol.verify()
+    return sol.value
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_lps(), st.lists(st.sampled_from([0, 0, 1, 2, fmpq(1, 2), 3]), min_size=3, max_size=3))
+def test_any_start_point_gives_the_brute_force_outcome(lp, pt):
+    # a start point that is feasible or not, a vertex or not: only a guide, the outcome is the exact one
+    assert _outcome_from(lp, pt[:lp.n]) == brute_force(lp)
+
+
+def test_optimal_start_point_needs_no_pivot_whatever_the_sign_of_the_equality_dual():
+    # min x0 + 2 x1, x0 + x1 = 1: optimum (1, 0) with y = 1 > 0 (s+ of the equality must be the basic slack)
+    sol = solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1]), start=[1, 0], start_name="P")
+    assert sol.verify() and sol.x == [1, 0] and sol.y == [1] and sol.method.startswith("the basis of P rebuilt")
+    # min -x0 - 2 x1: optimum (0, 1) with y = -2 < 0 (s- basic)
+    sol = solve_lp(LinearProgram(c=[-1, -2], A_eq=[{0: 1, 1: 1}], b_eq=[1]), start=[0, 1])
+    assert sol.verify() and sol.x == [0, 1] and sol.y == [-2] and "pivot" not in sol.method
+
+
+def test_non_optimal_start_point_is_repaired_by_pivots():
+    lp = LinearProgram(c=[2, 3], A_ub=[{0: -1, 1: -1}, {0: -1, 1: 1}], b_ub=[-4, 2])  # optimum 8 at (4, 0)
+    sol = solve_lp(lp, start=[1, 3])  # feasible vertex (both rows tight), value 11
+    assert sol.verify() and sol.value == 8 and sol.x == [4, 0]
+    assert "from the basis of the given start point, 1 exact pivot(s)" in sol.method
+
+
+def test_start_point_of_the_wrong_length_falls_back_to_highs():
+    sol = solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1]), start=[1])
+    assert sol.verify() and sol.x == [1, 0] and sol.method.startswith("HiGHS basis")
+
+
+def test_start_point_has_its_own_measured_size_limit(monkeypatch):
+    from exactdp.errors import InputTooLarge
+    from exactdp.exact import lp as lpmod
+
+    lp = LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1])  # 2 variables + 2 nonzeros = 4
+    monkeypatch.setattr(lpmod, "MAX_LP_SIZE", 3)
+    monkeypatch.setattr(lpmod, "MAX_LP_SIZE_GUIDED", 4)
+    assert solve_lp(lp, start=[1, 0]).value == 1
+    with pytest.raises(InputTooLarge, match="at most 3 variables"):
+        solve_lp(lp)
+    monkeypatch.setattr(lpmod, "MAX_LP_SIZE_GUIDED", 3)
+    with pytest.raises(InputTooLarge, match="at most 3 variables"):
+        solve_lp(lp, start=[1, 0])

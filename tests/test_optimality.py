@@ -172,3 +172,41 @@ def test_radical_user_validation():
         User([1, 0, 0], [[0, s2, 1], [1, 0, 1], [2, 1, 0]])
     with pytest.raises(InvalidInput, match="negative"):
         User(["1/2", "1/2"], [[0, -s2], [1, 0]])
+
+
+@pytest.mark.parametrize("n, alpha, loss, prior", [
+    (6, "1/2", "absolute", None), (7, "1/3", "squared", None), (5, "2/3", "binary", None),
+    (6, "1/2", "absolute", ["1/2", 0, 0, 0, 0, 0, "1/2"]), (5, "1/5", "squared", ["1/10", "1/5", 0, "1/5", "1/2", 0]),
+])
+def test_optimum_from_the_remapped_geometric_equals_the_highs_route(n, alpha, loss, prior):
+    # the start basis (GRS12 Thm 3.1's mechanism) only guides: the same exact optimum as from HiGHS's basis
+    from exactdp.exact.lp import solve_lp
+    from exactdp.theory.optimality import optimal_mechanism, user_lp
+
+    user = User.uniform(n, loss) if prior is None else User(prior, loss)
+    sol, _ = optimal_mechanism(n, alpha, user)
+    ref = solve_lp(user_lp(n, fmpq(alpha), user))
+    assert sol.verify() and ref.method.startswith(("HiGHS", "exact revised simplex (rational sparse LU) from the HiGHS"))
+    assert sol.value == ref.value and "Bayes-remapped geometric mechanism (GRS12 Thm 3.1)" in sol.method
+
+
+def test_a_start_that_is_not_optimal_is_repaired(monkeypatch):
+    # the uniform mechanism (every entry 1/(n+1)): feasible, not a vertex, not optimal; exact pivots repair it
+    from exactdp.theory import optimality
+
+    n = 4
+    user = User.uniform(n, "absolute")
+    ref, _ = optimality.optimal_mechanism(n, "1/2", user)
+    monkeypatch.setattr(optimality, "_start_point", lambda n, a, u, r: [fmpq(1, n + 1)] * (n + 1) ** 2)
+    sol, _ = optimality.optimal_mechanism(n, "1/2", user)
+    assert sol.verify() and sol.value == ref.value and "exact pivot" in sol.method
+
+
+def test_irrational_loss_keeps_the_highs_routes_size_limit(monkeypatch):
+    from exactdp.errors import InputTooLarge
+    from exactdp.theory import optimality
+    from exactdp.theory.users import power_loss
+
+    monkeypatch.setattr(optimality, "MAX_LP_SIZE", optimality.user_lp_size(2) - 1)
+    with pytest.raises(InputTooLarge, match="irrational loss .* HiGHS's basis"):
+        optimality.optimal_mechanism(2, "1/2", User(["1/2", 0, "1/2"], power_loss(2, fmpq(3, 2))))

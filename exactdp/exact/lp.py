@@ -10,7 +10,11 @@ returns its actual simplex basis (:mod:`exactdp.exact.lp_float`); the basic
 solution and its duals are rebuilt *exactly* with a sparse rational LU of
 the basis matrix (:mod:`exactdp.exact.lp_sparse`); if that basis is not
 exactly optimal, an exact revised simplex pivots *from it*
-(:mod:`exactdp.exact.lp_simplex`).  Floats only choose the starting basis;
+(:mod:`exactdp.exact.lp_simplex`).  A caller who knows a candidate optimum
+passes it as ``start`` instead (the GRS12 user LP: the Bayes-remapped
+geometric mechanism, optimal by GRS12 Thm 3.1, whose basis HiGHS's
+tolerances cannot find at n >= 100).  Floats or the start only choose the
+starting basis;
 every outcome is proved exactly:
 
 * an optimum comes with its dual certificate (``y``, ``lambda``): primal
@@ -38,7 +42,8 @@ from flint import fmpq
 from ..errors import ExactDPError, InputTooLarge, InvalidInput, Undecided
 from .lp_sparse import SparseLU
 
-__all__ = ["LinearProgram", "LPSolution", "LPInfeasible", "LPUnbounded", "solve_lp"]
+__all__ = ["LinearProgram", "LPSolution", "LPInfeasible", "LPUnbounded", "solve_lp", "MAX_LP_SIZE",
+           "MAX_LP_SIZE_GUIDED"]
 
 
 def _q(v) -> fmpq:
@@ -322,17 +327,23 @@ class LPUnbounded(ExactDPError):
         return ok and _dot(dict(enumerate(lp.c)), r) < 0
 
 
-#: Largest LP (constraint nonzeros plus variables) solve_lp accepts.  Measured on the shared 2-core machine: the
-#: GRS12 user LP at n = 150 (22,801 variables, about 136,000 in this count) certifies in 38 s after 232 exact
-#: pivots (README, "Exact LP"); exact work grows faster than linearly (more pivots from the float basis, longer
-#: rationals), so an LP past about three times that is refused up front rather than left running for hours.
+#: Largest LP (constraint nonzeros plus variables) solve_lp accepts with HiGHS as the guide.  Measured on the shared
+#: 2-core machine: the GRS12 user LP at n = 150 (22,801 variables, about 136,000 in this count) certifies in 38 s
+#: after 232 exact pivots, n = 200 (about 242,000) in 282 s and 400 MB (README, "Exact LP"); HiGHS's tolerances
+#: cannot see entries near alpha^n, so its basis drifts further from the exact optimum as n grows and an LP past
+#: this size is refused up front rather than left running for hours.
 MAX_LP_SIZE = 400_000
+#: Largest LP solve_lp accepts with a ``start`` point as the guide (no HiGHS).  Measured: the GRS12 user LP at
+#: n = 300 (90,601 variables, 542,402 in this count) from the Bayes-remapped geometric mechanism's basis, zero
+#: exact pivots, in 84 s and 525 MB for the whole ``exactdp optimal`` command (docs/benchmarks.md).
+MAX_LP_SIZE_GUIDED = 545_000
 
 
-def _check_size(lp):
+def _check_size(lp, limit=None):
+    limit = MAX_LP_SIZE if limit is None else limit
     size = lp.n + sum(len(r) for r in lp.A_eq) + sum(len(r) for r in lp.A_ub)
-    if size > MAX_LP_SIZE:
-        raise InputTooLarge(f"linear program: expected at most {MAX_LP_SIZE:,} variables plus constraint "
+    if size > limit:
+        raise InputTooLarge(f"linear program: expected at most {limit:,} variables plus constraint "
                             f"nonzeros for an exact solve, got {size:,} ({lp.n:,} variables); hint: a smaller "
                             "instance, or exploit symmetry to shrink the LP")
 
@@ -341,10 +352,14 @@ _METHOD_FLOAT = ("HiGHS basis (floating point) rebuilt in exact rationals and ve
                  "feasibility, zero duality gap")
 
 
-def _method(pivots, from_float):
+def _method(pivots, from_float, source="float", start_name="the given start point"):
     if pivots == 0 and from_float:
+        if source == "start":
+            return (f"the basis of {start_name} rebuilt in exact rationals and verified: primal feasibility, dual "
+                    "feasibility, zero duality gap")
         return _METHOD_FLOAT
-    start = "the HiGHS basis" if from_float else "a slack basis (HiGHS gave none)"
+    start = (f"the basis of {start_name}" if source == "start" else "the HiGHS basis") if from_float else \
+        "a slack basis (HiGHS gave none)"
     return (f"exact revised simplex (rational sparse LU) from {start}, {pivots} exact pivot(s), and verified: primal "
             "feasibility, dual feasibility, zero duality gap")
 
@@ -376,7 +391,36 @@ def _uniqueness(lp, sol):
     return True if SparseLU(rows, len(F)).rank == len(F) else None
 
 
-def solve_lp(lp: LinearProgram) -> LPSolution:
+def _basis_from_point(sf, x):
+    """The basis a feasible point ``x`` suggests: its support, and the slacks of the rows it leaves slack.
+
+    Each equality row keeps one of its two internal slacks (``s+`` of ``a.x + s+ = b``, ``s-`` of
+    ``-a.x + s- = -b``) basic at 0: first ``s-``; then, once the basis is factorised, the side is swapped on
+    every row whose dual ``y`` would give the non-basic slack a negative reduced cost, so that no degenerate
+    pivot is spent on the sign (as :func:`exactdp.exact.lp_float._internal_basis` does with HiGHS's duals).
+    Returns ``(C, basic rows, factorisation or None)``, or ``None`` when ``x`` is not a list of ``lp.n``
+    values.
+    """
+    from .lp_simplex import _Factor
+
+    lp = sf.lp
+    if len(x) != lp.n:
+        return None
+    x = [_q(v) for v in x]
+    C = {j for j, v in enumerate(x) if v != 0}
+    rows_b = {k for k in range(sf.m_ub) if _dot(lp.A_ub[k], x) != lp.b_ub[k]}
+    minus = [sf.m_ub + sf.m_eq + i for i in range(sf.m_eq)]
+    rows_b.update(minus)
+    f = _Factor(sf, C, rows_b)
+    if not f.ok:
+        return C, rows_b, None
+    u = f.solve_transpose({("x", j): lp.c[j] for j in C if lp.c[j] != 0})
+    # y_i > 0: s+ must be the basic one and s- non-basic (the factorisation takes the row's sign change)
+    f.swap_rows([(sf.m_ub + i, minus[i]) for i in range(sf.m_eq) if u.get(sf.m_ub + i, fmpq(0)) > 0])
+    return set(C), set(f.rows_b), f
+
+
+def solve_lp(lp: LinearProgram, start=None, start_name: str = "the given start point") -> LPSolution:
     """Solve ``lp`` exactly: an optimum with its dual certificate, or an exact proof that there is none.
 
     HiGHS's basis is the start; the exact revised simplex of :mod:`exactdp.exact.lp_simplex` rebuilds it
@@ -387,6 +431,13 @@ def solve_lp(lp: LinearProgram) -> LPSolution:
     ----------
     lp : LinearProgram
         The program, exact data.
+    start : list, optional
+        A feasible point believed optimal (exact values), used instead of HiGHS to choose the start basis:
+        its support and the rows it leaves slack (for the GRS12 user LP, the Bayes-remapped geometric
+        mechanism of GRS12 Thm 3.1).  A guide only: the result is verified exactly as always, and a start
+        that is not optimal (or not a vertex) is repaired by exact pivots.
+    start_name : str, optional
+        What the start is, for the solution's ``method`` text.
 
     Returns
     -------
@@ -396,7 +447,8 @@ def solve_lp(lp: LinearProgram) -> LPSolution:
     Raises
     ------
     InputTooLarge
-        More than :data:`MAX_LP_SIZE` variables plus constraint nonzeros.
+        More than :data:`MAX_LP_SIZE` variables plus constraint nonzeros (:data:`MAX_LP_SIZE_GUIDED` with a
+        ``start``).
     LPInfeasible
         No feasible point; carries a verified Farkas certificate.
     LPUnbounded
@@ -414,11 +466,17 @@ def solve_lp(lp: LinearProgram) -> LPSolution:
     from .lp_float import float_basis
     from .lp_simplex import ExactSimplex, Infeasible, StandardForm, Unbounded
 
-    _check_size(lp)
-    basis, _statuses = float_basis(lp) if lp.n else (None, [])
+    _check_size(lp, MAX_LP_SIZE if start is None else MAX_LP_SIZE_GUIDED)
     sf = StandardForm(lp)
+    guided = _basis_from_point(sf, start) if start is not None else None
+    source, factor = "start", None
+    if guided is not None:
+        basis, factor = guided[:2], guided[2]
+    else:
+        source = "float"
+        basis, _statuses = float_basis(lp) if lp.n else (None, [])
     C, rows_b = basis if basis is not None else (set(), set(range(sf.m)))
-    res = ExactSimplex(sf, C, rows_b).run(lp.c)
+    res = ExactSimplex(sf, C, rows_b, factor=factor).run(lp.c)
     exc: LPInfeasible | LPUnbounded
     if isinstance(res, Infeasible):
         exc = LPInfeasible(lp, res.y, res.lam)
@@ -429,7 +487,7 @@ def solve_lp(lp: LinearProgram) -> LPSolution:
         if exc.verify():
             raise exc
     else:
-        sol = _finish(lp, res.x, res.y, res.lam, _method(res.pivots, basis is not None))
+        sol = _finish(lp, res.x, res.y, res.lam, _method(res.pivots, basis is not None, source, start_name))
         if sol is not None:
             return sol
     raise Undecided("internal error: the exact simplex produced a certificate that failed its exact check")

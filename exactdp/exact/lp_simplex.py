@@ -103,11 +103,26 @@ class _Factor:
         mrows = [{self.cpos[j]: v for j, v in sf.rows[k].items() if j in self.cpos} for k in self.R]
         self.lu = SparseLU(mrows, len(self.C))
         self.ok = len(self.R) == len(self.C) and self.lu.is_square_nonsingular()
+        self.neg: set = set()  # positions in R whose row is the negative of the factorised one
+
+    def swap_rows(self, pairs):
+        """Exchange basis rows for their negatives without refactorising: ``pairs`` of (row in ``R``, basic row
+        whose constraint is its negative), as the two internal rows ``a.x + s+ = b`` and ``-a.x + s- = -b`` of
+        an equality.  With ``D`` the diagonal of signs, ``(D M) z = a`` is ``M z = D a`` and ``(D M)^T u = g``
+        is ``u = D M^-T g``."""
+        pos = {k: i for i, k in enumerate(self.R)}
+        for old, new in pairs:
+            i = pos[old]
+            self.R[i] = new
+            self.neg ^= {i}
+            self.rows_b.discard(new)
+            self.rows_b.add(old)
 
     def solve(self, a):
         """``B0^-1 a`` (``a`` by row) as dict basic variable -> non-zero component."""
         sf = self.sf
-        z = self.lu.solve({i: a[k] for i, k in enumerate(self.R) if k in a})
+        neg = self.neg
+        z = self.lu.solve({i: (-a[k] if i in neg else a[k]) for i, k in enumerate(self.R) if k in a})
         zc = {self.C[p]: v for p, v in z.items() if v != 0}
         d = {("x", j): v for j, v in zc.items()}
         touched = set(a)
@@ -131,7 +146,8 @@ class _Factor:
             for j, a in sf.rows[k].items():
                 if j in self.cpos:
                     rhs[self.cpos[j]] = rhs.get(self.cpos[j], _ZERO) - a * v
-        u = {self.R[i]: v for i, v in self.lu.solve_transpose(rhs).items()}
+        neg = self.neg
+        u = {self.R[i]: (-v if i in neg else v) for i, v in self.lu.solve_transpose(rhs).items()}
         u.update(gs)
         return u
 
@@ -156,10 +172,11 @@ class ExactSimplex:
 
     _REFACTOR = 40
 
-    def __init__(self, sf, C, basic_rows):
+    def __init__(self, sf, C, basic_rows, factor=None):
         self.sf = sf
         self.pivots = 0
-        self.factor = _Factor(sf, C, basic_rows)
+        # a factorisation of exactly this basis may be handed over (the caller built it to choose the basis)
+        self.factor = factor if factor is not None else _Factor(sf, C, basic_rows)
         if not self.factor.ok:
             self._repair_basis(C)
         self._reset()

@@ -32,7 +32,7 @@ from ..certificate.optimality import OptimalityEvidence
 from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.decide import exact_str, sign
 from ..exact.level import level_of
-from ..exact.lp import MAX_LP_SIZE, LinearProgram, solve_lp
+from ..exact.lp import MAX_LP_SIZE, MAX_LP_SIZE_GUIDED, LinearProgram, solve_lp
 from ..exact.lp_irrational import solve_lp_irrational
 from ..mechanism import Mechanism, mechanism_from_values
 from .remaps import bayes_remap
@@ -63,27 +63,29 @@ def rational_alpha(alpha: Any = None, eps: Any = None) -> fmpq:
 
 def user_lp_size(n: int) -> int:
     """Variables plus constraint nonzeros of :func:`user_lp` at ``n``: ``(n+1)^2`` variables, ``(n+1)^2`` in the
-    row sums and ``4 n (n+1)`` in the privacy constraints (the measure :data:`~exactdp.exact.lp.MAX_LP_SIZE` caps).
+    row sums and ``4 n (n+1)`` in the privacy constraints (the measure :data:`~exactdp.exact.lp.MAX_LP_SIZE_GUIDED`
+    caps).
 
     Examples
     --------
-    >>> user_lp_size(1), user_lp_size(257), user_lp_size(258)
-    (16, 398352, 401450)
+    >>> user_lp_size(1), user_lp_size(300), user_lp_size(301)
+    (16, 542402, 546016)
     """
     N = n + 1
     return 2 * N * N + 4 * n * N
 
 
 def max_lp_n() -> int:
-    """The largest ``n`` whose user LP the exact solver accepts (``user_lp_size(n) <= MAX_LP_SIZE``).
+    """The largest ``n`` whose user LP the exact solver accepts from its start point
+    (``user_lp_size(n) <= MAX_LP_SIZE_GUIDED``, measured at n = 300: docs/benchmarks.md).
 
     Examples
     --------
     >>> max_lp_n()
-    257
+    300
     """
     n = 1
-    while user_lp_size(n + 1) <= MAX_LP_SIZE:
+    while user_lp_size(n + 1) <= MAX_LP_SIZE_GUIDED:
         n += 1
     return n
 
@@ -96,12 +98,12 @@ def check_lp_size(n: int) -> None:
     >>> check_lp_size(1000)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: n = 1000: the exact GRS12 LP would have (n+1)^2 = 1,002,001 variables and 6,008,002 variables plus nonzeros; the exact LP solver's limit is 400,000, so n <= 257
+    exactdp.errors.InputTooLarge: n = 1000: the exact GRS12 LP would have (n+1)^2 = 1,002,001 variables and 6,008,002 variables plus nonzeros; the exact LP solver's limit is 545,000, so n <= 300
     """
-    if user_lp_size(n) > MAX_LP_SIZE:
+    if user_lp_size(n) > MAX_LP_SIZE_GUIDED:
         raise InputTooLarge(f"n = {n}: the exact GRS12 LP would have (n+1)^2 = {(n + 1) ** 2:,} variables and "
                             f"{user_lp_size(n):,} variables plus nonzeros; the exact LP solver's limit is "
-                            f"{MAX_LP_SIZE:,}, so n <= {max_lp_n()}")
+                            f"{MAX_LP_SIZE_GUIDED:,}, so n <= {max_lp_n()}")
 
 
 def user_lp(n: int, alpha: fmpq, user: User) -> LinearProgram:
@@ -161,8 +163,39 @@ def privacy_lp(metric: FiniteMetric, alpha: fmpq, cost: Callable[[int, int], Any
     return LinearProgram(c=c, A_eq=A_eq, b_eq=[1] * n, A_ub=A_ub, b_ub=[0] * len(A_ub))
 
 
-def optimal_mechanism(n: int, alpha: Any, user: User) -> tuple[LPSolution | IrrationalLPSolution, Mechanism]:
+def _start_point(n: int, alpha: fmpq, user: User, remapped: Mechanism | None) -> list | None:
+    """The Bayes-remapped geometric mechanism as a point of the user LP (GRS12 Thm 3.1 says it is optimal).
+
+    Only a guide for the exact solver's start basis (:func:`~exactdp.exact.lp.solve_lp`'s ``start``); None
+    when its entries are not rationals over the outputs ``0..n``.
+    """
+    if remapped is None:
+        from ..mechanisms import geometric
+
+        remapped = bayes_remap(geometric(n, str(alpha)), user)[1]
+    N = n + 1
+    if list(remapped.outputs) != [str(r) for r in range(N)]:
+        return None
+    rows = remapped.rows()
+    x = []
+    for i in range(N):
+        row = rows[remapped.row_index[str(i)]]
+        for r in range(N):
+            if not isinstance(row[r], fmpq):
+                return None
+            x.append(row[r])
+    return x
+
+
+def optimal_mechanism(n: int, alpha: Any, user: User, *,
+                      remapped: Mechanism | None = None) -> tuple[LPSolution | IrrationalLPSolution, Mechanism]:
     """The exact optimum of the user-specific LP: ``(LPSolution, Mechanism)``.
+
+    The exact solver starts from the basis of the Bayes-remapped geometric mechanism (``remapped``, computed
+    when not given), which GRS12 Thm 3.1 proves optimal for a monotone loss: at n = 200 HiGHS's basis was
+    hundreds of exact pivots away (its tolerances cannot see entries near ``alpha^n``), while this basis is
+    optimal as it is.  The start only guides: the optimum is verified exactly by its dual certificate, and
+    a start that is not optimal is repaired by exact pivots.
 
     For a loss with irrational (radical) values, such as GRS12's ``|i - j|^(3/2)``, the solution is an
     :class:`~exactdp.exact.lp_irrational.IrrationalLPSolution`: the vertex is rational and the dual certificate is
@@ -178,7 +211,15 @@ def optimal_mechanism(n: int, alpha: Any, user: User) -> tuple[LPSolution | Irra
     """
     alpha = fmpq(alpha) if not isinstance(alpha, fmpq) else alpha
     lp = user_lp(n, alpha, user)
-    sol = solve_lp(lp) if user.rational else solve_lp_irrational(lp, user_cost(user))
+    if user.rational:
+        sol = solve_lp(lp, start=_start_point(n, alpha, user, remapped),
+                       start_name="the Bayes-remapped geometric mechanism (GRS12 Thm 3.1)")
+    else:  # radical costs: HiGHS guides, with its own (smaller, measured) limit
+        if user_lp_size(n) > MAX_LP_SIZE:
+            raise InputTooLarge(f"n = {n}: with an irrational loss the exact GRS12 LP is solved from HiGHS's basis, "
+                                f"whose limit is {MAX_LP_SIZE:,} variables plus nonzeros (this LP has "
+                                f"{user_lp_size(n):,})")
+        sol = solve_lp_irrational(lp, user_cost(user))
     N = n + 1
     rows = [[sol.x[i * N + r] for r in range(N)] for i in range(N)]
     mech = mechanism_from_values(range(N), range(N), rows, name=f"LP optimum (n={n}, alpha={alpha})")
@@ -219,9 +260,9 @@ def certify_universal_optimality(n: int, user: User, *, alpha: Any = None,
     from ..mechanisms import geometric
 
     a = rational_alpha(alpha, eps)
-    sol, opt = optimal_mechanism(n, a, user)
     G = geometric(n, str(a))
     mapping, GR = bayes_remap(G, user)
+    sol, opt = optimal_mechanism(n, a, user, remapped=GR)
     g_loss = expected_loss(GR, user)
     holds = g_loss == sol.value
     ev = OptimalityEvidence(n=n, alpha=str(a), user=user.name, prior=[str(v) for v in user.prior],

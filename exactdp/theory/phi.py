@@ -84,6 +84,10 @@ class Solution:
         return [b.str(15, radius=True) for b in self.balls]
 
 
+#: most points PhiSystem accepts (its n x n matrix of distance codes is built on first use)
+MAX_POINTS = 20_000
+
+
 class PhiSystem:
     """``Phi`` for a metric scaled by a level (see module docstring)."""
 
@@ -91,8 +95,8 @@ class PhiSystem:
         self.metric, self.level = metric, level
         n = len(metric)
         self.n = n
-        if n > 20_000:
-            raise InvalidInput(f"Phi: {n} points is beyond the dense limit 20000")
+        if n > MAX_POINTS:
+            raise InvalidInput(f"Phi: {n} points is beyond the dense limit {MAX_POINTS}")
         self._codes = _structure(metric)["codes"]
         self._dvals = self._codes.values
 
@@ -207,7 +211,14 @@ class PhiSystem:
         order = np.concatenate(cells)
         starts = np.searchsorted(part.cell_of[order], np.arange(k))
         rows = self._codes.rows(reps)[:, order]
-        Sd = [np.add.reduceat(digits[j][rows], starts, axis=1) for j in range(nd)]
+        # the digits gathered in blocks of rows: a block x n float array at a time, not k x n (1.6 GB per digit
+        # on the 200 x 200 grid, k = 5,050)
+        step = max(1, 4_000_000 // max(len(order), 1))
+        Sd = [np.empty((rows.shape[0], k)) for _ in range(nd)]
+        for lo in range(0, rows.shape[0], step):
+            block = rows[lo:lo + step]
+            for j in range(nd):
+                Sd[j][lo:lo + step] = np.add.reduceat(digits[j][block], starts, axis=1)
         eta = fmpq(2 * maxcell, 2 ** S)
         return Sd, w, eta
 
