@@ -283,3 +283,32 @@ def test_evidence_is_read_strictly(ecp14_jsons, kind):
     bad["evidence"][first] = [True] if isinstance(ev[first], list) else True
     with pytest.raises(ValueError, match="not a certificate"):
         recheck(bad)
+
+
+def test_a_large_optimality_certificate_is_refused_before_any_work():
+    """A genuine GRS12 optimality certificate at n = 300 once took the kernel 10 min and 23.6 GB; the kernel
+    counts the user LP first and answers 'not checkable: too large' at once."""
+    import json
+    import time
+
+    from exactdp.recheck import recheck
+    from exactdp.recheck.optimality import MAX_N
+    from exactdp.theory.optimality import certify_universal_optimality
+    from exactdp.theory.users import User
+
+    n = 2
+    u = User(["1/3"] * 3, [[abs(i - j) for j in range(3)] for i in range(3)])
+    j = json.loads(json.dumps(certify_universal_optimality(n, u, alpha="1/2").to_json()))
+    assert recheck(j).status == "confirmed"
+    # the same certificate claiming n = MAX_N + 1 (with a prior and loss of that size): refused by its size
+    big = MAX_N + 1
+    j["evidence"]["n"] = big
+    j["evidence"]["prior"] = [f"1/{big + 1}"] * (big + 1)
+    j["evidence"]["loss"] = [[str(abs(i - k)) for k in range(big + 1)] for i in range(big + 1)]
+    from exactdp.recheck.optimality import claim_text
+
+    j["claim"] = claim_text(j)          # consistent, so that only the size decides
+    t = time.perf_counter()
+    r = recheck(j)
+    assert r.status == "not checkable" and time.perf_counter() - t < 5, r.detail
+    assert "too large" in r.detail and f"n <= {MAX_N}" in r.detail
