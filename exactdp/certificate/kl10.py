@@ -188,7 +188,7 @@ def _tradeoff_proof(cert) -> Proof:
                               "t^*]$ with zero gap (each sign condition a polynomial, its roots counted exactly), "
                               "so $s^*(t) = s(t)$ there."))
             steps.append(Step("The exact root", f"$t^*$ solves $s(t) = {tex(ev.target)}$: it is the only root of "
-                              f"${_tex_poly(ev.polynomial)}$ in $({tex(ev.t_lower)}, {tex(ev.t_upper)})$, and "
+                              f"${_tex_poly(ev.polynomial or '')}$ in $({tex(ev.t_lower)}, {tex(ev.t_upper)})$, and "
                               f"$s < {tex(ev.target)}$ before it; so $\\varepsilon^* = \\log t^*$: {ev.epsilon}."))
             concl = f"eps* = {ev.epsilon}"
     if ev.t_lower is not None and ev.epsilon is None and ev.reason:

@@ -67,7 +67,7 @@ def parse(text: str) -> list:
 
 def text(p: list) -> str:
     """The certificate's text of an integer polynomial (the inverse of :func:`parse`)."""
-    out = []
+    out: list[str] = []
     for k in range(len(p) - 1, -1, -1):
         c = p[k]
         if c == 0:

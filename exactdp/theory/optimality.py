@@ -211,6 +211,7 @@ def optimal_mechanism(n: int, alpha: Any, user: User, *,
     """
     alpha = fmpq(alpha) if not isinstance(alpha, fmpq) else alpha
     lp = user_lp(n, alpha, user)
+    sol: Any
     if user.rational:
         sol = solve_lp(lp, start=_start_point(n, alpha, user, remapped),
                        start_name="the Bayes-remapped geometric mechanism (GRS12 Thm 3.1)")

@@ -251,6 +251,15 @@ def discrete_tradeoff(n: int, delta: Any) -> fmpq:
     return t if t > 1 else fmpq(1)
 
 
+def _basis_too_wide(cur, width) -> str | None:
+    """Why the parametric solve is not tried at this basis (too many basic columns), or None."""
+    k = len([v for v in cur.basis if v[0] == "x"])
+    if k <= MAX_PARAMETRIC_COLUMNS:
+        return None
+    return (f"the optimal basis has {k:,} basic columns; the parametric solve (fraction-free elimination over "
+            f"Z[t]) is limited to {MAX_PARAMETRIC_COLUMNS:,}: a bracket of relative width {exact_str(width)}")
+
+
 def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_metric: FiniteMetric | None = None,
                      f: Any = None, ball: str = "open", rel_width: Any = "1/64",
                      max_steps: int = 40, progress: Any = None) -> Certificate[TradeoffEvidence]:
@@ -322,11 +331,8 @@ def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_met
     while True:
         ex, guess = None, None
         if reason is None:
-            if len([v for v in cur.basis if v[0] == "x"]) > MAX_PARAMETRIC_COLUMNS:
-                reason = (f"the optimal basis has {len([v for v in cur.basis if v[0] == 'x']):,} basic columns; the "
-                          f"parametric solve (fraction-free elimination over Z[t]) is limited to "
-                          f"{MAX_PARAMETRIC_COLUMNS:,}: a bracket of relative width {exact_str(width)}")
-            else:
+            reason = _basis_too_wide(cur, width)
+            if reason is None:
                 ex, guess, reason = _try_exact(cur, target, lo.t, hi.t if hi is not None else None, width)
                 if ex is not None:
                     return _exact_cert(metric, g, d, ball, ex, cur, solved, s, output_metric, f)

@@ -50,7 +50,7 @@ def poly_text(p: fmpz_poly) -> str:
     '2*t^3 - t'
     """
     cs = [int(c) for c in p.coeffs()]
-    out = []
+    out: list[str] = []
     for k in range(len(cs) - 1, -1, -1):
         c = cs[k]
         if c == 0:

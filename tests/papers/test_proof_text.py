@@ -19,7 +19,7 @@ LEAKS = {
     r"\bNone\b": "Python's None",
     r"\(s\)": "a pluralisation placeholder '(s)'",
     r"\bfmpq\(|\bfrozenset\(|\bLevel\(|<[a-z_.]+ object at": "a Python object repr",
-    r"\\\{[^} \\]*,[^} \\]*\\\}": "a product label typeset as a set (a tuple belongs in parentheses)",
+    r"\\\{[^}( \\]*,[^}) \\]*\\\}": "a product label typeset as a set (a tuple belongs in parentheses)",
     r"\(1 [a-z]+s\)": "a plural after the count 1",
 }
 
