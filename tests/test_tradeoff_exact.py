@@ -320,3 +320,18 @@ def test_cli_json_returns_the_exact_value(tmp_path, capsys):
     rc = main(["tradeoff", "--metric", str(m), "--gamma", "1/2", "--delta", "1/4", "--format", "json"])
     out = json.loads(capsys.readouterr().out)
     assert rc == 0 and out["evidence"]["epsilon"] == "log(6)" and recheck(out).status == "confirmed"
+
+
+def test_the_claims_comparison_with_an_algebraic_eps_star():
+    """KL10-thm3.4 compares a mechanism's log(q) with eps* = log t*, t* = (-1 + sqrt 21)/2 = 1.79128... (the root
+    of t^2 + t - 5 in (7/4, 11/6)), by the sign of the polynomial: no sympify."""
+    from types import SimpleNamespace
+
+    from exactdp.papers.kl10 import _exceeds
+
+    tr = SimpleNamespace(epsilon="log(root)", polynomial="t^2 + t - 5", t_lower="7/4", t_upper="11/6")
+    assert _exceeds("log(9/5)", tr) is True          # 1.8 > 1.7913
+    assert _exceeds("log(179/100)", tr) is False     # 1.79 < 1.7913
+    assert _exceeds("log(2)", tr) is True and _exceeds("log(3/2)", tr) is False
+    assert _exceeds("log(sqrt(2))", tr) is False     # not log of a rational: no claim made
+    assert _exceeds("log(2)", SimpleNamespace(epsilon="0")) is True

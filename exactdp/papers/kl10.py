@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import re
 
-import sympy as sp
 from flint import fmpq
 
 from ..certify.privacy import smallest_epsilon
-from ..exact import Level, exact_str
+from ..exact import Level, exact_number, exact_str, sign
 from ..mechanisms import exponential
 from ..metrics import discrete, path
 from ..theory.tradeoff import certify_tradeoff, discrete_tradeoff, utility_lp
@@ -130,22 +129,30 @@ def def23() -> ClaimResult:
 
 
 def _exceeds(eps_text: str | None, tr) -> bool:
-    """``eps_text = log(q)`` (a rational ``q``) is strictly above the certified ``eps* = log t*``: ``q > t*``, with
-    ``t*`` = 1, a rational, or the root of the certificate's polynomial in ``(t_lower, t_upper)`` (sympy's exact
-    real roots)."""
+    """``eps_text = log(q)`` (a rational ``q``) is strictly above the certified ``eps* = log t*``: ``q > t*``.
+
+    ``t*`` is 1 (``eps* = 0``) or the only root of the certificate's polynomial ``P`` in ``(t_lower, t_upper)``
+    (certified, and re-checked by the kernel).  So ``q > t*`` iff ``q >= t_upper``, or ``q`` lies in the interval
+    with ``P(q) != 0`` of the sign ``P`` has at ``t_upper``.  ``P`` is evaluated at rationals by exactdp's own
+    restricted parser (the text with ``t`` replaced by the rational): no sympify, no eval.
+    """
     m = re.fullmatch(r"log\((\d+(?:/\d+)?)\)", eps_text or "")
     if m is None or tr.epsilon is None:
         return False
-    q = sp.Rational(m.group(1))
+    q = exact_number(m.group(1))
     if tr.epsilon == "0":
-        return bool(q > 1)
-    P = sp.Poly(sp.sympify(tr.polynomial.replace("^", "**"), locals={"t": _T}), _T)
-    lo, hi = sp.Rational(tr.t_lower), sp.Rational(tr.t_upper)
-    (r,) = [z for z in sp.real_roots(P) if lo < z < hi]
-    return bool(q > r)
+        return q > 1
+    lo, hi = exact_number(tr.t_lower), exact_number(tr.t_upper)
+    if q >= hi:
+        return True
+    if q <= lo:
+        return False
 
+    def P(t: fmpq) -> int:
+        return sign(exact_number(re.sub(r"\bt\b", f"({t})", tr.polynomial)))
 
-_T = sp.Symbol("t")
+    p_q = P(q)
+    return p_q != 0 and p_q == P(hi)
 
 
 @register("KL10-thm3.4", "KL10", "Theorem 3.4, (3) => (2) and (2) => (1)",
