@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import zipfile
+import zlib
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -237,7 +238,7 @@ def _npz_arrays(path: str, what: str) -> dict:
             return {k: z[k] for k in z.files}
     except ValueError as e:  # an object array (pickled)
         raise InvalidInput(f"{what}: {_one_line(e)}; numbers must be int64 arrays (no object arrays)") from None
-    except Exception as e:  # noqa: BLE001 -- zipfile and numpy raise many kinds for a damaged file
+    except (OSError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as e:  # a damaged archive or member
         raise InvalidInput(f"{what}: not a readable .npz file ({type(e).__name__}: {_one_line(e)})") from None
 
 
