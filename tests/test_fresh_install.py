@@ -297,10 +297,12 @@ def test_plot_output_mistakes_are_exit_2(tmp_path, capsys, out_name, needle):
 
 
 def test_plot_into_an_existing_directory_or_bad_dpi(tmp_path, capsys):
+    before = sorted(os.listdir(tmp_path.parent)), sorted(os.listdir(tmp_path))
     code, _, err = run(["plot", "losses", "-o", str(tmp_path)], capsys)
     assert code == 2
     one_error_line(err, "is a directory")
-    assert sorted(os.listdir(tmp_path.parent)) == sorted(os.listdir(tmp_path.parent))  # nothing written next to it
+    # nothing written next to it or into it
+    assert (sorted(os.listdir(tmp_path.parent)), sorted(os.listdir(tmp_path))) == before
     assert not os.path.exists(str(tmp_path) + ".png")
     code, _, err = run(["plot", "losses", "-o", str(tmp_path / "f.png"), "--dpi", "-5"], capsys)
     assert code == 2
