@@ -24,10 +24,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _machine import machine  # noqa: E402
+from _machine import machine
 
-from exactdp.mechanisms import generalized_rr, geometric  # noqa: E402
-from exactdp.metrics import discrete, path  # noqa: E402
+from exactdp.mechanisms import generalized_rr, geometric
+from exactdp.metrics import discrete, path
 
 
 def main(quick: bool) -> int:

@@ -21,12 +21,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _machine import machine  # noqa: E402
+from _machine import machine
 
-from exactdp import Mechanism, geometric, path, randomized_response  # noqa: E402
-from exactdp.exact.decide import decimal_enclosure  # noqa: E402
-from exactdp.theory.composition import composed_profile  # noqa: E402
-from exactdp.theory.profile import privacy_profile  # noqa: E402
+from exactdp import Mechanism, geometric, path, randomized_response
+from exactdp.exact.decide import decimal_enclosure
+from exactdp.theory.composition import composed_profile
+from exactdp.theory.profile import privacy_profile
 
 K = 50
 
@@ -70,7 +70,7 @@ def dp_accounting_delta(mech, pairs, k, eps):
 
 def exact_row(name, mech, labels, pairs, eps_text, eps_float):
     pr, t = best(lambda: composed_profile(mech, labels, K), reps=3)
-    lo, hi = decimal_enclosure(pr.delta(eps=eps_text), 20)
+    lo, _hi = decimal_enclosure(pr.delta(eps=eps_text), 20)
     dpa, tdpa = dp_accounting_delta(mech, pairs, K, eps_float)
     diff = "" if dpa is None else f"{dpa - float(lo):.3e}"
     print(f"| {name}, {K}-fold | eps = {eps_text} | {t:.3f} s | {lo} | "

@@ -28,7 +28,7 @@ from fractions import Fraction
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _machine import machine  # noqa: E402
+from _machine import machine
 
 CHILD = r"""
 import json, resource, sys, time

@@ -17,16 +17,16 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _machine import machine  # noqa: E402
-from flint import fmpq  # noqa: E402
+from _machine import machine
+from flint import fmpq
 
-from exactdp.errors import Undecided  # noqa: E402
-from exactdp.mechanism import mechanism_from_values  # noqa: E402
-from exactdp.mechanisms import geometric  # noqa: E402
-from exactdp.metrics import path  # noqa: E402
-from exactdp.metrics.graph_space import edge_count, max_degree, node_distance_space  # noqa: E402
-from exactdp.theory.extension_cert import certify_extension  # noqa: E402
-from exactdp.theory.tradeoff import utility_lp  # noqa: E402
+from exactdp.errors import Undecided
+from exactdp.mechanism import mechanism_from_values
+from exactdp.mechanisms import geometric
+from exactdp.metrics import path
+from exactdp.metrics.graph_space import edge_count, max_degree, node_distance_space
+from exactdp.theory.extension_cert import certify_extension
+from exactdp.theory.tradeoff import utility_lp
 
 
 def bounded_degree(n, Dg):

@@ -37,13 +37,13 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
-from flint import fmpq  # noqa: E402
+import numpy as np
+from flint import fmpq
 
-from _machine import machine  # noqa: E402
-from exactdp.exact.lp import solve_lp  # noqa: E402
-from exactdp.theory.optimality import user_lp  # noqa: E402
-from exactdp.theory.users import User  # noqa: E402
+from _machine import machine
+from exactdp.exact.lp import solve_lp
+from exactdp.theory.optimality import user_lp
+from exactdp.theory.users import User
 
 
 def scipy_value(lp):
@@ -158,10 +158,7 @@ def main():
         sv, ts = scipy_value(lp)
         qv, tq = qif_value(n, 0.5) if n <= 60 or "--qif-all" in sys.argv else (None, None)
         gs = f"{sv - exact:+.1e}" if sv is not None else "no optimum"
-        if tq is None:
-            qpart = "- | -"
-        else:
-            qpart = f"{tq:.2f} | " + (qv if isinstance(qv, str) else f"{qv - exact:+.1e}")
+        qpart = "- | -" if tq is None else f"{tq:.2f} | " + (qv if isinstance(qv, str) else f"{qv - exact:+.1e}")
         print(f"| {n} | {lp.n} | {t:.2f} | {pivots} | {peak_mib():.0f} | {ts:.2f} | {gs} | {qpart} |", flush=True)
 
 

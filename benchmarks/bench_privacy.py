@@ -19,9 +19,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _machine import machine  # noqa: E402
+from _machine import machine
 
-from exactdp import certify_all_eps, certify_privacy, geometric, path  # noqa: E402
+from exactdp import certify_all_eps, certify_privacy, geometric, path
 
 
 def best(fn, reps=3):
@@ -42,7 +42,8 @@ def qif_time(G, eps_float, reps=1, slack=1.0):
     from exactdp.exact.decide import float_bounds
     vals = np.array([sum(float_bounds(v)) / 2 for v in G.values])
     C = vals[G.codes]
-    d = (lambda i, j: abs(i - j) * eps_float * slack)
+    def d(i, j):
+        return (abs(i - j) * eps_float * slack)
     res, t = best(lambda: d_privacy.is_private(C, d), reps)
     return res, t
 
@@ -66,7 +67,7 @@ def geometric_rows(n, quick):
         c = certify_privacy(geometric(n), path(n + 1), eps="1/2")
         assert c.holds is True and c.evidence.epsilon == "1/2"
         return c
-    c, t = best(run_transcendental, 1 if quick else 3)
+    _c, t = best(run_transcendental, 1 if quick else 3)
     q, tq = qif_time(geometric(n, eps="1/2"), 0.5)
     rows.append(("geometric n = %d, eps = 1/2 (transcendental alpha)" % n, t, tq, q))
     return rows
@@ -171,7 +172,7 @@ def main():
     print(f"Machine: {machine()}\n")
     print("| benchmark | exactdp (s) | qif is_private (s) | exactdp / qif |")
     print("|---|---|---|---|")
-    for name, t, tq, q in geometric_rows(n, quick) + [all_eps_row(20 if quick else 200)]:
+    for name, t, tq, q in [*geometric_rows(n, quick), all_eps_row(20 if quick else 200)]:
         ratio = f"{t / tq:.2f}" if tq else "-"
         qs = f"{tq:.2f} (verdict {q})" if tq else "-"
         print(f"| {name} | {t:.2f} | {qs} | {ratio} |")

@@ -11,12 +11,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import networkx as nx  # noqa: E402
+import matplotlib.pyplot as plt
+import networkx as nx
 
-from exactdp import Level, Mechanism, cycle, from_graph, geometric, path  # noqa: E402
-from exactdp.mechanisms import randomized_response  # noqa: E402
-from exactdp.plot import (extension_pairs, plot_extension, plot_geo_utility, plot_geometric_vs_laplace,  # noqa: E402
+from exactdp import Level, Mechanism, cycle, from_graph, geometric, path
+from exactdp.mechanisms import randomized_response
+from exactdp.plot import (extension_pairs, plot_extension, plot_geo_utility, plot_geometric_vs_laplace,
                           plot_mechanism, plot_profile, plot_regular_region, plot_utility)
 
 OUT = Path(__file__).resolve().parent / "figures"

@@ -15,7 +15,7 @@ import os
 import sys
 import threading
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import cli_checks
 from .cli_checks import UsageError as _UsageError
@@ -208,7 +208,7 @@ def _cmd_compose(a):
 
     ks = _times(a.times, len(a.mechanism), MAX_K)
     mechs = [_fix_alpha(load_mechanism(m), a, f"compose ({m})") for m in a.mechanism]
-    cert = certify_composition(list(zip(mechs, ks)), _neighbours_arg(a, load_metric(a.metric)),
+    cert = certify_composition(list(zip(mechs, ks, strict=True)), _neighbours_arg(a, load_metric(a.metric)),
                                **_profile_level(a))
     return _emit(cert, a.format)
 
@@ -691,7 +691,7 @@ def _cmd_fdp(a):
         return code
     print(f"relation: {f.relation}")
     print(f"trade-off function f (lower convex hull over ordered pairs, {len(f.points)} vertices; linear between):")
-    for (x, y), pr in zip(f.points, f.pairs):
+    for (x, y), pr in zip(f.points, f.pairs, strict=True):
         print(f"  f({_short(exact_str(x))}) = {_short(exact_str(y))}" + (f"   (pair {pr[0]} -> {pr[1]})" if pr else ""))
     if mu.hi is None:
         print(f"Gaussian DP: no finite mu ({mu.reason})")
@@ -1000,7 +1000,7 @@ def _with_json_format(args: list) -> list:
     sub = next(x for x in build_parser()._actions if isinstance(x, argparse._SubParsersAction))
     cmd = sub.choices.get(args[0])
     fmt = None if cmd is None else cmd._option_string_actions.get("--format")
-    return args + ["--format", "json"] if fmt is not None and "json" in (fmt.choices or ()) else args
+    return [*args, "--format", "json"] if fmt is not None and "json" in (fmt.choices or ()) else args
 
 
 _BATCH_LOCK = threading.Lock()
@@ -1091,7 +1091,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # when SIGPIPE ends them (128 + 13); never a verdict, never a bug report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_PIPE
-    except Exception as e:  # noqa: BLE001 -- the one place that turns a bug into exit 4
+    except Exception as e:
         if getattr(a, "debug", False):
             raise
         sys.stderr.write(f"exactdp: internal error: {type(e).__name__}: {_one_line(e)}; this is a bug, please "

@@ -8,8 +8,16 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["UsageError", "check_plot_output", "check_writable_dir", "check_phi_route", "MAX_PHI_POINTS",
-           "MAX_PHI_CELLS", "PLOT_FORMATS", "MAX_DPI"]
+__all__ = [
+    "MAX_DPI",
+    "MAX_PHI_CELLS",
+    "MAX_PHI_POINTS",
+    "PLOT_FORMATS",
+    "UsageError",
+    "check_phi_route",
+    "check_plot_output",
+    "check_writable_dir",
+]
 
 
 class UsageError(Exception):

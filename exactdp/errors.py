@@ -10,15 +10,15 @@ from .verdict import Verdict
 
 __all__ = [
     "ExactDPError",
+    "InputTooLarge",
     "InvalidInput",
     "InvalidType",
-    "ParseError",
-    "NotStochastic",
-    "NotAMetric",
     "LabelMismatch",
-    "UnsupportedRegime",
-    "InputTooLarge",
+    "NotAMetric",
+    "NotStochastic",
+    "ParseError",
     "Undecided",
+    "UnsupportedRegime",
 ]
 
 

@@ -17,8 +17,8 @@ import os
 import sys
 import zipfile
 import zlib
-from itertools import chain
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 import numpy as np
 import orjson
@@ -31,9 +31,20 @@ if TYPE_CHECKING:
     from .metrics.space import FiniteMetric
     from .theory.users import User
 
-__all__ = ["MAX_FILE_BYTES", "MAX_INT_DIGITS", "json_text", "load_json", "load_mechanism", "load_metric", "mechanism_from_json",
-           "mechanism_from_npz", "read_prior_file",
-           "load_prior_for", "load_user", "load_plan"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_INT_DIGITS",
+    "json_text",
+    "load_json",
+    "load_mechanism",
+    "load_metric",
+    "load_plan",
+    "load_prior_for",
+    "load_user",
+    "mechanism_from_json",
+    "mechanism_from_npz",
+    "read_prior_file",
+]
 
 #: largest input file accepted (bytes)
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -331,7 +342,7 @@ def load_prior_for(path: str, labels: Sequence[Any]) -> dict:
         missing = sorted({str(x) for x in labels} - set(pts))[:5]
         raise InvalidInput(f"prior file {path!r}: its points differ from the {len(labels)} points it is for: no "
                            f"probability for {missing}; not among those points: {extra}")
-    return dict(zip(pts, probs))
+    return dict(zip(pts, probs, strict=True))
 
 
 def load_user(prior_path: str, loss: str, n: int | None = None) -> User:

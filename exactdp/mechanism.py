@@ -41,7 +41,7 @@ from .exact.interop import as_rows
 from .exact.level import level_of
 from .exact.values import Setting, brief, probability
 
-__all__ = ["Mechanism", "MAX_CELLS"]
+__all__ = ["MAX_CELLS", "Mechanism"]
 
 #: largest number of matrix cells accepted
 MAX_CELLS = 16_000_000
@@ -269,7 +269,7 @@ class Mechanism:
                     "probability distribution over the outputs")
         self.validated = True
 
-    def validate(self) -> "Mechanism":
+    def validate(self) -> Mechanism:
         """Validate exactly (entries >= 0, rows sum to 1) and return ``self``.
 
         Returns
@@ -314,7 +314,7 @@ class Mechanism:
         codes, counts = np.unique(self.codes[i], return_counts=True)
         rat = fmpq(0)
         groups: dict = {}
-        for c, k in zip(codes.tolist(), counts.tolist()):
+        for c, k in zip(codes.tolist(), counts.tolist(), strict=True):
             v = self.values[c]
             if isinstance(v, fmpq):
                 rat += v * k
@@ -493,7 +493,7 @@ class Mechanism:
         return r"\begin{pmatrix}" + body + r"\end{pmatrix}"
 
     # -- transformations ------------------------------------------------------
-    def at(self, level) -> "Mechanism":
+    def at(self, level) -> Mechanism:
         """The mechanism with the symbolic ``alpha`` replaced by the level's exact value.
 
         Substitution is a ring homomorphism, so if this mechanism was validated
@@ -554,7 +554,7 @@ class Mechanism:
         res.validated = True  # validated above, or implied by the identities in alpha
         return res
 
-    def remap(self, mapping, outputs=None, name=None) -> "Mechanism":
+    def remap(self, mapping, outputs=None, name=None) -> Mechanism:
         """Post-process by a deterministic remap ``z -> mapping[z]`` (merges columns exactly).
 
         The user's remap of GRS12 Sec. 2 (post-processing preserves privacy).
@@ -614,7 +614,7 @@ class Mechanism:
         out.validated = self.validated  # merging columns preserves row sums and signs
         return out
 
-    def compose(self, other: "Mechanism", name=None) -> "Mechanism":
+    def compose(self, other: Mechanism, name=None) -> Mechanism:
         """Run ``self`` then ``other`` on its output: the exact product ``K H``.
 
         ``other``'s inputs must be ``self``'s outputs (as strings).  A randomised
@@ -679,7 +679,7 @@ class Mechanism:
         strs = [escape(exact_str(v)) for v in self.values]
         cols = "".join(f"<th>{escape(z)}</th>" for z in self.outputs)
         body = "".join(f"<tr><th>{escape(x)}</th>" + "".join(f"<td>{strs[c]}</td>" for c in row) + "</tr>"
-                       for x, row in zip(self.inputs, self.codes.tolist()))
+                       for x, row in zip(self.inputs, self.codes.tolist(), strict=True))
         return (f'<div class="exactdp-mechanism">{head}<table><thead><tr><th>x \\ z</th>{cols}</tr></thead>'
                 f"<tbody>{body}</tbody></table></div>")
 

@@ -49,7 +49,7 @@ class Verdict(str, Enum):
         return self.value
 
     @classmethod
-    def of(cls, holds) -> "Verdict":
+    def of(cls, holds) -> Verdict:
         """Return the verdict of ``holds``: ``True`` -> HOLDS, ``False`` -> FAILS, a Verdict -> itself.
 
         Parameters

@@ -11,11 +11,11 @@ import pytest
 pytest.importorskip("dp_accounting", reason="dp-accounting has no wheel for this platform (the test extra installs it)")
 pytest.importorskip("opendp", reason="opendp has no wheel for this platform (the test extra installs it)")
 
-from exactdp import InvalidInput  # noqa: E402
-from exactdp.exact.decide import decimal_enclosure, sign  # noqa: E402
-from exactdp.exact.values import exact_number  # noqa: E402
-from exactdp.mechanisms import generalized_rr, randomized_response  # noqa: E402
-from exactdp.theory.accountants import check_opendp_gaussian, check_opendp_laplace, compare_dp_accounting  # noqa: E402
+from exactdp import InvalidInput
+from exactdp.exact.decide import decimal_enclosure, sign
+from exactdp.exact.values import exact_number
+from exactdp.mechanisms import generalized_rr, randomized_response
+from exactdp.theory.accountants import check_opendp_gaussian, check_opendp_laplace, compare_dp_accounting
 
 
 def kov(r, k, i):

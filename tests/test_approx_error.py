@@ -11,7 +11,7 @@ from exactdp.theory.approx_error import min_max_expected_error
 @pytest.mark.parametrize("m, t, delta", [(1, 2, "0"), (2, 3, "1/10"), (3, 2, "1/3"), (3, 5, "9/10")])
 def test_discrete_metric_meets_theorem7(m, t, delta):
     # Theorem 7 gives E >= (1 - delta) m/(m + t); randomized response attains it (Example 7)
-    value, rows, sol = min_max_expected_error(discrete(m + 1), t, delta)
+    value, _rows, sol = min_max_expected_error(discrete(m + 1), t, delta)
     assert sol.verify() and value == (1 - fmpq(delta)) * m / (m + t)
 
 

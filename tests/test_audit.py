@@ -52,7 +52,7 @@ def product_rows(rows_list):
 
 
 def brute_delta(rows, pairs, t):
-    return max(sum((max(Fr(0), p - t * q) for p, q in zip(rows[a], rows[b])), Fr(0))
+    return max(sum((max(Fr(0), p - t * q) for p, q in zip(rows[a], rows[b], strict=True)), Fr(0))
                for i, j in pairs for a, b in ((i, j), (j, i)))
 
 

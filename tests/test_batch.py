@@ -36,7 +36,7 @@ def _write_jobs(tmp_path, jobs, extra=""):
 def _alone(args, capsys):
     """One job run on its own, as the batch runs it (``--format json`` unless the job names a format)."""
     if "--format" not in args:
-        args = args + ["--format", "json"]
+        args = [*args, "--format", "json"]
     code = main(args)
     out = capsys.readouterr()
     try:
@@ -47,7 +47,7 @@ def _alone(args, capsys):
 
 
 def _batch(args, capsys):
-    code = main(["batch"] + args)
+    code = main(["batch", *args])
     out = capsys.readouterr()
     return code, [json.loads(x) for x in out.out.splitlines()], out.err
 
@@ -56,7 +56,7 @@ def test_serial_batch_is_each_job_alone_in_order(tmp_path, capsys):
     f = _write_jobs(tmp_path, JOBS, extra="\n   \n")  # blank lines are skipped
     code, results, err = _batch([f], capsys)
     assert code == 0 and err == "" and len(results) == len(JOBS)
-    for k, (job, r) in enumerate(zip(JOBS, results), 1):
+    for k, (job, r) in enumerate(zip(JOBS, results, strict=True), 1):
         assert r["line"] == k and r["args"] == job
         assert (r["exit"], r["output"], r["stderr"]) == _alone(job, capsys), job
     assert [r["exit"] for r in results] == [0, 1, 0, 0, 2, 0]

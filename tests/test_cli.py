@@ -106,7 +106,7 @@ def test_csv_mechanism(tmp_path, capsys):
 def test_bad_input_exit_2(tmp_path, capsys, mech, metric, extra, msg):
     m = write(tmp_path, "m.json", mech)
     p = write(tmp_path, "p.json", metric)
-    code, out, err = run(["certify", m, "--metric", p] + extra, capsys)
+    code, out, err = run(["certify", m, "--metric", p, *extra], capsys)
     assert code == 2 and out == ""
     assert err.startswith("exactdp: error:") and err.count("\n") == 1
     import re
@@ -201,7 +201,7 @@ def test_plot_command_writes_figures(tmp_path, capsys):
     for args in (["region", m, "--alpha", "1/2"], ["losses"],
                  ["mechanism", f"{EX}/geometric3.json", "--alpha", "1/3"]):
         out = tmp_path / f"{args[0]}.png"
-        code, text, _ = run(["plot", *args, "-o", str(out)], capsys)
+        code, _text, _ = run(["plot", *args, "-o", str(out)], capsys)
         assert code == 0 and out.stat().st_size > 1000 and out.read_bytes()[:4] == b"\x89PNG", args
     code, _, err = run(["plot", "region", m, "-o", str(tmp_path / "x.png")], capsys)
     assert code == 2 and "give exactly one of eps, alpha" in err

@@ -110,5 +110,5 @@ def test_compose_transcendental_entries(tmp_path, capsys):
 ])
 def test_bad_input_exits_2(files, capsys, args, match):
     sub = {"RR": files["rr"], "D3": files["d3"], "BAD": files["bad"], "NOTLIST": files["notlist"], "NB": files["nb"]}
-    code, out, err = run([sub.get(x, x) for x in args], capsys)
+    code, _out, err = run([sub.get(x, x) for x in args], capsys)
     assert code == 2 and match in err and "Traceback" not in err

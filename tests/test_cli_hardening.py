@@ -167,15 +167,14 @@ def test_negative_entry_at_alpha(tmp_path, capsys):
 @pytest.mark.parametrize("dist, code", [("10^400", 0), ("1/10^400", 1)])
 def test_huge_and_tiny_distances(tmp_path, capsys, dist, code):
     p = write(tmp_path, "p.json", {"kind": "matrix", "points": ["0", "1"], "distances": [[0, dist], [dist, 0]]})
-    got, out, err = run(["certify", write(tmp_path, "m.json", RR2), "--metric", p, "--eps", "1"], capsys)
+    got, _out, err = run(["certify", write(tmp_path, "m.json", RR2), "--metric", p, "--eps", "1"], capsys)
     assert got == code and err == ""
 
 
 @pytest.mark.parametrize("level", [["--eps", "499999999999/1000000000000"], ["--eps", "49999999/100000000"],
                                    ["--eps", "log(3^600)/2"]])
 def test_geometric_2x2_at_hard_levels(tmp_path, capsys, level):
-    code, out, err = run(["certify", write(tmp_path, "m.json", GEO2), "--metric", write(tmp_path, "p.json", PATH2)]
-                         + level, capsys)
+    code, out, err = run(["certify", write(tmp_path, "m.json", GEO2), "--metric", write(tmp_path, "p.json", PATH2), *level], capsys)
     assert code == 0 and "verdict: holds" in out and err == ""
 
 
@@ -201,7 +200,7 @@ def test_identity_mechanism_epsilon_fails(tmp_path, capsys):
     m = write(tmp_path, "m.json", {"matrix": [[1, 0], [0, 1]]})
     code, out, _ = run(["epsilon", m, "--metric", write(tmp_path, "p.json", PATH2)], capsys)
     assert code == 1 and "verdict: fails" in out and "epsilon: inf" in out
-    concl = [ln for ln in out.splitlines() if ln.startswith("conclusion:")][0]
+    concl = next(ln for ln in out.splitlines() if ln.startswith("conclusion:"))
     assert "$" not in concl and "\\" not in concl and "not eps d-private for any finite eps" in concl
 
 

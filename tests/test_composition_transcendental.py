@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.certify.approximate import certify_approx
-from exactdp.errors import InvalidInput
 from exactdp.exact.decide import sign
 from exactdp.exact.expo import ExpFrac
 from exactdp.exact.lin import Lin
@@ -121,10 +120,10 @@ def test_geometric_at_eps_1_profile_equals_the_built_product(n, k):
     composed = composed_profile(G, path(n + 1), k)
     built = privacy_profile(repeated(G, k), path(n + 1))
     assert len(composed.pieces) == len(built.pieces)
-    for a, b in zip(composed.pieces, built.pieces):
+    for a, b in zip(composed.pieces, built.pieces, strict=True):
         assert sign(a.t_from - b.t_from) == 0 and sign(a.A - b.A) == 0 and sign(a.B - b.B) == 0
     # loss values e^(k - 2i): breakpoints at the positive exponents k, k - 2, ...
-    assert [p["eps_from"] for p in composed.to_json()["pieces"]] == ["0"] + [str(e) for e in range(k, 0, -2)][::-1]
+    assert [p["eps_from"] for p in composed.to_json()["pieces"]] == ["0", *[str(e) for e in range(k, 0, -2)][::-1]]
 
 
 @pytest.mark.parametrize("k", [2, 5, 50])

@@ -108,7 +108,7 @@ def test_thresholds():
     lo, hi = fmpq(t.lo_rational), fmpq(t.hi_rational)
     assert hi - lo <= fmpq(1, 10**9) and fmpq(69314718, 10**8) < hi and lo < fmpq(69314719, 10**8)
     assert threshold(cycle(5)).evidence.exact == "0"
-    a, text, fails = exact_threshold(star)
+    a, text, _fails = exact_threshold(star)
     assert a.is_rational() and text == "log(2)"
 
 
@@ -167,7 +167,7 @@ def test_cli_regular_bad_input(tmp_path, capsys, prior, extra, msg):
     import re
     m = _w(tmp_path, "m.json", {"kind": "path", "n": 3})
     p = _w(tmp_path, "p.json", prior)
-    assert main(["regular", p, "--metric", m] + extra) == 2
+    assert main(["regular", p, "--metric", m, *extra]) == 2
     err = capsys.readouterr().err
     assert re.search(msg, err) and err.count("\n") == 1
 

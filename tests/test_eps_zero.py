@@ -27,7 +27,7 @@ ZERO_LEVELS = [dict(eps="0"), dict(eps="log(1)"), dict(eps="0*log(2)"), dict(alp
 
 
 def _tv_half_l1(p, q):
-    return sum((abs(a - b) for a, b in zip(p, q)), Fraction(0)) / 2
+    return sum((abs(a - b) for a, b in zip(p, q, strict=True)), Fraction(0)) / 2
 
 
 def _tv_sets(p, q):

@@ -38,7 +38,7 @@ def _brute_private(G, rows_by_point, alpha):
     dist = dict(nx.all_pairs_shortest_path_length(G))
     for x in G.nodes:
         for y, d in dist[x].items():
-            for a, b in zip(rows_by_point[str(x)], rows_by_point[str(y)]):
+            for a, b in zip(rows_by_point[str(x)], rows_by_point[str(y)], strict=True):
                 if a > R ** d * b:
                     return False
     return True
@@ -84,7 +84,7 @@ def test_extension_equals_brute_force(inst):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances())
 def test_private_input_gives_agreement_and_2eps(inst):
-    G, H, rows, alpha = inst
+    G, H, _rows, alpha = inst
     # make Â private on H by construction: an exponential-type mechanism in the restricted distances
     dist = dict(nx.all_pairs_shortest_path_length(G))
     a = Fraction(alpha)
@@ -97,10 +97,10 @@ def test_private_input_gives_agreement_and_2eps(inst):
     c = certify_extension(Ah, from_graph(G), [str(h) for h in H], alpha=alpha2)
     ev = c.evidence
     assert c.holds is True and ev.agrees_on_H is True and ev.normalisers_equal_1 == len(H)
-    A = {x: [Fraction(s) for s in r] for x, r in zip(ev.mechanism.inputs, ev.mechanism.rows())}
+    A = {x: [Fraction(s) for s in r] for x, r in zip(ev.mechanism.inputs, ev.mechanism.rows(), strict=True)}
     assert _brute_private(G, A, str(Fraction(alpha2) ** 2))
     assert c.recheck().ok is True
-    for h, r in zip(H, prows):
+    for h, r in zip(H, prows, strict=True):
         assert A[str(h)] == r
 
 
@@ -166,7 +166,7 @@ def test_point_of_H_has_normaliser_exactly_one():
     Ah = Mechanism.from_rows(["0", "2"], ["a", "b"], [["2/3", "1/3"], ["1/3", "2/3"]])
     X = extension_data(Ah, path(3), ["0", "2"], alpha="1/2")
     from flint import fmpq
-    assert X.Z == [fmpq(1), fmpq(4, 3), fmpq(1)]  # m_1 = (min(4/3, 2/3), min(2/3, 4/3))
+    assert [fmpq(1), fmpq(4, 3), fmpq(1)] == X.Z  # m_1 = (min(4/3, 2/3), min(2/3, 4/3))
 
 
 def test_undecided_outside_the_field():

@@ -58,7 +58,7 @@ def test_extend_undecided_exit_3(files, tmp_path, capsys):
 def test_extend_bad_input_exit_2(files, capsys, args, msg):
     args = [files.get(a, a) for a in args]
     try:
-        rc = main(["extend", files["mech"], "--metric", files["metric"]] + args)
+        rc = main(["extend", files["mech"], "--metric", files["metric"], *args])
     except SystemExit as e:  # argparse refuses a missing required group itself (exit 2)
         rc = e.code
     assert rc == 2 and msg in capsys.readouterr().err

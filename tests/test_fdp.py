@@ -94,8 +94,8 @@ def check_greatest_convex_minorant(f, rows, pairs, grid):
     """f convex, f <= min_pairs T (at every pair's vertices and on a grid), f = min T at f's vertices."""
     pts = [(fr(a), fr(b)) for a, b in f.points]
     assert pts[0][0] == 0 and pts[-1] == (1, 0)
-    slopes = [(b1 - b0) / (a1 - a0) for (a0, b0), (a1, b1) in zip(pts, pts[1:])]
-    assert all(s0 < s1 for s0, s1 in zip(slopes, slopes[1:]))
+    slopes = [(b1 - b0) / (a1 - a0) for (a0, b0), (a1, b1) in itertools.pairwise(pts)]
+    assert all(s0 < s1 for s0, s1 in itertools.pairwise(slopes))
     for a, b in pts:
         assert b == brute_min_T(rows, pairs, a)
     for a in grid:
@@ -185,7 +185,7 @@ def test_gaussian_mu_against_mpmath(PQ):
     f = tradeoff([str(x) for x in P], [str(x) for x in Q])
     b = gaussian_mu(f, "1/1000")
     # independent: the vertices by brute force at every partial sum of the outputs, mu_i with mpmath
-    if any(q > 0 and p == 0 for p, q in zip(P, Q)):
+    if any(q > 0 and p == 0 for p, q in zip(P, Q, strict=True)):
         assert b.hi is None
         return
     mus = []

@@ -27,21 +27,21 @@ def _dense_unique_solution(eqs, rhs, n):
     # n independent rows among eqs: pick them greedily, solve, and check the rest
     rows = []
     for i in range(len(eqs)):
-        if fmpq_mat(len(rows) + 1, n, [M[k, j] for k in rows + [i] for j in range(n)]).rank() == len(rows) + 1:
+        if fmpq_mat(len(rows) + 1, n, [M[k, j] for k in [*rows, i] for j in range(n)]).rank() == len(rows) + 1:
             rows.append(i)
         if len(rows) == n:
             break
     A = fmpq_mat(n, n, [M[k, j] for k in rows for j in range(n)])
     x = A.solve(fmpq_mat(n, 1, [rhs[k] for k in rows]))
     x = [x[j, 0] for j in range(n)]
-    if any(sum((v * x[j] for j, v in r.items()), fmpq(0)) != b for r, b in zip(eqs, rhs)):
+    if any(sum((v * x[j] for j, v in r.items()), fmpq(0)) != b for r, b in zip(eqs, rhs, strict=True)):
         return None
     return x
 
 
 def _vertices(c, A_eq, b_eq, A_ub, b_ub, n):
-    rows = [(r, b) for r, b in zip(A_eq, b_eq)]
-    ub = [(r, b) for r, b in zip(A_ub, b_ub)]
+    rows = [(r, b) for r, b in zip(A_eq, b_eq, strict=True)]
+    ub = [(r, b) for r, b in zip(A_ub, b_ub, strict=True)]
     extra = ub + [({j: fmpq(1)}, fmpq(0)) for j in range(n)]  # x_j >= 0 tight means x_j = 0
     for k in range(0, n + 1):
         for choice in itertools.combinations(range(len(extra)), k):
@@ -51,7 +51,7 @@ def _vertices(c, A_eq, b_eq, A_ub, b_ub, n):
             if x is None or any(v < 0 for v in x):
                 continue
             if all(sum((v * x[j] for j, v in r.items()), fmpq(0)) <= b for r, b in ub):
-                yield sum((ci * xi for ci, xi in zip(c, x)), fmpq(0))
+                yield sum((ci * xi for ci, xi in zip(c, x, strict=True)), fmpq(0))
 
 
 def brute_force(lp):
@@ -60,7 +60,7 @@ def brute_force(lp):
     vals = list(_vertices(lp.c, lp.A_eq, lp.b_eq, lp.A_ub, lp.b_ub, n))
     if not vals:
         return "infeasible"  # a non-empty polyhedron inside x >= 0 has a vertex
-    rays = list(_vertices(lp.c, lp.A_eq + [{j: 1 for j in range(n)}], [0] * len(lp.A_eq) + [1],
+    rays = list(_vertices(lp.c, [*lp.A_eq, {j: 1 for j in range(n)}], [0] * len(lp.A_eq) + [1],
                           lp.A_ub, [0] * len(lp.A_ub), n))
     if rays and min(rays) < 0:
         return "unbounded"
@@ -127,7 +127,7 @@ def test_any_start_basis_is_repaired_by_exact_pivots(lp, rnd):
         assert want == "unbounded" and LPUnbounded(lp, res.x, res.ray).verify()
     else:
         assert isinstance(res, Optimal)
-        assert sum((c * x for c, x in zip(lp.c, res.x)), fmpq(0)) == want
+        assert sum((c * x for c, x in zip(lp.c, res.x, strict=True)), fmpq(0)) == want
 
 
 def test_degenerate_lp_without_float_basis(monkeypatch):

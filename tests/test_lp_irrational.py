@@ -21,7 +21,7 @@ def test_canonical_forms():
     assert Rad.power(8, fmpq(3, 2)) == R2 * 16          # 8^(3/2) = 16 sqrt 2
     assert Rad.power(4, fmpq(3, 2)) == 8
     assert Rad.power(fmpq(1, 2), fmpq(1, 2)) == R2 / 2   # sqrt(1/2) = sqrt(2)/2
-    assert R2 * R3 == Rad.power(6, fmpq(1, 2))
+    assert Rad.power(6, fmpq(1, 2)) == R2 * R3
     assert R2 * R2 == 2 and (R2 * R2).is_rational()
     c = Rad.power(2, fmpq(1, 3))
     assert c * c * c == 2
@@ -99,8 +99,8 @@ def _vertices(lp):
 def test_optimum_matches_brute_force(cost):
     lp = LinearProgram(c=[0] * 4, A_eq=[{0: 1, 1: 1, 2: 1, 3: 1}, {0: 1, 1: 2, 2: -1}], b_eq=[1, fmpq(1, 2)])
     sol = solve_lp_irrational(lp, cost)
-    best = min((sum((c * v for c, v in zip(sol.cost, x)), Rad()) for x in _vertices(lp)), key=float)
-    assert all((sum((c * v for c, v in zip(sol.cost, x)), Rad()) - best).sign() >= 0 for x in _vertices(lp))
+    best = min((sum((c * v for c, v in zip(sol.cost, x, strict=True)), Rad()) for x in _vertices(lp)), key=float)
+    assert all((sum((c * v for c, v in zip(sol.cost, x, strict=True)), Rad()) - best).sign() >= 0 for x in _vertices(lp))
     assert sol.value == best and sol.verify()
 
 
@@ -112,7 +112,7 @@ def _assert_optimal_dual(sol):
     # complementary slackness, exactly: a positive reduced cost only on a zero variable, a positive
     # multiplier only on a tight row
     assert all(sol.x[j] == 0 for j in range(lp.n) if sol.reduced[j].sign() > 0)
-    for k, (row, b) in enumerate(zip(lp.A_ub, lp.b_ub)):
+    for k, (row, b) in enumerate(zip(lp.A_ub, lp.b_ub, strict=True)):
         if sol.lam[k].sign() > 0:
             assert sum((a * sol.x[j] for j, a in row.items()), fmpq(0)) == b
 

@@ -52,7 +52,7 @@ def test_gaussian_brute_and_smallest_eps(n, beta):
     G = discrete_gaussian(n, base=f"{beta.numerator}/{beta.denominator}")
     assert fr_rows(G) == brute_gaussian(n, beta)
     R = gaussian_eps_ratio(n, beta)
-    assert R == brute_max_ratio(brute_gaussian(n, beta), [(x, x + 1) for x in range(n)])
+    assert brute_max_ratio(brute_gaussian(n, beta), [(x, x + 1) for x in range(n)]) == R
     assert smallest_epsilon(G, path(n + 1)).evidence.epsilon == log_text(R)
 
 
@@ -136,7 +136,7 @@ def score_example():
     g = nx.Graph()
     g.add_nodes_from(str(i) for i in range(len(sc)))
     g.add_edges_from((str(i), str(j)) for i, j in itertools.combinations(range(len(sc)), 2)
-                     if max(abs(a - b) for a, b in zip(sc[i], sc[j])) <= 1)
+                     if max(abs(a - b) for a, b in zip(sc[i], sc[j], strict=True)) <= 1)
     return sc, from_graph(g)
 
 
@@ -171,7 +171,7 @@ def truncated_rnm(q, beta, W):
         pr = Fr(1)
         for z in zs:
             pr *= pmf[z]
-        vals = [a + z for a, z in zip(q, zs)]
+        vals = [a + z for a, z in zip(q, zs, strict=True)]
         best = max(vals)
         win = [i for i, v in enumerate(vals) if v == best]
         for i in win:
@@ -187,7 +187,7 @@ def test_rnm_against_truncated_enumeration(q):
     W = 24 if len(q) == 2 else 12
     trunc, missing = truncated_rnm(q, Fr(1, 2), W)
     assert missing < Fr(1, 10**3)
-    for e, t in zip(exact, trunc):
+    for e, t in zip(exact, trunc, strict=True):
         assert t <= e <= t + missing
 
 

@@ -80,7 +80,7 @@ def brute_lh_linear(k, g, e):
     m = 1
     while p**m < k:
         m += 1
-    H = [tuple(sum(a * d for a, d in zip(av, base_digits(v, p, m))) % g for v in range(k))
+    H = [tuple(sum(a * d for a, d in zip(av, base_digits(v, p, m), strict=True)) % g for v in range(k))
          for av in product(range(g), repeat=m)]
     return H, {(str(v), "".join(map(str, h)) + f":{y}"): Fr(1, len(H)) * (e if h[v] == y else 1) / (e + g - 1)
                for v in range(k) for h in H for y in range(g)}
@@ -95,7 +95,7 @@ def sylvester(K):
 
 def brute_hadamard(k, e):
     K = 1
-    while K <= k:
+    while k >= K:
         K *= 2
     H = sylvester(K)
     return {(str(v), str(j)): Fr(2, K) * (e if H[v + 1][j] == 1 else 1) / (1 + e) for v in range(k) for j in range(K)}

@@ -53,7 +53,7 @@ def test_universal_optimality_and_dual():
 
 def test_lp_beats_unremapped_geometric_for_binary_two_point_prior():
     u = User(["1/2", 0, 0, "1/2"], "binary")
-    sol, opt = optimal_mechanism(3, fmpq(1, 2), u)
+    sol, _opt = optimal_mechanism(3, fmpq(1, 2), u)
     assert sol.value == fmpq(1, 6) < expected_loss(geometric(3, "1/2"), u)
 
 

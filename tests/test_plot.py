@@ -51,14 +51,14 @@ def _sum_metric(u, v):
 def _solve_ones(A):
     """Gauss-Jordan over Fractions: A z = 1 (A invertible)."""
     n = len(A)
-    M = [row[:] + [F(1)] for row in A]
+    M = [[*row[:], F(1)] for row in A]
     for c in range(n):
         p = next(r for r in range(c, n) if M[r][c] != 0)
         M[c], M[p] = M[p], M[c]
         M[c] = [v / M[c][c] for v in M[c]]
         for r in range(n):
             if r != c and M[r][c] != 0:
-                M[r] = [a - M[r][c] * b for a, b in zip(M[r], M[c])]
+                M[r] = [a - M[r][c] * b for a, b in zip(M[r], M[c], strict=True)]
     return [M[i][n] for i in range(n)]
 
 
@@ -80,7 +80,7 @@ def test_missing_matplotlib_names_the_extra(monkeypatch):
 def test_loss_data_exact_closed_forms():
     roots = [F(k, 7) for k in range(1, 7)]
     data = P.loss_data([str(s) for s in roots])
-    for (alpha, geo, lap), s in zip(data, roots):
+    for (alpha, geo, lap), s in zip(data, roots, strict=True):
         a = s * s
         assert F(str(alpha)) == a
         assert F(str(geo)) == a / (1 + a)      # GRS12 sec. 6.1, geometric optimum
@@ -159,17 +159,17 @@ def test_plot_regular_region_path3(plt):
 
 def test_plot_regular_region_cycle3_transcendental(plt):
     import math
-    ax, corners = P.plot_regular_region(cycle(3), Level.from_eps("1/2"))
+    ax, _corners = P.plot_regular_region(cycle(3), Level.from_eps("1/2"))
     e = math.exp(-0.5)
     xy = ax.patches[1].get_xy()[:3]
-    for (x, y), c in zip(xy, [[1, e, e], [e, 1, e], [e, e, 1]]):
+    for (x, y), c in zip(xy, [[1, e, e], [e, 1, e], [e, e, 1]], strict=True):
         s = sum(c)
         wx, wy = _simplex([v / s for v in c])
         assert x == pytest.approx(wx, rel=1e-14) and y == pytest.approx(wy, rel=1e-14)
 
 
 def test_plot_utility_marks_the_certified_threshold(plt):
-    m, n, v = _sum_metric(4, 5)
+    m, _n, v = _sum_metric(4, 5)
     bases = ["7/10", "4/5", "21/25", "9/10"]
     ax, data, th = P.plot_utility(m, bases, sensitivity=v)
     assert len(ax.lines) == 3
@@ -177,12 +177,12 @@ def test_plot_utility_marks_the_certified_threshold(plt):
     assert ax.lines[2].get_xdata()[0] == hi
     import math
     eps = ax.lines[0].get_xdata()
-    assert [e == pytest.approx(5 * math.log(1 / float(F(b))), rel=1e-14) for e, b in zip(eps, bases)] == [True] * 4
+    assert [e == pytest.approx(5 * math.log(1 / float(F(b))), rel=1e-14) for e, b in zip(eps, bases, strict=True)] == [True] * 4
     tight = ax.lines[0].get_ydata()
     geo = ax.lines[1].get_ydata()
     assert geo.tolist() == [float(g) for *_, g in data]
     # the tight mechanism exists exactly above the certified threshold (eps 1.78, 1.12 > hi > 0.87, 0.53)
-    for e, t, (_, _, exact_t, _) in zip(eps, tight, data):
+    for e, t, (_, _, exact_t, _) in zip(eps, tight, data, strict=True):
         if e > hi:
             assert exact_t is not None and t == float(exact_t)
         else:
@@ -191,7 +191,7 @@ def test_plot_utility_marks_the_certified_threshold(plt):
 
 
 def test_plot_geometric_vs_laplace(plt):
-    ax, data = P.plot_geometric_vs_laplace(["1/4", "1/2", "3/4"])
+    ax, _data = P.plot_geometric_vs_laplace(["1/4", "1/2", "3/4"])
     assert len(ax.lines) == 2
     assert ax.lines[0].get_xdata().tolist() == [1 / 16, 1 / 4, 9 / 16]
     assert ax.lines[0].get_ydata().tolist() == [float(F(1, 17)), float(F(1, 5)), float(F(9, 25))]
@@ -207,7 +207,7 @@ def test_plot_geo_utility_marks_the_threshold_and_draws_certified_values(plt):
     lo, hi = F(th.evidence.lo), F(th.evidence.hi)          # 0.667 on the 6 x 6 grid
     assert ax.lines[2].get_xdata()[0] == float(hi)
     assert ax.lines[0].get_xdata().tolist() == [0.4, 0.7, 1.0, 1.3]
-    for (e, t, lap), y_t, y_l in zip(data, ax.lines[0].get_ydata(), ax.lines[1].get_ydata()):
+    for (e, t, lap), y_t, y_l in zip(data, ax.lines[0].get_ydata(), ax.lines[1].get_ydata(), strict=True):
         e = F(int(e.p), int(e.q))
         # the tight mechanism exists exactly above the certified threshold
         assert (t is None) is (e < lo) and (t is not None) is (e > hi)

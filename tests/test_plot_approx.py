@@ -7,7 +7,7 @@ definition re-implemented here with Fractions, or from closed forms -- never fro
 import json
 import math
 from fractions import Fraction as F
-from itertools import product
+from itertools import product, pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -54,7 +54,7 @@ def test_profile_data_is_the_brute_force_profile(rows):
     labels = [(M.inputs[i], M.inputs[j]) for i, j in pairs]
     pieces = P.profile_data(M, labels)
     assert _fr(pieces[0][0]) == 1 and pieces[-1][1] is None
-    assert all(_fr(a[1]) == _fr(b[0]) for a, b in zip(pieces, pieces[1:]))   # contiguous
+    assert all(_fr(a[1]) == _fr(b[0]) for a, b in pairwise(pieces))   # contiguous
     _check_pieces_against_brute(pieces, rows, pairs)
 
 
@@ -79,7 +79,7 @@ def test_plot_profile_draws_the_exact_pieces(plt):
     ax, data = P.plot_profile(R, [("0", "1")], times=4, bounds=True)
     # single: delta = 5/9 - 4/9 e^eps on [0, log(5/4)], then 0
     xs, ys = ax.lines[0].get_xdata(), ax.lines[0].get_ydata()
-    for x, y in zip(xs, ys):
+    for x, y in zip(xs, ys, strict=True):
         want = max(5 / 9 - 4 / 9 * math.exp(x), 0.0)
         assert y == pytest.approx(want, abs=1e-15)
     assert ax.lines[1].get_xdata().tolist() == pytest.approx([math.log(5 / 4)], rel=1e-15)
@@ -94,7 +94,7 @@ def test_plot_profile_draws_the_exact_pieces(plt):
     assert len(ax.lines) == 6 and ax.get_xlabel() == "eps" and ax.get_ylabel() == "smallest delta"
     # basic bound: (4 eps0, 4 delta(eps0)); delta reaches 0 at 4 log(5/4), where the pure bound starts
     bx, by = ax.lines[4].get_xdata(), ax.lines[4].get_ydata()
-    assert min(x for x, y in zip(bx, by) if y == 0) == pytest.approx(4 * math.log(1.25), rel=1e-12)
+    assert min(x for x, y in zip(bx, by, strict=True) if y == 0) == pytest.approx(4 * math.log(1.25), rel=1e-12)
     assert by[0] == pytest.approx(4 * (5 / 9 - 4 / 9), rel=1e-12) and bx[0] == 0
 
 
@@ -136,7 +136,7 @@ def test_extension_pairs_against_the_definition():
         for j in range(i + 1, 5):
             R = max(max(A[i][w] / A[j][w], A[j][w] / A[i][w]) for w in range(2))
             d = j - i
-            want.append((str(i), str(j), d, R, R <= 2 ** d, R <= 4 ** d, i in (0, 4) and j in (0, 4)))
+            want.append((str(i), str(j), d, R, 2 ** d >= R, 4 ** d >= R, i in (0, 4) and j in (0, 4)))
     got = [(a, b, int(_fr(d)), _fr(R), w1, w2, both) for a, b, d, R, w1, w2, both in pairs]
     assert got == want
     assert all(w2 for *_, w2, _ in got)                      # BCSZ18 Prop. 2.1: 2 eps-private
@@ -146,8 +146,8 @@ def test_extension_pairs_against_the_definition():
 
 def test_plot_extension_draws_log_ratios(plt):
     Rh = Mechanism.from_rows(["0", "4"], ["a", "b"], [[str(v) for v in r] for r in RRH])
-    ax, pairs = P.plot_extension(Rh, path(5), ["0", "4"], alpha="1/2")
-    inside = list(zip(ax.lines[0].get_xdata(), ax.lines[0].get_ydata()))
+    ax, _pairs = P.plot_extension(Rh, path(5), ["0", "4"], alpha="1/2")
+    inside = list(zip(ax.lines[0].get_xdata(), ax.lines[0].get_ydata(), strict=True))
     assert inside == [(4.0, pytest.approx(math.log(4), rel=1e-14))]
     assert len(ax.lines[1].get_xdata()) == 9
     assert ax.lines[3].get_ydata().tolist() == pytest.approx([0, 2 * math.log(2) * 4], rel=1e-14)
@@ -183,7 +183,7 @@ def test_plot_profile_and_extension_commands(tmp_path, capsys, plt):
                  ["extension", rrh, "--metric", p5, "--subset", h, "--alpha", "1/2"],
                  ["extension", rrh, "--metric", p5, "--eps", "log(2)"]):
         out = tmp_path / "f.png"
-        code, text, err = _run(["plot", *args, "-o", str(out)], capsys)
+        code, _text, err = _run(["plot", *args, "-o", str(out)], capsys)
         assert code == 0 and out.read_bytes()[:4] == b"\x89PNG", (args, err)
         out.unlink()
     for args, match in ((["profile", rr], "needs MECH.json and --metric"),

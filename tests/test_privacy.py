@@ -164,7 +164,7 @@ def test_hamming_eps_dp_randomized_response_on_bits():
     for x in m.points:
         row = []
         for z in m.points:
-            k = sum(a != b for a, b in zip(x.split(","), z.split(",")))
+            k = sum(a != b for a, b in zip(x.split(","), z.split(","), strict=True))
             row.append(f"(1/3)^{k} * (2/3)^{2 - k}")
         rows.append(row)
     K = Mechanism.from_rows(m.points, m.points, rows)

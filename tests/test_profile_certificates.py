@@ -34,7 +34,7 @@ G2 = geometric(2, "1/2")                       # inputs 0, 1, 2 on the path
 # --------------------------------------------------------------------------------------- brute force ----
 def _rows(m: Mechanism) -> dict:
     js = m.to_json()
-    return {x: [F(v) for v in r] for x, r in zip(js["inputs"], js["matrix"])}
+    return {x: [F(v) for v in r] for x, r in zip(js["inputs"], js["matrix"], strict=True)}
 
 
 def _product(factors) -> dict:
@@ -59,7 +59,7 @@ def _brute_delta(prod: dict, pairs, t: Fraction) -> Fraction:
             P, Q = prod[x], prod[xp]
             n = len(P)
             if n > 12:
-                best = max(best, sum((max(F(0), p - t * q) for p, q in zip(P, Q)), F(0)))
+                best = max(best, sum((max(F(0), p - t * q) for p, q in zip(P, Q, strict=True)), F(0)))
                 continue
             for mask in range(1 << n):
                 s = sum((P[y] - t * Q[y] for y in range(n) if mask >> y & 1), F(0))
@@ -172,12 +172,12 @@ def _run(args, capsys):
 
 def test_cli_compose_certificate(files, capsys):
     base = ["compose", files["g"], files["rr"], "--metric", files["p3"], "--times", "2,3"]
-    code, out, _ = _run(base + ["--eps", "log(4)", "--delta", "1/2", "--format", "json"], capsys)
+    code, out, _ = _run([*base, "--eps", "log(4)", "--delta", "1/2", "--format", "json"], capsys)
     j = json.loads(out)
     brute = _brute_delta(_product([(G2, 2), (RR3, 3)]), [("0", "1"), ("1", "2")], F(4))
     assert code == (0 if brute <= F(1, 2) else 1) and j["kind"] == "composition"
     assert F(j["evidence"]["query"]["delta_at_eps"]) == brute and recheck(j).status == "confirmed"
-    code, out, _ = _run(base + ["--eps", "log(4)", "--delta", str(brute - F(1, 1000))], capsys)
+    code, out, _ = _run([*base, "--eps", "log(4)", "--delta", str(brute - F(1, 1000))], capsys)
     assert code == 1 and "verdict: fails" in out
     code, out, _ = _run(["profile", files["rr"], "--metric", files["p3"], "--format", "json"], capsys)
     assert code == 0 and json.loads(out)["kind"] == "profile"
@@ -230,10 +230,10 @@ def mutants(cert: dict):
     def walk(node, trail):
         if isinstance(node, dict):
             for k, v in node.items():
-                yield from walk(v, trail + [k])
+                yield from walk(v, [*trail, k])
         elif isinstance(node, list):
             for i, v in enumerate(node):
-                yield from walk(v, trail + [i])
+                yield from walk(v, [*trail, i])
             for i in range(len(node)):
                 yield trail, ("drop", i)
             if len(node) >= 2 and node[0] != node[1]:
@@ -274,7 +274,7 @@ def _preserving(trail, op, m, g) -> str | None:
         return "order or orientation of the metric's generating pairs, or of the discrete metric's points"
     if op[0] in ("swap", "set") and "mechanism" in trail and _true_statement(m):
         return "rows or labels permuted and the statement is still true (recomputed from the mutant)"
-    if op[0] == "set" and trail[-1] in ("codes", "values") or (len(trail) >= 2 and trail[-2] == "codes"):
+    if (op[0] == "set" and trail[-1] in ("codes", "values")) or (len(trail) >= 2 and trail[-2] == "codes"):
         dm = [[r["values"][k] for k in row] for r in _mechs(m) for row in r["codes"]]
         if dm == [[r["values"][k] for k in row] for r in _mechs(g) for row in r["codes"]]:
             return "equal rewriting of a mechanism"
@@ -291,7 +291,7 @@ def _true_statement(m: dict) -> bool:
         times = [1] if "mechanism" in ev else [f["times"] for f in ev["factors"]]
         q = ev["query"]
         lvl = q["level"]
-        c = certify_composition(list(zip(mechs, times)), [(p["x"], p["x_prime"]) for p in ev["relation"]["pairs"]],
+        c = certify_composition(list(zip(mechs, times, strict=True)), [(p["x"], p["x_prime"]) for p in ev["relation"]["pairs"]],
                                 eps=None if lvl is None else lvl["text"], delta=q["delta"]).to_json()["evidence"]
     except Exception:
         return False

@@ -88,5 +88,5 @@ def _cli_stderr(args, tty):
 def test_cli_progress_only_on_a_terminal_and_not_with_quiet(args):
     code, err = _cli_stderr(args, tty=True)
     assert code == 0 and f"exactdp {args[0]}: " in err and err.endswith("\r\033[K")  # drawn, then cleared
-    assert _cli_stderr(args + ["--quiet"], tty=True) == (0, "")
+    assert _cli_stderr([*args, "--quiet"], tty=True) == (0, "")
     assert _cli_stderr(args, tty=False) == (0, "")

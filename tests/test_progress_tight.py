@@ -97,7 +97,7 @@ def test_cli_progress_in_process(tmp_path, capsys, monkeypatch):
     code, out, err = _main_on_a_terminal(["regular", str(prior), "--metric", m, "--eps", "1"], capsys, monkeypatch)
     assert code == 0 and "exactdp regular: solving mu Phi = pi (324 points) ..." in err
     # a small metric takes well under a second: no progress
-    code, out, err = _main_on_a_terminal(["tight", _metric_file(tmp_path, 3), "--eps", "1"], capsys, monkeypatch)
+    code, _out, err = _main_on_a_terminal(["tight", _metric_file(tmp_path, 3), "--eps", "1"], capsys, monkeypatch)
     assert code == 0 and err == ""
     # not a terminal: nothing on stderr
     monkeypatch.undo()

@@ -231,10 +231,10 @@ def _ops(node, where=()):
         for k, v in node.items():
             if (not where and k in NOT_CLAIMS) or k in HINTS:
                 continue
-            yield from _ops(v, where + (k,))
+            yield from _ops(v, (*where, k))
     elif isinstance(node, list):
         for i, v in enumerate(node):
-            yield from _ops(v, where + (i,))
+            yield from _ops(v, (*where, i))
         for i in range(len(node)):
             yield where, ("drop", i)
         if len(node) >= 2 and node[0] != node[1]:
@@ -320,7 +320,7 @@ def _leakage_ratio(c: dict):
     try:
         m, pi = c["evidence"]["mechanism"], [Fraction(v) for v in c["evidence"]["prior"]]
         rows = [[Fraction(m["values"][k]) for k in row] for row in m["codes"]]
-        return sum(max(p * r[z] for p, r in zip(pi, rows)) for z in range(len(rows[0]))) / max(pi)
+        return sum(max(p * r[z] for p, r in zip(pi, rows, strict=True)) for z in range(len(rows[0]))) / max(pi)
     except (IndexError, ValueError, TypeError, ZeroDivisionError):
         return None
 
@@ -547,7 +547,7 @@ def test_unknown_missing_and_mistyped_evidence_is_refused(kind):
                 recheck(f)
     # and one level down: a nested record's field, or a list item, of the wrong type
     deep = [(k, v) for k, v in c["evidence"].items() if isinstance(v, (list, dict)) and v]
-    for k, v in deep:
+    for k, _v in deep:
         f = copy.deepcopy(c)
         inner = f["evidence"][k]
         key = next(iter(inner)) if isinstance(inner, dict) else 0
@@ -575,7 +575,7 @@ def test_recheck_methods_are_the_methods():
     from exactdp.certificate import Method
     from exactdp.recheck._schema import METHODS
 
-    assert METHODS == tuple(m.name for m in Method)
+    assert tuple(m.name for m in Method) == METHODS
 
 
 def test_the_method_and_precision_are_checked():

@@ -47,7 +47,7 @@ def test_orbit_partition_is_equitable_by_brute_force(shape, norm):
     # every point of a cell sees the same multiset of distances into every cell
     seen: dict = {}
     for i, row in enumerate(keys):
-        sig = Counter(zip(g.cell_of, row))
+        sig = Counter(zip(g.cell_of, row, strict=True))
         assert seen.setdefault(g.cell_of[i], sig) == sig
     # the cells are the orbits of the square's (rectangle's) reflections: sizes 1, 2, 4 or 8
     sizes = Counter(g.cell_of)
@@ -74,8 +74,8 @@ def test_limb_quotient_equals_exact_integer_sums(shape, norm):
     assert k == g.k
     assert (Qlo, Qhi) == enclose_quotient(level, g.values, k, counts) == g.quotient(F)
     # the midpoints summed from the limbs are within 3u of the exact ones (the bound _defect_rows uses)
-    for row_lo, row_hi, row_f in zip(Qlo, Qhi, LQ.midpoints().tolist()):
-        for lo, hi, f in zip(row_lo, row_hi, row_f):
+    for row_lo, row_hi, row_f in zip(Qlo, Qhi, LQ.midpoints().tolist(), strict=True):
+        for lo, hi, f in zip(row_lo, row_hi, row_f, strict=True):
             mid = Fraction(lo + hi, 2 ** (_S + 1))
             assert abs(Fraction(f) - mid) <= 3 * Fraction(1, 2**53) * Fraction(f)
     # the integer quantities the verification reads, against the plain lists
@@ -89,7 +89,7 @@ def test_limb_quotient_equals_exact_integer_sums(shape, norm):
     exact = LL.near(ListQ(*other.lists()))
     bound = LQ.near(other)
     # an upper bound, loose only by borrows between limbs (< 2^77 per entry, i.e. below 2^-33 at scale 2^-S)
-    assert all(e <= b <= e + k * 2**77 for e, b in zip(exact, bound))
+    assert all(e <= b <= e + k * 2**77 for e, b in zip(exact, bound, strict=True))
 
 
 def test_grid_descriptions_refused():

@@ -22,7 +22,7 @@ from exactdp.theory.renyi import LogValue, rdp_to_dp, renyi_curve, renyi_diverge
 def brute_sum(P, Q, a):
     """sum_y P^a Q^(1-a) with Fractions; None for infinity."""
     s = Fr(0)
-    for p, q in zip(P, Q):
+    for p, q in zip(P, Q, strict=True):
         if p == 0:
             continue
         if q == 0:

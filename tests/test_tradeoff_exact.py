@@ -180,10 +180,10 @@ def _caught(j) -> bool:
 def _leaves(node, trail=()):
     if isinstance(node, dict):
         for k, v in node.items():
-            yield from _leaves(v, trail + (k,))
+            yield from _leaves(v, (*trail, k))
     elif isinstance(node, list):
         for i, v in enumerate(node):
-            yield from _leaves(v, trail + (i,))
+            yield from _leaves(v, (*trail, i))
         for i in range(len(node)):
             yield trail, ("drop", i)
     elif node is not None:

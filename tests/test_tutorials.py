@@ -52,7 +52,7 @@ def test_tutorial_runs(path, tmp_path, monkeypatch):
     try:
         for k, src in enumerate(cells, 1):
             code = compile(src, f"{path.name}, cell {k}", "exec")
-            exec(code, namespace)  # noqa: S102 -- the project's own tutorial text
+            exec(code, namespace)
     finally:
         plt = sys.modules.get("matplotlib.pyplot")
         if plt is not None:

@@ -188,7 +188,7 @@ TAMPER = [_set(["margin"], lambda v: str(Fraction(v) + Fraction(1, 10**12))),
 
 
 def test_comparison_holds_round_trip_recheck_and_tampering(grid_cmp):
-    m, tc, c = grid_cmp
+    _m, tc, c = grid_cmp
     assert c.verdict is Verdict.HOLDS and Fraction(c.evidence.margin) > 0
     assert c.evidence.metric == {"kind": "grid", "shape": [6, 6], "norm": "euclidean"} and c.evidence.points == 36
     lo, hi, _ = tight_utility(tc)

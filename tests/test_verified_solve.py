@@ -38,7 +38,7 @@ def test_verified_solve_encloses_the_exact_solution(k, seed):
     r = verified_solve([A], digit_width(k), fmpq(0), b)
     x = _exact(A, b)
     assert r is not None and r.beta < 1
-    for v, (lo, hi), s in zip(x, r.enclosures, r.signs):
+    for v, (lo, hi), s in zip(x, r.enclosures, r.signs, strict=True):
         assert lo <= v <= hi
         assert s is None or s == (v > 0) - (v < 0)
         if v != 0:
@@ -76,7 +76,7 @@ def test_verified_solve_refuses_singular_and_bad_digits():
     r = verified_solve([near], 20, fmpq(0), [fmpq(1), fmpq(2)])
     x = _exact(near, [fmpq(1), fmpq(2)])
     assert r.beta == 0 and x == [fmpq(1 - 2 ** 20, 2 ** 20), 1]
-    assert all(lo <= v <= hi for v, (lo, hi) in zip(x, r.enclosures))
+    assert all(lo <= v <= hi for v, (lo, hi) in zip(x, r.enclosures, strict=True))
     with pytest.raises(InvalidInput, match="digits too large"):
         verified_solve([np.array([[2.0 ** 40]])], 20, fmpq(0), [fmpq(1)])
     with pytest.raises(InvalidInput, match="not integers"):
@@ -124,11 +124,11 @@ def test_quotient_counts_sum_to_cell_sizes():
     m = grid((4, 6), "euclidean")
     dc = DistanceCodes(m)
     p = equitable_partition(m, dc)
-    A, B, code, cnt = quotient_counts(dc, p)
+    A, B, _code, cnt = quotient_counts(dc, p)
     sizes = [len(c) for c in p.cells()]
     for a in range(p.ncells):
         for b in range(p.ncells):
-            assert cnt[(A == a) & (B == b)].sum() == sizes[b]
+            assert cnt[(a == A) & (b == B)].sum() == sizes[b]
 
 
 # -- symmetry-reduced solves of Phi z = 1 ----------------------------------------------------------------
@@ -205,12 +205,12 @@ def test_threshold_zero_by_the_exact_route_on_a_disconnected_graph():
 
 
 def test_exact_threshold_values():
-    a, text, fails = exact_threshold(grid((4, 4), "chebyshev"))
+    _a, text, _fails = exact_threshold(grid((4, 4), "chebyshev"))
     assert "2*alpha**4 + alpha**3 + 5*alpha**2 + alpha - 1" in text
     star = from_graph(nx.star_graph(3))
     assert exact_threshold(star)[1] == "log(2)"
     assert exact_threshold(grid((3, 3), "euclidean")) is None          # irrational distances
-    assert 10**6 < MAX_EXACT_COST
+    assert MAX_EXACT_COST > 10**6
     assert exact_threshold(grid((40, 40), "chebyshev")) is None         # over the cost bound: returns at once
 
 

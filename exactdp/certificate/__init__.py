@@ -40,6 +40,26 @@ from . import approx as _approx, extension as _extension, kl10 as _kl10, lp as _
 from . import decomposition as _decomposition, utility_cmp as _utility_cmp  # noqa: F401
 from . import profile as _profile  # noqa: F401
 
-__all__ = ["Certificate", "Verdict", "Method", "UNDECIDED", "SCHEMA", "SCHEMA_VERSION", "Evidence", "Record",
-           "evidence_kind", "evidence_kinds", "evidence_from_json", "renderer", "Proof", "Step", "Constraint",
-           "LevelData", "MechanismData", "MetricData", "mechanism_data", "level_data", "metric_data"]
+__all__ = [
+           "SCHEMA",
+           "SCHEMA_VERSION",
+           "UNDECIDED",
+           "Certificate",
+           "Constraint",
+           "Evidence",
+           "LevelData",
+           "MechanismData",
+           "Method",
+           "MetricData",
+           "Proof",
+           "Record",
+           "Step",
+           "Verdict",
+           "evidence_from_json",
+           "evidence_kind",
+           "evidence_kinds",
+           "level_data",
+           "mechanism_data",
+           "metric_data",
+           "renderer",
+]

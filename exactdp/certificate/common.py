@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["MechanismData", "LevelData", "MetricData", "DistanceTable", "Constraint", "mechanism_data", "level_data", "metric_data"]
+__all__ = ["Constraint", "DistanceTable", "LevelData", "MechanismData", "MetricData", "level_data", "mechanism_data", "metric_data"]
 
 
 @dataclass(frozen=True)

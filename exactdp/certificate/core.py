@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..recheck import RecheckResult
     from .render import Proof
 
-__all__ = ["Verdict", "Method", "Certificate", "UNDECIDED", "SCHEMA", "SCHEMA_VERSION"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "UNDECIDED", "Certificate", "Method", "Verdict"]
 
 SCHEMA = "exactdp-certificate"
 SCHEMA_VERSION = 2

@@ -20,8 +20,18 @@ from .privacy import tex
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
 
-__all__ = ["DistanceData", "distance_data", "metric_spec", "LPData", "RegularEvidence", "TightEvidence", "ThresholdEvidence",
-           "LeakageEvidence", "Theorem4Evidence", "MAX_DISTANCE_POINTS"]
+__all__ = [
+    "MAX_DISTANCE_POINTS",
+    "DistanceData",
+    "LPData",
+    "LeakageEvidence",
+    "RegularEvidence",
+    "Theorem4Evidence",
+    "ThresholdEvidence",
+    "TightEvidence",
+    "distance_data",
+    "metric_spec",
+]
 
 #: largest metric whose full distance matrix a certificate carries (n^2 codes)
 MAX_DISTANCE_POINTS = 3000
@@ -203,7 +213,7 @@ def _regular_proof(cert) -> Proof:
         steps.append(Step("Full support", f"A regular prior has full support (Prop. 2), but the prior gives "
                           f"probability 0 to {', '.join(ev.zero_at[:5])}."))
         return Proof(r"\exists \mu \ge 0:\ \mu \Phi = \pi", steps, "Not regular: regular priors have full support.",
-                     summary + [("zero probability at", ", ".join(ev.zero_at[:5]))])
+                     [*summary, ("zero probability at", ", ".join(ev.zero_at[:5]))])
     if cert.reason is not None:
         steps.append(Step("Undecided", cert.reason))
         return Proof(r"\exists \mu \ge 0:\ \mu \Phi = \pi", steps, "Undecided.", summary)

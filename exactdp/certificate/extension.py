@@ -18,7 +18,7 @@ from .privacy import metric_phrase, tex
 from .records import Evidence, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["ExtensionEvidence", "BestExtensionEvidence"]
+__all__ = ["BestExtensionEvidence", "ExtensionEvidence"]
 
 
 @evidence_kind("extension")

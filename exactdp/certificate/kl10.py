@@ -16,7 +16,7 @@ from .privacy import EpsilonEvidence, tex
 from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, label_text, renderer
 
-__all__ = ["UtilityEvidence", "ExponentialBoundEvidence", "TradeoffEvidence", "ParametricData"]
+__all__ = ["ExponentialBoundEvidence", "ParametricData", "TradeoffEvidence", "UtilityEvidence"]
 
 _GE = "\\ge"
 

@@ -32,7 +32,7 @@ from .privacy import tex
 from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["LPEvidence", "LPParameter", "LPUnique", "InfeasibleEvidence"]
+__all__ = ["InfeasibleEvidence", "LPEvidence", "LPParameter", "LPUnique"]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from .common import Constraint, LevelData, MechanismData, MetricData
 from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["PrivacyEvidence", "EpsilonEvidence", "AllEpsEvidence", "Counts", "Factor", "Piece", "tex"]
+__all__ = ["AllEpsEvidence", "Counts", "EpsilonEvidence", "Factor", "Piece", "PrivacyEvidence", "tex"]
 
 
 def tex(s: str | None) -> str:

@@ -31,8 +31,19 @@ from .privacy import tex
 from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["LossAtom", "PairPLD", "RunFactor", "NeighbourPair", "Relation", "ProfilePiece", "ProfileQuery",
-           "ProfileEvidence", "CompositionEvidence", "profile_claim", "eps_of_t"]
+__all__ = [
+    "CompositionEvidence",
+    "LossAtom",
+    "NeighbourPair",
+    "PairPLD",
+    "ProfileEvidence",
+    "ProfilePiece",
+    "ProfileQuery",
+    "Relation",
+    "RunFactor",
+    "eps_of_t",
+    "profile_claim",
+]
 
 
 @dataclass(frozen=True)

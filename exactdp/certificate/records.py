@@ -31,11 +31,12 @@ TypeError: Pair.x: evidence holds exact JSON data only (str, int, bool, None, li
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Callable, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
+from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["Record", "Evidence", "IntMatrix", "evidence_kind", "evidence_from_json", "evidence_kinds"]
+__all__ = ["Evidence", "IntMatrix", "Record", "evidence_from_json", "evidence_kind", "evidence_kinds"]
 
 
 class IntMatrix:

@@ -15,7 +15,7 @@ from .privacy import tex
 from .records import Evidence, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["RelationEvidence", "RELATIONS"]
+__all__ = ["RELATIONS", "RelationEvidence"]
 
 #: relation -> its LaTeX
 RELATIONS = {"=": "=", "<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}

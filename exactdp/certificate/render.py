@@ -12,13 +12,25 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
 
 if TYPE_CHECKING:
     from .core import Certificate
 
-__all__ = ["Step", "Proof", "renderer", "proof_of", "as_text", "as_markdown", "as_latex", "as_html", "tex_text",
-           "plain", "md_html"]
+__all__ = [
+    "Proof",
+    "Step",
+    "as_html",
+    "as_latex",
+    "as_markdown",
+    "as_text",
+    "md_html",
+    "plain",
+    "proof_of",
+    "renderer",
+    "tex_text",
+]
 
 
 @dataclass

@@ -6,5 +6,13 @@ from .lp import certify_lp_infeasible, certify_lp_optimum
 from .privacy import certify_privacy, resolve_level, smallest_epsilon
 from .relation import certify_relation
 
-__all__ = ["certify_privacy", "smallest_epsilon", "certify_all_eps", "resolve_level", "certify_relation",
-           "certify_approx", "certify_lp_optimum", "certify_lp_infeasible"]
+__all__ = [
+           "certify_all_eps",
+           "certify_approx",
+           "certify_lp_infeasible",
+           "certify_lp_optimum",
+           "certify_privacy",
+           "certify_relation",
+           "resolve_level",
+           "smallest_epsilon",
+]

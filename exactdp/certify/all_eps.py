@@ -101,7 +101,7 @@ def certify_all_eps(mech: Mechanism, metric: FiniteMetric | nx.Graph) -> Certifi
     if fails.is_empty():
         return Certificate("all_eps", True, Method.SYMBOLIC_ROOTS, claim,
                            AllEpsEvidence(**kw, witness=None, sample_alpha=None))
-    t, piece, x = first_fail
+    t, piece, _x = first_fail
     xl, xp, z, d = cons.locate(t)
     sample, u = _sample(piece, L)
     lhs = _eval(vals[t.a], u, L)
@@ -131,7 +131,7 @@ def _decide_signs(cons, vals, L):
     zero_count = decided = 0
     fail_pieces, first_fail, seen = [], None, set()
     for ch in cons.chunks():
-        for f, ia, ib, dc in zip(ch.first, ch.A, ch.B, ch.DC):
+        for f, ia, ib, dc in zip(ch.first, ch.A, ch.B, ch.DC, strict=True):
             t = Triple(int(f), int(ia), int(ib), int(dc))
             if (t.a, t.b, t.dc) in seen:
                 continue

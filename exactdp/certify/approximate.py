@@ -33,7 +33,8 @@ False
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 from flint import fmpq
 
@@ -51,8 +52,15 @@ from .privacy import resolve_level
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
-__all__ = ["certify_approx", "neighbour_relation", "approx_level", "parse_delta", "pair_excess", "affine_sign",
-           "max_excess"]
+__all__ = [
+    "affine_sign",
+    "approx_level",
+    "certify_approx",
+    "max_excess",
+    "neighbour_relation",
+    "pair_excess",
+    "parse_delta",
+]
 
 ONE = fmpq(1)
 #: largest number of inputs scanned pair by pair when a metric has distances below 1
@@ -137,10 +145,9 @@ def neighbour_relation(mech: Mechanism, neighbours: Any) -> tuple[list[tuple[int
 
 
 def _metric_pairs(mech, metric):
-    if tuple(metric.points) != tuple(mech.inputs):
-        if set(metric.points) != set(mech.inputs):
-            raise InvalidInput(f"neighbours: the metric's points ({len(metric)}) are not the mechanism's inputs "
-                               f"({len(mech.inputs)}); hint: label both the same way")
+    if tuple(metric.points) != tuple(mech.inputs) and set(metric.points) != set(mech.inputs):
+        raise InvalidInput(f"neighbours: the metric's points ({len(metric)}) are not the mechanism's inputs "
+                           f"({len(mech.inputs)}); hint: label both the same way")
     pos = {x: mech.inputs.index(x) for x in metric.points} if tuple(metric.points) != tuple(mech.inputs) else None
     gen = metric.generating_pairs()
     below = any(sign(dist_sub(d, ONE)) < 0 for _, _, d in gen)
@@ -178,7 +185,7 @@ def pair_excess(mech: Mechanism, i: int, j: int, level: Level, cache: dict | Non
     vals = mech.values
     ci, cj = mech.codes[i].tolist(), mech.codes[j].tolist()
     S, A, B = [], fmpq(0), fmpq(0)
-    for y, (a, b) in enumerate(zip(ci, cj)):
+    for y, (a, b) in enumerate(zip(ci, cj, strict=True)):
         key = (a, b)
         s = cache.get(key)
         if s is None:

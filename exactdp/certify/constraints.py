@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["Constraints", "Triple", "Summary", "align"]
+__all__ = ["Constraints", "Summary", "Triple", "align"]
 
 SLACK, TIGHT, VIOLATED, UNDECIDED_STATUS = -1, 0, 1, 2
 #: inequalities (both directions) per chunk; bounds the memory of one pass to a few hundred MiB
@@ -339,7 +339,7 @@ class Constraints:
             flat = direction * (P * m) + p0 * m + np.where(direction, first - half, first)
             if kept is not None:
                 n_kept += len(uniq)
-                kept = kept + [(uniq, flat, counts)] if n_kept <= MAX_KEPT else None
+                kept = [*kept, (uniq, flat, counts)] if n_kept <= MAX_KEPT else None
             _report(progress, "distinct constraints", p1, P)
             yield _Chunk(A=(uniq // ND) // V, B=(uniq // ND) % V, DC=uniq % ND, first=flat, counts=counts)
         if kept is not None and len(kept) > 1:  # every chunk was seen: merged once, first occurrences kept
@@ -604,7 +604,7 @@ class Constraints:
         whatever large structures the caller holds)."""
         V, ND = max(len(self.mech.values), 1), max(len(self.dvals), 1)
         out = []
-        for i, (a, b, dc) in enumerate(zip(ch.A[todo].tolist(), ch.B[todo].tolist(), ch.DC[todo].tolist())):
+        for i, (a, b, dc) in enumerate(zip(ch.A[todo].tolist(), ch.B[todo].tolist(), ch.DC[todo].tolist(), strict=True)):
             key = (a * V + b) * ND + dc
             s = cache.get(key)
             if s is None:

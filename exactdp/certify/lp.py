@@ -20,7 +20,7 @@ from ..certificate.lp import InfeasibleEvidence, LPEvidence, LPParameter, LPUniq
 from ..errors import InvalidInput
 from ..exact import LinearProgram, LPInfeasible, exact_number, exact_str, solve_lp
 
-__all__ = ["certify_lp_optimum", "certify_lp_infeasible"]
+__all__ = ["certify_lp_infeasible", "certify_lp_optimum"]
 
 
 def _components(v, atom) -> tuple[Any, Any]:
@@ -79,7 +79,7 @@ def _uniqueness(sol, x):
 def _is_vertex(lp, x) -> bool:
     from flint import fmpq_mat
 
-    rows = list(lp.A_eq) + [r for r, b in zip(lp.A_ub, lp.b_ub) if _dot(r, x) == b] + \
+    rows = list(lp.A_eq) + [r for r, b in zip(lp.A_ub, lp.b_ub, strict=True) if _dot(r, x) == b] + \
         [{j: 1} for j in range(lp.n) if x[j] == 0]
     M = fmpq_mat(len(rows), lp.n)
     for i, r in enumerate(rows):
@@ -91,9 +91,9 @@ def _is_vertex(lp, x) -> bool:
 def _check_point(sol, cost, x, vertex) -> None:
     """Refuse an ``x`` that is not an optimum of ``sol.lp`` (or not a vertex when one is asserted)."""
     lp = sol.lp
-    feasible = len(x) == lp.n and all(v >= 0 for v in x) and all(_dot(r, x) == b for r, b in zip(lp.A_eq, lp.b_eq)) \
-        and all(_dot(r, x) <= b for r, b in zip(lp.A_ub, lp.b_ub))
-    if not feasible or sum((c * v for c, v in zip(cost, x)), cost[0] * 0) != sol.value:
+    feasible = len(x) == lp.n and all(v >= 0 for v in x) and all(_dot(r, x) == b for r, b in zip(lp.A_eq, lp.b_eq, strict=True)) \
+        and all(_dot(r, x) <= b for r, b in zip(lp.A_ub, lp.b_ub, strict=True))
+    if not feasible or sum((c * v for c, v in zip(cost, x, strict=True)), cost[0] * 0) != sol.value:
         raise InvalidInput("certify_lp_optimum: x is not an optimum of the LP (infeasible, or its cost differs "
                            f"from the optimal value {sol.value}); pass a point of the optimal face")
     if vertex and not _is_vertex(lp, x):
@@ -103,7 +103,7 @@ def _check_point(sol, cost, x, vertex) -> None:
 
 def _affine_nonneg(v0, v1, low, high) -> bool:
     """Is ``v0 + v1 t >= 0`` for every ``t`` in ``[low, high]`` (``None`` = unbounded on that side)?"""
-    if low is None and v1 > 0 or high is None and v1 < 0:
+    if (low is None and v1 > 0) or (high is None and v1 < 0):
         return False
     return all(v0 + v1 * e >= 0 for e in (low, high) if e is not None)
 
@@ -129,7 +129,7 @@ def _check_interval(sol, parameter, interval) -> None:
     if low is not None and high is not None and low > high:
         raise InvalidInput(f"certify_lp_optimum: interval ({low}, {high}) is empty; pass (low, high) with low <= high")
     tq, q = _t_power(parameter)      # t > 0
-    if low is not None and low > 0 and low ** q > tq or high is not None and (high <= 0 or tq > high ** q):
+    if (low is not None and low > 0 and low ** q > tq) or (high is not None and (high <= 0 or tq > high ** q)):
         raise InvalidInput(f"certify_lp_optimum: the parameter's own value is outside interval ({low}, {high}); "
                            "the interval must contain it")
     for name, values in (("an inequality multiplier", sol.lam), ("a reduced cost", sol.reduced)):
@@ -288,7 +288,7 @@ def _farkas_check(lp, y, lam):
                            "may only be added with a weight >= 0")
     w = [fmpq(0)] * lp.n
     for rows, mult in ((lp.A_eq, y), (lp.A_ub, lam)):
-        for r, m in zip(rows, mult):
+        for r, m in zip(rows, mult, strict=True):
             for j, a in r.items():
                 w[j] += a * m
     rhs = _dot(dict(enumerate(lp.b_eq)), y) + _dot(dict(enumerate(lp.b_ub)), lam)

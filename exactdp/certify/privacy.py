@@ -19,7 +19,8 @@ output has probability zero on one side of a constraint only.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from flint import fmpq
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["certify_privacy", "smallest_epsilon", "resolve_level"]
+__all__ = ["certify_privacy", "resolve_level", "smallest_epsilon"]
 
 
 #: the level normaliser (kept under its historical name; see :func:`exactdp.exact.level.level_of`)

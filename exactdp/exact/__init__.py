@@ -29,6 +29,25 @@ from .lin import Lin
 from .lp_irrational import IrrationalLPSolution, optimal_face_constraints, solve_lp_irrational
 from .radical import Rad
 
-__all__ = ["exact_number", "Setting", "exact_str", "exact_latex", "decimal_enclosure", "sign", "arb_of", "Level", "level_of",
-           "LinearProgram", "LPSolution", "LPInfeasible", "LPUnbounded", "solve_lp", "solve_lp_irrational",
-           "IrrationalLPSolution", "optimal_face_constraints", "Rad", "Lin", "ExpFrac"]
+__all__ = [
+           "ExpFrac",
+           "IrrationalLPSolution",
+           "LPInfeasible",
+           "LPSolution",
+           "LPUnbounded",
+           "Level",
+           "Lin",
+           "LinearProgram",
+           "Rad",
+           "Setting",
+           "arb_of",
+           "decimal_enclosure",
+           "exact_latex",
+           "exact_number",
+           "exact_str",
+           "level_of",
+           "optimal_face_constraints",
+           "sign",
+           "solve_lp",
+           "solve_lp_irrational",
+]

@@ -30,7 +30,7 @@ from flint import arb, ctx, fmpq
 from ..errors import Undecided
 from .lin import MAX_PREC, Lin
 
-__all__ = ["sign", "is_zero", "arb_of", "float_bounds", "decimal_enclosure", "exact_str", "exact_latex", "simplify"]
+__all__ = ["arb_of", "decimal_enclosure", "exact_latex", "exact_str", "float_bounds", "is_zero", "sign", "simplify"]
 
 
 def simplify(v: Any) -> Any:
@@ -219,10 +219,7 @@ def _round_str(v: arb, digits: int, direction: int) -> str:
     pos = len(s) - scale
     if scale <= 0:
         return sgn + s + "0" * (-scale)
-    if pos <= 0:
-        out = "0." + "0" * (-pos) + s
-    else:
-        out = s[:pos] + "." + s[pos:]
+    out = "0." + "0" * -pos + s if pos <= 0 else s[:pos] + "." + s[pos:]
     out = out.rstrip("0").rstrip(".") if "." in out else out
     return sgn + out
 

@@ -38,7 +38,7 @@ from flint import arb, ctx, fmpq, fmpq_poly
 from ..errors import Undecided, UnsupportedRegime
 from .lin import EPS_ATOM, MAX_PREC, Lin
 
-__all__ = ["ExpFrac", "ZERO_EXP", "MAX_DENSE_DEGREE"]
+__all__ = ["MAX_DENSE_DEGREE", "ZERO_EXP", "ExpFrac"]
 
 ZERO_EXP = Lin()
 
@@ -142,7 +142,7 @@ class ExpFrac:
     ExpFrac('(alpha^2 - alpha^3)/(1 + alpha)')
     """
 
-    __slots__ = ("num", "den")
+    __slots__ = ("den", "num")
     __hash__ = None  # type: ignore[assignment]  # value equality is not structural: unhashable
 
     def __init__(self, num: dict, den: dict | None = None):
@@ -161,7 +161,7 @@ class ExpFrac:
 
     # -- constructors ---------------------------------------------------
     @staticmethod
-    def const(q) -> "ExpFrac":
+    def const(q) -> ExpFrac:
         """The rational constant ``q`` as an ExpFrac.
 
         Parameters
@@ -189,7 +189,7 @@ class ExpFrac:
         return ExpFrac({ZERO_EXP: q} if q != 0 else {})
 
     @staticmethod
-    def exp(b: Lin, c=1) -> "ExpFrac":
+    def exp(b: Lin, c=1) -> ExpFrac:
         """Return ``c * exp(b)`` for an exact exponent ``b``.
 
         Parameters
@@ -220,7 +220,7 @@ class ExpFrac:
         return ExpFrac({b: c} if c != 0 else {})
 
     @staticmethod
-    def coerce(x) -> "ExpFrac":
+    def coerce(x) -> ExpFrac:
         """Return ``x`` as an ExpFrac: an ExpFrac unchanged, a rational through :meth:`const`.
 
         Parameters
@@ -428,7 +428,7 @@ class ExpFrac:
 
     __rmul__ = __mul__
 
-    def inverse(self) -> "ExpFrac":
+    def inverse(self) -> ExpFrac:
         """The reciprocal ``D/N``.
 
         Returns
@@ -493,7 +493,7 @@ class ExpFrac:
             return (self - other).is_zero()
         return NotImplemented
 
-    def reduced(self) -> "ExpFrac":
+    def reduced(self) -> ExpFrac:
         """Cancel common factors when all exponents are multiples of one atom.
 
         Then ``N`` and ``D`` are Laurent polynomials in ``u = exp(atom/L)`` and
@@ -666,7 +666,7 @@ class ExpFrac:
             prec *= 2
         raise Undecided(f"sign not separated at {max_prec} bits")  # LW guarantees termination given precision
 
-    def substitute_eps(self, eps: Lin) -> "ExpFrac":
+    def substitute_eps(self, eps: Lin) -> ExpFrac:
         """Replace the symbol ``eps`` by the exact number ``eps`` (a ring homomorphism).
 
         Turns a symbolic-regime entry (a function of ``alpha = e^(-eps)``)

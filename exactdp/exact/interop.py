@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import InvalidInput, InvalidType
 
-__all__ = ["as_rows", "as_int", "is_sympy", "sympy_text", "to_sympy"]
+__all__ = ["as_int", "as_rows", "is_sympy", "sympy_text", "to_sympy"]
 
 #: deepest sympy expression tree converted (a bound on the recursion)
 MAX_DEPTH = 200

@@ -82,7 +82,7 @@ class Level:
     4
     """
 
-    __slots__ = ("R", "D", "_eps_lin", "_cache")
+    __slots__ = ("D", "R", "_cache", "_eps_lin")
 
     def __init__(self, R, D=fmpq(1), eps_lin: Lin | None = None):
         self.R = R
@@ -92,7 +92,7 @@ class Level:
 
     # -- constructors ---------------------------------------------------
     @staticmethod
-    def from_eps(x, *, allow_float=False, allow_zero=False) -> "Level":
+    def from_eps(x, *, allow_float=False, allow_zero=False) -> Level:
         """Build a level from an exact epsilon: rational/sqrt (transcendental regime) or ``c*log(q)``.
 
         Parameters
@@ -151,7 +151,7 @@ class Level:
         return Level(ExpFrac.exp(v), fmpq(1), eps_lin=v)
 
     @staticmethod
-    def from_alpha(x, *, allow_float=False, allow_zero=False) -> "Level":
+    def from_alpha(x, *, allow_float=False, allow_zero=False) -> Level:
         """Build a level from ``alpha = e^(-eps)`` in (0, 1): rational, or ``exp(-c)``.
 
         Parameters
@@ -202,7 +202,7 @@ class Level:
         raise InvalidInput(f"alpha: expected a rational in (0, 1) or exp(-c), got {x!r}")
 
     @staticmethod
-    def from_ratio(R, D) -> "Level":
+    def from_ratio(R, D) -> Level:
         """Build the level ``eps = log(R)/D`` for an exact ratio ``R > 1`` and distance ``D > 0``.
 
         The smallest eps of a mechanism is such a level: the largest ratio
@@ -597,10 +597,7 @@ def _int_root(n, k):
 def _too_big(x, e) -> bool:
     """Would ``x^e`` (``x`` rational or exact value) pass :data:`MAX_RESULT_BITS`?"""
     e = abs(int(e))
-    if isinstance(x, fmpq):
-        bits = int(x.p).bit_length() + int(x.q).bit_length()
-    else:
-        bits = 64
+    bits = int(x.p).bit_length() + int(x.q).bit_length() if isinstance(x, fmpq) else 64
     return bits * e > MAX_RESULT_BITS
 
 

@@ -33,7 +33,7 @@ from flint import arb, ctx, fmpq, fmpz
 
 from ..errors import InvalidInput, Undecided, UnsupportedRegime
 
-__all__ = ["Lin", "EPS_ATOM", "squarefree_split", "MAX_PREC"]
+__all__ = ["EPS_ATOM", "MAX_PREC", "Lin", "squarefree_split"]
 
 #: atom index of the symbolic epsilon
 EPS_ATOM = 0
@@ -164,7 +164,7 @@ class Lin:
     True
     """
 
-    __slots__ = ("terms", "_hash")
+    __slots__ = ("_hash", "terms")
     terms: tuple[tuple[Any, fmpq], ...]
     _hash: int
 
@@ -178,7 +178,7 @@ class Lin:
 
     # -- constructors -------------------------------------------------
     @staticmethod
-    def rat(q) -> "Lin":
+    def rat(q) -> Lin:
         """The rational number ``q`` as a Lin.
 
         Parameters
@@ -206,7 +206,7 @@ class Lin:
         return Lin(((1, q),)) if q != 0 else Lin()
 
     @staticmethod
-    def sqrt(q) -> "Lin":
+    def sqrt(q) -> Lin:
         """Return ``sqrt(q)`` for a rational ``q >= 0``, reduced to square-free form.
 
         ``sqrt(a/b) = sqrt(a b) / b`` and ``sqrt(k^2 s) = k sqrt(s)``: the
@@ -252,7 +252,7 @@ class Lin:
         return Lin(((s, fmpq(k) / q.q),))
 
     @staticmethod
-    def eps() -> "Lin":
+    def eps() -> Lin:
         """The symbolic epsilon (atom ``eps``) of the symbolic regime.
 
         DESIGN.md section 2, regime 3: with ``alpha = e^(-eps)``, GRS12's
@@ -271,7 +271,7 @@ class Lin:
         return Lin(((EPS_ATOM, fmpq(1)),))
 
     @staticmethod
-    def coerce(x) -> "Lin":
+    def coerce(x) -> Lin:
         """Return ``x`` as a Lin: a Lin unchanged, anything else through :meth:`rat`.
 
         Parameters
@@ -387,7 +387,7 @@ class Lin:
                 return c
         return fmpq(0)
 
-    def without_eps(self) -> "Lin":
+    def without_eps(self) -> Lin:
         """The number with its ``eps`` term removed.
 
         Returns

@@ -42,8 +42,15 @@ from flint import fmpq
 from ..errors import ExactDPError, InputTooLarge, InvalidInput, Undecided
 from .lp_sparse import SparseLU
 
-__all__ = ["LinearProgram", "LPSolution", "LPInfeasible", "LPUnbounded", "solve_lp", "MAX_LP_SIZE",
-           "MAX_LP_SIZE_GUIDED"]
+__all__ = [
+    "MAX_LP_SIZE",
+    "MAX_LP_SIZE_GUIDED",
+    "LPInfeasible",
+    "LPSolution",
+    "LPUnbounded",
+    "LinearProgram",
+    "solve_lp",
+]
 
 
 def _q(v) -> fmpq:
@@ -182,24 +189,24 @@ class LPSolution:
         """
         lp = self.lp
         ok = all(v >= 0 for v in self.x)
-        ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) == b for r, b in zip(lp.A_eq, lp.b_eq))
-        ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) <= b for r, b in zip(lp.A_ub, lp.b_ub))
+        ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) == b for r, b in zip(lp.A_eq, lp.b_eq, strict=True))
+        ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) <= b for r, b in zip(lp.A_ub, lp.b_ub, strict=True))
         ok &= all(v >= 0 for v in self.lam)
         red = _reduced(lp, self.y, self.lam)
         ok &= red == self.reduced and all(v >= 0 for v in red)
-        primal = sum((ci * xi for ci, xi in zip(lp.c, self.x)), fmpq(0))
-        dual = sum((b * y for b, y in zip(lp.b_eq, self.y)), fmpq(0)) - sum(
-            (b * l for b, l in zip(lp.b_ub, self.lam)), fmpq(0))
+        primal = sum((ci * xi for ci, xi in zip(lp.c, self.x, strict=True)), fmpq(0))
+        dual = sum((b * y for b, y in zip(lp.b_eq, self.y, strict=True)), fmpq(0)) - sum(
+            (b * l for b, l in zip(lp.b_ub, self.lam, strict=True)), fmpq(0))
         return bool(ok and primal == dual == self.value)
 
 
 def _reduced(lp, y, lam):
     red = list(lp.c)
-    for r, yi in zip(lp.A_eq, y):
+    for r, yi in zip(lp.A_eq, y, strict=True):
         if yi != 0:
             for j, a in r.items():
                 red[j] -= a * yi
-    for r, li in zip(lp.A_ub, lam):
+    for r, li in zip(lp.A_ub, lam, strict=True):
         if li != 0:
             for j, a in r.items():
                 red[j] += a * li
@@ -261,10 +268,10 @@ class LPInfeasible(ExactDPError):
         if len(self.y) != len(lp.b_eq) or len(self.lam) != len(lp.b_ub) or any(v < 0 for v in self.lam):
             return False
         comb = [fmpq(0)] * lp.n
-        for r, yi in zip(lp.A_eq, self.y):
+        for r, yi in zip(lp.A_eq, self.y, strict=True):
             for j, a in r.items():
                 comb[j] -= a * yi
-        for r, li in zip(lp.A_ub, self.lam):
+        for r, li in zip(lp.A_ub, self.lam, strict=True):
             for j, a in r.items():
                 comb[j] += a * li
         rhs = _dot(dict(enumerate(lp.b_ub)), self.lam) - _dot(dict(enumerate(lp.b_eq)), self.y)
@@ -322,8 +329,8 @@ class LPUnbounded(ExactDPError):
         lp, x, r = self.lp, self.x, self.ray
         if len(x) != lp.n or len(r) != lp.n or any(v < 0 for v in x) or any(v < 0 for v in r):
             return False
-        ok = all(_dot(a, x) == b and _dot(a, r) == 0 for a, b in zip(lp.A_eq, lp.b_eq))
-        ok = ok and all(_dot(a, x) <= b and _dot(a, r) <= 0 for a, b in zip(lp.A_ub, lp.b_ub))
+        ok = all(_dot(a, x) == b and _dot(a, r) == 0 for a, b in zip(lp.A_eq, lp.b_eq, strict=True))
+        ok = ok and all(_dot(a, x) <= b and _dot(a, r) <= 0 for a, b in zip(lp.A_ub, lp.b_ub, strict=True))
         return ok and _dot(dict(enumerate(lp.c)), r) < 0
 
 
@@ -366,7 +373,7 @@ def _method(pivots, from_float, source="float", start_name="the given start poin
 
 def _finish(lp, x, y, lam, method):
     red = _reduced(lp, y, lam)
-    value = sum((ci * xi for ci, xi in zip(lp.c, x)), fmpq(0))
+    value = sum((ci * xi for ci, xi in zip(lp.c, x, strict=True)), fmpq(0))
     sol = LPSolution(lp, value, x, y, lam, red, method)
     if not sol.verify():
         return None

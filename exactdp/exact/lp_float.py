@@ -183,7 +183,7 @@ def float_basis(lp: LinearProgram) -> tuple[tuple[set[int], set[int]] | None, li
         try:
             status, b = _run(lp, att["scaled"], att["options"])
         except OverflowError:  # a coefficient beyond the double range: no float guide, the exact start is used
-            return None, note + ["coefficients overflow a double"]
+            return None, [*note, "coefficients overflow a double"]
         note.append(str(status).split(".")[-1])
         if b is not None:
             got = b

@@ -48,7 +48,7 @@ from .lp import LinearProgram
 from .lp_float import quiet_highs
 from .radical import Rad, to_rad
 
-__all__ = ["IrrationalLPSolution", "solve_lp_irrational", "optimal_face_constraints"]
+__all__ = ["IrrationalLPSolution", "optimal_face_constraints", "solve_lp_irrational"]
 
 
 @dataclass
@@ -153,15 +153,15 @@ class IrrationalLPSolution:
         """
         lp = self.lp
         ok = all(v >= 0 for v in self.x)
-        ok &= all(_dot(r, self.x) == b for r, b in zip(lp.A_eq, lp.b_eq))
-        ok &= all(_dot(r, self.x) <= b for r, b in zip(lp.A_ub, lp.b_ub))
+        ok &= all(_dot(r, self.x) == b for r, b in zip(lp.A_eq, lp.b_eq, strict=True))
+        ok &= all(_dot(r, self.x) <= b for r, b in zip(lp.A_ub, lp.b_ub, strict=True))
         ok &= all(v.sign() >= 0 for v in self.lam)
         red = _reduced(lp, self.cost, self.y, self.lam)
         ok &= red == self.reduced and all(v.sign() >= 0 for v in red)
         ok &= all(red[j].is_zero() for j in range(lp.n) if self.x[j] != 0)
-        primal = sum((ci * xi for ci, xi in zip(self.cost, self.x) if xi != 0), Rad())
-        dual = sum((y * b for y, b in zip(self.y, lp.b_eq)), Rad()) - sum(
-            (l * b for l, b in zip(self.lam, lp.b_ub)), Rad())
+        primal = sum((ci * xi for ci, xi in zip(self.cost, self.x, strict=True) if xi != 0), Rad())
+        dual = sum((y * b for y, b in zip(self.y, lp.b_eq, strict=True)), Rad()) - sum(
+            (l * b for l, b in zip(self.lam, lp.b_ub, strict=True)), Rad())
         return bool(ok and primal == dual == self.value)
 
 
@@ -171,11 +171,11 @@ def _dot(row, x):
 
 def _reduced(lp, cost, y, lam):
     red = list(cost)
-    for r, yi in zip(lp.A_eq, y):
+    for r, yi in zip(lp.A_eq, y, strict=True):
         if not yi.is_zero():
             for j, a in r.items():
                 red[j] = red[j] - yi * a
-    for r, li in zip(lp.A_ub, lam):
+    for r, li in zip(lp.A_ub, lam, strict=True):
         if not li.is_zero():
             for j, a in r.items():
                 red[j] = red[j] + li * a
@@ -194,7 +194,7 @@ def _highs_basis(lp: LinearProgram, cost_f):
     rows = list(lp.A_eq) + list(lp.A_ub)
     lo = [float(b) for b in lp.b_eq] + [-inf] * len(lp.A_ub)
     hi = [float(b) for b in lp.b_eq] + [float(b) for b in lp.b_ub]
-    for r, a, b in zip(rows, lo, hi):
+    for r, a, b in zip(rows, lo, hi, strict=True):
         idx = np.array(sorted(r), dtype=np.int32)
         h.addRow(a, b, len(idx), idx, np.array([float(r[j]) for j in idx], dtype=float))
     h.run()
@@ -293,7 +293,7 @@ def solve_lp_irrational(lp: LinearProgram, cost: list) -> IrrationalLPSolution:
     if prim is None:
         raise Undecided("the float basis is singular in exact arithmetic; no verified optimum")
     x = [fmpq(0)] * lp.n
-    for j, v in zip(cols, prim[0]):
+    for j, v in zip(cols, prim[0], strict=True):
         x[j] = v
     # dual: B^T u = c_B, one rational solve per atom of the cost
     atoms = sorted({a for c in cost for a, _ in c.terms})
@@ -304,13 +304,13 @@ def solve_lp_irrational(lp: LinearProgram, cost: list) -> IrrationalLPSolution:
     if duals is None:
         raise Undecided("the float basis is singular in exact arithmetic (dual); no verified optimum")
     u = [Rad()] * len(rows)
-    for a, sol in zip(atoms, duals):
+    for a, sol in zip(atoms, duals, strict=True):
         for k, i in enumerate(nb_rows):
             if sol[k] != 0:
                 u[i] = u[i] + Rad(((a, sol[k]),))
     y, lam = u[:m_eq], [-v for v in u[m_eq:]]
     red = _reduced(lp, cost, y, lam)
-    value = sum((c * xi for c, xi in zip(cost, x) if xi != 0), Rad())
+    value = sum((c * xi for c, xi in zip(cost, x, strict=True) if xi != 0), Rad())
     sol = IrrationalLPSolution(lp, cost, value, x, y, lam, red,
                                method="HiGHS basis (floating point) rebuilt exactly: rational vertex, dual as one "
                                       f"rational solve per radical component ({len(atoms)}), reduced costs as exact "

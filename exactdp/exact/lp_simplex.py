@@ -39,7 +39,7 @@ from flint import fmpq
 from ..errors import Undecided
 from .lp_sparse import SparseLU
 
-__all__ = ["StandardForm", "ExactSimplex", "Optimal", "Infeasible", "Unbounded"]
+__all__ = ["ExactSimplex", "Infeasible", "Optimal", "StandardForm", "Unbounded"]
 
 _ZERO = fmpq(0)
 _DEGENERATE_RUN = 20

@@ -31,7 +31,7 @@ from flint import fmpq, fmpz
 
 from ..errors import InputTooLarge, ParseError
 
-__all__ = ["parse_exact", "MAX_EXPR_CHARS", "MAX_DEPTH"]
+__all__ = ["MAX_DEPTH", "MAX_EXPR_CHARS", "parse_exact"]
 
 MAX_EXPR_CHARS = 10_000
 MAX_DEPTH = 64
@@ -187,6 +187,6 @@ def parse_exact(text: str) -> tuple:
     p = _Parser(text)
     node = p.expr()
     if p.i != len(p.toks):
-        kind, val, pos = p.toks[p.i]
+        _kind, val, pos = p.toks[p.i]
         raise ParseError(f"expression: unexpected {val!r} at position {pos} in {_show(text)}")
     return node

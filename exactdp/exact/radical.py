@@ -138,7 +138,7 @@ class Rad:
     True
     """
 
-    __slots__ = ("terms", "_hash")
+    __slots__ = ("_hash", "terms")
     terms: tuple[tuple[Any, fmpq], ...]
     _hash: int
 
@@ -155,7 +155,7 @@ class Rad:
 
     # -- constructors -------------------------------------------------
     @staticmethod
-    def rat(q) -> "Rad":
+    def rat(q) -> Rad:
         """The rational ``q`` as a Rad.
 
         Parameters
@@ -179,10 +179,10 @@ class Rad:
         >>> Rad.rat(fmpq(3, 4)), Rad.rat(0).is_zero()
         (Rad('3/4'), True)
         """
-        return Rad(((((), fmpq(q)),)))
+        return Rad((((), fmpq(q)),))
 
     @staticmethod
-    def power(m, e) -> "Rad":
+    def power(m, e) -> Rad:
         """Return ``m^e`` for a rational ``m >= 0`` and a rational exponent ``e`` (``0^e = 0`` for ``e > 0``).
 
         The value is written as a rational times one atom: the prime

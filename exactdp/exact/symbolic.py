@@ -24,7 +24,8 @@ The open interval is used on purpose: ``alpha = 1`` (eps = 0) is often a root.
 from __future__ import annotations
 
 from math import lcm
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 import sympy as sp
 from flint import fmpq, fmpq_poly
@@ -33,7 +34,7 @@ from ..errors import InputTooLarge, UnsupportedRegime
 from .expo import ExpFrac
 from .lin import EPS_ATOM
 
-__all__ = ["to_upoly", "sign_pieces", "sign_pieces_poly", "Piece", "Algebraic", "AlphaSet", "U", "denominator_lcm"]
+__all__ = ["Algebraic", "AlphaSet", "Piece", "U", "denominator_lcm", "sign_pieces", "sign_pieces_poly", "to_upoly"]
 
 #: the sympy symbol used for u = alpha^(1/L) in printed roots
 U = sp.Symbol("alpha", positive=True)
@@ -77,7 +78,7 @@ def _poly(p: dict, L: int):
                             f"beyond the limit {MAX_SYMBOLIC_DEGREE} for exact root isolation; fix a level "
                             "(--eps/--alpha) instead of proving it for every eps")
     coeffs: dict = {}
-    for (k, c), e in zip(p.items(), ints):
+    for (_k, c), e in zip(p.items(), ints, strict=True):
         coeffs[e - shift] = coeffs.get(e - shift, 0) + c
     deg = max(coeffs) if coeffs else 0
     return fmpq_poly([coeffs.get(i, 0) for i in range(deg + 1)]), shift
@@ -101,7 +102,7 @@ class Algebraic:
     by bisection until they separate (which terminates for distinct numbers).
     """
 
-    __slots__ = ("poly", "a", "b")
+    __slots__ = ("a", "b", "poly")
 
     def __init__(self, poly, a, b):
         self.poly, self.a, self.b = poly, sp.Rational(a), sp.Rational(b)
@@ -126,7 +127,7 @@ class Algebraic:
         else:
             self.a = m
 
-    def cmp(self, other: "Algebraic") -> int:
+    def cmp(self, other: Algebraic) -> int:
         while True:
             if self.b < other.a or (self.b == other.a and not (self.is_rational() and other.is_rational())):
                 if self.b < other.a or self.a < self.b or other.a < other.b:
@@ -152,7 +153,7 @@ class Algebraic:
 
     __hash__ = None  # type: ignore[assignment]  # exact value equality, not structural: unhashable
 
-    def power(self, L: int) -> "Algebraic":
+    def power(self, L: int) -> Algebraic:
         """``self^L`` for a positive root (used for alpha = u^L)."""
         if L == 1:
             return self
@@ -189,7 +190,7 @@ class Algebraic:
 class Piece:
     """A piece of (0, 1) in ``alpha``: an interval (open unless marked closed) or a point, with a sign."""
 
-    __slots__ = ("lo", "hi", "sign", "lo_closed", "hi_closed")
+    __slots__ = ("hi", "hi_closed", "lo", "lo_closed", "sign")
 
     def __init__(self, lo: Algebraic, hi: Algebraic, sign: int):
         self.lo, self.hi, self.sign = lo, hi, sign

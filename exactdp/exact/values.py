@@ -46,18 +46,18 @@ from .lin import Lin
 from .parse import parse_exact
 
 __all__ = [
-    "LogVal",
-    "Setting",
-    "evaluate",
-    "exact_number",
-    "probability",
-    "distance",
-    "from_python",
-    "to_rational",
+    "MAX_POLY_POWER",
     "MAX_POWER",
     "MAX_RESULT_BITS",
-    "MAX_POLY_POWER",
+    "LogVal",
+    "Setting",
     "brief",
+    "distance",
+    "evaluate",
+    "exact_number",
+    "from_python",
+    "probability",
+    "to_rational",
 ]
 
 #: largest integer exponent in an expression
@@ -114,7 +114,7 @@ class Setting:
         self.eps = eps
 
     @staticmethod
-    def symbolic() -> "Setting":
+    def symbolic() -> Setting:
         """Return the setting where ``alpha`` is the symbol exp(-eps) and ``eps`` the symbol itself (regime 3).
 
         Entries in this setting are rational functions of ``alpha``, valid for
@@ -389,7 +389,7 @@ def from_python(x: Any, *, what: str = "number", allow_float: bool = False) -> A
         return x
     if isinstance(x, bool):
         raise InvalidType(f"{what}: got the boolean {x}; expected an exact number")
-    if isinstance(x, (int, fmpz)) or isinstance(x, Integral):
+    if isinstance(x, (int, fmpz, Integral)):
         return fmpq(int(x))
     if isinstance(x, Fraction):
         return fmpq(x.numerator, x.denominator)

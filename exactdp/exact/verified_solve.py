@@ -36,7 +36,7 @@ from flint import fmpq
 
 from ..errors import InvalidInput
 
-__all__ = ["verified_solve", "VerifiedSolve", "digit_width", "blas_single_thread"]
+__all__ = ["VerifiedSolve", "blas_single_thread", "digit_width", "verified_solve"]
 
 
 def blas_single_thread() -> ContextManager[Any]:
@@ -168,7 +168,7 @@ def _verified_solve(S, w, eta, rhs, r_digits, levels, x_bits):
     X, s = xt
     AX = _exact_matvec(S, w, X)  # = (M X) 2^(w (len(S)-1)), M x~ = AX 2^(-w (len(S)-1) - s)
     den = fmpq(2) ** (w * (len(S) - 1) + s)
-    r = [fmpq(b) - fmpq(v) / den for b, v in zip(rhs, AX)]
+    r = [fmpq(b) - fmpq(v) / den for b, v in zip(rhs, AX, strict=True)]
     x_center = [fmpq(v) / fmpq(2) ** s for v in X]
     x1n = sum((abs(v) for v in x_center), fmpq(0))
     head = _head_bounds(Rd, w, a, r, absR1, eta, x1n)
@@ -214,7 +214,7 @@ def _g_bounds(S, w, Rd, a, levels, k, eta, absR1):
             if i + j >= levels:
                 sj = int(np.abs(S[j]).sum(axis=1).max())
                 tail += fmpq(ri * sj) * fmpq(2) ** (a + w - w * (i + j + 2))
-    return [v + tail + ar * k * eta for v, ar in zip(rows, absR1)]
+    return [v + tail + ar * k * eta for v, ar in zip(rows, absR1, strict=True)]
 
 
 def _refined_center(S, w, Rf, rhs, x_bits):
@@ -222,12 +222,12 @@ def _refined_center(S, w, Rf, rhs, x_bits):
     bf = np.array([float(v) for v in rhs])
     x1 = Rf @ bf
     s1 = min(900, x_bits - math.frexp(float(np.abs(x1).max()) or 1.0)[1])
-    X1 = [int(round(v * 2.0 ** s1)) for v in x1.tolist()]
+    X1 = [round(v * 2.0 ** s1) for v in x1.tolist()]
     AX = _exact_matvec(S, w, X1)
     den = fmpq(2) ** (w * (len(S) - 1) + s1)
-    r = np.array([float(fmpq(b) - fmpq(v) / den) for b, v in zip(rhs, AX)])
+    r = np.array([float(fmpq(b) - fmpq(v) / den) for b, v in zip(rhs, AX, strict=True)])
     x2 = Rf @ r
-    X = [x + int(round(v * 2.0 ** s1)) for x, v in zip(X1, x2.tolist())]
+    X = [x + round(v * 2.0 ** s1) for x, v in zip(X1, x2.tolist(), strict=True)]
     return X, s1
 
 
@@ -240,4 +240,4 @@ def _head_bounds(Rd, w, a, r, absR1, eta, x1n):
     acc = _exact_matvec(Rd, w, rr)
     scale = fmpq(2) ** (a - w * len(Rd) - t)
     err = fmpq(1) / fmpq(2) ** t
-    return [abs(fmpq(v)) * scale + ar * err + ar * eta * x1n for v, ar in zip(acc, absR1)]
+    return [abs(fmpq(v)) * scale + ar * err + ar * eta * x1n for v, ar in zip(acc, absR1, strict=True)]

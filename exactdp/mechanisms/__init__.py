@@ -10,7 +10,23 @@ from .ldp_hash import binary_local_hashing, hadamard_response, local_hashing, op
 from .selection import permute_and_flip, report_noisy_max
 from .staircase import staircase
 
-__all__ = ["Mechanism", "mechanism_from_values", "geometric", "randomized_response", "exponential",
-           "generalized_rr", "symmetric_unary", "optimized_unary", "subset_selection", "local_hashing",
-           "binary_local_hashing", "optimal_local_hashing", "hadamard_response", "estimator_variance",
-           "discrete_gaussian", "staircase", "permute_and_flip", "report_noisy_max"]
+__all__ = [
+           "Mechanism",
+           "binary_local_hashing",
+           "discrete_gaussian",
+           "estimator_variance",
+           "exponential",
+           "generalized_rr",
+           "geometric",
+           "hadamard_response",
+           "local_hashing",
+           "mechanism_from_values",
+           "optimal_local_hashing",
+           "optimized_unary",
+           "permute_and_flip",
+           "randomized_response",
+           "report_noisy_max",
+           "staircase",
+           "subset_selection",
+           "symmetric_unary",
+]

@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Callable
 
 from ..errors import InvalidInput
 from . import ldp, ldp_hash

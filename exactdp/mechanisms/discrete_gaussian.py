@@ -40,7 +40,7 @@ from ..exact.values import to_rational
 from ..mechanism import Mechanism, mechanism_from_values
 from ._levels import exp_eps, int_arg
 
-__all__ = ["discrete_gaussian", "MAX_GAUSSIAN_N"]
+__all__ = ["MAX_GAUSSIAN_N", "discrete_gaussian"]
 
 #: largest n: entries are powers beta^(d^2), d <= n (degree n^2 in a symbolic beta)
 MAX_GAUSSIAN_N = 60

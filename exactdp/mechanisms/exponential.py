@@ -20,7 +20,8 @@ ExpFrac('1/(1 + alpha^(1/2))')
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
 
 from flint import fmpq
 
@@ -113,7 +114,7 @@ def exponential(metric: FiniteMetric, beta: Any = "eps/2", *, outputs: Iterable[
     rows = []
     for i in range(len(metric)):
         terms = []
-        for j, m in zip(cols, weights):
+        for j, m in zip(cols, weights, strict=True):
             d = Y.d(fx[i], j)
             if d == math.inf:
                 raise InvalidInput("exponential mechanism: infinite distance; the metric must be connected")
@@ -176,7 +177,7 @@ def _base_measure(mu, pts):
         if len(vals) != len(pts):
             raise InvalidInput(f"mu: {len(vals)} weights for {len(pts)} outputs")
     out = []
-    for p, v in zip(pts, vals):
+    for p, v in zip(pts, vals, strict=True):
         q = exact_number(v, what=f"mu[{p!r}]")
         if not isinstance(q, fmpq) or q < 0:
             raise InvalidInput(f"mu[{p!r}]: expected an exact rational weight >= 0, got {v!r}")

@@ -51,8 +51,15 @@ from ..exact.decide import exact_str
 from ..mechanism import Mechanism, mechanism_from_values
 from ._levels import exp_eps, floor_of, int_arg, level_arg
 
-__all__ = ["generalized_rr", "symmetric_unary", "optimized_unary", "subset_selection", "estimator_variance",
-           "MAX_UNARY_K", "MAX_REPORTS"]
+__all__ = [
+    "MAX_REPORTS",
+    "MAX_UNARY_K",
+    "estimator_variance",
+    "generalized_rr",
+    "optimized_unary",
+    "subset_selection",
+    "symmetric_unary",
+]
 
 #: largest k of the unary encodings: their report space {0,1}^k has 2^k columns (1024 at k = 10)
 MAX_UNARY_K = 10
@@ -345,7 +352,7 @@ def _pure_pq(orc: Oracle):
                     p_star = s
                 else:
                     q_star = s
-            elif not s == ref:
+            elif s != ref:
                 raise InvalidInput(f"estimator_variance: the protocol is not pure (Pr[{v} supported | {u}] = "
                                    f"{exact_str(s)} differs from {exact_str(ref)})")
     return p_star, q_star

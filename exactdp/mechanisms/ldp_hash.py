@@ -57,8 +57,14 @@ from ..mechanism import Mechanism
 from ._levels import exp_eps, floor_of, int_arg, level_arg
 from .ldp import MAX_REPORTS, Oracle, _oracle
 
-__all__ = ["local_hashing", "binary_local_hashing", "optimal_local_hashing", "hadamard_response", "olh_g",
-           "MAX_HASH_REPORTS"]
+__all__ = [
+    "MAX_HASH_REPORTS",
+    "binary_local_hashing",
+    "hadamard_response",
+    "local_hashing",
+    "olh_g",
+    "optimal_local_hashing",
+]
 
 _FAMILIES = ("linear", "all")
 
@@ -77,7 +83,7 @@ def _family(k: int, g: int, family: str) -> list:
         if g ** (m + 1) > MAX_HASH_REPORTS:
             raise InputTooLarge(f"local hashing: {g}^{m} functions x {g} values exceed {MAX_HASH_REPORTS} reports")
         digits = [[(v // p**i) % p for i in range(m)] for v in range(k)]
-        return [tuple(sum(a * d for a, d in zip(av, dv)) % g for dv in digits)
+        return [tuple(sum(a * d for a, d in zip(av, dv, strict=True)) % g for dv in digits)
                 for av in itertools.product(range(g), repeat=m)]
     if family == "all":
         if g ** (k + 1) > MAX_HASH_REPORTS:
@@ -257,7 +263,7 @@ def optimal_local_hashing(k: int, *, family: str | None = None, eps: Any = None,
 def _hr(k, level) -> Oracle:
     k = int_arg(k, "k", 2, MAX_REPORTS - 1)
     K = 1
-    while K <= k:
+    while k >= K:
         K *= 2
     e = exp_eps(level, 1)
     hi, lo = 2 * e / (K * (1 + e)), 2 / (K * (1 + e))

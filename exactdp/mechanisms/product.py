@@ -24,7 +24,7 @@ import itertools
 from ..errors import InputTooLarge, InvalidInput, InvalidType
 from ..mechanism import MAX_CELLS, Mechanism, mechanism_from_values
 
-__all__ = ["repeated", "product_sanitisation"]
+__all__ = ["product_sanitisation", "repeated"]
 
 
 def _check_k(k, what):
@@ -99,7 +99,7 @@ def product_sanitisation(mech: Mechanism, n: int, *, name: str | None = None) ->
         out = []
         for u in outs:
             v = rows[x[0]][u[0]]
-            for xi, ui in zip(x[1:], u[1:]):
+            for xi, ui in zip(x[1:], u[1:], strict=True):
                 v = v * rows[xi][ui]
             out.append(v)
         table.append(out)

@@ -15,7 +15,8 @@ ExpFrac('alpha/(1 + alpha)')
 
 from __future__ import annotations
 
-from typing import Any, Iterable, cast
+from typing import Any, cast
+from collections.abc import Iterable
 
 import numpy as np
 from flint import fmpq
@@ -78,9 +79,8 @@ def randomized_response(categories: int | Iterable[Any], p: Any = None, *, name:
     text = p if p is not None else f"alpha/(1 + {m}*alpha)"
     pv = probability(text, setting=Setting.symbolic(), what="p")
     stay = 1 - m * pv
-    if not hasattr(pv, "has_eps") or not pv.has_eps():
-        if sign(pv) < 0 or sign(stay) < 0:
-            raise InvalidInput(f"p: expected 0 <= p <= 1/m = 1/{m}, got {exact_str(pv)}")
+    if (not hasattr(pv, "has_eps") or not pv.has_eps()) and (sign(pv) < 0 or sign(stay) < 0):
+        raise InvalidInput(f"p: expected 0 <= p <= 1/m = 1/{m}, got {exact_str(pv)}")
     if isinstance(stay, fmpq) is False and hasattr(stay, "rational") and stay.rational() is not None:
         stay = stay.rational()
     codes = np.ones((m + 1, m + 1), dtype=np.int32)

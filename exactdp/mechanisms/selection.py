@@ -56,7 +56,7 @@ from ..exact.values import to_rational
 from ..mechanism import Mechanism, mechanism_from_values
 from ._levels import exp_eps, int_arg, level_arg
 
-__all__ = ["permute_and_flip", "report_noisy_max", "MAX_CANDIDATES", "MAX_SCORE_SPAN"]
+__all__ = ["MAX_CANDIDATES", "MAX_SCORE_SPAN", "permute_and_flip", "report_noisy_max"]
 
 #: most candidates of a selection mechanism here
 MAX_CANDIDATES = 16

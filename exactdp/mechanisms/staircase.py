@@ -40,7 +40,7 @@ from ..exact.values import to_rational
 from ..mechanism import Mechanism, mechanism_from_values
 from ._levels import exp_eps, int_arg, level_arg
 
-__all__ = ["staircase", "MAX_STAIRCASE_N"]
+__all__ = ["MAX_STAIRCASE_N", "staircase"]
 
 #: largest n of the staircase builder
 MAX_STAIRCASE_N = 400

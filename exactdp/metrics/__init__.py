@@ -8,17 +8,17 @@ from .spec import as_metric, metric_from_spec
 
 __all__ = [
     "FiniteMetric",
+    "as_metric",
+    "cycle",
+    "database_label",
+    "discrete",
     "from_graph",
     "from_matrix",
-    "path",
-    "cycle",
-    "discrete",
     "grid",
     "hamming",
     "induced",
-    "symmetric_difference",
-    "database_label",
     "metric_from_spec",
-    "as_metric",
     "node_distance_space",
+    "path",
+    "symmetric_difference",
 ]

@@ -14,7 +14,8 @@ the symmetric-difference metric on subsets.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 import networkx as nx
 from flint import fmpq
@@ -24,7 +25,7 @@ from ..exact.values import brief
 from .graphs import MAX_POINTS, _GRAPH_REDUCTION, from_graph
 from .space import FiniteMetric
 
-__all__ = ["hamming", "induced", "symmetric_difference", "database_label"]
+__all__ = ["database_label", "hamming", "induced", "symmetric_difference"]
 
 
 def database_label(x: Iterable[Any]) -> str:
@@ -114,13 +115,13 @@ def hamming(values: Iterable[Any], individuals: int) -> FiniteMetric:
         for i, x in enumerate(dbs):
             for pos in range(u):
                 for v in range(x[pos] + 1, k):
-                    y = x[:pos] + (v,) + x[pos + 1:]
+                    y = (*x[:pos], v, *x[pos + 1:])
                     out.append((i, index[y], fmpq(1)))
         out.sort(key=lambda t: (t[0], t[1]))
         return out
 
     return FiniteMetric(
-        labels, pairs, lambda i, j: fmpq(sum(a != b for a, b in zip(dbs[i], dbs[j]))),
+        labels, pairs, lambda i, j: fmpq(sum(a != b for a, b in zip(dbs[i], dbs[j], strict=True))),
         kind="hamming", description=f"Hamming distance on V^u with |V| = {k}, u = {u}",
         reduction=_GRAPH_REDUCTION + " (the adjacency graph: databases differing in one individual)",
         params={"kind": "hamming", "values": [str(v) for v in values], "individuals": u},
@@ -185,7 +186,8 @@ def induced(values: Iterable[Any], individuals: int, query: Callable[[tuple], An
             for v in values:
                 if v == x[pos]:
                     continue
-                y2 = fx[x[:pos] + (v,) + x[pos + 1:]]
+                neighbour = (*x[:pos], v, *x[pos + 1:])
+                y2 = fx[neighbour]
                 a, b = str(fx[x]), str(y2)
                 if a != b:
                     G.add_edge(a, b)

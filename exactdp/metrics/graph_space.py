@@ -37,8 +37,15 @@ from flint import fmpq
 from ..errors import InputTooLarge, InvalidInput, InvalidType
 from .space import FiniteMetric
 
-__all__ = ["node_distance_space", "graph_edges", "graph_label", "max_degree", "edge_count",
-           "min_vertex_cover_sizes", "MAX_VERTICES"]
+__all__ = [
+    "MAX_VERTICES",
+    "edge_count",
+    "graph_edges",
+    "graph_label",
+    "max_degree",
+    "min_vertex_cover_sizes",
+    "node_distance_space",
+]
 
 #: 2^(n choose 2) graphs; n = 6 has 32,768
 MAX_VERTICES = 6

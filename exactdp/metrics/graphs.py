@@ -18,7 +18,8 @@ from __future__ import annotations
 import math
 import re
 from math import gcd
-from typing import Any, Iterable, cast
+from typing import Any, cast
+from collections.abc import Iterable
 
 import networkx as nx
 from flint import fmpq
@@ -31,7 +32,7 @@ from ..exact.values import brief
 from ..exact.values import distance as parse_distance
 from .space import FiniteMetric, dist_sign, dist_sub
 
-__all__ = ["from_graph", "path", "cycle", "discrete", "grid", "MAX_POINTS"]
+__all__ = ["MAX_POINTS", "cycle", "discrete", "from_graph", "grid", "path"]
 
 #: largest number of points accepted by the structured constructors
 MAX_POINTS = 1_000_000

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 import numpy as np
 from flint import fmpq
@@ -44,7 +45,7 @@ from ..exact.values import distance as parse_distance
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["FiniteMetric", "MAX_POINTS_DENSE", "dist_sub", "dist_add"]
+__all__ = ["MAX_POINTS_DENSE", "FiniteMetric", "dist_add", "dist_sub"]
 
 #: largest number of points for which an explicit distance matrix is accepted
 MAX_POINTS_DENSE = 5_000
@@ -124,7 +125,7 @@ class FiniteMetric:
         self.points: tuple[str, ...] = tuple(points)
         self.index = {p: i for i, p in enumerate(self.points)}
         if len(self.index) != len(self.points):
-            dup = [p for p in self.points if self.points.count(p) > 1][0]
+            dup = next(p for p in self.points if self.points.count(p) > 1)
             raise InvalidInput(f"metric points: label {dup!r} appears twice; labels are compared as strings and must be unique")
         self._pairs = pairs  # list of (i, j, d) with i < j, or a callable producing it
         self._distance_fn = distance_fn
@@ -268,7 +269,7 @@ class FiniteMetric:
             raise InputTooLarge(f"distance_matrix: {n} points exceed {MAX_POINTS_DENSE}")
         return [[self._distance_fn(i, j) for j in range(n)] for i in range(n)]
 
-    def scaled(self, c) -> "FiniteMetric":
+    def scaled(self, c) -> FiniteMetric:
         """Return the metric ``c * d`` for an exact ``c > 0`` (rational or a sum of square roots).
 
         ``eps``-privacy for ``c d`` is ``c eps``-privacy for ``d`` (ECP14 sec. 3).
@@ -449,7 +450,7 @@ def _essential_pairs_from(x, D, between):
             continue
         essential = True
         for w in np.nonzero(between[:, y])[0]:
-            if w == x or w == y:
+            if w in (x, y):
                 continue
             if D[x][w] == math.inf or D[w][y] == math.inf:
                 continue

@@ -17,7 +17,7 @@ from .databases import hamming, symmetric_difference
 from .graphs import cycle, discrete, from_graph, grid, path
 from .space import FiniteMetric, from_matrix
 
-__all__ = ["metric_from_spec", "as_metric"]
+__all__ = ["as_metric", "metric_from_spec"]
 
 _KINDS = "graph, matrix, path, cycle, grid, hamming, discrete, subsets"
 

@@ -33,7 +33,7 @@ from flint import fmpq
 if TYPE_CHECKING:
     from .space import FiniteMetric
 
-__all__ = ["DistanceCodes", "distance_codes", "equitable_partition", "Partition", "is_equitable", "quotient_counts"]
+__all__ = ["DistanceCodes", "Partition", "distance_codes", "equitable_partition", "is_equitable", "quotient_counts"]
 
 _BLOCK = 1 << 22  # entries per numpy block (bounds temporary memory)
 
@@ -54,7 +54,7 @@ def _structured_keys(metric):
         return lambda rows: (rows[:, None] != idx[None, :]).astype(np.int64)
     if kind == "grid":
         R, C = (int(s) for s in metric.params["shape"])
-        if R * C != n:
+        if n != R * C:
             return None
         r, c = idx // C, idx % C
         norm = metric.params.get("norm")
@@ -190,7 +190,7 @@ def _codes_from_pairs(metric):
     first = first[uniq]
     uniq = uniq - 1
     values = []
-    for kv, pos in zip(uniq.tolist(), first.tolist()):
+    for kv, pos in zip(uniq.tolist(), first.tolist(), strict=True):
         a, b = divmod(pos, n)
         v = metric.d(a, b)
         want = math.inf if kv < 0 else fmpq(kv, L)
@@ -268,7 +268,7 @@ def _generators(metric):
         return [np.roll(idx, 1), np.r_[1, 0, idx[2:]]], "orbits of the full symmetric group (verified generators)"
     if kind == "grid":
         R, C = (int(s) for s in metric.params["shape"])
-        if R * C != n:
+        if n != R * C:
             return None
         r, c = idx // C, idx % C
         gens = [(R - 1 - r) * C + c, r * C + (C - 1 - c)]

@@ -19,6 +19,7 @@ from ..theory.regular import ball_size_symmetric, corner_priors, prop9_mechanism
 from ..theory.utility_grid import compare_utilities, geometric_utility, outward_decimals, planar_laplace_utility
 from ..certificate import UNDECIDED
 from .registry import ClaimResult, Ledger, label_text, md_table, register
+import itertools
 
 
 @register("ECP14-ex1", "ECP14", "Example 1",
@@ -117,7 +118,7 @@ def _ex2_threshold_shrinks(Ds):
         x = arb(a) if isinstance(a, fmpq) else a.arb()
         balls.append((L.eps_arb(), x / (1 + 3 * x), D))
     balls.sort(key=lambda t: float(t[0].mid()))          # floats only order; each step is then certified
-    ok = all(d1 < d2 and b2 < b1 for (d1, b1, _), (d2, b2, _) in zip(balls, balls[1:]))
+    ok = all(d1 < d2 and b2 < b1 for (d1, b1, _), (d2, b2, _) in itertools.pairwise(balls))
     last = balls[-1][1]
     return [t[2] for t in balls], ok, f"[{last.lower().str(6, radius=False)}, {last.upper().str(6, radius=False)}]"
 
@@ -181,7 +182,7 @@ def sec61() -> ClaimResult:
             + f"\n\nAt eps = 1/2 (transcendental alpha), n = 5: z = {', '.join(c.evidence.z)} (certified), i.e. "
             "1/(1 + alpha) at the ends and (1 - alpha)/(1 + alpha) inside.\n")
     return led.result(f"compared entry by entry for n in {{1, 2, 3, 5, 8}} and alpha in {{1/2, 1/3, 9/10}}: "
-                      f"{sum(r[3] is True for r in rows)} of {len(rows)} equal", [("Instances", body)], certs + [c])
+                      f"{sum(r[3] is True for r in rows)} of {len(rows)} equal", [("Instances", body)], [*certs, c])
 
 
 def _example3_prior(metric, probs):
@@ -384,7 +385,7 @@ def thm1() -> ClaimResult:
     for name, V, u, q in cases:
         X = hamming(V, u)
         tuples = [tuple(int(c) for c in p.split(",")) for p in X.points]
-        f = {p: str(q(t)) for p, t in zip(X.points, tuples)}
+        f = {p: str(q(t)) for p, t in zip(X.points, tuples, strict=True)}
         Y = induced(V, u, q)
         us, why = uniformly_sensitive(X, Y, f, 1)
         led.compare(f"{name}: uniformly 1-sensitive (Corollary 1)", "yes", "yes" if us else f"no ({why})", agrees=us)

@@ -82,7 +82,7 @@ def ex21() -> ClaimResult:
         ("Worked proof for n = 3, every eps", certs[2].to_markdown()),
         ("At alpha = 1/2 (n = 10): exact smallest eps", level.to_markdown()),
     ]
-    held = [n for n, c in zip(NS, certs) if c.holds is True]
+    held = [n for n, c in zip(NS, certs[:len(NS)], strict=True) if c.holds is True]  # certs[-1] is the alpha = 1/2 one
     return led.result(f"private for every eps > 0 for n = {min(held)}..{max(held)} ({len(held)} of {len(NS)} sizes; "
                       f"symbolic alpha, exact root isolation); the smallest eps at alpha = 1/2 is exactly "
                       f"{level.evidence.epsilon}" if held else "not private for every eps at any size",
@@ -119,9 +119,9 @@ def fig1() -> ClaimResult:
                   and all(row[j] == (1 - a) / (1 + a) * a ** abs(j - i) for j in range(1, n)),
                   f"row {i}: the tail sums differ from the closed forms")
     fig2_printed, fig2_exact = _fig2_column(G, n, led)
-    t1 = md_table(["i \\ output", "..."] + list(FIG1_OUTPUTS) + ["..."],
+    t1 = md_table(["i \\ output", "...", *list(FIG1_OUTPUTS), "..."],
                   [[i, "..."] + [exact_str(v) for v in r] + ["..."] for i, r in enumerate(unt)])
-    t2 = md_table(["i \\ output"] + list(range(n + 1)),
+    t2 = md_table(["i \\ output", *list(range(n + 1))],
                   [[i] + [exact_str(v) for v in r] for i, r in enumerate(trunc_rows)])
     body = ("**Setting (journal version, Fig. 1; the arXiv text's Section 3 refers to a Figure 1 whose content "
             "did not survive).** "
@@ -158,7 +158,7 @@ def _fig2_column(G, n, led):
 
     exact = [G[i, 1] + G[i, 2] for i in range(n + 1)]
     led.compare("Figure 2's column 2 against columns 1 + 2 of the truncated mechanism", ", ".join(FIG2_COLUMN_2),
-                ", ".join(exact_str(v) for v in exact), agrees=all(v == fmpq(p) for v, p in zip(exact, FIG2_COLUMN_2)))
+                ", ".join(exact_str(v) for v in exact), agrees=all(v == fmpq(p) for v, p in zip(exact, FIG2_COLUMN_2, strict=True)))
     return FIG2_COLUMN_2, exact
 
 

@@ -39,7 +39,7 @@ def _swap12(D):
 
 def user_prior(weights, delta):
     """User 1: weights on {1}, {2}, {1,3}, {2,3} and ``delta`` on each other database, normalised."""
-    named = dict(zip([frozenset({1}), frozenset({2}), frozenset({1, 3}), frozenset({2, 3})], weights))
+    named = dict(zip([frozenset({1}), frozenset({2}), frozenset({1, 3}), frozenset({2, 3})], weights, strict=True))
     raw = {D: fmpq(named.get(D, delta)) for D in DBS}
     tot = sum(raw.values(), fmpq(0))
     return {D: v / tot for D, v in raw.items()}

@@ -17,7 +17,7 @@ from ..metrics import hamming
 from ..theory.optimality import certify_universal_optimality, optimal_mechanism
 from ..theory.remaps import bayes_remap
 from ..theory.users import User, expected_loss
-from .registry import ClaimResult, Ledger, md_table, register
+from .registry import ClaimResult, Ledger, register
 
 
 def _alpha():

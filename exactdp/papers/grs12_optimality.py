@@ -162,7 +162,7 @@ def _dual_by_hand(cert, user: User, led: Ledger) -> str:
     for k, r in enumerate(lp.A_ub):
         for j, v in r.items():
             red[j] += v * lam[k]
-    led.check(all(v >= 0 for v in red) and all(v == 0 for v, xj in zip(red, x) if xj != 0)
+    led.check(all(v >= 0 for v in red) and all(v == 0 for v, xj in zip(red, x, strict=True) if xj != 0)
               and all(v >= 0 for v in lam), "the certificate's dual is not feasible or not complementary")
     name = lambda j: f"x_{j // N}{j % N}"  # noqa: E731
 
@@ -171,7 +171,7 @@ def _dual_by_hand(cert, user: User, led: Ledger) -> str:
         return f"{exact_str(f)} {name(j1)} <= {name(j2)}"
 
     pos = [k for k in range(len(lam)) if lam[k] > 0]
-    tab = md_table(["i \\ r"] + list(range(N)), [[i] + [exact_str(red[i * N + r]) for r in range(N)]
+    tab = md_table(["i \\ r", *list(range(N))], [[i] + [exact_str(red[i * N + r]) for r in range(N)]
                                                    for i in range(N)])
     uniq = _uniqueness_text(lp, red, pos, N)
     return (f"The LP: minimise sum_i p_i sum_r l(i, r) x_ir with p = ({', '.join(exact_str(fmpq(v)) for v in ev.prior)}) "
@@ -184,7 +184,7 @@ def _dual_by_hand(cert, user: User, led: Ledger) -> str:
             "of x_ir (the coefficient is alpha where x_ir is scaled, -1 where it is the bound): every one is >= 0 "
             "(dual feasibility), and it is 0 wherever x_ir > 0 (complementary slackness), so the duality gap is 0:"
             "\n\n" + tab + "\n\nPrimal optimum x (rows i, columns r):\n\n"
-            + md_table(["i \\ r"] + list(range(N)), [[i] + [exact_str(x[i * N + r]) for r in range(N)]
+            + md_table(["i \\ r", *list(range(N))], [[i] + [exact_str(x[i * N + r]) for r in range(N)]
                                                        for i in range(N)])
             + f"\n\nDual value sum_i y_i = {exact_str(sum(y, fmpq(0)))} = the primal value {ev.lp.value}.\n\n" + uniq
             + "\n")
@@ -273,7 +273,7 @@ def fig2() -> ClaimResult:
     pos = [r for r in sol.reduced if r.sign() > 0]
     lam_pos = sum(1 for v in sol.lam if v.sign() > 0)
     tightest = min(pos, key=float) if pos else None
-    table = md_table(["input"] + list(range(6)), [[i] + [exact_str(v) for v in row] for i, row in enumerate(M.rows())])
+    table = md_table(["input", *list(range(6))], [[i] + [exact_str(v) for v in row] for i, row in enumerate(M.rows())])
     body = ("**Setting (journal version, Fig. 3(a); the arXiv text lost it).** n = 5, alpha = 1/2, prior "
             "(1/4, 0, 1/4, 0, 1/4, 1/4), loss l(i, j) = |i - j|^(3/2), whose values 1, 2 sqrt 2, 3 sqrt 3, 8, "
             "5 sqrt 5 are irrational: the LP's constraints are rational, its cost is not.\n\n"
@@ -382,7 +382,7 @@ def vertex_rank(lp, x) -> int:
     """Rank of the constraints tight at ``x`` (equalities, tight inequalities, zero variables); a vertex iff n."""
     from flint import fmpq_mat
 
-    rows = list(lp.A_eq) + [r for r, b in zip(lp.A_ub, lp.b_ub) if sum((a * x[j] for j, a in r.items()), fmpq(0))
+    rows = list(lp.A_eq) + [r for r, b in zip(lp.A_ub, lp.b_ub, strict=True) if sum((a * x[j] for j, a in r.items()), fmpq(0))
                             == b] + [{j: fmpq(1)} for j in range(lp.n) if x[j] == 0]
     M = fmpq_mat(len(rows), lp.n)
     for i, r in enumerate(rows):
@@ -393,8 +393,8 @@ def vertex_rank(lp, x) -> int:
 
 def _feasible(lp, x) -> bool:
     dot = lambda r: sum((a * x[j] for j, a in r.items()), fmpq(0))  # noqa: E731
-    return (all(v >= 0 for v in x) and all(dot(r) == b for r, b in zip(lp.A_eq, lp.b_eq))
-            and all(dot(r) <= b for r, b in zip(lp.A_ub, lp.b_ub)))
+    return (all(v >= 0 for v in x) and all(dot(r) == b for r, b in zip(lp.A_eq, lp.b_eq, strict=True))
+            and all(dot(r) <= b for r, b in zip(lp.A_ub, lp.b_ub, strict=True)))
 
 
 def _not_a_remap(G, V):
@@ -496,17 +496,17 @@ def _footnote_facts() -> dict:
     V = [[exact_number(v) for v in r] for r in FOOTNOTE_VERTEX]
     x = [v for r in V for v in r]
     sol = solve_lp(lp)
-    value = sum((c * v for c, v in zip(lp.c, x)), fmpq(0))
+    value = sum((c * v for c, v in zip(lp.c, x, strict=True)), fmpq(0))
     # a second optimal point: maximise the distance from V along x[1][0] (V has 2/3 there) over the optimal face
-    face = LinearProgram(c=[(1 if j == 4 else 0) for j in range(lp.n)], A_eq=lp.A_eq + [dict(enumerate(lp.c))],
-                         b_eq=lp.b_eq + [sol.value], A_ub=lp.A_ub, b_ub=lp.b_ub)
+    face = LinearProgram(c=[(1 if j == 4 else 0) for j in range(lp.n)], A_eq=[*lp.A_eq, dict(enumerate(lp.c))],
+                         b_eq=[*lp.b_eq, sol.value], A_ub=lp.A_ub, b_ub=lp.b_ub)
     other = solve_lp(face)
     second = other.x if other.x != x else sol.x
     f = {"n": lp.n, "feasible": _feasible(lp, x), "rank": vertex_rank(lp, x), "value": value, "opt": sol.value,
          "method": sol.method, "second": second}
     f["optimal"] = f["feasible"] and value == sol.value
     f["not_unique"] = second != x and _feasible(lp, second) and sum(
-        (c * v for c, v in zip(lp.c, second)), fmpq(0)) == sol.value
+        (c * v for c, v in zip(lp.c, second, strict=True)), fmpq(0)) == sol.value
     G = geometric(3, "1/2").rows()
     f["Y"], negative = _not_a_remap(G, V)
     f["remap_cert"] = _remap_certificate(G, V, f["Y"], negative)

@@ -71,7 +71,7 @@ def ex6() -> ClaimResult:
                      certs[2].to_markdown()))
     sections.append((f"Certificate: m = {INSTANCES[1][0]}, eps = {INSTANCES[1][1]}, p' = (99/100)/(m + e^eps)",
                      certs[3].to_markdown()))
-    return led.result(f"p = 1/(m + e^eps) and p' = 0.99 p decided exactly for (m, eps) = "
+    return led.result("p = 1/(m + e^eps) and p' = 0.99 p decided exactly for (m, eps) = "
                       + ", ".join(f"({m}, {e})" for m, e in INSTANCES) + f"; every eps symbolically (m = 3): "
                       f"{sym.verdict.value}", sections, certs)
 
@@ -88,7 +88,7 @@ def ex7() -> ClaimResult:
         R = randomized_response(m + 1, p=_p_star(m, eps))
         E = max_expected_error(R, D)
         bound = hlm15_theorem7_bound(D, eps)
-        eq = bool(E == bound)  # exact: fmpq equality or the Lindemann-Weierstrass zero test
+        eq = bool(bound == E)  # exact: fmpq equality or the Lindemann-Weierstrass zero test
         certs.append(certify_relation(E, bound, statement=f"m = {m}, eps = {eps}: the largest expected error of "
                                       "randomized response equals the Theorem 7 bound m/(m + e^eps)"))
         led.compare(f"E at m = {m}, eps = {eps}", f"m p = {exact_str(bound)} (the bound)", exact_str(E), agrees=eq)

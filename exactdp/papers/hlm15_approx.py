@@ -59,7 +59,7 @@ def sec4() -> ClaimResult:
                     [["(1 - p)^2", "0.5098", f"{exact_str(a)} = 0.509796", "printed value rounded to 4 places"],
                      ["p^2", "0.081796", f"{exact_str(b)} = 0.081796", "exact"]])
     rows, iff_certs, iff_fails = _sec4_iff(eps, delta)
-    certs = [one, two] + iff_certs
+    certs = [one, two, *iff_certs]
     decided = all(c.holds is not UNDECIDED for c in certs[2:])
     led.compare("the 'iff' over all p in (0, 1)", "private iff p >= (1 - delta)/(1 + e^eps)",
                 "private iff (1 - delta)/(1 + e^eps) <= p <= (e^eps + delta)/(1 + e^eps) (p = 9/10 is not)"
@@ -244,7 +244,7 @@ def thm3() -> ClaimResult:
 def _binary_queries(outputs):
     """Every map from the outputs to {0, 1} (2^|outputs| queries), as remap dictionaries."""
     for bits in itertools.product("01", repeat=len(outputs)):
-        yield dict(zip(outputs, bits))
+        yield dict(zip(outputs, bits, strict=True))
 
 
 @register("HLM15-thm4", "HLM15", "Theorem 4 and Corollary 1 (identity query)",

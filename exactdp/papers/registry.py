@@ -12,14 +12,30 @@ proofs`` writes to ``proofs/<id>.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 from ..certificate.render import label_text, set_text
 from ..errors import InvalidInput
 from ..verdict import Verdict
 
-__all__ = ["Claim", "ClaimResult", "register", "claims", "get_claim", "run_claim", "STATUSES", "md_table",
-           "Finding", "Ledger", "InternalInconsistency", "cell_text", "set_text", "label_text", "plural"]
+__all__ = [
+    "STATUSES",
+    "Claim",
+    "ClaimResult",
+    "Finding",
+    "InternalInconsistency",
+    "Ledger",
+    "cell_text",
+    "claims",
+    "get_claim",
+    "label_text",
+    "md_table",
+    "plural",
+    "register",
+    "run_claim",
+    "set_text",
+]
 
 
 def cell_text(v: Any) -> str:
@@ -175,7 +191,7 @@ class Ledger:
         return "; ".join(parts)
 
     def result(self, facts: str, sections: list | None = None, certificates: list | None = None, *,
-               agreed: str = "reproduced") -> "ClaimResult":
+               agreed: str = "reproduced") -> ClaimResult:
         """The :class:`ClaimResult` with the derived status and sentence (``agreed``: ``reproduced`` or
         ``reconstructed`` when every finding agrees)."""
         return ClaimResult(self.status(agreed), self.sentence(facts), list(sections or []),

@@ -43,7 +43,22 @@ from .profile import profile_data, plot_profile
 from .extension import extension_pairs, plot_extension
 from .fdp import fdp_data, plot_fdp
 
-__all__ = ["MissingDependency", "plot_mechanism", "plot_regular_region", "plot_utility",
-           "plot_geometric_vs_laplace", "corner_points", "utility_data", "loss_data", "to_float",
-           "geo_utility_data", "plot_geo_utility", "profile_data", "plot_profile", "extension_pairs",
-           "plot_extension", "fdp_data", "plot_fdp"]
+__all__ = [
+           "MissingDependency",
+           "corner_points",
+           "extension_pairs",
+           "fdp_data",
+           "geo_utility_data",
+           "loss_data",
+           "plot_extension",
+           "plot_fdp",
+           "plot_geo_utility",
+           "plot_geometric_vs_laplace",
+           "plot_mechanism",
+           "plot_profile",
+           "plot_regular_region",
+           "plot_utility",
+           "profile_data",
+           "to_float",
+           "utility_data",
+]

@@ -8,7 +8,6 @@ from flint import arb, ctx, fmpq
 
 from ..errors import ExactDPError, UnsupportedRegime
 from ..exact.decide import arb_of
-from ..exact.level import Level
 
 __all__ = ["MissingDependency", "to_float"]
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 from flint import fmpq
 
@@ -13,7 +14,7 @@ from ..mechanisms import geometric
 from ..theory.leakage import max_utility
 from ..theory.regular import corner_priors, prior_from, regular_prior, tight_constraints
 from ..theory.threshold import threshold
-from ._base import MissingDependency, _axes, _log_float, _pyplot, to_float
+from ._base import _axes, _log_float, _pyplot, to_float
 
 if TYPE_CHECKING:
     from ..certificate import Certificate
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
     from matplotlib.axes import Axes
 
-__all__ = ["corner_points", "plot_regular_region", "utility_data", "plot_utility", "geo_utility_data", "plot_geo_utility"]
+__all__ = ["corner_points", "geo_utility_data", "plot_geo_utility", "plot_regular_region", "plot_utility", "utility_data"]
 
 
 def corner_points(metric: FiniteMetric, level: Level) -> list:
@@ -117,7 +118,7 @@ def plot_regular_region(metric: FiniteMetric, level: Level | str, *, ax: Axes | 
                              label="regular priors (hull of the corner priors)"))
     for y, (x0, y0) in enumerate(pts):
         ax.annotate(f"c^{metric.points[y]}", (x0, y0), textcoords="offset points", xytext=(4, 4), fontsize=8)
-    for (x, yv), name in zip(tri, metric.points):
+    for (x, yv), name in zip(tri, metric.points, strict=True):
         ax.annotate(f"pi({name}) = 1", (x, yv), textcoords="offset points", xytext=(-10, -12 if yv == 0 else 6),
                     fontsize=8)
     for p in priors:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 from flint import ctx, fmpq
 
 from ..errors import InvalidInput
 from ..exact.decide import arb_of, sign, simplify
-from ._base import MissingDependency, _axes, to_float
+from ._base import _axes, to_float
 
 if TYPE_CHECKING:
     from ..exact.level import Level
@@ -86,7 +87,7 @@ def extension_pairs(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str]
 def _worst_ratio(vals, row1, row2):
     """``(a, b)`` with ``a/b`` the largest ratio between the two rows in either order (exact), or ``None``."""
     best = None
-    for c1, c2 in zip(row1, row2):
+    for c1, c2 in zip(row1, row2, strict=True):
         p, q = vals[c1], vals[c2]
         for a, b in ((p, q), (q, p)):
             if sign(a) == 0:

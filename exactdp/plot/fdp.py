@@ -58,7 +58,7 @@ def _gaussian(mu: float, n: int = 200):
             z = -two * arb(2 * (1 - a)).erfcinv()
             xs.append(a)
             ys.append(float(((-(z - mu) / two).erfc() / 2).mid()))
-    return [0.0] + xs + [1.0], [1.0] + ys + [0.0]
+    return [0.0, *xs, 1.0], [1.0, *ys, 0.0]
 
 
 def plot_fdp(mech: Mechanism, neighbours: Any, *, times: int | None = None,

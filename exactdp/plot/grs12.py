@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 from flint import fmpq
 
@@ -10,9 +11,8 @@ from ..errors import InvalidInput
 from ..exact.values import to_rational
 from ..mechanisms import geometric
 from ..theory.remaps import bayes_remap
-from ..theory.threshold import threshold
 from ..theory.users import User, expected_loss
-from ._base import MissingDependency, _axes, to_float
+from ._base import _axes, to_float
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

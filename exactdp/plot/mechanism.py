@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import UnsupportedRegime
-from ..exact.level import Level
-from ..mechanisms import geometric
-from ._base import MissingDependency, _axes, to_float
+from ._base import _axes, to_float
 
 if TYPE_CHECKING:
     from ..mechanism import Mechanism

@@ -10,13 +10,13 @@ from flint import arb, ctx
 from ..errors import InvalidInput
 from ..exact.decide import arb_of
 from ..exact.values import to_rational
-from ._base import MissingDependency, _axes, _log_float, to_float
+from ._base import _axes, _log_float, to_float
 
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from matplotlib.axes import Axes
 
-__all__ = ["profile_data", "plot_profile"]
+__all__ = ["plot_profile", "profile_data"]
 
 
 def profile_data(mech: Mechanism, neighbours: Any, *, times: int = 1) -> list[tuple]:
@@ -87,9 +87,9 @@ def _bound_curves(single, k: int, eps_max: float, delta_prime):
     xs, ys, _ = _curve(single, eps_max, samples=120)
     dp = to_float(to_rational(delta_prime, what="delta_prime"))
     lg = _log_float(1 / to_rational(delta_prime, what="delta_prime"))
-    basic = [(k * e, k * d) for e, d in zip(xs, ys) if k * d <= 1 and k * e <= eps_max]
+    basic = [(k * e, k * d) for e, d in zip(xs, ys, strict=True) if k * d <= 1 and k * e <= eps_max]
     adv = []
-    for e, d in zip(xs, ys):
+    for e, d in zip(xs, ys, strict=True):
         ep = (2 * k * lg) ** 0.5 * e + k * e * (math.expm1(e) if e < 700 else math.inf)
         if k * d + dp <= 1 and ep <= eps_max:
             adv.append((ep, k * d + dp))

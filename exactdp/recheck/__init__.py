@@ -36,7 +36,7 @@ from typing import Any
 from ._kernel import NotHere, TooLarge
 from ._schema import METHODS, TOP, VERDICTS, conform, loads_strict
 
-__all__ = ["recheck", "RecheckResult", "KINDS", "VERSIONS"]
+__all__ = ["KINDS", "VERSIONS", "RecheckResult", "recheck"]
 
 #: certificate kind -> module of this package holding its ``check(cert: dict)``
 KINDS = {"privacy": "privacy", "epsilon": "privacy", "all_eps": "all_eps", "optimality": "optimality",

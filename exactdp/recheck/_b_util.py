@@ -224,12 +224,12 @@ def smallest_eps_ok(rows: dict, pairs: list, text) -> bool:
     if not isinstance(text, str):
         return False
     if text == "inf":
-        return any((sign(a) > 0) != (sign(b) > 0) for x, xp, _ in pairs for a, b in zip(rows[x], rows[xp]))
+        return any((sign(a) > 0) != (sign(b) > 0) for x, xp, _ in pairs for a, b in zip(rows[x], rows[xp], strict=True))
     lv = eps_level(text)
     tight = False
     for x, xp, d in pairs:
         E = level_factor(lv, d) if lv is not None else Fraction(1)
-        for a, b in zip(rows[x], rows[xp]):
+        for a, b in zip(rows[x], rows[xp], strict=True):
             for u, v in ((a, b), (b, a)):
                 s = compare(u, v, E) if lv is not None else sign(_add(u, _neg(v)))
                 if s > 0:

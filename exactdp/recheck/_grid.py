@@ -35,7 +35,7 @@ import numpy as np
 
 from ._kernel import NotHere, need
 
-__all__ = ["Grid", "LimbQ", "MAX_GRID_POINTS"]
+__all__ = ["MAX_GRID_POINTS", "Grid", "LimbQ"]
 
 #: largest grid re-derived here: the quotient has k ~ n/8 cells and is held as 2 k^2 Python integers (about 0.4 GB
 #: at this limit, a 128 x 128 grid); ECP14 sec. 7.2's 100 x 100 grid is 10,000 points
@@ -106,7 +106,7 @@ class Grid:
         """Is ``cell_of`` (a list of cell indices per point) this grid's orbit partition, up to numbering?"""
         if not isinstance(cell_of, list) or len(cell_of) != self.n or any(type(v) is not int for v in cell_of):
             return False
-        pairs = set(zip(self.cell_of, cell_of))
+        pairs = set(zip(self.cell_of, cell_of, strict=True))
         return len(pairs) == self.k == len({b for _, b in pairs})
 
     def enclosure(self, factors: list) -> LimbQ:
@@ -177,7 +177,7 @@ class LimbQ:
 
     def _rows(self, parts) -> list:
         """``sum_j parts[j] 2^(37 (2 - j))`` per row, ``parts[j]`` row sums (int64 arrays)."""
-        return [(int(a) << 2 * _LIMB) + (int(b) << _LIMB) + int(c) for a, b, c in zip(*(p.tolist() for p in parts))]
+        return [(int(a) << 2 * _LIMB) + (int(b) << _LIMB) + int(c) for a, b, c in zip(*(p.tolist() for p in parts), strict=True)]
 
     def widths(self) -> list:
         """``sum_B (hi - lo)[A][B]`` per row ``A`` (exact integers)."""
@@ -216,7 +216,7 @@ class LimbQ:
         ``2^-S``, which only widens the perturbation bound of a threshold bracket's second end)."""
         E = np.abs((self.L[0] + self.L[1]) - (other.L[0] + other.L[1]))
         absE = self._rows([E[j].sum(axis=1) for j in range(_NLIMBS)])
-        return [(e + w + w2 + 1) // 2 for e, w, w2 in zip(absE, self.widths(), other.widths())]
+        return [(e + w + w2 + 1) // 2 for e, w, w2 in zip(absE, self.widths(), other.widths(), strict=True)]
 
     def lists(self) -> tuple:
         """``(Qlo, Qhi)`` as lists of Python integers."""
@@ -233,7 +233,7 @@ def _combine(L) -> list:
     carry = (w0 < c).astype(np.uint64)
     w1 = (b >> np.uint64(27)) + carry + (a << np.uint64(10))
     k = a.shape[1]
-    words = np.empty(a.shape + (2,), dtype="<u8")
+    words = np.empty((*a.shape, 2), dtype="<u8")
     words[..., 0], words[..., 1] = w0, w1
     raw = words.tobytes()
     frm = int.from_bytes

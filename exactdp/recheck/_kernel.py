@@ -579,10 +579,10 @@ def reduced_costs(cost, A_eq, y, A_ub, lam) -> list:
     """``c - A_eq^T y + A_ub^T lam`` of an LP ``min c.x, A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` (sparse rows
     ``{j: a}``), in this kernel's exact arithmetic: non-negative exactly when the dual ``(y, lam)`` is feasible."""
     red = list(cost)
-    for row, v in zip(A_eq, y):
+    for row, v in zip(A_eq, y, strict=True):
         for j, a in row.items():
             red[j] = _add(red[j], _neg(_mul(a, v)))
-    for row, v in zip(A_ub, lam):
+    for row, v in zip(A_ub, lam, strict=True):
         for j, a in row.items():
             red[j] = _add(red[j], _mul(a, v))
     return red

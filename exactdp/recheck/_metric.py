@@ -33,7 +33,7 @@ from math import gcd
 
 from ._kernel import _add, _mul, _neg, need, sign, value
 
-__all__ = ["derive", "MAX_POINTS", "MAX_MATRIX_POINTS"]
+__all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "derive"]
 
 #: points of a metric re-derived here; points of an explicit matrix (O(n^3) triangle inequalities)
 MAX_POINTS = 20_000
@@ -396,7 +396,7 @@ def _hamming_edges(labels: list) -> set:
         for pos in range(len(w)):
             for v in V:
                 if v != w[pos]:
-                    j = idx[",".join(w[:pos] + [v] + w[pos + 1:])]
+                    j = idx[",".join([*w[:pos], v, *w[pos + 1:]])]
                     out.add((min(i, j), max(i, j), "1"))
     return out
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 
-__all__ = ["conform", "loads_strict", "TOP", "VERDICTS", "METHODS"]
+__all__ = ["METHODS", "TOP", "VERDICTS", "conform", "loads_strict"]
 
 VERDICTS = ("holds", "fails", "undecided")
 #: the names of the methods a verdict may rest on (``exactdp.certificate.Method``; a test keeps them equal)
@@ -62,7 +62,7 @@ def conform(value, spec, where: str) -> None:
     if isinstance(spec, tuple) and spec[0] == "tuple":
         if type(value) is not list or len(value) != len(spec[1]):
             raise _bad(where, f"expected a list of {len(spec[1])} items, got {_name(value)}")
-        for i, (v, s) in enumerate(zip(value, spec[1])):
+        for i, (v, s) in enumerate(zip(value, spec[1], strict=True)):
             conform(v, s, f"{where}[{i}]")
         return
     if isinstance(spec, tuple):

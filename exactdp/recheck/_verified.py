@@ -57,8 +57,16 @@ from threadpoolctl import threadpool_limits
 from ._kernel import NotHere, _div, _iv, level_factor, value
 from ._kernel import check_codes as kernel_check_codes
 
-__all__ = ["quotient", "enclose_quotient", "Inverse", "approximate_solution", "certified_signs", "enclosed_solution",
-           "Refuted", "short"]
+__all__ = [
+    "Inverse",
+    "Refuted",
+    "approximate_solution",
+    "certified_signs",
+    "enclose_quotient",
+    "enclosed_solution",
+    "quotient",
+    "short",
+]
 
 _U = Fraction(1, 2**53)
 _ETA = Fraction(1, 2**1074)
@@ -93,13 +101,13 @@ def quotient(codes: list, cell_of: list, rhs: list, nvalues: int):
     k = max(cell_of) + 1
     if len(set(cell_of)) != k:
         raise Refuted("an empty cell")
-    if any(list(col) != row for col, row in zip(zip(*codes), codes)):
+    if any(list(col) != row for col, row in zip(zip(*codes, strict=True), codes, strict=True)):
         raise Refuted("the distance matrix is not symmetric")
     counts: list = [None] * k
     rhs_q: list = [None] * k
     for i, row in enumerate(codes):
         a = cell_of[i]
-        sig = Counter(zip(cell_of, row))
+        sig = Counter(zip(cell_of, row, strict=True))
         if counts[a] is None:
             counts[a], rhs_q[a] = sig, rhs[i]
         elif sig != counts[a]:
@@ -235,7 +243,7 @@ class Inverse:
         refQ = ref if isinstance(ref, _ENCLOSURES) else ListQ(*ref)
         w = [_up_float(Fraction(v, 2**_S)) for v in _enc(Qlo, Qhi).near(refQ)]
         absR = np.abs(self.array()).tolist()
-        return [g + _up_dot(ar, w) for g, ar in zip(g_ref, absR)]
+        return [g + _up_dot(ar, w) for g, ar in zip(g_ref, absR, strict=True)]
 
 
 def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2) -> dict:
@@ -267,11 +275,11 @@ def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2) -> d
     Q = _enc(Qlo, Qhi)
     for _ in range(steps):
         # r 2^(ye - S - 1) den = b den 2^(S + 1 - ye) ... exactly: residual of the midpoint system, scaled
-        N = [v.numerator * (den // v.denominator) * two * 2**-ye - m * den for v, m in zip(b, Q.mid_dot(Y))]
+        N = [v.numerator * (den // v.denominator) * two * 2**-ye - m * den for v, m in zip(b, Q.mid_dot(Y), strict=True)]
         r = np.array([_to_float(v, ye - _S - 1, den) for v in N])     # the residual, rounded to doubles
         with threadpool_limits(limits=1, user_api="blas"):
             d = Rf @ r
-        Y = [y + int(v) for y, v in zip(Y, np.rint(np.ldexp(d, -ye)).astype(object))]
+        Y = [y + int(v) for y, v in zip(Y, np.rint(np.ldexp(d, -ye)).astype(object), strict=True)]
     return {"exp": ye, "mantissas": [str(v) for v in Y]}
 
 
@@ -301,7 +309,7 @@ def certified_signs(Qlo, Qhi, R: Inverse, g: list, center: dict, rhs_q: list) ->
     step 3).  Raises :class:`NotHere` when ``beta >= 1`` or a coordinate is not separated from 0."""
     ys, errs, beta = enclosed_solution(Qlo, Qhi, R, g, center, rhs_q)
     signs = []
-    for i, (yi, err) in enumerate(zip(ys, errs)):
+    for i, (yi, err) in enumerate(zip(ys, errs, strict=True)):
         if yi - err > 0:
             signs.append(1)
         elif yi + err < 0:
@@ -338,7 +346,7 @@ def short(x: Fraction) -> str:
 def _midpoints(Qlo, Qhi):
     """The doubles nearest the midpoints ``(lo + hi) 2^-(S+1)`` (correctly rounded integer division)."""
     two = 2 ** (_S + 1)
-    return np.array([[(lo + hi) / two for lo, hi in zip(rl, rh)] for rl, rh in zip(Qlo, Qhi)], dtype=np.float64)
+    return np.array([[(lo + hi) / two for lo, hi in zip(rl, rh, strict=True)] for rl, rh in zip(Qlo, Qhi, strict=True)], dtype=np.float64)
 
 
 def _defect_rows(R: Inverse, Q) -> list:
@@ -353,7 +361,7 @@ def _defect_rows(R: Inverse, Q) -> list:
     q1 = [_up_fsum(r) for r in Qf.tolist()]
     # (a midpoint correctly rounded, or summed from three exact limbs: |mid - Qf| <= 3u |Qf|; never underflowing
     # below 2^-111, and 2k eta covers it anyway)
-    dq1 = [Fraction(w, two) + 3 * _U * q + 2 * k * _ETA for w, q in zip(Q.widths(), q1)]
+    dq1 = [Fraction(w, two) + 3 * _U * q + 2 * k * _ETA for w, q in zip(Q.widths(), q1, strict=True)]
     q1f = np.array([_up_float(v) for v in q1])
     dq1f = np.array([_up_float(v) for v in dq1])
     Rf = R.array()
@@ -373,7 +381,7 @@ def _defect_rows(R: Inverse, Q) -> list:
     gamma = Fraction(k, 2**53 - k)
     up = 1 / (1 - gamma)
     g = []
-    for si, ai, bi in zip(s.tolist(), a1.tolist(), a2.tolist()):
+    for si, ai, bi in zip(s.tolist(), a1.tolist(), a2.tolist(), strict=True):
         t = Fraction(si) * up                                       # sum_j |delta_ij - c_ij|
         t += gamma * (Fraction(ai) * up + k * _ETA)                 # |c - R Qf| <= gamma_k |R| |Qf| ...
         t += 2 * k * k * _ETA                                       # ... + 2k eta (underflow), per entry
@@ -395,7 +403,7 @@ class ListQ:
     def sums(self) -> list:
         """``lo + hi`` entrywise (``2^(S+1)`` times the midpoints, exactly)."""
         if self._sums is None:
-            self._sums = [[lo + hi for lo, hi in zip(rl, rh)] for rl, rh in zip(self.lo, self.hi)]
+            self._sums = [[lo + hi for lo, hi in zip(rl, rh, strict=True)] for rl, rh in zip(self.lo, self.hi, strict=True)]
         return self._sums
 
     def midpoints(self):
@@ -406,7 +414,7 @@ class ListQ:
 
     def widths(self) -> list:
         """``sum_B (hi - lo)[A][B]`` per row."""
-        return [sum(rh) - sum(rl) for rl, rh in zip(self.lo, self.hi)]
+        return [sum(rh) - sum(rl) for rl, rh in zip(self.lo, self.hi, strict=True)]
 
     def mid_dot(self, Y: list) -> list:
         """``sum_B (lo + hi)[A][B] Y_B`` per row."""
@@ -414,8 +422,8 @@ class ListQ:
 
     def near(self, other: ListQ) -> list:
         """``sum_B max(hi - lo', hi' - lo)`` per row."""
-        return [sum(max(h - l2, h2 - l) for l, h, l2, h2 in zip(a, b, c, d))
-                for a, b, c, d in zip(self.lo, self.hi, other.lo, other.hi)]
+        return [sum(max(h - l2, h2 - l) for l, h, l2, h2 in zip(a, b, c, d, strict=True))
+                for a, b, c, d in zip(self.lo, self.hi, other.lo, other.hi, strict=True)]
 
 
 def _enclosures() -> tuple:
@@ -444,7 +452,7 @@ def _residual_bound(Q, Y, ye, M, re, rhs_q) -> list:
     sh = _S + 1 - ye                            # scale: everything times 2^sh * den
     if sh < 0:
         raise NotHere("an approximate solution coarser than the enclosure of Q")
-    N = [v.numerator * (den // v.denominator) * 2**sh - m * den for v, m in zip(b, mid2)]
+    N = [v.numerator * (den // v.denominator) * 2**sh - m * den for v, m in zip(b, mid2, strict=True)]
     rmax = max(rad2, default=0) * den
     scale = Fraction(2) ** re / (den * 2**sh)
     out = []

@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._kernel import MAX_DEGREE, NotHere, bernstein_nonneg, eps_sign, need, pl_add, pl_mul, pl_neg, poly_of, value
-from .privacy import CONSTRAINT, COUNTS, MECH, METRIC, Refuted, _constraint, _counts, _require, _setting
+from .privacy import CONSTRAINT, COUNTS, MECH, METRIC, Refuted, _counts, _require, _setting
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -61,7 +61,7 @@ def _polys(mech, pairs):
         if not isinstance(dd, Fraction) or dd.denominator != 1:
             raise NotHere("non-integer distances")
         need(dd <= MAX_DEGREE, f"a distance {d} used as a power of alpha beyond {MAX_DEGREE}")
-        for ca, cb in zip(mech.codes[mech.rows[x]], mech.codes[mech.rows[xp]]):
+        for ca, cb in zip(mech.codes[mech.rows[x]], mech.codes[mech.rows[xp]], strict=True):
             for a, b in ((ca, cb), (cb, ca)):
                 if (a, b, d) in seen:
                     continue
@@ -152,7 +152,7 @@ def _gaps(mech, pairs, pieces):
             _require(any(_ev(p, e) == 0 for p in polys), f"the end {e} of the failure set is no constraint's root")
     cuts = [Fraction(0)] + [x for p in pieces for x in (Fraction(p["lo"]), Fraction(p["hi"]))] + [Fraction(1)]
     _require(cuts == sorted(cuts), "the pieces are not disjoint and in order")
-    for lo, hi in zip(cuts[::2], cuts[1::2]):
+    for lo, hi in zip(cuts[::2], cuts[1::2], strict=True):
         if lo < hi:
             for p in polys:
                 r = bernstein_nonneg(_on(p, lo, hi))

@@ -106,7 +106,7 @@ def _check(ev: dict, certified: bool) -> tuple[str, str]:
     _require(_sign(t) > 0 and _sign(_add(t, Fraction(-1))) >= 0, "eps < 0")
     delta = _value(ev["delta"])
     _require(_sign(delta) >= 0 and _sign(_add(delta, Fraction(-1))) <= 0, "delta outside [0, 1]")
-    rows = {x: [_value(v) for v in r] for x, r in zip(m["inputs"], m["matrix"])}
+    rows = {x: [_value(v) for v in r] for x, r in zip(m["inputs"], m["matrix"], strict=True)}
     outs = list(m["outputs"])
     bad = _not_a_mechanism(m["inputs"], outs, m["matrix"], rows)
     if bad:

@@ -198,7 +198,7 @@ def _balls_ok(stated: list, enc: list) -> None:
     """Each stated ball contains the value this kernel enclosed (``enc``), and states it to ~9 digits: refuted when
     disjoint; not checkable when they only overlap (this kernel's enclosure is then the wider one)."""
     need(isinstance(stated, list) and len(stated) == len(enc), "the stated solution has the wrong length")
-    for s_, (lo, hi) in zip(stated, enc):
+    for s_, (lo, hi) in zip(stated, enc, strict=True):
         a, b = _ball(s_)
         need(b - a <= ENCLOSURE_WIDTH * max(Fraction(1), abs(b)), f"the stated enclosure {s_} is wider than its accuracy")
         need(not (b < lo or hi < a), f"the stated enclosure {s_} does not contain the value re-derived here")
@@ -247,7 +247,7 @@ def _gamma_balls(ev: dict) -> None:
     iv.prec = 200
     phi = [iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d)), iv)
            for d in dist["values"]]
-    for row, m, g in zip(dist["codes"], ev["mu"], ev["gamma"]):
+    for row, m, g in zip(dist["codes"], ev["mu"], ev["gamma"], strict=True):
         lo, hi = _ball(m)
         prod = iv.mpf([_ivq(lo, iv).a, _ivq(hi, iv).b])
         prod = prod * sum((phi[c] for c in row), iv.mpf(0))
@@ -325,17 +325,17 @@ def check_lp(c, A_eq, b_eq, A_ub, b_ub, lp: dict):
         return False, "the primal or dual has the wrong length"
     if any(v < 0 for v in x) or any(sign(v) < 0 for v in lam):
         return False, "a negative primal value or inequality dual"
-    for row, b in zip(A_eq, b_eq):
+    for row, b in zip(A_eq, b_eq, strict=True):
         if sum(a * x[j] for j, a in row.items()) != b:
             return False, "an equality constraint is violated by the primal"
-    for row, b in zip(A_ub, b_ub):
+    for row, b in zip(A_ub, b_ub, strict=True):
         if sum(a * x[j] for j, a in row.items()) > b:
             return False, "an inequality constraint is violated by the primal"
     red = reduced_costs(c, A_eq, y, A_ub, lam)
     if any(sign(r) < 0 for r in red):
         return False, "a negative reduced cost: the dual is infeasible"
-    primal = _dot(zip(c, x))
-    dual = _add(_dot(zip(b_eq, y)), _neg(_dot(zip(b_ub, lam))))
+    primal = _dot(zip(c, x, strict=True))
+    dual = _add(_dot(zip(b_eq, y, strict=True)), _neg(_dot(zip(b_ub, lam, strict=True))))
     if sign(_add(primal, _neg(dual))) != 0 or sign(_add(primal, _neg(_num(lp["value"])))) != 0:
         return False, f"duality gap: the primal value, the dual value and the stated {lp['value']} differ"
     return True, f"primal feasible, dual feasible, zero gap at {lp['value']}"
@@ -363,7 +363,7 @@ def _phi_times(codes, vals, z) -> list:
     cache: dict = {}
     out = []
     for row in codes:
-        sig = frozenset(Counter(zip(row, zc)).items())
+        sig = frozenset(Counter(zip(row, zc, strict=True)).items())
         v = cache.get(sig)
         if v is None:
             v = cache[sig] = sum((m * vals[e] * zvals[c] for (e, c), m in sig), Fraction(0))
@@ -410,7 +410,7 @@ def _grid_signs(ev: dict, rhs: list):
     if isinstance(ver, dict) and ver.get("cell_of") is not None and not g.same_partition(ver["cell_of"]):
         raise NotHere("the certificate's partition is not the grid's symmetry orbits, which this route derives")
     rhs_q: list = [None] * g.k
-    for a, v in zip(g.cell_of, rhs):
+    for a, v in zip(g.cell_of, rhs, strict=True):
         need(rhs_q[a] is None or rhs_q[a] == v, "the right-hand side is not constant on the grid's symmetry orbits")
         rhs_q[a] = v
     return g, solve_grid(ev["metric"], _solve_level(ev["level"]), tuple(rhs_q))
@@ -424,7 +424,7 @@ def _solve_level(lv: dict) -> dict:
 def _cell_signs(ys: list, errs: list) -> list:
     """Certified signs of the quotient solution (NotHere when a coordinate is not separated from 0)."""
     out = []
-    for i, (y, e) in enumerate(zip(ys, errs)):
+    for i, (y, e) in enumerate(zip(ys, errs, strict=True)):
         if not (y - e > 0 or y + e < 0):
             raise NotHere(f"coordinate {i} of the quotient solution is not separated from 0 by the verified bound")
         out.append(1 if y > 0 else -1)
@@ -524,7 +524,7 @@ def _check_regular(c: dict):
     if ev["distances"] is not None:
         pts = ev["distances"]["points"]
         need(len(pi) == len(pts), "the prior and the points differ in length")
-        need(ev["zero_at"] == [y for y, p in zip(pts, pi) if p == 0], "zero_at is not where the prior is 0")
+        need(ev["zero_at"] == [y for y, p in zip(pts, pi, strict=True) if p == 0], "zero_at is not where the prior is 0")
     need(ev["route"] in ("support", "solve", "lp"), f"an unknown route {ev['route']!r}")
     need(ev["exact"] is (_rational_regime(ev) or ev["route"] == "lp"), "exact is not whether the regime is rational")
     if ev["route"] == "support":
@@ -535,7 +535,7 @@ def _check_regular(c: dict):
     if ev["mu"] is not None and ev["exact"]:
         M = _phi(ev)
         mu = [Fraction(v) for v in ev["mu"]]
-        need(ev["gamma"] is not None and [Fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M)],
+        need(ev["gamma"] is not None and [Fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M, strict=True)],
              "gamma_y = mu_y sum_y' phi_yy' is not re-derived")
     elif ev["route"] == "lp":
         need(ev["gamma"] is None, "gamma is stated without mu")
@@ -622,7 +622,7 @@ def _ivq(q: Fraction, ctx):
 def _solve_exact(M: list, b: list):
     """The solution of ``M z = b`` over the rationals (Gaussian elimination), or ``None`` when ``M`` is singular."""
     n = len(M)
-    A = [list(r) + [v] for r, v in zip(M, b)]
+    A = [[*list(r), v] for r, v in zip(M, b, strict=True)]
     for k in range(n):
         p = next((i for i in range(k, n) if A[i][k] != 0), None)
         if p is None:
@@ -631,7 +631,7 @@ def _solve_exact(M: list, b: list):
         for i in range(n):
             if i != k and A[i][k] != 0:
                 f = A[i][k] / A[k][k]
-                A[i] = [x - f * y for x, y in zip(A[i], A[k])]
+                A[i] = [x - f * y for x, y in zip(A[i], A[k], strict=True)]
     return [A[i][n] / A[i][i] for i in range(n)]
 
 
@@ -679,7 +679,7 @@ def _check_leakage(c: dict):
          "over the mechanism's inputs")
     U = sum(max(pi[y] * H[y][z] for y in range(len(pi))) for z in range(len(H[0])))
     r = U / max(pi)
-    need(U == Fraction(ev["max_utility"]) and max(pi) == Fraction(ev["max_prior"]) and r == Fraction(ev["ratio"]),
+    need(Fraction(ev["max_utility"]) == U and max(pi) == Fraction(ev["max_prior"]) and r == Fraction(ev["ratio"]),
          "the maximal utility, the largest prior probability or their ratio is not re-derived")
     bits = "0" if r == 1 else f"log2({r})"
     need(ev["leakage_bits"] == bits, f"the leakage is log2({r}) = {bits}, not {ev['leakage_bits']}")

@@ -21,7 +21,6 @@ import mpmath
 
 from ._b_util import (Refuted, agree, check_double, check_level, closure, distinct_labels, enclosure_ok, eps_level,
                       factor, iv_eps, need, same, smallest_eps_ok)
-from ._kernel import _iv as _interval
 from ._kernel import rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
 from .ecp14 import check_lp
@@ -72,7 +71,7 @@ def _cmp(a, b) -> int:
 def _private(rows: dict, pairs: list, level: dict) -> bool:
     for x, xp, d in pairs:
         E = _factor(level, d)
-        for a, b in zip(rows[x], rows[xp]):
+        for a, b in zip(rows[x], rows[xp], strict=True):
             if _cmp(a, _mul(E, b)) > 0 or _cmp(b, _mul(E, a)) > 0:
                 return False
     return True
@@ -114,7 +113,7 @@ def zero_normaliser_note(point: str) -> str:
 
 
 def _same(xs, ys) -> bool:
-    return len(xs) == len(ys) and all(_cmp(a, b) == 0 for a, b in zip(xs, ys))
+    return len(xs) == len(ys) and all(_cmp(a, b) == 0 for a, b in zip(xs, ys, strict=True))
 
 
 def claim_text(c: dict) -> str:
@@ -221,7 +220,7 @@ def _mech_on_H(mh: dict, H: list) -> dict:
     need(not any(_cmp(v, Fraction(0)) < 0 for r in rows for v in r)
          and all(_cmp(_sum(r), Fraction(1)) == 0 for r in rows),
          "the mechanism on H is not stochastic (a negative entry or a row sum != 1)")
-    return dict(zip(mh["inputs"], rows))
+    return dict(zip(mh["inputs"], rows, strict=True))
 
 
 def _part_b(ev: dict, A: dict, Ah: dict, Z: list, ix: dict) -> tuple:
@@ -304,7 +303,7 @@ def _check_extension(c: dict):
     need(_same([x for r in _rows(m) for x in r], [x for r in A_rows for x in r]) and len(m["codes"]) == len(pts)
          and isinstance(ev["normalisers"], list) and _same([value(z) for z in ev["normalisers"]], Z),
          "the recomputed extension or normalisers differ from the stated ones")
-    A = dict(zip(pts, A_rows))
+    A = dict(zip(pts, A_rows, strict=True))
     agree_H, ones = _part_b(ev, A, Ah, Z, ix)
     c_ok = _parts_c_d(ev, A, A_rows, Ah, Z, M, pairs, D, ix)
     part = "a" if not a_ok else "b" if not agree_H else "c" if not c_ok else "all"
@@ -328,7 +327,7 @@ def _slack_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
     """The slack LP of the evidence's docstring, rebuilt."""
     m = ev["mech_on_H"]
     check_codes(m["codes"], len(m["values"]))
-    Ah = dict(zip(m["inputs"], [[_q(m["values"][k]) for k in row] for row in m["codes"]]))
+    Ah = dict(zip(m["inputs"], [[_q(m["values"][k]) for k in row] for row in m["codes"]], strict=True))
     W = len(ev["mech_on_H"]["outputs"])
     col = {p: k for k, p in enumerate(ev["free"])}
     if set(col) | set(ev["H"]) != set(ev["points"]) or set(col) & set(ev["H"]):
@@ -373,7 +372,7 @@ def _check_best(c: dict):
     need(t_hi >= 1, "t_upper < 1")
     # the stated witness is the upper LP's optimal extension: H's rows fixed, the free rows from x
     m, W = ev["mechanism"], len(mh["outputs"])
-    Ah = dict(zip(mh["inputs"], [[_q(mh["values"][k]) for k in row] for row in mh["codes"]]))
+    Ah = dict(zip(mh["inputs"], [[_q(mh["values"][k]) for k in row] for row in mh["codes"]], strict=True))
     x = [_q(v) for v in ev["lp_upper"]["x"]]
     want = [Ah[p] if p in Ah else x[free.index(p) * W:(free.index(p) + 1) * W] for p in pts]
     check_codes(m["codes"], len(m["values"]))

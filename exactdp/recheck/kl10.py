@@ -88,8 +88,8 @@ def _sigma(ev: dict, inputs: list, outputs: list) -> None:
          and set(outputs) <= pts, "f does not map the inputs to points of the output metric (or an output is not one)")
     need(len(ev["sigma"]) == len(inputs) and all(len(r) == len(outputs) for r in ev["sigma"]),
          "sigma does not have |X| x |Y| entries")
-    for x, row in zip(inputs, ev["sigma"]):
-        for y, s in zip(outputs, row):
+    for x, row in zip(inputs, ev["sigma"], strict=True):
+        for y, s in zip(outputs, row, strict=True):
             need(T[(ev["f"][x], y)] is not None and same(s, T[(ev["f"][x], y)]),
                  f"sigma(f({x}), {y}) = {s} is not the output metric's distance")
 
@@ -105,7 +105,7 @@ def _check_utility(c: dict):
         return REFUTED, 0, "1 - delta is misstated"
     masses, inside = {}, {}
     for i, x in enumerate(m["inputs"]):
-        inside[x] = [y for y, s in zip(m["outputs"], ev["sigma"][i]) if _inside(_q(s), g, ev["ball"])]
+        inside[x] = [y for y, s in zip(m["outputs"], ev["sigma"][i], strict=True) if _inside(_q(s), g, ev["ball"])]
         masses[x] = sum((vals[mech.codes[i][mech.cols[y]]] for y in inside[x]), Fraction(0))
     worst = min(masses.values())
     first = next(x for x in m["inputs"] if masses[x] == worst)
@@ -139,7 +139,7 @@ def _check_bound(c: dict):
         need(T[(ev["f"][x], ev["f"][xp])] is not None and same(s, T[(ev["f"][x], ev["f"][xp])]),
              f"sigma(f({x}), f({xp})) = {s} is not the output metric's distance")
     C = max((_q(s) / _q(r) for _, _, r, s in lp), default=Fraction(0))
-    if C != _q(ev["lipschitz"]):
+    if _q(ev["lipschitz"]) != C:
         return REFUTED, n, f"Lipschitz constant re-maximised: {C}, stated {ev['lipschitz']}"
     best = next(([x, xp] for x, xp, r, s in lp if _q(s) / _q(r) == C), None) if C > 0 else None
     need(ev["lipschitz_pair"] == best, "the Lipschitz pair is not the first pair attaining C")
@@ -275,15 +275,15 @@ def _check_exact(ev: dict, target: Fraction) -> str:
     for den, name in ((D, "the primal denominator"), (E, "the dual denominator")):
         need(bool(den) and poly.at(den, a) > 0 and poly.at(den, b) > 0 and poly.roots_in(den, a, b) == 0,
              f"{name} is not positive on [{a}, {b}]")
-    for i, (row, bv) in enumerate(zip(A_eq, b_eq)):
+    for i, (row, bv) in enumerate(zip(A_eq, b_eq, strict=True)):
         need(poly.add(_dot(row, X), poly.scale(D, bv), -1) == [], f"equality row {i} is not an identity in t")
     cx = poly.add([], [])
     for j, cj in enumerate(c):
         cx = poly.add(cx, poly.scale(X[j], cj))
     dual: list = []
-    for bv, yv in zip(b_eq, Yd):
+    for bv, yv in zip(b_eq, Yd, strict=True):
         dual = poly.add(dual, poly.scale(yv, bv))
-    for bv, lv in zip(b_ub, L):
+    for bv, lv in zip(b_ub, L, strict=True):
         dual = poly.add(dual, poly.scale(lv, bv), -1)
     need(poly.mul(cx, E) == poly.mul(dual, D), "the primal and dual values differ as functions of t (a gap)")
     need(len(P) >= 2 and poly.at(P, a) != 0 and poly.at(P, b) != 0 and poly.roots_in(P, a, b) == 1,
@@ -294,13 +294,13 @@ def _check_exact(ev: dict, target: Fraction) -> str:
          "x_s(t) - (1 - delta) is not negative before t* with t* its only root in the interval")
     for j, p in enumerate(X):
         _nonneg(p, P, a, b, f"primal x[{j}]")
-    for k, (row, bv) in enumerate(zip(A_ub, b_ub)):
+    for k, (row, bv) in enumerate(zip(A_ub, b_ub, strict=True)):
         _nonneg(poly.add(poly.scale(D, bv), _dot(row, X), -1), P, a, b, f"the slack of inequality {k}")
     red = [poly.scale(E, cj) for cj in c]
-    for row, yv in zip(A_eq, Yd):
+    for row, yv in zip(A_eq, Yd, strict=True):
         for j, (aa, k) in row.items():
             red[j] = poly.add(red[j], poly.mul(poly.mono(aa, k), yv), -1)
-    for row, lv in zip(A_ub, L):
+    for row, lv in zip(A_ub, L, strict=True):
         for j, (aa, k) in row.items():
             red[j] = poly.add(red[j], poly.mul(poly.mono(aa, k), lv))
     for k, lv in enumerate(L):

@@ -62,7 +62,7 @@ class _Affine:
         if not isinstance(v0, Fraction):
             raise NotHere("a parametric LP with irrational coefficients of 1")
         ends = [e for e in (self.low, self.high) if e is not None]
-        if self.low is None and v1 > 0 or self.high is None and v1 < 0:
+        if (self.low is None and v1 > 0) or (self.high is None and v1 < 0):
             return False                 # unbounded on that side, and decreasing towards it
         return all(v0 + v1 * e >= 0 for e in ends)
 
@@ -78,8 +78,8 @@ class _Affine:
 
 
 def _feasible(x, A_eq, b_eq, A_ub, b_ub) -> bool:
-    return all(v >= 0 for v in x) and all(_dot(r, x) == b for r, b in zip(A_eq, b_eq)) \
-        and all(_dot(r, x) <= b for r, b in zip(A_ub, b_ub))
+    return all(v >= 0 for v in x) and all(_dot(r, x) == b for r, b in zip(A_eq, b_eq, strict=True)) \
+        and all(_dot(r, x) <= b for r, b in zip(A_ub, b_ub, strict=True))
 
 
 def _optimal(ev, x, A_eq, b_eq, A_ub, b_ub, aff):
@@ -93,16 +93,16 @@ def _optimal(ev, x, A_eq, b_eq, A_ub, b_ub, aff):
                  ([Fraction(0)] * n, [Fraction(0)] * len(A_eq), [Fraction(0)] * len(A_ub), Fraction(0)))
     if any(len(c) != n or len(y) != len(A_eq) or len(lam) != len(A_ub) for c, y, lam, _ in parts):
         return False, "the cost or the dual has the wrong length", None
-    (c0, y0, l0, v0), (c1, y1, l1, v1) = parts
-    if not all(aff.nonneg(a, b) for a, b in zip(l0, l1)):
+    (c0, y0, l0, _v0), (c1, y1, l1, _v1) = parts
+    if not all(aff.nonneg(a, b) for a, b in zip(l0, l1, strict=True)):
         return False, "a negative inequality multiplier", None
-    red = list(zip(reduced_costs(c0, A_eq, y0, A_ub, l0), reduced_costs(c1, A_eq, y1, A_ub, l1)))
+    red = list(zip(reduced_costs(c0, A_eq, y0, A_ub, l0), reduced_costs(c1, A_eq, y1, A_ub, l1), strict=True))
     if not all(aff.nonneg(a, b) for a, b in red):
         return False, "a negative reduced cost: the dual is infeasible", None
     for c, y, lam, v in parts:           # the gap vanishes identically in t
-        primal = sum((_mul(ci, xi) for ci, xi in zip(c, x) if xi != 0), Fraction(0))
-        dual = _add(sum((_mul(b, yi) for b, yi in zip(b_eq, y)), Fraction(0)),
-                    _neg(sum((_mul(b, li) for b, li in zip(b_ub, lam)), Fraction(0))))
+        primal = sum((_mul(ci, xi) for ci, xi in zip(c, x, strict=True) if xi != 0), Fraction(0))
+        dual = _add(sum((_mul(b, yi) for b, yi in zip(b_eq, y, strict=True)), Fraction(0)),
+                    _neg(sum((_mul(b, li) for b, li in zip(b_ub, lam, strict=True)), Fraction(0))))
         if sign(_add(primal, _neg(dual))) != 0 or sign(_add(primal, _neg(v))) != 0:
             return False, "duality gap: the primal value, the dual value and the stated value differ", None
     return True, "primal feasible, dual feasible, zero gap", (red, l0, l1)
@@ -157,7 +157,7 @@ def _unique(u, x, A_eq, b_eq, A_ub, b_ub, red_lam, aff):
         return False, "a face constraint without a positive reduced cost or multiplier"
     F_eq = A_eq + [{j: Fraction(1)} for j in zero] + [A_ub[k] for k in tight]
     F_b = b_eq + [Fraction(0)] * len(zero) + [b_ub[k] for k in tight]
-    if any(_dot(r, x) != b for r, b in zip(F_eq, F_b)):
+    if any(_dot(r, x) != b for r, b in zip(F_eq, F_b, strict=True)):
         return False, "the stated optimum is not on the face"
     done = set(zero)
     for bd in u["bounds"]:
@@ -191,7 +191,7 @@ def _rank(rows, n) -> int:
         for i in range(rank + 1, len(M)):
             if M[i][col] != 0:
                 f = M[i][col] / M[rank][col]
-                M[i] = [a - f * b for a, b in zip(M[i], M[rank])]
+                M[i] = [a - f * b for a, b in zip(M[i], M[rank], strict=True)]
         rank, col = rank + 1, col + 1
     return rank
 
@@ -224,7 +224,7 @@ def check(c: dict):
         return REFUTED, n, "the parameter t is not in the stated interval"
     ok, detail, red_lam = _optimal(ev, x, A_eq, b_eq, A_ub, b_ub, aff)
     if ok and ev["vertex"]:
-        active = A_eq + [r for r, b in zip(A_ub, b_ub) if _dot(r, x) == b] + \
+        active = A_eq + [r for r, b in zip(A_ub, b_ub, strict=True) if _dot(r, x) == b] + \
             [{j: Fraction(1)} for j in range(n) if x[j] == 0]
         ok = _rank(active, n) == n
         detail += "; a vertex (active rank n)" if ok else "; NOT a vertex"

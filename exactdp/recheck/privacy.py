@@ -210,7 +210,7 @@ def count(mech: _Mech, pairs: list, lv: dict | None):
             factors[d] = level_factor(lv, d) if lv is not None else Fraction(1)
         E = factors[d]
         ra, rb = mech.codes[mech.rows[x]], mech.codes[mech.rows[xp]]
-        for ca, cb in zip(ra, rb):
+        for ca, cb in zip(ra, rb, strict=True):
             for a, b in ((ca, cb), (cb, ca)):
                 n += 1
                 key = (a, b, d)

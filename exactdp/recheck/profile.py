@@ -96,7 +96,7 @@ def _rows(m: dict) -> dict:
     parsed = [value(v) for v in vals]
     need(all(sign(v) >= 0 for v in parsed), "a negative entry: not a mechanism")
     rows = {}
-    for x, r in zip(m["inputs"], codes):
+    for x, r in zip(m["inputs"], codes, strict=True):
         row = [parsed[k] for k in r]
         tot = Fraction(0)
         for v in row:
@@ -140,7 +140,7 @@ def _pld(P: list, Q: list):
     inf = Fraction(0)
     atoms: list = []
     exact: dict = {}            # rational ratio -> index in atoms (merged by hashing)
-    for p, q in zip(P, Q):
+    for p, q in zip(P, Q, strict=True):
         if sign(p) == 0:
             continue
         if sign(q) == 0:
@@ -176,7 +176,7 @@ def _stated_pld(p: dict, inf, atoms) -> None:
     got = p["losses"]
     need(isinstance(got, list) and len(got) == len(want) and all(
         (a["ratio"] == INF) == (r == INF) and (r == INF or same(a["ratio"], r)) and same(a["mass"], m)
-        for a, (r, m) in zip(got, want)),
+        for a, (r, m) in zip(got, want, strict=True)),
         f"the PLD of ({p['x']}, {p['x_prime']}) for factor {p['factor']} is not the mechanism's")
 
 
@@ -288,7 +288,7 @@ def _check_pieces(pieces: list, lines_of: dict) -> list:
         need(len(P) == 1 and sign(P[0][1]) == 0 and sign(P[0][2]) == 0 and pieces[0]["x"] == pieces[0]["x_prime"]
              == "", "an empty relation has the profile 0 and no attaining pair")
         return P
-    for k, (p, (t, A, B)) in enumerate(zip(pieces, P)):
+    for k, (p, (t, A, B)) in enumerate(zip(pieces, P, strict=True)):
         lines = lines_of.get((p["x"], p["x_prime"]))
         need(lines is not None, f"piece {k}: ({p['x']}, {p['x_prime']}) is not an ordered neighbouring pair")
         need(any(_diff(A, a) == 0 and _diff(B, b) == 0 for a, b in lines),   # type: ignore[union-attr]
@@ -401,7 +401,7 @@ def _base(plds: list, ordered: list, rows: list, facs: list) -> tuple[dict, dict
     n = 0
     for x, xp in ordered:
         per, texts = [], []
-        for k, (r, (_, K)) in enumerate(zip(rows, facs)):
+        for k, (r, (_, K)) in enumerate(zip(rows, facs, strict=True)):
             p = plds[n]
             n += 1
             need(p["factor"] == k and p["x"] == x and p["x_prime"] == xp, f"PLD {n - 1} is not of ({x}, {xp}), "

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from ._kernel import NotHere, bernstein_nonneg, pl_add, pl_mul, pl_neg, poly_of, sign, value
 from ._kernel import _add, _neg
+import itertools
 
 _OK = {"=": {0}, "<=": {-1, 0}, "<": {-1}, ">=": {0, 1}, ">": {1}}
 #: the evidence shape per kind (read by the dispatcher before any work)
@@ -66,7 +67,7 @@ def _sturm(p):
 
 def _changes(seq, x: Fraction) -> int:
     signs = [v for v in (_peval(q, x) for q in seq) if v != 0]
-    return sum(1 for a, b in zip(signs, signs[1:]) if (a > 0) != (b > 0))
+    return sum(1 for a, b in itertools.pairwise(signs) if (a > 0) != (b > 0))
 
 
 def _roots_inside(p, a: Fraction, b: Fraction) -> int:
@@ -123,7 +124,7 @@ def _failure_set_ok(ev, top, den, rel) -> bool:
         v = _peval(top, x) * d
         return ((v > 0) - (v < 0)) not in _OK[rel]
 
-    for a, b in zip(ends, ends[1:]):
+    for a, b in itertools.pairwise(ends):
         if _roots_inside(Q, a, b):
             return False
         mid = (a + b) / 2

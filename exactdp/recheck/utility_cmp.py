@@ -137,13 +137,13 @@ def _tight_grid(ev: dict, eps: Fraction, t: list, tight: dict):
 
 def _utility(ev: dict, t: list, ys: list, errs: list, cell_of: list, n: int, k: int, how: str):
     """``sum(z)/n`` enclosed from the quotient solution, inside the stated enclosure, every ``z > 0``."""
-    if not all(y - e > 0 for y, e in zip(ys, errs)):
+    if not all(y - e > 0 for y, e in zip(ys, errs, strict=True)):
         return None, "a coordinate of z = Phi^-1 1 is not certified positive: no tight-constraints mechanism"
     size = [0] * k
     for c in cell_of:
         size[c] += 1
-    lo = sum(s * (y - e) for s, y, e in zip(size, ys, errs)) / n
-    hi = sum(s * (y + e) for s, y, e in zip(size, ys, errs)) / n
+    lo = sum(s * (y - e) for s, y, e in zip(size, ys, errs, strict=True)) / n
+    hi = sum(s * (y + e) for s, y, e in zip(size, ys, errs, strict=True)) / n
     if not (t[0] <= lo <= hi <= t[1]):
         return None, (f"sum(z)/n re-derived in [{short(lo)}, {short(hi)}] is not inside the stated "
                       "tight-constraints enclosure")

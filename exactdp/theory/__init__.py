@@ -3,5 +3,12 @@
 from .accuracy import expected_error, hlm15_theorem6_bound, hlm15_theorem7_bound, max_expected_error
 from .renyi import rdp_to_dp, renyi_curve, renyi_divergence
 
-__all__ = ["expected_error", "max_expected_error", "hlm15_theorem6_bound", "hlm15_theorem7_bound",
-           "renyi_divergence", "renyi_curve", "rdp_to_dp"]
+__all__ = [
+           "expected_error",
+           "hlm15_theorem6_bound",
+           "hlm15_theorem7_bound",
+           "max_expected_error",
+           "rdp_to_dp",
+           "renyi_curve",
+           "renyi_divergence",
+]

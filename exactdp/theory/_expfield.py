@@ -34,7 +34,7 @@ from flint import fmpq, fmpq_poly
 from ..exact.expo import ExpFrac
 from ..exact.lin import EPS_ATOM, Lin
 
-__all__ = ["domain_of", "FlintDomain", "ExpDomain"]
+__all__ = ["ExpDomain", "FlintDomain", "domain_of"]
 
 
 def _shift(p: fmpq_poly, k: int) -> fmpq_poly:
@@ -49,7 +49,7 @@ class LP:
     def __init__(self, p: fmpq_poly, s: int = 0):
         self.p, self.s = p, s
 
-    def __add__(self, o: "LP") -> "LP":
+    def __add__(self, o: LP) -> LP:
         if self.p.is_zero():
             return o
         if o.p.is_zero():
@@ -57,10 +57,10 @@ class LP:
         s = min(self.s, o.s)
         return LP(_shift(self.p, self.s - s) + _shift(o.p, o.s - s), s)
 
-    def __sub__(self, o: "LP") -> "LP":
+    def __sub__(self, o: LP) -> LP:
         return self + LP(-o.p, o.s)
 
-    def __mul__(self, o: "LP") -> "LP":
+    def __mul__(self, o: LP) -> LP:
         return LP(self.p * o.p, self.s + o.s)
 
     def is_zero(self) -> bool:
@@ -70,7 +70,7 @@ class LP:
 class RF:
     """Canonical element ``u^s n(u)/d(u)`` of ``Q(u)`` (``n(0) d(0) != 0``, ``d`` monic, coprime)."""
 
-    __slots__ = ("s", "n", "d")
+    __slots__ = ("d", "n", "s")
 
     def __init__(self, s: int, n: fmpq_poly, d: fmpq_poly):
         if n.is_zero():
@@ -83,7 +83,7 @@ class RF:
         c = d.leading_coefficient()
         self.s, self.n, self.d = s + vn - vd, n / c, d / c
 
-    def __mul__(self, o: "RF") -> "RF":
+    def __mul__(self, o: RF) -> RF:
         return RF(self.s + o.s, self.n * o.n, self.d * o.d)
 
     def key(self):

@@ -50,9 +50,15 @@ from ..exact.values import to_rational
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
-__all__ = ["MissingInterop", "DPAccountingComparison", "OpenDPCheck", "compare_dp_accounting",
-           "compare_plan_dp_accounting",
-           "check_opendp_laplace", "check_opendp_gaussian"]
+__all__ = [
+    "DPAccountingComparison",
+    "MissingInterop",
+    "OpenDPCheck",
+    "check_opendp_gaussian",
+    "check_opendp_laplace",
+    "compare_dp_accounting",
+    "compare_plan_dp_accounting",
+]
 
 
 class MissingInterop(ExactDPError, ImportError):
@@ -130,7 +136,7 @@ def _eps_float(eps) -> float:
 def _log_pmf(row, outputs) -> dict:
     out = {}
     with ctx.workprec(80):
-        for y, v in zip(outputs, row):
+        for y, v in zip(outputs, row, strict=True):
             if sign(v) > 0:
                 out[y] = float(arb_of(v).log().mid())
     return out
@@ -262,7 +268,7 @@ class OpenDPCheck:
         """Exact text of the comparison."""
         return {"measurement": self.measurement, "scale": str(self.scale), "d_in": self.d_in,
                 "reported": repr(self.reported), "reported_exact": str(_q(self.reported)),
-                "exact": ([[a, "D_alpha in [%s, %s]" % d.enclosure(12)] for a, d in self.exact]
+                "exact": ([[a, "D_alpha in [{}, {}]".format(*d.enclosure(12))] for a, d in self.exact]
                           if isinstance(self.exact, list) else exact_str(self.exact)),
                 "holds": self.holds, "compared": self.what}
 
@@ -333,7 +339,7 @@ def check_opendp_laplace(scale: Any, d_in: int = 1, *, lo: int = 0, hi: int = 10
         for xp in range(len(rows)):
             if x == xp or abs(x - xp) > d_in:
                 continue
-            for p, q in zip(rows[x], rows[xp]):
+            for p, q in zip(rows[x], rows[xp], strict=True):
                 r = simplify(p / q)
                 if sign(r - best) > 0:
                     best = r

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["expected_error", "max_expected_error", "hlm15_theorem6_bound", "hlm15_theorem7_bound"]
+__all__ = ["expected_error", "hlm15_theorem6_bound", "hlm15_theorem7_bound", "max_expected_error"]
 
 
 def _rat_dist(d):

@@ -27,7 +27,8 @@ violated claim), decided by the kernel's exact sign.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 from ..certify.approximate import approx_level, neighbour_relation, parse_delta
 from ..errors import InvalidInput, InvalidType
@@ -37,9 +38,9 @@ from .composition import _check_k, _checked, _pair_pld
 from .profile import Profile, envelope, pair_function
 
 if TYPE_CHECKING:
-    from ..mechanism import Mechanism
+    pass
 
-__all__ = ["AuditResult", "audit", "plan_profile", "plan_pair_plds", "MAX_PLAN"]
+__all__ = ["MAX_PLAN", "AuditResult", "audit", "plan_pair_plds", "plan_profile"]
 
 #: most entries in a plan
 MAX_PLAN = 1_000
@@ -139,7 +140,7 @@ def plan_pair_plds(plan: Sequence[tuple], neighbours: Any) -> tuple[list, list, 
     for i, j in pairs:
         for a, b in ((i, j), (j, i)):
             L: Any = None
-            for m, k in zip(checked, times):
+            for m, k in zip(checked, times, strict=True):
                 u, v = m.row_index[base.inputs[a]], m.row_index[base.inputs[b]]
                 Lk = _pair_pld(m, u, v, dom).power(k)
                 L = Lk if L is None else L * Lk

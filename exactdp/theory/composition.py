@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 from flint import arb, ctx, fmpq
 
 from ..certify.approximate import neighbour_relation
-from ..errors import InputTooLarge, InvalidInput, InvalidType, UnsupportedRegime
+from ..errors import InputTooLarge, InvalidInput, InvalidType
 from ..exact.decide import sign, simplify
 from ..exact.expo import ExpFrac
 from ._expfield import domain_of
@@ -55,8 +55,18 @@ from .profile import Profile, envelope, pair_function
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
-__all__ = ["PLD", "privacy_loss_distribution", "composed_profile", "kov_delta", "basic_composition",
-           "advanced_composition", "check_composition_cost", "MAX_K", "MAX_SUPPORT", "MAX_PRODUCTS"]
+__all__ = [
+    "MAX_K",
+    "MAX_PRODUCTS",
+    "MAX_SUPPORT",
+    "PLD",
+    "advanced_composition",
+    "basic_composition",
+    "check_composition_cost",
+    "composed_profile",
+    "kov_delta",
+    "privacy_loss_distribution",
+]
 
 #: largest number of compositions accepted
 MAX_K = 100_000
@@ -89,7 +99,7 @@ class _Power:
 class PLD(_Power):
     """Exact privacy-loss distribution: ``masses`` maps ratio ``r > 0`` to its P-mass; ``inf`` the mass at r = inf."""
 
-    __slots__ = ("masses", "inf")
+    __slots__ = ("inf", "masses")
 
     def __init__(self, masses: dict, inf):
         self.masses = masses
@@ -98,7 +108,7 @@ class PLD(_Power):
     def key(self) -> tuple:
         return (tuple(sorted(self.masses.items())), self.inf)
 
-    def __mul__(self, other: "PLD") -> "PLD":
+    def __mul__(self, other: PLD) -> PLD:
         _check_products(len(self.masses), len(other.masses))
         out: dict = {}
         for r1, m1 in self.masses.items():
@@ -133,12 +143,12 @@ class ExpPLD(_Power):
     Q-numerator)``; ``inf`` is the P-numerator of the outputs with ``Q = 0``.
     """
 
-    __slots__ = ("dom", "masses", "inf", "den_p", "den_q")
+    __slots__ = ("den_p", "den_q", "dom", "inf", "masses")
 
     def __init__(self, dom, masses: dict, inf, den_p, den_q):
         self.dom, self.masses, self.inf, self.den_p, self.den_q = dom, masses, inf, den_p, den_q
 
-    def __mul__(self, other: "ExpPLD") -> "ExpPLD":
+    def __mul__(self, other: ExpPLD) -> ExpPLD:
         _check_products(len(self.masses), len(other.masses))
         out: dict = {}
         for r1, p1, q1 in self.masses.values():
@@ -223,7 +233,7 @@ def _pld_rows(mech, i, j) -> PLD:
     vals = mech.values
     masses: dict = {}
     inf = fmpq(0)
-    for a, b in zip(mech.codes[i].tolist(), mech.codes[j].tolist()):
+    for a, b in zip(mech.codes[i].tolist(), mech.codes[j].tolist(), strict=True):
         p, q = vals[a], vals[b]
         if p == 0:
             continue
@@ -242,7 +252,7 @@ def _exp_pld(mech, i, j, dom) -> ExpPLD:
     nums_q, den_q = dom.row([vals[b] for b in cj])
     masses: dict = {}
     inf = dom.zero()
-    for a, b, n_p, n_q in zip(ci, cj, nums_p, nums_q):
+    for a, b, n_p, n_q in zip(ci, cj, nums_p, nums_q, strict=True):
         p, q = vals[a], vals[b]
         if sign(p) == 0:
             continue
@@ -329,7 +339,7 @@ def composed_profile(mech: Mechanism, neighbours: Any, k: int) -> Profile:
     for i, j in pairs:
         for a, b in ((i, j), (j, i)):
             # identical column multisets give identical PLDs (as in privacy_profile)
-            key = tuple(sorted(zip(mech.codes[a].tolist(), mech.codes[b].tolist())))
+            key = tuple(sorted(zip(mech.codes[a].tolist(), mech.codes[b].tolist(), strict=True)))
             if key in seen:
                 continue
             seen[key] = True

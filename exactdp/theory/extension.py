@@ -47,7 +47,8 @@ the enclosure of another candidate's; every survivor is compared exactly.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 import numpy as np
 from flint import ctx, fmpq
@@ -63,8 +64,18 @@ from ..metrics.space import FiniteMetric, from_matrix
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
-__all__ = ["extend", "extension_data", "restrict_metric", "double_level", "ExtensionData", "ZeroNormaliser",
-           "check_extension_size", "MAX_EXTENSION_POINTS", "MAX_EXTENSION_CELLS", "MAX_EXTENSION_BITS"]
+__all__ = [
+    "MAX_EXTENSION_BITS",
+    "MAX_EXTENSION_CELLS",
+    "MAX_EXTENSION_POINTS",
+    "ExtensionData",
+    "ZeroNormaliser",
+    "check_extension_size",
+    "double_level",
+    "extend",
+    "extension_data",
+    "restrict_metric",
+]
 
 #: most points of ``M``: each costs a fixed amount of exact work in Python (measured on a loaded 2-core machine:
 #: a two-output extension from the two ends of a path of 10^5 points took 41 s at eps = 1/2, 4 * 10^4 points 20 s)
@@ -149,7 +160,7 @@ def restrict_metric(metric: FiniteMetric, H: Sequence[str]) -> FiniteMetric:
     for a in range(k):
         S = Mx[a][:, None] + Mx  # S[c, b] = d(a, c) + d(c, b)
         ok = fin[a][:, None] & fin
-        between = ok & (S == Mx[a][None, :])
+        between = ok & (Mx[a][None, :] == S)
         between[a, :] = False
         between[np.arange(k), np.arange(k)] = False
         has = between.any(axis=0)
@@ -239,7 +250,7 @@ def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] 
     dists, dmat = _distances_to_H(metric, hidx)
     finite = [d != math.inf for d in dists]
     _check_bits(level, dists, finite, dmat, W)
-    E, flo, fhi = _factor_table(level, [d if f else fmpq(0) for d, f in zip(dists, finite)])
+    E, flo, fhi = _factor_table(level, [d if f else fmpq(0) for d, f in zip(dists, finite, strict=True)])
     flo = np.where(finite, flo, math.inf)
     fhi = np.where(finite, fhi, math.inf)
     _check_components(metric, dmat, finite, H)
@@ -315,7 +326,7 @@ def _check_bits(level, dists, finite, dmat, W):
         return
     unit = math.log2(max(abs(int(R.p)), int(R.q))) / float(D)
     try:
-        dist = np.array([float(d) if f else math.inf for d, f in zip(dists, finite)])
+        dist = np.array([float(d) if f else math.inf for d, f in zip(dists, finite, strict=True)])
     except TypeError:  # a distance without a float value: no estimate, the exact route decides
         return
     nearest = dist[dmat].min(axis=1)

@@ -18,9 +18,10 @@ Thm 2.1, Sec. 4) with the exact numbers of the binding instance: the pair
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
-from ..certificate import UNDECIDED, Certificate, Method, Verdict, level_data, mechanism_data, metric_data
+from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data, metric_data
 from ..certificate.extension import ExtensionEvidence
 from ..certificate.privacy import PrivacyEvidence
 from ..certify.privacy import certify_privacy, resolve_level

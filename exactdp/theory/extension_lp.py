@@ -29,7 +29,8 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 from flint import fmpq
 
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["extension_slack_lp", "best_extension_bracket", "SlackLP"]
+__all__ = ["SlackLP", "best_extension_bracket", "extension_slack_lp"]
 
 
 class SlackLP:

@@ -70,7 +70,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cmp_to_key
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 from flint import arb, ctx, fmpq
 
@@ -84,8 +85,16 @@ from .renyi import _distribution
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
-__all__ = ["TradeOff", "GDPBracket", "tradeoff", "fdp_curve", "gaussian_mu", "gdp_holds", "lower_hull",
-           "MAX_PREC"]
+__all__ = [
+    "MAX_PREC",
+    "GDPBracket",
+    "TradeOff",
+    "fdp_curve",
+    "gaussian_mu",
+    "gdp_holds",
+    "lower_hull",
+    "tradeoff",
+]
 
 ONE = fmpq(1)
 ZERO = fmpq(0)
@@ -127,7 +136,7 @@ class TradeOff:
                 return simplify(b0 + (b1 - b0) * (a - a0) / (a1 - a0))
         return pts[-1][1]
 
-    def inverse(self) -> "TradeOff":
+    def inverse(self) -> TradeOff:
         """``f^-1(b) = inf {a : f(a) <= b}``, the trade-off function of the swapped pair (DRS22 Sec. 2).
 
         Returns
@@ -137,13 +146,13 @@ class TradeOff:
             with a vertical part at ``b = 0`` closed off at ``(0, 1)``.
         """
         pts = [(b, a) for a, b in self.points][::-1]
-        return TradeOff(tuple(lower_hull([(ZERO, ONE)] + pts + [(ONE, ZERO)])))
+        return TradeOff(tuple(lower_hull([(ZERO, ONE), *pts, (ONE, ZERO)])))
 
     def symmetric(self) -> bool:
         """Whether ``f = f^-1`` (vertex lists compared exactly)."""
         g = self.inverse().points
         f = lower_hull(list(self.points))
-        return len(f) == len(g) and all(sign(u[0] - v[0]) == 0 and sign(u[1] - v[1]) == 0 for u, v in zip(f, g))
+        return len(f) == len(g) and all(sign(u[0] - v[0]) == 0 and sign(u[1] - v[1]) == 0 for u, v in zip(f, g, strict=True))
 
     def to_json(self) -> dict:
         """Exact text of every vertex (and the pair through it)."""
@@ -299,8 +308,8 @@ def tradeoff(P: Iterable[Any], Q: Iterable[Any]) -> TradeOff:
     if len(P) != len(Q):
         raise InvalidInput(f"tradeoff: P has {len(P)} entries and Q {len(Q)}; they must be on one set")
     P, Q = _distribution(P, "P"), _distribution(Q, "Q")
-    q0 = sum((q for p, q in zip(P, Q) if sign(p) == 0), ZERO)
-    return TradeOff(tuple(lower_hull(_points_of_columns(zip(P, Q), q0))))
+    q0 = sum((q for p, q in zip(P, Q, strict=True) if sign(p) == 0), ZERO)
+    return TradeOff(tuple(lower_hull(_points_of_columns(zip(P, Q, strict=True), q0))))
 
 
 def fdp_curve(mech: Mechanism, neighbours: Any, times: int = 1) -> TradeOff:
@@ -534,7 +543,7 @@ def gdp_holds(f: TradeOff, mu: Any) -> bool:
         return False
     prec = 64
     while prec <= MAX_PREC:
-        balls, zero_at = _mu_balls(f, prec)
+        balls, _zero_at = _mu_balls(f, prec)
         if balls is None:
             return False
         undecided = not all(b.is_finite() for b, _ in balls)

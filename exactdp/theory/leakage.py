@@ -34,8 +34,18 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["optimal_remap", "utility", "max_utility", "leakage", "log2_str", "theorem3_bound", "theorem2_bound",
-           "prop5_bound", "corollary2_bound", "tightness_holds"]
+__all__ = [
+    "corollary2_bound",
+    "leakage",
+    "log2_str",
+    "max_utility",
+    "optimal_remap",
+    "prop5_bound",
+    "theorem2_bound",
+    "theorem3_bound",
+    "tightness_holds",
+    "utility",
+]
 
 
 def _prior(prior, mech):

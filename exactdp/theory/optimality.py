@@ -22,7 +22,8 @@ stays rational and the dual certificate is exact linear forms in the radicals.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
 
 from flint import fmpq
 
@@ -43,8 +44,21 @@ if TYPE_CHECKING:
     from ..exact.lp_irrational import IrrationalLPSolution
     from ..metrics.space import FiniteMetric
 
-__all__ = ["user_lp", "user_lp_size", "max_lp_n", "check_lp_size", "privacy_lp", "optimal_mechanism", "certify_universal_optimality", "constraint_matrix", "check_lemmas",
-           "lemma_5_11_remap", "rational_alpha", "user_cost", "JOURNAL_GLYPHS"]
+__all__ = [
+    "JOURNAL_GLYPHS",
+    "certify_universal_optimality",
+    "check_lemmas",
+    "check_lp_size",
+    "constraint_matrix",
+    "lemma_5_11_remap",
+    "max_lp_n",
+    "optimal_mechanism",
+    "privacy_lp",
+    "rational_alpha",
+    "user_cost",
+    "user_lp",
+    "user_lp_size",
+]
 
 #: the journal version's glyphs for the constraint matrix (GRS12 SIAM J. Comput. 2012, Fig. 3(b)): our Z is
 #: printed as 0, and D (x_(i+1)j = alpha x_ij tight), U (x_(i+1)j = x_ij / alpha tight), S (slack) as they are

@@ -167,7 +167,7 @@ class PhiSystem:
         A, B, code, cnt = quotient_counts(self._codes, part)
         zero = facs[0] * 0
         Q = [[zero] * k for _ in range(k)]
-        for a, b, c, m in zip(A.tolist(), B.tolist(), code.tolist(), cnt.tolist()):
+        for a, b, c, m in zip(A.tolist(), B.tolist(), code.tolist(), cnt.tolist(), strict=True):
             f = facs[c]
             if f != 0:
                 Q[a][b] = Q[a][b] + (f if m == 1 else m * f)
@@ -179,7 +179,7 @@ class PhiSystem:
         part = part or self.partition
         A, B, code, cnt = quotient_counts(self._codes, part)
         entries: dict = {}
-        for a, b, c, m in zip(A.tolist(), B.tolist(), code.tolist(), cnt.tolist()):
+        for a, b, c, m in zip(A.tolist(), B.tolist(), code.tolist(), cnt.tolist(), strict=True):
             entries.setdefault(f"{a},{b}", []).append([m, str(self._dvals[c])])
         return {"how": part.how, "cells": [[self.metric.points[i] for i in c.tolist()] for c in part.cells()],
                 "entries": entries}
@@ -391,7 +391,7 @@ def _lift(sol: Solution, part: Partition, n: int) -> Solution:
     return sol
 
 
-_STRUCT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_STRUCT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def metric_structure(metric: FiniteMetric) -> tuple[DistanceCodes, Partition]:

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cmp_to_key
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 import numpy as np
 from flint import fmpq
@@ -40,8 +41,16 @@ from ..exact.radical import Rad
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
-__all__ = ["Profile", "Piece", "privacy_profile", "smallest_delta", "pair_function", "envelope", "check_profile_size",
-           "MAX_PROFILE_CELLS"]
+__all__ = [
+    "MAX_PROFILE_CELLS",
+    "Piece",
+    "Profile",
+    "check_profile_size",
+    "envelope",
+    "pair_function",
+    "privacy_profile",
+    "smallest_delta",
+]
 
 ONE = fmpq(1)
 ZERO = fmpq(0)
@@ -358,7 +367,7 @@ def privacy_profile(mech: Mechanism, neighbours: Any) -> Profile:
             if key in seen:        # identical column multisets give identical profiles
                 continue
             seen[key] = True
-            cols = zip(mech.codes[a].tolist(), mech.codes[b].tolist())
+            cols = zip(mech.codes[a].tolist(), mech.codes[b].tolist(), strict=True)
             fs.append(pair_function([(vals[u], vals[v]) for u, v in cols], (a, b)))
     return Profile(envelope(fs), mech.inputs, rel, [(mech.inputs[i], mech.inputs[j]) for i, j in pairs])
 

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from ..exact.level import Level
     from ..mechanism import Mechanism
 
-__all__ = ["certify_profile", "certify_composition"]
+__all__ = ["certify_composition", "certify_profile"]
 
 
 def _factors(factors) -> list:
@@ -109,7 +109,7 @@ def _profile(facs, pairs, dom) -> tuple[Profile, list]:
                 base = _pair_pld(mech, ia, ib, dom)
                 check_composition_cost(len(base.masses), times)   # refused before any squaring (issue 17)
                 plds.append(PairPLD(factor=k, x=x, x_prime=xp, losses=_atoms(base, dom)))
-                key.append(tuple(sorted(zip(mech.codes[ia].tolist(), mech.codes[ib].tolist()))))
+                key.append(tuple(sorted(zip(mech.codes[ia].tolist(), mech.codes[ib].tolist(), strict=True))))
                 p = base.power(times)
                 total = p if total is None else total * p
             if tuple(key) in seen:          # identical column multisets give identical profiles

@@ -20,7 +20,8 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 import numpy as np
 from flint import fmpq
@@ -39,8 +40,15 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["corner_priors", "check_prior", "regular_prior", "tight_constraints", "ball_size_symmetric",
-           "prop9_mechanism", "prior_from"]
+__all__ = [
+    "ball_size_symmetric",
+    "check_prior",
+    "corner_priors",
+    "prior_from",
+    "prop9_mechanism",
+    "regular_prior",
+    "tight_constraints",
+]
 
 
 def prior_from(prior: Any, metric: FiniteMetric) -> list:
@@ -92,8 +100,8 @@ def check_prior(pi: list, metric: FiniteMetric, level: Level) -> str | None:
     if all(f is None or isinstance(f, fmpq) for f in facs):
         for y in range(n):
             cnt = np.bincount(codes[y], minlength=len(dvals)).tolist()
-            up = sum((m / f for m, f in zip(cnt, facs) if m and f is not None), fmpq(0))
-            down = sum((m * f for m, f in zip(cnt, facs) if m and f is not None), fmpq(0))
+            up = sum((m / f for m, f in zip(cnt, facs, strict=True) if m and f is not None), fmpq(0))
+            down = sum((m * f for m, f in zip(cnt, facs, strict=True) if m and f is not None), fmpq(0))
             if not (1 / down <= pi[y] <= 1 / up):
                 return (f"Prop. 2 fails at {metric.points[y]!r}: pi = {pi[y]} is outside "
                         f"[{1 / down}, {1 / up}]")
@@ -241,10 +249,10 @@ def regular_prior(prior: Any, metric: FiniteMetric, level: Level, *,
     neg = sol.negative()
     row_sums = _row_sums(S)
     if sol.values is not None:
-        gamma = [str(m * r) for m, r in zip(sol.values, row_sums)]
+        gamma = [str(m * r) for m, r in zip(sol.values, row_sums, strict=True)]
     else:
         assert sol.balls is not None  # a solve gives exact values or balls
-        gamma = [(b * r).str(15, radius=True) for b, r in zip(sol.balls, row_sums)]
+        gamma = [(b * r).str(15, radius=True) for b, r in zip(sol.balls, row_sums, strict=True)]
     if S.is_rational():
         _say(progress, "checking Props. 1 and 2")
     viol = check_prior(pi, metric, level) if S.is_rational() else None

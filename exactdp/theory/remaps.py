@@ -21,7 +21,8 @@ is optimal).  Every comparison is exact.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from flint import fmpq
 

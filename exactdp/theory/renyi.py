@@ -36,7 +36,8 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 from flint import fmpq
 
@@ -49,8 +50,15 @@ from ..exact.values import exact_number
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
-__all__ = ["LogValue", "RenyiPoint", "RDPConversion", "renyi_divergence", "renyi_curve", "rdp_to_dp",
-           "MAX_ORDER"]
+__all__ = [
+    "MAX_ORDER",
+    "LogValue",
+    "RDPConversion",
+    "RenyiPoint",
+    "rdp_to_dp",
+    "renyi_curve",
+    "renyi_divergence",
+]
 
 #: largest integer order accepted (the exact sums hold alpha-th powers)
 MAX_ORDER = 256
@@ -171,7 +179,7 @@ def _distribution(P, what):
 def _sum(P, Q, order):
     """``sum_y P^alpha / Q^(alpha-1)``, or None when some ``Q(y) = 0 < P(y)``."""
     s: Any = fmpq(0)
-    for p, q in zip(P, Q):
+    for p, q in zip(P, Q, strict=True):
         if sign(p) == 0:
             continue
         if sign(q) == 0:

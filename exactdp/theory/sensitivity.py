@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["uniformly_sensitive", "compose_query"]
+__all__ = ["compose_query", "uniformly_sensitive"]
 
 
 def _eq(a, b) -> bool:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["tight_remap", "deterministic_tight_remaps"]
+__all__ = ["deterministic_tight_remaps", "tight_remap"]
 
 
 def _check_rational(mech):

@@ -20,7 +20,8 @@ all of (0, 1)).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 import numpy as np
 import sympy as sp
@@ -40,7 +41,7 @@ from .regular import _say, ball_size_symmetric, tight_constraints
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
 
-__all__ = ["threshold", "exact_threshold", "MAX_EXACT_COST"]
+__all__ = ["MAX_EXACT_COST", "exact_threshold", "threshold"]
 
 
 class _FloatGuide:
@@ -142,7 +143,7 @@ def _poly_quotient(metric):
         return None
     A, B, code, cnt = quotient_counts(S._codes, part)
     Q = [[fmpz_poly() for _ in range(k)] for _ in range(k)]
-    for a, b, c, m in zip(A.tolist(), B.tolist(), code.tolist(), cnt.tolist()):
+    for a, b, c, m in zip(A.tolist(), B.tolist(), code.tolist(), cnt.tolist(), strict=True):
         if expo[c] is not None:
             Q[a][b] += fmpz_poly([0] * expo[c] + [m])
     return Q, L, part
@@ -152,7 +153,7 @@ def _fraction_free_solve(Q):
     """``(det, nums)`` with ``Q(u) x = 1`` solved as ``x_i = nums[i] / det`` (fraction-free Gauss--Jordan,
     Bareiss 1968; every division exact), or None if ``det`` is the zero polynomial."""
     k = len(Q)
-    M = [row[:] + [fmpz_poly([1])] for row in Q]
+    M = [[*row[:], fmpz_poly([1])] for row in Q]
     prev = fmpz_poly([1])
     for c in range(k):
         p = next((r for r in range(c, k) if not M[r][c].is_zero()), None)
@@ -190,7 +191,7 @@ def exact_threshold(metric: FiniteMetric) -> tuple | None:
     pq = _poly_quotient(metric)
     if pq is None:
         return None
-    Q, L, part = pq
+    Q, L, _part = pq
     sol = _fraction_free_solve(Q)
     if sol is None:
         return None

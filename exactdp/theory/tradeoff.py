@@ -64,8 +64,15 @@ from .utility import _check_ball, _f_index, _gamma_delta, _in_ball
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
 
-__all__ = ["utility_lp", "UtilityLP", "certify_tradeoff", "discrete_tradeoff", "tradeoff_route",
-           "MAX_RANGE_BITS", "MAX_PARAMETRIC_COLUMNS"]
+__all__ = [
+    "MAX_PARAMETRIC_COLUMNS",
+    "MAX_RANGE_BITS",
+    "UtilityLP",
+    "certify_tradeoff",
+    "discrete_tradeoff",
+    "tradeoff_route",
+    "utility_lp",
+]
 
 #: the float guide's reach: the optimal mechanism's entries span ``t^D`` (``D`` the diameter), and HiGHS's
 #: basis is rebuilt exactly only while that range fits a double's mantissa.  Measured on paths (gamma = 1,
@@ -405,10 +412,7 @@ def _exact_cert(metric, g, d, ball, ex, cur, solved, s, output_metric, f):
 
     Y = metric if output_metric is None else output_metric
     lo = _utility(metric, Y, ex.a, _Evaluated(ex.par, ex.a))
-    if valid_at(cur.sym, ex.par, ex.b):
-        hi = _utility(metric, Y, ex.b, _Evaluated(ex.par, ex.b))
-    else:
-        hi = s(ex.b)
+    hi = _utility(metric, Y, ex.b, _Evaluated(ex.par, ex.b)) if valid_at(cur.sym, ex.par, ex.b) else s(ex.b)
     return _tradeoff_cert(metric, g, d, ball, lo, hi, solved[0], output_metric, f, exact=ex)
 
 

@@ -218,9 +218,9 @@ def parametric_solution(sym: SymbolicLP, basis: set, t0: fmpq) -> Parametric | N
         return None
     n = len(sym.c)
     X = [fmpz_poly([])] * n
-    for j, v in zip(C, xs):
+    for j, v in zip(C, xs, strict=True):
         X[j] = v
-    u = {k: v for k, v in zip(R, us)}
+    u = {k: v for k, v in zip(R, us, strict=True)}
     zero = fmpz_poly([])
     L = [-u.get(k, zero) for k in range(m_ub)]
     Y = [u.get(m_ub + i, zero) - u.get(m_ub + m_eq + i, zero) for i in range(m_eq)]
@@ -259,17 +259,17 @@ def conditions(sym: SymbolicLP, par: Parametric):
     (True, ['t', '1', '0', '1', '0', '0'])
     """
     X, D, Y, L, E = par.X, par.D, par.Y, par.L, par.E
-    ident = [_row_dot(r, X) - int(bv) * D for r, bv in zip(sym.A_eq, sym.b_eq)]
+    ident = [_row_dot(r, X) - int(bv) * D for r, bv in zip(sym.A_eq, sym.b_eq, strict=True)]
     cx = sum((int(c) * X[j] for j, c in enumerate(sym.c) if c), fmpz_poly([]))
-    by = sum((int(bv) * y for bv, y in zip(sym.b_eq, Y)), fmpz_poly([])) - \
-        sum((int(bv) * lv for bv, lv in zip(sym.b_ub, L)), fmpz_poly([]))
+    by = sum((int(bv) * y for bv, y in zip(sym.b_eq, Y, strict=True)), fmpz_poly([])) - \
+        sum((int(bv) * lv for bv, lv in zip(sym.b_ub, L, strict=True)), fmpz_poly([]))
     ident.append(cx * E - by * D)
-    signs = list(X) + [int(bv) * D - _row_dot(r, X) for r, bv in zip(sym.A_ub, sym.b_ub)] + list(L)
+    signs = list(X) + [int(bv) * D - _row_dot(r, X) for r, bv in zip(sym.A_ub, sym.b_ub, strict=True)] + list(L)
     red = [int(c) * E for c in sym.c]
-    for r, y in zip(sym.A_eq, Y):
+    for r, y in zip(sym.A_eq, Y, strict=True):
         for j, (c, d) in r.items():
             red[j] -= _mono(c, d) * y
-    for r, lv in zip(sym.A_ub, L):
+    for r, lv in zip(sym.A_ub, L, strict=True):
         if lv != 0:
             for j, (c, d) in r.items():
                 red[j] += _mono(c, d) * lv

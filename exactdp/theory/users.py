@@ -26,11 +26,12 @@ from ..errors import InvalidInput
 from ..exact.lin import Lin
 from ..exact.radical import Rad, to_rad
 from ..exact.values import to_rational
+import itertools
 
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
 
-__all__ = ["User", "loss_table", "power_loss", "LOSSES", "expected_loss"]
+__all__ = ["LOSSES", "User", "expected_loss", "loss_table", "power_loss"]
 
 LOSSES = ("absolute", "squared", "binary")
 
@@ -132,7 +133,7 @@ def _check_monotone(L: list) -> None:
         for r in range(n + 1):
             by_dist.setdefault(abs(i - r), []).append(r)
         ds = sorted(by_dist)
-        for d1, d2 in zip(ds, ds[1:]):
+        for d1, d2 in itertools.pairwise(ds):
             r1 = max(by_dist[d1], key=lambda r: row[r])
             r2 = min(by_dist[d2], key=lambda r: row[r])
             if row[r1] > row[r2]:

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["lipschitz_constant", "certify_utility", "certify_exponential_bound", "ball_mass"]
+__all__ = ["ball_mass", "certify_exponential_bound", "certify_utility", "lipschitz_constant"]
 
 
 def _f_index(f, X, Y):
@@ -168,7 +168,7 @@ def certify_utility(mech: Mechanism, output_metric: FiniteMetric, f: Any = None,
     target = 1 - d
     holds = sign(wmass - target) >= 0
     Y = output_metric
-    fmap = {x: Y.points[j] for x, j in zip(mech.inputs, _f_index(f, _Points(mech.inputs), Y))}
+    fmap = {x: Y.points[j] for x, j in zip(mech.inputs, _f_index(f, _Points(mech.inputs), Y), strict=True)}
     sig = [[exact_str(Y.d(Y.index[fmap[x]], Y.index[z])) for z in mech.outputs] for x in mech.inputs]
     ev = UtilityEvidence(mechanism=mechanism_data(mech), output=distance_data(Y), f={x: str(y) for x, y in fmap.items()}, sigma=sig, gamma=exact_str(g), delta=exact_str(d),
                          ball=ball, masses={x: exact_str(v) for x, v in masses.items()}, worst=worst,

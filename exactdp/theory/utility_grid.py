@@ -53,8 +53,14 @@ from ..certificate.utility_cmp import UtilityComparisonEvidence
 from ..errors import InvalidInput, Undecided
 from ..exact.values import to_rational
 
-__all__ = ["planar_laplace_utility", "LaplaceUtility", "tight_utility", "geometric_utility", "compare_utilities",
-           "outward_decimals"]
+__all__ = [
+    "LaplaceUtility",
+    "compare_utilities",
+    "geometric_utility",
+    "outward_decimals",
+    "planar_laplace_utility",
+    "tight_utility",
+]
 
 #: largest grid side handled (N^2 points)
 MAX_SIDE = 400
@@ -243,7 +249,7 @@ def tight_utility(cert: Certificate) -> tuple:
         sizes = [0] * len(ev.verified["z_enclosures"])
         for c in cell_of:
             sizes[c] += 1
-        cells = [(s, _q(lo), _q(hi)) for s, (lo, hi) in zip(sizes, ev.verified["z_enclosures"])]
+        cells = [(s, _q(lo), _q(hi)) for s, (lo, hi) in zip(sizes, ev.verified["z_enclosures"], strict=True)]
     else:
         raise Undecided("the tight certificate carries no rational enclosure of z (an Arb-only solve)")
     n = sum(c[0] for c in cells)

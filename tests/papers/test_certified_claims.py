@@ -44,7 +44,7 @@ def test_claim_certificates_all_confirmed(cid):
     if cid in CERTIFIED:
         assert len(r.certificates) == CERTIFIED[cid]
     assert r.certificates and all(g.status == "confirmed" for g in r.rechecks()), \
-        [(c.claim, g.detail) for c, g in zip(r.certificates, r.rechecks()) if g.status != "confirmed"]
+        [(c.claim, g.detail) for c, g in zip(r.certificates, r.rechecks(), strict=True) if g.status != "confirmed"]
 
 
 # ------------------------------------------------------------------------------------------------ lp ----
@@ -302,10 +302,10 @@ def _mechanisms_in(ev, path=()):
         if "values" in ev and "codes" in ev and "inputs" in ev:
             yield path
         for k, v in ev.items():
-            yield from _mechanisms_in(v, path + (k,))
+            yield from _mechanisms_in(v, (*path, k))
     elif isinstance(ev, list):
         for i, v in enumerate(ev):
-            yield from _mechanisms_in(v, path + (i,))
+            yield from _mechanisms_in(v, (*path, i))
 
 
 @pytest.mark.parametrize("cid", ["KL10-def2.3", "BCSZ18-lem4.1", "BCSZ18-sec3", "GRS12-ex2.1", "HLM15-ex6"])

@@ -108,7 +108,7 @@ def test_fig3_journal_pattern():
     from exactdp.papers.grs12_optimality import FIGURE_3, journal_pattern
     M = mechanism_from_values(range(6), range(6), [[Q(v) for v in r] for r in FIG2])
     want = ["D0UUUU", "D0SUUU", "D0DUUU", "D0DDUU", "D0DDDU"]
-    assert FIGURE_3 == want
+    assert want == FIGURE_3
     assert journal_pattern(constraint_matrix(M, Q(1, 2))) == want
     # the glyph convention by hand: row pair (0, 1), column 0: 1/3 = (1/2)(2/3) -> D; column 2: 1/2 = (1/4)/(1/2) -> U
     assert FIG2[1][0] == Q(1, 2) * FIG2[0][0] and FIG2[1][2] == FIG2[0][2] / Q(1, 2)
