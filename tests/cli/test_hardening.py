@@ -18,7 +18,7 @@ import pytest
 import exactdp.cli
 from exactdp.cli import main
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EX = os.path.join(ROOT, "examples", "data")
 RR2 = {"matrix": [["2/3", "1/3"], ["1/3", "2/3"]]}
 GEO2 = {"matrix": [["1/(1+alpha)", "alpha/(1+alpha)"], ["alpha/(1+alpha)", "1/(1+alpha)"]]}

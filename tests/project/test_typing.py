@@ -9,7 +9,7 @@ import os
 import pytest
 from mypy import api
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ARGS = ["--config-file", os.path.join(ROOT, "pyproject.toml"), "--cache-dir", os.path.join(ROOT, ".mypy_cache")]
 
 

@@ -14,7 +14,7 @@ from exactdp.exact.level import Level
 from exactdp.mechanisms import geometric
 from exactdp.metrics import path
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _recorder():

@@ -7,7 +7,7 @@ import pytest
 
 from exactdp.cli import main
 
-EX = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "data")
+EX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "examples", "data")
 
 
 def run(args, capsys):

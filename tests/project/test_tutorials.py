@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-TUTORIALS = Path(__file__).resolve().parent.parent / "docs" / "tutorials"
+TUTORIALS = Path(__file__).resolve().parents[2] / "docs" / "tutorials"
 CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.S | re.M)
 
 

@@ -23,7 +23,7 @@ from exactdp.theory.theorem4 import tight_remap
 from exactdp.theory.threshold import threshold
 from exactdp.theory.users import User
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HALF = Level.from_alpha("1/2")
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from exactdp.cli import main
 
-EX = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "data")
+EX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "examples", "data")
 RR, DISC = os.path.join(EX, "rr3.json"), os.path.join(EX, "discrete3.json")
 GEO, PATH = os.path.join(EX, "geometric3.json"), os.path.join(EX, "path4.json")
 

@@ -14,7 +14,7 @@ from exactdp.metrics import grid, path
 from exactdp.theory.regular import regular_prior, tight_constraints
 from exactdp.theory.threshold import threshold
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def test_engines_report_steps_to_the_callback_and_print_nothing(capsys):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "exactdp"
+PACKAGE = Path(__file__).resolve().parents[2] / "exactdp"
 MAX_BODY_LINES = 50
 
 # none: every function body is at most MAX_BODY_LINES lines (the list stays for a reviewed exception)

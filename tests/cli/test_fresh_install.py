@@ -17,7 +17,7 @@ import pytest
 
 from exactdp.cli import main
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EX = os.path.join(ROOT, "examples", "data")
 
 

@@ -21,7 +21,7 @@ from exactdp.theory.utility_grid import (compare_utilities, geometric_utility, o
                                          planar_laplace_utility, tight_utility)
 
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _F(q) -> Fraction:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 @pytest.mark.parametrize("script", ["bench_privacy.py", "bench_ecp14.py", "bench_lp.py", "bench_extension.py",

@@ -1,0 +1,50 @@
+"""Regression tests for issue 8 (hardening), library side: levels.
+
+Each input is the one the issue reports. Moved from tests/test_hardening.py, which was split by the module each
+test exercises."""
+
+import pytest
+from flint import fmpq
+
+from exactdp import UNDECIDED
+from exactdp.certify import certify_all_eps, certify_privacy
+from exactdp.errors import InputTooLarge
+from exactdp.exact.level import Level
+from exactdp.mechanism import Mechanism
+from exactdp.mechanisms import geometric
+from exactdp.metrics import from_matrix, path
+
+GEO2 = [["1/(1+alpha)", "alpha/(1+alpha)"], ["alpha/(1+alpha)", "1/(1+alpha)"]]
+
+
+def geo2():
+    return Mechanism.from_rows(["0", "1"], ["0", "1"], GEO2, validate=False)
+
+
+# ------------------------------------------------------------------ levels ----
+def test_level_log_3_600_over_2_has_rational_alpha():
+    L = Level.from_eps("log(3^600)/2")
+    assert L.alpha() == fmpq(1, 3**300)
+    c = certify_privacy(geo2(), path(2), eps="log(3^600)/2")
+    assert c.holds is True and c.recheck().ok is True
+    assert Level.from_eps("log(2^3001)/3").alpha() is None  # 2^3001 is no cube
+
+
+def test_level_with_astronomical_power_refused():
+    with pytest.raises(InputTooLarge, match="more than 1000000 bits"):
+        Level.from_eps("10^1000*log(2)")
+
+
+def test_symbolic_mechanism_at_irrational_alpha_settled_by_all_eps_proof():
+    c = certify_privacy(geometric(3), path(4), eps="log(2)/2")
+    assert c.holds is True and c.kind == "all_eps" and "at eps = log(2)/2" in c.claim
+    assert certify_all_eps(geometric(3), path(4)).holds is True  # the proof that settles it
+    # failing for every alpha settles it too: the ratio 1/alpha exceeds e^(eps/2) = alpha^(-1/2) everywhere
+    half = from_matrix(["0", "1"], [[0, "1/2"], ["1/2", 0]])
+    c = certify_privacy(geo2(), half, eps="log(2)/2")
+    assert c.holds is False and c.evidence.failure_set_text == "(0, 1)" and "at eps = log(2)/2" in c.claim
+    # where the all-eps proof fails only for some alpha, alpha = 2^(-1/2) stays undecided (no guess)
+    K = Mechanism.from_rows(["0", "1"], ["0", "1"], [["1/2+alpha/4", "1/2-alpha/4"], ["1/2-alpha/4", "1/2+alpha/4"]],
+                            validate=False)
+    quarter = from_matrix(["0", "1"], [[0, "1/4"], ["1/4", 0]])
+    assert certify_privacy(K, quarter, eps="log(2)/2").holds is UNDECIDED
