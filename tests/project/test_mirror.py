@@ -1,0 +1,148 @@
+"""The test folders mirror the package (issue 21): every module of ``exactdp`` has its tests where a newcomer looks.
+
+A module ``exactdp/a/b.py`` is *mirrored* when ``tests/a/test_b.py`` or ``tests/a/test_b_*.py`` exists (a file
+``test_b_c.py`` belongs to the module ``b_c`` if there is one: the longest module name wins), or a folder
+``tests/a/b/`` for a module with that many tests; a package ``exactdp/a/`` is mirrored by the folder
+``tests/a/``.  A module tested elsewhere (through the public function that calls it, or by the one harness that
+covers every certificate kind) is listed in ``ELSEWHERE`` with the test files that exercise it.  The table may not
+go stale: a listed module that becomes mirrored, or that no longer exists, fails, and so does a listed test file
+that does not exist.  See tests/README.md.
+"""
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "exactdp"
+TESTS = ROOT / "tests"
+
+_KINDS = "tests/certificate/test_certificates.py"  # every certificate kind: decide, JSON round trip, re-check
+_RECHECK = "tests/recheck/test_contract.py"  # the mutation harness over every kind the kernel re-checks
+_CLAIMS = "tests/papers/test_claims.py"  # every paper claim is run and its proof compared with proofs/
+
+#: module -> the test files that exercise it (relative to the repository root)
+ELSEWHERE = {
+    "exactdp/__main__.py": ["tests/cli/test_hardening.py"],  # `python -m exactdp` in a subprocess
+    "exactdp/cli_checks.py": ["tests/cli/test_hardening.py", "tests/cli/test_fresh_install.py"],
+    "exactdp/errors.py": ["tests/exact/test_precision_exhaustion.py", "tests/cli/test_hardening.py"],
+    "exactdp/verdict.py": [_KINDS, "tests/theory/test_composition_transcendental.py"],
+    # certificate/: the evidence records, one module per kind, and their renderers
+    **{f"exactdp/certificate/{m}.py": [_KINDS, _RECHECK] for m in (
+        "approx", "common", "core", "decomposition", "ecp14", "kl10", "lp", "optimality", "privacy", "records",
+        "relation", "schema", "utility_cmp")},
+    "exactdp/certificate/render.py": ["tests/certificate/test_repr.py", "tests/papers/test_proof_text.py"],
+    "exactdp/certify/lp.py": [_RECHECK, "tests/papers/test_certified_claims.py"],
+    "exactdp/certify/relation.py": [_KINDS, _RECHECK],
+    "exactdp/exact/expo.py": ["tests/exact/test_kernel.py", "tests/exact/test_precision_exhaustion.py"],
+    "exactdp/exact/lin.py": ["tests/exact/test_kernel.py", "tests/exact/test_precision_exhaustion.py"],
+    "exactdp/exact/lp_float.py": ["tests/exact/test_lp.py"],
+    "exactdp/exact/lp_simplex.py": ["tests/exact/test_lp.py"],
+    "exactdp/exact/lp_sparse.py": ["tests/exact/test_lp.py"],
+    "exactdp/exact/radical.py": ["tests/exact/test_lp_irrational.py", "tests/exact/test_precision_exhaustion.py"],
+    "exactdp/exact/symbolic.py": ["tests/certify/test_all_eps.py"],
+    # mechanisms/: each builder against an independent brute force
+    "exactdp/mechanisms/_levels.py": ["tests/mechanisms/test_central.py", "tests/mechanisms/test_ldp.py"],
+    "exactdp/mechanisms/catalog.py": ["tests/cli/test_mechanism.py"],
+    "exactdp/mechanisms/discrete_gaussian.py": ["tests/mechanisms/test_central.py"],
+    "exactdp/mechanisms/exponential.py": ["tests/theory/test_kl10.py", "tests/test_mechanism_limits.py"],
+    "exactdp/mechanisms/geometric.py": ["tests/mechanisms/test_build_fast.py", "tests/test_mechanism.py"],
+    "exactdp/mechanisms/ldp_hash.py": ["tests/mechanisms/test_ldp.py"],
+    "exactdp/mechanisms/product.py": ["tests/theory/test_composition.py"],
+    "exactdp/mechanisms/randomized_response.py": ["tests/certify/test_approximate.py", "tests/test_mechanism.py"],
+    "exactdp/mechanisms/selection.py": ["tests/mechanisms/test_central.py"],
+    "exactdp/mechanisms/staircase.py": ["tests/mechanisms/test_central.py"],
+    # metrics/: one test file for the spaces, one for the inputs at the limits
+    **{f"exactdp/metrics/{m}.py": ["tests/metrics/test_metrics.py", "tests/metrics/test_limits.py"] for m in (
+        "databases", "graphs", "space", "spec")},
+    "exactdp/metrics/graph_space.py": ["tests/theory/test_extension.py"],
+    "exactdp/metrics/symmetry.py": ["tests/exact/test_verified_solve.py"],
+    # papers/: every claim is run (tests/papers/test_claims.py) and certified (test_certified_claims.py)
+    **{f"exactdp/papers/{m}.py": [_CLAIMS, "tests/papers/test_certified_claims.py"] for m in (
+        "bcsz18", "ecp14", "grs12_databases", "grs12_discussion", "grs12_optimality", "hlm15_accuracy",
+        "hlm15_approx", "kl10", "proofs")},
+    "exactdp/papers/registry.py": ["tests/papers/test_statuses.py"],
+    # plot/: the figures' exact data
+    **{f"exactdp/plot/{m}.py": ["tests/plot/test_plot.py"] for m in ("_base", "ecp14", "grs12", "mechanism")},
+    **{f"exactdp/plot/{m}.py": ["tests/plot/test_plot_approx.py"] for m in ("extension", "profile")},
+    "exactdp/plot/fdp.py": ["tests/cli/test_fdp.py"],
+    # recheck/: the kernel, attacked kind by kind through one harness
+    **{f"exactdp/recheck/{m}.py": [_RECHECK] for m in (
+        "_b_util", "_kernel", "_metric", "_schema", "all_eps", "approx", "decomposition", "ecp14", "extension",
+        "infeasible", "lp", "optimality", "privacy", "profile", "relation", "utility_cmp")},
+    "exactdp/recheck/_grid.py": ["tests/recheck/test_scale.py"],
+    "exactdp/recheck/_sturm.py": ["tests/theory/test_tradeoff_exact.py"],
+    "exactdp/recheck/_verified.py": ["tests/recheck/test_quotient.py", "tests/recheck/test_scale.py"],
+    "exactdp/recheck/kl10.py": ["tests/theory/test_tradeoff_exact.py", _RECHECK],
+    # theory/
+    "exactdp/theory/_expfield.py": ["tests/theory/test_extension.py"],
+    "exactdp/theory/accuracy.py": ["tests/papers/test_hlm15.py"],
+    **{f"exactdp/theory/{m}.py": ["tests/theory/test_extension.py", "tests/certificate/test_extension_certificates.py"]
+       for m in ("extension_cert", "extension_lp")},
+    "exactdp/theory/leakage.py": ["tests/theory/test_ecp14.py"],
+    "exactdp/theory/phi.py": ["tests/theory/test_ecp14.py", "tests/exact/test_verified_solve.py"],
+    "exactdp/theory/profile_cert.py": ["tests/certificate/test_profile_certificates.py"],
+    "exactdp/theory/regular.py": ["tests/theory/test_ecp14.py", "tests/recheck/test_quotient.py"],
+    "exactdp/theory/remaps.py": ["tests/theory/test_optimality.py"],
+    "exactdp/theory/sensitivity.py": ["tests/theory/test_ecp14.py"],
+    "exactdp/theory/theorem4.py": ["tests/theory/test_ecp14.py", _KINDS],
+    "exactdp/theory/threshold.py": ["tests/theory/test_ecp14.py", "tests/exact/test_verified_solve.py"],
+    "exactdp/theory/tradeoff_parametric.py": ["tests/theory/test_tradeoff_exact.py"],
+    "exactdp/theory/users.py": ["tests/theory/test_optimality.py"],
+    "exactdp/theory/utility.py": ["tests/theory/test_kl10.py"],  # tests/theory/test_utility_grid.py is utility_grid's
+}
+
+
+def _modules():
+    return sorted(p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*.py"))
+
+
+def _mirrored(module):
+    """True if ``tests/`` holds the folder or file that mirrors ``module`` (a path such as exactdp/a/b.py)."""
+    parts = Path(module).parts[1:]  # drop "exactdp"
+    folder = TESTS.joinpath(*parts[:-1])
+    stem = Path(parts[-1]).stem
+    if stem == "__init__":
+        return (folder / "__init__.py").is_file()
+    siblings = [p.stem for p in (PACKAGE / Path(*parts[:-1])).glob("*.py")]
+
+    def owner(test):  # the module a test file belongs to: the longest module name its name starts with
+        name = test.stem[len("test_"):]
+        return max((m for m in siblings if name == m or name.startswith(m + "_")), key=len, default=None)
+
+    return any(owner(t) == stem for t in folder.glob(f"test_{stem}*.py")) or (folder / stem / "__init__.py").is_file()
+
+
+@pytest.mark.parametrize("module", _modules())
+def test_every_module_has_its_tests(module):
+    if module in ELSEWHERE:
+        assert not _mirrored(module), f"{module} is mirrored now: drop it from ELSEWHERE"
+        for test in ELSEWHERE[module]:
+            assert (ROOT / test).is_file(), f"{module}: {test} does not exist"
+    else:
+        assert _mirrored(module), (
+            f"{module} has no tests/.../test_<module>.py: add one, move its tests there, or list it in ELSEWHERE")
+
+
+def test_the_table_names_only_modules_that_exist():
+    assert sorted(set(ELSEWHERE) - set(_modules())) == []
+
+
+def test_no_test_file_is_left_in_a_folder_without_a_package():
+    # every folder of tests/ is a package (equal basenames in two folders would collide otherwise), except the
+    # support folder that conftest.py puts on sys.path
+    folders = {p.parent for p in TESTS.rglob("*.py")} - {TESTS / "_support"}
+    assert sorted(str(f.relative_to(ROOT)) for f in folders if not (f / "__init__.py").is_file()) == []
+
+
+def test_the_mirror_rule_on_known_cases():
+    # the rule itself, on cases decided by hand: a mirrored module, an unmirrored one, a package, a prefix match
+    assert _mirrored("exactdp/exact/level.py")  # tests/exact/test_level.py
+    assert _mirrored("exactdp/certify/constraints.py")  # tests/certify/test_constraints_fast.py
+    assert _mirrored("exactdp/exact/__init__.py")
+    assert not _mirrored("exactdp/recheck/_kernel.py")
+    assert not _mirrored("exactdp/exact/l.py")  # test_level.py is not test_l_*.py
+    assert _mirrored("exactdp/theory/tradeoff.py")  # test_tradeoff_exact.py: there is no module tradeoff_exact
+    assert not _mirrored("exactdp/theory/utility.py")  # test_utility_grid.py belongs to theory/utility_grid.py
+    assert _mirrored("exactdp/theory/utility_grid.py")
+    assert not _mirrored("exactdp/nowhere/__init__.py")
