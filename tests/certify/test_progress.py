@@ -81,6 +81,7 @@ def _cli_stderr(args, tty):
         os.close(master)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 @pytest.mark.parametrize("args", [["certify", "--example", "geometric"],
                                   ["epsilon", os.path.join(ROOT, "examples", "data", "rr3.json"),

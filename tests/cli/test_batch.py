@@ -65,6 +65,7 @@ def test_serial_batch_is_each_job_alone_in_order(tmp_path, capsys):
     assert results[4]["output"] is None and "missing.json" in results[4]["stderr"]
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_two_workers_gives_the_serial_results(tmp_path, capsys):
     distributed = pytest.importorskip("dask.distributed")
     f = _write_jobs(tmp_path, JOBS)
@@ -76,6 +77,7 @@ def test_dask_local_cluster_two_workers_gives_the_serial_results(tmp_path, capsy
     assert on_cluster == serial
 
 
+@pytest.mark.slow
 def test_workers_option_runs_a_local_cluster(tmp_path, capsys):
     pytest.importorskip("dask.distributed")
     f = _write_jobs(tmp_path, JOBS[:2])

@@ -89,6 +89,7 @@ def _json_cases(d):
     }
 
 
+@pytest.mark.slow
 def test_batch_prints_one_json_object_per_line(tmp_path):
     jobs = tmp_path / "jobs.jsonl"
     jobs.write_text(json.dumps(["certify", "--example", "geometric"]) + "\n"
@@ -101,6 +102,7 @@ def test_batch_prints_one_json_object_per_line(tmp_path):
         json.loads(line)
 
 
+@pytest.mark.slow
 def test_every_command_with_format_json_prints_only_json(tmp_path):
     from exactdp.cli import build_parser
 
@@ -372,18 +374,8 @@ def test_comparison_counts_agree_in_number():
         "of 1 distinct comparison, 0 were settled")
 
 
-def test_readme_lists_every_command():
-    from exactdp.cli import build_parser
-
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
-    sub = next(a for a in build_parser()._actions if getattr(a, "choices", None) and "certify" in a.choices)
-    block = readme[readme.index("## Command line"):readme.index("### Exit codes")]
-    for name in sub.choices:
-        assert f"exactdp {name} " in block, name
-
-
 # ------------------------------------------------------------------------------------ issue 20 item 3 ----
+@pytest.mark.slow
 def test_tight_on_the_paper_100_by_100_grid_takes_the_quotient_route(tmp_path, capsys):
     grid = write(tmp_path, "GRID100.json", {"kind": "grid", "shape": [100, 100], "norm": "euclidean"})
     code, out, err = run(["tight", grid, "--eps", "1", "--format", "json"], capsys)

@@ -351,6 +351,7 @@ _FUZZ = textwrap.dedent('''
 ''')
 
 
+@pytest.mark.slow
 def test_fuzz_every_command_under_a_memory_limit(tmp_path):
     script = tmp_path / "fuzz.py"
     script.write_text(_FUZZ.replace("@MEM@", str(2 << 30)).replace("@N@", "20"))

@@ -112,6 +112,7 @@ def test_bad_input_exits_2(capsys, args, msg):
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_argparse_errors_exit_2():
     out = subprocess.run([sys.executable, "-m", "exactdp", "mechanism", "grr", "--k", "x"], capture_output=True,
                          text=True)

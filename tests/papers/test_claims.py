@@ -25,7 +25,16 @@ EXPECTED = {"GRS12-ex2.1": "reproduced", "HLM15-ex6": "reproduced", "HLM15-ex7":
             "HLM15-ex5": "reproduced", "HLM15-thm6-7": "reproduced"}
 
 
-@pytest.mark.parametrize("cid", sorted(EXPECTED))
+#: the claims that took a second or more each in a full run (tests/README.md: the slow marker)
+SLOW = {"ECP14-sec7.2", "ECP14-fig6", "ECP14-ex3", "GRS12-thm3.1", "ECP14-sec7.1-sum", "ECP14-sec7.1-2count",
+        "BCSZ18-sec3", "GRS12-thm6.1"}
+
+
+def test_the_slow_claims_are_claims():
+    assert SLOW.issubset(EXPECTED)
+
+
+@pytest.mark.parametrize("cid", [pytest.param(c, marks=pytest.mark.slow) if c in SLOW else c for c in sorted(EXPECTED)])
 def test_claim_status(cid):
     r = run_claim(cid)
     assert r.status == EXPECTED[cid], r.exact

@@ -11,6 +11,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", ["bench_privacy.py", "bench_ecp14.py", "bench_lp.py", "bench_extension.py",
                                     "bench_build.py", "audit_vs_dp_accounting.py"])
 def test_benchmark_quick_mode_runs(script):

@@ -18,6 +18,7 @@ def _mypy(*args):
     return out, err, status
 
 
+@pytest.mark.slow
 def test_the_package_is_clean():
     out, err, status = _mypy(os.path.join(ROOT, "exactdp"))
     assert status == 0, out[-5000:] + err[-2000:]

@@ -125,6 +125,7 @@ def product_rows(rows, k):
     return [[math.prod(c, start=Fr(1)) for c in itertools.product(r, repeat=k)] for r in rows]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,k", [(2, 2), (1, 3)])
 def test_composition_against_product_rows(n, k):
     # brute force over all tests on the (n+1)^k product outputs (at most 9)
