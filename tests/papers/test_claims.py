@@ -50,6 +50,7 @@ def test_claim_status(cid):
                 (cid, c.kind, got.detail)
 
 
+@pytest.mark.slow  # renders every claim's proof: it runs the slow claims too
 def test_proofs_are_current():
     files = render_proofs()
     stale = []
