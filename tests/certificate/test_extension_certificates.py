@@ -57,7 +57,7 @@ CASES = [
 ]
 
 
-#: built at collection, before any test registers a kind of its own (tests/test_certificates.py does)
+#: built at collection, before any test registers a kind of its own (tests/certificate/test_certificates.py does)
 SCHEMA = json_schema()
 
 

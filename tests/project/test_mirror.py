@@ -23,9 +23,9 @@ _CLAIMS = "tests/papers/test_claims.py"  # every paper claim is run and its proo
 
 #: module -> the test files that exercise it (relative to the repository root)
 ELSEWHERE = {
-    "exactdp/__main__.py": ["tests/cli/test_hardening.py"],  # `python -m exactdp` in a subprocess
-    "exactdp/cli_checks.py": ["tests/cli/test_hardening.py", "tests/cli/test_fresh_install.py"],
-    "exactdp/errors.py": ["tests/exact/test_precision_exhaustion.py", "tests/cli/test_hardening.py"],
+    "exactdp/__main__.py": ["tests/cli/test_exit_codes.py"],  # `python -m exactdp` in a subprocess
+    "exactdp/cli_checks.py": ["tests/cli/test_exit_codes.py", "tests/cli/test_fresh_install.py"],
+    "exactdp/errors.py": ["tests/exact/test_precision_exhaustion.py", "tests/cli/test_exit_codes.py"],
     "exactdp/verdict.py": [_KINDS, "tests/theory/test_composition_transcendental.py"],
     # certificate/: the evidence records, one module per kind, and their renderers
     **{f"exactdp/certificate/{m}.py": [_KINDS, _RECHECK] for m in (
