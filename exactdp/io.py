@@ -152,7 +152,10 @@ def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechan
 
 
 def load_mechanism(path: str) -> Mechanism:
-    """Load a mechanism from JSON (documented format), CSV (a bare matrix, labels 0..) or ``.npz`` (see :func:`mechanism_from_npz`)."""
+    """Load a mechanism from JSON (documented format), CSV (a bare matrix, labels 0..) or ``.npz``.
+
+    See :func:`mechanism_from_npz` for the ``.npz`` layout.
+    """
     if path.lower().endswith(".npz"):
         return mechanism_from_npz(path)
     if path.lower().endswith(".csv"):
@@ -215,7 +218,8 @@ def mechanism_from_npz(path: str, *, name: str | None = None) -> Mechanism:
     >>> mechanism_from_npz(f)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidInput: mechanism file 'rr.npz': 'num' is a float64 array; exactdp reads integer numerators and denominators (num / den, e.g. int64) so that every entry is exact
+    exactdp.errors.InvalidInput: mechanism file 'rr.npz': 'num' is a float64 array; exactdp reads integer numerators
+    and denominators (num / den, e.g. int64) so that every entry is exact
     """
     label = os.path.basename(path)
     what = f"mechanism file {label!r}"
@@ -362,7 +366,8 @@ def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
     else:
         lobj = load_json(loss)
         if not isinstance(lobj, dict) or "matrix" not in lobj:
-            raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a file {{\"matrix\": [[...]]}}, got {loss!r}")
+            raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a file {{\"matrix\": [[...]]}}, "
+                               f"got {loss!r}")
         table = lobj["matrix"]
     return User(probs, table, name=f"prior {prior_path.rsplit('/', 1)[-1]}, {loss.rsplit('/', 1)[-1]} loss")
 

@@ -162,10 +162,10 @@ class ExpPLD(_Power):
         inf = dp - (self.den_p - self.inf) * (other.den_p - other.inf)
         return ExpPLD(self.dom, out, inf, dp, self.den_q * other.den_q)
 
-    def columns(self):
-        """``(P-mass, Q-mass, ratio)`` per loss value, as exact kernel values."""
+    def columns(self) -> list[tuple]:
+        """``(P-mass, Q-mass, ratio)`` per loss value, as exact kernel values (the infinite one without a ratio)."""
         dom = self.dom
-        cols = [(dom.quotient(p, self.den_p), dom.quotient(q, self.den_q), dom.to_exp(r))
+        cols: list[tuple] = [(dom.quotient(p, self.den_p), dom.quotient(q, self.den_q), dom.to_exp(r))
                 for r, p, q in self.masses.values()]
         if not self.inf.is_zero():
             cols.append((dom.quotient(self.inf, self.den_p), fmpq(0)))
@@ -193,7 +193,8 @@ def check_composition_cost(support: int, k: int) -> None:
     >>> check_composition_cost(2, 100_000)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: composition: K = 100,000 repetitions of a pair with 2 distinct loss values need at least 50,001 x 50,001 = 2,500,100,001 exact products in the last squaring; the limit is 300,000 (K <= 1,093 here)
+    exactdp.errors.InputTooLarge: composition: K = 100,000 repetitions of a pair with 2 distinct loss values need at
+    least 50,001 x 50,001 = 2,500,100,001 exact products in the last squaring; the limit is 300,000 (K <= 1,093 here)
     """
     if support < 2:
         return
@@ -367,9 +368,9 @@ def kov_delta(r: Any, k: int, i: int) -> Any:
     r = r if isinstance(r, ExpFrac) else fmpq(r)
     tot = fmpq(0)
     c = 1
-    for l in range(i):
-        tot += c * (r ** (k - l) - r ** (k - 2 * i + l))
-        c = c * (k - l) // (l + 1)
+    for j in range(i):  # the paper's summation index l
+        tot += c * (r ** (k - j) - r ** (k - 2 * i + j))
+        c = c * (k - j) // (j + 1)
     return simplify(tot / (1 + r) ** k)
 
 

@@ -164,4 +164,5 @@ def _bracket_cert(lev, lo, hi, steps, mech_on_H, metric, H):
         factor_upper=_ratio_enclosure(hi.t, lev), mechanism=mechanism_data(hi.mechanism))
     claim = (f"the smallest eps' of any extension of {mech_on_H.name} from |H| = {len(H)} points to the "
              f"{metric.description}, against 2 eps, eps = {lev.eps_str()}")
-    return Certificate("best_extension", True, Method.EXACT_LP, claim, ev, note=f"{steps} exact LPs; {hi.solution.method}")
+    return Certificate("best_extension", True, Method.EXACT_LP, claim, ev,
+                       note=f"{steps} exact LPs; {hi.solution.method}")

@@ -112,7 +112,8 @@ def check_lp_size(n: int) -> None:
     >>> check_lp_size(1000)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: n = 1000: the exact GRS12 LP would have (n+1)^2 = 1,002,001 variables and 6,008,002 variables plus nonzeros; the exact LP solver's limit is 545,000, so n <= 300
+    exactdp.errors.InputTooLarge: n = 1000: the exact GRS12 LP would have (n+1)^2 = 1,002,001 variables and 6,008,002
+    variables plus nonzeros; the exact LP solver's limit is 545,000, so n <= 300
     """
     if user_lp_size(n) > MAX_LP_SIZE_GUIDED:
         raise InputTooLarge(f"n = {n}: the exact GRS12 LP would have (n+1)^2 = {(n + 1) ** 2:,} variables and "
@@ -284,7 +285,8 @@ def certify_universal_optimality(n: int, user: User, *, alpha: Any = None,
                             loss=[[str(v) for v in row] for row in user.loss],
                             lp=LPData(value=str(sol.value), x=[str(v) for v in sol.x], y=[str(v) for v in sol.y],
                                       lam=[str(v) for v in sol.lam]),
-                            unique=sol.unique, optimum=mechanism_data(opt), remap={str(k): str(v) for k, v in mapping.items()},
+                            unique=sol.unique, optimum=mechanism_data(opt),
+                            remap={str(k): str(v) for k, v in mapping.items()},
                             geometric_loss=exact_str(g_loss), attains=bool(holds))
     claim = f"the Bayes-remapped geometric mechanism (n = {n}, alpha = {a}) is optimal for the user ({user.name})"
     return Certificate("optimality", holds, Method.EXACT_LP, claim, ev, note=sol.method)

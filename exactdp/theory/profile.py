@@ -79,7 +79,7 @@ def _cmp(a, b) -> int:
     return sign(a - b)
 
 
-def pair_function(columns: Iterable[tuple[Any, Any]], tag: Any) -> list:
+def pair_function(columns: Iterable[tuple], tag: Any) -> list:
     """The profile of one ordered pair from ``(P(y), Q(y))`` columns (exact, ``>= 0``), as pieces in ``t``.
 
     A column may carry its ratio ``P(y)/Q(y)`` as a third item when the caller
@@ -116,7 +116,7 @@ def pair_function(columns: Iterable[tuple[Any, Any]], tag: Any) -> list:
     # descending ratios r_1 > r_2 > ...: on [r_{k+1}, r_k) the worst set is {r >= r_k}
     A, B = simplify(inf_a), ZERO
     pieces_desc = [Piece(items[0][0] if items else ONE, A, B, tag)] if items else [Piece(ONE, A, B, tag)]
-    for k, (r, p, q) in enumerate(items):
+    for k, (_r, p, q) in enumerate(items):
         A, B = simplify(A + p), simplify(B + q)
         start = items[k + 1][0] if k + 1 < len(items) else ONE
         pieces_desc.append(Piece(start, A, B, tag))
@@ -124,7 +124,7 @@ def pair_function(columns: Iterable[tuple[Any, Any]], tag: Any) -> list:
 
 
 def _merge_equal(items):
-    out = []
+    out: list = []
     for r, p, q in items:
         if out and sign(out[-1][0] - r) == 0:
             out[-1] = (out[-1][0], out[-1][1] + p, out[-1][2] + q)
@@ -298,7 +298,8 @@ def check_profile_size(ordered_pairs: int, outputs: int) -> None:
     >>> check_profile_size(2 * 1500 * 1499 // 2, 1500)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: privacy profile: 2,248,500 ordered neighbour pairs x 1,500 outputs = 3,372,750,000 cells to read; the limit is 20,000,000
+    exactdp.errors.InputTooLarge: privacy profile: 2,248,500 ordered neighbour pairs x 1,500 outputs = 3,372,750,000
+    cells to read; the limit is 20,000,000
     """
     if ordered_pairs * outputs > MAX_PROFILE_CELLS:
         raise InputTooLarge(f"privacy profile: {ordered_pairs:,} ordered neighbour pairs x {outputs:,} outputs = "

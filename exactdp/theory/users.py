@@ -13,7 +13,8 @@ each fixed ``i``.  The expected loss of a mechanism ``x`` (GRS12 (1)) is
 >>> User([1, 0, 0], [[0, 2, 1], [1, 0, 1], [2, 1, 0]])
 Traceback (most recent call last):
 ...
-exactdp.errors.InvalidInput: loss: not nondecreasing in |i - r| for i = 0: l(0, 1) = 2 > l(0, 2) = 1 although |0 - 1| < |0 - 2| (i = 0, r = 1, r' = 2)
+exactdp.errors.InvalidInput: loss: not nondecreasing in |i - r| for i = 0: l(0, 1) = 2 > l(0, 2) = 1 although
+|0 - 1| < |0 - 2| (i = 0, r = 1, r' = 2)
 """
 
 from __future__ import annotations
@@ -109,7 +110,8 @@ class User:
 
     @classmethod
     def uniform(cls, n: int, loss: str | list = "absolute") -> User:
-        return cls([fmpq(1, n + 1)] * (n + 1), loss, name=f"uniform prior, {loss if isinstance(loss, str) else 'table'} loss")
+        kind = loss if isinstance(loss, str) else "table"
+        return cls([fmpq(1, n + 1)] * (n + 1), loss, name=f"uniform prior, {kind} loss")
 
     def __repr__(self):
         return f"<User n={self.n}: {self.name}>"
