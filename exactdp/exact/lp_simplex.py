@@ -56,7 +56,7 @@ class StandardForm:
                     [{j: -v for j, v in r.items()} for r in lp.A_eq]
         self.b = list(lp.b_ub) + list(lp.b_eq) + [-v for v in lp.b_eq]
         self.m = len(self.rows)
-        self.cols = [{} for _ in range(self.n)]
+        self.cols: list[dict] = [{} for _ in range(self.n)]
         for k, r in enumerate(self.rows):
             for j, v in r.items():
                 self.cols[j][k] = v

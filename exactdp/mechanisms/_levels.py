@@ -80,7 +80,7 @@ def exp_eps_arb(level, t, prec: int) -> arb:
 class _prec:
     def __init__(self, prec):
         self.prec = prec
-        self.old: int | None = None
+        self.old: int = ctx.prec  # read again on entering
 
     def __enter__(self):
         self.old = ctx.prec
