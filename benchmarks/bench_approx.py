@@ -83,10 +83,10 @@ def main():
     print("|---|---|---|---|")
     for n in (200,):
         M = random_mechanism(n)
-        pr, t = best(lambda: privacy_profile(M, path(n)), reps=1)
+        pr, t = best(lambda M=M, n=n: privacy_profile(M, path(n)), reps=1)
         print(f"| random rational mechanism, path neighbours | {n} x {n} | {len(pr.pieces)} | {t:.2f} s |")
         G = geometric(n - 1, "1/2")
-        pr, t = best(lambda: privacy_profile(G, path(n)), reps=1)
+        pr, t = best(lambda G=G, n=n: privacy_profile(G, path(n)), reps=1)
         print(f"| geometric alpha = 1/2, path neighbours | {n} x {n} | {len(pr.pieces)} | {t:.2f} s |")
     print()
     print("| composition | at | exact time | exact delta (20 digits, lower end) | dp_accounting time | "

@@ -153,7 +153,8 @@ def main():
         for side in (int(v) for v in sys.argv[sys.argv.index("--big-grid") + 1].split(",")):
             r = run("grid", str(side), "exists", "1", "lift")
             print(f"| Euclidean grid {side} x {side} at eps = 1, limit lifted | {r.get('points')} | "
-                  f"exists = {r.get('exists', r.get('error'))} | {r.get('seconds', 0):.1f} | {r.get('peak_mib', 0):.0f} | "
+                  f"exists = {r.get('exists', r.get('error'))} | {r.get('seconds', 0):.1f} | "
+                  f"{r.get('peak_mib', 0):.0f} | "
                   f"{r.get('qif_result', '-')} |", flush=True)
         return
     if "--curve" in sys.argv or quick:
@@ -172,7 +173,8 @@ def main():
         if not quick:
             r = run(name, "0", "threshold")
             t = r.get("threshold", {})
-            print(f"| threshold bracket (width 1e-9), {name} query | {r.get('points')} | [{t.get('lo')}, {t.get('hi')}] "
+            print(f"| threshold bracket (width 1e-9), {name} query | {r.get('points')} | "
+                  f"[{t.get('lo')}, {t.get('hi')}] "
                   f"| {r.get('seconds', 0):.1f} | {r.get('peak_mib', 0):.0f} | - |")
     for side in ((20,) if quick else (30, 50, 100)):
         r = run("grid", str(side), "exists", "1")

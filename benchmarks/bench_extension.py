@@ -51,7 +51,8 @@ def long_path(n, step):
     Ah = mechanism_from_values(H, G.outputs, G.rows(), name="geometric on H's index")
     c = certify_extension(Ah, M, H, alpha="1/2")
     dt = time.perf_counter() - t0
-    print(f"path n = {n}, |H| = {len(H)}, {len(G.outputs)} outputs: {c.verdict.value}, eps* of A = {c.evidence.epsilon}, "
+    print(f"path n = {n}, |H| = {len(H)}, {len(G.outputs)} outputs: {c.verdict.value}, "
+          f"eps* of A = {c.evidence.epsilon}, "
           f"{dt:.1f} s")
 
 

@@ -55,9 +55,9 @@ def geometric_rows(n, quick):
         c = certify_privacy(geometric(n, "1/2"), path(n + 1), alpha="1/2")
         assert c.holds is True and c.evidence.epsilon == "log(2)"
         return c
-    c, t = best(run_rational, 1 if quick else 3)
+    _c, t = best(run_rational, 1 if quick else 3)
     q, tq = qif_time(geometric(n, "1/2"), math.log(2))
-    rows.append(("geometric n = %d, alpha = 1/2 (verdict + exact smallest eps)" % n, t, tq, q))
+    rows.append((f"geometric n = {n}, alpha = 1/2 (verdict + exact smallest eps)", t, tq, q))
     # qif's float check of the same matrix stops at a false violation (a tie lost to rounding of
     # exp(k log 2)); with eps inflated by 1e-12 it runs the whole check, which is the time to compare
     q, tq = qif_time(geometric(n, "1/2"), math.log(2), slack=1 + 1e-12)
@@ -69,7 +69,7 @@ def geometric_rows(n, quick):
         return c
     _c, t = best(run_transcendental, 1 if quick else 3)
     q, tq = qif_time(geometric(n, eps="1/2"), 0.5)
-    rows.append(("geometric n = %d, eps = 1/2 (transcendental alpha)" % n, t, tq, q))
+    rows.append((f"geometric n = {n}, eps = 1/2 (transcendental alpha)", t, tq, q))
     return rows
 
 
@@ -79,7 +79,7 @@ def all_eps_row(n):
         assert c.holds is True
         return c
     _, t = best(run, 1)
-    return ("--all-eps proof, geometric n = %d" % n, t, None, None)
+    return (f"--all-eps proof, geometric n = {n}", t, None, None)
 
 
 def float_floor_rows(quick):
@@ -109,7 +109,8 @@ def float_floor_rows(quick):
             L = np.log(vals)[G.codes]
             return bool(np.nanmax(np.abs(np.diff(L, axis=0))) <= math.log(2) * (1 + 1e-12))
     f, tf = best(floor, 3)
-    rows.append((f"geometric n = {n}, alpha = 1/2: certify (built, first call) vs numpy float check (verdict {f})", t, tf, f))
+    rows.append((f"geometric n = {n}, alpha = 1/2: certify (built, first call) vs numpy float check (verdict {f})",
+                 t, tf, f))
     # the same decision without the certificate: every constraint decided at the level, ties exactly
     level = Level.from_alpha("1/2")
     S, te = best(lambda: Constraints(G, P).decide(level), 1 if quick else 3)
@@ -117,7 +118,8 @@ def float_floor_rows(quick):
     rows.append((f"  same, the decision alone (Constraints + decide: verdict, {S.tight} exact ties, no certificate)",
                  te, tf, f))
     _, tm = best(lambda: mechanism_data(G), 1 if quick else 3)
-    rows.append((f"  same, the certificate's mechanism data alone ({n + 1} x {n + 1} codes, read-only int matrix)", tm, tf, f))
+    rows.append((f"  same, the certificate's mechanism data alone ({n + 1} x {n + 1} codes, read-only int matrix)",
+                 tm, tf, f))
     m = 200 if quick else 2000
     R, D = randomized_response([str(i) for i in range(m)]), discrete([str(i) for i in range(m)])
     c, t = best(lambda: certify_privacy(R, D, eps="log(3)"), 1)
@@ -176,7 +178,7 @@ def main():
         ratio = f"{t / tq:.2f}" if tq else "-"
         qs = f"{tq:.2f} (verdict {q})" if tq else "-"
         print(f"| {name} | {t:.2f} | {qs} | {ratio} |")
-    for name, t, tq, q in float_floor_rows(quick):
+    for name, t, tq, _q in float_floor_rows(quick):
         print(f"| {name} | {t:.2f} | {f'{tq:.2f} (numpy float floor)' if tq else '-'} | "
               f"{f'{t / tq:.2f}' if tq else '-'} |")
     d = dense_row(60 if quick else 300)

@@ -21,7 +21,16 @@ __all__ = [
 
 
 class UsageError(Exception):
-    """A mistake in the command line's input or a size beyond the route's reach: exit 2, one line."""
+    """A mistake in the command line's input or a size beyond the route's reach: exit 2, one line.
+
+    Examples
+    --------
+    >>> from argparse import Namespace
+    >>> check_plot_output(Namespace(output="fig.png", dpi=0))
+    Traceback (most recent call last):
+    ...
+    exactdp.cli_checks.UsageError: --dpi: expected 1 <= dpi <= 1,200, got 0
+    """
 
 
 #: most points for ``tight`` and ``regular`` at a level (the library's own limit on the distance codes of Phi)
@@ -84,6 +93,13 @@ def check_writable_dir(path: str, what: str) -> None:
     """Create ``path`` if needed and write (and delete) a scratch file in it, before any long work.
 
     A real write, not ``os.access``, which says yes to root on a read-only directory.
+
+    Parameters
+    ----------
+    path : str
+        The directory.
+    what : str
+        How the command line names it (the start of the message).
 
     Raises
     ------

@@ -78,7 +78,8 @@ class ParseError(InvalidInput):
     >>> exact_number("1/")
     Traceback (most recent call last):
     ...
-    exactdp.errors.ParseError: number: expression: expected a number, name or '(', got end of input at position 2 in '1/'
+    exactdp.errors.ParseError: number: expression: expected a number, name or '(', got end of input at position 2
+    in '1/'
     """
 
 
@@ -119,7 +120,8 @@ class LabelMismatch(InvalidInput):
     >>> certify_privacy(Mechanism.from_rows(["a", "b"], ["0"], [["1"], ["1"]]), path(2), alpha="1/2")
     Traceback (most recent call last):
     ...
-    exactdp.errors.LabelMismatch: mechanism inputs and metric points differ: 2 inputs vs 2 points; only in the mechanism: ['a', 'b'], only in the metric: ['0', '1']; hint: labels are compared as strings
+    exactdp.errors.LabelMismatch: mechanism inputs and metric points differ: 2 inputs vs 2 points; only in the
+    mechanism: ['a', 'b'], only in the metric: ['0', '1']; hint: labels are compared as strings
     """
 
 

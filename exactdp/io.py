@@ -117,6 +117,39 @@ def load_json(path: str) -> Any:
     JSON, ``NaN``/``Infinity``, a key given twice in one object, an integer
     of more than :data:`MAX_INT_DIGITS` digits, nesting deeper than the JSON
     decoder's recursion limit, files over :data:`MAX_FILE_BYTES`.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+
+    Returns
+    -------
+    object
+        The decoded JSON; a decimal literal such as ``0.25`` stays the text ``"0.25"`` (read exactly later).
+
+    Raises
+    ------
+    InvalidInput
+        For the files above.
+    InputTooLarge
+        For nesting deeper than the decoder allows.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> d = tempfile.TemporaryDirectory()
+    >>> p = Path(d.name, "x.json")
+    >>> _ = p.write_text('{"x": 0.25, "n": 3}')
+    >>> load_json(str(p))
+    {'x': '0.25', 'n': 3}
+    >>> _ = p.write_text('{"a": 1, "a": 2}')
+    >>> load_json(str(p))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: file '...x.json': JSON: the key 'a' is given twice in one object; give each key once
+    >>> d.cleanup()
     """
     text = _read(path)
     try:
@@ -132,10 +165,35 @@ def load_json(path: str) -> Any:
 
 
 def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechanism") -> Mechanism:
-    """A mechanism from ``{"inputs": [...], "outputs": [...], "matrix": [[...], ...]}``.
+    """Return a mechanism from ``{"inputs": [...], "outputs": [...], "matrix": [[...], ...]}``.
 
     Entries may use the symbol ``alpha`` (or ``eps``); validation happens when
     a level is fixed (``Mechanism.at``) or for every alpha (``validate()``).
+
+    Parameters
+    ----------
+    obj : dict or list
+        The decoded file (a bare list is the matrix); labels default to ``0, 1, ...``.
+    validate : bool, optional
+        Validate now (default: later, see above).
+    name : str, optional
+        The name when ``obj`` has none.
+
+    Returns
+    -------
+    Mechanism
+        The mechanism, exact.
+
+    Raises
+    ------
+    InvalidInput
+        If ``matrix`` is missing or not a list of rows, or the labels are not lists.
+
+    Examples
+    --------
+    >>> K = mechanism_from_json({"inputs": ["a", "b"], "matrix": [["3/4", "1/4"], ["0.25", "0.75"]]})
+    >>> K.outputs, K.entry("b", "0")
+    (('0', '1'), 1/4)
     """
     if isinstance(obj, list):
         obj = {"matrix": obj}
@@ -152,7 +210,37 @@ def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechan
 
 
 def load_mechanism(path: str) -> Mechanism:
-    """Load a mechanism from JSON (documented format), CSV (a bare matrix, labels 0..) or ``.npz`` (see :func:`mechanism_from_npz`)."""
+    """Load a mechanism from JSON (documented format), CSV (a bare matrix, labels 0..) or ``.npz``.
+
+    See :func:`mechanism_from_json` for the JSON layout and :func:`mechanism_from_npz` for the ``.npz`` one.
+
+    Parameters
+    ----------
+    path : str
+        The file; its suffix chooses the format (``.npz``, ``.csv``, else JSON).
+
+    Returns
+    -------
+    Mechanism
+        Named after the file unless the JSON gives a ``name``.
+
+    Raises
+    ------
+    InvalidInput
+        For an unreadable, malformed or empty file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> d = tempfile.TemporaryDirectory()
+    >>> p = Path(d.name, "rr.csv")
+    >>> _ = p.write_text("3/4, 1/4\\n0.25, 0.75\\n")
+    >>> K = load_mechanism(str(p))
+    >>> K, K.entry("1", "0")
+    (<Mechanism rr.csv: 2 x 2, rational>, 1/4)
+    >>> d.cleanup()
+    """
     if path.lower().endswith(".npz"):
         return mechanism_from_npz(path)
     if path.lower().endswith(".csv"):
@@ -215,7 +303,8 @@ def mechanism_from_npz(path: str, *, name: str | None = None) -> Mechanism:
     >>> mechanism_from_npz(f)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidInput: mechanism file 'rr.npz': 'num' is a float64 array; exactdp reads integer numerators and denominators (num / den, e.g. int64) so that every entry is exact
+    exactdp.errors.InvalidInput: mechanism file 'rr.npz': 'num' is a float64 array; exactdp reads integer numerators
+    and denominators (num / den, e.g. int64) so that every entry is exact
     """
     label = os.path.basename(path)
     what = f"mechanism file {label!r}"
@@ -304,15 +393,71 @@ def _one_line(e: BaseException) -> str:
 
 
 def load_metric(path: str) -> FiniteMetric:
+    """Load a metric from a JSON file (the objects of :func:`~exactdp.metrics.metric_from_spec`).
+
+    Parameters
+    ----------
+    path : str
+        The file, e.g. ``{"kind": "path", "n": 4}``.
+
+    Returns
+    -------
+    FiniteMetric
+        The metric.
+
+    Raises
+    ------
+    InvalidInput
+        For an unreadable file or an invalid metric object.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> d = tempfile.TemporaryDirectory()
+    >>> p = Path(d.name, "path3.json")
+    >>> _ = p.write_text('{"kind": "path", "n": 3}')
+    >>> load_metric(str(p)).points
+    ('0', '1', '2')
+    >>> d.cleanup()
+    """
     from .metrics import metric_from_spec
 
     return metric_from_spec(load_json(path))
 
 
 def read_prior_file(path: str) -> tuple[list[str] | None, list]:
-    """``(points or None, probabilities)`` from ``{"probabilities": [...], "points": [...]}`` (or a bare list).
+    """Read a prior file, ``{"probabilities": [...], "points": [...]}`` (or a bare list).
 
     Values stay as read (exact text or integers); the caller validates them for its setting.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+
+    Returns
+    -------
+    points : list of str or None
+        The points, if the file names them.
+    probabilities : list
+        The values as read.
+
+    Raises
+    ------
+    InvalidInput
+        If the object has no ``probabilities`` or the lists differ in length.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> d = tempfile.TemporaryDirectory()
+    >>> p = Path(d.name, "prior.json")
+    >>> _ = p.write_text('{"probabilities": ["1/4", 0.75], "points": ["a", "b"]}')
+    >>> read_prior_file(str(p))
+    (['a', 'b'], ['1/4', '0.75'])
+    >>> d.cleanup()
     """
     obj = load_json(path)
     if isinstance(obj, list):
@@ -328,7 +473,36 @@ def read_prior_file(path: str) -> tuple[list[str] | None, list]:
 
 
 def load_prior_for(path: str, labels: Sequence[Any]) -> dict:
-    """A prior file as ``{label: probability}`` for the given point labels (points default to their order)."""
+    """Read a prior file as ``{label: probability}`` for the given point labels.
+
+    Parameters
+    ----------
+    path : str
+        The prior file (:func:`read_prior_file`).
+    labels : sequence
+        The points the prior is for; a file without ``points`` lists probabilities in this order.
+
+    Returns
+    -------
+    dict
+        Each label (as a string) -> its probability as read.
+
+    Raises
+    ------
+    InvalidInput
+        If the file's points differ from ``labels``, a point is listed twice, or the counts differ.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> d = tempfile.TemporaryDirectory()
+    >>> p = Path(d.name, "prior.json")
+    >>> _ = p.write_text('["1/4", "3/4"]')
+    >>> load_prior_for(str(p), ["x", "y"])
+    {'x': '1/4', 'y': '3/4'}
+    >>> d.cleanup()
+    """
     pts, probs = read_prior_file(path)
     if pts is None:
         if len(probs) != len(labels):
@@ -346,7 +520,39 @@ def load_prior_for(path: str, labels: Sequence[Any]) -> dict:
 
 
 def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
-    """A GRS12 user from a prior file and a loss name or loss file (see the README)."""
+    """Load a GRS12 user from a prior file and a loss name or loss file.
+
+    Parameters
+    ----------
+    prior_path : str
+        The prior on ``0..n`` (:func:`read_prior_file`; its points, if given, must be ``0..n`` in order).
+    loss : str
+        ``absolute``, ``squared``, ``binary``, or a file ``{"matrix": [[...]]}``.
+    n : int, optional
+        The expected ``n``, checked against the number of probabilities.
+
+    Returns
+    -------
+    User
+        The validated user.
+
+    Raises
+    ------
+    InvalidInput
+        For a prior or loss that does not fit (see :class:`~exactdp.theory.users.User`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> d = tempfile.TemporaryDirectory()
+    >>> p = Path(d.name, "prior.json")
+    >>> _ = p.write_text('{"probabilities": ["1/2", 0, "1/2"]}')
+    >>> u = load_user(str(p), "squared", n=2)
+    >>> u, u.loss[0]
+    (<User n=2: prior prior.json, squared loss>, [0, 1, 4])
+    >>> d.cleanup()
+    """
     from .theory.users import LOSSES, User
 
     pts, probs = read_prior_file(prior_path)
@@ -362,7 +568,8 @@ def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
     else:
         lobj = load_json(loss)
         if not isinstance(lobj, dict) or "matrix" not in lobj:
-            raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a file {{\"matrix\": [[...]]}}, got {loss!r}")
+            raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a file {{\"matrix\": [[...]]}}, "
+                               f"got {loss!r}")
         table = lobj["matrix"]
     return User(probs, table, name=f"prior {prior_path.rsplit('/', 1)[-1]}, {loss.rsplit('/', 1)[-1]} loss")
 
@@ -453,8 +660,37 @@ def load_plan(path: str) -> list:
     A builder entry names a mechanism of :data:`exactdp.mechanisms.catalog.BUILDERS` with its
     parameters, e.g. ``{"builder": "grr", "k": 4, "eps": "1", "times": 10}`` (further keys are the
     builder's parameters: ``g``, ``omega``, ...).  Mechanism paths are relative to the plan file.
-    ``times`` defaults to 1.  Returns ``[(Mechanism, times), ...]`` for
-    :func:`exactdp.theory.audit.audit`.
+    ``times`` defaults to 1.
+
+    Parameters
+    ----------
+    path : str
+        The plan file (a list, or ``{"plan": [...]}``).
+
+    Returns
+    -------
+    list of tuple
+        ``[(Mechanism, times), ...]`` for :func:`exactdp.theory.audit.audit`.
+
+    Raises
+    ------
+    InvalidInput
+        For an entry that is not one mechanism file or one builder, a bad ``times``, or a mechanism
+        whose level is not fixed.
+
+    Examples
+    --------
+    Generalized randomized response on 3 values at ``eps = log 2`` keeps its input with probability
+    ``e^eps/(e^eps + 2) = 1/2`` (WBLJ17 4.1):
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> d = tempfile.TemporaryDirectory()
+    >>> p = Path(d.name, "plan.json")
+    >>> _ = p.write_text('[{"builder": "grr", "k": 3, "eps": "log(2)", "times": 5}]')
+    >>> [(m.rows()[0], times) for m, times in load_plan(str(p))]
+    [([1/2, 1/4, 1/4], 5)]
+    >>> d.cleanup()
     """
     from .mechanisms.catalog import BUILDERS, build
 

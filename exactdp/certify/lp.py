@@ -110,7 +110,7 @@ def _affine_nonneg(v0, v1, low, high) -> bool:
 
 def _t_power(parameter):
     """``(t^q, q)`` for the radical ``t = prod p^(f_p)``, exactly (``q`` the common denominator)."""
-    q = 1
+    q: Any = 1  # an int, then flint integers
     for _, f in parameter:
         q = q * fmpq(f).q // gcd(q, int(fmpq(f).q))
     tq = fmpq(1)

@@ -34,7 +34,25 @@ __all__ = ["arb_of", "decimal_enclosure", "exact_latex", "exact_str", "float_bou
 
 
 def simplify(v: Any) -> Any:
-    """Cancel common factors of an ExpFrac and return a rational as ``fmpq``; other values unchanged."""
+    """Cancel common factors of an ExpFrac and return a rational as ``fmpq``; other values unchanged.
+
+    Parameters
+    ----------
+    v : object
+        An exact value.
+
+    Returns
+    -------
+    object
+        ``v`` reduced, as an ``fmpq`` when it is rational.
+
+    Examples
+    --------
+    >>> from exactdp.exact import exact_number
+    >>> e = exact_number("exp(1)")
+    >>> e / e, simplify(e / e)
+    (ExpFrac('1'), 1)
+    """
     if hasattr(v, "reduced"):
         v = v.reduced()
         r = v.rational()
@@ -43,7 +61,25 @@ def simplify(v: Any) -> Any:
 
 
 def is_zero(x: Any) -> bool:
-    """Exact zero test for ``fmpq``, ``Lin`` and ``ExpFrac``."""
+    """Return whether an exact value is zero (an exact test for ``fmpq``, ``Lin`` and ``ExpFrac``).
+
+    Parameters
+    ----------
+    x : fmpq, Lin or ExpFrac
+        The value.
+
+    Returns
+    -------
+    bool
+        True iff ``x == 0``.
+
+    Examples
+    --------
+    >>> from exactdp.exact import exact_number
+    >>> e = exact_number("exp(1)")
+    >>> is_zero(e - e), is_zero(e), is_zero(exact_number("2^(1/2)"))
+    (True, False, False)
+    """
     if isinstance(x, fmpq):
         return x == 0
     return x.is_zero()
@@ -140,7 +176,28 @@ def _up(v: float) -> float:
 
 
 def float_bounds(x: Any) -> tuple[float, float]:
-    """Floats ``lo <= x <= hi`` (outward rounded; never used to decide alone)."""
+    """Return floats ``lo <= x <= hi``, outward rounded (a guide: never used to decide alone).
+
+    Parameters
+    ----------
+    x : fmpq, Lin or ExpFrac
+        An exact value.
+
+    Returns
+    -------
+    lo, hi : float
+        Bounds; infinite on a side that is not known in the float range.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from flint import fmpq
+    >>> lo, hi = float_bounds(fmpq(1, 3))
+    >>> Fraction(lo) < Fraction(1, 3) < Fraction(hi)
+    True
+    >>> float_bounds(fmpq(1, 2))          # exactly representable: one ulp either side
+    (0.49999999999999994, 0.5000000000000001)
+    """
     if isinstance(x, fmpq):
         try:
             f = int(x.p) / int(x.q)  # correctly rounded (tiny values round to 0.0), so one ulp outward is a bound

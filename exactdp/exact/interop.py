@@ -34,6 +34,24 @@ MAX_DEPTH = 200
 
 
 def is_sympy(x: object) -> bool:
+    """Return whether ``x`` is a sympy object (by its type's module; sympy is not imported).
+
+    Parameters
+    ----------
+    x : object
+        Anything.
+
+    Returns
+    -------
+    bool
+        True for sympy numbers, expressions and matrices.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> is_sympy(sp.Rational(1, 3)), is_sympy("1/3")
+    (True, False)
+    """
     return type(x).__module__.startswith("sympy")
 
 
@@ -42,14 +60,64 @@ def _is_numpy(x) -> bool:
 
 
 def as_int(n: Any, what: str) -> Any:
-    """A Python int from an int or a numpy integer; other types are returned unchanged (the caller refuses)."""
+    """Return a Python int for a numpy integer; other values unchanged (the caller refuses other types).
+
+    Parameters
+    ----------
+    n : object
+        The value.
+    what : str
+        Its name; not used here (the caller words its own refusal).
+
+    Returns
+    -------
+    object
+        ``int(n)`` for a numpy integer, else ``n`` itself (bools and floats included).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> as_int(np.int64(3), "n"), type(as_int(np.int64(3), "n")).__name__, as_int(2.5, "n")
+    (3, 'int', 2.5)
+    """
     if isinstance(n, Integral) and not isinstance(n, bool) and _is_numpy(n):
         return int(n)
     return n
 
 
 def as_rows(matrix: Any, what: str = "matrix") -> Any:
-    """Rows of scalars from a numpy array, a sympy Matrix or a sequence of sequences (otherwise unchanged)."""
+    """Return rows of scalars from a numpy array, a sympy Matrix or a sequence of sequences.
+
+    Parameters
+    ----------
+    matrix : object
+        A 2-D numpy array (integers become ints, floats stay floats), a sympy Matrix, or anything else
+        (returned unchanged).
+    what : str, optional
+        Its name, for messages.
+
+    Returns
+    -------
+    object
+        A list of rows, or ``matrix`` itself.
+
+    Raises
+    ------
+    InvalidInput
+        For a numpy array that is not 2-dimensional.
+    InvalidType
+        For a boolean numpy array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> as_rows(np.array([[1, 0], [0, 1]], dtype=np.int8))
+    [[1, 0], [0, 1]]
+    >>> as_rows(np.zeros(3))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: matrix: expected a 2-dimensional array, got 1 dimension(s)
+    """
     if _is_numpy(matrix) and hasattr(matrix, "ndim"):
         if matrix.ndim != 2:
             raise InvalidInput(f"{what}: expected a 2-dimensional array, got {matrix.ndim} dimension(s)")
@@ -64,7 +132,38 @@ def as_rows(matrix: Any, what: str = "matrix") -> Any:
 
 
 def sympy_text(x: Any, depth: int = 0) -> str:
-    """The exactdp-grammar text of a sympy expression, built from its tree (see the module docstring)."""
+    """Return the exactdp-grammar text of a sympy expression, built from its tree (see the module docstring).
+
+    Parameters
+    ----------
+    x : sympy expression
+        Integers, rationals, ``E``, ``alpha``, ``eps``, sums, products, powers, ``exp`` and ``log``.
+    depth : int, optional
+        The depth reached so far (the recursion's guard, :data:`MAX_DEPTH`).
+
+    Returns
+    -------
+    str
+        Text that exactdp's parser reads back to the same number.
+
+    Raises
+    ------
+    InvalidInput
+        For another symbol or a tree deeper than :data:`MAX_DEPTH`.
+    InvalidType
+        For any other kind of sympy object (a float, ``pi``, ...).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> sympy_text(sp.Rational(3, 4) + sp.exp(-1))
+    '(3/4 + exp(-1))'
+    >>> sympy_text(sp.Float("0.5"))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidType: sympy Float '0.500000000000000': not an exact number exactdp can take (rationals,
+    sqrt, exp, log, alpha, eps)
+    """
     if depth > MAX_DEPTH:
         raise InvalidInput(f"sympy expression nested deeper than {MAX_DEPTH}")
     name = type(x).__name__
@@ -106,7 +205,29 @@ def _lin_sympy(lin, sp):
 
 
 def to_sympy(v: Any) -> Any:
-    """An exact exactdp value (rational, square roots, exponential polynomial, in alpha) as a sympy expression."""
+    """Return an exact exactdp value (rational, square roots, exponential polynomial, in alpha) in sympy.
+
+    Parameters
+    ----------
+    v : int, fmpq, Lin or ExpFrac
+        The value; ``exp(c eps)`` becomes ``alpha^(-c)``.
+
+    Returns
+    -------
+    sympy expression
+        Equal to ``v``.
+
+    Raises
+    ------
+    InvalidType
+        For any other type.
+
+    Examples
+    --------
+    >>> from exactdp.exact import exact_number
+    >>> to_sympy(exact_number("1/3")), to_sympy(exact_number("2^(1/2)"))
+    (1/3, sqrt(2))
+    """
     import sympy as sp
     from flint import fmpq
 

@@ -169,6 +169,18 @@ def float_basis(lp: LinearProgram) -> tuple[tuple[set[int], set[int]] | None, li
     The basis is ``(basic structurals, rows whose slack is basic)`` (see :func:`_internal_basis`); the
     statuses are HiGHS's model statuses of the attempts made.
 
+    Parameters
+    ----------
+    lp : LinearProgram
+        The LP (its coefficients rounded to doubles for HiGHS).
+
+    Returns
+    -------
+    basis : tuple of set or None
+        ``(basic structurals, rows whose slack is basic)``, or ``None``.
+    statuses : list of str
+        One per attempt.
+
     Examples
     --------
     >>> from exactdp.exact.lp import LinearProgram

@@ -46,7 +46,21 @@ _DEGENERATE_RUN = 20
 
 
 class StandardForm:
-    """``min c.x``, ``A x + s = b``, ``x, s >= 0`` from a :class:`~exactdp.exact.lp.LinearProgram`."""
+    """``min c.x``, ``A x + s = b``, ``x, s >= 0`` from a :class:`~exactdp.exact.lp.LinearProgram`.
+
+    Parameters
+    ----------
+    lp : LinearProgram
+        The LP; its rows become ``A_ub``, then ``A_eq``, then ``-A_eq``.
+
+    Examples
+    --------
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> lp = LinearProgram(c=[1, 1], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1}], b_ub=[2])
+    >>> sf = StandardForm(lp)
+    >>> sf.m, sf.rows, sf.b
+    (3, [{0: 1}, {0: 1, 1: 1}, {0: -1, 1: -1}], [2, 1, -1])
+    """
 
     def __init__(self, lp):
         self.lp = lp
@@ -56,32 +70,113 @@ class StandardForm:
                     [{j: -v for j, v in r.items()} for r in lp.A_eq]
         self.b = list(lp.b_ub) + list(lp.b_eq) + [-v for v in lp.b_eq]
         self.m = len(self.rows)
-        self.cols = [{} for _ in range(self.n)]
+        self.cols: list[dict] = [{} for _ in range(self.n)]
         for k, r in enumerate(self.rows):
             for j, v in r.items():
                 self.cols[j][k] = v
 
     def duals_to_lp(self, u):
-        """Row duals ``u`` of ``A x + s = b`` -> ``(y, lam)`` of the LP (``lam = -u_ub``, ``y = lam- - lam+``)."""
+        """Return the LP's duals ``(y, lam)`` from row duals ``u`` of ``A x + s = b``.
+
+        ``lam = -u`` on the ``A_ub`` rows; ``y`` is the difference of the duals of the ``A_eq`` and
+        ``-A_eq`` rows.
+
+        Parameters
+        ----------
+        u : dict
+            Row position -> dual (missing = 0).
+
+        Returns
+        -------
+        y : list
+            One per equality.
+        lam : list
+            One per inequality.
+
+        Examples
+        --------
+        >>> from exactdp.exact.lp import LinearProgram
+        >>> lp = LinearProgram(c=[1, 1], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1}], b_ub=[2])
+        >>> StandardForm(lp).duals_to_lp({0: -2, 1: 5, 2: 1})      # y = 5 - 1, lam = 2
+        ([4], [2])
+        """
         lam = [-u.get(k, _ZERO) for k in range(self.m_ub)]
         y = [u.get(self.m_ub + i, _ZERO) - u.get(self.m_ub + self.m_eq + i, _ZERO) for i in range(self.m_eq)]
         return y, lam
 
 
 class Optimal:
+    """An optimal vertex with its duals, as :meth:`ExactSimplex.run` returns it.
+
+    Parameters
+    ----------
+    x : list
+        The vertex.
+    y, lam : list
+        The duals of the equalities and inequalities.
+    pivots : int
+        Exact pivots taken.
+
+    Examples
+    --------
+    ``min 2 x0 + 3 x1`` with ``x0 + x1 >= 4``: all on the cheaper ``x0``, dual price 2.
+
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> lp = LinearProgram(c=[2, 3], A_ub=[{0: -1, 1: -1}], b_ub=[-4])
+    >>> res = ExactSimplex(StandardForm(lp), set(), {0}).run(lp.c)
+    >>> type(res).__name__, res.x, res.lam
+    ('Optimal', [4, 0], [2])
+    """
+
     def __init__(self, x, y, lam, pivots):
         self.x, self.y, self.lam, self.pivots = x, y, lam, pivots
 
 
 class Infeasible:
-    """Farkas certificate: ``A_ub^T lam - A_eq^T y >= 0``, ``lam >= 0``, ``b_ub.lam - b_eq.y < 0``."""
+    """Farkas certificate: ``A_ub^T lam - A_eq^T y >= 0``, ``lam >= 0``, ``b_ub.lam - b_eq.y < 0``.
+
+    Parameters
+    ----------
+    y, lam : list
+        The multipliers of the equalities and inequalities.
+    pivots : int
+        Exact pivots taken.
+
+    Examples
+    --------
+    ``x0 <= -1`` with ``x0 >= 0``: ``lam = 1`` gives ``1 >= 0`` and ``-1 < 0``.
+
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> lp = LinearProgram(c=[0], A_ub=[{0: 1}], b_ub=[-1])
+    >>> res = ExactSimplex(StandardForm(lp), set(), {0}).run(lp.c)
+    >>> type(res).__name__, res.y, res.lam
+    ('Infeasible', [], [1])
+    """
 
     def __init__(self, y, lam, pivots):
         self.y, self.lam, self.pivots = y, lam, pivots
 
 
 class Unbounded:
-    """A feasible ``x`` and a ray ``r >= 0`` with ``A_eq r = 0``, ``A_ub r <= 0``, ``c.r < 0``."""
+    """A feasible ``x`` and a ray ``r >= 0`` with ``A_eq r = 0``, ``A_ub r <= 0``, ``c.r < 0``.
+
+    Parameters
+    ----------
+    x : list
+        A feasible point.
+    ray : list
+        The ray.
+    pivots : int
+        Exact pivots taken.
+
+    Examples
+    --------
+    >>> from exactdp.exact.lp import LinearProgram
+    >>> lp = LinearProgram(c=[-1], A_ub=[{0: -1}], b_ub=[0])       # min -x0, x0 >= 0
+    >>> res = ExactSimplex(StandardForm(lp), set(), {0}).run(lp.c)
+    >>> type(res).__name__, res.x, res.ray
+    ('Unbounded', [0], [1])
+    """
 
     def __init__(self, x, ray, pivots):
         self.x, self.ray, self.pivots = x, ray, pivots
@@ -158,6 +253,17 @@ class ExactSimplex:
     The basis after ``k`` pivots is ``B0 E_1 ... E_k`` (product form): each eta matrix ``E_i`` is the identity
     with the column of the leaving variable replaced by ``B_(i-1)^-1 a_entering``; the exact LU of ``B0`` is
     rebuilt every ``_REFACTOR`` pivots.  Basic values are updated exactly along each pivot.
+
+    Parameters
+    ----------
+    sf : StandardForm
+        The LP in standard form.
+    C : set of int
+        The basic structural variables.
+    basic_rows : iterable of int
+        The rows whose slack is basic.
+    factor : optional
+        A factorisation of exactly this basis, when the caller built one to choose it.
 
     Examples
     --------
@@ -277,10 +383,30 @@ class ExactSimplex:
 
     # -- the method -------------------------------------------------------------------------------------------
     def optimise(self, cost):
-        """Primal simplex from a primal feasible basis: ``('optimal', values, duals)`` or ``('unbounded', ...)``.
+        """Run the primal simplex from a primal feasible basis.
 
         Reduced costs are updated along the pivot row (``red_j -= red_q / alpha_pq * alpha_pj``, exact, so
         they never drift) and recomputed from the duals at every refactorisation.
+
+        Parameters
+        ----------
+        cost : dict
+            Structural index -> cost (missing = 0).
+
+        Returns
+        -------
+        tuple
+            ``("optimal", basic values, row duals)`` or ``("unbounded", basic values, (entering, direction))``;
+            basic values are keyed ``("x", j)`` or ``("s", k)``.
+
+        Examples
+        --------
+        ``min -x0`` with ``x0 <= 3``, from the (feasible) slack basis:
+
+        >>> from exactdp.exact.lp import LinearProgram
+        >>> lp = LinearProgram(c=[-1], A_ub=[{0: 1}], b_ub=[3])
+        >>> ExactSimplex(StandardForm(lp), set(), {0}).optimise({0: -1})
+        ('optimal', {('x', 0): 3}, {0: -1})
         """
         degenerate = 0
         red = self._reduced(cost, self._duals(cost))
@@ -337,6 +463,23 @@ class ExactSimplex:
         after a run of degenerate pivots); the entering one keeps every reduced cost non-negative.  If the
         leaving row ``x_p + sum alpha_j x_j = val_p < 0`` has no ``alpha_j < 0``, the LP is infeasible and
         ``rho = e_p^T B^-1`` is a Farkas certificate (``rho >= 0``, ``rho^T A >= 0``, ``rho^T b < 0``).
+
+        Parameters
+        ----------
+        cost : dict
+            Structural index -> cost (missing = 0), dual feasible at the current basis.
+
+        Returns
+        -------
+        dict or None
+            ``None`` once the basis is primal feasible; else the row duals ``u = -rho`` of infeasibility.
+
+        Examples
+        --------
+        >>> from exactdp.exact.lp import LinearProgram
+        >>> lp = LinearProgram(c=[0], A_ub=[{0: 1}], b_ub=[-1])         # x0 <= -1: infeasible
+        >>> ExactSimplex(StandardForm(lp), set(), {0}).dual_simplex({})
+        {0: -1}
         """
         degenerate = 0
         while True:
@@ -372,8 +515,27 @@ class ExactSimplex:
         return self.dual_simplex(shifted)
 
     def run(self, cost):
-        """Phase 1 (dual simplex on shifted costs), then phase 2 (primal simplex) with ``cost`` (a list over the
-        structurals): an :class:`Optimal`, :class:`Infeasible` or :class:`Unbounded` result."""
+        """Run phase 1 (dual simplex on shifted costs), then phase 2 (primal simplex) with ``cost``.
+
+        Parameters
+        ----------
+        cost : sequence
+            The cost of each structural variable.
+
+        Returns
+        -------
+        Optimal or Infeasible or Unbounded
+            The outcome with its certificate.
+
+        Examples
+        --------
+        See :class:`Optimal`, :class:`Infeasible` and :class:`Unbounded`.
+
+        >>> from exactdp.exact.lp import LinearProgram
+        >>> lp = LinearProgram(c=[1], A_ub=[{0: -1}], b_ub=[-2])         # min x0, x0 >= 2
+        >>> ExactSimplex(StandardForm(lp), set(), {0}).run(lp.c).x
+        [2]
+        """
         sf = self.sf
         costd = {j: v for j, v in enumerate(cost) if v != 0}
         far = self._phase_one(costd)

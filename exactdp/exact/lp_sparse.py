@@ -37,6 +37,18 @@ class SparseLU:
     Rows and columns are arbitrary hashable labels' positions: row ``i`` is ``rows[i]``; column labels are
     the dict keys.  ``rank`` is the number of pivots; :meth:`solve` and :meth:`solve_transpose` need a
     square non-singular ``M`` (``rank`` equal to both dimensions).
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Row ``i`` of ``M`` as ``{column: value}`` (exact values; zeros may be omitted).
+    ncols : int
+        The number of columns.
+
+    Examples
+    --------
+    >>> SparseLU([{0: 1, 1: 1}, {0: 2, 1: 2}], 2).rank         # the second row is twice the first
+    1
     """
 
     def __init__(self, rows, ncols) -> None:
@@ -90,10 +102,43 @@ class SparseLU:
         self.steps.append((r, c, row, ops))
 
     def is_square_nonsingular(self) -> bool:
+        """Return whether ``M`` is square and non-singular (so :meth:`solve` applies).
+
+        Returns
+        -------
+        bool
+            True iff the rank equals both dimensions.
+
+        Examples
+        --------
+        >>> SparseLU([{0: 1, 1: 1}, {0: 1, 1: -1}], 2).is_square_nonsingular()
+        True
+        >>> SparseLU([{0: 1, 1: 1}, {0: 2, 1: 2}], 2).is_square_nonsingular()
+        False
+        """
         return self.rank == self.nrows == self.ncols
 
     def solve(self, b) -> dict:
-        """``x`` (dict by column) with ``M x = b``; ``b`` is a dict by row position (missing = 0)."""
+        """Return ``x`` with ``M x = b``, exactly.
+
+        Parameters
+        ----------
+        b : dict
+            By row position (missing = 0).
+
+        Returns
+        -------
+        dict
+            ``x`` by column (zeros omitted).
+
+        Examples
+        --------
+        ``x_0 + x_1 = 3``, ``x_0 - x_1 = 1``:
+
+        >>> x = SparseLU([{0: 1, 1: 1}, {0: 1, 1: -1}], 2).solve({0: 3, 1: 1})
+        >>> sorted(x.items())
+        [(0, 2), (1, 1)]
+        """
         w = dict(b)
         for r, _c, _row, ops in self.steps:
             br = w.get(r)
@@ -113,7 +158,26 @@ class SparseLU:
         return x
 
     def solve_transpose(self, d) -> dict:
-        """``u`` (dict by row position) with ``M^T u = d``; ``d`` is a dict by column (missing = 0)."""
+        """Return ``u`` with ``M^T u = d``, exactly.
+
+        Parameters
+        ----------
+        d : dict
+            By column (missing = 0).
+
+        Returns
+        -------
+        dict
+            ``u`` by row position (zeros omitted).
+
+        Examples
+        --------
+        ``M = [[2, 1], [0, 3]]``: ``2 u_0 = 4`` and ``u_0 + 3 u_1 = 5``.
+
+        >>> u = SparseLU([{0: 2, 1: 1}, {1: 3}], 2).solve_transpose({0: 4, 1: 5})
+        >>> sorted(u.items())
+        [(0, 2), (1, 1)]
+        """
         w = dict(d)
         v = {}
         for r, c, row, _ops in self.steps:

@@ -177,7 +177,30 @@ class _Parser:
 
 
 def parse_exact(text: str) -> tuple:
-    """Parse ``text`` into an expression tree; raise :class:`ParseError` if outside the grammar."""
+    """Parse ``text`` into an expression tree (the exactdp grammar; nothing is evaluated).
+
+    Parameters
+    ----------
+    text : str
+        The expression.
+
+    Returns
+    -------
+    tuple
+        The tree: ``("num", n)``, ``("add", a, b)``, ``("call", name, arg)``, ...
+
+    Raises
+    ------
+    ParseError
+        If the text is outside the grammar.
+    InputTooLarge
+        Beyond :data:`MAX_EXPR_CHARS` characters.
+
+    Examples
+    --------
+    >>> parse_exact("1/2 + exp(-1)")
+    ('add', ('div', ('num', 1), ('num', 2)), ('call', 'exp', ('neg', ('num', 1))))
+    """
     if not isinstance(text, str):
         raise ParseError(f"expression: expected a string, got {type(text).__name__}")
     if len(text) > MAX_EXPR_CHARS:

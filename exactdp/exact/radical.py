@@ -481,7 +481,30 @@ class Rad:
 
 
 def to_rad(x: Any) -> Rad:
-    """Coerce ``int``, ``fmpq``, :class:`Lin` (without ``eps``) or :class:`Rad` to :class:`Rad`."""
+    """Coerce ``int``, ``fmpq``, :class:`Lin` (without ``eps``) or :class:`Rad` to :class:`Rad`.
+
+    Parameters
+    ----------
+    x : int, fmpq, Lin or Rad
+        The value.
+
+    Returns
+    -------
+    Rad
+        The same number.
+
+    Raises
+    ------
+    InvalidInput
+        For a :class:`Lin` with the symbolic eps.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> from exactdp.exact import exact_number
+    >>> to_rad(3), to_rad(fmpq(1, 2)), to_rad(exact_number("2^(1/2)"))
+    (Rad('3'), Rad('1/2'), Rad('2^(1/2)'))
+    """
     if isinstance(x, Rad):
         return x
     if isinstance(x, (int, fmpz)) and not isinstance(x, bool):

@@ -56,7 +56,30 @@ def _exps(p: dict):
 
 
 def denominator_lcm(values: Iterable[Any]) -> int:
-    """Smallest ``L`` such that every exponent of alpha in ``values`` is a multiple of 1/L."""
+    """Return the smallest ``L`` such that every exponent of alpha in ``values`` is a multiple of ``1/L``.
+
+    Parameters
+    ----------
+    values : iterable
+        Symbolic values (:class:`~exactdp.exact.expo.ExpFrac` in alpha) and rationals.
+
+    Returns
+    -------
+    int
+        ``L >= 1``.
+
+    Raises
+    ------
+    UnsupportedRegime
+        If an exponential is not a power of alpha.
+
+    Examples
+    --------
+    >>> from exactdp.exact.values import probability, Setting
+    >>> S = Setting.symbolic()
+    >>> denominator_lcm([probability("alpha^(1/2)", setting=S), probability("alpha^(1/3)", setting=S)])
+    6
+    """
     L = 1
     for v in values:
         if isinstance(v, ExpFrac):
@@ -85,7 +108,36 @@ def _poly(p: dict, L: int):
 
 
 def to_upoly(x: Any, L: int = 1) -> tuple[fmpq_poly, fmpq_poly, int]:
-    """``x = u^s * N(u) / D(u)`` with ``u = alpha^(1/L)``: returns ``(N, D, s)``."""
+    """Write ``x = u^s * N(u) / D(u)`` with ``u = alpha^(1/L)``.
+
+    Parameters
+    ----------
+    x : fmpq or ExpFrac
+        A symbolic value.
+    L : int, optional
+        The root of alpha (:func:`denominator_lcm`).
+
+    Returns
+    -------
+    N, D : fmpq_poly
+        Numerator and denominator in ``u``, without a factor ``u``.
+    s : int
+        The power of ``u`` taken out.
+
+    Raises
+    ------
+    InputTooLarge
+        Above :data:`MAX_SYMBOLIC_DEGREE`.
+
+    Examples
+    --------
+    >>> from exactdp.exact.values import probability, Setting
+    >>> S = Setting.symbolic()
+    >>> to_upoly(probability("1 - 2*alpha", setting=S))
+    ((-2)*x + 1, 1, 0)
+    >>> to_upoly(probability("alpha^(1/2)", setting=S), 2)       # u^1 * 1/1
+    (1, 1, 1)
+    """
     if isinstance(x, fmpq):
         return fmpq_poly([x]), fmpq_poly([1]), 0
     n, sn = _poly(x.num, L)
@@ -100,6 +152,22 @@ class Algebraic:
     intervals order two numbers; overlapping ones are equal iff the gcd of the
     polynomials has a root in the overlap; otherwise the intervals are refined
     by bisection until they separate (which terminates for distinct numbers).
+
+    Parameters
+    ----------
+    poly : sympy.Poly
+        Square-free, in the symbol :data:`U`.
+    a, b : rational
+        An isolating interval: ``poly`` has exactly one root in ``[a, b]``.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> r = Algebraic(sp.Poly(U**2 - 2, U), 1, 2)
+    >>> print(r)
+    root of alpha**2 - 2 in [1, 2] (~1.41421356237)
+    >>> r < Algebraic.rational("3/2"), r.power(2) == Algebraic.rational(2)
+    (True, True)
     """
 
     __slots__ = ("a", "b", "poly")
@@ -109,10 +177,40 @@ class Algebraic:
 
     @staticmethod
     def rational(q: Any) -> Algebraic:
+        """Return the rational ``q`` as an algebraic number (the root of ``U - q``).
+
+        Parameters
+        ----------
+        q : rational
+            Anything ``sympy.Rational`` reads.
+
+        Returns
+        -------
+        Algebraic
+            With ``a == b == q``.
+
+        Examples
+        --------
+        >>> str(Algebraic.rational("1/3")), Algebraic.rational("1/3").is_rational()
+        ('1/3', True)
+        """
         q = sp.Rational(q)
         return Algebraic(sp.Poly(U - q, U), q, q)
 
     def is_rational(self) -> bool:
+        """Return whether the number is known rational (its interval is one point).
+
+        Returns
+        -------
+        bool
+            True iff ``a == b``.
+
+        Examples
+        --------
+        >>> import sympy as sp
+        >>> Algebraic.rational(2).is_rational(), Algebraic(sp.Poly(U**2 - 2, U), 1, 2).is_rational()
+        (True, False)
+        """
         return self.a == self.b
 
     def _bisect(self):
@@ -128,6 +226,25 @@ class Algebraic:
             self.a = m
 
     def cmp(self, other: Algebraic) -> int:
+        """Compare exactly with another algebraic number (refining both intervals as needed).
+
+        Parameters
+        ----------
+        other : Algebraic
+            The other number.
+
+        Returns
+        -------
+        int
+            -1, 0 or 1 as ``self`` is below, equal to or above ``other``.
+
+        Examples
+        --------
+        >>> import sympy as sp
+        >>> r = Algebraic(sp.Poly(U**2 - 2, U), 1, 2)
+        >>> r.cmp(Algebraic.rational("3/2")), r.cmp(Algebraic.rational("7/5")), r.cmp(r)
+        (-1, 1, 0)
+        """
         while True:
             if self.b < other.a or (self.b == other.a and not (self.is_rational() and other.is_rational())):
                 if self.b < other.a or self.a < self.b or other.a < other.b:
@@ -154,7 +271,25 @@ class Algebraic:
     __hash__ = None  # type: ignore[assignment]  # exact value equality, not structural: unhashable
 
     def power(self, L: int) -> Algebraic:
-        """``self^L`` for a positive root (used for alpha = u^L)."""
+        """Return ``self^L`` for a positive number (used for ``alpha = u^L``), exactly, via a resultant.
+
+        Parameters
+        ----------
+        L : int
+            The power, ``L >= 1``.
+
+        Returns
+        -------
+        Algebraic
+            ``self^L`` with an isolating interval.
+
+        Examples
+        --------
+        >>> import sympy as sp
+        >>> r = Algebraic(sp.Poly(U**3 - 2, U), 1, 2)     # the cube root of 2
+        >>> r.power(3).cmp(Algebraic.rational(2)), r.power(1) is r
+        (0, True)
+        """
         if L == 1:
             return self
         if self.is_rational():
@@ -169,6 +304,24 @@ class Algebraic:
         return target
 
     def decimal(self, digits=15) -> str:
+        """Return a decimal approximation (for display only; never used to decide).
+
+        Parameters
+        ----------
+        digits : int, optional
+            Significant digits.
+
+        Returns
+        -------
+        str
+            The midpoint of an interval narrower than ``10^-(digits + 2)``, rounded.
+
+        Examples
+        --------
+        >>> import sympy as sp
+        >>> Algebraic(sp.Poly(U**2 - 2, U), 1, 2).decimal(5)
+        '1.4142'
+        """
         x = Algebraic(self.poly, self.a, self.b)
         tol = sp.Rational(1, 10**(digits + 2))
         while x.b - x.a > tol:
@@ -181,6 +334,18 @@ class Algebraic:
         return f"root of {sp.sstr(self.poly.as_expr())} in [{self.a}, {self.b}] (~{self.decimal(12)})"
 
     def latex(self) -> str:
+        """Return the number in LaTeX (a fraction, or the root of its polynomial in its interval).
+
+        Returns
+        -------
+        str
+            LaTeX source.
+
+        Examples
+        --------
+        >>> print(Algebraic.rational("1/3").latex())
+        \\frac{1}{3}
+        """
         if self.is_rational():
             return sp.latex(self.a)
         return (rf"\text{{root of }} {sp.latex(self.poly.as_expr())} \text{{ in }} "
@@ -188,7 +353,21 @@ class Algebraic:
 
 
 class Piece:
-    """A piece of (0, 1) in ``alpha``: an interval (open unless marked closed) or a point, with a sign."""
+    """A piece of (0, 1) in ``alpha``: an interval (open unless marked closed) or a point, with a sign.
+
+    Parameters
+    ----------
+    lo, hi : Algebraic
+        The ends; the same object for a point (which is then closed).
+    sign : int
+        -1, 0 or 1 on the piece.
+
+    Examples
+    --------
+    >>> half = Algebraic.rational("1/2")
+    >>> str(Piece(Algebraic.rational(0), half, 1)), str(Piece(half, half, 0))
+    ('(0, 1/2): +', '{1/2}: 0')
+    """
 
     __slots__ = ("hi", "hi_closed", "lo", "lo_closed", "sign")
 
@@ -198,6 +377,14 @@ class Piece:
 
     @property
     def is_point(self) -> bool:
+        """Whether the piece is one point.
+
+        Examples
+        --------
+        >>> half = Algebraic.rational("1/2")
+        >>> Piece(half, half, 0).is_point, Piece(Algebraic.rational(0), half, 1).is_point
+        (True, False)
+        """
         return self.lo is self.hi
 
     def __str__(self):
@@ -226,10 +413,33 @@ def _descartes_no_root_01(p: fmpq_poly) -> bool:
 
 
 def sign_pieces(x: Any, L: int | None = None) -> list[Piece]:
-    """Exact sign of ``x`` (a symbolic value) on (0, 1) in ``alpha``, as pieces.
+    """Return the exact sign of ``x`` (a symbolic value) on (0, 1) in ``alpha``, as pieces.
 
-    Roots of the numerator give sign 0; a root of the denominator in (0, 1)
-    (where ``x`` is undefined) raises :class:`UnsupportedRegime`.
+    Roots of the numerator give sign 0.
+
+    Parameters
+    ----------
+    x : fmpq or ExpFrac
+        A symbolic value.
+    L : int, optional
+        The root of alpha (default :func:`denominator_lcm` of ``x``).
+
+    Returns
+    -------
+    list of Piece
+        Open intervals and points covering (0, 1), in order.
+
+    Raises
+    ------
+    UnsupportedRegime
+        If the denominator of ``x`` vanishes in (0, 1) (where ``x`` is undefined).
+
+    Examples
+    --------
+    >>> from exactdp.exact.values import probability, Setting
+    >>> x = probability("alpha - alpha^2", setting=Setting.symbolic())
+    >>> [str(p) for p in sign_pieces(x)]
+    ['(0, 1): +']
     """
     if L is None:
         L = denominator_lcm([x])
@@ -242,7 +452,28 @@ def sign_pieces(x: Any, L: int | None = None) -> list[Piece]:
 
 
 def sign_pieces_poly(p: fmpq_poly, L: int = 1) -> list[Piece]:
-    """Exact sign of the polynomial ``p(u)``, ``u = alpha^(1/L)``, on (0, 1), as pieces in ``alpha``."""
+    """Return the exact sign of the polynomial ``p(u)``, ``u = alpha^(1/L)``, on (0, 1), as pieces in ``alpha``.
+
+    Parameters
+    ----------
+    p : fmpq_poly
+        The polynomial in ``u``.
+    L : int, optional
+        ``u = alpha^(1/L)``.
+
+    Returns
+    -------
+    list of Piece
+        Open intervals and points covering (0, 1), in order; the points are the roots.
+
+    Examples
+    --------
+    ``1 - 2 sqrt(alpha)`` is positive exactly below ``alpha = 1/4``:
+
+    >>> from flint import fmpq_poly
+    >>> [str(p) for p in sign_pieces_poly(fmpq_poly([1, -2]), 2)]
+    ['(0, 1/4): +', '{1/4}: 0', '(1/4, 1): -']
+    """
     if p.is_zero():
         return [Piece(_ZERO, _ONE, 0)]
     roots = _roots_01(p)
@@ -317,8 +548,19 @@ class _Key:
 
 
 class AlphaSet:
-    """A subset of (0, 1) in ``alpha`` given as exact disjoint pieces.
+    """A subset of (0, 1) in ``alpha`` given as exact disjoint pieces (overlapping ones are merged).
 
+    Parameters
+    ----------
+    pieces : list of Piece
+        Intervals and points; their signs are ignored.
+
+    Examples
+    --------
+    >>> from exactdp.exact.values import probability, Setting
+    >>> pcs = sign_pieces(probability("1 - 2*alpha", setting=Setting.symbolic()))
+    >>> print(AlphaSet([p for p in pcs if p.sign >= 0]))        # 1 - 2 alpha >= 0
+    (0, 1/2]
     >>> AlphaSet([]).is_empty()
     True
     """
@@ -327,9 +569,34 @@ class AlphaSet:
         self.pieces = _merge(pieces)
 
     def is_empty(self) -> bool:
+        """Return whether the set is empty.
+
+        Returns
+        -------
+        bool
+            True iff there is no piece.
+
+        Examples
+        --------
+        >>> AlphaSet([]).is_empty()
+        True
+        """
         return not self.pieces
 
     def is_everything(self) -> bool:
+        """Return whether the set is all of (0, 1).
+
+        Returns
+        -------
+        bool
+            True iff it is the one open interval (0, 1).
+
+        Examples
+        --------
+        >>> zero, one = Algebraic.rational(0), Algebraic.rational(1)
+        >>> AlphaSet([Piece(zero, one, 1)]).is_everything(), AlphaSet([]).is_everything()
+        (True, False)
+        """
         return (len(self.pieces) == 1 and not self.pieces[0].is_point
                 and self.pieces[0].lo.cmp(_ZERO) == 0 and self.pieces[0].hi.cmp(_ONE) == 0)
 
@@ -341,6 +608,19 @@ class AlphaSet:
                           for p in self.pieces)
 
     def latex(self) -> str:
+        """Return the set in LaTeX (a union of intervals and points).
+
+        Returns
+        -------
+        str
+            LaTeX source; ``\\emptyset`` for the empty set.
+
+        Examples
+        --------
+        >>> zero, half = Algebraic.rational(0), Algebraic.rational("1/2")
+        >>> print(AlphaSet([Piece(zero, half, 1), Piece(half, half, 0)]).latex())
+        \\left(0, \\frac{1}{2}\\right]
+        """
         if not self.pieces:
             return r"\emptyset"
         return r" \cup ".join(
@@ -349,6 +629,20 @@ class AlphaSet:
             + (r"\right]" if p.hi_closed else r"\right)") for p in self.pieces)
 
     def to_json(self) -> list[dict]:
+        """Return the pieces as JSON-ready exact text, with decimal approximations for display.
+
+        Returns
+        -------
+        list of dict
+            ``lo``, ``hi`` (exact), ``point``, ``lo_closed``, ``hi_closed``, ``lo_approx``, ``hi_approx``.
+
+        Examples
+        --------
+        >>> zero, half = Algebraic.rational(0), Algebraic.rational("1/2")
+        >>> AlphaSet([Piece(zero, half, 1)]).to_json()    # doctest: +NORMALIZE_WHITESPACE
+        [{'lo': '0', 'hi': '1/2', 'point': False, 'lo_closed': False, 'hi_closed': False, 'lo_approx': '0',
+          'hi_approx': '0.500000000000000'}]
+        """
         return [{"lo": str(p.lo), "hi": str(p.hi), "point": p.is_point,
                  "lo_closed": p.lo_closed, "hi_closed": p.hi_closed,
                  "lo_approx": p.lo.decimal(15), "hi_approx": p.hi.decimal(15)} for p in self.pieces]

@@ -69,7 +69,20 @@ MAX_POLY_POWER = 1_000
 
 
 class LogVal:
-    """``c * log(q)`` for rationals ``c`` and ``q > 0`` (kept exact, unevaluated)."""
+    """``c * log(q)`` for rationals ``c`` and ``q > 0`` (kept exact, unevaluated).
+
+    Parameters
+    ----------
+    base : fmpq
+        ``q > 0``.
+    coef : fmpq, optional
+        ``c`` (default 1).
+
+    Examples
+    --------
+    >>> str(LogVal(fmpq(2))), str(LogVal(fmpq(3), fmpq(1, 2))), exact_number("log(2)")
+    ('log(2)', 'log(3)/2', LogVal(log(2)))
+    """
 
     __slots__ = ("base", "coef")
 
@@ -261,8 +274,22 @@ def _check_power_size(base, k: int) -> None:
 
 
 def brief(x: Any, limit: int = 60) -> str:
-    """Text for ``x`` shortened to about ``limit`` characters for messages (the digit count is kept).
+    """Return text for ``x`` shortened to about ``limit`` characters for messages (the digit count is kept).
 
+    Parameters
+    ----------
+    x : object
+        Usually an exact number.
+    limit : int, optional
+        About how many characters.
+
+    Returns
+    -------
+    str
+        The text, or its first and last digits and the digit count.
+
+    Examples
+    --------
     >>> brief(fmpq(2) ** 200)
     '16069380442589902755...5301376 (61 digits)'
     >>> brief(fmpq(1, 3))
@@ -356,6 +383,20 @@ def evaluate(node: tuple, setting: Setting = _PLAIN) -> Any:
     The walk is iterative (an explicit stack), so a long chain such as
     ``1/2+0+0+...`` costs no Python recursion.
 
+    Parameters
+    ----------
+    node : tuple
+        A tree from :func:`~exactdp.exact.parse.parse_exact`.
+    setting : Setting, optional
+        What ``alpha`` and ``eps`` mean (default: neither is allowed).
+
+    Returns
+    -------
+    fmpq, Lin, ExpFrac or LogVal
+        The exact value.
+
+    Examples
+    --------
     >>> evaluate(parse_exact("1/2" + "+0" * 2000))
     1/2
     """
@@ -384,6 +425,37 @@ def from_python(x: Any, *, what: str = "number", allow_float: bool = False) -> A
     grammar are exact.  A
     binary float is refused unless ``allow_float=True``, which takes its exact
     binary value.
+
+    Parameters
+    ----------
+    x : object
+        The value.
+    what : str, optional
+        Its name, for messages.
+    allow_float : bool, optional
+        Take a binary float at its exact value instead of refusing it.
+
+    Returns
+    -------
+    fmpq, Lin, ExpFrac, LogVal or str
+        The exact value; a string (or a sympy expression, written as text) is returned as text for
+        :func:`exact_number` to parse in its setting.
+
+    Raises
+    ------
+    InvalidType
+        For a float (unless allowed), a bool, or an unknown type.
+    InvalidInput
+        For NaN or an infinity.
+
+    Examples
+    --------
+    >>> from decimal import Decimal
+    >>> from fractions import Fraction
+    >>> from_python(Fraction(1, 3)), from_python(Decimal("0.25")), from_python(0.5, allow_float=True)
+    (1/3, 1/4, 1/2)
+    >>> from_python("exp(1)")
+    'exp(1)'
     """
     if isinstance(x, (fmpq, ExpFrac, Lin, LogVal)):
         return x
@@ -483,7 +555,43 @@ def exact_number(x: Any, setting: Setting = _PLAIN, *, what: str = "number", all
 
 def probability(x: Any, *, alpha: Any = None, eps: Any = None, setting: Setting | None = None,
                 what: str = "entry", allow_float: bool = False) -> Any:
-    """An exact probability-like value (``fmpq`` or ``ExpFrac``)."""
+    """Return an exact probability-like value (``fmpq`` or ``ExpFrac``).
+
+    Parameters
+    ----------
+    x : object
+        Exact text or a Python number (as :func:`from_python`).
+    alpha : fmpq or ExpFrac, optional
+        The value of ``alpha`` in the text.
+    eps : Lin or LogVal, optional
+        The value of ``eps`` in the text.
+    setting : Setting, optional
+        Instead of ``alpha`` and ``eps``.
+    what : str, optional
+        Its name, for messages.
+    allow_float : bool, optional
+        Take a binary float at its exact value.
+
+    Returns
+    -------
+    fmpq or ExpFrac
+        The value; it is not checked to lie in ``[0, 1]`` here.
+
+    Raises
+    ------
+    UnsupportedRegime
+        For an irrational algebraic number or a logarithm.
+
+    Examples
+    --------
+    >>> probability("alpha^2", alpha=fmpq(1, 2)), probability("1/(1 + exp(1))")
+    (1/4, ExpFrac('1/(exp(1) + 1)'))
+    >>> probability("2^(1/2)")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.UnsupportedRegime: entry: sqrt(2) is an irrational algebraic number; probabilities must be
+    rational, exponential expressions, or expressions in alpha
+    """
     s = setting if setting is not None else Setting(alpha, eps)
     v = exact_number(x, s, what=what, allow_float=allow_float)
     if isinstance(v, Lin):
@@ -495,7 +603,37 @@ def probability(x: Any, *, alpha: Any = None, eps: Any = None, setting: Setting 
 
 
 def distance(x: Any, *, what: str = "distance", allow_float: bool = False) -> Any:
-    """An exact distance: ``fmpq``, ``Lin`` (square roots) or ``math.inf``."""
+    """Return an exact distance: ``fmpq``, ``Lin`` (square roots) or ``math.inf``.
+
+    Parameters
+    ----------
+    x : object
+        Exact text, a Python number, or ``inf``.
+    what : str, optional
+        Its name, for messages.
+    allow_float : bool, optional
+        Take a binary float at its exact value.
+
+    Returns
+    -------
+    fmpq, Lin or float
+        The distance (``math.inf`` for infinity).
+
+    Raises
+    ------
+    UnsupportedRegime
+        For a transcendental value.
+
+    Examples
+    --------
+    >>> distance(3), distance("2^(1/2)"), distance("inf")
+    (3, Lin('sqrt(2)'), inf)
+    >>> distance("exp(1)")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.UnsupportedRegime: distance: exp(1) is transcendental; distances must be rational or sums of
+    square roots
+    """
     if isinstance(x, float) and math.isinf(x) and x > 0:
         return math.inf
     if isinstance(x, str) and x.strip().lower() in ("inf", "infinity", "oo"):
@@ -507,7 +645,36 @@ def distance(x: Any, *, what: str = "distance", allow_float: bool = False) -> An
 
 
 def to_rational(x: Any, *, what: str = "number", allow_float: bool = False) -> fmpq:
-    """An exact rational, refusing irrationals."""
+    """Return an exact rational, refusing irrationals.
+
+    Parameters
+    ----------
+    x : object
+        Exact text or a Python number.
+    what : str, optional
+        Its name, for messages.
+    allow_float : bool, optional
+        Take a binary float at its exact value.
+
+    Returns
+    -------
+    fmpq
+        The value.
+
+    Raises
+    ------
+    InvalidInput
+        For an irrational value.
+
+    Examples
+    --------
+    >>> to_rational("0.2"), to_rational(3)
+    (1/5, 3)
+    >>> to_rational("2^(1/2)")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: number: expected a rational number, got sqrt(2)
+    """
     v = exact_number(x, what=what, allow_float=allow_float)
     if not isinstance(v, fmpq):
         raise InvalidInput(f"{what}: expected a rational number, got {v}")

@@ -44,6 +44,19 @@ def blas_single_thread() -> ContextManager[Any]:
 
     The float guides solve many small systems; on a shared, loaded machine a multi-threaded LAPACK call on a
     376 x 376 system was measured 35x slower than a single-threaded one.
+
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        Enter it around the float work.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with blas_single_thread():
+    ...     x = np.linalg.solve(np.array([[2.0]]), np.array([4.0]))
+    >>> x.tolist()
+    [2.0]
     """
     try:
         from threadpoolctl import threadpool_limits
@@ -64,6 +77,28 @@ class VerifiedSolve:
     (so ``A`` is nonsingular); ``center`` the approximate solution ``x~`` (exact dyadics); ``inverse`` the
     float approximate inverse ``R`` it was verified with (a guide a certificate may carry, so that a re-check
     can redo the verification without inverting the matrix).
+
+    Parameters
+    ----------
+    enclosures : list of tuple
+        ``(lo, hi)`` per unknown, exact rationals.
+    signs : list
+        1, -1 or ``None`` per unknown.
+    beta : fmpq
+        The exact bound on ``||I - R A||_inf``.
+    center : list
+        ``x~``, exact dyadics.
+    inverse : numpy.ndarray, optional
+        The float ``R``.
+
+    Examples
+    --------
+    ``2 x0 + x1 = 1``, ``x0 + 3 x1 = 1`` has the solution ``(2/5, 1/5)``:
+
+    >>> import numpy as np
+    >>> r = verified_solve([np.array([[2.0, 1.0], [1.0, 3.0]])], 20, fmpq(0), [fmpq(1), fmpq(1)])
+    >>> r.signs, r.beta < 1, [lo <= v <= hi for v, (lo, hi) in zip([fmpq(2, 5), fmpq(1, 5)], r.enclosures)]
+    ([1, 1], True, [True, True])
     """
 
     enclosures: list
@@ -74,7 +109,25 @@ class VerifiedSolve:
 
 
 def digit_width(n: int) -> int:
-    """Bits per digit so that a length-``n`` dot product of digits stays below ``2^52`` (exact in float)."""
+    """Return the bits per digit so that a length-``n`` dot product of digits stays below ``2^52`` (exact in float).
+
+    Parameters
+    ----------
+    n : int
+        The length of the dot products.
+
+    Returns
+    -------
+    int
+        ``w >= 4`` with ``n 2^(2w) <= 2^52``.
+
+    Examples
+    --------
+    A length-1000 product of 21-bit digits sums 1000 terms below ``2^42``, under ``2^52``:
+
+    >>> digit_width(1000), digit_width(2)
+    (21, 25)
+    """
     return max(4, (52 - max(1, math.ceil(math.log2(max(n, 2))))) // 2)
 
 
@@ -128,11 +181,31 @@ def verified_solve(S: list, w: int, eta: Any, rhs: Any, *, r_digits: int = 2, le
         Entrywise bound on the remainder ``E >= 0``.
     rhs : list of fmpq
         The right-hand side ``b``.
+    r_digits : int, optional
+        Base-``2^w`` digits kept of the approximate inverse ``R`` in fixed point.
+    levels : int, optional
+        Digit levels ``i + j < levels`` of ``R_i S_j`` computed exactly in ``I - R A``; the rest is bounded
+        by norms.
+    x_bits : int, optional
+        Bits of the refined center ``x~`` below its largest entry.
 
     Returns
     -------
     VerifiedSolve or None
         ``None`` when the float inverse could not be verified (``beta >= 1``): ill-conditioned or singular.
+
+    Raises
+    ------
+    InvalidInput
+        If the digits are not integers or too large for exact float products.
+
+    Examples
+    --------
+    A singular matrix is not verified:
+
+    >>> import numpy as np
+    >>> verified_solve([np.array([[1.0, 1.0], [1.0, 1.0]])], 20, fmpq(0), [fmpq(1), fmpq(1)]) is None
+    True
     """
     with blas_single_thread():
         return _verified_solve(S, w, eta, rhs, r_digits, levels, x_bits)

@@ -79,7 +79,8 @@ def exp_eps_arb(level, t, prec: int) -> arb:
 
 class _prec:
     def __init__(self, prec):
-        self.prec, self.old = prec, None
+        self.prec = prec
+        self.old: int = ctx.prec  # read again on entering
 
     def __enter__(self):
         self.old = ctx.prec

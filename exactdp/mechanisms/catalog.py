@@ -80,7 +80,8 @@ BUILDERS: dict = {
     "grr": Builder(_oracle_builder("grr"), "generalized (k-ary) randomized response, exactly eps-LDP (WBLJ17 4.1)", ()),
     "sue": Builder(_oracle_builder("sue"), "symmetric unary encoding / basic RAPPOR, bits kept w.p. "
                    "e^(eps/2)/(e^(eps/2)+1) (WBLJ17 4.3), k <= 10", ()),
-    "oue": Builder(_oracle_builder("oue"), "optimized unary encoding, p = 1/2, q = 1/(e^eps+1) (WBLJ17 4.3), k <= 10", ()),
+    "oue": Builder(_oracle_builder("oue"), "optimized unary encoding, p = 1/2, q = 1/(e^eps+1) (WBLJ17 4.3), "
+                   "k <= 10", ()),
     "blh": Builder(_oracle_builder("blh"), "binary local hashing, linear hash family over Z_2 (WBLJ17 4.4)", ()),
     "olh": Builder(_oracle_builder("olh"), "optimal local hashing, g = round(e^eps) + 1 (WBLJ17 4.4)", ("family",)),
     "lh": Builder(_oracle_builder("lh"), "local hashing with g values and an explicit hash family (WBLJ17 4.4)",

@@ -259,7 +259,7 @@ def _omega_default(k, level):
     e = exp_eps(level, 1)
     v = fmpq(k) / (e + 1)
     if isinstance(v, fmpq):
-        w = -((-v.p) // v.q)
+        w = int(-((-v.p) // v.q))
     else:
         w = -floor_of(-v, (lambda prec: -(k / (level.factor_arb(fmpq(1)) + 1))) if level is not None else None)
     return min(max(int(w), 1), k - 1)

@@ -41,13 +41,40 @@ def _concrete(mech, what):
 
 
 def repeated(mech: Mechanism, k: int, *, name: str | None = None) -> Mechanism:
-    """The ``k``-fold repetition of ``mech`` (independent noise each time), built exactly.
+    """Return the ``k``-fold repetition of ``mech`` (independent noise each time), built exactly.
 
     Parameters
     ----------
     mech : Mechanism
-    k : int, ``>= 1``; the product has ``|outputs|^k`` columns (at most
+        Rational or transcendental entries (a symbolic alpha must be fixed first).
+    k : int
+        ``k >= 1``; the product has ``|outputs|^k`` columns (at most
         :data:`~exactdp.mechanism.MAX_CELLS` cells in all).
+    name : str, optional
+        The product's name.
+
+    Returns
+    -------
+    Mechanism
+        The same inputs; outputs the ``k``-tuples joined with commas, ``P(y_1..y_k | x) = prod P(y_i | x)``.
+
+    Raises
+    ------
+    InvalidType
+        If ``k`` is not an integer.
+    InvalidInput
+        If ``k < 1`` or the mechanism is symbolic.
+    InputTooLarge
+        Beyond :data:`~exactdp.mechanism.MAX_CELLS` cells.
+
+    Examples
+    --------
+    Randomized response keeping its input with probability ``3/4``, three times:
+
+    >>> from exactdp.mechanisms import randomized_response
+    >>> R3 = repeated(randomized_response(2, p="1/4"), 3)
+    >>> R3.shape, R3.entry("0", "0,1,0")       # (3/4) (1/4) (3/4)
+    ((2, 8), 9/64)
 
     References
     ----------
@@ -75,8 +102,33 @@ def repeated(mech: Mechanism, k: int, *, name: str | None = None) -> Mechanism:
 
 
 def product_sanitisation(mech: Mechanism, n: int, *, name: str | None = None) -> Mechanism:
-    """HLM15 (7): the product sanitisation of ``D^n`` from the 1-D mechanism ``mech`` on ``D``.
+    """Return the product sanitisation of ``D^n`` from the 1-D mechanism ``mech`` on ``D`` (HLM15 (7)).
 
+    Parameters
+    ----------
+    mech : Mechanism
+        The 1-D mechanism on ``D``; a symbolic alpha must be fixed first.
+    n : int
+        The number of rows of a database, ``n >= 1``.
+    name : str, optional
+        The product's name.
+
+    Returns
+    -------
+    Mechanism
+        Inputs and outputs the ``n``-tuples joined with commas, ``P(u | d) = prod P(u_i | d_i)``.
+
+    Raises
+    ------
+    InvalidType
+        If ``n`` is not an integer.
+    InvalidInput
+        If ``n < 1`` or the mechanism is symbolic.
+    InputTooLarge
+        Beyond :data:`~exactdp.mechanism.MAX_CELLS` cells.
+
+    Examples
+    --------
     >>> from exactdp.mechanisms import randomized_response
     >>> Y = product_sanitisation(randomized_response(2, p="1/4"), 2)
     >>> Y.shape, Y.entry("0,1", "0,0")

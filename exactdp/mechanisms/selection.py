@@ -26,7 +26,9 @@ Claim 3.9 with ``Lap(2 Delta/eps)``): output ``argmax_r q(x, r) + Z_r`` with
 tied w.p. ``f_j = Pr[Z = v - q_j]``; a tie with ``T`` others is won w.p.
 ``1/(T+1) = int_0^1 t^T dt``, hence
 
-.. math:: \\Pr[r \\mid x] = \\sum_{v \\in \\mathbb{Z}} \\Pr[Z = v - q_r] \\int_0^1 \\prod_{j \\ne r} (F_j + f_j t)\\, dt .
+.. math::
+
+   \\Pr[r \\mid x] = \\sum_{v \\in \\mathbb{Z}} \\Pr[Z = v - q_r] \\int_0^1 \\prod_{j \\ne r} (F_j + f_j t)\\, dt .
 
 Below ``min q`` and above ``max q`` every factor is a monomial in ``beta^v``, so
 the two infinite tails are geometric series summed in closed form; the
@@ -180,7 +182,10 @@ class _Geo:
 
 
 def _rnm_left(G, q, r, lo):
-    """``sum_{v <= lo}`` (all factors ``beta^(q - v)`` times constants): ``beta^(-m lo)/(1 - beta^m)`` times a polynomial."""
+    """``sum_{v <= lo}`` (all factors ``beta^(q - v)`` times constants).
+
+    That is ``beta^(-m lo)/(1 - beta^m)`` times a polynomial.
+    """
     b, m = G.b, len(q)
     poly = [G.c * b ** q[r]]
     for j in range(m):

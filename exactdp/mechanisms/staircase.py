@@ -114,7 +114,8 @@ def staircase(n: int, *, delta: int = 1, gamma: Any = 1, eps: Any = None, alpha:
     >>> staircase(3, delta=2, gamma="1/3")
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidInput: gamma: expected 0 < gamma <= 1 with gamma*Delta an integer (r = gamma*Delta in 1..2), got 1/3
+    exactdp.errors.InvalidInput: gamma: expected 0 < gamma <= 1 with gamma*Delta an integer (r = gamma*Delta in
+    1..2), got 1/3
 
     References
     ----------

@@ -55,12 +55,46 @@ _REDUCTION = ("the generating pairs are the node-adjacent pairs (distance 1), so
 
 
 def graph_edges(n: int) -> list[tuple[int, int]]:
-    """The possible edges ``(u, v)``, ``u < v``, in bit order."""
+    """Return the possible edges ``(u, v)``, ``u < v``, of a graph on ``n`` vertices in bit order.
+
+    Parameters
+    ----------
+    n : int
+        The number of vertices.
+
+    Returns
+    -------
+    list of tuple of int
+        Edge ``k`` is bit ``k`` of a graph's mask.
+
+    Examples
+    --------
+    >>> graph_edges(3)
+    [(0, 1), (0, 2), (1, 2)]
+    """
     return list(combinations(range(n), 2))
 
 
 def graph_label(mask: int, n: int) -> str:
-    """The label ``"{u-v,...}"`` of the graph with edge bit mask ``mask``."""
+    """Return the label ``"{u-v,...}"`` of the graph with edge bit mask ``mask``.
+
+    Parameters
+    ----------
+    mask : int
+        Bit ``k`` set iff edge ``k`` of :func:`graph_edges` is present.
+    n : int
+        The number of vertices.
+
+    Returns
+    -------
+    str
+        The edges in bit order, ``"{}"`` for the empty graph.
+
+    Examples
+    --------
+    >>> graph_label(0b101, 3), graph_label(0, 3)
+    ('{0-1,1-2}', '{}')
+    """
     es = graph_edges(n)
     return "{" + ",".join(f"{u}-{v}" for k, (u, v) in enumerate(es) if mask >> k & 1) + "}"
 
@@ -71,7 +105,26 @@ def _star_masks(n: int) -> list[int]:
 
 
 def min_vertex_cover_sizes(n: int) -> list[int]:
-    """``tau[m]``: the minimum vertex cover size of the edge set with bit mask ``m`` (exhaustive)."""
+    """Return ``tau[m]``, the minimum vertex cover size of the edge set with bit mask ``m`` (exhaustive).
+
+    Parameters
+    ----------
+    n : int
+        The number of vertices.
+
+    Returns
+    -------
+    list of int
+        One entry per mask ``0 .. 2^(n(n-1)/2) - 1``.
+
+    Examples
+    --------
+    On 3 vertices: no edge needs no vertex, one or two edges (which share a vertex) one, the
+    triangle two.
+
+    >>> min_vertex_cover_sizes(3)
+    [0, 1, 1, 1, 1, 1, 1, 2]
+    """
     stars = _star_masks(n)
     full = (1 << len(graph_edges(n))) - 1
     covered_by = []  # for each vertex subset S (bit mask), the edges it covers
@@ -89,11 +142,46 @@ def min_vertex_cover_sizes(n: int) -> list[int]:
 
 
 def max_degree(mask: int, n: int) -> int:
-    """Largest vertex degree of the graph with edge mask ``mask``."""
+    """Return the largest vertex degree of the graph with edge mask ``mask``.
+
+    Parameters
+    ----------
+    mask : int
+        The edge bit mask (:func:`graph_edges` order).
+    n : int
+        The number of vertices.
+
+    Returns
+    -------
+    int
+        The maximum degree.
+
+    Examples
+    --------
+    >>> max_degree(0b011, 3), max_degree(0b111, 4)     # the path 1-0-2; the star at 0 on 4 vertices
+    (2, 3)
+    """
     return max(bin(mask & s).count("1") for s in _star_masks(n))
 
 
 def edge_count(mask: int) -> int:
+    """Return the number of edges of the graph with edge mask ``mask``.
+
+    Parameters
+    ----------
+    mask : int
+        The edge bit mask.
+
+    Returns
+    -------
+    int
+        The number of set bits.
+
+    Examples
+    --------
+    >>> edge_count(0b1011)
+    3
+    """
     return bin(mask).count("1")
 
 

@@ -49,7 +49,8 @@ _DECIMAL = re.compile(r"^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$")
 
 def _check_n(n, what, minimum=1):
     n = as_int(n, what)  # numpy integers are integers
-    if isinstance(n, str) and _DECIMAL.match(n) and any(c in n for c in ".eE"):  # a JSON number with a decimal point (kept as its text)
+    # a JSON number with a decimal point (kept as its text)
+    if isinstance(n, str) and _DECIMAL.match(n) and any(c in n for c in ".eE"):
         raise InvalidType(f"{what}: expected an integer, got the decimal number {n[:40]}; write it without a "
                           "decimal point or exponent, e.g. 3")
     if isinstance(n, bool) or not isinstance(n, int):
@@ -134,7 +135,8 @@ def _index_graph(G, nodes, weight, allow_float):
                 raise InvalidInput(f"graph: edge ({u!r}, {v!r}) has no attribute {weight!r}")
             w = parse_distance(data[weight], what=f"weight of edge ({u!r}, {v!r})", allow_float=allow_float)
             if w == math.inf or dist_sign(w) <= 0:
-                raise InvalidInput(f"graph: weight of edge ({u!r}, {v!r}) is {exact_str(w)}; expected a finite length > 0")
+                raise InvalidInput(f"graph: weight of edge ({u!r}, {v!r}) is {exact_str(w)}; "
+                                   "expected a finite length > 0")
         a, b = pos[u], pos[v]
         if H.has_edge(a, b) and dist_sign(dist_sub(w, H[a][b]["w"])) >= 0:
             continue  # parallel edges (a MultiGraph, or an edge listed twice): the shortest one is the distance
@@ -404,7 +406,7 @@ def _scaler(h):
 def _grid_pairs(R, C, norm, eu, scale):
     """The generating pairs of the grid (a callable, computed on demand) and the reduction that justifies them."""
     if norm == "euclidean":
-        def pairs():
+        def segment_pairs():
             out = []
             for i in range(R * C):
                 r1, c1 = divmod(i, C)
@@ -414,9 +416,9 @@ def _grid_pairs(R, C, norm, eu, scale):
                     if gcd(dr, dc) == 1:
                         out.append((i, j, eu(dr, dc)))
             return out
-        return pairs, ("on the Euclidean grid d(x,w) + d(w,y) = d(x,y) holds exactly when w lies on the segment "
-                       "[x, y]; the pairs whose segment holds no other grid point (gcd(|dr|, |dc|) = 1) generate "
-                       "every other pair by chains along the segment, so it suffices to check them")
+        return segment_pairs, ("on the Euclidean grid d(x,w) + d(w,y) = d(x,y) holds exactly when w lies on the "
+                               "segment [x, y]; the pairs whose segment holds no other grid point (gcd(|dr|, |dc|) = 1)"
+                               " generate every other pair by chains along the segment, so it suffices to check them")
     moves = [(0, 1), (1, 0)] + ([(1, 1), (1, -1)] if norm == "chebyshev" else [])
 
     def pairs():

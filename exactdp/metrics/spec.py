@@ -71,7 +71,8 @@ def metric_from_spec(spec: Any) -> FiniteMetric:
     >>> metric_from_spec({"kind": "ring"})
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidInput: metric: unknown kind 'ring'; expected one of graph, matrix, path, cycle, grid, hamming, discrete, subsets
+    exactdp.errors.InvalidInput: metric: unknown kind 'ring'; expected one of graph, matrix, path, cycle, grid,
+    hamming, discrete, subsets
     """
     if not isinstance(spec, dict):
         raise InvalidInput(f"metric: expected a JSON object with a 'kind' field, got {type(spec).__name__}")
@@ -158,7 +159,8 @@ def as_metric(obj: Any, weight: str = "weight") -> FiniteMetric:
     >>> as_metric([[0, 1], [1, 0]])
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidType: metric: expected a FiniteMetric, a networkx graph or a JSON metric object, got list; hint: from_matrix(points, distances) builds one from a matrix
+    exactdp.errors.InvalidType: metric: expected a FiniteMetric, a networkx graph or a JSON metric object, got list;
+    hint: from_matrix(points, distances) builds one from a matrix
     """
     if isinstance(obj, FiniteMetric):
         return obj

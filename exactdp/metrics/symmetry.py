@@ -76,6 +76,18 @@ class DistanceCodes:
 
     ``rows(idx)`` gives the codes of some rows without building the whole matrix when the metric's distance
     is a known formula; ``full()`` builds (and keeps) the ``n x n`` matrix.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric; paths, cycles, grids and discrete metrics are coded from their formula.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> dc = DistanceCodes(path(3))
+    >>> dc.ncodes, [str(v) for v in dc.values], dc.rows([1]).tolist()
+    (3, ['0', '1', '2'], [[1, 0, 1]])
     """
 
     #: the last large ``rows`` request and its answer (absent until the first)
@@ -102,11 +114,37 @@ class DistanceCodes:
 
     @property
     def ncodes(self) -> int:
+        """The number of distinct distances.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import discrete
+        >>> DistanceCodes(discrete(5)).ncodes          # 0 and 1
+        2
+        """
         return len(self.values)
 
     def rows(self, idx) -> np.ndarray:
-        """Codes of the rows ``idx`` (the last large request is kept: callers ask for the same
-        representatives repeatedly).  Treat the result as read-only."""
+        """Return the codes of the rows ``idx``; treat the result as read-only.
+
+        The last large request is kept: callers ask for the same representatives repeatedly.
+
+        Parameters
+        ----------
+        idx : sequence of int
+            Point indices.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int32``, shape ``(len(idx), n)``.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import cycle
+        >>> DistanceCodes(cycle(4)).rows([0, 2]).tolist()
+        [[0, 1, 2, 1], [2, 1, 0, 1]]
+        """
         idx = np.asarray(idx, dtype=np.int64)
         if self._full is not None:
             return self._full[idx]
@@ -129,16 +167,43 @@ class DistanceCodes:
         return out
 
     def full(self) -> np.ndarray:
+        """Return the whole ``n x n`` code matrix (built once, then kept).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int32``, shape ``(n, n)``.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> DistanceCodes(path(3)).full().tolist()
+        [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
+        """
         if self._full is None:
             self._full = self.rows(np.arange(self.n))
         return self._full
 
 
 def distance_codes(metric: FiniteMetric) -> tuple[np.ndarray, list]:
-    """``(codes, values)``: an ``int32`` matrix of distance codes and the exact distance of each code.
+    """Return an ``int32`` matrix of distance codes and the exact distance of each code.
 
     ``codes[i, j] == codes[k, l]`` iff ``d(i, j) = d(k, l)`` (exactly); ``values[codes[i, j]] == d(i, j)``.
 
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric.
+
+    Returns
+    -------
+    codes : numpy.ndarray
+        ``int32``, shape ``(n, n)``.
+    values : list
+        The exact distance of each code.
+
+    Examples
+    --------
     >>> from exactdp.metrics import path
     >>> codes, values = distance_codes(path(3))
     >>> codes.tolist(), [str(v) for v in values]
@@ -220,29 +285,95 @@ def _codes_generic(metric: FiniteMetric) -> tuple[np.ndarray, list]:
 
 @dataclass
 class Partition:
-    """An equitable partition (verified): ``cell_of[i]`` is the cell of point ``i``; ``how`` says where it came from."""
+    """An equitable partition (verified by whoever builds it, e.g. :func:`equitable_partition`).
+
+    Parameters
+    ----------
+    cell_of : numpy.ndarray
+        ``cell_of[i]`` is the cell of point ``i``; cells are numbered ``0..k-1``.
+    how : str
+        Where the partition came from, in words.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> P = Partition(np.array([0, 1, 0]), "the reflection of a path")
+    >>> P.ncells, [c.tolist() for c in P.cells()], P.representatives().tolist()
+    (2, [[0, 2], [1]], [0, 1])
+    """
 
     cell_of: np.ndarray
     how: str
 
     @property
     def ncells(self) -> int:
+        """The number of cells.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> Partition(np.array([0, 1, 1, 2]), "by hand").ncells
+        3
+        """
         return int(self.cell_of.max()) + 1 if len(self.cell_of) else 0
 
     def cells(self) -> list:
-        """Point indices of each cell, in increasing order."""
+        """Return the point indices of each cell, in increasing order.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            Cell ``a``'s points.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> [c.tolist() for c in Partition(np.array([1, 0, 1, 0]), "by hand").cells()]
+        [[1, 3], [0, 2]]
+        """
         order = np.argsort(self.cell_of, kind="stable")
         bounds = np.searchsorted(self.cell_of[order], np.arange(self.ncells + 1))
         return [order[bounds[a]:bounds[a + 1]] for a in range(self.ncells)]
 
     def representatives(self) -> np.ndarray:
-        """The first point of each cell."""
+        """Return the first point of each cell.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int64``, one point index per cell.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> Partition(np.array([1, 0, 1, 0]), "by hand").representatives().tolist()
+        [1, 0]
+        """
         reps = np.full(self.ncells, -1, dtype=np.int64)
         for i in range(len(self.cell_of) - 1, -1, -1):
             reps[self.cell_of[i]] = i
         return reps
 
     def is_constant_on_cells(self, v) -> bool:
+        """Return whether ``v`` takes one value on each cell.
+
+        Parameters
+        ----------
+        v : sequence
+            One value per point, compared with ``==``.
+
+        Returns
+        -------
+        bool
+            True iff ``v[i] == v[j]`` whenever ``i`` and ``j`` share a cell.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> P = Partition(np.array([0, 1, 0]), "by hand")
+        >>> P.is_constant_on_cells([5, 7, 5]), P.is_constant_on_cells([5, 7, 6])
+        (True, False)
+        """
         reps = self.representatives()
         return all(v[i] == v[reps[self.cell_of[i]]] for i in range(len(v)))
 
@@ -315,8 +446,24 @@ def _signatures(codes, cell_of, ncodes, rows):
 
 
 def is_equitable(codes: np.ndarray, cell_of: np.ndarray) -> bool:
-    """Exact check: every point of a cell has the same number of points at each distance in each cell.
+    """Return whether a partition is equitable for a matrix of distance codes (exactly).
 
+    Equitable: every point of a cell has the same number of points at each distance in each cell.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        An ``n x n`` matrix of distance codes (:func:`distance_codes`).
+    cell_of : numpy.ndarray
+        The cell of each point.
+
+    Returns
+    -------
+    bool
+        True iff the partition is equitable.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> codes = np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]])
     >>> is_equitable(codes, np.array([0, 1, 0])), is_equitable(codes, np.array([0, 0, 1]))
@@ -361,13 +508,32 @@ MAX_REFINE = 3000
 
 
 def equitable_partition(metric: FiniteMetric, codes: DistanceCodes | None = None) -> Partition:
-    """A verified equitable partition of the metric's distance matrix (see the module docstring).
+    """Return a verified equitable partition of the metric's distance matrix (see the module docstring).
 
-    ``codes``: a :class:`DistanceCodes` (built if not given).  Automorphisms named by the metric's
-    construction are checked on every pair of points (beyond ``MAX_REFINE`` points, on a structured metric,
-    by the proof that the distance formula depends only on what each generator preserves); otherwise colour
-    refinement finds the coarsest equitable partition (up to ``MAX_REFINE`` points), checked equitable
-    exactly.  If nothing passes, every point is its own cell.
+    Automorphisms named by the metric's construction are checked on every pair of points (beyond
+    ``MAX_REFINE`` points, on a structured metric, by the proof that the distance formula depends only on
+    what each generator preserves); otherwise colour refinement finds the coarsest equitable partition (up
+    to ``MAX_REFINE`` points), checked equitable exactly.  If nothing passes, every point is its own cell.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric.
+    codes : DistanceCodes, optional
+        Its distance codes (built if not given).
+
+    Returns
+    -------
+    Partition
+        The partition and where it came from.
+
+    Examples
+    --------
+    The reflection of a path pairs its ends:
+
+    >>> from exactdp.metrics import path
+    >>> equitable_partition(path(5)).cell_of.tolist()
+    [0, 1, 2, 1, 0]
     """
     dc = codes if isinstance(codes, DistanceCodes) else DistanceCodes(metric)
     n = len(metric)
@@ -419,8 +585,35 @@ def refine_partition(dc, part: Partition, colours) -> Partition | None:
 
 
 def quotient_counts(dc: DistanceCodes, part: Partition) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(A, B, code, count)`` arrays: the number of ``b`` in cell ``B`` at distance code ``code`` from the
-    representative of cell ``A``.  ``Q[A, B] = sum count * f(values[code])`` for ``Phi_ab = f(d(a, b))``."""
+    """Return how many points of each cell lie at each distance from each cell's representative.
+
+    ``Q[A, B] = sum count * f(values[code])`` over the entries for ``(A, B)`` is the quotient of
+    ``Phi_ab = f(d(a, b))`` (ECP14 Def. 3) on an equitable partition.
+
+    Parameters
+    ----------
+    dc : DistanceCodes
+        The metric's distance codes.
+    part : Partition
+        An equitable partition of it.
+
+    Returns
+    -------
+    A, B, code, count : numpy.ndarray
+        Entry ``k``: ``count[k]`` points of cell ``B[k]`` at distance code ``code[k]`` from the
+        representative of cell ``A[k]`` (sorted by ``A``, then ``B``, then ``code``).
+
+    Examples
+    --------
+    On the path ``0 - 1 - 2`` with cells ``{0, 2}, {1}``: from point 0, cell 0 holds itself (code 0)
+    and point 2 (code 2), cell 1 holds point 1 (code 1); from point 1, both ends of cell 0 are at code 1.
+
+    >>> import numpy as np
+    >>> from exactdp.metrics import path
+    >>> out = quotient_counts(DistanceCodes(path(3)), Partition(np.array([0, 1, 0]), "by hand"))
+    >>> [a.tolist() for a in out]
+    [[0, 0, 0, 1, 1], [0, 0, 1, 0, 1], [0, 2, 1, 1, 0], [1, 1, 1, 2, 1]]
+    """
     reps = part.representatives()
     k = part.ncells
     ncodes = dc.ncodes

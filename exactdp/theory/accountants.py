@@ -62,7 +62,7 @@ __all__ = [
 
 
 class MissingInterop(ExactDPError, ImportError):
-    """dp_accounting or opendp is not installed (``pip install 'exactdp[interop]'``).
+    """The library dp_accounting or opendp is not installed (``pip install 'exactdp[interop]'``).
 
     Examples
     --------
@@ -88,12 +88,35 @@ def _q(x: float) -> fmpq:
 
 @dataclass(frozen=True)
 class DPAccountingComparison:
-    """dp_accounting's pessimistic and optimistic delta next to the exact one, at the same (float) eps.
+    """The pessimistic and optimistic delta of dp_accounting next to the exact one, at the same (float) eps.
 
     ``exact`` is the exact delta at ``eps_query`` (the exact binary value of
     the float eps dp_accounting was asked); ``pessimistic_below`` says,
     exactly, that the pessimistic float is *below* it (an estimate that was
     meant to be an upper bound is not); ``optimistic_above`` the reverse.
+
+    Parameters
+    ----------
+    times : int
+        The number of compositions.
+    eps_query : fmpq
+        The exact value of the float eps asked.
+    exact : exact number
+        The exact delta there.
+    pessimistic, optimistic : float
+        dp_accounting's two estimates.
+    pessimistic_below, optimistic_above : bool
+        The exact comparisons of the floats with ``exact``.
+    seconds_exact, seconds_dp_accounting : float
+        Wall-clock times.
+
+    Examples
+    --------
+    Built by :func:`compare_dp_accounting`; by hand here (no dp_accounting needed):
+
+    >>> c = DPAccountingComparison(2, fmpq(1, 2), fmpq(1, 4), 0.25, 0.2, False, False, 0.01, 0.02)
+    >>> c.to_json()["pessimistic_minus_exact"], c.to_json()["delta_exact"]
+    ('0', '1/4')
     """
 
     times: int
@@ -107,7 +130,22 @@ class DPAccountingComparison:
     seconds_dp_accounting: float
 
     def to_json(self) -> dict:
-        """Exact text and the floats' exact values (``repr`` of the float as well)."""
+        """Return the comparison as exact text, with the floats' ``repr`` and the difference exactly.
+
+        Returns
+        -------
+        dict
+            ``delta_exact``, ``pessimistic``, ``optimistic``, ``pessimistic_minus_exact`` (exact and
+            approximate), the two verdicts and the times.
+
+        Examples
+        --------
+        The float ``0.1`` is not ``1/10``: its exact binary value is above by ``2^-55 / 5``.
+
+        >>> c = DPAccountingComparison(1, fmpq(1), fmpq(1, 10), 0.1, 0.1, False, True, 0.0, 0.0)
+        >>> c.to_json()["pessimistic_minus_exact"]
+        '1/180143985094819840'
+        """
         return {"times": self.times, "eps_query": str(self.eps_query), "delta_exact": exact_str(self.exact),
                 "delta_exact_approx": decimal_enclosure(self.exact, 17)[1],
                 "pessimistic": repr(self.pessimistic), "optimistic": repr(self.optimistic),
@@ -144,7 +182,7 @@ def _log_pmf(row, outputs) -> dict:
 
 def compare_dp_accounting(mech: Mechanism, neighbours: Any, *, times: int, eps: Any,
                           value_discretization_interval: float = 1e-4) -> DPAccountingComparison:
-    """dp_accounting's PLD answer for ``times``-fold ``mech`` at ``eps`` against the exact ``delta``.
+    """Compare the PLD answer of dp_accounting for ``times``-fold ``mech`` at ``eps`` with the exact ``delta``.
 
     Parameters
     ----------
@@ -183,7 +221,7 @@ def compare_dp_accounting(mech: Mechanism, neighbours: Any, *, times: int, eps: 
 
 def compare_plan_dp_accounting(plan: list, neighbours: Any, *, eps: Any,
                                value_discretization_interval: float = 1e-4) -> DPAccountingComparison:
-    """dp_accounting's answer for a composition plan (as :func:`~exactdp.theory.audit.audit` reads it) against the exact one.
+    """Compare the answer of dp_accounting for a composition plan (as :func:`~exactdp.theory.audit.audit` reads it).
 
     Per ordered neighbouring pair, each entry's PLD (``from_two_probability_mass_functions``) is
     self-composed ``times`` times and the entries are composed (``compose``); the delta at the float
@@ -254,7 +292,33 @@ def compare_plan_dp_accounting(plan: list, neighbours: Any, *, eps: Any,
 
 @dataclass(frozen=True)
 class OpenDPCheck:
-    """OpenDP's reported privacy at ``d_in`` next to the exact value of the finite mechanism (see the module)."""
+    """OpenDP's reported privacy at ``d_in`` next to the exact value of the finite mechanism (see the module).
+
+    Parameters
+    ----------
+    measurement : str
+        The OpenDP constructor and its privacy measure.
+    scale : fmpq
+        The noise scale, exactly.
+    d_in : int
+        The input distance.
+    reported : float
+        OpenDP's privacy at ``d_in``.
+    exact : exact number or list
+        The exact value (or, for zCDP, Renyi divergences per order).
+    holds : bool
+        Whether the report is a valid bound, decided exactly.
+    what : str
+        What was compared, in words.
+
+    Examples
+    --------
+    Built by :func:`check_opendp_laplace` and :func:`check_opendp_gaussian`; by hand here:
+
+    >>> c = OpenDPCheck("make_laplace", fmpq(2), 1, 0.5, fmpq(1, 2), True, "eps")
+    >>> c.to_json()["reported_exact"], c.to_json()["holds"]
+    ('1/2', True)
+    """
 
     measurement: str
     scale: fmpq
@@ -265,7 +329,19 @@ class OpenDPCheck:
     what: str
 
     def to_json(self) -> dict:
-        """Exact text of the comparison."""
+        """Return the comparison as exact text (the float also at its exact binary value).
+
+        Returns
+        -------
+        dict
+            ``measurement``, ``scale``, ``d_in``, ``reported``, ``reported_exact``, ``exact``, ``holds``,
+            ``compared``.
+
+        Examples
+        --------
+        >>> OpenDPCheck("make_laplace", fmpq(2), 1, 0.1, fmpq(1, 10), True, "eps").to_json()["reported_exact"]
+        '3602879701896397/36028797018963968'
+        """
         return {"measurement": self.measurement, "scale": str(self.scale), "d_in": self.d_in,
                 "reported": repr(self.reported), "reported_exact": str(_q(self.reported)),
                 "exact": ([[a, "D_alpha in [{}, {}]".format(*d.enclosure(12))] for a, d in self.exact]

@@ -36,10 +36,41 @@ __all__ = ["min_max_expected_error"]
 
 
 def min_max_expected_error(metric: FiniteMetric, t: Any, delta: Any) -> tuple[Any, list, Any]:
-    """The exact minimum of ``max_d E[rho(Y_d, d)]`` over (eps, delta)-DP ``Y`` (all pairs), ``t = e^eps``.
+    """Return the exact minimum of ``max_d E[rho(Y_d, d)]`` over (eps, delta)-DP ``Y`` (HLM15 (13)-(14)).
 
-    Returns ``(value, rows, solution)``: the optimum (exact rational), an
-    optimal mechanism's rows and the verified :class:`~exactdp.exact.lp.LPSolution`.
+    The privacy condition (14) binds all pairs ``d, d'`` of the space, as in HLM15 Section 6.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The space ``D`` (inputs and outputs), with rational distances.
+    t : rational
+        ``e^eps >= 1``.
+    delta : rational
+        ``0 <= delta <= 1``.
+
+    Returns
+    -------
+    value : fmpq
+        The optimum.
+    rows : list of list of fmpq
+        The rows ``Y_d`` of an optimal mechanism.
+    solution : LPSolution
+        The verified LP solution (:class:`~exactdp.exact.lp.LPSolution`).
+
+    Raises
+    ------
+    InvalidInput
+        If ``t < 1`` or ``delta`` is outside ``[0, 1]``, or a distance is not rational.
+
+    Examples
+    --------
+    On two points at distance 1 with ``eps = 0`` and ``delta = 0`` both rows are equal, so one of the
+    two errors ``1 - Y(d)`` is at least ``1/2``; ``delta = 1`` lifts the constraint and the error is 0.
+
+    >>> from exactdp.metrics import discrete
+    >>> min_max_expected_error(discrete(2), 1, 0)[0], min_max_expected_error(discrete(2), 1, 1)[0]
+    (1/2, 0)
     """
     t, delta = to_rational(t, what="e^eps"), to_rational(delta, what="delta")
     if t < 1:

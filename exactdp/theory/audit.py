@@ -55,6 +55,37 @@ class AuditResult:
     ``-slack``), ``pair`` the ordered pair of inputs attaining it, and
     ``eps_exact`` the exact smallest eps at the claimed delta (text) and
     ``eps_exact_approx`` its decimal enclosure.
+
+    Parameters
+    ----------
+    eps : str
+        The claimed eps, as text.
+    delta : exact number
+        The claimed delta.
+    delta_exact : exact number
+        The smallest delta at ``eps``.
+    slack : exact number
+        ``delta - delta_exact``.
+    holds : bool
+        ``slack >= 0``.
+    pair : tuple or None
+        The ordered pair attaining ``delta_exact``.
+    eps_exact : str
+        The smallest eps at ``delta``, as text.
+    plan : tuple
+        ``(mechanism name, times)`` per entry.
+    eps_exact_approx : tuple of str, optional
+        A decimal enclosure of ``eps_exact``.
+
+    Examples
+    --------
+    Twice randomized response with ``p = 1/4``: at ``eps = 0`` the rows ``(9, 3, 3, 1)/16`` and
+    ``(1, 3, 3, 9)/16`` are at total variation ``1/2``.
+
+    >>> from exactdp.mechanisms import randomized_response
+    >>> r = audit([(randomized_response(2, p="1/4"), 2)], [("0", "1")], eps="0", delta="1/4")
+    >>> r.holds, r.delta_exact, r.slack
+    (False, 1/2, -1/4)
     """
 
     eps: str
@@ -68,7 +99,20 @@ class AuditResult:
     eps_exact_approx: tuple = ("", "")
 
     def to_json(self) -> dict:
-        """Exact text of every field (``holds`` a bool)."""
+        """Return every field as exact text (``holds`` a bool, with the verdict in words).
+
+        Returns
+        -------
+        dict
+            The fields, ``verdict`` (``"holds"`` or ``"violated"``) and the plan.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import randomized_response
+        >>> r = audit([(randomized_response(2, p="1/4"), 2)], [("0", "1")], eps="0", delta="1/2")
+        >>> {k: r.to_json()[k] for k in ("delta_exact", "slack", "verdict", "eps_exact_at_delta")}
+        {'delta_exact': '1/2', 'slack': '0', 'verdict': 'holds', 'eps_exact_at_delta': '0'}
+        """
         return {"eps": self.eps, "delta": exact_str(self.delta), "delta_exact": exact_str(self.delta_exact),
                 "slack": exact_str(self.slack), "holds": self.holds,
                 "verdict": "holds" if self.holds else "violated",

@@ -97,7 +97,25 @@ class _Power:
 
 
 class PLD(_Power):
-    """Exact privacy-loss distribution: ``masses`` maps ratio ``r > 0`` to its P-mass; ``inf`` the mass at r = inf."""
+    """Exact privacy-loss distribution of an ordered pair with rational entries.
+
+    Parameters
+    ----------
+    masses : dict
+        Each ratio ``r = P(y)/Q(y) > 0`` (an ``fmpq``) -> its P-mass ``P({y : P(y)/Q(y) = r})``.
+    inf : fmpq
+        The P-mass where ``Q(y) = 0`` (ratio infinity).
+
+    Examples
+    --------
+    Randomized response keeping the input with probability ``3/4``, and its twofold composition:
+
+    >>> from flint import fmpq
+    >>> L = PLD({fmpq(3): fmpq(3, 4), fmpq(1, 3): fmpq(1, 4)}, fmpq(0))
+    >>> L2 = L.power(2)
+    >>> sorted(L2.masses.items()), L2.inf
+    ([(1/9, 1/16), (1, 3/8), (9, 9/16)], 0)
+    """
 
     __slots__ = ("inf", "masses")
 
@@ -106,6 +124,19 @@ class PLD(_Power):
         self.inf = inf
 
     def key(self) -> tuple:
+        """Return a hashable key: equal keys mean equal distributions.
+
+        Returns
+        -------
+        tuple
+            The sorted ``(ratio, mass)`` items and the mass at infinity.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> PLD({fmpq(3): fmpq(1)}, fmpq(0)).key()
+        (((3, 1),), 0)
+        """
         return (tuple(sorted(self.masses.items())), self.inf)
 
     def __mul__(self, other: PLD) -> PLD:
@@ -120,12 +151,42 @@ class PLD(_Power):
         return PLD(out, 1 - finite)
 
     def delta(self, t):
-        """``delta(t) = m_inf + sum_{r > t} m_r (1 - t/r)`` for an exact rational ``t >= 1``."""
+        """Return ``delta(t) = m_inf + sum_{r > t} m_r (1 - t/r)`` for an exact rational ``t = e^eps >= 1``.
+
+        Parameters
+        ----------
+        t : rational
+            ``e^eps``.
+
+        Returns
+        -------
+        fmpq
+            The smallest ``delta`` for which the pair is ``(eps, delta)``-indistinguishable in this order.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> L = PLD({fmpq(3): fmpq(3, 4), fmpq(1, 3): fmpq(1, 4)}, fmpq(0))
+        >>> L.delta(1), L.delta(2), L.delta(3)      # 3/4 (1 - 1/3), 3/4 (1 - 2/3), 0
+        (1/2, 1/4, 0)
+        """
         t = fmpq(t)
         return self.inf + sum((m * (1 - t / r) for r, m in self.masses.items() if r > t), fmpq(0))
 
     def columns(self) -> list[tuple[Any, Any]]:
-        """``(P-mass, Q-mass)`` per loss value, for :func:`~exactdp.theory.profile.pair_function`."""
+        """Return the ``(P-mass, Q-mass)`` per loss value, for :func:`~exactdp.theory.profile.pair_function`.
+
+        Returns
+        -------
+        list of tuple
+            ``(m, m / r)`` per ratio ``r``, and ``(m_inf, 0)`` if there is mass at infinity.
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> PLD({fmpq(3): fmpq(3, 4)}, fmpq(1, 4)).columns()
+        [(3/4, 1/4), (1/4, 0)]
+        """
         cols = [(m, m / r) for r, m in self.masses.items()]
         if self.inf:
             cols.append((self.inf, fmpq(0)))
@@ -162,10 +223,10 @@ class ExpPLD(_Power):
         inf = dp - (self.den_p - self.inf) * (other.den_p - other.inf)
         return ExpPLD(self.dom, out, inf, dp, self.den_q * other.den_q)
 
-    def columns(self):
-        """``(P-mass, Q-mass, ratio)`` per loss value, as exact kernel values."""
+    def columns(self) -> list[tuple]:
+        """``(P-mass, Q-mass, ratio)`` per loss value, as exact kernel values (the infinite one without a ratio)."""
         dom = self.dom
-        cols = [(dom.quotient(p, self.den_p), dom.quotient(q, self.den_q), dom.to_exp(r))
+        cols: list[tuple] = [(dom.quotient(p, self.den_p), dom.quotient(q, self.den_q), dom.to_exp(r))
                 for r, p, q in self.masses.values()]
         if not self.inf.is_zero():
             cols.append((dom.quotient(self.inf, self.den_p), fmpq(0)))
@@ -187,13 +248,26 @@ def check_composition_cost(support: int, k: int) -> None:
     least ``(j + 1)^2`` products.  Above that the run is refused before any work; below it each product is
     still checked (:data:`MAX_PRODUCTS`).
 
+    Parameters
+    ----------
+    support : int
+        The number of distinct loss values of the pair's PLD.
+    k : int
+        The number of repetitions.
+
+    Raises
+    ------
+    InputTooLarge
+        If the last squaring needs more than :data:`MAX_PRODUCTS` products.
+
     Examples
     --------
     >>> check_composition_cost(2, 1000)
     >>> check_composition_cost(2, 100_000)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: composition: K = 100,000 repetitions of a pair with 2 distinct loss values need at least 50,001 x 50,001 = 2,500,100,001 exact products in the last squaring; the limit is 300,000 (K <= 1,093 here)
+    exactdp.errors.InputTooLarge: composition: K = 100,000 repetitions of a pair with 2 distinct loss values need at
+    least 50,001 x 50,001 = 2,500,100,001 exact products in the last squaring; the limit is 300,000 (K <= 1,093 here)
     """
     if support < 2:
         return
@@ -211,12 +285,28 @@ def _check_support(out: dict) -> None:
 
 
 def privacy_loss_distribution(mech: Mechanism, x: str, x_prime: str) -> PLD:
-    """The exact PLD of the ordered pair ``(x, x')``.
+    """Return the exact privacy-loss distribution of the ordered pair ``(x, x')``.
 
-    A :class:`PLD` (ratio -> mass) for rational entries; an :class:`ExpPLD`
-    (canonical ratio keys, masses over one denominator per row) for
-    transcendental ones.
+    Parameters
+    ----------
+    mech : Mechanism
+        Rational or transcendental entries (a symbolic alpha must be fixed first).
+    x, x_prime : str
+        Two inputs of the mechanism; the loss is that of outputs drawn from row ``x``.
 
+    Returns
+    -------
+    PLD or ExpPLD
+        A :class:`PLD` (ratio -> mass) for rational entries; an :class:`ExpPLD`
+        (canonical ratio keys, masses over one denominator per row) for transcendental ones.
+
+    Raises
+    ------
+    InvalidInput
+        If ``x`` or ``x_prime`` is not an input, or the mechanism is symbolic.
+
+    Examples
+    --------
     >>> from exactdp.mechanisms import randomized_response
     >>> L = privacy_loss_distribution(randomized_response(2, p="1/4"), "0", "1")
     >>> sorted(L.masses.items()), L.inf
@@ -361,33 +451,97 @@ def kov_delta(r: Any, k: int, i: int) -> Any:
     ``r`` may also be transcendental (``e^eps0`` for rational ``eps0``, an
     :class:`~exactdp.exact.expo.ExpFrac`); the sum is then exact in that field.
 
-    >>> kov_delta(3, 2, 1)
-    1/2
+    Parameters
+    ----------
+    r : rational or ExpFrac
+        ``e^eps0 >= 1``.
+    k : int
+        The number of compositions.
+    i : int
+        The index of the level ``eps = (k - 2i) eps0``, ``0 <= i <= k/2``.
+
+    Returns
+    -------
+    fmpq or ExpFrac
+        ``delta_i``, simplified.
+
+    Examples
+    --------
+    Two uses of randomized response with ``r = 3`` at ``eps = 0``: the rows ``(9, 3, 3, 1)/16`` and
+    ``(1, 3, 3, 9)/16`` are at total variation ``(9 - 1)/16 = 1/2``.
+
+    >>> kov_delta(3, 2, 1), kov_delta(3, 2, 0)
+    (1/2, 0)
     """
     r = r if isinstance(r, ExpFrac) else fmpq(r)
     tot = fmpq(0)
     c = 1
-    for l in range(i):
-        tot += c * (r ** (k - l) - r ** (k - 2 * i + l))
-        c = c * (k - l) // (l + 1)
+    for j in range(i):  # the paper's summation index l
+        tot += c * (r ** (k - j) - r ** (k - 2 * i + j))
+        c = c * (k - j) // (j + 1)
     return simplify(tot / (1 + r) ** k)
 
 
 def basic_composition(k: int, eps_str: str, delta: Any) -> tuple[str, fmpq]:
-    """Basic composition (Dwork et al.): ``k`` uses of ``(eps, delta)`` are ``(k eps, k delta)``-DP.
+    """Return the basic composition bound (Dwork et al.): ``k`` uses of ``(eps, delta)`` are ``(k eps, k delta)``-DP.
 
-    Returns the bound's ``(eps, delta)`` as exact text and value.
+    Parameters
+    ----------
+    k : int
+        The number of uses.
+    eps_str : str
+        ``eps`` as exact text.
+    delta : rational
+        The ``delta`` of one use.
+
+    Returns
+    -------
+    eps : str
+        ``k eps`` as exact text.
+    delta : fmpq
+        ``k delta``.
+
+    Examples
+    --------
+    >>> basic_composition(3, "log(2)", "1/100")
+    ('3*(log(2))', 3/100)
     """
     return (f"{k}*({eps_str})", k * fmpq(delta))
 
 
 def advanced_composition(k: int, eps: Any, delta: Any, delta_prime: Any) -> tuple[Any, Any, Any]:
-    """Advanced composition (Dwork-Rothblum-Vadhan 2010): ``k`` uses of ``(eps, delta)`` are
-    ``(eps', k delta + delta')``-DP with ``eps' = sqrt(2 k log(1/delta')) eps + k eps (e^eps - 1)``.
+    """Return the advanced composition bound (Dwork-Rothblum-Vadhan 2010), ``e^(eps')`` bracketed.
 
-    ``eps`` is given as an arb-valued function of the precision (it is a
-    logarithm); returns rational ``(t_lo, t_hi)`` bracketing ``e^(eps')`` and
-    the exact ``k delta + delta'``.
+    ``k`` uses of ``(eps, delta)`` are ``(eps', k delta + delta')``-DP with
+    ``eps' = sqrt(2 k log(1/delta')) eps + k eps (e^eps - 1)``.
+
+    Parameters
+    ----------
+    k : int
+        The number of uses.
+    eps : callable
+        Returns ``eps`` as an arb (it is a logarithm), evaluated at 200 bits.
+    delta : rational
+        The ``delta`` of one use.
+    delta_prime : rational
+        The slack ``delta'`` of the bound, ``0 < delta' <= 1``.
+
+    Returns
+    -------
+    t_lo, t_hi : fmpq
+        Rationals on the grid ``10^-12`` with ``t_lo <= e^(eps') <= t_hi``.
+    delta : fmpq
+        ``k delta + delta'``, exactly.
+
+    Examples
+    --------
+    With ``delta' = 1`` the square root vanishes: two uses of ``eps = log(2)`` give
+    ``eps' = 2 log(2) (2 - 1)``, so ``e^(eps') = 4``.
+
+    >>> from flint import arb, fmpq
+    >>> lo, hi, d = advanced_composition(2, lambda: arb(2).log(), "1/100", 1)
+    >>> lo <= 4 <= hi, hi - lo <= fmpq(2, 10**12), d
+    (True, True, 51/50)
     """
     dp = fmpq(delta_prime)
     with ctx.workprec(200):

@@ -96,6 +96,7 @@ def _no_extension(base, ca, claim, e) -> Certificate[ExtensionEvidence]:
 def _combine(holds_a, disagree, holds_c, binding):
     """The verdict of parts (a), (b), (c) together, and the witness of the first part that fails."""
     verdicts = [holds_a, disagree is None, holds_c]
+    holds: Any
     if any(v is False for v in verdicts):
         holds = False
     elif any(v is UNDECIDED for v in verdicts):

@@ -53,14 +53,70 @@ __all__ = ["SlackLP", "best_extension_bracket", "extension_slack_lp"]
 
 
 class SlackLP:
-    """``sigma*(t)``, the verified solution, and the optimal extension when ``sigma* = 0``."""
+    """The result of :func:`extension_slack_lp`: ``sigma*(t)``, its verified LP solution, and an extension.
+
+    Parameters
+    ----------
+    t : fmpq
+        ``e^eps'``.
+    value : fmpq
+        ``sigma*(t) >= 0``; 0 iff some extension is ``log t``-private.
+    mechanism : Mechanism or None
+        An optimal extension when ``value == 0``, else ``None``.
+    solution : LPSolution
+        The verified LP solution (its dual certifies ``value > 0``).
+
+    Examples
+    --------
+    >>> from exactdp import Mechanism
+    >>> from exactdp.metrics import path
+    >>> Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["8/9", "1/9"], ["1/9", "8/9"]])
+    >>> s = extension_slack_lp(Ah, path(4), ["0", "3"], 4)
+    >>> s.t, s.value, s.mechanism.inputs
+    (4, 0, ('0', '1', '2', '3'))
+    """
 
     def __init__(self, t, value, mechanism, solution):
         self.t, self.value, self.mechanism, self.solution = t, value, mechanism, solution
 
 
 def extension_slack_lp(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None, t: Any) -> SlackLP:
-    """``sigma*(t)``: 0 iff some extension of ``mech_on_H`` is ``log t``-private on ``metric`` (exact LP)."""
+    """Return ``sigma*(t)``: 0 iff some extension of ``mech_on_H`` is ``log t``-private on ``metric`` (exact LP).
+
+    Parameters
+    ----------
+    mech_on_H : Mechanism
+        The mechanism on the subset ``H``, rational entries.
+    metric : FiniteMetric
+        The whole space, integer distances.
+    H : sequence of str or None
+        The subset (``None``: the mechanism's inputs).
+    t : rational
+        ``e^eps' >= 1``.
+
+    Returns
+    -------
+    SlackLP
+        ``sigma*(t)``, the verified solution, and the optimal extension when ``sigma* = 0``.
+
+    Raises
+    ------
+    InvalidInput
+        If ``t < 1`` or ``H`` is not a subset of the points.
+    UnsupportedRegime
+        If the mechanism is not rational or a distance is not an integer.
+
+    Examples
+    --------
+    ``8/9, 1/9`` at distance 3 is tight for ``eps = log 2``; an ``eps``-private extension would have
+    column ``a`` equal to ``8/9, 4/9, 2/9, 1/9``, whose row 1 sums to ``6/9``, so none exists:
+
+    >>> from exactdp import Mechanism
+    >>> from exactdp.metrics import path
+    >>> Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["8/9", "1/9"], ["1/9", "8/9"]])
+    >>> extension_slack_lp(Ah, path(4), ["0", "3"], 2).value > 0
+    True
+    """
     H = _check_subset(mech_on_H, metric, H)
     if mech_on_H.regime != "rational":
         raise UnsupportedRegime("extension LP: the mechanism on H must have rational entries")
@@ -115,6 +171,52 @@ def best_extension_bracket(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequen
     The level must be rational (``alpha`` rational): the search runs over
     rational ``t`` in ``[1, 1/alpha^2]``; ``t = 1/alpha^2`` (BCSZ18's ``2 eps``)
     always works when ``Â`` is eps-private on ``H``.
+
+    Parameters
+    ----------
+    mech_on_H : Mechanism
+        The mechanism on the subset ``H``, rational entries, eps-private there.
+    metric : FiniteMetric
+        The whole space, integer distances.
+    H : sequence of str, optional
+        The subset (default: the mechanism's inputs).
+    eps : str or exact number, optional
+        The level of ``mech_on_H``; or give ``alpha`` or ``level``.
+    alpha : str or exact number, optional
+        ``e^-eps``, rational.
+    level : Level, optional
+        The level itself.
+    rel_width : str or rational, optional
+        Stop when ``(t_upper - t_lower) <= rel_width * t_lower``.
+    max_steps : int, optional
+        The most exact LPs solved.
+
+    Returns
+    -------
+    Certificate
+        Kind ``best_extension``: ``t_lower`` (``sigma* > 0``, dual-certified) and ``t_upper`` (an
+        extension), and ``eps'/eps`` enclosed at both ends.
+
+    Raises
+    ------
+    UnsupportedRegime
+        If ``alpha`` is not rational.
+    InvalidInput
+        If not even ``2 eps`` works (the mechanism is not eps-private on ``H``).
+
+    Examples
+    --------
+    For the mechanism below the symmetric extension ``(x, 1 - x), (1 - x, x)`` exists iff
+    ``t^2 + t - 9 >= 0``, so ``t' = (sqrt(37) - 1)/2`` and ``eps'/eps = log2(t') = 1.3459...``:
+
+    >>> from exactdp import Mechanism
+    >>> from exactdp.metrics import path
+    >>> Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["8/9", "1/9"], ["1/9", "8/9"]])
+    >>> c = best_extension_bracket(Ah, path(4), ["0", "3"], alpha="1/2")
+    >>> from flint import fmpq
+    >>> lo, hi = fmpq(c.evidence.t_lower), fmpq(c.evidence.t_upper)
+    >>> lo * lo + lo - 9 < 0 < hi * hi + hi - 9, hi - lo <= lo / 256
+    (True, True)
     """
     lev = resolve_level(eps, alpha, level)
     if lev.regime != "rational" or lev.D != 1:
@@ -164,4 +266,5 @@ def _bracket_cert(lev, lo, hi, steps, mech_on_H, metric, H):
         factor_upper=_ratio_enclosure(hi.t, lev), mechanism=mechanism_data(hi.mechanism))
     claim = (f"the smallest eps' of any extension of {mech_on_H.name} from |H| = {len(H)} points to the "
              f"{metric.description}, against 2 eps, eps = {lev.eps_str()}")
-    return Certificate("best_extension", True, Method.EXACT_LP, claim, ev, note=f"{steps} exact LPs; {hi.solution.method}")
+    return Certificate("best_extension", True, Method.EXACT_LP, claim, ev,
+                       note=f"{steps} exact LPs; {hi.solution.method}")

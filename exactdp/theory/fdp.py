@@ -111,6 +111,15 @@ class TradeOff:
     ``pairs`` names, per vertex, an ordered pair of inputs whose trade-off
     function passes through it (``None`` for a bare :func:`tradeoff`).
 
+    Parameters
+    ----------
+    points : tuple
+        The vertices ``(a, f(a))``, increasing ``a`` from 0 to 1.
+    pairs : tuple, optional
+        Per vertex, an ordered pair of input labels through it (or ``None``).
+    relation : str, optional
+        The neighbour relation, in words.
+
     Examples
     --------
     >>> f = tradeoff(["1/2", "1/2"], ["1/4", "3/4"])
@@ -137,25 +146,55 @@ class TradeOff:
         return pts[-1][1]
 
     def inverse(self) -> TradeOff:
-        """``f^-1(b) = inf {a : f(a) <= b}``, the trade-off function of the swapped pair (DRS22 Sec. 2).
+        """Return ``f^-1(b) = inf {a : f(a) <= b}``, the trade-off function of the swapped pair (DRS22 Sec. 2).
 
         Returns
         -------
         TradeOff
             The reflection of the graph in the diagonal (vertices ``(f(a), a)``),
             with a vertical part at ``b = 0`` closed off at ``(0, 1)``.
+
+        Examples
+        --------
+        >>> f = tradeoff(["1/2", "1/2"], ["1/4", "3/4"])
+        >>> [(str(a), str(b)) for a, b in f.inverse().points]
+        [('0', '1'), ('1/4', '1/2'), ('1', '0')]
         """
         pts = [(b, a) for a, b in self.points][::-1]
         return TradeOff(tuple(lower_hull([(ZERO, ONE), *pts, (ONE, ZERO)])))
 
     def symmetric(self) -> bool:
-        """Whether ``f = f^-1`` (vertex lists compared exactly)."""
+        """Return whether ``f = f^-1`` (vertex lists compared exactly).
+
+        Returns
+        -------
+        bool
+            True iff the graph is symmetric in the diagonal.
+
+        Examples
+        --------
+        Randomized response is symmetric; the pair above is not.
+
+        >>> tradeoff(["3/4", "1/4"], ["1/4", "3/4"]).symmetric(), tradeoff(["1/2", "1/2"], ["1/4", "3/4"]).symmetric()
+        (True, False)
+        """
         g = self.inverse().points
         f = lower_hull(list(self.points))
         return len(f) == len(g) and all(sign(u[0] - v[0]) == 0 and sign(u[1] - v[1]) == 0 for u, v in zip(f, g, strict=True))
 
     def to_json(self) -> dict:
-        """Exact text of every vertex (and the pair through it)."""
+        """Return the exact text of every vertex (and the pair through it, and the relation, when known).
+
+        Returns
+        -------
+        dict
+            ``{"points": [[a, f(a)], ...]}``, with ``pairs`` and ``relation`` when set.
+
+        Examples
+        --------
+        >>> tradeoff(["3/4", "1/4"], ["1/4", "3/4"]).to_json()
+        {'points': [['0', '1'], ['1/4', '1/4'], ['1', '0']]}
+        """
         out: dict = {"points": [[exact_str(a), exact_str(b)] for a, b in self.points]}
         if self.pairs:
             out["pairs"] = [list(p) if p is not None else None for p in self.pairs]
@@ -171,6 +210,29 @@ class GDPBracket:
     ``exact`` says ``lo = hi = mu*`` (only ``mu* = 0``, i.e. ``f(a) = 1 - a``);
     ``vertex`` is the vertex ``(a_i, f(a_i))`` attaining the maximum, with the
     reason when no finite ``mu`` exists.
+
+    Parameters
+    ----------
+    lo : fmpq
+        A lower bound on ``mu*``.
+    hi : fmpq or None
+        An upper bound, ``None`` when no finite ``mu`` works.
+    exact : bool
+        ``lo = hi = mu*``.
+    vertex : tuple or None
+        The vertex attaining the maximum.
+    reason : str, optional
+        Why no finite ``mu`` exists.
+
+    Examples
+    --------
+    Randomized response keeping its input with probability ``3/4`` has its vertex at ``(1/4, 1/4)``, where
+    ``G_mu(1/4) = 1/4`` gives ``mu* = 2 Phi^-1(3/4) = 1.3489...``:
+
+    >>> from statistics import NormalDist
+    >>> b = gaussian_mu(tradeoff(["3/4", "1/4"], ["1/4", "3/4"]))
+    >>> float(b.lo) < 2 * NormalDist().inv_cdf(0.75) < float(b.hi), b.hi - b.lo <= fmpq(1, 1000), b.exact
+    (True, True, False)
     """
 
     lo: fmpq
@@ -180,7 +242,25 @@ class GDPBracket:
     reason: str = ""
 
     def enclosure(self, digits: int = 6) -> tuple[str, str]:
-        """Decimal strings ``lo' <= lo <= hi <= hi'`` rounded outward."""
+        """Return decimal strings ``lo' <= lo <= hi <= hi'`` rounded outward.
+
+        Parameters
+        ----------
+        digits : int, optional
+            Significant digits.
+
+        Returns
+        -------
+        tuple of str
+            ``(lo', hi')``; ``("inf", "inf")`` when no finite ``mu`` exists.
+
+        Examples
+        --------
+        >>> gaussian_mu(tradeoff(["3/4", "1/4"], ["1/4", "3/4"])).enclosure(3)
+        ('1.34', '1.35')
+        >>> gaussian_mu(tradeoff(["1", "0"], ["0", "1"])).enclosure()
+        ('inf', 'inf')
+        """
         from ..exact.decide import decimal_enclosure
 
         if self.hi is None:
@@ -190,7 +270,20 @@ class GDPBracket:
         return (lo, hi)
 
     def to_json(self) -> dict:
-        """Exact text of the bracket."""
+        """Return the exact text of the bracket.
+
+        Returns
+        -------
+        dict
+            ``mu_lo``, ``mu_hi``, ``exact``, ``vertex`` (and ``reason`` when set).
+
+        Examples
+        --------
+        Identical rows are perfectly private: ``f(a) = 1 - a`` and ``mu* = 0`` exactly.
+
+        >>> gaussian_mu(tradeoff(["1/2", "1/2"], ["1/2", "1/2"])).to_json()
+        {'mu_lo': '0', 'mu_hi': '0', 'exact': True, 'vertex': None}
+        """
         return {"mu_lo": str(self.lo), "mu_hi": None if self.hi is None else str(self.hi), "exact": self.exact,
                 "vertex": None if self.vertex is None else [exact_str(v) for v in self.vertex],
                 **({"reason": self.reason} if self.reason else {})}

@@ -62,7 +62,36 @@ def _prior(prior, mech):
 
 
 def optimal_remap(mech: Mechanism, prior: Any) -> dict:
-    """Output -> guessed input maximising ``pi_y h_yz`` (binary gain; ties to the first input)."""
+    """Return the optimal deterministic remap for the binary gain: each output -> the input maximising ``pi_y h_yz``.
+
+    Ties go to the first input.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism ``H``.
+    prior : list or dict
+        Exact probabilities over its inputs.
+
+    Returns
+    -------
+    dict
+        Output label -> input label.
+
+    Raises
+    ------
+    InvalidInput
+        If the prior is not a probability distribution over the inputs.
+
+    Examples
+    --------
+    With a skewed prior, guessing ``a`` is best whatever the answer (``9/40 > 3/40`` for output ``b``):
+
+    >>> from exactdp.mechanisms import randomized_response
+    >>> R = randomized_response(["a", "b"], p="1/4")
+    >>> optimal_remap(R, ["1/2", "1/2"]), optimal_remap(R, ["9/10", "1/10"])
+    ({'a': 'a', 'b': 'b'}, {'a': 'a', 'b': 'a'})
+    """
     p = _prior(prior, mech)
     out = {}
     for j, z in enumerate(mech.outputs):
@@ -75,7 +104,29 @@ def optimal_remap(mech: Mechanism, prior: Any) -> dict:
 
 
 def utility(mech: Mechanism, prior: Any, remap: dict) -> Any:
-    """ECP14 (3): ``sum_y pi_y (HR)_yy`` for a deterministic remap (output -> input label)."""
+    """Return the utility ECP14 (3), ``sum_y pi_y (HR)_yy``, for a deterministic remap, exactly.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism ``H``.
+    prior : list or dict
+        Exact probabilities over its inputs.
+    remap : dict
+        Output label -> input label.
+
+    Returns
+    -------
+    fmpq or exact number
+        The probability that the remapped answer is the true input.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> R = randomized_response(["a", "b"], p="1/4")
+    >>> utility(R, ["9/10", "1/10"], {"a": "a", "b": "b"})       # 9/10 * 3/4 + 1/10 * 3/4
+    3/4
+    """
     p = _prior(prior, mech)
     total = fmpq(0)
     for i, y in enumerate(mech.inputs):
@@ -86,11 +137,49 @@ def utility(mech: Mechanism, prior: Any, remap: dict) -> Any:
 
 
 def max_utility(mech: Mechanism, prior: Any) -> Any:
-    """``sum_z max_y pi_y h_yz``: the utility with an optimal remap."""
+    """Return ``sum_z max_y pi_y h_yz``, the utility with an optimal remap (:func:`optimal_remap`).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism ``H``.
+    prior : list or dict
+        Exact probabilities over its inputs.
+
+    Returns
+    -------
+    fmpq or exact number
+        The maximal utility.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> R = randomized_response(["a", "b"], p="1/4")
+    >>> max_utility(R, ["9/10", "1/10"])             # always guess a
+    9/10
+    """
     return utility(mech, prior, optimal_remap(mech, prior))
 
 
 def log2_str(v: Any) -> str:
+    """Return ``log2(v)`` as exact text (``"0"`` for ``v = 1``).
+
+    Parameters
+    ----------
+    v : exact number
+        A positive value.
+
+    Returns
+    -------
+    str
+        ``"log2(...)"`` or ``"0"``.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> log2_str(fmpq(3, 2)), log2_str(fmpq(1))
+    ('log2(3/2)', '0')
+    """
     return "0" if v == 1 else f"log2({exact_str(v)})"
 
 
@@ -138,8 +227,30 @@ def leakage(mech: Mechanism, prior: Any) -> Certificate[LeakageEvidence]:
 
 
 def theorem3_bound(values: int, individuals: int, e_eps: Any) -> Any:
-    """ECP14 Thm 3: ``u * log2(|V| e^eps / (|V| - 1 + e^eps))``; returns the exact ratio inside the log2,
-    raised to the power ``u`` (so the bound is ``log2`` of the result)."""
+    """Return ECP14 Thm 3's leakage bound ``u log2(|V| e^eps / (|V| - 1 + e^eps))`` as the number inside ``log2``.
+
+    That is ``(|V| e^eps / (|V| - 1 + e^eps))^u``, so the bound in bits is ``log2`` of the result.
+
+    Parameters
+    ----------
+    values : int
+        ``|V|``.
+    individuals : int
+        ``u``.
+    e_eps : exact number
+        ``e^eps`` (pass an exact value: Python ints would divide as floats).
+
+    Returns
+    -------
+    exact number
+        The ratio raised to the power ``u``.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> theorem3_bound(2, 1, fmpq(2)), theorem3_bound(2, 3, fmpq(2))      # 4/3, (4/3)^3
+    (4/3, 64/27)
+    """
     k = values
     return (k * e_eps / (k - 1 + e_eps)) ** individuals
 
@@ -157,12 +268,74 @@ def _mu(prior, metric, level):
 
 
 def theorem2_bound(prior: Any, metric: FiniteMetric, level: Level) -> Any:
-    """ECP14 Thm 2: ``U(H, pi, R) <= sum_y mu_y`` for every private H and remap R (regular pi), exactly."""
+    """Return ECP14 Thm 2's bound ``sum_y mu_y`` on ``U(H, pi, R)`` for every private H and remap R, exactly.
+
+    Parameters
+    ----------
+    prior : list or dict
+        A regular prior (ECP14 Def. 4).
+    metric : FiniteMetric
+        The metric of the privacy notion.
+    level : Level
+        A rational level.
+
+    Returns
+    -------
+    fmpq
+        ``sum mu``.
+
+    Raises
+    ------
+    InvalidInput
+        If the prior is not regular or the level is not rational.
+
+    Examples
+    --------
+    The randomized response at ``alpha = 1/2`` (rows ``(2/3, 1/3)``, ``(1/3, 2/3)``) is optimal for the
+    uniform prior on two points: its utility ``2/3`` meets Theorem 2's bound and its leakage
+    ``log2(4/3)`` meets Prop. 5 and Corollary 2.
+
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.metrics import discrete
+    >>> theorem2_bound(["1/2", "1/2"], discrete(2), Level.from_alpha("1/2"))
+    2/3
+    """
     return sum(_mu(prior, metric, level), fmpq(0))
 
 
 def prop5_bound(prior: Any, metric: FiniteMetric, level: Level) -> Any:
-    """ECP14 Prop. 5: the leakage bound ``log2(sum mu / max pi)``; returns the exact ratio inside the log2."""
+    """Return ECP14 Prop. 5's leakage bound ``log2(sum mu / max pi)`` as the number inside ``log2``.
+
+    Parameters
+    ----------
+    prior : list or dict
+        A regular prior (ECP14 Def. 4).
+    metric : FiniteMetric
+        The metric of the privacy notion.
+    level : Level
+        A rational level.
+
+    Returns
+    -------
+    fmpq
+        ``sum mu / max pi``.
+
+    Raises
+    ------
+    InvalidInput
+        If the prior is not regular or the level is not rational.
+
+    Examples
+    --------
+    The randomized response at ``alpha = 1/2`` (rows ``(2/3, 1/3)``, ``(1/3, 2/3)``) is optimal for the
+    uniform prior on two points: its utility ``2/3`` meets Theorem 2's bound and its leakage
+    ``log2(4/3)`` meets Prop. 5 and Corollary 2.
+
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.metrics import discrete
+    >>> prop5_bound(["1/2", "1/2"], discrete(2), Level.from_alpha("1/2"))
+    4/3
+    """
     from ..exact.values import to_rational
 
     p = [to_rational(v) for v in (prior.values() if isinstance(prior, dict) else prior)]
@@ -170,14 +343,74 @@ def prop5_bound(prior: Any, metric: FiniteMetric, level: Level) -> Any:
 
 
 def corollary2_bound(metric: FiniteMetric, level: Level) -> Any:
-    """ECP14 Cor. 2: if the uniform prior is regular, ``L(H, pi) <= log2(|Y| sum mu)`` for every prior;
-    returns the exact ratio inside the log2."""
+    """Return ECP14 Cor. 2's leakage bound ``log2(|Y| sum mu)`` (uniform prior regular) as the number inside ``log2``.
+
+    The bound holds for every prior.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric of the privacy notion.
+    level : Level
+        A rational level.
+
+    Returns
+    -------
+    fmpq
+        ``|Y| sum mu`` for the uniform prior.
+
+    Raises
+    ------
+    InvalidInput
+        If the uniform prior is not regular or the level is not rational.
+
+    Examples
+    --------
+    The randomized response at ``alpha = 1/2`` (rows ``(2/3, 1/3)``, ``(1/3, 2/3)``) is optimal for the
+    uniform prior on two points: its utility ``2/3`` meets Theorem 2's bound and its leakage
+    ``log2(4/3)`` meets Prop. 5 and Corollary 2.
+
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.metrics import discrete
+    >>> corollary2_bound(discrete(2), Level.from_alpha("1/2"))
+    4/3
+    """
     n = len(metric)
     return n * theorem2_bound([fmpq(1, n)] * n, metric, level)
 
 
 def tightness_holds(mech: Mechanism, metric: FiniteMetric, level: Level, remap: dict | None = None) -> bool:
-    """ECP14 Thm 2 equality condition ``Phi diag(HR) = 1`` (R deterministic, default identity), exactly."""
+    """Return whether ECP14 Thm 2's equality condition ``Phi diag(HR) = 1`` holds, exactly.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism ``H`` on the metric's points.
+    metric : FiniteMetric
+        The metric.
+    level : Level
+        The level of ``Phi_ab = alpha^d(a, b)``.
+    remap : dict, optional
+        The deterministic remap ``R`` (output -> point; default the identity).
+
+    Returns
+    -------
+    bool
+        True iff every row of ``Phi diag(HR)`` sums to 1.
+
+    Examples
+    --------
+    ``Phi = [[1, 1/2], [1/2, 1]]``: the diagonal ``(2/3, 2/3)`` gives ``2/3 + 1/3 = 1``; ``(3/4, 3/4)`` does not.
+
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> L = Level.from_alpha("1/2")
+    >>> tightness_holds(randomized_response(2, p="1/3"), discrete(2), L)
+    True
+    >>> tightness_holds(randomized_response(2, p="1/4"), discrete(2), L)
+    False
+    """
     from .phi import PhiSystem
 
     S = PhiSystem(metric, level)

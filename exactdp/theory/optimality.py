@@ -66,7 +66,35 @@ JOURNAL_GLYPHS = {"Z": "0", "D": "D", "U": "U", "S": "S"}
 
 
 def rational_alpha(alpha: Any = None, eps: Any = None) -> fmpq:
-    """The level as a rational alpha (the LP regime); other levels are outside it."""
+    """Return the level as a rational alpha (the LP regime); other levels are outside it.
+
+    Parameters
+    ----------
+    alpha : str or exact number, optional
+        ``alpha = e^-eps``.
+    eps : str or exact number, optional
+        ``eps`` (give one of the two).
+
+    Returns
+    -------
+    fmpq
+        ``alpha``.
+
+    Raises
+    ------
+    Undecided
+        If ``alpha`` is irrational (the LP needs rational coefficients).
+
+    Examples
+    --------
+    >>> rational_alpha(eps="log(2)"), rational_alpha(alpha="1/3")
+    (1/2, 1/3)
+    >>> rational_alpha(eps="1")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.Undecided: alpha = e^(-1) is not rational; the exact LP needs rational coefficients (give
+    --alpha p/q or --eps log(q))
+    """
     level = level_of(eps, alpha)
     a = level.alpha()
     if not isinstance(a, fmpq):
@@ -76,9 +104,20 @@ def rational_alpha(alpha: Any = None, eps: Any = None) -> fmpq:
 
 
 def user_lp_size(n: int) -> int:
-    """Variables plus constraint nonzeros of :func:`user_lp` at ``n``: ``(n+1)^2`` variables, ``(n+1)^2`` in the
-    row sums and ``4 n (n+1)`` in the privacy constraints (the measure :data:`~exactdp.exact.lp.MAX_LP_SIZE_GUIDED`
-    caps).
+    """Return the number of variables plus constraint nonzeros of :func:`user_lp` at ``n``.
+
+    That is ``(n+1)^2`` variables, ``(n+1)^2`` in the row sums and ``4 n (n+1)`` in the privacy
+    constraints (the measure :data:`~exactdp.exact.lp.MAX_LP_SIZE_GUIDED` caps).
+
+    Parameters
+    ----------
+    n : int
+        The largest value of the data.
+
+    Returns
+    -------
+    int
+        ``2 (n+1)^2 + 4 n (n+1)``.
 
     Examples
     --------
@@ -90,8 +129,15 @@ def user_lp_size(n: int) -> int:
 
 
 def max_lp_n() -> int:
-    """The largest ``n`` whose user LP the exact solver accepts from its start point
-    (``user_lp_size(n) <= MAX_LP_SIZE_GUIDED``, measured at n = 300: docs/benchmarks.md).
+    """Return the largest ``n`` whose user LP the exact solver accepts from its start point.
+
+    That is the largest ``n`` with ``user_lp_size(n) <= MAX_LP_SIZE_GUIDED`` (measured at n = 300:
+    docs/benchmarks.md).
+
+    Returns
+    -------
+    int
+        The bound on ``n``.
 
     Examples
     --------
@@ -107,12 +153,23 @@ def max_lp_n() -> int:
 def check_lp_size(n: int) -> None:
     """Refuse, before anything is built, an ``n`` whose user LP exceeds the exact solver's limit.
 
+    Parameters
+    ----------
+    n : int
+        The largest value of the data.
+
+    Raises
+    ------
+    InputTooLarge
+        If ``user_lp_size(n) > MAX_LP_SIZE_GUIDED``.
+
     Examples
     --------
     >>> check_lp_size(1000)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: n = 1000: the exact GRS12 LP would have (n+1)^2 = 1,002,001 variables and 6,008,002 variables plus nonzeros; the exact LP solver's limit is 545,000, so n <= 300
+    exactdp.errors.InputTooLarge: n = 1000: the exact GRS12 LP would have (n+1)^2 = 1,002,001 variables and 6,008,002
+    variables plus nonzeros; the exact LP solver's limit is 545,000, so n <= 300
     """
     if user_lp_size(n) > MAX_LP_SIZE_GUIDED:
         raise InputTooLarge(f"n = {n}: the exact GRS12 LP would have (n+1)^2 = {(n + 1) ** 2:,} variables and "
@@ -121,7 +178,39 @@ def check_lp_size(n: int) -> None:
 
 
 def user_lp(n: int, alpha: fmpq, user: User) -> LinearProgram:
-    """GRS12 user-specific LP; variable ``x_ir`` has index ``i*(n+1) + r``."""
+    """Return the GRS12 user-specific LP (2)-(6); variable ``x_ir`` has index ``i*(n+1) + r``.
+
+    Parameters
+    ----------
+    n : int
+        The data take values ``0..n`` (``n >= 1``).
+    alpha : fmpq
+        The privacy level ``alpha = e^-eps``, rational.
+    user : User
+        The prior and loss on ``{0..n}``; for a radical loss the LP's cost is zero and the radical
+        cost goes to :func:`~exactdp.exact.lp_irrational.solve_lp_irrational` (see :func:`user_cost`).
+
+    Returns
+    -------
+    LinearProgram
+        Minimise the expected loss over rows summing to 1, ``x >= 0``, and
+        ``alpha x_(i+1)r <= x_ir``, ``alpha x_ir <= x_(i+1)r`` for adjacent rows.
+
+    Raises
+    ------
+    InvalidInput
+        If ``n < 1`` or the user's prior is not on ``{0..n}``.
+    InputTooLarge
+        Beyond :func:`max_lp_n`.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> from exactdp.theory.users import User
+    >>> lp = user_lp(1, fmpq(1, 2), User.uniform(1))
+    >>> len(lp.c), len(lp.A_eq), len(lp.A_ub), lp.A_ub[0]      # alpha x_10 <= x_00
+    (4, 2, 4, {2: 1/2, 0: -1})
+    """
     if n < 1:
         raise InvalidInput(f"n: expected n >= 1, got {n}")
     check_lp_size(n)
@@ -147,7 +236,24 @@ def user_lp(n: int, alpha: fmpq, user: User) -> LinearProgram:
 
 
 def user_cost(user: User) -> list:
-    """The objective of the user-specific LP, ``c_ir = p_i l(i, r)`` (exact; :class:`Rad` for radical losses)."""
+    """Return the objective of the user-specific LP, ``c_ir = p_i l(i, r)`` (GRS12 (2)).
+
+    Parameters
+    ----------
+    user : User
+        The prior and the loss.
+
+    Returns
+    -------
+    list
+        ``c`` in the variable order of :func:`user_lp`, exact (:class:`Rad` for radical losses).
+
+    Examples
+    --------
+    >>> from exactdp.theory.users import User
+    >>> user_cost(User(["1/4", "3/4"], "binary"))
+    [0, 1/4, 3/4, 0]
+    """
     N = user.n + 1
     return [user.prior[i] * user.loss[i][r] if user.prior[i] != 0 else fmpq(0) for i in range(N) for r in range(N)]
 
@@ -160,6 +266,38 @@ def privacy_lp(metric: FiniteMetric, alpha: fmpq, cost: Callable[[int, int], Any
     points); constraints ``alpha^d x[x][z] <= x[x'][z]`` in both directions on every generating pair
     (sufficient by the chain argument of :mod:`exactdp.metrics`), rows summing to 1, ``x >= 0``; objective
     ``sum cost(i, j) x[i][j]``.  With ``metric = path(n + 1)`` and ``cost = p_i l(i, r)`` it is :func:`user_lp`.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The inputs, with integer distances.
+    alpha : fmpq
+        The privacy level ``alpha = e^-eps``, rational.
+    cost : callable
+        ``cost(i, j)``, the objective's coefficient of row ``i`` and output ``j``.
+    outputs : sequence of str, optional
+        The output labels (default: the metric's points).
+
+    Returns
+    -------
+    LinearProgram
+        The LP; solve it with :func:`~exactdp.exact.lp.solve_lp`.
+
+    Raises
+    ------
+    InvalidInput
+        If a distance is not an integer.
+
+    Examples
+    --------
+    Two points at distance 1, cost 1 off the diagonal: ``x_00 = x_11 = p`` with ``p/2 <= 1 - p`` is
+    best at ``p = 2/3``, total cost ``2 (1 - p) = 2/3``.
+
+    >>> from flint import fmpq
+    >>> from exactdp.exact.lp import solve_lp
+    >>> from exactdp.metrics import path
+    >>> solve_lp(privacy_lp(path(2), fmpq(1, 2), lambda i, j: int(i != j))).value
+    2/3
     """
     outs = list(metric.points) if outputs is None else [str(o) for o in outputs]
     n, m = len(metric), len(outs)
@@ -203,7 +341,7 @@ def _start_point(n: int, alpha: fmpq, user: User, remapped: Mechanism | None) ->
 
 def optimal_mechanism(n: int, alpha: Any, user: User, *,
                       remapped: Mechanism | None = None) -> tuple[LPSolution | IrrationalLPSolution, Mechanism]:
-    """The exact optimum of the user-specific LP: ``(LPSolution, Mechanism)``.
+    """Return the exact optimum of the user-specific LP, :func:`user_lp`, and its mechanism.
 
     The exact solver starts from the basis of the Bayes-remapped geometric mechanism (``remapped``, computed
     when not given), which GRS12 Thm 3.1 proves optimal for a monotone loss: at n = 200 HiGHS's basis was
@@ -215,6 +353,31 @@ def optimal_mechanism(n: int, alpha: Any, user: User, *,
     :class:`~exactdp.exact.lp_irrational.IrrationalLPSolution`: the vertex is rational and the dual certificate is
     exact linear forms in the radicals.
 
+    Parameters
+    ----------
+    n : int
+        The data take values ``0..n``.
+    alpha : str or exact number
+        The privacy level ``alpha = e^-eps``, rational.
+    user : User
+        The prior and the (monotone) loss.
+    remapped : Mechanism, optional
+        The Bayes-remapped geometric mechanism, when the caller has it already.
+
+    Returns
+    -------
+    solution : LPSolution or IrrationalLPSolution
+        The verified optimum (value, vertex, dual certificate, uniqueness).
+    mechanism : Mechanism
+        The optimal vertex as a mechanism on ``0..n``.
+
+    Raises
+    ------
+    InputTooLarge
+        Beyond the exact LP solver's limits.
+
+    Examples
+    --------
     >>> from flint import fmpq
     >>> from exactdp.theory.users import User, power_loss
     >>> sol, opt = optimal_mechanism(2, "1/2", User(["1/2", 0, "1/2"], power_loss(2, fmpq(3, 2))))
@@ -284,7 +447,8 @@ def certify_universal_optimality(n: int, user: User, *, alpha: Any = None,
                             loss=[[str(v) for v in row] for row in user.loss],
                             lp=LPData(value=str(sol.value), x=[str(v) for v in sol.x], y=[str(v) for v in sol.y],
                                       lam=[str(v) for v in sol.lam]),
-                            unique=sol.unique, optimum=mechanism_data(opt), remap={str(k): str(v) for k, v in mapping.items()},
+                            unique=sol.unique, optimum=mechanism_data(opt),
+                            remap={str(k): str(v) for k, v in mapping.items()},
                             geometric_loss=exact_str(g_loss), attains=bool(holds))
     claim = f"the Bayes-remapped geometric mechanism (n = {n}, alpha = {a}) is optimal for the user ({user.name})"
     return Certificate("optimality", holds, Method.EXACT_LP, claim, ev, note=sol.method)
@@ -292,7 +456,32 @@ def certify_universal_optimality(n: int, user: User, *, alpha: Any = None,
 
 # -- the constraint matrix (GRS12 Sec. 5) -----------------------------------------------
 def constraint_matrix(mech: Mechanism, alpha: Any) -> list[list[str]]:
-    """Row ``i`` (0..n-1) relates mechanism rows ``i`` and ``i+1``: Z, S, D or U (see module docstring)."""
+    """Return the constraint matrix of GRS12 Section 5 (Fig. 3(b)) of a mechanism on ``0..n``.
+
+    Row ``i`` (0..n-1) relates mechanism rows ``i`` and ``i+1``, column by column: ``Z`` (both 0),
+    ``D`` (``x_(i+1)r = alpha x_ir``), ``U`` (``x_ir = alpha x_(i+1)r``) or ``S`` (slack).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Inputs ``"0".."n"``.
+    alpha : str or exact number
+        The privacy level.
+
+    Returns
+    -------
+    list of list of str
+        ``n`` rows of ``Z``/``S``/``D``/``U``.
+
+    Examples
+    --------
+    The geometric mechanism at ``alpha = 1/2`` has rows ``(2/3, 1/6, 1/6)``, ``(1/3, 1/3, 1/3)``,
+    ``(1/6, 1/6, 2/3)``: column 0 halves twice, column 2 doubles twice.
+
+    >>> from exactdp.mechanisms import geometric
+    >>> constraint_matrix(geometric(2, "1/2"), "1/2")
+    [['D', 'U', 'U'], ['D', 'D', 'U']]
+    """
     alpha = fmpq(alpha) if isinstance(alpha, (int, str)) else alpha
     n = len(mech.inputs) - 1
     rows = [mech.row_index[str(i)] for i in range(n + 1)]
@@ -324,6 +513,23 @@ def check_lemmas(C: list[list[str]]) -> dict:
       computed, while the reading with the S in row ``i`` fails on the paper's own Figure 2);
     * Lemma 5.9: the k-th non-Z column is ``U^a S^s D^rest`` with ``a`` = the number of results mapped
       to earlier non-Z columns (``sum over earlier columns of (s + 1)``).
+
+    Parameters
+    ----------
+    C : list of list of str
+        A constraint matrix (:func:`constraint_matrix`).
+
+    Returns
+    -------
+    dict
+        ``{"lemma 5.5": bool, "lemma 5.6": bool, "lemma 5.9": bool}``.
+
+    Examples
+    --------
+    >>> check_lemmas([["D", "U", "U"], ["D", "D", "U"]])
+    {'lemma 5.5': True, 'lemma 5.6': True, 'lemma 5.9': True}
+    >>> check_lemmas([["U", "D"]])      # a row reads D* S? U*; the first column starts with no U
+    {'lemma 5.5': False, 'lemma 5.6': True, 'lemma 5.9': False}
     """
     import re
 
@@ -347,8 +553,36 @@ def check_lemmas(C: list[list[str]]) -> dict:
 
 
 def lemma_5_11_remap(C: list[list[str]], n: int) -> dict:
-    """The remap of Lemma 5.11: the k-th non-Z column with pattern ``U^a S^s D^rest`` receives the
-    geometric outputs ``a .. a + s`` (as labels)."""
+    """Return the remap of GRS12 Lemma 5.11 read off a constraint matrix.
+
+    The k-th non-Z column with pattern ``U^a S^s D^rest`` receives the geometric outputs ``a .. a + s``.
+
+    Parameters
+    ----------
+    C : list of list of str
+        The constraint matrix of an optimal vertex (:func:`constraint_matrix`).
+    n : int
+        The geometric mechanism's outputs are ``0..n``.
+
+    Returns
+    -------
+    dict
+        Each geometric output label -> a column label.
+
+    Raises
+    ------
+    InvalidInput
+        If the column patterns do not partition ``0..n``.
+
+    Examples
+    --------
+    Column 0 ``S S`` takes outputs 0, 1, 2; column 1 is all ``Z`` and receives none:
+
+    >>> lemma_5_11_remap([["S", "Z"], ["S", "Z"]], 2)
+    {'0': '0', '1': '0', '2': '0'}
+    >>> lemma_5_11_remap([["D", "U", "U"], ["D", "D", "U"]], 2)
+    {'0': '0', '1': '1', '2': '2'}
+    """
     mapping = {}
     for j in range(len(C[0])):
         col = [C[i][j] for i in range(len(C))]

@@ -289,7 +289,7 @@ class PhiSystem:
 
     def _solve_balls(self, part, rhs, max_prec):
         k = part.ncells
-        signs = [None] * k
+        signs: list[int | None] = [None] * k
         zero_checked = [False] * k
         prec = 64
         b = arb_mat(k, 1, [arb(v) for v in rhs])

@@ -58,7 +58,23 @@ ZERO = fmpq(0)
 
 @dataclass
 class Piece:
-    """``delta(t) = A - t B`` for ``t_from <= t < t_to`` (``t_to = None``: infinity); ``pair`` attains it."""
+    """One piece of a profile: ``delta(t) = A - t B`` from ``t = t_from`` up to the next piece's ``t_from``.
+
+    Parameters
+    ----------
+    t_from : exact number
+        Where the piece starts (``t = e^eps >= 1``).
+    A, B : exact number
+        The line ``A - t B``.
+    pair : tuple or None
+        The ordered pair (row indices, or any tag) that attains it; ``None`` for the empty relation.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> Piece(fmpq(1), fmpq(3, 4), fmpq(1, 4), (0, 1))
+    Piece(t_from=1, A=3/4, B=1/4, pair=(0, 1))
+    """
 
     t_from: object
     A: object
@@ -79,12 +95,33 @@ def _cmp(a, b) -> int:
     return sign(a - b)
 
 
-def pair_function(columns: Iterable[tuple[Any, Any]], tag: Any) -> list:
-    """The profile of one ordered pair from ``(P(y), Q(y))`` columns (exact, ``>= 0``), as pieces in ``t``.
+def pair_function(columns: Iterable[tuple], tag: Any) -> list:
+    """Return the profile of one ordered pair from its ``(P(y), Q(y))`` columns, as pieces in ``t = e^eps``.
 
     A column may carry its ratio ``P(y)/Q(y)`` as a third item when the caller
     knows it already (the composition does).  Columns with equal ratios are merged; ratios ``<= 1`` never enter the
     worst set for ``t >= 1``.
+
+    Parameters
+    ----------
+    columns : iterable of tuple
+        ``(P(y), Q(y))`` or ``(P(y), Q(y), P(y)/Q(y))`` per output, exact and ``>= 0``.
+    tag : object
+        Stored as each piece's ``pair``.
+
+    Returns
+    -------
+    list of Piece
+        Increasing ``t_from``, the first at ``t = 1``.
+
+    Examples
+    --------
+    ``P = (3/4, 1/4)``, ``Q = (1/4, 3/4)``: ``delta(t) = (3/4 - t/4)_+``, zero from ``t = 3``.
+
+    >>> from flint import fmpq
+    >>> cols = [(fmpq(3, 4), fmpq(1, 4)), (fmpq(1, 4), fmpq(3, 4))]
+    >>> [(p.t_from, p.A, p.B) for p in pair_function(cols, "x")]
+    [(1, 3/4, 1/4), (3, 0, 0)]
     """
     inf_a = ZERO
     groups: dict = {}      # rational ratio -> [sum P, sum Q]
@@ -116,7 +153,7 @@ def pair_function(columns: Iterable[tuple[Any, Any]], tag: Any) -> list:
     # descending ratios r_1 > r_2 > ...: on [r_{k+1}, r_k) the worst set is {r >= r_k}
     A, B = simplify(inf_a), ZERO
     pieces_desc = [Piece(items[0][0] if items else ONE, A, B, tag)] if items else [Piece(ONE, A, B, tag)]
-    for k, (r, p, q) in enumerate(items):
+    for k, (_r, p, q) in enumerate(items):
         A, B = simplify(A + p), simplify(B + q)
         start = items[k + 1][0] if k + 1 < len(items) else ONE
         pieces_desc.append(Piece(start, A, B, tag))
@@ -124,7 +161,7 @@ def pair_function(columns: Iterable[tuple[Any, Any]], tag: Any) -> list:
 
 
 def _merge_equal(items):
-    out = []
+    out: list = []
     for r, p, q in items:
         if out and sign(out[-1][0] - r) == 0:
             out[-1] = (out[-1][0], out[-1][1] + p, out[-1][2] + q)
@@ -177,7 +214,29 @@ def _push(out, pc):
 
 
 def envelope(functions: list) -> list:
-    """Upper envelope of profiles, merged pairwise (a balanced tree of :func:`_max2`)."""
+    """Return the upper envelope of piecewise-linear profiles, exactly (merged pairwise, a balanced tree).
+
+    Parameters
+    ----------
+    functions : list of list of Piece
+        Profiles as :func:`pair_function` returns them.
+
+    Returns
+    -------
+    list of Piece
+        The envelope; a crossing of two lines ``A - t B`` and ``A' - t B'`` starts a piece at the
+        exact ``t = (A - A')/(B - B')``.  The empty list gives the zero profile.
+
+    Examples
+    --------
+    ``3/4 - t/4`` against the constant ``2/5`` (mass ``2/5`` where ``Q = 0``): they cross at ``t = 7/5``.
+
+    >>> from flint import fmpq
+    >>> f = pair_function([(fmpq(3, 4), fmpq(1, 4)), (fmpq(1, 4), fmpq(3, 4))], "a")
+    >>> g = pair_function([(fmpq(2, 5), fmpq(0)), (fmpq(3, 5), fmpq(1))], "b")
+    >>> [(p.t_from, p.A, p.B, p.pair) for p in envelope([f, g])]
+    [(1, 3/4, 1/4, 'a'), (7/5, 2/5, 0, 'b')]
+    """
     fs = list(functions)
     if not fs:
         return [Piece(ONE, ZERO, ZERO, None)]
@@ -205,9 +264,27 @@ def _delta_str(A, B) -> str:
 
 
 class Profile:
-    """An exact privacy profile: pieces ``delta = A - e^eps B`` on ``[eps_from, eps_to)``.
+    """An exact privacy profile: pieces ``delta = A - e^eps B`` on ``[eps_from, eps_to)`` (HLM15 Def. 1).
 
-    ``labels`` names the pairs; ``relation`` says which neighbour relation was used.
+    Built by :func:`privacy_profile` and :func:`~exactdp.theory.composition.composed_profile`.
+
+    Parameters
+    ----------
+    pieces : list of Piece
+        The envelope, increasing ``t_from``; a piece's ``pair`` holds row indices into ``labels``.
+    labels : sequence of str
+        The mechanism's inputs.
+    relation : str
+        Which neighbour relation was used, in words.
+    pairs : list of tuple
+        The unordered neighbouring pairs (labels); both orders are checked.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> pr = privacy_profile(randomized_response(2, p="1/4"), [("0", "1")])
+    >>> len(pr.pieces), pr.pairs
+    (2, [('0', '1')])
     """
 
     def __init__(self, pieces, labels, relation, pairs):
@@ -229,12 +306,36 @@ class Profile:
         return self.pieces[lo]
 
     def delta(self, eps: Any = None, *, alpha: Any = None, level: Level | None = None) -> Any:
-        """The smallest delta at ``eps``: exact value ``A - e^eps B`` of the right piece.
+        """Return the smallest delta at ``eps``: the exact value ``A - e^eps B`` of the right piece.
 
         With ``eps = log(R)/D`` and rational pieces the value is a real radical
-        (``eps = log(2)/3`` gives ``A - B 2^(1/3)``); raises
-        :class:`~exactdp.errors.UnsupportedRegime` if ``e^eps`` is outside
-        every exact regime.
+        (``eps = log(2)/3`` gives ``A - B 2^(1/3)``).
+
+        Parameters
+        ----------
+        eps : str or exact number, optional
+            The level; or give ``alpha`` (``e^-eps``) or a :class:`~exactdp.exact.level.Level`.
+        alpha : str or exact number, optional
+            ``e^-eps``.
+        level : Level, optional
+            The level itself.
+
+        Returns
+        -------
+        exact number
+            ``delta(eps)``: rational, an exponential polynomial or a real radical.
+
+        Raises
+        ------
+        UnsupportedRegime
+            If ``e^eps`` is outside every exact regime.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import randomized_response
+        >>> pr = privacy_profile(randomized_response(2, p="1/4"), [("0", "1")])
+        >>> pr.delta(eps="log(2)"), pr.delta(alpha="1/3"), pr.delta(eps="0")   # 3/4 - t/4 up to t = 3
+        (1/4, 0, 1/2)
         """
         lvl = approx_level(eps, alpha, level)
         pc = self._locate(lvl)
@@ -250,14 +351,55 @@ class Profile:
 
     def binding_pair(self, eps: Any = None, *, alpha: Any = None,
                      level: Level | None = None) -> tuple[str, str] | None:
-        """Labels of the pair attaining the profile at ``eps``."""
+        """Return the labels of the ordered pair attaining the profile at ``eps``.
+
+        Parameters
+        ----------
+        eps : str or exact number, optional
+            The level; or give ``alpha`` (``e^-eps``) or a :class:`~exactdp.exact.level.Level`.
+        alpha : str or exact number, optional
+            ``e^-eps``.
+        level : Level, optional
+            The level itself.
+
+        Returns
+        -------
+        tuple of str or None
+            ``(x, x')``, or ``None`` when no pair is recorded (no neighbours).
+
+        Examples
+        --------
+        >>> from exactdp.mechanism import Mechanism
+        >>> K = Mechanism.from_rows(["a", "b"], ["0", "1"], [["3/4", "1/4"], ["1/2", "1/2"]])
+        >>> pr = privacy_profile(K, [("a", "b")])
+        >>> pr.binding_pair(eps="log(4/3)"), pr.delta(eps="log(4/3)")   # b over a: 1/2 - (4/3)(1/4)
+        (('b', 'a'), 1/6)
+        """
         return self._pair_labels(self._locate(approx_level(eps, alpha, level)).pair)
 
     def _pair_labels(self, pair):
         return None if pair is None else (self.labels[pair[0]], self.labels[pair[1]])
 
     def epsilon_t(self, delta: Any) -> Any:
-        """The smallest ``t = e^eps`` with ``delta(t) <= delta``: exact value, or ``None`` for infinity."""
+        """Return the smallest ``t = e^eps`` with ``delta(t) <= delta``.
+
+        Parameters
+        ----------
+        delta : str or exact number
+            The target ``delta >= 0``.
+
+        Returns
+        -------
+        exact number or None
+            ``t`` exactly, or ``None`` if no finite ``eps`` reaches ``delta``.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import randomized_response
+        >>> pr = privacy_profile(randomized_response(2, p="1/4"), [("0", "1")])
+        >>> pr.epsilon_t("1/4"), pr.epsilon_t("0"), pr.epsilon_t("1")      # 3/4 - t/4 = delta
+        (2, 3, 1)
+        """
         dl = parse_delta(delta)
         pcs = self.pieces
         for k, pc in enumerate(pcs):
@@ -271,10 +413,44 @@ class Profile:
         return None
 
     def epsilon(self, delta) -> str:
-        """The smallest eps with ``delta(eps) <= delta``, as exact text (``"log(r)"``, ``"0"`` or ``"inf"``)."""
+        """Return the smallest eps with ``delta(eps) <= delta``, as exact text.
+
+        Parameters
+        ----------
+        delta : str or exact number
+            The target ``delta >= 0``.
+
+        Returns
+        -------
+        str
+            ``"log(r)"``, ``"0"``, an exponent ``b`` when ``e^eps = exp(b)``, or ``"inf"``.
+
+        Examples
+        --------
+        >>> from exactdp.mechanism import Mechanism
+        >>> K = Mechanism.from_rows(["a", "b"], ["0", "1"], [["1", "0"], ["1/2", "1/2"]])
+        >>> pr = privacy_profile(K, [("a", "b")])
+        >>> pr.epsilon("0"), pr.epsilon("1/2")       # output 1 only from b: delta(b, a) = 1/2 at every eps
+        ('inf', '0')
+        """
         return _t_str(self.epsilon_t(delta))
 
     def to_json(self) -> dict:
+        """Return the profile as JSON-ready exact text (the form certificates carry).
+
+        Returns
+        -------
+        dict
+            ``relation``, ``pairs``, ``ordered_pairs`` and ``pieces`` (``eps_from``, ``eps_to``, ``delta``,
+            ``pair`` each).
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import randomized_response
+        >>> pr = privacy_profile(randomized_response(2, p="1/4"), [("0", "1")])
+        >>> pr.to_json()["pieces"][0]
+        {'eps_from': '0', 'eps_to': 'log(3)', 'delta': '3/4 - 1/4*exp(eps)', 'pair': ['0', '1']}
+        """
         pcs = []
         for k, pc in enumerate(self.pieces):
             end = self.pieces[k + 1].t_from if k + 1 < len(self.pieces) else None
@@ -293,12 +469,25 @@ MAX_PROFILE_CELLS = 20_000_000
 def check_profile_size(ordered_pairs: int, outputs: int) -> None:
     """Refuse up front a profile over more than :data:`MAX_PROFILE_CELLS` (ordered pair, output) cells.
 
+    Parameters
+    ----------
+    ordered_pairs : int
+        The number of ordered neighbouring pairs.
+    outputs : int
+        The number of outputs.
+
+    Raises
+    ------
+    InputTooLarge
+        Above the limit.
+
     Examples
     --------
     >>> check_profile_size(2 * 1500 * 1499 // 2, 1500)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: privacy profile: 2,248,500 ordered neighbour pairs x 1,500 outputs = 3,372,750,000 cells to read; the limit is 20,000,000
+    exactdp.errors.InputTooLarge: privacy profile: 2,248,500 ordered neighbour pairs x 1,500 outputs = 3,372,750,000
+    cells to read; the limit is 20,000,000
     """
     if ordered_pairs * outputs > MAX_PROFILE_CELLS:
         raise InputTooLarge(f"privacy profile: {ordered_pairs:,} ordered neighbour pairs x {outputs:,} outputs = "
@@ -374,6 +563,31 @@ def privacy_profile(mech: Mechanism, neighbours: Any) -> Profile:
 
 def smallest_delta(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: Any = None,
                    level: Level | None = None) -> Any:
-    """Convenience: ``privacy_profile(mech, neighbours).delta(eps)``."""
+    """Return the smallest delta at one eps: ``privacy_profile(mech, neighbours).delta(eps)``.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        As for :func:`privacy_profile`.
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+        As for :func:`privacy_profile`.
+    eps : str or exact number, optional
+        The level; or give ``alpha`` (``e^-eps``) or a :class:`~exactdp.exact.level.Level`.
+    alpha : str or exact number, optional
+        ``e^-eps``.
+    level : Level, optional
+        The level itself.
+
+    Returns
+    -------
+    exact number
+        ``delta(eps)``.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> smallest_delta(randomized_response(2, p="1/4"), [("0", "1")], eps="log(2)")    # 3/4 - 2/4
+    1/4
+    """
     return privacy_profile(mech, neighbours).delta(eps, alpha=alpha, level=level)
 

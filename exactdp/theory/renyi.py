@@ -134,7 +134,27 @@ class LogValue:
 
 @dataclass(frozen=True)
 class RenyiPoint:
-    """One point ``(alpha, rho)`` of an RDP curve, with the exact sum and the ordered pair attaining it."""
+    """One point ``(alpha, rho)`` of an RDP curve, with the exact sum and the ordered pair attaining it.
+
+    Parameters
+    ----------
+    order : int
+        ``alpha``.
+    value : LogValue
+        ``rho(alpha)``, exactly.
+    pair : tuple
+        An ordered pair of input labels attaining it.
+
+    Examples
+    --------
+    Randomized response keeping its input with probability ``3/4``:
+    ``D_2 = log((3/4)^2/(1/4) + (1/4)^2/(3/4)) = log(7/3)``.
+
+    >>> from exactdp.mechanisms import randomized_response
+    >>> [p] = renyi_curve(randomized_response(2, p="1/4"), [("0", "1")], [2])
+    >>> p.order, str(p.value)
+    (2, 'log(7/3)')
+    """
 
     order: int
     value: LogValue
@@ -143,7 +163,27 @@ class RenyiPoint:
 
 @dataclass(frozen=True)
 class RDPConversion:
-    """[Mir17] Prop. 3 at one delta: the best ``eps`` over the curve's orders and the order attaining it."""
+    """[Mir17] Prop. 3 at one delta: the best ``eps`` over the curve's orders and the order attaining it.
+
+    Parameters
+    ----------
+    delta : fmpq
+        The delta of the guarantee.
+    epsilon : LogValue
+        The best ``eps``, exactly.
+    order : int
+        The order attaining it.
+
+    Examples
+    --------
+    At order 2 alone, ``eps = log(S_2 / delta) = log((7/3) / (1/10)) = log(70/3)``:
+
+    >>> from exactdp.mechanisms import randomized_response
+    >>> curve = renyi_curve(randomized_response(2, p="1/4"), [("0", "1")], [2])
+    >>> r = rdp_to_dp(curve, "1/10")
+    >>> r.delta, str(r.epsilon), r.order
+    (1/10, 'log(70/3)', 2)
+    """
 
     delta: fmpq
     epsilon: LogValue

@@ -47,7 +47,43 @@ def _eq(a, b) -> bool:
 
 
 def uniformly_sensitive(X: FiniteMetric, Y: FiniteMetric, f: dict, delta: Any) -> tuple[bool, str]:
-    """ECP14 Def. 2, decided exactly; returns ``(verdict, reason)``."""
+    """Decide whether ``f`` is uniformly Delta-sensitive (ECP14 Def. 2), exactly.
+
+    Parameters
+    ----------
+    X : FiniteMetric
+        The domain metric ``d_X``.
+    Y : FiniteMetric
+        The range metric ``d_Y``.
+    f : dict
+        Each point of ``X`` -> a point of ``Y``.
+    delta : rational
+        The sensitivity ``Delta``.
+
+    Returns
+    -------
+    verdict : bool
+        True iff both conditions of Def. 2 hold.
+    reason : str
+        The condition that fails, with its witness, or ``"both conditions hold"``.
+
+    Raises
+    ------
+    InvalidInput
+        If ``f`` is not defined on every point of ``X``, takes a value outside ``Y``, or ``X`` has
+        irrational distances.
+
+    Examples
+    --------
+    Doubling ``{0, 1, 2}`` into ``{0..4}`` on paths is uniformly 2-sensitive, not 1-sensitive.
+
+    >>> from exactdp.metrics import path
+    >>> double = {"0": "0", "1": "2", "2": "4"}
+    >>> uniformly_sensitive(path(3), path(5), double, 2)
+    (True, 'both conditions hold')
+    >>> uniformly_sensitive(path(3), path(5), double, 1)
+    (False, 'condition 1 fails: d_Y(f(0), f(1)) = 2 > Delta * d_X = 1')
+    """
     delta = fmpq(delta)
     fx = {str(k): str(v) for k, v in f.items()}
     if set(fx) != set(X.points):
@@ -86,7 +122,36 @@ def uniformly_sensitive(X: FiniteMetric, Y: FiniteMetric, f: dict, delta: Any) -
 
 
 def compose_query(H: Mechanism, f: dict, X: FiniteMetric) -> Mechanism:
-    """The oblivious mechanism ``H o f`` on the points of ``X`` (rows ``H(f(x))``)."""
+    """Return the oblivious mechanism ``H o f`` on the points of ``X`` (row ``x`` is ``H(f(x))``), ECP14 Thm 1.
+
+    Parameters
+    ----------
+    H : Mechanism
+        A mechanism on the points of the range of ``f``.
+    f : dict
+        Each point of ``X`` -> an input of ``H``.
+    X : FiniteMetric
+        The domain; its points are the rows of the result.
+
+    Returns
+    -------
+    Mechanism
+        Inputs ``X.points``, outputs those of ``H``.
+
+    Raises
+    ------
+    InvalidInput
+        If some ``f(x)`` is not an input of ``H``.
+
+    Examples
+    --------
+    >>> from exactdp.mechanism import Mechanism
+    >>> from exactdp.metrics import path
+    >>> H = Mechanism.from_rows(["0", "1"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
+    >>> K = compose_query(H, {"0": "0", "1": "0", "2": "1"}, path(3))
+    >>> K.inputs, [[str(v) for v in row] for row in K.rows()]
+    (('0', '1', '2'), [['3/4', '1/4'], ['3/4', '1/4'], ['1/4', '3/4']])
+    """
     rows = []
     for x in X.points:
         y = str(f[x])

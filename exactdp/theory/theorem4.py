@@ -70,6 +70,17 @@ def tight_remap(mech: Mechanism, metric: FiniteMetric, level: Level) -> Certific
     References
     ----------
     ECP14 Thm 4, Def. 6.
+
+    Examples
+    --------
+    Randomized response keeping its input with probability ``3/4`` is more accurate than the tight
+    ``(2/3, 1/3)`` at ``alpha = 1/2``; a randomized remap adds the missing noise:
+
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> tight_remap(randomized_response(2, p="1/4"), discrete(2), Level.from_alpha("1/2")).holds
+    True
     """
     _check_rational(mech)
     S = PhiSystem(metric, level)
@@ -113,7 +124,46 @@ def tight_remap(mech: Mechanism, metric: FiniteMetric, level: Level) -> Certific
 
 
 def deterministic_tight_remaps(mech: Mechanism, metric: FiniteMetric, level: Level, limit: int = 200_000) -> list:
-    """All deterministic remaps ``Z -> Y`` making ``HR`` tight-constraints (exhaustive; small cases only)."""
+    """Return all deterministic remaps ``Z -> Y`` making ``HR`` tight-constraints (exhaustive; small cases only).
+
+    Tight-constraints: ``(HR)_ab = alpha^d(a, b) (HR)_bb`` for all ``a != b`` (ECP14 Def. 6).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Rational entries; inputs are the metric's points.
+    metric : FiniteMetric
+        The metric.
+    level : Level
+        The level.
+    limit : int, optional
+        The most remaps ``|Y|^|Z|`` tried.
+
+    Returns
+    -------
+    list of dict
+        Each remap as output -> point.
+
+    Raises
+    ------
+    InvalidInput
+        Beyond ``limit`` remaps, or irrational entries.
+
+    Examples
+    --------
+    At ``alpha = 1/2`` the rows ``(2/3, 1/3)``, ``(1/3, 2/3)`` are tight as they are (``1/3 = 2/3 / 2``); the
+    swap gives ``2/3 != 1/3 / 2`` and a constant remap ``1 != 1 / 2``.  The rows ``(3/4, 1/4)`` need a
+    randomized remap (see :func:`tight_remap`):
+
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> L = Level.from_alpha("1/2")
+    >>> deterministic_tight_remaps(randomized_response(2, p="1/3"), discrete(2), L)
+    [{'0': '0', '1': '1'}]
+    >>> deterministic_tight_remaps(randomized_response(2, p="1/4"), discrete(2), L)
+    []
+    """
     _check_rational(mech)
     S = PhiSystem(metric, level)
     M = S.exact_matrix()

@@ -187,6 +187,26 @@ def exact_threshold(metric: FiniteMetric) -> tuple | None:
     ``None`` (and ``eps_text`` ``"0"``) when no ``z_A`` is negative anywhere: a tight-constraints mechanism
     exists for every eps > 0.  The route runs only when its estimated cost ``k^3 (deg + 1)^2`` is at most
     ``MAX_EXACT_COST``.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        Rational distances.
+
+    Returns
+    -------
+    tuple or None
+        ``(alpha_star, eps_text, failure_set)`` (``failure_set`` an
+        :class:`~exactdp.exact.symbolic.AlphaSet`), or ``None`` when the route does not apply.
+
+    Examples
+    --------
+    On the path ``0 - 1 - 2``, ``Phi z = 1`` gives ``z = (1, 1 - alpha, 1)/(1 + alpha) > 0`` for every alpha:
+
+    >>> from exactdp.metrics import path
+    >>> alpha_star, eps_text, fails = exact_threshold(path(3))
+    >>> alpha_star, eps_text, fails.is_empty()
+    (None, '0', True)
     """
     pq = _poly_quotient(metric)
     if pq is None:

@@ -41,7 +41,17 @@ MAX_CERT_DEGREE = 200
 
 
 def poly_text(p: fmpz_poly) -> str:
-    """``p`` as text in ``t``, descending powers, integer coefficients (``"0"`` for the zero polynomial).
+    """Return ``p`` as text in ``t``, descending powers, integer coefficients (``"0"`` for the zero polynomial).
+
+    Parameters
+    ----------
+    p : fmpz_poly
+        The polynomial.
+
+    Returns
+    -------
+    str
+        The text.
 
     Examples
     --------
@@ -71,7 +81,26 @@ def _mono(c: int, d: int) -> fmpz_poly:
 
 @dataclass
 class SymbolicLP:
-    """The utility LP with entries ``c t^d`` as ``(c, d)``: ``min c.x``, ``A_eq x = b_eq``, ``A_ub x <= b_ub``."""
+    """The utility LP with entries ``c t^d`` as ``(c, d)``: ``min c.x``, ``A_eq x = b_eq``, ``A_ub x <= b_ub``.
+
+    Parameters
+    ----------
+    c : list
+        The costs (rational constants).
+    A_eq, A_ub : list of dict
+        Rows ``{j: (c, d)}`` meaning the entry ``c t^d``.
+    b_eq, b_ub : list
+        The right-hand sides (integers).
+
+    Examples
+    --------
+    Maximise ``x0`` subject to ``x0 + x1 = 1`` and ``x0 <= t x1``; at ``t = 2``:
+
+    >>> lp = SymbolicLP(c=[-1, 0], A_eq=[{0: (1, 0), 1: (1, 0)}], b_eq=[1], A_ub=[{0: (1, 0), 1: (-1, 1)}],
+    ...                 b_ub=[0])
+    >>> lp.at(fmpq(2))[1]
+    [{0: 1, 1: -2}]
+    """
 
     c: list
     A_eq: list
@@ -103,7 +132,29 @@ class SymbolicLP:
 
 @dataclass
 class Parametric:
-    """Basic primal ``X_j/D`` and duals ``Y_i/E`` (equalities), ``L_k/E`` (inequalities), polynomials in ``t``."""
+    """Basic primal ``X_j/D`` and duals ``Y_i/E`` (equalities), ``L_k/E`` (inequalities), polynomials in ``t``.
+
+    Parameters
+    ----------
+    X : list of fmpz_poly
+        Numerators of the basic primal values.
+    D : fmpz_poly
+        Their common denominator.
+    Y, L : list of fmpz_poly
+        Numerators of the duals of the equalities and inequalities.
+    E : fmpz_poly
+        Their common denominator.
+
+    Examples
+    --------
+    The LP of :class:`SymbolicLP` with rows 0 and 1 tight: ``x0 = t/(t + 1)``, ``x1 = 1/(t + 1)``.
+
+    >>> lp = SymbolicLP(c=[-1, 0], A_eq=[{0: (1, 0), 1: (1, 0)}], b_eq=[1], A_ub=[{0: (1, 0), 1: (-1, 1)}],
+    ...                 b_ub=[0])
+    >>> par = parametric_solution(lp, {("x", 0), ("x", 1), ("s", 2)}, fmpq(2))
+    >>> [poly_text(p) for p in par.X], poly_text(par.D)
+    (['t', '1'], 't + 1')
+    """
 
     X: list
     D: fmpz_poly
@@ -188,8 +239,24 @@ def _normalise(polys: list, den: fmpz_poly, t0: fmpq):
 
 
 def parametric_solution(sym: SymbolicLP, basis: set, t0: fmpq) -> Parametric | None:
-    """The basic solution of ``basis`` (``("x", j)`` / ``("s", k)`` in the exact simplex's standard form:
-    rows ``A_ub``, ``A_eq``, ``-A_eq``) as rational functions of ``t``; None if ``M(t)`` is singular.
+    """Return the basic solution of ``basis`` as rational functions of ``t`` (None if ``M(t)`` is singular).
+
+    The basis is given as in the exact simplex's standard form (``("x", j)`` / ``("s", k)``; rows ``A_ub``,
+    ``A_eq``, ``-A_eq``).
+
+    Parameters
+    ----------
+    sym : SymbolicLP
+        The LP.
+    basis : set of tuple
+        The basic structurals ``("x", j)`` and slacks ``("s", k)``.
+    t0 : fmpq
+        A point where the basis is known to be valid (the duals' signs are fixed there).
+
+    Returns
+    -------
+    Parametric or None
+        Primal and dual numerators and denominators in ``t``.
 
     Examples
     --------
@@ -301,7 +368,23 @@ def valid_at(sym: SymbolicLP, par: Parametric, t: fmpq) -> bool:
 
 @dataclass
 class ExactRoot:
-    """``t*`` = the only root of ``poly`` in ``(a, b)``; the basis ``par`` is valid on ``[a, t*]``."""
+    """``t*`` = the only root of ``poly`` in ``(a, b)``; the basis ``par`` is valid on ``[a, t*]``.
+
+    Parameters
+    ----------
+    poly : fmpz_poly
+        Square-free, with one root in ``(a, b)``.
+    a, b : fmpq
+        The isolating interval.
+    par : Parametric
+        The basic solution valid up to ``t*``.
+
+    Examples
+    --------
+    >>> r = ExactRoot(fmpz_poly([-2, 0, 1]), fmpq(1), fmpq(2), None)      # t* = sqrt(2)
+    >>> r.rational() is None, ExactRoot(fmpz_poly([-6, 1]), fmpq(5), fmpq(7), None).rational()
+    (True, 6)
+    """
 
     poly: fmpz_poly
     a: fmpq

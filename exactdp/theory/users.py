@@ -13,7 +13,8 @@ each fixed ``i``.  The expected loss of a mechanism ``x`` (GRS12 (1)) is
 >>> User([1, 0, 0], [[0, 2, 1], [1, 0, 1], [2, 1, 0]])
 Traceback (most recent call last):
 ...
-exactdp.errors.InvalidInput: loss: not nondecreasing in |i - r| for i = 0: l(0, 1) = 2 > l(0, 2) = 1 although |0 - 1| < |0 - 2| (i = 0, r = 1, r' = 2)
+exactdp.errors.InvalidInput: loss: not nondecreasing in |i - r| for i = 0: l(0, 1) = 2 > l(0, 2) = 1 although
+|0 - 1| < |0 - 2| (i = 0, r = 1, r' = 2)
 """
 
 from __future__ import annotations
@@ -37,7 +38,32 @@ LOSSES = ("absolute", "squared", "binary")
 
 
 def loss_table(kind: str, n: int) -> list[list[fmpq]]:
-    """The absolute ``|i-r|``, squared ``(i-r)^2`` or binary ``[i != r]`` loss on ``{0..n}``."""
+    """Return the absolute ``|i-r|``, squared ``(i-r)^2`` or binary ``[i != r]`` loss on ``{0..n}``.
+
+    Parameters
+    ----------
+    kind : str
+        ``"absolute"``, ``"squared"`` or ``"binary"`` (:data:`LOSSES`).
+    n : int
+        The largest value; the table is ``(n+1) x (n+1)``.
+
+    Returns
+    -------
+    list of list of fmpq
+        ``table[i][r] = l(i, r)``.
+
+    Raises
+    ------
+    InvalidInput
+        For any other ``kind``.
+
+    Examples
+    --------
+    >>> [[str(v) for v in row] for row in loss_table("squared", 2)]
+    [['0', '1', '4'], ['1', '0', '1'], ['4', '1', '0']]
+    >>> [str(v) for v in loss_table("binary", 2)[1]]
+    ['1', '0', '1']
+    """
     if kind not in LOSSES:
         raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a table, got {kind!r}")
     f = {"absolute": lambda i, r: abs(i - r), "squared": lambda i, r: (i - r) ** 2,
@@ -45,12 +71,31 @@ def loss_table(kind: str, n: int) -> list[list[fmpq]]:
     return [[fmpq(f(i, r)) for r in range(n + 1)] for i in range(n + 1)]
 
 
-def power_loss(n: int, exponent: Any, *, reverse: bool = False) -> list[list[Any]]:
-    """The loss ``l(i, r) = |i - r|^exponent`` on ``{0..n}`` as exact numbers (rational or :class:`Rad`).
+def power_loss(n: int, exponent: Any) -> list[list[Any]]:
+    """Return the loss ``l(i, r) = |i - r|^exponent`` on ``{0..n}`` as exact numbers (rational or :class:`Rad`).
 
     GRS12 (journal version) uses ``|i - j|^(3/2)`` for Fig. 3(a) and ``|j - i|^(1 - delta)`` for App. C
     (Thm 6.3 of the arXiv text).  Irrational values are real radicals, compared exactly.
 
+    Parameters
+    ----------
+    n : int
+        The largest value; the table is ``(n+1) x (n+1)``.
+    exponent : rational
+        A positive rational (an ``fmpq`` or anything :func:`fmpq` reads).
+
+    Returns
+    -------
+    list of list
+        ``table[i][r]``, an ``fmpq`` where rational, else a :class:`~exactdp.exact.radical.Rad`.
+
+    Raises
+    ------
+    InvalidInput
+        If the exponent is not positive.
+
+    Examples
+    --------
     >>> from flint import fmpq
     >>> [str(v) for v in power_loss(5, fmpq(3, 2))[0]]
     ['0', '1', '2*2^(1/2)', '3*3^(1/2)', '8', '5*5^(1/2)']
@@ -75,12 +120,33 @@ def _loss_entry(v, what):
 
 
 class User:
-    """A prior over ``{0..n}`` and a monotone loss (validated exactly).
+    """A prior over ``{0..n}`` and a monotone loss (validated exactly), the user of GRS12 Section 2.
 
     Parameters
     ----------
-    prior : sequence of exact numbers (length ``n + 1``)
-    loss : ``"absolute"``, ``"squared"``, ``"binary"`` or an ``(n+1) x (n+1)`` table
+    prior : sequence of exact numbers
+        The probabilities ``p_0 .. p_n`` (length ``n + 1``, ``n >= 1``), nonnegative, summing to exactly 1.
+    loss : str or sequence of sequences
+        ``"absolute"``, ``"squared"``, ``"binary"`` or an ``(n+1) x (n+1)`` table, nonnegative and
+        nondecreasing in ``|i - r|`` for each ``i``.
+    name : str, optional
+        A label for messages (default: the loss's name).
+
+    Raises
+    ------
+    InvalidInput
+        If the prior is not a probability distribution on at least two points, or the loss is not
+        a monotone nonnegative table of the right size.
+
+    Examples
+    --------
+    >>> u = User(["1/4", "3/4"], "binary")
+    >>> u, [str(p) for p in u.prior], u.n
+    (<User n=1: binary loss>, ['1/4', '3/4'], 1)
+    >>> User(["1/2", "1/3"], "absolute")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: prior: the probabilities sum to 5/6, expected exactly 1
     """
 
     def __init__(self, prior, loss, name: str | None = None):
@@ -109,17 +175,56 @@ class User:
 
     @classmethod
     def uniform(cls, n: int, loss: str | list = "absolute") -> User:
-        return cls([fmpq(1, n + 1)] * (n + 1), loss, name=f"uniform prior, {loss if isinstance(loss, str) else 'table'} loss")
+        """Return the user with the uniform prior ``1/(n+1)`` on ``{0..n}`` and the given loss.
+
+        Parameters
+        ----------
+        n : int
+            The largest value (``n >= 1``).
+        loss : str or sequence of sequences, optional
+            As for :class:`User` (default ``"absolute"``).
+
+        Returns
+        -------
+        User
+            The user, named after its prior and loss.
+
+        Examples
+        --------
+        >>> u = User.uniform(2, "squared")
+        >>> u, [str(p) for p in u.prior]
+        (<User n=2: uniform prior, squared loss>, ['1/3', '1/3', '1/3'])
+        """
+        kind = loss if isinstance(loss, str) else "table"
+        return cls([fmpq(1, n + 1)] * (n + 1), loss, name=f"uniform prior, {kind} loss")
 
     def __repr__(self):
         return f"<User n={self.n}: {self.name}>"
 
     @property
     def rational(self) -> bool:
-        """True if every loss value is rational (the rational LP applies); else the radical LP is used."""
+        """True if every loss value is rational (the rational LP applies); else the radical LP is used.
+
+        Examples
+        --------
+        >>> User.uniform(2).rational, User([1, 0, 0], power_loss(2, "1/2")).rational
+        (True, False)
+        """
         return all(isinstance(v, fmpq) for row in self.loss for v in row)
 
     def to_json(self) -> dict:
+        """Return the prior and the loss as exact text, the form of a user file.
+
+        Returns
+        -------
+        dict
+            ``{"probabilities": [...], "loss": [[...], ...]}``, every number a string.
+
+        Examples
+        --------
+        >>> User(["1/4", "3/4"], "binary").to_json()
+        {'probabilities': ['1/4', '3/4'], 'loss': [['0', '1'], ['1', '0']]}
+        """
         return {"probabilities": [str(v) for v in self.prior], "loss": [[str(v) for v in r] for r in self.loss]}
 
 
@@ -143,9 +248,34 @@ def _check_monotone(L: list) -> None:
 
 
 def expected_loss(mech: Mechanism, user: User) -> Any:
-    """GRS12 (1): ``sum_i p_i sum_r K(i)(r) l(i, r)``, exactly.
+    """Return the user's expected loss under a mechanism, GRS12 (1): ``sum_i p_i sum_r K(i)(r) l(i, r)``, exactly.
 
-    The mechanism's inputs and outputs must be ``"0".."n"``.
+    Parameters
+    ----------
+    mech : Mechanism
+        A mechanism with inputs ``"0".."n"`` and outputs among them.
+    user : User
+        The prior and the loss on ``{0..n}``.
+
+    Returns
+    -------
+    fmpq or exact number
+        The expected loss (rational for a rational mechanism and loss).
+
+    Raises
+    ------
+    InvalidInput
+        If the mechanism's inputs are not ``0..n`` or an output lies outside.
+
+    Examples
+    --------
+    Randomized response keeping the input with probability ``3/4``: the loss is 1 exactly when the
+    answer flips, so the expected absolute loss is ``1/4`` for any prior.
+
+    >>> from exactdp.mechanism import Mechanism
+    >>> K = Mechanism.from_rows(["0", "1"], ["0", "1"], [["3/4", "1/4"], ["1/4", "3/4"]])
+    >>> expected_loss(K, User(["1/3", "2/3"], "absolute"))
+    1/4
     """
     n = user.n
     want = tuple(str(i) for i in range(n + 1))

@@ -66,10 +66,31 @@ def _f_index(f, X, Y):
 
 def lipschitz_constant(metric: FiniteMetric, output_metric: FiniteMetric | None = None,
                        f: Any = None) -> tuple[Any, Any]:
-    """The exact Lipschitz constant ``C`` of ``f: (X, rho) -> (Y, sigma)`` and a pair attaining it.
+    """Return the exact Lipschitz constant ``C`` of ``f: (X, rho) -> (Y, sigma)`` and a pair attaining it.
 
-    Returns ``(C, (x, z))``; ``C`` is an ``fmpq`` (rational distances only).
+    Parameters
+    ----------
+    metric : FiniteMetric
+        ``(X, rho)``.
+    output_metric : FiniteMetric, optional
+        ``(Y, sigma)`` (default ``X``).
+    f : dict or callable, optional
+        ``f: X -> Y`` (default the identity).
 
+    Returns
+    -------
+    C : fmpq
+        ``max sigma(f(x), f(z)) / rho(x, z)`` over the generating pairs (which suffices by the chain argument).
+    pair : tuple of str
+        A pair ``(x, z)`` attaining it.
+
+    Raises
+    ------
+    UnsupportedRegime
+        For irrational distances.
+
+    Examples
+    --------
     >>> from exactdp.metrics import path
     >>> lipschitz_constant(path(3), path(5), {"0": "0", "1": "2", "2": "4"})
     (2, ('0', '1'))
@@ -94,7 +115,38 @@ def _in_ball(s, gamma, ball):
 
 def ball_mass(mech: Mechanism, output_metric: FiniteMetric, f: Any, x: str, gamma: Any,
               ball: str = "open") -> tuple[Any, list]:
-    """``M_x(B(f(x), gamma))`` exactly, and the outputs in the ball."""
+    """Return the mass ``M_x(B(f(x), gamma))`` exactly, and the outputs in the ball.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        ``M``; its outputs are points of ``output_metric``.
+    output_metric : FiniteMetric
+        ``(Y, sigma)``.
+    f : dict, callable or None
+        ``f: X -> Y`` (``None``: the identity).
+    x : str
+        An input.
+    gamma : exact number
+        The radius.
+    ball : {"open", "closed"}, optional
+        ``sigma < gamma`` or ``sigma <= gamma``.
+
+    Returns
+    -------
+    mass : exact number
+        The probability of the ball under row ``x``.
+    inside : list of str
+        The outputs in the ball.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> R = randomized_response(2, p="1/4")
+    >>> ball_mass(R, discrete(2), None, "0", 1), ball_mass(R, discrete(2), None, "0", 1, "closed")
+    ((3/4, ['0']), (1, ['0', '1']))
+    """
     Y = output_metric
     fx = Y.index[str(f[x]) if isinstance(f, dict) else (x if f is None else str(f(x)))]
     i = mech.row_index[x]
@@ -146,6 +198,18 @@ def certify_utility(mech: Mechanism, output_metric: FiniteMetric, f: Any = None,
     Certificate
         ``kind = "utility"``; witness: the worst ``x`` (smallest ball mass),
         its exact mass and ``1 - delta``.
+
+    Examples
+    --------
+    Randomized response keeps the answer with probability ``3/4``: the open ball of radius 1 is the answer
+    itself, so ``(1, delta)``-utility holds exactly when ``3/4 >= 1 - delta``.
+
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> R = randomized_response(2, p="1/4")
+    >>> certify_utility(R, discrete(2), gamma=1, delta="1/4").holds, certify_utility(R, discrete(2), gamma=1,
+    ...                                                                                  delta="1/5").holds
+    (True, False)
 
     References
     ----------
@@ -208,6 +272,26 @@ def certify_exponential_bound(mech: Mechanism, metric: FiniteMetric, output_metr
     equality holds (it never does on a finite space with ``C > 0``, see the
     module docstring).
 
+    Parameters
+    ----------
+    mech : Mechanism
+        The exponential mechanism.
+    metric : FiniteMetric
+        ``(X, rho)``, whose neighbours the privacy is measured on.
+    output_metric : FiniteMetric, optional
+        ``(Y, sigma)`` (default ``X``).
+    f : dict or callable, optional
+        ``f: X -> Y`` (default the identity).
+    beta : exact number
+        The mechanism's ``beta``.
+
+    Returns
+    -------
+    Certificate
+        Kind ``exponential_bound``: the exact ``eps*``, the bound ``2 C beta``, and whether it is attained.
+
+    Examples
+    --------
     >>> from exactdp.metrics import discrete
     >>> from exactdp.mechanisms import exponential
     >>> E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})

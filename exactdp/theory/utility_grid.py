@@ -68,8 +68,27 @@ MAX_SIDE = 400
 
 @dataclass
 class LaplaceUtility:
-    """Certified enclosure ``lo <= U <= hi`` (exact rationals) of the planar-Laplace utility on an N x N grid;
-    ``reps`` the orbit representatives ``(a, b, orbit size)`` of the square's 8 symmetries."""
+    """Certified enclosure ``lo <= U <= hi`` (exact rationals) of the planar-Laplace utility on an N x N grid.
+
+    Parameters
+    ----------
+    side : int
+        ``N``.
+    eps : fmpq
+        The level.
+    lo, hi : fmpq
+        The enclosure.
+    reps : list
+        The orbit representatives ``(a, b, orbit size)`` of the square's 8 symmetries.
+
+    Examples
+    --------
+    On one point every answer is right: ``U = 1``.
+
+    >>> r = planar_laplace_utility(1, "1/2")
+    >>> r.enclosure, r.reps
+    ((1, 1), [(0, 0, 1)])
+    """
 
     side: int
     eps: fmpq
@@ -79,7 +98,13 @@ class LaplaceUtility:
 
     @property
     def enclosure(self) -> tuple:
-        """``(lo, hi)``."""
+        """The enclosure ``(lo, hi)``.
+
+        Examples
+        --------
+        >>> planar_laplace_utility(1, "1").enclosure
+        (1, 1)
+        """
         return self.lo, self.hi
 
 
@@ -199,8 +224,22 @@ def _rational(x: arb) -> fmpq:
 
 
 def outward_decimals(lo: fmpq, hi: fmpq, digits: int) -> tuple:
-    """``(lo', hi')`` decimal strings with ``lo' <= lo``, ``hi <= hi'`` and ``digits`` decimals.
+    """Return decimal strings ``lo' <= lo`` and ``hi <= hi'`` with ``digits`` decimals (rounded outward).
 
+    Parameters
+    ----------
+    lo, hi : fmpq
+        The enclosure.
+    digits : int
+        Decimals.
+
+    Returns
+    -------
+    tuple of str
+        ``(lo', hi')``.
+
+    Examples
+    --------
     >>> outward_decimals(fmpq(1, 3), fmpq(2, 3), 3)
     ('0.333', '0.667')
     """
@@ -216,8 +255,19 @@ def _dec(k: int, digits: int) -> str:
 
 
 def tight_utility(cert: Certificate) -> tuple:
-    """``(lo, hi, cells)``: the tight-constraints utility ``sum(z)/n`` (ECP14 Thm 2, Prop. 7) enclosed from a
-    ``tight`` certificate that holds, and ``cells`` as ``(size, lo_z, hi_z)`` (exact rationals).
+    """Return the tight-constraints utility ``sum(z)/n`` (ECP14 Thm 2, Prop. 7) enclosed from a ``tight`` certificate.
+
+    Parameters
+    ----------
+    cert : Certificate
+        A ``tight`` certificate that holds.
+
+    Returns
+    -------
+    lo, hi : fmpq
+        The enclosure of ``sum(z)/n``.
+    cells : list of tuple
+        ``(size, lo_z, hi_z)`` per cell of the quotient (exact rationals).
 
     Raises
     ------
@@ -269,11 +319,36 @@ def _q(text: str) -> fmpq:
 
 
 def geometric_utility(values: int, eps: Any, step: int = 1, power: int = 1, *, prec: int = 128) -> tuple:
-    """``(lo, hi)`` exact rationals enclosing the range-restricted geometric mechanism's uniform-prior utility.
+    """Return exact rationals enclosing the range-restricted geometric mechanism's uniform-prior utility.
 
     ``((2/(1+a) + (N-2)(1-a)/(1+a)) / N)^power`` with ``a = e^(-eps/step)`` (ECP14 sec. 7.1, Fig. 6; the
     column maxima of the truncated geometric mechanism GRS12 are on its diagonal).
 
+    Parameters
+    ----------
+    values : int
+        ``N >= 2`` answers per coordinate.
+    eps : rational
+        The level, ``> 0``.
+    step : int, optional
+        ``a = e^(-eps/step)``.
+    power : int, optional
+        The number of coordinates.
+    prec : int, optional
+        Working precision of the balls (bits).
+
+    Returns
+    -------
+    lo, hi : fmpq
+        The enclosure.
+
+    Raises
+    ------
+    InvalidInput
+        For ``eps <= 0``, ``values < 2``, ``step < 1`` or ``power < 1``.
+
+    Examples
+    --------
     Two answers: both column maxima are ``1/(1 + a)``, so ``U = 1/(1 + e^(-1)) = 0.7310585786...`` at eps = 1:
 
     >>> outward_decimals(*geometric_utility(2, "1"), 10)
@@ -295,7 +370,7 @@ OTHERS = ("planar-laplace", "geometric")
 
 def compare_utilities(eps: Any, tight_cert: Certificate, other: str, params: dict, *,
                       metric: dict | None = None, digits: int = 12) -> Certificate:
-    """A ``utility_comparison`` certificate: is the tight-constraints utility certified above ``other``'s?
+    """Return a ``utility_comparison`` certificate: is the tight-constraints utility certified above ``other``'s.
 
     Both utilities are for the uniform prior with the optimal remap, ``U(K) = (1/n) sum_z max_x K(x)(z)``
     (ECP14 sec. 3.5): the tight-constraints mechanism's is ``sum(z)/n`` with ``Phi z = 1`` (Thm 2, attained by
@@ -313,6 +388,8 @@ def compare_utilities(eps: Any, tight_cert: Certificate, other: str, params: dic
         The mechanism compared with, with ``params`` ``{"side": N}`` (the ``N x N`` unit Euclidean grid,
         ``beta = eps/2``) or ``{"values": N, "step": s, "power": p}`` (``alpha = e^(-eps/s)`` on each of ``p``
         coordinates with ``N`` answers).
+    params : dict
+        The parameters of ``other`` (above).
     metric : dict, optional
         The metric of the tight-constraints mechanism: ``{"kind": "grid", "shape": [R, C], "norm":
         "euclidean" | "chebyshev" | "manhattan"}`` (unit step) or ``{"kind": "path", "points": n, "reach": v}``

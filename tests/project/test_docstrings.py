@@ -1,6 +1,7 @@
 """Every public function, class and method has a numpydoc docstring (issue 7), checked by numpydoc's validator.
 
-"Public" is what the packages below export in ``__all__`` (a module without ``__all__``: the functions and
+"Public" is every module-public name (issue 21): in each module of the package whose dotted path has no
+component with a leading underscore, the names in its ``__all__`` (a module without ``__all__``: the functions and
 classes it defines without a leading underscore), and the public methods and properties those classes define
 themselves.  The checks chosen (numpydoc's codes):
 
@@ -12,6 +13,9 @@ themselves.  The checks chosen (numpydoc's codes):
 
 Not chosen: ES01 (an extended summary is optional), SS05 (it takes noun summaries such as "Subsets of ..."
 for third-person verbs).  Raises sections are read by a check of our own: every exception named there exists.
+
+``numpydoc_pending.txt`` (beside this file) lists the objects that still fail, in files other branches edited in
+the same round (issue 21); the list may only shrink: an object there that passes fails the test.
 """
 
 from __future__ import annotations
@@ -21,30 +25,53 @@ import builtins
 import enum
 import importlib
 import inspect
+import pkgutil
 import sys
+from pathlib import Path
 
 import numpydoc.validate as numpydoc_validate  # the test extra installs numpydoc: a missing one fails, never skips
 import pytest
 from numpydoc.docscrape import NumpyDocString
 
-PACKAGES = ["exactdp", "exactdp.exact", "exactdp.metrics", "exactdp.mechanisms", "exactdp.theory", "exactdp.certify",
-            "exactdp.certificate", "exactdp.recheck", "exactdp.plot"]
+import exactdp
 
 EXCLUDED_MODULES: set = set()
 
 CHECKS = {"GL08", "SS01", "SS02", "SS03", "SS06", "PR01", "PR02", "RT01", "EX01"}
 
+PENDING_FILE = Path(__file__).resolve().parent / "numpydoc_pending.txt"
+
+
+def _modules() -> list[str]:
+    """The package and every module of it without a private component (``exactdp.recheck._kernel`` is private)."""
+    found = [m.name for m in pkgutil.walk_packages(exactdp.__path__, "exactdp.")
+             if not any(part.startswith("_") for part in m.name.split(".")[1:])]
+    return ["exactdp", *sorted(found)]
+
+
+def _add_class_members(out: dict, path: str, cls: type) -> None:
+    for attr, member in vars(cls).items():
+        if attr.startswith("_"):
+            continue
+        if isinstance(member, (staticmethod, classmethod)):
+            member = member.__func__
+        if isinstance(member, property):
+            member = member.fget
+        if inspect.isfunction(member):
+            out[f"{path}.{attr}"] = member
+
 
 def _public_objects() -> dict:
-    """Import path -> object, for every public function, class, method and property."""
-    out = {}
-    for pkg in PACKAGES:
-        if pkg in EXCLUDED_MODULES:
+    """Import path -> object, for every module-public function, class, method and property."""
+    out: dict = {}
+    for modname in _modules():
+        if modname in EXCLUDED_MODULES:
             continue
-        mod = importlib.import_module(pkg)
+        mod = importlib.import_module(modname)
         names = getattr(mod, "__all__", None)
         if names is None:
-            names = [n for n, o in vars(mod).items() if not n.startswith("_") and getattr(o, "__module__", "") == pkg]
+            names = [n for n, o in vars(mod).items()
+                     if not n.startswith("_") and getattr(o, "__module__", "") == modname]
         for name in names:
             obj = getattr(mod, name)
             if not (inspect.isclass(obj) or inspect.isfunction(obj)):
@@ -54,19 +81,19 @@ def _public_objects() -> dict:
             path = f"{obj.__module__}.{obj.__qualname__}"
             out[path] = obj
             if inspect.isclass(obj):
-                for attr, member in vars(obj).items():
-                    if attr.startswith("_"):
-                        continue
-                    if isinstance(member, (staticmethod, classmethod)):
-                        member = member.__func__
-                    if isinstance(member, property):
-                        member = member.fget
-                    if inspect.isfunction(member):
-                        out[f"{path}.{attr}"] = member
+                _add_class_members(out, path, obj)
     return out
 
 
 PUBLIC = _public_objects()
+
+
+def _pending() -> set:
+    lines = PENDING_FILE.read_text(encoding="utf-8").splitlines()
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+
+
+PENDING = _pending()
 
 
 def _relevant(obj, code: str, message: str) -> bool:
@@ -89,17 +116,21 @@ def problems(path: str) -> list[str]:
 
 def test_there_is_something_to_check():
     assert any(NumpyDocString(inspect.getdoc(PUBLIC[p]) or "")["Raises"] for p in PUBLIC)
-    # the collection itself: the exported names of the issue (71 functions and classes) and their methods
-    assert len(PUBLIC) >= 130
+    # the collection itself: every module-public name (issue 21: ~300 functions and classes) and their methods
+    assert len(PUBLIC) >= 600
     assert "exactdp.mechanism.Mechanism.from_rows" in PUBLIC
     assert "exactdp.metrics.graphs.grid" in PUBLIC
+    assert "exactdp.theory.users.User.uniform" in PUBLIC  # a module's __all__, not a package's
+    assert "exactdp.io.load_mechanism" in PUBLIC  # a module that no package re-exports
+    assert not any(".recheck._kernel." in p for p in PUBLIC)  # a private module
     assert not any(p.startswith(m + ".") for m in EXCLUDED_MODULES for p in PUBLIC)
 
 
 def test_the_validator_flags_a_bad_docstring(tmp_path, monkeypatch):
     (tmp_path / "dsbad.py").write_text(
         'def nodoc(x):\n    return x\n\n\n'
-        'def partial(x, y):\n    """Add two numbers.\n\n    Parameters\n    ----------\n    x : int\n        One.\n    """\n'
+        'def partial(x, y):\n    """Add two numbers.\n\n'
+        '    Parameters\n    ----------\n    x : int\n        One.\n    """\n'
         '    return x + y\n')
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "dsbad", raising=False)
@@ -112,7 +143,14 @@ def test_the_validator_flags_a_bad_docstring(tmp_path, monkeypatch):
 @pytest.mark.parametrize("path", sorted(PUBLIC))
 def test_numpydoc(path):
     found = problems(path)
-    assert not found, f"{path}: " + "; ".join(found)
+    if path in PENDING:
+        assert found, f"{path} passes now: remove it from {PENDING_FILE.name}"
+    else:
+        assert not found, f"{path}: " + "; ".join(found)
+
+
+def test_the_pending_list_names_only_public_objects():
+    assert not PENDING - set(PUBLIC), f"not public (or gone); remove from {PENDING_FILE.name}: {PENDING - set(PUBLIC)}"
 
 
 _KNOWN_EXCEPTIONS = {name for name in dir(builtins) if isinstance(getattr(builtins, name), type)
