@@ -81,10 +81,7 @@ def _method(level, mech) -> Method:
 
 def _note(stats, rounds: int = 1) -> str:
     """How the checker ran (statistics of its method, not claims: they are not in the evidence)."""
-    n, f = stats["comparisons"], stats["filtered"]
-    return (f"of {n} distinct comparison{'' if n == 1 else 's'}, {f} {'was' if f == 1 else 'were'} settled by a "
-            f"certified outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by "
-            "exact zeros"
+    return (stats.note()
             + (f"; the smallest eps was found in {rounds} rounds of a float-guided search, each decided exactly"
                if rounds > 1 else ""))
 

@@ -195,8 +195,7 @@ def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[st
                            witness=witness, extension_note=None)
     method = Method.RATIONAL if level.regime == "rational" and mech_on_H.regime == "rational" \
         else Method.TRANSCENDENCE_BALLS
-    note = (f"minima: {X.comparisons['filtered']} candidates dropped by the certified float filter, "
-            f"{X.comparisons['exact']} compared exactly")
+    note = f"minima: {X.comparisons.note('candidate')}"
     if holds is UNDECIDED:
         return Certificate("extension", UNDECIDED, method, claim, ev, reason="a comparison is outside every exact "
                            "regime", note=note)
