@@ -86,9 +86,8 @@ def _note(stats, rounds: int = 1) -> str:
                if rounds > 1 else ""))
 
 
-def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, progress: Callable[..., object] | None = None,
-                     _cons: Constraints | None = None,
-                     _data: tuple[MechanismData, MetricData] | None = None) -> Certificate[EpsilonEvidence]:
+def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *,
+                     progress: Callable[..., object] | None = None) -> Certificate[EpsilonEvidence]:
     """The exact smallest eps for which ``mech`` is ``eps d``-private.
 
     .. math:: \\varepsilon^* = \\max_{x, x', z} \\log(K(x)(z) / K(x')(z)) / d(x, x')
@@ -146,8 +145,14 @@ def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, progre
         raise InvalidInput("smallest_epsilon: the mechanism's entries depend on a symbolic alpha; fix a level "
                            "(mech.at(Level...)) or use certify_all_eps")
     mech = mech.validate()
-    cons = _cons if _cons is not None else Constraints(mech, metric)
-    mdata, gdata = _data if _data is not None else (mechanism_data(mech), metric_data(metric))
+    return _smallest_epsilon(mech, metric, Constraints(mech, metric), mechanism_data(mech), metric_data(metric),
+                             progress)
+
+
+def _smallest_epsilon(mech: Mechanism, metric: FiniteMetric, cons: Constraints, mdata: MechanismData,
+                      gdata: MetricData, progress=None) -> Certificate[EpsilonEvidence]:
+    """The engine of :func:`smallest_epsilon`: ``mech`` validated, ``metric`` a :class:`FiniteMetric`, ``cons``
+    their constraints and ``mdata, gdata`` their certificate data, all built once by the caller."""
     base: dict[str, Any] = dict(mechanism=mdata, metric=gdata, counts=_counts(cons))
     claim = f"the smallest eps for which {mech.name} is eps*d-private on the {metric.description}"
     if cons.n_pairs == 0:
@@ -261,8 +266,7 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
     if progress is not None:
         progress("certificate data", None, None)
     mdata, gdata = mechanism_data(mech), metric_data(metric)   # built once, shared with the smallest-eps evidence
-    eps_cert = (smallest_epsilon(mech, metric, progress=progress, _cons=cons, _data=(mdata, gdata))
-                if with_epsilon else None)
+    eps_cert = _smallest_epsilon(mech, metric, cons, mdata, gdata, progress) if with_epsilon else None
     smallest = eps_cert.evidence if eps_cert is not None else None
     factors = [Factor(distance=exact_str(d), factor=level.factor_str(d)) for d in cons.dvals[:4]]
     kw: dict[str, Any] = dict(mechanism=mdata, metric=gdata, level=level_data(level),
