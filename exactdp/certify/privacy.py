@@ -46,12 +46,6 @@ __all__ = ["certify_privacy", "resolve_level", "smallest_epsilon"]
 resolve_level = level_of
 
 
-def _concrete(mech, level):
-    if mech.regime == "symbolic":
-        return mech.at(level)
-    return mech.validate()
-
-
 def _constraint(cons, t: Triple, level=None) -> Constraint:
     """The exact record of one constraint occurrence (both sides at ``level`` when given)."""
     x, xp, z, d = cons.locate(t)
@@ -73,8 +67,21 @@ def _counts(cons) -> Counts:
     return Counts(pairs=cons.n_pairs, outputs=cons.n_outputs, inequalities=cons.total)
 
 
-def _method(level, mech) -> Method:
-    if level.regime == "rational" and mech.regime == "rational":
+def exact_method(level: Level | None, *mechs: Mechanism) -> Method:
+    """The method of a certificate about ``mechs`` at ``level``: rational arithmetic when the level's ``e^(-eps)``
+    and every entry are rational (DESIGN.md sec. 2, regime 1), else transcendence + balls (regime 2).
+
+    The one place that turns the two regimes into a certificate's method (a mechanism in a symbolic alpha is
+    evaluated at the level first, :meth:`Mechanism.at`).
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import geometric
+    >>> K = geometric(2, "1/2")
+    >>> exact_method(Level.from_alpha("1/2"), K).name, exact_method(Level.from_eps("1/2"), K).name
+    ('RATIONAL', 'TRANSCENDENCE_BALLS')
+    """
+    if (level is None or level.regime == "rational") and all(m.regime == "rational" for m in mechs):
         return Method.RATIONAL
     return Method.TRANSCENDENCE_BALLS
 
@@ -186,7 +193,7 @@ def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate[Epsil
             _, exc = S.undecided[0]
             ev = EpsilonEvidence(**base, epsilon=None, enclosure=None, level=None, binding=None,
                                  lower_bound=level.eps_str())
-            return Certificate("epsilon", UNDECIDED, _method(level, mech), claim, ev, reason=exc.reason,
+            return Certificate("epsilon", UNDECIDED, exact_method(level, mech), claim, ev, reason=exc.reason,
                                note=_note(S.stats, rounds))
         break
     zero = level.is_zero()
@@ -194,7 +201,7 @@ def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate[Epsil
                          enclosure=["0", "0"] if zero else list(level.eps_enclosure()),
                          level=level_data(level), binding=_constraint(cons, t, level),
                          tight=[_constraint(cons, x) for x in S.tight_listed], tight_count=S.tight)
-    return Certificate("epsilon", True, _method(level, mech), claim, ev, note=_note(S.stats, rounds))
+    return Certificate("epsilon", True, exact_method(level, mech), claim, ev, note=_note(S.stats, rounds))
 
 
 def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: Any = None, alpha: Any = None,
@@ -257,7 +264,7 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
     level = resolve_level(eps, alpha, level)
     claim = f"{mech.name} is eps*d-private with eps = {level.eps_str()} on the {metric.description}"
     try:
-        mech = _concrete(mech, level)
+        mech = mech.at(level)   # evaluated at the level when in alpha, else validated
     except UnsupportedRegime as e:
         settled = _settled_for_every_eps(mech, metric, level) if mech.regime == "symbolic" else None
         return settled if settled is not None else _unsupported(mech, metric, level, claim, str(e))
@@ -273,7 +280,7 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
               counts=_counts(cons), factors=factors, violated_count=S.violated, tight_count=S.tight,
               epsilon=smallest.epsilon if smallest else None, enclosure=smallest.enclosure if smallest else None,
               smallest=smallest)
-    method, note = _method(level, mech), _note(S.stats)
+    method, note = exact_method(level, mech), _note(S.stats)
     if S.violated:
         assert S.worst is not None  # a violated constraint is recorded as the worst
         ev = PrivacyEvidence(**kw, violation=_constraint(cons, S.worst, level), tight=[], tightest=None,

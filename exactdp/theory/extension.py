@@ -235,12 +235,10 @@ def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] 
     """The BCSZ18 extension with its normalisers and minimisers (see :func:`extend`)."""
     level = resolve_level(eps, alpha, level)
     H = _check_subset(mech_on_H, metric, H)
-    if mech_on_H.regime == "symbolic":
-        try:
-            mech_on_H = mech_on_H.at(level)
-        except UnsupportedRegime as e:
-            raise Undecided(f"the mechanism on H cannot be evaluated exactly at eps = {level.eps_str()}: {e}") from None
-    mech_on_H = mech_on_H.validate()
+    try:
+        mech_on_H = mech_on_H.at(level)   # evaluated at the level when in alpha, else validated
+    except UnsupportedRegime as e:
+        raise Undecided(f"the mechanism on H cannot be evaluated exactly at eps = {level.eps_str()}: {e}") from None
     W = len(mech_on_H.outputs)
     check_extension_size(metric, H, W)
     hidx = [metric.index[h] for h in H]
