@@ -312,7 +312,17 @@ class Rad(QSpan):
     # -- arithmetic (the rest is QSpan's) ----------------------------------
     @staticmethod
     def coerce(x) -> Rad:
-        """``x`` as a Rad (see :func:`to_rad`).
+        """Return ``x`` as a Rad (see :func:`to_rad`): the operand coercion of ``+ - * ==``.
+
+        Parameters
+        ----------
+        x : Rad, Lin, int or fmpq
+            The value (a :class:`Lin` without ``eps``).
+
+        Returns
+        -------
+        Rad
+            ``x`` itself when it is a Rad, else its exact value as a Rad.
 
         Examples
         --------
