@@ -27,7 +27,7 @@ from flint import fmpq
 from ..certificate import (UNDECIDED, Certificate, Constraint, MechanismData, MetricData, Method, level_data,
                            mechanism_data, metric_data)
 from ..certificate.privacy import AllEpsEvidence, Counts, EpsilonEvidence, Factor, PrivacyEvidence
-from ..errors import InvalidInput, UnsupportedRegime
+from ..errors import UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level, level_of
 from ..metrics import as_metric
@@ -148,10 +148,7 @@ def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *,
     ECP14 Def. 1; HLM15 (11).
     """
     metric = as_metric(metric)
-    if mech.regime == "symbolic":
-        raise InvalidInput("smallest_epsilon: the mechanism's entries depend on a symbolic alpha; fix a level "
-                           "(mech.at(Level...)) or use certify_all_eps")
-    mech = mech.validate()
+    mech = mech.concrete("smallest_epsilon", "fix a level (mech.at(Level...)) or use certify_all_eps")
     return _smallest_epsilon(mech, metric, Constraints(mech, metric), mechanism_data(mech), metric_data(metric),
                              progress)
 
