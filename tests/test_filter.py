@@ -223,3 +223,33 @@ def test_extension_minima_match_brute_force_with_ties():
     # every one of the 4 x 2 minima is formed exactly from at least one candidate; at point 0, output a, the
     # candidate 2^3 * 3/4 = 6 is far above 3/4 and is dropped by the filter
     assert s.exact >= 8 and s.filtered >= 1 and s.zero == 0
+
+
+def _sent_to_exact(monkeypatch, K, metric, alpha):
+    """The (a, b) value pairs of the comparisons that reached the exact path, and the summary."""
+    sent = []
+    compare_exactly = Constraints._compare
+
+    def record(self, a, b, dc, level):
+        sent.append((Fraction(str(self.mech.values[a])), Fraction(str(self.mech.values[b]))))
+        return compare_exactly(self, a, b, dc, level)
+
+    monkeypatch.setattr(Constraints, "_compare", record)
+    S = Constraints(K, metric).decide(Level.from_alpha(alpha))
+    return sent, S
+
+
+def test_only_the_tie_reaches_the_exact_path(monkeypatch):
+    K = Mechanism.from_rows(["0", "1"], ["a", "b"], [["1/3", "2/3"], ["1/9", "8/9"]])
+    sent, S = _sent_to_exact(monkeypatch, K, path(2), "1/3")   # e^eps = 3: 1/3 = 3 * 1/9 exactly
+    assert sent == [(Fraction(1, 3), Fraction(1, 9))]
+    assert (S.tight, S.violated) == (1, 0) and S.stats.exact == 1 and S.stats.filtered == 3
+
+
+def test_a_tie_below_the_float_range_reaches_the_exact_path(monkeypatch):
+    # 2^-1100 = 2 * 2^-1101 at alpha = 1/2: both values round to 0.0 as floats, the log-space filter sees a tie
+    t1, t2 = Fraction(1, 2**1100), Fraction(1, 2**1101)
+    K = Mechanism.from_rows(["0", "1"], ["a", "b"], [["1/2^1100", "1 - 1/2^1100"], ["1/2^1101", "1 - 1/2^1101"]])
+    sent, S = _sent_to_exact(monkeypatch, K, path(2), "1/2")
+    assert sent == [(t1, t2)]
+    assert (S.tight, S.violated) == (1, 0) and S.stats.filtered == 3
