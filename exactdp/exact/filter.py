@@ -27,8 +27,10 @@ inf``, ``0 * inf``) gives NaN; every comparison with NaN is false, so such an
 item is ``UNKNOWN``, never decided.  The comparisons themselves
 (:func:`compare`, :func:`sign_status`) do no arithmetic: a float comparison
 is exact.  Enclosures of exact numbers come from Arb balls (rigorous error
-bounds) converted with one ``nextafter`` outward (:func:`enclose`), or from a
-correctly rounded ``p / q`` one float outward (:func:`exactdp.exact.decide.float_bounds`).
+bounds) whose end points are converted to floats and moved one float outward
+(:func:`enclose`: any conversion with an error below one ulp -- to nearest or
+toward zero -- is then outward, by the argument above), or from a correctly
+rounded ``p / q`` one float outward (:func:`exactdp.exact.decide.float_bounds`).
 
 Examples
 --------
