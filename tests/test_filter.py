@@ -200,6 +200,26 @@ def test_generating_pairs_match_brute_force_on_a_line(steps):
     assert got == _brute_pairs(D) == [(i, i + 1) for i in range(len(pos) - 1)]
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 5).flatmap(lambda n: st.tuples(st.just(n), st.lists(
+    st.sampled_from([Fraction(1, 10), Fraction(2, 10), Fraction(3, 10), Fraction(1, 3), Fraction(2, 3), Fraction(1)]),
+    min_size=n * (n - 1) // 2, max_size=n * (n - 1) // 2))))
+def test_metric_axioms_match_brute_force_on_random_matrices(nd):
+    # both verdicts: a triangle inequality that fails (found exactly), or the generating pairs (ties included)
+    n, upper = nd
+    D = [[Fraction(0)] * n for _ in range(n)]
+    for (x, y), v in zip(itertools.combinations(range(n), 2), upper, strict=True):
+        D[x][y] = D[y][x] = v
+    broken = any(D[x][y] > D[x][w] + D[w][y] for x in range(n) for y in range(n) for w in range(n))
+    text = [[str(v) for v in r] for r in D]
+    if broken:
+        with pytest.raises(NotAMetric, match="triangle inequality fails"):
+            from_matrix([str(i) for i in range(n)], text)
+    else:
+        M = from_matrix([str(i) for i in range(n)], text)
+        assert sorted((i, j) for i, j, _ in M.generating_pairs()) == _brute_pairs(D)
+
+
 def test_a_triangle_violated_by_one_ulp_worth_is_refused_exactly():
     D = [["0", "1/10", "3/10"], ["1/10", "0", "2/10"], ["3/10", "2/10", "0"]]
     assert len(from_matrix(["a", "b", "c"], D).generating_pairs()) == 2  # 1/10 + 2/10 = 3/10 exactly
