@@ -493,6 +493,45 @@ class Mechanism:
         return r"\begin{pmatrix}" + body + r"\end{pmatrix}"
 
     # -- transformations ------------------------------------------------------
+    def concrete(self, what: str, hint: str = "fix a level first (mech.at(Level.from_eps(...)))") -> Mechanism:
+        """Return the validated mechanism, refusing one whose entries depend on a symbolic alpha.
+
+        The guard of every computation that needs numbers, not functions of
+        alpha (the counterpart of :meth:`at`, which evaluates them at a level).
+
+        Parameters
+        ----------
+        what : str
+            The computation, named in the message.
+        hint : str, optional
+            What to do instead, appended to the message.
+
+        Returns
+        -------
+        Mechanism
+            ``self``, validated (:meth:`validate`).
+
+        Raises
+        ------
+        InvalidInput
+            The entries depend on a symbolic alpha.
+        NotStochastic
+            A negative entry or a row that does not sum to 1.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import geometric
+        >>> geometric(2, "1/2").concrete("privacy_profile").regime
+        'rational'
+        >>> geometric(2).concrete("privacy_profile")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        exactdp.errors.InvalidInput: privacy_profile: the mechanism's entries depend on a symbolic alpha; ...
+        """
+        if self.regime == "symbolic":
+            raise InvalidInput(f"{what}: the mechanism's entries depend on a symbolic alpha; {hint}")
+        return self.validate()
+
     def at(self, level) -> Mechanism:
         """The mechanism with the symbolic ``alpha`` replaced by the level's exact value.
 

@@ -47,7 +47,7 @@ from ..exact.expo import ExpFrac
 from ..exact.level import Level
 from ..exact.values import exact_number
 from ..metrics.space import FiniteMetric, dist_sub
-from .privacy import resolve_level
+from .privacy import exact_method, resolve_level
 
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
@@ -295,7 +295,7 @@ def certify_approx(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: 
                 metric=metric_data(neighbours) if isinstance(neighbours, FiniteMetric) else None,
                 pairs=[[str(mech.inputs[i]), str(mech.inputs[j])] for i, j in pairs])
     try:
-        cm = mech.at(lvl) if mech.regime == "symbolic" else mech.validate()
+        cm = mech.at(lvl)   # evaluated at the level when in alpha, else validated
         best, rows = max_excess(cm, pairs, lvl) if pairs else (None, [])
         verdict = best is None or affine_sign(best[3] - dlt, best[4], lvl) <= 0
     except (Undecided, UnsupportedRegime) as e:
@@ -305,11 +305,11 @@ def certify_approx(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: 
     if best is None:
         ev = ApproxEvidence(mechanism=_mech_json(cm), **base, e_eps=lvl.factor_str(ONE), excess="0", worst_set=[],
                             witness=None)
-        return Certificate("approx", True, _method(lvl, cm), claim, ev, note="the relation is empty")
+        return Certificate("approx", True, exact_method(lvl, cm), claim, ev, note="the relation is empty")
     w = _witness(cm, lvl, dlt, best, rows, verdict)
     ev = ApproxEvidence(mechanism=_mech_json(cm), **base, e_eps=lvl.factor_str(ONE), excess=w["excess"],
                         worst_set=w["worst_set"], witness=w)
-    return Certificate("approx", verdict, _method(lvl, cm), claim, ev)
+    return Certificate("approx", verdict, exact_method(lvl, cm), claim, ev)
 
 
 def _mech_json(mech) -> ApproxMechanism:
@@ -331,11 +331,3 @@ def _witness(cm, lvl, dlt, best, rows, verdict) -> ApproxWitness:
                          worst_set=[str(cm.outputs[y]) for y in S], P_x_S=exact_str(A), P_x_prime_S=exact_str(B),
                          factor=lvl.factor_str(ONE), lhs=exact_str(A), rhs=rhs, excess=_excess_str(A, B, lvl),
                          violating_pairs=over)
-
-
-def _method(lvl, mech) -> Method:
-    if lvl.regime == "rational" and mech.regime == "rational":
-        return Method.RATIONAL
-    return Method.TRANSCENDENCE_BALLS
-
-

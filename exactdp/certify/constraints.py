@@ -37,6 +37,7 @@ from flint import arb, ctx, fmpq
 
 from ..errors import LabelMismatch, Undecided
 from ..exact.decide import arb_of, float_bounds, is_zero
+from ..exact.filter import NEG, POS, UNKNOWN, ZERO, FilterStats, add, compare, enclose, mul_nonneg, resolve
 
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
@@ -44,7 +45,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Constraints", "Summary", "Triple", "align"]
 
-SLACK, TIGHT, VIOLATED, UNDECIDED_STATUS = -1, 0, 1, 2
+#: the status of ``sign(a - e^(eps d) b)``: the filter's sign codes (:mod:`exactdp.exact.filter`)
+SLACK, TIGHT, VIOLATED, UNDECIDED_STATUS = NEG, ZERO, POS, UNKNOWN
 #: inequalities (both directions) per chunk; bounds the memory of one pass to a few hundred MiB
 CHUNK = 3_000_000
 MAX_LISTED = 10
@@ -92,7 +94,7 @@ class Summary:
     tight_distinct: int = 0
     tight_listed: list = field(default_factory=list)
     undecided: list = field(default_factory=list)  # (Triple, Undecided)
-    stats: dict = field(default_factory=lambda: {"comparisons": 0, "filtered": 0, "exact": 0, "zero": 0})
+    stats: FilterStats = field(default_factory=FilterStats)
 
 
 @dataclass
@@ -317,9 +319,7 @@ class Constraints:
                 T = np.unique(np.concatenate([u[new], r[new]]))
                 A, rest = np.divmod(T, V * ND)
                 ch = _Chunk(A=A, B=rest // ND, DC=rest % ND, first=np.zeros(len(T), dtype=np.int64), counts=None)
-                status, todo = self._filter(ch, level, tables, {"comparisons": 0, "filtered": 0, "exact": 0,
-                                                                "zero": 0})
-                self._decide_exact(ch, todo, status, level, cache, Summary(), None)
+                status = self._statuses(ch, level, tables, cache, Summary(), None)
                 own[new] = status[np.searchsorted(T, u[new])]
                 rev[new] = status[np.searchsorted(T, r[new])]
             return ((own + 1) + 4 * (rev + 1)).astype(np.uint8)
@@ -456,35 +456,32 @@ class Constraints:
         which values far below the float range (e.g. 2^-4000) cannot underflow."""
         if not hasattr(self, "_lt"):
             zero = self.value_tables()[0]
-            llo = np.full(len(zero), np.nan)
-            lhi = np.full(len(zero), np.nan)
+
+            def bounds(c):
+                if zero[c]:
+                    return math.nan, math.nan
+                v = self.mech.values[c]
+                b = arb(v) if type(v) is fmpq else arb_of(v)
+                if not b > 0:
+                    return math.nan, math.nan
+                lb = b.log()
+                return float(lb.lower()), float(lb.upper())
+
             with ctx.workprec(64):
-                for c, v in enumerate(self.mech.values):
-                    if not zero[c]:
-                        b = arb(v) if type(v) is fmpq else arb_of(v)
-                        if b > 0:
-                            lb = b.log()
-                            llo[c] = math.nextafter(float(lb.lower()), -math.inf)
-                            lhi[c] = math.nextafter(float(lb.upper()), math.inf)
+                llo, lhi = enclose(range(len(zero)), bounds)
             self._lt = (llo, lhi)
         return self._lt
 
-    def _log_filter(self, ch, idx, level):
-        """``(slack, violated)`` masks over ``idx``, decided by outward-rounded bounds of
-        ``log a - log b - eps d`` (each float operation rounded to nearest, then widened one ulp outward)."""
-        llo, lhi = self.log_tables()
-        elo = np.empty(len(self.dvals))
-        ehi = np.empty(len(self.dvals))
-        with ctx.workprec(80):
-            for c, d in enumerate(self.dvals):
+    def _eps_d_bounds(self, level):
+        """Outward float bounds of ``eps d`` per distance (the log-space filter's right-hand side), per level."""
+        if getattr(self, "_edb", (None,))[0] is not level:
+            def bounds(d):
                 e = level.eps_arb() * arb_of(d)
-                elo[c] = math.nextafter(float(e.lower()), -math.inf)
-                ehi[c] = math.nextafter(float(e.upper()), math.inf)
-        a, b, dc = ch.A[idx], ch.B[idx], ch.DC[idx]
-        with np.errstate(invalid="ignore"):
-            up = np.nextafter(np.nextafter(lhi[a] - llo[b], np.inf) - elo[dc], np.inf)
-            dn = np.nextafter(np.nextafter(llo[a] - lhi[b], -np.inf) - ehi[dc], -np.inf)
-        return up < 0, dn > 0
+                return float(e.lower()), float(e.upper())
+
+            with ctx.workprec(80):
+                self._edb = (level, *enclose(self.dvals, bounds))
+        return self._edb[1:]
 
     def _guide(self, ch, idx=None) -> np.ndarray:
         """Float estimates of ``log(a/b)/d`` (of the triples ``idx`` only, when given): a guide, never a proof."""
@@ -520,17 +517,13 @@ class Constraints:
 
     # -- deciding ----------------------------------------------------------------
     def _factor_bounds(self, level):
-        elo = np.empty(len(self.dvals))
-        ehi = np.empty(len(self.dvals))
+        """Outward float bounds of ``e^(eps d)`` per distance (``[0, inf]`` when beyond the float range)."""
+        def bounds(d):
+            e = level.factor_arb(d)
+            return (float(e.lower()), float(e.upper())) if e.is_finite() else (0.0, math.inf)
+
         with ctx.workprec(80):
-            for c, d in enumerate(self.dvals):
-                e = level.factor_arb(d)
-                if e.is_finite():
-                    elo[c] = math.nextafter(float(e.lower()), -math.inf)
-                    ehi[c] = math.nextafter(float(e.upper()), math.inf)
-                else:  # pragma: no cover - astronomically large exponents
-                    elo[c], ehi[c] = 0.0, math.inf
-        return elo, ehi
+            return enclose(self.dvals, bounds)
 
     def decide(self, level, progress=None) -> Summary:
         """Decide every constraint at ``level``; see :class:`Summary`.
@@ -549,8 +542,7 @@ class Constraints:
         n_chunks = 0
         for ch in chunks if chunks is not None else self.chunks(progress):
             n_chunks += 1
-            status, todo = self._filter(ch, level, tables, S.stats)
-            self._decide_exact(ch, todo, status, level, cache, S, progress)
+            status = self._statuses(ch, level, tables, cache, S, progress)
             self._tally(ch, status, S, counted)
         if n_chunks == 1:  # a streamed pass counts distinct triples per chunk: not kept
             self._decided = (key, S)
@@ -567,44 +559,40 @@ class Constraints:
         self._cached = [ch]
         return [ch], counted
 
-    def _filter(self, ch, level, tables, stats):
-        """Statuses settled by exact zeros and the certified float filters (linear, then log space), and the
-        indices left for exact decision."""
+    def _statuses(self, ch, level, tables, cache, S, progress):
+        """The status of each triple of ``ch``: exact zeros first, then the certified float filter
+        (:mod:`exactdp.exact.filter`: ``a`` against ``e^(eps d) b``, then ``log a`` against ``log b + eps d``,
+        which values far below the float range cannot underflow), then :meth:`_compare` for the rest.
+        Undecided ones are recorded in ``S.undecided``; the counts go to ``S.stats``."""
         zero, lo, hi, elo, ehi = tables
-        n = len(ch.A)
-        status = np.full(n, UNDECIDED_STATUS, dtype=np.int8)
+        status = np.full(len(ch.A), UNDECIDED_STATUS, dtype=np.int8)
         za, zb = zero[ch.A], zero[ch.B]
         status[za] = SLACK  # 0 <= anything (0 = 0 when both vanish)
         status[~za & zb] = VIOLATED  # a positive value against zero
-        rest = ~za & ~zb
-        with np.errstate(over="ignore", invalid="ignore"):
-            prod_lo = np.nextafter(elo[ch.DC] * lo[ch.B], -np.inf)
-            prod_hi = np.nextafter(ehi[ch.DC] * hi[ch.B], np.inf)
-        slack = rest & (hi[ch.A] < prod_lo)
-        viol = rest & (lo[ch.A] > prod_hi)
-        status[slack] = SLACK
-        status[viol] = VIOLATED
-        todo = np.nonzero(rest & ~slack & ~viol)[0]
-        filtered = int(slack.sum() + viol.sum())
-        if len(todo):
-            ls, lv = self._log_filter(ch, todo, level)
-            status[todo[ls]] = SLACK
-            status[todo[lv]] = VIOLATED
-            filtered += int(ls.sum() + lv.sum())
-            todo = todo[~ls & ~lv]
-        stats["comparisons"] += n
-        stats["exact"] += len(todo)
-        stats["zero"] += int((za | zb).sum())
-        stats["filtered"] += filtered
-        return status, todo
+        n_zero = int((za | zb).sum())
+        S.stats.compared += n_zero
+        S.stats.zero += n_zero
+        rest = np.nonzero(~za & ~zb)[0]
+        a, b, dc = ch.A[rest], ch.B[rest], ch.DC[rest]
+        st = compare(lo[a], hi[a], *mul_nonneg(elo[dc], ehi[dc], lo[b], hi[b]))
+        left = np.nonzero(st == UNKNOWN)[0]
+        if len(left):
+            llo, lhi = self.log_tables()
+            plo, phi = self._eps_d_bounds(level)
+            al, bl, dl = a[left], b[left], dc[left]
+            st[left] = compare(llo[al], lhi[al], *add(llo[bl], lhi[bl], plo[dl], phi[dl]))
+        status[rest] = resolve(st, lambda idx: self._decide_exact(ch, rest[idx], level, cache, S, progress),
+                               S.stats)
+        return status
 
-    def _decide_exact(self, ch, todo, status, level, cache, S, progress):
-        """Exact decisions (:meth:`Level.compare`) of the comparisons no filter settled; undecided ones are
+    def _decide_exact(self, ch, todo, level, cache, S, progress):
+        """Exact statuses (:meth:`Level.compare`) of the triples ``todo`` of ``ch``; undecided ones are
         recorded in ``S.undecided``.  Keys are plain ints (few GC-tracked objects: a collection would walk
         whatever large structures the caller holds)."""
         V, ND = max(len(self.mech.values), 1), max(len(self.dvals), 1)
         out = []
-        for i, (a, b, dc) in enumerate(zip(ch.A[todo].tolist(), ch.B[todo].tolist(), ch.DC[todo].tolist(), strict=True)):
+        for i, (a, b, dc) in enumerate(zip(ch.A[todo].tolist(), ch.B[todo].tolist(), ch.DC[todo].tolist(),
+                                           strict=True)):
             key = (a * V + b) * ND + dc
             s = cache.get(key)
             if s is None:
@@ -615,8 +603,7 @@ class Constraints:
             out.append(s)
             if progress is not None and i % 4096 == 4095:
                 progress("exact comparisons", i + 1, len(todo))
-        if out:
-            status[todo] = out
+        return out
 
     def _compare(self, a, b, dc, level):
         """The status of triple ``(a, b, dc)`` decided exactly (an :class:`Undecided` when no regime applies);

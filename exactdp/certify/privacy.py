@@ -27,7 +27,7 @@ from flint import fmpq
 from ..certificate import (UNDECIDED, Certificate, Constraint, MechanismData, MetricData, Method, level_data,
                            mechanism_data, metric_data)
 from ..certificate.privacy import AllEpsEvidence, Counts, EpsilonEvidence, Factor, PrivacyEvidence
-from ..errors import InvalidInput, UnsupportedRegime
+from ..errors import UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level, level_of
 from ..metrics import as_metric
@@ -44,12 +44,6 @@ __all__ = ["certify_privacy", "resolve_level", "smallest_epsilon"]
 
 #: the level normaliser (kept under its historical name; see :func:`exactdp.exact.level.level_of`)
 resolve_level = level_of
-
-
-def _concrete(mech, level):
-    if mech.regime == "symbolic":
-        return mech.at(level)
-    return mech.validate()
 
 
 def _constraint(cons, t: Triple, level=None) -> Constraint:
@@ -73,25 +67,34 @@ def _counts(cons) -> Counts:
     return Counts(pairs=cons.n_pairs, outputs=cons.n_outputs, inequalities=cons.total)
 
 
-def _method(level, mech) -> Method:
-    if level.regime == "rational" and mech.regime == "rational":
+def exact_method(level: Level | None, *mechs: Mechanism) -> Method:
+    """The method of a certificate about ``mechs`` at ``level``: rational arithmetic when the level's ``e^(-eps)``
+    and every entry are rational (DESIGN.md sec. 2, regime 1), else transcendence + balls (regime 2).
+
+    The one place that turns the two regimes into a certificate's method (a mechanism in a symbolic alpha is
+    evaluated at the level first, :meth:`Mechanism.at`).
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import geometric
+    >>> K = geometric(2, "1/2")
+    >>> exact_method(Level.from_alpha("1/2"), K).name, exact_method(Level.from_eps("1/2"), K).name
+    ('RATIONAL', 'TRANSCENDENCE_BALLS')
+    """
+    if (level is None or level.regime == "rational") and all(m.regime == "rational" for m in mechs):
         return Method.RATIONAL
     return Method.TRANSCENDENCE_BALLS
 
 
 def _note(stats, rounds: int = 1) -> str:
     """How the checker ran (statistics of its method, not claims: they are not in the evidence)."""
-    n, f = stats["comparisons"], stats["filtered"]
-    return (f"of {n} distinct comparison{'' if n == 1 else 's'}, {f} {'was' if f == 1 else 'were'} settled by a "
-            f"certified outward-rounded floating-point filter, {stats['exact']} decided exactly, {stats['zero']} by "
-            "exact zeros"
+    return (stats.note()
             + (f"; the smallest eps was found in {rounds} rounds of a float-guided search, each decided exactly"
                if rounds > 1 else ""))
 
 
-def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, progress: Callable[..., object] | None = None,
-                     _cons: Constraints | None = None,
-                     _data: tuple[MechanismData, MetricData] | None = None) -> Certificate[EpsilonEvidence]:
+def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *,
+                     progress: Callable[..., object] | None = None) -> Certificate[EpsilonEvidence]:
     """The exact smallest eps for which ``mech`` is ``eps d``-private.
 
     .. math:: \\varepsilon^* = \\max_{x, x', z} \\log(K(x)(z) / K(x')(z)) / d(x, x')
@@ -145,12 +148,15 @@ def smallest_epsilon(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, progre
     ECP14 Def. 1; HLM15 (11).
     """
     metric = as_metric(metric)
-    if mech.regime == "symbolic":
-        raise InvalidInput("smallest_epsilon: the mechanism's entries depend on a symbolic alpha; fix a level "
-                           "(mech.at(Level...)) or use certify_all_eps")
-    mech = mech.validate()
-    cons = _cons if _cons is not None else Constraints(mech, metric)
-    mdata, gdata = _data if _data is not None else (mechanism_data(mech), metric_data(metric))
+    mech = mech.concrete("smallest_epsilon", "fix a level (mech.at(Level...)) or use certify_all_eps")
+    return _smallest_epsilon(mech, metric, Constraints(mech, metric), mechanism_data(mech), metric_data(metric),
+                             progress)
+
+
+def _smallest_epsilon(mech: Mechanism, metric: FiniteMetric, cons: Constraints, mdata: MechanismData,
+                      gdata: MetricData, progress=None) -> Certificate[EpsilonEvidence]:
+    """The engine of :func:`smallest_epsilon`: ``mech`` validated, ``metric`` a :class:`FiniteMetric`, ``cons``
+    their constraints and ``mdata, gdata`` their certificate data, all built once by the caller."""
     base: dict[str, Any] = dict(mechanism=mdata, metric=gdata, counts=_counts(cons))
     claim = f"the smallest eps for which {mech.name} is eps*d-private on the {metric.description}"
     if cons.n_pairs == 0:
@@ -184,7 +190,7 @@ def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate[Epsil
             _, exc = S.undecided[0]
             ev = EpsilonEvidence(**base, epsilon=None, enclosure=None, level=None, binding=None,
                                  lower_bound=level.eps_str())
-            return Certificate("epsilon", UNDECIDED, _method(level, mech), claim, ev, reason=exc.reason,
+            return Certificate("epsilon", UNDECIDED, exact_method(level, mech), claim, ev, reason=exc.reason,
                                note=_note(S.stats, rounds))
         break
     zero = level.is_zero()
@@ -192,7 +198,7 @@ def _search_epsilon(mech, cons, base, claim, progress=None) -> Certificate[Epsil
                          enclosure=["0", "0"] if zero else list(level.eps_enclosure()),
                          level=level_data(level), binding=_constraint(cons, t, level),
                          tight=[_constraint(cons, x) for x in S.tight_listed], tight_count=S.tight)
-    return Certificate("epsilon", True, _method(level, mech), claim, ev, note=_note(S.stats, rounds))
+    return Certificate("epsilon", True, exact_method(level, mech), claim, ev, note=_note(S.stats, rounds))
 
 
 def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: Any = None, alpha: Any = None,
@@ -255,7 +261,7 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
     level = resolve_level(eps, alpha, level)
     claim = f"{mech.name} is eps*d-private with eps = {level.eps_str()} on the {metric.description}"
     try:
-        mech = _concrete(mech, level)
+        mech = mech.at(level)   # evaluated at the level when in alpha, else validated
     except UnsupportedRegime as e:
         settled = _settled_for_every_eps(mech, metric, level) if mech.regime == "symbolic" else None
         return settled if settled is not None else _unsupported(mech, metric, level, claim, str(e))
@@ -264,15 +270,14 @@ def certify_privacy(mech: Mechanism, metric: FiniteMetric | nx.Graph, *, eps: An
     if progress is not None:
         progress("certificate data", None, None)
     mdata, gdata = mechanism_data(mech), metric_data(metric)   # built once, shared with the smallest-eps evidence
-    eps_cert = (smallest_epsilon(mech, metric, progress=progress, _cons=cons, _data=(mdata, gdata))
-                if with_epsilon else None)
+    eps_cert = _smallest_epsilon(mech, metric, cons, mdata, gdata, progress) if with_epsilon else None
     smallest = eps_cert.evidence if eps_cert is not None else None
     factors = [Factor(distance=exact_str(d), factor=level.factor_str(d)) for d in cons.dvals[:4]]
     kw: dict[str, Any] = dict(mechanism=mdata, metric=gdata, level=level_data(level),
               counts=_counts(cons), factors=factors, violated_count=S.violated, tight_count=S.tight,
               epsilon=smallest.epsilon if smallest else None, enclosure=smallest.enclosure if smallest else None,
               smallest=smallest)
-    method, note = _method(level, mech), _note(S.stats)
+    method, note = exact_method(level, mech), _note(S.stats)
     if S.violated:
         assert S.worst is not None  # a violated constraint is recorded as the worst
         ev = PrivacyEvidence(**kw, violation=_constraint(cons, S.worst, level), tight=[], tightest=None,

@@ -29,16 +29,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from flint import arb, ctx, fmpq, fmpz
+from flint import arb, fmpq, fmpz
 
-from ..errors import InvalidInput, Undecided, UnsupportedRegime
+from ..errors import InvalidInput, UnsupportedRegime
+from .qspan import MAX_PREC, QSpan
 
 __all__ = ["EPS_ATOM", "MAX_PREC", "Lin", "squarefree_split"]
 
 #: atom index of the symbolic epsilon
 EPS_ATOM = 0
-#: highest working precision (bits) tried before a sign is declared undecided
-MAX_PREC = 1 << 14
 #: integers up to this size are factored completely under a square root (larger ones only partly)
 MAX_FACTOR_BITS = 128
 #: largest integer (bits) under a square root unless it is a perfect square
@@ -86,43 +85,7 @@ def squarefree_split(n: int) -> tuple[int, int]:
     return k, s
 
 
-def ball_sign(arb_at, max_prec: int):
-    """Sign of a number known to be non-zero, from its Arb balls ``arb_at()`` at 64, 128, ... ``max_prec`` bits;
-    ``None`` when no ball excludes 0 (the caller says why that is undecided)."""
-    prec = 64
-    while prec <= max_prec:
-        with ctx.workprec(prec):
-            v = arb_at()
-            if v > 0:
-                return 1
-            if v < 0:
-                return -1
-        prec *= 2
-    return None
-
-
-def format_linear(terms) -> str:
-    """Exact text of ``sum c * atom`` from ``(atom text or None for a rational, fmpq coefficient)`` pairs."""
-    parts = []
-    for atom, c in terms:
-        if atom is None:
-            parts.append(str(c))
-            continue
-        sg, m = ("-" if c < 0 else ""), abs(c)
-        if m == 1:
-            body = atom
-        elif m.q == 1:
-            body = f"{m}*{atom}"
-        else:
-            body = f"{m.p}*{atom}/{m.q}" if m.p != 1 else f"{atom}/{m.q}"
-        parts.append(sg + body)
-    out = parts[0]
-    for p in parts[1:]:
-        out += " - " + p[1:] if p.startswith("-") else " + " + p
-    return out
-
-
-class Lin:
+class Lin(QSpan):
     """An exact Q-linear combination of ``sqrt(s)`` atoms and ``eps``.
 
     The exponents of the transcendental regime (DESIGN.md section 2, regime
@@ -140,8 +103,8 @@ class Lin:
     terms : iterable of (int, rational) pairs, default ()
         ``(atom, coefficient)`` with *distinct* atoms: ``EPS_ATOM`` (0) for
         ``eps``, 1 for the rational unit, a square-free ``s >= 2`` for
-        ``sqrt(s)``.  Taken as is (pairs with a zero coefficient are
-        dropped); the constructors above guarantee square-free atoms.
+        ``sqrt(s)``.  Coefficients of equal atoms are added, zero ones
+        dropped; the constructors above guarantee square-free atoms.
 
     See Also
     --------
@@ -164,17 +127,9 @@ class Lin:
     True
     """
 
-    __slots__ = ("_hash", "terms")
-    terms: tuple[tuple[Any, fmpq], ...]
-    _hash: int
-
-    def __init__(self, terms=()):
-        t = tuple(sorted((a, fmpq(c)) for a, c in terms if c != 0))
-        object.__setattr__(self, "terms", t)
-        object.__setattr__(self, "_hash", hash(t))
-
-    def __setattr__(self, name, value):  # pragma: no cover - immutability guard
-        raise AttributeError("Lin is immutable")
+    __slots__ = ()
+    UNIT = 1
+    NOT_SEPARATED = "sign of {x} not separated at {prec} bits"
 
     # -- constructors -------------------------------------------------
     @staticmethod
@@ -418,47 +373,30 @@ class Lin:
         """
         return self.terms[0] if len(self.terms) == 1 else None
 
-    # -- arithmetic -----------------------------------------------------
-    def __add__(self, other):
-        other = Lin.coerce(other)
-        d = dict(self.terms)
-        for a, c in other.terms:
-            d[a] = d.get(a, 0) + c
-        return Lin(d.items())
+    # -- arithmetic (the rest is QSpan's) ----------------------------------
+    @classmethod
+    def _comparable(cls, other) -> bool:
+        return isinstance(other, (Lin, int, fmpq))
 
-    __radd__ = __add__
+    def _atom_mul(self, a, b):
+        if a == EPS_ATOM or b == EPS_ATOM:
+            if a == EPS_ATOM and b == EPS_ATOM:
+                raise UnsupportedRegime("eps*eps is not linear in eps")
+            if (b if a == EPS_ATOM else a) != 1:
+                raise UnsupportedRegime("eps times an irrational distance is outside the symbolic regime")
+            return 1, EPS_ATOM
+        g = int(fmpz(a).gcd(fmpz(b)))
+        return g, (a // g) * (b // g)  # sqrt(a) sqrt(b) = g sqrt(a b / g^2)
 
-    def __neg__(self):
-        return Lin((a, -c) for a, c in self.terms)
+    def _atom_arb(self, a, eps):
+        if a == EPS_ATOM:
+            if eps is None:
+                raise UnsupportedRegime("symbolic eps has no numerical value")
+            return eps
+        return arb(a).sqrt()
 
-    def __sub__(self, other):
-        return self + (-Lin.coerce(other))
-
-    def __rsub__(self, other):
-        return Lin.coerce(other) - self
-
-    def __mul__(self, other) -> Lin:
-        other = Lin.coerce(other)
-        d: dict = {}
-        for a, c in self.terms:
-            for b, e in other.terms:
-                if a == EPS_ATOM or b == EPS_ATOM:
-                    if a == EPS_ATOM and b == EPS_ATOM:
-                        raise UnsupportedRegime("eps*eps is not linear in eps")
-                    other_atom = b if a == EPS_ATOM else a
-                    if other_atom != 1:
-                        raise UnsupportedRegime(
-                            "eps times an irrational distance is outside the symbolic regime"
-                        )
-                    d[EPS_ATOM] = d.get(EPS_ATOM, 0) + c * e
-                    continue
-                g: fmpz | int = fmpz(a).gcd(fmpz(b))
-                g = int(g)
-                s = (a // g) * (b // g)
-                d[s] = d.get(s, 0) + c * e * g
-        return Lin(d.items())
-
-    __rmul__ = __mul__
+    def _atom_text(self, a) -> str:
+        return "eps" if a == EPS_ATOM else f"sqrt({a})"
 
     def __truediv__(self, other):
         other = Lin.coerce(other)
@@ -468,16 +406,6 @@ class Lin:
         atom, c = sa
         # 1/(c sqrt(s)) = sqrt(s)/(c s)
         return self * Lin(((atom, 1 / (c * atom)),))
-
-    def __eq__(self, other):
-        if isinstance(other, Lin):
-            return self.terms == other.terms
-        if isinstance(other, (int, fmpq)):
-            return self.terms == Lin.rat(other).terms
-        return NotImplemented
-
-    def __hash__(self):
-        return self._hash
 
     # -- evaluation -----------------------------------------------------
     def arb(self, eps=None) -> arb:
@@ -507,17 +435,7 @@ class Lin:
         >>> (Lin.eps() * 2 + 1).arb(arb(fmpq(1, 4))) == fmpq(3, 2)
         True
         """
-        total = arb(0)
-        for a, c in self.terms:
-            if a == EPS_ATOM:
-                if eps is None:
-                    raise UnsupportedRegime("symbolic eps has no numerical value")
-                total += arb(c) * eps
-            elif a == 1:
-                total += arb(c)
-            else:
-                total += arb(c) * arb(a).sqrt()
-        return total
+        return super().arb(eps)
 
     def sign(self, max_prec: int = MAX_PREC) -> int:
         """Exact sign (-1, 0 or 1) of a Lin without ``eps``.
@@ -560,37 +478,9 @@ class Lin:
         """
         if self.has_eps():
             raise UnsupportedRegime("the sign of a symbolic-eps expression depends on eps")
-        if not self.terms:
-            return 0
-        if self.is_rational():
-            return 1 if self.terms[0][1] > 0 else -1
-        s = ball_sign(self.arb, max_prec)
-        if s is None:
-            raise Undecided(f"sign of {self} not separated at {max_prec} bits")
-        return s
+        return self._sign(max_prec)
 
-    def __lt__(self, other):
-        return (self - other).sign() < 0
-
-    def __le__(self, other):
-        return (self - other).sign() <= 0
-
-    def __gt__(self, other):
-        return (self - other).sign() > 0
-
-    def __ge__(self, other):
-        return (self - other).sign() >= 0
-
-    # -- text -----------------------------------------------------------
-    def __str__(self):
-        if not self.terms:
-            return "0"
-        return format_linear([(None if a == 1 else ("eps" if a == EPS_ATOM else f"sqrt({a})"), c)
-                              for a, c in self.terms])
-
-    def __repr__(self):
-        return f"Lin('{self}')"
-
+    # -- text (str and repr are QSpan's) ---------------------------------
     def latex(self) -> str:
         r"""LaTeX of the exact value (``\varepsilon`` for ``eps``).
 

@@ -40,8 +40,9 @@ from typing import Any
 
 from flint import arb, ctx, fmpq, fmpz
 
-from ..errors import InvalidInput, InvalidType, Undecided
-from .lin import MAX_PREC, Lin, ball_sign, format_linear
+from ..errors import InvalidInput, InvalidType
+from .lin import Lin
+from .qspan import MAX_PREC, QSpan
 
 __all__ = ["Rad", "to_rad"]
 
@@ -96,7 +97,7 @@ def _atom_str(atom) -> str:
     return "*".join(f"{p}^({f})" for p, f in atom)
 
 
-class Rad:
+class Rad(QSpan):
     """An exact Q-linear combination of real radical atoms (see the module docstring).
 
     The numbers of GRS12's irrational losses: ``|i - j|^(3/2)`` of Fig. 2's
@@ -138,20 +139,10 @@ class Rad:
     True
     """
 
-    __slots__ = ("_hash", "terms")
-    terms: tuple[tuple[Any, fmpq], ...]
-    _hash: int
-
-    def __init__(self, terms=()) -> None:
-        d: dict = {}
-        for a, c in terms:
-            d[a] = d.get(a, fmpq(0)) + fmpq(c)
-        t = tuple(sorted((a, c) for a, c in d.items() if c != 0))
-        object.__setattr__(self, "terms", t)
-        object.__setattr__(self, "_hash", hash(t))
-
-    def __setattr__(self, name, value):  # pragma: no cover - immutability guard
-        raise AttributeError("Rad is immutable")
+    __slots__ = ()
+    UNIT = ()
+    NOT_SEPARATED = ("sign of {x}: non-zero (linear independence of radicals) but not separated from 0 at {prec} "
+                     "bits")
 
     # -- constructors -------------------------------------------------
     @staticmethod
@@ -318,32 +309,40 @@ class Rad:
         """
         return dict(self.terms)
 
-    # -- arithmetic -----------------------------------------------------
-    def __add__(self, other):
-        other = to_rad(other)
-        return Rad(self.terms + other.terms)
+    # -- arithmetic (the rest is QSpan's) ----------------------------------
+    @staticmethod
+    def coerce(x) -> Rad:
+        """Return ``x`` as a Rad (see :func:`to_rad`): the operand coercion of ``+ - * ==``.
 
-    __radd__ = __add__
+        Parameters
+        ----------
+        x : Rad, Lin, int or fmpq
+            The value (a :class:`Lin` without ``eps``).
 
-    def __neg__(self):
-        return Rad((a, -c) for a, c in self.terms)
+        Returns
+        -------
+        Rad
+            ``x`` itself when it is a Rad, else its exact value as a Rad.
 
-    def __sub__(self, other):
-        return self + (-to_rad(other))
+        Examples
+        --------
+        >>> Rad.coerce(Lin.sqrt(8))
+        Rad('2*2^(1/2)')
+        """
+        return to_rad(x)
 
-    def __rsub__(self, other):
-        return to_rad(other) - self
+    @classmethod
+    def _comparable(cls, other) -> bool:
+        return isinstance(other, (Rad, Lin, int, fmpq))
 
-    def __mul__(self, other):
-        other = to_rad(other)
-        out = []
-        for a, c in self.terms:
-            for b, e in other.terms:
-                k, ab = _atom_mul(a, b)
-                out.append((ab, c * e * k))
-        return Rad(out)
+    def _atom_mul(self, a, b):
+        return _atom_mul(a, b)
 
-    __rmul__ = __mul__
+    def _atom_arb(self, a, eps):
+        return _atom_arb(a)
+
+    def _atom_text(self, a) -> str:
+        return _atom_str(a)
 
     def __truediv__(self, other):
         if isinstance(other, Rad):
@@ -352,14 +351,6 @@ class Rad:
         if q == 0:
             raise InvalidInput("Rad: division by zero")
         return Rad((a, c / q) for a, c in self.terms)
-
-    def __eq__(self, other):
-        if isinstance(other, (Rad, Lin, int, fmpq)):
-            return self.terms == to_rad(other).terms
-        return NotImplemented
-
-    def __hash__(self):
-        return self._hash
 
     # -- evaluation -----------------------------------------------------
     def arb(self, eps=None) -> arb:
@@ -382,10 +373,7 @@ class Rad:
         >>> fmpq(186, 100) < Rad.power(2, fmpq(9, 10)).arb() < fmpq(187, 100)
         True
         """
-        total = arb(0)
-        for a, c in self.terms:
-            total += arb(c) * _atom_arb(a)
-        return total
+        return super().arb(eps)
 
     def sign(self, eps=None, max_prec: int = MAX_PREC) -> int:
         """Exact sign: zero exactly, otherwise by balls at rising precision.
@@ -428,41 +416,13 @@ class Rad:
         ...
         exactdp.errors.Undecided: sign of ... but not separated from 0 at 64 bits
         """
-        if not self.terms:
-            return 0
-        if self.is_rational():
-            return 1 if self.terms[0][1] > 0 else -1
-        s = ball_sign(self.arb, max_prec)
-        if s is None:  # pragma: no cover
-            raise Undecided(f"sign of {self}: non-zero (linear independence of radicals) but not separated from 0 "
-                            f"at {max_prec} bits")
-        return s
-
-    def __lt__(self, other):
-        return (self - other).sign() < 0
-
-    def __le__(self, other):
-        return (self - other).sign() <= 0
-
-    def __gt__(self, other):
-        return (self - other).sign() > 0
-
-    def __ge__(self, other):
-        return (self - other).sign() >= 0
+        return self._sign(max_prec)
 
     def __float__(self):
         with ctx.workprec(80):
             return float(self.arb().mid())
 
-    # -- text -----------------------------------------------------------
-    def __str__(self):
-        if not self.terms:
-            return "0"
-        return format_linear([(None if a == () else _atom_str(a), c) for a, c in self.terms])
-
-    def __repr__(self):
-        return f"Rad('{self}')"
-
+    # -- text (str and repr are QSpan's) ---------------------------------
     def latex(self) -> str:
         r"""LaTeX of the exact value: the text form with ``\cdot`` for ``*``.
 

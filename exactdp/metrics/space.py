@@ -37,6 +37,7 @@ from flint import fmpq
 
 from ..errors import InputTooLarge, InvalidInput, NotAMetric
 from ..exact.decide import exact_str, float_bounds, sign
+from ..exact.filter import POS, UNKNOWN, add, sign_status, sub
 from ..exact.interop import as_rows
 from ..exact.lin import Lin
 from ..exact.values import brief
@@ -391,18 +392,13 @@ def validate_and_reduce(points: Sequence[str], D) -> list:
     n = len(points)
     lo, hi = _bounds_matrix(D)
     pairs = []
-    finite = np.isfinite(lo)
-    with np.errstate(invalid="ignore", over="ignore"):
-        for x in range(n):
-            # s[w, y] encloses d(x, w) + d(w, y); a sum of finite lower bounds that overflows is still
-            # >= the largest float, never inf (distances beyond the float range, e.g. 10^400)
-            s_lo = np.nextafter(lo[x][:, None] + lo, -np.inf)
-            s_lo = np.where(finite[x][:, None] & finite, np.minimum(s_lo, np.finfo(float).max), s_lo)
-            s_hi = np.nextafter(hi[x][:, None] + hi, np.inf)
-            dxy_lo, dxy_hi = lo[x][None, :], hi[x][None, :]
-            _check_triangles_from(x, points, D, dxy_hi <= s_lo)
-            between = (s_lo <= dxy_hi) & (dxy_lo <= s_hi)  # possibly equal
-            pairs.extend(_essential_pairs_from(x, D, between))
+    for x in range(n):
+        # the sign of d(x, w) + d(w, y) - d(x, y) for every (w, y), filtered (exactdp.exact.filter): POS is a
+        # strict triangle inequality, NEG a violation (reported exactly), UNKNOWN a possible tie (or an
+        # infinite distance: inf - inf is NaN) decided exactly below, lazily
+        st = sign_status(*sub(*add(lo[x][:, None], hi[x][:, None], lo, hi), lo[x][None, :], hi[x][None, :]))
+        _check_triangles_from(x, points, D, st == POS)
+        pairs.extend(_essential_pairs_from(x, D, st == UNKNOWN))
     return pairs
 
 

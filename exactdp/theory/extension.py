@@ -57,6 +57,7 @@ from ..certify.privacy import resolve_level
 from ..errors import InputTooLarge, InvalidInput, LabelMismatch, Undecided, UnsupportedRegime
 from ..exact.decide import arb_of, exact_str, sign, simplify
 from ..exact.expo import ExpFrac
+from ..exact.filter import POS, FilterStats, add, compare, enclose
 from ..exact.level import Level
 from ..mechanism import mechanism_from_values
 from ..metrics.space import FiniteMetric, from_matrix
@@ -110,8 +111,8 @@ class ExtensionData:
         The level ``eps`` of the construction.
     minima : list of list
         The unnormalised minima ``m_D(w)``.
-    comparisons : dict
-        Counts: candidates filtered by floats, candidates compared exactly.
+    comparisons : FilterStats
+        What the float filter and the exact comparisons of the minima did.
     """
 
     def __init__(self, mechanism, Z, argmin, H, level, minima, comparisons):
@@ -197,17 +198,15 @@ def _check_subset(mech, metric, H):
 
 
 def _log_bounds_values(values):
-    """Outward float bounds of ``log v`` per distinct value (``-inf`` for an exact zero)."""
-    lo = np.empty(len(values))
-    hi = np.empty(len(values))
-    for c, v in enumerate(values):
+    """Outward float bounds of ``log v`` per distinct value (NaN for an exact zero, which has no logarithm)."""
+    def bounds(v):
         if sign(v) == 0:
-            lo[c] = hi[c] = -math.inf
-            continue
+            return math.nan, math.nan
         with ctx.workprec(80):
             b = arb_of(v).log()
-        lo[c], hi[c] = math.nextafter(float(b.lower()), -math.inf), math.nextafter(float(b.upper()), math.inf)
-    return lo, hi
+        return float(b.lower()), float(b.upper())
+
+    return enclose(values, bounds)
 
 
 def _factor_table(level, dists):
@@ -221,11 +220,14 @@ def _factor_table(level, dists):
                             "kernel's exact field (give eps as an algebraic number such as 1/2, or alpha rational "
                             "with integer multiples of the level's unit distance)")
         E.append(f)
-        with ctx.workprec(80):
-            b = level.eps_arb() * arb_of(d)
-        lo.append(math.nextafter(float(b.lower()), -math.inf))
-        hi.append(math.nextafter(float(b.upper()), math.inf))
-    return E, np.array(lo), np.array(hi)
+
+    def bounds(d):
+        b = level.eps_arb() * arb_of(d)
+        return float(b.lower()), float(b.upper())
+
+    with ctx.workprec(80):
+        lo, hi = enclose(dists, bounds)
+    return E, lo, hi
 
 
 def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *, eps: Any = None,
@@ -233,12 +235,10 @@ def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] 
     """The BCSZ18 extension with its normalisers and minimisers (see :func:`extend`)."""
     level = resolve_level(eps, alpha, level)
     H = _check_subset(mech_on_H, metric, H)
-    if mech_on_H.regime == "symbolic":
-        try:
-            mech_on_H = mech_on_H.at(level)
-        except UnsupportedRegime as e:
-            raise Undecided(f"the mechanism on H cannot be evaluated exactly at eps = {level.eps_str()}: {e}") from None
-    mech_on_H = mech_on_H.validate()
+    try:
+        mech_on_H = mech_on_H.at(level)   # evaluated at the level when in alpha, else validated
+    except UnsupportedRegime as e:
+        raise Undecided(f"the mechanism on H cannot be evaluated exactly at eps = {level.eps_str()}: {e}") from None
     W = len(mech_on_H.outputs)
     check_extension_size(metric, H, W)
     hidx = [metric.index[h] for h in H]
@@ -251,10 +251,8 @@ def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] 
     finite = [d != math.inf for d in dists]
     _check_bits(level, dists, finite, dmat, W)
     E, flo, fhi = _factor_table(level, [d if f else fmpq(0) for d, f in zip(dists, finite, strict=True)])
-    flo = np.where(finite, flo, math.inf)
-    fhi = np.where(finite, fhi, math.inf)
     _check_components(metric, dmat, finite, H)
-    minima, argmin, stats = _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi)
+    minima, argmin, stats = _minima(dmat, np.array(finite, dtype=bool), codes, vals, vlo, vhi, E, flo, fhi)
     Z = []
     out_rows = []
     for i in range(n):
@@ -349,52 +347,55 @@ def _check_components(metric, dmat, finite, H):
             "add a point of that component to H or drop the component")
 
 
-def _outward(x, direction):
-    """One ulp toward ``direction`` on the finite entries (infinities and NaN unchanged)."""
-    return np.where(np.isfinite(x), np.nextafter(x, direction), x)
+def _minima(dmat, finite, codes, vals, vlo, vhi, E, flo, fhi) -> tuple[list, np.ndarray, FilterStats]:
+    """Exact ``min over D' of e^(eps d(D, D')) Â(D')(w)`` for every D and w, float-filtered in log space.
 
-
-def _minima(dmat, codes, vals, vlo, vhi, E, flo, fhi) -> tuple[list, np.ndarray, dict]:
-    """Exact ``min over D' of e^(eps d(D, D')) Â(D')(w)`` for every D and w, float-filtered."""
+    The candidates are the ``D'`` at a finite distance; an exact zero among them is the minimum.  The others
+    meet the filter (:mod:`exactdp.exact.filter`): the enclosure of ``eps d + log Â(D')(w)`` is compared with
+    the smallest upper bound among them, and a candidate certainly above it cannot attain the minimum; the
+    rest are compared exactly (identical ``(distance, value)`` candidates once).
+    """
     n, W = dmat.shape[0], codes.shape[1]
     argmin = np.zeros((n, W), dtype=np.int64)
     minima = []
-    filtered = exact = 0
-    zero_code = [sign(v) == 0 for v in vals]
+    stats = FilterStats()
+    zero_code = np.array([sign(v) == 0 for v in vals], dtype=bool)
+    is_zero = zero_code[codes]  # |H| x W
     for i in range(n):
-        with np.errstate(invalid="ignore"):  # one float addition, then one ulp outward: a rigorous enclosure
-            lo = _outward(flo[dmat[i]][:, None] + vlo[codes], -np.inf)  # |H| x W
-            hi = _outward(fhi[dmat[i]][:, None] + vhi[codes], np.inf)
-        with np.errstate(invalid="ignore"):
-            best_hi = np.nanmin(np.where(np.isnan(hi), np.inf, hi), axis=0)
+        fin = finite[dmat[i]][:, None]
+        zeros, live = fin & is_zero, fin & ~is_zero
+        lo, hi = add(flo[dmat[i]][:, None], fhi[dmat[i]][:, None], vlo[codes], vhi[codes])  # |H| x W
+        best_hi = np.where(live, hi, math.inf).min(axis=0)
+        above = compare(lo, hi, -math.inf, best_hi[None, :]) == POS  # certainly above some candidate's value
         row: list = []
         for w in range(W):
-            bh = best_hi[w]
-            if bh == -math.inf:  # an exact zero is a candidate: the minimum is 0
-                k = int(np.nonzero(hi[:, w] == -math.inf)[0][0])
-                argmin[i, w] = k
+            zk = np.nonzero(zeros[:, w])[0]
+            if len(zk):  # an exact zero is a candidate: the minimum is 0
+                argmin[i, w] = int(zk[0])
                 row.append(fmpq(0))
+                stats.compared += 1
+                stats.zero += 1
                 continue
-            cand = np.nonzero(lo[:, w] <= bh)[0]
-            filtered += int(np.isfinite(lo[:, w]).sum()) - len(cand)
-            seen: dict = {}
+            cand = np.nonzero(live[:, w] & ~above[:, w])[0]
+            n_live = int(live[:, w].sum())
+            stats.compared += n_live
+            stats.filtered += n_live - len(cand)
+            seen: set = set()
             best = None
             for k in cand.tolist():
                 key = (int(dmat[i, k]), int(codes[k, w]))
                 if key in seen:
+                    stats.repeated += 1
                     continue
-                seen[key] = k
-                if zero_code[key[1]]:
-                    best, bk = fmpq(0), k
-                    break
+                seen.add(key)
                 v = E[key[0]] * vals[key[1]]
-                exact += 1
+                stats.exact += 1
                 if best is None or sign(v - best) < 0:
                     best, bk = v, k
             argmin[i, w] = bk
             row.append(simplify(best) if isinstance(best, ExpFrac) else best)
         minima.append(row)
-    return minima, argmin, {"filtered": filtered, "exact": exact}
+    return minima, argmin, stats
 
 
 def extend(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *, eps: Any = None,

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data, metric_data
 from ..certificate.extension import ExtensionEvidence
 from ..certificate.privacy import PrivacyEvidence
-from ..certify.privacy import certify_privacy, resolve_level
+from ..certify.privacy import certify_privacy, exact_method, resolve_level
 from ..errors import Undecided
 from ..exact.decide import exact_str, sign, simplify
 from .extension import (ZeroNormaliser, _check_subset, check_extension_size, double_level, extension_data,
@@ -194,10 +194,8 @@ def certify_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[st
                            private_2eps=cc.verdict.value, violation_2eps=cc.evidence.violation,
                            epsilon=cc.evidence.epsilon, enclosure=cc.evidence.enclosure, binding=binding,
                            witness=witness, extension_note=None)
-    method = Method.RATIONAL if level.regime == "rational" and mech_on_H.regime == "rational" \
-        else Method.TRANSCENDENCE_BALLS
-    note = (f"minima: {X.comparisons['filtered']} candidates dropped by the certified float filter, "
-            f"{X.comparisons['exact']} compared exactly")
+    method = exact_method(level, mech_on_H)
+    note = f"minima: {X.comparisons.note('candidate')}"
     if holds is UNDECIDED:
         return Certificate("extension", UNDECIDED, method, claim, ev, reason="a comparison is outside every exact "
                            "regime", note=note)

@@ -63,7 +63,7 @@ def test_fast_path_only_for_complete_metrics():
 
 def _summary(cons, level):
     s = cons.decide(level)
-    return s.violated, s.tight, s.tight_distinct, cons.distinct(), s.stats["comparisons"]
+    return s.violated, s.tight, s.tight_distinct, cons.distinct(), s.stats.compared
 
 
 @pytest.mark.parametrize("max_keys", [1 << 27, 0])
@@ -91,6 +91,6 @@ def test_log_filter_settles_values_below_the_float_range():
     s = cons.decide(Level.from_alpha("1/2"))
     assert s.violated == 0 and s.tight > 0
     # only the exact ties need exact work: every comparison the filters leave is a tie
-    assert s.stats["exact"] == s.tight_distinct
+    assert s.stats.exact == s.tight_distinct
     s = cons.decide(Level.from_alpha("2/3"))
     assert s.violated > 0

@@ -73,9 +73,9 @@ def _check_mode(mech, metric, alpha, mode):
         viol, tight, distinct, tight_distinct = _brute(mech, metric, alpha)
         assert [(s.violated, s.tight) for s in decided] == [(viol, tight)] * 2
         if mode != "sorted, over budget":  # streamed chunk by chunk: distinct counts are per chunk (upper bounds)
-            assert (S.stats["comparisons"], S.tight_distinct) == (distinct, tight_distinct)
+            assert (S.stats.compared, S.tight_distinct) == (distinct, tight_distinct)
         else:
-            assert S.stats["comparisons"] >= distinct and S.tight_distinct >= tight_distinct
+            assert S.stats.compared >= distinct and S.tight_distinct >= tight_distinct
         for t in ([S.worst] if S.worst else []) + S.tight_listed:
             x, xp, z, d = cons.locate(t)  # the recorded occurrence really holds the triple's values
             a, b = mech.entry(x, z), mech.entry(xp, z)
