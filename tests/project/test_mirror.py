@@ -40,6 +40,8 @@ ELSEWHERE = {
     "exactdp/exact/lp_simplex.py": ["tests/exact/test_lp.py"],
     "exactdp/exact/lp_sparse.py": ["tests/exact/test_lp.py"],
     "exactdp/exact/radical.py": ["tests/exact/test_lp_irrational.py", "tests/exact/test_precision_exhaustion.py"],
+    "exactdp/exact/qspan.py": ["tests/exact/test_kernel.py", "tests/exact/test_lp_irrational.py",
+                               "tests/exact/test_precision_exhaustion.py"],  # the shared base of Lin and Rad
     "exactdp/exact/symbolic.py": ["tests/certify/test_all_eps.py"],
     # mechanisms/: each builder against an independent brute force
     "exactdp/mechanisms/_levels.py": ["tests/mechanisms/test_central.py", "tests/mechanisms/test_ldp.py"],
