@@ -106,8 +106,9 @@ def test_every_command_with_format_json_prints_only_json(tmp_path):
 
     cases = _json_cases(tmp_path)
     sub = next(a for a in build_parser()._actions if getattr(a, "choices", None) and "certify" in a.choices)
-    # every subcommand is covered: the JSON ones here, plot/proofs (no --format) and recheck just below
-    assert set(sub.choices) == set(cases) | {"plot", "proofs", "recheck", "batch"}
+    # every subcommand is covered: the JSON ones here, plot/proofs (no --format) and recheck just below; explain
+    # renders a certificate for reading and refuses --format json (tests/test_explain.py)
+    assert set(sub.choices) == set(cases) | {"plot", "proofs", "recheck", "batch", "explain"}
     for name, (args, code, key) in cases.items():
         r = child(args, str(tmp_path))
         assert r.returncode == code, (name, r.returncode, r.stderr[-500:])
