@@ -539,7 +539,7 @@ def explain(text: str, fmt: str = "text") -> Explanation:
     >>> e = explain(c.to_json_str(), "markdown")
     >>> e.status, e.exit_code
     ('confirmed', 0)
-    >>> e.document.splitlines()[0][:60]
+    >>> e.document.splitlines()[0][:61]
     '**Independent re-check: confirmed** -- the independent kernel'
     >>> "**Proof.**" in e.document
     True
