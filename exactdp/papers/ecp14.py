@@ -237,25 +237,10 @@ def ex3() -> ClaimResult:
     # exact range: Phi = Phi_1^(x)5, pi = p^(x)5, so mu = nu^(x)5 with nu = p Phi_1^-1 = (p - a/(1+3a)) / (1 - a):
     # regular iff min p >= a/(1 + 3a) iff a <= p_min / (1 - 3 p_min) = 1/2 iff eps >= log 2
     a_star = probs["4"] / (1 - 3 * probs["4"])
-    factor = hamming(list(probs), 1)            # V itself: Phi_1 = (1 - a) I + a J
-    p_factor = [probs[v] for v in factor.points]
-    checks, certs, led = [], [], Ledger()
-    for eps, want in (("log(2)", True), ("69/100", False)):
-        c = regular_prior(pi, m, Level.from_eps(eps))
-        certs.append(c)
-        checks.append([eps, plural(len(m), "database") + " (general solver)", c.verdict.value, want,
-                       Label(c.evidence.negative[0]) if c.evidence.negative else None, CertRef(len(certs))])
+    checks, certs, factor, p_factor = _ex3_rows(m, pi, probs)
+    led = Ledger()
     mu_at = certs[0].evidence.mu
     zeros = sum(1 for v in mu_at if fmpq(v) == 0) if mu_at is not None else None
-    for eps, want in (("7/10", True), ("1", True), ("1/2", False), ("12/25", False), ("log(2)", True),
-                      ("69/100", False)):
-        # the factor p on V decides pi on V^5: mu = nu^(x)5, so mu >= 0 iff nu >= 0, and nu_v < 0 makes
-        # mu_(v,v,v,v,v) = nu_v^5 < 0
-        c = regular_prior(p_factor, factor, Level.from_eps(eps))
-        certs.append(c)
-        neg = Label(",".join([c.evidence.negative[0]] * 5)) if c.evidence.negative else None
-        checks.append([eps, f"the factor p on V ({plural(len(factor), 'value')})", c.verdict.value, want, neg,
-                       CertRef(len(certs))])
     for r in checks:
         led.check(r[2] == "undecided" or (r[2] == "holds") == r[3],
                   f"eps = {r[0]}: {r[1]} contradicts the exact threshold log 2")
@@ -284,6 +269,30 @@ def ex3() -> ClaimResult:
     _ex3_findings(led, decided, a_star, p5, t3)
     return led.result(f"regular iff eps >= log 2, i.e. alpha <= {a_star}; at eps = 1/2 the formula values are "
                       f"{p5[0][:5]} and {t3[0][:5]}", [("Example 3", body)], certs)
+
+
+def _ex3_rows(m, pi, probs):
+    """ECP14 Ex. 3's table: one regular certificate per row -- the general solver on V^k at two levels, the
+    factor p on V at every level (mu = nu^(x)k, so mu >= 0 iff nu >= 0, and nu_v < 0 makes mu at (v, ..., v)
+    equal to nu_v^k < 0 for odd k)."""
+    factor = hamming(list(probs), 1)            # V itself: Phi_1 = (1 - a) I + a J
+    p_factor = [probs[v] for v in factor.points]
+    k = m.points[0].count(",") + 1
+    Ledger().check(k % 2 == 1, "the negative coordinate (v, ..., v) needs an odd number of individuals")
+    checks, certs = [], []
+    for eps, want in (("log(2)", True), ("69/100", False)):
+        c = regular_prior(pi, m, Level.from_eps(eps))
+        certs.append(c)
+        checks.append([eps, plural(len(m), "database") + " (general solver)", c.verdict.value, want,
+                       Label(c.evidence.negative[0]) if c.evidence.negative else None, CertRef(len(certs))])
+    for eps, want in (("7/10", True), ("1", True), ("1/2", False), ("12/25", False), ("log(2)", True),
+                      ("69/100", False)):
+        c = regular_prior(p_factor, factor, Level.from_eps(eps))
+        certs.append(c)
+        neg = Label(",".join([c.evidence.negative[0]] * k)) if c.evidence.negative else None
+        checks.append([eps, f"the factor p on V ({plural(len(factor), 'value')})", c.verdict.value, want, neg,
+                       CertRef(len(certs))])
+    return checks, certs, factor, p_factor
 
 
 def _ex3_bounds():
