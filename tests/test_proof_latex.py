@@ -170,3 +170,18 @@ def test_ecp14_ex3_every_row_is_a_certificate():
     assert [x.status for x in r.rechecks()] == ["confirmed"] * 8
     eps = [row[0].text for row in table.rows]
     assert eps == ["log(2)", "69/100", "7/10", "1", "1/2", "12/25", "log(2)", "69/100"]
+
+
+def test_a_claims_table_keeps_its_typed_cells_inside_prose():
+    """md_table joins prose with + and stays a typed Table: a set of labels is math in LaTeX, not text."""
+    from exactdp.certificate.sections import Blocks
+    from exactdp.papers.registry import md_table
+
+    frag = "The worst sets:\n\n" + md_table(["pair", "S*", "private"], [["0, 1", ["0,0"], False]]) + "\n\nSo " + "no."
+    assert isinstance(frag, Blocks) and [type(b) for b in as_blocks(frag)] == [Paragraph, Table, Paragraph]
+    assert as_blocks(frag)[1].rows == ((Text("0, 1"), LabelSet(("0,0",)), Flag(False)),)
+    assert str(frag) == "The worst sets:\n\n| pair | S* | private |\n|---|---|---|\n| 0, 1 | {(0,0)} | no |\n\nSo no."
+    assert r"0, 1 & $\{(0,0)\}$ & no \\" in blocks_latex(frag)
+    body = md_table(["n"], [[1]])
+    body += "\n\nafter"                                                 # += appends prose, never its characters
+    assert len(body) == 2 and body[1] == "\n\nafter"

@@ -41,6 +41,7 @@ from .render import as_latex, as_markdown, label_text, plain, set_text
 __all__ = [
     "EXPLAIN_FORMATS",
     "PREAMBLE",
+    "Blocks",
     "CertRef",
     "CertificateProof",
     "Display",
@@ -406,6 +407,53 @@ def parse_markdown(text: str) -> list:
         else:
             blocks.append(Paragraph("\n".join(lines)))
     return blocks
+
+
+class Blocks(list):
+    """A document fragment: blocks and Markdown prose, in order.
+
+    ``+`` with prose or other blocks builds a longer fragment, and prose next to prose stays one string (so
+    ``"Two rows:\\n\\n" + Blocks([table]) + "\\n\\nThe first " + "is exact."`` is prose, a table and one
+    paragraph).  This is how a claim writes a typed :class:`Table` into the middle of its prose; ``str`` of a
+    fragment is its Markdown.
+
+    Examples
+    --------
+    >>> f = "Rows:\\n\\n" + Blocks([Table(["n"], [[1]])]) + "\\n\\nThe first " + "is exact."
+    >>> [type(b).__name__ for b in as_blocks(f)]
+    ['Paragraph', 'Table', 'Paragraph']
+    >>> print(f)
+    Rows:
+    <BLANKLINE>
+    | n |
+    |---|
+    | 1 |
+    <BLANKLINE>
+    The first is exact.
+    """
+
+    def __add__(self, other: Any) -> Blocks:        # type: ignore[override]
+        out = Blocks(self)
+        out += other
+        return out
+
+    def __radd__(self, other: Any) -> Blocks:
+        return Blocks(_parts(other)) + self
+
+    def __iadd__(self, other: Any) -> Blocks:        # type: ignore[override,misc]
+        for part in _parts(other):
+            if isinstance(part, str) and self and isinstance(self[-1], str):
+                self[-1] = self[-1] + part
+            else:
+                self.append(part)
+        return self
+
+    def __str__(self) -> str:
+        return blocks_markdown(self)
+
+
+def _parts(x: Any) -> list:
+    return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
 def as_blocks(body: Any) -> list:

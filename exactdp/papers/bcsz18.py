@@ -98,7 +98,7 @@ def prop21() -> ClaimResult:
         rows.append([label, len(M), len(H), eps, ev.epsilon_of_A_hat, ev.private_on_H,
                      f"{ev.normalisers_equal_1}/{len(H)}", ev.private_2eps, ev.epsilon,
                      _loss_ratio(ev.epsilon, eps) if ev.epsilon not in ("0", "inf") else "0"])
-    sec = [("Instances", md_table(["instance", "|M|", "|H|", "eps", "eps* of Â on H", "(a) Â private",
+    sec: list = [("Instances", md_table(["instance", "|M|", "|H|", "eps", "eps* of Â on H", "(a) Â private",
                                    "(b) Z_D = 1 on H", "(c) A 2 eps-private", "(d) eps* of A", "eps*(A)/eps"], rows)
             + "\n\nThe normaliser Z_D printed in the proof lost its exp; it is reconstructed as the integral of the "
               "density it normalises (exp(eps d(D, D')) f_{Â(D')}, minimised over D'). The printed proof also "

@@ -18,7 +18,7 @@ from ..theory.leakage import theorem3_bound
 from ..theory.regular import ball_size_symmetric, corner_priors, prop9_mechanism, regular_prior, tight_constraints
 from ..theory.utility_grid import compare_utilities, geometric_utility, outward_decimals, planar_laplace_utility
 from ..certificate import UNDECIDED
-from .registry import CertificateProof, CertRef, ClaimResult, Label, Ledger, Paragraph, Table, label_text, md_table, plural, register
+from .registry import Blocks, CertificateProof, CertRef, ClaimResult, Label, Ledger, Paragraph, Table, label_text, md_table, plural, register
 import itertools
 
 
@@ -30,7 +30,8 @@ def ex1() -> ClaimResult:
     named = {"uniform": ["1/3", "1/3", "1/3"], "(1/2, 1/4, 1/4)": ["1/2", "1/4", "1/4"],
              "(3/5, 3/10, 1/10)": ["3/5", "3/10", "1/10"], "(1/4, 1/2, 1/4)": ["1/4", "1/2", "1/4"],
              "(1/2, 1/2, 0)": ["1/2", "1/2", "0"]}
-    sections, rows, certs, led = [], [], [], Ledger()
+    sections: list = []
+    rows, certs, led = [], [], Ledger()
     for gname, metric in (("line", path(3)), ("circle", cycle(3))):
         for eps in ("7/10", "8/5"):
             L = Level.from_eps(eps)
@@ -519,7 +520,7 @@ def _laplace_smallest_eps(side: int, eps: str):
     return smallest_epsilon(exponential(m, beta=f"({eps})/2"), m)
 
 
-def _sec72_body(N: int, t, rows: list) -> str:
+def _sec72_body(N: int, t, rows: list) -> Blocks:
     """The text of ECP14-sec7.2: the setting, the fidelity note, the table and the re-check status."""
     return (f"The paper's {N} x {N} grid ({N * N:,} points), steps of 1 km, exact Euclidean distances (square roots). "
             f"Threshold for the tight-constraints mechanism (certified bracket of width 1e-9): [{t.lo}, {t.hi}].\n\n"

@@ -24,7 +24,7 @@ from ..theory.optimality import (JOURNAL_GLYPHS, certify_universal_optimality, c
 from ..theory.remaps import bayes_remap
 from ..theory.users import LOSSES, User, expected_loss, power_loss
 from ..certificate import UNDECIDED
-from .registry import CertificateProof, ClaimResult, Ledger, md_table, register
+from .registry import Blocks, CertificateProof, ClaimResult, Ledger, md_table, register
 
 ALPHAS = ("1/2", "1/3", "2/3", "9/10")
 SEED = 20261122
@@ -144,7 +144,7 @@ def _uniqueness_text(lp, red, pos, N) -> str:
                 f"rank {rank} only.")
 
 
-def _dual_by_hand(cert, user: User, led: Ledger) -> str:
+def _dual_by_hand(cert, user: User, led: Ledger) -> Blocks:
     """The whole dual of one optimality certificate: y, every positive multiplier, every reduced cost, and the
     rank argument behind uniqueness -- each a line a reader can check with fractions."""
     ev = cert.evidence

@@ -34,7 +34,8 @@ def _exp_log(eps):
           "is eps-private, and any smaller p is not.",
           "p >= (1 - delta)/(m + e^eps)")
 def ex6() -> ClaimResult:
-    sections, certs, led = [], [], Ledger()
+    sections: list = []
+    certs, led = [], Ledger()
     rows = ["| m | eps | p | private at eps | smallest eps | smaller p' | private | smallest eps for p' |",
             "|---|---|---|---|---|---|---|---|"]
     for m, eps in INSTANCES:

@@ -17,13 +17,14 @@ from typing import Any
 from collections.abc import Callable, Iterable, Sequence
 
 from ..certificate.render import label_text, set_text
-from ..certificate.sections import (CertificateProof, CertRef, Label, LabelSet, List, Paragraph, Table, as_blocks,
-                                    blocks_latex, cell, blocks_markdown, inline_latex, latex_document)
+from ..certificate.sections import (Blocks, CertificateProof, CertRef, Label, LabelSet, List, Paragraph, Table,
+                                    as_blocks, blocks_latex, cell, blocks_markdown, inline_latex, latex_document)
 from ..errors import InvalidInput
 from ..verdict import Verdict
 
 __all__ = [
     "STATUSES",
+    "Blocks",
     "CertRef",
     "CertificateProof",
     "Claim",
@@ -67,15 +68,20 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
-def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
-    """A Markdown table from a header and rows of cells (each cell through :func:`cell_text`, bars escaped).
+def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> Blocks:
+    """A typed table (:class:`~exactdp.certificate.sections.Table`, each cell through
+    :func:`~exactdp.certificate.sections.cell`) as a fragment that joins the claim's prose with ``+``; it
+    renders as Markdown (``str``) and as LaTeX.
 
-    >>> print(md_table(["set", "size"], [["|V| = 2", 3]]))
+    >>> t = md_table(["set", "size"], [["|V| = 2", 3]])
+    >>> print(t)
     | set | size |
     |---|---|
     | \\|V\\| = 2 | 3 |
+    >>> print(blocks_latex(t).splitlines()[6])
+    |V| = 2 & 3 \\\\
     """
-    return Table(header, rows).markdown()
+    return Blocks([Table(header, rows)])
 
 
 STATUSES = ("reproduced", "differs", "reconstructed", "undecided")
