@@ -18,7 +18,8 @@ from ..theory.leakage import theorem3_bound
 from ..theory.regular import ball_size_symmetric, corner_priors, prop9_mechanism, regular_prior, tight_constraints
 from ..theory.utility_grid import compare_utilities, geometric_utility, outward_decimals, planar_laplace_utility
 from ..certificate import UNDECIDED
-from .registry import Blocks, CertificateProof, CertRef, ClaimResult, Label, Ledger, Paragraph, Table, label_text, md_table, plural, register
+from .registry import (Blocks, CertificateProof, CertRef, ClaimResult, Label, Ledger, Paragraph, Table, label_text,
+                       md_table, plural, register)
 import itertools
 
 
@@ -256,7 +257,8 @@ def ex3() -> ClaimResult:
         f"V^{k} exactly when p is regular on V, i.e. **iff** a <= p_min / (1 - {n - 1} p_min) = {a_star}, i.e. "
         "**eps >= log 2 = 0.693147...** -- not from 0.48 as printed."),
         Paragraph(
-        f"Each row below is a certificate of kind regular (numbered in the order the claim lists its certificates; `exactdp reproduce --recheck` re-checks every one). "
+        "Each row below is a certificate of kind regular (numbered in the order the claim lists its certificates; "
+        "`exactdp reproduce --recheck` re-checks every one). "
         f"The general solver on all {plural(len(m), 'database')} decides both sides of the threshold (exact at "
         "eps = log 2, "
         + (f"where {zeros} of the {len(m)} coordinates of mu are exactly 0 -- " if zeros else "")
@@ -360,7 +362,8 @@ def _threshold_claim(metric, printed: str, width):
     led.check(not (p < lo and at.holds is True) and not (p > hi and at.holds is False),
               "the certificate at the printed level contradicts the certified threshold bracket")
     led.compare("the threshold", f"{float(p):g}", f"in [{t.lo}, {t.hi}]", agrees=lo <= p <= hi)
-    body = [(f"Certified bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at {label_text(t.negative_at_lo)} is "
+    body = [(f"Certified bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at "
+             f"{label_text(t.negative_at_lo)} is "
             f"certified < 0 (no tight-constraints mechanism), at eps = {t.hi} every z_i > 0 (one exists).\n\n"
             f"At the printed value eps = {printed}: {at.verdict.value} -- "
             + ("every z_i certified positive." if at.holds is True else
