@@ -7,6 +7,8 @@ Exit codes are the re-check's: 0 confirmed (the proof is printed), 1 refuted (th
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 
 import pytest
 from _latex_check import latex_problems
@@ -144,6 +146,17 @@ def test_a_certificate_the_kernel_cannot_check_is_marked_unverified(fmt):
     assert (e.status, e.exit_code) == ("not checkable", 3) and "irrational" in e.detail
     assert "UNVERIFIED" in e.document and STEPS[fmt] in e.document
     assert e.document.index("UNVERIFIED") < e.document.index(STEPS[fmt])    # the mark comes before the proof
+
+
+@pytest.mark.skipif(not (shutil.which("pdflatex") or shutil.which("lualatex")),
+                    reason="no pdflatex or lualatex on this machine (latex_problems checks the structure above)")
+@pytest.mark.parametrize("kind", ["all_eps", "optimality", "approx"])
+def test_an_explained_certificate_compiles(tmp_path, kind):
+    tex = shutil.which("pdflatex") or shutil.which("lualatex")
+    (tmp_path / "c.tex").write_text(explain(cert_text(kind), "latex").document, encoding="utf-8")
+    r = subprocess.run([tex, "-interaction=nonstopmode", "-halt-on-error", "c.tex"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:]
 
 
 def test_the_command_line(tmp_path, capsys):

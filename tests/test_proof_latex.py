@@ -140,13 +140,19 @@ def test_latex_and_markdown_carry_the_same_tables(path):
 PDFLATEX = shutil.which("pdflatex") or shutil.which("lualatex")
 
 
-@pytest.mark.skipif(not PDFLATEX, reason="no pdflatex or lualatex on this machine (the structural check runs above)")
-def test_one_generated_proof_compiles(tmp_path):
-    src = PROOFS / "ECP14-ex3.tex"
-    shutil.copy(src, tmp_path / src.name)
-    r = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", src.name], cwd=tmp_path,
+def compile_latex(tmp_path, name: str, text: str) -> None:
+    """Compile ``text`` with pdflatex (or lualatex), failing with the end of the log on an error."""
+    (tmp_path / f"{name}.tex").write_text(text, encoding="utf-8")
+    r = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0 and (tmp_path / "ECP14-ex3.pdf").exists(), r.stdout[-2000:]
+    assert r.returncode == 0 and (tmp_path / f"{name}.pdf").exists(), r.stdout[-2000:]
+
+
+@pytest.mark.skipif(not PDFLATEX, reason="no pdflatex or lualatex on this machine (the structural check runs above)")
+@pytest.mark.parametrize("claim", ["ECP14-ex3", "GRS12-thm3.1", "HLM15-sec4"])
+def test_generated_proofs_compile(tmp_path, claim):
+    """A typed table with certificate references, the largest proof, sets of product labels."""
+    compile_latex(tmp_path, claim, (PROOFS / f"{claim}.tex").read_text(encoding="utf-8"))
 
 
 def test_ecp14_ex3_every_row_is_a_certificate():
