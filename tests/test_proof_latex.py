@@ -191,3 +191,18 @@ def test_a_claims_table_keeps_its_typed_cells_inside_prose():
     body = md_table(["n"], [[1]])
     body += "\n\nafter"                                                 # += appends prose, never its characters
     assert len(body) == 2 and body[1] == "\n\nafter"
+
+
+def test_proofs_check_covers_the_latex_files(tmp_path, monkeypatch):
+    """``exactdp proofs --check``: a stale or missing .tex is stale, a .tex of no claim is reported."""
+    from exactdp.papers import proofs
+
+    files = {"X-1.md": "# md\n", "X-1.tex": "\\documentclass{article}\n", "README.md": "# index\n"}
+    monkeypatch.setattr(proofs, "render_proofs", lambda: dict(files))
+    assert sorted(proofs.write_proofs(str(tmp_path))) == sorted(files)           # written
+    assert proofs.write_proofs(str(tmp_path), check=True) == []                    # current
+    (tmp_path / "X-1.tex").write_text("edited by hand\n", encoding="utf-8")
+    (tmp_path / "Y-2.tex").write_text("old claim\n", encoding="utf-8")
+    assert proofs.write_proofs(str(tmp_path), check=True) == ["X-1.tex", "Y-2.tex (no such claim)"]
+    (tmp_path / "X-1.tex").unlink()
+    assert proofs.write_proofs(str(tmp_path), check=True) == ["X-1.tex", "Y-2.tex (no such claim)"]
