@@ -206,3 +206,17 @@ def test_proofs_check_covers_the_latex_files(tmp_path, monkeypatch):
     assert proofs.write_proofs(str(tmp_path), check=True) == ["X-1.tex", "Y-2.tex (no such claim)"]
     (tmp_path / "X-1.tex").unlink()
     assert proofs.write_proofs(str(tmp_path), check=True) == ["X-1.tex", "Y-2.tex (no such claim)"]
+
+
+def test_section_blocks_pickle(tmp_path):
+    """Claims may run in other processes (``reproduce`` through Dask): their typed sections survive pickling."""
+    import pickle
+
+    from exactdp import certify_privacy, geometric, path
+    from exactdp.papers.registry import md_table
+
+    frag = "x\n\n" + md_table(["a", "b"], [[CertRef(1), Label("1,2")]]) + [
+        CertificateProof(certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2"))]
+    back = pickle.loads(pickle.dumps(frag))
+    assert type(back) is type(frag) and back == frag
+    assert blocks_markdown(back) == blocks_markdown(frag) and blocks_latex(back) == blocks_latex(frag)
