@@ -809,6 +809,7 @@ def build_parser():
     _register_mechanism_command(sub)
     _register_batch_command(sub)
     _register_fdp_audit_commands(sub)
+    _register_explain_command(sub)
     return p
 
 
@@ -950,6 +951,39 @@ def _add_tool_commands(sub):
     pr.add_argument("--check", action="store_true", help="fail if any proof file is stale")
     pr.add_argument("--dir", default="proofs")
     pr.set_defaults(fn=_cmd_proofs)
+
+
+# ---- explain: a certificate file's worked proof for a reader, after the independent re-check (issue 19) ----
+_CMD_EXITS["explain"] = ("0 the re-check confirmed the certificate (its proof is printed), 1 refuted (the refutation "
+                         "is printed, never the proof), 2 bad input (not a certificate), 3 not checkable (the proof "
+                         "is printed marked unverified), 4 bug")
+
+
+def _register_explain_command(sub):
+    from .certificate.sections import EXPLAIN_FORMATS
+
+    ex = sub.add_parser("explain", help="re-check a certificate file with the independent kernel, then print its "
+                                        "worked proof for a reader (text, Markdown, LaTeX or HTML)")
+    ex.add_argument("certificate", help="certificate file written by --format json")
+    ex.add_argument("--format", choices=EXPLAIN_FORMATS, default="text",
+                    help="latex: a standalone document; html: a fragment (MathJax for the $...$ math)")
+    ex.set_defaults(fn=_cmd_explain)
+
+
+def _cmd_explain(a):
+    from .certificate.sections import explain
+    from .recheck import MAX_BYTES
+
+    try:
+        with open(a.certificate, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise ValueError(f"larger than {MAX_BYTES} bytes")
+        res = explain(raw.decode("utf-8"), a.format)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise _usage(f"certificate {a.certificate!r}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+    sys.stdout.write(res.document)
+    return res.exit_code
 
 
 # ---- batch: many independent jobs, serially or through Dask (issue 20, item 5) ----

@@ -25,7 +25,7 @@ from ..theory.extension import extension_data, restrict_metric
 from ..theory.extension_cert import certify_extension
 from ..theory.extension_lp import best_extension_bracket, extension_slack_lp
 from ..certificate import UNDECIDED
-from .registry import ClaimResult, Ledger, md_table, register, set_text
+from .registry import CertificateProof, ClaimResult, Ledger, md_table, register, set_text
 
 
 def _loss_ratio(eps_a: str, eps_b: str) -> str:
@@ -98,13 +98,13 @@ def prop21() -> ClaimResult:
         rows.append([label, len(M), len(H), eps, ev.epsilon_of_A_hat, ev.private_on_H,
                      f"{ev.normalisers_equal_1}/{len(H)}", ev.private_2eps, ev.epsilon,
                      _loss_ratio(ev.epsilon, eps) if ev.epsilon not in ("0", "inf") else "0"])
-    sec = [("Instances", md_table(["instance", "|M|", "|H|", "eps", "eps* of Â on H", "(a) Â private",
+    sec: list = [("Instances", md_table(["instance", "|M|", "|H|", "eps", "eps* of Â on H", "(a) Â private",
                                    "(b) Z_D = 1 on H", "(c) A 2 eps-private", "(d) eps* of A", "eps*(A)/eps"], rows)
             + "\n\nThe normaliser Z_D printed in the proof lost its exp; it is reconstructed as the integral of the "
               "density it normalises (exp(eps d(D, D')) f_{Â(D')}, minimised over D'). The printed proof also "
               "writes \"for any D_1, D_2 in H\" where M is meant. On the disconnected graph each component is "
               "extended separately (a component without a point of H has no extension; exactdp refuses it).")]
-    sec.append(("Certificate: path(4), H = its ends (BCSZ18's chain at the binding pair)", certs[0].to_markdown()))
+    sec.append(("Certificate: path(4), H = its ends (BCSZ18's chain at the binding pair)", CertificateProof(certs[0])))
     return led.result(f"{len(rows)} instances (rational and transcendental eps, a disconnected metric, the "
                       "node-distance graph space): the extension's exact eps*(A)/eps is "
                       + ", ".join(str(r[-1]) for r in rows) + "; the normaliser is reconstructed", sec, certs,

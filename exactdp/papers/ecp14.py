@@ -18,7 +18,8 @@ from ..theory.leakage import theorem3_bound
 from ..theory.regular import ball_size_symmetric, corner_priors, prop9_mechanism, regular_prior, tight_constraints
 from ..theory.utility_grid import compare_utilities, geometric_utility, outward_decimals, planar_laplace_utility
 from ..certificate import UNDECIDED
-from .registry import ClaimResult, Ledger, label_text, md_table, register
+from .registry import (Blocks, CertificateProof, CertRef, ClaimResult, Label, Ledger, Paragraph, Table, label_text,
+                       md_table, plural, register)
 import itertools
 
 
@@ -30,7 +31,8 @@ def ex1() -> ClaimResult:
     named = {"uniform": ["1/3", "1/3", "1/3"], "(1/2, 1/4, 1/4)": ["1/2", "1/4", "1/4"],
              "(3/5, 3/10, 1/10)": ["3/5", "3/10", "1/10"], "(1/4, 1/2, 1/4)": ["1/4", "1/2", "1/4"],
              "(1/2, 1/2, 0)": ["1/2", "1/2", "0"]}
-    sections, rows, certs, led = [], [], [], Ledger()
+    sections: list = []
+    rows, certs, led = [], [], Ledger()
     for gname, metric in (("line", path(3)), ("circle", cycle(3))):
         for eps in ("7/10", "8/5"):
             L = Level.from_eps(eps)
@@ -237,41 +239,63 @@ def ex3() -> ClaimResult:
     # exact range: Phi = Phi_1^(x)5, pi = p^(x)5, so mu = nu^(x)5 with nu = p Phi_1^-1 = (p - a/(1+3a)) / (1 - a):
     # regular iff min p >= a/(1 + 3a) iff a <= p_min / (1 - 3 p_min) = 1/2 iff eps >= log 2
     a_star = probs["4"] / (1 - 3 * probs["4"])
-    checks, certs, led = [], [], Ledger()
-    for eps, want in (("log(2)", True), ("69/100", False)):
-        c = regular_prior(pi, m, Level.from_eps(eps))
-        certs.append(c)
-        checks.append([eps, f"general solver, {len(m)} databases", c.verdict.value, want,
-                       label_text(c.evidence.negative[0]) if c.evidence.negative else "-"])
+    checks, certs, factor, p_factor = _ex3_rows(m, pi, probs)
+    led = Ledger()
     mu_at = certs[0].evidence.mu
     zeros = sum(1 for v in mu_at if fmpq(v) == 0) if mu_at is not None else None
-    for eps, want in (("7/10", True), ("1", True), ("1/2", False), ("12/25", False)):
-        a = Level.from_eps(eps).alpha()
-        nu4 = probs["4"] - a / (1 + 3 * a)  # the sign of the smallest factor coordinate, decided exactly
-        from ..exact import sign
-        v = "holds" if sign(nu4) >= 0 else "fails"
-        checks.append([eps, "Kronecker factor (exact sign of nu_4)", v, want,
-                       "-" if v == "holds" else label_text(",".join(["4"] * 5))])
     for r in checks:
         led.check(r[2] == "undecided" or (r[2] == "holds") == r[3],
                   f"eps = {r[0]}: {r[1]} contradicts the exact threshold log 2")
     decided = all(r[2] != "undecided" for r in checks)
     p5, t3 = _ex3_bounds()
-    body = ("Phi for the Hamming metric on V^5 is the 5-fold Kronecker power of the 4 x 4 matrix (1 - a) I + a J "
-            "(a = e^(-eps)) and pi is the 5-fold power of p = (3/10, 27/100, 23/100, 1/5), so mu = nu^(x)5 with "
-            "nu_v = (p_v - a/(1 + 3a)) / (1 - a). Hence pi is regular **iff** a <= p_min / (1 - 3 p_min) = "
-            f"{a_star}, i.e. **eps >= log 2 = 0.693147...** -- not from 0.48 as printed.\n\n"
-            f"The general solver on all {len(m)} databases confirms both sides of the threshold (exact at eps = log 2, "
-            + (f"where {zeros} coordinates of mu are exactly 0 -- " if zeros else "")
-            + "the prior is regular, on the boundary; a certified Arb solve "
-            "at eps = 0.69); other levels are decided through the exact Kronecker factor:\n\n"
-            + md_table(["eps", "how", "regular", "expected", "a negative coordinate at"], checks) + "\n\n"
-            f"At eps = 1/2 the formula of Prop. 5, log2(sum mu / max pi) = 5 log2(1/(0.3 (1 + 3a))), evaluates to "
-            f"[{p5[0]}, {p5[1]}] (the printed 1.2), and Theorem 3 gives [{t3[0]}, {t3[1]}] (the printed 2.5). But pi "
-            "is not regular at eps = 1/2, so Prop. 5 does not apply there: the 1.2 is not a proven bound.\n")
+    n, k = len(factor), m.points[0].count(",") + 1
+    body = [Paragraph(
+        f"Phi for the Hamming metric on V^{k} is the {k}-fold Kronecker power of the {n} x {n} matrix Phi_1 = "
+        f"(1 - a) I + a J (a = e^(-eps)) and pi is the {k}-fold power of p = ({', '.join(map(str, p_factor))}), so "
+        f"pi = mu Phi with mu = nu^(x){k}, where p = nu Phi_1, i.e. nu_v = (p_v - a/(1 + {n - 1}a)) / (1 - a). Hence "
+        f"mu >= 0 iff nu >= 0 (a negative nu_v makes mu at (v,...,v) equal to nu_v^{k} < 0): pi is regular on "
+        f"V^{k} exactly when p is regular on V, i.e. **iff** a <= p_min / (1 - {n - 1} p_min) = {a_star}, i.e. "
+        "**eps >= log 2 = 0.693147...** -- not from 0.48 as printed."),
+        Paragraph(
+        "Each row below is a certificate of kind regular (numbered in the order the claim lists its certificates; "
+        "`exactdp reproduce --recheck` re-checks every one). "
+        f"The general solver on all {plural(len(m), 'database')} decides both sides of the threshold (exact at "
+        "eps = log 2, "
+        + (f"where {zeros} of the {len(m)} coordinates of mu are exactly 0 -- " if zeros else "")
+        + "the prior is regular, on the boundary; a certified Arb solve at eps = 0.69); the factor p on V decides "
+        "every level, and agrees with the general solver at both of its levels:"),
+        Table(["eps", "solved on", "regular", "expected", "a negative coordinate of mu at", "certificate"], checks),
+        Paragraph(
+        f"At eps = 1/2 the formula of Prop. 5, log2(sum mu / max pi) = {k} log2(1/(0.3 (1 + 3a))), evaluates to "
+        f"[{p5[0]}, {p5[1]}] (the printed 1.2), and Theorem 3 gives [{t3[0]}, {t3[1]}] (the printed 2.5). But pi "
+        "is not regular at eps = 1/2, so Prop. 5 does not apply there: the 1.2 is not a proven bound.")]
     _ex3_findings(led, decided, a_star, p5, t3)
     return led.result(f"regular iff eps >= log 2, i.e. alpha <= {a_star}; at eps = 1/2 the formula values are "
                       f"{p5[0][:5]} and {t3[0][:5]}", [("Example 3", body)], certs)
+
+
+def _ex3_rows(m, pi, probs):
+    """ECP14 Ex. 3's table: one regular certificate per row -- the general solver on V^k at two levels, the
+    factor p on V at every level (mu = nu^(x)k, so mu >= 0 iff nu >= 0, and nu_v < 0 makes mu at (v, ..., v)
+    equal to nu_v^k < 0 for odd k)."""
+    factor = hamming(list(probs), 1)            # V itself: Phi_1 = (1 - a) I + a J
+    p_factor = [probs[v] for v in factor.points]
+    k = m.points[0].count(",") + 1
+    Ledger().check(k % 2 == 1, "the negative coordinate (v, ..., v) needs an odd number of individuals")
+    checks, certs = [], []
+    for eps, want in (("log(2)", True), ("69/100", False)):
+        c = regular_prior(pi, m, Level.from_eps(eps))
+        certs.append(c)
+        checks.append([eps, plural(len(m), "database") + " (general solver)", c.verdict.value, want,
+                       Label(c.evidence.negative[0]) if c.evidence.negative else None, CertRef(len(certs))])
+    for eps, want in (("7/10", True), ("1", True), ("1/2", False), ("12/25", False), ("log(2)", True),
+                      ("69/100", False)):
+        c = regular_prior(p_factor, factor, Level.from_eps(eps))
+        certs.append(c)
+        neg = Label(",".join([c.evidence.negative[0]] * k)) if c.evidence.negative else None
+        checks.append([eps, f"the factor p on V ({plural(len(factor), 'value')})", c.verdict.value, want, neg,
+                       CertRef(len(certs))])
+    return checks, certs, factor, p_factor
 
 
 def _ex3_bounds():
@@ -338,13 +362,14 @@ def _threshold_claim(metric, printed: str, width):
     led.check(not (p < lo and at.holds is True) and not (p > hi and at.holds is False),
               "the certificate at the printed level contradicts the certified threshold bracket")
     led.compare("the threshold", f"{float(p):g}", f"in [{t.lo}, {t.hi}]", agrees=lo <= p <= hi)
-    body = (f"Certified bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at {label_text(t.negative_at_lo)} is "
+    body = [(f"Certified bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at "
+             f"{label_text(t.negative_at_lo)} is "
             f"certified < 0 (no tight-constraints mechanism), at eps = {t.hi} every z_i > 0 (one exists).\n\n"
             f"At the printed value eps = {printed}: {at.verdict.value} -- "
             + ("every z_i certified positive." if at.holds is True else
                f"z at {label_text(at.evidence.negative[0])} is certified negative ({_z_at(at, at.evidence.negative[0])}), "
-               "so no tight-constraints mechanism exists there (equivalently the uniform prior is not regular).")
-            + "\n\n" + c.to_markdown())
+               "so no tight-constraints mechanism exists there (equivalently the uniform prior is not regular).")),
+            CertificateProof(c)]
     return led.result(f"threshold in [{t.lo}, {t.hi}] (certified); at eps = {float(p):g} a tight-constraints mechanism "
                       + {"holds": "exists", "fails": "does not exist"}.get(at.verdict.value, "is undecided") + " (certified)",
                       [("Threshold", body)], [c, at])
@@ -498,7 +523,7 @@ def _laplace_smallest_eps(side: int, eps: str):
     return smallest_epsilon(exponential(m, beta=f"({eps})/2"), m)
 
 
-def _sec72_body(N: int, t, rows: list) -> str:
+def _sec72_body(N: int, t, rows: list) -> Blocks:
     """The text of ECP14-sec7.2: the setting, the fidelity note, the table and the re-check status."""
     return (f"The paper's {N} x {N} grid ({N * N:,} points), steps of 1 km, exact Euclidean distances (square roots). "
             f"Threshold for the tight-constraints mechanism (certified bracket of width 1e-9): [{t.lo}, {t.hi}].\n\n"

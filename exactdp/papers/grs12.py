@@ -15,7 +15,7 @@ from ..certify.relation import certify_relation
 from ..exact import ExpFrac, Lin, exact_str
 from ..mechanisms import geometric
 from ..metrics import path
-from .registry import ClaimResult, Ledger, md_table, register
+from .registry import CertificateProof, ClaimResult, Ledger, md_table, register
 
 NS = range(1, 11)
 
@@ -79,8 +79,8 @@ def ex21() -> ClaimResult:
          "the formula; the definition is standard and restored in the shared paper notes); the journal calls the "
          "range-restricted mechanism *truncated*.\n\n" + "\n".join(rows) + "\n"),
         ("From the range-restricted to the unrestricted mechanism", unres),
-        ("Worked proof for n = 3, every eps", certs[2].to_markdown()),
-        ("At alpha = 1/2 (n = 10): exact smallest eps", level.to_markdown()),
+        ("Worked proof for n = 3, every eps", CertificateProof(certs[2])),
+        ("At alpha = 1/2 (n = 10): exact smallest eps", CertificateProof(level)),
     ]
     held = [n for n, c in zip(NS, certs[:len(NS)], strict=True) if c.holds is True]  # certs[-1] is the alpha = 1/2 one
     return led.result(f"private for every eps > 0 for n = {min(held)}..{max(held)} ({len(held)} of {len(NS)} sizes; "

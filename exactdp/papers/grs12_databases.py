@@ -15,7 +15,7 @@ from flint import fmpq
 
 from ..exact import LinearProgram, Rad, exact_str, optimal_face_constraints, solve_lp, solve_lp_irrational
 from ..certify import certify_lp_optimum
-from .registry import ClaimResult, Ledger, md_table, register
+from .registry import Blocks, ClaimResult, Ledger, md_table, register
 
 DBS = [frozenset(s) for k in range(4) for s in itertools.combinations((1, 2, 3), k)]
 IDX = {D: i for i, D in enumerate(DBS)}
@@ -321,7 +321,7 @@ def _thm63_certificates(s1, s2, atom, sim, lo_sol, hi_sol) -> list:
             certify_lp_optimum(hi_sol, "GRS12 Thm 6.3 proof: minus the largest mass on l at {1,3} (-1/6)")]
 
 
-def _thm63_body(delta, e, f) -> str:
+def _thm63_body(delta, e, f) -> Blocks:
     p1, s1, s2, sim, (t_lo, t_hi) = f["p1"], f["s1"], f["s2"], f["sim"], f["t"]
     x = s1.x
     tab = md_table(["database", "prior (user 1)"] + [f"output {j}" for j in range(4)],

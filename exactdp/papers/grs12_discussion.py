@@ -17,7 +17,7 @@ from ..metrics import hamming
 from ..theory.optimality import certify_universal_optimality, optimal_mechanism
 from ..theory.remaps import bayes_remap
 from ..theory.users import User, expected_loss
-from .registry import ClaimResult, Ledger, register
+from .registry import CertificateProof, ClaimResult, Ledger, register
 
 
 def _alpha():
@@ -360,4 +360,4 @@ def prop62() -> ClaimResult:
             f"({cA.verdict.value}, smallest eps {cA.evidence.epsilon}).\n\n" + "\n".join(lines) + "\n")
     return led.result(f"averaged mechanism oblivious, {cA.verdict.value} at log(4) (smallest eps "
                       f"{cA.evidence.epsilon}; K's {cK.evidence.epsilon}); worst-case losses in the table",
-                       [("Averaging", body), ("Privacy of the averaged mechanism", cA.to_markdown())], [cK, cA])
+                       [("Averaging", body), ("Privacy of the averaged mechanism", CertificateProof(cA))], [cK, cA])

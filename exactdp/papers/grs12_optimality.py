@@ -24,7 +24,7 @@ from ..theory.optimality import (JOURNAL_GLYPHS, certify_universal_optimality, c
 from ..theory.remaps import bayes_remap
 from ..theory.users import LOSSES, User, expected_loss, power_loss
 from ..certificate import UNDECIDED
-from .registry import ClaimResult, Ledger, md_table, register
+from .registry import Blocks, CertificateProof, ClaimResult, Ledger, md_table, register
 
 ALPHAS = ("1/2", "1/3", "2/3", "9/10")
 SEED = 20261122
@@ -117,7 +117,7 @@ def thm31() -> ClaimResult:
     return led.result(f"remapped geometric = LP optimum exactly for {attained} of {len(results)} users "
                       f"({len(fixed)} uniform-prior instances and {len(rnd)} random users)",
                       [("Instances", _thm31_body(fixed, rnd, pattern, strict)),
-                       ("Worked certificate: n = 3, alpha = 1/2, absolute loss", example.to_markdown()),
+                       ("Worked certificate: n = 3, alpha = 1/2, absolute loss", CertificateProof(example)),
                        ("The dual in full, checkable by hand (n = 3, alpha = 1/2, absolute loss)",
                         _dual_by_hand(example, ex_user, led))],
                       [r[3] for r in results])
@@ -144,7 +144,7 @@ def _uniqueness_text(lp, red, pos, N) -> str:
                 f"rank {rank} only.")
 
 
-def _dual_by_hand(cert, user: User, led: Ledger) -> str:
+def _dual_by_hand(cert, user: User, led: Ledger) -> Blocks:
     """The whole dual of one optimality certificate: y, every positive multiplier, every reduced cost, and the
     rank argument behind uniqueness -- each a line a reader can check with fractions."""
     ev = cert.evidence

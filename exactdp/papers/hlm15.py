@@ -15,7 +15,7 @@ from ..mechanisms import randomized_response
 from ..metrics import discrete
 from ..theory.accuracy import hlm15_theorem7_bound, max_expected_error
 from ..certificate import UNDECIDED
-from .registry import ClaimResult, Ledger, register
+from .registry import CertificateProof, ClaimResult, Ledger, register
 
 INSTANCES = [(1, "1/2"), (2, "1"), (3, "log(2)"), (5, "log(3)")]
 
@@ -34,7 +34,8 @@ def _exp_log(eps):
           "is eps-private, and any smaller p is not.",
           "p >= (1 - delta)/(m + e^eps)")
 def ex6() -> ClaimResult:
-    sections, certs, led = [], [], Ledger()
+    sections: list = []
+    certs, led = [], Ledger()
     rows = ["| m | eps | p | private at eps | smallest eps | smaller p' | private | smallest eps for p' |",
             "|---|---|---|---|---|---|---|---|"]
     for m, eps in INSTANCES:
@@ -66,11 +67,11 @@ def ex6() -> ClaimResult:
     certs.append(sym)
     led.compare("p = alpha/(1 + 3 alpha), m = 3, every eps", "eps-private for every eps", sym.verdict.value,
                 agrees=sym.holds)
-    sections.append(("For every eps at once (m = 3, p = alpha/(1 + 3 alpha) = 1/(3 + e^eps))", sym.to_markdown()))
+    sections.append(("For every eps at once (m = 3, p = alpha/(1 + 3 alpha) = 1/(3 + e^eps))", CertificateProof(sym)))
     sections.append((f"Certificate: m = {INSTANCES[1][0]}, eps = {INSTANCES[1][1]}, p = 1/(m + e^eps)",
-                     certs[2].to_markdown()))
+                     CertificateProof(certs[2])))
     sections.append((f"Certificate: m = {INSTANCES[1][0]}, eps = {INSTANCES[1][1]}, p' = (99/100)/(m + e^eps)",
-                     certs[3].to_markdown()))
+                     CertificateProof(certs[3])))
     return led.result("p = 1/(m + e^eps) and p' = 0.99 p decided exactly for (m, eps) = "
                       + ", ".join(f"({m}, {e})" for m, e in INSTANCES) + f"; every eps symbolically (m = 3): "
                       f"{sym.verdict.value}", sections, certs)

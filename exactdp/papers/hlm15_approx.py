@@ -22,7 +22,7 @@ from ..mechanisms.product import product_sanitisation, repeated
 from ..metrics import hamming
 from ..theory.profile import privacy_profile
 from ..certificate import UNDECIDED
-from .registry import ClaimResult, Ledger, md_table, register, set_text
+from .registry import CertificateProof, ClaimResult, Ledger, md_table, register, set_text
 
 PAIR = [("0", "1")]
 
@@ -78,7 +78,7 @@ def sec4() -> ClaimResult:
          "natural reading, where Z_i reports i more often than not) but not over all of (0, 1): a large p makes "
          "the answer an almost deterministic negation, which is not private.\n\n"
          + md_table(["p", "case", "verdict", "exact largest excess"], rows)),
-        ("Certificate: two answers", two.to_markdown()),
+        ("Certificate: two answers", CertificateProof(two)),
     ]
     return led.result(f"(1 - p)^2 = {exact_str(a)}, p^2 = {exact_str(b)}; two answers: {two.verdict.value} with "
                       f"excess {two.evidence.excess} at delta = 2/5", sections, certs)
@@ -155,7 +155,7 @@ def ex6_delta() -> ClaimResult:
          "worst set becomes {d'} with excess p - e^eps (1 - pm), and at p = 1/m (the answer is never the truth) "
          "the mechanism fails for delta < p:\n\n"
          + md_table(["m", "e^eps", "delta", "p", "(12)", "exact verdict"], free)),
-        ("Certificate: m = 2, e^eps = 2, delta = 1/10 at p*", certs[3 * 13].to_markdown()),
+        ("Certificate: m = 2, e^eps = 2, delta = 1/10 at p*", CertificateProof(certs[3 * 13])),
     ]
     return led.result(f"{len(rows)} grid points (m, e^eps, delta) decided at p* = (1 - delta)/(m + e^eps), below and "
                       "above it; without the hypothesis (12) is not sufficient (p = 1/m fails, "
@@ -232,7 +232,7 @@ def thm3() -> ClaimResult:
          "singletons do suffice: P(S) - e^eps Q(S) = sum over y in S of (P(y) - e^eps Q(y)) <= 0 term by term "
          f"(for example randomized response m = 2, p = 1/5 at eps = log(3): {_cert_line(pure)}); the additive "
          "delta is what breaks the sum."),
-        ("Certificate: the counterexample over all sets", full.to_markdown()),
+        ("Certificate: the counterexample over all sets", CertificateProof(full)),
     ]
     return led.result(f"the worst-set lemma against brute force over all 16 sets on {len(rows)} instances; "
                       f"singletons (not an algebra) pass (5) with delta = 1/2 while the set "
@@ -397,5 +397,5 @@ def thm5() -> ClaimResult:
     return led.result(f"the product's exact privacy profile against the 1-D profile: identical in {n_same} of "
                       f"{len(rows)} cases (n = 2, 3; two 1-D mechanisms)",
                        [("Product against one dimension", body),
-                        ("Certificate: randomized response, n = 2, delta at eps = log 2", certs[0].to_markdown())],
+                        ("Certificate: randomized response, n = 2, delta at eps = log 2", CertificateProof(certs[0]))],
                        certs)

@@ -19,7 +19,7 @@ from ..metrics import discrete, path
 from ..theory.tradeoff import certify_tradeoff, discrete_tradeoff, utility_lp
 from ..theory.utility import ball_mass, certify_exponential_bound, certify_utility
 from ..certificate import UNDECIDED
-from .registry import ClaimResult, Ledger, md_table, register
+from .registry import CertificateProof, ClaimResult, Ledger, md_table, register
 
 
 @register("KL10-thm2.7", "KL10", "Theorem 2.7 and Lemma A.1",
@@ -56,7 +56,7 @@ def thm27() -> ClaimResult:
     return led.result(f"the exact smallest eps against 2 C beta on {len(rows)} instances (rational and "
                       f"transcendental regimes, C = 1 and 2), attained on {attained}",
                       [("Exact eps against 2 C beta", body),
-                       ("Certificate: two points, t = 1/1000", shown.to_markdown())], certs)
+                       ("Certificate: two points, t = 1/1000", CertificateProof(shown))], certs)
 
 
 @register("KL10-def2.2", "KL10", "Definition 2.2 (utility)",

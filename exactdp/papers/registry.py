@@ -5,8 +5,9 @@ paper's statement, what the paper prints, and a function that rebuilds the
 instance from the public API and returns a :class:`ClaimResult`: a status
 (``reproduced``, ``differs`` with both values, ``reconstructed`` where the
 paper's own setting was lost and is stated, or ``undecided``), the exact
-result, the certificates, and a worked proof in Markdown that ``exactdp
-proofs`` writes to ``proofs/<id>.md``.
+result, the certificates, and a worked proof built from typed blocks
+(:mod:`exactdp.certificate.sections`) that ``exactdp proofs`` writes to
+``proofs/<id>.md`` (Markdown) and ``proofs/<id>.tex`` (a standalone LaTeX document).
 """
 
 from __future__ import annotations
@@ -16,16 +17,26 @@ from typing import Any
 from collections.abc import Callable, Iterable, Sequence
 
 from ..certificate.render import label_text, set_text
+from ..certificate.sections import (Blocks, CertificateProof, CertRef, Label, LabelSet, List, Paragraph, Table,
+                                    as_blocks, blocks_latex, cell, blocks_markdown, inline_latex, latex_document)
 from ..errors import InvalidInput
 from ..verdict import Verdict
 
 __all__ = [
     "STATUSES",
+    "Blocks",
+    "CertRef",
+    "CertificateProof",
     "Claim",
     "ClaimResult",
     "Finding",
     "InternalInconsistency",
+    "Label",
+    "LabelSet",
     "Ledger",
+    "List",
+    "Paragraph",
+    "Table",
     "cell_text",
     "claims",
     "get_claim",
@@ -45,13 +56,7 @@ def cell_text(v: Any) -> str:
     >>> cell_text(True), cell_text(None), cell_text(["1,1,1,1,4"]), cell_text("1/2")
     ('yes', '-', '{(1,1,1,1,4)}', '1/2')
     """
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if v is None:
-        return "-"
-    if isinstance(v, (list, tuple, set, frozenset)):
-        return set_text(sorted(v) if isinstance(v, (set, frozenset)) else v)
-    return str(v)
+    return cell(v).markdown()
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -63,18 +68,21 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
-def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
-    """A Markdown table from a header and rows of cells (each cell through :func:`cell_text`, bars escaped).
+def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> Blocks:
+    """A typed table (:class:`~exactdp.certificate.sections.Table`, each cell through
+    :func:`~exactdp.certificate.sections.cell`) as a fragment that joins the claim's prose with ``+``; it
+    renders as Markdown (``str``) and as LaTeX.
 
-    >>> print(md_table(["set", "size"], [["|V| = 2", 3]]))
+    >>> t = md_table(["set", "size"], [["|V| = 2", 3]])
+    >>> print(t)
     | set | size |
     |---|---|
     | \\|V\\| = 2 | 3 |
+    >>> print(blocks_latex(t).splitlines()[6])
+    |V| = 2 & 3 \\\\
     """
-    esc = lambda t: t.replace("|", "\\|")  # noqa: E731 -- a bar inside a cell (|V|, |i - j|) is text, not a border
-    lines = ["| " + " | ".join(esc(str(h)) for h in header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(esc(cell_text(c)) for c in r) + " |" for r in rows]
-    return "\n".join(lines)
+    return Blocks([Table(header, rows)])
+
 
 STATUSES = ("reproduced", "differs", "reconstructed", "undecided")
 
@@ -202,11 +210,11 @@ class Ledger:
 MAX_FINDINGS_SHOWN = 12
 
 
-def findings_table(findings: Sequence[Finding]) -> str:
-    """The comparisons of a claim as a Markdown table: what, printed, exact, verdict -- those that differ or
-    are open first, then agreeing ones up to :data:`MAX_FINDINGS_SHOWN` rows, and a count of the rest.
+def findings_blocks(findings: Sequence[Finding]) -> list:
+    """The comparisons of a claim as blocks: a table (what, printed, exact, verdict) -- those that differ or
+    are open first, then agreeing ones up to :data:`MAX_FINDINGS_SHOWN` rows -- and a count of the rest.
 
-    >>> print(findings_table([Finding("threshold", "0.8", "in [0.96, 0.97]", False)]))
+    >>> print(blocks_markdown(findings_blocks([Finding("threshold", "0.8", "in [0.96, 0.97]", False)])))
     | statement | the paper | exact | agrees |
     |---|---|---|---|
     | threshold | 0.8 | in [0.96, 0.97] | no (differs) |
@@ -215,18 +223,28 @@ def findings_table(findings: Sequence[Finding]) -> str:
     first = [f for f in findings if f.agrees is not True]
     rest = [f for f in findings if f.agrees is True]
     shown = first + rest[:max(0, MAX_FINDINGS_SHOWN - len(first))]
-    out = md_table(["statement", "the paper", "exact", "agrees"], [[f.what, f.printed, f.exact, word[f.agrees]]
-                                                                    for f in shown])
+    out: list = [Table(["statement", "the paper", "exact", "agrees"],
+                       [[f.what, f.printed, f.exact, word[f.agrees]] for f in shown])]
     if len(shown) < len(findings):
-        out += f"\n\n... and {plural(len(findings) - len(shown), 'more comparison')} that agree."
+        out.append(Paragraph(f"... and {plural(len(findings) - len(shown), 'more comparison')} that agree."))
     return out
+
+
+def findings_table(findings: Sequence[Finding]) -> str:
+    """:func:`findings_blocks` as Markdown.
+
+    >>> print(findings_table([Finding("threshold", "0.8", "0.80", True)]).splitlines()[-1])
+    | threshold | 0.8 | 0.80 | yes |
+    """
+    return blocks_markdown(findings_blocks(findings))
 
 
 @dataclass
 class ClaimResult:
     status: str
     exact: str
-    sections: list = field(default_factory=list)  # (heading, markdown)
+    #: (heading, body): body is Markdown prose, a block of :mod:`exactdp.certificate.sections` or a list of both
+    sections: list = field(default_factory=list)
     certificates: list = field(default_factory=list)
     findings: list = field(default_factory=list)     # Finding records (see Ledger)
     _rechecks: list | None = field(default=None, repr=False, compare=False)
@@ -260,18 +278,38 @@ class Claim:
     paper_says: str
     run: Callable[[], ClaimResult]
 
+    def title(self) -> str:
+        """``"GRS12-ex2.1: GRS12 Example 2.1"``."""
+        return f"{self.id}: {self.paper} {self.where}"
+
+    def proof_parts(self, result: ClaimResult) -> tuple[list, list]:
+        """The worked proof as data: the head (label, inline text) pairs and the sections (heading, blocks),
+        the comparisons with the paper first."""
+        head = [("Paper's statement", self.statement), ("The paper says", self.paper_says),
+                ("Exact result", result.exact), ("Status", result.status)]
+        sections = [("The paper against the exact result", findings_blocks(result.findings))] if result.findings else []
+        sections += [(heading, as_blocks(body)) for heading, body in result.sections]
+        return head, sections
+
     def proof_markdown(self, result: ClaimResult) -> str:
-        lines = [f"# {self.id}: {self.paper} {self.where}", "",
-                 "<!-- generated by `exactdp proofs`; do not edit (a test fails when this file is stale) -->", "",
-                 f"**Paper's statement.** {self.statement}", "",
-                 f"**The paper says.** {self.paper_says}", "",
-                 f"**Exact result.** {result.exact}", "",
-                 f"**Status.** {result.status}", ""]
-        if result.findings:
-            lines += ["## The paper against the exact result", "", findings_table(result.findings), ""]
-        for heading, body in result.sections:
-            lines += [f"## {heading}", "", body.rstrip(), ""]
+        """The worked proof in Markdown (``proofs/<id>.md``)."""
+        head, sections = self.proof_parts(result)
+        lines = [f"# {self.title()}", "",
+                 "<!-- generated by `exactdp proofs`; do not edit (a test fails when this file is stale) -->", ""]
+        lines += [x for label, text in head for x in (f"**{label}.** {text}", "")]
+        for heading, blocks in sections:
+            lines += [f"## {heading}", "", blocks_markdown(blocks), ""]
         return "\n".join(lines).rstrip() + "\n"
+
+    def proof_latex(self, result: ClaimResult) -> str:
+        """The worked proof as a standalone LaTeX document (``proofs/<id>.tex``), from the same data as
+        :meth:`proof_markdown`."""
+        head, sections = self.proof_parts(result)
+        lines = ["% generated by `exactdp proofs`; do not edit (a test fails when this file is stale)", ""]
+        lines += [x for label, text in head for x in (r"\paragraph{" + label + ".} " + inline_latex(text), "")]
+        for heading, blocks in sections:
+            lines += [r"\subsection*{" + inline_latex(heading) + "}", "", blocks_latex(blocks)]
+        return latex_document(self.title(), "\n".join(lines))
 
 
 _REGISTRY: dict[str, Claim] = {}

@@ -23,7 +23,7 @@ EX = os.path.join(ROOT, "examples", "data")
 RR2 = {"matrix": [["2/3", "1/3"], ["1/3", "2/3"]]}
 GEO2 = {"matrix": [["1/(1+alpha)", "alpha/(1+alpha)"], ["alpha/(1+alpha)", "1/(1+alpha)"]]}
 PATH2 = {"kind": "path", "n": 2}
-COMMANDS = ("certify", "epsilon", "optimal", "remap", "tight", "regular", "leakage", "reproduce", "proofs")
+COMMANDS = ("certify", "epsilon", "optimal", "remap", "tight", "regular", "leakage", "reproduce", "proofs", "explain")
 
 
 def run(args, capsys):

@@ -108,8 +108,9 @@ def test_every_command_with_format_json_prints_only_json(tmp_path):
 
     cases = _json_cases(tmp_path)
     sub = next(a for a in build_parser()._actions if getattr(a, "choices", None) and "certify" in a.choices)
-    # every subcommand is covered: the JSON ones here, plot/proofs (no --format) and recheck just below
-    assert set(sub.choices) == set(cases) | {"plot", "proofs", "recheck", "batch"}
+    # every subcommand is covered: the JSON ones here, plot/proofs (no --format) and recheck just below; explain
+    # renders a certificate for reading and refuses --format json (tests/test_explain.py)
+    assert set(sub.choices) == set(cases) | {"plot", "proofs", "recheck", "batch", "explain"}
     for name, (args, code, key) in cases.items():
         r = child(args, str(tmp_path))
         assert r.returncode == code, (name, r.returncode, r.stderr[-500:])
@@ -367,10 +368,11 @@ def test_latex_has_no_markdown_emphasis_and_text_fractions_are_plain(capsys):
 
 def test_comparison_counts_agree_in_number():
     from exactdp.certify.privacy import _note
+    from exactdp.exact.filter import FilterStats
 
-    assert _note({"comparisons": 2, "filtered": 1, "exact": 1, "zero": 0}).startswith(
+    assert _note(FilterStats(compared=2, filtered=1, exact=1)).startswith(
         "of 2 distinct comparisons, 1 was settled")
-    assert _note({"comparisons": 1, "filtered": 0, "exact": 1, "zero": 0}).startswith(
+    assert _note(FilterStats(compared=1, exact=1)).startswith(
         "of 1 distinct comparison, 0 were settled")
 
 

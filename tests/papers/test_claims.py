@@ -60,8 +60,11 @@ def test_proofs_are_current():
             if f.read() != text:
                 stale.append(name)
     assert not stale, f"stale proofs (run `exactdp proofs`): {stale}"
-    on_disk = {n for n in os.listdir(os.path.join(ROOT, "proofs")) if n.endswith(".md")}
+    on_disk = {n for n in os.listdir(os.path.join(ROOT, "proofs")) if n.endswith((".md", ".tex"))}
     assert on_disk == set(files)
+    # every claim has both its Markdown and its LaTeX proof
+    assert {n for n in files if n.endswith(".tex")} == {f"{c.id}.tex" for c in claims()}
+    assert {n for n in files if n.endswith(".md")} == {f"{c.id}.md" for c in claims()} | {"README.md"}
 
 
 def test_registry_ids_are_well_formed():

@@ -1,0 +1,644 @@
+"""A small typed document model for worked proofs: paragraphs, lists, typed tables, certificate proofs.
+
+The paper claims (``exactdp.papers``) build their proofs from these blocks, and one renderer per format
+turns the same data into Markdown (``proofs/<claim>.md``) and LaTeX (``proofs/<claim>.tex``), so the two
+never drift apart.  Table cells are typed: a number, a point label, a set of labels, a yes/no flag, a
+missing value or a reference to one of the claim's certificates -- each typeset as a reader writes it, never
+as a Python repr.  Inline text is the small Markdown subset the renderers write: ``$...$`` math,
+``**bold**``, ``*emphasis*`` and ```code```.
+
+Examples
+--------
+>>> t = Table(["eps", "regular", "negative at"], [["1/2", False, ["4,4"]], ["log(2)", True, None]])
+>>> print(t.markdown())
+| eps | regular | negative at |
+|---|---|---|
+| 1/2 | no | {(4,4)} |
+| log(2) | yes | - |
+>>> print(t.latex())
+\\begin{center}\\small
+\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%
+\\begin{tabular}{lll}
+\\hline
+eps & regular & negative at \\\\
+\\hline
+1/2 & no & $\\{(4,4)\\}$ \\\\
+log(2) & yes & -- \\\\
+\\hline
+\\end{tabular}}
+\\end{center}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .render import as_latex, as_markdown, label_text, plain, set_text
+
+__all__ = [
+    "EXPLAIN_FORMATS",
+    "PREAMBLE",
+    "Blocks",
+    "CertRef",
+    "CertificateProof",
+    "Display",
+    "Explanation",
+    "Flag",
+    "Label",
+    "LabelSet",
+    "List",
+    "Missing",
+    "Paragraph",
+    "Table",
+    "Text",
+    "as_blocks",
+    "blocks_latex",
+    "blocks_markdown",
+    "cell",
+    "explain",
+    "inline_latex",
+    "latex_document",
+    "parse_markdown",
+    "tex_escape",
+]
+
+
+# -- inline text ------------------------------------------------------------------------------------------------------
+_ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+        "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "$": r"\$"}
+_SPECIAL = re.compile(r"[\\&%#_{}~^$]")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_EMPH = re.compile(r"(?:(?<=^)|(?<=[\s(]))\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])")
+
+
+def tex_escape(s: str) -> str:
+    """Plain text as LaTeX text: every special character escaped (``_ % & # { } ~ ^ \\ $``).
+
+    Parameters
+    ----------
+    s : str
+        Plain text (no markup).
+
+    Returns
+    -------
+    str
+        LaTeX text that typesets ``s`` literally.
+
+    Examples
+    --------
+    >>> print(tex_escape("d_h & 50% of {x}"))
+    d\\_h \\& 50\\% of \\{x\\}
+    """
+    return _SPECIAL.sub(lambda m: _ESC[m.group(0)], s)
+
+
+def _text_latex(part: str) -> str:
+    """A piece of inline Markdown outside math and code: escaped, then bold and emphasis."""
+    part = tex_escape(part)
+    part = _BOLD.sub(r"\\textbf{\1}", part)
+    return _EMPH.sub(r"\\emph{\1}", part)
+
+
+def inline_latex(s: str) -> str:
+    """Inline Markdown (``$math$``, ``**bold**``, ``*emphasis*``, ```code```) as LaTeX.
+
+    Math between ``$`` is kept as written (it is LaTeX already); everything else is escaped.  An odd
+    number of ``$`` means the last one is a literal dollar sign.
+
+    Parameters
+    ----------
+    s : str
+        One line or paragraph of the renderers' Markdown.
+
+    Returns
+    -------
+    str
+        LaTeX text.
+
+    Examples
+    --------
+    >>> print(inline_latex(r"pi is regular **iff** $a \\le 1/2$, see `d_h` and *Prop. 5*"))
+    pi is regular \\textbf{iff} $a \\le 1/2$, see \\texttt{d\\_h} and \\emph{Prop. 5}
+    """
+    parts = s.split("$")
+    if len(parts) % 2 == 0:                 # an unmatched $ is a literal dollar sign (escaped as text below)
+        parts[-2:] = [parts[-2] + "$" + parts[-1]]
+    out = []
+    for k, part in enumerate(parts):
+        if k % 2:
+            out.append("$" + part + "$")
+            continue
+        codes = part.split("`")
+        if len(codes) % 2 == 0:             # an unmatched backtick: literal
+            codes[-2:] = [codes[-2] + "`" + codes[-1]]
+        out += [r"\texttt{" + tex_escape(c) + "}" if j % 2 else _text_latex(c) for j, c in enumerate(codes)]
+    return "".join(out)
+
+
+# -- typed cells ------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Text:
+    """A cell of inline Markdown text (``$math$`` allowed)."""
+
+    text: str
+
+    def markdown(self) -> str:
+        return self.text
+
+    def latex(self) -> str:
+        return inline_latex(self.text)
+
+
+@dataclass(frozen=True)
+class Label:
+    """A point label: a product label ``"1,1,4"`` is the tuple ``(1,1,4)``."""
+
+    label: Any
+
+    def markdown(self) -> str:
+        return label_text(self.label)
+
+    def latex(self) -> str:
+        return "$" + tex_escape(label_text(self.label)) + "$"
+
+
+@dataclass(frozen=True)
+class LabelSet:
+    """A set of point labels, typeset as a set: ``{(0,0), (1,0)}``; the empty set is ``{}``."""
+
+    labels: tuple
+
+    def markdown(self) -> str:
+        return set_text(self.labels)
+
+    def latex(self) -> str:
+        if not self.labels:
+            return r"$\emptyset$"
+        return r"$\{" + ", ".join(tex_escape(label_text(x)) for x in self.labels) + r"\}$"
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A yes/no answer (never ``True``/``False``)."""
+
+    value: bool
+
+    def markdown(self) -> str:
+        return "yes" if self.value else "no"
+
+    def latex(self) -> str:
+        return self.markdown()
+
+
+@dataclass(frozen=True)
+class Missing:
+    """No value in this cell (``-``)."""
+
+    def markdown(self) -> str:
+        return "-"
+
+    def latex(self) -> str:
+        return "--"
+
+
+@dataclass(frozen=True)
+class CertRef:
+    """A reference to the claim's certificate number ``number`` (1-based, in the order the claim lists them;
+    ``exactdp reproduce --recheck`` re-checks each one)."""
+
+    number: int
+
+    def markdown(self) -> str:
+        return f"certificate {self.number}"
+
+    def latex(self) -> str:
+        return self.markdown()
+
+
+def cell(value: Any) -> Text | Label | LabelSet | Flag | Missing | CertRef:
+    """One table cell, typed: a bool is a :class:`Flag`, None is :class:`Missing`, a list, tuple or set of
+    labels is a :class:`LabelSet`, a typed cell stays itself, anything else is :class:`Text` (``str``).
+
+    Parameters
+    ----------
+    value : object
+        The raw cell.
+
+    Returns
+    -------
+    Text, Label, LabelSet, Flag, Missing or CertRef
+
+    Examples
+    --------
+    >>> cell(True), cell(None), cell(["1,4"]), cell("1/2")
+    (Flag(value=True), Missing(), LabelSet(labels=('1,4',)), Text(text='1/2'))
+    """
+    if isinstance(value, (Text, Label, LabelSet, Flag, Missing, CertRef)):
+        return value
+    if isinstance(value, bool):
+        return Flag(value)
+    if value is None:
+        return Missing()
+    if isinstance(value, (set, frozenset)):
+        return LabelSet(tuple(sorted(value)))
+    if isinstance(value, (list, tuple)):
+        return LabelSet(tuple(value))
+    return Text(str(value))
+
+
+# -- blocks -----------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Paragraph:
+    """A paragraph of inline Markdown; its lines are kept (a line break in Markdown, ``\\\\`` in LaTeX)."""
+
+    text: str
+
+    def markdown(self) -> str:
+        return self.text
+
+    def latex(self) -> str:
+        return " \\\\\n".join(inline_latex(ln) for ln in self.text.split("\n")) + "\n"
+
+
+@dataclass(frozen=True)
+class List:
+    """A bulleted (or, with ``numbered``, numbered) list of inline Markdown items."""
+
+    items: tuple
+    numbered: bool = False
+
+    def markdown(self) -> str:
+        return "\n".join((f"{k}. " if self.numbered else "- ") + it for k, it in enumerate(self.items, 1))
+
+    def latex(self) -> str:
+        env = "enumerate" if self.numbered else "itemize"
+        return "\n".join([rf"\begin{{{env}}}"] + [r"\item " + inline_latex(it) for it in self.items]
+                         + [rf"\end{{{env}}}"]) + "\n"
+
+
+@dataclass(frozen=True)
+class Display:
+    """Display math (LaTeX), ``$$ ... $$`` in Markdown, ``\\[ ... \\]`` in LaTeX."""
+
+    latex_math: str
+
+    def markdown(self) -> str:
+        return f"$$ {self.latex_math} $$"
+
+    def latex(self) -> str:
+        return rf"\[ {self.latex_math} \]" + "\n"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table with a header and rows of typed cells (raw values go through :func:`cell`).
+
+    Parameters
+    ----------
+    header : sequence
+        Column titles (inline Markdown).
+    rows : iterable of sequences
+        The rows; each as long as the header.
+
+    Raises
+    ------
+    ValueError
+        A row with another number of cells than the header.
+
+    Examples
+    --------
+    >>> Table(["a"], [[1, 2]])
+    Traceback (most recent call last):
+    ...
+    ValueError: table row 1 has 2 cells, the header 1
+    """
+
+    header: tuple
+    rows: tuple = field(default_factory=tuple)
+
+    def __init__(self, header: Sequence[Any], rows: Iterable[Sequence[Any]] = ()) -> None:
+        head = tuple(cell(h) if not isinstance(h, str) else Text(h) for h in header)
+        body = tuple(tuple(cell(c) for c in r) for r in rows)
+        for k, r in enumerate(body, 1):
+            if len(r) != len(head):
+                raise ValueError(f"table row {k} has {len(r)} cells, the header {len(head)}")
+        object.__setattr__(self, "header", head)
+        object.__setattr__(self, "rows", body)
+
+    def markdown(self) -> str:
+        esc = lambda t: t.replace("|", "\\|")  # noqa: E731 -- a bar inside a cell (|V|, |i - j|) is text, not a border
+        lines = ["| " + " | ".join(esc(h.markdown()) for h in self.header) + " |", "|" + "---|" * len(self.header)]
+        lines += ["| " + " | ".join(esc(c.markdown()) for c in r) + " |" for r in self.rows]
+        return "\n".join(lines)
+
+    def latex(self) -> str:
+        row = lambda cs: " & ".join(c.latex() for c in cs) + r" \\"  # noqa: E731
+        # a table wider than the line is scaled down to it (graphicx's \resizebox), a narrower one kept as it is
+        lines = [r"\begin{center}\small", r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%",
+                 r"\begin{tabular}{" + "l" * len(self.header) + "}", r"\hline", row(self.header), r"\hline"]
+        lines += [row(r) for r in self.rows] + [r"\hline", r"\end{tabular}}", r"\end{center}"]
+        return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class CertificateProof:
+    """A certificate's whole worked proof, rendered by the certificate renderer in each format."""
+
+    certificate: Any
+
+    def markdown(self) -> str:
+        return as_markdown(self.certificate).rstrip()
+
+    def latex(self) -> str:
+        return as_latex(self.certificate)
+
+
+Block = Paragraph | List | Display | Table | CertificateProof
+
+
+# -- the Markdown subset the claims wrote by hand, read into blocks -------------------------------------------------
+def _split_row(line: str) -> list[str]:
+    """The cells of a Markdown table row (``\\|`` inside a cell is a bar, not a border)."""
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", inner)]
+
+
+def parse_markdown(text: str) -> list:
+    """Read the Markdown subset of the claims' prose into blocks: paragraphs, ``- `` and ``1. `` lists,
+    ``|`` tables and ``$$ ... $$`` display math (blank lines separate blocks).
+
+    Parameters
+    ----------
+    text : str
+        Markdown prose.
+
+    Returns
+    -------
+    list
+        :class:`Paragraph`, :class:`List`, :class:`Table` and :class:`Display` blocks.
+
+    Examples
+    --------
+    >>> blocks = parse_markdown("Some $x$.\\n\\n| a | b |\\n|---|---|\\n| \\\\|V\\\\| | 2 |\\n\\n- one\\n- two")
+    >>> [type(b).__name__ for b in blocks]
+    ['Paragraph', 'Table', 'List']
+    >>> blocks[1].rows, blocks[2].items
+    (((Text(text='|V|'), Text(text='2')),), ('one', 'two'))
+    """
+    blocks: list = []
+    for para in re.split(r"\n\s*\n", text.strip()):
+        lines = [ln.rstrip() for ln in para.split("\n") if ln.strip()]
+        if not lines:
+            continue
+        if all(ln.lstrip().startswith("|") for ln in lines) and len(lines) >= 2 and \
+                re.fullmatch(r"\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*", lines[1].strip()):
+            blocks.append(Table(_split_row(lines[0]), [_split_row(ln) for ln in lines[2:]]))
+        elif all(ln.startswith("- ") for ln in lines):
+            blocks.append(List(tuple(ln[2:] for ln in lines)))
+        elif all(re.match(r"\d+\. ", ln) for ln in lines):
+            blocks.append(List(tuple(ln.split(". ", 1)[1] for ln in lines), numbered=True))
+        elif len(lines) == 1 and lines[0].startswith("$$") and lines[0].endswith("$$") and len(lines[0]) > 4:
+            blocks.append(Display(lines[0][2:-2].strip()))
+        else:
+            blocks.append(Paragraph("\n".join(lines)))
+    return blocks
+
+
+class Blocks(list):
+    """A document fragment: blocks and Markdown prose, in order.
+
+    ``+`` with prose or other blocks builds a longer fragment, and prose next to prose stays one string (so
+    ``"Two rows:\\n\\n" + Blocks([table]) + "\\n\\nThe first " + "is exact."`` is prose, a table and one
+    paragraph).  This is how a claim writes a typed :class:`Table` into the middle of its prose; ``str`` of a
+    fragment is its Markdown.
+
+    Examples
+    --------
+    >>> f = "Rows:\\n\\n" + Blocks([Table(["n"], [[1]])]) + "\\n\\nThe first " + "is exact."
+    >>> [type(b).__name__ for b in as_blocks(f)]
+    ['Paragraph', 'Table', 'Paragraph']
+    >>> print(f)
+    Rows:
+    <BLANKLINE>
+    | n |
+    |---|
+    | 1 |
+    <BLANKLINE>
+    The first is exact.
+    """
+
+    def __add__(self, other: Any) -> Blocks:        # type: ignore[override]
+        out = Blocks(self)
+        out += other
+        return out
+
+    def __radd__(self, other: Any) -> Blocks:
+        return Blocks(_parts(other)) + self
+
+    def __iadd__(self, other: Any) -> Blocks:        # type: ignore[override,misc]
+        for part in _parts(other):
+            if isinstance(part, str) and self and isinstance(self[-1], str):
+                self[-1] = self[-1] + part
+            else:
+                self.append(part)
+        return self
+
+    def __str__(self) -> str:
+        return blocks_markdown(self)
+
+
+def _parts(x: Any) -> list:
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def as_blocks(body: Any) -> list:
+    """A section body as blocks: Markdown text is read by :func:`parse_markdown`, a block stays a block, a
+    list is flattened.
+
+    >>> as_blocks(["Two rows:", Table(["n"], [[1], [2]])])[0]
+    Paragraph(text='Two rows:')
+    """
+    if isinstance(body, str):
+        return parse_markdown(body)
+    if isinstance(body, (list, tuple)):
+        return [b for part in body for b in as_blocks(part)]
+    return [body]
+
+
+def blocks_markdown(blocks: Iterable[Any]) -> str:
+    """Blocks as Markdown, separated by blank lines.
+
+    >>> print(blocks_markdown([Paragraph("A $x$."), List(("a", "b"))]))
+    A $x$.
+    <BLANKLINE>
+    - a
+    - b
+    """
+    return "\n\n".join(b.markdown().rstrip() for b in as_blocks(list(blocks)))
+
+
+def blocks_latex(blocks: Iterable[Any]) -> str:
+    """Blocks as LaTeX, separated by blank lines (paragraph breaks).
+
+    >>> print(blocks_latex([Paragraph("A **b** & $x_1$.")]))
+    A \\textbf{b} \\& $x_1$.
+    <BLANKLINE>
+    """
+    return "\n".join(b.latex().rstrip() + "\n" for b in as_blocks(list(blocks)))
+
+
+#: the preamble of every generated LaTeX file (pdflatex or lualatex; only packages of every TeX installation)
+PREAMBLE = "\n".join([
+    r"\documentclass[11pt]{article}",
+    r"\usepackage[T1]{fontenc}",
+    r"\usepackage[utf8]{inputenc}",
+    r"\usepackage{amsmath,amssymb,amsthm,graphicx}",
+    r"\usepackage[margin=2cm]{geometry}",
+    r"\setlength{\parindent}{0pt}\setlength{\parskip}{0.5em}",
+])
+
+
+def latex_document(title: str, body: str) -> str:
+    """A standalone LaTeX document: :data:`PREAMBLE`, the title as a section and ``body``.
+
+    Parameters
+    ----------
+    title : str
+        Plain text (escaped here).
+    body : str
+        LaTeX.
+
+    Returns
+    -------
+    str
+        A file that ``pdflatex`` compiles on its own.
+
+    Examples
+    --------
+    >>> doc = latex_document("GRS12-ex2.1: GRS12 Example 2.1", "Text.")
+    >>> doc.splitlines()[-1], r"\\section*{GRS12-ex2.1: GRS12 Example 2.1}" in doc
+    ('\\\\end{document}', True)
+    """
+    return "\n".join([PREAMBLE, r"\begin{document}", r"\section*{" + tex_escape(title) + "}", "", body.rstrip(),
+                      r"\end{document}"]) + "\n"
+
+
+# -- explaining a certificate file to a reader (``exactdp explain``) -------------------------------------------------
+#: the formats ``exactdp explain`` writes (JSON is the certificate itself: explain is for reading)
+EXPLAIN_FORMATS = ("text", "markdown", "latex", "html")
+
+_VERDICT_WORDS = {
+    "confirmed": "confirmed -- the independent kernel re-derived the verdict from the file; the proof below is checked",
+    "refuted": "REFUTED -- the independent kernel shows that this file does not prove its claim; it is not a proof "
+               "and its steps are not shown",
+    "not checkable": "not checkable -- UNVERIFIED: the independent kernel could not re-derive the verdict, so the "
+                     "proof below is the checker's account, not a checked proof",
+}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What ``exactdp explain`` prints: the re-check's answer, then (unless refuted) the worked proof.
+
+    ``exit_code`` is the re-check's: 0 confirmed, 1 refuted, 3 not checkable.
+    """
+
+    status: str
+    detail: str
+    document: str
+    exit_code: int
+
+
+def explain(text: str, fmt: str = "text") -> Explanation:
+    """Re-check a certificate's JSON with the independent kernel, then render its worked proof for a reader.
+
+    The re-check comes first and its answer heads the document.  A refuted certificate is never presented as
+    a proof: the document states the refutation and no steps.  A certificate the kernel cannot check (an
+    undecided verdict, a size beyond the kernel's limits, a regime it does not cover) is rendered with the
+    proof marked unverified.
+
+    Parameters
+    ----------
+    text : str
+        The certificate file's text (JSON; read strictly, as ``exactdp recheck`` does).
+    fmt : {"text", "markdown", "latex", "html"}
+        The output format; ``latex`` is a standalone document (:data:`PREAMBLE`).
+
+    Returns
+    -------
+    Explanation
+        The status, the kernel's detail, the document and the exit code.
+
+    Raises
+    ------
+    ValueError
+        Not a certificate (not a JSON object, a repeated key, a missing or unknown field, an unknown kind,
+        another schema version) or an unknown format.
+
+    Examples
+    --------
+    >>> from exactdp import geometric, path, certify_privacy
+    >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
+    >>> e = explain(c.to_json_str(), "markdown")
+    >>> e.status, e.exit_code
+    ('confirmed', 0)
+    >>> e.document.splitlines()[0][:61]
+    '**Independent re-check: confirmed** -- the independent kernel'
+    >>> "**Proof.**" in e.document
+    True
+    >>> explain("[1, 2]")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a certificate: expected a JSON object
+    """
+    from ..recheck import recheck
+    from .core import Certificate
+
+    if fmt not in EXPLAIN_FORMATS:
+        raise ValueError(f"format: expected one of {', '.join(EXPLAIN_FORMATS)}, got {fmt!r}")
+    if not text.lstrip().startswith("{"):
+        raise ValueError("not a certificate: expected a JSON object")
+    res = recheck(text)                         # strict parsing first; ValueError for anything not a certificate
+    try:
+        cert = Certificate.from_json(text)
+    except KeyError as e:                       # an unknown kind or method
+        raise ValueError(f"not a certificate this exactdp renders: unknown {e}") from None
+    word, *rest = _VERDICT_WORDS[res.status].split(" -- ", 1)
+    why = rest[0] if rest else ""
+    detail = " ".join(res.detail.split())
+    refuted = res.status == "refuted"
+    if fmt == "text":
+        head = f"re-check: {word} -- {why}\nkernel:   {detail}\n"
+        doc = head if refuted else head + "\n" + cert.to_text() + _text_steps(cert)
+    elif fmt == "markdown":
+        head = f"**Independent re-check: {word}** -- {why}.\n\n*What the kernel says:* {_md_escape(detail)}\n"
+        doc = head if refuted else head + "\n" + cert.to_markdown()
+    elif fmt == "html":
+        import html
+
+        head = (f"<p><strong>Independent re-check: {html.escape(word)}</strong> -- {html.escape(why)}.</p>\n"
+                f"<p><em>What the kernel says:</em> {html.escape(detail)}</p>\n")
+        doc = head if refuted else head + cert.to_html()
+    else:
+        body = (r"\paragraph{Independent re-check: " + tex_escape(word) + ".} " + tex_escape(why) + ".\n\n"
+                r"\emph{What the kernel says:} " + tex_escape(detail) + "\n")
+        doc = latex_document("A certificate, explained", body if refuted else body + "\n" + cert.to_latex())
+    return Explanation(res.status, detail, doc, res.exit_code)
+
+
+def _text_steps(cert: Any) -> str:
+    """The proof's steps in plain text (``to_text`` gives only the summary)."""
+    steps = cert.proof().steps
+    if not steps:
+        return ""
+    return "proof:\n" + "".join(f"  {k}. {plain(s.title)}. {plain(s.markdown)}\n" for k, s in enumerate(steps, 1))
+
+
+def _md_escape(s: str) -> str:
+    """Kernel text inside Markdown: ``*``, ``_``, `````, ``$`` and ``|`` shown literally."""
+    return re.sub(r"([*_`$|\\])", r"\\\1", s)

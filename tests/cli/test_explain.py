@@ -1,0 +1,230 @@
+"""``exactdp explain CERT.json`` (issue 19, item 6): re-check first, then the worked proof for a reader.
+
+Exit codes are the re-check's: 0 confirmed (the proof is printed), 1 refuted (the refutation, never the proof),
+3 not checkable (the proof, marked unverified), 2 not a certificate (one line on stderr, nothing on stdout).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from _latex_check import latex_problems
+
+from exactdp import Level, Mechanism, certify_privacy, exponential, geometric, path, smallest_epsilon
+from exactdp.certificate.sections import EXPLAIN_FORMATS, explain
+from exactdp.certify import certify_lp_infeasible, certify_lp_optimum, certify_relation
+from exactdp.certify.all_eps import certify_all_eps
+from exactdp.certify.approximate import certify_approx
+from exactdp.cli import main
+from exactdp.exact import LinearProgram, solve_lp
+from exactdp.mechanisms import randomized_response
+from exactdp.metrics import discrete, from_matrix, grid
+from exactdp.papers.hlm15_approx import _decomposition_certificate
+from exactdp.recheck import KINDS
+from exactdp.theory.extension_cert import certify_extension
+from exactdp.theory.extension_lp import best_extension_bracket
+from exactdp.theory.leakage import leakage
+from exactdp.theory.optimality import certify_universal_optimality
+from exactdp.theory.profile_cert import certify_composition, certify_profile
+from exactdp.theory.regular import regular_prior, tight_constraints
+from exactdp.theory.theorem4 import tight_remap
+from exactdp.theory.threshold import threshold
+from exactdp.theory.tradeoff import certify_tradeoff
+from exactdp.theory.users import User
+from exactdp.theory.utility import certify_exponential_bound, certify_utility
+from exactdp.theory.utility_grid import compare_utilities
+
+HALF = Level.from_alpha("1/2")
+AH = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
+RR = randomized_response(3, p="1/5")
+E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
+
+#: one small fresh certificate of every kind the independent kernel re-checks
+GENUINE = {
+    "privacy": lambda: certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2"),
+    "epsilon": lambda: smallest_epsilon(geometric(3, "1/2"), path(4)),
+    "all_eps": lambda: certify_all_eps(geometric(2), path(3)),
+    "optimality": lambda: certify_universal_optimality(2, User.uniform(2, "absolute"), alpha="1/2"),
+    "tight": lambda: tight_constraints(path(3), HALF),
+    "regular": lambda: regular_prior(["1/3", "1/3", "1/3"], path(3), HALF),
+    "threshold": lambda: threshold(path(3)),
+    "leakage": lambda: leakage(RR, ["1/2", "1/3", "1/6"]),
+    "theorem4": lambda: tight_remap(geometric(2, "1/2"), path(3), HALF),
+    "relation": lambda: certify_relation("alpha^2", "alpha", "<=", for_all_alpha=True),
+    "extension": lambda: certify_extension(AH, path(3), ["0", "2"], alpha="1/2"),
+    "best_extension": lambda: best_extension_bracket(AH, path(3), ["0", "2"], alpha="1/2", rel_width="1/4"),
+    "utility": lambda: certify_utility(E, discrete(2), gamma="1", delta="9/10"),
+    "exponential_bound": lambda: certify_exponential_bound(E, discrete(2), beta="log(2)"),
+    "tradeoff": lambda: certify_tradeoff(path(3), gamma="2", delta="1/5", rel_width="1/4"),
+    "approx": lambda: certify_approx(RR, discrete(3), eps="log(2)", delta="1/5"),
+    "lp": lambda: certify_lp_optimum(solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1],
+                                                            A_ub=[{0: 1}], b_ub=["3/4"])),
+                                     "a two-variable LP", unique=True, vertex=True),
+    "infeasible": lambda: certify_lp_infeasible(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1],
+                                                              A_ub=[{0: 1, 1: 1}], b_ub=["1/2"], names=["x0", "x1"]),
+                                                "x0 + x1 = 1 and x0 + x1 <= 1/2"),
+    "decomposition": lambda: _decomposition_certificate(1, ["0", "1"], ["a", "b"], [[1, 9, 9], [2, 81, 81]]),
+    "utility_comparison": lambda: compare_utilities("2", tight_constraints(grid((3, 3), "euclidean"),
+                                                                          Level.from_eps("2")),
+                                                    "planar-laplace", {"side": 3}),
+    "profile": lambda: certify_profile(RR, discrete(3), eps="log(2)", delta="1/10"),
+    "composition": lambda: certify_composition([(randomized_response(2, p="1/4"), 1),
+                                                (randomized_response(2, p="1/3"), 1)], [("0", "1")], eps="0"),
+}
+
+_CACHE: dict = {}
+
+
+def cert_text(kind: str) -> str:
+    if kind not in _CACHE:
+        _CACHE[kind] = GENUINE[kind]().to_json_str()
+    return _CACHE[kind]
+
+
+def run(args, capsys):
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_every_rechecked_kind_has_a_genuine_certificate_here():
+    assert {json.loads(cert_text(k))["kind"] for k in GENUINE} == set(KINDS) == set(GENUINE)
+
+
+#: how each format shows the steps of a proof (absent when refuted)
+STEPS = {"text": "proof:\n  1. ", "markdown": "**Proof.**", "latex": r"\begin{proof}", "html": "<details>"}
+
+
+@pytest.mark.parametrize("kind", sorted(GENUINE))
+@pytest.mark.parametrize("fmt", EXPLAIN_FORMATS)
+def test_a_genuine_certificate_is_confirmed_and_explained(kind, fmt):
+    data = json.loads(cert_text(kind))
+    e = explain(cert_text(kind), fmt)
+    assert (e.status, e.exit_code) == ("confirmed", 0), e.detail
+    first = e.document.splitlines()[0] if fmt != "latex" else e.document.split(r"\section*")[1]
+    assert "confirmed" in first and "REFUTED" not in e.document and "UNVERIFIED" not in e.document
+    assert STEPS[fmt] in e.document or not GENUINE[kind]().proof().steps
+    if fmt == "text":
+        assert f"claim:   {data['claim']}" in e.document
+    elif fmt == "markdown":
+        assert f"**Claim.** {data['claim']}" in e.document
+    elif fmt == "latex":
+        assert e.document.startswith(r"\documentclass") and latex_problems(e.document) == []
+    else:
+        assert '<div class="exactdp-certificate">' in e.document
+
+
+def _tampered(kind: str = "privacy") -> dict:
+    data = json.loads(cert_text(kind))
+    data["evidence"]["tight_count"] += 1                  # one count changed: the kernel refutes it
+    return data
+
+
+@pytest.mark.parametrize("fmt", EXPLAIN_FORMATS)
+def test_a_refuted_certificate_is_never_shown_as_a_proof(fmt):
+    e = explain(json.dumps(_tampered()), fmt)
+    assert (e.status, e.exit_code) == ("refuted", 1)
+    assert "REFUTED" in e.document and "not a proof" in e.document and STEPS[fmt] not in e.document
+    assert "Claim" not in e.document and "claim:" not in e.document
+    assert fmt != "latex" or latex_problems(e.document) == []
+
+
+def _unchecked():
+    """Holds, but the kernel covers no irrational ratio of distances: not checkable."""
+    s = "sqrt(2)"
+    return certify_privacy(geometric(2, "1/2"), from_matrix(["0", "1", "2"], [[0, s, 2], [s, 0, s], [2, s, 0]]),
+                           eps="log(2)")
+
+
+@pytest.mark.parametrize("fmt", EXPLAIN_FORMATS)
+def test_a_certificate_the_kernel_cannot_check_is_marked_unverified(fmt):
+    c = _unchecked()
+    e = explain(c.to_json_str(), fmt)
+    assert (e.status, e.exit_code) == ("not checkable", 3) and "irrational" in e.detail
+    assert "UNVERIFIED" in e.document and STEPS[fmt] in e.document
+    assert e.document.index("UNVERIFIED") < e.document.index(STEPS[fmt])    # the mark comes before the proof
+
+
+@pytest.mark.skipif(not (shutil.which("pdflatex") or shutil.which("lualatex")),
+                    reason="no pdflatex or lualatex on this machine (latex_problems checks the structure above)")
+@pytest.mark.parametrize("kind", ["all_eps", "optimality", "approx"])
+def test_an_explained_certificate_compiles(tmp_path, kind):
+    tex = shutil.which("pdflatex") or shutil.which("lualatex")
+    (tmp_path / "c.tex").write_text(explain(cert_text(kind), "latex").document, encoding="utf-8")
+    r = subprocess.run([tex, "-interaction=nonstopmode", "-halt-on-error", "c.tex"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:]
+
+
+def test_the_command_line(tmp_path, capsys):
+    good = tmp_path / "good.json"
+    good.write_text(cert_text("regular"))
+    code, out, err = run(["explain", str(good)], capsys)
+    assert code == 0 and err == "" and out.startswith("re-check: confirmed")
+    code, out, err = run(["explain", str(good), "--format", "markdown"], capsys)
+    assert code == 0 and out.startswith("**Independent re-check: confirmed**") and "**Proof.**" in out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(_tampered()))
+    code, out, err = run(["explain", str(bad), "--format", "latex"], capsys)
+    assert code == 1 and err == "" and "REFUTED" in out and r"\begin{proof}" not in out
+    unc = tmp_path / "unchecked.json"
+    unc.write_text(_unchecked().to_json_str())
+    code, out, err = run(["explain", str(unc)], capsys)
+    assert code == 3 and err == "" and out.startswith("re-check: not checkable -- UNVERIFIED")
+
+
+def _dup_key(t):
+    return t.replace('"kind": ', '"kind": "privacy", "kind": ', 1)
+
+
+@pytest.mark.parametrize("name, content, words", [
+    ("empty", b"", "expected a JSON object"),
+    ("not JSON", b"{nope", "JSON"),
+    ("a list", b"[1, 2]", "expected a JSON object"),
+    ("a path as text", b"good.json", "expected a JSON object"),       # never read as the name of another file
+    ("another schema", b'{"schema": "x"}', "not an exactdp certificate"),
+    ("not UTF-8", b"{\xff\xfe}", "UnicodeDecodeError"),
+    ("a repeated key", None, "appears twice"),
+    ("an unknown kind", None, "kind"),
+    ("an unknown verdict", None, "verdict"),
+    ("schema version 3", None, "version"),
+])
+def test_bad_input_exits_2_with_one_line(tmp_path, capsys, name, content, words):
+    text = cert_text("privacy")
+    if content is None:
+        data = json.loads(text)
+        if name == "a repeated key":
+            content = _dup_key(text).encode()
+        else:
+            if name == "an unknown kind":
+                data["kind"] = "nonsense"
+            elif name == "an unknown verdict":
+                data["verdict"] = "maybe"
+            else:
+                data["version"] = 3
+            content = json.dumps(data).encode()
+    f = tmp_path / "c.json"
+    f.write_bytes(content)
+    (tmp_path / "good.json").write_text(text)
+    code, out, err = run(["explain", str(f)], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and words.lower() in err.lower(), err
+    assert "Traceback" not in err
+
+
+def test_missing_file_directory_and_json_format_are_refused(tmp_path, capsys):
+    for args in (["explain", str(tmp_path / "none.json")], ["explain", str(tmp_path)]):
+        code, out, err = run(args, capsys)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    (tmp_path / "c.json").write_text(cert_text("privacy"))
+    with pytest.raises(SystemExit) as e:
+        main(["explain", str(tmp_path / "c.json"), "--format", "json"])   # explain is for reading
+    assert e.value.code == 2
+    assert "invalid choice: 'json'" in capsys.readouterr().err
+
+
+def test_unknown_format_in_the_library():
+    with pytest.raises(ValueError, match="format: expected one of text, markdown, latex, html"):
+        explain(cert_text("privacy"), "json")
