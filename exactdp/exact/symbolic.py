@@ -23,21 +23,40 @@ The open interval is used on purpose: ``alpha = 1`` (eps = 0) is often a root.
 
 from __future__ import annotations
 
+from functools import cache
 from math import lcm
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable
 
-import sympy as sp
 from flint import fmpq, fmpq_poly
 
 from ..errors import InputTooLarge, UnsupportedRegime
 from .expo import ExpFrac
 from .lin import EPS_ATOM
 
-__all__ = ["Algebraic", "AlphaSet", "Piece", "U", "denominator_lcm", "sign_pieces", "sign_pieces_poly", "to_upoly"]
+if TYPE_CHECKING:
+    import sympy as sp
 
-#: the sympy symbol used for u = alpha^(1/L) in printed roots
-U = sp.Symbol("alpha", positive=True)
+__all__ = ["Algebraic", "AlphaSet", "Piece", "denominator_lcm", "sign_pieces", "sign_pieces_poly", "to_upoly"]
+
+
+# sympy is imported by the functions that use it (root isolation, printing of algebraic roots): a fixed
+# level never needs it, and importing it costs about half a second at start-up.
+
+
+@cache
+def _u() -> sp.Symbol:
+    """The sympy symbol ``alpha`` used for ``u = alpha^(1/L)`` in printed roots (made on first use)."""
+    import sympy as sp
+
+    return sp.Symbol("alpha", positive=True)
+
+
+def __getattr__(name: str) -> Any:
+    # ``U``, the sympy symbol used for u = alpha^(1/L) in printed roots, is made on first access (PEP 562)
+    if name == "U":
+        return _u()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _exps(p: dict):
@@ -105,12 +124,16 @@ class Algebraic:
     __slots__ = ("a", "b", "poly")
 
     def __init__(self, poly, a, b):
+        import sympy as sp
+
         self.poly, self.a, self.b = poly, sp.Rational(a), sp.Rational(b)
 
     @staticmethod
     def rational(q: Any) -> Algebraic:
+        import sympy as sp
+
         q = sp.Rational(q)
-        return Algebraic(sp.Poly(U - q, U), q, q)
+        return Algebraic(sp.Poly(_u() - q, _u()), q, q)
 
     def is_rational(self) -> bool:
         return self.a == self.b
@@ -128,6 +151,8 @@ class Algebraic:
             self.a = m
 
     def cmp(self, other: Algebraic) -> int:
+        import sympy as sp
+
         while True:
             if self.b < other.a or (self.b == other.a and not (self.is_rational() and other.is_rational())):
                 if self.b < other.a or self.a < self.b or other.a < other.b:
@@ -155,13 +180,15 @@ class Algebraic:
 
     def power(self, L: int) -> Algebraic:
         """``self^L`` for a positive root (used for alpha = u^L)."""
+        import sympy as sp
+
         if L == 1:
             return self
         if self.is_rational():
             return Algebraic.rational(self.a**L)
         A = sp.Symbol("_a")
-        res = sp.Poly(sp.resultant(self.poly.as_expr().subs(U, A), U - A**L, A), U)
-        sqf = sp.Poly(sp.sqf_part(res.as_expr()), U)
+        res = sp.Poly(sp.resultant(self.poly.as_expr().subs(_u(), A), _u() - A**L, A), _u())
+        sqf = sp.Poly(sp.sqf_part(res.as_expr()), _u())
         target = Algebraic(sqf, self.a**L, self.b**L)
         while sqf.count_roots(target.a, target.b) > 1:
             self._bisect()
@@ -169,6 +196,8 @@ class Algebraic:
         return target
 
     def decimal(self, digits=15) -> str:
+        import sympy as sp
+
         x = Algebraic(self.poly, self.a, self.b)
         tol = sp.Rational(1, 10**(digits + 2))
         while x.b - x.a > tol:
@@ -176,11 +205,15 @@ class Algebraic:
         return str(sp.N((x.a + x.b) / 2, digits))
 
     def __str__(self):
+        import sympy as sp
+
         if self.is_rational():
             return str(self.a)
         return f"root of {sp.sstr(self.poly.as_expr())} in [{self.a}, {self.b}] (~{self.decimal(12)})"
 
     def latex(self) -> str:
+        import sympy as sp
+
         if self.is_rational():
             return sp.latex(self.a)
         return (rf"\text{{root of }} {sp.latex(self.poly.as_expr())} \text{{ in }} "
@@ -207,8 +240,14 @@ class Piece:
         return f"({self.lo}, {self.hi}): {s}"
 
 
-_ZERO = Algebraic.rational(0)
-_ONE = Algebraic.rational(1)
+@cache
+def _zero() -> Algebraic:
+    return Algebraic.rational(0)
+
+
+@cache
+def _one() -> Algebraic:
+    return Algebraic.rational(1)
 
 
 def _descartes_no_root_01(p: fmpq_poly) -> bool:
@@ -235,7 +274,7 @@ def sign_pieces(x: Any, L: int | None = None) -> list[Piece]:
         L = denominator_lcm([x])
     n, d, _ = to_upoly(x, L)
     if n.is_zero():
-        return [Piece(_ZERO, _ONE, 0)]
+        return [Piece(_zero(), _one(), 0)]
     if _roots_01(d):
         raise UnsupportedRegime(f"the denominator of {x} vanishes for some alpha in (0, 1)")
     return sign_pieces_poly(n * d, L)
@@ -244,12 +283,12 @@ def sign_pieces(x: Any, L: int | None = None) -> list[Piece]:
 def sign_pieces_poly(p: fmpq_poly, L: int = 1) -> list[Piece]:
     """Exact sign of the polynomial ``p(u)``, ``u = alpha^(1/L)``, on (0, 1), as pieces in ``alpha``."""
     if p.is_zero():
-        return [Piece(_ZERO, _ONE, 0)]
+        return [Piece(_zero(), _one(), 0)]
     roots = _roots_01(p)
     low = next(c for c in p.coeffs() if c != 0)
     s = 1 if low > 0 else -1
     pieces = []
-    prev = _ZERO
+    prev = _zero()
     for r, mult in roots:
         ra = r.power(L)
         pieces.append(Piece(prev, ra, s))
@@ -257,16 +296,20 @@ def sign_pieces_poly(p: fmpq_poly, L: int = 1) -> list[Piece]:
         if mult % 2:
             s = -s
         prev = ra
-    pieces.append(Piece(prev, _ONE, s))
+    pieces.append(Piece(prev, _one(), s))
     return pieces
 
 
 def _sympy_poly(f: fmpq_poly):
-    return sp.Poly([sp.Rational(int(c.p), int(c.q)) for c in reversed(f.coeffs())], U)
+    import sympy as sp
+
+    return sp.Poly([sp.Rational(int(c.p), int(c.q)) for c in reversed(f.coeffs())], _u())
 
 
 def _roots_01(p: fmpq_poly):
     """Distinct real roots of ``p`` in the open interval (0, 1), sorted, with multiplicity."""
+    import sympy as sp
+
     if p.degree() <= 0:
         return []
     coeffs = p.coeffs()
@@ -331,7 +374,7 @@ class AlphaSet:
 
     def is_everything(self) -> bool:
         return (len(self.pieces) == 1 and not self.pieces[0].is_point
-                and self.pieces[0].lo.cmp(_ZERO) == 0 and self.pieces[0].hi.cmp(_ONE) == 0)
+                and self.pieces[0].lo.cmp(_zero()) == 0 and self.pieces[0].hi.cmp(_one()) == 0)
 
     def __str__(self):
         if not self.pieces:

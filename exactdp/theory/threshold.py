@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 import numpy as np
-import sympy as sp
 from flint import fmpq, fmpq_poly, fmpz_poly
 
 from ..certificate import UNDECIDED, Certificate, Method
@@ -206,6 +205,8 @@ def exact_threshold(metric: FiniteMetric) -> tuple | None:
     if fails.is_empty():
         return None, "0", fails
     first = fails.pieces[0].lo
+    import sympy as sp  # only here: a level route never needs sympy
+
     return first, ("log(" + str(1 / sp.Rational(first.a)) + ")" if first.is_rational()
                    else f"-log({first})"), fails
 
@@ -263,6 +264,8 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
         ev = ThresholdEvidence(description=metric.description, route=form, distances=distance_data(metric), **zero)
         return Certificate("threshold", True, Method.CLOSED_FORM, claim, ev)
     _say(progress, "exact polynomial route on the quotient")
+    import sympy as sp  # the exact route isolates roots with sympy
+
     try:
         ex = exact_threshold(metric)
     except (ExactDPError, ZeroDivisionError, sp.PolynomialError):
