@@ -311,10 +311,11 @@ def _cmd_tight(a):
     metric = load_metric(a.metric)
     say = _step_progress(a, "tight", metric)
     if a.threshold:
-        c = threshold(metric, progress=say)
+        c = threshold(metric, progress=say)  # refuses by the cells of its bracket's verified solves
     else:
-        _check_phi_route(metric, "tight", progress=say)
-        c = tight_constraints(metric, resolve_level(a.eps, a.alpha), progress=say)
+        level = resolve_level(a.eps, a.alpha)
+        _check_phi_route(metric, "tight", progress=say, level=level)
+        c = tight_constraints(metric, level, progress=say)
     if say is not None:
         _progress(a, "")  # clear the progress line before the result
     return _emit(c, a.format)
@@ -338,12 +339,12 @@ def _cmd_regular(a):
     from .theory.regular import prior_from, regular_prior
 
     metric = load_metric(a.metric)
-    if len(metric) > cli_checks.MAX_PHI_POINTS:  # refused before a huge prior is read
-        _check_phi_route(metric, "regular")
+    level = resolve_level(a.eps, a.alpha)
+    _check_phi_route(metric, "regular", level=level)  # refused before a huge prior is read (a prior only adds cells)
     prior = load_prior_for(a.prior, list(metric.points))
     say = _step_progress(a, "regular", metric)
-    _check_phi_route(metric, "regular", rhs=prior_from(prior, metric), progress=say)
-    c = regular_prior(prior, metric, resolve_level(a.eps, a.alpha), progress=say)
+    _check_phi_route(metric, "regular", rhs=prior_from(prior, metric), progress=say, level=level)
+    c = regular_prior(prior, metric, level, progress=say)
     if say is not None:
         _progress(a, "")  # clear the progress line before the result
     return _emit(c, a.format)

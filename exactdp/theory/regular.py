@@ -28,7 +28,7 @@ from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data
 from ..certificate.ecp14 import LPData, RegularEvidence, TightEvidence, distance_data, metric_spec
-from ..errors import InvalidInput, Undecided
+from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.decide import exact_str, simplify
 from ..exact.lp import LinearProgram, solve_lp
 from ..exact.values import to_rational
@@ -241,6 +241,8 @@ def regular_prior(prior: Any, metric: FiniteMetric, level: Level, *,
     _say(progress, f"solving mu Phi = pi ({len(metric):,} points)")
     try:
         sol = S.solve(pi)  # Phi symmetric: mu^T = Phi^-1 pi^T
+    except InputTooLarge:
+        raise  # beyond the route's limits: not a singular Phi
     except InvalidInput:
         return _regular_by_lp(pi, S, claim, base, empty)
     except Undecided as e:
@@ -354,6 +356,8 @@ def tight_constraints(metric: FiniteMetric, level: Level, *,
     _say(progress, f"solving Phi z = 1 ({len(metric):,} points)")
     try:
         sol = S.solve_ones()
+    except InputTooLarge:
+        raise  # beyond the route's limits: not a singular Phi
     except InvalidInput:
         return _tight_singular(S, claim, base)
     except Undecided as e:

@@ -28,7 +28,7 @@ from flint import fmpq, fmpq_poly, fmpz_poly
 
 from ..certificate import UNDECIDED, Certificate, Method
 from ..certificate.ecp14 import ThresholdEvidence, distance_data, metric_spec
-from ..errors import ExactDPError, Undecided
+from ..errors import ExactDPError, InputTooLarge, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level
 from ..exact.verified_solve import blas_single_thread
@@ -237,6 +237,12 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
         exact route applies, else ``None``).  Undecided (with the reason) when
         no bracket can be certified.
 
+    Raises
+    ------
+    InputTooLarge
+        The bracket's verified solves are beyond their route's limits (the quotient's cells, the memory of
+        its distance codes: :meth:`exactdp.theory.phi.Route.refusal`), before any work.
+
     Examples
     --------
     >>> from exactdp.metrics import cycle, path
@@ -263,6 +269,9 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
     if form is not None:
         ev = ThresholdEvidence(description=metric.description, route=form, distances=distance_data(metric), **zero)
         return Certificate("threshold", True, Method.CLOSED_FORM, claim, ev)
+    why = PhiSystem(metric, Level.from_eps("1")).route().refusal()
+    if why is not None:  # the bracket's two certified ends are verified solves on the quotient
+        raise InputTooLarge(f"threshold: the certified bracket solves Phi z = 1 at its two ends; {why}")
     _say(progress, "exact polynomial route on the quotient")
     import sympy as sp  # the exact route isolates roots with sympy
 
