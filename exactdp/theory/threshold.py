@@ -56,7 +56,12 @@ class _FloatGuide:
         self.codes = S._codes.rows(part.representatives())[:, order]
 
     def zmin(self, eps):
-        Q = np.add.reduceat(np.exp(-eps * self.dv)[self.codes], self.starts, axis=1)
+        f = np.exp(-eps * self.dv)
+        k = len(self.codes)
+        Q = np.empty((k, len(self.starts)))
+        step = max(1, 4_000_000 // max(self.codes.shape[1], 1))  # a block x n float array at a time, not k x n
+        for lo in range(0, k, step):
+            Q[lo:lo + step] = np.add.reduceat(f[self.codes[lo:lo + step]], self.starts, axis=1)
         try:
             return float(np.linalg.solve(Q, np.ones(len(Q))).min())
         except np.linalg.LinAlgError:
