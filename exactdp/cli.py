@@ -17,7 +17,6 @@ import threading
 import time
 from collections.abc import Sequence
 
-from . import cli_checks
 from .cli_checks import UsageError as _UsageError
 from .cli_checks import check_phi_route as _check_phi_route
 from .cli_checks import check_plot_output as _check_plot_output
