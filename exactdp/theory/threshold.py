@@ -53,15 +53,21 @@ class _FloatGuide:
         order = np.concatenate(cells)
         self.starts = np.searchsorted(part.cell_of[order], np.arange(part.ncells))
         self.dv = np.array([np.inf if d == math.inf else sum(float_bounds(d)) / 2 for d in S._dvals])
-        self.codes = S._codes.rows(part.representatives())[:, order]
+        self.rows, self.order = S._codes.rows(part.representatives()), order   # the rows are cached per metric
 
     def zmin(self, eps):
         f = np.exp(-eps * self.dv)
-        k = len(self.codes)
+        k, n = self.rows.shape
         Q = np.empty((k, len(self.starts)))
-        step = max(1, 4_000_000 // max(self.codes.shape[1], 1))  # a block x n float array at a time, not k x n
+        # a block x n array at a time, columns put in cell order block by block, buffers made once
+        step = max(1, 4_000_000 // max(n, 1))
+        pbuf = np.empty((min(step, k), n), dtype=self.rows.dtype)
+        gbuf = np.empty((min(step, k), n))
         for lo in range(0, k, step):
-            Q[lo:lo + step] = np.add.reduceat(f[self.codes[lo:lo + step]], self.starts, axis=1)
+            m = min(step, k - lo)
+            np.take(self.rows[lo:lo + m], self.order, axis=1, out=pbuf[:m], mode="clip")
+            np.take(f, pbuf[:m], out=gbuf[:m], mode="clip")
+            np.add.reduceat(gbuf[:m], self.starts, axis=1, out=Q[lo:lo + m])
         try:
             return float(np.linalg.solve(Q, np.ones(len(Q))).min())
         except np.linalg.LinAlgError:
