@@ -442,13 +442,13 @@ def _cmd_reproduce(a):
             for r in rows:
                 print(f"{r['id']:<22} {r['paper']} {r['where']}: {r['statement']}")
         return 0
-    if a.format in ("markdown", "latex"):
-        print("| claim | paper says | exact result | status |\n|---|---|---|---|")
     from .sweep import sweep
 
-    rows: list = []
     results = sweep(_reproduce_job, [(c.id, bool(a.recheck)) for c in chosen], workers=a.workers,
-                    scheduler=a.scheduler, what="reproduce")
+                    scheduler=a.scheduler, what="reproduce")   # refuses a bad --workers before any output
+    if a.format in ("markdown", "latex"):
+        print("| claim | paper says | exact result | status |\n|---|---|---|---|")
+    rows: list = []
     for k, c in enumerate(chosen, 1):
         # serially the claim runs now; on Dask every claim was submitted and this waits for its result
         _progress(a, f"exactdp reproduce: [{k}/{len(chosen)}] {c.id} ...")

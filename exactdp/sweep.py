@@ -42,40 +42,47 @@ def sweep(fn: Callable[[Any], T], items: Iterable[Any], *, workers: int | None =
     what : str
         The sweep's name (the command), for the messages.
 
-    Yields
-    ------
-    The results, in the order of ``items``.  Serially each job runs when its result is asked for; on a
-    cluster every job is submitted at the first request.
+    Returns
+    -------
+    iterator
+        The results, in the order of ``items``.  Serially each job runs when its result is asked for; on a
+        cluster every job is submitted at the first request.
 
     Raises
     ------
     InvalidInput
-        ``workers < 1``, both ``workers`` and ``scheduler``, Dask not installed, or the scheduler unreachable
-        (raised at the first request, before any job).
+        ``workers < 1``, both ``workers`` and ``scheduler``, or Dask not installed (at the call); the
+        scheduler unreachable (at the first request, before any job).
 
     Examples
     --------
     >>> list(sweep(abs, [-2, 1, -3]))
     [2, 1, 3]
-    >>> next(sweep(abs, [1], workers=0))
+    >>> sweep(abs, [1], workers=0)
     Traceback (most recent call last):
     ...
     exactdp.errors.InvalidInput: sweep --workers: expected N >= 1, got 0
     """
     if workers is None and scheduler is None:
-        yield from map(fn, items)
-        return
+        return map(fn, items)
     if workers is not None and scheduler is not None:
         raise InvalidInput(f"{what}: give --workers or --scheduler, not both")
     if workers is not None and workers < 1:
         raise InvalidInput(f"{what} --workers: expected N >= 1, got {workers}")
     try:
-        import logging
-
-        from dask.distributed import Client, LocalCluster
+        import dask.distributed  # noqa: F401  (checked here, before any output; used by _on_dask)
     except ImportError:
         raise InvalidInput(f"{what} --workers/--scheduler needs Dask: pip install 'exactdp[dask]'") from None
-    jobs = list(items)
+    return _on_dask(fn, list(items), workers, scheduler, what)
+
+
+def _on_dask(fn, jobs, workers, scheduler, what):
+    """The Dask half of :func:`sweep`: the cluster is started (or reached) at the first request and closed when
+    the results are all out (or the consumer stops)."""
+    import logging
+
+    from dask.distributed import Client, LocalCluster
+
     cluster = None
     try:
         if scheduler is not None:

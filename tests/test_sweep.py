@@ -83,6 +83,7 @@ def test_plot_geo_utility_command(cluster, tmp_path, capsys):
 
 @pytest.mark.parametrize(("args", "pattern"), [
     (["reproduce", "ECP14-ex1", "--workers", "0"], "reproduce --workers: expected N >= 1, got 0"),
+    (["reproduce", "ECP14-ex1", "--workers", "0", "--format", "markdown"], "expected N >= 1"),  # before the header
     (["plot", "geo-utility", "--side", "201", "-o", "x.png"], "--side: expected 2 <= N <= 200, got 201"),
     (["plot", "geo-utility", "--levels", "1,,2", "-o", "x.png"], "--levels: expected 1 to 1000 rationals"),
     (["plot", "geo-utility", "--side", "3", "--levels", "-1", "-o", "x.png"], "eps must be a rational > 0"),
@@ -96,12 +97,12 @@ def test_bad_sweep_arguments_refused_in_one_line(args, pattern, capsys, tmp_path
 
 def test_sweep_refusals(monkeypatch):
     with pytest.raises(InvalidInput, match="give --workers or --scheduler, not both"):
-        next(sweep(abs, [1], workers=2, scheduler="tcp://127.0.0.1:8786"))
+        sweep(abs, [1], workers=2, scheduler="tcp://127.0.0.1:8786")
     with pytest.raises(InvalidInput, match="x --workers: expected N >= 1, got -1"):
-        next(sweep(abs, [1], workers=-1, what="x"))
+        sweep(abs, [1], workers=-1, what="x")
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if the dask extra were not installed
     with pytest.raises(InvalidInput, match=r"needs Dask: pip install 'exactdp\[dask\]'"):
-        next(sweep(abs, [1], workers=2))
+        sweep(abs, [1], workers=2)
 
 
 def test_reproduce_without_dask_says_how_to_install_it(capsys, monkeypatch):
