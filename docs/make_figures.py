@@ -1,10 +1,14 @@
 """Regenerate the figures of the documentation and the README into docs/figures/.
 
-    PYTHONPATH=. python docs/make_figures.py
+    PYTHONPATH=. python docs/make_figures.py [--workers N | --scheduler ADDRESS]
 
-Every figure is drawn by exactdp.plot from exact data (see its docstrings).
+Every figure is drawn by exactdp.plot from exact data (see its docstrings).  The 19 levels of ECP14 Fig. 7 are
+independent jobs: ``--workers N`` runs them on a local Dask cluster of N processes, ``--scheduler ADDRESS`` on an
+existing one (exactdp.sweep; the figure is the same).
 """
 
+import argparse
+from functools import partial
 from pathlib import Path
 
 import matplotlib
@@ -18,6 +22,7 @@ from exactdp import Level, Mechanism, cycle, from_graph, geometric, path
 from exactdp.mechanisms import randomized_response
 from exactdp.plot import (extension_pairs, plot_extension, plot_geo_utility, plot_geometric_vs_laplace,
                           plot_mechanism, plot_profile, plot_regular_region, plot_utility)
+from exactdp.sweep import sweep
 
 OUT = Path(__file__).resolve().parent / "figures"
 
@@ -39,6 +44,12 @@ def save(fig, name):
 
 
 def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, help="the Fig. 7 levels on a local Dask cluster of N processes")
+    where.add_argument("--scheduler", help="the Fig. 7 levels on an existing Dask cluster (its scheduler address)")
+    a = ap.parse_args()
+    mapper = partial(sweep, workers=a.workers, scheduler=a.scheduler, what="make_figures")
     OUT.mkdir(exist_ok=True)
     fig, ax = plt.subplots(figsize=(6, 4.8))
     plot_mechanism(geometric(6, "1/2"), ax=ax)
@@ -56,7 +67,7 @@ def main():
 
     # ECP14 Fig. 7 at the paper's size: 100 x 100 grid, eps = 0.40, 0.45, ..., 1.30 (about a minute)
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    plot_geo_utility(100, [f"{k}/100" for k in range(40, 131, 5)], ax=ax)
+    plot_geo_utility(100, [f"{k}/100" for k in range(40, 131, 5)], ax=ax, mapper=mapper)
     save(fig, "utility_geo_grid.png")
 
     fig, ax = plt.subplots(figsize=(6, 4.2))

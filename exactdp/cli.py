@@ -17,7 +17,6 @@ import threading
 import time
 from collections.abc import Sequence
 
-from . import cli_checks
 from .cli_checks import UsageError as _UsageError
 from .cli_checks import check_phi_route as _check_phi_route
 from .cli_checks import check_plot_output as _check_plot_output
@@ -311,10 +310,11 @@ def _cmd_tight(a):
     metric = load_metric(a.metric)
     say = _step_progress(a, "tight", metric)
     if a.threshold:
-        c = threshold(metric, progress=say)
+        c = threshold(metric, progress=say)  # refuses by the cells of its bracket's verified solves
     else:
-        _check_phi_route(metric, "tight", progress=say)
-        c = tight_constraints(metric, resolve_level(a.eps, a.alpha), progress=say)
+        level = resolve_level(a.eps, a.alpha)
+        _check_phi_route(metric, "tight", progress=say, level=level)
+        c = tight_constraints(metric, level, progress=say)
     if say is not None:
         _progress(a, "")  # clear the progress line before the result
     return _emit(c, a.format)
@@ -338,12 +338,12 @@ def _cmd_regular(a):
     from .theory.regular import prior_from, regular_prior
 
     metric = load_metric(a.metric)
-    if len(metric) > cli_checks.MAX_PHI_POINTS:  # refused before a huge prior is read
-        _check_phi_route(metric, "regular")
+    level = resolve_level(a.eps, a.alpha)
+    _check_phi_route(metric, "regular", level=level)  # refused before a huge prior is read (a prior only adds cells)
     prior = load_prior_for(a.prior, list(metric.points))
     say = _step_progress(a, "regular", metric)
-    _check_phi_route(metric, "regular", rhs=prior_from(prior, metric), progress=say)
-    c = regular_prior(prior, metric, resolve_level(a.eps, a.alpha), progress=say)
+    _check_phi_route(metric, "regular", rhs=prior_from(prior, metric), progress=say, level=level)
+    c = regular_prior(prior, metric, level, progress=say)
     if say is not None:
         _progress(a, "")  # clear the progress line before the result
     return _emit(c, a.format)
@@ -400,12 +400,20 @@ def _chosen_claims(ids):
 
 
 def _reproduce_row(a, c):
-    from .papers import run_claim
+    return _reproduce_job((c.id, bool(a.recheck)))
 
-    r = run_claim(c.id)
+
+def _reproduce_job(job) -> dict:
+    """One claim's row of ``exactdp reproduce``: ``job = (claim id, recheck)``; plain data in and out, so that
+    it runs on a Dask worker as well as here."""
+    from .papers import get_claim, run_claim
+
+    cid, recheck = job
+    c = get_claim(cid)
+    r = run_claim(cid)
     row = {"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement,
            "paper_says": c.paper_says, "exact": r.exact, "status": r.status, "certificates": len(r.certificates)}
-    if a.recheck:
+    if recheck:
         checks = r.rechecks()
         row["recheck"] = {s: sum(x.status == s for x in checks) for s in ("confirmed", "refuted", "not checkable")}
         row["recheck_notes"] = sorted({x.detail for x in checks if x.status != "confirmed"})
@@ -434,14 +442,19 @@ def _cmd_reproduce(a):
             for r in rows:
                 print(f"{r['id']:<22} {r['paper']} {r['where']}: {r['statement']}")
         return 0
+    from .sweep import sweep
+
+    results = sweep(_reproduce_job, [(c.id, bool(a.recheck)) for c in chosen], workers=a.workers,
+                    scheduler=a.scheduler, what="reproduce")   # refuses a bad --workers before any output
     if a.format in ("markdown", "latex"):
         print("| claim | paper says | exact result | status |\n|---|---|---|---|")
-    rows = []
+    rows: list = []
     for k, c in enumerate(chosen, 1):
+        # serially the claim runs now; on Dask every claim was submitted and this waits for its result
         _progress(a, f"exactdp reproduce: [{k}/{len(chosen)}] {c.id} ...")
-        rows.append(_reproduce_row(a, c))
+        rows.append(next(results))
         _progress(a, "")
-        if a.format != "json":  # results stream claim by claim
+        if a.format != "json":  # results stream claim by claim, in input order
             _print_row(a, rows[-1])
     if a.format == "json":
         print(json.dumps(rows, indent=2))
@@ -474,6 +487,8 @@ def _cmd_plot(a):
         ax = _plot_approx(plot, a)
     elif a.what == "fdp":
         ax = _plot_fdp(plot, a)
+    elif a.what == "geo-utility":
+        ax = _plot_geo_utility(plot, a)
     else:
         ax, _ = plot.plot_geometric_vs_laplace()
     try:
@@ -482,6 +497,33 @@ def _cmd_plot(a):
         raise _usage(f"-o {a.output!r}: cannot write the figure: {e.strerror or e}") from None
     print(f"wrote {a.output}")
     return 0
+
+
+#: largest --side of ``plot geo-utility`` (the 200 x 200 grid is the largest measured for its verified solves)
+MAX_GEO_SIDE = 200
+
+
+def _plot_geo_utility(plot, a):
+    """plot geo-utility [--side N] [--levels ...] [--workers N | --scheduler ADDRESS]: ECP14 Fig. 7, one job per
+    level through :func:`exactdp.sweep.sweep` (in this process by default, or on Dask), then the threshold."""
+    from .sweep import sweep
+
+    if not 2 <= a.side <= MAX_GEO_SIDE:
+        raise _usage(f"--side: expected 2 <= N <= {MAX_GEO_SIDE}, got {a.side}")
+    levels = ([x.strip() for x in a.levels.split(",")] if a.levels else [f"{k}/100" for k in range(40, 131, 5)])
+    if not levels or len(levels) > 1000 or any(not x for x in levels):
+        raise _usage("--levels: expected 1 to 1000 rationals separated by commas, e.g. 1/2,3/4,1")
+
+    def mapper(fn, jobs):
+        jobs = list(jobs)
+        for k, r in enumerate(sweep(fn, jobs, workers=a.workers, scheduler=a.scheduler, what="plot"), 1):
+            _progress(a, f"exactdp plot: {k}/{len(jobs)} levels")
+            yield r
+        _progress(a, "exactdp plot: the certified threshold ...")
+
+    ax, _, _ = plot.plot_geo_utility(a.side, levels, mapper=mapper)
+    _progress(a, "")
+    return ax
 
 
 def _plot_approx(plot, a):
@@ -918,16 +960,19 @@ def _add_tool_commands(sub):
     r.add_argument("--format", choices=FORMATS, default="text")
     r.add_argument("--recheck", action="store_true",
                    help="re-check every certificate with the independent kernel (exit 4 if one is refuted)")
+    _sweep_args(r)
     r.set_defaults(fn=_cmd_reproduce)
 
     pl = sub.add_parser("plot", help="draw a figure from exact data (needs the plot extra: pip install "
                                      "'exactdp[plot]')")
-    pl.add_argument("what", choices=["mechanism", "region", "losses", "profile", "extension", "fdp"],
+    pl.add_argument("what", choices=["mechanism", "region", "losses", "profile", "extension", "fdp", "geo-utility"],
                     help="mechanism: a heat map of MECH.json; region: the regular priors of a 3-point METRIC.json "
                          "(ECP14 Fig. 2); losses: geometric against Laplace (GRS12 sec. 6.1); profile: the exact "
                          "delta(eps) of MECH.json (HLM15), with --times K its K-fold composition; extension: the "
                          "BCSZ18 extension of MECH.json (a mechanism on H) to --metric, against eps d and 2 eps d; fdp: the "
-                         "exact trade-off function of MECH.json (DRS22), with --times K its K-fold composition")
+                         "exact trade-off function of MECH.json (DRS22), with --times K its K-fold composition; "
+                         "geo-utility: ECP14 Fig. 7, utility against eps on the --side x --side Euclidean grid "
+                         "(certified, one job per level)")
     pl.add_argument("file", nargs="?", help="MECH.json or METRIC.json")
     _level_args(pl)
     pl.add_argument("--metric", help="profile, extension: the metric file (neighbours: its pairs at distance 1)")
@@ -937,6 +982,11 @@ def _add_tool_commands(sub):
                                                          "composition bounds")
     pl.add_argument("--logy", action="store_true", help="profile: logarithmic delta axis")
     pl.add_argument("--subset", help="extension: H as a JSON list of point labels (default: the mechanism's inputs)")
+    pl.add_argument("--side", type=int, default=100, help="geo-utility: the grid's side (the paper's: 100)")
+    pl.add_argument("--levels", help="geo-utility: the eps levels, rationals separated by commas (default: the "
+                                     "paper's 19, 0.40, 0.45, ..., 1.30)")
+    pl.add_argument("--quiet", action="store_true", help="geo-utility: no progress on stderr")
+    _sweep_args(pl)
     pl.add_argument("--output", "-o", required=True, help="image file (.png, .pdf, .svg)")
     pl.add_argument("--dpi", type=int, default=120)
     pl.set_defaults(fn=_cmd_plot)
@@ -992,16 +1042,22 @@ _CMD_EXITS["batch"] = ("0 every job ran (each result line carries the job's own 
                        "internal error)")
 
 
+def _sweep_args(p):
+    """``--workers N`` / ``--scheduler ADDRESS``: where a sweep's independent jobs run (:mod:`exactdp.sweep`)."""
+    w = p.add_mutually_exclusive_group()
+    w.add_argument("--workers", type=int, help="run the jobs on a local Dask cluster of N worker processes (needs "
+                                               "the dask extra: pip install 'exactdp[dask]')")
+    w.add_argument("--scheduler", help="run the jobs on an existing Dask cluster: its scheduler address "
+                                       "(tcp://host:port); its workers read the jobs' files, so give paths they "
+                                       "can open")
+
+
 def _register_batch_command(sub):
     b = sub.add_parser("batch", help="run many jobs (one JSON array of a command's arguments per line), serially "
                                      "or on a Dask cluster; one JSON result per line, in input order")
     b.add_argument("jobs", help="JOBS.jsonl: one job per line, e.g. [\"certify\", \"M.json\", \"--metric\", "
                                 "\"D.json\", \"--eps\", \"1/2\"]; a job without --format gets --format json")
-    w = b.add_mutually_exclusive_group()
-    w.add_argument("--workers", type=int, help="run on a local Dask cluster of N worker processes (needs the dask "
-                                               "extra: pip install 'exactdp[dask]')")
-    w.add_argument("--scheduler", help="run on an existing Dask cluster: its scheduler address (tcp://host:port); "
-                                       "its workers read the jobs' files, so give paths they can open")
+    _sweep_args(b)
     b.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     b.set_defaults(fn=_cmd_batch)
 
@@ -1070,36 +1126,10 @@ def _batch_job(job) -> dict:
 
 
 def _batch_results(a, jobs):
-    """The results of ``jobs`` in input order: a generator (serial), or Dask futures gathered in order."""
-    if a.workers is None and a.scheduler is None:
-        yield from map(_batch_job, jobs)
-        return
-    if a.workers is not None and a.workers < 1:
-        raise _usage(f"--workers: expected N >= 1, got {a.workers}")
-    try:
-        import logging
+    """The results of ``jobs`` in input order: serially here, or on Dask (:func:`exactdp.sweep.sweep`)."""
+    from .sweep import sweep
 
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise _usage("batch --workers/--scheduler needs Dask: pip install 'exactdp[dask]'") from None
-    cluster = None
-    try:
-        if a.scheduler is not None:
-            client = Client(a.scheduler, timeout=30)
-        else:
-            cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
-            client = Client(cluster)
-    except OSError as e:
-        raise _usage(f"batch: cannot reach the Dask scheduler: {_one_line(e)}") from None
-    try:
-        futures = client.map(_batch_job, jobs, pure=False)
-        for f in futures:
-            yield f.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    return sweep(_batch_job, jobs, workers=a.workers, scheduler=a.scheduler, what="batch")
 
 
 def _cmd_batch(a):

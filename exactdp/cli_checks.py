@@ -10,8 +10,6 @@ import os
 
 __all__ = [
     "MAX_DPI",
-    "MAX_PHI_CELLS",
-    "MAX_PHI_POINTS",
     "PLOT_FORMATS",
     "UsageError",
     "check_phi_route",
@@ -32,13 +30,6 @@ class UsageError(Exception):
     exactdp.cli_checks.UsageError: --dpi: expected 1 <= dpi <= 1,200, got 0
     """
 
-
-#: most points for ``tight`` and ``regular`` at a level (the library's own limit on the distance codes of Phi)
-MAX_PHI_POINTS = 20_000
-#: most cells of the quotient on which ``tight`` and ``regular`` at a level solve Phi z = 1 (the route: the
-#: verified equitable partition of the metric, refined by the prior for ``regular``; a metric without symmetry
-#: has one cell per point); the cost grows like k^3
-MAX_PHI_CELLS = 1_500
 
 #: image formats ``plot -o`` writes (by the file's extension); others are refused before any work
 PLOT_FORMATS = ("png", "pdf", "svg")
@@ -123,12 +114,13 @@ def check_writable_dir(path: str, what: str) -> None:
         raise UsageError(f"{what} {path!r}: cannot write there: {e.strerror or e}") from None
 
 
-def check_phi_route(metric, cmd: str, rhs=None, progress=None) -> int:
-    """Refuse only what the route of ``tight`` / ``regular`` at a level cannot do.
+def check_phi_route(metric, cmd: str, rhs=None, progress=None, level=None) -> int:
+    """Refuse only what the route of ``tight`` / ``regular`` cannot do, naming the route and its cost.
 
     The route solves ``Phi z = rhs`` on the quotient of the metric's verified equitable partition (refined
-    by ``rhs``, e.g. a prior), ``k`` cells.  The partition is computed here once; it is cached per metric, so
-    the engine does not redo it.
+    by ``rhs``, e.g. a prior), ``k`` cells: exactly over Q when ``Phi`` is rational at the level, else by the
+    verified float solve; the limits are the library's own (:meth:`exactdp.theory.phi.Route.refusal`).  The
+    partition is computed here once; it is cached per metric, so the engine does not redo it.
 
     Parameters
     ----------
@@ -139,6 +131,8 @@ def check_phi_route(metric, cmd: str, rhs=None, progress=None) -> int:
         The right-hand side when it is not constant (``regular``'s prior).
     progress : callable, optional
         ``progress(stage, None, None)`` before the partition is computed.
+    level : Level, optional
+        The level (its regime chooses the route); eps = 1 (the verified float route) by default.
 
     Returns
     -------
@@ -148,38 +142,31 @@ def check_phi_route(metric, cmd: str, rhs=None, progress=None) -> int:
     Raises
     ------
     UsageError
-        More than :data:`MAX_PHI_POINTS` points or :data:`MAX_PHI_CELLS` cells; the message names the route.
+        A route beyond its limits; the message names the route, its cells and its cost.
 
     Examples
     --------
+    >>> from exactdp.exact.level import Level
     >>> from exactdp.metrics import grid, path
     >>> check_phi_route(grid((10, 10), norm="euclidean"), "tight")     # the square's 8 symmetries: 5 * 6 / 2 cells
     15
-    >>> check_phi_route(path(5000), "tight")  # doctest: +ELLIPSIS
+    >>> check_phi_route(path(5000), "tight", level=Level.from_alpha("1/2"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    exactdp.cli_checks.UsageError: tight: the route solves Phi z = 1 on the quotient of the metric's equitable partition, here 2,500 cells for 5,000 points (...): about k^3 = 1.6e+10 exact operations; the limit is 1,500 cells
+    exactdp.cli_checks.UsageError: tight: the route solves Phi z = b by the exact rational solve of the quotient ...,
+    here 2,500 cells for 5,000 points (...): about k^3 = 1.6e+10 exact rational operations; the limit is 1,500 ...
     """
-    n = len(metric)
-    if n > MAX_PHI_POINTS:
-        raise UsageError(f"{cmd}: the metric has {n:,} points; the limit is {MAX_PHI_POINTS:,} points (the "
-                         "distance codes of Phi are kept for every pair)")
-    from .metrics.symmetry import refine_partition
-    from .theory.phi import metric_structure
+    from .errors import InputTooLarge
+    from .exact.level import Level
+    from .theory.phi import PhiSystem
 
     if progress is not None:
-        progress(f"distances and symmetries of {n:,} points", None, None)
-    codes, part = metric_structure(metric)
-    k, how = int(part.ncells), part.how
-    if rhs is not None and k < n and not part.is_constant_on_cells(rhs):
-        keys = {v: i for i, v in enumerate(dict.fromkeys(rhs))}
-        refined = refine_partition(codes, part, [keys[v] for v in rhs])
-        if refined is not None and refined.is_constant_on_cells(rhs):
-            k, how = int(refined.ncells), refined.how + " refined by the prior"
-        else:
-            k, how = n, "no partition compatible with the prior (every point its own cell)"
-    if k > MAX_PHI_CELLS:
-        raise UsageError(f"{cmd}: the route solves Phi z = 1 on the quotient of the metric's equitable partition, "
-                         f"here {k:,} cells for {n:,} points ({how}): about k^3 = {k ** 3:.1e} exact operations; "
-                         f"the limit is {MAX_PHI_CELLS:,} cells")
-    return k
+        progress(f"distances and symmetries of {len(metric):,} points", None, None)
+    try:
+        route = PhiSystem(metric, level if level is not None else Level.from_eps("1")).route(rhs)
+    except InputTooLarge as e:
+        raise UsageError(f"{cmd}: {e}") from None
+    why = route.refusal()
+    if why is not None:
+        raise UsageError(f"{cmd}: {why}")
+    return route.cells

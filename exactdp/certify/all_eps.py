@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-import sympy as sp
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Constraint, Method, mechanism_data, metric_data
@@ -174,6 +173,8 @@ def _sample(piece, L):
     if L == 1:
         q = (lo_r + hi_r) / 2
         return fmpq(int(q.p), int(q.q)), fmpq(int(q.p), int(q.q))
+    import sympy as sp  # the algebraic ends are sympy rationals already
+
     a, b = sp.Rational(0), sp.Rational(1)
     while True:
         u = (a + b) / 2

@@ -23,21 +23,40 @@ The open interval is used on purpose: ``alpha = 1`` (eps = 0) is often a root.
 
 from __future__ import annotations
 
+from functools import cache
 from math import lcm
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable
 
-import sympy as sp
 from flint import fmpq, fmpq_poly
 
 from ..errors import InputTooLarge, UnsupportedRegime
 from .expo import ExpFrac
 from .lin import EPS_ATOM
 
-__all__ = ["Algebraic", "AlphaSet", "Piece", "U", "denominator_lcm", "sign_pieces", "sign_pieces_poly", "to_upoly"]
+if TYPE_CHECKING:
+    import sympy as sp
 
-#: the sympy symbol used for u = alpha^(1/L) in printed roots
-U = sp.Symbol("alpha", positive=True)
+__all__ = ["Algebraic", "AlphaSet", "Piece", "denominator_lcm", "sign_pieces", "sign_pieces_poly", "to_upoly"]
+
+
+# sympy is imported by the functions that use it (root isolation, printing of algebraic roots): a fixed
+# level never needs it, and importing it costs about half a second at start-up.
+
+
+@cache
+def _u() -> sp.Symbol:
+    """The sympy symbol ``alpha`` used for ``u = alpha^(1/L)`` in printed roots (made on first use)."""
+    import sympy as sp
+
+    return sp.Symbol("alpha", positive=True)
+
+
+def __getattr__(name: str) -> Any:
+    # ``U``, the sympy symbol used for u = alpha^(1/L) in printed roots, is made on first access (PEP 562)
+    if name == "U":
+        return _u()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _exps(p: dict):
@@ -163,6 +182,7 @@ class Algebraic:
     Examples
     --------
     >>> import sympy as sp
+    >>> from exactdp.exact.symbolic import U
     >>> r = Algebraic(sp.Poly(U**2 - 2, U), 1, 2)
     >>> print(r)
     root of alpha**2 - 2 in [1, 2] (~1.41421356237)
@@ -173,6 +193,8 @@ class Algebraic:
     __slots__ = ("a", "b", "poly")
 
     def __init__(self, poly, a, b):
+        import sympy as sp
+
         self.poly, self.a, self.b = poly, sp.Rational(a), sp.Rational(b)
 
     @staticmethod
@@ -194,8 +216,10 @@ class Algebraic:
         >>> str(Algebraic.rational("1/3")), Algebraic.rational("1/3").is_rational()
         ('1/3', True)
         """
+        import sympy as sp
+
         q = sp.Rational(q)
-        return Algebraic(sp.Poly(U - q, U), q, q)
+        return Algebraic(sp.Poly(_u() - q, _u()), q, q)
 
     def is_rational(self) -> bool:
         """Return whether the number is known rational (its interval is one point).
@@ -208,6 +232,7 @@ class Algebraic:
         Examples
         --------
         >>> import sympy as sp
+        >>> from exactdp.exact.symbolic import U
         >>> Algebraic.rational(2).is_rational(), Algebraic(sp.Poly(U**2 - 2, U), 1, 2).is_rational()
         (True, False)
         """
@@ -241,10 +266,13 @@ class Algebraic:
         Examples
         --------
         >>> import sympy as sp
+        >>> from exactdp.exact.symbolic import U
         >>> r = Algebraic(sp.Poly(U**2 - 2, U), 1, 2)
         >>> r.cmp(Algebraic.rational("3/2")), r.cmp(Algebraic.rational("7/5")), r.cmp(r)
         (-1, 1, 0)
         """
+        import sympy as sp
+
         while True:
             if self.b < other.a or (self.b == other.a and not (self.is_rational() and other.is_rational())):
                 if self.b < other.a or self.a < self.b or other.a < other.b:
@@ -286,17 +314,20 @@ class Algebraic:
         Examples
         --------
         >>> import sympy as sp
+        >>> from exactdp.exact.symbolic import U
         >>> r = Algebraic(sp.Poly(U**3 - 2, U), 1, 2)     # the cube root of 2
         >>> r.power(3).cmp(Algebraic.rational(2)), r.power(1) is r
         (0, True)
         """
+        import sympy as sp
+
         if L == 1:
             return self
         if self.is_rational():
             return Algebraic.rational(self.a**L)
         A = sp.Symbol("_a")
-        res = sp.Poly(sp.resultant(self.poly.as_expr().subs(U, A), U - A**L, A), U)
-        sqf = sp.Poly(sp.sqf_part(res.as_expr()), U)
+        res = sp.Poly(sp.resultant(self.poly.as_expr().subs(_u(), A), _u() - A**L, A), _u())
+        sqf = sp.Poly(sp.sqf_part(res.as_expr()), _u())
         target = Algebraic(sqf, self.a**L, self.b**L)
         while sqf.count_roots(target.a, target.b) > 1:
             self._bisect()
@@ -319,9 +350,12 @@ class Algebraic:
         Examples
         --------
         >>> import sympy as sp
+        >>> from exactdp.exact.symbolic import U
         >>> Algebraic(sp.Poly(U**2 - 2, U), 1, 2).decimal(5)
         '1.4142'
         """
+        import sympy as sp
+
         x = Algebraic(self.poly, self.a, self.b)
         tol = sp.Rational(1, 10**(digits + 2))
         while x.b - x.a > tol:
@@ -329,6 +363,8 @@ class Algebraic:
         return str(sp.N((x.a + x.b) / 2, digits))
 
     def __str__(self):
+        import sympy as sp
+
         if self.is_rational():
             return str(self.a)
         return f"root of {sp.sstr(self.poly.as_expr())} in [{self.a}, {self.b}] (~{self.decimal(12)})"
@@ -346,6 +382,8 @@ class Algebraic:
         >>> print(Algebraic.rational("1/3").latex())
         \\frac{1}{3}
         """
+        import sympy as sp
+
         if self.is_rational():
             return sp.latex(self.a)
         return (rf"\text{{root of }} {sp.latex(self.poly.as_expr())} \text{{ in }} "
@@ -394,8 +432,14 @@ class Piece:
         return f"({self.lo}, {self.hi}): {s}"
 
 
-_ZERO = Algebraic.rational(0)
-_ONE = Algebraic.rational(1)
+@cache
+def _zero() -> Algebraic:
+    return Algebraic.rational(0)
+
+
+@cache
+def _one() -> Algebraic:
+    return Algebraic.rational(1)
 
 
 def _descartes_no_root_01(p: fmpq_poly) -> bool:
@@ -445,7 +489,7 @@ def sign_pieces(x: Any, L: int | None = None) -> list[Piece]:
         L = denominator_lcm([x])
     n, d, _ = to_upoly(x, L)
     if n.is_zero():
-        return [Piece(_ZERO, _ONE, 0)]
+        return [Piece(_zero(), _one(), 0)]
     if _roots_01(d):
         raise UnsupportedRegime(f"the denominator of {x} vanishes for some alpha in (0, 1)")
     return sign_pieces_poly(n * d, L)
@@ -475,12 +519,12 @@ def sign_pieces_poly(p: fmpq_poly, L: int = 1) -> list[Piece]:
     ['(0, 1/4): +', '{1/4}: 0', '(1/4, 1): -']
     """
     if p.is_zero():
-        return [Piece(_ZERO, _ONE, 0)]
+        return [Piece(_zero(), _one(), 0)]
     roots = _roots_01(p)
     low = next(c for c in p.coeffs() if c != 0)
     s = 1 if low > 0 else -1
     pieces = []
-    prev = _ZERO
+    prev = _zero()
     for r, mult in roots:
         ra = r.power(L)
         pieces.append(Piece(prev, ra, s))
@@ -488,16 +532,20 @@ def sign_pieces_poly(p: fmpq_poly, L: int = 1) -> list[Piece]:
         if mult % 2:
             s = -s
         prev = ra
-    pieces.append(Piece(prev, _ONE, s))
+    pieces.append(Piece(prev, _one(), s))
     return pieces
 
 
 def _sympy_poly(f: fmpq_poly):
-    return sp.Poly([sp.Rational(int(c.p), int(c.q)) for c in reversed(f.coeffs())], U)
+    import sympy as sp
+
+    return sp.Poly([sp.Rational(int(c.p), int(c.q)) for c in reversed(f.coeffs())], _u())
 
 
 def _roots_01(p: fmpq_poly):
     """Distinct real roots of ``p`` in the open interval (0, 1), sorted, with multiplicity."""
+    import sympy as sp
+
     if p.degree() <= 0:
         return []
     coeffs = p.coeffs()
@@ -598,7 +646,7 @@ class AlphaSet:
         (True, False)
         """
         return (len(self.pieces) == 1 and not self.pieces[0].is_point
-                and self.pieces[0].lo.cmp(_ZERO) == 0 and self.pieces[0].hi.cmp(_ONE) == 0)
+                and self.pieces[0].lo.cmp(_zero()) == 0 and self.pieces[0].hi.cmp(_one()) == 0)
 
     def __str__(self):
         if not self.pieces:

@@ -17,7 +17,6 @@ import itertools
 from typing import Any
 from collections.abc import Callable, Iterable
 
-import networkx as nx
 from flint import fmpq
 
 from ..errors import InputTooLarge, InvalidInput, InvalidType
@@ -168,6 +167,8 @@ def induced(values: Iterable[Any], individuals: int, query: Callable[[tuple], An
     values = _universe(values, individuals)
     if not callable(query):
         raise InvalidType(f"query: expected a function of a database tuple, got {type(query).__name__}")
+    import networkx as nx
+
     answers: dict = {}
     G = nx.Graph()
     dbs = list(itertools.product(values, repeat=individuals))

@@ -18,16 +18,18 @@ from __future__ import annotations
 import math
 import re
 from math import gcd
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from collections.abc import Iterable
 
-import networkx as nx
 from flint import fmpq
 
 from ..errors import InputTooLarge, InvalidInput, InvalidType
 from ..exact.decide import exact_str
 from ..exact.interop import as_int
 from ..exact.lin import Lin
+
+if TYPE_CHECKING:
+    import networkx as nx  # imported where a graph is read: a path or a grid never needs it
 from ..exact.values import brief
 from ..exact.values import distance as parse_distance
 from .space import FiniteMetric, dist_sign, dist_sub
@@ -111,6 +113,8 @@ def from_graph(G: nx.Graph, weight: str | None = None, *, allow_float: bool = Fa
     >>> from_graph(M, weight="w").distance(0, 1)
     1
     """
+    import networkx as nx
+
     if not isinstance(G, nx.Graph) or G.is_directed():
         raise InvalidType(f"graph: expected an undirected networkx.Graph, got {type(G).__name__}")
     nodes = list(G.nodes)
@@ -122,6 +126,8 @@ def from_graph(G: nx.Graph, weight: str | None = None, *, allow_float: bool = Fa
 
 def _index_graph(G, nodes, weight, allow_float):
     """``G`` on the node indices ``0..n-1`` with exact lengths ``w`` (the shortest of parallel edges)."""
+    import networkx as nx
+
     pos = {v: i for i, v in enumerate(nodes)}
     H = nx.Graph()
     H.add_nodes_from(range(len(nodes)))
@@ -146,6 +152,8 @@ def _index_graph(G, nodes, weight, allow_float):
 
 def _shortest_path_metric(H, labels, *, unit) -> FiniteMetric:
     """The shortest-path metric of the indexed graph ``H``; distances computed lazily, one source at a time."""
+    import networkx as nx
+
     cache: dict = {}
 
     def dist_from(s):

@@ -8,9 +8,8 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
-
-import networkx as nx
 
 from ..errors import InvalidInput, InvalidType
 from .databases import hamming, symmetric_difference
@@ -104,6 +103,8 @@ def metric_from_spec(spec: Any) -> FiniteMetric:
             dup = next(x for x in labels if labels.count(x) > 1)
             raise InvalidInput(f"metric: node {dup!r} is listed twice in 'nodes'; labels are compared as strings "
                                "and must be unique")
+        import networkx as nx
+
         G = nx.MultiGraph()  # an edge listed twice keeps both; from_graph takes the shorter
         G.add_nodes_from(labels)
         weighted = any(isinstance(e, list) and len(e) == 3 for e in edges)
@@ -152,6 +153,7 @@ def as_metric(obj: Any, weight: str = "weight") -> FiniteMetric:
 
     Examples
     --------
+    >>> import networkx as nx
     >>> as_metric(nx.path_graph(3)).distance(0, 2)
     2
     >>> as_metric({"kind": "cycle", "n": 4}).distance("0", "3")
@@ -164,7 +166,8 @@ def as_metric(obj: Any, weight: str = "weight") -> FiniteMetric:
     """
     if isinstance(obj, FiniteMetric):
         return obj
-    if isinstance(obj, nx.Graph):
+    nx = sys.modules.get("networkx")  # an object cannot be a networkx graph unless networkx is imported
+    if nx is not None and isinstance(obj, nx.Graph):
         has = [weight in data for _, _, data in obj.edges(data=True)]
         if any(has) and not all(has):
             raise InvalidInput(f"metric: {has.count(False)} of {len(has)} edges of the graph have no {weight!r} "

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from flint import fmpq
 
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
     from matplotlib.axes import Axes
 
-__all__ = ["corner_points", "geo_utility_data", "plot_geo_utility", "plot_regular_region", "plot_utility", "utility_data"]
+__all__ = ["corner_points", "geo_utility_data", "plot_geo_utility", "plot_regular_region", "plot_utility",
+           "utility_data"]
 
 
 def corner_points(metric: FiniteMetric, level: Level) -> list:
@@ -251,7 +253,8 @@ def plot_utility(metric: FiniteMetric, bases: Iterable[Any], *, sensitivity: int
 # -- ECP14 sec. 7.2, Fig. 7: tight-constraints against planar Laplace on a Euclidean grid -------------------------
 
 
-def geo_utility_data(side: int, eps_values: Iterable[Any]) -> list[tuple]:
+def geo_utility_data(side: int, eps_values: Iterable[Any], *,
+                     mapper: Callable[..., Iterable[tuple]] = map) -> list[tuple]:
     """Certified uniform-prior utilities (optimal remaps) on the ``side x side`` Euclidean grid (ECP14 Fig. 7).
 
     For each rational eps: the tight-constraints mechanism's utility ``sum(z)/n`` (ECP14 Thm. 2, Prop. 7;
@@ -264,6 +267,10 @@ def geo_utility_data(side: int, eps_values: Iterable[Any]) -> list[tuple]:
         The grid is ``side x side`` with unit steps and the Euclidean distance (ECP14 uses 100).
     eps_values : iterable of rationals
         The levels, each a rational ``> 0`` (text or exact number).
+    mapper : callable, default ``map``
+        ``mapper(fn, jobs)`` runs the independent levels and gives their results in order: the built-in
+        ``map`` here, or :func:`exactdp.sweep.sweep` with ``workers`` / ``scheduler`` for a Dask cluster (each
+        job is ``(side, eps text)``; the results are the same).
 
     Returns
     -------
@@ -279,23 +286,38 @@ def geo_utility_data(side: int, eps_values: Iterable[Any]) -> list[tuple]:
     >>> [(e, t is None, lap[0] <= lap[1]) for e, t, lap in geo_utility_data(2, ["1"])]
     [(1, False, True)]
     """
-    from ..metrics import grid
-    from ..theory.utility_grid import planar_laplace_utility, tight_utility
-
-    m = grid((side, side), "euclidean")
-    out = []
+    jobs = []
     for e in eps_values:
         e = to_rational(e, what="plot_geo_utility: eps")
         if e <= 0:
             raise InvalidInput(f"plot_geo_utility: eps must be a rational > 0, got {e}")
-        lap = planar_laplace_utility(side, e)
-        c = tight_constraints(m, Level.from_eps(str(e)))
-        out.append((e, tight_utility(c)[:2] if c.holds is True else None, lap.enclosure))
-    return out
+        jobs.append((side, str(e)))
+    return list(mapper(_geo_level, jobs))
 
 
-def plot_geo_utility(side: int, eps_values: Iterable[Any], *, ax: Axes | None = None,
-                     mark_threshold: bool = True) -> tuple[Axes, list[tuple], Certificate[ThresholdEvidence] | None]:
+@lru_cache(maxsize=2)
+def _euclidean_grid(side: int) -> FiniteMetric:
+    """The ``side x side`` Euclidean grid, one object per process: its partition and distance codes are
+    cached on it, so the levels of a sweep share them."""
+    from ..metrics import grid
+
+    return grid((side, side), "euclidean")
+
+
+def _geo_level(job: tuple[int, str]) -> tuple:
+    """One level of :func:`geo_utility_data`: ``(eps, tight (lo, hi) or None, planar Laplace (lo, hi))``."""
+    from ..theory.utility_grid import planar_laplace_utility, tight_utility
+
+    side, text = job
+    e = to_rational(text, what="plot_geo_utility: eps")
+    lap = planar_laplace_utility(side, e)
+    c = tight_constraints(_euclidean_grid(side), Level.from_eps(text))
+    return (e, tight_utility(c)[:2] if c.holds is True else None, lap.enclosure)
+
+
+def plot_geo_utility(side: int, eps_values: Iterable[Any], *, ax: Axes | None = None, mark_threshold: bool = True,
+                     mapper: Callable[..., Iterable[tuple]] = map,
+                     ) -> tuple[Axes, list[tuple], Certificate[ThresholdEvidence] | None]:
     """ECP14 Fig. 7: utility of the tight-constraints and planar Laplace mechanisms against eps.
 
     The values are certified enclosures (:func:`geo_utility_data`, drawn at their midpoints; their widths are
@@ -311,6 +333,8 @@ def plot_geo_utility(side: int, eps_values: Iterable[Any], *, ax: Axes | None = 
         Where to draw (a new figure by default).
     mark_threshold : bool
         Compute and mark the certified threshold (default).
+    mapper : callable, default ``map``
+        How the levels run (:func:`geo_utility_data`): ``map`` here, or :func:`exactdp.sweep.sweep` on Dask.
 
     Returns
     -------
@@ -331,10 +355,8 @@ def plot_geo_utility(side: int, eps_values: Iterable[Any], *, ax: Axes | None = 
     >>> len(ax.lines), th is None, data[0][0]
     (2, True, 1)
     """
-    from ..metrics import grid
-
-    data = geo_utility_data(side, eps_values)
-    th = threshold(grid((side, side), "euclidean")) if mark_threshold else None
+    data = geo_utility_data(side, eps_values, mapper=mapper)
+    th = threshold(_euclidean_grid(side)) if mark_threshold else None
     ax = _axes(ax)
     xs = [float(e) for e, _, _ in data]
     ax.plot(xs, [float((t[0] + t[1]) / 2) if t is not None else float("nan") for _, t, _ in data], "o-",

@@ -44,15 +44,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from flint import arb, arb_mat, ctx, fmpq, fmpq_mat
 
-from ..errors import InvalidInput, Undecided
+from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.lin import Lin
 from ..exact.verified_solve import digit_width, verified_solve
-from ..metrics.symmetry import DistanceCodes, Partition, equitable_partition, quotient_counts, refine_partition
+from ..metrics.symmetry import (DistanceCodes, Partition, _structured_keys, equitable_partition, quotient_counts,
+                                refine_partition)
 
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
 
-__all__ = ["PhiSystem", "Solution", "metric_structure"]
+__all__ = ["MAX_BALL_CELLS", "MAX_CODE_BYTES", "MAX_EXACT_CELLS", "MAX_POINTS", "MAX_STRUCTURED_POINTS",
+           "MAX_VERIFIED_CELLS", "PhiSystem", "Route", "Solution", "metric_structure"]
 
 
 @dataclass
@@ -84,8 +86,74 @@ class Solution:
         return [b.str(15, radius=True) for b in self.balls]
 
 
-#: most points PhiSystem accepts (its n x n matrix of distance codes is built on first use)
+# Size limits.  A solve is refused by what its route costs -- the cells k of the quotient it solves and the
+# memory of the representatives' distance codes -- not by the number of points; only a metric whose distances
+# are not a known formula is limited by its points, because its n x n distance codes are built whole.
+
+#: most points of a metric whose distances are not a known formula (its ``n x n`` int32 distance codes are kept)
 MAX_POINTS = 20_000
+#: most points of a metric whose distance is a formula (path, cycle, discrete, grid): only the rows of the
+#: cells' representatives are computed, so the cells decide; this only bounds the O(n) set-up
+MAX_STRUCTURED_POINTS = 1_000_000
+#: most cells of the quotient solved exactly over Q (rational regime, FLINT ``fmpq_mat``): about k^3 exact
+#: operations on growing rationals
+MAX_EXACT_CELLS = 1_500
+#: most cells of the quotient on the verified float route (transcendental regime): a k x k float inverse, then
+#: Rump's bound ``||I - R Q|| < 1`` from exact digit products, each about k^3 operations.  5,050 cells is the
+#: 200 x 200 Euclidean grid, the largest measured (docs/benchmarks.md: about a minute, 4 GB)
+MAX_VERIFIED_CELLS = 5_050
+#: most cells for the Arb ball solve, the fallback when the verified float solve does not certify every sign
+MAX_BALL_CELLS = 1_500
+#: most bytes of the representatives' distance codes (``k x n`` int32) and their column-permuted copy
+MAX_CODE_BYTES = 2 << 30
+
+
+@dataclass(frozen=True)
+class Route:
+    """How ``Phi x = b`` will be solved: the route, the quotient's cells and the metric's points.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import grid
+    >>> from exactdp.exact.level import Level
+    >>> r = PhiSystem(grid((10, 10), norm="euclidean"), Level.from_eps("1")).route()
+    >>> r.name, r.cells, r.points, r.refusal()
+    ('verified float solve', 15, 100, None)
+    """
+
+    name: str       # "exact rational solve" or "verified float solve"
+    cells: int
+    points: int
+    how: str        # the partition: how its cells were found
+
+    @property
+    def limit(self) -> int:
+        """Most cells this route accepts."""
+        return MAX_EXACT_CELLS if self.name.startswith("exact") else MAX_VERIFIED_CELLS
+
+    def cost(self) -> str:
+        """The route and its cost in words."""
+        kind = "exact rational" if self.name.startswith("exact") else "float and exact digit"
+        return (f"the route solves Phi z = b by the {self.name} of the quotient of the metric's equitable partition, "
+                f"here {self.cells:,} cells for {self.points:,} points ({self.how}): about k^3 = "
+                f"{self.cells ** 3:.1e} {kind} operations")
+
+    def refusal(self) -> str | None:
+        """Why the route cannot take this system (its cost and the limit it exceeds), or None."""
+        k, n = self.cells, self.points
+        if k > self.limit:
+            return f"{self.cost()}; the limit is {self.limit:,} cells for this route"
+        if k < n and 8 * k * n > MAX_CODE_BYTES:
+            return (f"{self.cost()}; the distance codes of the {k:,} representatives take {8 * k * n / 2**30:.1f} "
+                    f"GiB, beyond the limit of {MAX_CODE_BYTES / 2**30:.0f} GiB")
+        return None
+
+    def check(self) -> Route:
+        """``self``, or :class:`~exactdp.errors.InputTooLarge` with :meth:`refusal`."""
+        why = self.refusal()
+        if why is not None:
+            raise InputTooLarge(f"Phi: {why}")
+        return self
 
 
 class PhiSystem:
@@ -95,8 +163,14 @@ class PhiSystem:
         self.metric, self.level = metric, level
         n = len(metric)
         self.n = n
-        if n > MAX_POINTS:
-            raise InvalidInput(f"Phi: {n} points is beyond the dense limit {MAX_POINTS}")
+        if metric not in _STRUCT:
+            structured = _structured_keys(metric) is not None
+            if not structured and n > MAX_POINTS:
+                raise InputTooLarge(f"Phi: {n:,} points whose distances are not a known formula (path, cycle, "
+                                    f"discrete, grid): their n x n distance codes are beyond the limit of "
+                                    f"{MAX_POINTS:,} points")
+            if n > MAX_STRUCTURED_POINTS:
+                raise InputTooLarge(f"Phi: {n:,} points is beyond the limit {MAX_STRUCTURED_POINTS:,}")
         self._codes = _structure(metric)["codes"]
         self._dvals = self._codes.values
 
@@ -210,19 +284,49 @@ class PhiSystem:
         reps = part.representatives()
         order = np.concatenate(cells)
         starts = np.searchsorted(part.cell_of[order], np.arange(k))
-        rows = self._codes.rows(reps)[:, order]
-        # the digits gathered in blocks of rows: a block x n float array at a time, not k x n (1.6 GB per digit
-        # on the 200 x 200 grid, k = 5,050)
-        step = max(1, 4_000_000 // max(len(order), 1))
-        Sd = [np.empty((rows.shape[0], k)) for _ in range(nd)]
-        for lo in range(0, rows.shape[0], step):
-            block = rows[lo:lo + step]
+        rows = self._codes.rows(reps)
+        # the digits gathered in blocks of rows, the columns put in cell order block by block, into buffers
+        # made once: no k x n array (1.6 GB per digit, 0.8 GB of permuted codes on the 200 x 200 grid, k = 5,050)
+        # and no fresh block-sized temporaries (their page faults cost seconds of system time)
+        n = len(order)
+        step = max(1, 4_000_000 // max(n, 1))
+        Sd = [np.empty((k, k)) for _ in range(nd)]
+        pbuf = np.empty((min(step, k), n), dtype=rows.dtype)
+        gbuf = np.empty((min(step, k), n))
+        for lo in range(0, k, step):
+            m = min(step, k - lo)
+            np.take(rows[lo:lo + m], order, axis=1, out=pbuf[:m], mode="clip")  # indices valid: no buffering
             for j in range(nd):
-                Sd[j][lo:lo + step] = np.add.reduceat(digits[j][block], starts, axis=1)
+                np.take(digits[j], pbuf[:m], out=gbuf[:m], mode="clip")
+                np.add.reduceat(gbuf[:m], starts, axis=1, out=Sd[j][lo:lo + m])
         eta = fmpq(2 * maxcell, 2 ** S)
         return Sd, w, eta
 
     # -- solving ---------------------------------------------------------------------
+    def _plan(self, rhs) -> Partition:
+        """The partition the solve of ``Phi x = rhs`` runs on (refined by ``rhs`` when it must be)."""
+        part = self.partition
+        if part.ncells < self.n and not part.is_constant_on_cells(rhs):
+            keys = {v: i for i, v in enumerate(dict.fromkeys(rhs))}
+            part = refine_partition(self._codes, part, [keys[v] for v in rhs]) or part
+        if part.ncells == self.n or not part.is_constant_on_cells(rhs):
+            part = Partition(np.arange(self.n), "trivial partition (every point its own cell)")
+        return part
+
+    def route(self, rhs=None) -> Route:
+        """The route of ``Phi x = rhs`` (``rhs`` all ones by default): check it with :meth:`Route.check`.
+
+        The cells are those of the metric's equitable partition, refined by ``rhs`` when it is not constant
+        on them; the route is the exact rational solve when ``Phi`` is rational at the level, else the verified
+        float solve (:data:`MAX_EXACT_CELLS`, :data:`MAX_VERIFIED_CELLS` cells at most).
+        """
+        rhs = [fmpq(1)] * self.n if rhs is None else [fmpq(v) for v in rhs]
+        return self._route(self._plan(rhs))
+
+    def _route(self, part: Partition) -> Route:
+        return Route("exact rational solve" if self.is_rational() else "verified float solve", int(part.ncells),
+                     self.n, part.how)
+
     def solve(self, rhs, max_prec: int = 4096) -> Solution:
         """Solve ``Phi x = rhs`` (rhs exact rationals); raises ``InvalidInput`` if ``Phi`` is singular.
 
@@ -230,15 +334,12 @@ class PhiSystem:
         quotient (see the module docstring) and the solution is constant on cells; otherwise the partition is
         first refined by the values of ``rhs`` (colour refinement, checked equitable; e.g. a product prior on
         a Hamming space falls into its coordinate-permutation classes).  A singular quotient raises
-        ``InvalidInput`` like a singular ``Phi`` (``Q`` is ``Phi`` on an invariant subspace).
+        ``InvalidInput`` like a singular ``Phi`` (``Q`` is ``Phi`` on an invariant subspace).  A quotient
+        beyond its route's limits raises ``InputTooLarge`` (:meth:`Route.check`) before any work.
         """
         rhs = [fmpq(v) for v in rhs]
-        part = self.partition
-        if part.ncells < self.n and not part.is_constant_on_cells(rhs):
-            keys = {v: i for i, v in enumerate(dict.fromkeys(rhs))}
-            part = refine_partition(self._codes, part, [keys[v] for v in rhs]) or part
-        if part.ncells == self.n or not part.is_constant_on_cells(rhs):
-            part = Partition(np.arange(self.n), "trivial partition (every point its own cell)")
+        part = self._plan(rhs)
+        self._route(part).check()
         reps = part.representatives()
         qrhs = [rhs[int(r)] for r in reps]
         if self.is_rational():
@@ -246,6 +347,10 @@ class PhiSystem:
         else:
             sol = self._solve_verified(part, qrhs)
             if sol is None:
+                if part.ncells > MAX_BALL_CELLS:
+                    raise Undecided(f"the verified float solve of the {part.ncells:,}-cell quotient did not certify "
+                                    f"every sign, and its fallback, the Arb ball solve, is limited to "
+                                    f"{MAX_BALL_CELLS:,} cells")
                 sol = self._solve_balls(part, qrhs, max_prec)
         return _lift(sol, part, self.n)
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 from flint import fmpq
 
 from ..errors import InvalidInput
@@ -105,6 +104,8 @@ def uniformly_sensitive(X: FiniteMetric, Y: FiniteMetric, f: dict, delta: Any) -
                                f"{exact_str(bound)}")
             if y != y2 and bound != math.inf and _eq(dy, bound):
                 expansive.add((y, y2))
+    import networkx as nx
+
     G = nx.Graph()
     G.add_nodes_from(Y.points)
     for y, y2 in expansive:

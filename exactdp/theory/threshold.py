@@ -24,12 +24,11 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 import numpy as np
-import sympy as sp
 from flint import fmpq, fmpq_poly, fmpz_poly
 
 from ..certificate import UNDECIDED, Certificate, Method
 from ..certificate.ecp14 import ThresholdEvidence, distance_data, metric_spec
-from ..errors import ExactDPError, Undecided
+from ..errors import ExactDPError, InputTooLarge, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level
 from ..exact.verified_solve import blas_single_thread
@@ -54,10 +53,21 @@ class _FloatGuide:
         order = np.concatenate(cells)
         self.starts = np.searchsorted(part.cell_of[order], np.arange(part.ncells))
         self.dv = np.array([np.inf if d == math.inf else sum(float_bounds(d)) / 2 for d in S._dvals])
-        self.codes = S._codes.rows(part.representatives())[:, order]
+        self.rows, self.order = S._codes.rows(part.representatives()), order   # the rows are cached per metric
 
     def zmin(self, eps):
-        Q = np.add.reduceat(np.exp(-eps * self.dv)[self.codes], self.starts, axis=1)
+        f = np.exp(-eps * self.dv)
+        k, n = self.rows.shape
+        Q = np.empty((k, len(self.starts)))
+        # a block x n array at a time, columns put in cell order block by block, buffers made once
+        step = max(1, 4_000_000 // max(n, 1))
+        pbuf = np.empty((min(step, k), n), dtype=self.rows.dtype)
+        gbuf = np.empty((min(step, k), n))
+        for lo in range(0, k, step):
+            m = min(step, k - lo)
+            np.take(self.rows[lo:lo + m], self.order, axis=1, out=pbuf[:m], mode="clip")
+            np.take(f, pbuf[:m], out=gbuf[:m], mode="clip")
+            np.add.reduceat(gbuf[:m], self.starts, axis=1, out=Q[lo:lo + m])
         try:
             return float(np.linalg.solve(Q, np.ones(len(Q))).min())
         except np.linalg.LinAlgError:
@@ -226,6 +236,8 @@ def exact_threshold(metric: FiniteMetric) -> tuple | None:
     if fails.is_empty():
         return None, "0", fails
     first = fails.pieces[0].lo
+    import sympy as sp  # only here: a level route never needs sympy
+
     return first, ("log(" + str(1 / sp.Rational(first.a)) + ")" if first.is_rational()
                    else f"-log({first})"), fails
 
@@ -256,6 +268,12 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
         exact route applies, else ``None``).  Undecided (with the reason) when
         no bracket can be certified.
 
+    Raises
+    ------
+    InputTooLarge
+        The bracket's verified solves are beyond their route's limits (the quotient's cells, the memory of
+        its distance codes: :meth:`exactdp.theory.phi.Route.refusal`), before any work.
+
     Examples
     --------
     >>> from exactdp.metrics import cycle, path
@@ -282,7 +300,12 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
     if form is not None:
         ev = ThresholdEvidence(description=metric.description, route=form, distances=distance_data(metric), **zero)
         return Certificate("threshold", True, Method.CLOSED_FORM, claim, ev)
+    why = PhiSystem(metric, Level.from_eps("1")).route().refusal()
+    if why is not None:  # the bracket's two certified ends are verified solves on the quotient
+        raise InputTooLarge(f"threshold: the certified bracket solves Phi z = 1 at its two ends; {why}")
     _say(progress, "exact polynomial route on the quotient")
+    import sympy as sp  # the exact route isolates roots with sympy
+
     try:
         ex = exact_threshold(metric)
     except (ExactDPError, ZeroDivisionError, sp.PolynomialError):

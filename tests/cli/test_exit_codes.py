@@ -238,8 +238,8 @@ _FUZZ = textwrap.dedent('''
     import exactdp.cli as cli, exactdp.io, exactdp.metrics.graphs as graphs, exactdp.metrics.databases as dbs
     # the limits are the feature under test elsewhere; smaller ones keep each example fast
     exactdp.io.MAX_FILE_BYTES = 1 << 20
-    import exactdp.cli_checks
-    exactdp.cli_checks.MAX_PHI_POINTS = exactdp.cli_checks.MAX_PHI_CELLS = 40
+    import exactdp.theory.phi as phi
+    phi.MAX_POINTS = phi.MAX_EXACT_CELLS = phi.MAX_VERIFIED_CELLS = phi.MAX_BALL_CELLS = 40
     graphs.MAX_POINTS = dbs.MAX_POINTS = 2000
     D = tempfile.mkdtemp()
     SET = settings(max_examples=@N@, deadline=None, derandomize=True, database=None,

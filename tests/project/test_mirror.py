@@ -83,7 +83,6 @@ ELSEWHERE = {
     **{f"exactdp/theory/{m}.py": ["tests/theory/test_extension.py", "tests/certificate/test_extension_certificates.py"]
        for m in ("extension_cert", "extension_lp")},
     "exactdp/theory/leakage.py": ["tests/theory/test_ecp14.py"],
-    "exactdp/theory/phi.py": ["tests/theory/test_ecp14.py", "tests/exact/test_verified_solve.py"],
     "exactdp/theory/profile_cert.py": ["tests/certificate/test_profile_certificates.py"],
     "exactdp/theory/regular.py": ["tests/theory/test_ecp14.py", "tests/recheck/test_quotient.py"],
     "exactdp/theory/remaps.py": ["tests/theory/test_optimality.py"],
