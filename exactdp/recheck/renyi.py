@@ -143,6 +143,7 @@ def _precount(ev: dict, npairs: int, nout: int, orders: list, values: list) -> N
 
 def _run(c: dict) -> int:
     ev = c["evidence"]
+    need(c["verdict"] == "holds", "a statement of the RDP curve with a verdict other than holds")
     m = ev["mechanism"]
     orders = ev["orders"]
     need(isinstance(orders, list) and len(orders) >= 1, "no order")
