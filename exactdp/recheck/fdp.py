@@ -161,8 +161,9 @@ class _Phi:
         erf = ax * iv.sqrt(2 / iv.pi) * iv.exp(-(ax * ax) / 2) * sigma
         return (1 + erf) / 2 if x >= 0 else (1 - erf) / 2
 
-    def around_inverse(self, p):
-        """Rationals ``x_dn <= Phi^-1(p) <= x_up`` (``p`` an interval inside (0, 1)), or None at this precision."""
+    def around_inverse(self, p, T: int):
+        """Rationals ``x_dn <= Phi^-1(p) <= x_up`` (``p`` an interval inside (0, 1), ``min(p, 1 - p)`` about
+        ``10^-T`` or more), or None at this precision."""
         mp = self.mp
         mid = mp.mpf(p.mid)
         if not 0 < mid < 1:
@@ -174,7 +175,8 @@ class _Phi:
         if not mp.isfinite(g) or abs(g) > MAX_ABS_X:
             raise TooLarge(f"Phi^-1 beyond |x| = {MAX_ABS_X}")
         x0 = Fraction(*libmp.to_rational(g._mpf_))          # the guide's exact dyadic value
-        eta = Fraction(1, 2 ** max(8, self.iv.prec // 2))   # wide enough to clear the enclosures near the tails
+        # Phi' is about 10^-T near Phi^-1(p): moving x by eta moves Phi by 10^-T eta, which must clear the enclosures
+        eta = Fraction(1, 10 ** max(10, self.iv.dps - T - 15))
         up, dn = x0 + eta, x0 - eta
         if self.phi(up).a >= p.b and self.phi(dn).b <= p.a:
             return dn, up
@@ -191,15 +193,15 @@ def _ge_gauss(P: _Phi, a, b, m: Fraction) -> bool:
     tiny = min(_iv(v, P.iv).a for v in (a, _add(ONE, _neg(a)), b))
     if not tiny > 0:
         raise NotHere("a vertex coordinate not separated from 0 by intervals")
-    start = int(-P.mp.log10(P.mp.mpf(tiny))) + 25 if tiny < 1 else 0
-    tried = [d for d in DPS if d >= start]
+    T = int(-P.mp.log10(P.mp.mpf(tiny))) if tiny < 1 else 0
+    tried = [d for d in DPS if d >= T + 40]
     if not tried:
-        raise TooLarge(f"a vertex coordinate below 10^-{DPS[-1] - 25}")
+        raise TooLarge(f"a vertex coordinate below 10^-{DPS[-1] - 40}")
     for dps in tried:
         P.set(dps)
         pv = _iv(_add(ONE, _neg(a)), P.iv)
         bv = _iv(b, P.iv)
-        around = P.around_inverse(pv)
+        around = P.around_inverse(pv, T)
         if around is None:
             continue
         dn, up = around
@@ -244,7 +246,8 @@ def _check_mu(mu: dict, hull: list, P: _Phi) -> None:
     bad = _no_finite(hull)
     vert = (mu["a"], mu["b"])
     if bad is not None:
-        need(mu["hi"] is None and mu["lo"] == "0" and mu["exact"] is False, "the bracket is not the one of no finite mu")
+        need(mu["hi"] is None and mu["lo"] == "0" and mu["exact"] is False,
+             "the bracket is not the one of no finite mu")
         need(vert[0] is not None and vert[1] is not None and same(vert[0], bad[0]) and same(vert[1], bad[1]),
              "the stated vertex is not the one showing that no finite mu exists")
         return

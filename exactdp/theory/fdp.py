@@ -88,8 +88,8 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_PREC",
     "GDPBracket",
-    "certify_fdp",
     "TradeOff",
+    "certify_fdp",
     "fdp_curve",
     "gaussian_mu",
     "gdp_holds",
@@ -153,7 +153,8 @@ class TradeOff:
         """Whether ``f = f^-1`` (vertex lists compared exactly)."""
         g = self.inverse().points
         f = lower_hull(list(self.points))
-        return len(f) == len(g) and all(sign(u[0] - v[0]) == 0 and sign(u[1] - v[1]) == 0 for u, v in zip(f, g, strict=True))
+        return len(f) == len(g) and all(sign(u[0] - v[0]) == 0 and sign(u[1] - v[1]) == 0
+                                        for u, v in zip(f, g, strict=True))
 
     def to_json(self) -> dict:
         """Exact text of every vertex (and the pair through it)."""
