@@ -725,9 +725,11 @@ def _register_fdp_audit_commands(sub):
     u.add_argument("--metric", required=True, help="metric file on the inputs; neighbours at distance 1")
     u.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
     u.add_argument("--eps", required=True, help="the claimed eps, exact (1, 1/2, log(2))")
-    u.add_argument("--delta", required=True, help="the claimed delta, exact (1/100000, or 1e-5 read as an exact decimal)")
+    u.add_argument("--delta", required=True,
+                   help="the claimed delta, exact (1/100000, or 1e-5 read as an exact decimal)")
     u.add_argument("--dp-accounting", action="store_true", help="also dp_accounting's pessimistic and optimistic "
-                   "delta at the same (float) eps, compared exactly (text format; needs pip install 'exactdp[interop]')")
+                   "delta at the same (float) eps, compared exactly (text format; needs pip install "
+                   "'exactdp[interop]')")
     u.add_argument("--format", choices=FORMATS, default="text")
     u.set_defaults(fn=_cmd_audit)
 

@@ -284,23 +284,9 @@ def _gdp_holds(hull: list, m: Fraction, P: _Phi) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------- check ----
-def _run(c: dict) -> int:
-    ev = c["evidence"]
-    m = ev["mechanism"]
-    K = ev["times"]
-    need(type(K) is int and K >= 1, f"times = {K!r} is not a positive integer")
-    if K > MAX_TIMES:
-        raise TooLarge(f"{K} runs (this kernel convolves up to {MAX_TIMES})")
-    metric = ev["relation"]["metric"]
-    n_in = len(m["inputs"])
-    npairs = n_in * (n_in - 1) // 2 if metric is not None and metric.get("all_pairs_at") is not None \
-        else len(ev["relation"]["pairs"])
-    if 2 * npairs * (len(m["outputs"]) + 2) > MAX_POINTS:
-        raise TooLarge(f"about {2 * npairs * (len(m['outputs']) + 2):,} trade-off points > {MAX_POINTS:,}")
-    rows = _rows(m)
-    pairs = _relation(ev["relation"], m["inputs"])
-    need(len(pairs) >= 1, "no neighbouring pair")
-    ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
+def _trade_off_points(m: dict, rows: dict, ordered: list, K: int) -> tuple[dict, list]:
+    """Each ordered pair's trade-off points (pairs with the same columns share them) and all distinct lists'
+    points; the convolutions for ``K > 1`` counted first."""
     idx = {x: i for i, x in enumerate(m["inputs"])}
     codes = m["codes"]
     keys = {o: tuple(sorted(zip(codes[idx[o[0]]], codes[idx[o[1]]], strict=True))) for o in ordered}
@@ -320,9 +306,11 @@ def _run(c: dict) -> int:
         if total > MAX_POINTS:
             raise TooLarge(f"more than {MAX_POINTS:,} trade-off points")
     pts_of = {o: memo[k] for o, k in keys.items()}
-    allpts = [p for pts in memo.values() for p in pts]
-    hull = _hull(allpts)
-    verts = ev["vertices"]
+    return pts_of, [p for pts in memo.values() for p in pts]
+
+
+def _check_vertices(verts, hull: list, pts_of: dict) -> None:
+    """The stated vertices are the hull's, each on the trade-off function of its stated ordered pair."""
     need(isinstance(verts, list) and len(verts) == len(hull), f"the trade-off function has {len(hull)} vertices, "
          f"not {len(verts) if isinstance(verts, list) else verts}")
     for k, (v, (a, b)) in enumerate(zip(verts, hull, strict=True)):
@@ -331,6 +319,28 @@ def _run(c: dict) -> int:
         need(tag in pts_of, f"vertex {k}: ({tag[0]}, {tag[1]}) is not an ordered neighbouring pair")
         need(any(_diff(a, pa) == 0 and _diff(b, pb) == 0 for pa, pb in pts_of[tag]),
              f"vertex {k} is not on the trade-off function of ({tag[0]}, {tag[1]})")
+
+
+def _run(c: dict) -> int:
+    ev = c["evidence"]
+    m = ev["mechanism"]
+    K = ev["times"]
+    need(type(K) is int and K >= 1, f"times = {K!r} is not a positive integer")
+    if K > MAX_TIMES:
+        raise TooLarge(f"{K} runs (this kernel convolves up to {MAX_TIMES})")
+    metric = ev["relation"]["metric"]
+    n_in = len(m["inputs"])
+    npairs = n_in * (n_in - 1) // 2 if metric is not None and metric.get("all_pairs_at") is not None \
+        else len(ev["relation"]["pairs"])
+    if 2 * npairs * (len(m["outputs"]) + 2) > MAX_POINTS:
+        raise TooLarge(f"about {2 * npairs * (len(m['outputs']) + 2):,} trade-off points > {MAX_POINTS:,}")
+    rows = _rows(m)
+    pairs = _relation(ev["relation"], m["inputs"])
+    need(len(pairs) >= 1, "no neighbouring pair")
+    ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
+    pts_of, allpts = _trade_off_points(m, rows, ordered, K)
+    hull = _hull(allpts)
+    _check_vertices(ev["vertices"], hull, pts_of)
     P = _Phi()
     _check_mu(ev["mu"], hull, P)
     q = ev["mu_query"]
