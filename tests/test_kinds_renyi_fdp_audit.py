@@ -204,6 +204,9 @@ def test_tiny_vertices_answered_fast():
     near = j(certify_fdp(randomized_response(2, p=str(Fr(1, 10**100))), [("0", "1")], times=3))
     r, s = _timed(near)
     assert r.status == "confirmed" and s < 10
+    many = j(certify_fdp(randomized_response(2, p=str(Fr(1, 10**6))), [("0", "1")], times=56))   # 58 deep tails
+    r, s = _timed(many)
+    assert r.status == "not checkable" and "too large" in r.detail and s < 10
 
 
 # -------------------------------------------------------------------------------------- brute force ----

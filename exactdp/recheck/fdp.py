@@ -39,8 +39,10 @@ CONFIRMED, REFUTED = "confirmed", "refuted"
 MAX_POINTS = 200_000
 #: most interior vertices whose Gaussian-DP comparison is re-decided
 MAX_MU_VERTICES = 2_000
-#: most series terms summed over all enclosures of Phi of a certificate
-MAX_SERIES = 1_000_000
+#: most work units of the enclosures of Phi of a certificate: a series term counts (fraction bits)/64 + 1, a guess
+#: of Phi^-1 at d digits d^2/2 (measured: about 400,000 units a second, so at most about 5 s; binary randomized
+#: response at p = 1/4 composed 50 times takes 0.4 s, 200 times is refused)
+MAX_SERIES = 2_000_000
 #: largest |x| at which Phi(x) is enclosed (Phi(-40) is about 4e-350)
 MAX_ABS_X = 40
 #: most distinct ordered pairs (by their columns) convolved for times > 1
@@ -153,39 +155,64 @@ class _Phi:
             if n >= n0 and hi < small:
                 break
         shi += 2 * -(-hi * p2 // (q2 * (2 * n + 3)))
-        self.work += n
+        self.work += n * (F // 64 + 1)
         if self.work > MAX_SERIES:
-            raise TooLarge(f"the enclosures of Phi exceed {MAX_SERIES:,} series terms")
+            raise TooLarge(f"the enclosures of Phi exceed {MAX_SERIES:,} work units")
         sigma = iv.mpf([iv.mpf(slo).a, iv.mpf(shi).b]) * iv.mpf(2) ** (-F)
         ax = iv.mpf(abs(x.numerator)) / x.denominator
         erf = ax * iv.sqrt(2 / iv.pi) * iv.exp(-(ax * ax) / 2) * sigma
         return (1 + erf) / 2 if x >= 0 else (1 - erf) / 2
 
+    def _guide(self, mid):
+        """A guess of ``Phi^-1(mid)`` (it only guides: :meth:`around_inverse` verifies): Newton's method on
+        ``log Phi(y) = log t`` (``t = min(mid, 1 - mid)``, ``y <= 0``) from the tail's asymptote, at 30 digits, then
+        two steps per doubling of the precision up to the context's."""
+        mp = self.mp
+        top = mp.dps
+        t_hi = mid if mid < 0.5 else 1 - mid
+        d, y = 30, None
+        while True:
+            with mp.workdps(d):
+                t = +t_hi
+                if y is None:
+                    y = -mp.sqrt(-2 * mp.log(t)) if t < 0.1 else mp.sqrt(2) * mp.erfinv(2 * t - 1)
+                for _ in range(60 if d == 30 else 2):
+                    c = mp.ncdf(y)
+                    if not c > 0:
+                        return mp.inf
+                    step = (mp.log(c) - mp.log(t)) * c / mp.npdf(y)
+                    y -= step
+                    if d == 30 and abs(step) < mp.mpf(10) ** -25:
+                        break
+            if d >= top:
+                break
+            d = min(2 * d, top)
+        return y if mid < 0.5 else -y
+
     def around_inverse(self, p, T: int):
-        """Rationals ``x_dn <= Phi^-1(p) <= x_up`` (``p`` an interval inside (0, 1), ``min(p, 1 - p)`` about
-        ``10^-T`` or more), or None at this precision."""
+        """A guess ``x0`` of ``Phi^-1(p)`` and a step ``eta`` (``p`` an interval inside (0, 1), ``min(p, 1 - p)``
+        about ``10^-T`` or more): :func:`_ge_gauss` verifies ``x0 + eta >= Phi^-1(p)`` (or ``x0 - eta <=``) with
+        :meth:`phi` before using it; None when ``p`` is not inside (0, 1) at this precision."""
         mp = self.mp
         mid = mp.mpf(p.mid)
         if not 0 < mid < 1:
             return None
-        self.work += 25 * self.iv.dps                   # the guide's cost, in series terms (measured)
+        self.work += self.iv.dps ** 2 // 2              # the guide's cost (measured)
         if self.work > MAX_SERIES:
-            raise TooLarge(f"the enclosures of Phi exceed {MAX_SERIES:,} series terms")
-        g = mp.sqrt(2) * mp.erfinv(2 * mid - 1)
+            raise TooLarge(f"the enclosures of Phi exceed {MAX_SERIES:,} work units")
+        g = self._guide(mid)
         if not mp.isfinite(g) or abs(g) > MAX_ABS_X:
             raise TooLarge(f"Phi^-1 beyond |x| = {MAX_ABS_X}")
         x0 = Fraction(*libmp.to_rational(g._mpf_))          # the guide's exact dyadic value
         # Phi' is about 10^-T near Phi^-1(p): moving x by eta moves Phi by 10^-T eta, which must clear the enclosures
-        eta = Fraction(1, 10 ** max(10, self.iv.dps - T - 15))
-        up, dn = x0 + eta, x0 - eta
-        if self.phi(up).a >= p.b and self.phi(dn).b <= p.a:
-            return dn, up
-        return None
+        return x0, Fraction(1, 10 ** max(10, self.iv.dps - T - 15))
 
 
 def _ge_gauss(P: _Phi, a, b, m: Fraction) -> bool:
     """Is ``b >= G_m(a) = Phi(Phi^-1(1 - a) - m)`` (``0 < a < 1``, ``b > 0``)?  Exact when ``m = 0`` or ``b = 1 - a``;
-    else by enclosures at rising precision (:class:`NotHere` when they cannot decide)."""
+    else by enclosures at rising precision (:class:`NotHere` when they cannot decide): with ``up >= Phi^-1(1 - a)``
+    verified, ``b >= Phi(up - m)`` proves it (``Phi`` increases); with ``dn <= Phi^-1(1 - a)``, ``b < Phi(dn - m)``
+    disproves it."""
     gap = sign(_add(b, _add(a, Fraction(-1))))          # b - (1 - a)
     if m == 0 or gap == 0:
         return gap >= 0                                  # G_0(a) = 1 - a; G_m(a) < 1 - a for m > 0
@@ -201,15 +228,16 @@ def _ge_gauss(P: _Phi, a, b, m: Fraction) -> bool:
         P.set(dps)
         pv = _iv(_add(ONE, _neg(a)), P.iv)
         bv = _iv(b, P.iv)
-        around = P.around_inverse(pv, T)
-        if around is None:
+        guess = P.around_inverse(pv, T)
+        if guess is None:
             continue
-        dn, up = around
-        if abs(up - m) > MAX_ABS_X:
+        x0, eta = guess
+        up, dn = x0 + eta, x0 - eta
+        if max(abs(up - m), abs(dn - m)) > MAX_ABS_X:
             raise TooLarge(f"Phi at |x| > {MAX_ABS_X}")
-        if bv.a >= P.phi(up - m).b:
+        if P.phi(up).a >= pv.b and bv.a >= P.phi(up - m).b:
             return True
-        if bv.b < P.phi(dn - m).a:
+        if P.phi(dn).b <= pv.a and bv.b < P.phi(dn - m).a:
             return False
     raise NotHere(f"f({_short(a)}) against G_{m}: the enclosures did not decide by {DPS[-1]} digits")
 
