@@ -106,7 +106,9 @@ def _cross(o, p, q) -> int:
 
 def _hull(points: list) -> list:
     """The lower convex hull, by increasing ``a`` (equal ``a``: the lowest kept; collinear points dropped)."""
-    pts = sorted(points, key=cmp_to_key(lambda u, v: _diff(u[0], v[0]) or _diff(u[1], v[1])))
+    def order(u: tuple, v: tuple) -> int:
+        return _diff(u[0], v[0]) or _diff(u[1], v[1])
+    pts = sorted(points, key=cmp_to_key(order))
     uniq: list = []
     for p in pts:
         if uniq and _diff(uniq[-1][0], p[0]) == 0:
