@@ -28,7 +28,7 @@ from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
 from ._b_util import Refuted, need, same
-from ._kernel import NotHere, TooLarge, _add, _div, _iv, _mul, _neg, sign, value
+from ._kernel import MAX_CELLS, NotHere, TooLarge, _add, _div, _iv, _mul, _neg, sign, value
 from .privacy import MECH
 from .profile import MAX_TIMES, _convolve, _diff, _pld, _precount, _relation, _rows
 from .renyi import RELATION
@@ -360,6 +360,8 @@ def _run(c: dict) -> int:
         raise TooLarge(f"{K} runs (this kernel convolves up to {MAX_TIMES})")
     metric = ev["relation"]["metric"]
     n_in = len(m["inputs"])
+    if n_in * len(m["outputs"]) > MAX_CELLS:
+        raise TooLarge(f"{n_in} x {len(m['outputs'])} cells > {MAX_CELLS:,}")
     npairs = n_in * (n_in - 1) // 2 if metric is not None and metric.get("all_pairs_at") is not None \
         else len(ev["relation"]["pairs"])
     if 2 * npairs * (len(m["outputs"]) + 2) > MAX_POINTS:

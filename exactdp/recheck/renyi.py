@@ -21,7 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._b_util import Refuted, need, same
-from ._kernel import MAX_BITS, TooLarge, _add, _div, _mul, _neg, need_pow, sign, value
+from ._kernel import MAX_BITS, MAX_CELLS, TooLarge, _add, _div, _mul, _neg, need_pow, sign, value
 from .privacy import MECH, METRIC
 from .profile import _relation, _rows
 
@@ -152,6 +152,8 @@ def _run(c: dict) -> int:
              f"in [2, {MAX_ORDER}]")
     metric = ev["relation"]["metric"]
     n_in = len(m["inputs"])
+    if n_in * len(m["outputs"]) > MAX_CELLS:
+        raise TooLarge(f"{n_in} x {len(m['outputs'])} cells > {MAX_CELLS:,}")
     npairs = n_in * (n_in - 1) // 2 if metric is not None and metric.get("all_pairs_at") is not None \
         else len(ev["relation"]["pairs"])
     if npairs > MAX_PAIRS:
