@@ -81,6 +81,8 @@ _CMD_EXITS = {
     "fdp": "0 the exact trade-off function was computed (with --mu: f >= G_mu holds), 1 with --mu: it does not, "
            "2 bad input, 3 undecided, 4 bug",
     "renyi": "0 the RDP curve was certified, 2 bad input, 3 undecided, 4 bug",
+    "opendp": "0 OpenDP's reported eps (rho) is at least the exact one, 1 it is below, 2 bad input (or OpenDP "
+              "missing: pip install 'exactdp[interop]'), 4 bug",
     "audit": "0 the claimed (eps, delta) holds for the plan, 1 it is violated (the exact excess is printed), "
              "2 bad input, 3 undecided, 4 bug",
 }
@@ -779,6 +781,46 @@ def _cmd_renyi(a):
     return code
 
 
+# ---- exactdp opendp: OpenDP's integer mechanisms against the exact finite mechanism they sample (issue 22) ----
+def _register_opendp_command(sub):
+    o = sub.add_parser("opendp", help="OpenDP's privacy map for its integer Laplace / Gaussian measurements against "
+                                      "the exact finite mechanism (needs pip install 'exactdp[interop]')")
+    o.add_argument("measurement", choices=("laplace", "gaussian"), help="make_laplace (eps) or make_gaussian (rho)")
+    o.add_argument("--scale", required=True, help="OpenDP's scale, exact (its nearest float is what OpenDP runs)")
+    o.add_argument("--d-in", type=int, default=1, help="the input distance (default 1)")
+    o.add_argument("--lo", type=int, default=0, help="laplace: the clamped input range's lower end (default 0)")
+    o.add_argument("--hi", type=int, default=10, help="laplace: the range's upper end (default 10)")
+    o.add_argument("--window", type=int, default=8, help="gaussian: outputs within this distance (default 8)")
+    o.add_argument("--orders", default="2,3,4", help="gaussian: integer Renyi orders (default 2,3,4)")
+    o.add_argument("--format", choices=("text", "json"), default="text")
+    o.set_defaults(fn=_cmd_opendp)
+
+
+def _cmd_opendp(a):
+    """OpenDP's reported eps (laplace) or rho (gaussian) next to the exact value; exit 0 consistent, 1 not."""
+    from .theory.accountants import check_opendp_gaussian, check_opendp_laplace
+
+    if a.measurement == "laplace":
+        r = check_opendp_laplace(a.scale, a.d_in, lo=a.lo, hi=a.hi)
+    else:
+        try:
+            orders = tuple(int(x) for x in a.orders.split(","))
+        except ValueError:
+            raise _usage(f"--orders: expected integers separated by commas, got {a.orders!r}") from None
+        r = check_opendp_gaussian(a.scale, a.d_in, window=a.window, orders=orders)
+    out = r.to_json()
+    code = 0 if r.holds else 1
+    if a.format == "json":
+        print(json.dumps(out, indent=2))
+        return code
+    print(f"OpenDP {out['measurement']}, scale {out['scale']}, d_in = {out['d_in']}: reported {out['reported']} "
+          f"(exactly {_short(out['reported_exact'])})")
+    exact = out["exact"] if isinstance(out["exact"], str) else "; ".join(f"alpha = {k}: {v}" for k, v in out["exact"])
+    print(f"exact: {_short(exact, 400)}")
+    print(f"checked: {out['compared']}: {'holds' if r.holds else 'FAILS'}")
+    return code
+
+
 def _usage(msg):
     return _UsageError(msg)
 
@@ -823,6 +865,7 @@ def build_parser():
     _register_batch_command(sub)
     _register_fdp_audit_commands(sub)
     _register_renyi_command(sub)
+    _register_opendp_command(sub)
     return p
 
 

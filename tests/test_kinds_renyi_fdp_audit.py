@@ -343,3 +343,19 @@ def test_cli_audit_json_rechecked(files, capsys):
                  "--format", "json"])
     cert = json.loads(capsys.readouterr().out)
     assert code == 1 and cert["verdict"] == "fails" and recheck(cert).status == "confirmed"
+
+
+def test_cli_opendp(capsys):
+    pytest.importorskip("opendp")
+    # discrete Laplace at scale 2: OpenDP reports eps = d_in/scale = 1/2, the exact eps of the clamped mechanism
+    # is 1/2 (the ratio of neighbouring rows is at most e^(1/2), attained inside the range)
+    code = main(["opendp", "laplace", "--scale", "2", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["exact"] == "1/2" and out["reported_exact"] == "1/2" and out["holds"] is True
+    code = main(["opendp", "gaussian", "--scale", "1", "--window", "3", "--orders", "2"])
+    assert code == 0 and "holds" in capsys.readouterr().out
+    for bad in (["laplace", "--scale", "-1"], ["gaussian", "--scale", "1", "--orders", "x"],
+                ["laplace", "--scale", "2", "--d-in", "0"]):
+        code = main(["opendp", *bad])
+        err = capsys.readouterr()
+        assert code == 2 and err.out == "" and len(err.err.splitlines()) == 1, bad
