@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from exactdp import Mechanism, geometric, path
 from exactdp.cli import main
-from exactdp.mechanisms import randomized_response
+from exactdp.mechanisms import discrete_gaussian, randomized_response
 from exactdp.metrics import discrete
 from exactdp.recheck import KINDS, recheck
 from exactdp.theory.audit import certify_audit
@@ -46,6 +46,7 @@ def reclaim(c: dict) -> dict:
     lambda: certify_renyi(K, [("0", "1")], [2, 3, 5], delta="1/1000"),
     lambda: certify_renyi(geometric(2, "exp(-1/2)"), path(3), [2, 3], delta="1/100"),
     lambda: certify_renyi(randomized_response(3, p="0"), discrete(3), [2], delta="1/2"),    # rho = inf
+    lambda: certify_renyi(discrete_gaussian(4, sigma2="2"), path(5), [2, 3], delta="1/1000"),  # transcendental
     lambda: certify_fdp(K, [("0", "1")]),
     lambda: certify_fdp(K, [("0", "1")], times=3, mu="2"),
     lambda: certify_fdp(geometric(2, "exp(-1/2)"), path(3)),
