@@ -16,7 +16,8 @@ of the sums.  [Mir17] Prop. 3 converts: ``(alpha, rho)``-RDP implies
 ``(rho + log(1/delta)/(alpha - 1), delta)``-DP, i.e. the exact
 ``eps = log(S/delta)/(alpha - 1)`` (:func:`rdp_to_dp`).
 
-No certificate kind is built here (a later step adds kind ``renyi``).
+:func:`certify_renyi` writes the curve as a certificate (kind ``renyi``,
+:mod:`exactdp.certificate.renyi`), re-checked by :mod:`exactdp.recheck.renyi`.
 
 >>> from exactdp.mechanisms import generalized_rr
 >>> from exactdp.metrics import discrete
