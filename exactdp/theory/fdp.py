@@ -171,8 +171,9 @@ class GDPBracket:
     """The smallest Gaussian-DP ``mu`` with ``f >= G_mu``: ``lo <= mu* <= hi`` (rationals; ``hi = None``: no finite mu).
 
     ``exact`` says ``lo = hi = mu*`` (only ``mu* = 0``, i.e. ``f(a) = 1 - a``);
-    ``vertex`` is the vertex ``(a_i, f(a_i))`` attaining the maximum, with the
-    reason when no finite ``mu`` exists.
+    ``vertex`` is the vertex ``(a_i, f(a_i))`` whose ``mu_i`` has the largest
+    certified lower end (the witness of ``lo``), or the one showing that no
+    finite ``mu`` exists (with the reason).
     """
 
     lo: fmpq
