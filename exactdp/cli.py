@@ -79,6 +79,9 @@ _CMD_EXITS = {
     "mechanism": "0 the mechanism was built (or listed), 2 bad input, 3 undecided, 4 bug",
     "fdp": "0 the exact trade-off function was computed (with --mu: f >= G_mu holds), 1 with --mu: it does not, "
            "2 bad input, 3 undecided, 4 bug",
+    "renyi": "0 the RDP curve was certified, 2 bad input, 3 undecided, 4 bug",
+    "opendp": "0 OpenDP's reported eps (rho) is at least the exact one, 1 it is below, 2 bad input (or OpenDP "
+              "missing: pip install 'exactdp[interop]'), 4 bug",
     "audit": "0 the claimed (eps, delta) holds for the plan, 1 it is violated (the exact excess is printed), "
              "2 bad input, 3 undecided, 4 bug",
 }
@@ -709,78 +712,43 @@ def _short(text: str, limit: int = 160) -> str:
 
 
 def _cmd_fdp(a):
-    """The exact trade-off function of MECH.json (composed --times K), and the certified Gaussian-DP mu."""
-    from .exact.decide import exact_str
+    """The exact trade-off function of MECH.json (composed --times K) and the Gaussian-DP mu bracket, as a
+    certificate (kind fdp); with --mu the verdict is whether f >= G_mu."""
     from .io import load_mechanism, load_metric
     from .theory.composition import MAX_K
-    from .theory.fdp import fdp_curve, gaussian_mu, gdp_holds
+    from .theory.fdp import certify_fdp
 
     if a.times < 1 or a.times > MAX_K:
         raise _usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
     mech = load_mechanism(a.mechanism)
     if mech.regime == "symbolic":
         raise _usage("fdp: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
-    f = fdp_curve(mech, _neighbours_arg(a, load_metric(a.metric)), a.times)
-    mu = gaussian_mu(f, a.mu_width)
-    out = {"relation": f.relation, "times": a.times, **f.to_json(), "gaussian_mu": mu.to_json()}
-    code = 0
-    if a.mu is not None:
-        ok = gdp_holds(f, a.mu)
-        out["gdp_check"] = {"mu": a.mu, "holds": ok}
-        code = 0 if ok else 1
-    if a.format == "json":
-        print(json.dumps(out, indent=2))
-        return code
-    print(f"relation: {f.relation}")
-    print(f"trade-off function f (lower convex hull over ordered pairs, {len(f.points)} vertices; linear between):")
-    for (x, y), pr in zip(f.points, f.pairs, strict=True):
-        print(f"  f({_short(exact_str(x))}) = {_short(exact_str(y))}" + (f"   (pair {pr[0]} -> {pr[1]})" if pr else ""))
-    if mu.hi is None:
-        print(f"Gaussian DP: no finite mu ({mu.reason})")
-    elif mu.exact:
-        print(f"Gaussian DP: smallest mu = {mu.lo} exactly")
-    else:
-        lo, hi = mu.enclosure(6)
-        print(f"Gaussian DP: smallest mu with f >= G_mu in [{mu.lo}, {mu.hi}] (about [{lo}, {hi}]), certified")
-    if a.mu is not None:
-        print(f"f >= G_{a.mu}: {'holds' if code == 0 else 'fails'}")
-    return code
+    cert = certify_fdp(mech, _neighbours_arg(a, load_metric(a.metric)), a.times, width=a.mu_width, mu=a.mu)
+    return _emit(cert, a.format)
 
 
 def _cmd_audit(a):
-    """Is the plan (eps, delta)-DP?  Exact delta(eps) of the composition, verdict and exact slack."""
-    from .exact.decide import decimal_enclosure, exact_str
+    """Is the plan (eps, delta)-DP?  The exact delta(eps) of the composition, the verdict and the exact slack, as a
+    certificate (kind audit); --dp-accounting adds dp_accounting's answers (text format)."""
     from .io import load_metric, load_plan
-    from .theory.audit import audit
+    from .theory.audit import certify_audit
 
+    if a.dp_accounting and a.format != "text":
+        raise _usage("--dp-accounting prints its comparison in the text format; --format "
+                     f"{a.format} writes the certificate alone")
     plan = load_plan(a.plan)
     nb = _neighbours_arg(a, load_metric(a.metric))
-    r = audit(plan, nb, eps=a.eps, delta=a.delta)
-    code = 0 if r.holds else 1
+    cert = certify_audit(plan, nb, eps=a.eps, delta=a.delta)
     cmp = None
     if a.dp_accounting:
         from .theory.accountants import compare_plan_dp_accounting
 
         cmp = compare_plan_dp_accounting(plan, nb, eps=a.eps).to_json()
-    if a.format == "json":
-        print(json.dumps({**r.to_json(), **({"dp_accounting": cmp} if cmp else {})}, indent=2))
-        return code
-    steps = " + ".join(f"{n} x {k}" for n, k in r.plan)
-    print(f"plan: {steps}")
-    print(f"claim: ({r.eps}, {exact_str(r.delta)})-DP")
-    print(f"exact delta at eps = {r.eps}: {_short(exact_str(r.delta_exact))}  (about "
-          f"{decimal_enclosure(r.delta_exact, 12)[1]})"
-          + (f", pair {r.pair[0]} -> {r.pair[1]}" if r.pair else ""))
-    if r.holds:
-        print(f"verdict: holds, slack {_short(exact_str(r.slack))}")
-    else:
-        print(f"verdict: violated, excess {_short(exact_str(-r.slack))}  (about {decimal_enclosure(-r.slack, 6)[1]})")
-    print(f"exact smallest eps at delta = {exact_str(r.delta)}: {_short(r.eps_exact)}  (in [{r.eps_exact_approx[0]}, "
-          f"{r.eps_exact_approx[1]}])")
+    code = _emit(cert, a.format)
     if cmp:
         print(f"dp_accounting at eps = {cmp['eps_query']} (the float's exact value): pessimistic {cmp['pessimistic']}, "
-              f"optimistic {cmp['optimistic']}; exact {cmp['delta_exact_approx']}; pessimistic below exact: "
-              f"{'yes' if cmp['pessimistic_below_exact'] else 'no'}")
+              f"optimistic {cmp['optimistic']}; exact {_short(cmp['delta_exact'])} (about {cmp['delta_exact_approx']});"
+              f" pessimistic below exact: {'yes' if cmp['pessimistic_below_exact'] else 'no'}")
     return code
 
 
@@ -792,7 +760,7 @@ def _register_fdp_audit_commands(sub):
     f.add_argument("--times", type=int, default=1, help="the K-fold composition (exact privacy-loss distribution)")
     f.add_argument("--mu-width", default="1/1000", help="width of the certified mu bracket (default 1/1000)")
     f.add_argument("--mu", help="decide f >= G_MU for this rational mu (exit 0 holds, 1 fails)")
-    f.add_argument("--format", choices=("text", "json"), default="text")
+    f.add_argument("--format", choices=FORMATS, default="text")
     f.set_defaults(fn=_cmd_fdp)
 
     u = sub.add_parser("audit", help="check an accountant's (eps, delta) for a composition plan, exactly")
@@ -801,11 +769,98 @@ def _register_fdp_audit_commands(sub):
     u.add_argument("--metric", required=True, help="metric file on the inputs; neighbours at distance 1")
     u.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
     u.add_argument("--eps", required=True, help="the claimed eps, exact (1, 1/2, log(2))")
-    u.add_argument("--delta", required=True, help="the claimed delta, exact (1/100000, or 1e-5 read as an exact decimal)")
+    u.add_argument("--delta", required=True,
+                   help="the claimed delta, exact (1/100000, or 1e-5 read as an exact decimal)")
     u.add_argument("--dp-accounting", action="store_true", help="also dp_accounting's pessimistic and optimistic "
-                   "delta at the same (float) eps, compared exactly (needs pip install 'exactdp[interop]')")
-    u.add_argument("--format", choices=("text", "json"), default="text")
+                   "delta at the same (float) eps, compared exactly (text format; needs pip install "
+                   "'exactdp[interop]')")
+    u.add_argument("--format", choices=FORMATS, default="text")
     u.set_defaults(fn=_cmd_audit)
+
+
+# ---- exactdp renyi: the exact RDP curve as a certificate (issue 22) ----
+def _register_renyi_command(sub):
+    r = sub.add_parser("renyi", help="the exact Renyi-DP curve at integer orders (Mir17), as a certificate")
+    r.add_argument("mechanism", help="mechanism file (entries at a fixed level)")
+    r.add_argument("--metric", required=True, help="metric file; neighbours are its pairs at distance 1")
+    r.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
+    r.add_argument("--orders", default="2,3,4,8", help="integer orders alpha >= 2, comma-separated (default 2,3,4,8)")
+    r.add_argument("--delta", help="also Mironov's (eps, delta) conversion at this delta in (0, 1), next to the exact "
+                                   "smallest eps of the privacy profile (text format)")
+    r.add_argument("--format", choices=FORMATS, default="text")
+    r.set_defaults(fn=_cmd_renyi)
+
+
+def _cmd_renyi(a):
+    """The RDP curve of MECH.json at --orders (kind renyi); with --delta the conversion and the exact eps."""
+    from .io import load_mechanism, load_metric
+    from .theory.renyi import MAX_ORDER, certify_renyi, rdp_to_dp, renyi_curve
+
+    try:
+        orders = [int(x) for x in a.orders.split(",")]
+    except ValueError:
+        raise _usage(f"--orders: expected integers separated by commas, got {a.orders!r}") from None
+    if not orders or any(o < 2 or o > MAX_ORDER for o in orders) or len(set(orders)) != len(orders):
+        raise _usage(f"--orders: expected distinct integers in [2, {MAX_ORDER}], got {a.orders!r}")
+    mech = load_mechanism(a.mechanism)
+    if mech.regime == "symbolic":
+        raise _usage("renyi: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
+    nb = _neighbours_arg(a, load_metric(a.metric))
+    cert = certify_renyi(mech, nb, orders, delta=a.delta)
+    code = _emit(cert, a.format)
+    if a.delta is not None and a.format == "text":
+        from .exact.decide import arb_of, decimal_enclosure
+        from .theory.profile import privacy_profile
+
+        conv = rdp_to_dp(renyi_curve(mech, nb, orders), a.delta)
+        pr = privacy_profile(mech, nb)
+        t = pr.epsilon_t(conv.delta)
+        exact = ("inf", "inf") if t is None else decimal_enclosure(lambda: arb_of(t).log(), 8)
+        print(f"Mironov's conversion at delta = {conv.delta} (order {conv.order}): eps = {_short(str(conv.epsilon))}"
+              f" (about {conv.epsilon.enclosure(8)[1]})")
+        print(f"exact smallest eps at delta = {conv.delta} (the privacy profile): {_short(pr.epsilon(conv.delta))} "
+              f"(about {exact[1]})")
+    return code
+
+
+# ---- exactdp opendp: OpenDP's integer mechanisms against the exact finite mechanism they sample (issue 22) ----
+def _register_opendp_command(sub):
+    o = sub.add_parser("opendp", help="OpenDP's privacy map for its integer Laplace / Gaussian measurements against "
+                                      "the exact finite mechanism (needs pip install 'exactdp[interop]')")
+    o.add_argument("measurement", choices=("laplace", "gaussian"), help="make_laplace (eps) or make_gaussian (rho)")
+    o.add_argument("--scale", required=True, help="OpenDP's scale, exact (its nearest float is what OpenDP runs)")
+    o.add_argument("--d-in", type=int, default=1, help="the input distance (default 1)")
+    o.add_argument("--lo", type=int, default=0, help="laplace: the clamped input range's lower end (default 0)")
+    o.add_argument("--hi", type=int, default=10, help="laplace: the range's upper end (default 10)")
+    o.add_argument("--window", type=int, default=8, help="gaussian: outputs within this distance (default 8)")
+    o.add_argument("--orders", default="2,3,4", help="gaussian: integer Renyi orders (default 2,3,4)")
+    o.add_argument("--format", choices=("text", "json"), default="text")
+    o.set_defaults(fn=_cmd_opendp)
+
+
+def _cmd_opendp(a):
+    """OpenDP's reported eps (laplace) or rho (gaussian) next to the exact value; exit 0 consistent, 1 not."""
+    from .theory.accountants import check_opendp_gaussian, check_opendp_laplace
+
+    if a.measurement == "laplace":
+        r = check_opendp_laplace(a.scale, a.d_in, lo=a.lo, hi=a.hi)
+    else:
+        try:
+            orders = tuple(int(x) for x in a.orders.split(","))
+        except ValueError:
+            raise _usage(f"--orders: expected integers separated by commas, got {a.orders!r}") from None
+        r = check_opendp_gaussian(a.scale, a.d_in, window=a.window, orders=orders)
+    out = r.to_json()
+    code = 0 if r.holds else 1
+    if a.format == "json":
+        print(json.dumps(out, indent=2))
+        return code
+    print(f"OpenDP {out['measurement']}, scale {out['scale']}, d_in = {out['d_in']}: reported {out['reported']} "
+          f"(exactly {_short(out['reported_exact'])})")
+    exact = out["exact"] if isinstance(out["exact"], str) else "; ".join(f"alpha = {k}: {v}" for k, v in out["exact"])
+    print(f"exact: {_short(exact, 400)}")
+    print(f"checked: {out['compared']}: {'holds' if r.holds else 'FAILS'}")
+    return code
 
 
 def _usage(msg):
@@ -852,6 +907,8 @@ def build_parser():
     _register_batch_command(sub)
     _register_fdp_audit_commands(sub)
     _register_explain_command(sub)
+    _register_renyi_command(sub)
+    _register_opendp_command(sub)
     return p
 
 

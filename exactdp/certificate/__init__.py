@@ -39,6 +39,7 @@ from . import ecp14 as _ecp14, optimality as _optimality, privacy as _privacy, r
 from . import approx as _approx, extension as _extension, kl10 as _kl10, lp as _lp  # noqa: F401
 from . import decomposition as _decomposition, utility_cmp as _utility_cmp  # noqa: F401
 from . import profile as _profile  # noqa: F401
+from . import audit as _audit, fdp as _fdp, renyi as _renyi  # noqa: F401
 
 __all__ = [
            "SCHEMA",

@@ -40,7 +40,7 @@ from .profile import Profile, envelope, pair_function
 if TYPE_CHECKING:
     pass
 
-__all__ = ["MAX_PLAN", "AuditResult", "audit", "plan_pair_plds", "plan_profile"]
+__all__ = ["MAX_PLAN", "AuditResult", "audit", "certify_audit", "plan_pair_plds", "plan_profile"]
 
 #: most entries in a plan
 MAX_PLAN = 1_000
@@ -268,3 +268,61 @@ def audit(plan: Sequence[tuple], neighbours: Any, *, eps: Any, delta: Any) -> Au
     return AuditResult(lvl.eps_str() if not lvl.is_zero() else "0", dl, d, slack, sign(slack) >= 0,
                        pr.binding_pair(level=lvl), pr.epsilon(dl),
                        tuple((getattr(m, "name", "mechanism"), k) for m, k in plan), approx)
+
+
+def certify_audit(plan: Sequence[tuple], neighbours: Any, *, eps: Any, delta: Any, accountant: str = "") -> Any:
+    """The audit of a claimed ``(eps, delta)`` for a plan as a certificate (kind ``audit``).
+
+    A thin layer over :func:`audit` and
+    :func:`~exactdp.theory.profile_cert.certify_composition` (whose evidence -- the mechanisms, how often each
+    runs, the relation, each factor's PLD per ordered pair, the pieces of the exact profile -- it carries), with
+    the claim, the exact ``delta(eps)``, the exact slack, the pair attaining it and the smallest ``e^eps`` at the
+    claimed ``delta``.  :mod:`exactdp.recheck.audit` redoes the convolution with fractions.
+
+    Parameters
+    ----------
+    plan : list of (Mechanism, int)
+        Mechanisms on the same inputs and how many times each runs.
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+    eps, delta : exact numbers
+        The claim (``eps >= 0``, ``delta`` in ``[0, 1]``).
+    accountant : str, optional
+        Who made the claim (a hint shown in the proof, e.g. ``"dp_accounting"``).
+
+    Returns
+    -------
+    Certificate
+        Kind ``audit``: holds iff ``delta(eps) <= delta``.
+
+    Raises
+    ------
+    InvalidInput
+        A bad plan, eps or delta.
+    UnsupportedRegime
+        ``e^eps`` outside every exact regime.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> c = certify_audit([(randomized_response(2, p="1/4"), 2)], [("0", "1")], eps="log(3)", delta="1/3")
+    >>> c.holds, c.evidence.delta_exact, c.evidence.slack, c.recheck().status
+    (False, '3/8', '-1/24', 'confirmed')
+
+    References
+    ----------
+    HLM15 Def. 1; Sommer, Meiser, Mohammadi (PoPETs 2019), Thm. 1.
+    """
+    from ..certificate import Certificate
+    from ..certificate.audit import AuditEvidence, audit_claim
+    from .profile_cert import certify_composition
+
+    r = audit(plan, neighbours, eps=eps, delta=delta)
+    c = certify_composition(list(plan), neighbours, eps=eps, delta=delta)
+    ev, q = c.evidence, c.evidence.query
+    if c.reason is not None or q.level is None or q.t_for_delta is None:  # pragma: no cover - audit() raised first
+        raise InvalidInput(f"audit: {c.reason}")
+    x, xp = (str(r.pair[0]), str(r.pair[1])) if r.pair else ("", "")
+    aev = AuditEvidence(factors=ev.factors, relation=ev.relation, plds=ev.plds, pieces=ev.pieces, level=q.level,
+                        delta=exact_str(r.delta), delta_exact=exact_str(r.delta_exact), slack=exact_str(r.slack),
+                        x=x, x_prime=xp, t_for_delta=q.t_for_delta, accountant=str(accountant))
+    return Certificate("audit", r.holds, c.method, audit_claim(aev), aev)

@@ -89,6 +89,7 @@ __all__ = [
     "MAX_PREC",
     "GDPBracket",
     "TradeOff",
+    "certify_fdp",
     "fdp_curve",
     "gaussian_mu",
     "gdp_holds",
@@ -180,7 +181,8 @@ class TradeOff:
         """
         g = self.inverse().points
         f = lower_hull(list(self.points))
-        return len(f) == len(g) and all(sign(u[0] - v[0]) == 0 and sign(u[1] - v[1]) == 0 for u, v in zip(f, g, strict=True))
+        return len(f) == len(g) and all(sign(u[0] - v[0]) == 0 and sign(u[1] - v[1]) == 0
+                                        for u, v in zip(f, g, strict=True))
 
     def to_json(self) -> dict:
         """Return the exact text of every vertex (and the pair through it, and the relation, when known).
@@ -208,8 +210,9 @@ class GDPBracket:
     """The smallest Gaussian-DP ``mu`` with ``f >= G_mu``: ``lo <= mu* <= hi`` (rationals; ``hi = None``: no finite mu).
 
     ``exact`` says ``lo = hi = mu*`` (only ``mu* = 0``, i.e. ``f(a) = 1 - a``);
-    ``vertex`` is the vertex ``(a_i, f(a_i))`` attaining the maximum, with the
-    reason when no finite ``mu`` exists.
+    ``vertex`` is the vertex ``(a_i, f(a_i))`` whose ``mu_i`` has the largest
+    certified lower end (the witness of ``lo``), or the one showing that no
+    finite ``mu`` exists (with the reason).
 
     Parameters
     ----------
@@ -220,7 +223,7 @@ class GDPBracket:
     exact : bool
         ``lo = hi = mu*``.
     vertex : tuple or None
-        The vertex attaining the maximum.
+        The witness of ``lo`` (or of no finite ``mu``).
     reason : str, optional
         Why no finite ``mu`` exists.
 
@@ -573,8 +576,8 @@ def gaussian_mu(f: TradeOff, width: Any = "1/1000") -> GDPBracket:
         if not all(b.is_finite() for b, _ in balls):
             prec *= 2
             continue
-        lo_end = max(_ends(b)[0] for b, _ in balls)
-        hi_end, vert = max(((_ends(b)[1], v) for b, v in balls), key=lambda t: t[0])
+        lo_end, vert = max(((_ends(b)[0], v) for b, v in balls), key=lambda t: t[0])   # the lower end's witness
+        hi_end = max(_ends(b)[1] for b, _ in balls)
         m = 1
         while fmpq(1, 2 ** m) > w / 4:
             m += 1
@@ -651,3 +654,67 @@ def gdp_holds(f: TradeOff, mu: Any) -> bool:
             return True
         prec *= 2
     raise Undecided(f"gdp_holds: mu = {m} equals some mu_i to {MAX_PREC} bits")
+
+
+def certify_fdp(mech: Mechanism, neighbours: Any, times: int = 1, *, width: Any = "1/1000",
+                mu: Any = None) -> Any:
+    """The tightest trade-off function and the Gaussian-DP ``mu`` bracket as a certificate (kind ``fdp``).
+
+    A thin layer over :func:`fdp_curve`, :func:`gaussian_mu` and (with ``mu``) :func:`gdp_holds`; the evidence
+    (:mod:`exactdp.certificate.fdp`) carries the mechanism, the relation, ``times``, the vertices with a pair
+    through each, and the bracket.  :mod:`exactdp.recheck.fdp` re-derives every vertex and re-decides the bracket
+    ends with its own interval enclosures of ``Phi``.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Exact entries at a fixed level.
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+    times : int, default 1
+        The ``k``-fold composition.
+    width : exact rational, default 1/1000
+        The largest width of the ``mu`` bracket.
+    mu : exact rational, optional
+        Decide ``f >= G_mu`` (the verdict); without it the verdict is holds (a statement of computed values).
+
+    Returns
+    -------
+    Certificate
+        Kind ``fdp``, method ``TRANSCENDENCE_BALLS`` (``Phi`` is transcendental).
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`fdp_curve` and :func:`gaussian_mu`.
+    Undecided
+        A bracket end or ``mu`` not separated by ``MAX_PREC`` bits.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> c = certify_fdp(randomized_response(2, p="1/4"), [("0", "1")], mu="27/20")
+    >>> [(v.a, v.b) for v in c.evidence.vertices], c.holds, c.recheck().status
+    ([('0', '1'), ('1/4', '1/4'), ('1', '0')], True, 'confirmed')
+
+    References
+    ----------
+    DRS22 Sec. 2.1-2.2, Def. 2.3, Prop. 2.4.
+    """
+    from ..certificate import Certificate, Method
+    from ..certificate.common import mechanism_data
+    from ..certificate.fdp import FdpEvidence, MuBracket, TradeOffVertex, fdp_claim
+    from .profile_cert import _relation
+
+    f = fdp_curve(mech, neighbours, times)
+    b = gaussian_mu(f, width)
+    holds = True if mu is None else gdp_holds(f, mu)
+    mech = mech.validate()
+    _, rel = _relation(mech, neighbours)
+    verts = [TradeOffVertex(a=exact_str(a), b=exact_str(v), x=str(p[0]) if p else "", x_prime=str(p[1]) if p else "")
+             for (a, v), p in zip(f.points, f.pairs, strict=True)]
+    mb = MuBracket(lo=str(b.lo), hi=None if b.hi is None else str(b.hi), exact=b.exact,
+                   a=None if b.vertex is None else exact_str(b.vertex[0]),
+                   b=None if b.vertex is None else exact_str(b.vertex[1]))
+    ev = FdpEvidence(mechanism=mechanism_data(mech), relation=rel, times=times, vertices=verts, mu=mb,
+                     mu_query=None if mu is None else str(to_rational(mu, what="mu")))
+    return Certificate("fdp", holds, Method.TRANSCENDENCE_BALLS, fdp_claim(ev), ev)

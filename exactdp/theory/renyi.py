@@ -16,7 +16,8 @@ of the sums.  [Mir17] Prop. 3 converts: ``(alpha, rho)``-RDP implies
 ``(rho + log(1/delta)/(alpha - 1), delta)``-DP, i.e. the exact
 ``eps = log(S/delta)/(alpha - 1)`` (:func:`rdp_to_dp`).
 
-No certificate kind is built here (a later step adds kind ``renyi``).
+:func:`certify_renyi` writes the curve as a certificate (kind ``renyi``,
+:mod:`exactdp.certificate.renyi`), re-checked by :mod:`exactdp.recheck.renyi`.
 
 >>> from exactdp.mechanisms import generalized_rr
 >>> from exactdp.metrics import discrete
@@ -399,3 +400,66 @@ def rdp_to_dp(curve: list, delta: Any) -> RDPConversion:
             best = p
     s = best.value.arg
     return RDPConversion(d, LogValue(None if s is None else s / d, best.order - 1), best.order)
+
+
+def certify_renyi(mech: Mechanism, neighbours: Any, orders: Iterable[int], delta: Any = None) -> Any:
+    """The exact RDP curve of ``mech`` at integer orders as a certificate (kind ``renyi``, [Mir17] Defs. 3-4).
+
+    A thin layer over :func:`renyi_curve` (and :func:`rdp_to_dp` when ``delta`` is given): the evidence
+    (:mod:`exactdp.certificate.renyi`) carries the mechanism, the relation, per order the exact sum ``S``
+    and the pair attaining it; :mod:`exactdp.recheck.renyi` re-derives every sum for every ordered pair.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Exact entries at a fixed level.
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+        A metric gives its pairs at distance 1.
+    orders : iterable of int
+        Integer orders ``2 <= alpha <= MAX_ORDER``.
+    delta : exact rational, optional
+        ``0 < delta < 1``: the certificate also states [Mir17] Prop. 3's ``eps`` at ``delta``.
+
+    Returns
+    -------
+    Certificate
+        Kind ``renyi``, verdict holds (a statement of computed values); method ``RATIONAL`` for rational
+        entries, else ``TRANSCENDENCE_BALLS``.
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`renyi_curve` and :func:`rdp_to_dp`.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import generalized_rr
+    >>> from exactdp.metrics import discrete
+    >>> c = certify_renyi(generalized_rr(3, eps="log(2)"), discrete(3), [2, 3], delta="1/100")
+    >>> [(o.order, o.sum, o.value) for o in c.evidence.orders]
+    [(2, '11/8', 'log(11/8)'), (3, '37/16', 'log(37/16)/2')]
+    >>> c.evidence.conversion.epsilon, c.recheck().status
+    ('log(925/4)/2', 'confirmed')
+
+    References
+    ----------
+    [Mir17] Definitions 3-4, Proposition 3.
+    """
+    from ..certificate import Certificate, Method
+    from ..certificate.common import mechanism_data
+    from ..certificate.renyi import RDPConversionData, RenyiEvidence, RenyiOrder, renyi_claim
+    from .profile_cert import _relation
+
+    orders = [_order(a) for a in orders]
+    curve = renyi_curve(mech, neighbours, orders)
+    mech = mech.validate()
+    _, rel = _relation(mech, neighbours)
+    pts = [RenyiOrder(order=p.order, sum="inf" if p.value.infinite else exact_str(p.value.arg), value=str(p.value),
+                      x=str(p.pair[0]), x_prime=str(p.pair[1])) for p in curve]
+    conv = None
+    if delta is not None:
+        c = rdp_to_dp(curve, delta)
+        conv = RDPConversionData(delta=str(c.delta), order=c.order, epsilon=str(c.epsilon))
+    ev = RenyiEvidence(mechanism=mechanism_data(mech), relation=rel, orders=pts, conversion=conv)
+    method = Method.RATIONAL if mech.regime == "rational" else Method.TRANSCENDENCE_BALLS
+    return Certificate("renyi", True, method, renyi_claim(ev), ev)

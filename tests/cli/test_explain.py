@@ -27,9 +27,12 @@ from exactdp.recheck import KINDS
 from exactdp.theory.extension_cert import certify_extension
 from exactdp.theory.extension_lp import best_extension_bracket
 from exactdp.theory.leakage import leakage
+from exactdp.theory.audit import certify_audit
+from exactdp.theory.fdp import certify_fdp
 from exactdp.theory.optimality import certify_universal_optimality
 from exactdp.theory.profile_cert import certify_composition, certify_profile
 from exactdp.theory.regular import regular_prior, tight_constraints
+from exactdp.theory.renyi import certify_renyi
 from exactdp.theory.theorem4 import tight_remap
 from exactdp.theory.threshold import threshold
 from exactdp.theory.tradeoff import certify_tradeoff
@@ -73,6 +76,9 @@ GENUINE = {
     "profile": lambda: certify_profile(RR, discrete(3), eps="log(2)", delta="1/10"),
     "composition": lambda: certify_composition([(randomized_response(2, p="1/4"), 1),
                                                 (randomized_response(2, p="1/3"), 1)], [("0", "1")], eps="0"),
+    "renyi": lambda: certify_renyi(geometric(2, "1/3"), path(3), [2, 3], delta="1/100"),
+    "fdp": lambda: certify_fdp(geometric(2, "1/3"), path(3), mu="3/2"),
+    "audit": lambda: certify_audit([(geometric(2, "1/3"), 2)], path(3), eps="log(2)", delta="1/10"),
 }
 
 _CACHE: dict = {}

@@ -33,17 +33,18 @@ def files(tmp_path):
 def test_text(files, capsys):
     code, out, err = run(["fdp", files["rr"], "--metric", files["metric"]], capsys)
     assert code == 0 and err == ""
-    assert "f(0) = 1" in out and "f(1/4) = 1/4" in out and "f(1) = 0" in out
-    assert "certified" in out
+    assert "has vertices (0, 1), (1/4, 1/4), (1, 0)" in out and "mu* in [" in out
 
 
 def test_json_two_fold(files, capsys):
     # P^2 = (9, 3, 3, 1)/16 against Q^2 = (1, 3, 3, 9)/16: vertices (1/16, 7/16), (7/16, 1/16)
     code, out, err = run(["fdp", files["rr"], "--metric", files["metric"], "--times", "2", "--format", "json"], capsys)
     obj = json.loads(out)
-    assert code == 0 and err == ""
-    assert obj["points"] == [["0", "1"], ["1/16", "7/16"], ["7/16", "1/16"], ["1", "0"]] and obj["times"] == 2
-    lo, hi = Fr(obj["gaussian_mu"]["mu_lo"]), Fr(obj["gaussian_mu"]["mu_hi"])
+    assert code == 0 and err == "" and obj["kind"] == "fdp" and obj["verdict"] == "holds"
+    ev = obj["evidence"]
+    assert [[v["a"], v["b"]] for v in ev["vertices"]] == [["0", "1"], ["1/16", "7/16"], ["7/16", "1/16"], ["1", "0"]]
+    assert ev["times"] == 2
+    lo, hi = Fr(ev["mu"]["lo"]), Fr(ev["mu"]["hi"])
     assert 0 < hi - lo <= Fr(1, 1000)
 
 
@@ -51,7 +52,15 @@ def test_json_two_fold(files, capsys):
 def test_mu_check(files, capsys, mu, code):
     # one vertex (1/4, 1/4): mu* = 2 Phi^-1(3/4) = 1.3489795...
     c, out, err = run(["fdp", files["rr"], "--metric", files["metric"], "--mu", mu, "--format", "json"], capsys)
-    assert c == code and json.loads(out)["gdp_check"]["holds"] is (code == 0) and err == ""
+    obj = json.loads(out)
+    assert c == code and obj["verdict"] == ("holds" if code == 0 else "fails") and err == ""
+    assert obj["evidence"]["mu_query"] == mu
+
+
+@pytest.mark.parametrize("fmt,marker", [("markdown", "**Claim.**"), ("latex", "\\begin")])
+def test_other_formats(files, capsys, fmt, marker):
+    code, out, err = run(["fdp", files["rr"], "--metric", files["metric"], "--format", fmt], capsys)
+    assert code == 0 and err == "" and marker in out
 
 
 @pytest.mark.parametrize("extra,match", [

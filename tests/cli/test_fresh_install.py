@@ -81,7 +81,9 @@ def _json_cases(d):
                     "--format", "json"], 0, "evidence"),
         "tradeoff": (["tradeoff", "--metric", f"{E}/discrete3.json", "--gamma", "1", "--delta", "1/5", "--format",
                       "json"], 0, "evidence"),
-        "fdp": (["fdp", f"{E}/rr3.json", "--metric", f"{E}/discrete3.json", "--format", "json"], 0, "gaussian_mu"),
+        "fdp": (["fdp", f"{E}/rr3.json", "--metric", f"{E}/discrete3.json", "--format", "json"], 0, "evidence"),
+        "renyi": (["renyi", f"{E}/rr3.json", "--metric", f"{E}/discrete3.json", "--format", "json"], 0, "evidence"),
+        "opendp": (["opendp", "laplace", "--scale", "2", "--format", "json"], 0, "holds"),
         "audit": (["audit", write(d, "plan.json", [{"mechanism": f"{E}/rr3.json", "times": 2}]), "--metric",
                    f"{E}/discrete3.json", "--eps", "1", "--delta", "1", "--format", "json"], 0, None),
         # a mechanism file is JSON whatever the options (it has no --format)

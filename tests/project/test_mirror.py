@@ -31,6 +31,9 @@ ELSEWHERE = {
     **{f"exactdp/certificate/{m}.py": [_KINDS, _RECHECK] for m in (
         "approx", "common", "core", "decomposition", "ecp14", "kl10", "lp", "optimality", "privacy", "records",
         "relation", "schema", "utility_cmp")},
+    **{f"exactdp/certificate/{m}.py": ["tests/recheck/test_renyi_fdp_audit.py", _RECHECK] for m in (
+        "audit", "fdp", "renyi")},
+    **{f"exactdp/recheck/{m}.py": ["tests/recheck/test_renyi_fdp_audit.py", _RECHECK] for m in ("audit", "fdp")},
     "exactdp/certificate/render.py": ["tests/certificate/test_repr.py", "tests/papers/test_proof_text.py"],
     "exactdp/certify/lp.py": [_RECHECK, "tests/papers/test_certified_claims.py"],
     "exactdp/certify/relation.py": [_KINDS, _RECHECK],

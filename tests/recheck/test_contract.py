@@ -58,6 +58,9 @@ from exactdp.theory.theorem4 import tight_remap
 from exactdp.theory.threshold import threshold
 from exactdp.theory.tradeoff import certify_tradeoff
 from exactdp.theory.users import User, power_loss
+from exactdp.theory.audit import certify_audit  # kinds22: kinds renyi, fdp, audit (issue 22)
+from exactdp.theory.fdp import certify_fdp
+from exactdp.theory.renyi import certify_renyi
 from exactdp.theory.utility import certify_exponential_bound, certify_utility
 from exactdp.theory.utility_grid import compare_utilities
 
@@ -69,6 +72,8 @@ ASYM = Mechanism.from_rows(["0", "1", "2"], ["a", "b", "c"], [["1/2", "1/3", "1/
                                                              ["1/10", "3/10", "3/5"]])
 E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
 RR = randomized_response(3, p="1/5")
+#: an asymmetric two-input mechanism (kinds22: swapping its rows or outputs changes every claim made of it)
+K22 = Mechanism.from_rows(["0", "1"], ["a", "b", "c"], [["1/2", "1/4", "1/4"], ["1/8", "3/8", "1/2"]])
 
 
 def _graph():
@@ -149,6 +154,16 @@ GENUINE = {
                                                                           Level.from_eps("2")),
                                                     "planar-laplace", {"side": 3}),
     "decomposition": lambda: _decomposition_certificate(1, ["0", "1"], ["a", "b"], [[1, 9, 9], [2, 81, 81]]),
+    "renyi": lambda: certify_renyi(geometric(2, "1/3"), path(3), [2, 3], delta="1/100"),
+    "renyi pair list": lambda: certify_renyi(K22, [["0", "1"]], [2]),
+    "renyi transcendental": lambda: certify_renyi(geometric(2, "exp(-1/2)"), path(3), [2]),
+    "fdp": lambda: certify_fdp(geometric(2, "1/3"), path(3), mu="3/2"),
+    "fdp fails": lambda: certify_fdp(K22, [("0", "1")], mu="1/2"),
+    "fdp composed": lambda: certify_fdp(K22, [("0", "1")], times=2),
+    "fdp no finite mu": lambda: certify_fdp(Mechanism.from_rows(["0", "1"], ["a", "b", "c"], [["1/2", "1/2", "0"],
+                                                                ["1/4", "1/4", "1/2"]]), [("0", "1")]),
+    "audit holds": lambda: certify_audit([(K22, 2)], [("0", "1")], eps="log(2)", delta="1/2"),
+    "audit fails": lambda: certify_audit([(geometric(2, "1/3"), 2)], path(3), eps="log(2)", delta="1/10"),
 }
 
 #: kinds whose genuine certificates and mutation tests live with the branch that adds the kind (they join

@@ -138,12 +138,12 @@ def test_cli_audit_both_verdicts_and_the_boundary(files, capsys, tmp_path):
     plan = write(tmp_path, "plan.json", [{"mechanism": "rr.json", "times": 10}])
     d = kov(3, 10, 4)
     code, out, err = run(["audit", plan, "--metric", files["metric"], "--eps", "log(9)", "--delta", str(d)], capsys)
-    assert code == 0 and err == "" and "verdict: holds, slack 0" in out
+    assert code == 0 and err == "" and "verdict: holds" in out and "slack: 0" in out
     code, out, err = run(["audit", plan, "--metric", files["metric"], "--eps", "log(9)", "--delta", str(d - Fr(1, 10**12)),
                           "--format", "json"], capsys)
     obj = json.loads(out)
-    assert code == 1 and err == "" and obj["verdict"] == "violated" and Fr(obj["slack"]) == -Fr(1, 10**12)
-    assert Fr(obj["delta_exact"]) == d
+    assert code == 1 and err == "" and obj["verdict"] == "fails" and Fr(obj["evidence"]["slack"]) == -Fr(1, 10**12)
+    assert Fr(obj["evidence"]["delta_exact"]) == d
 
 
 def test_cli_audit_builder_entries(files, capsys, tmp_path):
@@ -151,7 +151,7 @@ def test_cli_audit_builder_entries(files, capsys, tmp_path):
                                          {"mechanism": "rr.json", "times": 4}])
     code, out, _ = run(["audit", plan, "--metric", files["metric"], "--eps", "log(9)", "--delta", str(kov(3, 10, 4)),
                         "--format", "json"], capsys)
-    assert code == 0 and Fr(json.loads(out)["slack"]) == 0
+    assert code == 0 and Fr(json.loads(out)["evidence"]["slack"]) == 0
 
 
 @pytest.mark.parametrize("plan,match", [

@@ -1,0 +1,97 @@
+"""Re-check ``audit`` certificates: a claimed ``(eps, delta)`` against the plan's exact profile, re-derived.
+
+Only the standard library and this package's kernel.  The profile is re-derived exactly as for a
+``composition`` certificate, with :mod:`exactdp.recheck.profile`'s pieces (mechanisms checked, relation
+re-derived, each factor's PLD per ordered pair compared, the convolutions counted before any is done and
+refused ``not checkable: too large`` beyond that module's limits, the stated pieces checked to be the upper
+envelope of every worst-set line).  Then it re-evaluates the profile at the claimed ``eps``
+(``delta(eps)``), the smallest ``e^eps`` at the claimed ``delta``, the verdict ``delta(eps) <= delta``, the slack
+``delta - delta(eps)``, checks that the stated pair attains ``delta(eps)`` (its own worst set at ``e^eps``), and
+rebuilds the claim sentence.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ._b_util import Refuted, check_level, need, same
+from ._kernel import NotHere, _add, _neg, level_factor, sign, value
+from .privacy import LEVEL, MECH
+from .profile import (_at, _base, _check_pieces, _check_query, _convolve, _count_plds, _diff, _factors, _lines,
+                      _precount, _relation, _rows)
+from .renyi import RELATION, _is_fraction
+
+CONFIRMED, REFUTED = "confirmed", "refuted"
+
+PLD = {"factor": "int", "x": "str", "x_prime": "str", "losses": [{"ratio": "str", "mass": "str"}]}
+PIECE = {"t_from": "str", "A": "str", "B": "str", "x": "str", "x_prime": "str"}
+AUDIT = {"factors": [{"mechanism": MECH, "times": "int"}], "relation": RELATION, "plds": [PLD], "pieces": [PIECE],
+         "level": LEVEL, "delta": "str", "delta_exact": "str", "slack": "str", "x": "str", "x_prime": "str",
+         "t_for_delta": "str", "accountant": "str"}
+#: the evidence shape (read by the dispatcher before any work)
+EVIDENCE = {"audit": AUDIT}
+
+
+def claim_text(c: dict) -> str:
+    """The claim of an ``audit`` certificate, rebuilt from its evidence."""
+    ev = c["evidence"]
+    who = "the plan " + " + ".join(f"{f['mechanism']['name']} x {f['times']}" for f in ev["factors"])
+    return (f"{who} is (eps, delta)-DP with eps = {ev['level']['text']}, delta = {ev['delta']} over the "
+            f"{ev['relation']['description']} (exact delta(eps) = {ev['delta_exact']}, slack {ev['slack']})")
+
+
+def method_of(c: dict) -> str:
+    """``RATIONAL`` for rational mechanisms at a level ``e^eps = R`` rational, else ``TRANSCENDENCE_BALLS``."""
+    ev = c["evidence"]
+    lv = ev["level"]
+    rational = all(_is_fraction(v) for f in ev["factors"] for v in f["mechanism"]["values"])
+    return "RATIONAL" if rational and lv["eps"] is None and lv["D"] == "1" else "TRANSCENDENCE_BALLS"
+
+
+def _run(c: dict) -> int:
+    ev = c["evidence"]
+    facs = _factors(c)
+    rows = [_rows(m) for m, _ in facs]
+    inputs = facs[0][0]["inputs"]
+    need(all(set(m["inputs"]) == set(inputs) for m, _ in facs), "the mechanisms do not share their inputs")
+    plds = _count_plds(ev, inputs, len(facs))
+    pairs = _relation(ev["relation"], inputs)
+    need(len(pairs) >= 1, "no neighbouring pair")
+    ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
+    base, keys = _base(plds, ordered, rows, facs)
+    _precount(base, keys)
+    lines_of: dict = {}
+    memo: dict = {}
+    for o, per in base.items():
+        if keys[o] not in memo:
+            memo[keys[o]] = _lines(*_convolve(per))
+        lines_of[o] = memo[keys[o]]
+    P = _check_pieces(ev["pieces"], lines_of)
+    lv = ev["level"]
+    check_level(lv)
+    query = {"level": lv, "delta": ev["delta"], "delta_at_eps": ev["delta_exact"], "t_for_delta": ev["t_for_delta"]}
+    _check_query(query, P, c["verdict"])          # delta(eps), the smallest e^eps at delta, the verdict
+    d, at = value(ev["delta"]), value(ev["delta_exact"])
+    need(same(ev["slack"], _add(d, _neg(at))), f"the slack {ev['slack']} is not delta - delta(eps)")
+    wit = (ev["x"], ev["x_prime"])
+    need(wit in lines_of, f"({wit[0]}, {wit[1]}) is not an ordered neighbouring pair")
+    t = Fraction(1) if lv["eps"] is None and value(lv["R"]) == 1 else level_factor(lv, "1")
+    if isinstance(t, tuple):
+        raise NotHere("e^eps is an algebraic power R^(1/D) (D > 1): the attaining pair is not re-evaluated here")
+    best = Fraction(0)
+    for a, b in lines_of[wit]:
+        v = _at(a, b, t)
+        if _diff(v, best) > 0:
+            best = v
+    need(sign(_add(best, _neg(at))) == 0, f"({wit[0]}, {wit[1]}) does not attain delta(eps)")
+    return sum(len(v) for v in lines_of.values())
+
+
+def check(c: dict):
+    """``(status, checked, detail)`` for an ``audit`` certificate."""
+    try:
+        n = _run(c)
+    except Refuted as e:
+        return REFUTED, 0, str(e)
+    return CONFIRMED, n, (f"{len(c['evidence']['pieces'])} pieces of the plan's profile re-derived against {n} "
+                          "worst-set lines; delta(eps), the slack, the attaining pair and the verdict re-evaluated")

@@ -1,0 +1,268 @@
+"""Re-check ``renyi`` certificates: every Rényi sum re-derived from the carried mechanism and relation.
+
+Only the standard library and this package's kernel.  From the JSON alone it
+
+1. checks the carried mechanism is one and re-derives the neighbour relation (:mod:`exactdp.recheck.profile`'s
+   readers: the metric's pairs at distance 1, or the given list);
+2. counts the work first -- ordered pairs x outputs x orders, weighted by the size of the powers -- and answers
+   ``not checkable: too large`` beyond :data:`MAX_WORK` (:data:`MAX_TRANSCENDENTAL` terms at a transcendental
+   level) before computing anything;
+3. for every order ``alpha`` and every ordered pair computes ``S = sum_y P(y)^alpha Q(y)^(1 - alpha)`` exactly
+   (Fractions, or the kernel's exponential-polynomial quotients with the exact zero test and certified intervals
+   for signs), and checks the stated ``S`` is the largest (``inf`` exactly when some ``Q(y) = 0 < P(y)``), the
+   stated pair attains it, and the stated ``rho = log(S)/(alpha - 1)`` is written from it ([Mir17] Defs. 3-4);
+4. re-derives the conversion ([Mir17] Prop. 3): ``eps = log(S_alpha/delta)/(alpha - 1)`` at the first order
+   minimising it, comparing ``(S_a/delta)^(b - 1)`` with ``(S_b/delta)^(a - 1)`` exactly;
+5. rebuilds the claim sentence.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ._b_util import Refuted, need, same
+from ._kernel import (MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _mul, _neg, _padd, need_pow, sign,
+                      value)
+from .privacy import MECH, METRIC
+from .profile import _relation, _rows
+
+CONFIRMED, REFUTED = "confirmed", "refuted"
+
+#: largest order (as the producer's)
+MAX_ORDER = 256
+#: most (ordered pair x output x order) power terms, each weighted by 1 + its bits / 1024
+MAX_WORK = 3_000_000
+#: most (ordered pair x output x order) terms at a transcendental level (each a product of quotients)
+MAX_TRANSCENDENTAL = 400
+#: most transcendental terms summed without a shared denominator per row (each sum multiplies its terms'
+#: denominators: 80 such terms took 8 s)
+MAX_GENERIC = 24
+#: the generic terms summed so far in this re-check (reset by ``_run``)
+_GENERIC = [0]
+#: most unordered neighbouring pairs
+MAX_PAIRS = 50_000
+
+RELATION = {"description": "str", "metric": ("?", METRIC), "pairs": [{"x": "str", "x_prime": "str"}]}
+ORDER = {"order": "int", "sum": "str", "value": "str", "x": "str", "x_prime": "str"}
+CONVERSION = {"delta": "str", "order": "int", "epsilon": "str"}
+RENYI = {"mechanism": MECH, "relation": RELATION, "orders": [ORDER], "conversion": ("?", CONVERSION)}
+#: the evidence shape (read by the dispatcher before any work)
+EVIDENCE = {"renyi": RENYI}
+INF = "inf"
+
+
+def claim_text(c: dict) -> str:
+    """The claim of a ``renyi`` certificate, rebuilt from its evidence."""
+    ev = c["evidence"]
+    curve = ", ".join(f"rho({o['order']}) = {o['value']}" for o in ev["orders"])
+    out = f"the RDP curve of {ev['mechanism']['name']} over the {ev['relation']['description']} is {curve}"
+    cv = ev["conversion"]
+    if cv is not None:
+        out += f"; by Mironov's conversion it is (eps, delta)-DP with eps = {cv['epsilon']}, delta = {cv['delta']}"
+    return out
+
+
+def method_of(c: dict) -> str:
+    """``RATIONAL`` when every entry of the mechanism is a rational, else ``TRANSCENDENCE_BALLS``."""
+    return "RATIONAL" if all(_is_fraction(v) for v in c["evidence"]["mechanism"]["values"]) else \
+        "TRANSCENDENCE_BALLS"
+
+
+def _is_fraction(text) -> bool:
+    try:
+        Fraction(text)
+    except (ValueError, ZeroDivisionError, TypeError):
+        return False
+    return True
+
+
+def log_text(arg: str, den: int) -> str:
+    """``log(arg)/den`` written as the producer writes it (``/1`` omitted)."""
+    return f"log({arg})" if den == 1 else f"log({arg})/{den}"
+
+
+def split_log(text: str, den: int) -> str:
+    """The argument ``X`` of a text ``log(X)`` (``den = 1``) or ``log(X)/den``; Refuted otherwise."""
+    suffix = "" if den == 1 else f"/{den}"
+    need(isinstance(text, str) and text.startswith("log(") and text.endswith(")" + suffix),
+         f"{text!r} is not written log(...){suffix}")
+    inner = text[4:len(text) - len(suffix) - 1]
+    depth = 0
+    for ch in inner:
+        depth += (ch == "(") - (ch == ")")
+        need(depth >= 0, f"{text!r} is not written log(...){suffix}")
+    need(depth == 0, f"{text!r} is not written log(...){suffix}")
+    return inner
+
+
+def _pow(v, k: int):
+    if isinstance(v, Fraction):
+        return v ** k
+    need_pow(v, k, "a Renyi power")
+    out, base = Fraction(1), v
+    while k:
+        if k & 1:
+            out = _mul(out, base)
+        k >>= 1
+        if k:
+            base = _mul(base, base)
+    return out
+
+
+def _sum(P: list, Q: list, a: int):
+    """``sum_y P^a Q^(1-a)``; ``None`` when some ``Q(y) = 0 < P(y)``."""
+    if not all(isinstance(v, Fraction) for v in (*P, *Q)):
+        s = _sum_common(P, Q, a)
+        if s is not NotImplemented:
+            return s
+        _GENERIC[0] += len(P)
+        if _GENERIC[0] > MAX_GENERIC:
+            raise TooLarge(f"more than {MAX_GENERIC} transcendental terms whose rows do not share a denominator")
+    s = Fraction(0)
+    for p, q in zip(P, Q, strict=True):
+        if sign(p) == 0:
+            continue
+        if sign(q) == 0:
+            return None
+        s = _add(s, _div(_pow(p, a), _pow(q, a - 1)))
+    return s
+
+
+def _sum_common(P: list, Q: list, a: int):
+    """The same sum when each row's entries share one denominator (``P(y) = n_y/d``, ``Q(y) = m_y/e``) and every
+    ``m_y`` is one exponential term: ``(e^(a-1)/d^a) sum_y n_y^a m_y^(1-a)``, an exponential polynomial times one
+    quotient (the generic sum multiplies the denominators of every term).  ``NotImplemented`` otherwise."""
+    Ps, Qs = [_asE(v) for v in P], [_asE(v) for v in Q]
+    if len({repr(sorted(v.den.items())) for v in Ps}) != 1 or len({repr(sorted(v.den.items())) for v in Qs}) != 1:
+        return NotImplemented
+    acc: dict = {}
+    for p, q in zip(Ps, Qs, strict=True):
+        if not p.num:
+            continue
+        if not q.num:
+            return None
+        if len(q.num) != 1:
+            return NotImplemented
+        (k, c), = q.num.items()
+        inv = _E({tuple((r, -x) for r, x in k): 1 / c})          # 1/m_y: one exponential term
+        need_pow(_E(p.num), a, "a Renyi power")
+        acc = _padd(acc, _mul(_pow(_E(p.num), a), _pow(inv, a - 1)).num)
+    scale = _div(_pow(_E(Qs[0].den), a - 1), _pow(_E(Ps[0].den), a))
+    return _mul(_E(acc), scale)
+
+
+def _cmp(a, b) -> int:
+    """Sign of ``a - b`` for sums (``None`` = infinity)."""
+    if a is None or b is None:
+        return (a is None) - (b is None)
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return (a > b) - (a < b)
+    return sign(_add(a, _neg(b)))
+
+
+def _precount(ev: dict, npairs: int, nout: int, orders: list, values: list) -> None:
+    rational = all(isinstance(v, Fraction) for v in values)
+    bits = max((max(abs(v.numerator).bit_length(), v.denominator.bit_length()) for v in values
+                if isinstance(v, Fraction)), default=1)
+    terms = 2 * npairs * nout * len(orders)
+    if not rational:
+        if terms > MAX_TRANSCENDENTAL:
+            raise TooLarge(f"{terms:,} transcendental Renyi terms > {MAX_TRANSCENDENTAL:,}")
+        return
+    need_bits = max(orders) * bits
+    if need_bits > MAX_BITS:
+        raise TooLarge(f"powers of about {need_bits:,} bits > {MAX_BITS:,}")
+    work = sum(2 * npairs * nout * (1 + a * bits // 1024) for a in orders)
+    if work > MAX_WORK:
+        raise TooLarge(f"the Renyi sums need about {work:,} term operations > {MAX_WORK:,}")
+
+
+def _run(c: dict) -> int:
+    ev = c["evidence"]
+    _GENERIC[0] = 0
+    need(c["verdict"] == "holds", "a statement of the RDP curve with a verdict other than holds")
+    m = ev["mechanism"]
+    orders = ev["orders"]
+    need(isinstance(orders, list) and len(orders) >= 1, "no order")
+    for o in orders:
+        need(type(o["order"]) is int and 2 <= o["order"] <= MAX_ORDER, f"order {o['order']!r} is not an integer "
+             f"in [2, {MAX_ORDER}]")
+    metric = ev["relation"]["metric"]
+    n_in = len(m["inputs"])
+    if n_in * len(m["outputs"]) > MAX_CELLS:
+        raise TooLarge(f"{n_in} x {len(m['outputs'])} cells > {MAX_CELLS:,}")
+    npairs = n_in * (n_in - 1) // 2 if metric is not None and metric.get("all_pairs_at") is not None \
+        else len(ev["relation"]["pairs"])
+    if npairs > MAX_PAIRS:
+        raise TooLarge(f"{npairs:,} neighbouring pairs > {MAX_PAIRS:,}")
+    if len(m["values"]) > 100_000:
+        raise TooLarge("more than 100,000 distinct values")
+    values = [value(v) for v in m["values"]]
+    _precount(ev, npairs, len(m["outputs"]), [o["order"] for o in orders], values)
+    rows = _rows(m)
+    pairs = _relation(ev["relation"], m["inputs"])
+    need(len(pairs) >= 1, "no neighbouring pair")
+    ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
+    sums: list = []
+    for o in orders:
+        a = o["order"]
+        per = {op: _sum(rows[op[0]], rows[op[1]], a) for op in ordered}
+        best = Fraction(0)
+        for s in per.values():
+            if _cmp(s, best) > 0:
+                best = s
+        stated = o["sum"]
+        need((stated == INF) if best is None else (stated != INF and same(stated, best)),
+             f"the largest sum at order {a} is not {stated}")
+        wit = (o["x"], o["x_prime"])
+        need(wit in per, f"({wit[0]}, {wit[1]}) is not an ordered neighbouring pair")
+        need(_cmp(per[wit], best) == 0, f"({wit[0]}, {wit[1]}) does not attain the largest sum at order {a}")
+        need(o["value"] == (INF if stated == INF else log_text(stated, a - 1)),
+             f"rho({a}) = {o['value']} is not log(S)/{a - 1} of the stated sum")
+        sums.append(best)
+    cv = ev["conversion"]
+    if cv is not None:
+        _check_conversion(cv, [o["order"] for o in orders], sums)
+    return len(ordered) * len(orders)
+
+
+def _conv_le(s1, a1: int, s2, a2: int, d: Fraction) -> bool:
+    """``log(s1/d)/(a1-1) <= log(s2/d)/(a2-1)`` exactly (``None`` = infinity)."""
+    if s1 is None:
+        return s2 is None
+    if s2 is None:
+        return True
+    x1, x2 = _div(s1, d), _div(s2, d)
+    return _cmp(_pow(x2, a1 - 1), _pow(x1, a2 - 1)) >= 0
+
+
+def _check_conversion(cv: dict, orders: list, sums: list) -> None:
+    try:
+        d = Fraction(cv["delta"])
+    except (ValueError, ZeroDivisionError):
+        raise Refuted(f"delta = {cv['delta']!r} is not a rational") from None
+    need(0 < d < 1, "delta is not in (0, 1)")
+    k = cv["order"]
+    need(k in orders, f"the conversion's order {k} is not one of the curve's")
+    i = orders.index(k)
+    for j, (b, s) in enumerate(zip(orders, sums, strict=True)):
+        if j < i:
+            need(not _conv_le(s, b, sums[i], k, d), f"order {b} gives an eps at most order {k}'s")
+        elif j > i:
+            need(_conv_le(sums[i], k, s, b, d), f"order {b} gives a smaller eps than order {k}'s")
+    if sums[i] is None:
+        need(cv["epsilon"] == INF, "the conversion's eps is not inf")
+        return
+    need(same(split_log(cv["epsilon"], k - 1), _div(sums[i], d)),
+         f"eps = {cv['epsilon']} is not log(S/delta)/{k - 1} at order {k}")
+
+
+def check(c: dict):
+    """``(status, checked, detail)`` for a ``renyi`` certificate."""
+    try:
+        n = _run(c)
+    except Refuted as e:
+        return REFUTED, 0, str(e)
+    conv = "; the conversion re-derived" if c["evidence"]["conversion"] is not None else ""
+    return CONFIRMED, n, (f"{n} Renyi sums re-derived over the ordered neighbouring pairs, the largest per order and "
+                          f"its pair checked{conv}")
