@@ -28,8 +28,9 @@ bounds in exact rationals.  The result: exact rational enclosures of every ``x_i
 from __future__ import annotations
 
 import math
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, ContextManager
+from typing import Any
 
 import numpy as np
 from flint import fmpq
@@ -39,7 +40,7 @@ from ..errors import InvalidInput
 __all__ = ["VerifiedSolve", "blas_single_thread", "digit_width", "verified_solve"]
 
 
-def blas_single_thread() -> ContextManager[Any]:
+def blas_single_thread() -> AbstractContextManager[Any]:
     """Context manager limiting BLAS/LAPACK to one thread (threadpoolctl).
 
     The float guides solve many small systems; on a shared, loaded machine a multi-threaded LAPACK call on a

@@ -127,7 +127,8 @@ class FiniteMetric:
         self.index = {p: i for i, p in enumerate(self.points)}
         if len(self.index) != len(self.points):
             dup = next(p for p in self.points if self.points.count(p) > 1)
-            raise InvalidInput(f"metric points: label {dup!r} appears twice; labels are compared as strings and must be unique")
+            raise InvalidInput(f"metric points: label {dup!r} appears twice; "
+                               "labels are compared as strings and must be unique")
         self._pairs = pairs  # list of (i, j, d) with i < j, or a callable producing it
         self._distance_fn = distance_fn
         self.kind = kind
@@ -407,7 +408,8 @@ def _check_pointwise_axioms(points, D):
     n = len(points)
     for i in range(n):
         if len(D[i]) != n:
-            raise NotAMetric(f"distances: row {i} ({points[i]!r}) has {len(D[i])} entries, expected {n} (the matrix must be square)")
+            raise NotAMetric(f"distances: row {i} ({points[i]!r}) has {len(D[i])} entries, "
+                             f"expected {n} (the matrix must be square)")
     for i in range(n):
         if D[i][i] == math.inf or dist_sign(D[i][i]) != 0:
             raise NotAMetric(f"distances: d({points[i]!r}, {points[i]!r}) = {brief(D[i][i])}, expected 0")
@@ -497,10 +499,11 @@ def from_matrix(points, distances, *, allow_float=False) -> FiniteMetric:
     >>> m = from_matrix(["a", "b", "c"], [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
     >>> [(m.points[i], m.points[j]) for i, j, _ in m.generating_pairs()]
     [('a', 'b'), ('b', 'c')]
-    >>> from_matrix(["a", "b", "c"], [[0, 1, 3], [1, 0, 1], [3, 1, 0]])
+    >>> from_matrix(["a", "b", "c"], [[0, 1, 3], [1, 0, 1], [3, 1, 0]])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    exactdp.errors.NotAMetric: distances: triangle inequality fails for ('a', 'b', 'c'): d('a', 'c') = 3 > d('a', 'b') + d('b', 'c') = 2
+    exactdp.errors.NotAMetric: distances: triangle inequality fails for ('a', 'b', 'c'): d('a', 'c') = 3 > d('a', 'b') +
+    d('b', 'c') = 2
     """
     points = [str(p) for p in points]
     distances = as_rows(distances, "distances")  # numpy arrays and sympy matrices, structurally

@@ -298,14 +298,16 @@ def check_extension_size(metric: FiniteMetric, H: Sequence[str], outputs: int) -
     --------
     >>> from exactdp.metrics import path
     >>> check_extension_size(path(1000), [str(i) for i in range(0, 1000, 10)], 100)   # 10^7: the limit
-    >>> check_extension_size(path(10**6), ["0", "999999"], 2)
+    >>> check_extension_size(path(10**6), ["0", "999999"], 2)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: extension: the metric has 1,000,000 points; the exact construction's limit is 50,000 points
-    >>> check_extension_size(path(2000), [str(i) for i in range(0, 2000, 10)], 200)
+    exactdp.errors.InputTooLarge: extension: the metric has 1,000,000 points; the exact construction's limit is 50,000
+    points
+    >>> check_extension_size(path(2000), [str(i) for i in range(0, 2000, 10)], 200)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: extension: 2,000 points x |H| = 200 x 200 outputs = 80,000,000 candidate minima; the exact construction's limit is 10,000,000
+    exactdp.errors.InputTooLarge: extension: 2,000 points x |H| = 200 x 200 outputs = 80,000,000 candidate minima; the
+    exact construction's limit is 10,000,000
     """
     n, k = len(metric), len(H)
     if n > MAX_EXTENSION_POINTS:
