@@ -191,7 +191,7 @@ def face_simultaneous_lp(sol1, sol2):
     for sol, side in ((sol1, 0), (sol2, 1)):
         zero, tight = optimal_face_constraints(sol)
 
-        def induced(var):  # x[D][a] of the LP over databases -> the sum of M's columns with that reading
+        def induced(var, side=side):  # x[D][a] of the LP over databases -> the sum of M's columns with that reading
             d, a = divmod(var, 4)
             return {v(d, k): 1 for k, ab in enumerate(pairs) if ab[side] == a}
         for j in zero:
@@ -261,7 +261,8 @@ def thm63() -> ClaimResult:
     led.check(f["mirror"], "user 2's optimum is not the mirror image of user 1's")
     led.compare("uniqueness of user 1's optimum", "unique", "unique (certified)" if f["unique"] else "not certified",
                 agrees=True if f["unique"] else None)
-    led.compare("a mechanism optimal for both users", "none exists", f"least violation t* = {exact_str(f['sim'].value)}",
+    led.compare("a mechanism optimal for both users", "none exists",
+                f"least violation t* = {exact_str(f['sim'].value)}",
                 agrees=f["impossible"])
     lo, hi = f["lo"], f["hi"]
     led.compare("the proof's masses on l and their ratio", "7/12, 1/6, 3.5 > 1/alpha = 2",
@@ -332,10 +333,12 @@ def _thm63_body(delta, e, f) -> Blocks:
             "the distances 1 and 2 occur with positive prior, so the cost is c0 + c1 t with the single radical "
             f"t = 2^(1 - delta) = 2^(9/10).\n\n**User 1's optimum** ({s1.method}); value `{s1.value}`:\n\n" + tab +
             f"\n\nFigure 4 prints {_fig4_text(FIGURE_4)}; the exact optimum gives {_fig4_text(_rows4(x))} on "
-            f"outputs 1 and 2. User 2's optimum is the mirror image (value `{s2.value}`). Over the whole optimal face (complementary slackness with "
+            f"outputs 1 and 2. User 2's optimum is the mirror image (value `{s2.value}`). Over the whole optimal "
+            "face (complementary slackness with "
             "the verified dual: rational constraints), every free entry has min = max (two exact LPs each, their "
             "duals in the certificate)" + (", so user 1's optimal mechanism is unique, as the paper says "
-            if f["unique"] else "is NOT certified, so uniqueness stays open ") + "(the rank test alone does not certify it: the optimum is degenerate).\n\n"
+            if f["unique"] else "is NOT certified, so uniqueness stays open ")
+            + "(the rank test alone does not certify it: the optimum is degenerate).\n\n"
             "**No simultaneously optimal mechanism (exact LP).** A mechanism with remaps inducing an optimal "
             "mechanism for each user can be taken with 16 outputs (a, b) (Lemma 6.4, randomised remaps by splitting "
             "outputs); its two induced mechanisms must lie on the two optimal faces. Minimising the violation t "

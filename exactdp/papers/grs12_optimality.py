@@ -174,7 +174,8 @@ def _dual_by_hand(cert, user: User, led: Ledger) -> Blocks:
     tab = md_table(["i \\ r", *list(range(N))], [[i] + [exact_str(red[i * N + r]) for r in range(N)]
                                                    for i in range(N)])
     uniq = _uniqueness_text(lp, red, pos, N)
-    return (f"The LP: minimise sum_i p_i sum_r l(i, r) x_ir with p = ({', '.join(exact_str(fmpq(v)) for v in ev.prior)}) "
+    return ("The LP: minimise sum_i p_i sum_r l(i, r) x_ir with p = "
+            f"({', '.join(exact_str(fmpq(v)) for v in ev.prior)}) "
             f"and l(i, r) = |i - r|, subject to the row sums sum_r x_ir = 1 (multipliers y_i), the privacy "
             f"constraints alpha x_ir <= x_(i+1)r and alpha x_(i+1)r <= x_ir (multipliers lambda >= 0) and x >= 0.\n\n"
             f"Dual solution: y = ({', '.join(exact_str(v) for v in y)}); the {len(pos)} positive multipliers "
@@ -359,7 +360,8 @@ def fig3() -> ClaimResult:
                 "agree" if surv else "differ", agrees=surv)
     for k, v in lemmas.items():
         led.compare(f"{k} on Figure 2's matrix", "holds", "holds" if v else "fails", agrees=bool(v))
-    led.compare("Lemma 5.11's remap", "rebuilds Figure 2", "rebuilds it" if reproduces else "does not", agrees=reproduces)
+    led.compare("Lemma 5.11's remap", "rebuilds Figure 2", "rebuilds it" if reproduces else "does not",
+                agrees=reproduces)
     led.check(priv.holds is True and priv.evidence.tight_count == glyphs,
               "the privacy certificate's tight constraints differ from the D and U glyphs")
     return led.result("the constraint matrix of Figure 2, computed exactly: " + " / ".join(got)
@@ -382,8 +384,8 @@ def vertex_rank(lp, x) -> int:
     """Rank of the constraints tight at ``x`` (equalities, tight inequalities, zero variables); a vertex iff n."""
     from flint import fmpq_mat
 
-    rows = list(lp.A_eq) + [r for r, b in zip(lp.A_ub, lp.b_ub, strict=True) if sum((a * x[j] for j, a in r.items()), fmpq(0))
-                            == b] + [{j: fmpq(1)} for j in range(lp.n) if x[j] == 0]
+    tight = [r for r, b in zip(lp.A_ub, lp.b_ub, strict=True) if sum((a * x[j] for j, a in r.items()), fmpq(0)) == b]
+    rows = list(lp.A_eq) + tight + [{j: fmpq(1)} for j in range(lp.n) if x[j] == 0]
     M = fmpq_mat(len(rows), lp.n)
     for i, r in enumerate(rows):
         for j, v in r.items():
