@@ -135,8 +135,8 @@ class Constraints:
         self.I, self.J = perm[self._raw_i], perm[self._raw_j]
         self.total = 2 * self.n_pairs * self.n_outputs
         self.pairs_per_chunk = max(1, chunk // max(2 * self.n_outputs, 1))
-        self._cached = None
-        self._keys = None  # forward keys kept by the bitmap mode
+        self._cached: list[_Chunk] | None = None
+        self._keys: list[np.ndarray] | None = None  # forward keys kept by the bitmap mode
         self._decided: tuple | None = None  # (level key, Summary) of the last decision
         self._factors: dict
         self._factors, self._factors_level = {}, None  # e^(eps d) per distance code, at one level
@@ -254,7 +254,9 @@ class Constraints:
         the tight and violated inequalities: returns ``(chunk, (violated, tight))`` without a second pass."""
         K, m = V * V * ND, self.n_outputs
         seen = np.zeros(K, dtype=bool if decider is None else np.uint8)
-        found, firsts, kept = [], [], []
+        found: list[np.ndarray] = []
+        firsts: list[np.ndarray] = []
+        kept: list[np.ndarray] = []
         keep = self.n_pairs * m <= MAX_KEY_CACHE
         codes: set = set()  # the decider's codes written so far
         violated = tight = 0
@@ -328,7 +330,8 @@ class Constraints:
     def _sorted_chunks(self, V, ND, progress):
         """Distinct triples chunk by chunk (one sort each), merged and kept for the next pass while at most
         ``MAX_KEPT`` of them have been seen; beyond that budget each pass deduplicates again (bounded memory)."""
-        kept, n_kept = [], 0
+        kept: list[tuple] | None = []
+        n_kept = 0
         P, m = self.n_pairs, self.n_outputs
         for p0, p1 in self._spans():
             keys = self._chunk_keys(p0, p1, V, ND)

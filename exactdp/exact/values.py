@@ -180,6 +180,8 @@ _OPS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": op
 def _binop(op, a, b):
     if isinstance(a, LogVal) or isinstance(b, LogVal):
         return _log_binop(op, a, b)
+    x: Any
+    y: Any
     if isinstance(a, fmpq) and isinstance(b, fmpq):
         x, y = a, b
     elif _as_lin(a) is not None and _as_lin(b) is not None:

@@ -259,7 +259,7 @@ def _verified_solve(S, w, eta, rhs, r_digits, levels, x_bits):
 def _g_bounds(S, w, Rd, a, levels, k, eta, absR1):
     """Exact upper bounds of the row sums of ``|I - R' A|``."""
     nR, nS = len(Rd), len(S)
-    H = None
+    H: np.ndarray | None = None
     for lev in range(levels):
         T = None
         for i in range(nR):
@@ -273,9 +273,11 @@ def _g_bounds(S, w, Rd, a, levels, k, eta, absR1):
             H = -Ti
             H[np.diag_indices(k)] += 1 << (w - a)
         else:
+            assert H is not None  # set at level 0
             if np.abs(H).max() >= 2 ** (62 - w):
                 return None
             H = (H << w) - Ti
+    assert H is not None, "levels >= 1"  # levels = 0 would leave out the identity of I - R A
     if int(np.abs(H).max()) >= 2 ** 62 // max(k, 1):
         return None  # the row sums below would not fit in 64 bits (and beta would not be small)
     scale = fmpq(2) ** (a + w - w * (levels + 1))

@@ -186,7 +186,7 @@ def face_simultaneous_lp(sol1, sol2):
     t = nv
     v = lambda d, k: d * K + k  # noqa: E731
     A_eq = [{v(d, k): 1 for k in range(K)} for d in range(len(DBS))]
-    A_ub = [{v(IDX[D], k): ALPHA, v(IDX[E], k): -1} for D, E in _edges() for k in range(K)]
+    A_ub: list[dict] = [{v(IDX[D], k): ALPHA, v(IDX[E], k): -1} for D, E in _edges() for k in range(K)]
     b_ub = [fmpq(0)] * len(A_ub)
     for sol, side in ((sol1, 0), (sol2, 1)):
         zero, tight = optimal_face_constraints(sol)
@@ -218,7 +218,8 @@ def proof_bound_solutions():
     K2 = {D: FIGURE_4[_swap12(D)] for D in Ds}
     labels = [(1, 1), (1, 2), (2, 1), (2, 2)]
     v = lambda d, k: d * 4 + k  # noqa: E731
-    A_eq, b_eq = [], []
+    A_eq: list[dict] = []
+    b_eq: list[int | fmpq] = []
     for d, D in enumerate(Ds):
         A_eq.append({v(d, k): 1 for k in range(4)})
         b_eq.append(1)

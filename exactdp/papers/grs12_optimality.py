@@ -407,8 +407,8 @@ def _not_a_remap(G, V):
     Gm, Vm = fmpq_mat(n, n, [v for r in G for v in r]), fmpq_mat(n, n, [v for r in V for v in r])
     if Gm.det() == 0:
         return None, None
-    Y = Gm.solve(Vm)
-    Y = [[Y[i, j] for j in range(n)] for i in range(n)]
+    Ym = Gm.solve(Vm)
+    Y = [[Ym[i, j] for j in range(n)] for i in range(n)]
     return Y, any(v < 0 for r in Y for v in r)
 
 

@@ -211,7 +211,7 @@ def _log_bounds_values(values):
 
 def _factor_table(level, dists):
     """Exact ``e^(eps d)`` and outward float bounds of ``eps d`` for each distinct finite distance."""
-    E, lo, hi = [], [], []
+    E: list = []
     for d in dists:
         f = level.factor(d)
         if f is None:
