@@ -27,6 +27,10 @@ from ..theory.extension_lp import best_extension_bracket, extension_slack_lp
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register, set_text
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 
 def _loss_ratio(eps_a: str, eps_b: str) -> str:
     """Decimal enclosure of ``eps_a / eps_b`` (both exact levels); ``"1"`` when they are the same level."""

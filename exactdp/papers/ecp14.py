@@ -22,6 +22,10 @@ from .registry import (Blocks, CertificateProof, CertRef, ClaimResult, Label, Le
                        md_table, plural, register)
 import itertools
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 
 @register("ECP14-ex1", "ECP14", "Example 1",
           "Three points on a line and on a circle, d = eps * graph distance, eps = 0.7 and 1.6: the regular priors are "

@@ -19,6 +19,10 @@ from ..theory.remaps import bayes_remap
 from ..theory.users import User, expected_loss
 from .registry import CertificateProof, ClaimResult, Ledger, register
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 
 def _alpha():
     return ExpFrac.exp(-Lin.eps())

@@ -26,6 +26,10 @@ from ..theory.users import LOSSES, User, expected_loss, power_loss
 from ..certificate import UNDECIDED
 from .registry import Blocks, CertificateProof, ClaimResult, Ledger, md_table, register
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 ALPHAS = ("1/2", "1/3", "2/3", "9/10")
 SEED = 20261122
 N_RANDOM = 200

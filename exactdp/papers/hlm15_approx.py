@@ -24,6 +24,10 @@ from ..theory.profile import privacy_profile
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register, set_text
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 PAIR = [("0", "1")]
 
 

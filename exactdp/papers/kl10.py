@@ -21,6 +21,10 @@ from ..theory.utility import ball_mass, certify_exponential_bound, certify_utili
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 
 @register("KL10-thm2.7", "KL10", "Theorem 2.7 and Lemma A.1",
           "If f has Lipschitz constant C then the conventional exponential mechanism C^{mu; beta} is "
