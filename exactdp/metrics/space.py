@@ -53,6 +53,26 @@ MAX_POINTS_DENSE = 5_000
 
 
 def dist_add(a: Any, b: Any) -> Any:
+    """Add two exact distances (``inf`` absorbs; a rational sum comes back as a rational).
+
+    Parameters
+    ----------
+    a, b : fmpq, Lin or float
+        Exact distances (``fmpq`` or ``Lin``), or ``math.inf``.
+
+    Returns
+    -------
+    fmpq, Lin or float
+        ``a + b``: ``math.inf`` if either is, an ``fmpq`` when the sum is rational, else a ``Lin``.
+
+    Examples
+    --------
+    >>> from exactdp.exact.lin import Lin
+    >>> dist_add(fmpq(1, 2), fmpq(1, 3)), dist_add(fmpq(1), math.inf)
+    (5/6, inf)
+    >>> dist_add(Lin.sqrt(2), fmpq(1)), dist_add(Lin.sqrt(2), 1 - Lin.sqrt(2))
+    (Lin('1 + sqrt(2)'), 1)
+    """
     if a == math.inf or b == math.inf:
         return math.inf
     if isinstance(a, fmpq) and isinstance(b, fmpq):
@@ -62,7 +82,24 @@ def dist_add(a: Any, b: Any) -> Any:
 
 
 def dist_sub(a: Any, b: Any) -> Any:
-    """``a - b`` for finite exact distances."""
+    """Subtract two finite exact distances.
+
+    Parameters
+    ----------
+    a, b : fmpq or Lin
+        Finite exact distances.
+
+    Returns
+    -------
+    fmpq or Lin
+        ``a - b``: an ``fmpq`` when both are, else a ``Lin`` (also when the difference is rational).
+
+    Examples
+    --------
+    >>> from exactdp.exact.lin import Lin
+    >>> dist_sub(fmpq(1, 2), fmpq(1, 3)), dist_sub(Lin.sqrt(2), fmpq(1)), dist_sub(Lin.sqrt(2) + 1, Lin.sqrt(2))
+    (1/6, Lin('-1 + sqrt(2)'), Lin('1'))
+    """
     if isinstance(a, fmpq) and isinstance(b, fmpq):
         return a - b
     return Lin.coerce(a) - Lin.coerce(b)
