@@ -19,10 +19,11 @@ every row sums to exactly 1 (for a symbolic ``alpha``: as an identity, and
 >>> K = Mechanism.from_rows(["a", "b"], ["0", "1"], [["3/4", "1/4"], ["1/4", "3/4"]])
 >>> K.entry("a", "0")
 3/4
->>> Mechanism.from_rows(["a"], ["0", "1"], [["1/2", "1/3"]])
+>>> Mechanism.from_rows(["a"], ["0", "1"], [["1/2", "1/3"]])  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-exactdp.errors.NotStochastic: mechanism: row 'a' sums to 5/6, expected exactly 1; hint: each row is a probability distribution over the outputs
+exactdp.errors.NotStochastic: mechanism: row 'a' sums to 5/6, expected exactly 1; hint: each row is a probability
+distribution over the outputs
 """
 
 from __future__ import annotations
@@ -229,7 +230,8 @@ class Mechanism:
         codes = np.empty((n, m), dtype=np.int32)
         for i, row in enumerate(rows):
             if len(row) != m:
-                raise InvalidInput(f"mechanism: row {inputs[i]!r} has {len(row)} entries, expected {m} (one per output)")
+                raise InvalidInput(f"mechanism: row {inputs[i]!r} has {len(row)} entries, "
+                                   f"expected {m} (one per output)")
             for j, t in enumerate(row):
                 key = t if isinstance(t, str) else (type(t).__name__, repr(t))
                 c = table.get(key)
@@ -250,7 +252,8 @@ class Mechanism:
                     i, j = map(int, np.argwhere(self.codes == c)[0])
                     raise NotStochastic(
                         f"mechanism: entry ({self.inputs[i]!r}, {self.outputs[j]!r}) = {brief(v)} is negative "
-                        f"for alpha in {bad[0].lo.decimal(6)}..{bad[0].hi.decimal(6)}; a probability must be >= 0 for every alpha in (0, 1)")
+                        f"for alpha in {bad[0].lo.decimal(6)}..{bad[0].hi.decimal(6)}; "
+                        "a probability must be >= 0 for every alpha in (0, 1)")
             elif sign(v) < 0:
                 i, j = map(int, np.argwhere(self.codes == c)[0])
                 raise NotStochastic(

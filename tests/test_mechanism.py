@@ -12,7 +12,7 @@ def test_rows_validated_exactly_and_named():
         Mechanism.from_rows(["a", "b"], ["0", "1"], [["1/2", "1/2"], ["0.5", "0.501"]])
     with pytest.raises(NotStochastic, match=r"entry \('a', '1'\) = -1/2 is negative"):
         Mechanism.from_rows(["a"], ["0", "1"], [["3/2", "-1/2"]])
-    with pytest.raises(NotStochastic, match="negative for alpha in 0.5"):
+    with pytest.raises(NotStochastic, match=r"negative for alpha in 0\.5"):
         Mechanism.from_rows(["a"], ["0", "1"], [["2*alpha", "1 - 2*alpha"]])
     with pytest.raises(NotStochastic, match="sums to"):
         Mechanism.from_rows(["a"], ["0", "1"], [["exp(-1)", "1/2"]])

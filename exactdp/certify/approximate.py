@@ -69,11 +69,28 @@ MAX_SCAN = 2000
 
 # ------------------------------------------------------------ normalisers ----
 def approx_level(eps: Any = None, alpha: Any = None, level: Level | None = None) -> Level:
-    """A :class:`Level`, allowing ``eps = 0`` however it is written (``eps = 0``, ``log(1)``, ``alpha = 1``).
+    """Resolve a :class:`Level`, allowing ``eps = 0`` however it is written (``eps = 0``, ``log(1)``, ``alpha = 1``).
 
     ``eps = 0`` (``e^eps = 1``) is the level of (0, delta)-DP, the
     total-variation question; pure DP excludes it.
 
+    Parameters
+    ----------
+    eps, alpha, level : optional
+        The level, one of them.
+
+    Returns
+    -------
+    Level
+        The level (possibly ``eps = 0``).
+
+    Raises
+    ------
+    InvalidInput
+        If ``eps`` is negative, or the level is not given exactly once.
+
+    Examples
+    --------
     >>> approx_level(eps="0").is_zero(), approx_level(alpha="1").is_zero(), approx_level(eps="log(3)").eps_str()
     (True, True, 'log(3)')
     """
@@ -86,7 +103,34 @@ def approx_level(eps: Any = None, alpha: Any = None, level: Level | None = None)
 
 
 def parse_delta(delta: Any) -> Any:
-    """``delta`` as an exact value in ``[0, 1]`` (rational or an exponential expression)."""
+    """Read ``delta`` as an exact value in ``[0, 1]`` (rational or an exponential expression).
+
+    Parameters
+    ----------
+    delta : Any
+        The text or number.
+
+    Returns
+    -------
+    fmpq or ExpFrac
+        The exact value, simplified.
+
+    Raises
+    ------
+    InvalidInput
+        If ``delta`` is missing, outside ``[0, 1]``, or an expression in eps/alpha.
+    UnsupportedRegime
+        If it is outside the exact regimes (e.g. an irrational algebraic number).
+
+    Examples
+    --------
+    >>> parse_delta("1/100"), parse_delta("exp(-3)")
+    (1/100, ExpFrac('exp(-3)'))
+    >>> parse_delta("3/2")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: delta: expected 0 <= delta <= 1, got 3/2; hint: delta is a probability
+    """
     if delta is None:
         raise InvalidInput("delta: expected an exact number in [0, 1], got None; hint: delta='1/100'")
     v = exact_number(delta, what="delta")
@@ -102,10 +146,28 @@ def parse_delta(delta: Any) -> Any:
 def neighbour_relation(mech: Mechanism, neighbours: Any) -> tuple[list[tuple[int, int]], str]:
     """Normalise a neighbour relation to sorted index pairs ``(i, j)``, ``i < j``, and a description.
 
-    ``neighbours`` is a :class:`FiniteMetric` on the mechanism's inputs (its
-    pairs at distance exactly 1: graph edges, Hamming neighbours), a networkx
-    graph (its edges), or an explicit list of label pairs.
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism whose inputs the pairs name.
+    neighbours : FiniteMetric, networkx graph or list
+        A :class:`FiniteMetric` on the mechanism's inputs (its pairs at distance exactly 1: graph edges,
+        Hamming neighbours), a networkx graph (its edges), or an explicit list of label pairs.
 
+    Returns
+    -------
+    tuple
+        The sorted pairs of input indices ``(i, j)``, ``i < j``, without repeats, and a description.
+
+    Raises
+    ------
+    InvalidInput
+        If a pair names an unknown input or the same input twice, or the metric's points are not the inputs.
+    InvalidType
+        If ``neighbours`` is none of these.
+
+    Examples
+    --------
     >>> from exactdp.mechanisms import randomized_response
     >>> from exactdp.metrics import path
     >>> neighbour_relation(randomized_response(3, p="1/4"), path(3))[0]
@@ -166,7 +228,28 @@ def _metric_pairs(mech, metric):
 
 # ------------------------------------------------------------ the engine ----
 def affine_sign(A: Any, B: Any, level: Level) -> int:
-    """Exact ``sign(A - e^eps B)`` for exact ``A, B`` of any sign."""
+    """Decide ``sign(A - e^eps B)`` exactly, for exact ``A, B`` of any sign.
+
+    Parameters
+    ----------
+    A, B : exact number
+        The two values.
+    level : Level
+        The level ``eps``.
+
+    Returns
+    -------
+    int
+        -1, 0 or 1.
+
+    Examples
+    --------
+    At ``e^eps = 2``: ``3 - 2``, ``2 - 2``, ``1 - 2`` and ``-1 + 2``:
+
+    >>> lvl = Level.from_eps("log(2)")
+    >>> [affine_sign(fmpq(a), fmpq(b), lvl) for a, b in [(3, 1), (2, 1), (1, 1), (-1, -1)]]
+    [1, 0, -1, 1]
+    """
     sb = sign(B)
     if sb == 0:
         return sign(A)
@@ -176,10 +259,36 @@ def affine_sign(A: Any, B: Any, level: Level) -> int:
 
 
 def pair_excess(mech: Mechanism, i: int, j: int, level: Level, cache: dict | None = None) -> tuple[list[int], Any, Any]:
-    """The worst set ``S*`` of the ordered pair ``(x_i, x_j)`` and ``(A, B) = (P_i(S*), P_j(S*))``.
+    """Find the worst set ``S*`` of the ordered pair ``(x_i, x_j)`` and ``(A, B) = (P_i(S*), P_j(S*))``.
 
-    The excess is ``A - e^eps B`` (worst-set lemma, module docstring).
-    ``cache`` maps value-code pairs to ``P > e^eps Q`` decisions.
+    The excess is ``A - e^eps B`` (worst-set lemma, module docstring): ``S*`` holds the outputs ``y`` with
+    ``P_i(y) > e^eps P_j(y)``.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism.
+    i, j : int
+        Input indices, in this order.
+    level : Level
+        The level ``eps``.
+    cache : dict, optional
+        Maps value-code pairs to ``P > e^eps Q`` decisions; filled in.
+
+    Returns
+    -------
+    tuple
+        ``(S*, A, B)``: output indices, and the two exact masses of ``S*``.
+
+    Examples
+    --------
+    At ``e^eps = 2``, only ``y0`` has ``P_0(y) > 2 P_1(y)`` (``1/2 > 1/4``); the reverse pair has no such output
+    (``1/2 > 2 * 1/4`` is false):
+
+    >>> from exactdp import Mechanism
+    >>> M = Mechanism.from_rows(["x0", "x1"], ["y0", "y1", "y2"], [["1/2", "1/4", "1/4"], ["1/8", "1/2", "3/8"]])
+    >>> pair_excess(M, 0, 1, Level.from_eps("log(2)")), pair_excess(M, 1, 0, Level.from_eps("log(2)"))
+    (([0], 1/2, 1/8), ([], 0, 0))
     """
     cache = {} if cache is None else cache
     vals = mech.values
@@ -199,9 +308,34 @@ def pair_excess(mech: Mechanism, i: int, j: int, level: Level, cache: dict | Non
 
 
 def max_excess(mech: Mechanism, pairs: Iterable[tuple[int, int]], level: Level) -> tuple[tuple | None, list[tuple]]:
-    """Largest excess over the ordered pairs: ``(i, j, S*, A, B)`` of a maximiser, and all pairs' values.
+    """Find the largest excess over the ordered pairs (both orders of each pair).
 
-    Raises :class:`~exactdp.errors.Undecided` when a comparison is outside every regime.
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism.
+    pairs : iterable of tuple
+        Pairs of input indices.
+    level : Level
+        The level ``eps``.
+
+    Returns
+    -------
+    tuple
+        ``(i, j, S*, A, B)`` of a maximiser (``None`` without pairs), and the same for every ordered pair.
+
+    Raises
+    ------
+    Undecided
+        When a comparison is outside every regime.
+
+    Examples
+    --------
+    >>> from exactdp import Mechanism
+    >>> M = Mechanism.from_rows(["x0", "x1"], ["y0", "y1", "y2"], [["1/2", "1/4", "1/4"], ["1/8", "1/2", "3/8"]])
+    >>> best, rows = max_excess(M, [(0, 1)], Level.from_eps("log(2)"))
+    >>> best, len(rows)
+    ((0, 1, [0], 1/2, 1/8), 2)
     """
     cache: dict = {}
     best, rows = None, []

@@ -62,7 +62,33 @@ MAX_KEPT = 4_000_000
 
 
 def align(mech: Mechanism, metric: FiniteMetric) -> np.ndarray:
-    """Row index in ``mech`` of each metric point (labels compared as strings)."""
+    """Find the row index in ``mech`` of each metric point (labels compared as strings).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism.
+    metric : FiniteMetric
+        A metric on its inputs.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        ``mech``'s row of each point, in the metric's order.
+
+    Raises
+    ------
+    LabelMismatch
+        If the inputs and the points differ.
+
+    Examples
+    --------
+    >>> from exactdp import Mechanism
+    >>> from exactdp.metrics import from_matrix
+    >>> M = Mechanism.from_rows(["a", "b"], ["y"], [["1"], ["1"]])
+    >>> align(M, from_matrix(["b", "a"], [[0, 1], [1, 0]])).tolist()
+    [1, 0]
+    """
     pts, ins = set(metric.points), set(mech.inputs)
     if pts != ins:
         only_m = sorted(ins - pts)[:3]
@@ -75,7 +101,23 @@ def align(mech: Mechanism, metric: FiniteMetric) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Triple:
-    """One constraint ``values[a] <= e^(eps d) values[b]``; ``flat`` locates one occurrence."""
+    """One constraint ``values[a] <= e^(eps d) values[b]``, up to its occurrences.
+
+    Parameters
+    ----------
+    flat : int
+        Locates one occurrence (see :meth:`Constraints.locate`).
+    a, b : int
+        Codes of the two values (indices into ``mech.values``).
+    dc : int
+        Code of the distance (index into ``Constraints.dvals``).
+
+    Examples
+    --------
+    >>> t = Triple(flat=0, a=0, b=2, dc=0)
+    >>> t.a, t.b, t == Triple(0, 0, 2, 0)
+    (0, 2, True)
+    """
 
     flat: int
     a: int
@@ -85,7 +127,32 @@ class Triple:
 
 @dataclass
 class Summary:
-    """What deciding every constraint at one level found."""
+    """What deciding every constraint at one level found (:meth:`Constraints.decide`).
+
+    Parameters
+    ----------
+    violated : int
+        Violated inequalities, counted with multiplicity.
+    worst : Triple or None
+        A violated triple with the largest float guide, if any.
+    worst_guide : float
+        Its guide ``log(a/b)/d`` (a guide only).
+    tight : int
+        Tight inequalities, counted with multiplicity.
+    tight_distinct : int
+        Distinct tight triples.
+    tight_listed : list
+        Up to ``MAX_LISTED`` tight triples.
+    undecided : list
+        ``(Triple, Undecided)`` pairs the exact path could not decide.
+    stats : FilterStats
+        What the float filter and the exact path did.
+
+    Examples
+    --------
+    >>> Summary().violated, Summary().worst
+    (0, None)
+    """
 
     violated: int = 0
     worst: Triple | None = None
@@ -110,7 +177,40 @@ class _Chunk:
 
 
 class Constraints:
-    """The constraint triples of ``mech`` over ``metric`` (streamed in chunks)."""
+    """The constraint triples of ``mech`` over ``metric`` (streamed in chunks).
+
+    A triple ``(a, b, d)`` stands for every inequality ``P(x, z) <= e^(eps d) P(x', z)`` with ``x, x'`` a
+    generating pair of the metric at distance ``d`` (both directions) whose entries have the value codes
+    ``a, b``; each distinct triple is decided once.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism.
+    metric : FiniteMetric
+        A metric on its inputs.
+    chunk : int, optional
+        Inequalities per chunk (bounds the memory of one pass).
+
+    Examples
+    --------
+    The GRS12 geometric mechanism at ``alpha = 1/2`` on ``{0, 1, 2}``: its 12 inequalities have 4 distinct value
+    pairs, ``(2/3, 1/3)`` and ``(1/3, 2/3)`` twice each, ``(1/3, 1/6)`` and ``(1/6, 1/3)`` four times each; at
+    ``e^eps = 2`` the 6 with ratio 2 are tight, at ``e^eps = 3/2`` violated:
+
+    >>> from exactdp import Mechanism
+    >>> from exactdp.exact import Level
+    >>> from exactdp.metrics import path
+    >>> rows = [["2/3", "1/6", "1/6"], ["1/3", "1/3", "1/3"], ["1/6", "1/6", "2/3"]]
+    >>> C = Constraints(Mechanism.from_rows(["0", "1", "2"], ["0", "1", "2"], rows), path(3))
+    >>> C.distinct()
+    4
+    >>> S = C.decide(Level.from_alpha("1/2"))
+    >>> S.violated, S.tight, S.tight_distinct
+    (0, 6, 2)
+    >>> C.decide(Level.from_alpha("2/3")).violated
+    6
+    """
 
     def __init__(self, mech, metric, chunk: int = CHUNK):
         self.mech, self.metric = mech, metric
@@ -135,8 +235,8 @@ class Constraints:
         self.I, self.J = perm[self._raw_i], perm[self._raw_j]
         self.total = 2 * self.n_pairs * self.n_outputs
         self.pairs_per_chunk = max(1, chunk // max(2 * self.n_outputs, 1))
-        self._cached = None
-        self._keys = None  # forward keys kept by the bitmap mode
+        self._cached: list[_Chunk] | None = None
+        self._keys: list[np.ndarray] | None = None  # forward keys kept by the bitmap mode
         self._decided: tuple | None = None  # (level key, Summary) of the last decision
         self._factors: dict
         self._factors, self._factors_level = {}, None  # e^(eps d) per distance code, at one level
@@ -254,7 +354,9 @@ class Constraints:
         the tight and violated inequalities: returns ``(chunk, (violated, tight))`` without a second pass."""
         K, m = V * V * ND, self.n_outputs
         seen = np.zeros(K, dtype=bool if decider is None else np.uint8)
-        found, firsts, kept = [], [], []
+        found: list[np.ndarray] = []
+        firsts: list[np.ndarray] = []
+        kept: list[np.ndarray] = []
         keep = self.n_pairs * m <= MAX_KEY_CACHE
         codes: set = set()  # the decider's codes written so far
         violated = tight = 0
@@ -328,7 +430,8 @@ class Constraints:
     def _sorted_chunks(self, V, ND, progress):
         """Distinct triples chunk by chunk (one sort each), merged and kept for the next pass while at most
         ``MAX_KEPT`` of them have been seen; beyond that budget each pass deduplicates again (bounded memory)."""
-        kept, n_kept = [], 0
+        kept: list[tuple] | None = []
+        n_kept = 0
         P, m = self.n_pairs, self.n_outputs
         for p0, p1 in self._spans():
             keys = self._chunk_keys(p0, p1, V, ND)
@@ -354,7 +457,30 @@ class Constraints:
             self._cached = [_Chunk(A=(uniq // ND) // V, B=(uniq // ND) % V, DC=uniq % ND, first=flat, counts=counts)]
 
     def chunks(self, progress=None):
-        """Distinct triples, chunk by chunk (once computed, one cached chunk unless too many to keep)."""
+        """Yield the distinct triples, chunk by chunk (once computed, one cached chunk unless too many to keep).
+
+        Parameters
+        ----------
+        progress : callable, optional
+            Called as ``progress(stage, done, total)`` while the triples are found.
+
+        Yields
+        ------
+        _Chunk
+            Arrays ``A``, ``B``, ``DC`` (value and distance codes), ``first`` (one occurrence each) and
+            ``counts`` (multiplicities, or None when counted later).
+
+        Examples
+        --------
+        >>> from exactdp import Mechanism
+        >>> from exactdp.exact import Level
+        >>> from exactdp.metrics import path
+        >>> rows = [["2/3", "1/6", "1/6"], ["1/3", "1/3", "1/3"], ["1/6", "1/6", "2/3"]]
+        >>> C = Constraints(Mechanism.from_rows(["0", "1", "2"], ["0", "1", "2"], rows), path(3))
+        >>> ch = next(C.chunks())
+        >>> sorted(zip(ch.A.tolist(), ch.B.tolist(), ch.counts.tolist()))
+        [(0, 2, 2), (1, 2, 4), (2, 0, 2), (2, 1, 4)]
+        """
         if self._cached is not None:
             yield from self._cached
             return
@@ -405,12 +531,49 @@ class Constraints:
         return violated, tight
 
     def distinct(self) -> int:
-        """Number of distinct triples (exact unless the chunks are streamed beyond ``MAX_KEPT``: then an upper
-        bound, the sum over chunks)."""
+        """Count the distinct triples.
+
+        Returns
+        -------
+        int
+            Exact unless the chunks are streamed beyond ``MAX_KEPT``: then an upper bound, the sum over chunks.
+
+        Examples
+        --------
+        >>> from exactdp import Mechanism
+        >>> from exactdp.exact import Level
+        >>> from exactdp.metrics import path
+        >>> rows = [["2/3", "1/6", "1/6"], ["1/3", "1/3", "1/3"], ["1/6", "1/6", "2/3"]]
+        >>> C = Constraints(Mechanism.from_rows(["0", "1", "2"], ["0", "1", "2"], rows), path(3))
+        >>> C.distinct()
+        4
+        """
         return sum(len(c.A) for c in self.chunks())
 
     def locate(self, t: Triple):
-        """``(x, x', z, d)`` for a triple's recorded occurrence."""
+        """Locate a triple's recorded occurrence.
+
+        Parameters
+        ----------
+        t : Triple
+            A triple of these constraints.
+
+        Returns
+        -------
+        tuple
+            ``(x, x', z, d)``: the inputs, the output and the distance of the inequality
+            ``P(x, z) <= e^(eps d) P(x', z)``.
+
+        Examples
+        --------
+        >>> from exactdp import Mechanism
+        >>> from exactdp.exact import Level
+        >>> from exactdp.metrics import path
+        >>> rows = [["2/3", "1/6", "1/6"], ["1/3", "1/3", "1/3"], ["1/6", "1/6", "2/3"]]
+        >>> C = Constraints(Mechanism.from_rows(["0", "1", "2"], ["0", "1", "2"], rows), path(3))
+        >>> C.locate(C.decide(Level.from_alpha("2/3")).worst)
+        ('0', '1', '0', 1)
+        """
         P, m = self.n_pairs, self.n_outputs
         direction, rest = divmod(int(t.flat), P * m)
         p, z = divmod(rest, m)
@@ -422,7 +585,25 @@ class Constraints:
 
     # -- numeric guides ------------------------------------------------------------
     def value_tables(self):
-        """Exact zero flags, outward float bounds and float log guides per distinct value."""
+        """Tabulate exact zero flags, outward float bounds and float log guides per distinct value.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(zero, lo, hi, log_guide, distance_guide)``: per value code, whether it is exactly 0, floats
+            ``lo <= v <= hi``, a float estimate of ``log v``; per distance code a float estimate of ``d``.
+
+        Examples
+        --------
+        >>> from exactdp import Mechanism
+        >>> from exactdp.exact import Level
+        >>> from exactdp.metrics import path
+        >>> rows = [["2/3", "1/6", "1/6"], ["1/3", "1/3", "1/3"], ["1/6", "1/6", "2/3"]]
+        >>> C = Constraints(Mechanism.from_rows(["0", "1", "2"], ["0", "1", "2"], rows), path(3))
+        >>> zero, lo, hi, lg, dl = C.value_tables()
+        >>> zero.tolist(), [bool(a < v < b) for a, v, b in zip(lo, [2 / 3, 1 / 6, 1 / 3], hi)]
+        ([False, False, False], [True, True, True])
+        """
         if not hasattr(self, "_vt"):
             vals = self.mech.values
             zero = np.zeros(len(vals), dtype=bool)
@@ -452,8 +633,26 @@ class Constraints:
         return self._vt
 
     def log_tables(self):
-        """Outward float bounds of ``log v`` per distinct nonzero value (NaN for 0): the filter in log space,
-        which values far below the float range (e.g. 2^-4000) cannot underflow."""
+        """Bound ``log v`` outward in floats per distinct nonzero value (NaN for 0).
+
+        The filter in log space, which values far below the float range (e.g. 2^-4000) cannot underflow.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(lo, hi)`` per value code.
+
+        Examples
+        --------
+        >>> from exactdp import Mechanism
+        >>> from exactdp.exact import Level
+        >>> from exactdp.metrics import path
+        >>> rows = [["2/3", "1/6", "1/6"], ["1/3", "1/3", "1/3"], ["1/6", "1/6", "2/3"]]
+        >>> C = Constraints(Mechanism.from_rows(["0", "1", "2"], ["0", "1", "2"], rows), path(3))
+        >>> lo, hi = C.log_tables()
+        >>> bool(lo[0] <= math.log(2 / 3) <= hi[0]), bool(hi[1] < lo[2])      # log(1/6) < log(1/3)
+        (True, True)
+        """
         if not hasattr(self, "_lt"):
             zero = self.value_tables()[0]
 
@@ -494,7 +693,24 @@ class Constraints:
         return g
 
     def best_guess(self):
-        """The triple with the largest float estimate of ``log(a/b)/d`` (a guide only)."""
+        """Find the triple with the largest float estimate of ``log(a/b)/d`` (a guide only).
+
+        Returns
+        -------
+        tuple
+            The triple (``None`` without constraints) and its float estimate.
+
+        Examples
+        --------
+        >>> from exactdp import Mechanism
+        >>> from exactdp.exact import Level
+        >>> from exactdp.metrics import path
+        >>> rows = [["2/3", "1/6", "1/6"], ["1/3", "1/3", "1/3"], ["1/6", "1/6", "2/3"]]
+        >>> C = Constraints(Mechanism.from_rows(["0", "1", "2"], ["0", "1", "2"], rows), path(3))
+        >>> t, guide = C.best_guess()
+        >>> C.locate(t), bool(abs(guide - math.log(2)) < 1e-12)
+        (('0', '1', '0', 1), True)
+        """
         best, bg = None, -math.inf
         for ch in self.chunks():
             if not len(ch.A):
@@ -506,7 +722,22 @@ class Constraints:
         return best, bg
 
     def one_sided_zero(self):
-        """A triple with ``a > 0 = b`` (infinite ratio), or ``None``."""
+        """Find a triple with ``a > 0 = b`` (an infinite ratio: private for no eps).
+
+        Returns
+        -------
+        Triple or None
+            One such triple, or ``None``.
+
+        Examples
+        --------
+        >>> from exactdp import Mechanism
+        >>> from exactdp.metrics import path
+        >>> M = Mechanism.from_rows(["0", "1"], ["a", "b"], [["1", "0"], ["1/2", "1/2"]])
+        >>> C = Constraints(M, path(2))
+        >>> C.locate(C.one_sided_zero())
+        ('1', '0', 'b', 1)
+        """
         zero = self.value_tables()[0]
         for ch in self.chunks():
             idx = np.nonzero(~zero[ch.A] & zero[ch.B])[0]
@@ -526,11 +757,34 @@ class Constraints:
             return enclose(self.dvals, bounds)
 
     def decide(self, level, progress=None) -> Summary:
-        """Decide every constraint at ``level``; see :class:`Summary`.
+        """Decide every constraint at ``level``.
 
-        ``progress``, if given, is called as ``progress(stage, done, total)`` while the work goes on (the
-        library itself prints nothing).  The last decision is kept: deciding the same rational level again
-        (e.g. the smallest-eps search landing on the level just certified) returns it.
+        The last decision is kept: deciding the same rational level again (e.g. the smallest-eps search landing
+        on the level just certified) returns it.
+
+        Parameters
+        ----------
+        level : Level
+            The level ``eps``.
+        progress : callable, optional
+            Called as ``progress(stage, done, total)`` while the work goes on (the library itself prints
+            nothing).
+
+        Returns
+        -------
+        Summary
+            Violated and tight counts, the worst violation, the undecided triples and the filter's counts.
+
+        Examples
+        --------
+        >>> from exactdp import Mechanism
+        >>> from exactdp.exact import Level
+        >>> from exactdp.metrics import path
+        >>> rows = [["2/3", "1/6", "1/6"], ["1/3", "1/3", "1/3"], ["1/6", "1/6", "2/3"]]
+        >>> C = Constraints(Mechanism.from_rows(["0", "1", "2"], ["0", "1", "2"], rows), path(3))
+        >>> S = C.decide(Level.from_alpha("1/2"))
+        >>> S.violated, S.tight, S.stats.compared, C.decide(Level.from_alpha("1/2")) is S
+        (0, 6, 4, True)
         """
         key = _level_key(level)
         if key is not None and self._decided is not None and self._decided[0] == key:

@@ -91,7 +91,8 @@ def _is_vertex(lp, x) -> bool:
 def _check_point(sol, cost, x, vertex) -> None:
     """Refuse an ``x`` that is not an optimum of ``sol.lp`` (or not a vertex when one is asserted)."""
     lp = sol.lp
-    feasible = len(x) == lp.n and all(v >= 0 for v in x) and all(_dot(r, x) == b for r, b in zip(lp.A_eq, lp.b_eq, strict=True)) \
+    feasible = len(x) == lp.n and all(v >= 0 for v in x) \
+        and all(_dot(r, x) == b for r, b in zip(lp.A_eq, lp.b_eq, strict=True)) \
         and all(_dot(r, x) <= b for r, b in zip(lp.A_ub, lp.b_ub, strict=True))
     if not feasible or sum((c * v for c, v in zip(cost, x, strict=True)), cost[0] * 0) != sol.value:
         raise InvalidInput("certify_lp_optimum: x is not an optimum of the LP (infeasible, or its cost differs "
@@ -229,10 +230,11 @@ def certify_lp_optimum(sol: Any, statement: str, *, x: Any = None, parameter: An
     >>> c = certify_lp_optimum(sol, "x0 takes all while t <= 3/2", parameter=atom, interval=(0, fmpq(3, 2)))
     >>> c.evidence.parameter.value, c.evidence.parameter.high, c.recheck().status
     ('1', '3/2', 'confirmed')
-    >>> certify_lp_optimum(sol, "too wide", parameter=atom, interval=(0, 2))
+    >>> certify_lp_optimum(sol, "too wide", parameter=atom, interval=(0, 2))  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidInput: certify_lp_optimum: a reduced cost (3/2 - 2^(1/2)) turns negative inside interval (0, 2): the dual is not feasible on all of it; pass a narrower interval
+    exactdp.errors.InvalidInput: certify_lp_optimum: a reduced cost (3/2 - 2^(1/2)) turns negative inside interval (0,
+    2): the dual is not feasible on all of it; pass a narrower interval
 
     References
     ----------
@@ -343,10 +345,12 @@ def certify_lp_infeasible(lp: LinearProgram, statement: str, *, farkas: Any = No
     >>> c = certify_lp_infeasible(lp, "x0 + x1 cannot be 1 and at most 1/2")
     >>> c.evidence.y, c.evidence.lam, c.evidence.combination, c.evidence.rhs, c.recheck().status
     (['-1'], ['1'], ['0', '0'], '-1/2', 'confirmed')
-    >>> certify_lp_infeasible(LinearProgram(c=[0], A_eq=[{0: 1}], b_eq=[1]), "feasible")
+    >>> feasible = LinearProgram(c=[0], A_eq=[{0: 1}], b_eq=[1])
+    >>> certify_lp_infeasible(feasible, "feasible")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidInput: certify_lp_infeasible: expected an infeasible system, got a feasible one: x = (1) satisfies every constraint exactly; hint: certify_lp_optimum certifies an optimum
+    exactdp.errors.InvalidInput: certify_lp_infeasible: expected an infeasible system, got a feasible one: x = (1)
+    satisfies every constraint exactly; hint: certify_lp_optimum certifies an optimum
 
     References
     ----------

@@ -64,7 +64,7 @@ NEG, ZERO, POS, UNKNOWN = -1, 0, 1, 2
 class FilterStats:
     """What a filtered predicate did: one record, reported the same way by every checker.
 
-    Attributes
+    Parameters
     ----------
     compared : int
         Items that met the predicate: ``zero + filtered + exact + repeated``.
@@ -108,7 +108,17 @@ class FilterStats:
         return self
 
     def note(self, item: str = "distinct comparison") -> str:
-        """The sentence every certificate note uses for these counts (``item``: what was compared).
+        """Write the sentence every certificate note uses for these counts.
+
+        Parameters
+        ----------
+        item : str, optional
+            What was compared, in the singular.
+
+        Returns
+        -------
+        str
+            The counts as a sentence fragment (without the time, so that notes do not change between runs).
 
         Examples
         --------
@@ -132,7 +142,19 @@ def _up(x: np.ndarray) -> np.ndarray:
 
 
 def add(alo: Any, ahi: Any, blo: Any, bhi: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Outward enclosure of ``a + b`` from enclosures of ``a`` and ``b`` (one rounding, one float outward).
+    """Enclose ``a + b`` outward from enclosures of ``a`` and ``b`` (one rounding, one float outward).
+
+    Parameters
+    ----------
+    alo, ahi : array_like of float
+        An enclosure ``alo <= a <= ahi``.
+    blo, bhi : array_like of float
+        An enclosure ``blo <= b <= bhi``.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(lo, hi)`` with ``lo <= a + b <= hi``.
 
     Examples
     --------
@@ -145,7 +167,19 @@ def add(alo: Any, ahi: Any, blo: Any, bhi: Any) -> tuple[np.ndarray, np.ndarray]
 
 
 def sub(alo: Any, ahi: Any, blo: Any, bhi: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Outward enclosure of ``a - b`` from enclosures of ``a`` and ``b``.
+    """Enclose ``a - b`` outward from enclosures of ``a`` and ``b``.
+
+    Parameters
+    ----------
+    alo, ahi : array_like of float
+        An enclosure ``alo <= a <= ahi``.
+    blo, bhi : array_like of float
+        An enclosure ``blo <= b <= bhi``.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(lo, hi)`` with ``lo <= a - b <= hi``.
 
     Examples
     --------
@@ -158,7 +192,19 @@ def sub(alo: Any, ahi: Any, blo: Any, bhi: Any) -> tuple[np.ndarray, np.ndarray]
 
 
 def mul_nonneg(alo: Any, ahi: Any, blo: Any, bhi: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Outward enclosure of ``a b`` for numbers known to be ``>= 0`` (lower bounds below 0 are raised to 0).
+    """Enclose ``a b`` outward for numbers known to be ``>= 0`` (lower bounds below 0 are raised to 0).
+
+    Parameters
+    ----------
+    alo, ahi : array_like of float
+        An enclosure ``alo <= a <= ahi``.
+    blo, bhi : array_like of float
+        An enclosure ``blo <= b <= bhi``.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(lo, hi)`` with ``0 <= lo <= a b <= hi``.
 
     Examples
     --------
@@ -172,8 +218,22 @@ def mul_nonneg(alo: Any, ahi: Any, blo: Any, bhi: Any) -> tuple[np.ndarray, np.n
 
 
 def compare(alo: Any, ahi: Any, blo: Any, bhi: Any) -> np.ndarray:
-    """Statuses of ``sign(a - b)`` from enclosures: ``NEG`` when ``ahi < blo``, ``POS`` when ``alo > bhi``,
-    ``UNKNOWN`` otherwise (touching or overlapping enclosures, NaN).  No arithmetic: exact.
+    """Give the statuses of ``sign(a - b)`` from enclosures; no arithmetic, so exact.
+
+    ``NEG`` when ``ahi < blo``, ``POS`` when ``alo > bhi``, ``UNKNOWN`` otherwise (touching or overlapping
+    enclosures, NaN).
+
+    Parameters
+    ----------
+    alo, ahi : array_like of float
+        An enclosure ``alo <= a <= ahi``.
+    blo, bhi : array_like of float
+        An enclosure ``blo <= b <= bhi``.
+
+    Returns
+    -------
+    numpy.ndarray of int8
+        One status per item (broadcast).
 
     Examples
     --------
@@ -189,7 +249,17 @@ def compare(alo: Any, ahi: Any, blo: Any, bhi: Any) -> np.ndarray:
 
 
 def sign_status(lo: Any, hi: Any) -> np.ndarray:
-    """Statuses of ``sign(x)`` from enclosures ``lo <= x <= hi`` (``compare(x, 0)``).
+    """Give the statuses of ``sign(x)`` from enclosures ``lo <= x <= hi`` (``compare(x, 0)``).
+
+    Parameters
+    ----------
+    lo, hi : array_like of float
+        An enclosure of each item's ``x``.
+
+    Returns
+    -------
+    numpy.ndarray of int8
+        ``NEG``, ``POS`` or ``UNKNOWN`` per item.
 
     Examples
     --------
@@ -203,9 +273,25 @@ def resolve(status: np.ndarray, exact_fn: Callable[[np.ndarray], Iterable[int]],
             stats: FilterStats | None = None) -> np.ndarray:
     """Send the ``UNKNOWN`` items of ``status`` to ``exact_fn`` and fill in its statuses (in place; returned).
 
-    ``exact_fn(idx)`` gets the indices left undecided by the filter and returns one status per index
-    (``NEG``, ``ZERO``, ``POS``, or ``UNKNOWN`` when the exact path cannot decide either).  ``stats``, if
-    given, counts the items, those the filter settled, those sent to the exact path and its time.
+    Parameters
+    ----------
+    status : numpy.ndarray of int8
+        The filter's statuses; changed in place.
+    exact_fn : callable
+        ``exact_fn(idx)`` gets the indices left undecided by the filter and returns one status per index
+        (``NEG``, ``ZERO``, ``POS``, or ``UNKNOWN`` when the exact path cannot decide either).
+    stats : FilterStats, optional
+        Counts the items, those the filter settled, those sent to the exact path and its time.
+
+    Returns
+    -------
+    numpy.ndarray of int8
+        ``status``, filled in.
+
+    Raises
+    ------
+    RuntimeError
+        If ``exact_fn`` returns a different number of statuses (an internal error).
 
     Examples
     --------
@@ -259,8 +345,20 @@ def filtered(lo: Any, hi: Any, exact_fn: Callable[[np.ndarray], Iterable[int]],
 
 
 def enclose(values: Iterable[Any], bounds: Callable[[Any], tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
-    """Float vectors ``lo <= v <= hi``: ``bounds(v)`` gives floats nearest to a rigorous enclosure of ``v`` (the
-    end points of an Arb ball, or the correctly rounded value twice); each is moved one float outward.
+    """Enclose values in float vectors ``lo <= v <= hi``.
+
+    Parameters
+    ----------
+    values : iterable
+        The exact values.
+    bounds : callable
+        ``bounds(v)`` gives floats nearest to a rigorous enclosure of ``v`` (the end points of an Arb ball, or
+        the correctly rounded value twice); each is moved one float outward.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(lo, hi)``, one entry per value.
 
     Examples
     --------

@@ -146,7 +146,8 @@ class Level:
         if not isinstance(v, Lin) or v.has_eps():
             raise InvalidInput(f"eps: expected an exact positive number such as 1/2, log(2) or sqrt(2), got {x!r}")
         if v.sign() <= 0:
-            raise InvalidInput(f"eps: expected eps > 0, got {v}; hint: eps = 0 allows no information, use a positive level"
+            raise InvalidInput(f"eps: expected eps > 0, got {v}; hint: eps = 0 allows no information, "
+                               "use a positive level"
                                + (_ZERO_HINT if v.sign() == 0 else ""))
         return Level(ExpFrac.exp(v), fmpq(1), eps_lin=v)
 
@@ -197,7 +198,8 @@ class Level:
             mono = v.monomial()
             if mono is not None and mono[0] == 1 and not mono[1].has_eps():
                 if mono[1].sign() >= 0:
-                    raise InvalidInput(f"alpha: expected 0 < alpha < 1, got {v} >= 1; hint: alpha = exp(-eps) with eps > 0")
+                    raise InvalidInput(f"alpha: expected 0 < alpha < 1, got {v} >= 1; "
+                                       "hint: alpha = exp(-eps) with eps > 0")
                 return Level.from_eps(str(-mono[1]))
         raise InvalidInput(f"alpha: expected a rational in (0, 1) or exp(-c), got {x!r}")
 

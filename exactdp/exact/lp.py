@@ -189,14 +189,16 @@ class LPSolution:
         """
         lp = self.lp
         ok = all(v >= 0 for v in self.x)
-        ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) == b for r, b in zip(lp.A_eq, lp.b_eq, strict=True))
-        ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) <= b for r, b in zip(lp.A_ub, lp.b_ub, strict=True))
+        ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) == b
+                  for r, b in zip(lp.A_eq, lp.b_eq, strict=True))
+        ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) <= b
+                  for r, b in zip(lp.A_ub, lp.b_ub, strict=True))
         ok &= all(v >= 0 for v in self.lam)
         red = _reduced(lp, self.y, self.lam)
         ok &= red == self.reduced and all(v >= 0 for v in red)
         primal = sum((ci * xi for ci, xi in zip(lp.c, self.x, strict=True)), fmpq(0))
         dual = sum((b * y for b, y in zip(lp.b_eq, self.y, strict=True)), fmpq(0)) - sum(
-            (b * l for b, l in zip(lp.b_ub, self.lam, strict=True)), fmpq(0))
+            (b * lam for b, lam in zip(lp.b_ub, self.lam, strict=True)), fmpq(0))
         return bool(ok and primal == dual == self.value)
 
 

@@ -161,7 +161,7 @@ class IrrationalLPSolution:
         ok &= all(red[j].is_zero() for j in range(lp.n) if self.x[j] != 0)
         primal = sum((ci * xi for ci, xi in zip(self.cost, self.x, strict=True) if xi != 0), Rad())
         dual = sum((y * b for y, b in zip(self.y, lp.b_eq, strict=True)), Rad()) - sum(
-            (l * b for l, b in zip(self.lam, lp.b_ub, strict=True)), Rad())
+            (lam * b for lam, b in zip(self.lam, lp.b_ub, strict=True)), Rad())
         return bool(ok and primal == dual == self.value)
 
 

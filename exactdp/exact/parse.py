@@ -17,10 +17,11 @@ Examples
 --------
 >>> parse_exact("(1 - alpha)/(1 + alpha)")
 ('div', ('sub', ('num', 1), ('alpha',)), ('add', ('num', 1), ('alpha',)))
->>> parse_exact("__import__('os')")
+>>> parse_exact("__import__('os')")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-exactdp.errors.ParseError: expression: unknown name '__import__' at position 0 in "__import__('os')"; allowed: numbers, alpha, eps, exp, log, sqrt, + - * / ^ and parentheses
+exactdp.errors.ParseError: expression: unknown name '__import__' at position 0 in "__import__('os')"; allowed: numbers,
+alpha, eps, exp, log, sqrt, + - * / ^ and parentheses
 """
 
 from __future__ import annotations
@@ -173,7 +174,8 @@ class _Parser:
             self.take(")")
             return node
         got = repr(val) if kind else "end of input"
-        raise ParseError(f"expression: expected a number, name or '(', got {got} at position {pos} in {_show(self.text)}")
+        raise ParseError(f"expression: expected a number, name or '(', got {got} at position {pos} "
+                         f"in {_show(self.text)}")
 
 
 def parse_exact(text: str) -> tuple:

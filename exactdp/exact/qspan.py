@@ -36,8 +36,20 @@ MAX_PREC = 1 << 14
 
 
 def ball_sign(arb_at, max_prec: int):
-    """Sign of a number known to be non-zero, from its Arb balls ``arb_at()`` at 64, 128, ... ``max_prec`` bits;
-    ``None`` when no ball excludes 0 (the caller says why that is undecided).
+    """Find the sign of a number known to be non-zero from its Arb balls at rising precision.
+
+    Parameters
+    ----------
+    arb_at : callable
+        ``arb_at()`` gives a ball of the number at the current working precision; it is called at 64, 128,
+        ... bits.
+    max_prec : int
+        The highest precision tried (bits).
+
+    Returns
+    -------
+    int or None
+        1 or -1, or ``None`` when no ball excludes 0 (the caller says why that is undecided).
 
     Examples
     --------
@@ -58,7 +70,18 @@ def ball_sign(arb_at, max_prec: int):
 
 
 def format_linear(terms) -> str:
-    """Exact text of ``sum c * atom`` from ``(atom text or None for a rational, fmpq coefficient)`` pairs.
+    """Write the exact text of ``sum c * atom``.
+
+    Parameters
+    ----------
+    terms : iterable of tuple
+        ``(atom text, or None for the rational term; fmpq coefficient)`` pairs, non-zero coefficients, the
+        rational term first.
+
+    Returns
+    -------
+    str
+        The sum, with ``-`` for negative coefficients.
 
     Examples
     --------
@@ -93,6 +116,11 @@ class QSpan:
     and implement :meth:`coerce`, :meth:`_comparable`, :meth:`_atom_mul`, :meth:`_atom_arb` and
     :meth:`_atom_text`; their public ``sign`` calls :meth:`_sign`.
 
+    Parameters
+    ----------
+    terms : iterable of tuple, optional
+        ``(atom, coefficient)`` pairs; 0 by default.
+
     Examples
     --------
     >>> from exactdp.exact.lin import Lin
@@ -123,7 +151,24 @@ class QSpan:
     # -- what a subclass provides ------------------------------------------
     @classmethod
     def coerce(cls, x) -> Any:  # pragma: no cover - every subclass overrides it
-        """``x`` as an instance of the class (subclasses: which operands they accept)."""
+        """Convert an operand to an instance of the class (each subclass says which operands it accepts).
+
+        Parameters
+        ----------
+        x : Any
+            The operand.
+
+        Returns
+        -------
+        QSpan
+            ``x`` as an instance of the subclass.
+
+        Examples
+        --------
+        >>> from exactdp.exact.lin import Lin
+        >>> Lin.coerce(fmpq(1, 2)), Lin.coerce(Lin.sqrt(2)) == Lin.sqrt(2)
+        (Lin('1/2'), True)
+        """
         raise NotImplementedError
 
     def _atom_mul(self, a, b) -> tuple[fmpq | int, Any]:  # pragma: no cover - every subclass overrides it
@@ -144,7 +189,19 @@ class QSpan:
         raise NotImplementedError
 
     def is_rational(self) -> bool:
-        """Whether only the unit atom occurs (0 included)."""
+        """Tell whether only the unit atom occurs (0 included).
+
+        Returns
+        -------
+        bool
+            True for a rational number.
+
+        Examples
+        --------
+        >>> from exactdp.exact.lin import Lin
+        >>> Lin.coerce(fmpq(1, 2)).is_rational(), (Lin.sqrt(2) - Lin.sqrt(2)).is_rational(), Lin.sqrt(2).is_rational()
+        (True, True, False)
+        """
         return all(a == self.UNIT for a, _ in self.terms)
 
     # -- arithmetic ------------------------------------------------------------
@@ -195,7 +252,25 @@ class QSpan:
 
     # -- evaluation and order -----------------------------------------------------
     def arb(self, eps=None) -> arb:
-        """Ball enclosure at the current working precision (``flint.ctx.prec``), term by term."""
+        """Enclose the number in a ball at the current working precision (``flint.ctx.prec``), term by term.
+
+        Parameters
+        ----------
+        eps : arb, optional
+            A ball of the symbol ``eps``, for atoms that involve it (``Lin``); unused by atoms without it.
+
+        Returns
+        -------
+        flint.arb
+            A ball containing the number.
+
+        Examples
+        --------
+        >>> from exactdp.exact.lin import Lin
+        >>> b = (Lin.sqrt(2) + 1).arb()
+        >>> b.contains(arb(2).sqrt() + 1), bool(b > 2.414), bool(b < 2.415)
+        (True, True, True)
+        """
         total = arb(0)
         for a, c in self.terms:
             total += arb(c) if a == self.UNIT else arb(c) * self._atom_arb(a, eps)

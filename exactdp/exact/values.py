@@ -21,10 +21,11 @@ Examples
 ExpFrac('exp(-1/2)')
 >>> probability("(1 - alpha)/(1 + alpha)", alpha=fmpq(1, 2))
 1/3
->>> exact_number(0.1)
+>>> exact_number(0.1)  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-exactdp.errors.InvalidType: number: got the binary float 0.1; exactdp takes exact numbers. Pass a string such as '0.1' or '1/10' for the decimal, or allow_float=True to take the float's exact binary value 3602879701896397/36028797018963968
+exactdp.errors.InvalidType: number: got the binary float 0.1; exactdp takes exact numbers. Pass a string such as '0.1'
+or '1/10' for the decimal, or allow_float=True to take the float's exact binary value 3602879701896397/36028797018963968
 """
 
 from __future__ import annotations
@@ -179,6 +180,8 @@ _OPS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": op
 def _binop(op, a, b):
     if isinstance(a, LogVal) or isinstance(b, LogVal):
         return _log_binop(op, a, b)
+    x: Any
+    y: Any
     if isinstance(a, fmpq) and isinstance(b, fmpq):
         x, y = a, b
     elif _as_lin(a) is not None and _as_lin(b) is not None:
@@ -479,7 +482,8 @@ def from_python(x: Any, *, what: str = "number", allow_float: bool = False) -> A
     if isinstance(x, float) or type(x).__name__.startswith("float"):
         xf = float(x)
         if not math.isfinite(xf):
-            raise InvalidInput(f"{what}: got {xf}; expected a finite exact number (NaN and infinity are not probabilities)")
+            raise InvalidInput(f"{what}: got {xf}; expected a finite exact number "
+                               "(NaN and infinity are not probabilities)")
         n, d = xf.as_integer_ratio()
         if not allow_float:
             raise InvalidType(
@@ -536,10 +540,11 @@ def exact_number(x: Any, setting: Setting = _PLAIN, *, what: str = "number", all
     (LogVal(log(9/8)), Lin('2*sqrt(2)'))
     >>> exact_number(0.5, allow_float=True)
     1/2
-    >>> exact_number("alpha")
+    >>> exact_number("alpha")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidInput: number: expression: 'alpha' is not defined here; give --alpha/--eps or use it in a mechanism
+    exactdp.errors.InvalidInput: number: expression: 'alpha' is not defined here; give --alpha/--eps or use it in a
+    mechanism
     """
     v = from_python(x, what=what, allow_float=allow_float)
     if isinstance(v, str):

@@ -28,8 +28,9 @@ bounds in exact rationals.  The result: exact rational enclosures of every ``x_i
 from __future__ import annotations
 
 import math
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, ContextManager
+from typing import Any
 
 import numpy as np
 from flint import fmpq
@@ -39,7 +40,7 @@ from ..errors import InvalidInput
 __all__ = ["VerifiedSolve", "blas_single_thread", "digit_width", "verified_solve"]
 
 
-def blas_single_thread() -> ContextManager[Any]:
+def blas_single_thread() -> AbstractContextManager[Any]:
     """Context manager limiting BLAS/LAPACK to one thread (threadpoolctl).
 
     The float guides solve many small systems; on a shared, loaded machine a multi-threaded LAPACK call on a
@@ -258,7 +259,7 @@ def _verified_solve(S, w, eta, rhs, r_digits, levels, x_bits):
 def _g_bounds(S, w, Rd, a, levels, k, eta, absR1):
     """Exact upper bounds of the row sums of ``|I - R' A|``."""
     nR, nS = len(Rd), len(S)
-    H = None
+    H: np.ndarray | None = None
     for lev in range(levels):
         T = None
         for i in range(nR):
@@ -272,9 +273,11 @@ def _g_bounds(S, w, Rd, a, levels, k, eta, absR1):
             H = -Ti
             H[np.diag_indices(k)] += 1 << (w - a)
         else:
+            assert H is not None  # set at level 0
             if np.abs(H).max() >= 2 ** (62 - w):
                 return None
             H = (H << w) - Ti
+    assert H is not None, "levels >= 1"  # levels = 0 would leave out the identity of I - R A
     if int(np.abs(H).max()) >= 2 ** 62 // max(k, 1):
         return None  # the row sums below would not fit in 64 bits (and beta would not be small)
     scale = fmpq(2) ** (a + w - w * (levels + 1))

@@ -53,6 +53,26 @@ MAX_POINTS_DENSE = 5_000
 
 
 def dist_add(a: Any, b: Any) -> Any:
+    """Add two exact distances (``inf`` absorbs; a rational sum comes back as a rational).
+
+    Parameters
+    ----------
+    a, b : fmpq, Lin or float
+        Exact distances (``fmpq`` or ``Lin``), or ``math.inf``.
+
+    Returns
+    -------
+    fmpq, Lin or float
+        ``a + b``: ``math.inf`` if either is, an ``fmpq`` when the sum is rational, else a ``Lin``.
+
+    Examples
+    --------
+    >>> from exactdp.exact.lin import Lin
+    >>> dist_add(fmpq(1, 2), fmpq(1, 3)), dist_add(fmpq(1), math.inf)
+    (5/6, inf)
+    >>> dist_add(Lin.sqrt(2), fmpq(1)), dist_add(Lin.sqrt(2), 1 - Lin.sqrt(2))
+    (Lin('1 + sqrt(2)'), 1)
+    """
     if a == math.inf or b == math.inf:
         return math.inf
     if isinstance(a, fmpq) and isinstance(b, fmpq):
@@ -62,7 +82,24 @@ def dist_add(a: Any, b: Any) -> Any:
 
 
 def dist_sub(a: Any, b: Any) -> Any:
-    """``a - b`` for finite exact distances."""
+    """Subtract two finite exact distances.
+
+    Parameters
+    ----------
+    a, b : fmpq or Lin
+        Finite exact distances.
+
+    Returns
+    -------
+    fmpq or Lin
+        ``a - b``: an ``fmpq`` when both are, else a ``Lin`` (also when the difference is rational).
+
+    Examples
+    --------
+    >>> from exactdp.exact.lin import Lin
+    >>> dist_sub(fmpq(1, 2), fmpq(1, 3)), dist_sub(Lin.sqrt(2), fmpq(1)), dist_sub(Lin.sqrt(2) + 1, Lin.sqrt(2))
+    (1/6, Lin('-1 + sqrt(2)'), Lin('1'))
+    """
     if isinstance(a, fmpq) and isinstance(b, fmpq):
         return a - b
     return Lin.coerce(a) - Lin.coerce(b)
@@ -127,7 +164,8 @@ class FiniteMetric:
         self.index = {p: i for i, p in enumerate(self.points)}
         if len(self.index) != len(self.points):
             dup = next(p for p in self.points if self.points.count(p) > 1)
-            raise InvalidInput(f"metric points: label {dup!r} appears twice; labels are compared as strings and must be unique")
+            raise InvalidInput(f"metric points: label {dup!r} appears twice; "
+                               "labels are compared as strings and must be unique")
         self._pairs = pairs  # list of (i, j, d) with i < j, or a callable producing it
         self._distance_fn = distance_fn
         self.kind = kind
@@ -407,7 +445,8 @@ def _check_pointwise_axioms(points, D):
     n = len(points)
     for i in range(n):
         if len(D[i]) != n:
-            raise NotAMetric(f"distances: row {i} ({points[i]!r}) has {len(D[i])} entries, expected {n} (the matrix must be square)")
+            raise NotAMetric(f"distances: row {i} ({points[i]!r}) has {len(D[i])} entries, "
+                             f"expected {n} (the matrix must be square)")
     for i in range(n):
         if D[i][i] == math.inf or dist_sign(D[i][i]) != 0:
             raise NotAMetric(f"distances: d({points[i]!r}, {points[i]!r}) = {brief(D[i][i])}, expected 0")
@@ -497,10 +536,11 @@ def from_matrix(points, distances, *, allow_float=False) -> FiniteMetric:
     >>> m = from_matrix(["a", "b", "c"], [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
     >>> [(m.points[i], m.points[j]) for i, j, _ in m.generating_pairs()]
     [('a', 'b'), ('b', 'c')]
-    >>> from_matrix(["a", "b", "c"], [[0, 1, 3], [1, 0, 1], [3, 1, 0]])
+    >>> from_matrix(["a", "b", "c"], [[0, 1, 3], [1, 0, 1], [3, 1, 0]])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    exactdp.errors.NotAMetric: distances: triangle inequality fails for ('a', 'b', 'c'): d('a', 'c') = 3 > d('a', 'b') + d('b', 'c') = 2
+    exactdp.errors.NotAMetric: distances: triangle inequality fails for ('a', 'b', 'c'): d('a', 'c') = 3 > d('a', 'b') +
+    d('b', 'c') = 2
     """
     points = [str(p) for p in points]
     distances = as_rows(distances, "distances")  # numpy arrays and sympy matrices, structurally

@@ -27,6 +27,10 @@ from ..theory.extension_lp import best_extension_bracket, extension_slack_lp
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register, set_text
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 
 def _loss_ratio(eps_a: str, eps_b: str) -> str:
     """Decimal enclosure of ``eps_a / eps_b`` (both exact levels); ``"1"`` when they are the same level."""
@@ -216,12 +220,13 @@ def factor2() -> ClaimResult:
         assert c.evidence.t_lower is not None  # t = 1 admits no extension here: the bracket has a lower end
         lo, hi = fmpq(c.evidence.t_lower), fmpq(c.evidence.t_upper)
         # the closed form t' lies in the LP bracket: g(t) = t^a + t^b - (1 + 2^L) changes sign on it
-        led.check(lo ** a + lo ** b < rhs <= hi ** a + hi ** b, f"L = {L}: the closed-form root is outside the LP bracket")
+        led.check(lo ** a + lo ** b < rhs <= hi ** a + hi ** b,
+                  f"L = {L}: the closed-form root is outside the LP bracket")
         X = extension_data(Ah, M, H, alpha="1/2")
         e = smallest_epsilon(X.mechanism, M)
         certs.append(e)
         assert e.evidence.epsilon is not None  # a rational mechanism: its smallest eps is decided
-        with_arb = decimal_enclosure(lambda: _root(a, b, rhs).log() / arb(2).log(), 6)
+        with_arb = decimal_enclosure(lambda a=a, b=b, rhs=rhs: _root(a, b, rhs).log() / arb(2).log(), 6)
         rows.append([L, f"t^{a} + t^{b} = {rhs}", f"{with_arb[0]}..{with_arb[1]}",
                      f"[{c.evidence.factor_lower[0]}, {c.evidence.factor_upper[1]}]",
                      _loss_ratio(e.evidence.epsilon, "log(2)")])

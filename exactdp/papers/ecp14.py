@@ -22,6 +22,10 @@ from .registry import (Blocks, CertificateProof, CertRef, ClaimResult, Label, Le
                        md_table, plural, register)
 import itertools
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 
 @register("ECP14-ex1", "ECP14", "Example 1",
           "Three points on a line and on a circle, d = eps * graph distance, eps = 0.7 and 1.6: the regular priors are "
@@ -102,7 +106,8 @@ def ex2() -> ClaimResult:
     led.compare("the region as D grows", "grows, tends to the whole simplex",
                 "the needed min pi_y, a/(1 + 3a), strictly decreases along D = " + " < ".join(shrinks[0])
                 + f" (certified with balls), down to {shrinks[2]}", agrees=shrinks[1])
-    return led.result("regular iff min pi >= e^(-D)/(1 + 3 e^(-D)), exactly, at " + ", ".join(f"D = {r[0]}" for r in rows),
+    return led.result("regular iff min pi >= e^(-D)/(1 + 3 e^(-D)), exactly, at "
+                      + ", ".join(f"D = {r[0]}" for r in rows),
                       [("The region", body)], certs)
 
 
@@ -216,14 +221,16 @@ def thm3() -> ClaimResult:
             general = fmpq(len(m)) * sum((fmpq(x) for x in c.evidence.mu), fmpq(0))
             closed = theorem3_bound(k, u, e)
             same = c.holds is True and mus == {str(mu_closed)} and general == closed
-            led.compare(f"|V| = {k}, u = {u}, alpha = {a}: mu and the bound", f"mu = {mu_closed}, bound {exact_str(closed)}",
+            led.compare(f"|V| = {k}, u = {u}, alpha = {a}: mu and the bound",
+                        f"mu = {mu_closed}, bound {exact_str(closed)}",
                         f"mu in {{{', '.join(sorted(mus))}}}, bound {exact_str(general)}",
                         agrees=None if c.holds is UNDECIDED else same)
             rows.append([f"|V| = {k}, u = {u}", a, str(mu_closed), exact_str(closed), same])
     body = ("Corollary 2 gives L <= log2(|Y| sum mu); the general solve of mu Phi = uniform (exact) is compared with "
             "the closed form.\n\n" + md_table(["databases", "alpha", "mu (closed form)", "|Y| sum mu = bound ratio",
                                                "general = closed form"], rows))
-    return led.result(f"mu and the bound against the closed form on V^u for |V| = 2, 3, 4: {sum(r[4] is True for r in rows)} "
+    return led.result("mu and the bound against the closed form on V^u for |V| = 2, 3, 4: "
+                      f"{sum(r[4] is True for r in rows)} "
                       f"of {len(rows)} equal", [("Instances", body)], certs)
 
 
@@ -367,11 +374,13 @@ def _threshold_claim(metric, printed: str, width):
             f"certified < 0 (no tight-constraints mechanism), at eps = {t.hi} every z_i > 0 (one exists).\n\n"
             f"At the printed value eps = {printed}: {at.verdict.value} -- "
             + ("every z_i certified positive." if at.holds is True else
-               f"z at {label_text(at.evidence.negative[0])} is certified negative ({_z_at(at, at.evidence.negative[0])}), "
+               f"z at {label_text(at.evidence.negative[0])} is certified negative "
+               f"({_z_at(at, at.evidence.negative[0])}), "
                "so no tight-constraints mechanism exists there (equivalently the uniform prior is not regular).")),
             CertificateProof(c)]
     return led.result(f"threshold in [{t.lo}, {t.hi}] (certified); at eps = {float(p):g} a tight-constraints mechanism "
-                      + {"holds": "exists", "fails": "does not exist"}.get(at.verdict.value, "is undecided") + " (certified)",
+                      + {"holds": "exists", "fails": "does not exist"}.get(at.verdict.value, "is undecided")
+                      + " (certified)",
                       [("Threshold", body)], [c, at])
 
 
@@ -415,7 +424,8 @@ def thm1() -> ClaimResult:
         us, why = uniformly_sensitive(X, Y, f, 1)
         led.compare(f"{name}: uniformly 1-sensitive (Corollary 1)", "yes", "yes" if us else f"no ({why})", agrees=us)
         mechs = [("exponential, beta = log(3)", exponential(Y, beta="log(3)")),
-                 ("randomized response on the m + 1 = |Y| values, p = 1/(m + 3)", randomized_response(list(Y.points), p=f"1/({len(Y) - 1} + 3)"))]
+                 ("randomized response on the m + 1 = |Y| values, p = 1/(m + 3)",
+                  randomized_response(list(Y.points), p=f"1/({len(Y) - 1} + 3)"))]
         for mname, H in mechs:
             HF = compose_query(H, f, X)
             for eps in ("log(3)", "log(2)", "log(9)"):
@@ -540,7 +550,8 @@ def _sec72_body(N: int, t, rows: list) -> Blocks:
             "an artefact of that halved beta. The exact smallest eps of the beta = eps/2 mechanism on the full "
             f"{N} x {N} grid is out of reach here; the last column gives it on the {SEC72_SMALL_SIDE} x "
             f"{SEC72_SMALL_SIDE} grid instead -- a smaller grid, labelled as such -- decided exactly by "
-            "`smallest_epsilon` (its enclosure rounded outward to 6 decimals; that `epsilon` certificate is not attached, "
+            "`smallest_epsilon` (its enclosure rounded outward to 6 decimals; that `epsilon` certificate is not "
+            "attached, "
             "as the independent re-check kernel does not cover its irrational exponent ratios). The comparison "
             "itself keeps the paper's beta = eps/2:\n\n"
             + md_table(["eps", "tight-constraints", "planar Laplace (beta = eps/2)", "tight higher",

@@ -17,6 +17,10 @@ from ..mechanisms import geometric
 from ..metrics import path
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 NS = range(1, 11)
 
 
@@ -44,7 +48,8 @@ def _unrestricted_column_factor(n: int, z: int):
           "a factor alpha = e^(-eps) and the true count differs by at most one on neighbouring databases.",
           "eps-differentially private, for every eps > 0")
 def ex21() -> ClaimResult:
-    rows = ["| n | verdict for every eps | distinct constraints | identically tight | recheck |", "|---|---|---|---|---|"]
+    rows = ["| n | verdict for every eps | distinct constraints | identically tight | recheck |",
+            "|---|---|---|---|---|"]
     certs: list[Certificate]
     certs, led = [], Ledger()
     for n in NS:
@@ -133,7 +138,8 @@ def fig1() -> ClaimResult:
             "alpha^(n-i)/(1 + alpha) (column n), (1 - alpha)/(1 + alpha) alpha^|j - i| (inside), and the library's "
             "truncated geometric mechanism at n = 5, alpha = 1/2, entry by entry; columns 1 + 2 are "
             f"({', '.join(exact_str(v) for v in fig2_exact)}), Figure 2's column 2 "
-            f"({', '.join(fig2_printed)}). The journal's printed entries are not restored in the shared notes, so this claim "
+            f"({', '.join(fig2_printed)}). The journal's printed entries are not restored in the shared notes, "
+            "so this claim "
             "reproduces the figure's construction and its consistency with Figure 2, not a digit-by-digit "
             "comparison.\n")
     certs = _fig1_certificates(n, G)
@@ -144,7 +150,8 @@ def fig1() -> ClaimResult:
              "its tight constraints listed (`privacy`); and columns 1 + 2 equal Figure 2's column 2 (six exact "
              "`relation` equalities).\n")
     return led.result(f"untruncated P(z given i) = ({exact_str((1 - a) / (1 + a))})({exact_str(a)})^abs(z - i); "
-                      "truncated rows from exact tail sums, first row " + ", ".join(exact_str(v) for v in trunc_rows[0]),
+                      "truncated rows from exact tail sums, first row "
+                      + ", ".join(exact_str(v) for v in trunc_rows[0]),
                       [("Figure 1", body)], certs)
 
 
@@ -158,7 +165,8 @@ def _fig2_column(G, n, led):
 
     exact = [G[i, 1] + G[i, 2] for i in range(n + 1)]
     led.compare("Figure 2's column 2 against columns 1 + 2 of the truncated mechanism", ", ".join(FIG2_COLUMN_2),
-                ", ".join(exact_str(v) for v in exact), agrees=all(v == fmpq(p) for v, p in zip(exact, FIG2_COLUMN_2, strict=True)))
+                ", ".join(exact_str(v) for v in exact),
+                agrees=all(v == fmpq(p) for v, p in zip(exact, FIG2_COLUMN_2, strict=True)))
     return FIG2_COLUMN_2, exact
 
 

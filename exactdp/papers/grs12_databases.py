@@ -17,6 +17,10 @@ from ..exact import LinearProgram, Rad, exact_str, optimal_face_constraints, sol
 from ..certify import certify_lp_optimum
 from .registry import Blocks, ClaimResult, Ledger, md_table, register
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 DBS = [frozenset(s) for k in range(4) for s in itertools.combinations((1, 2, 3), k)]
 IDX = {D: i for i, D in enumerate(DBS)}
 ALPHA = fmpq(1, 2)
@@ -186,12 +190,12 @@ def face_simultaneous_lp(sol1, sol2):
     t = nv
     v = lambda d, k: d * K + k  # noqa: E731
     A_eq = [{v(d, k): 1 for k in range(K)} for d in range(len(DBS))]
-    A_ub = [{v(IDX[D], k): ALPHA, v(IDX[E], k): -1} for D, E in _edges() for k in range(K)]
+    A_ub: list[dict] = [{v(IDX[D], k): ALPHA, v(IDX[E], k): -1} for D, E in _edges() for k in range(K)]
     b_ub = [fmpq(0)] * len(A_ub)
     for sol, side in ((sol1, 0), (sol2, 1)):
         zero, tight = optimal_face_constraints(sol)
 
-        def induced(var):  # x[D][a] of the LP over databases -> the sum of M's columns with that reading
+        def induced(var, side=side):  # x[D][a] of the LP over databases -> the sum of M's columns with that reading
             d, a = divmod(var, 4)
             return {v(d, k): 1 for k, ab in enumerate(pairs) if ab[side] == a}
         for j in zero:
@@ -218,7 +222,8 @@ def proof_bound_solutions():
     K2 = {D: FIGURE_4[_swap12(D)] for D in Ds}
     labels = [(1, 1), (1, 2), (2, 1), (2, 2)]
     v = lambda d, k: d * 4 + k  # noqa: E731
-    A_eq, b_eq = [], []
+    A_eq: list[dict] = []
+    b_eq: list[int | fmpq] = []
     for d, D in enumerate(Ds):
         A_eq.append({v(d, k): 1 for k in range(4)})
         b_eq.append(1)
@@ -261,7 +266,8 @@ def thm63() -> ClaimResult:
     led.check(f["mirror"], "user 2's optimum is not the mirror image of user 1's")
     led.compare("uniqueness of user 1's optimum", "unique", "unique (certified)" if f["unique"] else "not certified",
                 agrees=True if f["unique"] else None)
-    led.compare("a mechanism optimal for both users", "none exists", f"least violation t* = {exact_str(f['sim'].value)}",
+    led.compare("a mechanism optimal for both users", "none exists",
+                f"least violation t* = {exact_str(f['sim'].value)}",
                 agrees=f["impossible"])
     lo, hi = f["lo"], f["hi"]
     led.compare("the proof's masses on l and their ratio", "7/12, 1/6, 3.5 > 1/alpha = 2",
@@ -332,10 +338,12 @@ def _thm63_body(delta, e, f) -> Blocks:
             "the distances 1 and 2 occur with positive prior, so the cost is c0 + c1 t with the single radical "
             f"t = 2^(1 - delta) = 2^(9/10).\n\n**User 1's optimum** ({s1.method}); value `{s1.value}`:\n\n" + tab +
             f"\n\nFigure 4 prints {_fig4_text(FIGURE_4)}; the exact optimum gives {_fig4_text(_rows4(x))} on "
-            f"outputs 1 and 2. User 2's optimum is the mirror image (value `{s2.value}`). Over the whole optimal face (complementary slackness with "
+            f"outputs 1 and 2. User 2's optimum is the mirror image (value `{s2.value}`). Over the whole optimal "
+            "face (complementary slackness with "
             "the verified dual: rational constraints), every free entry has min = max (two exact LPs each, their "
             "duals in the certificate)" + (", so user 1's optimal mechanism is unique, as the paper says "
-            if f["unique"] else "is NOT certified, so uniqueness stays open ") + "(the rank test alone does not certify it: the optimum is degenerate).\n\n"
+            if f["unique"] else "is NOT certified, so uniqueness stays open ")
+            + "(the rank test alone does not certify it: the optimum is degenerate).\n\n"
             "**No simultaneously optimal mechanism (exact LP).** A mechanism with remaps inducing an optimal "
             "mechanism for each user can be taken with 16 outputs (a, b) (Lemma 6.4, randomised remaps by splitting "
             "outputs); its two induced mechanisms must lie on the two optimal faces. Minimising the violation t "

@@ -19,6 +19,10 @@ from ..theory.remaps import bayes_remap
 from ..theory.users import User, expected_loss
 from .registry import CertificateProof, ClaimResult, Ledger, register
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 
 def _alpha():
     return ExpFrac.exp(-Lin.eps())
@@ -247,13 +251,14 @@ def thm61() -> ClaimResult:
             # the two LP facts the argument rests on, as re-checkable optimality certificates (primal + dual)
             certs.append(certify_universal_optimality(n, u0, alpha=a))
             if g is not None:
-                ug = User([fmpq(1, n + 1)] * (n + 1), [[0 if i == j else 1 + g * abs(j - i) for j in range(n + 1)]
-                                                      for i in range(n + 1)], name=f"uniform prior, loss 1 + {g}|j - i|")
+                loss = [[0 if i == j else 1 + g * abs(j - i) for j in range(n + 1)] for i in range(n + 1)]
+                ug = User([fmpq(1, n + 1)] * (n + 1), loss, name=f"uniform prior, loss 1 + {g}|j - i|")
                 certs.append(certify_universal_optimality(n, ug, alpha=a))
             ab, sol, opt = _is_unique_geometric(n, fmpq(a), "absolute")
             if not ab:
                 abs_fail.append((n, a, sol, opt))
-            table.append(f"| {n} | {a} | {'yes' if at0 else 'no'} | {'g = ' + str(g) if g is not None else 'NOT FOUND'} "
+            table.append(f"| {n} | {a} | {'yes' if at0 else 'no'} "
+                         f"| {'g = ' + str(g) if g is not None else 'NOT FOUND'} "
                          f"| {'yes' if ab else 'no'} |")
     body = ("**Setting (journal version, Cor. 3.4 / Lemma 5.12; the arXiv text lost the loss).** Uniform prior on "
             "{0..n}, loss l(i, j) = 0 if i = j, else 1 + gamma |j - i|, for a small gamma > 0.\n\n"

@@ -26,6 +26,10 @@ from ..theory.users import LOSSES, User, expected_loss, power_loss
 from ..certificate import UNDECIDED
 from .registry import Blocks, CertificateProof, ClaimResult, Ledger, md_table, register
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 ALPHAS = ("1/2", "1/3", "2/3", "9/10")
 SEED = 20261122
 N_RANDOM = 200
@@ -174,7 +178,8 @@ def _dual_by_hand(cert, user: User, led: Ledger) -> Blocks:
     tab = md_table(["i \\ r", *list(range(N))], [[i] + [exact_str(red[i * N + r]) for r in range(N)]
                                                    for i in range(N)])
     uniq = _uniqueness_text(lp, red, pos, N)
-    return (f"The LP: minimise sum_i p_i sum_r l(i, r) x_ir with p = ({', '.join(exact_str(fmpq(v)) for v in ev.prior)}) "
+    return ("The LP: minimise sum_i p_i sum_r l(i, r) x_ir with p = "
+            f"({', '.join(exact_str(fmpq(v)) for v in ev.prior)}) "
             f"and l(i, r) = |i - r|, subject to the row sums sum_r x_ir = 1 (multipliers y_i), the privacy "
             f"constraints alpha x_ir <= x_(i+1)r and alpha x_(i+1)r <= x_ir (multipliers lambda >= 0) and x >= 0.\n\n"
             f"Dual solution: y = ({', '.join(exact_str(v) for v in y)}); the {len(pos)} positive multipliers "
@@ -359,7 +364,8 @@ def fig3() -> ClaimResult:
                 "agree" if surv else "differ", agrees=surv)
     for k, v in lemmas.items():
         led.compare(f"{k} on Figure 2's matrix", "holds", "holds" if v else "fails", agrees=bool(v))
-    led.compare("Lemma 5.11's remap", "rebuilds Figure 2", "rebuilds it" if reproduces else "does not", agrees=reproduces)
+    led.compare("Lemma 5.11's remap", "rebuilds Figure 2", "rebuilds it" if reproduces else "does not",
+                agrees=reproduces)
     led.check(priv.holds is True and priv.evidence.tight_count == glyphs,
               "the privacy certificate's tight constraints differ from the D and U glyphs")
     return led.result("the constraint matrix of Figure 2, computed exactly: " + " / ".join(got)
@@ -382,8 +388,8 @@ def vertex_rank(lp, x) -> int:
     """Rank of the constraints tight at ``x`` (equalities, tight inequalities, zero variables); a vertex iff n."""
     from flint import fmpq_mat
 
-    rows = list(lp.A_eq) + [r for r, b in zip(lp.A_ub, lp.b_ub, strict=True) if sum((a * x[j] for j, a in r.items()), fmpq(0))
-                            == b] + [{j: fmpq(1)} for j in range(lp.n) if x[j] == 0]
+    tight = [r for r, b in zip(lp.A_ub, lp.b_ub, strict=True) if sum((a * x[j] for j, a in r.items()), fmpq(0)) == b]
+    rows = list(lp.A_eq) + tight + [{j: fmpq(1)} for j in range(lp.n) if x[j] == 0]
     M = fmpq_mat(len(rows), lp.n)
     for i, r in enumerate(rows):
         for j, v in r.items():
@@ -405,8 +411,8 @@ def _not_a_remap(G, V):
     Gm, Vm = fmpq_mat(n, n, [v for r in G for v in r]), fmpq_mat(n, n, [v for r in V for v in r])
     if Gm.det() == 0:
         return None, None
-    Y = Gm.solve(Vm)
-    Y = [[Y[i, j] for j in range(n)] for i in range(n)]
+    Ym = Gm.solve(Vm)
+    Y = [[Ym[i, j] for j in range(n)] for i in range(n)]
     return Y, any(v < 0 for r in Y for v in r)
 
 

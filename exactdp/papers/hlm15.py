@@ -17,6 +17,10 @@ from ..theory.accuracy import hlm15_theorem7_bound, max_expected_error
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, register
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 INSTANCES = [(1, "1/2"), (2, "1"), (3, "log(2)"), (5, "log(3)")]
 
 
@@ -57,7 +61,8 @@ def ex6() -> ClaimResult:
                     agrees=None if c2.holds is UNDECIDED else c2.holds is False)
         led.check(c.recheck().status != "refuted" and c2.recheck().status != "refuted",
                   "a certificate fails its independent re-check")
-        rows.append(f"| {m} | {eps} | {p} | {c.verdict.value} ({c.evidence.tight_count} tight) | {c.evidence.epsilon} | "
+        rows.append(f"| {m} | {eps} | {p} | {c.verdict.value} ({c.evidence.tight_count} tight) "
+                    f"| {c.evidence.epsilon} | "
                     f"{p2} | {c2.verdict.value} | {c2.evidence.epsilon} = {c2.evidence.enclosure[0]}... |")
     sections.append(("Instances", "\n".join(rows) + "\n\nFor p = 1/(m + e^eps) every constraint "
                      "1 - pm <= e^eps p holds with equality on the diagonal outputs, so the smallest eps is exactly "

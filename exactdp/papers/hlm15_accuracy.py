@@ -16,6 +16,10 @@ from ..theory.approx_error import min_max_expected_error
 from ..certificate import UNDECIDED
 from .registry import ClaimResult, Ledger, md_table, register
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 
 # ---------------------------------------------------------------- Example 5 ----
 def _laplace_profile():

@@ -24,6 +24,10 @@ from ..theory.profile import privacy_profile
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register, set_text
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 PAIR = [("0", "1")]
 
 
@@ -202,10 +206,11 @@ def thm3() -> ClaimResult:
             Pv, Qv = M.rows()
             bx, bq = _brute_best(Pv, Qv, lvl), _brute_best(Qv, Pv, lvl)
             top = bx if affine_sign(bx[0] - bq[0], bx[1] - bq[1], lvl) >= 0 else bq
-            same = affine_sign(top[0] - fmpq(c.evidence.witness["lhs"]), top[1] - fmpq(c.evidence.witness["P_x'(S)"]), lvl) == 0
+            wit = c.evidence.witness
+            same = affine_sign(top[0] - fmpq(wit["lhs"]), top[1] - fmpq(wit["P_x'(S)"]), lvl) == 0
             led.compare(f"worst set of {' '.join(P)} / {' '.join(Q)} at eps = {eps}", "S* attains the maximum",
                         "equal to brute force" if same else "brute force is larger", agrees=same)
-            rows.append([" ".join(P) + " / " + " ".join(Q), eps, c.evidence.excess, set_text(c.evidence.witness["worst_set"]),
+            rows.append([" ".join(P) + " / " + " ".join(Q), eps, c.evidence.excess, set_text(wit["worst_set"]),
                          "equal" if same else "DIFFERENT"])
     # the counterexample: singletons generate the power set but are not an algebra
     M = Mechanism.from_rows(["x", "x'"], ["a", "b", "c", "d"], [["1/2", "1/2", "0", "0"], ["0", "0", "1/2", "1/2"]])
@@ -295,10 +300,10 @@ def _lemma1(rects, X, Yu):
     union = {(a, b) for A, B in rects for a in A for b in B}
     parts = []
     for k in range(p + 1):
-        for I in itertools.combinations(range(p), k):
-            At = frozenset().union(*(rects[i][0] for i in I)) if I else frozenset()
-            Bt = frozenset(Yu).intersection(*(rects[i][1] for i in I)) if I else frozenset(Yu)
-            Bt = Bt - frozenset().union(*(rects[i][1] for i in range(p) if i not in I))
+        for chosen in itertools.combinations(range(p), k):
+            At = frozenset().union(*(rects[i][0] for i in chosen)) if chosen else frozenset()
+            Bt = frozenset(Yu).intersection(*(rects[i][1] for i in chosen)) if chosen else frozenset(Yu)
+            Bt = Bt - frozenset().union(*(rects[i][1] for i in range(p) if i not in chosen))
             parts.append((At, Bt))
     cover = {(a, b) for At, Bt in parts for a in At for b in Bt}
     disjoint = all(not (parts[i][1] & parts[j][1]) for i in range(len(parts)) for j in range(i + 1, len(parts)))

@@ -21,6 +21,10 @@ from ..theory.utility import ball_mass, certify_exponential_bound, certify_utili
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register
 
+# The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;
+# this module has no public names of its own, and its helpers are internal (tests reach some of them).
+__all__: list[str] = []
+
 
 @register("KL10-thm2.7", "KL10", "Theorem 2.7 and Lemma A.1",
           "If f has Lipschitz constant C then the conventional exponential mechanism C^{mu; beta} is "
@@ -187,7 +191,8 @@ def thm34() -> ClaimResult:
              "strict inequality, as the proof's chain gives; its exact eps is below 2 beta (Thm 2.7) and far above "
              "the optimum eps*(gamma, delta) of Def. 2.3 (compared exactly with the certified eps*). Every finite "
              "f(X) is compact, so every f here is privacy-compatible (items (1)-(4)). The diameter <= 1 "
-             "normalisation is not needed for these two implications. Reconstructed: the proof's B(x, gamma) means B(z, gamma), z = f(x); and in (4) => (3) "
+             "normalisation is not needed for these two implications. Reconstructed: the proof's B(x, gamma) "
+             "means B(z, gamma), z = f(x); and in (4) => (3) "
              "the covering measure's weights, printed 1/2^(i n(i)), are 2^-i/n(i) (the text's own sampling "
              "description: a fair coin picks i, then a uniform point of C_i).")
     n_strict = sum(r[6] == "yes" for r in rows)

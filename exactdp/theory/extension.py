@@ -91,13 +91,27 @@ MAX_EXTENSION_BITS = 400_000_000
 
 
 class ZeroNormaliser(InvalidInput):
-    """``Z_D = 0``: every output has a zero minimum, so ``A(D)`` is undefined (``Â`` is not private)."""
+    """``Z_D = 0``: every output has a zero minimum, so ``A(D)`` is undefined (``Â`` is not private).
+
+    Examples
+    --------
+    Rows with different supports on ``H`` (BCSZ18 Lemma 4.1: not private for any eps):
+
+    >>> from exactdp import Mechanism
+    >>> from exactdp.metrics import path
+    >>> Ah = Mechanism.from_rows(["0", "2"], ["a", "b"], [["1", "0"], ["0", "1"]])
+    >>> try:
+    ...     extension_data(Ah, path(3), ["0", "2"], alpha="1/2")
+    ... except ZeroNormaliser as e:
+    ...     print(str(e).split(", so")[0])
+    mech_on_H: at the point '0' every output has minimum 0 (Z_D = 0)
+    """
 
 
 class ExtensionData:
-    """The exact extension and the quantities its proof quotes.
+    """The exact extension and the quantities its proof quotes (BCSZ18 Sec. 4, the inf-construction).
 
-    Attributes
+    Parameters
     ----------
     mechanism : Mechanism
         ``A`` on all of ``M`` (inputs in the metric's order).
@@ -113,6 +127,21 @@ class ExtensionData:
         The unnormalised minima ``m_D(w)``.
     comparisons : FilterStats
         What the float filter and the exact comparisons of the minima did.
+
+    Examples
+    --------
+    With ``e^eps = 2``, ``m_D(w) = min_(D' in H) 2^d(D, D') A(D', w)``; at ``D = 1``:
+    ``m(a) = min(2 * 3/4, 4 * 1/4) = 1`` (from ``D' = 3``), ``m(b) = min(2 * 1/4, 4 * 3/4) = 1/2`` (from ``D' = 0``),
+    so ``Z = 3/2``:
+
+    >>> from exactdp import Mechanism
+    >>> from exactdp.metrics import path
+    >>> Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
+    >>> X = extension_data(Ah, path(4), ["0", "3"], alpha="1/2")
+    >>> [str(v) for v in X.minima[1]], str(X.Z[1]), X.argmin[1].tolist(), X.H
+    (['1', '1/2'], '3/2', [1, 0], ['0', '3'])
+    >>> [str(v) for v in X.mechanism.rows()[1]], X.level.eps_str()
+    (['2/3', '1/3'], 'log(2)')
     """
 
     def __init__(self, mechanism, Z, argmin, H, level, minima, comparisons):
@@ -121,20 +150,50 @@ class ExtensionData:
 
 
 def double_level(level: Level) -> Level:
-    """The level ``2 eps`` (same regime)."""
+    """Double a level: ``2 eps``, in the same regime.
+
+    Parameters
+    ----------
+    level : Level
+        The level ``eps``.
+
+    Returns
+    -------
+    Level
+        The level ``2 eps`` (BCSZ18's extension of an eps-private mechanism is 2 eps-private).
+
+    Examples
+    --------
+    >>> double_level(Level.from_eps("1/2")).eps_str(), double_level(Level.from_alpha("1/2")).eps_str()
+    ('1', 'log(4)')
+    """
     if level._eps_lin is not None:
         return Level.from_eps(str(level._eps_lin * 2))
     return Level(level.R * level.R, level.D)
 
 
 def restrict_metric(metric: FiniteMetric, H: Sequence[str]) -> FiniteMetric:
-    """The metric ``d`` restricted to the points ``H`` (distances of ``M``, not of an induced graph).
+    """Restrict the metric ``d`` to the points ``H`` (distances of ``M``, not of an induced graph).
 
     Generating pairs are the pairs of ``H`` with no point of ``H`` strictly
     between them, found exactly (integer arithmetic after clearing denominators
     when all distances are rational; :func:`~exactdp.metrics.from_matrix`
     otherwise).
 
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric on ``M``.
+    H : sequence of str
+        Labels of points of ``M``.
+
+    Returns
+    -------
+    FiniteMetric
+        The metric on ``H``.
+
+    Examples
+    --------
     >>> from exactdp.metrics import path
     >>> R = restrict_metric(path(5), ["0", "2", "4"])
     >>> R.distance("0", "4"), [(R.points[i], R.points[j], str(d)) for i, j, d in R.generating_pairs()]
@@ -211,7 +270,7 @@ def _log_bounds_values(values):
 
 def _factor_table(level, dists):
     """Exact ``e^(eps d)`` and outward float bounds of ``eps d`` for each distinct finite distance."""
-    E, lo, hi = [], [], []
+    E: list = []
     for d in dists:
         f = level.factor(d)
         if f is None:
@@ -232,7 +291,41 @@ def _factor_table(level, dists):
 
 def extension_data(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] | None = None, *, eps: Any = None,
                    alpha: Any = None, level: Level | None = None) -> ExtensionData:
-    """The BCSZ18 extension with its normalisers and minimisers (see :func:`extend`)."""
+    """Build the BCSZ18 extension with its normalisers and minimisers (see :func:`extend`).
+
+    Parameters
+    ----------
+    mech_on_H : Mechanism
+        The mechanism on the points ``H``.
+    metric : FiniteMetric
+        The metric on all of ``M``.
+    H : sequence of str, optional
+        The subset (by default the mechanism's inputs).
+    eps, alpha, level : optional
+        The level, one of them.
+
+    Returns
+    -------
+    ExtensionData
+        The extension and the quantities its proof quotes.
+
+    Raises
+    ------
+    ZeroNormaliser
+        If some point has every minimum 0.
+    Undecided
+        If the mechanism cannot be evaluated exactly at the level.
+    InputTooLarge
+        Beyond the limits of :func:`check_extension_size` or :data:`MAX_EXTENSION_BITS`.
+
+    Examples
+    --------
+    >>> from exactdp import Mechanism
+    >>> from exactdp.metrics import path
+    >>> Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
+    >>> [str(z) for z in extension_data(Ah, path(4), ["0", "3"], alpha="1/2").Z]
+    ['1', '3/2', '3/2', '1']
+    """
     level = resolve_level(eps, alpha, level)
     H = _check_subset(mech_on_H, metric, H)
     try:
@@ -291,21 +384,39 @@ def _distances_to_H(metric, hidx):
 
 
 def check_extension_size(metric: FiniteMetric, H: Sequence[str], outputs: int) -> None:
-    """Refuse up front, before any distance, an extension beyond :data:`MAX_EXTENSION_POINTS` points of ``M``
-    or :data:`MAX_EXTENSION_CELLS` candidates ``|M| |H| |W|``.
+    """Refuse an extension too large for the exact construction, up front, before any distance.
+
+    The limits are :data:`MAX_EXTENSION_POINTS` points of ``M`` and :data:`MAX_EXTENSION_CELLS` candidates
+    ``|M| |H| |W|``.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric on ``M``.
+    H : sequence of str
+        The subset.
+    outputs : int
+        The number ``|W|`` of outputs.
+
+    Raises
+    ------
+    InputTooLarge
+        Beyond either limit.
 
     Examples
     --------
     >>> from exactdp.metrics import path
     >>> check_extension_size(path(1000), [str(i) for i in range(0, 1000, 10)], 100)   # 10^7: the limit
-    >>> check_extension_size(path(10**6), ["0", "999999"], 2)
+    >>> check_extension_size(path(10**6), ["0", "999999"], 2)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: extension: the metric has 1,000,000 points; the exact construction's limit is 50,000 points
-    >>> check_extension_size(path(2000), [str(i) for i in range(0, 2000, 10)], 200)
+    exactdp.errors.InputTooLarge: extension: the metric has 1,000,000 points; the exact construction's limit is 50,000
+    points
+    >>> check_extension_size(path(2000), [str(i) for i in range(0, 2000, 10)], 200)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: extension: 2,000 points x |H| = 200 x 200 outputs = 80,000,000 candidate minima; the exact construction's limit is 10,000,000
+    exactdp.errors.InputTooLarge: extension: 2,000 points x |H| = 200 x 200 outputs = 80,000,000 candidate minima; the
+    exact construction's limit is 10,000,000
     """
     n, k = len(metric), len(H)
     if n > MAX_EXTENSION_POINTS:

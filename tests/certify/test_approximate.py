@@ -54,7 +54,8 @@ def test_matches_brute_force_transcendental(rows, eps):
         t = mpmath.exp(_mp(Fraction(eps)))
         best = max(_mp(A) - t * _mp(B) for A, B in _set_values(rows, pairs))
         assert c.holds is (best <= 0)
-        assert abs(_mp(Fraction(c.evidence.witness["lhs"])) - t * _mp(Fraction(c.evidence.witness["P_x'(S)"])) - best) < 1e-40
+        wit = c.evidence.witness
+        assert abs(_mp(Fraction(wit["lhs"])) - t * _mp(Fraction(wit["P_x'(S)"])) - best) < 1e-40
 
 
 def _mp(q):

@@ -174,7 +174,8 @@ def test_huge_and_tiny_distances(tmp_path, capsys, dist, code):
 @pytest.mark.parametrize("level", [["--eps", "499999999999/1000000000000"], ["--eps", "49999999/100000000"],
                                    ["--eps", "log(3^600)/2"]])
 def test_geometric_2x2_at_hard_levels(tmp_path, capsys, level):
-    code, out, err = run(["certify", write(tmp_path, "m.json", GEO2), "--metric", write(tmp_path, "p.json", PATH2), *level], capsys)
+    code, out, err = run(["certify", write(tmp_path, "m.json", GEO2), "--metric", write(tmp_path, "p.json", PATH2),
+                          *level], capsys)
     assert code == 0 and "verdict: holds" in out and err == ""
 
 
@@ -248,7 +249,9 @@ _FUZZ = textwrap.dedent('''
     def put(name, data):
         path = os.path.join(D, name)
         with open(path, "wb") as f:
-            f.write(data if isinstance(data, bytes) else json.dumps(data, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+            raw = data if isinstance(data, bytes) else \
+                json.dumps(data, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            f.write(raw)
         return path
 
     def call(argv):

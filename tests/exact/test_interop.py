@@ -53,7 +53,8 @@ def test_give_back_numpy_sympy_networkx():
     assert A.shape == (4, 4) and A.dtype == np.float64
     assert all(abs(A[i, j] - float(Fraction(str(G[i, j])))) == 0 for i in range(4) for j in range(4))
     # by hand (GRS12's truncated geometric mechanism, alpha = 1/2): rows 0 and 3, each entry correctly rounded
-    assert A[0].tolist() == [float(Fraction(2, 3)), float(Fraction(1, 6)), float(Fraction(1, 12)), float(Fraction(1, 12))]
+    assert A[0].tolist() == [float(Fraction(2, 3)), float(Fraction(1, 6)), float(Fraction(1, 12)),
+                             float(Fraction(1, 12))]
     assert A[3].tolist() == A[0].tolist()[::-1]
     S = G.to_sympy()
     assert S.shape == (4, 4) and S[0, 0] == sp.Rational(2, 3) and all(sum(S.row(i)) == 1 for i in range(4))

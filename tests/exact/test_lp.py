@@ -246,7 +246,7 @@ def test_too_large_lp_is_refused_up_front(monkeypatch):
 
     lp = LinearProgram(c=[1] * 5, A_eq=[{j: 1 for j in range(5)}], b_eq=[1])
     monkeypatch.setattr(lpmod, "MAX_LP_SIZE", 9)
-    with pytest.raises(InputTooLarge, match="at most 9 variables plus constraint nonzeros.*got 10"):
+    with pytest.raises(InputTooLarge, match=r"at most 9 variables plus constraint nonzeros.*got 10"):
         solve_lp(lp)
     monkeypatch.setattr(lpmod, "MAX_LP_SIZE", 10)
     assert solve_lp(lp).value == 1

@@ -100,7 +100,8 @@ def test_optimum_matches_brute_force(cost):
     lp = LinearProgram(c=[0] * 4, A_eq=[{0: 1, 1: 1, 2: 1, 3: 1}, {0: 1, 1: 2, 2: -1}], b_eq=[1, fmpq(1, 2)])
     sol = solve_lp_irrational(lp, cost)
     best = min((sum((c * v for c, v in zip(sol.cost, x, strict=True)), Rad()) for x in _vertices(lp)), key=float)
-    assert all((sum((c * v for c, v in zip(sol.cost, x, strict=True)), Rad()) - best).sign() >= 0 for x in _vertices(lp))
+    assert all((sum((c * v for c, v in zip(sol.cost, x, strict=True)), Rad()) - best).sign() >= 0
+               for x in _vertices(lp))
     assert sol.value == best and sol.verify()
 
 
@@ -153,6 +154,6 @@ def test_errors():
         solve_lp_irrational(lp, [R2])
     with pytest.raises(Undecided, match="infeasib"):
         solve_lp_irrational(LinearProgram(c=[0], A_eq=[{0: 1}], b_eq=[-1]), [R2])
-    with pytest.raises(Undecided, match="unbounded|infeasib|Unbounded"):
+    with pytest.raises(Undecided, match=r"unbounded|infeasib|Unbounded"):
         solve_lp_irrational(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: -1}], b_eq=[0]), [-R2, 1])
     assert math.isclose(float(R2), 2 ** 0.5)

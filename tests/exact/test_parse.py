@@ -93,7 +93,7 @@ def test_from_python():
     assert from_python(Decimal("0.25")) == fmpq(1, 4)
     import sympy
     assert from_python(sympy.Rational(2, 7)) == fmpq(2, 7)
-    with pytest.raises(InvalidType, match="binary float 0.1.*allow_float=True"):
+    with pytest.raises(InvalidType, match=r"binary float 0\.1.*allow_float=True"):
         from_python(0.1)
     assert from_python(0.5, allow_float=True) == fmpq(1, 2)
     assert from_python(0.1, allow_float=True) == fmpq(3602879701896397, 36028797018963968)

@@ -11,8 +11,9 @@ from exactdp.exact.lin import Lin
 from exactdp.exact.radical import Rad
 
 # each value is non-zero but within 2^-90 of zero, so 64 bits cannot separate it and 512 bits can
-_SQRT2 = fmpq(14142135623730950488016887242097, 10**31)   # sqrt(2) = 1.41421356237309504880168872420969807... rounded up
-_E_HALF = fmpq(16487212707001281468486507878142, 10**31)  # e^(1/2) = 1.64872127070012814684865078781416357... rounded up
+# rounded up: sqrt(2) = 1.41421356237309504880168872420969807..., e^(1/2) = 1.64872127070012814684865078781416357...
+_SQRT2 = fmpq(14142135623730950488016887242097, 10**31)
+_E_HALF = fmpq(16487212707001281468486507878142, 10**31)
 
 
 def _cases():

@@ -49,7 +49,7 @@ def test_duplicate_graph_nodes_refused_like_matrix_and_discrete():
 
 
 def test_decimal_n_message():
-    with pytest.raises(InvalidType, match="got the decimal number 3.0; write it without a decimal point"):
+    with pytest.raises(InvalidType, match=r"got the decimal number 3\.0; write it without a decimal point"):
         metric_from_spec({"kind": "path", "n": "3.0"})
     with pytest.raises(InvalidType, match="got str '3'"):
         metric_from_spec({"kind": "path", "n": "3"})

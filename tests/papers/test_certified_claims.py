@@ -113,7 +113,7 @@ def test_lp_certificate_with_a_radical_parameter():
     with pytest.raises(InvalidInput, match="radicals other than the parameter"):
         certify_lp_optimum(sol, "no parameter given")
     # the checker refuses the same intervals itself: it never writes a certificate it cannot back
-    with pytest.raises(InvalidInput, match="reduced cost .* turns negative inside interval"):
+    with pytest.raises(InvalidInput, match=r"reduced cost .* turns negative inside interval"):
         certify_lp_optimum(sol, "too wide", parameter=atom, interval=(0, 3))
     with pytest.raises(InvalidInput, match="outside interval"):
         certify_lp_optimum(sol, "misses t", parameter=atom, interval=(0, fmpq(9, 5)))
@@ -170,7 +170,7 @@ def test_infeasible_certificate_refuses_feasible_systems_and_bad_farkas_vectors(
         certify_lp_infeasible(feasible, "bogus", farkas=([0], [-1]))
     with pytest.raises(InvalidInput, match="expected 1 equality and 1 inequality multipliers, got 2 and 1"):
         certify_lp_infeasible(_both(), "wrong length", farkas=([-1, 0], [1]))
-    with pytest.raises(InvalidInput, match="not a Farkas vector: .* 0 negative combination entries and right-hand "
+    with pytest.raises(InvalidInput, match=r"not a Farkas vector: .* 0 negative combination entries and right-hand "
                                            "side 0"):
         certify_lp_infeasible(_both(), "rhs zero", farkas=(["-1/2"], [1]))
     with pytest.raises(InvalidInput, match="2 negative combination entries"):

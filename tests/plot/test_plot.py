@@ -114,7 +114,7 @@ def test_utility_data_sum_query_against_an_independent_solve():
 def test_bad_inputs():
     with pytest.raises(InvalidInput, match="base must be a rational in \\(0, 1\\), got 3/2"):
         P.utility_data(path(3), ["3/2"])
-    with pytest.raises(InvalidInput, match="points 0..2 in order"):
+    with pytest.raises(InvalidInput, match=r"points 0\.\.2 in order"):
         P.utility_data(from_graph(nx.path_graph(["a", "b", "c"])), ["1/2"])
     with pytest.raises(InvalidInput, match="expected a metric on 3 points, got 4 points"):
         P.corner_points(path(4), Level.from_alpha("1/2"))
@@ -177,7 +177,8 @@ def test_plot_utility_marks_the_certified_threshold(plt):
     assert ax.lines[2].get_xdata()[0] == hi
     import math
     eps = ax.lines[0].get_xdata()
-    assert [e == pytest.approx(5 * math.log(1 / float(F(b))), rel=1e-14) for e, b in zip(eps, bases, strict=True)] == [True] * 4
+    assert [e == pytest.approx(5 * math.log(1 / float(F(b))), rel=1e-14)
+            for e, b in zip(eps, bases, strict=True)] == [True] * 4
     tight = ax.lines[0].get_ydata()
     geo = ax.lines[1].get_ydata()
     assert geo.tolist() == [float(g) for *_, g in data]

@@ -109,7 +109,7 @@ def test_plot_profile_bad_input(plt):
     with pytest.raises(InvalidInput, match="k: expected k >= 1"):
         P.profile_data(randomized_response(2, p="1/4"), [("0", "1")], times=0)
     for bad in ("0", "-1", "1", "3/2"):
-        with pytest.raises(InvalidInput, match="delta_prime .* must be in"):
+        with pytest.raises(InvalidInput, match=r"delta_prime .* must be in"):
             P.plot_profile(randomized_response(2, p="1/4"), [("0", "1")], times=2, bounds=True, delta_prime=bad)
 
 

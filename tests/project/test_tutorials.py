@@ -25,7 +25,8 @@ def tutorial_files():
 
 def test_there_are_tutorials_with_code():
     names = [p.name for p in tutorial_files()]
-    assert {"first_certificate.md", "geometric_optimality.md", "tight_constraints.md", "approximate_dp.md"} <= set(names)
+    expected = {"first_certificate.md", "geometric_optimality.md", "tight_constraints.md", "approximate_dp.md"}
+    assert expected <= set(names)
     assert all(len(code_cells(p)) >= 5 for p in tutorial_files())
 
 

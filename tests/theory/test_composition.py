@@ -52,9 +52,9 @@ def test_kairouz_oh_viswanath_closed_form(r, k):
     for i in range(k // 2 + 1):
         e = k - 2 * i
         eps = "0" if e == 0 else f"log({r ** e})"
-        # independent: sum over l of C(k,l) written out with Python integers
+        # independent: sum over m of C(k,m) written out with Python integers
         rr = Fraction(str(r))
-        ref = sum(comb(k, l) * (rr ** (k - l) - rr ** (k - 2 * i + l)) for l in range(i)) / (1 + rr) ** k
+        ref = sum(comb(k, m) * (rr ** (k - m) - rr ** (k - 2 * i + m)) for m in range(i)) / (1 + rr) ** k
         assert Fraction(str(pr.delta(eps=eps))) == ref == Fraction(str(kov_delta(r, k, i)))
 
 

@@ -134,7 +134,7 @@ def test_kairouz_oh_viswanath_at_eps0_1(k):
     pr = composed_profile(M, [("0", "1")], k)
     for i in sorted({0, 1, k // 2, k // 3}):
         e = k - 2 * i
-        ref = sum((comb(k, l) * (E ** (k - l) - E ** (k - 2 * i + l)) for l in range(i)), ExpFrac.const(0))
+        ref = sum((comb(k, m) * (E ** (k - m) - E ** (k - 2 * i + m)) for m in range(i)), ExpFrac.const(0))
         ref = ref / (1 + E) ** k
         got = pr.delta(eps=str(e))
         assert sign(got - ref) == 0 and sign(kov_delta(E, k, i) - ref) == 0

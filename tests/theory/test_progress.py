@@ -88,13 +88,13 @@ def _main_on_a_terminal(args, capsys, monkeypatch):
 def test_cli_progress_in_process(tmp_path, capsys, monkeypatch):
     from exactdp.cli import main
     m = _metric_file(tmp_path, 18)
-    code, out, err = _main_on_a_terminal(["tight", m, "--threshold"], capsys, monkeypatch)
+    code, _out, err = _main_on_a_terminal(["tight", m, "--threshold"], capsys, monkeypatch)
     assert code == 0 and "exactdp tight: float-guided bisection ..." in err
-    code, out, err = _main_on_a_terminal(["tight", m, "--eps", "1", "--quiet"], capsys, monkeypatch)
+    code, _out, err = _main_on_a_terminal(["tight", m, "--eps", "1", "--quiet"], capsys, monkeypatch)
     assert code == 0 and err == ""
     prior = tmp_path / "p.json"
     prior.write_text(json.dumps({"probabilities": [f"1/{18 * 18}"] * (18 * 18)}))
-    code, out, err = _main_on_a_terminal(["regular", str(prior), "--metric", m, "--eps", "1"], capsys, monkeypatch)
+    code, _out, err = _main_on_a_terminal(["regular", str(prior), "--metric", m, "--eps", "1"], capsys, monkeypatch)
     assert code == 0 and "exactdp regular: solving mu Phi = pi (324 points) ..." in err
     # a small metric takes well under a second: no progress
     code, _out, err = _main_on_a_terminal(["tight", _metric_file(tmp_path, 3), "--eps", "1"], capsys, monkeypatch)
