@@ -198,7 +198,8 @@ def verified_solve(S: list, w: int, eta: Any, rhs: Any, *, r_digits: int = 2, le
     Raises
     ------
     InvalidInput
-        If the digits are not integers or too large for exact float products.
+        If the digits are not integers or too large for exact float products, or ``levels < 1`` (the identity
+        of ``I - R A`` is in level 0).
 
     Examples
     --------
@@ -208,6 +209,8 @@ def verified_solve(S: list, w: int, eta: Any, rhs: Any, *, r_digits: int = 2, le
     >>> verified_solve([np.array([[1.0, 1.0], [1.0, 1.0]])], 20, fmpq(0), [fmpq(1), fmpq(1)]) is None
     True
     """
+    if not isinstance(levels, int) or isinstance(levels, bool) or levels < 1:
+        raise InvalidInput(f"levels must be an integer >= 1, not {levels!r}")
     with blas_single_thread():
         return _verified_solve(S, w, eta, rhs, r_digits, levels, x_bits)
 

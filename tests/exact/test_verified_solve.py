@@ -81,6 +81,9 @@ def test_verified_solve_refuses_singular_and_bad_digits():
         verified_solve([np.array([[2.0 ** 40]])], 20, fmpq(0), [fmpq(1)])
     with pytest.raises(InvalidInput, match="not integers"):
         verified_solve([np.array([[0.5]])], 20, fmpq(0), [fmpq(1)])
+    for bad in (0, -1, True, 1.0):  # level 0 holds the identity of I - R A: without it the bound is unsound
+        with pytest.raises(InvalidInput, match="levels must be an integer >= 1"):
+            verified_solve([np.array([[1.0]])], 20, fmpq(0), [fmpq(1)], levels=bad)
 
 
 # -- distance codes and equitable partitions -------------------------------------------------------------
