@@ -386,19 +386,7 @@ NOT_CHECKABLE = [
 
 #: (what is not yet re-derived, predicate(name, kind, where, op, detail)): mutants the re-check does not refute
 #: today, listed so that they stay visible (each is in the report of issue 18 and in docs/recheck.md)
-KNOWN_GAPS = [
-    ("regular: the method of the ECP14 kinds is not tied to the numbers yet (recheck/ecp14.py is another "
-     "branch's this round; the other kinds state theirs in method_of)",
-     lambda n, k, w, o, d: w == ("method",) and k in ("tight", "regular", "threshold", "leakage", "theorem4")),
-    ("exponential_bound: the input metric's description is rebuilt only for the families the kernel knows; "
-     "otherwise it is a name: the detail says so, the worked proof marks it as a label, the claim omits it",
-     lambda n, k, w, o, d: k == "exponential_bound" and w[-1] == "description"),
-    ("tight / regular at a transcendental level: a changed distance leaves the stated balls unverifiable at the "
-     "kernel's precision (not checkable, never confirmed; recheck/ecp14.py is another branch's this round)",
-     lambda n, k, w, o, d: k in ("tight", "regular") and "tighter than this kernel's" in d),
-    ("threshold: an unknown route is answered not checkable rather than refuted (recheck/ecp14.py)",
-     lambda n, k, w, o, d: k == "threshold" and w[-1] == "route" and "threshold route" in d),
-]
+KNOWN_GAPS: list = []
 
 
 def exemption(name: str, where: tuple, op: tuple, mutant: dict, genuine: dict) -> str | None:
@@ -1059,7 +1047,15 @@ def test_hostile_sizes_are_answered_quickly():
                                           ("extension transcendental", "RATIONAL"),
                                           ("relation numbers", "RATIONAL"), ("relation bound", "TRANSCENDENCE_BALLS"),
                                           ("utility holds", "TRANSCENDENCE_BALLS"),
-                                          ("exponential_bound", "TRANSCENDENCE_BALLS")])
+                                          ("exponential_bound", "TRANSCENDENCE_BALLS"),
+                                          ("tight holds", "EXACT_LP"), ("tight fails", "VERIFIED_FLOAT"),
+                                          ("tight transcendental", "EXACT_SOLVE"), ("regular", "BALL_SOLVE"),
+                                          ("regular support", "TRANSCENDENCE_BALLS"),
+                                          ("regular transcendental", "BALL_SOLVE"),
+                                          ("threshold path", "SYMBOLIC_ROOTS"), ("threshold symmetric", "RATIONAL"),
+                                          ("threshold bracket", "BALL_SOLVE"), ("leakage", "TRANSCENDENCE_BALLS"),
+                                          ("theorem4", "RATIONAL"), ("tradeoff zero", "RATIONAL"),
+                                          ("tradeoff bracket", "CLOSED_FORM")])
 def test_forged_method_is_refuted(name, method):
     """The method a verdict rests on is the one its numbers call for (a reader trusts a proof by its method)."""
     j = genuine_json(name)
@@ -1096,3 +1092,34 @@ def test_forged_user_name_is_refuted(user, why):
     j = _j(certify_universal_optimality(2, User(["1/2", "1/4", "1/4"], "absolute"), alpha="1/2"))
     j["evidence"]["user"] = "uniform prior, absolute loss"                  # the prior is not uniform
     _refuted(j, "prior is not uniform")
+
+
+@pytest.mark.parametrize("name, field", [("tight transcendental", "z"), ("regular transcendental", "mu")])
+def test_changed_distance_at_a_transcendental_level_is_refuted(name, field):
+    """A changed distance at a transcendental level: the certificate's approximate inverse no longer verifies the
+    stated balls tightly, so the kernel re-solves in intervals at 400 bits; the stated balls (those of d(0, 1) = 1)
+    are disjoint from the solution at d(0, 1) = 8/7, so the answer is refuted, not "not checkable"."""
+    j = genuine_json(name)
+    assert j["evidence"]["distances"]["values"] == ["0", "1", "2"]
+    j["evidence"]["distances"]["values"][1] = "8/7"
+    r = recheck(j)
+    assert r.status == "refuted" and "does not contain the value re-derived here" in r.detail, r.detail
+    assert len(j["evidence"][field]) == 3
+
+
+@pytest.mark.parametrize("name", ["threshold bracket", "threshold symmetric", "threshold path"])
+def test_unknown_threshold_route_is_refuted(name):
+    j = genuine_json(name)
+    j["evidence"]["route"] = "closed-form"
+    r = recheck(j)
+    assert r.status == "refuted" and "unknown threshold route" in r.detail, r.detail
+
+
+def test_exponential_bound_claim_names_the_metric():
+    """The input metric's description is in the claim (as for the privacy kinds): changed alone it is refuted; a
+    family the kernel does not rebuild is a name, said so by the detail."""
+    j = genuine_json("exponential_bound")
+    assert j["claim"].endswith("on the discrete metric on 2 points")
+    j["evidence"]["smallest"]["metric"]["description"] = "2 * (discrete metric on 2 points)"
+    assert recheck(j).status == "refuted"
+    assert recheck(_claimed(j)).status == "refuted"          # the rebuilt family: all_pairs_at 1 is not 2 * (...)
