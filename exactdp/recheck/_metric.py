@@ -222,6 +222,11 @@ def derive(metric: dict):
         pairs = [[x, y, d] for i, x in enumerate(labels) for y in labels[i + 1:]]
         base = f"discrete metric on {n} points"
         described = (d == "1" and desc == base) or desc == f"{d} * ({base})"
+        scaled = _SCALED.match(desc)
+        if not described and (desc.startswith("discrete metric") or (scaled and scaled.group(2).startswith(
+                "discrete metric"))):
+            raise ValueError(f"the description {desc!r} names another discrete metric than the carried one "
+                             f"({n} points at distance {d})")
         if described and metric["reduction"] != GRAPH_REDUCTION + " (here the graph is complete)":
             raise ValueError("the reduction is not the one of a complete graph")
         return pairs, described
