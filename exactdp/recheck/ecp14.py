@@ -23,6 +23,7 @@ from mpmath.ctx_iv import MPIntervalContext
 
 from ._b_util import Refuted as _BRefuted
 from ._b_util import ENCLOSURE_WIDTH, _split_log, check_level, check_table, need
+from ._metric import describe_table
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, reduced_costs, sign, value
 from ._grid import Grid
 from ._verified import (Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient,
@@ -36,25 +37,29 @@ ROUTES = {"tight": ("solve", "lp"), "regular": ("support", "solve", "lp"),
           "threshold": ("symmetric", "path", "manhattan", "exact-polynomial", "bracket")}
 
 # ----------------------------------------------------------------------------------------- the shape ----
-#: the evidence of each kind, read strictly by the dispatcher before any work (:mod:`._schema`); a hint
-#: (``verified``, ``ends``: the checker's float solve, re-verified here or not used) is ``"any"``
+#: the evidence of each kind, read strictly by the dispatcher before any work (:mod:`._schema`); the hints
+#: (``verified``, ``ends``: the checker's float solve, re-verified here or not used) are typed as well
 DIST = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
 GRID = {"kind": "str", "shape": ["int"], "norm": "str"}
 LP = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
+#: a verified float solve on a quotient (certificate/ecp14.py: VerifiedSolve); dyadic numbers m 2^exp
+VERIFIED = {"cell_of": ("?", ["int"]), "center": ("?", {"exp": "int", "mantissas": ["str"]}),
+            "inverse": ("?", {"exp": "int", "mantissas": [["int"]]}), "z_enclosures": ("?", [["str"]]),
+            "beta": "?str", "fixed_point_eta": "?str", "cell_signs": "?str"}
 TIGHT = {"description": "str", "level": LEVEL, "regime": "str", "distances": ("?", DIST), "route": "str",
          "z": ("?", ["str"]), "exact": "bool", "negative": ["str"], "rank": "?int", "lp": ("?", LP),
-         "mechanism": ("?", MECH), "cells": "?int", "verified": "any", "metric": ("?", GRID)}
+         "mechanism": ("?", MECH), "cells": "?int", "verified": ("?", VERIFIED), "metric": ("?", GRID)}
 REGULAR = {"description": "str", "level": LEVEL, "regime": "str", "prior": ["str"], "distances": ("?", DIST),
            "route": "str", "zero_at": ["str"], "mu": ("?", ["str"]), "exact": "bool", "gamma": ("?", ["str"]),
-           "negative": ["str"], "lp": ("?", LP), "verified": "any", "metric": ("?", GRID)}
+           "negative": ["str"], "lp": ("?", LP), "verified": ("?", VERIFIED), "metric": ("?", GRID)}
 THRESHOLD = {"description": "str", "route": "str", "distances": ("?", DIST), "lo": "?str", "hi": "?str",
              "lo_rational": "?str", "hi_rational": "?str", "exact": "?str", "exact_failure_set": "?str",
-             "negative_at_lo": "?str", "ends": "any", "metric": ("?", GRID)}
+             "negative_at_lo": "?str", "ends": ("?", {"lo": VERIFIED, "hi": VERIFIED}), "metric": ("?", GRID)}
 LEAKAGE = {"mechanism": MECH, "prior": ["str"], "max_utility": "str", "max_prior": "str", "ratio": "str",
            "leakage_bits": "str", "enclosure": ["str"]}
 # remap: output label -> {input label: probability}, labels chosen by the user (checked in _check_theorem4)
 THEOREM4 = {"mechanism": MECH, "level": LEVEL, "distances": ("?", DIST), "variables": "int", "lp_value": "str",
-            "remap": "any"}
+            "remap": ("?", ("map", ("map", "str")))}
 EVIDENCE = {"tight": TIGHT, "regular": REGULAR, "threshold": THRESHOLD, "leakage": LEAKAGE, "theorem4": THEOREM4}
 
 
@@ -208,7 +213,8 @@ def _balls_ok(stated: list, enc: list, refine=None) -> None:
     need(isinstance(stated, list) and len(stated) == len(enc), "the stated solution has the wrong length")
     balls = [_ball(s_) for s_ in stated]
     for s_, (a, b) in zip(stated, balls, strict=True):
-        need(b - a <= ENCLOSURE_WIDTH * max(Fraction(1), abs(b)), f"the stated enclosure {s_} is wider than its accuracy")
+        need(b - a <= ENCLOSURE_WIDTH * max(Fraction(1), abs(b)),
+             f"the stated enclosure {s_} is wider than its accuracy")
     for attempt in range(2):
         loose = False
         for s_, (a, b), (lo, hi) in zip(stated, balls, enc, strict=True):
@@ -224,7 +230,7 @@ def _balls_ok(stated: list, enc: list, refine=None) -> None:
 
 def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool, stated=None):
     ver = ev.get("verified")
-    if ver is not None and "inverse" in ver:
+    if ver is not None and all(ver[k] is not None for k in ("inverse", "center", "cell_of")):
         try:
             signs, k, beta, enc = _quotient_signs(ev["level"], ev["distances"], ver, rhs)
         except Refuted as e:
@@ -470,10 +476,7 @@ MAX_RANK_POINTS = 200
 
 def _common(ev: dict) -> None:
     """Level text, the distance table (convention 3) and the regime, re-derived for tight / regular."""
-    check_level(ev["level"])
-    if ev["distances"] is not None:
-        d = ev["distances"]
-        check_table(d["points"], d["values"], d["codes"])
+    check_level(ev["level"])             # the distance table is checked by check() before any kind's work
     rational = _rational_regime(ev)
     need(ev["regime"] == ("rational" if rational else "transcendental"), "the regime is not the level's")
 
@@ -661,9 +664,6 @@ def _check_threshold(c: dict):
     ev = c["evidence"]
     need(c["verdict"] == "holds", "a threshold certificate asserts holds")
     need(ev["route"] in ROUTES["threshold"], f"an unknown threshold route {ev['route']!r}")
-    if ev["distances"] is not None:
-        d = ev["distances"]
-        check_table(d["points"], d["values"], d["codes"])
     if ev["route"] in ("path", "manhattan", "symmetric", "exact-polynomial"):
         need(ev["lo"] == ev["hi"] == ev["exact"] == "0" and ev["lo_rational"] is None and ev["hi_rational"] is None
              and ev["exact_failure_set"] is None and ev["negative_at_lo"] is None and ev["ends"] is None,
@@ -684,7 +684,7 @@ def _check_threshold(c: dict):
         return (CONFIRMED if ok else REFUTED), len(ev["distances"]["codes"]), (
             "the metric is ball-size symmetric (every point sees the same multiset of distances): threshold 0 by "
             "ECP14 Prop. 9" if ok else "the metric is NOT ball-size symmetric")
-    need(ev["route"] == "bracket", f"an unknown threshold route {ev['route']!r} (one of {', '.join(ROUTES['threshold'])})")
+    need(ev["route"] == "bracket", f"an unknown threshold route {ev['route']!r}")
     return _check_bracket(c)
 
 
@@ -771,11 +771,36 @@ def claim_text(c: dict) -> str:
     return (f"some remap makes {ev['mechanism']['name']} tight-constraints (optimal for every regular prior)")
 
 
+def _described(c: dict) -> str:
+    """The description in the claim of ``tight`` / ``regular`` / ``threshold`` rebuilt from the carried distance
+    table (:func:`._metric.describe_table`) or grid definition (:func:`_grid`); ``""``, or the detail's note
+    that it is a name.  Raises :class:`Refuted` when it names a family the table is not."""
+    ev = c["evidence"]
+    if c["kind"] not in ("tight", "regular", "threshold"):
+        return ""
+    d = ev["distances"]
+    if d is not None:
+        try:
+            if describe_table(ev["description"], d["points"], d["values"], d["codes"]):
+                return ""
+        except ValueError as e:
+            raise Refuted(f"the description {ev['description']!r} is not the carried table's: {e}") from None
+    elif ev["metric"] is not None:
+        return ""                        # the grid's definition is checked against the description (_grid)
+    return (f"; the description {ev['description']!r} is a name (the statement is about the carried "
+            f"{'distance table' if d is not None else 'metric'})")
+
+
 def check(c: dict):
     try:
         need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
-        return {"tight": _check_tight, "regular": _check_regular, "threshold": _check_threshold,
-                "leakage": _check_leakage, "theorem4": _check_theorem4}[c["kind"]](c)
+        if c["kind"] in ("tight", "regular", "threshold") and c["evidence"]["distances"] is not None:
+            d = c["evidence"]["distances"]
+            check_table(d["points"], d["values"], d["codes"])
+        note = _described(c)
+        status, n, detail = {"tight": _check_tight, "regular": _check_regular, "threshold": _check_threshold,
+                             "leakage": _check_leakage, "theorem4": _check_theorem4}[c["kind"]](c)
+        return status, n, detail + note
     except (_BRefuted, Refuted) as e:
         return REFUTED, 0, str(e)
 
@@ -785,7 +810,9 @@ def method_of(c: dict) -> str | None:
     another, or a stated precision): ``theorem4`` and an LP route ``EXACT_LP``; a prior with a zero (Prop. 2) and
     leakage with rational entries ``RATIONAL`` (else ``TRANSCENDENCE_BALLS``); a solve ``EXACT_SOLVE`` in the
     rational regime, else ``VERIFIED_FLOAT`` when the certificate carries the verified float solve (partition,
-    approximate solution and inverse, or a grid re-derived from its definition) and ``BALL_SOLVE`` without it;
+    approximate solution and inverse, or a grid re-derived from its definition); without it (an Arb ball solve,
+    ``BALL_SOLVE`` with its working precision, or a hint dropped) ``None``: the kernel re-solves in intervals or
+    answers not checkable, and which float method the checker ran is not a fact it can tie to the numbers;
     a threshold 0 ``CLOSED_FORM`` (Prop. 9, the path and grid closed forms) or ``SYMBOLIC_ROOTS`` (exact root
     isolation), a bracket as its end solves."""
     ev, kind = c["evidence"], c["kind"]
@@ -807,11 +834,11 @@ def method_of(c: dict) -> str | None:
             return "CLOSED_FORM"
         if route == "exact-polynomial":
             return "SYMBOLIC_ROOTS"
-        return "VERIFIED_FLOAT" if ev["ends"] is not None or ev["metric"] is not None else "BALL_SOLVE"
+        return "VERIFIED_FLOAT" if ev["ends"] is not None or ev["metric"] is not None else None
     if route == "support":
         return "RATIONAL"
     if route == "lp":
         return "EXACT_LP"
     if ev["exact"]:
         return "EXACT_SOLVE"
-    return "VERIFIED_FLOAT" if ev["verified"] is not None or ev["metric"] is not None else "BALL_SOLVE"
+    return "VERIFIED_FLOAT" if ev["verified"] is not None or ev["metric"] is not None else None

@@ -48,7 +48,7 @@ _LP = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
 #: the output metric as a full distance table over its points
 _DISTANCES = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
 _PARAMETRIC = {"denominator": "str", "x": ["str"], "dual_denominator": "str", "y": ["str"], "lam": ["str"]}
-TRADEOFF = {"inputs": ["str"], "outputs": ["str"], "metric": METRIC, "output": ("?", _DISTANCES), "f": "any",
+TRADEOFF = {"inputs": ["str"], "outputs": ["str"], "metric": METRIC, "output": ("?", _DISTANCES), "f": ("map", "str"),
             "sigma": [["str"]], "gamma": "str", "delta": "str", "ball": "str", "target": "str", "epsilon": "?str",
             "epsilon_bracket": ["str"], "t_lower": "?str", "s_lower": "?str", "lp_lower": ("?", _LP),
             "t_upper": "str", "s_upper": "str", "lp_upper": _LP, "mechanism": MECH, "polynomial": "?str",
