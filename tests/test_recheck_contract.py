@@ -1205,13 +1205,18 @@ def test_forged_user_name_is_refuted(user, why):
 
 @pytest.mark.parametrize("name, field", [("tight transcendental", "z"), ("regular transcendental", "mu")])
 def test_changed_distance_at_a_transcendental_level_is_refuted(name, field):
-    """A changed distance at a transcendental level: the certificate's approximate inverse no longer verifies the
-    stated balls tightly, so the kernel re-solves in intervals at 400 bits; the stated balls (those of d(0, 1) = 1)
-    are disjoint from the solution at d(0, 1) = 8/7, so the answer is refuted, not "not checkable"."""
+    """A changed distance at a transcendental level.  Exactly, without transcendental arithmetic: the table is no
+    longer the path the claim names (its generating pairs are not the path's edges).  With the description a name:
+    the certificate's approximate inverse no longer verifies the stated balls tightly, so the kernel re-solves in
+    intervals at 400 bits; the stated balls (those of d(0, 1) = 1) are disjoint from the solution at
+    d(0, 1) = 8/7, so the answer is refuted, not "not checkable"."""
     j = genuine_json(name)
     assert j["evidence"]["distances"]["values"] == ["0", "1", "2"]
     j["evidence"]["distances"]["values"][1] = "8/7"
     r = recheck(j)
+    assert r.status == "refuted" and "is not the carried table's" in r.detail, r.detail
+    j["evidence"]["description"] = "a table of my own"
+    r = recheck(_claimed(j))
     assert r.status == "refuted" and "does not contain the value re-derived here" in r.detail, r.detail
     assert len(j["evidence"][field]) == 3
 

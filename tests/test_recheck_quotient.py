@@ -61,9 +61,22 @@ def test_bracket_confirmed_at_both_ends(certs):
 
 
 def _tampered(c, fn):
+    """The re-check of ``c`` with its evidence changed by ``fn`` and its claim rebuilt from the changed evidence."""
+    from exactdp.recheck.ecp14 import claim_text
+
     j = copy.deepcopy(c.to_json())
     fn(j["evidence"])
+    j["claim"] = claim_text(j)
     return recheck(j)
+
+
+def _named(tamper):
+    """``tamper``, with the metric's description replaced by a name the kernel does not rebuild (so the check
+    that the table is the described grid does not catch the change first)."""
+    def fn(ev):
+        tamper(ev)
+        ev["description"] = "a table of my own"
+    return fn
 
 
 def _move_point(ev, key="verified"):
@@ -82,7 +95,8 @@ def _change_distance(ev, symmetric=True):
 
 @pytest.mark.parametrize("tamper, msg", [
     (_move_point, "not equitable"),
-    (_change_distance, "not equitable"),
+    (_change_distance, "is not the carried table's"),
+    (_named(_change_distance), "not equitable"),
     (lambda ev: _change_distance(ev, symmetric=False), "not symmetric"),
     (lambda ev: ev.__setitem__("negative", []), "certified negative"),
 ])
@@ -117,7 +131,8 @@ def _other_point_at_lo(ev):
 
 @pytest.mark.parametrize("tamper, msg", [
     (lambda ev: _move_point(ev, "ends"), "different partitions"),
-    (_change_distance, "not equitable"),
+    (_change_distance, "is not the carried table's"),
+    (_named(_change_distance), "not equitable"),
     (_other_point_at_lo, "NOT confirmed"),
     (lambda ev: ev.update(lo_rational=ev["hi_rational"], hi_rational=ev["lo_rational"]), "0 < lo < hi"),
     (lambda ev: ev.update(lo="0.5"), "0 < lo < hi"),

@@ -270,7 +270,7 @@ def describe_table(description: str, labels: list, values: list, codes: list) ->
     n = len(labels)
     metric = {"description": description, "points": n, "labels": labels, "pairs": [], "reduction": None,
               "all_pairs_at": None, "edges": None, "distances": {"values": values, "codes": codes}}
-    idx = _labels(metric)
+    _labels(metric)                      # distinct labels, within the size limit
     if description == f"explicit distance matrix on {n} points":
         return True
     base = f"discrete metric on {n} points"
