@@ -22,13 +22,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_DISTANCE_POINTS",
+    "BracketEnds",
     "DistanceData",
+    "DyadicMatrix",
+    "DyadicVector",
+    "GridSpec",
     "LPData",
     "LeakageEvidence",
     "RegularEvidence",
     "Theorem4Evidence",
     "ThresholdEvidence",
     "TightEvidence",
+    "VerifiedSolve",
     "distance_data",
     "metric_spec",
 ]
@@ -41,8 +46,8 @@ MAX_DISTANCE_POINTS = 3000
 class DistanceData(Record):
     """All distances: ``d(points[i], points[j]) = values[codes[i][j]]`` (``"inf"`` between components)."""
 
-    points: list
-    values: list
+    points: list[str]
+    values: list[str]
     codes: IntMatrix
 
     def __post_init__(self):
@@ -50,7 +55,62 @@ class DistanceData(Record):
         super().__post_init__()
 
 
-def metric_spec(metric: FiniteMetric, distances: DistanceData | None) -> dict | None:
+@dataclass(frozen=True)
+class GridSpec(Record):
+    """A unit grid by its definition: ``shape`` ``[R, C]`` and ``norm`` (``kind`` is ``"grid"``)."""
+
+    kind: str
+    shape: list[int]
+    norm: str
+
+
+@dataclass(frozen=True)
+class DyadicVector(Record):
+    """Exact dyadic numbers ``int(mantissas[i]) * 2^exp`` (an approximate solution ``y~``: part of a hint)."""
+
+    exp: int
+    mantissas: list[str]
+
+
+@dataclass(frozen=True)
+class DyadicMatrix(Record):
+    """An approximate inverse ``R[i][j] = mantissas[i][j] * 2^exp`` (part of a hint: any ``R`` will do, the re-check
+    bounds ``||I - R Q||`` itself)."""
+
+    exp: int
+    mantissas: list[list[int]]
+
+
+@dataclass(frozen=True)
+class VerifiedSolve(Record):
+    """A verified float solve on the quotient of an equitable partition (a hint, issue 18): the partition
+    ``cell_of`` (checked equitable on every point by the re-check), the approximate solution ``center`` and
+    inverse ``inverse`` (verified by Rump's bound), and the checker's own enclosures and bounds (``z_enclosures``,
+    ``beta``, ``fixed_point_eta``, ``cell_signs``), never rendered as facts."""
+
+    cell_of: list[int] | None
+    center: DyadicVector | None
+    inverse: DyadicMatrix | None
+    z_enclosures: list[list[str]] | None = None
+    beta: str | None = None
+    fixed_point_eta: str | None = None
+    cell_signs: str | None = None
+
+    _nested = {"center": DyadicVector, "inverse": DyadicMatrix}
+
+
+@dataclass(frozen=True)
+class BracketEnds(Record):
+    """The verified solves at both ends of a threshold bracket (a hint); one approximate inverse, at ``hi``,
+    serves both ends (the re-check verifies it at ``lo`` by perturbation)."""
+
+    lo: VerifiedSolve
+    hi: VerifiedSolve
+
+    _nested = {"lo": VerifiedSolve, "hi": VerifiedSolve}
+
+
+def metric_spec(metric: FiniteMetric, distances: DistanceData | None) -> GridSpec | None:
     """The definition of a unit grid, ``{"kind": "grid", "shape": [R, C], "norm": ...}``, for a certificate that
     cannot carry the grid's distance matrix (``distances`` is ``None``): the re-check then re-derives the
     distances and the symmetry orbits from it.  ``None`` otherwise.
@@ -58,7 +118,7 @@ def metric_spec(metric: FiniteMetric, distances: DistanceData | None) -> dict | 
     Examples
     --------
     >>> from exactdp.metrics import grid
-    >>> metric_spec(grid((3, 4), "euclidean"), None)
+    >>> metric_spec(grid((3, 4), "euclidean"), None).to_json()
     {'kind': 'grid', 'shape': [3, 4], 'norm': 'euclidean'}
     >>> metric_spec(grid((3, 4), "euclidean", step=2), None) is None
     True
@@ -69,7 +129,7 @@ def metric_spec(metric: FiniteMetric, distances: DistanceData | None) -> dict | 
     R, C = p["shape"]
     if metric.description != f"{R} x {C} grid, {p['norm']} distance":     # a step other than 1
         return None
-    return {"kind": "grid", "shape": [int(R), int(C)], "norm": p["norm"]}
+    return GridSpec(kind="grid", shape=[int(R), int(C)], norm=p["norm"])
 
 
 def distance_data(metric: FiniteMetric) -> DistanceData | None:
@@ -100,20 +160,21 @@ class RegularEvidence(Evidence):
     description: str
     level: LevelData
     regime: str
-    prior: list
+    prior: list[str]
     distances: DistanceData | None
     route: str                       # "support" | "solve" | "lp"
-    zero_at: list
-    mu: list | None                  # exact strings, or ball enclosures (exact=False)
+    zero_at: list[str]
+    mu: list[str] | None             # exact strings, or ball enclosures (exact=False)
     exact: bool
-    gamma: list | None
-    negative: list                   # labels y with mu_y certified < 0
+    gamma: list[str] | None
+    negative: list[str]              # labels y with mu_y certified < 0
     lp: LPData | None
     # a verified float solve (as TightEvidence.verified): a hint (issue 18), re-verified, never rendered
-    verified: dict | None = field(default=None, metadata={"role": "hint"})
-    metric: dict | None = None       # a unit grid's definition when ``distances`` is too large (metric_spec)
+    verified: VerifiedSolve | None = field(default=None, metadata={"role": "hint"})
+    metric: GridSpec | None = None   # a unit grid's definition when ``distances`` is too large (metric_spec)
 
-    _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData}
+    _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "verified": VerifiedSolve,
+               "metric": GridSpec}
 
 
 @dataclass(frozen=True)
@@ -125,19 +186,20 @@ class TightEvidence(Evidence):
     regime: str
     distances: DistanceData | None
     route: str                       # "solve" | "lp"
-    z: list | None                   # exact strings, or ball enclosures (exact=False)
+    z: list[str] | None              # exact strings, or ball enclosures (exact=False)
     exact: bool
-    negative: list                   # labels y with z_y certified < 0
+    negative: list[str]              # labels y with z_y certified < 0
     rank: int | None                 # rank of Phi when it is singular
     lp: LPData | None
     mechanism: MechanismData | None  # h_yy' = phi_yy' z_y' (rational regime)
     cells: int | None = None         # cells of the partition ``verified`` carries (its quotient Q), if any
     # a verified float solve (partition, approximate solution and inverse, ...): a hint (issue 18) -- the re-check
     # verifies the partition on every point and the inverse by Rump's bound; a wrong one is never confirmed
-    verified: dict | None = field(default=None, metadata={"role": "hint"})
-    metric: dict | None = None       # a unit grid's definition when ``distances`` is too large (metric_spec)
+    verified: VerifiedSolve | None = field(default=None, metadata={"role": "hint"})
+    metric: GridSpec | None = None   # a unit grid's definition when ``distances`` is too large (metric_spec)
 
-    _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "mechanism": MechanismData}
+    _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "mechanism": MechanismData,
+               "verified": VerifiedSolve, "metric": GridSpec}
 
 
 @dataclass(frozen=True)
@@ -155,10 +217,10 @@ class ThresholdEvidence(Evidence):
     exact_failure_set: str | None
     negative_at_lo: str | None
     # route "bracket": {"lo": ..., "hi": ...} the verified solves at both ends -- a hint (issue 18)
-    ends: dict | None = field(default=None, metadata={"role": "hint"})
-    metric: dict | None = None       # a unit grid's definition when ``distances`` is too large (metric_spec)
+    ends: BracketEnds | None = field(default=None, metadata={"role": "hint"})
+    metric: GridSpec | None = None   # a unit grid's definition when ``distances`` is too large (metric_spec)
 
-    _nested = {"distances": DistanceData}
+    _nested = {"distances": DistanceData, "ends": BracketEnds, "metric": GridSpec}
 
 
 @dataclass(frozen=True)
@@ -166,12 +228,12 @@ class LeakageEvidence(Evidence):
     """Min-entropy leakage ``L = log2(sum_z max_y pi_y h_yz / max_y pi_y)`` (ECP14 sec. 3.5, Prop. 4)."""
 
     mechanism: MechanismData
-    prior: list
+    prior: list[str]
     max_utility: str
     max_prior: str
     ratio: str
     leakage_bits: str
-    enclosure: list
+    enclosure: list[str]
 
     _nested = {"mechanism": MechanismData}
 
@@ -185,7 +247,7 @@ class Theorem4Evidence(Evidence):
     distances: DistanceData | None
     variables: int
     lp_value: str
-    remap: dict | None               # output -> {input: probability}
+    remap: dict[str, dict[str, str]] | None      # output -> {input: probability}
 
     _nested = {"mechanism": MechanismData, "level": LevelData, "distances": DistanceData}
 

@@ -31,16 +31,16 @@ class UtilityEvidence(Evidence):
 
     mechanism: MechanismData
     output: DistanceData | None
-    f: dict
-    sigma: list
+    f: dict[str, str]
+    sigma: list[list[str]]
     gamma: str
     delta: str
     ball: str                  # "open" (sigma < gamma) or "closed" (sigma <= gamma)
-    masses: dict
+    masses: dict[str, str]
     worst: str
     mass: str
     target: str
-    ball_outputs: list
+    ball_outputs: list[str]
 
     _nested = {"mechanism": MechanismData, "output": DistanceData}
 
@@ -73,14 +73,14 @@ class ExponentialBoundEvidence(Evidence):
 
     beta: str
     output: DistanceData | None
-    f: dict
+    f: dict[str, str]
     lipschitz: str
-    lipschitz_pair: list | None
-    lipschitz_pairs: list
+    lipschitz_pair: list[str] | None
+    lipschitz_pairs: list[list[str]]
     bound: str
-    bound_enclosure: list
+    bound_enclosure: list[str]
     epsilon: str | None
-    enclosure: list | None
+    enclosure: list[str] | None
     attained: bool | None
     smallest: EpsilonEvidence
 
@@ -112,10 +112,10 @@ class ParametricData(Record):
     entry a polynomial in ``t`` with integer coefficients, written ``"t^2 - 3*t + 1"``."""
 
     denominator: str
-    x: list
+    x: list[str]
     dual_denominator: str
-    y: list
-    lam: list
+    y: list[str]
+    lam: list[str]
 
 
 @evidence_kind("tradeoff")
@@ -135,18 +135,18 @@ class TradeoffEvidence(Evidence):
     (a hint) says why only a bracket is given.
     """
 
-    inputs: list
-    outputs: list
+    inputs: list[str]
+    outputs: list[str]
     metric: MetricData
     output: DistanceData | None
-    f: dict
-    sigma: list
+    f: dict[str, str]
+    sigma: list[list[str]]
     gamma: str
     delta: str
     ball: str
     target: str
     epsilon: str | None            # "0", "log(q)", "log(root of P in (a, b))"; None: a bracket only
-    epsilon_bracket: list
+    epsilon_bracket: list[str]
     t_lower: str | None
     s_lower: str | None
     lp_lower: LPData | None

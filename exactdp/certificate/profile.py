@@ -63,7 +63,7 @@ class PairPLD(Record):
     factor: int
     x: str
     x_prime: str
-    losses: list  # of LossAtom records (item type in _nested)
+    losses: list[LossAtom]
 
     _nested = {"losses": LossAtom}
 
@@ -92,7 +92,7 @@ class Relation(Record):
 
     description: str
     metric: MetricData | None
-    pairs: list  # of NeighbourPair records (item type in _nested)
+    pairs: list[NeighbourPair]
 
     _nested = {"metric": MetricData, "pairs": NeighbourPair}
 
@@ -130,8 +130,8 @@ class ProfileEvidence(Evidence):
 
     mechanism: MechanismData
     relation: Relation
-    plds: list  # of PairPLD records (item type in _nested)
-    pieces: list  # of ProfilePiece records (item type in _nested)
+    plds: list[PairPLD]
+    pieces: list[ProfilePiece]
     query: ProfileQuery
 
     _nested = {"mechanism": MechanismData, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
@@ -143,10 +143,10 @@ class ProfileEvidence(Evidence):
 class CompositionEvidence(Evidence):
     """The exact privacy profile of independent runs of several mechanisms on the same input (PLD convolution)."""
 
-    factors: list  # of RunFactor records (item type in _nested)
+    factors: list[RunFactor]
     relation: Relation
-    plds: list  # of PairPLD records (item type in _nested)
-    pieces: list  # of ProfilePiece records (item type in _nested)
+    plds: list[PairPLD]
+    pieces: list[ProfilePiece]
     query: ProfileQuery
 
     _nested = {"factors": RunFactor, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,

@@ -18,10 +18,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .records import Evidence, evidence_kind
+from .ecp14 import VerifiedSolve
+from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer
 
-__all__ = ["UtilityComparisonEvidence"]
+__all__ = ["ComparedMetric", "OtherParams", "UtilityComparisonEvidence"]
+
+
+@dataclass(frozen=True)
+class ComparedMetric(Record):
+    """The metric of a comparison by its definition: ``kind`` ``"grid"`` with ``shape`` ``[R, C]`` and ``norm``
+    (``"euclidean"``, ``"chebyshev"``, ``"manhattan"``; unit step), or ``"path"`` with ``points`` ``n`` and ``reach``
+    ``v`` (``d(i, j) = ceil(|i - j| / v)``, the graph of a sum query, ECP14 sec. 7.1); the other kind's fields are
+    null."""
+
+    kind: str
+    shape: list[int] | None = None
+    norm: str | None = None
+    points: int | None = None
+    reach: int | None = None
+
+
+@dataclass(frozen=True)
+class OtherParams(Record):
+    """The other mechanism's parameters: ``side`` (planar Laplace on the ``side x side`` grid), or ``values``,
+    ``step``, ``power`` (the geometric mechanism); the other mechanism's fields are null."""
+
+    side: int | None = None
+    values: int | None = None
+    step: int | None = None
+    power: int | None = None
 
 
 @evidence_kind("utility_comparison")
@@ -31,20 +57,20 @@ class UtilityComparisonEvidence(Evidence):
 
     description: str
     eps: str                    # the level, a rational
-    metric: dict                # {"kind": "grid", "shape": [R, C], "norm": "euclidean" | "chebyshev" |
-    #                             "manhattan"} (unit step) | {"kind": "path", "points": n, "reach": v}
-    #                             (d(i, j) = ceil(|i - j| / v))
+    metric: ComparedMetric
     points: int                 # n = |Y|
     cells: int                  # k, the cells of the equitable partition the tight solve used
     # {"cell_of": [...], "center": {"exp", "mantissas"}, "inverse": {"exp", "mantissas"}}; center/inverse None
     # above the carried-inverse cap.  A hint (issue 18): the partition is checked equitable on every point, the
     # inverse by Rump's bound; a wrong one makes the re-check refute or not check, never confirm
-    tight: dict = field(metadata={"role": "hint"})
-    tight_utility: list         # [lo, hi] of sum(z)/n
+    tight: VerifiedSolve = field(metadata={"role": "hint"})
+    tight_utility: list[str]    # [lo, hi] of sum(z)/n
     other: str                  # "planar-laplace" | "geometric"
-    other_params: dict          # {"side": N} | {"values": N, "step": s, "power": p}
-    other_utility: list         # [lo, hi]
+    other_params: OtherParams
+    other_utility: list[str]    # [lo, hi]
     margin: str                 # tight lo - other hi (exact); > 0 when the comparison holds
+
+    _nested = {"metric": ComparedMetric, "tight": VerifiedSolve, "other_params": OtherParams}
 
 
 _OTHER = {
@@ -74,7 +100,7 @@ def _utility_comparison_proof(cert) -> Proof:
                   f"attained by Prop. 7); $z$ is constant on the {ev.cells} cells of an equitable partition of the "
                   f"{ev.points} points, so the verified solve of the {ev.cells} x {ev.cells} quotient (Rump's bound "
                   f"on an approximate inverse) encloses it, every $z > 0$: $U \\in [{t[0]}, {t[1]}]$ ({cert.method})."),
-             Step(f"The {name} mechanism", _OTHER[ev.other](ev.other_params) + f": $U \\in [{o[0]}, {o[1]}]$.")]
+             Step(f"The {name} mechanism", _OTHER[ev.other](ev.other_params.to_json()) + f": $U \\in [{o[0]}, {o[1]}]$.")]
     if cert.holds is True:
         steps.append(Step("Comparison", f"${t[0]} - {o[1]} = {ev.margin} > 0$ (exact): the tight-constraints "
                           "mechanism's utility is higher."))

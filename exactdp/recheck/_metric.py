@@ -33,7 +33,7 @@ from math import gcd
 
 from ._kernel import _add, _mul, _neg, need, sign, value
 
-__all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "derive"]
+__all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "derive", "describe_table"]
 
 #: points of a metric re-derived here; points of an explicit matrix (O(n^3) triangle inequalities)
 MAX_POINTS = 20_000
@@ -222,6 +222,11 @@ def derive(metric: dict):
         pairs = [[x, y, d] for i, x in enumerate(labels) for y in labels[i + 1:]]
         base = f"discrete metric on {n} points"
         described = (d == "1" and desc == base) or desc == f"{d} * ({base})"
+        scaled = _SCALED.match(desc)
+        if not described and (desc.startswith("discrete metric") or (scaled and scaled.group(2).startswith(
+                "discrete metric"))):
+            raise ValueError(f"the description {desc!r} names another discrete metric than the carried one "
+                             f"({n} points at distance {d})")
         if described and metric["reduction"] != GRAPH_REDUCTION + " (here the graph is complete)":
             raise ValueError("the reduction is not the one of a complete graph")
         return pairs, described
@@ -238,6 +243,85 @@ def derive(metric: dict):
     if listed != [(i, j, w) for i, j, w, _ in gen]:
         raise ValueError("the listed generating pairs are not the ones the metric's definition gives")
     return pairs, described
+
+
+def _reduction_is(metric: dict, want: str) -> bool:
+    """The record's reduction sentence is ``want`` (a bare distance table, :func:`describe_table`, carries none)."""
+    return metric["reduction"] is None or metric["reduction"] == want
+
+
+def describe_table(description: str, labels: list, values: list, codes: list) -> bool:
+    """Rebuild the description of a full distance table (``tight``, ``regular``, ``threshold``; convention 3):
+    ``True`` when the description names a family the kernel knows and the table is that family's (the table's
+    generating pairs -- no point strictly between -- are the family's edges: path, cycle, grids, subsets, Hamming
+    spaces, ``c * (...)``, a graph's edge count; every off-diagonal distance one ``d`` for the discrete metric;
+    any table for an explicit matrix); ``False`` when the description is a name (a family the kernel does not
+    know, a weighted graph whose longer edges a table cannot show, or a table above ``MAX_MATRIX_POINTS``);
+    ``ValueError`` when it names a known family the table is not.
+
+    >>> describe_table("path on 3 points (d(i, j) = |i - j|)", ["0", "1", "2"], ["0", "1", "2"],
+    ...                [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+    True
+    >>> describe_table("cycle on 3 points", ["0", "1", "2"], ["0", "1", "2"], [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: the edges are not those of the cycle the description names
+    """
+    n = len(labels)
+    metric = {"description": description, "points": n, "labels": labels, "pairs": [], "reduction": None,
+              "all_pairs_at": None, "edges": None, "distances": {"values": values, "codes": codes}}
+    _labels(metric)                      # distinct labels, within the size limit
+    if description == f"explicit distance matrix on {n} points":
+        return True
+    base = f"discrete metric on {n} points"
+    scaled = _SCALED.match(description)
+    if description == base or (scaled is not None and scaled.group(2) == base):
+        off = {values[codes[i][j]] for i in range(n) for j in range(n) if i != j}
+        d = off.pop() if len(off) == 1 else None
+        if d is None or not ((d == "1" and description == base) or description == f"{d} * ({base})"):
+            raise ValueError(f"the table is not the {description}")
+        return True
+    if n > MAX_MATRIX_POINTS or not _KNOWN_GRAPH.match(description):
+        return False
+    return _graph_described(metric, _table_pairs(values, codes))
+
+
+#: descriptions of the graph families :func:`_graph_described` rebuilds (any other is a name: no work is done)
+_KNOWN_GRAPH = re.compile(r"^(path on |cycle on |\d+ x \d+ grid, |[0-9/]+ \* \(|subsets of a |Hamming distance on "
+                          r"|graph with |.*: graph with )")
+
+
+def _table_pairs(values: list, codes: list) -> list:
+    """The generating pairs ``(i, j, d_text, d)`` of a checked table (finite, no point strictly between: ``d(i, k)
+    + d(k, j) > d(i, j)`` for every other ``k``).  A certified float filter settles the clear cases (every distance
+    enclosed at 120 bits, rounded to a double: a float sum is within ``2^-49`` times the largest term of the true
+    one, so a gap above ``2^-40`` of it is positive); near ties are decided exactly, each distinct code triple once."""
+    from mpmath.ctx_iv import MPIntervalContext
+
+    from ._kernel import _iv
+
+    num = [None if v == "inf" else value(v) for v in values]
+    iv = MPIntervalContext()             # a private context (issue 21): mpmath's global precision is never set
+    iv.prec = 120
+    inf = float("inf")
+    fl = [inf if v is None else float(_iv(v, iv).mid) for v in num]
+    n = len(codes)
+    F = [[fl[c] for c in row] for row in codes]
+    gen = []
+    for i in range(n):
+        Fi = F[i]
+        for j in range(i + 1, n):
+            c = codes[i][j]
+            if num[c] is None:
+                continue
+            Fj, d = F[j], fl[c]
+            tol = 2.0 ** -40 * max(d, 1.0)
+            # k strictly between needs d_ik + d_kj = d_ij: both parts < d_ij, so the float gap is within tol of 0
+            near = [k for k in range(n) if k != i and k != j and Fi[k] + Fj[k] - d <= tol * 4]
+            if not any(num[codes[i][k]] is not None and num[codes[k][j]] is not None and sign(_add(_add(
+                    num[codes[i][k]], num[codes[k][j]]), _neg(num[c]))) == 0 for k in near):
+                gen.append((i, j, values[c], num[c]))
+    return gen
 
 
 def _graph_described(metric: dict, edges: list) -> bool:
@@ -261,14 +345,15 @@ def _graph_described(metric: dict, edges: list) -> bool:
     elif (sub := _SUBSETS.match(desc)) is not None:
         if es != _subset_edges(labels, int(sub.group(1))):
             raise ValueError("the points or edges are not those of the subsets the description names")
-        if metric["reduction"] != GRAPH_REDUCTION + " (the hypercube: subsets differing in one element)":
+        if not _reduction_is(metric, GRAPH_REDUCTION + " (the hypercube: subsets differing in one element)"):
             raise ValueError("the reduction is not the one of the subset hypercube")
         return True
     elif desc.startswith("Hamming distance on V^u"):
         k, u = _hamming_shape(labels)
         if desc != f"Hamming distance on V^u with |V| = {k}, u = {u}" or es != _hamming_edges(labels):
             raise ValueError("the points or edges are not those of the Hamming space the description names")
-        if metric["reduction"] != GRAPH_REDUCTION + " (the adjacency graph: databases differing in one individual)":
+        if not _reduction_is(metric, GRAPH_REDUCTION + " (the adjacency graph: databases differing in one "
+                                              "individual)"):
             raise ValueError("the reduction is not the one of a Hamming space")
         return True
     elif desc.startswith("graph with ") or ": graph with " in desc:
@@ -276,12 +361,18 @@ def _graph_described(metric: dict, edges: list) -> bool:
         want = f"graph with {n} nodes and {len(edges)} edges" + (_GRAPH_SUFFIX.format(c=c) if c > 1 else "")
         tail = desc if desc.startswith("graph with ") else desc[desc.index(": graph with ") + 2:]
         if tail != want:
+            # a distance table shows the generating edges only: a weighted graph may have up to every pair as an
+            # edge (a longer one is no shortest path); a count in that range is a name, any other is refuted
+            m = re.fullmatch(rf"graph with {n} nodes and (\d+) edges" + re.escape(
+                _GRAPH_SUFFIX.format(c=c) if c > 1 else ""), tail)
+            if metric["reduction"] is None and m is not None and len(edges) <= int(m.group(1)) <= n * (n - 1) // 2:
+                return False
             raise ValueError(f"the description {desc!r} is not the carried graph's ({want!r})")
         if tail != desc:
             return False                      # the graph is checked; where it comes from (a query) is a name
     else:
         return False
-    if metric["reduction"] != GRAPH_REDUCTION:
+    if not _reduction_is(metric, GRAPH_REDUCTION):
         raise ValueError("the reduction is not the one of a graph metric")
     return True
 
@@ -316,7 +407,7 @@ def _grid_described(metric: dict, edges: list, g) -> bool:
         if {(i, j, w) for i, j, w, _ in edges} != _grid_edges(labels, king, str(h)):
             raise ValueError("the edges are not those of the grid the description names")
         reduction = GRAPH_REDUCTION + f" (the grid graph with {8 if king else 4} neighbours)"
-    if metric["reduction"] != reduction:
+    if not _reduction_is(metric, reduction):
         raise ValueError("the reduction is not the one of that grid")
     return True
 

@@ -23,6 +23,7 @@ from mpmath.ctx_iv import MPIntervalContext
 
 from ._b_util import Refuted as _BRefuted
 from ._b_util import ENCLOSURE_WIDTH, _split_log, check_level, check_table, need
+from ._metric import describe_table
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, reduced_costs, sign, value
 from ._grid import Grid
 from ._verified import (Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient,
@@ -31,26 +32,34 @@ from .privacy import LEVEL, MECH, _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
+#: the routes each kind's producer takes (an enumerated field: another one is refuted)
+ROUTES = {"tight": ("solve", "lp"), "regular": ("support", "solve", "lp"),
+          "threshold": ("symmetric", "path", "manhattan", "exact-polynomial", "bracket")}
+
 # ----------------------------------------------------------------------------------------- the shape ----
-#: the evidence of each kind, read strictly by the dispatcher before any work (:mod:`._schema`); a hint
-#: (``verified``, ``ends``: the checker's float solve, re-verified here or not used) is ``"any"``
+#: the evidence of each kind, read strictly by the dispatcher before any work (:mod:`._schema`); the hints
+#: (``verified``, ``ends``: the checker's float solve, re-verified here or not used) are typed as well
 DIST = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
 GRID = {"kind": "str", "shape": ["int"], "norm": "str"}
 LP = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
+#: a verified float solve on a quotient (certificate/ecp14.py: VerifiedSolve); dyadic numbers m 2^exp
+VERIFIED = {"cell_of": ("?", ["int"]), "center": ("?", {"exp": "int", "mantissas": ["str"]}),
+            "inverse": ("?", {"exp": "int", "mantissas": [["int"]]}), "z_enclosures": ("?", [["str"]]),
+            "beta": "?str", "fixed_point_eta": "?str", "cell_signs": "?str"}
 TIGHT = {"description": "str", "level": LEVEL, "regime": "str", "distances": ("?", DIST), "route": "str",
          "z": ("?", ["str"]), "exact": "bool", "negative": ["str"], "rank": "?int", "lp": ("?", LP),
-         "mechanism": ("?", MECH), "cells": "?int", "verified": "any", "metric": ("?", GRID)}
+         "mechanism": ("?", MECH), "cells": "?int", "verified": ("?", VERIFIED), "metric": ("?", GRID)}
 REGULAR = {"description": "str", "level": LEVEL, "regime": "str", "prior": ["str"], "distances": ("?", DIST),
            "route": "str", "zero_at": ["str"], "mu": ("?", ["str"]), "exact": "bool", "gamma": ("?", ["str"]),
-           "negative": ["str"], "lp": ("?", LP), "verified": "any", "metric": ("?", GRID)}
+           "negative": ["str"], "lp": ("?", LP), "verified": ("?", VERIFIED), "metric": ("?", GRID)}
 THRESHOLD = {"description": "str", "route": "str", "distances": ("?", DIST), "lo": "?str", "hi": "?str",
              "lo_rational": "?str", "hi_rational": "?str", "exact": "?str", "exact_failure_set": "?str",
-             "negative_at_lo": "?str", "ends": "any", "metric": ("?", GRID)}
+             "negative_at_lo": "?str", "ends": ("?", {"lo": VERIFIED, "hi": VERIFIED}), "metric": ("?", GRID)}
 LEAKAGE = {"mechanism": MECH, "prior": ["str"], "max_utility": "str", "max_prior": "str", "ratio": "str",
            "leakage_bits": "str", "enclosure": ["str"]}
 # remap: output label -> {input label: probability}, labels chosen by the user (checked in _check_theorem4)
 THEOREM4 = {"mechanism": MECH, "level": LEVEL, "distances": ("?", DIST), "variables": "int", "lp_value": "str",
-            "remap": "any"}
+            "remap": ("?", ("map", ("map", "str")))}
 EVIDENCE = {"tight": TIGHT, "regular": REGULAR, "threshold": THRESHOLD, "leakage": LEAKAGE, "theorem4": THEOREM4}
 
 
@@ -100,18 +109,19 @@ def _phi_values(ev: dict) -> list:
 MAX_INTERVAL_POINTS = 60
 
 
-def _interval_solve(ev: dict, rhs: list):
+def _interval_solve(ev: dict, rhs: list, sharp: bool = False):
     """Signs of ``Phi^-1 rhs`` at a transcendental level by interval Gaussian elimination (rising precision).
 
     ``phi = e^(-eps d)`` is enclosed by this kernel's own intervals; elimination pivots on the entry of largest
-    midpoint; a coordinate whose interval contains 0 at every precision is not decided (NotHere)."""
+    midpoint; a coordinate whose interval contains 0 at every precision is not decided (NotHere).  ``sharp``:
+    start at 400 bits (enclosures to compare with a certificate's ~12-digit balls)."""
     dist = ev["distances"]
     n = len(dist["codes"])
     if n > MAX_INTERVAL_POINTS:
         raise NotHere(f"the level is transcendental and the system has {n} > {MAX_INTERVAL_POINTS} points: an "
                       "interval re-solve of that size is outside this kernel (the certificate rests on Arb balls)")
     iv = MPIntervalContext()             # a private context (issue 21): never mpmath's global one
-    for prec in (120, 400, 1600):
+    for prec in ((400, 1600) if sharp else (120, 400, 1600)):
         iv.prec = prec
         vals = []
         for d in dist["values"]:
@@ -194,21 +204,33 @@ def _ball(text: str):
 _BALL = re.compile(r"^\[([-+0-9.e]+) \+/- ([0-9.e+-]+)\]$")
 
 
-def _balls_ok(stated: list, enc: list) -> None:
+def _balls_ok(stated: list, enc: list, refine=None) -> None:
     """Each stated ball contains the value this kernel enclosed (``enc``), and states it to ~9 digits: refuted when
-    disjoint; not checkable when they only overlap (this kernel's enclosure is then the wider one)."""
+    disjoint.  When a stated ball only overlaps this kernel's enclosure (a wide one: Rump's bound with the
+    certificate's approximate inverse is loose once the system differs from the one it was computed for),
+    ``refine()`` -- an interval re-solve at rising precision, or ``None`` -- gives narrower enclosures and the test
+    is repeated on them; overlapping still, the answer is not checkable (never confirmed)."""
     need(isinstance(stated, list) and len(stated) == len(enc), "the stated solution has the wrong length")
-    for s_, (lo, hi) in zip(stated, enc, strict=True):
-        a, b = _ball(s_)
-        need(b - a <= ENCLOSURE_WIDTH * max(Fraction(1), abs(b)), f"the stated enclosure {s_} is wider than its accuracy")
-        need(not (b < lo or hi < a), f"the stated enclosure {s_} does not contain the value re-derived here")
-        if not (a <= lo and hi <= b):
-            raise NotHere(f"the stated enclosure {s_} is tighter than this kernel's")
+    balls = [_ball(s_) for s_ in stated]
+    for s_, (a, b) in zip(stated, balls, strict=True):
+        need(b - a <= ENCLOSURE_WIDTH * max(Fraction(1), abs(b)),
+             f"the stated enclosure {s_} is wider than its accuracy")
+    for attempt in range(2):
+        loose = False
+        for s_, (a, b), (lo, hi) in zip(stated, balls, enc, strict=True):
+            need(not (b < lo or hi < a), f"the stated enclosure {s_} does not contain the value re-derived here")
+            loose = loose or not (a <= lo and hi <= b)
+        if not loose:
+            return
+        if attempt == 0 and refine is not None:
+            enc = refine()
+    bad = next(s_ for s_, (a, b), (lo, hi) in zip(stated, balls, enc, strict=True) if not (a <= lo and hi <= b))
+    raise NotHere(f"the stated enclosure {bad} is tighter than this kernel's")
 
 
 def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool, stated=None):
     ver = ev.get("verified")
-    if ver is not None and "inverse" in ver:
+    if ver is not None and all(ver[k] is not None for k in ("inverse", "center", "cell_of")):
         try:
             signs, k, beta, enc = _quotient_signs(ev["level"], ev["distances"], ver, rhs)
         except Refuted as e:
@@ -227,7 +249,12 @@ def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool
         signs, enc = _interval_solve(ev, rhs)
         how = "re-solved in interval arithmetic at the transcendental level"
     if stated is not None:
-        _balls_ok(stated, enc)
+        dist = ev["distances"]
+        refine = None
+        if dist is not None and len(dist["codes"]) <= MAX_INTERVAL_POINTS:
+            def refine():
+                return _interval_solve(ev, rhs, sharp=True)[1]
+        _balls_ok(stated, enc, refine)
         how += "; every stated enclosure contains the re-derived value"
     pts = ev["distances"]["points"] if ev["distances"] is not None else _grid(ev).points
     neg = [pts[i] for i, s in enumerate(signs) if s < 0]
@@ -449,10 +476,7 @@ MAX_RANK_POINTS = 200
 
 def _common(ev: dict) -> None:
     """Level text, the distance table (convention 3) and the regime, re-derived for tight / regular."""
-    check_level(ev["level"])
-    if ev["distances"] is not None:
-        d = ev["distances"]
-        check_table(d["points"], d["values"], d["codes"])
+    check_level(ev["level"])             # the distance table is checked by check() before any kind's work
     rational = _rational_regime(ev)
     need(ev["regime"] == ("rational" if rational else "transcendental"), "the regime is not the level's")
 
@@ -467,6 +491,7 @@ def _cells(ev: dict) -> None:
 
 def _check_tight(c: dict):
     ev = c["evidence"]
+    need(ev["route"] in ROUTES["tight"], f"an unknown route {ev['route']!r}")
     _common(ev)
     _cells(ev)
     n = len(ev["distances"]["codes"]) if ev["distances"] is not None else None
@@ -525,7 +550,7 @@ def _check_regular(c: dict):
         pts = ev["distances"]["points"]
         need(len(pi) == len(pts), "the prior and the points differ in length")
         need(ev["zero_at"] == [y for y, p in zip(pts, pi, strict=True) if p == 0], "zero_at is not where the prior is 0")
-    need(ev["route"] in ("support", "solve", "lp"), f"an unknown route {ev['route']!r}")
+    need(ev["route"] in ROUTES["regular"], f"an unknown route {ev['route']!r}")
     need(ev["exact"] is (_rational_regime(ev) or ev["route"] == "lp"), "exact is not whether the regime is rational")
     if ev["route"] == "support":
         ok = not holds and bool(ev["zero_at"]) and any(p == 0 for p in pi) and ev["mu"] is None \
@@ -638,9 +663,7 @@ def _solve_exact(M: list, b: list):
 def _check_threshold(c: dict):
     ev = c["evidence"]
     need(c["verdict"] == "holds", "a threshold certificate asserts holds")
-    if ev["distances"] is not None:
-        d = ev["distances"]
-        check_table(d["points"], d["values"], d["codes"])
+    need(ev["route"] in ROUTES["threshold"], f"an unknown threshold route {ev['route']!r}")
     if ev["route"] in ("path", "manhattan", "symmetric", "exact-polynomial"):
         need(ev["lo"] == ev["hi"] == ev["exact"] == "0" and ev["lo_rational"] is None and ev["hi_rational"] is None
              and ev["exact_failure_set"] is None and ev["negative_at_lo"] is None and ev["ends"] is None,
@@ -661,9 +684,8 @@ def _check_threshold(c: dict):
         return (CONFIRMED if ok else REFUTED), len(ev["distances"]["codes"]), (
             "the metric is ball-size symmetric (every point sees the same multiset of distances): threshold 0 by "
             "ECP14 Prop. 9" if ok else "the metric is NOT ball-size symmetric")
-    if ev["route"] == "bracket":
-        return _check_bracket(c)
-    raise NotHere(f"threshold route {ev['route']!r}")
+    need(ev["route"] == "bracket", f"an unknown threshold route {ev['route']!r}")
+    return _check_bracket(c)
 
 
 def _check_leakage(c: dict):
@@ -749,10 +771,74 @@ def claim_text(c: dict) -> str:
     return (f"some remap makes {ev['mechanism']['name']} tight-constraints (optimal for every regular prior)")
 
 
+def _described(c: dict) -> str:
+    """The description in the claim of ``tight`` / ``regular`` / ``threshold`` rebuilt from the carried distance
+    table (:func:`._metric.describe_table`) or grid definition (:func:`_grid`); ``""``, or the detail's note
+    that it is a name.  Raises :class:`Refuted` when it names a family the table is not."""
+    ev = c["evidence"]
+    if c["kind"] not in ("tight", "regular", "threshold"):
+        return ""
+    d = ev["distances"]
+    if d is not None:
+        try:
+            if describe_table(ev["description"], d["points"], d["values"], d["codes"]):
+                return ""
+        except ValueError as e:
+            raise Refuted(f"the description {ev['description']!r} is not the carried table's: {e}") from None
+    elif ev["metric"] is not None:
+        return ""                        # the grid's definition is checked against the description (_grid)
+    return (f"; the description {ev['description']!r} is a name (the statement is about the carried "
+            f"{'distance table' if d is not None else 'metric'})")
+
+
 def check(c: dict):
     try:
         need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
-        return {"tight": _check_tight, "regular": _check_regular, "threshold": _check_threshold,
-                "leakage": _check_leakage, "theorem4": _check_theorem4}[c["kind"]](c)
+        if c["kind"] in ("tight", "regular", "threshold") and c["evidence"]["distances"] is not None:
+            d = c["evidence"]["distances"]
+            check_table(d["points"], d["values"], d["codes"])
+        note = _described(c)
+        status, n, detail = {"tight": _check_tight, "regular": _check_regular, "threshold": _check_threshold,
+                             "leakage": _check_leakage, "theorem4": _check_theorem4}[c["kind"]](c)
+        return status, n, detail + note
     except (_BRefuted, Refuted) as e:
         return REFUTED, 0, str(e)
+
+
+def method_of(c: dict) -> str | None:
+    """The method the verdict of an ECP14 certificate rests on, from its checked fields (the dispatcher refutes
+    another, or a stated precision): ``theorem4`` and an LP route ``EXACT_LP``; a prior with a zero (Prop. 2) and
+    leakage with rational entries ``RATIONAL`` (else ``TRANSCENDENCE_BALLS``); a solve ``EXACT_SOLVE`` in the
+    rational regime, else ``VERIFIED_FLOAT`` when the certificate carries the verified float solve (partition,
+    approximate solution and inverse, or a grid re-derived from its definition); without it (an Arb ball solve,
+    ``BALL_SOLVE`` with its working precision, or a hint dropped) ``None``: the kernel re-solves in intervals or
+    answers not checkable, and which float method the checker ran is not a fact it can tie to the numbers;
+    a threshold 0 ``CLOSED_FORM`` (Prop. 9, the path and grid closed forms) or ``SYMBOLIC_ROOTS`` (exact root
+    isolation), a bracket as its end solves."""
+    ev, kind = c["evidence"], c["kind"]
+    if kind == "theorem4":
+        return "EXACT_LP"
+    if kind == "leakage":
+        rational = True
+        for v in ev["mechanism"]["values"]:
+            try:
+                Fraction(v)
+            except (ValueError, ZeroDivisionError):
+                rational = False
+        return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+    route = ev["route"]
+    if route not in ROUTES[kind]:
+        return None                      # refuted by the kind's check, with the reason
+    if kind == "threshold":
+        if route in ("symmetric", "path", "manhattan"):
+            return "CLOSED_FORM"
+        if route == "exact-polynomial":
+            return "SYMBOLIC_ROOTS"
+        return "VERIFIED_FLOAT" if ev["ends"] is not None or ev["metric"] is not None else None
+    if route == "support":
+        return "RATIONAL"
+    if route == "lp":
+        return "EXACT_LP"
+    if ev["exact"]:
+        return "EXACT_SOLVE"
+    return "VERIFIED_FLOAT" if ev["verified"] is not None or ev["metric"] is not None else None

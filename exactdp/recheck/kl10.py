@@ -48,7 +48,7 @@ _LP = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
 #: the output metric as a full distance table over its points
 _DISTANCES = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
 _PARAMETRIC = {"denominator": "str", "x": ["str"], "dual_denominator": "str", "y": ["str"], "lam": ["str"]}
-TRADEOFF = {"inputs": ["str"], "outputs": ["str"], "metric": METRIC, "output": ("?", _DISTANCES), "f": "any",
+TRADEOFF = {"inputs": ["str"], "outputs": ["str"], "metric": METRIC, "output": ("?", _DISTANCES), "f": ("map", "str"),
             "sigma": [["str"]], "gamma": "str", "delta": "str", "ball": "str", "target": "str", "epsilon": "?str",
             "epsilon_bracket": ["str"], "t_lower": "?str", "s_lower": "?str", "lp_lower": ("?", _LP),
             "t_upper": "str", "s_upper": "str", "lp_upper": _LP, "mechanism": MECH, "polynomial": "?str",
@@ -371,7 +371,9 @@ def claim_text(c: dict) -> str:
     if c["kind"] == "utility":
         return (f"{ev['mechanism']['name']} achieves ({ev['gamma']}, {ev['delta']})-utility ({ev['ball']} balls)")
     if c["kind"] == "exponential_bound":
-        return f"{ev['smallest']['mechanism']['name']} is 2*C*beta-private (KL10 Thm 2.7), beta = {ev['beta']}"
+        sm = ev["smallest"]
+        return (f"{sm['mechanism']['name']} is 2*C*beta-private (KL10 Thm 2.7), beta = {ev['beta']}, on the "
+                f"{sm['metric']['description']}")
     where = f"on the {ev['metric']['description']} ({ev['ball']} balls)"
     if ev["epsilon"] is not None:
         return f"eps*(gamma = {ev['gamma']}, delta = {ev['delta']}) = {ev['epsilon']} {where}"
@@ -388,11 +390,13 @@ def check(c: dict):
         return REFUTED, 0, str(e)
 
 
-def method_of(c: dict) -> str | None:
+def method_of(c: dict) -> str:
     """The method a ``utility`` / ``exponential_bound`` verdict rests on (the dispatcher refutes another, or a
     precision): exact rationals when the mechanism (and the nested level) is rational, else the exact zero test
-    with certified balls; ``None`` (not stated here) for ``tradeoff``."""
+    with certified balls; ``EXACT_LP`` for ``tradeoff`` (every verdict rests on exact LPs and their duals)."""
     ev = c["evidence"]
+    if c["kind"] == "tradeoff":
+        return "EXACT_LP"
     if c["kind"] == "utility":
         rational = all(isinstance(value(v), Fraction) for v in ev["mechanism"]["values"])
     elif c["kind"] == "exponential_bound":
@@ -402,5 +406,5 @@ def method_of(c: dict) -> str | None:
         rational = all(isinstance(mech.val(i), Fraction) for i in range(len(mech.values))) and (
             lv is None or (lv["eps"] is None and isinstance(value(lv["R"]), Fraction)))
     else:
-        return None
+        raise ValueError(f"kind {c['kind']!r}")
     return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"

@@ -26,7 +26,7 @@ from math import comb, gcd, lcm
 
 from ._b_util import Refuted, check_level, closure, distinct_labels, need, same
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, level_factor, sign, value
-from .privacy import pairs_of
+from .privacy import LEVEL, MECH, METRIC, pairs_of
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -45,6 +45,17 @@ MAX_TERM_WORK = 2_500
 #: most (ordered pair, factor) PLDs re-derived
 MAX_PLDS = 100_000
 INF = "inf"
+
+# ----------------------------------------------------------------------------------------- the shape ----
+_PLD = {"factor": "int", "x": "str", "x_prime": "str", "losses": [{"ratio": "str", "mass": "str"}]}
+_RELATION = {"description": "str", "metric": ("?", METRIC), "pairs": [{"x": "str", "x_prime": "str"}]}
+_PIECE = {"t_from": "str", "A": "str", "B": "str", "x": "str", "x_prime": "str"}
+_QUERY = {"level": ("?", LEVEL), "delta": "?str", "delta_at_eps": "?str", "t_for_delta": "?str"}
+#: the evidence of each kind, read strictly by the dispatcher before any work (:mod:`._schema`)
+EVIDENCE = {"profile": {"mechanism": MECH, "relation": _RELATION, "plds": [_PLD], "pieces": [_PIECE],
+                        "query": _QUERY},
+            "composition": {"factors": [{"mechanism": MECH, "times": "int"}], "relation": _RELATION,
+                            "plds": [_PLD], "pieces": [_PIECE], "query": _QUERY}}
 
 
 # -------------------------------------------------------------------------------------------- claim ----
@@ -469,3 +480,24 @@ def check(c: dict):
         return REFUTED, 0, str(e)
     return CONFIRMED, n, (f"{len(c['evidence']['pieces'])} pieces of the profile re-derived against {n} worst-set "
                           "lines of the convolved PLDs; the answers at the query and the verdict re-evaluated")
+
+
+def _is_rational(text) -> bool:
+    try:
+        Fraction(text)
+    except (ValueError, ZeroDivisionError, TypeError):
+        return False
+    return True
+
+
+def method_of(c: dict) -> str:
+    """The method a ``profile`` / ``composition`` verdict rests on (the dispatcher refutes another, or a precision):
+    ``RATIONAL`` when every carried entry is rational and the query's level (if any) is ``e^eps = R`` with ``R``
+    rational (``D = 1``), so that every comparison is one of fractions; ``TRANSCENDENCE_BALLS`` otherwise (the
+    exact zero test and certified intervals)."""
+    ev = c["evidence"]
+    mechs = [ev["mechanism"]] if c["kind"] == "profile" else [f["mechanism"] for f in ev["factors"]]
+    lv = ev["query"]["level"]
+    exact = all(_is_rational(v) for m in mechs for v in m["values"]) and (
+        lv is None or (lv["eps"] is None and _is_rational(lv["R"]) and lv["D"] == "1"))
+    return "RATIONAL" if exact else "TRANSCENDENCE_BALLS"

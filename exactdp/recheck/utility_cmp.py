@@ -33,11 +33,44 @@ from ._verified import Inverse, Refuted, enclose_quotient, enclosed_solution, qu
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
 #: the evidence, read strictly by the dispatcher before any work (:mod:`._schema`).  ``metric`` (a grid or a
-#: path) and ``other_params`` (per mechanism) are unions the spec language does not state: :func:`_distances`,
-#: :class:`._grid.Grid` and :func:`_other` check them field by field; ``tight`` is a hint
-EVIDENCE = {"utility_comparison": {"description": "str", "eps": "str", "metric": "any",
-                                   "points": "int", "cells": "int", "tight": "any", "tight_utility": ["str"],
-                                   "other": "str", "other_params": "any", "other_utility": ["str"], "margin": "str"}}
+#: path) and ``other_params`` (per mechanism) carry every field of either case, the other case's null
+#: (:func:`_metric_spec`, :func:`_params` check which); ``tight`` is a hint
+_VERIFIED = {"cell_of": ("?", ["int"]), "center": ("?", {"exp": "int", "mantissas": ["str"]}),
+             "inverse": ("?", {"exp": "int", "mantissas": [["int"]]}), "z_enclosures": ("?", [["str"]]),
+             "beta": "?str", "fixed_point_eta": "?str", "cell_signs": "?str"}
+EVIDENCE = {"utility_comparison": {
+    "description": "str", "eps": "str",
+    "metric": {"kind": "str", "shape": ("?", ["int"]), "norm": "?str", "points": "?int", "reach": "?int"},
+    "points": "int", "cells": "int", "tight": _VERIFIED, "tight_utility": ["str"], "other": "str",
+    "other_params": {"side": "?int", "values": "?int", "step": "?int", "power": "?int"},
+    "other_utility": ["str"], "margin": "str"}}
+
+#: the fields of each case of ``metric`` and ``other_params`` (the others are null)
+_METRIC_FIELDS = {"grid": ("kind", "shape", "norm"), "path": ("kind", "points", "reach")}
+_PARAM_FIELDS = {"planar-laplace": ("side",), "geometric": ("values", "step", "power")}
+
+
+def _case(record: dict, keep: tuple, what: str) -> dict:
+    """The fields ``keep`` of ``record``; every other field must be null (a union carried as one record)."""
+    other = sorted(k for k, v in record.items() if k not in keep and v is not None)
+    if other:
+        raise Refuted(f"the {what} states fields of another case: {other}")
+    return {k: record[k] for k in keep}
+
+
+def _metric_spec(ev: dict) -> dict:
+    """The described metric (grid or path) without the other case's null fields."""
+    kind = ev["metric"]["kind"]
+    if kind not in _METRIC_FIELDS:
+        raise Refuted(f"an unknown metric kind {kind!r}")
+    return _case(ev["metric"], _METRIC_FIELDS[kind], "metric")
+
+
+def _params(ev: dict) -> dict:
+    """The other mechanism's parameters without the other case's null fields."""
+    if ev["other"] not in _PARAM_FIELDS:
+        raise Refuted(f"an unknown mechanism {ev['other']!r}")
+    return _case(ev["other_params"], _PARAM_FIELDS[ev["other"]], "mechanism's parameters")
 
 #: largest grid side re-derived here (planar Laplace)
 MAX_SIDE = 200
@@ -236,7 +269,10 @@ def claim_text(c: dict) -> str:
 
 
 def check(c: dict):
-    ev = c["evidence"]
+    try:
+        ev = {**c["evidence"], "metric": _metric_spec(c["evidence"]), "other_params": _params(c["evidence"])}
+    except Refuted as e:
+        return REFUTED, 0, str(e)
     try:
         if c["claim"] != claim_text(c) or ev["description"] != _description(ev["metric"]):
             return REFUTED, 0, "the claim or the metric's description is not the one the evidence states"

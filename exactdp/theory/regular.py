@@ -27,7 +27,8 @@ import numpy as np
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data
-from ..certificate.ecp14 import LPData, RegularEvidence, TightEvidence, distance_data, metric_spec
+from ..certificate.ecp14 import (DyadicMatrix, DyadicVector, LPData, RegularEvidence, TightEvidence, VerifiedSolve,
+                                distance_data, metric_spec)
 from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.decide import exact_str, simplify
 from ..exact.lp import LinearProgram, solve_lp
@@ -142,7 +143,7 @@ INVERSE_BITS = 32
 MAX_CARRIED_INVERSE = 400
 
 
-def verified_data(sol) -> dict | None:
+def verified_data(sol) -> VerifiedSolve | None:
     """The evidence of a verified float solve on a quotient (the ``verified`` field), or ``None``.
 
     Besides the checker's exact enclosures it carries what an independent re-check needs to redo Rump's
@@ -155,17 +156,21 @@ def verified_data(sol) -> dict | None:
     if sol.enclosures is None:
         return None
     part = sol.partition
-    out = {"z_enclosures": [[str(lo), str(hi)] for lo, hi in sol.enclosures],
-           "cell_of": part.cell_of.tolist() if part is not None else None,
-           "beta": str(sol.beta), **{k: str(v) for k, v in sol.extra.items()}}
+    unknown = set(sol.extra) - {"fixed_point_eta", "cell_signs"}
+    if unknown:                      # a new statistic must get its own typed field (the schema describes each)
+        raise RuntimeError(f"internal error: untyped solve statistics {sorted(unknown)}")
+    center = inverse = None
     if sol.center is not None and sol.inverse is not None and part is not None \
             and part.ncells <= MAX_CARRIED_INVERSE:
         s = max(int(v.q).bit_length() - 1 for v in sol.center)      # dyadics: q = 2^s
-        out["center"] = {"exp": -s, "mantissas": [str(int(v.p) * (2 ** s // int(v.q))) for v in sol.center]}
+        center = DyadicVector(exp=-s, mantissas=[str(int(v.p) * (2 ** s // int(v.q))) for v in sol.center])
         R = np.asarray(sol.inverse, dtype=np.float64)
         e = math.frexp(float(np.abs(R).max()))[1] - INVERSE_BITS
-        out["inverse"] = {"exp": e, "mantissas": np.rint(np.ldexp(R, -e)).astype(np.int64).tolist()}
-    return out
+        inverse = DyadicMatrix(exp=e, mantissas=np.rint(np.ldexp(R, -e)).astype(np.int64).tolist())
+    extra = {k: str(v) for k, v in sol.extra.items()}
+    return VerifiedSolve(cell_of=part.cell_of.tolist() if part is not None else None, center=center, inverse=inverse,
+                         z_enclosures=[[str(lo), str(hi)] for lo, hi in sol.enclosures], beta=str(sol.beta),
+                         fixed_point_eta=extra.get("fixed_point_eta"), cell_signs=extra.get("cell_signs"))
 
 
 def _lp_data(sol) -> LPData:
@@ -375,7 +380,8 @@ def tight_constraints(metric: FiniteMetric, level: Level, *,
     ver = verified_data(sol)
     ev = TightEvidence(**base, route="solve", z=sol.strings(), exact=sol.values is not None,
                        negative=[str(metric.points[i]) for i in neg], rank=None, lp=None, mechanism=mech,
-                       cells=int(part.ncells) if part is not None and ver is not None and "cell_of" in ver else None,
+                       cells=int(part.ncells) if part is not None and ver is not None and ver.cell_of is not None
+                       else None,
                        verified=ver)
     note = sol.method + ("" if part is None else f"; {int(part.ncells)} cells: {part.how}")
     return Certificate("tight", not neg, _solve_method(sol), claim, ev, precision=sol.precision, note=note)

@@ -27,7 +27,7 @@ import numpy as np
 from flint import fmpq, fmpq_poly, fmpz_poly
 
 from ..certificate import UNDECIDED, Certificate, Method
-from ..certificate.ecp14 import ThresholdEvidence, distance_data, metric_spec
+from ..certificate.ecp14 import BracketEnds, ThresholdEvidence, VerifiedSolve, distance_data, metric_spec
 from ..errors import ExactDPError, InputTooLarge, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level
@@ -367,13 +367,14 @@ def _bracket(metric, width, claim, base, none, ex, exact_text, progress=None) ->
 def _ends(v_lo, v_hi):
     """What a re-check needs of the verified solves at both ends of a bracket (partition, ``y~``, ``R``), or
     ``None`` when an end was not a verified float solve (an Arb fallback)."""
-    keys = ("cell_of", "center", "inverse", "beta")
-    if v_lo is None or v_hi is None or any(k not in v for v in (v_lo, v_hi) for k in keys):
+    if v_lo is None or v_hi is None or any(getattr(v, k) is None for v in (v_lo, v_hi)
+                                           for k in ("cell_of", "center", "inverse", "beta")):
         return None
-    if v_lo["cell_of"] != v_hi["cell_of"]:
+    if v_lo.cell_of != v_hi.cell_of:
         return None
     # one approximate inverse (of Q at hi) serves both ends: the re-check verifies it at lo by perturbation
-    return {"lo": {k: v_lo[k] for k in keys if k != "inverse"}, "hi": {k: v_hi[k] for k in keys}}
+    return BracketEnds(lo=VerifiedSolve(cell_of=v_lo.cell_of, center=v_lo.center, inverse=None, beta=v_lo.beta),
+                       hi=VerifiedSolve(cell_of=v_hi.cell_of, center=v_hi.center, inverse=v_hi.inverse, beta=v_hi.beta))
 
 
 def _closed_form_zero(metric):

@@ -328,7 +328,7 @@ def certify_exponential_bound(mech: Mechanism, metric: FiniteMetric, output_metr
                                   lipschitz_pairs=lp_pairs, bound=btxt, bound_enclosure=data["bound_enclosure"],
                                   epsilon=None if eps == "undecided" else eps, enclosure=ec.evidence.enclosure,
                                   attained=attained, smallest=ec.evidence)
-    claim = f"{mech.name} is 2*C*beta-private (KL10 Thm 2.7), beta = {beta}"
+    claim = f"{mech.name} is 2*C*beta-private (KL10 Thm 2.7), beta = {beta}, on the {metric.description}"
     if holds is UNDECIDED:
         return Certificate("exponential_bound", UNDECIDED, ec.method, claim, ev, reason=ec.reason)
     return Certificate("exponential_bound", holds, ec.method, claim, ev, note=ec.note)

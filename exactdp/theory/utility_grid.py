@@ -49,7 +49,8 @@ import numpy as np
 from flint import arb, ctx, fmpq
 
 from ..certificate import UNDECIDED, Certificate, Verdict
-from ..certificate.utility_cmp import UtilityComparisonEvidence
+from ..certificate.ecp14 import VerifiedSolve
+from ..certificate.utility_cmp import ComparedMetric, OtherParams, UtilityComparisonEvidence
 from ..errors import InvalidInput, Undecided
 from ..exact.values import to_rational
 
@@ -294,12 +295,12 @@ def tight_utility(cert: Certificate) -> tuple:
     cells: list[tuple[int, fmpq, fmpq]]
     if ev.exact and ev.z is not None:
         cells = [(1, v, v) for v in (_q(t) for t in ev.z)]
-    elif ev.verified is not None and ev.verified.get("z_enclosures") is not None:
-        cell_of = ev.verified.get("cell_of") or list(range(len(ev.verified["z_enclosures"])))
-        sizes = [0] * len(ev.verified["z_enclosures"])
+    elif ev.verified is not None and ev.verified.z_enclosures is not None:
+        cell_of = ev.verified.cell_of or list(range(len(ev.verified.z_enclosures)))
+        sizes = [0] * len(ev.verified.z_enclosures)
         for c in cell_of:
             sizes[c] += 1
-        cells = [(s, _q(lo), _q(hi)) for s, (lo, hi) in zip(sizes, ev.verified["z_enclosures"], strict=True)]
+        cells = [(s, _q(lo), _q(hi)) for s, (lo, hi) in zip(sizes, ev.verified.z_enclosures, strict=True)]
     else:
         raise Undecided("the tight certificate carries no rational enclosure of z (an Arb-only solve)")
     n = sum(c[0] for c in cells)
@@ -438,11 +439,13 @@ def compare_utilities(eps: Any, tight_cert: Certificate, other: str, params: dic
     t = outward_decimals(lo, hi, digits)
     o = outward_decimals(enclosure[0], enclosure[1], digits)
     tl, th, ol, oh = (to_rational(v, what="enclosure") for v in (*t, *o))
-    ver = tight_cert.evidence.verified or {}
-    tight = {"cell_of": ver.get("cell_of"), "center": ver.get("center"), "inverse": ver.get("inverse")}
-    ev = UtilityComparisonEvidence(description=built.description, eps=str(e), metric=spec, points=len(built),
-                                   cells=len(cells), tight=tight, tight_utility=list(t), other=other,
-                                   other_params=params, other_utility=list(o), margin=str(tl - oh))
+    ver = tight_cert.evidence.verified
+    tight = VerifiedSolve(cell_of=ver.cell_of if ver else None, center=ver.center if ver else None,
+                          inverse=ver.inverse if ver else None)
+    ev = UtilityComparisonEvidence(description=built.description, eps=str(e), metric=ComparedMetric(**spec),
+                                   points=len(built), cells=len(cells), tight=tight, tight_utility=list(t),
+                                   other=other, other_params=OtherParams(**params), other_utility=list(o),
+                                   margin=str(tl - oh))
     claim = (f"at eps = {e} on the {built.description}, the tight-constraints mechanism has higher uniform-prior "
              f"utility (optimal remap) than the {other.replace('-', ' ')} mechanism")
     method = tight_cert.method
@@ -519,8 +522,8 @@ def _check_tight_cert(tight_cert, e: fmpq, built) -> None:
             raise InvalidInput(f"tight_cert: its distances are not those of the {built.description} ({len(built)} "
                                f"points); it is on the {ev.description}")
         return
-    ver = ev.verified or {}           # too large to carry distances: the same construction and size
-    n = len(ver.get("cell_of") or ver.get("z_enclosures") or ())
+    ver = ev.verified                 # too large to carry distances: the same construction and size
+    n = len((ver.cell_of or ver.z_enclosures or ()) if ver is not None else ())
     if ev.description != built.description or n != len(built):
         raise InvalidInput(f"tight_cert: expected a tight certificate on the {built.description} ({len(built)} "
                            f"points), got one on the {ev.description} ({n} points)")

@@ -53,6 +53,7 @@ from exactdp.theory.extension_cert import certify_extension
 from exactdp.theory.extension_lp import best_extension_bracket
 from exactdp.theory.leakage import leakage
 from exactdp.theory.optimality import certify_universal_optimality
+from exactdp.theory.profile_cert import certify_composition, certify_profile
 from exactdp.theory.regular import regular_prior, tight_constraints
 from exactdp.theory.theorem4 import tight_remap
 from exactdp.theory.threshold import threshold
@@ -74,6 +75,7 @@ E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
 RR = randomized_response(3, p="1/5")
 #: an asymmetric two-input mechanism (kinds22: swapping its rows or outputs changes every claim made of it)
 K22 = Mechanism.from_rows(["0", "1"], ["a", "b", "c"], [["1/2", "1/4", "1/4"], ["1/8", "3/8", "1/2"]])
+RR4 = randomized_response(2, p="1/4")
 
 
 def _graph():
@@ -164,17 +166,23 @@ GENUINE = {
                                                                 ["1/4", "1/4", "1/2"]]), [("0", "1")]),
     "audit holds": lambda: certify_audit([(K22, 2)], [("0", "1")], eps="log(2)", delta="1/2"),
     "audit fails": lambda: certify_audit([(geometric(2, "1/3"), 2)], path(3), eps="log(2)", delta="1/10"),
+    "profile holds": lambda: certify_profile(RR, discrete(3), eps="log(2)", delta="1/5"),
+    "profile fails": lambda: certify_profile(RR, path(3), eps="log(2)", delta="1/6"),
+    "profile for delta": lambda: certify_profile(RR4, [("0", "1")], delta="1/8"),
+    "composition two": lambda: certify_composition([(geometric(2, "1/2"), 2), (RR, 1)], path(3), eps="log(3)",
+                                                   delta="1/3"),
+    "composition transcendental": lambda: certify_composition([(Mechanism.from_rows(
+        ["0", "1"], ["0", "1"], [["exp(1)/(1 + exp(1))", "1/(1 + exp(1))"], ["1/(1 + exp(1))", "exp(1)/(1 + exp(1))"]]),
+        2)], [("0", "1")], eps="1", delta="1/2"),
 }
 
 #: kinds whose genuine certificates and mutation tests live with the branch that adds the kind (they join
 #: GENUINE at the merge); any other kind of KINDS without a certificate here fails the harness
-COVERED_ELSEWHERE = {"profile", "composition"}
+COVERED_ELSEWHERE: set = set()
 
-#: kinds whose module states a shape that is not yet held to the generated schema and to the mistyped-field test:
-#: their records (certificate/ecp14.py, the tradeoff record) still carry bare lists and a few "any" fields, so an
-#: unknown or mistyped field inside those is read, not refused up front (the kind's own check still validates it
-#: field by field). Kept visible here; docs/recheck.md "Known gaps" says the same.
-SHAPE_PENDING = {"tradeoff", "tight", "regular", "threshold", "leakage", "theorem4", "utility_comparison"}
+#: kinds whose module states a shape not yet held to the generated schema and to the mistyped-field test (none:
+#: every record is typed, hints included, so the schema describes every field)
+SHAPE_PENDING: set = set()
 
 _CACHE: dict = {}
 
@@ -340,6 +348,96 @@ def _leakage_ratio(c: dict):
         return None
 
 
+def _product_rows(c: dict) -> dict | None:
+    """input -> the output distribution of the explicit product mechanism of a profile / composition certificate
+    (every factor run its number of times, independently), in Fractions; None when an entry is not rational."""
+    ev = c["evidence"]
+    facs = [(ev["mechanism"], 1)] if "mechanism" in ev else [(f["mechanism"], f["times"]) for f in ev["factors"]]
+    try:
+        rows = [({x: [Fraction(m["values"][k]) for k in r] for x, r in zip(m["inputs"], m["codes"], strict=True)},
+                 t) for m, t in facs]
+    except (ValueError, ZeroDivisionError):
+        return None
+    out = {}
+    for x in rows[0][0]:
+        dist = [Fraction(1)]
+        for r, t in rows:
+            for _ in range(t):
+                dist = [a * b for a in dist for b in r[x]]
+        out[x] = dist
+    return out
+
+
+def _brute_delta(prod: dict, pairs: list, t: Fraction) -> Fraction:
+    """max over ordered pairs of sup_S P(S) - t Q(S): over EVERY output set S (HLM15 Def. 1, no lemma used) up to
+    12 outputs of the explicit product, above as sum_y (P(y) - t Q(y))_+ over its rows (the worst-set lemma on the
+    explicit product, not the PLD convolution the kernel uses)."""
+    best = Fraction(0)
+    for a, b in pairs:
+        for P, Q in ((prod[a], prod[b]), (prod[b], prod[a])):
+            if len(P) > 12:
+                best = max(best, sum((max(p - t * q, Fraction(0)) for p, q in zip(P, Q, strict=True)), Fraction(0)))
+                continue
+            for mask in range(1 << len(P)):
+                S = [i for i in range(len(P)) if mask >> i & 1]
+                best = max(best, sum((P[i] for i in S), Fraction(0)) - t * sum((Q[i] for i in S), Fraction(0)))
+    return best
+
+
+def _outputs_permuted(m: dict, g: dict) -> bool:
+    """Is every factor of the mutant the genuine one with its outputs permuted (the same permutation on every row):
+    a relabelling of outputs, so the same mechanism (compared as text, no arithmetic)?"""
+    import itertools
+
+    def mechs(c):
+        ev = c["evidence"]
+        return [ev["mechanism"]] if "mechanism" in ev else [f["mechanism"] for f in ev["factors"]]
+    for a, b in zip(mechs(m), mechs(g), strict=True):
+        ra = [[a["values"][k] for k in r] for r in a["codes"]]
+        rb = [[b["values"][k] for k in r] for r in b["codes"]]
+        if len(rb[0]) > 6 or not any(ra == [[r[i] for i in perm] for r in rb]
+                                     for perm in itertools.permutations(range(len(rb[0])))):
+            return False
+    return True
+
+
+def _same_profile(m: dict, g: dict) -> bool:
+    """Do the mutant's and the genuine certificate's explicit product mechanisms have the same delta(t) at every
+    stated breakpoint, between them and beyond (exact rational brute force), or are the mutant's mechanisms the
+    genuine ones with their outputs relabelled?  False when this cannot tell."""
+    if _outputs_permuted(m, g):
+        return True
+    pm, pg = _product_rows(m), _product_rows(g)
+    if pm is None or pg is None or set(pm) != set(pg) or any(len(v) > 100 for v in pm.values()):
+        return False
+    pairs = [(p["x"], p["x_prime"]) for p in g["evidence"]["relation"]["pairs"]]
+    # every breakpoint of either function is a ratio P(y)/Q(y) of an ordered pair's product rows: two convex
+    # piecewise linear functions equal there, at t = 1 and beyond the last one are equal
+    ts = {Fraction(1)}
+    for a, b in pairs:
+        for prod in (pm, pg):
+            for P, Q in ((prod[a], prod[b]), (prod[b], prod[a])):
+                ts |= {p / q for p, q in zip(P, Q, strict=True) if q > 0 and p / q >= 1}
+    ts |= {max(ts) + 1}
+    return all(_brute_delta(pm, pairs, t) == _brute_delta(pg, pairs, t) for t in ts)
+
+
+def _piece_attained(m: dict, i: int) -> bool:
+    """Is piece ``i``'s line ``(A, B)`` the worst-set line ``(P(S), Q(S))`` of its (mutated) ordered pair for some
+    output set ``S``, and the one attained at its breakpoint (brute force over every S)?"""
+    prod = _product_rows(m)
+    pc = m["evidence"]["pieces"][i]
+    if prod is None or pc["x"] not in prod or pc["x_prime"] not in prod:
+        return False
+    P, Q = prod[pc["x"]], prod[pc["x_prime"]]
+    A, B, t = Fraction(pc["A"]), Fraction(pc["B"]), Fraction(pc["t_from"])
+    best = max(sum((P[j] - t * Q[j] for j in range(len(P)) if mask >> j & 1), Fraction(0))
+               for mask in range(1 << len(P)))
+    return any(sum((P[j] for j in range(len(P)) if mask >> j & 1), Fraction(0)) == A
+               and sum((Q[j] for j in range(len(P)) if mask >> j & 1), Fraction(0)) == B
+               for mask in range(1 << len(P))) and A - t * B == best
+
+
 #: label lists: renaming a label nothing else refers to, or reordering such a set, restates the same fact
 _LABELS = {"points", "inputs", "outputs", "H", "names", "labels"}
 _DUALS = ("y", "lam", "lo_y", "hi_y", "lo_lam", "hi_lam")
@@ -385,6 +483,13 @@ EXEMPTIONS = [
     ("another rational sample inside the stated failure set", lambda n, k, w, o, m, g: w[-1:] == ("sample_alpha",)),
     ("threshold: another ball-size symmetric table, so threshold 0 still holds",
      lambda n, k, w, o, m, g: k == "threshold" and "distances" in w),
+    ("profile / composition: rows or values of a carried mechanism swapped, and the profile is unchanged (brute "
+     "force over every output set of the explicit product mechanism, every ordered pair, at every breakpoint and "
+     "the query)", lambda n, k, w, o, m, g: k in ("profile", "composition") and o[0] == "swap"
+     and "mechanism" in w and _same_profile(m, g)),
+    ("profile: a piece attributed to another ordered pair that attains the same worst-set line (brute force over "
+     "every output set)", lambda n, k, w, o, m, g: k == "profile" and w[:2] == ("evidence", "pieces")
+     and w[-1] in ("x", "x_prime") and _piece_attained(m, w[2])),
 ]
 
 
@@ -401,19 +506,7 @@ NOT_CHECKABLE = [
 
 #: (what is not yet re-derived, predicate(name, kind, where, op, detail)): mutants the re-check does not refute
 #: today, listed so that they stay visible (each is in the report of issue 18 and in docs/recheck.md)
-KNOWN_GAPS = [
-    ("regular: the method of the ECP14 kinds is not tied to the numbers yet (recheck/ecp14.py is another "
-     "branch's this round; the other kinds state theirs in method_of)",
-     lambda n, k, w, o, d: w == ("method",) and k in ("tight", "regular", "threshold", "leakage", "theorem4")),
-    ("exponential_bound: the input metric's description is rebuilt only for the families the kernel knows; "
-     "otherwise it is a name: the detail says so, the worked proof marks it as a label, the claim omits it",
-     lambda n, k, w, o, d: k == "exponential_bound" and w[-1] == "description"),
-    ("tight / regular at a transcendental level: a changed distance leaves the stated balls unverifiable at the "
-     "kernel's precision (not checkable, never confirmed; recheck/ecp14.py is another branch's this round)",
-     lambda n, k, w, o, d: k in ("tight", "regular") and "tighter than this kernel's" in d),
-    ("threshold: an unknown route is answered not checkable rather than refuted (recheck/ecp14.py)",
-     lambda n, k, w, o, d: k == "threshold" and w[-1] == "route" and "threshold route" in d),
-]
+KNOWN_GAPS: list = []
 
 
 def exemption(name: str, where: tuple, op: tuple, mutant: dict, genuine: dict) -> str | None:
@@ -543,8 +636,10 @@ def test_evidence_shape_is_the_schemas(kind):
     assert _agrees(_spec_of(kind), _from_schema(ref, s["$defs"])), kind
 
 
-def _wrong(v):
-    """A value of another JSON type."""
+def _wrong(v, spec=None):
+    """A value of another JSON type (than ``v``, and than the field's ``spec`` allows: a null ``?int`` gets text)."""
+    if v is None and spec in ("?int", ("?", "int")):
+        return "1"
     return 1 if isinstance(v, (str, type(None))) else "1" if isinstance(v, (int, bool)) else "x" if isinstance(
         v, list) else ["x"]
 
@@ -555,7 +650,7 @@ def test_unknown_missing_and_mistyped_evidence_is_refused(kind):
     c = genuine_json(name)
     for field in c["evidence"]:
         for mutate, why in ((lambda e: e.update(extra_field=1), "unknown"), (lambda e: e.pop(field), "missing"),
-                            (lambda e: e.update({field: _wrong(e[field])}), "expected")):
+                            (lambda e: e.update({field: _wrong(e[field], _spec_of(kind)[field])}), "expected")):
             f = copy.deepcopy(c)
             mutate(f["evidence"])
             with pytest.raises(ValueError, match=f"not a certificate: evidence.*{why}"):
@@ -1074,7 +1169,17 @@ def test_hostile_sizes_are_answered_quickly():
                                           ("extension transcendental", "RATIONAL"),
                                           ("relation numbers", "RATIONAL"), ("relation bound", "TRANSCENDENCE_BALLS"),
                                           ("utility holds", "TRANSCENDENCE_BALLS"),
-                                          ("exponential_bound", "TRANSCENDENCE_BALLS")])
+                                          ("exponential_bound", "TRANSCENDENCE_BALLS"),
+                                          ("tight holds", "EXACT_LP"), ("tight fails", "VERIFIED_FLOAT"),
+                                          ("tight transcendental", "EXACT_SOLVE"), ("regular", "BALL_SOLVE"),
+                                          ("regular support", "TRANSCENDENCE_BALLS"),
+                                          ("regular transcendental", "BALL_SOLVE"),
+                                          ("threshold path", "SYMBOLIC_ROOTS"), ("threshold symmetric", "RATIONAL"),
+                                          ("threshold bracket", "EXACT_SOLVE"), ("leakage", "TRANSCENDENCE_BALLS"),
+                                          ("theorem4", "RATIONAL"), ("tradeoff zero", "RATIONAL"),
+                                          ("tradeoff bracket", "CLOSED_FORM"),
+                                          ("profile holds", "TRANSCENDENCE_BALLS"),
+                                          ("composition transcendental", "RATIONAL")])
 def test_forged_method_is_refuted(name, method):
     """The method a verdict rests on is the one its numbers call for (a reader trusts a proof by its method)."""
     j = genuine_json(name)
@@ -1111,3 +1216,79 @@ def test_forged_user_name_is_refuted(user, why):
     j = _j(certify_universal_optimality(2, User(["1/2", "1/4", "1/4"], "absolute"), alpha="1/2"))
     j["evidence"]["user"] = "uniform prior, absolute loss"                  # the prior is not uniform
     _refuted(j, "prior is not uniform")
+
+
+@pytest.mark.parametrize("name, field", [("tight transcendental", "z"), ("regular transcendental", "mu")])
+def test_changed_distance_at_a_transcendental_level_is_refuted(name, field):
+    """A changed distance at a transcendental level.  Exactly, without transcendental arithmetic: the table is no
+    longer the path the claim names (its generating pairs are not the path's edges).  With the description a name:
+    the certificate's approximate inverse no longer verifies the stated balls tightly, so the kernel re-solves in
+    intervals at 400 bits; the stated balls (those of d(0, 1) = 1) are disjoint from the solution at
+    d(0, 1) = 8/7, so the answer is refuted, not "not checkable"."""
+    j = genuine_json(name)
+    assert j["evidence"]["distances"]["values"] == ["0", "1", "2"]
+    j["evidence"]["distances"]["values"][1] = "8/7"
+    r = recheck(j)
+    assert r.status == "refuted" and "is not the carried table's" in r.detail, r.detail
+    j["evidence"]["description"] = "a table of my own"
+    r = recheck(_claimed(j))
+    assert r.status == "refuted" and "does not contain the value re-derived here" in r.detail, r.detail
+    assert len(j["evidence"][field]) == 3
+
+
+@pytest.mark.parametrize("name", ["threshold bracket", "threshold symmetric", "threshold path"])
+def test_unknown_threshold_route_is_refuted(name):
+    j = genuine_json(name)
+    j["evidence"]["route"] = "closed-form"
+    r = recheck(j)
+    assert r.status == "refuted" and "unknown threshold route" in r.detail, r.detail
+
+
+def test_exponential_bound_claim_names_the_metric():
+    """The input metric's description is in the claim (as for the privacy kinds): changed alone it is refuted; a
+    family the kernel does not rebuild is a name, said so by the detail."""
+    j = genuine_json("exponential_bound")
+    assert j["claim"].endswith("on the discrete metric on 2 points")
+    j["evidence"]["smallest"]["metric"]["description"] = "2 * (discrete metric on 2 points)"
+    assert recheck(j).status == "refuted"
+    assert recheck(_claimed(j)).status == "refuted"          # the rebuilt family: all_pairs_at 1 is not 2 * (...)
+
+
+def test_the_profile_exemptions_can_fail():
+    """The brute-force exemptions of the profile kinds say no to a mutant whose profile differs."""
+    g = genuine_json("profile for delta")                         # randomized response, rows (3/4, 1/4), (1/4, 3/4)
+    m = copy.deepcopy(g)
+    m["evidence"]["mechanism"]["values"] = ["2/3", "1/3"]           # e^eps0 = 2, not 3: another profile
+    assert not _same_profile(m, g) and _same_profile(g, g)
+    m = copy.deepcopy(g)
+    m["evidence"]["pieces"][0]["A"] = "1/2"
+    assert not _piece_attained(m, 0) and _piece_attained(g, 0)
+
+
+@pytest.mark.parametrize("name, forged", [("tight holds", "cycle on 3 points"),
+                                          ("regular", "3 x 1 grid, manhattan distance"),
+                                          ("threshold bracket", "graph with 4 nodes and 2 edges"),
+                                          ("threshold symmetric", "path on 4 points (d(i, j) = |i - j|)"),
+                                          ("tight transcendental", "discrete metric on 3 points")])
+def test_ecp14_description_is_the_tables(name, forged):
+    """The metric named in the claim of tight / regular / threshold is rebuilt from the carried table: a
+    self-consistent forgery naming another known family (claim rebuilt) is refuted; a name the kernel does not know
+    is confirmed as a name, and the detail says so."""
+    j = genuine_json(name)
+    j["evidence"]["description"] = forged
+    r = recheck(_claimed(j))
+    assert r.status == "refuted" and "is not the carried table's" in r.detail, r.detail
+    j["evidence"]["description"] = "my metric"
+    r = recheck(_claimed(j))
+    assert r.status == "confirmed" and "'my metric' is a name" in r.detail, r.detail
+
+
+def test_a_weighted_graphs_edge_count_is_a_name_when_a_table_allows_it():
+    """A table shows a weighted graph's generating edges only (3 for the star): 4 to 6 edges is a graph the table
+    may come from (a longer edge is no shortest path), so the count is a name; 2 or 7 are refuted."""
+    for m, ok in ((3, "described"), (4, "name"), (6, "name"), (2, "refuted"), (7, "refuted")):
+        j = genuine_json("threshold bracket")
+        j["evidence"]["description"] = f"graph with 4 nodes and {m} edges"
+        r = recheck(_claimed(j))
+        assert r.status == ("refuted" if ok == "refuted" else "confirmed"), (m, r.detail)
+        assert ("is a name" in r.detail) == (ok == "name"), (m, r.detail)

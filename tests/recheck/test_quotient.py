@@ -41,7 +41,7 @@ def _float_z(eps: float) -> np.ndarray:
 @pytest.mark.parametrize("which, eps", [("fails", 0.5), ("holds", 1.5)])
 def test_confirmed_and_agrees_with_an_independent_float_solve(certs, which, eps):
     c = certs[which]
-    assert len(c.evidence.verified["center"]["mantissas"]) == 15 < 81 == len(c.evidence.distances.points)
+    assert len(c.evidence.verified.center.mantissas) == 15 < 81 == len(c.evidence.distances.points)
     r = c.recheck()
     assert r.status == "confirmed" and "15-cell quotient" in r.detail, r.detail
     z = _float_z(eps)
@@ -53,7 +53,7 @@ def test_confirmed_and_agrees_with_an_independent_float_solve(certs, which, eps)
 def test_bracket_confirmed_at_both_ends(certs):
     c = certs["bracket"]
     ev = c.evidence
-    assert ev.route == "bracket" and "inverse" not in ev.ends["lo"] and "inverse" in ev.ends["hi"]
+    assert ev.route == "bracket" and ev.ends.lo.inverse is None and ev.ends.hi.inverse is not None
     r = c.recheck()
     assert r.status == "confirmed" and "both ends" in r.detail, r.detail
     lo, hi = float(Fraction(ev.lo_rational)), float(Fraction(ev.hi_rational))
@@ -61,9 +61,22 @@ def test_bracket_confirmed_at_both_ends(certs):
 
 
 def _tampered(c, fn):
+    """The re-check of ``c`` with its evidence changed by ``fn`` and its claim rebuilt from the changed evidence."""
+    from exactdp.recheck.ecp14 import claim_text
+
     j = copy.deepcopy(c.to_json())
     fn(j["evidence"])
+    j["claim"] = claim_text(j)
     return recheck(j)
+
+
+def _named(tamper):
+    """``tamper``, with the metric's description replaced by a name the kernel does not rebuild (so the check
+    that the table is the described grid does not catch the change first)."""
+    def fn(ev):
+        tamper(ev)
+        ev["description"] = "a table of my own"
+    return fn
 
 
 def _move_point(ev, key="verified"):
@@ -82,7 +95,8 @@ def _change_distance(ev, symmetric=True):
 
 @pytest.mark.parametrize("tamper, msg", [
     (_move_point, "not equitable"),
-    (_change_distance, "not equitable"),
+    (_change_distance, "is not the carried table's"),
+    (_named(_change_distance), "not equitable"),
     (lambda ev: _change_distance(ev, symmetric=False), "not symmetric"),
     (lambda ev: ev.__setitem__("negative", []), "certified negative"),
 ])
@@ -117,7 +131,8 @@ def _other_point_at_lo(ev):
 
 @pytest.mark.parametrize("tamper, msg", [
     (lambda ev: _move_point(ev, "ends"), "different partitions"),
-    (_change_distance, "not equitable"),
+    (_change_distance, "is not the carried table's"),
+    (_named(_change_distance), "not equitable"),
     (_other_point_at_lo, "NOT confirmed"),
     (lambda ev: ev.update(lo_rational=ev["hi_rational"], hi_rational=ev["lo_rational"]), "0 < lo < hi"),
     (lambda ev: ev.update(lo="0.5"), "0 < lo < hi"),
@@ -146,7 +161,7 @@ def test_regular_prior_on_the_refined_quotient(eps, want):
     pi = [PRIOR[p] for p in H.points]
     c = regular_prior(pi, H, Level.from_eps(eps))
     assert c.holds is want
-    cells = c.evidence.verified["cell_of"]
+    cells = c.evidence.verified.cell_of
     assert len(set(cells)) == 15                     # multisets of 4 values out of 3: C(6, 2)
     r = c.recheck()
     assert r.status == "confirmed" and "15-cell quotient" in r.detail, r.detail
@@ -201,7 +216,7 @@ def test_large_quotients_carry_no_inverse_and_say_why(monkeypatch):
 
     monkeypatch.setattr(regular, "MAX_CARRIED_INVERSE", 10)          # path(70): 35 cells under its reflection
     c = tight_constraints(path(70), Level.from_eps("1/2"))
-    assert c.holds is True and "inverse" not in c.evidence.verified and "center" not in c.evidence.verified
+    assert c.holds is True and c.evidence.verified.inverse is None and c.evidence.verified.center is None
     r = c.recheck()
     assert r.status == "not checkable" and "70 > 60 points" in r.detail, r.detail
 

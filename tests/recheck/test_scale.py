@@ -142,7 +142,7 @@ def test_tight_certificate_on_a_described_grid(small_caps):
         c = tight_constraints(m, Level.from_eps(eps))
         j = c.to_json()
         ev = j["evidence"]
-        assert c.holds is holds and ev["distances"] is None and "inverse" not in ev["verified"]
+        assert c.holds is holds and ev["distances"] is None and ev["verified"]["inverse"] is None
         assert ev["metric"] == {"kind": "grid", "shape": [6, 6], "norm": "euclidean"}
         r = recheck(j)
         assert r.status == "confirmed" and "symmetry orbits" in r.detail, r.detail
@@ -188,7 +188,7 @@ def test_utility_comparison_on_a_described_grid(small_caps):
 
     tc = tight_constraints(grid((6, 6), "euclidean"), Level.from_eps("2"))
     c = compare_utilities("2", tc, "planar-laplace", {"side": 6})
-    assert c.evidence.tight["inverse"] is None
+    assert c.evidence.tight.inverse is None
     assert recheck(c.to_json()).status == "confirmed"
 
 
@@ -312,3 +312,38 @@ def test_a_large_optimality_certificate_is_refused_before_any_work():
     r = recheck(j)
     assert r.status == "not checkable" and time.perf_counter() - t < 5, r.detail
     assert "too large" in r.detail and f"n <= {MAX_N}" in r.detail
+
+
+def test_optimality_uniqueness_by_a_modular_rank_at_n_60():
+    """GRS12's optimum is unique when the optimal face has full column rank; the kernel proves it by sparse
+    elimination modulo the prime 2^61 - 1 (full rank there is full rank over the rationals), so n = 60 -- once
+    60 s over fractions -- re-checks in seconds, and a face whose modular rank is not full (a zero loss: every
+    private mechanism is optimal) is not decided above the rational rank's limit."""
+    import json
+    import time
+
+    from exactdp.recheck import recheck
+    from exactdp.recheck.optimality import MAX_RATIONAL_RANK, _full_rank_mod_p
+    from exactdp.theory.optimality import certify_universal_optimality
+    from exactdp.theory.users import User
+
+    j = json.loads(json.dumps(certify_universal_optimality(60, User.uniform(60, "absolute"), alpha="1/2").to_json()))
+    t = time.perf_counter()
+    r = recheck(j)
+    assert r.status == "confirmed" and j["evidence"]["unique"] is True and "proved by the rank" in r.detail
+    assert time.perf_counter() - t < 30
+    # the modular rank against a brute-force rational rank on small matrices: full iff full
+    from fractions import Fraction as F
+
+    from exactdp.recheck.lp import _rank
+    for rows, n in (([{0: F(1), 1: F(2)}, {0: F(2), 1: F(4)}], 2), ([{0: F(1, 3)}, {1: F(5, 7)}], 2),
+                    ([{0: F(1), 1: F(1)}, {1: F(1), 2: F(1)}, {0: F(1), 2: F(-1)}], 3),
+                    ([{0: F(1), 1: F(1)}, {1: F(1), 2: F(1)}, {0: F(1), 2: F(1)}], 3)):
+        assert _full_rank_mod_p(rows, n) == (_rank(rows, n) == n)
+    n = 41                                   # zero loss: the face is every variable, 42^2 > MAX_RATIONAL_RANK
+    assert 42 * 42 > MAX_RATIONAL_RANK
+    z = User([f"1/{n + 1}"] * (n + 1), [[0] * (n + 1) for _ in range(n + 1)])
+    j = json.loads(json.dumps(certify_universal_optimality(n, z, alpha="1/2").to_json()))
+    assert j["evidence"]["unique"] is None
+    r = recheck(j)
+    assert r.status == "not checkable" and "modulo" in r.detail, r.detail
