@@ -388,7 +388,7 @@ def test_tight_on_the_paper_100_by_100_grid_takes_the_quotient_route(tmp_path, c
     # the orbits of the square's 8 symmetries on a 100 x 100 grid: the 50 x 50 quarter, cut by its diagonal:
     # 50 * 51 / 2 = 1,275 cells
     assert ev["cells"] == 50 * 51 // 2
-    from exactdp.cli_checks import check_phi_route
+    from exactdp.cli.checks import check_phi_route
     from exactdp.io import load_metric
 
     assert check_phi_route(load_metric(grid), "regular", rhs=[1] * 10_000) == 1_275  # the uniform prior keeps them
