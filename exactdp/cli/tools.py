@@ -135,6 +135,7 @@ def _cmd_plot(a):
     return 0
 
 
+#: largest --side of ``plot geo-utility`` (the 200 x 200 grid is the largest measured for its verified solves)
 MAX_GEO_SIDE = 200
 
 

@@ -90,6 +90,7 @@ def _cmd_tight(a):
     return emit(c, a.format)
 
 
+#: smallest metric for which ``tight`` and ``regular`` report their steps (smaller ones take well under a second)
 PROGRESS_POINTS = 300
 
 

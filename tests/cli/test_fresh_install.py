@@ -335,8 +335,8 @@ def test_top_level_help_states_recheck_and_reconstructed(capsys):
     code, out, _ = run(["--help"], capsys)
     assert code == 0
     text = " ".join(out.split())
-    for needle in ("recheck: the certificate is confirmed", "recheck: the certificate is refuted",
-                   "recheck: not checkable", "reproduced or reconstructed"):
+    for needle in ("recheck, explain: the certificate is confirmed", "recheck, explain: the certificate is refuted",
+                   "recheck, explain: not checkable", "reproduced or reconstructed"):
         assert needle in text, needle
     code, out, _ = run(["reproduce", "--help"], capsys)
     assert "reconstructed" in out
