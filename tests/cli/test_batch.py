@@ -112,11 +112,11 @@ def test_bad_workers_and_missing_dask(tmp_path, capsys, monkeypatch):
 
 
 def test_a_job_with_an_internal_error_makes_the_batch_exit_4(tmp_path, capsys, monkeypatch):
-    import exactdp.cli
+    import exactdp.cli.privacy
 
     def broken(a):
         raise RuntimeError("boom")
     f = _write_jobs(tmp_path, [["certify", "--example", "geometric"], ["epsilon", RR, "--metric", DISC]])
-    monkeypatch.setattr(exactdp.cli, "_cmd_epsilon", broken)
+    monkeypatch.setattr(exactdp.cli.privacy, "_cmd_epsilon", broken)
     code, results, _ = _batch([f], capsys)
     assert code == 4 and [r["exit"] for r in results] == [0, 4] and "internal error" in results[1]["stderr"]

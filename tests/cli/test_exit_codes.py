@@ -6,6 +6,8 @@ that random bytes, random JSON and random expressions always end in exit code
 0, 1, 2 or 3 -- never a traceback, never an internal error.
 """
 
+import argparse
+import importlib
 import json
 import os
 import re
@@ -15,7 +17,8 @@ import textwrap
 
 import pytest
 
-import exactdp.cli
+import exactdp.cli._app
+import exactdp.cli.privacy
 from exactdp.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -52,7 +55,7 @@ def one_error_line(err, pattern):
 def test_internal_error_exits_4_in_one_line(monkeypatch, capsys, exc):
     def broken(a):
         raise exc
-    monkeypatch.setattr(exactdp.cli, "_cmd_epsilon", broken)
+    monkeypatch.setattr(exactdp.cli.privacy, "_cmd_epsilon", broken)
     code, out, err = run(["epsilon", "m.json", "--metric", "p.json"], capsys)
     assert code == 4 and out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"exactdp: internal error: {type(exc).__name__}")
@@ -62,7 +65,7 @@ def test_internal_error_exits_4_in_one_line(monkeypatch, capsys, exc):
 def test_debug_shows_the_traceback(monkeypatch):
     def broken(a):
         raise RuntimeError("boom")
-    monkeypatch.setattr(exactdp.cli, "_cmd_epsilon", broken)
+    monkeypatch.setattr(exactdp.cli.privacy, "_cmd_epsilon", broken)
     with pytest.raises(RuntimeError, match="boom"):
         main(["epsilon", "m.json", "--metric", "p.json", "--debug"])
     with pytest.raises(RuntimeError, match="boom"):
@@ -83,7 +86,22 @@ def test_every_command_documents_its_exit_codes(capsys):
         out = " ".join(capsys.readouterr().out.split())
         assert "exit codes: 0 " in out and "--debug" in out, cmd
         assert ("4 bug" in out) and ("2 bad input" in out or "2 unknown id" in out), cmd
-    assert "1 some claim differs from the paper" in " ".join(exactdp.cli._CMD_EXITS["reproduce"].split())
+    assert "1 some claim differs from the paper" in " ".join(exactdp.cli._app._CMD_EXITS["reproduce"].split())
+
+
+def test_the_help_lists_every_command_once_in_its_order_and_the_exit_codes_name_each():
+    # the order of `exactdp --help` as it was before the command line became a package (issue 21)
+    listed = ["certify", "profile", "compose", "epsilon", "optimal", "remap", "tight", "regular", "leakage",
+              "reproduce", "plot", "recheck", "proofs", "extend", "tradeoff", "mechanism", "batch", "fdp", "audit",
+              "explain", "renyi", "opendp"]
+    sub = next(x for x in exactdp.cli._app.build_parser()._actions if isinstance(x, argparse._SubParsersAction))
+    assert list(sub.choices) == listed
+    modules = [importlib.import_module(f"exactdp.cli.{m}") for m in
+               ("privacy", "users", "tools", "extension", "mechanisms", "batch")]
+    assert sorted(n for m in modules for n in m.COMMANDS) == sorted(listed)  # each command in exactly one module
+    assert set(exactdp.cli._app._CMD_EXITS) == set(listed)
+    text = exactdp.cli._app._EXIT_CODES
+    assert [c for c in listed if not re.search(rf"(?<![-\w]){c}\b", text)] == []
 
 
 # ------------------------------------------------------------- bad inputs ----
@@ -174,8 +192,8 @@ def test_huge_and_tiny_distances(tmp_path, capsys, dist, code):
 @pytest.mark.parametrize("level", [["--eps", "499999999999/1000000000000"], ["--eps", "49999999/100000000"],
                                    ["--eps", "log(3^600)/2"]])
 def test_geometric_2x2_at_hard_levels(tmp_path, capsys, level):
-    code, out, err = run(["certify", write(tmp_path, "m.json", GEO2), "--metric", write(tmp_path, "p.json", PATH2),
-                          *level], capsys)
+    m, d = write(tmp_path, "m.json", GEO2), write(tmp_path, "p.json", PATH2)
+    code, out, err = run(["certify", m, "--metric", d, *level], capsys)
     assert code == 0 and "verdict: holds" in out and err == ""
 
 
@@ -249,9 +267,8 @@ _FUZZ = textwrap.dedent('''
     def put(name, data):
         path = os.path.join(D, name)
         with open(path, "wb") as f:
-            raw = data if isinstance(data, bytes) else \
-                json.dumps(data, ensure_ascii=False).encode("utf-8", "surrogatepass")
-            f.write(raw)
+            f.write(data if isinstance(data, bytes)
+                    else json.dumps(data, ensure_ascii=False).encode("utf-8", "surrogatepass"))
         return path
 
     def call(argv):

@@ -335,8 +335,8 @@ def test_top_level_help_states_recheck_and_reconstructed(capsys):
     code, out, _ = run(["--help"], capsys)
     assert code == 0
     text = " ".join(out.split())
-    for needle in ("recheck: the certificate is confirmed", "recheck: the certificate is refuted",
-                   "recheck: not checkable", "reproduced or reconstructed"):
+    for needle in ("recheck, explain: the certificate is confirmed", "recheck, explain: the certificate is refuted",
+                   "recheck, explain: not checkable", "reproduced or reconstructed"):
         assert needle in text, needle
     code, out, _ = run(["reproduce", "--help"], capsys)
     assert "reconstructed" in out
@@ -388,7 +388,7 @@ def test_tight_on_the_paper_100_by_100_grid_takes_the_quotient_route(tmp_path, c
     # the orbits of the square's 8 symmetries on a 100 x 100 grid: the 50 x 50 quarter, cut by its diagonal:
     # 50 * 51 / 2 = 1,275 cells
     assert ev["cells"] == 50 * 51 // 2
-    from exactdp.cli_checks import check_phi_route
+    from exactdp.cli.checks import check_phi_route
     from exactdp.io import load_metric
 
     assert check_phi_route(load_metric(grid), "regular", rhs=[1] * 10_000) == 1_275  # the uniform prior keeps them

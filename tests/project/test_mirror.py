@@ -24,7 +24,17 @@ _CLAIMS = "tests/papers/test_claims.py"  # every paper claim is run and its proo
 #: module -> the test files that exercise it (relative to the repository root)
 ELSEWHERE = {
     "exactdp/__main__.py": ["tests/cli/test_exit_codes.py"],  # `python -m exactdp` in a subprocess
-    "exactdp/cli_checks.py": ["tests/cli/test_exit_codes.py", "tests/cli/test_fresh_install.py"],
+    # cli/: the commands are exercised through `main` (tests/cli/test_<topic>.py name topics, not modules)
+    "exactdp/cli/__main__.py": ["tests/cli/test_cli.py"],  # `python -m exactdp.cli` in a subprocess
+    "exactdp/cli/_app.py": ["tests/cli/test_exit_codes.py"],
+    "exactdp/cli/_common.py": ["tests/cli/test_quiet_stdout.py", "tests/cli/test_approx.py"],
+    "exactdp/cli/checks.py": ["tests/cli/test_exit_codes.py", "tests/cli/test_fresh_install.py",
+                              "tests/theory/test_phi_routes.py"],
+    "exactdp/cli/mechanisms.py": ["tests/cli/test_mechanism.py", "tests/cli/test_fdp.py", "tests/theory/test_audit.py"],
+    "exactdp/cli/privacy.py": ["tests/cli/test_cli.py", "tests/cli/test_approx.py"],
+    "exactdp/cli/tools.py": ["tests/cli/test_cli.py", "tests/cli/test_explain.py", "tests/papers/test_statuses.py"],
+    "exactdp/cli/users.py": ["tests/cli/test_exit_codes.py", "tests/theory/test_ecp14.py",
+                             "tests/theory/test_optimality.py"],
     "exactdp/errors.py": ["tests/exact/test_precision_exhaustion.py", "tests/cli/test_exit_codes.py"],
     "exactdp/verdict.py": [_KINDS, "tests/theory/test_composition_transcendental.py"],
     # certificate/: the evidence records, one module per kind, and their renderers

@@ -12,7 +12,7 @@ import pytest
 
 from exactdp import from_matrix, grid, path
 from exactdp.cli import main
-from exactdp.cli_checks import UsageError, check_phi_route
+from exactdp.cli.checks import UsageError, check_phi_route
 from exactdp.errors import InputTooLarge, Undecided
 from exactdp.exact.level import Level
 from exactdp.theory import phi

@@ -27,7 +27,7 @@ class UsageError(Exception):
     >>> check_plot_output(Namespace(output="fig.png", dpi=0))
     Traceback (most recent call last):
     ...
-    exactdp.cli_checks.UsageError: --dpi: expected 1 <= dpi <= 1,200, got 0
+    exactdp.cli.checks.UsageError: --dpi: expected 1 <= dpi <= 1,200, got 0
     """
 
 
@@ -63,7 +63,7 @@ def check_plot_output(a) -> str:
     >>> check_plot_output(Namespace(output="/dev/full", dpi=120))
     Traceback (most recent call last):
     ...
-    exactdp.cli_checks.UsageError: -o '/dev/full': no image extension; expected one of .png, .pdf, .svg
+    exactdp.cli.checks.UsageError: -o '/dev/full': no image extension; expected one of .png, .pdf, .svg
     """
     out = a.output
     if not 1 <= a.dpi <= MAX_DPI:
@@ -102,7 +102,7 @@ def check_writable_dir(path: str, what: str) -> None:
     >>> check_writable_dir("/dev/null/proofs", "proofs --dir")
     Traceback (most recent call last):
     ...
-    exactdp.cli_checks.UsageError: proofs --dir '/dev/null/proofs': cannot write there: Not a directory
+    exactdp.cli.checks.UsageError: proofs --dir '/dev/null/proofs': cannot write there: Not a directory
     """
     import tempfile
 
@@ -153,12 +153,12 @@ def check_phi_route(metric, cmd: str, rhs=None, progress=None, level=None) -> in
     >>> check_phi_route(path(5000), "tight", level=Level.from_alpha("1/2"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    exactdp.cli_checks.UsageError: tight: the route solves Phi z = b by the exact rational solve of the quotient ...,
+    exactdp.cli.checks.UsageError: tight: the route solves Phi z = b by the exact rational solve of the quotient ...,
     here 2,500 cells for 5,000 points (...): about k^3 = 1.6e+10 exact rational operations; the limit is 1,500 ...
     """
-    from .errors import InputTooLarge
-    from .exact.level import Level
-    from .theory.phi import PhiSystem
+    from ..errors import InputTooLarge
+    from ..exact.level import Level
+    from ..theory.phi import PhiSystem
 
     if progress is not None:
         progress(f"distances and symmetries of {len(metric):,} points", None, None)

@@ -1,0 +1,230 @@
+"""Named mechanisms and their analyses: ``mechanism``, ``fdp``, ``audit``, ``renyi``, ``opendp`` (issue 22)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ._common import FORMATS, emit, level_args, neighbours_arg, usage
+
+__all__ = ["COMMANDS"]
+
+
+def _cmd_mechanism(a):
+    """Build a named mechanism and write it in the file format ``certify`` reads (or list the names)."""
+    from ..io import load_json
+    from ..mechanisms.catalog import BUILDERS, build
+
+    if a.list:
+        for name, b in sorted(BUILDERS.items()):
+            extra = " ".join(f"[--{p}]" for p in b.params)
+            sys.stdout.write(f"{name:18} {b.summary}{'  ' + extra if extra else ''}\n")
+        return 0
+    if not a.name:
+        raise usage("mechanism needs a NAME (exactdp mechanism --list names them)")
+    needs_k = a.name not in ("permute-and-flip", "report-noisy-max")
+    if needs_k and a.k is None:
+        raise usage(f"mechanism {a.name} needs --k K (inputs 0..K-1)")
+    params = {"g": a.g, "family": a.family, "omega": a.omega, "gamma": a.gamma, "base": a.base,
+              "sigma2": a.sigma2, "sensitivity": a.sensitivity,
+              "scores": load_json(a.scores) if a.scores else None}
+    mech = build(a.name, k=a.k, eps=a.eps, alpha=a.alpha, **params)
+    obj = {"name": mech.name, "provenance": mech.provenance, **mech.to_json()}
+    text = json.dumps(obj, indent=1 if a.output else None) + "\n"
+    if a.output:
+        try:
+            with open(a.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise usage(f"-o {a.output!r}: {e.strerror or type(e).__name__}") from None
+        sys.stdout.write(f"wrote {a.output}: {mech.name}, {len(mech.inputs)} x {len(mech.outputs)}, "
+                         f"{mech.regime} entries\n")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _register_mechanism(sub):
+    m = sub.add_parser("mechanism", help="build a named mechanism (local-DP oracles, discrete Gaussian, staircase, "
+                                         "permute-and-flip, ...) as a mechanism file; --list names them")
+    m.add_argument("name", nargs="?", help="the builder (see --list)")
+    m.add_argument("--list", action="store_true", help="name every builder, one line each")
+    m.add_argument("--k", type=int, help="inputs 0..K-1 (the domain size of a local-DP oracle)")
+    level_args(m)
+    m.add_argument("--g", type=int, help="lh: the hash range g")
+    m.add_argument("--family", choices=["linear", "all"], help="lh, olh: the hash family (default linear)")
+    m.add_argument("--omega", type=int, help="subset: the subset size")
+    m.add_argument("--gamma", help="staircase: gamma in (0, 1] with gamma*Delta an integer")
+    m.add_argument("--sensitivity", help="staircase, permute-and-flip, report-noisy-max: the sensitivity Delta")
+    m.add_argument("--base", help="discrete-gaussian: beta = e^(-1/(2 sigma^2)) in (0, 1)")
+    m.add_argument("--sigma2", help="discrete-gaussian: a rational sigma^2 > 0")
+    m.add_argument("--scores", help="permute-and-flip, report-noisy-max: JSON file, one row of scores per input")
+    m.add_argument("-o", "--output", help="write the mechanism file here (default: JSON on stdout)")
+    m.set_defaults(fn=_cmd_mechanism)
+
+
+def _short(text: str, limit: int = 160) -> str:
+    """Exact text for the text format: long expressions are cut (--format json prints them in full)."""
+    return text if len(text) <= limit else f"{text[:limit // 2]}... ({len(text)} characters; --format json prints it)"
+
+
+def _cmd_fdp(a):
+    """The exact trade-off function of MECH.json (composed --times K) and the Gaussian-DP mu bracket, as a
+    certificate (kind fdp); with --mu the verdict is whether f >= G_mu."""
+    from ..io import load_mechanism, load_metric
+    from ..theory.composition import MAX_K
+    from ..theory.fdp import certify_fdp
+
+    if a.times < 1 or a.times > MAX_K:
+        raise usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
+    mech = load_mechanism(a.mechanism)
+    if mech.regime == "symbolic":
+        raise usage("fdp: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
+    cert = certify_fdp(mech, neighbours_arg(a, load_metric(a.metric)), a.times, width=a.mu_width, mu=a.mu)
+    return emit(cert, a.format)
+
+
+def _cmd_audit(a):
+    """Is the plan (eps, delta)-DP?  The exact delta(eps) of the composition, the verdict and the exact slack, as a
+    certificate (kind audit); --dp-accounting adds dp_accounting's answers (text format)."""
+    from ..io import load_metric, load_plan
+    from ..theory.audit import certify_audit
+
+    if a.dp_accounting and a.format != "text":
+        raise usage("--dp-accounting prints its comparison in the text format; --format "
+                     f"{a.format} writes the certificate alone")
+    plan = load_plan(a.plan)
+    nb = neighbours_arg(a, load_metric(a.metric))
+    cert = certify_audit(plan, nb, eps=a.eps, delta=a.delta)
+    cmp = None
+    if a.dp_accounting:
+        from ..theory.accountants import compare_plan_dp_accounting
+
+        cmp = compare_plan_dp_accounting(plan, nb, eps=a.eps).to_json()
+    code = emit(cert, a.format)
+    if cmp:
+        print(f"dp_accounting at eps = {cmp['eps_query']} (the float's exact value): pessimistic {cmp['pessimistic']}, "
+              f"optimistic {cmp['optimistic']}; exact {_short(cmp['delta_exact'])} (about {cmp['delta_exact_approx']});"
+              f" pessimistic below exact: {'yes' if cmp['pessimistic_below_exact'] else 'no'}")
+    return code
+
+
+def _register_fdp(sub):
+    f = sub.add_parser("fdp", help="the exact f-DP trade-off function (DRS22) and a certified Gaussian-DP mu")
+    f.add_argument("mechanism", help="mechanism file (entries at a fixed level)")
+    f.add_argument("--metric", required=True, help="metric file; neighbours are its pairs at distance 1")
+    f.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
+    f.add_argument("--times", type=int, default=1, help="the K-fold composition (exact privacy-loss distribution)")
+    f.add_argument("--mu-width", default="1/1000", help="width of the certified mu bracket (default 1/1000)")
+    f.add_argument("--mu", help="decide f >= G_MU for this rational mu (exit 0 holds, 1 fails)")
+    f.add_argument("--format", choices=FORMATS, default="text")
+    f.set_defaults(fn=_cmd_fdp)
+
+
+def _register_audit(sub):
+    u = sub.add_parser("audit", help="check an accountant's (eps, delta) for a composition plan, exactly")
+    u.add_argument("plan", help="plan file: JSON list of {\"mechanism\": \"A.json\", \"times\": 50} or "
+                                "{\"builder\": \"grr\", \"k\": 4, \"eps\": \"1\", \"times\": 10}")
+    u.add_argument("--metric", required=True, help="metric file on the inputs; neighbours at distance 1")
+    u.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
+    u.add_argument("--eps", required=True, help="the claimed eps, exact (1, 1/2, log(2))")
+    u.add_argument("--delta", required=True,
+                   help="the claimed delta, exact (1/100000, or 1e-5 read as an exact decimal)")
+    u.add_argument("--dp-accounting", action="store_true", help="also dp_accounting's pessimistic and optimistic "
+                   "delta at the same (float) eps, compared exactly (text format; needs pip install "
+                   "'exactdp[interop]')")
+    u.add_argument("--format", choices=FORMATS, default="text")
+    u.set_defaults(fn=_cmd_audit)
+
+
+def _register_renyi(sub):
+    r = sub.add_parser("renyi", help="the exact Renyi-DP curve at integer orders (Mir17), as a certificate")
+    r.add_argument("mechanism", help="mechanism file (entries at a fixed level)")
+    r.add_argument("--metric", required=True, help="metric file; neighbours are its pairs at distance 1")
+    r.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
+    r.add_argument("--orders", default="2,3,4,8", help="integer orders alpha >= 2, comma-separated (default 2,3,4,8)")
+    r.add_argument("--delta", help="also Mironov's (eps, delta) conversion at this delta in (0, 1), next to the exact "
+                                   "smallest eps of the privacy profile (text format)")
+    r.add_argument("--format", choices=FORMATS, default="text")
+    r.set_defaults(fn=_cmd_renyi)
+
+
+def _cmd_renyi(a):
+    """The RDP curve of MECH.json at --orders (kind renyi); with --delta the conversion and the exact eps."""
+    from ..io import load_mechanism, load_metric
+    from ..theory.renyi import MAX_ORDER, certify_renyi, rdp_to_dp, renyi_curve
+
+    try:
+        orders = [int(x) for x in a.orders.split(",")]
+    except ValueError:
+        raise usage(f"--orders: expected integers separated by commas, got {a.orders!r}") from None
+    if not orders or any(o < 2 or o > MAX_ORDER for o in orders) or len(set(orders)) != len(orders):
+        raise usage(f"--orders: expected distinct integers in [2, {MAX_ORDER}], got {a.orders!r}")
+    mech = load_mechanism(a.mechanism)
+    if mech.regime == "symbolic":
+        raise usage("renyi: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
+    nb = neighbours_arg(a, load_metric(a.metric))
+    cert = certify_renyi(mech, nb, orders, delta=a.delta)
+    code = emit(cert, a.format)
+    if a.delta is not None and a.format == "text":
+        from ..exact.decide import arb_of, decimal_enclosure
+        from ..theory.profile import privacy_profile
+
+        conv = rdp_to_dp(renyi_curve(mech, nb, orders), a.delta)
+        pr = privacy_profile(mech, nb)
+        t = pr.epsilon_t(conv.delta)
+        exact = ("inf", "inf") if t is None else decimal_enclosure(lambda: arb_of(t).log(), 8)
+        print(f"Mironov's conversion at delta = {conv.delta} (order {conv.order}): eps = {_short(str(conv.epsilon))}"
+              f" (about {conv.epsilon.enclosure(8)[1]})")
+        print(f"exact smallest eps at delta = {conv.delta} (the privacy profile): {_short(pr.epsilon(conv.delta))} "
+              f"(about {exact[1]})")
+    return code
+
+
+def _register_opendp(sub):
+    o = sub.add_parser("opendp", help="OpenDP's privacy map for its integer Laplace / Gaussian measurements against "
+                                      "the exact finite mechanism (needs pip install 'exactdp[interop]')")
+    o.add_argument("measurement", choices=("laplace", "gaussian"), help="make_laplace (eps) or make_gaussian (rho)")
+    o.add_argument("--scale", required=True, help="OpenDP's scale, exact (its nearest float is what OpenDP runs)")
+    o.add_argument("--d-in", type=int, default=1, help="the input distance (default 1)")
+    o.add_argument("--lo", type=int, default=0, help="laplace: the clamped input range's lower end (default 0)")
+    o.add_argument("--hi", type=int, default=10, help="laplace: the range's upper end (default 10)")
+    o.add_argument("--window", type=int, default=8, help="gaussian: outputs within this distance (default 8)")
+    o.add_argument("--orders", default="2,3,4", help="gaussian: integer Renyi orders (default 2,3,4)")
+    o.add_argument("--format", choices=("text", "json"), default="text")
+    o.set_defaults(fn=_cmd_opendp)
+
+
+def _cmd_opendp(a):
+    """OpenDP's reported eps (laplace) or rho (gaussian) next to the exact value; exit 0 consistent, 1 not."""
+    from ..theory.accountants import check_opendp_gaussian, check_opendp_laplace
+
+    if a.measurement == "laplace":
+        r = check_opendp_laplace(a.scale, a.d_in, lo=a.lo, hi=a.hi)
+    else:
+        try:
+            orders = tuple(int(x) for x in a.orders.split(","))
+        except ValueError:
+            raise usage(f"--orders: expected integers separated by commas, got {a.orders!r}") from None
+        r = check_opendp_gaussian(a.scale, a.d_in, window=a.window, orders=orders)
+    out = r.to_json()
+    code = 0 if r.holds else 1
+    if a.format == "json":
+        print(json.dumps(out, indent=2))
+        return code
+    print(f"OpenDP {out['measurement']}, scale {out['scale']}, d_in = {out['d_in']}: reported {out['reported']} "
+          f"(exactly {_short(out['reported_exact'])})")
+    exact = out["exact"] if isinstance(out["exact"], str) else "; ".join(f"alpha = {k}: {v}" for k, v in out["exact"])
+    print(f"exact: {_short(exact, 400)}")
+    print(f"checked: {out['compared']}: {'holds' if r.holds else 'FAILS'}")
+    return code
+
+
+#: command name -> the function that adds it to the parser (``_app._ORDER`` orders them)
+COMMANDS = {
+    "mechanism": _register_mechanism,
+    "fdp": _register_fdp,
+    "audit": _register_audit,
+    "renyi": _register_renyi,
+    "opendp": _register_opendp,
+}
