@@ -39,7 +39,9 @@ __all__ = ["MAX_GRID_POINTS", "Grid", "LimbQ"]
 
 #: largest grid re-derived here: the quotient has k ~ n/8 cells and is held as 2 k^2 Python integers (about 0.4 GB
 #: at this limit, a 128 x 128 grid); ECP14 sec. 7.2's 100 x 100 grid is 10,000 points
-MAX_GRID_POINTS = 16_384
+MAX_GRID_POINTS = 40_000
+#: the exact limb products of :meth:`LimbQ.mid_dot` sum at most this many cells in int64 (see its bound)
+MAX_DOT_CELLS = 8192
 _NORMS = ("euclidean", "chebyshev", "manhattan")
 #: bits of one limb, and limbs per fixed-point integer (3 * 37 = 111 >= S + 1)
 _LIMB = 37
@@ -186,10 +188,11 @@ class LimbQ:
 
     def mid_dot(self, Y: list) -> list:
         """``sum_B (lo + hi)[A][B] Y_B`` per row ``A``, exactly: limbs of 21 bits times limbs of 28 bits of
-        ``max(Y, 0)`` and ``max(-Y, 0)``, summed over at most ``2^11`` cells in int64 (below ``2^60``)."""
+        ``max(Y, 0)`` and ``max(-Y, 0)``: each product is below ``2^21 * 2^28 = 2^49``, so a sum over at most
+        ``2^13`` cells stays below ``2^62`` in int64 (numpy's integer matmul is exact: no BLAS, no rounding)."""
         k = self.k
-        if k > 2048:
-            raise NotHere("a quotient above 2048 cells")
+        if k > MAX_DOT_CELLS:
+            raise NotHere(f"a quotient above {MAX_DOT_CELLS} cells (the exact int64 products would overflow)")
         P = [max(v, 0) for v in Y]
         N = [max(-v, 0) for v in Y]
         T = max(1, -(-max(max(P), max(N), 1).bit_length() // 28))
@@ -197,6 +200,8 @@ class LimbQ:
         YL = np.array([[(v >> (28 * t)) & mask for t in range(T)] for v in P + N], dtype=np.int64)
         YL = np.concatenate([YL[:k], YL[k:]], axis=1)           # k x 2T: the limbs of P, then of N
         M = self.L[0] + self.L[1]
+        if M.size and (int(M.min()) < 0 or int(M.max()) >= 2**42):   # the bound below needs limbs in [0, 2^42)
+            raise NotHere("a limb of the quotient outside [0, 2^42): the exact int64 products are not bounded")
         out = [0] * k
         for j in range(_NLIMBS):
             for h, part in ((21, M[j] >> 21), (0, M[j] & ((1 << 21) - 1))):

@@ -347,3 +347,24 @@ def test_optimality_uniqueness_by_a_modular_rank_at_n_60():
     assert j["evidence"]["unique"] is None
     r = recheck(j)
     assert r.status == "not checkable" and "modulo" in r.detail, r.detail
+
+
+def test_limb_products_are_bounded_before_they_are_trusted(monkeypatch):
+    # mid_dot sums products below 2^21 * 2^28 over at most MAX_DOT_CELLS = 2^13 cells: below 2^62 in int64, but
+    # only for limbs in [0, 2^42) -- a larger limb, or more cells, is refused instead of overflowing silently
+    import numpy as np
+
+    from exactdp.recheck import _grid
+    from exactdp.recheck._kernel import NotHere
+
+    assert _grid.MAX_DOT_CELLS * 2**21 * 2**28 <= 2**62
+    L = np.zeros((2, 3, 2, 2), dtype=np.int64)
+    L[0, 0, 0, 0] = L[1, 0, 0, 0] = 2**41           # lo + hi = 2^42: one past the bound
+    with pytest.raises(NotHere, match="outside"):
+        _grid.LimbQ(L).mid_dot([1, 1])
+    L[1, 0, 0, 0] = 2**41 - 1                         # 2^42 - 1: accepted, and exact
+    got = _grid.LimbQ(L).mid_dot([3, -5])
+    assert got == [(2**42 - 1) * 3 << (2 * 37), 0]
+    monkeypatch.setattr(_grid, "MAX_DOT_CELLS", 1)
+    with pytest.raises(NotHere, match="above 1 cells"):
+        _grid.LimbQ(L).mid_dot([1, 1])
