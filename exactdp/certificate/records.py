@@ -87,7 +87,9 @@ class IntMatrix:
                 elif a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
                     raise OverflowError
                 elif a.dtype.kind in "iu":
-                    a = a.astype(np.int64, copy=True)            # one copy: the caller's array may change later
+                    # one copy (the caller's array may change later), in the caller's width when it is int32 or
+                    # int64: a mechanism's int32 codes are not widened (16 million cells: 64 MB, not 128 MB)
+                    a = a.astype(a.dtype if a.dtype in (np.int32, np.int64) else np.int64, copy=True)
             except (TypeError, ValueError, OverflowError):
                 raise TypeError("IntMatrix: expected a 2-D matrix of integers (lists of plain ints)") from None
             if a.ndim != 2 or a.dtype.kind not in "iu":
