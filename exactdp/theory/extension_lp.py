@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from flint import fmpq
 
 from ..certificate import Certificate, Method, level_data, mechanism_data, metric_data
-from ..certificate.ecp14 import LPData
+from ..certificate.priors import LPData
 from ..certificate.extension import BestExtensionEvidence
 from ..certify.privacy import resolve_level
 from ..errors import InvalidInput, UnsupportedRegime

@@ -39,8 +39,8 @@ ELSEWHERE = {
     "exactdp/verdict.py": [_KINDS, "tests/theory/test_composition_transcendental.py"],
     # certificate/: the evidence records, one module per kind, and their renderers
     **{f"exactdp/certificate/{m}.py": [_KINDS, _RECHECK] for m in (
-        "approx", "common", "core", "decomposition", "ecp14", "kl10", "lp", "optimality", "privacy", "records",
-        "relation", "schema", "utility_cmp")},
+        "approximate", "common", "core", "decomposition", "lp", "optimality", "priors", "privacy", "records",
+        "relation", "schema", "utility", "utility_comparison")},
     **{f"exactdp/certificate/{m}.py": ["tests/recheck/test_renyi_fdp_audit.py", _RECHECK] for m in (
         "audit", "fdp", "renyi")},
     **{f"exactdp/recheck/{m}.py": ["tests/recheck/test_renyi_fdp_audit.py", _RECHECK] for m in ("audit", "fdp")},
@@ -85,12 +85,12 @@ ELSEWHERE = {
     "exactdp/plot/fdp.py": ["tests/cli/test_fdp.py"],
     # recheck/: the kernel, attacked kind by kind through one harness
     **{f"exactdp/recheck/{m}.py": [_RECHECK] for m in (
-        "_b_util", "_kernel", "_metric", "_schema", "all_eps", "approx", "decomposition", "ecp14", "extension",
-        "infeasible", "lp", "optimality", "privacy", "profile", "relation", "utility_cmp")},
+        "_b_util", "_kernel", "_metric", "_schema", "all_eps", "approximate", "decomposition", "extension",
+        "infeasible", "lp", "optimality", "priors", "privacy", "profile", "relation", "utility_comparison")},
     "exactdp/recheck/_grid.py": ["tests/recheck/test_scale.py"],
     "exactdp/recheck/_sturm.py": ["tests/theory/test_tradeoff_exact.py"],
     "exactdp/recheck/_verified.py": ["tests/recheck/test_quotient.py", "tests/recheck/test_scale.py"],
-    "exactdp/recheck/kl10.py": ["tests/theory/test_tradeoff_exact.py", _RECHECK],
+    "exactdp/recheck/utility.py": ["tests/theory/test_tradeoff_exact.py", _RECHECK],
     # theory/
     "exactdp/theory/_expfield.py": ["tests/theory/test_extension.py"],
     "exactdp/theory/accuracy.py": ["tests/papers/test_hlm15.py"],
