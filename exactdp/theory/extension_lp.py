@@ -37,7 +37,7 @@ from flint import fmpq
 from ..certificate import Certificate, Method, level_data, mechanism_data, metric_data
 from ..certificate.priors import LPData
 from ..certificate.extension import BestExtensionEvidence
-from ..certify.privacy import resolve_level
+from ..engine.privacy import resolve_level
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import decimal_enclosure, exact_str
 from ..exact.lp import LinearProgram, solve_lp

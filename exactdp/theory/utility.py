@@ -43,7 +43,7 @@ from flint import fmpq
 from ..certificate import UNDECIDED, Certificate, Method, Verdict, mechanism_data
 from ..certificate.priors import distance_data
 from ..certificate.utility import ExponentialBoundEvidence, UtilityEvidence
-from ..certify.privacy import smallest_epsilon
+from ..engine.privacy import smallest_epsilon
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level

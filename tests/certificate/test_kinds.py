@@ -46,7 +46,7 @@ def test_the_renderer_registry_is_the_table():
 
 
 def test_the_kernel_kinds_are_the_table():
-    assert KERNEL_KINDS == {name: k.recheck for name, k in KINDS.items()}
+    assert {name: k.recheck for name, k in KINDS.items()} == KERNEL_KINDS
 
 
 def test_the_schema_kinds_are_the_table():
