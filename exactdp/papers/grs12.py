@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ..certificate import Certificate
 from ..certificate.privacy import PrivacyEvidence
-from ..engine.all_eps import certify_all_eps
-from ..engine.privacy import certify_privacy
-from ..engine.relation import certify_relation
+from ..certify import certify_all_eps
+from ..certify import certify_privacy
+from ..certify import certify_relation
 from ..exact import ExpFrac, Lin, exact_str
 from ..mechanisms import geometric
 from ..metrics import path

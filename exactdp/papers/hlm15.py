@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from ..certificate.privacy import PrivacyEvidence
 from ..certify import certify_relation
-from ..engine.all_eps import certify_all_eps
-from ..engine.privacy import certify_privacy
+from ..certify import certify_all_eps
+from ..certify import certify_privacy
 from ..exact import Setting, exact_number, exact_str
 from ..mechanisms import randomized_response
 from ..metrics import discrete
