@@ -17,11 +17,13 @@ Three separate steps:
 3. **re-check** -- :func:`exactdp.recheck.recheck` reads only ``to_json()`` and
    re-derives the verdict with its own small kernel.
 
-Adding a certificate kind: a frozen dataclass subclass of :class:`Evidence`
-registered with ``@evidence_kind("name")`` (fields: exact JSON data; nested
-records declared in ``_nested``), a renderer ``@renderer("name") def _(cert) ->
-Proof``, a re-check module ``exactdp/recheck/<name>.py`` listed in
-``exactdp.recheck.KINDS``, and its entry in ``schema/certificate.schema.json``.
+Adding a certificate kind: its row in the table :data:`exactdp.certificate.kinds.KINDS`,
+a frozen dataclass subclass of :class:`Evidence` decorated ``@evidence_kind("name")``
+(fields: exact JSON data; nested records declared in ``_nested``), a renderer
+decorated ``@renderer("name")`` (``def _(cert) -> Proof``), a re-check module
+``exactdp/recheck/<concept>.py`` listed in ``exactdp.recheck.KINDS``, and its entry in
+``schema/certificate.schema.json`` (regenerated); ``tests/certificate/test_kinds.py``
+checks that all of them name the same kinds.
 
 >>> from exactdp import geometric, path, certify_privacy
 >>> c = certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2")
@@ -35,11 +37,7 @@ from .common import Constraint, LevelData, MechanismData, MetricData, level_data
 from .core import SCHEMA, SCHEMA_VERSION, UNDECIDED, Certificate, Method, Verdict
 from .records import Evidence, Record, evidence_from_json, evidence_kind, evidence_kinds
 from .render import Proof, Step, renderer
-from . import ecp14 as _ecp14, optimality as _optimality, privacy as _privacy, relation as _relation  # noqa: F401
-from . import approx as _approx, extension as _extension, kl10 as _kl10, lp as _lp  # noqa: F401
-from . import decomposition as _decomposition, utility_cmp as _utility_cmp  # noqa: F401
-from . import profile as _profile  # noqa: F401
-from . import audit as _audit, fdp as _fdp, renyi as _renyi  # noqa: F401
+from . import kinds as _kinds  # noqa: F401  (the table of kinds: imports every evidence module, filling the registries)
 
 __all__ = [
            "SCHEMA",

@@ -66,6 +66,7 @@ def audit_claim(ev: AuditEvidence) -> str:
             f"{ev.relation.description} (exact delta(eps) = {ev.delta_exact}, slack {ev.slack})")
 
 
+@renderer("audit")
 def _proof(cert) -> Proof:
     ev = cert.evidence
     steps = [Step("Definition", "HLM15 Def. 1: a release is $(\\varepsilon, \\delta)$-DP iff $P_x(S) \\le "
@@ -93,6 +94,3 @@ def _proof(cert) -> Proof:
         concl = (f"Violated: the exact delta at eps = {ev.level.text} is {ev.delta_exact} > {ev.delta} (excess "
                  f"{ev.slack.removeprefix('-')}).")
     return Proof("\\delta(\\varepsilon) \\le \\delta \\;?", steps, concl, summary)
-
-
-renderer("audit")(_proof)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .common import Constraint, LevelData, MechanismData, MetricData
-from .ecp14 import LPData
+from .priors import LPData
 from .privacy import metric_phrase, tex
 from .records import Evidence, evidence_kind
 from .render import Proof, Step, renderer

@@ -96,6 +96,7 @@ def fdp_claim(ev: FdpEvidence) -> str:
     return out
 
 
+@renderer("fdp")
 def _proof(cert) -> Proof:
     ev = cert.evidence
     rel, mu = ev.relation, ev.mu
@@ -137,6 +138,3 @@ def _proof(cert) -> Proof:
     concl = cert.claim + "." if ev.mu_query is None else \
         f"{'Holds' if cert.holds is True else 'Fails'}: f >= G_mu at mu = {ev.mu_query}."
     return Proof("f = \\text{lower hull}_{x \\sim x'} T(K(x), K(x'))", steps, concl, summary)
-
-
-renderer("fdp")(_proof)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ecp14 import LPData
+from .priors import LPData
 from .privacy import tex
 from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer

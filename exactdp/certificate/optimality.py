@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .common import MechanismData
-from .ecp14 import LPData
+from .priors import LPData
 from .privacy import tex
 from .records import Evidence, evidence_kind
 from .render import Proof, Step, renderer

@@ -97,6 +97,7 @@ class Piece(Record):
         return getattr(self, key)
 
 
+@evidence_kind("epsilon")
 @dataclass(frozen=True)
 class EpsilonEvidence(Evidence):
     """The exact smallest eps: ``log(K(x)(z)/K(x')(z))/d`` at the binding constraint, checked everywhere."""
@@ -116,6 +117,7 @@ class EpsilonEvidence(Evidence):
                "binding": Constraint, "tight": Constraint}
 
 
+@evidence_kind("privacy")
 @dataclass(frozen=True)
 class PrivacyEvidence(Evidence):
     """eps d-privacy at one level: the violated inequality, or the tight ones (ECP14 Def. 1)."""
@@ -140,6 +142,7 @@ class PrivacyEvidence(Evidence):
                "undecided_at": Constraint, "smallest": EpsilonEvidence}
 
 
+@evidence_kind("all_eps")
 @dataclass(frozen=True)
 class AllEpsEvidence(Evidence):
     """Privacy for every eps > 0 (symbolic alpha): the exact set of alpha in (0, 1) where it fails."""
@@ -159,11 +162,6 @@ class AllEpsEvidence(Evidence):
 
     _nested = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts, "failure_set": Piece,
                "witness": Constraint}
-
-
-evidence_kind("epsilon")(EpsilonEvidence)
-evidence_kind("privacy")(PrivacyEvidence)
-evidence_kind("all_eps")(AllEpsEvidence)
 
 
 # --------------------------------------------------------------------------------------------- renderers ----

@@ -235,6 +235,8 @@ def _pieces_text(ev) -> str:
     return "; ".join(out) + "."
 
 
+@renderer("profile")
+@renderer("composition")
 def _proof(cert) -> Proof:
     kind, ev, q = cert.kind, cert.evidence, cert.evidence.query
     rel = ev.relation
@@ -283,7 +285,3 @@ def _proof(cert) -> Proof:
         concl = cert.claim + "."
     return Proof("\\delta(\\varepsilon) = \\max_{x \\sim x'} \\sum_y (P_x(y) - e^{\\varepsilon} P_{x'}(y))_+",
                  steps, concl, summary)
-
-
-renderer("profile")(_proof)
-renderer("composition")(_proof)

@@ -29,6 +29,7 @@ __all__ = [
     "plain",
     "proof_of",
     "renderer",
+    "renderers",
     "tex_text",
 ]
 
@@ -172,6 +173,23 @@ def renderer(kind: str) -> Callable[[Callable[[Any], Proof]], Callable[[Any], Pr
         _RENDERERS[kind] = fn
         return fn
     return deco
+
+
+def renderers() -> dict:
+    """Return the registered renderers: certificate kind -> ``fn(certificate) -> Proof``.
+
+    Returns
+    -------
+    dict
+        A copy of the registry.
+
+    Examples
+    --------
+    >>> import exactdp.certificate
+    >>> renderers()["profile"] is renderers()["composition"]
+    True
+    """
+    return dict(_RENDERERS)
 
 
 def proof_of(cert: Certificate) -> Proof:

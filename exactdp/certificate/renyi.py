@@ -82,6 +82,7 @@ def renyi_claim(ev: RenyiEvidence) -> str:
     return out
 
 
+@renderer("renyi")
 def _proof(cert) -> Proof:
     ev = cert.evidence
     rel = ev.relation
@@ -114,6 +115,3 @@ def _proof(cert) -> Proof:
         summary.append(("conversion", f"eps = {cv.epsilon} at delta = {cv.delta} (order {cv.order})"))
     return Proof("\\rho(\\alpha) = \\max_{x \\sim x'} \\frac{1}{\\alpha - 1} \\log \\sum_y K(x)(y)^\\alpha "
                  "K(x')(y)^{1 - \\alpha}", steps, cert.claim + ".", summary)
-
-
-renderer("renyi")(_proof)

@@ -43,7 +43,7 @@ def _cmd_certify(a):
 
 
 def _cmd_certify_approx(a, mech, metric):
-    from ..certify.approximate import certify_approx
+    from ..certify import certify_approx
 
     if a.all_eps:
         raise usage("--delta does not combine with --all-eps")

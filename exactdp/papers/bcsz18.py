@@ -15,7 +15,7 @@ from itertools import combinations
 from flint import arb, fmpq
 
 from ..certificate import Certificate
-from ..certify.privacy import certify_privacy, smallest_epsilon
+from ..certify import certify_privacy, smallest_epsilon
 from ..exact import Level, decimal_enclosure, exact_str
 from ..mechanism import Mechanism, mechanism_from_values
 from ..mechanisms import exponential, geometric

@@ -406,7 +406,7 @@ def sec71_2count() -> ClaimResult:
           "eps d_~f-private iff H o f is eps-differentially private (Corollary 1).",
           "the equivalence (no numbers)")
 def thm1() -> ClaimResult:
-    from ..certify.privacy import certify_privacy
+    from ..certify import certify_privacy
     from ..mechanisms import exponential, randomized_response
     from ..metrics import induced
     from ..theory.sensitivity import compose_query, uniformly_sensitive

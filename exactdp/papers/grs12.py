@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ..certificate import Certificate
 from ..certificate.privacy import PrivacyEvidence
-from ..certify.all_eps import certify_all_eps
-from ..certify.privacy import certify_privacy
-from ..certify.relation import certify_relation
+from ..certify import certify_all_eps
+from ..certify import certify_privacy
+from ..certify import certify_relation
 from ..exact import ExpFrac, Lin, exact_str
 from ..mechanisms import geometric
 from ..metrics import path

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from ..certificate.privacy import PrivacyEvidence
 from ..certify import certify_relation
-from ..certify.all_eps import certify_all_eps
-from ..certify.privacy import certify_privacy
+from ..certify import certify_all_eps
+from ..certify import certify_privacy
 from ..exact import Setting, exact_number, exact_str
 from ..mechanisms import randomized_response
 from ..metrics import discrete

@@ -7,7 +7,7 @@ import sympy as sp
 from flint import fmpq
 
 from ..certify import certify_relation
-from ..certify.approximate import certify_approx
+from ..certify import certify_approx
 from ..exact import exact_str
 from ..mechanisms import randomized_response
 from ..metrics import discrete, path, symmetric_difference

@@ -2,7 +2,7 @@
 Lemmas 1-2, Theorem 5 and Example 6 (condition (12)).
 
 Every number is exact; the (eps, delta) certificates come from
-:func:`~exactdp.certify.approximate.certify_approx` and the profiles from
+:func:`~exactdp.engine.approximate.certify_approx` and the profiles from
 :mod:`exactdp.theory.profile`.
 """
 
@@ -14,7 +14,7 @@ from flint import fmpq
 
 from ..certificate import Certificate, Method, Verdict
 from ..certificate.decomposition import DecompositionEvidence
-from ..certify.approximate import affine_sign, approx_level, certify_approx
+from ..engine.approximate import affine_sign, approx_level, certify_approx
 from ..exact import exact_str, sign
 from ..mechanism import Mechanism
 from ..mechanisms import randomized_response

@@ -12,7 +12,7 @@ import re
 
 from flint import fmpq
 
-from ..certify.privacy import smallest_epsilon
+from ..certify import smallest_epsilon
 from ..exact import Level, exact_number, exact_str, sign
 from ..mechanisms import exponential
 from ..metrics import discrete, path

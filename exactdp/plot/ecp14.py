@@ -19,7 +19,7 @@ from ._base import _axes, _log_float, _pyplot, to_float
 
 if TYPE_CHECKING:
     from ..certificate import Certificate
-    from ..certificate.ecp14 import ThresholdEvidence
+    from ..certificate.priors import ThresholdEvidence
     from ..metrics.space import FiniteMetric
     from matplotlib.axes import Axes
 

@@ -243,7 +243,7 @@ def check(c: dict):
 
 
 def claim_text(c: dict) -> str:
-    """The claim sentence the checked fields state (the producer, :mod:`exactdp.certify.all_eps`, writes it)."""
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.all_eps`, writes it)."""
     ev = c["evidence"]
     s = f"{ev['mechanism']['name']} is eps*d-private for every eps > 0 on the {ev['metric']['description']}"
     if ev["in_particular"] is not None:

@@ -9,7 +9,7 @@ on H and the stated distances -- every minimum, normaliser and entry -- and
 compared with the stated one; (b) is re-derived; (c) is re-decided on the
 generating pairs of M at ``2 eps``.  ``best_extension``: both slack LPs are
 rebuilt from the instance and verified from primal and dual
-(:func:`exactdp.recheck.ecp14.check_lp`); the lower end must have slack > 0 and
+(:func:`exactdp.recheck.priors.check_lp`); the lower end must have slack > 0 and
 the upper end slack 0 with its stated extension.
 """
 
@@ -23,7 +23,7 @@ from ._b_util import (Refuted, agree, check_double, check_level, closure, distin
                       factor, iv_eps, need, same, smallest_eps_ok)
 from ._kernel import rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
-from .ecp14 import check_lp
+from .priors import check_lp
 from .privacy import pairs_of
 from .lp import LP_SOLUTION
 from .privacy import CONSTRAINT, LEVEL, MECH, METRIC

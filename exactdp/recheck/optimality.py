@@ -2,7 +2,7 @@
 
 The user-specific LP GRS12 (2)-(6) is rebuilt here from the user (prior and
 loss) and alpha; the optimum is verified from the certificate's primal and
-dual (:func:`~exactdp.recheck.ecp14.check_lp`; with a loss of square roots,
+dual (:func:`~exactdp.recheck.priors.check_lp`; with a loss of square roots,
 such as the journal's ``|i - j|^(3/2)``, the reduced costs are sums of square
 roots signed by this kernel).  The truncated geometric
 mechanism (GRS12 Sec. 2: ``(1-a)/(1+a) a^|i-j|`` inside, ``a^|i-j|/(1+a)`` at
@@ -18,7 +18,7 @@ from fractions import Fraction
 from ._b_util import Refuted, need
 from ._kernel import need as _within
 from ._kernel import NotHere, _add, _mul, _neg, check_codes, reduced_costs, sign, value
-from .ecp14 import _num, check_lp
+from .priors import _num, check_lp
 from .lp import _rank
 from .lp import LP_SOLUTION
 from .privacy import MECH

@@ -404,7 +404,7 @@ def check(c: dict):
 
 
 def claim_text(c: dict) -> str:
-    """The claim sentence the checked fields state (the producer, :mod:`exactdp.certify.privacy`, writes it)."""
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.privacy`, writes it)."""
     ev = c["evidence"]
     name, where = ev["mechanism"]["name"], ev["metric"]["description"]
     if c["kind"] == "epsilon":

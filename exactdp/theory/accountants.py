@@ -158,7 +158,7 @@ class DPAccountingComparison:
 
 def _eps_float(eps) -> float:
     """A float for an exact eps >= 0 (the float's exact value is what is compared afterwards)."""
-    from ..certify.approximate import approx_level
+    from ..engine.approximate import approx_level
 
     if isinstance(eps, float):
         if not eps >= 0:
@@ -255,7 +255,7 @@ def compare_plan_dp_accounting(plan: list, neighbours: Any, *, eps: Any,
     >>> c.times, c.pessimistic >= c.optimistic
     (3, True)
     """
-    from ..certify.approximate import neighbour_relation
+    from ..engine.approximate import neighbour_relation
     from .audit import plan_profile
 
     pld_mod = _import("dp_accounting.pld.privacy_loss_distribution")

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
-from ..certify.approximate import approx_level, neighbour_relation, parse_delta
+from ..engine.approximate import approx_level, neighbour_relation, parse_delta
 from ..errors import InvalidInput, InvalidType
 from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign, simplify
 from ._expfield import domain_of

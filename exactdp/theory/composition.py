@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from flint import arb, ctx, fmpq
 
-from ..certify.approximate import neighbour_relation
+from ..engine.approximate import neighbour_relation
 from ..errors import InputTooLarge, InvalidInput, InvalidType
 from ..exact.decide import sign, simplify
 from ..exact.expo import ExpFrac
@@ -386,7 +386,7 @@ def composed_profile(mech: Mechanism, neighbours: Any, k: int) -> Profile:
     ----------
     mech : Mechanism with rational or transcendental entries (a symbolic
         alpha must be fixed first with ``mech.at(level)``).
-    neighbours : as in :func:`~exactdp.certify.approximate.certify_approx`.
+    neighbours : as in :func:`~exactdp.engine.approximate.certify_approx`.
     k : int, ``1 <= k <= MAX_K``.
 
     Returns

@@ -53,7 +53,7 @@ from collections.abc import Sequence
 import numpy as np
 from flint import ctx, fmpq
 
-from ..certify.privacy import resolve_level
+from ..engine.privacy import resolve_level
 from ..errors import InputTooLarge, InvalidInput, LabelMismatch, Undecided, UnsupportedRegime
 from ..exact.decide import arb_of, exact_str, sign, simplify
 from ..exact.expo import ExpFrac

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data, metric_data
 from ..certificate.extension import ExtensionEvidence
 from ..certificate.privacy import PrivacyEvidence
-from ..certify.privacy import certify_privacy, exact_method, resolve_level
+from ..engine.privacy import certify_privacy, exact_method, resolve_level
 from ..errors import Undecided
 from ..exact.decide import exact_str, sign, simplify
 from .extension import (ZeroNormaliser, _check_subset, check_extension_size, double_level, extension_data,

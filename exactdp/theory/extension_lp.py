@@ -35,9 +35,9 @@ from collections.abc import Sequence
 from flint import fmpq
 
 from ..certificate import Certificate, Method, level_data, mechanism_data, metric_data
-from ..certificate.ecp14 import LPData
+from ..certificate.priors import LPData
 from ..certificate.extension import BestExtensionEvidence
-from ..certify.privacy import resolve_level
+from ..engine.privacy import resolve_level
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import decimal_enclosure, exact_str
 from ..exact.lp import LinearProgram, solve_lp

@@ -75,7 +75,7 @@ from collections.abc import Iterable
 
 from flint import arb, ctx, fmpq
 
-from ..certify.approximate import neighbour_relation
+from ..engine.approximate import neighbour_relation
 from ..errors import InvalidInput, Undecided
 from ..exact.decide import arb_of, exact_str, sign, simplify
 from ..exact.values import to_rational

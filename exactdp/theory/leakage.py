@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from flint import arb, fmpq
 
 from ..certificate import Certificate, Method, mechanism_data
-from ..certificate.ecp14 import LeakageEvidence
+from ..certificate.priors import LeakageEvidence
 from ..errors import InvalidInput
 from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from flint import fmpq
 
 from ..certificate import Certificate, Method, mechanism_data
-from ..certificate.ecp14 import LPData
+from ..certificate.priors import LPData
 from ..certificate.optimality import OptimalityEvidence
 from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.decide import exact_str, sign

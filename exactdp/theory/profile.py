@@ -1,7 +1,7 @@
 """The exact privacy profile ``delta(eps)`` of a finite mechanism (HLM15 Def. 1).
 
 For one ordered pair ``(x, x')`` with rows ``P, Q`` and ``t = e^eps >= 1``, the
-worst-set lemma (:mod:`exactdp.certify.approximate`) gives
+worst-set lemma (:mod:`exactdp.engine.approximate`) gives
 
     delta_{x,x'}(t) = sum_y (P(y) - t Q(y))_+ = A_k - t B_k   for r_{k+1} <= t <= r_k,
 
@@ -32,7 +32,7 @@ from collections.abc import Iterable
 import numpy as np
 from flint import fmpq
 
-from ..certify.approximate import approx_level, neighbour_relation, parse_delta
+from ..engine.approximate import approx_level, neighbour_relation, parse_delta
 from ..errors import InputTooLarge, InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level
@@ -518,7 +518,7 @@ def privacy_profile(mech: Mechanism, neighbours: Any) -> Profile:
         Rational or transcendental entries (a symbolic alpha must be fixed
         first with ``mech.at(level)``).
     neighbours : FiniteMetric, networkx graph or list of label pairs
-        As in :func:`~exactdp.certify.approximate.certify_approx`.
+        As in :func:`~exactdp.engine.approximate.certify_approx`.
 
     Returns
     -------
@@ -536,7 +536,7 @@ def privacy_profile(mech: Mechanism, neighbours: Any) -> Profile:
 
     References
     ----------
-    HLM15 Def. 1 (5); the worst-set lemma of :mod:`exactdp.certify.approximate`.
+    HLM15 Def. 1 (5); the worst-set lemma of :mod:`exactdp.engine.approximate`.
     """
     if mech.regime == "symbolic":
         raise InvalidInput("privacy_profile: the mechanism's entries depend on a symbolic alpha; fix a level first "

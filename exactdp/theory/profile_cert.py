@@ -29,7 +29,7 @@ from ..certificate.common import level_data, mechanism_data, metric_data
 from ..certificate.core import UNDECIDED
 from ..certificate.profile import (CompositionEvidence, RunFactor, LossAtom, NeighbourPair, PairPLD, ProfileEvidence,
                                    ProfilePiece, ProfileQuery, Relation, profile_claim)
-from ..certify.approximate import approx_level, neighbour_relation, parse_delta
+from ..engine.approximate import approx_level, neighbour_relation, parse_delta
 from ..errors import InvalidInput, InvalidType, Undecided, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..metrics.space import FiniteMetric

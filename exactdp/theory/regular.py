@@ -27,7 +27,7 @@ import numpy as np
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method, level_data, mechanism_data
-from ..certificate.ecp14 import (DyadicMatrix, DyadicVector, LPData, RegularEvidence, TightEvidence, VerifiedSolve,
+from ..certificate.priors import (DyadicMatrix, DyadicVector, LPData, RegularEvidence, TightEvidence, VerifiedSolve,
                                 distance_data, metric_spec)
 from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.decide import exact_str, simplify

@@ -42,7 +42,7 @@ from collections.abc import Iterable
 
 from flint import fmpq
 
-from ..certify.approximate import neighbour_relation
+from ..engine.approximate import neighbour_relation
 from ..errors import InvalidInput, InvalidType
 from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign
 from ..exact.expo import ExpFrac

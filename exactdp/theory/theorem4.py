@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from flint import fmpq
 
 from ..certificate import Certificate, Method, level_data, mechanism_data
-from ..certificate.ecp14 import Theorem4Evidence, distance_data
+from ..certificate.priors import Theorem4Evidence, distance_data
 from ..errors import InvalidInput
 from ..exact.lp import LinearProgram, solve_lp
 from .phi import PhiSystem

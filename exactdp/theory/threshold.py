@@ -27,7 +27,7 @@ import numpy as np
 from flint import fmpq, fmpq_poly, fmpz_poly
 
 from ..certificate import UNDECIDED, Certificate, Method
-from ..certificate.ecp14 import BracketEnds, ThresholdEvidence, VerifiedSolve, distance_data, metric_spec
+from ..certificate.priors import BracketEnds, ThresholdEvidence, VerifiedSolve, distance_data, metric_spec
 from ..errors import ExactDPError, InputTooLarge, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level

@@ -52,8 +52,8 @@ from typing import TYPE_CHECKING, Any
 from flint import fmpq
 
 from ..certificate import Certificate, Method, mechanism_data, metric_data
-from ..certificate.ecp14 import LPData, distance_data
-from ..certificate.kl10 import ParametricData, TradeoffEvidence
+from ..certificate.priors import LPData, distance_data
+from ..certificate.utility import ParametricData, TradeoffEvidence
 from ..errors import InputTooLarge, InvalidInput, Undecided
 from ..exact.decide import exact_str
 from ..exact.lp import MAX_LP_SIZE, LinearProgram
@@ -423,7 +423,7 @@ def _lp_data(u):
 
 
 def _claim(g, d, desc, ball, epsilon, bracket) -> str:
-    """The claim sentence (rebuilt independently by ``recheck.kl10.claim_text``)."""
+    """The claim sentence (rebuilt independently by ``recheck.utility.claim_text``)."""
     where = f"on the {desc} ({ball} balls)"
     if epsilon is not None:
         return f"eps*(gamma = {g}, delta = {d}) = {epsilon} {where}"

@@ -41,9 +41,9 @@ from typing import TYPE_CHECKING, Any
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method, Verdict, mechanism_data
-from ..certificate.ecp14 import distance_data
-from ..certificate.kl10 import ExponentialBoundEvidence, UtilityEvidence
-from ..certify.privacy import smallest_epsilon
+from ..certificate.priors import distance_data
+from ..certificate.utility import ExponentialBoundEvidence, UtilityEvidence
+from ..engine.privacy import smallest_epsilon
 from ..errors import InvalidInput, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
 from ..exact.level import Level

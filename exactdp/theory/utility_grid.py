@@ -49,8 +49,8 @@ import numpy as np
 from flint import arb, ctx, fmpq
 
 from ..certificate import UNDECIDED, Certificate, Verdict
-from ..certificate.ecp14 import VerifiedSolve
-from ..certificate.utility_cmp import ComparedMetric, OtherParams, UtilityComparisonEvidence
+from ..certificate.priors import VerifiedSolve
+from ..certificate.utility_comparison import ComparedMetric, OtherParams, UtilityComparisonEvidence
 from ..errors import InvalidInput, Undecided
 from ..exact.values import to_rational
 
@@ -506,7 +506,7 @@ def _domain(other: str, params: dict, metric) -> tuple:
 
 def _check_tight_cert(tight_cert, e: fmpq, built) -> None:
     """Refuse a tight certificate at another level or on another metric than ``built``."""
-    from ..certificate.ecp14 import distance_data
+    from ..certificate.priors import distance_data
 
     ev: Any = getattr(tight_cert, "evidence", None)
     lv = getattr(ev, "level", None)

@@ -16,8 +16,8 @@ from _latex_check import latex_problems
 from exactdp import Level, Mechanism, certify_privacy, exponential, geometric, path, smallest_epsilon
 from exactdp.certificate.sections import EXPLAIN_FORMATS, explain
 from exactdp.certify import certify_lp_infeasible, certify_lp_optimum, certify_relation
-from exactdp.certify.all_eps import certify_all_eps
-from exactdp.certify.approximate import certify_approx
+from exactdp.engine.all_eps import certify_all_eps
+from exactdp.engine.approximate import certify_approx
 from exactdp.cli import main
 from exactdp.exact import LinearProgram, solve_lp
 from exactdp.mechanisms import randomized_response

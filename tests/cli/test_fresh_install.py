@@ -369,7 +369,7 @@ def test_latex_has_no_markdown_emphasis_and_text_fractions_are_plain(capsys):
 
 
 def test_comparison_counts_agree_in_number():
-    from exactdp.certify.privacy import _note
+    from exactdp.engine.privacy import _note
     from exactdp.exact.filter import FilterStats
 
     assert _note(FilterStats(compared=2, filtered=1, exact=1)).startswith(

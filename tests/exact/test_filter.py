@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp import Mechanism
-from exactdp.certify.constraints import Constraints
+from exactdp.engine.constraints import Constraints
 from exactdp.errors import NotAMetric
 from exactdp.exact.decide import float_bounds
 from exactdp.exact.filter import (NEG, POS, UNKNOWN, ZERO, FilterStats, add, compare, enclose, filtered, mul_nonneg,

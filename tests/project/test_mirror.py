@@ -39,14 +39,14 @@ ELSEWHERE = {
     "exactdp/verdict.py": [_KINDS, "tests/theory/test_composition_transcendental.py"],
     # certificate/: the evidence records, one module per kind, and their renderers
     **{f"exactdp/certificate/{m}.py": [_KINDS, _RECHECK] for m in (
-        "approx", "common", "core", "decomposition", "ecp14", "kl10", "lp", "optimality", "privacy", "records",
-        "relation", "schema", "utility_cmp")},
+        "approximate", "common", "core", "decomposition", "lp", "optimality", "priors", "privacy", "records",
+        "relation", "schema", "utility", "utility_comparison")},
     **{f"exactdp/certificate/{m}.py": ["tests/recheck/test_renyi_fdp_audit.py", _RECHECK] for m in (
         "audit", "fdp", "renyi")},
     **{f"exactdp/recheck/{m}.py": ["tests/recheck/test_renyi_fdp_audit.py", _RECHECK] for m in ("audit", "fdp")},
     "exactdp/certificate/render.py": ["tests/certificate/test_repr.py", "tests/papers/test_proof_text.py"],
-    "exactdp/certify/lp.py": [_RECHECK, "tests/papers/test_certified_claims.py"],
-    "exactdp/certify/relation.py": [_KINDS, _RECHECK],
+    "exactdp/engine/lp.py": [_RECHECK, "tests/papers/test_certified_claims.py"],
+    "exactdp/engine/relation.py": [_KINDS, _RECHECK],
     "exactdp/exact/expo.py": ["tests/exact/test_kernel.py", "tests/exact/test_precision_exhaustion.py"],
     "exactdp/exact/lin.py": ["tests/exact/test_kernel.py", "tests/exact/test_precision_exhaustion.py"],
     "exactdp/exact/lp_float.py": ["tests/exact/test_lp.py"],
@@ -57,7 +57,7 @@ ELSEWHERE = {
     "exactdp/certificate/sections.py": ["tests/papers/test_proof_latex.py", "tests/cli/test_explain.py"],
     "exactdp/exact/qspan.py": ["tests/exact/test_kernel.py", "tests/exact/test_lp_irrational.py",
                                "tests/exact/test_precision_exhaustion.py"],  # the shared base of Lin and Rad
-    "exactdp/exact/symbolic.py": ["tests/certify/test_all_eps.py"],
+    "exactdp/exact/symbolic.py": ["tests/engine/test_all_eps.py"],
     # mechanisms/: each builder against an independent brute force
     "exactdp/mechanisms/_levels.py": ["tests/mechanisms/test_central.py", "tests/mechanisms/test_ldp.py"],
     "exactdp/mechanisms/catalog.py": ["tests/cli/test_mechanism.py"],
@@ -66,7 +66,7 @@ ELSEWHERE = {
     "exactdp/mechanisms/geometric.py": ["tests/mechanisms/test_build_fast.py", "tests/test_mechanism.py"],
     "exactdp/mechanisms/ldp_hash.py": ["tests/mechanisms/test_ldp.py"],
     "exactdp/mechanisms/product.py": ["tests/theory/test_composition.py"],
-    "exactdp/mechanisms/randomized_response.py": ["tests/certify/test_approximate.py", "tests/test_mechanism.py"],
+    "exactdp/mechanisms/randomized_response.py": ["tests/engine/test_approximate.py", "tests/test_mechanism.py"],
     "exactdp/mechanisms/selection.py": ["tests/mechanisms/test_central.py"],
     "exactdp/mechanisms/staircase.py": ["tests/mechanisms/test_central.py"],
     # metrics/: one test file for the spaces, one for the inputs at the limits
@@ -85,12 +85,12 @@ ELSEWHERE = {
     "exactdp/plot/fdp.py": ["tests/cli/test_fdp.py"],
     # recheck/: the kernel, attacked kind by kind through one harness
     **{f"exactdp/recheck/{m}.py": [_RECHECK] for m in (
-        "_b_util", "_kernel", "_metric", "_schema", "all_eps", "approx", "decomposition", "ecp14", "extension",
-        "infeasible", "lp", "optimality", "privacy", "profile", "relation", "utility_cmp")},
+        "_b_util", "_kernel", "_metric", "_schema", "all_eps", "approximate", "decomposition", "extension",
+        "infeasible", "lp", "optimality", "priors", "privacy", "profile", "relation", "utility_comparison")},
     "exactdp/recheck/_grid.py": ["tests/recheck/test_scale.py"],
     "exactdp/recheck/_sturm.py": ["tests/theory/test_tradeoff_exact.py"],
     "exactdp/recheck/_verified.py": ["tests/recheck/test_quotient.py", "tests/recheck/test_scale.py"],
-    "exactdp/recheck/kl10.py": ["tests/theory/test_tradeoff_exact.py", _RECHECK],
+    "exactdp/recheck/utility.py": ["tests/theory/test_tradeoff_exact.py", _RECHECK],
     # theory/
     "exactdp/theory/_expfield.py": ["tests/theory/test_extension.py"],
     "exactdp/theory/accuracy.py": ["tests/papers/test_hlm15.py"],
@@ -154,7 +154,7 @@ def test_no_test_file_is_left_in_a_folder_without_a_package():
 def test_the_mirror_rule_on_known_cases():
     # the rule itself, on cases decided by hand: a mirrored module, an unmirrored one, a package, a prefix match
     assert _mirrored("exactdp/exact/level.py")  # tests/exact/test_level.py
-    assert _mirrored("exactdp/certify/constraints.py")  # tests/certify/test_constraints_fast.py
+    assert _mirrored("exactdp/engine/constraints.py")  # tests/engine/test_constraints_fast.py
     assert _mirrored("exactdp/exact/__init__.py")
     assert not _mirrored("exactdp/recheck/_kernel.py")
     assert not _mirrored("exactdp/exact/l.py")  # test_level.py is not test_l_*.py

@@ -42,8 +42,8 @@ import pytest
 from exactdp import Level, Mechanism, certify_privacy, cycle, exponential, geometric, grid, path, smallest_epsilon
 from exactdp.certificate.records import evidence_kinds
 from exactdp.certify import certify_lp_infeasible, certify_lp_optimum, certify_relation
-from exactdp.certify.all_eps import certify_all_eps
-from exactdp.certify.approximate import certify_approx
+from exactdp.engine.all_eps import certify_all_eps
+from exactdp.engine.approximate import certify_approx
 from exactdp.exact import LinearProgram, Rad, solve_lp, solve_lp_irrational
 from exactdp.mechanisms import randomized_response
 from exactdp.metrics import discrete, from_graph, from_matrix

@@ -62,7 +62,7 @@ def test_bracket_confirmed_at_both_ends(certs):
 
 def _tampered(c, fn):
     """The re-check of ``c`` with its evidence changed by ``fn`` and its claim rebuilt from the changed evidence."""
-    from exactdp.recheck.ecp14 import claim_text
+    from exactdp.recheck.priors import claim_text
 
     j = copy.deepcopy(c.to_json())
     fn(j["evidence"])

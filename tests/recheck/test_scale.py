@@ -120,10 +120,10 @@ def test_numpy_defect_bound_is_an_upper_bound_in_exact_arithmetic():
 @pytest.fixture()
 def small_caps(monkeypatch):
     """Certificates of a 6 x 6 grid made as the 100 x 100 grid's are: no distance matrix, no carried inverse."""
-    from exactdp.certificate import ecp14
+    from exactdp.certificate import priors
     from exactdp.theory import regular, threshold
 
-    monkeypatch.setattr(ecp14, "MAX_DISTANCE_POINTS", 10)
+    monkeypatch.setattr(priors, "MAX_DISTANCE_POINTS", 10)
     monkeypatch.setattr(regular, "MAX_CARRIED_INVERSE", 2)
     return threshold
 

@@ -15,7 +15,7 @@ from flint import fmpq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.certify.approximate import certify_approx
+from exactdp.engine.approximate import certify_approx
 from exactdp.exact.decide import sign
 from exactdp.exact.expo import ExpFrac
 from exactdp.exact.lin import Lin

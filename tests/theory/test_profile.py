@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.certify.approximate import certify_approx
+from exactdp.engine.approximate import certify_approx
 from exactdp.errors import InvalidInput
 from exactdp.mechanism import Mechanism
 from exactdp.mechanisms import geometric, randomized_response

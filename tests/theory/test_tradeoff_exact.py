@@ -25,7 +25,7 @@ from exactdp import InvalidInput, recheck
 from exactdp.cli import main
 from exactdp.metrics import cycle, discrete, path
 from exactdp.recheck import _sturm
-from exactdp.recheck.kl10 import claim_text
+from exactdp.recheck.utility import claim_text
 from exactdp.theory.tradeoff import certify_tradeoff, utility_lp
 
 T = sp.Symbol("t")

@@ -225,7 +225,7 @@ def test_the_reviewers_forged_fails_is_refuted():
 
 
 def _forge(j, **fields):
-    from exactdp.recheck.utility_cmp import claim_text
+    from exactdp.recheck.utility_comparison import claim_text
 
     bad = copy.deepcopy(j)
     bad["evidence"].update(fields)
@@ -352,7 +352,7 @@ def certify_privacy_cert():
 def test_recheck_laplace_meets_the_brute_force():
     import mpmath
     from fractions import Fraction
-    from exactdp.recheck.utility_cmp import _laplace
+    from exactdp.recheck.utility_comparison import _laplace
     saved = mpmath.iv.prec
     try:
         mpmath.iv.prec = 100

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .ecp14 import VerifiedSolve
+from .priors import VerifiedSolve
 from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, renderer
 

@@ -4,7 +4,7 @@ The evidence carries the mechanism (its file format: exact strings), the
 neighbour relation as given, the level and delta, and the witness of the
 worst-set lemma: the ordered pair with the largest excess, its worst set
 ``S*``, both sides and the exact excess.  The re-check
-(:mod:`exactdp.recheck.approx`) re-derives every pair's worst set and excess.
+(:mod:`exactdp.recheck.approximate`) re-derives every pair's worst set and excess.
 """
 
 from __future__ import annotations

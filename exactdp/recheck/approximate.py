@@ -153,7 +153,7 @@ def _witness(ev: dict, rows: dict, outs: list, t, delta, largest, holds: bool, o
 
 
 def claim_text(c: dict) -> str:
-    """The claim sentence the checked fields state (the producer, :mod:`exactdp.certify.approximate`, writes it)."""
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.approximate`, writes it)."""
     ev = c["evidence"]
     return (f"{ev['mechanism']['name']} is (eps, delta)-DP with eps = {ev['epsilon_given']}, delta = {ev['delta']} "
             f"over the {ev['relation']}")

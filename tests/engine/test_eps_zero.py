@@ -13,7 +13,7 @@ from itertools import combinations, product
 import pytest
 from flint import fmpq
 
-from exactdp.certify.approximate import certify_approx
+from exactdp.engine.approximate import certify_approx
 from exactdp.cli import main
 from exactdp.errors import InvalidInput
 from exactdp.exact.level import Level, level_of

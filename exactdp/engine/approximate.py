@@ -39,7 +39,7 @@ from collections.abc import Iterable
 from flint import fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method
-from ..certificate.approx import ApproxEvidence, ApproxMechanism, ApproxWitness
+from ..certificate.approximate import ApproxEvidence, ApproxMechanism, ApproxWitness
 from ..certificate.common import metric_data
 from ..errors import InvalidInput, InvalidType, Undecided, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from exactdp import certify_privacy, smallest_epsilon
-from exactdp.certify import constraints as C
-from exactdp.certify.constraints import Constraints
+from exactdp.engine import constraints as C
+from exactdp.engine.constraints import Constraints
 from exactdp.exact.level import Level
 from exactdp.mechanisms import geometric
 from exactdp.metrics import path

@@ -42,7 +42,7 @@ ROUTES = {"tight": ("solve", "lp"), "regular": ("support", "solve", "lp"),
 DIST = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
 GRID = {"kind": "str", "shape": ["int"], "norm": "str"}
 LP = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
-#: a verified float solve on a quotient (certificate/ecp14.py: VerifiedSolve); dyadic numbers m 2^exp
+#: a verified float solve on a quotient (certificate/priors.py: VerifiedSolve); dyadic numbers m 2^exp
 VERIFIED = {"cell_of": ("?", ["int"]), "center": ("?", {"exp": "int", "mantissas": ["str"]}),
             "inverse": ("?", {"exp": "int", "mantissas": [["int"]]}), "z_enclosures": ("?", [["str"]]),
             "beta": "?str", "fixed_point_eta": "?str", "cell_signs": "?str"}

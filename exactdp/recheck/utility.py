@@ -11,7 +11,7 @@
   zero test and intervals.
 * ``tradeoff``: both LPs are rebuilt from the metric's pairs, ``sigma``,
   ``gamma`` and ``t`` and verified from primal and dual
-  (:func:`exactdp.recheck.ecp14.check_lp`); then ``s*(t_lower) < 1 - delta <=
+  (:func:`exactdp.recheck.priors.check_lp`); then ``s*(t_lower) < 1 - delta <=
   s*(t_upper)``.  The exact value: the LP is rebuilt with entries ``t^d`` as
   polynomials; the carried parametric basis (polynomials over Fractions,
   :mod:`exactdp.recheck._sturm`) must satisfy the equalities and zero gap as
@@ -36,7 +36,7 @@ from ._b_util import Refuted, _split_log, check_table, enclosure_ok, iv_eps, nee
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, sign, value
 from ._kernel import rational as _q
 from ._sturm import MAX_POLY_DEGREE
-from .ecp14 import check_lp
+from .priors import check_lp
 from .privacy import EPSILON as _EPSILON
 from .privacy import MECH, METRIC, _Mech, pairs_of
 from .privacy import check as check_privacy

@@ -15,7 +15,7 @@ from typing import Any
 from flint import fmpq
 
 from ..certificate import Certificate, Method, Verdict
-from ..certificate.ecp14 import LPData
+from ..certificate.priors import LPData
 from ..certificate.lp import InfeasibleEvidence, LPEvidence, LPParameter, LPUnique
 from ..errors import InvalidInput
 from ..exact import LinearProgram, LPInfeasible, exact_number, exact_str, solve_lp

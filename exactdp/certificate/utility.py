@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from .common import MechanismData, MetricData
-from .ecp14 import DistanceData, LPData
+from .priors import DistanceData, LPData
 from .privacy import EpsilonEvidence, tex
 from .records import Evidence, Record, evidence_kind
 from .render import Proof, Step, label_text, renderer

@@ -153,6 +153,7 @@ class LPData(Record):
     lam: list[str]
 
 
+@evidence_kind("regular")
 @dataclass(frozen=True)
 class RegularEvidence(Evidence):
     """ECP14 Def. 4 / Prop. 3: ``pi = mu Phi`` with ``mu >= 0``; ``gamma_y = mu_y sum_y' phi_yy'``."""
@@ -177,6 +178,7 @@ class RegularEvidence(Evidence):
                "metric": GridSpec}
 
 
+@evidence_kind("tight")
 @dataclass(frozen=True)
 class TightEvidence(Evidence):
     """ECP14 Def. 6, Props. 7-8: ``Phi z = 1``; a tight-constraints mechanism exists iff ``z >= 0``."""
@@ -202,6 +204,7 @@ class TightEvidence(Evidence):
                "verified": VerifiedSolve, "metric": GridSpec}
 
 
+@evidence_kind("threshold")
 @dataclass(frozen=True)
 class ThresholdEvidence(Evidence):
     """The smallest eps at which a tight-constraints mechanism exists: a certified bracket, or 0 by Prop. 9."""
@@ -223,6 +226,7 @@ class ThresholdEvidence(Evidence):
     _nested = {"distances": DistanceData, "ends": BracketEnds, "metric": GridSpec}
 
 
+@evidence_kind("leakage")
 @dataclass(frozen=True)
 class LeakageEvidence(Evidence):
     """Min-entropy leakage ``L = log2(sum_z max_y pi_y h_yz / max_y pi_y)`` (ECP14 sec. 3.5, Prop. 4)."""
@@ -238,6 +242,7 @@ class LeakageEvidence(Evidence):
     _nested = {"mechanism": MechanismData}
 
 
+@evidence_kind("theorem4")
 @dataclass(frozen=True)
 class Theorem4Evidence(Evidence):
     """ECP14 Thm 4: ``H`` is optimal for every regular prior iff ``HR`` is tight-constraints for some remap ``R``."""
@@ -250,11 +255,6 @@ class Theorem4Evidence(Evidence):
     remap: dict[str, dict[str, str]] | None      # output -> {input: probability}
 
     _nested = {"mechanism": MechanismData, "level": LevelData, "distances": DistanceData}
-
-
-for _k, _c in (("regular", RegularEvidence), ("tight", TightEvidence), ("threshold", ThresholdEvidence),
-               ("leakage", LeakageEvidence), ("theorem4", Theorem4Evidence)):
-    evidence_kind(_k)(_c)
 
 
 def _vec(v: list, k: int = 8) -> str:
