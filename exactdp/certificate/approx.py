@@ -10,6 +10,7 @@ worst-set lemma: the ordered pair with the largest excess, its worst set
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .privacy import tex
 from .common import MetricData
@@ -96,7 +97,7 @@ class ApproxEvidence(Evidence):
     worst_set: list[str] | None
     witness: ApproxWitness | None
 
-    _nested = {"mechanism": ApproxMechanism, "metric": MetricData, "witness": ApproxWitness}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": ApproxMechanism, "metric": MetricData, "witness": ApproxWitness}
 
 
 def _definition(ev):
@@ -156,7 +157,8 @@ def _approx_proof(cert) -> Proof:
     else:
         steps.append(Step("A violated inequality", f"$P_x(S^*) = {tex(w['P_x(S)'])} > e^{{\\varepsilon}} P_{{x'}}(S^*) "
                           f"+ \\delta$ (decided exactly): the set $S^*$ witnesses a violation of (5); "
-                          f"{w['violating_pairs']} ordered pair{' violates' if w['violating_pairs'] == 1 else 's violate'} it."))
+                          f"{w['violating_pairs']} ordered "
+                          f"pair{' violates' if w['violating_pairs'] == 1 else 's violate'} it."))
         concl = (f"The mechanism is not (eps, delta)-DP at eps = {ev.epsilon_given}, delta = {ev.delta}: the set "
                  f"{{{shown}}} has excess {w['excess']} > delta for ({w['x']}, {w['x_prime']}).")
     return Proof(claim_latex, steps, concl, summary)

@@ -13,6 +13,7 @@ is :mod:`exactdp.recheck.audit`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .common import LevelData
 from .privacy import tex
@@ -41,8 +42,8 @@ class AuditEvidence(Evidence):
     t_for_delta: str
     accountant: str = field(default="", metadata={"role": "hint"})
 
-    _nested = {"factors": RunFactor, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
-               "level": LevelData}
+    _nested: ClassVar[dict[str, type]] = {"factors": RunFactor, "relation": Relation, "plds": PairPLD,
+                                          "pieces": ProfilePiece, "level": LevelData}
 
 
 def _who(ev) -> str:

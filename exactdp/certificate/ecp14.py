@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ..exact.decide import exact_str
 from .common import LevelData, MechanismData
@@ -96,7 +96,7 @@ class VerifiedSolve(Record):
     fixed_point_eta: str | None = None
     cell_signs: str | None = None
 
-    _nested = {"center": DyadicVector, "inverse": DyadicMatrix}
+    _nested: ClassVar[dict[str, type]] = {"center": DyadicVector, "inverse": DyadicMatrix}
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class BracketEnds(Record):
     lo: VerifiedSolve
     hi: VerifiedSolve
 
-    _nested = {"lo": VerifiedSolve, "hi": VerifiedSolve}
+    _nested: ClassVar[dict[str, type]] = {"lo": VerifiedSolve, "hi": VerifiedSolve}
 
 
 def metric_spec(metric: FiniteMetric, distances: DistanceData | None) -> GridSpec | None:
@@ -173,8 +173,8 @@ class RegularEvidence(Evidence):
     verified: VerifiedSolve | None = field(default=None, metadata={"role": "hint"})
     metric: GridSpec | None = None   # a unit grid's definition when ``distances`` is too large (metric_spec)
 
-    _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "verified": VerifiedSolve,
-               "metric": GridSpec}
+    _nested: ClassVar[dict[str, type]] = {"level": LevelData, "distances": DistanceData, "lp": LPData,
+                                          "verified": VerifiedSolve, "metric": GridSpec}
 
 
 @dataclass(frozen=True)
@@ -198,8 +198,8 @@ class TightEvidence(Evidence):
     verified: VerifiedSolve | None = field(default=None, metadata={"role": "hint"})
     metric: GridSpec | None = None   # a unit grid's definition when ``distances`` is too large (metric_spec)
 
-    _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "mechanism": MechanismData,
-               "verified": VerifiedSolve, "metric": GridSpec}
+    _nested: ClassVar[dict[str, type]] = {"level": LevelData, "distances": DistanceData, "lp": LPData,
+                                          "mechanism": MechanismData, "verified": VerifiedSolve, "metric": GridSpec}
 
 
 @dataclass(frozen=True)
@@ -220,7 +220,7 @@ class ThresholdEvidence(Evidence):
     ends: BracketEnds | None = field(default=None, metadata={"role": "hint"})
     metric: GridSpec | None = None   # a unit grid's definition when ``distances`` is too large (metric_spec)
 
-    _nested = {"distances": DistanceData, "ends": BracketEnds, "metric": GridSpec}
+    _nested: ClassVar[dict[str, type]] = {"distances": DistanceData, "ends": BracketEnds, "metric": GridSpec}
 
 
 @dataclass(frozen=True)
@@ -235,7 +235,7 @@ class LeakageEvidence(Evidence):
     leakage_bits: str
     enclosure: list[str]
 
-    _nested = {"mechanism": MechanismData}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData}
 
 
 @dataclass(frozen=True)
@@ -249,7 +249,7 @@ class Theorem4Evidence(Evidence):
     lp_value: str
     remap: dict[str, dict[str, str]] | None      # output -> {input: probability}
 
-    _nested = {"mechanism": MechanismData, "level": LevelData, "distances": DistanceData}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "level": LevelData, "distances": DistanceData}
 
 
 for _k, _c in (("regular", RegularEvidence), ("tight", TightEvidence), ("threshold", ThresholdEvidence),
@@ -322,8 +322,8 @@ def _tight_proof(cert) -> Proof:
                           f"$z = {_vec(ev.z)}$."))
     if ev.negative and ev.cells is not None and ev.z is not None and ev.cells < len(ev.z):
         steps.append(Step("A negative coordinate", f"$z_{{{ev.negative[0]}}} < 0$ (certified) in the solution of the "
-                          f"{ev.cells} x {ev.cells} quotient $Q$ of an equitable partition (checked on every point), $Q$ "
-                          "nonsingular. As $\\Phi$ is symmetric it commutes with averaging over cells, so the cell "
+                          f"{ev.cells} x {ev.cells} quotient $Q$ of an equitable partition (checked on every point), "
+                          "$Q$ nonsingular. As $\\Phi$ is symmetric it commutes with averaging over cells, so the cell "
                           "average of any solution $z \\ge 0$ of $\\Phi z = \\mathbf 1$ would solve $Q x = \\mathbf 1$ "
                           "with $x \\ge 0$: none exists (equivalently the uniform prior is not regular, Prop. 8)."))
     elif ev.negative:
@@ -355,8 +355,9 @@ _ZERO_ROUTES = {
                         "$\\varepsilon > 0$: the threshold is 0."),
     "manhattan": lambda ev: ("Every level", _PATH_Z + " On a Manhattan grid $e^{-\\varepsilon h(|dr| + |dc|)} = "
                              "e^{-\\varepsilon h|dr|} e^{-\\varepsilon h|dc|}$, so $\\Phi = \\Phi_{\\mathrm{rows}} "
-                             "\\otimes \\Phi_{\\mathrm{cols}}$ and $z = z_{\\mathrm{rows}} \\otimes z_{\\mathrm{cols}} > 0$: "
-                             "a tight-constraints mechanism exists for every $\\varepsilon > 0$, the threshold is 0."),
+                             "\\otimes \\Phi_{\\mathrm{cols}}$ and "
+                             "$z = z_{\\mathrm{rows}} \\otimes z_{\\mathrm{cols}} > 0$: a tight-constraints mechanism "
+                             "exists for every $\\varepsilon > 0$, the threshold is 0."),
     "exact-polynomial": lambda ev: (
         "Every level", "On the quotient of an equitable partition of the distance matrix (see the note), each "
         "$z_A(\\alpha)$ is a ratio of exact polynomials (fraction-free elimination); the determinant has no root in "

@@ -11,6 +11,7 @@ with exact slack-LP certificates at both ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .common import Constraint, LevelData, MechanismData, MetricData
 from .ecp14 import LPData
@@ -54,9 +55,9 @@ class ExtensionEvidence(Evidence):
     witness: dict[str, str] | None               # {"part": the first failing part, or "all"}
     extension_note: str | None         # why A is undefined or outside the exact regimes
 
-    _nested = {"mech_on_H": MechanismData, "metric": MetricData, "restricted": MetricData, "level": LevelData,
-               "level_2eps": LevelData, "violation": Constraint, "mechanism": MechanismData,
-               "violation_2eps": Constraint}
+    _nested: ClassVar[dict[str, type]] = {"mech_on_H": MechanismData, "metric": MetricData, "restricted": MetricData,
+                                          "level": LevelData, "level_2eps": LevelData, "violation": Constraint,
+                                          "mechanism": MechanismData, "violation_2eps": Constraint}
 
 
 def _agree_text(agrees: bool | None) -> str:
@@ -108,8 +109,8 @@ def _extension_proof(cert) -> Proof:
                       f"${tex(ev.epsilon)}$."))
     if ev.binding:
         steps.append(_chain_step(ev.binding))
-    summary += [("(b) agrees on H", {True: "yes", False: "no", None: "not compared"}[ev.agrees_on_H]), ("(c) 2 eps-private", ev.private_2eps),
-                ("(d) epsilon of A", str(ev.epsilon))]
+    summary += [("(b) agrees on H", {True: "yes", False: "no", None: "not compared"}[ev.agrees_on_H]),
+                ("(c) 2 eps-private", ev.private_2eps), ("(d) epsilon of A", str(ev.epsilon))]
     if cert.holds is True:
         concl = "All three parts hold: the extension agrees with Â on H and is 2 eps-private on M."
     elif cert.holds is False:
@@ -146,8 +147,8 @@ class BestExtensionEvidence(Evidence):
     factor_upper: list[str]
     mechanism: MechanismData
 
-    _nested = {"mech_on_H": MechanismData, "metric": MetricData, "level": LevelData, "lp_lower": LPData,
-               "lp_upper": LPData, "mechanism": MechanismData}
+    _nested: ClassVar[dict[str, type]] = {"mech_on_H": MechanismData, "metric": MetricData, "level": LevelData,
+                                          "lp_lower": LPData, "lp_upper": LPData, "mechanism": MechanismData}
 
 
 @renderer("best_extension")

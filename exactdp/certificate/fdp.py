@@ -18,6 +18,7 @@ re-check is :mod:`exactdp.recheck.fdp`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .common import MechanismData
 from .privacy import tex
@@ -62,7 +63,8 @@ class FdpEvidence(Evidence):
     mu: MuBracket
     mu_query: str | None
 
-    _nested = {"mechanism": MechanismData, "relation": Relation, "vertices": TradeOffVertex, "mu": MuBracket}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "relation": Relation, "vertices": TradeOffVertex,
+                                          "mu": MuBracket}
 
 
 def _who(ev) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .common import MechanismData, MetricData
 from .ecp14 import DistanceData, LPData
@@ -42,7 +43,7 @@ class UtilityEvidence(Evidence):
     target: str
     ball_outputs: list[str]
 
-    _nested = {"mechanism": MechanismData, "output": DistanceData}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "output": DistanceData}
 
 
 @renderer("utility")
@@ -84,7 +85,7 @@ class ExponentialBoundEvidence(Evidence):
     attained: bool | None
     smallest: EpsilonEvidence
 
-    _nested = {"smallest": EpsilonEvidence, "output": DistanceData}
+    _nested: ClassVar[dict[str, type]] = {"smallest": EpsilonEvidence, "output": DistanceData}
 
 
 def _pair_text(pair: list | None) -> str:
@@ -96,7 +97,8 @@ def _bound_proof(cert) -> Proof:
     ev: ExponentialBoundEvidence = cert.evidence
     rel = "=" if ev.attained else ("<" if cert.holds is True else ">")
     steps = [Step("Lipschitz constant", f"$C = \\max \\sigma(f(x), f(z))/\\rho(x, z) = {tex(ev.lipschitz)}$ over the "
-                  f"{len(ev.lipschitz_pairs)} generating pairs of $\\rho$ (attained at {_pair_text(ev.lipschitz_pair)})."),
+                  f"{len(ev.lipschitz_pairs)} generating pairs of $\\rho$ "
+                  f"(attained at {_pair_text(ev.lipschitz_pair)})."),
              Step("Exact smallest eps", f"$\\varepsilon^* = {tex(ev.epsilon)}$ (the binding constraint and the check "
                   "of every other one are in the nested epsilon evidence)."),
              Step("Against KL10 Thm 2.7", f"$2 C \\beta = {tex(ev.bound)}$ with $\\beta = {tex(ev.beta)}$; the binding "
@@ -158,8 +160,8 @@ class TradeoffEvidence(Evidence):
     parametric: ParametricData | None = None
     reason: str | None = field(default=None, metadata={"role": "hint"})
 
-    _nested = {"metric": MetricData, "output": DistanceData, "lp_lower": LPData, "lp_upper": LPData,
-               "mechanism": MechanismData, "parametric": ParametricData}
+    _nested: ClassVar[dict[str, type]] = {"metric": MetricData, "output": DistanceData, "lp_lower": LPData,
+                                          "lp_upper": LPData, "mechanism": MechanismData, "parametric": ParametricData}
 
 
 @renderer("tradeoff")
@@ -184,9 +186,9 @@ def _tradeoff_proof(cert) -> Proof:
             p = ev.parametric
             steps.append(Step("The optimal basis as a function of t", f"With denominator ${_tex_poly(p.denominator)}$ "
                               f"the basic solution has $s(t) = ({_tex_poly(p.x[-1])})/({_tex_poly(p.denominator)})$; "
-                              f"it and its duals (over ${_tex_poly(p.dual_denominator)}$) are feasible on $[{tex(ev.t_lower)}, "
-                              "t^*]$ with zero gap (each sign condition a polynomial, its roots counted exactly), "
-                              "so $s^*(t) = s(t)$ there."))
+                              f"it and its duals (over ${_tex_poly(p.dual_denominator)}$) are feasible on "
+                              f"$[{tex(ev.t_lower)}, t^*]$ with zero gap (each sign condition a polynomial, its roots "
+                              "counted exactly), so $s^*(t) = s(t)$ there."))
             steps.append(Step("The exact root", f"$t^*$ solves $s(t) = {tex(ev.target)}$: it is the only root of "
                               f"${_tex_poly(ev.polynomial or '')}$ in $({tex(ev.t_lower)}, {tex(ev.t_upper)})$, and "
                               f"$s < {tex(ev.target)}$ before it; so $\\varepsilon^* = \\log t^*$: {ev.epsilon}."))

@@ -26,6 +26,7 @@ Two optional parts:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .ecp14 import LPData
 from .privacy import tex
@@ -73,7 +74,7 @@ class LPEvidence(Evidence):
     vertex: bool                     # the constraints active at x have rank n (x is a vertex)
     unique: LPUnique | None
 
-    _nested = {"lp": LPData, "parameter": LPParameter, "unique": LPUnique}
+    _nested: ClassVar[dict[str, type]] = {"lp": LPData, "parameter": LPParameter, "unique": LPUnique}
 
 
 def _atom_tex(atom) -> str:

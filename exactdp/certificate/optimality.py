@@ -9,6 +9,7 @@ mechanism itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .common import MechanismData
 from .ecp14 import LPData
@@ -41,7 +42,7 @@ class OptimalityEvidence(Evidence):
     geometric_loss: str
     attains: bool
 
-    _nested = {"lp": LPData, "optimum": MechanismData}
+    _nested: ClassVar[dict[str, type]] = {"lp": LPData, "optimum": MechanismData}
 
 
 def _mapping_str(mapping: dict) -> str:

@@ -8,6 +8,7 @@ renderers write the proof from the evidence alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..errors import ExactDPError
 from ..exact.decide import exact_latex
@@ -112,8 +113,8 @@ class EpsilonEvidence(Evidence):
     tight_count: int = 0
     lower_bound: str | None = None    # when undecided: a level shown not to suffice
 
-    _nested = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts, "level": LevelData,
-               "binding": Constraint, "tight": Constraint}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts,
+                                          "level": LevelData, "binding": Constraint, "tight": Constraint}
 
 
 @dataclass(frozen=True)
@@ -135,9 +136,10 @@ class PrivacyEvidence(Evidence):
     enclosure: list[str] | None
     smallest: EpsilonEvidence | None
 
-    _nested = {"mechanism": MechanismData, "metric": MetricData, "level": LevelData, "counts": Counts,
-               "factors": Factor, "violation": Constraint, "tight": Constraint, "tightest": Constraint,
-               "undecided_at": Constraint, "smallest": EpsilonEvidence}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "metric": MetricData, "level": LevelData,
+                                          "counts": Counts, "factors": Factor, "violation": Constraint,
+                                          "tight": Constraint, "tightest": Constraint, "undecided_at": Constraint,
+                                          "smallest": EpsilonEvidence}
 
 
 @dataclass(frozen=True)
@@ -157,8 +159,8 @@ class AllEpsEvidence(Evidence):
     sample_alpha: str | None
     in_particular: str | None = None  # a level the statement for every eps was asked for
 
-    _nested = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts, "failure_set": Piece,
-               "witness": Constraint}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts,
+                                          "failure_set": Piece, "witness": Constraint}
 
 
 evidence_kind("epsilon")(EpsilonEvidence)
@@ -205,7 +207,8 @@ def metric_phrase(g: MetricData) -> str:
     'the path on 3 points (d(i, j) = |i - j|)'
     >>> g = metric_data(path(3))
     >>> metric_phrase(MetricData(**{**g.to_json(), "description": "road network of Oslo"}))
-    "the metric carried by the certificate (3 points, its weighted edges), labelled 'road network of Oslo' (a label the re-check does not verify)"
+    "the metric carried by the certificate (3 points, its weighted edges), labelled 'road network of Oslo'
+    (a label the re-check does not verify)"
     """
     from ..recheck._kernel import NotHere
     from ..recheck._metric import derive
@@ -225,7 +228,8 @@ def metric_phrase(g: MetricData) -> str:
 def _reduction_step(g: MetricData, counts: Counts):
     red = g.reduction[:1].upper() + g.reduction[1:]
     return Step("Reduction to generating pairs",
-                f"The metric is {metric_phrase(g)}. {red}. So it suffices to check {counts['pairs']} pair{'' if counts['pairs'] == 1 else 's'}, in "
+                f"The metric is {metric_phrase(g)}. {red}. So it suffices to check {counts['pairs']} "
+                f"pair{'' if counts['pairs'] == 1 else 's'}, in "
                 f"both directions, for each of the {counts['outputs']} outputs: {counts['inequalities']} "
                 "inequalities. Identical triples (K(x)(z), K(x')(z), d(x, x')) are decided once.")
 
@@ -379,7 +383,8 @@ def _all_eps_proof(cert) -> Proof:
                           f"For $x = {w.x}$, $x' = {w.x_prime}$, $z = {w.output}$: $p(\\alpha) < 0$ exactly for "
                           f"$\\alpha \\in {ev.failure_set_text}$; at $\\alpha = {tex(ev.sample_alpha)}$: "
                           f"$K(x)(z) = {tex(w.lhs)} > {tex(w.rhs)} = \\alpha^{{-d}} K(x')(z)$."))
-        concl = f"The mechanism fails exactly for alpha in {ev.failure_set_text} (eps = -log alpha), and is private elsewhere."
+        concl = (f"The mechanism fails exactly for alpha in {ev.failure_set_text} (eps = -log alpha), "
+                 "and is private elsewhere.")
         summary += [("failure set (alpha)", ev.failure_set_text),
                     ("witness", _constraint_line(w) + f" at alpha = {ev.sample_alpha}: {w.lhs} > {w.rhs}")]
     return Proof(claim_latex, steps, concl, summary)

@@ -25,6 +25,7 @@ proof's first table), and the claims: the pieces ``(t_from, A, B, attaining pair
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .common import LevelData, MechanismData, MetricData
 from .privacy import tex
@@ -65,7 +66,7 @@ class PairPLD(Record):
     x_prime: str
     losses: list[LossAtom]
 
-    _nested = {"losses": LossAtom}
+    _nested: ClassVar[dict[str, type]] = {"losses": LossAtom}
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class RunFactor(Record):
     mechanism: MechanismData
     times: int
 
-    _nested = {"mechanism": MechanismData}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData}
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class Relation(Record):
     metric: MetricData | None
     pairs: list[NeighbourPair]
 
-    _nested = {"metric": MetricData, "pairs": NeighbourPair}
+    _nested: ClassVar[dict[str, type]] = {"metric": MetricData, "pairs": NeighbourPair}
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,7 @@ class ProfileQuery(Record):
     delta_at_eps: str | None
     t_for_delta: str | None
 
-    _nested = {"level": LevelData}
+    _nested: ClassVar[dict[str, type]] = {"level": LevelData}
 
 
 @evidence_kind("profile")
@@ -134,8 +135,8 @@ class ProfileEvidence(Evidence):
     pieces: list[ProfilePiece]
     query: ProfileQuery
 
-    _nested = {"mechanism": MechanismData, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
-               "query": ProfileQuery}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "relation": Relation, "plds": PairPLD,
+                                          "pieces": ProfilePiece, "query": ProfileQuery}
 
 
 @evidence_kind("composition")
@@ -149,8 +150,8 @@ class CompositionEvidence(Evidence):
     pieces: list[ProfilePiece]
     query: ProfileQuery
 
-    _nested = {"factors": RunFactor, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
-               "query": ProfileQuery}
+    _nested: ClassVar[dict[str, type]] = {"factors": RunFactor, "relation": Relation, "plds": PairPLD,
+                                          "pieces": ProfilePiece, "query": ProfileQuery}
 
 
 # ------------------------------------------------------------------------------------------ the claim ----

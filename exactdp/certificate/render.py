@@ -276,7 +276,8 @@ _MD_EMPH = re.compile(r"(?:(?<=^)|(?<=[\s(]))\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])"
 
 
 # -- HTML (the notebook view) -----------------------------------------------------------------------------------------
-_MD_INLINE = ((re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"), (re.compile(r"(?<![*\w])\*(?!\s)(.+?)\*"), r"<em>\1</em>"))
+_MD_INLINE = ((re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"),
+              (re.compile(r"(?<![*\w])\*(?!\s)(.+?)\*"), r"<em>\1</em>"))
 
 
 def _inline_html(s: str) -> str:

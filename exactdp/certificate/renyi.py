@@ -15,6 +15,7 @@ sum ``S``, the divergence written from it and the ordered pair attaining the max
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .common import MechanismData
 from .privacy import tex
@@ -56,8 +57,8 @@ class RenyiEvidence(Evidence):
     orders: list  # of RenyiOrder records (item type in _nested)
     conversion: RDPConversionData | None
 
-    _nested = {"mechanism": MechanismData, "relation": Relation, "orders": RenyiOrder,
-               "conversion": RDPConversionData}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "relation": Relation, "orders": RenyiOrder,
+                                          "conversion": RDPConversionData}
 
 
 def renyi_claim(ev: RenyiEvidence) -> str:

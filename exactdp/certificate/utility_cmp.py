@@ -17,6 +17,7 @@ tight-constraints mechanism against another mechanism, both enclosed by rational
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .ecp14 import VerifiedSolve
 from .records import Evidence, Record, evidence_kind
@@ -70,7 +71,7 @@ class UtilityComparisonEvidence(Evidence):
     other_utility: list[str]    # [lo, hi]
     margin: str                 # tight lo - other hi (exact); > 0 when the comparison holds
 
-    _nested = {"metric": ComparedMetric, "tight": VerifiedSolve, "other_params": OtherParams}
+    _nested: ClassVar[dict[str, type]] = {"metric": ComparedMetric, "tight": VerifiedSolve, "other_params": OtherParams}
 
 
 _OTHER = {
@@ -100,7 +101,8 @@ def _utility_comparison_proof(cert) -> Proof:
                   f"attained by Prop. 7); $z$ is constant on the {ev.cells} cells of an equitable partition of the "
                   f"{ev.points} points, so the verified solve of the {ev.cells} x {ev.cells} quotient (Rump's bound "
                   f"on an approximate inverse) encloses it, every $z > 0$: $U \\in [{t[0]}, {t[1]}]$ ({cert.method})."),
-             Step(f"The {name} mechanism", _OTHER[ev.other](ev.other_params.to_json()) + f": $U \\in [{o[0]}, {o[1]}]$.")]
+             Step(f"The {name} mechanism",
+                  _OTHER[ev.other](ev.other_params.to_json()) + f": $U \\in [{o[0]}, {o[1]}]$.")]
     if cert.holds is True:
         steps.append(Step("Comparison", f"${t[0]} - {o[1]} = {ev.margin} > 0$ (exact): the tight-constraints "
                           "mechanism's utility is higher."))
