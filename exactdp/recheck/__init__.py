@@ -43,8 +43,8 @@ KINDS = {"privacy": "privacy", "epsilon": "privacy", "all_eps": "all_eps", "opti
          "tight": "ecp14", "regular": "ecp14", "threshold": "ecp14", "leakage": "ecp14", "theorem4": "ecp14",
          "relation": "relation", "extension": "extension", "best_extension": "extension", "utility": "kl10",
          "exponential_bound": "kl10", "tradeoff": "kl10", "approx": "approx", "lp": "lp", "infeasible": "infeasible",
-         "decomposition": "decomposition", "utility_comparison": "utility_cmp", "profile": "profile", "composition": "profile",
-         "renyi": "renyi", "fdp": "fdp", "audit": "audit"}
+         "decomposition": "decomposition", "utility_comparison": "utility_cmp", "profile": "profile",
+         "composition": "profile", "renyi": "renyi", "fdp": "fdp", "audit": "audit"}
 
 #: why a schema-1 certificate is not re-checked (a kind module may give its own reason as ``V1``)
 _V1_REASON = ("its evidence lacks what the schema-2 re-check derives the verdict from (the metric's definition, "

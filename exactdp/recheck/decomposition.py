@@ -34,10 +34,10 @@ def _ok(rects, na, nb) -> bool:
     for A, B in rects:
         union |= _grid(A, B, nb)
     cover, seen = 0, 0
-    for I in range(1 << p):
+    for subset in range(1 << p):        # the subset I of the rectangles, as a bit mask
         At, Bt, out = 0, full, 0
         for i, (A, B) in enumerate(rects):
-            if I >> i & 1:
+            if subset >> i & 1:
                 At, Bt = At | A, Bt & B
             else:
                 out |= B

@@ -143,7 +143,7 @@ def _eliminate(A, n):
         for i in range(k + 1, n):
             f = A[i][k] / A[k][k]
             A[i] = [A[i][j] - f * A[k][j] if j >= k else A[i][j] for j in range(n + 1)]
-    x = [None] * n
+    x: list = [None] * n
     for i in range(n - 1, -1, -1):
         t = A[i][n]
         for j in range(i + 1, n):
@@ -279,7 +279,8 @@ def _gamma_balls(ev: dict) -> None:
         prod = iv.mpf([_ivq(lo, iv).a, _ivq(hi, iv).b])
         prod = prod * sum((phi[c] for c in row), iv.mpf(0))
         a, b = _ball(g)
-        need(not (_ivq(b, iv).b < prod.a or prod.b < _ivq(a, iv).a), f"gamma = {g} is not mu_y times the row sum of Phi")
+        need(not (_ivq(b, iv).b < prod.a or prod.b < _ivq(a, iv).a),
+             f"gamma = {g} is not mu_y times the row sum of Phi")
 
 
 def _check_bracket(c: dict):
@@ -549,7 +550,8 @@ def _check_regular(c: dict):
     if ev["distances"] is not None:
         pts = ev["distances"]["points"]
         need(len(pi) == len(pts), "the prior and the points differ in length")
-        need(ev["zero_at"] == [y for y, p in zip(pts, pi, strict=True) if p == 0], "zero_at is not where the prior is 0")
+        need(ev["zero_at"] == [y for y, p in zip(pts, pi, strict=True) if p == 0],
+             "zero_at is not where the prior is 0")
     need(ev["route"] in ROUTES["regular"], f"an unknown route {ev['route']!r}")
     need(ev["exact"] is (_rational_regime(ev) or ev["route"] == "lp"), "exact is not whether the regime is rational")
     if ev["route"] == "support":
@@ -560,7 +562,8 @@ def _check_regular(c: dict):
     if ev["mu"] is not None and ev["exact"]:
         M = _phi(ev)
         mu = [Fraction(v) for v in ev["mu"]]
-        need(ev["gamma"] is not None and [Fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M, strict=True)],
+        need(ev["gamma"] is not None
+             and [Fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M, strict=True)],
              "gamma_y = mu_y sum_y' phi_yy' is not re-derived")
     elif ev["route"] == "lp":
         need(ev["gamma"] is None, "gamma is stated without mu")

@@ -137,7 +137,8 @@ def _metric_tables(ev):
     need(met["points"] == len(pts) and res["points"] == len(H), "a metric's point count is not its points'")
     need(met.get("labels") in (None, pts), "the metric's labels are not its points")
     need(res.get("labels") in (None, H), "the restricted metric's labels are not H")
-    need(res["description"] == f"restriction of the {met['description']} to {len(H)} point{'' if len(H) == 1 else 's'} of H"
+    need(res["description"]
+         == f"restriction of the {met['description']} to {len(H)} point{'' if len(H) == 1 else 's'} of H"
          and res["reduction"] == _RESTRICTED, "the restricted metric is not described as the restriction of the metric")
     pairs = pairs_of(met)
     D = closure(pts, pairs)

@@ -51,7 +51,8 @@ def check(c: dict):
         for r, m in zip(rows, mult, strict=True):
             for j, a in r.items():
                 w[j] += a * m
-    rhs = sum((b * m for b, m in zip(b_eq, y, strict=True)), Fraction(0)) + sum((b * m for b, m in zip(b_ub, lam, strict=True)), Fraction(0))
+    rhs = (sum((b * m for b, m in zip(b_eq, y, strict=True)), Fraction(0))
+           + sum((b * m for b, m in zip(b_ub, lam, strict=True)), Fraction(0)))
     if w != stated or rhs != Fraction(ev["rhs"]):
         return REFUTED, n, "the stated combination or right-hand side differs from A^T y and b.y recomputed"
     if any(v < 0 for v in w):

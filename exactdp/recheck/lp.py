@@ -152,7 +152,7 @@ def _unique(u, x, A_eq, b_eq, A_ub, b_ub, red_lam, aff):
     red, l0, l1 = red_lam
     n = len(x)
     zero, tight = [int(j) for j in u["zero"]], [int(k) for k in u["tight"]]
-    if not all(_positive_at_t(*red[j], aff) for j in zero) or not all(_positive_at_t(l0[k], l1[k], aff)
+    if not all(_positive_at_t(red[j][0], red[j][1], aff) for j in zero) or not all(_positive_at_t(l0[k], l1[k], aff)
                                                                       for k in tight):
         return False, "a face constraint without a positive reduced cost or multiplier"
     F_eq = A_eq + [{j: Fraction(1)} for j in zero] + [A_ub[k] for k in tight]

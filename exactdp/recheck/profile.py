@@ -226,7 +226,7 @@ def _convolve(base: list):
     if rational:
         return inf_tot, _convolve_int(base)
     cur: list | None = None
-    for (inf, atoms), K in base:
+    for (_inf, atoms), K in base:
         for _ in range(K):
             cur = list(atoms) if cur is None else [(_mul(r1, r2), _mul(m1, m2)) for r1, m1 in cur for r2, m2 in atoms]
             if len(cur) > MAX_TERMS:
@@ -299,7 +299,7 @@ def _check_pieces(pieces: list, lines_of: dict) -> list:
         need(len(P) == 1 and sign(P[0][1]) == 0 and sign(P[0][2]) == 0 and pieces[0]["x"] == pieces[0]["x_prime"]
              == "", "an empty relation has the profile 0 and no attaining pair")
         return P
-    for k, (p, (t, A, B)) in enumerate(zip(pieces, P, strict=True)):
+    for k, (p, (_t, A, B)) in enumerate(zip(pieces, P, strict=True)):
         lines = lines_of.get((p["x"], p["x_prime"]))
         need(lines is not None, f"piece {k}: ({p['x']}, {p['x_prime']}) is not an ordered neighbouring pair")
         need(any(_diff(A, a) == 0 and _diff(B, b) == 0 for a, b in lines),   # type: ignore[union-attr]
