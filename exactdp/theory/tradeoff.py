@@ -120,7 +120,9 @@ def tradeoff_route(metric: FiniteMetric, output_metric: FiniteMetric | None = No
     >>> tradeoff_route(discrete(300))
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: tradeoff: each exact LP would have 90,001 variables and up to 54,000,300 nonzeros (300 inputs x 300 outputs, 44,850 generating pairs); the exact LP solver's limit is 400,000 variables plus nonzeros
+    exactdp.errors.InputTooLarge: tradeoff: each exact LP would have 90,001 variables and up to 54,000,300 nonzeros
+    (300 inputs x 300 outputs, 44,850 generating pairs); the exact LP solver's limit is 400,000 variables plus
+    nonzeros
     """
     Y = metric if output_metric is None else output_metric
     nX, nY = len(metric), len(Y)
@@ -318,6 +320,7 @@ def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_met
 
     def s(t):
         if D and D * math.log2(float(t)) > MAX_RANGE_BITS:
+            assert lo is not None       # the first LP, at t = 1, spans 2^0: lo is set before any t can overflow
             raise InputTooLarge(f"tradeoff: eps* > log({exact_str(lo.t)}) (certified by the exact LP at t = "
                                 f"{exact_str(lo.t)}); the next LP, at t = {exact_str(t)}, would resolve entries "
                                 f"spanning t^{D} = 2^{D * math.log2(float(t)):.0f}, beyond the float-guided exact "
