@@ -74,7 +74,29 @@ class ApproxWitness(Record):
         return getattr(self, _KEYS.get(key, key))
 
     def get(self, key: str, default=None):
-        """``self[key]``, or ``default`` for a name that is not a field (the dict reading of schema 1)."""
+        """Return the field ``key``, or ``default`` for a name that is not a field (the dict reading of schema 1).
+
+        Parameters
+        ----------
+        key : str
+            A field name, or a schema-1 key such as ``"P_x(S)"``.
+        default : object, optional
+            Returned when ``key`` names no field.
+
+        Returns
+        -------
+        object
+            The field's value, or ``default``.
+
+        Examples
+        --------
+        >>> from exactdp.certify.approximate import certify_approx
+        >>> from exactdp.mechanisms import randomized_response
+        >>> from exactdp.metrics import discrete
+        >>> w = certify_approx(randomized_response(2, "1/4"), discrete(2), eps="0", delta="1/4").evidence.witness
+        >>> w.get("excess") == w.excess, w.get("no such field", 7)
+        (True, 7)
+        """
         return getattr(self, _KEYS.get(key, key), default)
 
 

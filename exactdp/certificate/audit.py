@@ -55,6 +55,16 @@ def audit_claim(ev: AuditEvidence) -> str:
 
     (:func:`exactdp.recheck.audit.claim_text` rebuilds it independently from the JSON.)
 
+    Parameters
+    ----------
+    ev : AuditEvidence
+        The certificate's evidence.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
     Examples
     --------
     >>> from exactdp.theory.audit import certify_audit

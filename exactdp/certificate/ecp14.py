@@ -111,9 +111,22 @@ class BracketEnds(Record):
 
 
 def metric_spec(metric: FiniteMetric, distances: DistanceData | None) -> GridSpec | None:
-    """The definition of a unit grid, ``{"kind": "grid", "shape": [R, C], "norm": ...}``, for a certificate that
-    cannot carry the grid's distance matrix (``distances`` is ``None``): the re-check then re-derives the
-    distances and the symmetry orbits from it.  ``None`` otherwise.
+    """The definition of a unit grid, ``{"kind": "grid", "shape": [R, C], "norm": ...}``, or ``None``.
+
+    It is given for a certificate that cannot carry the grid's distance matrix (``distances`` is ``None``): the
+    re-check then re-derives the distances and the symmetry orbits from it.  ``None`` otherwise.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The certificate's metric.
+    distances : DistanceData or None
+        The distance matrix the certificate carries, if any.
+
+    Returns
+    -------
+    GridSpec or None
+        The grid's definition, when ``metric`` is a unit grid and ``distances`` is ``None``.
 
     Examples
     --------
@@ -133,7 +146,25 @@ def metric_spec(metric: FiniteMetric, distances: DistanceData | None) -> GridSpe
 
 
 def distance_data(metric: FiniteMetric) -> DistanceData | None:
-    """The interned distance matrix of a metric, or ``None`` above :data:`MAX_DISTANCE_POINTS` points."""
+    """The interned distance matrix of a metric, or ``None`` above :data:`MAX_DISTANCE_POINTS` points.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric.
+
+    Returns
+    -------
+    DistanceData or None
+        ``d(points[i], points[j]) = values[codes[i][j]]`` (exact texts, ``"inf"`` for infinity).
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> d = distance_data(path(3))
+    >>> d.points, d.values, d.codes.tolist()
+    (['0', '1', '2'], ['0', '1', '2'], [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+    """
     from ..metrics.symmetry import distance_codes
 
     if len(metric) > MAX_DISTANCE_POINTS:

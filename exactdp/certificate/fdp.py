@@ -76,6 +76,16 @@ def fdp_claim(ev: FdpEvidence) -> str:
 
     (:func:`exactdp.recheck.fdp.claim_text` rebuilds it independently from the JSON.)
 
+    Parameters
+    ----------
+    ev : FdpEvidence
+        The certificate's evidence.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
     Examples
     --------
     >>> from exactdp.theory.fdp import certify_fdp

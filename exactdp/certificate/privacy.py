@@ -21,7 +21,25 @@ __all__ = ["AllEpsEvidence", "Counts", "EpsilonEvidence", "Factor", "Piece", "Pr
 
 
 def tex(s: str | None) -> str:
-    """LaTeX of an exact value written in the exactdp grammar (formatting only)."""
+    """LaTeX of an exact value written in the exactdp grammar (formatting only).
+
+    Parameters
+    ----------
+    s : str or None
+        An exact value's text (``"log(3)/2"``), ``"inf"``, or ``None`` (undecided).
+
+    Returns
+    -------
+    str
+        LaTeX math (without ``$``); a text that is not an exact value is set verbatim.
+
+    Examples
+    --------
+    >>> tex("inf"), tex(None), tex("x_1")
+    ('\\\\infty', '\\\\text{undecided}', '\\\\mathtt{x\\\\_1}')
+    >>> tex("log(3)/2")
+    '\\\\frac{\\\\log\\\\left(3\\\\right)}{2}'
+    """
     if s is None:
         return r"\text{undecided}"
     if s == "inf":

@@ -158,6 +158,16 @@ class CompositionEvidence(Evidence):
 def eps_of_t(t: str) -> str:
     """The eps whose ``e^eps`` is the exact text ``t``: ``"1"`` is ``"0"``, ``"exp(b)"`` is ``b``, ``"inf"`` stays.
 
+    Parameters
+    ----------
+    t : str
+        ``e^eps`` as an exact text, or ``"inf"``.
+
+    Returns
+    -------
+    str
+        ``eps`` as an exact text (``log(t)`` in general).
+
     Examples
     --------
     >>> eps_of_t("1"), eps_of_t("27"), eps_of_t("exp(2)"), eps_of_t("inf")
@@ -193,6 +203,18 @@ def profile_claim(kind: str, ev) -> str:
     """The claim sentence of a ``profile`` / ``composition`` certificate, built from its evidence.
 
     (:func:`exactdp.recheck.profile.claim_text` rebuilds it independently from the JSON.)
+
+    Parameters
+    ----------
+    kind : {"profile", "composition"}
+        The certificate's kind.
+    ev : ProfileEvidence or CompositionEvidence
+        The certificate's evidence.
+
+    Returns
+    -------
+    str
+        The claim sentence.
 
     Examples
     --------

@@ -66,6 +66,16 @@ def renyi_claim(ev: RenyiEvidence) -> str:
 
     (:func:`exactdp.recheck.renyi.claim_text` rebuilds it independently from the JSON.)
 
+    Parameters
+    ----------
+    ev : RenyiEvidence
+        The certificate's evidence.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
     Examples
     --------
     >>> from exactdp.theory.renyi import certify_renyi
