@@ -44,7 +44,23 @@ MAX_DISTANCE_POINTS = 3000
 
 @dataclass(frozen=True)
 class DistanceData(Record):
-    """All distances: ``d(points[i], points[j]) = values[codes[i][j]]`` (``"inf"`` between components)."""
+    """All distances: ``d(points[i], points[j]) = values[codes[i][j]]`` (``"inf"`` between components).
+
+    Parameters
+    ----------
+    points : list of str
+        The point labels.
+    values : list of str
+        The distinct distances, exact texts.
+    codes : IntMatrix (or list of list of int)
+        Index into ``values`` per pair; stored as a read-only :class:`IntMatrix`.
+
+    Examples
+    --------
+    >>> d = DistanceData(points=["a", "b"], values=["0", "inf"], codes=[[0, 1], [1, 0]])
+    >>> d.values[d.codes[0][1]]                  # two components
+    'inf'
+    """
 
     points: list[str]
     values: list[str]
@@ -57,7 +73,22 @@ class DistanceData(Record):
 
 @dataclass(frozen=True)
 class GridSpec(Record):
-    """A unit grid by its definition: ``shape`` ``[R, C]`` and ``norm`` (``kind`` is ``"grid"``)."""
+    """A unit grid by its definition: ``shape`` ``[R, C]`` and ``norm`` (``kind`` is ``"grid"``).
+
+    Parameters
+    ----------
+    kind : str
+        Always ``"grid"``.
+    shape : list of int
+        ``[R, C]``, rows and columns.
+    norm : str
+        ``"euclidean"``, ``"chebyshev"`` or ``"manhattan"``.
+
+    Examples
+    --------
+    >>> GridSpec(kind="grid", shape=[3, 4], norm="manhattan").shape
+    [3, 4]
+    """
 
     kind: str
     shape: list[int]
@@ -66,7 +97,20 @@ class GridSpec(Record):
 
 @dataclass(frozen=True)
 class DyadicVector(Record):
-    """Exact dyadic numbers ``int(mantissas[i]) * 2^exp`` (an approximate solution ``y~``: part of a hint)."""
+    """Exact dyadic numbers ``int(mantissas[i]) * 2^exp`` (an approximate solution ``y~``: part of a hint).
+
+    Parameters
+    ----------
+    exp : int
+        The common binary exponent.
+    mantissas : list of str
+        The integer mantissas, as decimal texts.
+
+    Examples
+    --------
+    >>> DyadicVector(exp=-2, mantissas=["3", "-1"]).to_json()      # 3/4 and -1/4
+    {'exp': -2, 'mantissas': ['3', '-1']}
+    """
 
     exp: int
     mantissas: list[str]
@@ -74,8 +118,22 @@ class DyadicVector(Record):
 
 @dataclass(frozen=True)
 class DyadicMatrix(Record):
-    """An approximate inverse ``R[i][j] = mantissas[i][j] * 2^exp`` (part of a hint: any ``R`` will do, the re-check
-    bounds ``||I - R Q||`` itself)."""
+    """An approximate inverse ``R[i][j] = mantissas[i][j] * 2^exp`` (part of a hint).
+
+    Any ``R`` will do: the re-check bounds ``||I - R Q||`` itself.
+
+    Parameters
+    ----------
+    exp : int
+        The common binary exponent.
+    mantissas : list of list of int
+        The integer mantissas, row by row.
+
+    Examples
+    --------
+    >>> DyadicMatrix(exp=-1, mantissas=[[2, 0], [0, 2]]).to_json()
+    {'exp': -1, 'mantissas': [[2, 0], [0, 2]]}
+    """
 
     exp: int
     mantissas: list[list[int]]
@@ -83,10 +141,34 @@ class DyadicMatrix(Record):
 
 @dataclass(frozen=True)
 class VerifiedSolve(Record):
-    """A verified float solve on the quotient of an equitable partition (a hint, issue 18): the partition
-    ``cell_of`` (checked equitable on every point by the re-check), the approximate solution ``center`` and
-    inverse ``inverse`` (verified by Rump's bound), and the checker's own enclosures and bounds (``z_enclosures``,
-    ``beta``, ``fixed_point_eta``, ``cell_signs``), never rendered as facts."""
+    """A verified float solve on the quotient of an equitable partition (a hint, issue 18).
+
+    The partition ``cell_of`` (checked equitable on every point by the re-check), the approximate solution
+    ``center`` and inverse ``inverse`` (verified by Rump's bound), and the checker's own enclosures and bounds
+    (``z_enclosures``, ``beta``, ``fixed_point_eta``, ``cell_signs``), never rendered as facts.
+
+    Parameters
+    ----------
+    cell_of : list of int or None
+        The cell of each point.
+    center : DyadicVector or None
+        The approximate solution per cell.
+    inverse : DyadicMatrix or None
+        The approximate inverse of the quotient.
+    z_enclosures : list of list of str, optional
+        The checker's enclosure ``[lo, hi]`` of each cell's coordinate.
+    beta : str, optional
+        The checker's bound ``||I - R Q||_inf < 1``.
+    fixed_point_eta : str, optional
+        The checker's bound on the fixed-point error of ``Q``.
+    cell_signs : str, optional
+        The checker's signs of the cells' coordinates.
+
+    Examples
+    --------
+    >>> VerifiedSolve(cell_of=[0, 1, 0], center=DyadicVector(exp=0, mantissas=["1", "1"]), inverse=None).beta is None
+    True
+    """
 
     cell_of: list[int] | None
     center: DyadicVector | None
@@ -101,8 +183,23 @@ class VerifiedSolve(Record):
 
 @dataclass(frozen=True)
 class BracketEnds(Record):
-    """The verified solves at both ends of a threshold bracket (a hint); one approximate inverse, at ``hi``,
-    serves both ends (the re-check verifies it at ``lo`` by perturbation)."""
+    """The verified solves at both ends of a threshold bracket (a hint).
+
+    One approximate inverse, at ``hi``, serves both ends (the re-check verifies it at ``lo`` by perturbation).
+
+    Parameters
+    ----------
+    lo : VerifiedSolve
+        The solve at the bracket's lower end.
+    hi : VerifiedSolve
+        The solve at the bracket's upper end.
+
+    Examples
+    --------
+    >>> s = VerifiedSolve(cell_of=[0, 0], center=None, inverse=None)
+    >>> BracketEnds(lo=s, hi=s).to_json()["lo"]["cell_of"]
+    [0, 0]
+    """
 
     lo: VerifiedSolve
     hi: VerifiedSolve
@@ -176,7 +273,24 @@ def distance_data(metric: FiniteMetric) -> DistanceData | None:
 
 @dataclass(frozen=True)
 class LPData(Record):
-    """An exact LP optimum with its dual: primal ``x``, duals ``y`` (equalities) and ``lam`` (inequalities)."""
+    """An exact LP optimum with its dual: primal ``x``, duals ``y`` (equalities) and ``lam`` (inequalities).
+
+    Parameters
+    ----------
+    value : str
+        The optimum, exact.
+    x : list of str
+        The primal solution.
+    y : list of str
+        The duals of the equalities.
+    lam : list of str
+        The duals of the inequalities.
+
+    Examples
+    --------
+    >>> LPData(value="1", x=["1"], y=["1"], lam=[]).to_json()
+    {'value': '1', 'x': ['1'], 'y': ['1'], 'lam': []}
+    """
 
     value: str
     x: list[str]

@@ -31,7 +31,24 @@ __all__ = ["FdpEvidence", "MuBracket", "TradeOffVertex", "fdp_claim"]
 
 @dataclass(frozen=True)
 class TradeOffVertex(Record):
-    """A vertex ``(a, f(a))`` of the trade-off function; the ordered pair ``(x, x_prime)`` passes through it."""
+    """A vertex ``(a, f(a))`` of the trade-off function; the ordered pair ``(x, x_prime)`` passes through it.
+
+    Parameters
+    ----------
+    a : str
+        The type I error, exact.
+    b : str
+        ``f(a)``, exact.
+    x : str
+        The first input of the pair.
+    x_prime : str
+        The second input of the pair.
+
+    Examples
+    --------
+    >>> TradeOffVertex(a="1/4", b="1/4", x="0", x_prime="1").to_json()
+    {'a': '1/4', 'b': '1/4', 'x': '0', 'x_prime': '1'}
+    """
 
     a: str
     b: str
@@ -41,8 +58,29 @@ class TradeOffVertex(Record):
 
 @dataclass(frozen=True)
 class MuBracket(Record):
-    """``lo <= mu* <= hi`` (rationals; ``hi`` None: no finite ``mu``), ``exact`` when ``lo = hi = mu* = 0``; the
-    vertex ``(a, b)`` attaining the maximum (or showing that no finite ``mu`` exists)."""
+    """``lo <= mu* <= hi``, the smallest Gaussian-DP ``mu``, with the vertex attaining it.
+
+    ``hi`` None: no finite ``mu``; ``exact`` when ``lo = hi = mu* = 0``; the vertex ``(a, b)`` attains the maximum
+    (or shows that no finite ``mu`` exists).
+
+    Parameters
+    ----------
+    lo : str
+        The lower end, a rational.
+    hi : str or None
+        The upper end, a rational; None: no finite ``mu``.
+    exact : bool
+        Whether ``lo = hi = mu*``.
+    a : str or None
+        The vertex's type I error.
+    b : str or None
+        The vertex's type II error.
+
+    Examples
+    --------
+    >>> MuBracket(lo="0", hi="0", exact=True, a=None, b=None).exact
+    True
+    """
 
     lo: str
     hi: str | None

@@ -28,7 +28,26 @@ __all__ = ["RDPConversionData", "RenyiEvidence", "RenyiOrder", "renyi_claim"]
 
 @dataclass(frozen=True)
 class RenyiOrder(Record):
-    """``rho(alpha) = log(S)/(alpha - 1)`` (``"inf"``: some ``Q(y) = 0 < P(y)``), attained by ``(x, x_prime)``."""
+    """``rho(alpha) = log(S)/(alpha - 1)`` (``"inf"``: some ``Q(y) = 0 < P(y)``), attained by ``(x, x_prime)``.
+
+    Parameters
+    ----------
+    order : int
+        The order ``alpha``.
+    sum : str
+        ``S = sum_y P(y)^alpha Q(y)^(1 - alpha)``, exact.
+    value : str
+        ``rho(alpha)``, exact.
+    x : str
+        The first input of the attaining pair.
+    x_prime : str
+        The second input of the attaining pair.
+
+    Examples
+    --------
+    >>> RenyiOrder(order=2, sum="5/4", value="log(5/4)", x="0", x_prime="1").value
+    'log(5/4)'
+    """
 
     order: int
     sum: str
@@ -39,8 +58,24 @@ class RenyiOrder(Record):
 
 @dataclass(frozen=True)
 class RDPConversionData(Record):
-    """[Mir17] Prop. 3 at ``delta``: the smallest ``eps = log(S_alpha/delta)/(alpha - 1)`` over the orders, at the
-    first order attaining it."""
+    """[Mir17] Prop. 3 at ``delta``: the smallest ``eps = log(S_alpha/delta)/(alpha - 1)`` over the orders.
+
+    It is taken at the first order attaining it.
+
+    Parameters
+    ----------
+    delta : str
+        The ``delta`` of the conversion.
+    order : int
+        The first order attaining the smallest ``eps``.
+    epsilon : str
+        That ``eps``, exact.
+
+    Examples
+    --------
+    >>> RDPConversionData(delta="1/2", order=2, epsilon="log(5/2)").order
+    2
+    """
 
     delta: str
     order: int

@@ -28,10 +28,30 @@ __all__ = ["ComparedMetric", "OtherParams", "UtilityComparisonEvidence"]
 
 @dataclass(frozen=True)
 class ComparedMetric(Record):
-    """The metric of a comparison by its definition: ``kind`` ``"grid"`` with ``shape`` ``[R, C]`` and ``norm``
-    (``"euclidean"``, ``"chebyshev"``, ``"manhattan"``; unit step), or ``"path"`` with ``points`` ``n`` and ``reach``
-    ``v`` (``d(i, j) = ceil(|i - j| / v)``, the graph of a sum query, ECP14 sec. 7.1); the other kind's fields are
-    null."""
+    """The metric of a comparison by its definition: a unit grid, or the path of a sum query.
+
+    ``kind`` ``"grid"`` with ``shape`` ``[R, C]`` and ``norm`` (``"euclidean"``, ``"chebyshev"``, ``"manhattan"``; unit
+    step), or ``"path"`` with ``points`` ``n`` and ``reach`` ``v`` (``d(i, j) = ceil(|i - j| / v)``, the graph of a sum
+    query, ECP14 sec. 7.1); the other kind's fields are null.
+
+    Parameters
+    ----------
+    kind : str
+        ``"grid"`` or ``"path"``.
+    shape : list of int, optional
+        ``[R, C]`` of a grid.
+    norm : str, optional
+        The grid's norm.
+    points : int, optional
+        The path's points ``n``.
+    reach : int, optional
+        The path's reach ``v``.
+
+    Examples
+    --------
+    >>> ComparedMetric(kind="path", points=10, reach=3).to_json()
+    {'kind': 'path', 'shape': None, 'norm': None, 'points': 10, 'reach': 3}
+    """
 
     kind: str
     shape: list[int] | None = None
@@ -42,8 +62,26 @@ class ComparedMetric(Record):
 
 @dataclass(frozen=True)
 class OtherParams(Record):
-    """The other mechanism's parameters: ``side`` (planar Laplace on the ``side x side`` grid), or ``values``,
-    ``step``, ``power`` (the geometric mechanism); the other mechanism's fields are null."""
+    """The other mechanism's parameters (planar Laplace or geometric); the other one's fields are null.
+
+    ``side`` (planar Laplace on the ``side x side`` grid), or ``values``, ``step``, ``power`` (the geometric mechanism).
+
+    Parameters
+    ----------
+    side : int, optional
+        The grid's side (planar Laplace).
+    values : int, optional
+        The values of the geometric mechanism.
+    step : int, optional
+        Its step.
+    power : int, optional
+        Its power (the dimension).
+
+    Examples
+    --------
+    >>> OtherParams(side=6).to_json()
+    {'side': 6, 'values': None, 'step': None, 'power': None}
+    """
 
     side: int | None = None
     values: int | None = None
