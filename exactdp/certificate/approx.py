@@ -24,6 +24,15 @@ __all__ = ["ApproxEvidence", "ApproxMechanism", "ApproxWitness"]
 class ApproxMechanism(Record):
     """The mechanism of an ``approx`` certificate in its file format: ``matrix[i][j] = P_(inputs[i])(outputs[j])``.
 
+    Parameters
+    ----------
+    name : str
+        The mechanism's name.
+    inputs, outputs : list of str
+        Row and column labels.
+    matrix : list of list of str
+        The exact entries, row by row.
+
     Examples
     --------
     >>> ApproxMechanism(name="K", inputs=["a"], outputs=["0"], matrix=[["1"]]).matrix
@@ -49,6 +58,25 @@ class ApproxWitness(Record):
     ``kind`` is ``binding`` (verdict holds) or ``violation``; ``factor`` is ``e^eps``; ``lhs = P_x(S*)``,
     ``rhs = e^eps P_x'(S*) + delta``; ``violating_pairs`` counts the ordered pairs whose excess exceeds delta
     (0 when the verdict holds).  ``w["P_x(S)"]`` reads ``P_x_S`` (the names of schema 1).
+
+    Parameters
+    ----------
+    kind : str
+        ``"binding"`` or ``"violation"``.
+    x, x_prime : str
+        The ordered pair.
+    worst_set : list of str
+        The worst output set ``S*``.
+    P_x_S, P_x_prime_S : str
+        ``P_x(S*)`` and ``P_x'(S*)``, exact.
+    factor : str
+        ``e^eps``, exact.
+    lhs, rhs : str
+        ``P_x(S*)`` and ``e^eps P_x'(S*) + delta``.
+    excess : str
+        ``P_x(S*) - e^eps P_x'(S*)``, exact.
+    violating_pairs : int
+        The ordered pairs whose excess exceeds delta.
 
     Examples
     --------

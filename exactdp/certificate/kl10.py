@@ -109,9 +109,31 @@ def _bound_proof(cert) -> Proof:
 
 @dataclass(frozen=True)
 class ParametricData(Record):
-    """An optimal basis of the utility LP as functions of ``t``: primal ``x_j = x[j]/denominator``, duals
-    ``y_i = y[i]/dual_denominator`` (equalities) and ``lam_k = lam[k]/dual_denominator`` (inequalities); every
-    entry a polynomial in ``t`` with integer coefficients, written ``"t^2 - 3*t + 1"``."""
+    """An optimal basis of the utility LP as functions of ``t``, polynomials over common denominators.
+
+    Primal ``x_j = x[j]/denominator``, duals ``y_i = y[i]/dual_denominator`` (equalities) and
+    ``lam_k = lam[k]/dual_denominator`` (inequalities); every entry a polynomial in ``t`` with integer coefficients,
+    written ``"t^2 - 3*t + 1"``.
+
+    Parameters
+    ----------
+    denominator : str
+        The primal's common denominator.
+    x : list of str
+        The primal's numerators.
+    dual_denominator : str
+        The duals' common denominator.
+    y : list of str
+        The equality duals' numerators.
+    lam : list of str
+        The inequality duals' numerators.
+
+    Examples
+    --------
+    >>> p = ParametricData(denominator="t + 2", x=["t", "1"], dual_denominator="1", y=["1"], lam=[])
+    >>> p.x[0] + " / (" + p.denominator + ")"
+    't / (t + 2)'
+    """
 
     denominator: str
     x: list[str]

@@ -38,7 +38,28 @@ __all__ = ["InfeasibleEvidence", "LPEvidence", "LPParameter", "LPUnique"]
 
 @dataclass(frozen=True)
 class LPParameter(Record):
-    """Cost, duals and value affine in ``t = prod p^(f_p)``: the coefficients of ``t`` (those of 1 are in ``lp``)."""
+    """Cost, duals and value affine in ``t = prod p^(f_p)``: the coefficients of ``t`` (those of 1 are in ``lp``).
+
+    Parameters
+    ----------
+    atom : list of list
+        ``[[p, "f_p"], ...]``: primes ``p`` with ``0 < f_p < 1``.
+    low, high : str or None
+        Optimality is asserted for every ``t`` in ``[low, high]`` (None: unbounded).
+    cost : list of str
+        The costs' coefficients of ``t``.
+    value : str
+        The value's coefficient of ``t``.
+    y : list of str
+        The equality duals' coefficients of ``t``.
+    lam : list of str
+        The inequality duals' coefficients of ``t``.
+
+    Examples
+    --------
+    >>> LPParameter(atom=[[2, "1/2"]], low="0", high="2", cost=["1"], value="1", y=["1"], lam=[]).atom   # t = sqrt(2)
+    [[2, '1/2']]
+    """
 
     atom: list[list]                       # [[p, "f_p"], ...], primes p, 0 < f_p < 1
     low: str | None                  # optimality is asserted for every t in [low, high] (None: unbounded)
@@ -51,7 +72,22 @@ class LPParameter(Record):
 
 @dataclass(frozen=True)
 class LPUnique(Record):
-    """Uniqueness: the face cut out by complementary slackness, and per free variable the duals of min / max x_j."""
+    """Uniqueness: the face cut out by complementary slackness, and per free variable the duals of min / max x_j.
+
+    Parameters
+    ----------
+    zero : list of int
+        Variables with a positive reduced cost (0 on every optimum).
+    tight : list of int
+        Inequality rows with a positive multiplier (tight on every optimum).
+    bounds : list of dict
+        Per free variable ``j``: ``{"j", "lo_y", "lo_lam", "hi_y", "hi_lam"}``, the duals of min and max ``x_j``.
+
+    Examples
+    --------
+    >>> LPUnique(zero=[1], tight=[], bounds=[]).to_json()
+    {'zero': [1], 'tight': [], 'bounds': []}
+    """
 
     zero: list[int]                       # variables with a positive reduced cost (0 on every optimum)
     tight: list[int]                      # inequality rows with a positive multiplier (tight on every optimum)

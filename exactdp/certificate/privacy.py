@@ -63,6 +63,15 @@ def tex(s: str | None) -> str:
 class Counts(Record):
     """How many generating pairs, outputs and inequalities (``2 * pairs * outputs``) the reduction leaves.
 
+    Parameters
+    ----------
+    pairs : int
+        The generating pairs.
+    outputs : int
+        The outputs.
+    inequalities : int
+        ``2 * pairs * outputs``.
+
     Examples
     --------
     >>> Counts(pairs=2, outputs=3, inequalities=12)["inequalities"]
@@ -81,6 +90,13 @@ class Counts(Record):
 class Factor(Record):
     """``e^(eps d)`` at one generating distance ``d``, exact text.
 
+    Parameters
+    ----------
+    distance : str
+        The generating distance ``d``.
+    factor : str
+        ``e^(eps d)``, exact.
+
     Examples
     --------
     >>> Factor(distance="1", factor="2").factor
@@ -97,6 +113,17 @@ class Piece(Record):
 
     ``lo``/``hi`` are exact (a rational, or an algebraic root described in words); ``lo_approx`` and
     ``hi_approx`` are decimal approximations for people: hints, never claims.
+
+    Parameters
+    ----------
+    lo, hi : str
+        The ends, exact.
+    point : bool
+        Whether the piece is the point ``lo``.
+    lo_closed, hi_closed : bool
+        Whether each end belongs to the piece.
+    lo_approx, hi_approx : str
+        Decimal approximations of the ends (hints).
 
     Examples
     --------

@@ -49,8 +49,22 @@ __all__ = [
 
 @dataclass(frozen=True)
 class LossAtom(Record):
-    """One value of a privacy-loss distribution: the ratio ``r = e^L = P(y)/Q(y)`` (``"inf"``: ``Q(y) = 0``) and
-    its probability ``P(L = log r)`` under ``P`` (exact text)."""
+    """One value of a privacy-loss distribution: the ratio ``r = e^L = P(y)/Q(y)`` and its probability.
+
+    ``ratio`` is ``"inf"`` when ``Q(y) = 0``; ``mass`` is ``P(L = log r)`` under ``P`` (exact text).
+
+    Parameters
+    ----------
+    ratio : str
+        ``P(y)/Q(y)``, exact, or ``"inf"``.
+    mass : str
+        Its probability under ``P``, exact.
+
+    Examples
+    --------
+    >>> LossAtom(ratio="3", mass="3/4").to_json()
+    {'ratio': '3', 'mass': '3/4'}
+    """
 
     ratio: str
     mass: str
@@ -58,8 +72,23 @@ class LossAtom(Record):
 
 @dataclass(frozen=True)
 class PairPLD(Record):
-    """The PLD of factor ``factor`` (an index into the factors) for the ordered pair ``(x, x_prime)``, its loss
-    values in decreasing order."""
+    """The PLD of one factor for the ordered pair ``(x, x_prime)``, its loss values in decreasing order.
+
+    Parameters
+    ----------
+    factor : int
+        The factor's index into the composition's factors.
+    x, x_prime : str
+        The ordered pair.
+    losses : list of LossAtom
+        The loss values, decreasing.
+
+    Examples
+    --------
+    >>> p = PairPLD(factor=0, x="0", x_prime="1", losses=[LossAtom("3", "3/4"), LossAtom("1/3", "1/4")])
+    >>> [a.ratio for a in p.losses]
+    ['3', '1/3']
+    """
 
     factor: int
     x: str
@@ -71,7 +100,21 @@ class PairPLD(Record):
 
 @dataclass(frozen=True)
 class RunFactor(Record):
-    """One mechanism of a composition and how many independent times it is run."""
+    """One mechanism of a composition and how many independent times it is run.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    times : int
+        How many runs.
+
+    Examples
+    --------
+    >>> K = MechanismData(name="K", inputs=["a"], outputs=["0"], values=["1"], codes=[[0]])
+    >>> RunFactor(mechanism=K, times=3).times
+    3
+    """
 
     mechanism: MechanismData
     times: int
@@ -81,7 +124,20 @@ class RunFactor(Record):
 
 @dataclass(frozen=True)
 class NeighbourPair(Record):
-    """Two neighbouring inputs (unordered: both orders are checked)."""
+    """Two neighbouring inputs (unordered: both orders are checked).
+
+    Parameters
+    ----------
+    x : str
+        One input.
+    x_prime : str
+        The other input.
+
+    Examples
+    --------
+    >>> NeighbourPair(x="0", x_prime="1").x_prime
+    '1'
+    """
 
     x: str
     x_prime: str
@@ -89,7 +145,23 @@ class NeighbourPair(Record):
 
 @dataclass(frozen=True)
 class Relation(Record):
-    """The neighbour relation: the pairs at distance 1 of ``metric``, or (``metric`` None) the given ``pairs``."""
+    """The neighbour relation: the pairs at distance 1 of ``metric``, or (``metric`` None) the given ``pairs``.
+
+    Parameters
+    ----------
+    description : str
+        The relation in words.
+    metric : MetricData or None
+        The metric it comes from, if any.
+    pairs : list of NeighbourPair
+        The neighbouring pairs.
+
+    Examples
+    --------
+    >>> r = Relation(description="pair (0, 1)", metric=None, pairs=[NeighbourPair("0", "1")])
+    >>> r.to_json()["pairs"]
+    [{'x': '0', 'x_prime': '1'}]
+    """
 
     description: str
     metric: MetricData | None
@@ -100,8 +172,24 @@ class Relation(Record):
 
 @dataclass(frozen=True)
 class ProfilePiece(Record):
-    """``delta(eps) = A - B e^eps`` for ``e^eps`` from ``t_from`` up to the next piece's ``t_from``; the ordered
-    pair ``(x, x_prime)`` attains it."""
+    """``delta(eps) = A - B e^eps`` for ``e^eps`` from ``t_from`` up to the next piece's ``t_from``.
+
+    The ordered pair ``(x, x_prime)`` attains it.
+
+    Parameters
+    ----------
+    t_from : str
+        Where the piece starts, as ``e^eps``.
+    A, B : str
+        The coefficients, exact.
+    x, x_prime : str
+        The attaining ordered pair.
+
+    Examples
+    --------
+    >>> ProfilePiece(t_from="1", A="1/2", B="1/6", x="0", x_prime="1").A
+    '1/2'
+    """
 
     t_from: str
     A: str
@@ -112,9 +200,27 @@ class ProfilePiece(Record):
 
 @dataclass(frozen=True)
 class ProfileQuery(Record):
-    """The question asked: a level (``delta_at_eps``: the profile there), a ``delta`` (``t_for_delta``: the
-    smallest ``e^eps`` with ``delta(eps) <= delta``, ``"inf"`` if none), or both (the verdict: ``delta_at_eps <=
-    delta``)."""
+    """The question asked of a privacy profile: a level, a ``delta``, or both.
+
+    A level (``delta_at_eps``: the profile there), a ``delta`` (``t_for_delta``: the smallest ``e^eps`` with
+    ``delta(eps) <= delta``, ``"inf"`` if none), or both (the verdict: ``delta_at_eps <= delta``).
+
+    Parameters
+    ----------
+    level : LevelData or None
+        The level asked about.
+    delta : str or None
+        The ``delta`` asked about.
+    delta_at_eps : str or None
+        The profile at the level.
+    t_for_delta : str or None
+        The smallest ``e^eps`` with ``delta(eps) <= delta``.
+
+    Examples
+    --------
+    >>> ProfileQuery(level=None, delta="1/2", delta_at_eps=None, t_for_delta="1").t_for_delta
+    '1'
+    """
 
     level: LevelData | None
     delta: str | None
