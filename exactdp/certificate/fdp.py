@@ -92,7 +92,31 @@ class MuBracket(Record):
 @evidence_kind("fdp")
 @dataclass(frozen=True)
 class FdpEvidence(Evidence):
-    """The tightest trade-off function of a mechanism (composed ``times`` times) and its Gaussian-DP bracket."""
+    """The tightest trade-off function of a mechanism (composed ``times`` times) and its Gaussian-DP bracket.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    relation : Relation
+        The neighbour relation.
+    times : int
+        How many independent runs are composed.
+    vertices : list of TradeOffVertex
+        The vertices of the trade-off function, by increasing ``a``.
+    mu : MuBracket
+        The smallest Gaussian-DP ``mu``, bracketed.
+    mu_query : str or None
+        A ``mu`` asked about (``f >= G_mu``).
+
+    Examples
+    --------
+    >>> from exactdp.theory.fdp import certify_fdp
+    >>> from exactdp.mechanisms import randomized_response
+    >>> ev = certify_fdp(randomized_response(2, p="1/4"), [("0", "1")]).evidence
+    >>> ev.times, [(v.a, v.b) for v in ev.vertices]
+    (1, [('0', '1'), ('1/4', '1/4'), ('1', '0')])
+    """
 
     mechanism: MechanismData
     relation: Relation

@@ -145,7 +145,37 @@ class Piece(Record):
 
 @dataclass(frozen=True)
 class EpsilonEvidence(Evidence):
-    """The exact smallest eps: ``log(K(x)(z)/K(x')(z))/d`` at the binding constraint, checked everywhere."""
+    """The exact smallest eps: ``log(K(x)(z)/K(x')(z))/d`` at the binding constraint, checked everywhere.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    metric : MetricData
+        The metric ``d``.
+    counts : Counts
+        Generating pairs, outputs and inequalities.
+    epsilon : str or None
+        ``"log(2)"``, ``"1/2"``, ``"0"``, ``"inf"``; None when undecided.
+    enclosure : list of str or None
+        ``[lo, hi]`` decimal strings, rounded outward.
+    level : LevelData or None
+        The level ``eps*`` (None for inf, or undecided).
+    binding : Constraint or None
+        The binding constraint (an equality at ``eps*``) or the one-sided zero.
+    tight : list of Constraint
+        Tight inequalities at ``eps*`` listed.
+    tight_count : int
+        How many inequalities are tight at ``eps*``.
+    lower_bound : str or None
+        When undecided: a level shown not to suffice.
+
+    Examples
+    --------
+    >>> from exactdp import geometric, path, smallest_epsilon
+    >>> smallest_epsilon(geometric(2, "1/2"), path(3)).evidence.epsilon     # the geometric mechanism: -log(alpha)
+    'log(2)'
+    """
 
     mechanism: MechanismData
     metric: MetricData
@@ -164,7 +194,46 @@ class EpsilonEvidence(Evidence):
 
 @dataclass(frozen=True)
 class PrivacyEvidence(Evidence):
-    """eps d-privacy at one level: the violated inequality, or the tight ones (ECP14 Def. 1)."""
+    """Privacy ``eps d`` at one level: the violated inequality, or the tight ones (ECP14 Def. 1).
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    metric : MetricData
+        The metric ``d``.
+    level : LevelData
+        The level ``eps``.
+    counts : Counts
+        Generating pairs, outputs and inequalities.
+    factors : list of Factor
+        ``e^(eps d)`` at the first few generating distances.
+    violation : Constraint or None
+        The worst violated inequality (verdict fails).
+    violated_count : int
+        How many inequalities are violated.
+    tight : list of Constraint
+        Tight inequalities listed (verdict holds).
+    tight_count : int
+        How many inequalities are tight.
+    tightest : Constraint or None
+        The binding constraint of ``eps*``, evaluated at this level.
+    undecided_at : Constraint or None
+        A comparison no exact regime settles.
+    epsilon : str or None
+        The exact smallest eps (as in ``smallest``), None if not computed.
+    enclosure : list of str or None
+        ``[lo, hi]`` around ``epsilon``, decimals rounded outward.
+    smallest : EpsilonEvidence or None
+        The smallest eps's own evidence.
+
+    Examples
+    --------
+    >>> from exactdp import certify_privacy, path, randomized_response
+    >>> ev = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3").evidence
+    >>> ev.counts.inequalities, ev.violated_count, ev.violation is None      # 1 pair x 2 outputs x 2 directions
+    (4, 0, True)
+    """
 
     mechanism: MechanismData
     metric: MetricData
@@ -189,7 +258,42 @@ class PrivacyEvidence(Evidence):
 
 @dataclass(frozen=True)
 class AllEpsEvidence(Evidence):
-    """Privacy for every eps > 0 (symbolic alpha): the exact set of alpha in (0, 1) where it fails."""
+    """Privacy for every eps > 0 (symbolic alpha): the exact set of alpha in (0, 1) where it fails.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism, entries in ``alpha``.
+    metric : MetricData
+        The metric ``d``.
+    counts : Counts
+        Generating pairs, outputs and inequalities.
+    distinct : int
+        Distinct inequalities (as polynomials in alpha).
+    identically_tight : int
+        Inequalities that are equalities for every alpha.
+    sign_decided : int
+        Inequalities whose sign on (0, 1) was decided by exact root isolation.
+    root_power : int
+        ``L``: entries are polynomials in ``alpha^(1/L)``.
+    failure_set : list of Piece or None
+        The exact pieces of alpha where privacy fails.
+    failure_set_text : str or None
+        The same union of intervals, as text.
+    witness : Constraint or None
+        A failing constraint, sides evaluated at ``sample_alpha``.
+    sample_alpha : str or None
+        A rational alpha in the failure set.
+    in_particular : str or None
+        A level the statement for every eps was asked for.
+
+    Examples
+    --------
+    >>> from exactdp import certify_all_eps, discrete, randomized_response
+    >>> ev = certify_all_eps(randomized_response(3, p="1/4"), discrete(3)).evidence
+    >>> ev.counts.pairs, ev.counts.outputs                 # every pair of the 3 points generates
+    (3, 3)
+    """
 
     mechanism: MechanismData
     metric: MetricData

@@ -233,7 +233,29 @@ class ProfileQuery(Record):
 @evidence_kind("profile")
 @dataclass(frozen=True)
 class ProfileEvidence(Evidence):
-    """The exact privacy profile of one mechanism over a neighbour relation (HLM15 Def. 1)."""
+    """The exact privacy profile of one mechanism over a neighbour relation (HLM15 Def. 1).
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    relation : Relation
+        The neighbour relation.
+    plds : list of PairPLD
+        The privacy-loss distribution of each ordered pair.
+    pieces : list of ProfilePiece
+        ``delta(eps)``, piece by piece.
+    query : ProfileQuery
+        The question asked and its answer.
+
+    Examples
+    --------
+    >>> from exactdp.theory.profile_cert import certify_profile
+    >>> from exactdp.mechanisms import randomized_response
+    >>> ev = certify_profile(randomized_response(2, p="1/4"), [("0", "1")], eps="0", delta="1/2").evidence
+    >>> ev.query.delta_at_eps            # at eps = 0 the profile is the total variation of (3/4, 1/4) and (1/4, 3/4)
+    '1/2'
+    """
 
     mechanism: MechanismData
     relation: Relation
@@ -248,7 +270,29 @@ class ProfileEvidence(Evidence):
 @evidence_kind("composition")
 @dataclass(frozen=True)
 class CompositionEvidence(Evidence):
-    """The exact privacy profile of independent runs of several mechanisms on the same input (PLD convolution)."""
+    """The exact privacy profile of independent runs of several mechanisms on the same input (PLD convolution).
+
+    Parameters
+    ----------
+    factors : list of RunFactor
+        The mechanisms and how many times each runs.
+    relation : Relation
+        The neighbour relation.
+    plds : list of PairPLD
+        The privacy-loss distribution of each factor and ordered pair.
+    pieces : list of ProfilePiece
+        ``delta(eps)`` of the composition, piece by piece.
+    query : ProfileQuery
+        The question asked and its answer.
+
+    Examples
+    --------
+    >>> from exactdp.theory.profile_cert import certify_composition
+    >>> from exactdp.mechanisms import randomized_response
+    >>> c = certify_composition([(randomized_response(2, p="1/4"), 2)], [("0", "1")], eps="log(3)", delta="1/2")
+    >>> [f.times for f in c.evidence.factors], c.evidence.query.delta_at_eps
+    ([2], '3/8')
+    """
 
     factors: list[RunFactor]
     relation: Relation

@@ -85,7 +85,28 @@ class RDPConversionData(Record):
 @evidence_kind("renyi")
 @dataclass(frozen=True)
 class RenyiEvidence(Evidence):
-    """The exact RDP curve of one mechanism at integer orders over a neighbour relation ([Mir17] Defs. 3-4)."""
+    """The exact RDP curve of one mechanism at integer orders over a neighbour relation ([Mir17] Defs. 3-4).
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    relation : Relation
+        The neighbour relation.
+    orders : list of RenyiOrder
+        ``rho(alpha)`` per order.
+    conversion : RDPConversionData or None
+        The conversion to ``(eps, delta)``-DP, when a ``delta`` was given.
+
+    Examples
+    --------
+    >>> from exactdp.theory.renyi import certify_renyi
+    >>> from exactdp.mechanisms import generalized_rr
+    >>> from exactdp.metrics import discrete
+    >>> ev = certify_renyi(generalized_rr(3, eps="log(2)"), discrete(3), [2, 3]).evidence
+    >>> [o.order for o in ev.orders], ev.conversion is None
+    ([2, 3], True)
+    """
 
     mechanism: MechanismData
     relation: Relation
