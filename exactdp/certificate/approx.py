@@ -134,6 +134,38 @@ class ApproxEvidence(Evidence):
     """``P_x(S) <= e^eps P_x'(S) + delta`` for every neighbouring pair (both orders) and output set ``S``.
 
     ``metric`` is the metric the relation comes from (its pairs at distance 1), when it was given as one.
+
+    Parameters
+    ----------
+    mechanism : ApproxMechanism
+        The mechanism.
+    epsilon_given : str
+        The ``eps`` asked about.
+    delta : str
+        The ``delta`` asked about.
+    relation : str
+        The neighbour relation in words.
+    metric : MetricData or None
+        The metric the relation comes from, if any.
+    pairs : list of list of str
+        The neighbouring pairs.
+    e_eps : str or None
+        ``e^eps``, exact.
+    excess : str or None
+        The largest excess: the smallest delta at this eps (``"0"`` for no pair).
+    worst_set : list of str or None
+        The output set attaining it.
+    witness : ApproxWitness or None
+        The ordered pair with the largest excess.
+
+    Examples
+    --------
+    >>> from exactdp.certify.approximate import certify_approx
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> ev = certify_approx(randomized_response(2, "1/4"), discrete(2), eps="0", delta="1/4").evidence
+    >>> ev.epsilon_given, ev.delta, ev.e_eps
+    ('0', '1/4', '1')
     """
 
     mechanism: ApproxMechanism

@@ -28,7 +28,44 @@ class UtilityEvidence(Evidence):
     """KL10 Def. 2.2: ``M_x(B(f(x), gamma)) >= 1 - delta`` for every x; ``sigma[i][j] = sigma(f(x_i), y_j)``.
 
     ``output`` is the output metric ``sigma`` in full (``None`` above the carried size), so the re-check reads
-    ``sigma`` off it."""
+    ``sigma`` off it.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    output : DistanceData or None
+        The output metric ``sigma`` in full (None above the carried size).
+    f : dict
+        The query ``f``: input -> point of the output metric.
+    sigma : list of list of str
+        ``sigma(f(x_i), y_j)``.
+    gamma : str
+        The balls' radius.
+    delta : str
+        The target is ``1 - delta``.
+    ball : str
+        ``"open"`` (``sigma < gamma``) or ``"closed"`` (``sigma <= gamma``).
+    masses : dict
+        ``M_x(B(f(x), gamma))`` per input.
+    worst : str
+        The input with the smallest mass.
+    mass : str
+        That mass.
+    target : str
+        ``1 - delta``.
+    ball_outputs : list of str
+        The outputs in the worst input's ball.
+
+    Examples
+    --------
+    >>> from exactdp.theory.utility import certify_utility
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> ev = certify_utility(randomized_response(2, "1/4"), discrete(2), gamma="1", delta="1/4").evidence
+    >>> ev.gamma, ev.ball, ev.target
+    ('1', 'open', '3/4')
+    """
 
     mechanism: MechanismData
     output: DistanceData | None
@@ -70,6 +107,42 @@ class ExponentialBoundEvidence(Evidence):
 
     ``lipschitz_pairs``: ``[x, z, rho(x, z), sigma(f(x), f(z))]`` over the generating pairs of ``rho``;
     ``output`` the output metric ``sigma`` in full and ``f`` the map of inputs to its points.
+
+    Parameters
+    ----------
+    beta : str
+        The exponential mechanism's ``beta``.
+    output : DistanceData or None
+        The output metric ``sigma`` in full.
+    f : dict
+        Input -> point of the output metric.
+    lipschitz : str
+        ``C``, the largest ``sigma(f(x), f(z))/rho(x, z)``.
+    lipschitz_pair : list of str or None
+        A pair attaining it.
+    lipschitz_pairs : list of list of str
+        ``[x, z, rho(x, z), sigma(f(x), f(z))]`` over the generating pairs of ``rho``.
+    bound : str
+        ``2 C beta``.
+    bound_enclosure : list of str
+        Decimals around the bound.
+    epsilon : str or None
+        The exact smallest eps.
+    enclosure : list of str or None
+        Decimals around it.
+    attained : bool or None
+        Whether the bound is attained.
+    smallest : EpsilonEvidence
+        The smallest eps's own evidence.
+
+    Examples
+    --------
+    >>> from exactdp.theory.utility import certify_exponential_bound
+    >>> from exactdp.mechanisms import exponential
+    >>> from exactdp.metrics import discrete
+    >>> ev = certify_exponential_bound(exponential(discrete(2), beta="log(2)"), discrete(2), beta="log(2)").evidence
+    >>> ev.beta, ev.lipschitz
+    ('log(2)', '1')
     """
 
     beta: str
@@ -157,6 +230,55 @@ class TradeoffEvidence(Evidence):
     with zero gap, so ``s*(t) = x_s(t)``, and ``t*`` is the only root in ``(t_lower, t_upper)`` of
     ``polynomial``, which divides ``x_s(t) - (1 - delta)`` (numerator); ``epsilon = log(t*)``.  ``reason``
     (a hint) says why only a bracket is given.
+
+    Parameters
+    ----------
+    inputs, outputs : list of str
+        The LP's row and column order.
+    metric : MetricData
+        The input metric ``rho``.
+    output : DistanceData or None
+        The output metric ``sigma`` in full.
+    f : dict
+        Input -> point of the output metric.
+    sigma : list of list of str
+        ``sigma(f(x), y)``.
+    gamma : str
+        The balls' radius.
+    delta : str
+        The target is ``1 - delta``.
+    ball : str
+        ``"open"`` or ``"closed"``.
+    target : str
+        ``1 - delta``.
+    epsilon : str or None
+        ``"0"``, ``"log(q)"``, ``"log(root of P in (a, b))"``; None: a bracket only.
+    epsilon_bracket : list of str
+        ``[log t_lower, log t_upper]``.
+    t_lower, s_lower : str or None
+        The lower LP's ``t`` and ``s*(t) < 1 - delta``.
+    lp_lower : LPData or None
+        That LP's solution.
+    t_upper, s_upper : str
+        The upper LP's ``t`` and ``s*(t) >= 1 - delta``.
+    lp_upper : LPData
+        That LP's solution.
+    mechanism : MechanismData
+        The optimal mechanism at ``t_upper``.
+    polynomial : str or None
+        ``P``, whose root is ``t*``.
+    parametric : ParametricData or None
+        The optimal basis as functions of ``t``.
+    reason : str or None
+        Why only a bracket is given (a hint).
+
+    Examples
+    --------
+    >>> from exactdp.theory.tradeoff import certify_tradeoff
+    >>> from exactdp.metrics import discrete
+    >>> ev = certify_tradeoff(discrete(3), gamma="1/2", delta="1/4").evidence
+    >>> ev.epsilon, ev.target          # t* = (k - 1)(1 - delta)/delta = 6
+    ('log(6)', '3/4')
     """
 
     inputs: list[str]

@@ -97,7 +97,39 @@ class LPUnique(Record):
 @evidence_kind("lp")
 @dataclass(frozen=True)
 class LPEvidence(Evidence):
-    """``x`` minimises ``c.x`` over ``A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` (rows: ``{"j": coefficient}``)."""
+    """``x`` minimises ``c.x`` over ``A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` (rows: ``{"j": coefficient}``).
+
+    Parameters
+    ----------
+    statement : str
+        The claim in words.
+    cost : list of str
+        The costs ``c``.
+    A_eq : list of dict
+        The equality rows ``{"j": coefficient}``.
+    b_eq : list of str
+        Their right-hand sides.
+    A_ub : list of dict
+        The inequality rows.
+    b_ub : list of str
+        Their right-hand sides.
+    lp : LPData
+        The optimum and its dual.
+    parameter : LPParameter or None
+        The coefficients of ``t``, for an LP affine in ``t``.
+    vertex : bool
+        Whether the constraints active at ``x`` have rank ``n`` (``x`` is a vertex).
+    unique : LPUnique or None
+        The proof that the optimum is unique, if claimed.
+
+    Examples
+    --------
+    >>> from exactdp.exact.lp import LinearProgram, solve_lp
+    >>> from exactdp.certify.lp import certify_lp_optimum
+    >>> c = certify_lp_optimum(solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1])), "x0 + x1 = 1")
+    >>> c.evidence.lp.value, c.evidence.lp.x                  # all weight on the cheaper x0
+    ('1', ['1', '0'])
+    """
 
     statement: str
     cost: list[str]
@@ -159,7 +191,38 @@ def _lp_proof(cert) -> Proof:
 @evidence_kind("infeasible")
 @dataclass(frozen=True)
 class InfeasibleEvidence(Evidence):
-    """No ``x >= 0`` has ``A_eq x = b_eq, A_ub x <= b_ub``: proved by a Farkas vector ``(y, lam)``."""
+    """No ``x >= 0`` has ``A_eq x = b_eq, A_ub x <= b_ub``: proved by a Farkas vector ``(y, lam)``.
+
+    Parameters
+    ----------
+    statement : str
+        The claim in words.
+    A_eq : list of dict
+        The equality rows ``{"j": coefficient}``.
+    b_eq : list of str
+        Their right-hand sides.
+    A_ub : list of dict
+        The inequality rows.
+    b_ub : list of str
+        Their right-hand sides.
+    names : list of str or None
+        The variables' names (display only), or None for ``x_0, x_1, ...``.
+    y : list of str
+        Multipliers of the equalities (any sign).
+    lam : list of str
+        Multipliers of the inequalities (``>= 0``).
+    combination : list of str
+        ``w = A_eq^T y + A_ub^T lam``, one entry per variable (``>= 0``).
+    rhs : str
+        ``b_eq . y + b_ub . lam`` (``< 0``).
+
+    Examples
+    --------
+    >>> ev = InfeasibleEvidence(statement="x0 = -1", A_eq=[{"0": "1"}], b_eq=["-1"], A_ub=[], b_ub=[], names=None,
+    ...                          y=["1"], lam=[], combination=["1"], rhs="-1")
+    >>> ev.rhs                    # 1 * x0 >= 0 would have to equal -1
+    '-1'
+    """
 
     statement: str
     A_eq: list[dict[str, str]]                       # rows {"j": coefficient}

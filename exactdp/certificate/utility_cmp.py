@@ -92,7 +92,43 @@ class OtherParams(Record):
 @evidence_kind("utility_comparison")
 @dataclass(frozen=True)
 class UtilityComparisonEvidence(Evidence):
-    """Enclosures of two uniform-prior utilities (optimal remaps) at one rational level, and their margin."""
+    """Enclosures of two uniform-prior utilities (optimal remaps) at one rational level, and their margin.
+
+    Parameters
+    ----------
+    description : str
+        The metric in words.
+    eps : str
+        The level, a rational.
+    metric : ComparedMetric
+        The metric by its definition.
+    points : int
+        ``n = |Y|``.
+    cells : int
+        ``k``, the cells of the equitable partition the tight solve used.
+    tight : VerifiedSolve
+        The tight solve (a hint: the partition is checked equitable, the inverse by Rump's bound).
+    tight_utility : list of str
+        ``[lo, hi]`` around the tight-constraints mechanism's utility ``sum(z)/n``.
+    other : str
+        ``"planar-laplace"`` or ``"geometric"``.
+    other_params : OtherParams
+        The other mechanism's parameters.
+    other_utility : list of str
+        ``[lo, hi]`` around its utility.
+    margin : str
+        Tight ``lo`` minus other ``hi`` (exact); ``> 0`` when the comparison holds.
+
+    Examples
+    --------
+    >>> s = VerifiedSolve(cell_of=None, center=None, inverse=None)
+    >>> g = ComparedMetric(kind="grid", shape=[6, 6], norm="euclidean")
+    >>> ev = UtilityComparisonEvidence(description="6 x 6 grid", eps="1/2", metric=g, points=36, cells=6, tight=s,
+    ...     tight_utility=["1/2", "3/5"], other="geometric", other_params=OtherParams(values=6, step=1, power=2),
+    ...     other_utility=["1/5", "1/4"], margin="1/4")
+    >>> ev.margin                 # 1/2 - 1/4
+    '1/4'
+    """
 
     description: str
     eps: str                    # the level, a rational
