@@ -300,7 +300,48 @@ class LPData(Record):
 
 @dataclass(frozen=True)
 class RegularEvidence(Evidence):
-    """ECP14 Def. 4 / Prop. 3: ``pi = mu Phi`` with ``mu >= 0``; ``gamma_y = mu_y sum_y' phi_yy'``."""
+    """ECP14 Def. 4 / Prop. 3: ``pi = mu Phi`` with ``mu >= 0``; ``gamma_y = mu_y sum_y' phi_yy'``.
+
+    Parameters
+    ----------
+    description : str
+        The metric in words.
+    level : LevelData
+        The level ``eps``.
+    regime : str
+        ``"rational"`` or ``"transcendental"``.
+    prior : list of str
+        The prior ``pi``.
+    distances : DistanceData or None
+        All distances (None when too large: see ``metric``).
+    route : str
+        ``"support"``, ``"solve"`` or ``"lp"``.
+    zero_at : list of str
+        Labels where the prior is 0 (Prop. 2).
+    mu : list of str or None
+        ``mu = pi Phi^-1``: exact strings, or ball enclosures (``exact`` False).
+    exact : bool
+        Whether ``mu`` is exact.
+    gamma : list of str or None
+        ``gamma_y = mu_y sum_y' phi_yy'``.
+    negative : list of str
+        Labels ``y`` with ``mu_y`` certified ``< 0``.
+    lp : LPData or None
+        The LP of a singular ``Phi``.
+    verified : VerifiedSolve or None
+        A verified float solve (a hint, re-verified).
+    metric : GridSpec or None
+        A unit grid's definition when ``distances`` is too large.
+
+    Examples
+    --------
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.metrics import path
+    >>> from exactdp.theory.regular import regular_prior
+    >>> ev = regular_prior(["1/3", "1/3", "1/3"], path(3), Level.from_alpha("1/2")).evidence
+    >>> ev.mu, ev.negative               # mu = pi Phi^-1 = (1/3) z with z = (2/3, 1/3, 2/3)
+    (['2/9', '1/9', '2/9'], [])
+    """
 
     description: str
     level: LevelData
@@ -324,7 +365,48 @@ class RegularEvidence(Evidence):
 
 @dataclass(frozen=True)
 class TightEvidence(Evidence):
-    """ECP14 Def. 6, Props. 7-8: ``Phi z = 1``; a tight-constraints mechanism exists iff ``z >= 0``."""
+    """ECP14 Def. 6, Props. 7-8: ``Phi z = 1``; a tight-constraints mechanism exists iff ``z >= 0``.
+
+    Parameters
+    ----------
+    description : str
+        The metric in words.
+    level : LevelData
+        The level ``eps``.
+    regime : str
+        ``"rational"`` or ``"transcendental"``.
+    distances : DistanceData or None
+        All distances (None when too large: see ``metric``).
+    route : str
+        ``"solve"`` or ``"lp"``.
+    z : list of str or None
+        The solution of ``Phi z = 1``: exact strings, or ball enclosures (``exact`` False).
+    exact : bool
+        Whether ``z`` is exact.
+    negative : list of str
+        Labels ``y`` with ``z_y`` certified ``< 0``.
+    rank : int or None
+        The rank of ``Phi`` when it is singular.
+    lp : LPData or None
+        The LP of a singular ``Phi``.
+    mechanism : MechanismData or None
+        ``h_yy' = phi_yy' z_y'`` (rational regime).
+    cells : int or None
+        The cells of the partition ``verified`` carries, if any.
+    verified : VerifiedSolve or None
+        A verified float solve (a hint, re-verified).
+    metric : GridSpec or None
+        A unit grid's definition when ``distances`` is too large.
+
+    Examples
+    --------
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.metrics import path
+    >>> from exactdp.theory.regular import tight_constraints
+    >>> ev = tight_constraints(path(3), Level.from_alpha("1/2")).evidence
+    >>> ev.route, ev.z, ev.negative         # Phi z = 1 on path(3) at alpha = 1/2
+    ('solve', ['2/3', '1/3', '2/3'], [])
+    """
 
     description: str
     level: LevelData
@@ -349,7 +431,38 @@ class TightEvidence(Evidence):
 
 @dataclass(frozen=True)
 class ThresholdEvidence(Evidence):
-    """The smallest eps at which a tight-constraints mechanism exists: a certified bracket, or 0 by Prop. 9."""
+    """The smallest eps at which a tight-constraints mechanism exists: a certified bracket, or 0 by Prop. 9.
+
+    Parameters
+    ----------
+    description : str
+        The metric in words.
+    route : str
+        How the threshold was found (``"symmetric"``, ``"path"``, ``"bracket"``, ...).
+    distances : DistanceData or None
+        All distances (None when too large: see ``metric``).
+    lo, hi : str or None
+        The bracket, decimal texts.
+    lo_rational, hi_rational : str or None
+        The bracket's ends as exact rationals.
+    exact : str or None
+        The exact value, when Cramer's rule applies.
+    exact_failure_set : str or None
+        Where the tight-constraints mechanism fails, exactly.
+    negative_at_lo : str or None
+        A coordinate negative at ``lo``.
+    ends : BracketEnds or None
+        The verified solves at both ends (a hint).
+    metric : GridSpec or None
+        A unit grid's definition when ``distances`` is too large.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import cycle
+    >>> from exactdp.theory.threshold import threshold
+    >>> threshold(cycle(6)).evidence.route          # ball-size symmetric: 0 by Prop. 9
+    'symmetric'
+    """
 
     description: str
     route: str                       # "symmetric" | "bracket"
@@ -370,7 +483,33 @@ class ThresholdEvidence(Evidence):
 
 @dataclass(frozen=True)
 class LeakageEvidence(Evidence):
-    """Min-entropy leakage ``L = log2(sum_z max_y pi_y h_yz / max_y pi_y)`` (ECP14 sec. 3.5, Prop. 4)."""
+    """Min-entropy leakage ``L = log2(sum_z max_y pi_y h_yz / max_y pi_y)`` (ECP14 sec. 3.5, Prop. 4).
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism ``h``.
+    prior : list of str
+        The prior ``pi``.
+    max_utility : str
+        ``sum_z max_y pi_y h_yz``.
+    max_prior : str
+        ``max_y pi_y``.
+    ratio : str
+        Their ratio.
+    leakage_bits : str
+        ``log2`` of the ratio.
+    enclosure : list of str
+        Decimals around the leakage.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.theory.leakage import leakage
+    >>> ev = leakage(randomized_response(2, p="1/4"), ["1/2", "1/2"]).evidence
+    >>> ev.max_utility, ev.max_prior, ev.leakage_bits     # (3/8 + 3/8) / (1/2)
+    ('3/4', '1/2', 'log2(3/2)')
+    """
 
     mechanism: MechanismData
     prior: list[str]
@@ -385,7 +524,33 @@ class LeakageEvidence(Evidence):
 
 @dataclass(frozen=True)
 class Theorem4Evidence(Evidence):
-    """ECP14 Thm 4: ``H`` is optimal for every regular prior iff ``HR`` is tight-constraints for some remap ``R``."""
+    """ECP14 Thm 4: ``H`` is optimal for every regular prior iff ``HR`` is tight-constraints for some remap ``R``.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism ``H``.
+    level : LevelData
+        The level ``eps``.
+    distances : DistanceData or None
+        All distances.
+    variables : int
+        The remap LP's variables ``r[z][y]``.
+    lp_value : str
+        The LP's optimum.
+    remap : dict or None
+        The remap found: output -> {input: probability}.
+
+    Examples
+    --------
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> from exactdp.theory.theorem4 import tight_remap
+    >>> c = tight_remap(randomized_response(2, p="1/4"), discrete(2), Level.from_alpha("1/2"))
+    >>> c.evidence.variables          # r[z][y]: 2 outputs x 2 inputs
+    4
+    """
 
     mechanism: MechanismData
     level: LevelData
