@@ -189,7 +189,7 @@ def test_bad_npz_refused_in_one_line(tmp_path, capsys, arrays, pattern):
 def test_npz_not_a_zip_refused(tmp_path, capsys):
     f = tmp_path / "junk.npz"
     f.write_bytes(b"not a zip file at all")
-    with pytest.raises(InvalidInput, match="not a readable .npz file"):
+    with pytest.raises(InvalidInput, match=r"not a readable .npz file"):
         mechanism_from_npz(str(f))
     with pytest.raises(InvalidInput, match="no such file"):
         mechanism_from_npz(str(tmp_path / "missing.npz"))

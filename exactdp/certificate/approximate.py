@@ -10,6 +10,7 @@ worst-set lemma: the ordered pair with the largest excess, its worst set
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .privacy import tex
 from .common import MetricData
@@ -22,6 +23,15 @@ __all__ = ["ApproxEvidence", "ApproxMechanism", "ApproxWitness"]
 @dataclass(frozen=True)
 class ApproxMechanism(Record):
     """The mechanism of an ``approx`` certificate in its file format: ``matrix[i][j] = P_(inputs[i])(outputs[j])``.
+
+    Parameters
+    ----------
+    name : str
+        The mechanism's name.
+    inputs, outputs : list of str
+        Row and column labels.
+    matrix : list of list of str
+        The exact entries, row by row.
 
     Examples
     --------
@@ -49,6 +59,25 @@ class ApproxWitness(Record):
     ``rhs = e^eps P_x'(S*) + delta``; ``violating_pairs`` counts the ordered pairs whose excess exceeds delta
     (0 when the verdict holds).  ``w["P_x(S)"]`` reads ``P_x_S`` (the names of schema 1).
 
+    Parameters
+    ----------
+    kind : str
+        ``"binding"`` or ``"violation"``.
+    x, x_prime : str
+        The ordered pair.
+    worst_set : list of str
+        The worst output set ``S*``.
+    P_x_S, P_x_prime_S : str
+        ``P_x(S*)`` and ``P_x'(S*)``, exact.
+    factor : str
+        ``e^eps``, exact.
+    lhs, rhs : str
+        ``P_x(S*)`` and ``e^eps P_x'(S*) + delta``.
+    excess : str
+        ``P_x(S*) - e^eps P_x'(S*)``, exact.
+    violating_pairs : int
+        The ordered pairs whose excess exceeds delta.
+
     Examples
     --------
     >>> w = ApproxWitness(kind="binding", x="0", x_prime="1", worst_set=["0"], P_x_S="3/5", P_x_prime_S="1/5",
@@ -73,7 +102,29 @@ class ApproxWitness(Record):
         return getattr(self, _KEYS.get(key, key))
 
     def get(self, key: str, default=None):
-        """``self[key]``, or ``default`` for a name that is not a field (the dict reading of schema 1)."""
+        """Return the field ``key``, or ``default`` for a name that is not a field (the dict reading of schema 1).
+
+        Parameters
+        ----------
+        key : str
+            A field name, or a schema-1 key such as ``"P_x(S)"``.
+        default : object, optional
+            Returned when ``key`` names no field.
+
+        Returns
+        -------
+        object
+            The field's value, or ``default``.
+
+        Examples
+        --------
+        >>> from exactdp.certify import certify_approx
+        >>> from exactdp.mechanisms import randomized_response
+        >>> from exactdp.metrics import discrete
+        >>> w = certify_approx(randomized_response(2, "1/4"), discrete(2), eps="0", delta="1/4").evidence.witness
+        >>> w.get("excess") == w.excess, w.get("no such field", 7)
+        (True, 7)
+        """
         return getattr(self, _KEYS.get(key, key), default)
 
 
@@ -83,6 +134,38 @@ class ApproxEvidence(Evidence):
     """``P_x(S) <= e^eps P_x'(S) + delta`` for every neighbouring pair (both orders) and output set ``S``.
 
     ``metric`` is the metric the relation comes from (its pairs at distance 1), when it was given as one.
+
+    Parameters
+    ----------
+    mechanism : ApproxMechanism
+        The mechanism.
+    epsilon_given : str
+        The ``eps`` asked about.
+    delta : str
+        The ``delta`` asked about.
+    relation : str
+        The neighbour relation in words.
+    metric : MetricData or None
+        The metric the relation comes from, if any.
+    pairs : list of list of str
+        The neighbouring pairs.
+    e_eps : str or None
+        ``e^eps``, exact.
+    excess : str or None
+        The largest excess: the smallest delta at this eps (``"0"`` for no pair).
+    worst_set : list of str or None
+        The output set attaining it.
+    witness : ApproxWitness or None
+        The ordered pair with the largest excess.
+
+    Examples
+    --------
+    >>> from exactdp.certify import certify_approx
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> ev = certify_approx(randomized_response(2, "1/4"), discrete(2), eps="0", delta="1/4").evidence
+    >>> ev.epsilon_given, ev.delta, ev.e_eps
+    ('0', '1/4', '1')
     """
 
     mechanism: ApproxMechanism
@@ -96,7 +179,7 @@ class ApproxEvidence(Evidence):
     worst_set: list[str] | None
     witness: ApproxWitness | None
 
-    _nested = {"mechanism": ApproxMechanism, "metric": MetricData, "witness": ApproxWitness}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": ApproxMechanism, "metric": MetricData, "witness": ApproxWitness}
 
 
 def _definition(ev):
@@ -156,7 +239,8 @@ def _approx_proof(cert) -> Proof:
     else:
         steps.append(Step("A violated inequality", f"$P_x(S^*) = {tex(w['P_x(S)'])} > e^{{\\varepsilon}} P_{{x'}}(S^*) "
                           f"+ \\delta$ (decided exactly): the set $S^*$ witnesses a violation of (5); "
-                          f"{w['violating_pairs']} ordered pair{' violates' if w['violating_pairs'] == 1 else 's violate'} it."))
+                          f"{w['violating_pairs']} ordered "
+                          f"pair{' violates' if w['violating_pairs'] == 1 else 's violate'} it."))
         concl = (f"The mechanism is not (eps, delta)-DP at eps = {ev.epsilon_given}, delta = {ev.delta}: the set "
                  f"{{{shown}}} has excess {w['excess']} > delta for ({w['x']}, {w['x_prime']}).")
     return Proof(claim_latex, steps, concl, summary)

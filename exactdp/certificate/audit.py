@@ -13,6 +13,7 @@ is :mod:`exactdp.recheck.audit`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .common import LevelData
 from .privacy import tex
@@ -26,7 +27,41 @@ __all__ = ["AuditEvidence", "audit_claim"]
 @evidence_kind("audit")
 @dataclass(frozen=True)
 class AuditEvidence(Evidence):
-    """A claimed ``(eps, delta)`` for a plan, against the plan's exact profile (HLM15 Def. 1)."""
+    """A claimed ``(eps, delta)`` for a plan, against the plan's exact profile (HLM15 Def. 1).
+
+    Parameters
+    ----------
+    factors : list of RunFactor
+        The plan: mechanisms and how many times each runs.
+    relation : Relation
+        The neighbour relation.
+    plds : list of PairPLD
+        The privacy-loss distributions.
+    pieces : list of ProfilePiece
+        The plan's exact profile, piece by piece.
+    level : LevelData
+        The claimed ``eps``.
+    delta : str
+        The claimed ``delta``.
+    delta_exact : str
+        The exact ``delta(eps)``.
+    slack : str
+        ``delta - delta(eps)``.
+    x, x_prime : str
+        The ordered pair attaining ``delta(eps)``.
+    t_for_delta : str
+        The smallest ``e^eps`` with ``delta(eps) <= delta``.
+    accountant : str
+        A float accountant's answer for comparison (a hint).
+
+    Examples
+    --------
+    >>> from exactdp.theory.audit import certify_audit
+    >>> from exactdp.mechanisms import randomized_response
+    >>> c = certify_audit([(randomized_response(2, p="1/4"), 2)], [("0", "1")], eps="log(3)", delta="1/3")
+    >>> c.evidence.delta_exact, c.evidence.slack                # 1/3 - 3/8
+    ('3/8', '-1/24')
+    """
 
     factors: list  # of RunFactor records (item type in _nested)
     relation: Relation
@@ -41,8 +76,8 @@ class AuditEvidence(Evidence):
     t_for_delta: str
     accountant: str = field(default="", metadata={"role": "hint"})
 
-    _nested = {"factors": RunFactor, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
-               "level": LevelData}
+    _nested: ClassVar[dict[str, type]] = {"factors": RunFactor, "relation": Relation, "plds": PairPLD,
+                                          "pieces": ProfilePiece, "level": LevelData}
 
 
 def _who(ev) -> str:
@@ -53,6 +88,16 @@ def audit_claim(ev: AuditEvidence) -> str:
     """The claim sentence of an ``audit`` certificate, built from its evidence.
 
     (:func:`exactdp.recheck.audit.claim_text` rebuilds it independently from the JSON.)
+
+    Parameters
+    ----------
+    ev : AuditEvidence
+        The certificate's evidence.
+
+    Returns
+    -------
+    str
+        The claim sentence.
 
     Examples
     --------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, ClassVar, overload
 
 from ..exact.decide import exact_str
 from .records import IntMatrix, Record
@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from ..mechanism import Mechanism
     from ..metrics.space import FiniteMetric
 
-__all__ = ["Constraint", "DistanceTable", "LevelData", "MechanismData", "MetricData", "level_data", "mechanism_data", "metric_data"]
+__all__ = ["Constraint", "DistanceTable", "LevelData", "MechanismData", "MetricData", "level_data", "mechanism_data",
+           "metric_data"]
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ class MetricData(Record):
     edges: list[list[str]] | None = None
     distances: DistanceTable | None = None
 
-    _nested = {"distances": DistanceTable}
+    _nested: ClassVar[dict[str, type]] = {"distances": DistanceTable}
 
 
 @dataclass(frozen=True)

@@ -226,7 +226,8 @@ class Certificate(Generic[E]):
         >>> Certificate.from_json({"schema": "exactdp-certificate", "version": 1})
         Traceback (most recent call last):
         ...
-        ValueError: certificate schema version 1; this exactdp reads version 2 (a schema-1 file is still re-checked by exactdp recheck)
+        ValueError: certificate schema version 1; this exactdp reads version 2 (a schema-1 file is still
+        re-checked by exactdp recheck)
         """
         if isinstance(data, str):
             data = json.loads(data)

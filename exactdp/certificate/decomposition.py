@@ -20,7 +20,27 @@ __all__ = ["DecompositionEvidence"]
 @evidence_kind("decomposition")
 @dataclass(frozen=True)
 class DecompositionEvidence(Evidence):
-    """Lemma ``lemma`` (1: disjoint second factors; 2: disjoint first factors) on universes X, Y, p <= max_rects."""
+    """Lemma ``lemma`` (1: disjoint second factors; 2: disjoint first factors) on universes X, Y, p <= max_rects.
+
+    Parameters
+    ----------
+    statement : str
+        The claim.
+    lemma : int
+        1 or 2.
+    X, Y : list of str
+        The universes.
+    max_rects : int
+        The largest number ``p`` of rectangles.
+    counts : list of list of int
+        ``[p, collections, exact and disjoint]`` for ``p = 1..max_rects``.
+
+    Examples
+    --------
+    >>> ev = DecompositionEvidence(statement="Lemma 1", lemma=1, X=["a"], Y=["u"], max_rects=1, counts=[[1, 1, 1]])
+    >>> all(n == good for _, n, good in ev.counts)          # every collection decomposes
+    True
+    """
 
     statement: str
     lemma: int

@@ -11,6 +11,7 @@ with exact slack-LP certificates at both ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .common import Constraint, LevelData, MechanismData, MetricData
 from .priors import LPData
@@ -28,6 +29,65 @@ class ExtensionEvidence(Evidence):
 
     ``distances[i][k]`` is ``d(D_i, H_k)`` for the i-th input of ``mechanism`` (the metric's points, in order)
     and the k-th point of ``H``; ``normalisers[i]`` is ``Z_{D_i}``.
+
+    Parameters
+    ----------
+    mech_on_H : MechanismData
+        The mechanism on ``H``.
+    H : list of str
+        The points of ``H``.
+    metric : MetricData
+        The metric on all points.
+    restricted : MetricData
+        The metric restricted to ``H``.
+    points : list of str
+        All points, in order.
+    distances : list of list of str
+        ``d(D_i, H_k)``.
+    level : LevelData
+        The level ``eps``.
+    level_2eps : LevelData
+        The level ``2 eps``.
+    private_on_H : str
+        Part (a): ``holds``, ``fails`` or ``undecided``.
+    epsilon_of_A_hat : str or None
+        The mechanism on H's exact smallest eps.
+    violation : Constraint or None
+        Part (a)'s violated inequality.
+    mechanism : MechanismData or None
+        The extension ``A`` on all points (None when undefined or undecided).
+    normalisers : list of str or None
+        ``Z_{D_i}``.
+    agrees_on_H : bool or None
+        Part (b): ``A`` agrees with the mechanism on ``H``.
+    normalisers_equal_1 : int
+        How many normalisers are 1.
+    disagreement : dict or None
+        Where ``A`` differs on ``H``, if it does.
+    private_2eps : str
+        Part (c): ``holds``, ``fails``, ``undecided`` or ``undefined``.
+    violation_2eps : Constraint or None
+        Part (c)'s violated inequality.
+    epsilon : str or None
+        ``A``'s exact smallest eps (part (d)).
+    enclosure : list of str or None
+        Decimals around it.
+    binding : dict or None
+        The binding pair of the chain.
+    witness : dict or None
+        ``{"part": the first failing part, or "all"}``.
+    extension_note : str or None
+        Why ``A`` is undefined or outside the exact regimes.
+
+    Examples
+    --------
+    >>> from exactdp import Mechanism
+    >>> from exactdp.metrics import path
+    >>> from exactdp.theory.extension_cert import certify_extension
+    >>> Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
+    >>> ev = certify_extension(Ah, path(4), ["0", "3"], alpha="1/2").evidence
+    >>> ev.H, ev.points
+    (['0', '3'], ['0', '1', '2', '3'])
     """
 
     mech_on_H: MechanismData
@@ -54,9 +114,9 @@ class ExtensionEvidence(Evidence):
     witness: dict[str, str] | None               # {"part": the first failing part, or "all"}
     extension_note: str | None         # why A is undefined or outside the exact regimes
 
-    _nested = {"mech_on_H": MechanismData, "metric": MetricData, "restricted": MetricData, "level": LevelData,
-               "level_2eps": LevelData, "violation": Constraint, "mechanism": MechanismData,
-               "violation_2eps": Constraint}
+    _nested: ClassVar[dict[str, type]] = {"mech_on_H": MechanismData, "metric": MetricData, "restricted": MetricData,
+                                          "level": LevelData, "level_2eps": LevelData, "violation": Constraint,
+                                          "mechanism": MechanismData, "violation_2eps": Constraint}
 
 
 def _agree_text(agrees: bool | None) -> str:
@@ -108,8 +168,8 @@ def _extension_proof(cert) -> Proof:
                       f"${tex(ev.epsilon)}$."))
     if ev.binding:
         steps.append(_chain_step(ev.binding))
-    summary += [("(b) agrees on H", {True: "yes", False: "no", None: "not compared"}[ev.agrees_on_H]), ("(c) 2 eps-private", ev.private_2eps),
-                ("(d) epsilon of A", str(ev.epsilon))]
+    summary += [("(b) agrees on H", {True: "yes", False: "no", None: "not compared"}[ev.agrees_on_H]),
+                ("(c) 2 eps-private", ev.private_2eps), ("(d) epsilon of A", str(ev.epsilon))]
     if cert.holds is True:
         concl = "All three parts hold: the extension agrees with Â on H and is 2 eps-private on M."
     elif cert.holds is False:
@@ -130,6 +190,42 @@ class BestExtensionEvidence(Evidence):
     ``free``) and ``sigma`` last; row sums as equalities; for every generating pair in ``metric.pairs`` order,
     both directions, every output: ``A(a)(w) - t^d A(b)(w) - sigma <= -const`` with the fixed rows of ``H``
     moved to the right-hand side.  ``sigma* = 0`` iff some extension is ``log t``-private.
+
+    Parameters
+    ----------
+    mech_on_H : MechanismData
+        The mechanism on ``H``.
+    H : list of str
+        The points of ``H``.
+    points : list of str
+        All points, in order.
+    free : list of str
+        The points outside ``H`` (the LP's rows).
+    metric : MetricData
+        The metric on all points.
+    level : LevelData
+        The level ``eps``.
+    t_lower : str or None
+        A ``t`` whose slack LP has ``sigma* > 0``.
+    lp_lower : LPData or None
+        That LP's solution.
+    t_upper : str
+        A ``t`` whose slack LP has ``sigma* = 0``.
+    lp_upper : LPData
+        That LP's solution.
+    factor_lower, factor_upper : list of str
+        Decimals around ``eps'/eps`` at both ends.
+    mechanism : MechanismData
+        An extension at ``t_upper``.
+
+    Examples
+    --------
+    >>> from exactdp import Mechanism
+    >>> from exactdp.metrics import path
+    >>> from exactdp.theory.extension_lp import best_extension_bracket
+    >>> Ah = Mechanism.from_rows(["0", "3"], ["a", "b"], [["8/9", "1/9"], ["1/9", "8/9"]])
+    >>> best_extension_bracket(Ah, path(4), ["0", "3"], alpha="1/2").evidence.free
+    ['1', '2']
     """
 
     mech_on_H: MechanismData
@@ -146,8 +242,8 @@ class BestExtensionEvidence(Evidence):
     factor_upper: list[str]
     mechanism: MechanismData
 
-    _nested = {"mech_on_H": MechanismData, "metric": MetricData, "level": LevelData, "lp_lower": LPData,
-               "lp_upper": LPData, "mechanism": MechanismData}
+    _nested: ClassVar[dict[str, type]] = {"mech_on_H": MechanismData, "metric": MetricData, "level": LevelData,
+                                          "lp_lower": LPData, "lp_upper": LPData, "mechanism": MechanismData}
 
 
 @renderer("best_extension")

@@ -18,6 +18,7 @@ re-check is :mod:`exactdp.recheck.fdp`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .common import MechanismData
 from .privacy import tex
@@ -30,7 +31,24 @@ __all__ = ["FdpEvidence", "MuBracket", "TradeOffVertex", "fdp_claim"]
 
 @dataclass(frozen=True)
 class TradeOffVertex(Record):
-    """A vertex ``(a, f(a))`` of the trade-off function; the ordered pair ``(x, x_prime)`` passes through it."""
+    """A vertex ``(a, f(a))`` of the trade-off function; the ordered pair ``(x, x_prime)`` passes through it.
+
+    Parameters
+    ----------
+    a : str
+        The type I error, exact.
+    b : str
+        ``f(a)``, exact.
+    x : str
+        The first input of the pair.
+    x_prime : str
+        The second input of the pair.
+
+    Examples
+    --------
+    >>> TradeOffVertex(a="1/4", b="1/4", x="0", x_prime="1").to_json()
+    {'a': '1/4', 'b': '1/4', 'x': '0', 'x_prime': '1'}
+    """
 
     a: str
     b: str
@@ -40,8 +58,29 @@ class TradeOffVertex(Record):
 
 @dataclass(frozen=True)
 class MuBracket(Record):
-    """``lo <= mu* <= hi`` (rationals; ``hi`` None: no finite ``mu``), ``exact`` when ``lo = hi = mu* = 0``; the
-    vertex ``(a, b)`` attaining the maximum (or showing that no finite ``mu`` exists)."""
+    """``lo <= mu* <= hi``, the smallest Gaussian-DP ``mu``, with the vertex attaining it.
+
+    ``hi`` None: no finite ``mu``; ``exact`` when ``lo = hi = mu* = 0``; the vertex ``(a, b)`` attains the maximum
+    (or shows that no finite ``mu`` exists).
+
+    Parameters
+    ----------
+    lo : str
+        The lower end, a rational.
+    hi : str or None
+        The upper end, a rational; None: no finite ``mu``.
+    exact : bool
+        Whether ``lo = hi = mu*``.
+    a : str or None
+        The vertex's type I error.
+    b : str or None
+        The vertex's type II error.
+
+    Examples
+    --------
+    >>> MuBracket(lo="0", hi="0", exact=True, a=None, b=None).exact
+    True
+    """
 
     lo: str
     hi: str | None
@@ -53,7 +92,31 @@ class MuBracket(Record):
 @evidence_kind("fdp")
 @dataclass(frozen=True)
 class FdpEvidence(Evidence):
-    """The tightest trade-off function of a mechanism (composed ``times`` times) and its Gaussian-DP bracket."""
+    """The tightest trade-off function of a mechanism (composed ``times`` times) and its Gaussian-DP bracket.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    relation : Relation
+        The neighbour relation.
+    times : int
+        How many independent runs are composed.
+    vertices : list of TradeOffVertex
+        The vertices of the trade-off function, by increasing ``a``.
+    mu : MuBracket
+        The smallest Gaussian-DP ``mu``, bracketed.
+    mu_query : str or None
+        A ``mu`` asked about (``f >= G_mu``).
+
+    Examples
+    --------
+    >>> from exactdp.theory.fdp import certify_fdp
+    >>> from exactdp.mechanisms import randomized_response
+    >>> ev = certify_fdp(randomized_response(2, p="1/4"), [("0", "1")]).evidence
+    >>> ev.times, [(v.a, v.b) for v in ev.vertices]
+    (1, [('0', '1'), ('1/4', '1/4'), ('1', '0')])
+    """
 
     mechanism: MechanismData
     relation: Relation
@@ -62,7 +125,8 @@ class FdpEvidence(Evidence):
     mu: MuBracket
     mu_query: str | None
 
-    _nested = {"mechanism": MechanismData, "relation": Relation, "vertices": TradeOffVertex, "mu": MuBracket}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "relation": Relation, "vertices": TradeOffVertex,
+                                          "mu": MuBracket}
 
 
 def _who(ev) -> str:
@@ -73,6 +137,16 @@ def fdp_claim(ev: FdpEvidence) -> str:
     """The claim sentence of an ``fdp`` certificate, built from its evidence.
 
     (:func:`exactdp.recheck.fdp.claim_text` rebuilds it independently from the JSON.)
+
+    Parameters
+    ----------
+    ev : FdpEvidence
+        The certificate's evidence.
+
+    Returns
+    -------
+    str
+        The claim sentence.
 
     Examples
     --------

@@ -26,6 +26,7 @@ Two optional parts:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .priors import LPData
 from .privacy import tex
@@ -37,7 +38,28 @@ __all__ = ["InfeasibleEvidence", "LPEvidence", "LPParameter", "LPUnique"]
 
 @dataclass(frozen=True)
 class LPParameter(Record):
-    """Cost, duals and value affine in ``t = prod p^(f_p)``: the coefficients of ``t`` (those of 1 are in ``lp``)."""
+    """Cost, duals and value affine in ``t = prod p^(f_p)``: the coefficients of ``t`` (those of 1 are in ``lp``).
+
+    Parameters
+    ----------
+    atom : list of list
+        ``[[p, "f_p"], ...]``: primes ``p`` with ``0 < f_p < 1``.
+    low, high : str or None
+        Optimality is asserted for every ``t`` in ``[low, high]`` (None: unbounded).
+    cost : list of str
+        The costs' coefficients of ``t``.
+    value : str
+        The value's coefficient of ``t``.
+    y : list of str
+        The equality duals' coefficients of ``t``.
+    lam : list of str
+        The inequality duals' coefficients of ``t``.
+
+    Examples
+    --------
+    >>> LPParameter(atom=[[2, "1/2"]], low="0", high="2", cost=["1"], value="1", y=["1"], lam=[]).atom   # t = sqrt(2)
+    [[2, '1/2']]
+    """
 
     atom: list[list]                       # [[p, "f_p"], ...], primes p, 0 < f_p < 1
     low: str | None                  # optimality is asserted for every t in [low, high] (None: unbounded)
@@ -50,7 +72,22 @@ class LPParameter(Record):
 
 @dataclass(frozen=True)
 class LPUnique(Record):
-    """Uniqueness: the face cut out by complementary slackness, and per free variable the duals of min / max x_j."""
+    """Uniqueness: the face cut out by complementary slackness, and per free variable the duals of min / max x_j.
+
+    Parameters
+    ----------
+    zero : list of int
+        Variables with a positive reduced cost (0 on every optimum).
+    tight : list of int
+        Inequality rows with a positive multiplier (tight on every optimum).
+    bounds : list of dict
+        Per free variable ``j``: ``{"j", "lo_y", "lo_lam", "hi_y", "hi_lam"}``, the duals of min and max ``x_j``.
+
+    Examples
+    --------
+    >>> LPUnique(zero=[1], tight=[], bounds=[]).to_json()
+    {'zero': [1], 'tight': [], 'bounds': []}
+    """
 
     zero: list[int]                       # variables with a positive reduced cost (0 on every optimum)
     tight: list[int]                      # inequality rows with a positive multiplier (tight on every optimum)
@@ -60,7 +97,39 @@ class LPUnique(Record):
 @evidence_kind("lp")
 @dataclass(frozen=True)
 class LPEvidence(Evidence):
-    """``x`` minimises ``c.x`` over ``A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` (rows: ``{"j": coefficient}``)."""
+    """``x`` minimises ``c.x`` over ``A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` (rows: ``{"j": coefficient}``).
+
+    Parameters
+    ----------
+    statement : str
+        The claim in words.
+    cost : list of str
+        The costs ``c``.
+    A_eq : list of dict
+        The equality rows ``{"j": coefficient}``.
+    b_eq : list of str
+        Their right-hand sides.
+    A_ub : list of dict
+        The inequality rows.
+    b_ub : list of str
+        Their right-hand sides.
+    lp : LPData
+        The optimum and its dual.
+    parameter : LPParameter or None
+        The coefficients of ``t``, for an LP affine in ``t``.
+    vertex : bool
+        Whether the constraints active at ``x`` have rank ``n`` (``x`` is a vertex).
+    unique : LPUnique or None
+        The proof that the optimum is unique, if claimed.
+
+    Examples
+    --------
+    >>> from exactdp.exact.lp import LinearProgram, solve_lp
+    >>> from exactdp.certify import certify_lp_optimum
+    >>> c = certify_lp_optimum(solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1])), "x0 + x1 = 1")
+    >>> c.evidence.lp.value, c.evidence.lp.x                  # all weight on the cheaper x0
+    ('1', ['1', '0'])
+    """
 
     statement: str
     cost: list[str]
@@ -73,7 +142,7 @@ class LPEvidence(Evidence):
     vertex: bool                     # the constraints active at x have rank n (x is a vertex)
     unique: LPUnique | None
 
-    _nested = {"lp": LPData, "parameter": LPParameter, "unique": LPUnique}
+    _nested: ClassVar[dict[str, type]] = {"lp": LPData, "parameter": LPParameter, "unique": LPUnique}
 
 
 def _atom_tex(atom) -> str:
@@ -122,7 +191,38 @@ def _lp_proof(cert) -> Proof:
 @evidence_kind("infeasible")
 @dataclass(frozen=True)
 class InfeasibleEvidence(Evidence):
-    """No ``x >= 0`` has ``A_eq x = b_eq, A_ub x <= b_ub``: proved by a Farkas vector ``(y, lam)``."""
+    """No ``x >= 0`` has ``A_eq x = b_eq, A_ub x <= b_ub``: proved by a Farkas vector ``(y, lam)``.
+
+    Parameters
+    ----------
+    statement : str
+        The claim in words.
+    A_eq : list of dict
+        The equality rows ``{"j": coefficient}``.
+    b_eq : list of str
+        Their right-hand sides.
+    A_ub : list of dict
+        The inequality rows.
+    b_ub : list of str
+        Their right-hand sides.
+    names : list of str or None
+        The variables' names (display only), or None for ``x_0, x_1, ...``.
+    y : list of str
+        Multipliers of the equalities (any sign).
+    lam : list of str
+        Multipliers of the inequalities (``>= 0``).
+    combination : list of str
+        ``w = A_eq^T y + A_ub^T lam``, one entry per variable (``>= 0``).
+    rhs : str
+        ``b_eq . y + b_ub . lam`` (``< 0``).
+
+    Examples
+    --------
+    >>> ev = InfeasibleEvidence(statement="x0 = -1", A_eq=[{"0": "1"}], b_eq=["-1"], A_ub=[], b_ub=[], names=None,
+    ...                          y=["1"], lam=[], combination=["1"], rhs="-1")
+    >>> ev.rhs                    # 1 * x0 >= 0 would have to equal -1
+    '-1'
+    """
 
     statement: str
     A_eq: list[dict[str, str]]                       # rows {"j": coefficient}

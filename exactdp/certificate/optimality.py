@@ -9,6 +9,7 @@ mechanism itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .common import MechanismData
 from .priors import LPData
@@ -27,6 +28,39 @@ class OptimalityEvidence(Evidence):
     The LP has variable ``x_ir`` at index ``i*(n+1) + r``, the row sums as equalities ``y_i`` and, for
     ``i = 0..n-1`` and ``r = 0..n`` in that order, the inequalities ``alpha x_(i+1)r <= x_ir`` and
     ``alpha x_ir <= x_(i+1)r`` with duals ``lam``.
+
+    Parameters
+    ----------
+    n : int
+        The largest query answer (answers ``0..n``).
+    alpha : str
+        The geometric mechanism's ``alpha``.
+    user : str
+        The user in words.
+    prior : list of str
+        The user's prior over ``0..n``.
+    loss : list of list of str
+        The user's loss ``l(i, r)``.
+    lp : LPData
+        The user's LP optimum and its dual.
+    unique : bool or None
+        Whether the optimum is unique.
+    optimum : MechanismData
+        The Bayes-remapped geometric mechanism.
+    remap : dict
+        Geometric output -> result.
+    geometric_loss : str
+        Its expected loss, exact.
+    attains : bool
+        Whether it attains the LP optimum.
+
+    Examples
+    --------
+    >>> from exactdp.theory.users import User
+    >>> from exactdp.theory.optimality import certify_universal_optimality
+    >>> ev = certify_universal_optimality(4, User.uniform(4, "squared"), alpha="1/3").evidence
+    >>> ev.n, ev.alpha, ev.attains
+    (4, '1/3', True)
     """
 
     n: int
@@ -41,7 +75,7 @@ class OptimalityEvidence(Evidence):
     geometric_loss: str
     attains: bool
 
-    _nested = {"lp": LPData, "optimum": MechanismData}
+    _nested: ClassVar[dict[str, type]] = {"lp": LPData, "optimum": MechanismData}
 
 
 def _mapping_str(mapping: dict) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ..exact.decide import exact_str
 from .common import LevelData, MechanismData
@@ -44,7 +44,23 @@ MAX_DISTANCE_POINTS = 3000
 
 @dataclass(frozen=True)
 class DistanceData(Record):
-    """All distances: ``d(points[i], points[j]) = values[codes[i][j]]`` (``"inf"`` between components)."""
+    """All distances: ``d(points[i], points[j]) = values[codes[i][j]]`` (``"inf"`` between components).
+
+    Parameters
+    ----------
+    points : list of str
+        The point labels.
+    values : list of str
+        The distinct distances, exact texts.
+    codes : IntMatrix (or list of list of int)
+        Index into ``values`` per pair; stored as a read-only :class:`IntMatrix`.
+
+    Examples
+    --------
+    >>> d = DistanceData(points=["a", "b"], values=["0", "inf"], codes=[[0, 1], [1, 0]])
+    >>> d.values[d.codes[0][1]]                  # two components
+    'inf'
+    """
 
     points: list[str]
     values: list[str]
@@ -57,7 +73,22 @@ class DistanceData(Record):
 
 @dataclass(frozen=True)
 class GridSpec(Record):
-    """A unit grid by its definition: ``shape`` ``[R, C]`` and ``norm`` (``kind`` is ``"grid"``)."""
+    """A unit grid by its definition: ``shape`` ``[R, C]`` and ``norm`` (``kind`` is ``"grid"``).
+
+    Parameters
+    ----------
+    kind : str
+        Always ``"grid"``.
+    shape : list of int
+        ``[R, C]``, rows and columns.
+    norm : str
+        ``"euclidean"``, ``"chebyshev"`` or ``"manhattan"``.
+
+    Examples
+    --------
+    >>> GridSpec(kind="grid", shape=[3, 4], norm="manhattan").shape
+    [3, 4]
+    """
 
     kind: str
     shape: list[int]
@@ -66,7 +97,20 @@ class GridSpec(Record):
 
 @dataclass(frozen=True)
 class DyadicVector(Record):
-    """Exact dyadic numbers ``int(mantissas[i]) * 2^exp`` (an approximate solution ``y~``: part of a hint)."""
+    """Exact dyadic numbers ``int(mantissas[i]) * 2^exp`` (an approximate solution ``y~``: part of a hint).
+
+    Parameters
+    ----------
+    exp : int
+        The common binary exponent.
+    mantissas : list of str
+        The integer mantissas, as decimal texts.
+
+    Examples
+    --------
+    >>> DyadicVector(exp=-2, mantissas=["3", "-1"]).to_json()      # 3/4 and -1/4
+    {'exp': -2, 'mantissas': ['3', '-1']}
+    """
 
     exp: int
     mantissas: list[str]
@@ -74,8 +118,22 @@ class DyadicVector(Record):
 
 @dataclass(frozen=True)
 class DyadicMatrix(Record):
-    """An approximate inverse ``R[i][j] = mantissas[i][j] * 2^exp`` (part of a hint: any ``R`` will do, the re-check
-    bounds ``||I - R Q||`` itself)."""
+    """An approximate inverse ``R[i][j] = mantissas[i][j] * 2^exp`` (part of a hint).
+
+    Any ``R`` will do: the re-check bounds ``||I - R Q||`` itself.
+
+    Parameters
+    ----------
+    exp : int
+        The common binary exponent.
+    mantissas : list of list of int
+        The integer mantissas, row by row.
+
+    Examples
+    --------
+    >>> DyadicMatrix(exp=-1, mantissas=[[2, 0], [0, 2]]).to_json()
+    {'exp': -1, 'mantissas': [[2, 0], [0, 2]]}
+    """
 
     exp: int
     mantissas: list[list[int]]
@@ -83,10 +141,34 @@ class DyadicMatrix(Record):
 
 @dataclass(frozen=True)
 class VerifiedSolve(Record):
-    """A verified float solve on the quotient of an equitable partition (a hint, issue 18): the partition
-    ``cell_of`` (checked equitable on every point by the re-check), the approximate solution ``center`` and
-    inverse ``inverse`` (verified by Rump's bound), and the checker's own enclosures and bounds (``z_enclosures``,
-    ``beta``, ``fixed_point_eta``, ``cell_signs``), never rendered as facts."""
+    """A verified float solve on the quotient of an equitable partition (a hint, issue 18).
+
+    The partition ``cell_of`` (checked equitable on every point by the re-check), the approximate solution
+    ``center`` and inverse ``inverse`` (verified by Rump's bound), and the checker's own enclosures and bounds
+    (``z_enclosures``, ``beta``, ``fixed_point_eta``, ``cell_signs``), never rendered as facts.
+
+    Parameters
+    ----------
+    cell_of : list of int or None
+        The cell of each point.
+    center : DyadicVector or None
+        The approximate solution per cell.
+    inverse : DyadicMatrix or None
+        The approximate inverse of the quotient.
+    z_enclosures : list of list of str, optional
+        The checker's enclosure ``[lo, hi]`` of each cell's coordinate.
+    beta : str, optional
+        The checker's bound ``||I - R Q||_inf < 1``.
+    fixed_point_eta : str, optional
+        The checker's bound on the fixed-point error of ``Q``.
+    cell_signs : str, optional
+        The checker's signs of the cells' coordinates.
+
+    Examples
+    --------
+    >>> VerifiedSolve(cell_of=[0, 1, 0], center=DyadicVector(exp=0, mantissas=["1", "1"]), inverse=None).beta is None
+    True
+    """
 
     cell_of: list[int] | None
     center: DyadicVector | None
@@ -96,24 +178,52 @@ class VerifiedSolve(Record):
     fixed_point_eta: str | None = None
     cell_signs: str | None = None
 
-    _nested = {"center": DyadicVector, "inverse": DyadicMatrix}
+    _nested: ClassVar[dict[str, type]] = {"center": DyadicVector, "inverse": DyadicMatrix}
 
 
 @dataclass(frozen=True)
 class BracketEnds(Record):
-    """The verified solves at both ends of a threshold bracket (a hint); one approximate inverse, at ``hi``,
-    serves both ends (the re-check verifies it at ``lo`` by perturbation)."""
+    """The verified solves at both ends of a threshold bracket (a hint).
+
+    One approximate inverse, at ``hi``, serves both ends (the re-check verifies it at ``lo`` by perturbation).
+
+    Parameters
+    ----------
+    lo : VerifiedSolve
+        The solve at the bracket's lower end.
+    hi : VerifiedSolve
+        The solve at the bracket's upper end.
+
+    Examples
+    --------
+    >>> s = VerifiedSolve(cell_of=[0, 0], center=None, inverse=None)
+    >>> BracketEnds(lo=s, hi=s).to_json()["lo"]["cell_of"]
+    [0, 0]
+    """
 
     lo: VerifiedSolve
     hi: VerifiedSolve
 
-    _nested = {"lo": VerifiedSolve, "hi": VerifiedSolve}
+    _nested: ClassVar[dict[str, type]] = {"lo": VerifiedSolve, "hi": VerifiedSolve}
 
 
 def metric_spec(metric: FiniteMetric, distances: DistanceData | None) -> GridSpec | None:
-    """The definition of a unit grid, ``{"kind": "grid", "shape": [R, C], "norm": ...}``, for a certificate that
-    cannot carry the grid's distance matrix (``distances`` is ``None``): the re-check then re-derives the
-    distances and the symmetry orbits from it.  ``None`` otherwise.
+    """The definition of a unit grid, ``{"kind": "grid", "shape": [R, C], "norm": ...}``, or ``None``.
+
+    It is given for a certificate that cannot carry the grid's distance matrix (``distances`` is ``None``): the
+    re-check then re-derives the distances and the symmetry orbits from it.  ``None`` otherwise.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The certificate's metric.
+    distances : DistanceData or None
+        The distance matrix the certificate carries, if any.
+
+    Returns
+    -------
+    GridSpec or None
+        The grid's definition, when ``metric`` is a unit grid and ``distances`` is ``None``.
 
     Examples
     --------
@@ -133,7 +243,25 @@ def metric_spec(metric: FiniteMetric, distances: DistanceData | None) -> GridSpe
 
 
 def distance_data(metric: FiniteMetric) -> DistanceData | None:
-    """The interned distance matrix of a metric, or ``None`` above :data:`MAX_DISTANCE_POINTS` points."""
+    """The interned distance matrix of a metric, or ``None`` above :data:`MAX_DISTANCE_POINTS` points.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric.
+
+    Returns
+    -------
+    DistanceData or None
+        ``d(points[i], points[j]) = values[codes[i][j]]`` (exact texts, ``"inf"`` for infinity).
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> d = distance_data(path(3))
+    >>> d.points, d.values, d.codes.tolist()
+    (['0', '1', '2'], ['0', '1', '2'], [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+    """
     from ..metrics.symmetry import distance_codes
 
     if len(metric) > MAX_DISTANCE_POINTS:
@@ -145,7 +273,24 @@ def distance_data(metric: FiniteMetric) -> DistanceData | None:
 
 @dataclass(frozen=True)
 class LPData(Record):
-    """An exact LP optimum with its dual: primal ``x``, duals ``y`` (equalities) and ``lam`` (inequalities)."""
+    """An exact LP optimum with its dual: primal ``x``, duals ``y`` (equalities) and ``lam`` (inequalities).
+
+    Parameters
+    ----------
+    value : str
+        The optimum, exact.
+    x : list of str
+        The primal solution.
+    y : list of str
+        The duals of the equalities.
+    lam : list of str
+        The duals of the inequalities.
+
+    Examples
+    --------
+    >>> LPData(value="1", x=["1"], y=["1"], lam=[]).to_json()
+    {'value': '1', 'x': ['1'], 'y': ['1'], 'lam': []}
+    """
 
     value: str
     x: list[str]
@@ -156,7 +301,48 @@ class LPData(Record):
 @evidence_kind("regular")
 @dataclass(frozen=True)
 class RegularEvidence(Evidence):
-    """ECP14 Def. 4 / Prop. 3: ``pi = mu Phi`` with ``mu >= 0``; ``gamma_y = mu_y sum_y' phi_yy'``."""
+    """ECP14 Def. 4 / Prop. 3: ``pi = mu Phi`` with ``mu >= 0``; ``gamma_y = mu_y sum_y' phi_yy'``.
+
+    Parameters
+    ----------
+    description : str
+        The metric in words.
+    level : LevelData
+        The level ``eps``.
+    regime : str
+        ``"rational"`` or ``"transcendental"``.
+    prior : list of str
+        The prior ``pi``.
+    distances : DistanceData or None
+        All distances (None when too large: see ``metric``).
+    route : str
+        ``"support"``, ``"solve"`` or ``"lp"``.
+    zero_at : list of str
+        Labels where the prior is 0 (Prop. 2).
+    mu : list of str or None
+        ``mu = pi Phi^-1``: exact strings, or ball enclosures (``exact`` False).
+    exact : bool
+        Whether ``mu`` is exact.
+    gamma : list of str or None
+        ``gamma_y = mu_y sum_y' phi_yy'``.
+    negative : list of str
+        Labels ``y`` with ``mu_y`` certified ``< 0``.
+    lp : LPData or None
+        The LP of a singular ``Phi``.
+    verified : VerifiedSolve or None
+        A verified float solve (a hint, re-verified).
+    metric : GridSpec or None
+        A unit grid's definition when ``distances`` is too large.
+
+    Examples
+    --------
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.metrics import path
+    >>> from exactdp.theory.regular import regular_prior
+    >>> ev = regular_prior(["1/3", "1/3", "1/3"], path(3), Level.from_alpha("1/2")).evidence
+    >>> ev.mu, ev.negative               # mu = pi Phi^-1 = (1/3) z with z = (2/3, 1/3, 2/3)
+    (['2/9', '1/9', '2/9'], [])
+    """
 
     description: str
     level: LevelData
@@ -174,14 +360,55 @@ class RegularEvidence(Evidence):
     verified: VerifiedSolve | None = field(default=None, metadata={"role": "hint"})
     metric: GridSpec | None = None   # a unit grid's definition when ``distances`` is too large (metric_spec)
 
-    _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "verified": VerifiedSolve,
-               "metric": GridSpec}
+    _nested: ClassVar[dict[str, type]] = {"level": LevelData, "distances": DistanceData, "lp": LPData,
+                                          "verified": VerifiedSolve, "metric": GridSpec}
 
 
 @evidence_kind("tight")
 @dataclass(frozen=True)
 class TightEvidence(Evidence):
-    """ECP14 Def. 6, Props. 7-8: ``Phi z = 1``; a tight-constraints mechanism exists iff ``z >= 0``."""
+    """ECP14 Def. 6, Props. 7-8: ``Phi z = 1``; a tight-constraints mechanism exists iff ``z >= 0``.
+
+    Parameters
+    ----------
+    description : str
+        The metric in words.
+    level : LevelData
+        The level ``eps``.
+    regime : str
+        ``"rational"`` or ``"transcendental"``.
+    distances : DistanceData or None
+        All distances (None when too large: see ``metric``).
+    route : str
+        ``"solve"`` or ``"lp"``.
+    z : list of str or None
+        The solution of ``Phi z = 1``: exact strings, or ball enclosures (``exact`` False).
+    exact : bool
+        Whether ``z`` is exact.
+    negative : list of str
+        Labels ``y`` with ``z_y`` certified ``< 0``.
+    rank : int or None
+        The rank of ``Phi`` when it is singular.
+    lp : LPData or None
+        The LP of a singular ``Phi``.
+    mechanism : MechanismData or None
+        ``h_yy' = phi_yy' z_y'`` (rational regime).
+    cells : int or None
+        The cells of the partition ``verified`` carries, if any.
+    verified : VerifiedSolve or None
+        A verified float solve (a hint, re-verified).
+    metric : GridSpec or None
+        A unit grid's definition when ``distances`` is too large.
+
+    Examples
+    --------
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.metrics import path
+    >>> from exactdp.theory.regular import tight_constraints
+    >>> ev = tight_constraints(path(3), Level.from_alpha("1/2")).evidence
+    >>> ev.route, ev.z, ev.negative         # Phi z = 1 on path(3) at alpha = 1/2
+    ('solve', ['2/3', '1/3', '2/3'], [])
+    """
 
     description: str
     level: LevelData
@@ -200,14 +427,45 @@ class TightEvidence(Evidence):
     verified: VerifiedSolve | None = field(default=None, metadata={"role": "hint"})
     metric: GridSpec | None = None   # a unit grid's definition when ``distances`` is too large (metric_spec)
 
-    _nested = {"level": LevelData, "distances": DistanceData, "lp": LPData, "mechanism": MechanismData,
-               "verified": VerifiedSolve, "metric": GridSpec}
+    _nested: ClassVar[dict[str, type]] = {"level": LevelData, "distances": DistanceData, "lp": LPData,
+                                          "mechanism": MechanismData, "verified": VerifiedSolve, "metric": GridSpec}
 
 
 @evidence_kind("threshold")
 @dataclass(frozen=True)
 class ThresholdEvidence(Evidence):
-    """The smallest eps at which a tight-constraints mechanism exists: a certified bracket, or 0 by Prop. 9."""
+    """The smallest eps at which a tight-constraints mechanism exists: a certified bracket, or 0 by Prop. 9.
+
+    Parameters
+    ----------
+    description : str
+        The metric in words.
+    route : str
+        How the threshold was found (``"symmetric"``, ``"path"``, ``"bracket"``, ...).
+    distances : DistanceData or None
+        All distances (None when too large: see ``metric``).
+    lo, hi : str or None
+        The bracket, decimal texts.
+    lo_rational, hi_rational : str or None
+        The bracket's ends as exact rationals.
+    exact : str or None
+        The exact value, when Cramer's rule applies.
+    exact_failure_set : str or None
+        Where the tight-constraints mechanism fails, exactly.
+    negative_at_lo : str or None
+        A coordinate negative at ``lo``.
+    ends : BracketEnds or None
+        The verified solves at both ends (a hint).
+    metric : GridSpec or None
+        A unit grid's definition when ``distances`` is too large.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import cycle
+    >>> from exactdp.theory.threshold import threshold
+    >>> threshold(cycle(6)).evidence.route          # ball-size symmetric: 0 by Prop. 9
+    'symmetric'
+    """
 
     description: str
     route: str                       # "symmetric" | "bracket"
@@ -223,13 +481,39 @@ class ThresholdEvidence(Evidence):
     ends: BracketEnds | None = field(default=None, metadata={"role": "hint"})
     metric: GridSpec | None = None   # a unit grid's definition when ``distances`` is too large (metric_spec)
 
-    _nested = {"distances": DistanceData, "ends": BracketEnds, "metric": GridSpec}
+    _nested: ClassVar[dict[str, type]] = {"distances": DistanceData, "ends": BracketEnds, "metric": GridSpec}
 
 
 @evidence_kind("leakage")
 @dataclass(frozen=True)
 class LeakageEvidence(Evidence):
-    """Min-entropy leakage ``L = log2(sum_z max_y pi_y h_yz / max_y pi_y)`` (ECP14 sec. 3.5, Prop. 4)."""
+    """Min-entropy leakage ``L = log2(sum_z max_y pi_y h_yz / max_y pi_y)`` (ECP14 sec. 3.5, Prop. 4).
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism ``h``.
+    prior : list of str
+        The prior ``pi``.
+    max_utility : str
+        ``sum_z max_y pi_y h_yz``.
+    max_prior : str
+        ``max_y pi_y``.
+    ratio : str
+        Their ratio.
+    leakage_bits : str
+        ``log2`` of the ratio.
+    enclosure : list of str
+        Decimals around the leakage.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.theory.leakage import leakage
+    >>> ev = leakage(randomized_response(2, p="1/4"), ["1/2", "1/2"]).evidence
+    >>> ev.max_utility, ev.max_prior, ev.leakage_bits     # (3/8 + 3/8) / (1/2)
+    ('3/4', '1/2', 'log2(3/2)')
+    """
 
     mechanism: MechanismData
     prior: list[str]
@@ -239,13 +523,39 @@ class LeakageEvidence(Evidence):
     leakage_bits: str
     enclosure: list[str]
 
-    _nested = {"mechanism": MechanismData}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData}
 
 
 @evidence_kind("theorem4")
 @dataclass(frozen=True)
 class Theorem4Evidence(Evidence):
-    """ECP14 Thm 4: ``H`` is optimal for every regular prior iff ``HR`` is tight-constraints for some remap ``R``."""
+    """ECP14 Thm 4: ``H`` is optimal for every regular prior iff ``HR`` is tight-constraints for some remap ``R``.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism ``H``.
+    level : LevelData
+        The level ``eps``.
+    distances : DistanceData or None
+        All distances.
+    variables : int
+        The remap LP's variables ``r[z][y]``.
+    lp_value : str
+        The LP's optimum.
+    remap : dict or None
+        The remap found: output -> {input: probability}.
+
+    Examples
+    --------
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> from exactdp.theory.theorem4 import tight_remap
+    >>> c = tight_remap(randomized_response(2, p="1/4"), discrete(2), Level.from_alpha("1/2"))
+    >>> c.evidence.variables          # r[z][y]: 2 outputs x 2 inputs
+    4
+    """
 
     mechanism: MechanismData
     level: LevelData
@@ -254,7 +564,7 @@ class Theorem4Evidence(Evidence):
     lp_value: str
     remap: dict[str, dict[str, str]] | None      # output -> {input: probability}
 
-    _nested = {"mechanism": MechanismData, "level": LevelData, "distances": DistanceData}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "level": LevelData, "distances": DistanceData}
 
 
 def _vec(v: list, k: int = 8) -> str:
@@ -322,8 +632,8 @@ def _tight_proof(cert) -> Proof:
                           f"$z = {_vec(ev.z)}$."))
     if ev.negative and ev.cells is not None and ev.z is not None and ev.cells < len(ev.z):
         steps.append(Step("A negative coordinate", f"$z_{{{ev.negative[0]}}} < 0$ (certified) in the solution of the "
-                          f"{ev.cells} x {ev.cells} quotient $Q$ of an equitable partition (checked on every point), $Q$ "
-                          "nonsingular. As $\\Phi$ is symmetric it commutes with averaging over cells, so the cell "
+                          f"{ev.cells} x {ev.cells} quotient $Q$ of an equitable partition (checked on every point), "
+                          "$Q$ nonsingular. As $\\Phi$ is symmetric it commutes with averaging over cells, so the cell "
                           "average of any solution $z \\ge 0$ of $\\Phi z = \\mathbf 1$ would solve $Q x = \\mathbf 1$ "
                           "with $x \\ge 0$: none exists (equivalently the uniform prior is not regular, Prop. 8)."))
     elif ev.negative:
@@ -355,8 +665,9 @@ _ZERO_ROUTES = {
                         "$\\varepsilon > 0$: the threshold is 0."),
     "manhattan": lambda ev: ("Every level", _PATH_Z + " On a Manhattan grid $e^{-\\varepsilon h(|dr| + |dc|)} = "
                              "e^{-\\varepsilon h|dr|} e^{-\\varepsilon h|dc|}$, so $\\Phi = \\Phi_{\\mathrm{rows}} "
-                             "\\otimes \\Phi_{\\mathrm{cols}}$ and $z = z_{\\mathrm{rows}} \\otimes z_{\\mathrm{cols}} > 0$: "
-                             "a tight-constraints mechanism exists for every $\\varepsilon > 0$, the threshold is 0."),
+                             "\\otimes \\Phi_{\\mathrm{cols}}$ and "
+                             "$z = z_{\\mathrm{rows}} \\otimes z_{\\mathrm{cols}} > 0$: a tight-constraints mechanism "
+                             "exists for every $\\varepsilon > 0$, the threshold is 0."),
     "exact-polynomial": lambda ev: (
         "Every level", "On the quotient of an equitable partition of the distance matrix (see the note), each "
         "$z_A(\\alpha)$ is a ratio of exact polynomials (fraction-free elimination); the determinant has no root in "

@@ -8,6 +8,7 @@ renderers write the proof from the evidence alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..errors import ExactDPError
 from ..exact.decide import exact_latex
@@ -20,7 +21,25 @@ __all__ = ["AllEpsEvidence", "Counts", "EpsilonEvidence", "Factor", "Piece", "Pr
 
 
 def tex(s: str | None) -> str:
-    """LaTeX of an exact value written in the exactdp grammar (formatting only)."""
+    """LaTeX of an exact value written in the exactdp grammar (formatting only).
+
+    Parameters
+    ----------
+    s : str or None
+        An exact value's text (``"log(3)/2"``), ``"inf"``, or ``None`` (undecided).
+
+    Returns
+    -------
+    str
+        LaTeX math (without ``$``); a text that is not an exact value is set verbatim.
+
+    Examples
+    --------
+    >>> tex("inf"), tex(None), tex("x_1")
+    ('\\\\infty', '\\\\text{undecided}', '\\\\mathtt{x\\\\_1}')
+    >>> tex("log(3)/2")
+    '\\\\frac{\\\\log\\\\left(3\\\\right)}{2}'
+    """
     if s is None:
         return r"\text{undecided}"
     if s == "inf":
@@ -44,6 +63,15 @@ def tex(s: str | None) -> str:
 class Counts(Record):
     """How many generating pairs, outputs and inequalities (``2 * pairs * outputs``) the reduction leaves.
 
+    Parameters
+    ----------
+    pairs : int
+        The generating pairs.
+    outputs : int
+        The outputs.
+    inequalities : int
+        ``2 * pairs * outputs``.
+
     Examples
     --------
     >>> Counts(pairs=2, outputs=3, inequalities=12)["inequalities"]
@@ -62,6 +90,13 @@ class Counts(Record):
 class Factor(Record):
     """``e^(eps d)`` at one generating distance ``d``, exact text.
 
+    Parameters
+    ----------
+    distance : str
+        The generating distance ``d``.
+    factor : str
+        ``e^(eps d)``, exact.
+
     Examples
     --------
     >>> Factor(distance="1", factor="2").factor
@@ -78,6 +113,17 @@ class Piece(Record):
 
     ``lo``/``hi`` are exact (a rational, or an algebraic root described in words); ``lo_approx`` and
     ``hi_approx`` are decimal approximations for people: hints, never claims.
+
+    Parameters
+    ----------
+    lo, hi : str
+        The ends, exact.
+    point : bool
+        Whether the piece is the point ``lo``.
+    lo_closed, hi_closed : bool
+        Whether each end belongs to the piece.
+    lo_approx, hi_approx : str
+        Decimal approximations of the ends (hints).
 
     Examples
     --------
@@ -100,7 +146,37 @@ class Piece(Record):
 @evidence_kind("epsilon")
 @dataclass(frozen=True)
 class EpsilonEvidence(Evidence):
-    """The exact smallest eps: ``log(K(x)(z)/K(x')(z))/d`` at the binding constraint, checked everywhere."""
+    """The exact smallest eps: ``log(K(x)(z)/K(x')(z))/d`` at the binding constraint, checked everywhere.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    metric : MetricData
+        The metric ``d``.
+    counts : Counts
+        Generating pairs, outputs and inequalities.
+    epsilon : str or None
+        ``"log(2)"``, ``"1/2"``, ``"0"``, ``"inf"``; None when undecided.
+    enclosure : list of str or None
+        ``[lo, hi]`` decimal strings, rounded outward.
+    level : LevelData or None
+        The level ``eps*`` (None for inf, or undecided).
+    binding : Constraint or None
+        The binding constraint (an equality at ``eps*``) or the one-sided zero.
+    tight : list of Constraint
+        Tight inequalities at ``eps*`` listed.
+    tight_count : int
+        How many inequalities are tight at ``eps*``.
+    lower_bound : str or None
+        When undecided: a level shown not to suffice.
+
+    Examples
+    --------
+    >>> from exactdp import geometric, path, smallest_epsilon
+    >>> smallest_epsilon(geometric(2, "1/2"), path(3)).evidence.epsilon     # the geometric mechanism: -log(alpha)
+    'log(2)'
+    """
 
     mechanism: MechanismData
     metric: MetricData
@@ -113,14 +189,53 @@ class EpsilonEvidence(Evidence):
     tight_count: int = 0
     lower_bound: str | None = None    # when undecided: a level shown not to suffice
 
-    _nested = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts, "level": LevelData,
-               "binding": Constraint, "tight": Constraint}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts,
+                                          "level": LevelData, "binding": Constraint, "tight": Constraint}
 
 
 @evidence_kind("privacy")
 @dataclass(frozen=True)
 class PrivacyEvidence(Evidence):
-    """eps d-privacy at one level: the violated inequality, or the tight ones (ECP14 Def. 1)."""
+    """Privacy ``eps d`` at one level: the violated inequality, or the tight ones (ECP14 Def. 1).
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    metric : MetricData
+        The metric ``d``.
+    level : LevelData
+        The level ``eps``.
+    counts : Counts
+        Generating pairs, outputs and inequalities.
+    factors : list of Factor
+        ``e^(eps d)`` at the first few generating distances.
+    violation : Constraint or None
+        The worst violated inequality (verdict fails).
+    violated_count : int
+        How many inequalities are violated.
+    tight : list of Constraint
+        Tight inequalities listed (verdict holds).
+    tight_count : int
+        How many inequalities are tight.
+    tightest : Constraint or None
+        The binding constraint of ``eps*``, evaluated at this level.
+    undecided_at : Constraint or None
+        A comparison no exact regime settles.
+    epsilon : str or None
+        The exact smallest eps (as in ``smallest``), None if not computed.
+    enclosure : list of str or None
+        ``[lo, hi]`` around ``epsilon``, decimals rounded outward.
+    smallest : EpsilonEvidence or None
+        The smallest eps's own evidence.
+
+    Examples
+    --------
+    >>> from exactdp import certify_privacy, path, randomized_response
+    >>> ev = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3").evidence
+    >>> ev.counts.inequalities, ev.violated_count, ev.violation is None      # 1 pair x 2 outputs x 2 directions
+    (4, 0, True)
+    """
 
     mechanism: MechanismData
     metric: MetricData
@@ -137,15 +252,51 @@ class PrivacyEvidence(Evidence):
     enclosure: list[str] | None
     smallest: EpsilonEvidence | None
 
-    _nested = {"mechanism": MechanismData, "metric": MetricData, "level": LevelData, "counts": Counts,
-               "factors": Factor, "violation": Constraint, "tight": Constraint, "tightest": Constraint,
-               "undecided_at": Constraint, "smallest": EpsilonEvidence}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "metric": MetricData, "level": LevelData,
+                                          "counts": Counts, "factors": Factor, "violation": Constraint,
+                                          "tight": Constraint, "tightest": Constraint, "undecided_at": Constraint,
+                                          "smallest": EpsilonEvidence}
 
 
 @evidence_kind("all_eps")
 @dataclass(frozen=True)
 class AllEpsEvidence(Evidence):
-    """Privacy for every eps > 0 (symbolic alpha): the exact set of alpha in (0, 1) where it fails."""
+    """Privacy for every eps > 0 (symbolic alpha): the exact set of alpha in (0, 1) where it fails.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism, entries in ``alpha``.
+    metric : MetricData
+        The metric ``d``.
+    counts : Counts
+        Generating pairs, outputs and inequalities.
+    distinct : int
+        Distinct inequalities (as polynomials in alpha).
+    identically_tight : int
+        Inequalities that are equalities for every alpha.
+    sign_decided : int
+        Inequalities whose sign on (0, 1) was decided by exact root isolation.
+    root_power : int
+        ``L``: entries are polynomials in ``alpha^(1/L)``.
+    failure_set : list of Piece or None
+        The exact pieces of alpha where privacy fails.
+    failure_set_text : str or None
+        The same union of intervals, as text.
+    witness : Constraint or None
+        A failing constraint, sides evaluated at ``sample_alpha``.
+    sample_alpha : str or None
+        A rational alpha in the failure set.
+    in_particular : str or None
+        A level the statement for every eps was asked for.
+
+    Examples
+    --------
+    >>> from exactdp import certify_all_eps, discrete, randomized_response
+    >>> ev = certify_all_eps(randomized_response(3, p="1/4"), discrete(3)).evidence
+    >>> ev.counts.pairs, ev.counts.outputs                 # every pair of the 3 points generates
+    (3, 3)
+    """
 
     mechanism: MechanismData
     metric: MetricData
@@ -160,8 +311,8 @@ class AllEpsEvidence(Evidence):
     sample_alpha: str | None
     in_particular: str | None = None  # a level the statement for every eps was asked for
 
-    _nested = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts, "failure_set": Piece,
-               "witness": Constraint}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts,
+                                          "failure_set": Piece, "witness": Constraint}
 
 
 # --------------------------------------------------------------------------------------------- renderers ----
@@ -203,7 +354,8 @@ def metric_phrase(g: MetricData) -> str:
     'the path on 3 points (d(i, j) = |i - j|)'
     >>> g = metric_data(path(3))
     >>> metric_phrase(MetricData(**{**g.to_json(), "description": "road network of Oslo"}))
-    "the metric carried by the certificate (3 points, its weighted edges), labelled 'road network of Oslo' (a label the re-check does not verify)"
+    "the metric carried by the certificate (3 points, its weighted edges), labelled 'road network of Oslo'
+    (a label the re-check does not verify)"
     """
     from ..recheck._kernel import NotHere
     from ..recheck._metric import derive
@@ -223,7 +375,8 @@ def metric_phrase(g: MetricData) -> str:
 def _reduction_step(g: MetricData, counts: Counts):
     red = g.reduction[:1].upper() + g.reduction[1:]
     return Step("Reduction to generating pairs",
-                f"The metric is {metric_phrase(g)}. {red}. So it suffices to check {counts['pairs']} pair{'' if counts['pairs'] == 1 else 's'}, in "
+                f"The metric is {metric_phrase(g)}. {red}. So it suffices to check {counts['pairs']} "
+                f"pair{'' if counts['pairs'] == 1 else 's'}, in "
                 f"both directions, for each of the {counts['outputs']} outputs: {counts['inequalities']} "
                 "inequalities. Identical triples (K(x)(z), K(x')(z), d(x, x')) are decided once.")
 
@@ -377,7 +530,8 @@ def _all_eps_proof(cert) -> Proof:
                           f"For $x = {w.x}$, $x' = {w.x_prime}$, $z = {w.output}$: $p(\\alpha) < 0$ exactly for "
                           f"$\\alpha \\in {ev.failure_set_text}$; at $\\alpha = {tex(ev.sample_alpha)}$: "
                           f"$K(x)(z) = {tex(w.lhs)} > {tex(w.rhs)} = \\alpha^{{-d}} K(x')(z)$."))
-        concl = f"The mechanism fails exactly for alpha in {ev.failure_set_text} (eps = -log alpha), and is private elsewhere."
+        concl = (f"The mechanism fails exactly for alpha in {ev.failure_set_text} (eps = -log alpha), "
+                 "and is private elsewhere.")
         summary += [("failure set (alpha)", ev.failure_set_text),
                     ("witness", _constraint_line(w) + f" at alpha = {ev.sample_alpha}: {w.lhs} > {w.rhs}")]
     return Proof(claim_latex, steps, concl, summary)

@@ -25,6 +25,7 @@ proof's first table), and the claims: the pieces ``(t_from, A, B, attaining pair
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .common import LevelData, MechanismData, MetricData
 from .privacy import tex
@@ -48,8 +49,22 @@ __all__ = [
 
 @dataclass(frozen=True)
 class LossAtom(Record):
-    """One value of a privacy-loss distribution: the ratio ``r = e^L = P(y)/Q(y)`` (``"inf"``: ``Q(y) = 0``) and
-    its probability ``P(L = log r)`` under ``P`` (exact text)."""
+    """One value of a privacy-loss distribution: the ratio ``r = e^L = P(y)/Q(y)`` and its probability.
+
+    ``ratio`` is ``"inf"`` when ``Q(y) = 0``; ``mass`` is ``P(L = log r)`` under ``P`` (exact text).
+
+    Parameters
+    ----------
+    ratio : str
+        ``P(y)/Q(y)``, exact, or ``"inf"``.
+    mass : str
+        Its probability under ``P``, exact.
+
+    Examples
+    --------
+    >>> LossAtom(ratio="3", mass="3/4").to_json()
+    {'ratio': '3', 'mass': '3/4'}
+    """
 
     ratio: str
     mass: str
@@ -57,30 +72,72 @@ class LossAtom(Record):
 
 @dataclass(frozen=True)
 class PairPLD(Record):
-    """The PLD of factor ``factor`` (an index into the factors) for the ordered pair ``(x, x_prime)``, its loss
-    values in decreasing order."""
+    """The PLD of one factor for the ordered pair ``(x, x_prime)``, its loss values in decreasing order.
+
+    Parameters
+    ----------
+    factor : int
+        The factor's index into the composition's factors.
+    x, x_prime : str
+        The ordered pair.
+    losses : list of LossAtom
+        The loss values, decreasing.
+
+    Examples
+    --------
+    >>> p = PairPLD(factor=0, x="0", x_prime="1", losses=[LossAtom("3", "3/4"), LossAtom("1/3", "1/4")])
+    >>> [a.ratio for a in p.losses]
+    ['3', '1/3']
+    """
 
     factor: int
     x: str
     x_prime: str
     losses: list[LossAtom]
 
-    _nested = {"losses": LossAtom}
+    _nested: ClassVar[dict[str, type]] = {"losses": LossAtom}
 
 
 @dataclass(frozen=True)
 class RunFactor(Record):
-    """One mechanism of a composition and how many independent times it is run."""
+    """One mechanism of a composition and how many independent times it is run.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    times : int
+        How many runs.
+
+    Examples
+    --------
+    >>> K = MechanismData(name="K", inputs=["a"], outputs=["0"], values=["1"], codes=[[0]])
+    >>> RunFactor(mechanism=K, times=3).times
+    3
+    """
 
     mechanism: MechanismData
     times: int
 
-    _nested = {"mechanism": MechanismData}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData}
 
 
 @dataclass(frozen=True)
 class NeighbourPair(Record):
-    """Two neighbouring inputs (unordered: both orders are checked)."""
+    """Two neighbouring inputs (unordered: both orders are checked).
+
+    Parameters
+    ----------
+    x : str
+        One input.
+    x_prime : str
+        The other input.
+
+    Examples
+    --------
+    >>> NeighbourPair(x="0", x_prime="1").x_prime
+    '1'
+    """
 
     x: str
     x_prime: str
@@ -88,19 +145,51 @@ class NeighbourPair(Record):
 
 @dataclass(frozen=True)
 class Relation(Record):
-    """The neighbour relation: the pairs at distance 1 of ``metric``, or (``metric`` None) the given ``pairs``."""
+    """The neighbour relation: the pairs at distance 1 of ``metric``, or (``metric`` None) the given ``pairs``.
+
+    Parameters
+    ----------
+    description : str
+        The relation in words.
+    metric : MetricData or None
+        The metric it comes from, if any.
+    pairs : list of NeighbourPair
+        The neighbouring pairs.
+
+    Examples
+    --------
+    >>> r = Relation(description="pair (0, 1)", metric=None, pairs=[NeighbourPair("0", "1")])
+    >>> r.to_json()["pairs"]
+    [{'x': '0', 'x_prime': '1'}]
+    """
 
     description: str
     metric: MetricData | None
     pairs: list[NeighbourPair]
 
-    _nested = {"metric": MetricData, "pairs": NeighbourPair}
+    _nested: ClassVar[dict[str, type]] = {"metric": MetricData, "pairs": NeighbourPair}
 
 
 @dataclass(frozen=True)
 class ProfilePiece(Record):
-    """``delta(eps) = A - B e^eps`` for ``e^eps`` from ``t_from`` up to the next piece's ``t_from``; the ordered
-    pair ``(x, x_prime)`` attains it."""
+    """``delta(eps) = A - B e^eps`` for ``e^eps`` from ``t_from`` up to the next piece's ``t_from``.
+
+    The ordered pair ``(x, x_prime)`` attains it.
+
+    Parameters
+    ----------
+    t_from : str
+        Where the piece starts, as ``e^eps``.
+    A, B : str
+        The coefficients, exact.
+    x, x_prime : str
+        The attaining ordered pair.
+
+    Examples
+    --------
+    >>> ProfilePiece(t_from="1", A="1/2", B="1/6", x="0", x_prime="1").A
+    '1/2'
+    """
 
     t_from: str
     A: str
@@ -111,22 +200,62 @@ class ProfilePiece(Record):
 
 @dataclass(frozen=True)
 class ProfileQuery(Record):
-    """The question asked: a level (``delta_at_eps``: the profile there), a ``delta`` (``t_for_delta``: the
-    smallest ``e^eps`` with ``delta(eps) <= delta``, ``"inf"`` if none), or both (the verdict: ``delta_at_eps <=
-    delta``)."""
+    """The question asked of a privacy profile: a level, a ``delta``, or both.
+
+    A level (``delta_at_eps``: the profile there), a ``delta`` (``t_for_delta``: the smallest ``e^eps`` with
+    ``delta(eps) <= delta``, ``"inf"`` if none), or both (the verdict: ``delta_at_eps <= delta``).
+
+    Parameters
+    ----------
+    level : LevelData or None
+        The level asked about.
+    delta : str or None
+        The ``delta`` asked about.
+    delta_at_eps : str or None
+        The profile at the level.
+    t_for_delta : str or None
+        The smallest ``e^eps`` with ``delta(eps) <= delta``.
+
+    Examples
+    --------
+    >>> ProfileQuery(level=None, delta="1/2", delta_at_eps=None, t_for_delta="1").t_for_delta
+    '1'
+    """
 
     level: LevelData | None
     delta: str | None
     delta_at_eps: str | None
     t_for_delta: str | None
 
-    _nested = {"level": LevelData}
+    _nested: ClassVar[dict[str, type]] = {"level": LevelData}
 
 
 @evidence_kind("profile")
 @dataclass(frozen=True)
 class ProfileEvidence(Evidence):
-    """The exact privacy profile of one mechanism over a neighbour relation (HLM15 Def. 1)."""
+    """The exact privacy profile of one mechanism over a neighbour relation (HLM15 Def. 1).
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    relation : Relation
+        The neighbour relation.
+    plds : list of PairPLD
+        The privacy-loss distribution of each ordered pair.
+    pieces : list of ProfilePiece
+        ``delta(eps)``, piece by piece.
+    query : ProfileQuery
+        The question asked and its answer.
+
+    Examples
+    --------
+    >>> from exactdp.theory.profile_cert import certify_profile
+    >>> from exactdp.mechanisms import randomized_response
+    >>> ev = certify_profile(randomized_response(2, p="1/4"), [("0", "1")], eps="0", delta="1/2").evidence
+    >>> ev.query.delta_at_eps            # at eps = 0 the profile is the total variation of (3/4, 1/4) and (1/4, 3/4)
+    '1/2'
+    """
 
     mechanism: MechanismData
     relation: Relation
@@ -134,14 +263,36 @@ class ProfileEvidence(Evidence):
     pieces: list[ProfilePiece]
     query: ProfileQuery
 
-    _nested = {"mechanism": MechanismData, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
-               "query": ProfileQuery}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "relation": Relation, "plds": PairPLD,
+                                          "pieces": ProfilePiece, "query": ProfileQuery}
 
 
 @evidence_kind("composition")
 @dataclass(frozen=True)
 class CompositionEvidence(Evidence):
-    """The exact privacy profile of independent runs of several mechanisms on the same input (PLD convolution)."""
+    """The exact privacy profile of independent runs of several mechanisms on the same input (PLD convolution).
+
+    Parameters
+    ----------
+    factors : list of RunFactor
+        The mechanisms and how many times each runs.
+    relation : Relation
+        The neighbour relation.
+    plds : list of PairPLD
+        The privacy-loss distribution of each factor and ordered pair.
+    pieces : list of ProfilePiece
+        ``delta(eps)`` of the composition, piece by piece.
+    query : ProfileQuery
+        The question asked and its answer.
+
+    Examples
+    --------
+    >>> from exactdp.theory.profile_cert import certify_composition
+    >>> from exactdp.mechanisms import randomized_response
+    >>> c = certify_composition([(randomized_response(2, p="1/4"), 2)], [("0", "1")], eps="log(3)", delta="1/2")
+    >>> [f.times for f in c.evidence.factors], c.evidence.query.delta_at_eps
+    ([2], '3/8')
+    """
 
     factors: list[RunFactor]
     relation: Relation
@@ -149,13 +300,23 @@ class CompositionEvidence(Evidence):
     pieces: list[ProfilePiece]
     query: ProfileQuery
 
-    _nested = {"factors": RunFactor, "relation": Relation, "plds": PairPLD, "pieces": ProfilePiece,
-               "query": ProfileQuery}
+    _nested: ClassVar[dict[str, type]] = {"factors": RunFactor, "relation": Relation, "plds": PairPLD,
+                                          "pieces": ProfilePiece, "query": ProfileQuery}
 
 
 # ------------------------------------------------------------------------------------------ the claim ----
 def eps_of_t(t: str) -> str:
     """The eps whose ``e^eps`` is the exact text ``t``: ``"1"`` is ``"0"``, ``"exp(b)"`` is ``b``, ``"inf"`` stays.
+
+    Parameters
+    ----------
+    t : str
+        ``e^eps`` as an exact text, or ``"inf"``.
+
+    Returns
+    -------
+    str
+        ``eps`` as an exact text (``log(t)`` in general).
 
     Examples
     --------
@@ -192,6 +353,18 @@ def profile_claim(kind: str, ev) -> str:
     """The claim sentence of a ``profile`` / ``composition`` certificate, built from its evidence.
 
     (:func:`exactdp.recheck.profile.claim_text` rebuilds it independently from the JSON.)
+
+    Parameters
+    ----------
+    kind : {"profile", "composition"}
+        The certificate's kind.
+    ev : ProfileEvidence or CompositionEvidence
+        The certificate's evidence.
+
+    Returns
+    -------
+    str
+        The claim sentence.
 
     Examples
     --------

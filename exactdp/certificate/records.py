@@ -71,6 +71,7 @@ class IntMatrix:
     """
 
     __slots__ = ("_a",)
+    _a: np.ndarray
 
     def __init__(self, data):
         if isinstance(data, IntMatrix):

@@ -24,7 +24,32 @@ RELATIONS = {"=": "=", "<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}
 @evidence_kind("relation")
 @dataclass(frozen=True)
 class RelationEvidence(Evidence):
-    """``lhs relation rhs``, exactly; ``variable`` is ``"alpha"`` when it must hold for every alpha in (0, 1)."""
+    """``lhs relation rhs``, exactly; ``variable`` is ``"alpha"`` when it must hold for every alpha in (0, 1).
+
+    Parameters
+    ----------
+    statement : str
+        The statement in words.
+    lhs, rhs : str
+        The two sides, exact.
+    relation : str
+        ``=``, ``<=``, ``<``, ``>=`` or ``>``.
+    variable : str or None
+        ``"alpha"`` for a statement for every alpha in (0, 1).
+    difference : str
+        ``lhs - rhs``, simplified.
+    failure_set : str or None
+        Where it fails (alpha), when it fails.
+    sample_alpha : str or None
+        A rational alpha in the failure set.
+
+    Examples
+    --------
+    >>> from exactdp.certify import certify_relation
+    >>> ev = certify_relation("exp(1)", "2718/1000", ">").evidence
+    >>> ev.relation, ev.variable
+    ('>', None)
+    """
 
     statement: str
     lhs: str

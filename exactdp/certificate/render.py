@@ -193,6 +193,30 @@ def renderers() -> dict:
 
 
 def proof_of(cert: Certificate) -> Proof:
+    """The worked proof of a certificate, built by the renderer registered for its kind.
+
+    Parameters
+    ----------
+    cert : Certificate
+        Any certificate whose kind has a renderer (``@renderer``).
+
+    Returns
+    -------
+    Proof
+        The claim in LaTeX, the numbered steps, the summary rows and the conclusion.
+
+    Raises
+    ------
+    LookupError
+        No renderer is registered for the certificate's kind.
+
+    Examples
+    --------
+    >>> from exactdp import certify_privacy, path, randomized_response
+    >>> p = proof_of(certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3"))
+    >>> len(p.steps) > 0, p.value_only
+    (True, False)
+    """
     fn = _RENDERERS.get(cert.kind)
     if fn is None:
         raise LookupError(f"no renderer registered for certificate kind {cert.kind!r}")
@@ -218,7 +242,23 @@ def _atom(s: str) -> str:
 
 
 def plain(s: str) -> str:
-    """Markdown-with-math to plain text: drop ``$``, ``\\`` commands become words or symbols."""
+    """Markdown-with-math to plain text: drop ``$``, ``\\`` commands become words or symbols.
+
+    Parameters
+    ----------
+    s : str
+        Inline Markdown with ``$...$`` LaTeX math.
+
+    Returns
+    -------
+    str
+        The text without markup.
+
+    Examples
+    --------
+    >>> plain(r"**so** $\\frac{1}{2} \\le x$")
+    'so 1/2 <= x'
+    """
     s = s.replace("$", "").replace("**", "").replace("`", "")
     s = s.replace(r"\,", " ").replace(r"\left", "").replace(r"\right", "")
     s = re.sub(r"\\(varepsilon|alpha|le|ge|ne|infty|in|cdot|log|exp)(?![a-zA-Z])",
@@ -229,6 +269,25 @@ def plain(s: str) -> str:
 
 
 def as_text(cert: Certificate) -> str:
+    """The certificate as plain text: claim, verdict, method, reason, summary rows and conclusion, one a line.
+
+    Parameters
+    ----------
+    cert : Certificate
+        The certificate.
+
+    Returns
+    -------
+    str
+        Lines ``name: value``, ending in a newline.
+
+    Examples
+    --------
+    >>> from exactdp import certify_privacy, path, randomized_response
+    >>> c = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3")
+    >>> as_text(c).splitlines()[:2] == ["claim:   " + c.claim, "verdict: holds"]
+    True
+    """
     p = proof_of(cert)
     lines = [f"claim:   {cert.claim}"] + ([] if p.value_only else [f"verdict: {cert.verdict.value}"]) + \
         [f"method:  {_method_line(cert)}"]
@@ -241,6 +300,26 @@ def as_text(cert: Certificate) -> str:
 
 
 def as_markdown(cert: Certificate) -> str:
+    """The certificate's worked proof in Markdown: claim, verdict, method, the numbered steps, the conclusion.
+
+    Parameters
+    ----------
+    cert : Certificate
+        The certificate.
+
+    Returns
+    -------
+    str
+        Markdown with ``$...$`` math, ending in a newline.
+
+    Examples
+    --------
+    >>> from exactdp import certify_privacy, path, randomized_response
+    >>> c = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3")
+    >>> md = as_markdown(c)
+    >>> md.startswith("**Claim.** " + c.claim), "**Verdict.** holds" in md, "**Proof.**" in md
+    (True, True, True)
+    """
     p = proof_of(cert)
     lines = [f"**Claim.** {cert.claim}", "", f"$$ {p.claim_latex} $$", ""] + \
         ([] if p.value_only else [f"**Verdict.** {cert.verdict.value}", ""]) + [f"**Method.** {_method_line(cert)}", ""]
@@ -255,6 +334,25 @@ def as_markdown(cert: Certificate) -> str:
 
 
 def as_latex(cert: Certificate) -> str:
+    """The certificate's worked proof in LaTeX (a ``proof`` environment with an ``enumerate`` of the steps).
+
+    Parameters
+    ----------
+    cert : Certificate
+        The certificate.
+
+    Returns
+    -------
+    str
+        LaTeX text (amsthm's ``proof``), for a document such as :func:`exactdp.certificate.sections.latex_document`.
+
+    Examples
+    --------
+    >>> from exactdp import certify_privacy, path, randomized_response
+    >>> tex = as_latex(certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3"))
+    >>> tex.startswith("\\\\paragraph{Claim.} "), "\\\\begin{proof}" in tex, "\\\\paragraph{Verdict.} holds." in tex
+    (True, True, True)
+    """
     p = proof_of(cert)
     lines = [r"\paragraph{Claim.} " + tex_text(cert.claim), r"\[ " + p.claim_latex + r" \]"] + \
         ([] if p.value_only else [r"\paragraph{Verdict.} " + cert.verdict.value + "."]) + \
@@ -277,7 +375,23 @@ _TEX_SPECIAL = re.compile(r"[\\&%#_{}~^]")
 
 
 def tex_text(s: str) -> str:
-    """Markdown-ish text to LaTeX text: keep ``$...$`` math, escape the rest."""
+    """Markdown-ish text to LaTeX text: keep ``$...$`` math, escape the rest.
+
+    Parameters
+    ----------
+    s : str
+        Inline Markdown with ``$...$`` math; ``**`` and backticks are dropped, ``*x*`` becomes ``\\emph``.
+
+    Returns
+    -------
+    str
+        LaTeX text.
+
+    Examples
+    --------
+    >>> print(tex_text("50% of *d_h* is $x_1$"))
+    50\\% of \\emph{d\\_h} is $x_1$
+    """
     out, math_mode = [], False
     for part in s.split("$"):
         if math_mode:
@@ -294,7 +408,8 @@ _MD_EMPH = re.compile(r"(?:(?<=^)|(?<=[\s(]))\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])"
 
 
 # -- HTML (the notebook view) -----------------------------------------------------------------------------------------
-_MD_INLINE = ((re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"), (re.compile(r"(?<![*\w])\*(?!\s)(.+?)\*"), r"<em>\1</em>"))
+_MD_INLINE = ((re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"),
+              (re.compile(r"(?<![*\w])\*(?!\s)(.+?)\*"), r"<em>\1</em>"))
 
 
 def _inline_html(s: str) -> str:
@@ -326,9 +441,22 @@ def _table_html(lines) -> str:
 
 
 def md_html(text: str) -> str:
-    """The small Markdown subset the renderers write (paragraphs, ``- `` lists, ``|`` tables, inline
-    bold/italics/code, ``$`` math) as HTML, every character of the text escaped.
+    """The small Markdown subset the renderers write as HTML, every character of the text escaped.
 
+    The subset: paragraphs, ``- `` lists, ``|`` tables, inline bold/italics/code and ``$`` math.
+
+    Parameters
+    ----------
+    text : str
+        Markdown in that subset.
+
+    Returns
+    -------
+    str
+        HTML (``<p>``, ``<ul>``, ``<table>`` elements).
+
+    Examples
+    --------
     >>> md_html("**a** < b and $x < y$")
     '<p><strong>a</strong> &lt; b and $x &lt; y$</p>'
     """
@@ -350,7 +478,25 @@ _VERDICT_COLOUR = {"holds": "#1a7f37", "fails": "#cf222e", "undecided": "#9a6700
 
 
 def as_html(cert: Certificate) -> str:
-    """The worked proof as an HTML fragment (the notebook view), rendered from the evidence alone."""
+    """The worked proof as an HTML fragment (the notebook view), rendered from the evidence alone.
+
+    Parameters
+    ----------
+    cert : Certificate
+        The certificate.
+
+    Returns
+    -------
+    str
+        One ``<div class="exactdp-certificate">`` element.
+
+    Examples
+    --------
+    >>> from exactdp import certify_privacy, path, randomized_response
+    >>> h = as_html(certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3"))
+    >>> h.startswith('<div class="exactdp-certificate">'), h.rstrip().endswith("</div>")
+    (True, True)
+    """
     p = proof_of(cert)
     v = cert.verdict.value
     parts = ['<div class="exactdp-certificate">',

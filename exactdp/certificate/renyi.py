@@ -15,6 +15,7 @@ sum ``S``, the divergence written from it and the ordered pair attaining the max
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .common import MechanismData
 from .privacy import tex
@@ -27,7 +28,26 @@ __all__ = ["RDPConversionData", "RenyiEvidence", "RenyiOrder", "renyi_claim"]
 
 @dataclass(frozen=True)
 class RenyiOrder(Record):
-    """``rho(alpha) = log(S)/(alpha - 1)`` (``"inf"``: some ``Q(y) = 0 < P(y)``), attained by ``(x, x_prime)``."""
+    """``rho(alpha) = log(S)/(alpha - 1)`` (``"inf"``: some ``Q(y) = 0 < P(y)``), attained by ``(x, x_prime)``.
+
+    Parameters
+    ----------
+    order : int
+        The order ``alpha``.
+    sum : str
+        ``S = sum_y P(y)^alpha Q(y)^(1 - alpha)``, exact.
+    value : str
+        ``rho(alpha)``, exact.
+    x : str
+        The first input of the attaining pair.
+    x_prime : str
+        The second input of the attaining pair.
+
+    Examples
+    --------
+    >>> RenyiOrder(order=2, sum="5/4", value="log(5/4)", x="0", x_prime="1").value
+    'log(5/4)'
+    """
 
     order: int
     sum: str
@@ -38,8 +58,24 @@ class RenyiOrder(Record):
 
 @dataclass(frozen=True)
 class RDPConversionData(Record):
-    """[Mir17] Prop. 3 at ``delta``: the smallest ``eps = log(S_alpha/delta)/(alpha - 1)`` over the orders, at the
-    first order attaining it."""
+    """[Mir17] Prop. 3 at ``delta``: the smallest ``eps = log(S_alpha/delta)/(alpha - 1)`` over the orders.
+
+    It is taken at the first order attaining it.
+
+    Parameters
+    ----------
+    delta : str
+        The ``delta`` of the conversion.
+    order : int
+        The first order attaining the smallest ``eps``.
+    epsilon : str
+        That ``eps``, exact.
+
+    Examples
+    --------
+    >>> RDPConversionData(delta="1/2", order=2, epsilon="log(5/2)").order
+    2
+    """
 
     delta: str
     order: int
@@ -49,21 +85,52 @@ class RDPConversionData(Record):
 @evidence_kind("renyi")
 @dataclass(frozen=True)
 class RenyiEvidence(Evidence):
-    """The exact RDP curve of one mechanism at integer orders over a neighbour relation ([Mir17] Defs. 3-4)."""
+    """The exact RDP curve of one mechanism at integer orders over a neighbour relation ([Mir17] Defs. 3-4).
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    relation : Relation
+        The neighbour relation.
+    orders : list of RenyiOrder
+        ``rho(alpha)`` per order.
+    conversion : RDPConversionData or None
+        The conversion to ``(eps, delta)``-DP, when a ``delta`` was given.
+
+    Examples
+    --------
+    >>> from exactdp.theory.renyi import certify_renyi
+    >>> from exactdp.mechanisms import generalized_rr
+    >>> from exactdp.metrics import discrete
+    >>> ev = certify_renyi(generalized_rr(3, eps="log(2)"), discrete(3), [2, 3]).evidence
+    >>> [o.order for o in ev.orders], ev.conversion is None
+    ([2, 3], True)
+    """
 
     mechanism: MechanismData
     relation: Relation
     orders: list  # of RenyiOrder records (item type in _nested)
     conversion: RDPConversionData | None
 
-    _nested = {"mechanism": MechanismData, "relation": Relation, "orders": RenyiOrder,
-               "conversion": RDPConversionData}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "relation": Relation, "orders": RenyiOrder,
+                                          "conversion": RDPConversionData}
 
 
 def renyi_claim(ev: RenyiEvidence) -> str:
     """The claim sentence of a ``renyi`` certificate, built from its evidence.
 
     (:func:`exactdp.recheck.renyi.claim_text` rebuilds it independently from the JSON.)
+
+    Parameters
+    ----------
+    ev : RenyiEvidence
+        The certificate's evidence.
+
+    Returns
+    -------
+    str
+        The claim sentence.
 
     Examples
     --------

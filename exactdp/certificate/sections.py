@@ -141,40 +141,139 @@ def inline_latex(s: str) -> str:
 # -- typed cells ------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Text:
-    """A cell of inline Markdown text (``$math$`` allowed)."""
+    """A cell of inline Markdown text (``$math$`` allowed).
+
+    Parameters
+    ----------
+    text : str
+        The cell's inline Markdown.
+
+    Examples
+    --------
+    >>> Text("$x_1$ is **exact**").latex()
+    '$x_1$ is \\\\textbf{exact}'
+    """
 
     text: str
 
     def markdown(self) -> str:
+        """Return the text as written (it is Markdown already).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Text("$x_1$ is **exact**").markdown()
+        '$x_1$ is **exact**'
+        """
         return self.text
 
     def latex(self) -> str:
+        """Return the text as LaTeX (see :func:`inline_latex`).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Text("50% of $x_1$").latex()
+        '50\\\\% of $x_1$'
+        """
         return inline_latex(self.text)
 
 
 @dataclass(frozen=True)
 class Label:
-    """A point label: a product label ``"1,1,4"`` is the tuple ``(1,1,4)``."""
+    """A point label: a product label ``"1,1,4"`` is the tuple ``(1,1,4)``.
+
+    Parameters
+    ----------
+    label : object
+        The label as the metric names the point (a string, or an int).
+
+    Examples
+    --------
+    >>> Label("1,1,4").markdown(), Label(3).markdown()
+    ('(1,1,4)', '3')
+    """
 
     label: Any
 
     def markdown(self) -> str:
+        """Return the label as a reader writes it (a product label as a tuple).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Label("0,2").markdown()
+        '(0,2)'
+        """
         return label_text(self.label)
 
     def latex(self) -> str:
+        """Return the label as LaTeX math.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Label("x_1").latex()
+        '$x\\\\_1$'
+        """
         return "$" + tex_escape(label_text(self.label)) + "$"
 
 
 @dataclass(frozen=True)
 class LabelSet:
-    """A set of point labels, typeset as a set: ``{(0,0), (1,0)}``; the empty set is ``{}``."""
+    """A set of point labels, typeset as a set: ``{(0,0), (1,0)}``; the empty set is ``{}``.
+
+    Parameters
+    ----------
+    labels : tuple
+        The labels, in the order they are written.
+
+    Examples
+    --------
+    >>> LabelSet(("0,0", "1,0")).markdown(), LabelSet(()).latex()
+    ('{(0,0), (1,0)}', '$\\\\emptyset$')
+    """
 
     labels: tuple
 
     def markdown(self) -> str:
+        """Return the set as a reader writes it, in braces.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> LabelSet(("a", "b")).markdown()
+        '{a, b}'
+        """
         return set_text(self.labels)
 
     def latex(self) -> str:
+        """Return the set as LaTeX math (``\\emptyset`` when empty).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> LabelSet(("0,0", "1,0")).latex()
+        '$\\\\{(0,0), (1,0)\\\\}$'
+        """
         if not self.labels:
             return r"$\emptyset$"
         return r"$\{" + ", ".join(tex_escape(label_text(x)) for x in self.labels) + r"\}$"
@@ -182,45 +281,143 @@ class LabelSet:
 
 @dataclass(frozen=True)
 class Flag:
-    """A yes/no answer (never ``True``/``False``)."""
+    """A yes/no answer (never ``True``/``False``).
+
+    Parameters
+    ----------
+    value : bool
+        The answer.
+
+    Examples
+    --------
+    >>> Flag(True).markdown(), Flag(False).latex()
+    ('yes', 'no')
+    """
 
     value: bool
 
     def markdown(self) -> str:
+        """Return ``yes`` or ``no``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Flag(False).markdown()
+        'no'
+        """
         return "yes" if self.value else "no"
 
     def latex(self) -> str:
+        """Return ``yes`` or ``no`` (the same words in LaTeX).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Flag(True).latex()
+        'yes'
+        """
         return self.markdown()
 
 
 @dataclass(frozen=True)
 class Missing:
-    """No value in this cell (``-``)."""
+    """No value in this cell (``-``).
+
+    Examples
+    --------
+    >>> Missing().markdown(), Missing().latex()
+    ('-', '--')
+    """
 
     def markdown(self) -> str:
+        """Return a hyphen, Markdown's mark of an empty cell.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Missing().markdown()
+        '-'
+        """
         return "-"
 
     def latex(self) -> str:
+        """Return an en dash (``--`` in LaTeX).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Missing().latex()
+        '--'
+        """
         return "--"
 
 
 @dataclass(frozen=True)
 class CertRef:
-    """A reference to the claim's certificate number ``number`` (1-based, in the order the claim lists them;
-    ``exactdp reproduce --recheck`` re-checks each one)."""
+    """A reference to one of the claim's certificates, by number.
+
+    The number is 1-based, in the order the claim lists its certificates (``exactdp reproduce --recheck``
+    re-checks each one).
+
+    Parameters
+    ----------
+    number : int
+        The certificate's position in the claim's list, from 1.
+
+    Examples
+    --------
+    >>> CertRef(2).markdown()
+    'certificate 2'
+    """
 
     number: int
 
     def markdown(self) -> str:
+        """Return ``certificate <number>``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> CertRef(1).markdown()
+        'certificate 1'
+        """
         return f"certificate {self.number}"
 
     def latex(self) -> str:
+        """Return ``certificate <number>`` (the same words in LaTeX).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> CertRef(3).latex()
+        'certificate 3'
+        """
         return self.markdown()
 
 
 def cell(value: Any) -> Text | Label | LabelSet | Flag | Missing | CertRef:
-    """One table cell, typed: a bool is a :class:`Flag`, None is :class:`Missing`, a list, tuple or set of
-    labels is a :class:`LabelSet`, a typed cell stays itself, anything else is :class:`Text` (``str``).
+    """One table cell, typed.
+
+    A bool is a :class:`Flag`, None is :class:`Missing`, a list, tuple or set of labels is a :class:`LabelSet`,
+    a typed cell stays itself, anything else is :class:`Text` (``str``).
 
     Parameters
     ----------
@@ -252,28 +449,104 @@ def cell(value: Any) -> Text | Label | LabelSet | Flag | Missing | CertRef:
 # -- blocks -----------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Paragraph:
-    """A paragraph of inline Markdown; its lines are kept (a line break in Markdown, ``\\\\`` in LaTeX)."""
+    """A paragraph of inline Markdown; its lines are kept (a line break in Markdown, ``\\\\`` in LaTeX).
+
+    Parameters
+    ----------
+    text : str
+        The paragraph's inline Markdown; a newline is a line break.
+
+    Examples
+    --------
+    >>> print(Paragraph("First line,\\nsecond *line*.").latex())
+    First line, \\\\
+    second \\emph{line}.
+    <BLANKLINE>
+    """
 
     text: str
 
     def markdown(self) -> str:
+        """Return the paragraph as written (it is Markdown already).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Paragraph("A $x$.").markdown()
+        'A $x$.'
+        """
         return self.text
 
     def latex(self) -> str:
+        """Return the paragraph as LaTeX, lines joined by ``\\\\``, ending in a newline.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Paragraph("A & B").latex()
+        'A \\\\& B\\n'
+        """
         return " \\\\\n".join(inline_latex(ln) for ln in self.text.split("\n")) + "\n"
 
 
 @dataclass(frozen=True)
 class List:
-    """A bulleted (or, with ``numbered``, numbered) list of inline Markdown items."""
+    """A bulleted (or, with ``numbered``, numbered) list of inline Markdown items.
+
+    Parameters
+    ----------
+    items : tuple of str
+        The items, inline Markdown each.
+    numbered : bool, default False
+        Number the items (``1.``, ``2.``, ...) instead of bullets.
+
+    Examples
+    --------
+    >>> print(List(("one", "two"), numbered=True).markdown())
+    1. one
+    2. two
+    """
 
     items: tuple
     numbered: bool = False
 
     def markdown(self) -> str:
+        """Return the list as Markdown: ``- item`` lines, or ``1. item`` when numbered.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> print(List(("a", "b")).markdown())
+        - a
+        - b
+        """
         return "\n".join((f"{k}. " if self.numbered else "- ") + it for k, it in enumerate(self.items, 1))
 
     def latex(self) -> str:
+        """Return the list as a LaTeX ``itemize`` (or, when numbered, ``enumerate``) environment.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> print(List(("a_1", "b"), numbered=True).latex())
+        \\begin{enumerate}
+        \\item a\\_1
+        \\item b
+        \\end{enumerate}
+        <BLANKLINE>
+        """
         env = "enumerate" if self.numbered else "itemize"
         return "\n".join([rf"\begin{{{env}}}"] + [r"\item " + inline_latex(it) for it in self.items]
                          + [rf"\end{{{env}}}"]) + "\n"
@@ -281,14 +554,48 @@ class List:
 
 @dataclass(frozen=True)
 class Display:
-    """Display math (LaTeX), ``$$ ... $$`` in Markdown, ``\\[ ... \\]`` in LaTeX."""
+    """Display math (LaTeX), ``$$ ... $$`` in Markdown, ``\\[ ... \\]`` in LaTeX.
+
+    Parameters
+    ----------
+    latex_math : str
+        The formula, in LaTeX (without delimiters).
+
+    Examples
+    --------
+    >>> Display("e^{\\\\varepsilon}").markdown()
+    '$$ e^{\\\\varepsilon} $$'
+    """
 
     latex_math: str
 
     def markdown(self) -> str:
+        """Return the formula between ``$$`` delimiters.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Display("x^2").markdown()
+        '$$ x^2 $$'
+        """
         return f"$$ {self.latex_math} $$"
 
     def latex(self) -> str:
+        """Return the formula between ``\\[`` and ``\\]``, ending in a newline.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> print(Display("x^2").latex())
+        \\[ x^2 \\]
+        <BLANKLINE>
+        """
         return rf"\[ {self.latex_math} \]" + "\n"
 
 
@@ -329,12 +636,36 @@ class Table:
         object.__setattr__(self, "rows", body)
 
     def markdown(self) -> str:
+        """Return the table as a Markdown pipe table (a ``|`` inside a cell is escaped).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> print(Table(["|V|", "ok"], [[3, True]]).markdown())
+        | \\|V\\| | ok |
+        |---|---|
+        | 3 | yes |
+        """
         esc = lambda t: t.replace("|", "\\|")  # noqa: E731 -- a bar inside a cell (|V|, |i - j|) is text, not a border
         lines = ["| " + " | ".join(esc(h.markdown()) for h in self.header) + " |", "|" + "---|" * len(self.header)]
         lines += ["| " + " | ".join(esc(c.markdown()) for c in r) + " |" for r in self.rows]
         return "\n".join(lines)
 
     def latex(self) -> str:
+        """Return the table as a centred LaTeX ``tabular``, scaled down to the line width when wider.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Table(["n", "ok"], [[1, False]]).latex().splitlines()[2:5]
+        ['\\\\begin{tabular}{ll}', '\\\\hline', 'n & ok \\\\\\\\']
+        """
         row = lambda cs: " & ".join(c.latex() for c in cs) + r" \\"  # noqa: E731
         # a table wider than the line is scaled down to it (graphicx's \resizebox), a narrower one kept as it is
         lines = [r"\begin{center}\small", r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%",
@@ -345,14 +676,53 @@ class Table:
 
 @dataclass(frozen=True)
 class CertificateProof:
-    """A certificate's whole worked proof, rendered by the certificate renderer in each format."""
+    """A certificate's whole worked proof, rendered by the certificate renderer in each format.
+
+    Parameters
+    ----------
+    certificate : Certificate
+        The certificate whose proof is shown.
+
+    Examples
+    --------
+    >>> from exactdp import certify_privacy, path, randomized_response
+    >>> p = CertificateProof(certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3"))
+    >>> p.markdown() == as_markdown(p.certificate).rstrip()
+    True
+    """
 
     certificate: Any
 
     def markdown(self) -> str:
+        """Return the worked proof in Markdown (:func:`exactdp.certificate.render.as_markdown`).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from exactdp import certify_privacy, path, randomized_response
+        >>> c = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3")
+        >>> "**Proof.**" in CertificateProof(c).markdown()
+        True
+        """
         return as_markdown(self.certificate).rstrip()
 
     def latex(self) -> str:
+        """Return the worked proof in LaTeX (:func:`exactdp.certificate.render.as_latex`).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from exactdp import certify_privacy, path, randomized_response
+        >>> c = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3")
+        >>> CertificateProof(c).latex() == as_latex(c)
+        True
+        """
         return as_latex(self.certificate)
 
 
@@ -369,8 +739,10 @@ def _split_row(line: str) -> list[str]:
 
 
 def parse_markdown(text: str) -> list:
-    """Read the Markdown subset of the claims' prose into blocks: paragraphs, ``- `` and ``1. `` lists,
-    ``|`` tables and ``$$ ... $$`` display math (blank lines separate blocks).
+    """Read the Markdown subset of the claims' prose into blocks.
+
+    The subset: paragraphs, ``- `` and ``1. `` lists, ``|`` tables and ``$$ ... $$`` display math (blank lines
+    separate blocks).
 
     Parameters
     ----------
@@ -417,6 +789,11 @@ class Blocks(list):
     paragraph).  This is how a claim writes a typed :class:`Table` into the middle of its prose; ``str`` of a
     fragment is its Markdown.
 
+    Parameters
+    ----------
+    iterable : iterable, optional
+        The first blocks and prose strings (as for ``list``).
+
     Examples
     --------
     >>> f = "Rows:\\n\\n" + Blocks([Table(["n"], [[1]])]) + "\\n\\nThe first " + "is exact."
@@ -457,9 +834,22 @@ def _parts(x: Any) -> list:
 
 
 def as_blocks(body: Any) -> list:
-    """A section body as blocks: Markdown text is read by :func:`parse_markdown`, a block stays a block, a
-    list is flattened.
+    """A section body as blocks.
 
+    Markdown text is read by :func:`parse_markdown`, a block stays a block, a list is flattened.
+
+    Parameters
+    ----------
+    body : str, block or list
+        Markdown prose, one block, or a (nested) list of both.
+
+    Returns
+    -------
+    list
+        The blocks, in order.
+
+    Examples
+    --------
     >>> as_blocks(["Two rows:", Table(["n"], [[1], [2]])])[0]
     Paragraph(text='Two rows:')
     """
@@ -473,6 +863,18 @@ def as_blocks(body: Any) -> list:
 def blocks_markdown(blocks: Iterable[Any]) -> str:
     """Blocks as Markdown, separated by blank lines.
 
+    Parameters
+    ----------
+    blocks : iterable
+        Blocks and Markdown prose (read by :func:`as_blocks`).
+
+    Returns
+    -------
+    str
+        The Markdown text.
+
+    Examples
+    --------
     >>> print(blocks_markdown([Paragraph("A $x$."), List(("a", "b"))]))
     A $x$.
     <BLANKLINE>
@@ -485,6 +887,18 @@ def blocks_markdown(blocks: Iterable[Any]) -> str:
 def blocks_latex(blocks: Iterable[Any]) -> str:
     """Blocks as LaTeX, separated by blank lines (paragraph breaks).
 
+    Parameters
+    ----------
+    blocks : iterable
+        Blocks and Markdown prose (read by :func:`as_blocks`).
+
+    Returns
+    -------
+    str
+        The LaTeX text.
+
+    Examples
+    --------
     >>> print(blocks_latex([Paragraph("A **b** & $x_1$.")]))
     A \\textbf{b} \\& $x_1$.
     <BLANKLINE>
@@ -545,7 +959,25 @@ _VERDICT_WORDS = {
 class Explanation:
     """What ``exactdp explain`` prints: the re-check's answer, then (unless refuted) the worked proof.
 
-    ``exit_code`` is the re-check's: 0 confirmed, 1 refuted, 3 not checkable.
+    Built by :func:`explain`.
+
+    Parameters
+    ----------
+    status : str
+        The independent re-check's status: ``confirmed``, ``refuted`` or ``not checkable``.
+    detail : str
+        The re-check's one-line reason.
+    document : str
+        The whole text printed: the re-check's answer, then the worked proof unless refuted.
+    exit_code : int
+        The re-check's exit code: 0 confirmed, 1 refuted, 3 not checkable.
+
+    Examples
+    --------
+    >>> from exactdp import certify_privacy, path, randomized_response
+    >>> e = explain(certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3").to_json_str())
+    >>> e.status, e.exit_code
+    ('confirmed', 0)
     """
 
     status: str

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .common import MechanismData, MetricData
 from .priors import DistanceData, LPData
@@ -27,7 +28,44 @@ class UtilityEvidence(Evidence):
     """KL10 Def. 2.2: ``M_x(B(f(x), gamma)) >= 1 - delta`` for every x; ``sigma[i][j] = sigma(f(x_i), y_j)``.
 
     ``output`` is the output metric ``sigma`` in full (``None`` above the carried size), so the re-check reads
-    ``sigma`` off it."""
+    ``sigma`` off it.
+
+    Parameters
+    ----------
+    mechanism : MechanismData
+        The mechanism.
+    output : DistanceData or None
+        The output metric ``sigma`` in full (None above the carried size).
+    f : dict
+        The query ``f``: input -> point of the output metric.
+    sigma : list of list of str
+        ``sigma(f(x_i), y_j)``.
+    gamma : str
+        The balls' radius.
+    delta : str
+        The target is ``1 - delta``.
+    ball : str
+        ``"open"`` (``sigma < gamma``) or ``"closed"`` (``sigma <= gamma``).
+    masses : dict
+        ``M_x(B(f(x), gamma))`` per input.
+    worst : str
+        The input with the smallest mass.
+    mass : str
+        That mass.
+    target : str
+        ``1 - delta``.
+    ball_outputs : list of str
+        The outputs in the worst input's ball.
+
+    Examples
+    --------
+    >>> from exactdp.theory.utility import certify_utility
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.metrics import discrete
+    >>> ev = certify_utility(randomized_response(2, "1/4"), discrete(2), gamma="1", delta="1/4").evidence
+    >>> ev.gamma, ev.ball, ev.target
+    ('1', 'open', '3/4')
+    """
 
     mechanism: MechanismData
     output: DistanceData | None
@@ -42,7 +80,7 @@ class UtilityEvidence(Evidence):
     target: str
     ball_outputs: list[str]
 
-    _nested = {"mechanism": MechanismData, "output": DistanceData}
+    _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "output": DistanceData}
 
 
 @renderer("utility")
@@ -69,6 +107,42 @@ class ExponentialBoundEvidence(Evidence):
 
     ``lipschitz_pairs``: ``[x, z, rho(x, z), sigma(f(x), f(z))]`` over the generating pairs of ``rho``;
     ``output`` the output metric ``sigma`` in full and ``f`` the map of inputs to its points.
+
+    Parameters
+    ----------
+    beta : str
+        The exponential mechanism's ``beta``.
+    output : DistanceData or None
+        The output metric ``sigma`` in full.
+    f : dict
+        Input -> point of the output metric.
+    lipschitz : str
+        ``C``, the largest ``sigma(f(x), f(z))/rho(x, z)``.
+    lipschitz_pair : list of str or None
+        A pair attaining it.
+    lipschitz_pairs : list of list of str
+        ``[x, z, rho(x, z), sigma(f(x), f(z))]`` over the generating pairs of ``rho``.
+    bound : str
+        ``2 C beta``.
+    bound_enclosure : list of str
+        Decimals around the bound.
+    epsilon : str or None
+        The exact smallest eps.
+    enclosure : list of str or None
+        Decimals around it.
+    attained : bool or None
+        Whether the bound is attained.
+    smallest : EpsilonEvidence
+        The smallest eps's own evidence.
+
+    Examples
+    --------
+    >>> from exactdp.theory.utility import certify_exponential_bound
+    >>> from exactdp.mechanisms import exponential
+    >>> from exactdp.metrics import discrete
+    >>> ev = certify_exponential_bound(exponential(discrete(2), beta="log(2)"), discrete(2), beta="log(2)").evidence
+    >>> ev.beta, ev.lipschitz
+    ('log(2)', '1')
     """
 
     beta: str
@@ -84,7 +158,7 @@ class ExponentialBoundEvidence(Evidence):
     attained: bool | None
     smallest: EpsilonEvidence
 
-    _nested = {"smallest": EpsilonEvidence, "output": DistanceData}
+    _nested: ClassVar[dict[str, type]] = {"smallest": EpsilonEvidence, "output": DistanceData}
 
 
 def _pair_text(pair: list | None) -> str:
@@ -96,7 +170,8 @@ def _bound_proof(cert) -> Proof:
     ev: ExponentialBoundEvidence = cert.evidence
     rel = "=" if ev.attained else ("<" if cert.holds is True else ">")
     steps = [Step("Lipschitz constant", f"$C = \\max \\sigma(f(x), f(z))/\\rho(x, z) = {tex(ev.lipschitz)}$ over the "
-                  f"{len(ev.lipschitz_pairs)} generating pairs of $\\rho$ (attained at {_pair_text(ev.lipschitz_pair)})."),
+                  f"{len(ev.lipschitz_pairs)} generating pairs of $\\rho$ "
+                  f"(attained at {_pair_text(ev.lipschitz_pair)})."),
              Step("Exact smallest eps", f"$\\varepsilon^* = {tex(ev.epsilon)}$ (the binding constraint and the check "
                   "of every other one are in the nested epsilon evidence)."),
              Step("Against KL10 Thm 2.7", f"$2 C \\beta = {tex(ev.bound)}$ with $\\beta = {tex(ev.beta)}$; the binding "
@@ -107,9 +182,31 @@ def _bound_proof(cert) -> Proof:
 
 @dataclass(frozen=True)
 class ParametricData(Record):
-    """An optimal basis of the utility LP as functions of ``t``: primal ``x_j = x[j]/denominator``, duals
-    ``y_i = y[i]/dual_denominator`` (equalities) and ``lam_k = lam[k]/dual_denominator`` (inequalities); every
-    entry a polynomial in ``t`` with integer coefficients, written ``"t^2 - 3*t + 1"``."""
+    """An optimal basis of the utility LP as functions of ``t``, polynomials over common denominators.
+
+    Primal ``x_j = x[j]/denominator``, duals ``y_i = y[i]/dual_denominator`` (equalities) and
+    ``lam_k = lam[k]/dual_denominator`` (inequalities); every entry a polynomial in ``t`` with integer coefficients,
+    written ``"t^2 - 3*t + 1"``.
+
+    Parameters
+    ----------
+    denominator : str
+        The primal's common denominator.
+    x : list of str
+        The primal's numerators.
+    dual_denominator : str
+        The duals' common denominator.
+    y : list of str
+        The equality duals' numerators.
+    lam : list of str
+        The inequality duals' numerators.
+
+    Examples
+    --------
+    >>> p = ParametricData(denominator="t + 2", x=["t", "1"], dual_denominator="1", y=["1"], lam=[])
+    >>> p.x[0] + " / (" + p.denominator + ")"
+    't / (t + 2)'
+    """
 
     denominator: str
     x: list[str]
@@ -133,6 +230,55 @@ class TradeoffEvidence(Evidence):
     with zero gap, so ``s*(t) = x_s(t)``, and ``t*`` is the only root in ``(t_lower, t_upper)`` of
     ``polynomial``, which divides ``x_s(t) - (1 - delta)`` (numerator); ``epsilon = log(t*)``.  ``reason``
     (a hint) says why only a bracket is given.
+
+    Parameters
+    ----------
+    inputs, outputs : list of str
+        The LP's row and column order.
+    metric : MetricData
+        The input metric ``rho``.
+    output : DistanceData or None
+        The output metric ``sigma`` in full.
+    f : dict
+        Input -> point of the output metric.
+    sigma : list of list of str
+        ``sigma(f(x), y)``.
+    gamma : str
+        The balls' radius.
+    delta : str
+        The target is ``1 - delta``.
+    ball : str
+        ``"open"`` or ``"closed"``.
+    target : str
+        ``1 - delta``.
+    epsilon : str or None
+        ``"0"``, ``"log(q)"``, ``"log(root of P in (a, b))"``; None: a bracket only.
+    epsilon_bracket : list of str
+        ``[log t_lower, log t_upper]``.
+    t_lower, s_lower : str or None
+        The lower LP's ``t`` and ``s*(t) < 1 - delta``.
+    lp_lower : LPData or None
+        That LP's solution.
+    t_upper, s_upper : str
+        The upper LP's ``t`` and ``s*(t) >= 1 - delta``.
+    lp_upper : LPData
+        That LP's solution.
+    mechanism : MechanismData
+        The optimal mechanism at ``t_upper``.
+    polynomial : str or None
+        ``P``, whose root is ``t*``.
+    parametric : ParametricData or None
+        The optimal basis as functions of ``t``.
+    reason : str or None
+        Why only a bracket is given (a hint).
+
+    Examples
+    --------
+    >>> from exactdp.theory.tradeoff import certify_tradeoff
+    >>> from exactdp.metrics import discrete
+    >>> ev = certify_tradeoff(discrete(3), gamma="1/2", delta="1/4").evidence
+    >>> ev.epsilon, ev.target          # t* = (k - 1)(1 - delta)/delta = 6
+    ('log(6)', '3/4')
     """
 
     inputs: list[str]
@@ -158,8 +304,8 @@ class TradeoffEvidence(Evidence):
     parametric: ParametricData | None = None
     reason: str | None = field(default=None, metadata={"role": "hint"})
 
-    _nested = {"metric": MetricData, "output": DistanceData, "lp_lower": LPData, "lp_upper": LPData,
-               "mechanism": MechanismData, "parametric": ParametricData}
+    _nested: ClassVar[dict[str, type]] = {"metric": MetricData, "output": DistanceData, "lp_lower": LPData,
+                                          "lp_upper": LPData, "mechanism": MechanismData, "parametric": ParametricData}
 
 
 @renderer("tradeoff")
@@ -184,9 +330,9 @@ def _tradeoff_proof(cert) -> Proof:
             p = ev.parametric
             steps.append(Step("The optimal basis as a function of t", f"With denominator ${_tex_poly(p.denominator)}$ "
                               f"the basic solution has $s(t) = ({_tex_poly(p.x[-1])})/({_tex_poly(p.denominator)})$; "
-                              f"it and its duals (over ${_tex_poly(p.dual_denominator)}$) are feasible on $[{tex(ev.t_lower)}, "
-                              "t^*]$ with zero gap (each sign condition a polynomial, its roots counted exactly), "
-                              "so $s^*(t) = s(t)$ there."))
+                              f"it and its duals (over ${_tex_poly(p.dual_denominator)}$) are feasible on "
+                              f"$[{tex(ev.t_lower)}, t^*]$ with zero gap (each sign condition a polynomial, its roots "
+                              "counted exactly), so $s^*(t) = s(t)$ there."))
             steps.append(Step("The exact root", f"$t^*$ solves $s(t) = {tex(ev.target)}$: it is the only root of "
                               f"${_tex_poly(ev.polynomial or '')}$ in $({tex(ev.t_lower)}, {tex(ev.t_upper)})$, and "
                               f"$s < {tex(ev.target)}$ before it; so $\\varepsilon^* = \\log t^*$: {ev.epsilon}."))

@@ -17,6 +17,7 @@ tight-constraints mechanism against another mechanism, both enclosed by rational
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .priors import VerifiedSolve
 from .records import Evidence, Record, evidence_kind
@@ -27,10 +28,30 @@ __all__ = ["ComparedMetric", "OtherParams", "UtilityComparisonEvidence"]
 
 @dataclass(frozen=True)
 class ComparedMetric(Record):
-    """The metric of a comparison by its definition: ``kind`` ``"grid"`` with ``shape`` ``[R, C]`` and ``norm``
-    (``"euclidean"``, ``"chebyshev"``, ``"manhattan"``; unit step), or ``"path"`` with ``points`` ``n`` and ``reach``
-    ``v`` (``d(i, j) = ceil(|i - j| / v)``, the graph of a sum query, ECP14 sec. 7.1); the other kind's fields are
-    null."""
+    """The metric of a comparison by its definition: a unit grid, or the path of a sum query.
+
+    ``kind`` ``"grid"`` with ``shape`` ``[R, C]`` and ``norm`` (``"euclidean"``, ``"chebyshev"``, ``"manhattan"``; unit
+    step), or ``"path"`` with ``points`` ``n`` and ``reach`` ``v`` (``d(i, j) = ceil(|i - j| / v)``, the graph of a sum
+    query, ECP14 sec. 7.1); the other kind's fields are null.
+
+    Parameters
+    ----------
+    kind : str
+        ``"grid"`` or ``"path"``.
+    shape : list of int, optional
+        ``[R, C]`` of a grid.
+    norm : str, optional
+        The grid's norm.
+    points : int, optional
+        The path's points ``n``.
+    reach : int, optional
+        The path's reach ``v``.
+
+    Examples
+    --------
+    >>> ComparedMetric(kind="path", points=10, reach=3).to_json()
+    {'kind': 'path', 'shape': None, 'norm': None, 'points': 10, 'reach': 3}
+    """
 
     kind: str
     shape: list[int] | None = None
@@ -41,8 +62,26 @@ class ComparedMetric(Record):
 
 @dataclass(frozen=True)
 class OtherParams(Record):
-    """The other mechanism's parameters: ``side`` (planar Laplace on the ``side x side`` grid), or ``values``,
-    ``step``, ``power`` (the geometric mechanism); the other mechanism's fields are null."""
+    """The other mechanism's parameters (planar Laplace or geometric); the other one's fields are null.
+
+    ``side`` (planar Laplace on the ``side x side`` grid), or ``values``, ``step``, ``power`` (the geometric mechanism).
+
+    Parameters
+    ----------
+    side : int, optional
+        The grid's side (planar Laplace).
+    values : int, optional
+        The values of the geometric mechanism.
+    step : int, optional
+        Its step.
+    power : int, optional
+        Its power (the dimension).
+
+    Examples
+    --------
+    >>> OtherParams(side=6).to_json()
+    {'side': 6, 'values': None, 'step': None, 'power': None}
+    """
 
     side: int | None = None
     values: int | None = None
@@ -53,7 +92,43 @@ class OtherParams(Record):
 @evidence_kind("utility_comparison")
 @dataclass(frozen=True)
 class UtilityComparisonEvidence(Evidence):
-    """Enclosures of two uniform-prior utilities (optimal remaps) at one rational level, and their margin."""
+    """Enclosures of two uniform-prior utilities (optimal remaps) at one rational level, and their margin.
+
+    Parameters
+    ----------
+    description : str
+        The metric in words.
+    eps : str
+        The level, a rational.
+    metric : ComparedMetric
+        The metric by its definition.
+    points : int
+        ``n = |Y|``.
+    cells : int
+        ``k``, the cells of the equitable partition the tight solve used.
+    tight : VerifiedSolve
+        The tight solve (a hint: the partition is checked equitable, the inverse by Rump's bound).
+    tight_utility : list of str
+        ``[lo, hi]`` around the tight-constraints mechanism's utility ``sum(z)/n``.
+    other : str
+        ``"planar-laplace"`` or ``"geometric"``.
+    other_params : OtherParams
+        The other mechanism's parameters.
+    other_utility : list of str
+        ``[lo, hi]`` around its utility.
+    margin : str
+        Tight ``lo`` minus other ``hi`` (exact); ``> 0`` when the comparison holds.
+
+    Examples
+    --------
+    >>> s = VerifiedSolve(cell_of=None, center=None, inverse=None)
+    >>> g = ComparedMetric(kind="grid", shape=[6, 6], norm="euclidean")
+    >>> ev = UtilityComparisonEvidence(description="6 x 6 grid", eps="1/2", metric=g, points=36, cells=6, tight=s,
+    ...     tight_utility=["1/2", "3/5"], other="geometric", other_params=OtherParams(values=6, step=1, power=2),
+    ...     other_utility=["1/5", "1/4"], margin="1/4")
+    >>> ev.margin                 # 1/2 - 1/4
+    '1/4'
+    """
 
     description: str
     eps: str                    # the level, a rational
@@ -70,7 +145,7 @@ class UtilityComparisonEvidence(Evidence):
     other_utility: list[str]    # [lo, hi]
     margin: str                 # tight lo - other hi (exact); > 0 when the comparison holds
 
-    _nested = {"metric": ComparedMetric, "tight": VerifiedSolve, "other_params": OtherParams}
+    _nested: ClassVar[dict[str, type]] = {"metric": ComparedMetric, "tight": VerifiedSolve, "other_params": OtherParams}
 
 
 _OTHER = {
@@ -100,7 +175,8 @@ def _utility_comparison_proof(cert) -> Proof:
                   f"attained by Prop. 7); $z$ is constant on the {ev.cells} cells of an equitable partition of the "
                   f"{ev.points} points, so the verified solve of the {ev.cells} x {ev.cells} quotient (Rump's bound "
                   f"on an approximate inverse) encloses it, every $z > 0$: $U \\in [{t[0]}, {t[1]}]$ ({cert.method})."),
-             Step(f"The {name} mechanism", _OTHER[ev.other](ev.other_params.to_json()) + f": $U \\in [{o[0]}, {o[1]}]$.")]
+             Step(f"The {name} mechanism",
+                  _OTHER[ev.other](ev.other_params.to_json()) + f": $U \\in [{o[0]}, {o[1]}]$.")]
     if cert.holds is True:
         steps.append(Step("Comparison", f"${t[0]} - {o[1]} = {ev.margin} > 0$ (exact): the tight-constraints "
                           "mechanism's utility is higher."))

@@ -274,19 +274,19 @@ class Algebraic:
         import sympy as sp
 
         while True:
-            if self.b < other.a or (self.b == other.a and not (self.is_rational() and other.is_rational())):
-                if self.b < other.a or self.a < self.b or other.a < other.b:
-                    return -1
+            if (self.b < other.a or (self.b == other.a and not (self.is_rational() and other.is_rational()))) \
+                    and (self.b < other.a or self.a < self.b or other.a < other.b):
+                return -1
             if other.b < self.a or (other.b == self.a and (self.a < self.b or other.a < other.b)):
                 return 1
             if self.is_rational() and other.is_rational():
                 return int(bool(self.a > other.a)) - int(bool(self.a < other.a))
             lo, hi = max(self.a, other.a), min(self.b, other.b)
             g = sp.gcd(self.poly, other.poly)
-            if g.degree() >= 1 and lo <= hi and g.count_roots(lo, hi) > 0:
-                # both numbers are the unique root of g in the overlap
-                if self.a <= lo and hi <= self.b and other.a <= lo and hi <= other.b:
-                    return 0
+            # both numbers are then the unique root of g in the overlap
+            if g.degree() >= 1 and lo <= hi and g.count_roots(lo, hi) > 0 \
+                    and self.a <= lo and hi <= self.b and other.a <= lo and hi <= other.b:
+                return 0
             self._bisect()
             other._bisect()
 

@@ -61,14 +61,16 @@ def check_table(points: list, values: list, codes: list) -> list:
     distinct_labels(points, "points of the distance table")
     need(isinstance(codes, list) and len(codes) == n and all(isinstance(r, list) and len(r) == n for r in codes),
          "the distance table is not square over its points")
-    need(all(type(c) is int and 0 <= c < len(values) for r in codes for c in r), f"a distance code is not an integer in [0, {len(values)})")
+    need(all(type(c) is int and 0 <= c < len(values) for r in codes for c in r),
+         f"a distance code is not an integer in [0, {len(values)})")
     vals = [_d(v) for v in values]
     need(len(set(values)) == len(values), "a distance value is listed twice")
     signs = [None if v is None else sign(v) for v in vals]
     need(all(s is None or s >= 0 for s in signs), "a negative distance")
     need(all(signs[codes[i][i]] == 0 for i in range(n)), "a point at a non-zero distance from itself")
     need(all(codes[i][j] == codes[j][i] for i in range(n) for j in range(i)), "the distance table is not symmetric")
-    need(all(signs[codes[i][j]] != 0 for i in range(n) for j in range(n) if i != j), "two distinct points at distance 0")
+    need(all(signs[codes[i][j]] != 0 for i in range(n) for j in range(n) if i != j),
+         "two distinct points at distance 0")
     if n <= MAX_TRIANGLE:
         _triangle(points, vals, codes)
     return [[vals[c] for c in r] for r in codes]

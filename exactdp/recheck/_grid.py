@@ -179,7 +179,8 @@ class LimbQ:
 
     def _rows(self, parts) -> list:
         """``sum_j parts[j] 2^(37 (2 - j))`` per row, ``parts[j]`` row sums (int64 arrays)."""
-        return [(int(a) << 2 * _LIMB) + (int(b) << _LIMB) + int(c) for a, b, c in zip(*(p.tolist() for p in parts), strict=True)]
+        return [(int(a) << 2 * _LIMB) + (int(b) << _LIMB) + int(c)
+                for a, b, c in zip(*(p.tolist() for p in parts), strict=True)]
 
     def widths(self) -> list:
         """``sum_B (hi - lo)[A][B]`` per row ``A`` (exact integers)."""

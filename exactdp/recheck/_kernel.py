@@ -216,7 +216,7 @@ def _kadd(k1, k2):
 
 
 def _pmul(p, q):
-    out = {}
+    out: dict[tuple, object] = {}
     for k1, c1 in p.items():
         for k2, c2 in q.items():
             k = _kadd(k1, k2)

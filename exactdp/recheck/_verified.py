@@ -275,7 +275,8 @@ def approximate_solution(Qlo, Qhi, R: Inverse, rhs_q: list, steps: int = 2) -> d
     Q = _enc(Qlo, Qhi)
     for _ in range(steps):
         # r 2^(ye - S - 1) den = b den 2^(S + 1 - ye) ... exactly: residual of the midpoint system, scaled
-        N = [v.numerator * (den // v.denominator) * two * 2**-ye - m * den for v, m in zip(b, Q.mid_dot(Y), strict=True)]
+        N = [v.numerator * (den // v.denominator) * two * 2**-ye - m * den
+             for v, m in zip(b, Q.mid_dot(Y), strict=True)]
         r = np.array([_to_float(v, ye - _S - 1, den) for v in N])     # the residual, rounded to doubles
         with threadpool_limits(limits=1, user_api="blas"):
             d = Rf @ r
@@ -346,7 +347,8 @@ def short(x: Fraction) -> str:
 def _midpoints(Qlo, Qhi):
     """The doubles nearest the midpoints ``(lo + hi) 2^-(S+1)`` (correctly rounded integer division)."""
     two = 2 ** (_S + 1)
-    return np.array([[(lo + hi) / two for lo, hi in zip(rl, rh, strict=True)] for rl, rh in zip(Qlo, Qhi, strict=True)], dtype=np.float64)
+    return np.array([[(lo + hi) / two for lo, hi in zip(rl, rh, strict=True)]
+                     for rl, rh in zip(Qlo, Qhi, strict=True)], dtype=np.float64)
 
 
 def _defect_rows(R: Inverse, Q) -> list:
@@ -403,7 +405,8 @@ class ListQ:
     def sums(self) -> list:
         """``lo + hi`` entrywise (``2^(S+1)`` times the midpoints, exactly)."""
         if self._sums is None:
-            self._sums = [[lo + hi for lo, hi in zip(rl, rh, strict=True)] for rl, rh in zip(self.lo, self.hi, strict=True)]
+            self._sums = [[lo + hi for lo, hi in zip(rl, rh, strict=True)]
+                          for rl, rh in zip(self.lo, self.hi, strict=True)]
         return self._sums
 
     def midpoints(self):
@@ -422,7 +425,7 @@ class ListQ:
 
     def near(self, other: ListQ) -> list:
         """``sum_B max(hi - lo', hi' - lo)`` per row."""
-        return [sum(max(h - l2, h2 - l) for l, h, l2, h2 in zip(a, b, c, d, strict=True))
+        return [sum(max(h1 - l2, h2 - l1) for l1, h1, l2, h2 in zip(a, b, c, d, strict=True))
                 for a, b, c, d in zip(self.lo, self.hi, other.lo, other.hi, strict=True)]
 
 

@@ -44,7 +44,26 @@ def _in_set(alpha: Fraction, pieces: list):
 
 
 def set_text(pieces: list) -> str:
-    """The failure set as text, rebuilt from its pieces (the producer's ``AlphaSet.__str__``)."""
+    """The failure set as text, rebuilt from its pieces (the producer's ``AlphaSet.__str__``).
+
+    Parameters
+    ----------
+    pieces : list of dict
+        Points and intervals of alpha: ``lo``, ``hi``, ``point``, ``lo_closed``, ``hi_closed``.
+
+    Returns
+    -------
+    str
+        The union of the pieces, ``{}`` when empty.
+
+    Examples
+    --------
+    >>> set_text([{"lo": "1/3", "hi": "1/3", "point": True, "lo_closed": True, "hi_closed": True},
+    ...           {"lo": "1/2", "hi": "1", "point": False, "lo_closed": True, "hi_closed": False}])
+    '{1/3} U [1/2, 1)'
+    >>> set_text([])
+    '{}'
+    """
     if not pieces:
         return "{}"
     return " U ".join(f"{{{p['lo']}}}" if p["point"] else
@@ -219,6 +238,26 @@ def _check_holds(ev: dict, mech, pairs):
 
 
 def check(c: dict):
+    """Re-check an ``all_eps`` certificate: privacy for every eps > 0 (entries polynomials in alpha), exactly.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> K = {"name": "K", "inputs": ["a", "b"], "outputs": ["0"], "values": ["1"], "codes": [[0], [0]]}
+    >>> m = {"description": "a point", "points": 1, "labels": ["a"], "pairs": [], "reduction": "",
+    ...      "all_pairs_at": "1", "edges": None, "distances": None}
+    >>> check({"kind": "all_eps", "evidence": {"mechanism": K, "metric": m}})
+    ('refuted', 0, "the mechanism's inputs are not the metric's points")
+    """
     ev = c["evidence"]
     try:
         mech, pairs, dist, note = _setting(ev, symbolic_ok=True)
@@ -243,7 +282,24 @@ def check(c: dict):
 
 
 def claim_text(c: dict) -> str:
-    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.all_eps`, writes it)."""
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.all_eps`, writes it).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"mechanism": {"name": "geometric"}, "metric": {"description": "path on 3 points"}, "in_particular": None}
+    >>> claim_text({"evidence": ev})
+    'geometric is eps*d-private for every eps > 0 on the path on 3 points'
+    """
     ev = c["evidence"]
     s = f"{ev['mechanism']['name']} is eps*d-private for every eps > 0 on the {ev['metric']['description']}"
     if ev["in_particular"] is not None:

@@ -79,7 +79,24 @@ def _relation(ev: dict, inputs: list) -> None:
 
 
 def check(c: dict) -> tuple[str, int, str]:
-    """``(status, checked, detail)`` for an ``approx`` certificate."""
+    """``(status, checked, detail)`` for an ``approx`` certificate: every output set's inequality, exactly.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> K = {"inputs": ["a", "a"], "outputs": ["0"]}
+    >>> check({"kind": "approx", "verdict": "holds", "evidence": {"mechanism": K, "pairs": []}})
+    ('refuted', 0, 'a repeated input or output label')
+    """
     ev = c["evidence"]
     try:
         status, detail = _check(ev, c["verdict"] == "holds")
@@ -153,7 +170,24 @@ def _witness(ev: dict, rows: dict, outs: list, t, delta, largest, holds: bool, o
 
 
 def claim_text(c: dict) -> str:
-    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.approximate`, writes it)."""
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.approximate`, writes it).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"mechanism": {"name": "RR"}, "epsilon_given": "0", "delta": "1/2", "relation": "pair (0, 1)"}
+    >>> claim_text({"evidence": ev})
+    'RR is (eps, delta)-DP with eps = 0, delta = 1/2 over the pair (0, 1)'
+    """
     ev = c["evidence"]
     return (f"{ev['mechanism']['name']} is (eps, delta)-DP with eps = {ev['epsilon_given']}, delta = {ev['delta']} "
             f"over the {ev['relation']}")

@@ -33,7 +33,26 @@ EVIDENCE = {"audit": AUDIT}
 
 
 def claim_text(c: dict) -> str:
-    """The claim of an ``audit`` certificate, rebuilt from its evidence."""
+    """The claim of an ``audit`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"factors": [{"mechanism": {"name": "RR"}, "times": 2}], "level": {"text": "log(3)"}, "delta": "1/3",
+    ...       "relation": {"description": "pair (0, 1)"}, "delta_exact": "3/8", "slack": "-1/24"}
+    >>> print(claim_text({"evidence": ev}))
+    the plan RR x 2 is (eps, delta)-DP with eps = log(3), delta = 1/3 over the pair (0, 1) (exact delta(eps) = 3/8,
+    slack -1/24)
+    """
     ev = c["evidence"]
     who = "the plan " + " + ".join(f"{f['mechanism']['name']} x {f['times']}" for f in ev["factors"])
     return (f"{who} is (eps, delta)-DP with eps = {ev['level']['text']}, delta = {ev['delta']} over the "
@@ -41,7 +60,25 @@ def claim_text(c: dict) -> str:
 
 
 def method_of(c: dict) -> str:
-    """``RATIONAL`` for rational mechanisms at a level ``e^eps = R`` rational, else ``TRANSCENDENCE_BALLS``."""
+    """``RATIONAL`` for rational mechanisms at a level ``e^eps = R`` rational, else ``TRANSCENDENCE_BALLS``.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        ``"RATIONAL"`` or ``"TRANSCENDENCE_BALLS"``.
+
+    Examples
+    --------
+    >>> fs = [{"mechanism": {"values": ["1/4", "3/4"]}}]
+    >>> [method_of({"evidence": {"factors": fs, "level": lv}})
+    ...  for lv in ({"eps": None, "D": "1"}, {"eps": "1/2", "D": None})]
+    ['RATIONAL', 'TRANSCENDENCE_BALLS']
+    """
     ev = c["evidence"]
     lv = ev["level"]
     rational = all(_is_fraction(v) for f in ev["factors"] for v in f["mechanism"]["values"])
@@ -88,7 +125,23 @@ def _run(c: dict) -> int:
 
 
 def check(c: dict):
-    """``(status, checked, detail)`` for an ``audit`` certificate."""
+    """``(status, checked, detail)`` for an ``audit`` certificate: the plan's profile re-derived, exactly.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> check({"kind": "audit", "evidence": {"factors": [{"mechanism": {"name": "RR"}, "times": 0}]}})
+    ('refuted', 0, 'times = 0 is not a positive integer')
+    """
     try:
         n = _run(c)
     except Refuted as e:

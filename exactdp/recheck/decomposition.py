@@ -34,10 +34,10 @@ def _ok(rects, na, nb) -> bool:
     for A, B in rects:
         union |= _grid(A, B, nb)
     cover, seen = 0, 0
-    for I in range(1 << p):
+    for subset in range(1 << p):        # the subset I of the rectangles, as a bit mask
         At, Bt, out = 0, full, 0
         for i, (A, B) in enumerate(rects):
-            if I >> i & 1:
+            if subset >> i & 1:
                 At, Bt = At | A, Bt & B
             else:
                 out |= B
@@ -62,13 +62,55 @@ def _work(na: int, nb: int, top: int) -> int:
 
 
 def claim_text(c: dict) -> str:
-    """The claim of a ``decomposition`` certificate, rebuilt from its evidence."""
+    """The claim of a ``decomposition`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence (HLM15 Lemma 1 or 2).
+
+    Examples
+    --------
+    >>> claim_text({"evidence": {"lemma": 1, "max_rects": 2, "X": ["a", "b"], "Y": ["u"]}})
+    'HLM15 Lemma 1: exact and disjoint decomposition of every union of at most 2 rectangles on X = {a, b}, Y = {u}'
+    """
     ev = c["evidence"]
     return (f"HLM15 Lemma {ev['lemma']}: exact and disjoint decomposition of every union of at most "
             f"{ev['max_rects']} rectangles on X = {{{', '.join(ev['X'])}}}, Y = {{{', '.join(ev['Y'])}}}")
 
 
 def check(c: dict):
+    """Re-check a ``decomposition`` certificate: HLM15 Lemma 1 or 2 re-enumerated over every collection.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the collections enumerated, and the
+        counts found.
+
+    Examples
+    --------
+    One point on each side: the only rectangle is ``{a} x {u}``, one collection of at most one rectangle, and it
+    decomposes.
+
+    >>> claim = ("HLM15 Lemma 1: exact and disjoint decomposition of every union of at most 1 rectangles on "
+    ...          "X = {a}, Y = {u}")
+    >>> ev = {"statement": claim, "lemma": 1, "X": ["a"], "Y": ["u"], "max_rects": 1, "counts": [[1, 1, 1]]}
+    >>> check({"claim": claim, "verdict": "holds", "evidence": ev})
+    ('confirmed', 1, 'Lemma 1 re-enumerated: [[1, 1, 1]] (certificate: [[1, 1, 1]])')
+    >>> check({"claim": claim, "verdict": "fails", "evidence": ev})[0]
+    'refuted'
+    """
     ev = c["evidence"]
     if c["claim"] != claim_text(c) or ev["statement"] != c["claim"]:
         return REFUTED, 0, "the claim (or the statement) is not the one its evidence states"
@@ -94,5 +136,21 @@ def check(c: dict):
 
 
 def method_of(c: dict) -> str:
-    """The method a decomposition certificate's verdict rests on (the dispatcher refutes another, or a precision)."""
+    """The method a decomposition certificate's verdict rests on (the dispatcher refutes another, or a precision).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        Always ``"ENUMERATION"``.
+
+    Examples
+    --------
+    >>> method_of({"evidence": {}})
+    'ENUMERATION'
+    """
     return "ENUMERATION"

@@ -106,7 +106,23 @@ def _extension(ev, Ah):
 
 
 def zero_normaliser_note(point: str) -> str:
-    """The note of an undefined extension (BCSZ18: ``Z_D = 0`` at ``point``), as the checker words it."""
+    """The note of an undefined extension (BCSZ18: ``Z_D = 0`` at ``point``), as the checker words it.
+
+    Parameters
+    ----------
+    point : str
+        The point of the metric where every output has minimum 0.
+
+    Returns
+    -------
+    str
+        The note.
+
+    Examples
+    --------
+    >>> zero_normaliser_note("7").startswith("mech_on_H: at the point '7' every output has minimum 0 (Z_D = 0)")
+    True
+    """
     return (f"mech_on_H: at the point {point!r} every output has minimum 0 (Z_D = 0), so the extension is "
             "undefined there; this happens only when rows of the mechanism on H have different supports, i.e. it "
             "is not eps-private for any eps (BCSZ18 Lemma 4.1)")
@@ -117,7 +133,26 @@ def _same(xs, ys) -> bool:
 
 
 def claim_text(c: dict) -> str:
-    """The claim of an ``extension`` / ``best_extension`` certificate, rebuilt from its evidence."""
+    """The claim of an ``extension`` / ``best_extension`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"mech_on_H": {"name": "K"}, "H": ["0", "2"], "metric": {"description": "path on 3 points"},
+    ...       "level": {"text": "log(2)"}}
+    >>> print(claim_text({"kind": "extension", "evidence": ev}))
+    the BCSZ18 extension of K from |H| = 2 points to the path on 3 points agrees on H and is 2 eps-private,
+    eps = log(2)
+    """
     ev = c["evidence"]
     if c["kind"] == "best_extension":
         return (f"the smallest eps' of any extension of {ev['mech_on_H']['name']} from |H| = {len(ev['H'])} points "
@@ -137,7 +172,8 @@ def _metric_tables(ev):
     need(met["points"] == len(pts) and res["points"] == len(H), "a metric's point count is not its points'")
     need(met.get("labels") in (None, pts), "the metric's labels are not its points")
     need(res.get("labels") in (None, H), "the restricted metric's labels are not H")
-    need(res["description"] == f"restriction of the {met['description']} to {len(H)} point{'' if len(H) == 1 else 's'} of H"
+    need(res["description"]
+         == f"restriction of the {met['description']} to {len(H)} point{'' if len(H) == 1 else 's'} of H"
          and res["reduction"] == _RESTRICTED, "the restricted metric is not described as the restriction of the metric")
     pairs = pairs_of(met)
     D = closure(pts, pairs)
@@ -400,6 +436,25 @@ def _ivq(q: Fraction):
 
 
 def check(c: dict):
+    """Re-check an ``extension`` or ``best_extension`` certificate (BCSZ18).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> ev = {"mech_on_H": {"name": "K"}, "H": ["0", "2"], "metric": {"description": "path on 3 points"},
+    ...       "level": {"text": "log(2)"}}
+    >>> check({"kind": "extension", "claim": "K extends", "evidence": ev})
+    ('refuted', 0, 'the claim is not the one its evidence states')
+    """
     try:
         need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
         return _check_extension(c) if c["kind"] == "extension" else _check_best(c)
@@ -408,9 +463,27 @@ def check(c: dict):
 
 
 def method_of(c: dict) -> str:
-    """The method the verdict rests on (the dispatcher refutes another, or a precision): ``EXACT_LP`` for
-    ``best_extension``; for ``extension`` exact rationals when the level and the mechanism on H are rational,
-    else the exact zero test with certified balls."""
+    """The method the verdict rests on (the dispatcher refutes another, or a precision).
+
+    ``EXACT_LP`` for ``best_extension``; for ``extension`` exact rationals when the level and the mechanism on
+    H are rational, else the exact zero test with certified balls.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        ``"EXACT_LP"``, ``"RATIONAL"`` or ``"TRANSCENDENCE_BALLS"``.
+
+    Examples
+    --------
+    >>> ev = {"level": {"eps": None, "R": "2"}, "mech_on_H": {"values": ["2/3", "1/3"]}}
+    >>> method_of({"kind": "extension", "evidence": ev}), method_of({"kind": "best_extension", "evidence": ev})
+    ('RATIONAL', 'EXACT_LP')
+    """
     ev = c["evidence"]
     if c["kind"] == "best_extension":
         return "EXACT_LP"

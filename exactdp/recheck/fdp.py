@@ -60,7 +60,26 @@ ONE, ZERO = Fraction(1), Fraction(0)
 
 
 def claim_text(c: dict) -> str:
-    """The claim of an ``fdp`` certificate, rebuilt from its evidence."""
+    """The claim of an ``fdp`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"mechanism": {"name": "RR"}, "times": 1, "relation": {"description": "pair (0, 1)"},
+    ...       "vertices": [{"a": "0", "b": "1"}, {"a": "1", "b": "0"}], "mu": {"lo": "0", "hi": "0", "exact": True},
+    ...       "mu_query": None}
+    >>> print(claim_text({"evidence": ev}))
+    the tightest f with RR f-DP over the pair (0, 1) has vertices (0, 1), (1, 0); the smallest Gaussian-DP mu is 0
+    """
     ev = c["evidence"]
     who = ev["mechanism"]["name"] + ("" if ev["times"] == 1 else f" composed {ev['times']} times")
     verts = ", ".join(f"({v['a']}, {v['b']})" for v in ev["vertices"])
@@ -78,7 +97,23 @@ def claim_text(c: dict) -> str:
 
 
 def method_of(c: dict) -> str:
-    """Always ``TRANSCENDENCE_BALLS``: the bracket rests on enclosures of ``Phi``."""
+    """Always ``TRANSCENDENCE_BALLS``: the bracket rests on enclosures of ``Phi``.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        ``"TRANSCENDENCE_BALLS"``.
+
+    Examples
+    --------
+    >>> method_of({"evidence": {}})
+    'TRANSCENDENCE_BALLS'
+    """
     return "TRANSCENDENCE_BALLS"
 
 
@@ -385,7 +420,23 @@ def _run(c: dict) -> int:
 
 
 def check(c: dict):
-    """``(status, checked, detail)`` for an ``fdp`` certificate."""
+    """``(status, checked, detail)`` for an ``fdp`` certificate: the trade-off vertices and mu re-derived.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> check({"kind": "fdp", "evidence": {"mechanism": {"name": "RR"}, "times": 0}})
+    ('refuted', 0, 'times = 0 is not a positive integer')
+    """
     try:
         n = _run(c)
     except Refuted as e:

@@ -24,11 +24,51 @@ def _rows(rows):
 
 
 def claim_text(c: dict) -> str:
-    """The claim of an ``infeasible`` certificate, rebuilt from its evidence."""
+    """The claim of an ``infeasible`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> claim_text({"evidence": {"statement": "x0 = -1"}})
+    'x0 = -1: no x >= 0 solves the system'
+    """
     return f"{c['evidence']['statement']}: no x >= 0 solves the system"
 
 
 def check(c: dict):
+    """Re-check an ``infeasible`` certificate: its Farkas vector, in exact rationals.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the number of variables, and why.
+
+    Examples
+    --------
+    ``x0 = -1`` has no solution ``x >= 0``: ``y = 1`` gives ``w = 1 >= 0`` and ``b.y = -1 < 0``.
+
+    >>> ev = {"statement": "x0 = -1", "A_eq": [{"0": "1"}], "b_eq": ["-1"], "A_ub": [], "b_ub": [],
+    ...       "names": None, "y": ["1"], "lam": [], "combination": ["1"], "rhs": "-1"}
+    >>> c = {"claim": "x0 = -1: no x >= 0 solves the system", "verdict": "holds", "evidence": ev}
+    >>> check(c)[:2]
+    ('confirmed', 1)
+    >>> check({**c, "evidence": {**ev, "b_eq": ["1"], "rhs": "1"}})[2]       # x0 = 1 is feasible
+    'the right-hand side b.y = 1 is not negative: not a Farkas vector'
+    """
     if c["claim"] != claim_text(c):
         return REFUTED, 0, "the claim is not the one its evidence states"
     ev = c["evidence"]
@@ -51,7 +91,8 @@ def check(c: dict):
         for r, m in zip(rows, mult, strict=True):
             for j, a in r.items():
                 w[j] += a * m
-    rhs = sum((b * m for b, m in zip(b_eq, y, strict=True)), Fraction(0)) + sum((b * m for b, m in zip(b_ub, lam, strict=True)), Fraction(0))
+    rhs = (sum((b * m for b, m in zip(b_eq, y, strict=True)), Fraction(0))
+           + sum((b * m for b, m in zip(b_ub, lam, strict=True)), Fraction(0)))
     if w != stated or rhs != Fraction(ev["rhs"]):
         return REFUTED, n, "the stated combination or right-hand side differs from A^T y and b.y recomputed"
     if any(v < 0 for v in w):
@@ -65,5 +106,21 @@ def check(c: dict):
 
 
 def method_of(c: dict) -> str:
-    """The method a infeasible certificate's verdict rests on (the dispatcher refutes another, or a precision)."""
+    """The method an infeasible certificate's verdict rests on (the dispatcher refutes another, or a precision).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        Always ``"EXACT_LP"``.
+
+    Examples
+    --------
+    >>> method_of({"evidence": {}})
+    'EXACT_LP'
+    """
     return "EXACT_LP"

@@ -152,7 +152,7 @@ def _unique(u, x, A_eq, b_eq, A_ub, b_ub, red_lam, aff):
     red, l0, l1 = red_lam
     n = len(x)
     zero, tight = [int(j) for j in u["zero"]], [int(k) for k in u["tight"]]
-    if not all(_positive_at_t(*red[j], aff) for j in zero) or not all(_positive_at_t(l0[k], l1[k], aff)
+    if not all(_positive_at_t(red[j][0], red[j][1], aff) for j in zero) or not all(_positive_at_t(l0[k], l1[k], aff)
                                                                       for k in tight):
         return False, "a face constraint without a positive reduced cost or multiplier"
     F_eq = A_eq + [{j: Fraction(1)} for j in zero] + [A_ub[k] for k in tight]
@@ -197,7 +197,24 @@ def _rank(rows, n) -> int:
 
 
 def claim_text(c: dict) -> str:
-    """The claim of an ``lp`` certificate, rebuilt from its evidence."""
+    """The claim of an ``lp`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> claim_text({"evidence": {"statement": "min x0", "lp": {"value": "0"}, "parameter": None, "unique": None,
+    ...                          "vertex": True}})
+    'min x0: the LP optimum is 0, at a vertex'
+    """
     ev = c["evidence"]
     par = ev["parameter"]
     value = ev["lp"]["value"] if par is None else (f"{ev['lp']['value']} + ({par['value']}) t with t = "
@@ -208,6 +225,24 @@ def claim_text(c: dict) -> str:
 
 
 def check(c: dict):
+    """Re-check an ``lp`` certificate: feasibility, dual feasibility and a zero gap, in exact rationals.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the number of variables, and why.
+
+    Examples
+    --------
+    >>> ev = {"statement": "min x0", "lp": {"value": "0"}, "parameter": None, "unique": None, "vertex": True}
+    >>> check({"claim": "min x0: the LP optimum is 1", "verdict": "holds", "evidence": ev})
+    ('refuted', 0, 'the claim is not the one its evidence states')
+    """
     if c["claim"] != claim_text(c):
         return REFUTED, 0, "the claim is not the one its evidence states"
     ev = c["evidence"]
@@ -236,5 +271,21 @@ def check(c: dict):
 
 
 def method_of(c: dict) -> str:
-    """The method a lp certificate's verdict rests on (the dispatcher refutes another, or a precision)."""
+    """The method an lp certificate's verdict rests on (the dispatcher refutes another, or a precision).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        Always ``"EXACT_LP"``.
+
+    Examples
+    --------
+    >>> method_of({"evidence": {}})
+    'EXACT_LP'
+    """
     return "EXACT_LP"

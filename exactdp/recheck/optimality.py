@@ -62,7 +62,23 @@ def _same(x, y) -> bool:
 
 
 def claim_text(c: dict) -> str:
-    """The claim of an ``optimality`` certificate, rebuilt from its evidence."""
+    """The claim of an ``optimality`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence (GRS12's universal optimality for one user).
+
+    Examples
+    --------
+    >>> claim_text({"evidence": {"n": 3, "alpha": "1/2", "user": "uniform prior, absolute loss"}})
+    'the Bayes-remapped geometric mechanism (n = 3, alpha = 1/2) is optimal for the user (uniform prior, absolute loss)'
+    """
     ev = c["evidence"]
     return (f"the Bayes-remapped geometric mechanism (n = {ev['n']}, alpha = {ev['alpha']}) is optimal for the user "
             f"({ev['user']})")
@@ -185,6 +201,24 @@ def _bayes_remap_integer(n, prior, G, loss) -> dict:
 
 
 def check(c: dict):
+    """Re-check an ``optimality`` certificate: the user's LP optimum, the Bayes remap and their loss, exactly.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> ev = {"n": 3, "alpha": "1/2", "user": "uniform prior, absolute loss"}
+    >>> check({"claim": "the geometric mechanism is optimal", "verdict": "holds", "evidence": ev})
+    ('refuted', 0, 'the claim is not the one its evidence states')
+    """
     try:
         need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
         return _check(c)
@@ -255,5 +289,21 @@ def _check(c: dict):
 
 
 def method_of(c: dict) -> str:
-    """The method a optimality certificate's verdict rests on (the dispatcher refutes another, or a precision)."""
+    """The method an optimality certificate's verdict rests on (the dispatcher refutes another, or a precision).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        Always ``"EXACT_LP"``.
+
+    Examples
+    --------
+    >>> method_of({"evidence": {}})
+    'EXACT_LP'
+    """
     return "EXACT_LP"

@@ -143,7 +143,7 @@ def _eliminate(A, n):
         for i in range(k + 1, n):
             f = A[i][k] / A[k][k]
             A[i] = [A[i][j] - f * A[k][j] if j >= k else A[i][j] for j in range(n + 1)]
-    x = [None] * n
+    x: list = [None] * n
     for i in range(n - 1, -1, -1):
         t = A[i][n]
         for j in range(i + 1, n):
@@ -279,7 +279,8 @@ def _gamma_balls(ev: dict) -> None:
         prod = iv.mpf([_ivq(lo, iv).a, _ivq(hi, iv).b])
         prod = prod * sum((phi[c] for c in row), iv.mpf(0))
         a, b = _ball(g)
-        need(not (_ivq(b, iv).b < prod.a or prod.b < _ivq(a, iv).a), f"gamma = {g} is not mu_y times the row sum of Phi")
+        need(not (_ivq(b, iv).b < prod.a or prod.b < _ivq(a, iv).a),
+             f"gamma = {g} is not mu_y times the row sum of Phi")
 
 
 def _check_bracket(c: dict):
@@ -338,10 +339,37 @@ def _num(v: str):
 def check_lp(c, A_eq, b_eq, A_ub, b_ub, lp: dict):
     """Verify an LP optimum ``min c.x, A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` from its primal and dual.
 
-    Returns (ok, detail): a rational primal that is feasible, ``lam >= 0``, reduced costs
+    The checks: a rational primal that is feasible, ``lam >= 0``, reduced costs
     ``c - A_eq^T y + A_ub^T lam >= 0`` and zero gap ``c.x = b_eq.y - b_ub.lam = value``.  Costs and duals may be
     sums of square roots (radical losses such as ``|i - j|^(3/2)``): every sign is then decided by this kernel's
     exact zero test and intervals.
+
+    Parameters
+    ----------
+    c : list
+        The costs (fractions or exact values of this kernel).
+    A_eq, A_ub : list of dict
+        The constraint rows, column index -> fraction.
+    b_eq, b_ub : list
+        The right-hand sides (fractions).
+    lp : dict
+        The stated solution: ``x``, ``y``, ``lam`` and ``value`` (texts).
+
+    Returns
+    -------
+    tuple
+        ``(ok, detail)``.
+
+    Examples
+    --------
+    ``min x0`` subject to ``x0 = 1``: the dual ``y = 1`` closes the gap.
+
+    >>> one = Fraction(1)
+    >>> lp = {"x": ["1"], "y": ["1"], "lam": [], "value": "1"}
+    >>> check_lp([one], [{0: one}], [one], [], [], lp)
+    (True, 'primal feasible, dual feasible, zero gap at 1')
+    >>> check_lp([one], [{0: one}], [one], [], [], {**lp, "y": ["2"]})
+    (False, 'a negative reduced cost: the dual is infeasible')
     """
     x = [_num(v) for v in lp["x"]]
     y = [_num(v) for v in lp["y"]]
@@ -549,7 +577,8 @@ def _check_regular(c: dict):
     if ev["distances"] is not None:
         pts = ev["distances"]["points"]
         need(len(pi) == len(pts), "the prior and the points differ in length")
-        need(ev["zero_at"] == [y for y, p in zip(pts, pi, strict=True) if p == 0], "zero_at is not where the prior is 0")
+        need(ev["zero_at"] == [y for y, p in zip(pts, pi, strict=True) if p == 0],
+             "zero_at is not where the prior is 0")
     need(ev["route"] in ROUTES["regular"], f"an unknown route {ev['route']!r}")
     need(ev["exact"] is (_rational_regime(ev) or ev["route"] == "lp"), "exact is not whether the regime is rational")
     if ev["route"] == "support":
@@ -560,7 +589,8 @@ def _check_regular(c: dict):
     if ev["mu"] is not None and ev["exact"]:
         M = _phi(ev)
         mu = [Fraction(v) for v in ev["mu"]]
-        need(ev["gamma"] is not None and [Fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M, strict=True)],
+        need(ev["gamma"] is not None
+             and [Fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M, strict=True)],
              "gamma_y = mu_y sum_y' phi_yy' is not re-derived")
     elif ev["route"] == "lp":
         need(ev["gamma"] is None, "gamma is stated without mu")
@@ -756,8 +786,27 @@ def _check_theorem4(c: dict):
 
 
 def claim_text(c: dict) -> str:
-    """The claim of a ``tight`` / ``regular`` / ``threshold`` / ``leakage`` / ``theorem4`` certificate, rebuilt from
-    its evidence (the producers in exactdp.theory build the same sentence)."""
+    """The claim of a ``tight`` / ``regular`` / ``threshold`` / ``leakage`` / ``theorem4`` certificate, rebuilt.
+
+    The producers in exactdp.theory build the same sentence from the evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> claim_text({"kind": "leakage", "evidence": {"mechanism": {"name": "RR"}}})
+    'the min-entropy leakage of RR'
+    >>> claim_text({"kind": "regular", "evidence": {"level": {"text": "log(2)"}, "description": "path on 3 points"}})
+    'the prior is regular for eps*d with eps = log(2) on the path on 3 points'
+    """
     ev, kind = c["evidence"], c["kind"]
     if kind == "tight":
         return (f"a tight-constraints mechanism exists for eps*d with eps = {ev['level']['text']} on the "
@@ -792,6 +841,24 @@ def _described(c: dict) -> str:
 
 
 def check(c: dict):
+    """Re-check an ECP14 certificate (``tight``, ``regular``, ``threshold``, ``leakage``, ``theorem4``).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> c = {"kind": "leakage", "claim": "the min-entropy leakage of K", "evidence": {"mechanism": {"name": "RR"}}}
+    >>> check(c)
+    ('refuted', 0, 'the claim is not the one its evidence states')
+    """
     try:
         need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
         if c["kind"] in ("tight", "regular", "threshold") and c["evidence"]["distances"] is not None:
@@ -806,15 +873,34 @@ def check(c: dict):
 
 
 def method_of(c: dict) -> str | None:
-    """The method the verdict of an ECP14 certificate rests on, from its checked fields (the dispatcher refutes
-    another, or a stated precision): ``theorem4`` and an LP route ``EXACT_LP``; a prior with a zero (Prop. 2) and
-    leakage with rational entries ``RATIONAL`` (else ``TRANSCENDENCE_BALLS``); a solve ``EXACT_SOLVE`` in the
-    rational regime, else ``VERIFIED_FLOAT`` when the certificate carries the verified float solve (partition,
-    approximate solution and inverse, or a grid re-derived from its definition); without it (an Arb ball solve,
-    ``BALL_SOLVE`` with its working precision, or a hint dropped) ``None``: the kernel re-solves in intervals or
-    answers not checkable, and which float method the checker ran is not a fact it can tie to the numbers;
-    a threshold 0 ``CLOSED_FORM`` (Prop. 9, the path and grid closed forms) or ``SYMBOLIC_ROOTS`` (exact root
-    isolation), a bracket as its end solves."""
+    """The method the verdict of an ECP14 certificate rests on, from its checked fields.
+
+    The dispatcher refutes another, or a stated precision: ``theorem4`` and an LP route ``EXACT_LP``; a prior with a
+    zero (Prop. 2) and leakage with rational entries ``RATIONAL`` (else ``TRANSCENDENCE_BALLS``); a solve
+    ``EXACT_SOLVE`` in the rational regime, else ``VERIFIED_FLOAT`` when the certificate carries the verified float
+    solve (partition, approximate solution and inverse, or a grid re-derived from its definition); without it (an
+    Arb ball solve, ``BALL_SOLVE`` with its working precision, or a hint dropped) ``None``: the kernel re-solves in
+    intervals or answers not checkable, and which float method the checker ran is not a fact it can tie to the
+    numbers; a threshold 0 ``CLOSED_FORM`` (Prop. 9, the path and grid closed forms) or ``SYMBOLIC_ROOTS`` (exact
+    root isolation), a bracket as its end solves.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str or None
+        The method, or None when the verdict rests on no method tied to the numbers.
+
+    Examples
+    --------
+    >>> method_of({"kind": "theorem4", "evidence": {}})
+    'EXACT_LP'
+    >>> [method_of({"kind": "leakage", "evidence": {"mechanism": {"values": v}}}) for v in (["1/2"], ["exp(-1)"])]
+    ['RATIONAL', 'TRANSCENDENCE_BALLS']
+    """
     ev, kind = c["evidence"], c["kind"]
     if kind == "theorem4":
         return "EXACT_LP"

@@ -52,7 +52,16 @@ V1 = ("its metric record lists the generating pairs only, not the definition the
 
 
 class Refuted(ValueError):
-    """A stated fact that the kernel derives differently (reported as refuted)."""
+    """A stated fact that the kernel derives differently (reported as refuted).
+
+    Examples
+    --------
+    >>> try:
+    ...     _require(1 + 1 == 3, "1 + 1 is not 3")
+    ... except Refuted as e:
+    ...     print(e)
+    1 + 1 is not 3
+    """
 
 
 def _require(ok: bool, what: str) -> None:
@@ -110,9 +119,33 @@ class _Mech:
 
 # -------------------------------------------------------------------------------------------- metric ----
 def pairs_of(metric: dict) -> list:
-    """The generating pairs ``[x, x', d]`` re-derived from the metric record's definition (edges, distances or
-    one distance for all pairs, :mod:`exactdp.recheck._metric`); ``ValueError`` when the record contradicts
-    itself (listed pairs that are not the derived ones, a description that names another metric, ...)."""
+    """The generating pairs ``[x, x', d]`` re-derived from the metric record's definition.
+
+    The definition is edges, distances or one distance for all pairs (:mod:`exactdp.recheck._metric`).
+
+    Parameters
+    ----------
+    metric : dict
+        A metric record of a certificate (``METRIC``).
+
+    Returns
+    -------
+    list
+        ``[x, x', d]`` per generating pair (labels and the exact distance text).
+
+    Raises
+    ------
+    ValueError
+        The record contradicts itself (listed pairs that are not the derived ones, a description that names
+        another metric, ...).
+
+    Examples
+    --------
+    >>> m = {"description": "three friends", "points": 3, "labels": ["a", "b", "c"], "pairs": [],
+    ...      "reduction": "", "all_pairs_at": "1", "edges": None, "distances": None}
+    >>> pairs_of(m)                    # one distance for all pairs: every pair generates
+    [['a', 'b', '1'], ['a', 'c', '1'], ['b', 'c', '1']]
+    """
     return _metric.derive(metric)[0]
 
 
@@ -144,7 +177,24 @@ def _is_int_text(s: str) -> bool:
 
 
 def level_text(lv: dict) -> str:
-    """The text of ``eps`` that the level checked gives (``eps``, ``log(R)``, ``log(R)/D``, ``log(R)/(D)``)."""
+    """The text of ``eps`` that the level checked gives (``eps``, ``log(R)``, ``log(R)/D``, ``log(R)/(D)``).
+
+    Parameters
+    ----------
+    lv : dict
+        A level record (``LEVEL``): ``eps`` itself, or ``e^(D eps) = R``.
+
+    Returns
+    -------
+    str
+        The text of ``eps``.
+
+    Examples
+    --------
+    >>> [level_text({"text": "", "eps": e, "R": r, "D": d})
+    ...  for e, r, d in ((None, "3", "1"), (None, "3", "2"), (None, "1", "5"), ("1/2", None, None))]
+    ['log(3)', 'log(3)/2', '0', '1/2']
+    """
     if lv["eps"] is not None:
         _require(lv["R"] is None and lv["D"] is None, "a level with both eps and R, D")
         return lv["eps"]
@@ -200,8 +250,34 @@ def _status(a, b, E) -> int:
 
 
 def count(mech: _Mech, pairs: list, lv: dict | None):
-    """(violated, tight, inequalities, distinct tight triples) over every pair, output and direction (``lv``
-    None: factor 1); a triple is ``(code of K(x)(z), code of K(x')(z), d)``."""
+    """Count the inequalities ``K(x)(z) <= e^(eps d) K(x')(z)``: violated, tight, all, distinct tight triples.
+
+    Every generating pair, output and direction is decided, each distinct triple
+    ``(code of K(x)(z), code of K(x')(z), d)`` once.
+
+    Parameters
+    ----------
+    mech : _Mech
+        The mechanism, read from its record.
+    pairs : list
+        The generating pairs ``[x, x', d]`` (:func:`pairs_of`).
+    lv : dict or None
+        The level, parsed; None: the factor is 1 (``eps = 0``).
+
+    Returns
+    -------
+    tuple of int
+        ``(violated, tight, inequalities, distinct tight triples)``.
+
+    Examples
+    --------
+    At ``eps = 0`` randomized response with ``2/3`` on the diagonal violates one direction per output:
+
+    >>> K = _Mech({"name": "K", "inputs": ["0", "1"], "outputs": ["0", "1"], "values": ["2/3", "1/3"],
+    ...            "codes": [[0, 1], [1, 0]]})
+    >>> count(K, [["0", "1", "1"]], None)
+    (2, 0, 4, 0)
+    """
     cache: dict = {}
     factors: dict = {}
     viol = ties = n = 0
@@ -272,8 +348,32 @@ def _tight_list(mech, dist, tight: list, lv, distinct: int) -> None:
 
 
 def check_method(c: dict, rational: bool) -> None:
-    """The method the verdict rests on is the one its numbers call for: exact rational arithmetic when the
-    entries and the level are rational, else the exact zero test with certified balls; no precision."""
+    """Require the method the verdict rests on to be the one its numbers call for.
+
+    That is exact rational arithmetic when the entries and the level are rational, else the exact zero test
+    with certified balls; no precision.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON (its ``method`` and ``precision``).
+    rational : bool
+        Whether the entries and the level are all rational.
+
+    Raises
+    ------
+    Refuted
+        The method is another one, or a precision is stated.
+
+    Examples
+    --------
+    >>> check_method({"method": "RATIONAL", "precision": None}, True)
+    >>> check_method({"method": "RATIONAL", "precision": None}, False)
+    Traceback (most recent call last):
+    ...
+    exactdp.recheck.privacy.Refuted: the method 'RATIONAL' (precision None) is not 'TRANSCENDENCE_BALLS': the
+    numbers are not all rational
+    """
     want = "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
     _require(c["method"] == want and c["precision"] is None, f"the method {c['method']!r} (precision "
              f"{c['precision']}) is not {want!r}: the numbers are {'' if rational else 'not '}all rational")
@@ -286,8 +386,40 @@ def _rational(mech: _Mech, lv: dict | None) -> bool:
 
 # ----------------------------------------------------------------------------------------- epsilon ----
 def check_epsilon(ev: dict, verdict: str, c: dict | None = None):
-    """Re-check the evidence of an ``epsilon`` certificate (``c``: the certificate, whose method is checked
-    too; None for a nested smallest-eps record)."""
+    """Re-check the evidence of an ``epsilon`` certificate (the smallest eps, exactly).
+
+    Parameters
+    ----------
+    ev : dict
+        The evidence (``EPSILON``).
+    verdict : str
+        The verdict stated: ``"holds"`` for a finite eps, ``"fails"`` for an infinite one.
+    c : dict, optional
+        The certificate, whose method is checked too; None for a nested smallest-eps record.
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``.
+
+    Raises
+    ------
+    Refuted
+        A stated fact that the kernel derives differently.
+
+    Examples
+    --------
+    A mechanism with no generating pair (one input) has ``eps* = 0``:
+
+    >>> K = {"name": "K", "inputs": ["a"], "outputs": ["0", "1"], "values": ["1/2"], "codes": [[0, 0]]}
+    >>> m = {"description": "a point", "points": 1, "labels": ["a"], "pairs": [], "reduction": "",
+    ...      "all_pairs_at": "1", "edges": None, "distances": None}
+    >>> ev = {"mechanism": K, "metric": m, "counts": {"pairs": 0, "outputs": 2, "inequalities": 0},
+    ...       "epsilon": "0", "enclosure": ["0", "0"], "level": None, "binding": None, "tight": [],
+    ...       "tight_count": 0, "lower_bound": None}
+    >>> check_epsilon(ev, "holds")[:2]
+    ('confirmed', 0)
+    """
     mech, pairs, dist, note = _setting(ev)
     _counts(ev, mech, pairs)
     if c is not None and "method" in c:
@@ -328,6 +460,35 @@ def check_epsilon(ev: dict, verdict: str, c: dict | None = None):
 
 # ----------------------------------------------------------------------------------------- privacy ----
 def check_privacy(c: dict):
+    """Re-check a ``privacy`` certificate: every inequality at the level, the counts, the witness or tight ones.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``PRIVACY``.
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``.
+
+    Raises
+    ------
+    Refuted
+        A stated fact that the kernel derives differently.
+
+    Examples
+    --------
+    >>> K = {"name": "K", "inputs": ["a"], "outputs": ["0", "1"], "values": ["1/2"], "codes": [[0, 0]]}
+    >>> m = {"description": "a point", "points": 1, "labels": ["a"], "pairs": [], "reduction": "",
+    ...      "all_pairs_at": "1", "edges": None, "distances": None}
+    >>> ev = {"mechanism": K, "metric": m, "counts": {"pairs": 0, "outputs": 2, "inequalities": 2}}
+    >>> check_privacy({"kind": "privacy", "verdict": "holds", "evidence": ev})
+    Traceback (most recent call last):
+    ...
+    exactdp.recheck.privacy.Refuted: the counts {'pairs': 0, 'outputs': 2, 'inequalities': 2} are not
+    {'pairs': 0, 'outputs': 2, 'inequalities': 0}
+    """
     ev, verdict = c["evidence"], c["verdict"]
     mech, pairs, dist, note = _setting(ev)
     _counts(ev, mech, pairs)
@@ -395,6 +556,32 @@ def _smallest(ev: dict, verdict: str, mech: _Mech, dist: dict) -> tuple:
 
 
 def check(c: dict):
+    """Re-check a ``privacy`` or ``epsilon`` certificate; a refuted fact is reported, not raised.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the inequalities decided, and why.
+
+    Examples
+    --------
+    >>> K = {"name": "K", "inputs": ["a"], "outputs": ["0", "1"], "values": ["1/2"], "codes": [[0, 0]]}
+    >>> m = {"description": "a point", "points": 1, "labels": ["a"], "pairs": [], "reduction": "",
+    ...      "all_pairs_at": "1", "edges": None, "distances": None}
+    >>> ev = {"mechanism": K, "metric": m, "counts": {"pairs": 0, "outputs": 2, "inequalities": 0},
+    ...       "epsilon": "0", "enclosure": ["0", "0"], "level": None, "binding": None, "tight": [],
+    ...       "tight_count": 0, "lower_bound": None}
+    >>> check({"kind": "epsilon", "verdict": "holds", "evidence": ev, "method": "RATIONAL", "precision": None})
+    ('confirmed', 0, "no generating pair: eps* = 0; the metric's description 'a point' is a name (the metric is
+    the one its carried definition gives)")
+    >>> check({"kind": "epsilon", "verdict": "fails", "evidence": ev, "method": "RATIONAL", "precision": None})[:2]
+    ('refuted', 0)
+    """
     try:
         if c["kind"] == "epsilon":
             return check_epsilon(c["evidence"], c["verdict"], c)
@@ -404,7 +591,27 @@ def check(c: dict):
 
 
 def claim_text(c: dict) -> str:
-    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.privacy`, writes it)."""
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.privacy`, writes it).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"mechanism": {"name": "RR"}, "metric": {"description": "path on 2 points"},
+    ...       "level": {"text": "log(2)"}}
+    >>> claim_text({"kind": "privacy", "evidence": ev})
+    'RR is eps*d-private with eps = log(2) on the path on 2 points'
+    >>> claim_text({"kind": "epsilon", "evidence": ev})
+    'the smallest eps for which RR is eps*d-private on the path on 2 points'
+    """
     ev = c["evidence"]
     name, where = ev["mechanism"]["name"], ev["metric"]["description"]
     if c["kind"] == "epsilon":

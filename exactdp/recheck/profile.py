@@ -75,7 +75,25 @@ def _eps_of_t(t: str) -> str:
 
 
 def claim_text(c: dict) -> str:
-    """The claim of a ``profile`` / ``composition`` certificate, rebuilt from its evidence."""
+    """The claim of a ``profile`` / ``composition`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"mechanism": {"name": "RR"}, "relation": {"description": "pair (0, 1)"},
+    ...       "query": {"level": {"text": "0"}, "delta": "1/2"}}
+    >>> claim_text({"kind": "profile", "evidence": ev})
+    'RR is (eps, delta)-DP with eps = 0, delta = 1/2 over the pair (0, 1)'
+    """
     ev = c["evidence"]
     if c["kind"] == "profile":
         who = ev["mechanism"]["name"]
@@ -226,7 +244,7 @@ def _convolve(base: list):
     if rational:
         return inf_tot, _convolve_int(base)
     cur: list | None = None
-    for (inf, atoms), K in base:
+    for (_inf, atoms), K in base:
         for _ in range(K):
             cur = list(atoms) if cur is None else [(_mul(r1, r2), _mul(m1, m2)) for r1, m1 in cur for r2, m2 in atoms]
             if len(cur) > MAX_TERMS:
@@ -299,7 +317,7 @@ def _check_pieces(pieces: list, lines_of: dict) -> list:
         need(len(P) == 1 and sign(P[0][1]) == 0 and sign(P[0][2]) == 0 and pieces[0]["x"] == pieces[0]["x_prime"]
              == "", "an empty relation has the profile 0 and no attaining pair")
         return P
-    for k, (p, (t, A, B)) in enumerate(zip(pieces, P, strict=True)):
+    for k, (p, (_t, A, B)) in enumerate(zip(pieces, P, strict=True)):
         lines = lines_of.get((p["x"], p["x_prime"]))
         need(lines is not None, f"piece {k}: ({p['x']}, {p['x_prime']}) is not an ordered neighbouring pair")
         need(any(_diff(A, a) == 0 and _diff(B, b) == 0 for a, b in lines),   # type: ignore[union-attr]
@@ -473,7 +491,25 @@ def _run(c: dict) -> int:
 
 
 def check(c: dict):
-    """``(status, checked, detail)`` for a ``profile`` or ``composition`` certificate."""
+    """``(status, checked, detail)`` for a ``profile`` or ``composition`` certificate.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> ev = {"mechanism": {"name": "RR"}, "relation": {"description": "pair (0, 1)"},
+    ...       "query": {"level": {"text": "0"}, "delta": "1/2"}}
+    >>> check({"kind": "profile", "claim": "RR is private", "evidence": ev})
+    ('refuted', 0, 'the claim is not the one its evidence states')
+    """
     try:
         n = _run(c)
     except Refuted as e:
@@ -491,10 +527,28 @@ def _is_rational(text) -> bool:
 
 
 def method_of(c: dict) -> str:
-    """The method a ``profile`` / ``composition`` verdict rests on (the dispatcher refutes another, or a precision):
+    """The method a ``profile`` / ``composition`` verdict rests on (the dispatcher refutes another, or a precision).
+
     ``RATIONAL`` when every carried entry is rational and the query's level (if any) is ``e^eps = R`` with ``R``
     rational (``D = 1``), so that every comparison is one of fractions; ``TRANSCENDENCE_BALLS`` otherwise (the
-    exact zero test and certified intervals)."""
+    exact zero test and certified intervals).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        ``"RATIONAL"`` or ``"TRANSCENDENCE_BALLS"``.
+
+    Examples
+    --------
+    >>> ev = {"mechanism": {"values": ["1/4", "3/4"]}, "query": {"level": {"eps": None, "R": "3", "D": "1"}}}
+    >>> method_of({"kind": "profile", "evidence": ev})
+    'RATIONAL'
+    """
     ev = c["evidence"]
     mechs = [ev["mechanism"]] if c["kind"] == "profile" else [f["mechanism"] for f in ev["factors"]]
     lv = ev["query"]["level"]

@@ -30,7 +30,24 @@ def _trim(p):
 
 
 def claim_text(c: dict) -> str:
-    """The claim of a ``relation`` certificate, rebuilt from its evidence: the statement with its exact relation."""
+    """The claim of a ``relation`` certificate, rebuilt from its evidence: the statement with its exact relation.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"statement": "rho", "lhs": "1 - alpha", "relation": "<=", "rhs": "1", "variable": "alpha"}
+    >>> claim_text({"evidence": ev})
+    'rho: 1 - alpha <= 1 for every alpha in (0, 1)'
+    """
     ev = c["evidence"]
     formula = f"{ev['lhs']} {ev['relation']} {ev['rhs']}"
     suffix = " for every alpha in (0, 1)" if ev["variable"] is not None else ""
@@ -134,6 +151,27 @@ def _failure_set_ok(ev, top, den, rel) -> bool:
 
 
 def check(c: dict):
+    """Re-check a ``relation`` certificate: the sign of ``lhs - rhs``, or its roots in alpha, exactly.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the relations decided, and why.
+
+    Examples
+    --------
+    >>> ev = {"statement": "1/2 < 2/3", "lhs": "1/2", "rhs": "2/3", "relation": "<", "variable": None,
+    ...       "difference": "-1/6", "failure_set": None, "sample_alpha": None}
+    >>> check({"claim": "1/2 < 2/3", "verdict": "holds", "evidence": ev})
+    ('confirmed', 1, 'sign(lhs - rhs) = -1: the relation < holds')
+    >>> check({"claim": "1/2 < 2/3", "verdict": "holds", "evidence": {**ev, "difference": "1/6"}})[2]
+    'the stated difference is not lhs - rhs'
+    """
     ev = c["evidence"]
     if c["claim"] != claim_text(c):
         return "refuted", 0, "the claim is not the one its evidence states"
@@ -200,9 +238,27 @@ def _check(c: dict):
 
 
 def method_of(c: dict) -> str:
-    """The method the verdict rests on (the dispatcher refutes another, or a precision): exact root isolation
-    for a relation for every alpha; for numbers exact rationals when the difference is rational, else the
-    exact zero test with certified balls."""
+    """The method the verdict rests on (the dispatcher refutes another, or a precision).
+
+    Exact root isolation for a relation for every alpha; for numbers exact rationals when the difference is
+    rational, else the exact zero test with certified balls.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        ``"SYMBOLIC_ROOTS"``, ``"RATIONAL"`` or ``"TRANSCENDENCE_BALLS"``.
+
+    Examples
+    --------
+    >>> [method_of({"evidence": {"variable": v, "difference": d}})
+    ...  for v, d in (("alpha", "alpha - 1"), (None, "-1/6"), (None, "log(2) - 1"))]
+    ['SYMBOLIC_ROOTS', 'RATIONAL', 'TRANSCENDENCE_BALLS']
+    """
     ev = c["evidence"]
     if ev["variable"] is not None:
         return "SYMBOLIC_ROOTS"

@@ -52,7 +52,25 @@ INF = "inf"
 
 
 def claim_text(c: dict) -> str:
-    """The claim of a ``renyi`` certificate, rebuilt from its evidence."""
+    """The claim of a ``renyi`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"orders": [{"order": 2, "value": "log(5/4)"}], "mechanism": {"name": "RR"},
+    ...       "relation": {"description": "pair (0, 1)"}, "conversion": None}
+    >>> claim_text({"evidence": ev})
+    'the RDP curve of RR over the pair (0, 1) is rho(2) = log(5/4)'
+    """
     ev = c["evidence"]
     curve = ", ".join(f"rho({o['order']}) = {o['value']}" for o in ev["orders"])
     out = f"the RDP curve of {ev['mechanism']['name']} over the {ev['relation']['description']} is {curve}"
@@ -63,7 +81,23 @@ def claim_text(c: dict) -> str:
 
 
 def method_of(c: dict) -> str:
-    """``RATIONAL`` when every entry of the mechanism is a rational, else ``TRANSCENDENCE_BALLS``."""
+    """``RATIONAL`` when every entry of the mechanism is a rational, else ``TRANSCENDENCE_BALLS``.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        ``"RATIONAL"`` or ``"TRANSCENDENCE_BALLS"``.
+
+    Examples
+    --------
+    >>> [method_of({"evidence": {"mechanism": {"values": v}}}) for v in (["1/4", "3/4"], ["exp(-1)"])]
+    ['RATIONAL', 'TRANSCENDENCE_BALLS']
+    """
     return "RATIONAL" if all(_is_fraction(v) for v in c["evidence"]["mechanism"]["values"]) else \
         "TRANSCENDENCE_BALLS"
 
@@ -77,12 +111,56 @@ def _is_fraction(text) -> bool:
 
 
 def log_text(arg: str, den: int) -> str:
-    """``log(arg)/den`` written as the producer writes it (``/1`` omitted)."""
+    """``log(arg)/den`` written as the producer writes it (``/1`` omitted).
+
+    Parameters
+    ----------
+    arg : str
+        The argument of the log.
+    den : int
+        The denominator.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> log_text("5/4", 1), log_text("37/16", 2)
+    ('log(5/4)', 'log(37/16)/2')
+    """
     return f"log({arg})" if den == 1 else f"log({arg})/{den}"
 
 
 def split_log(text: str, den: int) -> str:
-    """The argument ``X`` of a text ``log(X)`` (``den = 1``) or ``log(X)/den``; Refuted otherwise."""
+    """The argument ``X`` of a text ``log(X)`` (``den = 1``) or ``log(X)/den``; Refuted otherwise.
+
+    Parameters
+    ----------
+    text : str
+        The text, as :func:`log_text` writes it.
+    den : int
+        The denominator it must have.
+
+    Returns
+    -------
+    str
+        The argument ``X``.
+
+    Raises
+    ------
+    Refuted
+        The text is not written so.
+
+    Examples
+    --------
+    >>> split_log("log(37/16)/2", 2), split_log("log((1 + 2)/3)", 1)
+    ('37/16', '(1 + 2)/3')
+    >>> split_log("log(2))(3)", 1)
+    Traceback (most recent call last):
+    ...
+    exactdp.recheck._b_util.Refuted: 'log(2))(3)' is not written log(...)
+    """
     suffix = "" if den == 1 else f"/{den}"
     need(isinstance(text, str) and text.startswith("log(") and text.endswith(")" + suffix),
          f"{text!r} is not written log(...){suffix}")
@@ -258,7 +336,23 @@ def _check_conversion(cv: dict, orders: list, sums: list) -> None:
 
 
 def check(c: dict):
-    """``(status, checked, detail)`` for a ``renyi`` certificate."""
+    """``(status, checked, detail)`` for a ``renyi`` certificate: every order's Renyi sums re-derived.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> check({"kind": "renyi", "verdict": "fails", "evidence": {}})
+    ('refuted', 0, 'a statement of the RDP curve with a verdict other than holds')
+    """
     try:
         n = _run(c)
     except Refuted as e:

@@ -366,7 +366,24 @@ def _check_tradeoff(c: dict):
 
 
 def claim_text(c: dict) -> str:
-    """The claim of a ``utility`` / ``exponential_bound`` / ``tradeoff`` certificate, rebuilt from its evidence."""
+    """The claim of a ``utility`` / ``exponential_bound`` / ``tradeoff`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"mechanism": {"name": "K"}, "gamma": "1", "delta": "1/4", "ball": "open"}
+    >>> claim_text({"kind": "utility", "evidence": ev})
+    'K achieves (1, 1/4)-utility (open balls)'
+    """
     ev = c["evidence"]
     if c["kind"] == "utility":
         return (f"{ev['mechanism']['name']} achieves ({ev['gamma']}, {ev['delta']})-utility ({ev['ball']} balls)")
@@ -382,6 +399,24 @@ def claim_text(c: dict) -> str:
 
 
 def check(c: dict):
+    """Re-check a KL10 certificate (``utility``, ``exponential_bound``, ``tradeoff``).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> ev = {"mechanism": {"name": "K"}, "gamma": "1", "delta": "1/4", "ball": "open"}
+    >>> check({"kind": "utility", "claim": "K achieves (1, 0)-utility (open balls)", "evidence": ev})
+    ('refuted', 0, 'the claim is not the one its evidence states')
+    """
     try:
         need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
         return {"utility": _check_utility, "exponential_bound": _check_bound,
@@ -391,9 +426,28 @@ def check(c: dict):
 
 
 def method_of(c: dict) -> str:
-    """The method a ``utility`` / ``exponential_bound`` verdict rests on (the dispatcher refutes another, or a
-    precision): exact rationals when the mechanism (and the nested level) is rational, else the exact zero test
-    with certified balls; ``EXACT_LP`` for ``tradeoff`` (every verdict rests on exact LPs and their duals)."""
+    """The method a KL10 verdict rests on (the dispatcher refutes another, or a precision).
+
+    Exact rationals when the mechanism (and the nested level) is rational, else the exact zero test with
+    certified balls; ``EXACT_LP`` for ``tradeoff`` (every verdict rests on exact LPs and their duals).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        ``"RATIONAL"``, ``"TRANSCENDENCE_BALLS"`` or ``"EXACT_LP"``.
+
+    Examples
+    --------
+    >>> [method_of({"kind": "utility", "evidence": {"mechanism": {"values": v}}}) for v in (["1/2"], ["exp(-1)"])]
+    ['RATIONAL', 'TRANSCENDENCE_BALLS']
+    >>> method_of({"kind": "tradeoff", "evidence": {}})
+    'EXACT_LP'
+    """
     ev = c["evidence"]
     if c["kind"] == "tradeoff":
         return "EXACT_LP"

@@ -262,13 +262,48 @@ def _description(spec: dict) -> str:
 
 
 def claim_text(c: dict) -> str:
-    """The claim of a ``utility_comparison`` certificate, rebuilt from its evidence."""
+    """The claim of a ``utility_comparison`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
+
+    Examples
+    --------
+    >>> ev = {"eps": "1/2", "description": "6 x 6 grid", "other": "planar-laplace"}
+    >>> print(claim_text({"evidence": ev}))
+    at eps = 1/2 on the 6 x 6 grid, the tight-constraints mechanism has higher uniform-prior utility (optimal remap)
+    than the planar laplace mechanism
+    """
     ev = c["evidence"]
     return (f"at eps = {ev['eps']} on the {ev['description']}, the tight-constraints mechanism has higher "
             f"uniform-prior utility (optimal remap) than the {ev['other'].replace('-', ' ')} mechanism")
 
 
 def check(c: dict):
+    """Re-check a ``utility_comparison`` certificate: both utilities enclosed from verified solves on the grid.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON, its evidence conformed to ``EVIDENCE`` (by :func:`exactdp.recheck.recheck`).
+
+    Returns
+    -------
+    tuple
+        ``(status, checked, detail)``: ``"confirmed"`` or ``"refuted"``, the facts re-derived, and why.
+
+    Examples
+    --------
+    >>> check({"kind": "utility_comparison", "evidence": {"metric": {"kind": "circle"}}})[0]
+    'refuted'
+    """
     try:
         ev = {**c["evidence"], "metric": _metric_spec(c["evidence"]), "other_params": _params(c["evidence"])}
     except Refuted as e:

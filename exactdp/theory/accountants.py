@@ -1,4 +1,5 @@
-"""Interop with float accountants (optional extra ``exactdp[interop]``): dp_accounting and OpenDP next to the exact answer.
+"""Interop with float accountants (optional extra ``exactdp[interop]``): dp_accounting and OpenDP next to the exact
+answer.
 
 Nothing here decides a privacy verdict with a float.  The libraries' answers
 are floats; each is read at its *exact binary value* (``Fraction(float)``) and

@@ -264,6 +264,7 @@ def _mu(prior, metric, level):
                            + ("undecided: " + c.reason if c.reason else "not regular"))
     if c.evidence.regime != "rational":
         raise InvalidInput("exact bounds need a rational alpha; use the enclosures of regular_prior instead")
+    assert c.evidence.mu is not None        # a regular prior's certificate carries mu when alpha is rational
     return [fmpq(v) for v in c.evidence.mu]
 
 

@@ -59,7 +59,43 @@ __all__ = ["MAX_BALL_CELLS", "MAX_CODE_BYTES", "MAX_EXACT_CELLS", "MAX_POINTS", 
 
 @dataclass
 class Solution:
-    """Solution of ``Phi x = b``: exact values (rational regime) or certified balls with exact signs."""
+    """Solution of ``Phi x = b``: exact values (rational regime) or certified balls with exact signs.
+
+    Built by :meth:`PhiSystem.solve`.
+
+    Parameters
+    ----------
+    values : list or None
+        Exact ``fmpq`` values (rational regime), or None.
+    balls : list or None
+        Arb enclosures (transcendental regime), or None.
+    signs : list of int
+        The exact sign of each component (-1, 0, 1).
+    method : str
+        How the solution was found.
+    precision : int, optional
+        The Arb precision of the balls.
+    partition : Partition, optional
+        The verified equitable partition the solve ran on (None: no reduction).
+    enclosures : list, optional
+        Exact rational ``(lo, hi)`` per cell (verified float route).
+    beta : fmpq, optional
+        The verified bound ``||I - R Q||_inf < 1`` (verified float route).
+    center : list, optional
+        The approximate solution per cell, exact dyadics (verified route).
+    inverse : object, optional
+        The float approximate inverse ``R`` of ``Q`` (verified route; a numpy array).
+    extra : dict
+        Further route-specific data.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> from exactdp.exact.level import Level
+    >>> s = PhiSystem(path(3), Level.from_alpha("1/2")).solve([1, 0, 0])   # column 1 of the KMS inverse
+    >>> s.values, s.signs
+    ([4/3, -2/3, 0], [1, -1, 0])
+    """
 
     values: list | None          # exact fmpq values, or None
     balls: list | None           # arb enclosures (transcendental regime)
@@ -74,12 +110,46 @@ class Solution:
     extra: dict = field(default_factory=dict)
 
     def negative(self) -> list[int]:
+        """Return the indices of the negative components.
+
+        Returns
+        -------
+        list of int
+
+        Examples
+        --------
+        >>> Solution(values=None, balls=None, signs=[1, -1, 0, -1], method="exact").negative()
+        [1, 3]
+        """
         return [i for i, s in enumerate(self.signs) if s < 0]
 
     def nonnegative(self) -> bool:
+        """Return whether every component is ``>= 0``.
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> Solution(values=None, balls=None, signs=[1, 0], method="exact").nonnegative()
+        True
+        """
         return all(s >= 0 for s in self.signs)
 
     def strings(self) -> list[str]:
+        """Return the components as text: exact values, or balls with their radius.
+
+        Returns
+        -------
+        list of str
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> Solution(values=[fmpq(2, 3), fmpq(-1)], balls=None, signs=[1, -1], method="exact").strings()
+        ['2/3', '-1']
+        """
         if self.values is not None:
             return [str(v) for v in self.values]
         assert self.balls is not None  # a solution holds exact values or balls
@@ -112,6 +182,17 @@ MAX_CODE_BYTES = 2 << 30
 class Route:
     """How ``Phi x = b`` will be solved: the route, the quotient's cells and the metric's points.
 
+    Parameters
+    ----------
+    name : str
+        ``"exact rational solve"`` or ``"verified float solve"``.
+    cells : int
+        The cells of the quotient solved.
+    points : int
+        The metric's points.
+    how : str
+        How the partition's cells were found.
+
     Examples
     --------
     >>> from exactdp.metrics import grid
@@ -128,18 +209,48 @@ class Route:
 
     @property
     def limit(self) -> int:
-        """Most cells this route accepts."""
+        """Most cells this route accepts.
+
+        Examples
+        --------
+        >>> Route("exact rational solve", 2, 3, "orbits").limit == MAX_EXACT_CELLS
+        True
+        """
         return MAX_EXACT_CELLS if self.name.startswith("exact") else MAX_VERIFIED_CELLS
 
     def cost(self) -> str:
-        """The route and its cost in words."""
+        """The route and its cost in words.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Route("exact rational solve", 10, 100, "orbits").cost().endswith(
+        ...     "10 cells for 100 points (orbits): about k^3 = 1.0e+03 exact rational operations")
+        True
+        """
         kind = "exact rational" if self.name.startswith("exact") else "float and exact digit"
         return (f"the route solves Phi z = b by the {self.name} of the quotient of the metric's equitable partition, "
                 f"here {self.cells:,} cells for {self.points:,} points ({self.how}): about k^3 = "
                 f"{self.cells ** 3:.1e} {kind} operations")
 
     def refusal(self) -> str | None:
-        """Why the route cannot take this system (its cost and the limit it exceeds), or None."""
+        """Why the route cannot take this system (its cost and the limit it exceeds), or None.
+
+        Returns
+        -------
+        str or None
+
+        Examples
+        --------
+        >>> Route("exact rational solve", 10, 100, "orbits").refusal() is None
+        True
+        >>> Route("exact rational solve", MAX_EXACT_CELLS + 1, 10**4, "orbits").refusal().endswith(
+        ...     "; the limit is 1,500 cells for this route")
+        True
+        """
         k, n = self.cells, self.points
         if k > self.limit:
             return f"{self.cost()}; the limit is {self.limit:,} cells for this route"
@@ -149,7 +260,24 @@ class Route:
         return None
 
     def check(self) -> Route:
-        """``self``, or :class:`~exactdp.errors.InputTooLarge` with :meth:`refusal`."""
+        """``self``, or :class:`~exactdp.errors.InputTooLarge` with :meth:`refusal`.
+
+        Returns
+        -------
+        Route
+            ``self``, when the route can take the system.
+
+        Raises
+        ------
+        InputTooLarge
+            The route cannot (:meth:`refusal` says why).
+
+        Examples
+        --------
+        >>> r = Route("exact rational solve", 2, 3, "orbits")
+        >>> r.check() is r
+        True
+        """
         why = self.refusal()
         if why is not None:
             raise InputTooLarge(f"Phi: {why}")
@@ -157,7 +285,31 @@ class Route:
 
 
 class PhiSystem:
-    """``Phi`` for a metric scaled by a level (see module docstring)."""
+    """``Phi`` for a metric scaled by a level (see module docstring).
+
+    ECP14 Def. 3: ``phi_yy' = e^(-eps d(y, y'))``.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric ``d``.
+    level : Level
+        The privacy level ``eps``.
+
+    Raises
+    ------
+    InputTooLarge
+        More points than :data:`MAX_POINTS` (a metric whose distances are not a known formula) or
+        :data:`MAX_STRUCTURED_POINTS`.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> from exactdp.exact.level import Level
+    >>> S = PhiSystem(path(2), Level.from_alpha("1/2"))
+    >>> S.n, S.exact_matrix().tolist()
+    (2, [[1, 1/2], [1/2, 1]])
+    """
 
     def __init__(self, metric, level):
         self.metric, self.level = metric, level
@@ -181,7 +333,15 @@ class PhiSystem:
 
     @property
     def partition(self) -> Partition:
-        """The verified equitable partition of the metric (cached per metric)."""
+        """The verified equitable partition of the metric (cached per metric).
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> from exactdp.exact.level import Level
+        >>> PhiSystem(path(3), Level.from_alpha("1/2")).partition.ncells      # {0, 2} and {1}
+        2
+        """
         return metric_structure(self.metric)[1]
 
     # -- entries -------------------------------------------------------------------
@@ -193,18 +353,82 @@ class PhiSystem:
         return None if E is None else 1 / E
 
     def is_rational(self) -> bool:
+        """Return whether every entry is rational at this level (the rational regime).
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> from exactdp.exact.level import Level
+        >>> [PhiSystem(path(2), lv).is_rational() for lv in (Level.from_alpha("1/2"), Level.from_eps("1"))]
+        [True, False]
+        """
         return all(isinstance(self._exact_factor(d), fmpq) for d in self._dvals)
 
     def entry(self, i: int, j: int) -> Any:
+        """Return ``phi_ij = e^(-eps d(i, j))`` exactly (an fmpq, or an exact exponential), or None.
+
+        Parameters
+        ----------
+        i, j : int
+            Point indices, in the metric's order.
+
+        Returns
+        -------
+        fmpq, ExpFrac or None
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> from exactdp.exact.level import Level
+        >>> PhiSystem(path(3), Level.from_alpha("1/2")).entry(0, 2)        # alpha^2
+        1/4
+        """
         return self._exact_factor(self._dvals[self._dist_codes[i, j]])
 
     def exact_matrix(self) -> fmpq_mat:
+        """Return ``Phi`` as an exact rational matrix.
+
+        Returns
+        -------
+        fmpq_mat
+
+        Raises
+        ------
+        Undecided
+            ``Phi`` is not rational at this level.
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> from exactdp.exact.level import Level
+        >>> PhiSystem(path(2), Level.from_alpha("1/3")).exact_matrix().tolist()
+        [[1, 1/3], [1/3, 1]]
+        """
         if not self.is_rational():
             raise Undecided("Phi is not rational at this level (use the transcendental regime)")
         facs = [self._exact_factor(d) for d in self._dvals]
         return fmpq_mat(self.n, self.n, [facs[c] for c in self._dist_codes.ravel().tolist()])
 
     def arb_matrix(self) -> arb_mat:
+        """Return ``Phi`` as a matrix of Arb balls (at the current Arb precision).
+
+        Returns
+        -------
+        arb_mat
+
+        Examples
+        --------
+        >>> from flint import arb
+        >>> from exactdp.metrics import path
+        >>> from exactdp.exact.level import Level
+        >>> m = PhiSystem(path(2), Level.from_eps("1")).arb_matrix()
+        >>> m[0, 0] == 1, m[0, 1].overlaps(arb(-1).exp())
+        (True, True)
+        """
         facs = [arb(0) if d == math.inf else 1 / self.level.factor_arb(d) for d in self._dvals]
         return arb_mat(self.n, self.n, [facs[c] for c in self._dist_codes.ravel().tolist()])
 
@@ -230,7 +454,26 @@ class PhiSystem:
         return out
 
     def sample_matrix(self, samples: dict) -> fmpq_mat:
-        """``Phi`` with each generator ``g_s = e^(-atom_s/L_s)`` replaced by a rational ``samples[s]``."""
+        """``Phi`` with each generator ``g_s = e^(-atom_s/L_s)`` replaced by a rational ``samples[s]``.
+
+        Parameters
+        ----------
+        samples : dict
+            A rational value for each generator, by its atom.
+
+        Returns
+        -------
+        fmpq_mat
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> from exactdp.metrics import path
+        >>> from exactdp.exact.level import Level
+        >>> S = PhiSystem(path(3), Level.from_eps("1/2"))       # one generator g = e^(-1/2), phi = g^d
+        >>> S.sample_matrix({1: fmpq(1, 3)}).tolist()
+        [[1, 1/3, 1/9], [1/3, 1, 1/3], [1/9, 1/3, 1]]
+        """
         facs = self._sample_factors(samples)
         return fmpq_mat(self.n, self.n, [facs[c] for c in self._dist_codes.ravel().tolist()])
 
@@ -248,8 +491,28 @@ class PhiSystem:
         return Q
 
     def quotient_text(self, part: Partition | None = None) -> dict:
-        """Exact text of the quotient: ``{"cells": [[point labels]], "entries": {"A,B": [[count, distance]]}}``
-        with ``Q[A, B] = sum count * e^(-eps * distance)`` (the evidence a re-check of a reduced solve needs)."""
+        """Exact text of the quotient (the evidence a re-check of a reduced solve needs).
+
+        ``{"how": ..., "cells": [[point labels]], "entries": {"A,B": [[count, distance]]}}`` with
+        ``Q[A, B] = sum count * e^(-eps * distance)``.
+
+        Parameters
+        ----------
+        part : Partition, optional
+            The partition; default the metric's equitable partition.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> from exactdp.exact.level import Level
+        >>> q = PhiSystem(path(3), Level.from_alpha("1/2")).quotient_text()
+        >>> sorted(q["cells"]), sorted(map(sorted, q["entries"].values()))
+        ([['0', '2'], ['1']], [[[1, '0']], [[1, '0'], [1, '2']], [[1, '1']], [[2, '1']]])
+        """
         part = part or self.partition
         A, B, code, cnt = quotient_counts(self._codes, part)
         entries: dict = {}
@@ -319,6 +582,23 @@ class PhiSystem:
         The cells are those of the metric's equitable partition, refined by ``rhs`` when it is not constant
         on them; the route is the exact rational solve when ``Phi`` is rational at the level, else the verified
         float solve (:data:`MAX_EXACT_CELLS`, :data:`MAX_VERIFIED_CELLS` cells at most).
+
+        Parameters
+        ----------
+        rhs : list, optional
+            The right-hand side, exact rationals.
+
+        Returns
+        -------
+        Route
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> from exactdp.exact.level import Level
+        >>> S = PhiSystem(path(3), Level.from_alpha("1/2"))
+        >>> S.route().cells, S.route([1, 0, 0]).cells        # {0, 2} and {1}; a rhs not constant on them
+        (2, 3)
         """
         rhs = [fmpq(1)] * self.n if rhs is None else [fmpq(v) for v in rhs]
         return self._route(self._plan(rhs))
@@ -336,6 +616,24 @@ class PhiSystem:
         a Hamming space falls into its coordinate-permutation classes).  A singular quotient raises
         ``InvalidInput`` like a singular ``Phi`` (``Q`` is ``Phi`` on an invariant subspace).  A quotient
         beyond its route's limits raises ``InputTooLarge`` (:meth:`Route.check`) before any work.
+
+        Parameters
+        ----------
+        rhs : list
+            The right-hand side, exact rationals.
+        max_prec : int
+            The highest Arb precision tried by the ball solve (transcendental regime).
+
+        Returns
+        -------
+        Solution
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> from exactdp.exact.level import Level
+        >>> PhiSystem(path(3), Level.from_alpha("1/2")).solve([0, 1, 0]).values     # column 2 of the KMS inverse
+        [-2/3, 5/3, -2/3]
         """
         rhs = [fmpq(v) for v in rhs]
         part = self._plan(rhs)
@@ -355,6 +653,24 @@ class PhiSystem:
         return _lift(sol, part, self.n)
 
     def solve_ones(self, **kw) -> Solution:
+        """Solve ``Phi z = 1`` (ECP14 Prop. 3: a regular prior exists iff some solution is ``>= 0``).
+
+        Parameters
+        ----------
+        **kw
+            Passed to :meth:`solve` (``max_prec``).
+
+        Returns
+        -------
+        Solution
+
+        Examples
+        --------
+        >>> from exactdp.metrics import path
+        >>> from exactdp.exact.level import Level
+        >>> PhiSystem(path(3), Level.from_alpha("1/2")).solve_ones().values     # 2/3 + 1/6 + 1/6 = 1
+        [2/3, 1/3, 2/3]
+        """
         return self.solve([1] * self.n, **kw)
 
     def _solve_exact(self, part, qrhs):
@@ -500,8 +816,26 @@ _STRUCT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def metric_structure(metric: FiniteMetric) -> tuple[DistanceCodes, Partition]:
-    """``(codes, partition)``: the metric's :class:`~exactdp.metrics.symmetry.DistanceCodes` and verified
-    equitable partition, cached per metric object."""
+    """``(codes, partition)``: the metric's distance codes and verified equitable partition, cached per metric.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric.
+
+    Returns
+    -------
+    tuple
+        Its :class:`~exactdp.metrics.symmetry.DistanceCodes` and its verified equitable
+        :class:`~exactdp.metrics.symmetry.Partition`.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import cycle
+    >>> codes, part = metric_structure(cycle(6))
+    >>> part.ncells                  # the rotations make every point alike
+    1
+    """
     st = _structure(metric)
     if st.get("partition") is None:
         st["partition"] = equitable_partition(metric, st["codes"])

@@ -53,7 +53,35 @@ __all__ = [
 
 
 def prior_from(prior: Any, metric: FiniteMetric) -> list:
-    """A prior as exact rationals in the metric's point order (list, or dict label -> value)."""
+    """A prior as exact rationals in the metric's point order (list, or dict label -> value).
+
+    Parameters
+    ----------
+    prior : list or dict
+        Probabilities in the metric's point order, or by point label; exact numbers or their texts.
+    metric : FiniteMetric
+        The metric whose points the prior is over.
+
+    Returns
+    -------
+    list of fmpq
+        The probabilities, in the metric's point order.
+
+    Raises
+    ------
+    InvalidInput
+        A point without a probability, a wrong length, a negative probability, or a sum other than 1.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> prior_from({"1": "3/4", "0": "1/4"}, path(2))
+    [1/4, 3/4]
+    >>> prior_from(["1/2", "1/3"], path(2))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: prior: the probabilities sum to 5/6, expected exactly 1
+    """
     if isinstance(prior, dict):
         given = {str(k) for k in prior}
         missing = [p for p in metric.points if p not in given]
@@ -73,7 +101,29 @@ def prior_from(prior: Any, metric: FiniteMetric) -> list:
 
 
 def corner_priors(metric: FiniteMetric, level: Level) -> list:
-    """ECP14 Def. 5: the corner prior of each point, exactly (rationals, or exact exponential expressions)."""
+    """ECP14 Def. 5: the corner prior of each point, exactly (rationals, or exact exponential expressions).
+
+    The corner prior of ``y`` is row ``y`` of ``Phi`` (``phi_yy' = e^(-eps d(y, y'))``) normalised to sum 1.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric.
+    level : Level
+        The privacy level ``eps``.
+
+    Returns
+    -------
+    list of list
+        ``corner_priors(metric, level)[y]`` is the corner prior of the ``y``-th point.
+
+    Examples
+    --------
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.metrics import path
+    >>> corner_priors(path(3), Level.from_alpha("1/2"))[0]       # (1, 1/2, 1/4) / (7/4)
+    [4/7, 2/7, 1/7]
+    """
     S = PhiSystem(metric, level)
     out = []
     for y in range(S.n):
@@ -91,6 +141,31 @@ def check_prior(pi: list, metric: FiniteMetric, level: Level) -> str | None:
     Prop. 1: ``pi_y <= e^(d(y,y')) pi_y'``; Prop. 2: ``1/sum_y' e^(d(y,y')) <= pi_y <= 1/sum_y' e^(-d(y,y'))``
     (checked exactly when the factors are rational).  Work is grouped by distance codes and distinct prior
     values: each distinct triple ``(pi_y, pi_y', d)`` is decided once, exactly.
+
+    Parameters
+    ----------
+    pi : list
+        The prior, exact, in the metric's point order (see :func:`prior_from`).
+    metric : FiniteMetric
+        The metric.
+    level : Level
+        The privacy level ``eps`` (the distances above are scaled by it).
+
+    Returns
+    -------
+    str or None
+        ``None`` when both propositions hold, else the first violation found.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.metrics import path
+    >>> lv = Level.from_alpha("1/2")                    # e^(eps d) = 2 at distance 1
+    >>> check_prior([fmpq(1, 2), fmpq(1, 2)], path(2), lv) is None
+    True
+    >>> isinstance(check_prior([fmpq(1, 10), fmpq(9, 10)], path(2), lv), str)    # 9/10 > 2 * 1/10
+    True
     """
     from .phi import metric_structure
 
@@ -190,7 +265,7 @@ def _say(progress, stage: str) -> None:
 
 def regular_prior(prior: Any, metric: FiniteMetric, level: Level, *,
                   progress: Callable[..., object] | None = None) -> Certificate[RegularEvidence]:
-    """ECP14 Def. 4 / Prop. 3: is ``prior`` ``d``-regular?
+    """ECP14 Def. 4 / Prop. 3: whether ``prior`` is ``d``-regular.
 
     .. math:: \\pi = \\mu \\Phi,\\ \\mu \\ge 0, \\qquad \\phi_{yy'} = e^{-\\varepsilon d(y, y')}
 
@@ -408,6 +483,22 @@ def ball_size_symmetric(metric: FiniteMetric) -> bool:
     compared (exactly: the histogram of its row of distance codes), a few rows at a time, stopping at the
     first that differs (O(k n) at most, k cells, n points; sorting the k x n rows took a minute on the
     200 x 200 grid).
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric.
+
+    Returns
+    -------
+    bool
+        Whether the metric is ball-size symmetric.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import cycle, path
+    >>> ball_size_symmetric(cycle(4)), ball_size_symmetric(path(3))    # {0,1,1,2} at every point; {0,1,2} vs {0,1,1}
+    (True, False)
     """
     from .phi import metric_structure
 
@@ -425,7 +516,32 @@ def ball_size_symmetric(metric: FiniteMetric) -> bool:
 
 
 def prop9_mechanism(metric: FiniteMetric, level: Level) -> Mechanism:
-    """ECP14 Prop. 9: ``h_yy' = e^(-d(y,y')) / sum_r n_r e^(-r)`` on a ball-size symmetric metric (exact rows)."""
+    """ECP14 Prop. 9: ``h_yy' = e^(-d(y,y')) / sum_r n_r e^(-r)`` on a ball-size symmetric metric (exact rows).
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        A ball-size symmetric metric (:func:`ball_size_symmetric`).
+    level : Level
+        The privacy level ``eps`` (the distances above are scaled by it).
+
+    Returns
+    -------
+    Mechanism
+        The mechanism, from the metric's points to themselves.
+
+    Raises
+    ------
+    InvalidInput
+        The metric is not ball-size symmetric.
+
+    Examples
+    --------
+    >>> from exactdp.exact.level import Level
+    >>> from exactdp.metrics import discrete
+    >>> prop9_mechanism(discrete(2), Level.from_alpha("1/2")).rows()    # (1, 1/2) / (3/2)
+    [[2/3, 1/3], [1/3, 2/3]]
+    """
     if not ball_size_symmetric(metric):
         raise InvalidInput("Prop. 9 needs a ball-size symmetric metric (Def. 7); this one is not")
     S = PhiSystem(metric, level)

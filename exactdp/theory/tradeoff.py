@@ -97,6 +97,13 @@ def _integer_distance(d):
 def tradeoff_route(metric: FiniteMetric, output_metric: FiniteMetric | None = None) -> dict:
     """The cost of :func:`certify_tradeoff`'s route, estimated before anything is built; refuses what it cannot do.
 
+    Parameters
+    ----------
+    metric : FiniteMetric
+        ``(X, rho)``, the input metric.
+    output_metric : FiniteMetric, optional
+        ``(Y, sigma)``; default ``metric``.
+
     Returns
     -------
     dict
@@ -120,7 +127,9 @@ def tradeoff_route(metric: FiniteMetric, output_metric: FiniteMetric | None = No
     >>> tradeoff_route(discrete(300))
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: tradeoff: each exact LP would have 90,001 variables and up to 54,000,300 nonzeros (300 inputs x 300 outputs, 44,850 generating pairs); the exact LP solver's limit is 400,000 variables plus nonzeros
+    exactdp.errors.InputTooLarge: tradeoff: each exact LP would have 90,001 variables and up to 54,000,300 nonzeros
+    (300 inputs x 300 outputs, 44,850 generating pairs); the exact LP solver's limit is 400,000 variables plus
+    nonzeros
     """
     Y = metric if output_metric is None else output_metric
     nX, nY = len(metric), len(Y)
@@ -148,7 +157,28 @@ def _diameter_candidates(metric):
 
 
 class UtilityLP:
-    """``s*(t)`` with its exactly verified LP solution and the optimal mechanism."""
+    """``s*(t)`` with its exactly verified LP solution and the optimal mechanism.
+
+    Built by :func:`utility_lp`.
+
+    Parameters
+    ----------
+    t : fmpq
+        ``t = e^eps``.
+    value : fmpq
+        ``s*(t)``, the LP's optimum.
+    mechanism : Mechanism
+        An optimal ``t``-private mechanism.
+    solution : object
+        The exactly verified LP solution, with its dual.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import discrete
+    >>> u = utility_lp(discrete(3), 1, gamma="1/2")      # at t = 1 every row is the same: 1/3 is the best minimum
+    >>> u.t, u.value
+    (1, 1/3)
+    """
 
     def __init__(self, t, value, mechanism, solution):
         self.t, self.value, self.mechanism, self.solution = t, value, mechanism, solution
@@ -229,6 +259,12 @@ def utility_lp(metric: FiniteMetric, t: Any, *, gamma: Any, delta: Any = None,
     UtilityLP
         ``value`` (``fmpq``), the optimal ``mechanism`` and the verified
         ``solution`` (with its dual).
+
+    Examples
+    --------
+    >>> from exactdp.metrics import discrete
+    >>> utility_lp(discrete(3), 2, gamma="1/2").value     # diagonal t/(t + 2): a = 2b, a + 2b = 1
+    1/2
     """
     _check_ball(ball)
     t = fmpq(t) if not isinstance(t, fmpq) else t
@@ -252,7 +288,25 @@ def _utility(metric, Y, t, sol):
 
 
 def discrete_tradeoff(n: int, delta: Any) -> fmpq:
-    """``t* = (1 - delta)(n - 1)/delta`` on the discrete metric with singleton balls (1 if that is below 1)."""
+    """``t* = (1 - delta)(n - 1)/delta`` on the discrete metric with singleton balls (1 if that is below 1).
+
+    Parameters
+    ----------
+    n : int
+        The number of points.
+    delta : exact number
+        The target is utility ``1 - delta``.
+
+    Returns
+    -------
+    fmpq
+        ``t*``.
+
+    Examples
+    --------
+    >>> discrete_tradeoff(3, "1/4"), discrete_tradeoff(2, "3/4")      # 6; (1/4)(1)/(3/4) = 1/3 < 1
+    (6, 1)
+    """
     d = fmpq(delta) if not isinstance(delta, fmpq) else delta
     t = (1 - d) * (n - 1) / d
     return t if t > 1 else fmpq(1)
@@ -281,6 +335,27 @@ def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_met
     When the basis is too large for the parametric solve (more than :data:`MAX_PARAMETRIC_COLUMNS` basic
     columns) the LPs only bisect, until the bracket's relative width is below ``rel_width``.
     ``progress(stage, done, total)``, when given, is called before each LP.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        ``(X, rho)`` with integer generating distances.
+    gamma : exact number > 0
+        The radius of the utility balls.
+    delta : exact number in (0, 1)
+        The target is ``s*(t) >= 1 - delta``.
+    output_metric : FiniteMetric, optional
+        ``(Y, sigma)``; default ``metric``.
+    f : callable or dict, optional
+        ``f: X -> Y``; default the identity.
+    ball : {"open", "closed"}
+        The utility balls.
+    rel_width : exact number
+        The relative width at which a bisecting search stops.
+    max_steps : int
+        The most LPs solved.
+    progress : callable, optional
+        ``progress(stage, done, total)``.
 
     Returns
     -------
@@ -318,6 +393,7 @@ def certify_tradeoff(metric: FiniteMetric, *, gamma: Any, delta: Any, output_met
 
     def s(t):
         if D and D * math.log2(float(t)) > MAX_RANGE_BITS:
+            assert lo is not None       # the first LP, at t = 1, spans 2^0: lo is set before any t can overflow
             raise InputTooLarge(f"tradeoff: eps* > log({exact_str(lo.t)}) (certified by the exact LP at t = "
                                 f"{exact_str(lo.t)}); the next LP, at t = {exact_str(t)}, would resolve entries "
                                 f"spanning t^{D} = 2^{D * math.log2(float(t)):.0f}, beyond the float-guided exact "

@@ -234,7 +234,8 @@ def certify_utility(mech: Mechanism, output_metric: FiniteMetric, f: Any = None,
     Y = output_metric
     fmap = {x: Y.points[j] for x, j in zip(mech.inputs, _f_index(f, _Points(mech.inputs), Y), strict=True)}
     sig = [[exact_str(Y.d(Y.index[fmap[x]], Y.index[z])) for z in mech.outputs] for x in mech.inputs]
-    ev = UtilityEvidence(mechanism=mechanism_data(mech), output=distance_data(Y), f={x: str(y) for x, y in fmap.items()}, sigma=sig, gamma=exact_str(g), delta=exact_str(d),
+    ev = UtilityEvidence(mechanism=mechanism_data(mech), output=distance_data(Y),
+                         f={x: str(y) for x, y in fmap.items()}, sigma=sig, gamma=exact_str(g), delta=exact_str(d),
                          ball=ball, masses={x: exact_str(v) for x, v in masses.items()}, worst=worst,
                          mass=exact_str(wmass), target=exact_str(target), ball_outputs=list(winside))
     method = Method.RATIONAL if mech.regime == "rational" else Method.TRANSCENDENCE_BALLS

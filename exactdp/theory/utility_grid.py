@@ -487,8 +487,8 @@ def _domain(other: str, params: dict, metric) -> tuple:
         return want, grid((params["side"], params["side"]), "euclidean")
     n = params["values"] ** params["power"]
     if isinstance(metric, dict) and metric.get("kind") == "grid" and set(metric) == {"kind", "shape", "norm"} \
-            and metric["norm"] in ("euclidean", "chebyshev", "manhattan") and metric["shape"] == [params["values"]] * 2 \
-            and params["power"] == 2:
+            and metric["norm"] in ("euclidean", "chebyshev", "manhattan") \
+            and metric["shape"] == [params["values"]] * 2 and params["power"] == 2:
         return dict(metric), grid(tuple(metric["shape"]), metric["norm"])
     if isinstance(metric, dict) and metric.get("kind") == "path" and set(metric) == {"kind", "points", "reach"} \
             and metric["points"] == n and params["power"] == 1 and isinstance(metric["reach"], int) \

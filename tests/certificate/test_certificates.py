@@ -10,8 +10,9 @@ import jsonschema
 import networkx as nx
 import pytest
 
-from exactdp import (UNDECIDED, Certificate, Level, Mechanism, Method, Verdict, from_matrix, certify_all_eps, certify_privacy, cycle,
-                     discrete, from_graph, geometric, path, randomized_response, recheck, smallest_epsilon)
+from exactdp import (UNDECIDED, Certificate, Level, Mechanism, Method, Verdict, from_matrix, certify_all_eps,
+                     certify_privacy, cycle, discrete, from_graph, geometric, path, randomized_response, recheck,
+                     smallest_epsilon)
 from exactdp.certificate import Evidence, evidence_kind
 from exactdp.certificate.schema import json_schema
 from exactdp.certify import certify_relation
@@ -195,7 +196,7 @@ def test_recheck_refuses_what_is_not_a_certificate(bad, msg):
 def test_malformed_evidence_is_refuted_not_crashed():
     j = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2").to_json()
     del j["evidence"]["mechanism"]
-    with pytest.raises(ValueError, match="not a certificate: evidence: fields do not match; missing .'mechanism'."):
+    with pytest.raises(ValueError, match=r"not a certificate: evidence: fields do not match; missing .'mechanism'."):
         recheck(j)                                         # refused before any work (schema 2: strict parsing)
 
 
@@ -230,7 +231,7 @@ def test_recheck_requires_a_mechanism_and_valid_codes():
         return recheck(j)
     r = tampered(lambda m: m["codes"][0].__setitem__(0, -1))           # would index values[-1]
     assert r.status == "refuted" and "not an integer in [0," in r.detail
-    with pytest.raises(ValueError, match="not a certificate: evidence.mechanism.codes.0..0.: expected int, got bool"):
+    with pytest.raises(ValueError, match=r"not a certificate: evidence.mechanism.codes.0..0.: expected int, got bool"):
         tampered(lambda m: m["codes"][0].__setitem__(0, True))      # a bool is not a code: refused when read
     r = tampered(lambda m: m["codes"][1].__setitem__(0, m["codes"][1][2]))  # row 1 no longer sums to 1
     assert r.status == "refuted" and "row 1 does not sum to exactly 1" in r.detail

@@ -70,7 +70,7 @@ def _brute_delta(prod: dict, pairs, t: Fraction) -> Fraction:
 def _kov(r: Fraction, k: int, i: int) -> Fraction:
     """Kairouz-Oh-Viswanath (ICML 2015, Thm. 3.4) for k-fold binary randomized response with P(stay) = r/(1+r):
     delta at eps = (k - 2i) eps0 is sum_{l < i} C(k, l) (r^(k-l) - r^(k-2i+l)) / (1 + r)^k."""
-    return sum((comb(k, l) * (r ** (k - l) - r ** (k - 2 * i + l)) for l in range(i)), F(0)) / (1 + r) ** k
+    return sum((comb(k, j) * (r ** (k - j) - r ** (k - 2 * i + j)) for j in range(i)), F(0)) / (1 + r) ** k
 
 
 @pytest.mark.parametrize("factors, pairs", [
@@ -291,7 +291,8 @@ def _true_statement(m: dict) -> bool:
         times = [1] if "mechanism" in ev else [f["times"] for f in ev["factors"]]
         q = ev["query"]
         lvl = q["level"]
-        c = certify_composition(list(zip(mechs, times, strict=True)), [(p["x"], p["x_prime"]) for p in ev["relation"]["pairs"]],
+        c = certify_composition(list(zip(mechs, times, strict=True)),
+                                [(p["x"], p["x_prime"]) for p in ev["relation"]["pairs"]],
                                 eps=None if lvl is None else lvl["text"], delta=q["delta"]).to_json()["evidence"]
     except Exception:
         return False

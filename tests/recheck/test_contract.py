@@ -649,8 +649,10 @@ def test_unknown_missing_and_mistyped_evidence_is_refused(kind):
     name = next(n for n in GENUINE if genuine_json(n)["kind"] == kind)
     c = genuine_json(name)
     for field in c["evidence"]:
-        for mutate, why in ((lambda e: e.update(extra_field=1), "unknown"), (lambda e: e.pop(field), "missing"),
-                            (lambda e: e.update({field: _wrong(e[field], _spec_of(kind)[field])}), "expected")):
+        for mutate, why in ((lambda e: e.update(extra_field=1), "unknown"),
+                            (lambda e, field=field: e.pop(field), "missing"),
+                            (lambda e, field=field: e.update({field: _wrong(e[field], _spec_of(kind)[field])}),
+                             "expected")):
             f = copy.deepcopy(c)
             mutate(f["evidence"])
             with pytest.raises(ValueError, match=f"not a certificate: evidence.*{why}"):
@@ -979,7 +981,8 @@ def test_forged_failure_set_is_refuted(lo, hi):
     assert (piece["lo"], piece["hi"]) == ("1/2", "1")                # K(x)(z) = 1/2 > (1/4)/alpha iff alpha > 1/2
     piece.update(lo=lo, hi=hi)
     c["evidence"]["failure_set_text"] = f"({lo}, {hi})"
-    c["evidence"]["sample_alpha"] = "3/4" if Fraction(lo) < Fraction(3, 4) < Fraction(hi) else c["evidence"]["sample_alpha"]
+    c["evidence"]["sample_alpha"] = ("3/4" if Fraction(lo) < Fraction(3, 4) < Fraction(hi)
+                                     else c["evidence"]["sample_alpha"])
     assert recheck(c).status == "refuted"
 
 

@@ -189,7 +189,8 @@ def test_quotient_checks_equitability_and_symmetry():
         quotient(codes, [0, 2, 0], [1, 1, 1], 3)
     with pytest.raises(Refuted, match="sizes"):
         quotient(codes, [0, 1], [1, 1, 1], 3)
-    for bad in ([[0, 1, -1], [1, 0, 1], [-1, 1, 0]], [[0, 1, 3], [1, 0, 1], [3, 1, 0]], [[0, 1, 2.0], [1, 0, 1], [2.0, 1, 0]]):
+    for bad in ([[0, 1, -1], [1, 0, 1], [-1, 1, 0]], [[0, 1, 3], [1, 0, 1], [3, 1, 0]],
+                [[0, 1, 2.0], [1, 0, 1], [2.0, 1, 0]]):
         with pytest.raises(Refuted, match="distance code is not an integer"):    # -1 would index from the end
             quotient(bad, [0, 1, 0], [1, 1, 1], 3)
 

@@ -93,8 +93,10 @@ def test_limb_quotient_equals_exact_integer_sums(shape, norm):
 
 
 def test_grid_descriptions_refused():
-    for bad in ({"kind": "grid", "shape": [3], "norm": "euclidean"}, {"kind": "grid", "shape": [3, 0], "norm": "euclidean"},
-                {"kind": "grid", "shape": [3, 3], "norm": "taxicab"}, {"kind": "grid", "shape": [3, True], "norm": "euclidean"},
+    for bad in ({"kind": "grid", "shape": [3], "norm": "euclidean"},
+                {"kind": "grid", "shape": [3, 0], "norm": "euclidean"},
+                {"kind": "grid", "shape": [3, 3], "norm": "taxicab"},
+                {"kind": "grid", "shape": [3, True], "norm": "euclidean"},
                 {"kind": "grid", "shape": [3, 3], "norm": "euclidean", "step": 2}, {"kind": "path"}, None):
         with pytest.raises(ValueError):
             Grid(bad)
@@ -110,7 +112,7 @@ def test_numpy_defect_bound_is_an_upper_bound_in_exact_arithmetic():
     for Q in (Qlo, Qhi):          # two points of the enclosure: the exact defect is below the bound at both
         Qq = [[Fraction(v, 2**_S) for v in row] for row in Q]
         for i in range(k):
-            row = [sum(Rq[i][l] * Qq[l][j] for l in range(k)) for j in range(k)]
+            row = [sum(Rq[i][m] * Qq[m][j] for m in range(k)) for j in range(k)]
             exact = sum(abs((1 if i == j else 0) - row[j]) for j in range(k))
             assert exact <= bounds[i]
     assert max(bounds) < Fraction(1, 10**9)
@@ -151,7 +153,8 @@ def test_tight_certificate_on_a_described_grid(small_caps):
     assert recheck(_forged(j, negative=ev["negative"][1:])).status == "refuted"
     assert recheck(_forged(j, negative=[])).status == "refuted"
     # the metric the description names, and nothing else
-    for spec in ({"kind": "grid", "shape": [6, 6], "norm": "chebyshev"}, {"kind": "grid", "shape": [6, 5], "norm": "euclidean"},
+    for spec in ({"kind": "grid", "shape": [6, 6], "norm": "chebyshev"},
+                 {"kind": "grid", "shape": [6, 5], "norm": "euclidean"},
                  {"kind": "path", "shape": [6, 6], "norm": "euclidean"}):
         assert recheck(_forged(j, metric=spec)).status == "refuted"
     with pytest.raises(ValueError, match="not a certificate"):           # a mistyped description: refused
@@ -341,7 +344,7 @@ def test_optimality_uniqueness_by_a_modular_rank_at_n_60():
                     ([{0: F(1), 1: F(1)}, {1: F(1), 2: F(1)}, {0: F(1), 2: F(1)}], 3)):
         assert _full_rank_mod_p(rows, n) == (_rank(rows, n) == n)
     n = 41                                   # zero loss: the face is every variable, 42^2 > MAX_RATIONAL_RANK
-    assert 42 * 42 > MAX_RATIONAL_RANK
+    assert MAX_RATIONAL_RANK < 42 * 42
     z = User([f"1/{n + 1}"] * (n + 1), [[0] * (n + 1) for _ in range(n + 1)])
     j = json.loads(json.dumps(certify_universal_optimality(n, z, alpha="1/2").to_json()))
     assert j["evidence"]["unique"] is None

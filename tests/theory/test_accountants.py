@@ -19,7 +19,7 @@ from exactdp.theory.accountants import check_opendp_gaussian, check_opendp_lapla
 
 
 def kov(r, k, i):
-    return sum((comb(k, l) * (Fr(r) ** (k - l) - Fr(r) ** (k - 2 * i + l)) for l in range(i)), Fr(0)) / (1 + Fr(r)) ** k
+    return sum((comb(k, j) * (Fr(r) ** (k - j) - Fr(r) ** (k - 2 * i + j)) for j in range(i)), Fr(0)) / (1 + Fr(r)) ** k
 
 
 @pytest.mark.parametrize("k", [2, 6, 20])
@@ -40,7 +40,8 @@ def test_exact_side_is_kov_at_a_rational_eps():
     # eps = 0 is a float exactly: delta(0) = TV distance = KOV at i with k - 2i = 0 (k = 4, i = 2)
     c = compare_dp_accounting(randomized_response(2, p="1/4"), [("0", "1")], times=4, eps="0")
     assert Fr(str(c.exact)) == kov(3, 4, 2)
-    assert (c.pessimistic_below, c.optimistic_above) == (Fr(c.pessimistic) < kov(3, 4, 2), Fr(c.optimistic) > kov(3, 4, 2))
+    assert (c.pessimistic_below, c.optimistic_above) == (Fr(c.pessimistic) < kov(3, 4, 2),
+                                                         Fr(c.optimistic) > kov(3, 4, 2))
 
 
 def test_the_issue_observation_is_reproduced_exactly():

@@ -26,7 +26,7 @@ from exactdp.theory.composition import composed_profile
 
 def kov(r, k, i):
     """KOV15 Thm. 3.4 for randomized response with e^eps0 = r, at eps = (k - 2i) eps0, with Fractions."""
-    return sum((comb(k, l) * (Fr(r) ** (k - l) - Fr(r) ** (k - 2 * i + l)) for l in range(i)), Fr(0)) / (1 + Fr(r)) ** k
+    return sum((comb(k, j) * (Fr(r) ** (k - j) - Fr(r) ** (k - 2 * i + j)) for j in range(i)), Fr(0)) / (1 + Fr(r)) ** k
 
 
 @pytest.mark.parametrize("k", [1, 2, 5, 10])
@@ -139,8 +139,8 @@ def test_cli_audit_both_verdicts_and_the_boundary(files, capsys, tmp_path):
     d = kov(3, 10, 4)
     code, out, err = run(["audit", plan, "--metric", files["metric"], "--eps", "log(9)", "--delta", str(d)], capsys)
     assert code == 0 and err == "" and "verdict: holds" in out and "slack: 0" in out
-    code, out, err = run(["audit", plan, "--metric", files["metric"], "--eps", "log(9)", "--delta", str(d - Fr(1, 10**12)),
-                          "--format", "json"], capsys)
+    code, out, err = run(["audit", plan, "--metric", files["metric"], "--eps", "log(9)",
+                          "--delta", str(d - Fr(1, 10**12)), "--format", "json"], capsys)
     obj = json.loads(out)
     assert code == 1 and err == "" and obj["verdict"] == "fails" and Fr(obj["evidence"]["slack"]) == -Fr(1, 10**12)
     assert Fr(obj["evidence"]["delta_exact"]) == d

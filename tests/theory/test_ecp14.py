@@ -32,7 +32,8 @@ def test_phi_and_corners():
 def test_regular_both_verdicts_and_boundary():
     assert regular_prior(["1/3"] * 3, path(3), HALF).holds is True
     c = regular_prior(["9/10", "1/20", "1/20"], path(3), HALF)
-    assert c.holds is False and c.evidence.negative == ["1"] and "Prop. 2 fails" in c.note   # moved out of the evidence (issue 18)
+    # the reason moved out of the evidence into the note (issue 18)
+    assert c.holds is False and c.evidence.negative == ["1"] and "Prop. 2 fails" in c.note
     # discrete metric on 4 points, a = 1/2: regular iff min pi >= a/(1+3a) = 1/5; the boundary itself is regular
     assert regular_prior(["1/5", "1/5", "1/5", "2/5"], discrete(4), HALF).holds is True
     assert regular_prior(["1/5", "1/5", "1/5", "2/5"], discrete(4), HALF).evidence.mu[0] == "0"

@@ -190,7 +190,9 @@ TAMPER = [_set(["margin"], lambda v: str(Fraction(v) + Fraction(1, 10**12))),
 def test_comparison_holds_round_trip_recheck_and_tampering(grid_cmp):
     _m, tc, c = grid_cmp
     assert c.verdict is Verdict.HOLDS and Fraction(c.evidence.margin) > 0
-    assert c.evidence.metric.to_json() == {"kind": "grid", "shape": [6, 6], "norm": "euclidean", "points": None, "reach": None} and c.evidence.points == 36
+    assert c.evidence.metric.to_json() == {"kind": "grid", "shape": [6, 6], "norm": "euclidean", "points": None,
+                                           "reach": None}
+    assert c.evidence.points == 36
     lo, hi, _ = tight_utility(tc)
     assert Fraction(c.evidence.tight_utility[0]) <= _F(lo) and _F(hi) <= Fraction(c.evidence.tight_utility[1])
     lap = planar_laplace_utility(6, "2")
@@ -238,9 +240,12 @@ def test_malformed_evidence_is_refuted_not_a_crash(grid_cmp):
     cases = [(_forge(j, points=0), "counts 0 points"),
              (_forge(j, eps="1/0"), "eps is not a rational number"),
              (_forge(j, eps="-1"), "eps is not positive"),
-             (_forge(j, other="geometric", other_params={"side": None, "values": 36, "step": 0, "power": 1}), "step is not"),
-             (_forge(j, other="geometric", other_params={"side": None, "values": 1, "step": 1, "power": 1}), "values is not"),
-             (_forge(j, other_params={"side": 0, "values": None, "step": None, "power": None}), "side is not|side x side"),
+             (_forge(j, other="geometric", other_params={"side": None, "values": 36, "step": 0, "power": 1}),
+              "step is not"),
+             (_forge(j, other="geometric", other_params={"side": None, "values": 1, "step": 1, "power": 1}),
+              "values is not"),
+             (_forge(j, other_params={"side": 0, "values": None, "step": None, "power": None}),
+              "side is not|side x side"),
              (_forge(j, other="laplace"), "unknown mechanism"),
              (_forge(j, tight={**j["evidence"]["tight"], "cell_of": [0] * 36}), "not equitable|different sizes"),
              (_forge(j, tight={**j["evidence"]["tight"], "cell_of": []}), "different sizes")]
