@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from ._base import MissingDependency, to_float
 from .mechanism import plot_mechanism
-from .ecp14 import corner_points, plot_regular_region, utility_data, plot_utility, geo_utility_data, plot_geo_utility
-from .grs12 import loss_data, plot_geometric_vs_laplace
+from .priors import corner_points, plot_regular_region, utility_data, plot_utility, geo_utility_data, plot_geo_utility
+from .losses import loss_data, plot_geometric_vs_laplace
 from .profile import profile_data, plot_profile
 from .extension import extension_pairs, plot_extension
 from .fdp import fdp_data, plot_fdp

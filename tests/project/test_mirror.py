@@ -80,7 +80,7 @@ ELSEWHERE = {
         "hlm15_approx", "kl10", "proofs")},
     "exactdp/papers/registry.py": ["tests/papers/test_statuses.py"],
     # plot/: the figures' exact data
-    **{f"exactdp/plot/{m}.py": ["tests/plot/test_plot.py"] for m in ("_base", "ecp14", "grs12", "mechanism")},
+    **{f"exactdp/plot/{m}.py": ["tests/plot/test_plot.py"] for m in ("_base", "losses", "mechanism", "priors")},
     **{f"exactdp/plot/{m}.py": ["tests/plot/test_plot_approx.py"] for m in ("extension", "profile")},
     "exactdp/plot/fdp.py": ["tests/cli/test_fdp.py"],
     # recheck/: the kernel, attacked kind by kind through one harness

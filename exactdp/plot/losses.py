@@ -1,4 +1,4 @@
-"""GRS12 figure: the geometric mechanism against the (discretised) Laplace mechanism."""
+"""Figures of expected loss (GRS12 Sec. 6.1): the geometric mechanism against the (discretised) Laplace mechanism."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""ECP14 figures: the region of regular priors, utility against eps with the certified threshold."""
+"""Figures of priors and utility (ECP14): the region of regular priors; utility against eps, threshold marked."""
 
 from __future__ import annotations
 
