@@ -8,9 +8,6 @@ audit theory in :mod:`exactdp.theory` -- and this package, one layer above both,
 layers contract in ``pyproject.toml``).  The names are the functions themselves, not wrappers: the output is
 the same whichever path a caller imports.
 
-The kind ``decomposition`` is written by a paper's construction (:mod:`exactdp.papers.hlm15_approx`), not by a
-checker of its own, and is not listed here.
-
 >>> from exactdp.certify import certify_privacy, tight_constraints
 >>> from exactdp import geometric, path
 >>> certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2").verdict.value
@@ -35,6 +32,7 @@ _THEORY = {
     "best_extension_bracket": "extension_lp",
     "certify_audit": "audit",
     "certify_composition": "profile_cert",
+    "certify_decomposition": "decomposition",
     "certify_exponential_bound": "utility",
     "certify_extension": "extension_cert",
     "certify_fdp": "fdp",
@@ -65,7 +63,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_THEORY))
 
 
-#: certificate kind -> the checker of this package that writes it (``decomposition``: see the module docstring)
+#: certificate kind -> the checker of this package that writes it
 CHECKERS = {
     "privacy": "certify_privacy",
     "epsilon": "smallest_epsilon",
@@ -91,6 +89,7 @@ CHECKERS = {
     "renyi": "certify_renyi",
     "fdp": "certify_fdp",
     "audit": "certify_audit",
+    "decomposition": "certify_decomposition",
 }
 
 __all__ = [
@@ -100,6 +99,7 @@ __all__ = [
     "certify_approx",
     "certify_audit",
     "certify_composition",
+    "certify_decomposition",
     "certify_exponential_bound",
     "certify_extension",
     "certify_fdp",

@@ -12,14 +12,13 @@ import itertools
 
 from flint import fmpq
 
-from ..certificate import Certificate, Method, Verdict
-from ..certificate.decomposition import DecompositionEvidence
 from ..engine.approximate import affine_sign, approx_level, certify_approx
 from ..exact import exact_str, sign
 from ..mechanism import Mechanism
 from ..mechanisms import randomized_response
 from ..mechanisms.product import product_sanitisation, repeated
 from ..metrics import hamming
+from ..theory.decomposition import certify_decomposition
 from ..theory.profile import privacy_profile
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register, set_text
@@ -290,26 +289,6 @@ def thm4() -> ClaimResult:
 
 
 # ---------------------------------------------------------------- Lemmas 1-2 ----
-def _nonempty(universe):
-    return [frozenset(s) for k in range(1, len(universe) + 1) for s in itertools.combinations(universe, k)]
-
-
-def _lemma1(rects, X, Yu):
-    """Lemma 1's decomposition: (A~_I, B~_I) for every I, and whether it is exact and disjoint."""
-    p = len(rects)
-    union = {(a, b) for A, B in rects for a in A for b in B}
-    parts = []
-    for k in range(p + 1):
-        for chosen in itertools.combinations(range(p), k):
-            At = frozenset().union(*(rects[i][0] for i in chosen)) if chosen else frozenset()
-            Bt = frozenset(Yu).intersection(*(rects[i][1] for i in chosen)) if chosen else frozenset(Yu)
-            Bt = Bt - frozenset().union(*(rects[i][1] for i in range(p) if i not in chosen))
-            parts.append((At, Bt))
-    cover = {(a, b) for At, Bt in parts for a in At for b in Bt}
-    disjoint = all(not (parts[i][1] & parts[j][1]) for i in range(len(parts)) for j in range(i + 1, len(parts)))
-    return cover == union, disjoint
-
-
 @register("HLM15-lem1-2", "HLM15", "Lemmas 1 and 2 (set decomposition)",
           "A finite union of rectangles A_i x B_i equals the union over I of (union_{i in I} A_i) x "
           "(intersection_{i in I} B_i minus union_{i not in I} B_i), and these second factors are pairwise "
@@ -317,44 +296,25 @@ def _lemma1(rects, X, Yu):
           "Lemma 1 and Lemma 2 (decompositions used in Theorem 5)")
 def lem12() -> ClaimResult:
     X, Yu = ("0", "1"), ("a", "b", "c")
-    SX, SY = _nonempty(X), _nonempty(Yu)
-    rect = [(A, B) for A in SX for B in SY]
+    # Lemma 2 is Lemma 1 with the factors swapped (theory.decomposition); one certificate per lemma
+    certs = [certify_decomposition(X, Yu, 3, lemma=k) for k in (1, 2)]
     counts, led = [], Ledger()
-    for p in (1, 2, 3):
-        n = good1 = good2 = 0
-        for rects in itertools.product(rect, repeat=p):
-            n += 1
-            eq, dis = _lemma1(list(rects), X, Yu)
-            good1 += eq and dis
-            eq2, dis2 = _lemma1([(B, A) for A, B in rects], Yu, X)    # Lemma 2: Lemma 1 with the factors swapped
-            good2 += eq2 and dis2
+    for (p, n, good1), (_, _, good2) in zip(certs[0].evidence.counts, certs[1].evidence.counts, strict=True):
         led.compare(f"Lemmas 1 and 2 on {n} collections of {p} rectangles", "exact and disjoint",
                     f"{good1} and {good2} of {n}", agrees=good1 == n and good2 == n)
         counts.append([p, n, good1, good2])
-    body = (f"Universes X = {{0, 1}} and Y = {{a, b, c}}: all {len(rect)} rectangles of non-empty sets, and every "
+    body = (f"Universes X = {{0, 1}} and Y = {{a, b, c}}: all {counts[0][1]} rectangles of non-empty sets, and every "
             "ordered collection of p of them. Lemma 2 is checked as Lemma 1 applied with the two factors swapped "
             "(the 'analogous argument' the paper mentions), which gives disjoint first factors.\n\n"
             + md_table(["p", "collections", "Lemma 1 exact and disjoint", "Lemma 2 exact and disjoint"], counts)
             + "\n\nThe printed proof has two typos, reconstructed from the statement: in its second paragraph the "
             "intersection is written over i not in I (it is over i in I), and in the disjointness step "
             "'x in union_{i not in J} B_k' should read 'x in union_{i not in J} B_i'.")
-    certs = [_decomposition_certificate(k, X, Yu, [[p, n, g[k - 1]] for p, n, *g in counts]) for k in (1, 2)]
     body += ("\n\n**Certificates.** One `decomposition` certificate per lemma; the re-check enumerates every "
              "collection again with its own code (bit masks) and compares the counts.")
     return led.result(f"{sum(c[2] for c in counts)} and {sum(c[3] for c in counts)} of {sum(c[1] for c in counts)} "
                       "collections (p <= 3) on X = {0,1}, Y = {a,b,c} decompose exactly and disjointly",
                        [("Exhaustive check", body)], certs)
-
-
-def _decomposition_certificate(lemma, X, Yu, counts) -> Certificate:
-    """HLM15 Lemma 1 or 2 on the universes X, Y: the exhaustive counts as a re-checkable certificate."""
-    holds = all(g == n for _, n, g in counts)
-    ev = DecompositionEvidence(statement=f"HLM15 Lemma {lemma}: exact and disjoint decomposition of every union "
-                               f"of at most {len(counts)} rectangles on X = {{{', '.join(X)}}}, Y = "
-                               f"{{{', '.join(Yu)}}}", lemma=lemma, X=list(X), Y=list(Yu),
-                               max_rects=len(counts), counts=counts)
-    return Certificate("decomposition", Verdict.HOLDS if holds else Verdict.FAILS, Method.ENUMERATION,
-                       ev.statement, ev)
 
 
 # ---------------------------------------------------------------- Lemma 3 / Theorem 5 ----

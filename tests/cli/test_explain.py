@@ -22,7 +22,7 @@ from exactdp.cli import main
 from exactdp.exact import LinearProgram, solve_lp
 from exactdp.mechanisms import randomized_response
 from exactdp.metrics import discrete, from_matrix, grid
-from exactdp.papers.hlm15_approx import _decomposition_certificate
+from exactdp.theory.decomposition import certify_decomposition
 from exactdp.recheck import KINDS
 from exactdp.theory.extension_cert import certify_extension
 from exactdp.theory.extension_lp import best_extension_bracket
@@ -69,7 +69,7 @@ GENUINE = {
     "infeasible": lambda: certify_lp_infeasible(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1],
                                                               A_ub=[{0: 1, 1: 1}], b_ub=["1/2"], names=["x0", "x1"]),
                                                 "x0 + x1 = 1 and x0 + x1 <= 1/2"),
-    "decomposition": lambda: _decomposition_certificate(1, ["0", "1"], ["a", "b"], [[1, 9, 9], [2, 81, 81]]),
+    "decomposition": lambda: certify_decomposition(["0", "1"], ["a", "b"], 2, lemma=1),
     "utility_comparison": lambda: compare_utilities("2", tight_constraints(grid((3, 3), "euclidean"),
                                                                           Level.from_eps("2")),
                                                     "planar-laplace", {"side": 3}),

@@ -47,7 +47,7 @@ from exactdp.engine.approximate import certify_approx
 from exactdp.exact import LinearProgram, Rad, solve_lp, solve_lp_irrational
 from exactdp.mechanisms import randomized_response
 from exactdp.metrics import discrete, from_graph, from_matrix
-from exactdp.papers.hlm15_approx import _decomposition_certificate
+from exactdp.theory.decomposition import certify_decomposition
 from exactdp.recheck import KINDS, recheck
 from exactdp.theory.extension_cert import certify_extension
 from exactdp.theory.extension_lp import best_extension_bracket
@@ -155,7 +155,7 @@ GENUINE = {
     "utility_comparison": lambda: compare_utilities("2", tight_constraints(grid((3, 3), "euclidean"),
                                                                           Level.from_eps("2")),
                                                     "planar-laplace", {"side": 3}),
-    "decomposition": lambda: _decomposition_certificate(1, ["0", "1"], ["a", "b"], [[1, 9, 9], [2, 81, 81]]),
+    "decomposition": lambda: certify_decomposition(["0", "1"], ["a", "b"], 2, lemma=1),
     "renyi": lambda: certify_renyi(geometric(2, "1/3"), path(3), [2, 3], delta="1/100"),
     "renyi pair list": lambda: certify_renyi(K22, [["0", "1"]], [2]),
     "renyi transcendental": lambda: certify_renyi(geometric(2, "exp(-1/2)"), path(3), [2]),
