@@ -128,8 +128,10 @@ def certify_decomposition(X: Sequence, Y: Sequence, max_rects: int = 3, *,
 
     Raises
     ------
-    InvalidInput, InputTooLarge
-        As :func:`decomposition_counts`.
+    InvalidInput
+        A bad lemma, ``max_rects`` or universe (as :func:`decomposition_counts`).
+    InputTooLarge
+        More than :data:`MAX_COLLECTIONS` collections.
 
     Examples
     --------
