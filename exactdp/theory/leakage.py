@@ -238,19 +238,30 @@ def theorem3_bound(values: int, individuals: int, e_eps: Any) -> Any:
     individuals : int
         ``u``.
     e_eps : exact number
-        ``e^eps`` (pass an exact value: Python ints would divide as floats).
+        ``e^eps``: an exact value, or an int or text that is read as a rational.
 
     Returns
     -------
     exact number
         The ratio raised to the power ``u``.
 
+    Raises
+    ------
+    InvalidInput
+        ``e_eps`` is a float (the bound is exact or nothing).
+
     Examples
     --------
     >>> from flint import fmpq
-    >>> theorem3_bound(2, 1, fmpq(2)), theorem3_bound(2, 3, fmpq(2))      # 4/3, (4/3)^3
-    (4/3, 64/27)
+    >>> theorem3_bound(2, 1, fmpq(2)), theorem3_bound(2, 3, "2"), theorem3_bound(2, 1, 2)   # 4/3, (4/3)^3
+    (4/3, 64/27, 4/3)
     """
+    if isinstance(e_eps, float):
+        raise InvalidInput(f"theorem3_bound: e^eps must be exact, not the float {e_eps!r}")
+    if isinstance(e_eps, (int, str)) and not isinstance(e_eps, bool):
+        from ..exact.values import to_rational
+
+        e_eps = to_rational(e_eps)             # a Python int would make k * e_eps / (...) a float division
     k = values
     return (k * e_eps / (k - 1 + e_eps)) ** individuals
 

@@ -124,6 +124,11 @@ def test_utility_and_leakage():
     assert L.evidence.enclosure[0].startswith("0.5849625007211561")
     # Theorem 3: the leakage of an eps-DP mechanism on V^u is at most u log2(|V| e^eps/(|V| - 1 + e^eps))
     assert theorem3_bound(2, 1, fmpq(3)) == fmpq(3, 2)
+    # a plain int or text is read exactly (it divided as a float before): 2 * 3 / (1 + 3) = 3/2, squared 9/4
+    assert type(theorem3_bound(2, 1, 3)) is fmpq and theorem3_bound(2, 1, 3) == fmpq(3, 2)
+    assert theorem3_bound(2, 2, "3") == fmpq(9, 4)
+    with pytest.raises(InvalidInput, match="must be exact"):
+        theorem3_bound(2, 1, 3.0)
 
 
 def _w(tmp_path, name, obj):
