@@ -91,6 +91,20 @@ def conform(value, spec, where: str) -> None:
                    + (f"; missing {missing}" if missing else ""))
     for k, s in spec.items():
         conform(value[k], s, f"{where}.{k}")
+    if set(spec) == _LEVEL_FIELDS:
+        _one_level(value, where)
+
+
+#: the fields of a level record: ``eps`` when it is algebraic, otherwise ``e^eps = R^(1/D)``
+_LEVEL_FIELDS = {"text", "eps", "R", "D"}
+
+
+def _one_level(value: dict, where: str) -> None:
+    """A level states either ``eps`` or ``(R, D)``, never both and never neither (a field no check would read)."""
+    if (value["eps"] is None) != (value["R"] is not None and value["D"] is not None) or \
+            (value["eps"] is not None and (value["R"] is not None or value["D"] is not None)):
+        raise _bad(where, "a level states either eps, or R and D (e^eps = R^(1/D)): "
+                   f"eps = {value['eps']!r}, R = {value['R']!r}, D = {value['D']!r}")
 
 
 def _name(v) -> str:

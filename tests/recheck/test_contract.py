@@ -725,6 +725,39 @@ def test_forged_level_text_eps_and_claim_are_refuted():
     assert recheck(e).status == "refuted"
 
 
+@pytest.mark.parametrize("name", sorted(GENUINE))
+def test_a_level_states_eps_or_r_and_d_never_both(name):
+    # a value in the level field the kernel does not read (R beside eps, or eps beside R and D) is refused: the
+    # kernel decides from one of them, so the other would be a number a reader sees that nobody checked
+    found = []
+
+    def levels(v):
+        if isinstance(v, dict):
+            if set(v) == {"text", "eps", "R", "D"}:
+                found.append(v)
+            for w in v.values():
+                levels(w)
+        elif isinstance(v, list):
+            for w in v:
+                levels(w)
+
+    j = genuine_json(name)
+    levels(j["evidence"])
+    for i in range(len(found)):
+        for forged in ({"R": "3"}, {"D": "2"}, {"eps": "1", "R": "2", "D": "1"}, {"eps": None, "R": None, "D": None}):
+            f = genuine_json(name)
+            found.clear()
+            levels(f["evidence"])
+            lv = found[i]
+            if all(lv[k] == v for k, v in forged.items()):
+                continue
+            lv.update(forged)
+            if (lv["eps"] is None) == (lv["R"] is not None and lv["D"] is not None) and lv["eps"] is None:
+                continue  # still exactly one of the two forms: a changed value, which the other tests refute
+            with pytest.raises(ValueError, match="a level states either eps, or R and D"):
+                recheck(f)
+
+
 def test_forged_approx_epsilon_is_refuted():
     # HLM15 sec. 4: randomized response with p = 286/1000 answered twice is not (1/10, 2/5)-DP.  The forgery of
     # the issue: a genuine certificate at eps = 1 (where it holds) with epsilon_given and the claim moved to 1/10
