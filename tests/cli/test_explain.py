@@ -13,73 +13,25 @@ import subprocess
 import pytest
 from _latex_check import latex_problems
 
-from exactdp import Level, Mechanism, certify_privacy, exponential, geometric, path, smallest_epsilon
+from exactdp import certify_privacy, geometric
 from exactdp.certificate.sections import EXPLAIN_FORMATS, explain
-from exactdp.certify import certify_lp_infeasible, certify_lp_optimum, certify_relation
-from exactdp.engine.all_eps import certify_all_eps
-from exactdp.engine.approximate import certify_approx
 from exactdp.cli import main
-from exactdp.exact import LinearProgram, solve_lp
-from exactdp.mechanisms import randomized_response
-from exactdp.metrics import discrete, from_matrix, grid
-from exactdp.theory.decomposition import certify_decomposition
+from exactdp.metrics import from_matrix
 from exactdp.recheck import KINDS
-from exactdp.theory.extension_cert import certify_extension
-from exactdp.theory.extension_lp import best_extension_bracket
-from exactdp.theory.leakage import leakage
-from exactdp.theory.audit import certify_audit
-from exactdp.theory.fdp import certify_fdp
-from exactdp.theory.optimality import certify_universal_optimality
-from exactdp.theory.profile_cert import certify_composition, certify_profile
-from exactdp.theory.regular import regular_prior, tight_constraints
-from exactdp.theory.renyi import certify_renyi
-from exactdp.theory.theorem4 import tight_remap
-from exactdp.theory.threshold import threshold
-from exactdp.theory.tradeoff import certify_tradeoff
-from exactdp.theory.users import User
-from exactdp.theory.utility import certify_exponential_bound, certify_utility
-from exactdp.theory.utility_grid import compare_utilities
+from tests.recheck.test_contract import GENUINE as CONTRACT
 
-HALF = Level.from_alpha("1/2")
-AH = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
-RR = randomized_response(3, p="1/5")
-E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
-
-#: one small fresh certificate of every kind the independent kernel re-checks
-GENUINE = {
-    "privacy": lambda: certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2"),
-    "epsilon": lambda: smallest_epsilon(geometric(3, "1/2"), path(4)),
-    "all_eps": lambda: certify_all_eps(geometric(2), path(3)),
-    "optimality": lambda: certify_universal_optimality(2, User.uniform(2, "absolute"), alpha="1/2"),
-    "tight": lambda: tight_constraints(path(3), HALF),
-    "regular": lambda: regular_prior(["1/3", "1/3", "1/3"], path(3), HALF),
-    "threshold": lambda: threshold(path(3)),
-    "leakage": lambda: leakage(RR, ["1/2", "1/3", "1/6"]),
-    "theorem4": lambda: tight_remap(geometric(2, "1/2"), path(3), HALF),
-    "relation": lambda: certify_relation("alpha^2", "alpha", "<=", for_all_alpha=True),
-    "extension": lambda: certify_extension(AH, path(3), ["0", "2"], alpha="1/2"),
-    "best_extension": lambda: best_extension_bracket(AH, path(3), ["0", "2"], alpha="1/2", rel_width="1/4"),
-    "utility": lambda: certify_utility(E, discrete(2), gamma="1", delta="9/10"),
-    "exponential_bound": lambda: certify_exponential_bound(E, discrete(2), beta="log(2)"),
-    "tradeoff": lambda: certify_tradeoff(path(3), gamma="2", delta="1/5", rel_width="1/4"),
-    "approx": lambda: certify_approx(RR, discrete(3), eps="log(2)", delta="1/5"),
-    "lp": lambda: certify_lp_optimum(solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1],
-                                                            A_ub=[{0: 1}], b_ub=["3/4"])),
-                                     "a two-variable LP", unique=True, vertex=True),
-    "infeasible": lambda: certify_lp_infeasible(LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1],
-                                                              A_ub=[{0: 1, 1: 1}], b_ub=["1/2"], names=["x0", "x1"]),
-                                                "x0 + x1 = 1 and x0 + x1 <= 1/2"),
-    "decomposition": lambda: certify_decomposition(["0", "1"], ["a", "b"], 2, lemma=1),
-    "utility_comparison": lambda: compare_utilities("2", tight_constraints(grid((3, 3), "euclidean"),
-                                                                          Level.from_eps("2")),
-                                                    "planar-laplace", {"side": 3}),
-    "profile": lambda: certify_profile(RR, discrete(3), eps="log(2)", delta="1/10"),
-    "composition": lambda: certify_composition([(randomized_response(2, p="1/4"), 1),
-                                                (randomized_response(2, p="1/3"), 1)], [("0", "1")], eps="0"),
-    "renyi": lambda: certify_renyi(geometric(2, "1/3"), path(3), [2, 3], delta="1/100"),
-    "fdp": lambda: certify_fdp(geometric(2, "1/3"), path(3), mu="3/2"),
-    "audit": lambda: certify_audit([(geometric(2, "1/3"), 2)], path(3), eps="log(2)", delta="1/10"),
+#: one small fresh certificate of every kind the independent kernel re-checks: the re-check contract's genuine
+#: certificates (tests/recheck/test_contract.py), one per kind, named here
+_FROM_CONTRACT = {
+    "privacy": "certify holds", "epsilon": "epsilon", "all_eps": "all_eps holds", "optimality": "optimality",
+    "tight": "tight holds", "regular": "regular", "threshold": "threshold path", "leakage": "leakage",
+    "theorem4": "theorem4", "relation": "relation bound", "extension": "extension holds",
+    "best_extension": "best_extension", "utility": "utility holds", "exponential_bound": "exponential_bound",
+    "tradeoff": "tradeoff zero", "approx": "approx holds", "lp": "lp", "infeasible": "infeasible",
+    "decomposition": "decomposition", "utility_comparison": "utility_comparison", "profile": "profile holds",
+    "composition": "composition two", "renyi": "renyi", "fdp": "fdp", "audit": "audit fails",
 }
+GENUINE = {kind: CONTRACT[name] for kind, name in _FROM_CONTRACT.items()}
 
 _CACHE: dict = {}
 
