@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # when SIGPIPE ends them (128 + 13); never a verdict, never a bug report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_PIPE
-    except Exception as e:
+    except Exception as e:  # the one place that turns a bug into exit 4 (never a verdict); --debug re-raises
         if getattr(a, "debug", False):
             raise
         sys.stderr.write(f"exactdp: internal error: {type(e).__name__}: {_one_line(e)}; this is a bug, please "
