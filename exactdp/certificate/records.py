@@ -140,12 +140,8 @@ class IntMatrix:
         return f"IntMatrix({self.tolist()!r})" if n * m <= 64 else f"IntMatrix(<{n} x {m} integers>)"
 
 
-def _flat_ints(rows: list) -> bool:
-    """Is every element a list of plain ints?"""
-    return all(type(r) is list and set(map(type, r)) <= _INT for r in rows)
-
-
-_INT = {int}
+#: the exact types of plain JSON scalars: a list of them is checked by its set of types (in C), not item by item
+_SCALARS = frozenset({str, int, bool, type(None)})
 
 
 def _check(value: Any, where: str) -> None:
@@ -154,8 +150,11 @@ def _check(value: Any, where: str) -> None:
     if isinstance(value, int):
         return
     if isinstance(value, list):
-        if value and type(value[0]) is list and _flat_ints(value):
-            return  # a matrix of ints (a mechanism's codes): checked row by row in C, not cell by cell
+        types = set(map(type, value))
+        if types <= _SCALARS:
+            return  # strings, ints, ... (a mechanism's values, a metric's labels)
+        if types == {list} and all(set(map(type, r)) <= _SCALARS for r in value):
+            return  # rows of scalars (a matrix of codes, a metric's pairs): checked row by row in C
         for v in value:
             _check(v, where)
         return

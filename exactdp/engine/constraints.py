@@ -4,7 +4,8 @@ For a mechanism ``K`` and a metric with generating pairs ``(x, x', d)``, the
 constraints are ``K(x)(z) <= e^(eps d) K(x')(z)`` in both directions, for every
 output ``z``.  They are grouped into *triples* ``(a, b, d)`` of value codes and
 distance; identical triples are decided once.  The distinct triples are found
-in one of three ways (the same verdicts and inequality counts from each):
+in one of three ways (the same verdicts and inequality counts from each; the last two record the same
+occurrence of each triple, its smallest ``flat``, unless streamed over budget):
 
 * every pair at one distance (e.g. the discrete metric): from per-column value
   counts, never from the ``n (n - 1) m`` inequalities;
@@ -52,8 +53,10 @@ CHUNK = 3_000_000
 MAX_LISTED = 10
 #: largest key space ``V^2 ND`` (values squared times distances) deduplicated with a byte per key, no sort
 MAX_BITMAP = 1 << 27
-#: inequalities checked against the bitmap at a time (only the unseen ones of a block are sorted)
+#: inequalities checked against the bitmap at a time (only the unseen ones of a block are sorted), from
+#: ``FIRST_BLOCK`` doubling up to ``BLOCK``
 BLOCK = 1 << 16
+FIRST_BLOCK = 1 << 12
 #: forward keys kept (intp, 8 bytes each) for the passes that count inequalities in the bitmap mode
 MAX_KEY_CACHE = 1 << 25
 #: distinct triples of the sorted mode kept across chunks for later passes; beyond this budget every pass
@@ -309,10 +312,13 @@ class Constraints:
         """Keys ``(a V + b) ND + d`` of the inequalities ``x -> x'`` of pairs ``p0 .. p1 - 1``, output by output
         (position ``(p - p0) m + z``); the reverse direction ``x' -> x`` is the same set with ``a, b`` swapped.
 
-        Built as ``intp`` (what ``np.take`` indexes with: narrower keys would be converted on every lookup),
-        in place, from row slices instead of gathered copies when the rows of the pairs are consecutive."""
+        Built in place, from row slices instead of gathered copies when the rows of the pairs are consecutive,
+        as ``int32`` when every key fits (``V^2 ND < 2^31``, always so in the bitmap mode), else ``int64``:
+        the narrow keys halve the memory traffic of building them and of keeping them, and ``np.take`` reads
+        them as fast as ``intp`` ones (measured, ``benchmarks/bench_build.py``)."""
         codes = self.mech.codes
-        ca = np.multiply(_rows(codes, self.I, p0, p1), V, dtype=np.intp)
+        dt = np.int32 if V * V * ND < 1 << 31 else np.int64
+        ca = np.multiply(_rows(codes, self.I, p0, p1), V, dtype=dt)
         np.add(ca, _rows(codes, self.J, p0, p1), out=ca)
         if ND > 1:
             ca *= ND
@@ -362,13 +368,19 @@ class Constraints:
         violated = tight = 0
         for p0, p1 in self._spans():
             k = self._forward_keys(p0, p1, V, ND)
-            g = np.take(seen, k) if found else np.zeros(len(k), dtype=seen.dtype)
-            cand = np.flatnonzero(g == 0)  # unseen before this chunk, in order
-            for b0 in range(0, len(cand), BLOCK):
-                self._mark_fresh(seen, k, cand[b0:b0 + BLOCK], p0 * m, decider, (found, firsts, codes))
+            if found:
+                g = np.take(seen, k)
+                cand = np.flatnonzero(g == 0) if g.min() == 0 else None  # unseen before this chunk, in order
+                if cand is not None:
+                    for b0, b1 in _blocks(len(cand)):
+                        self._mark_fresh(seen, k, cand[b0:b1], p0 * m, decider, (found, firsts, codes))
+                    if decider is not None:
+                        g[cand] = np.take(seen, k[cand])
+            else:  # the first chunk: every key is a candidate (positions in order: slices, no gathers)
+                for b0, b1 in _blocks(len(k)):
+                    self._mark_fresh(seen, k, slice(b0, b1), p0 * m, decider, (found, firsts, codes))
+                g = np.take(seen, k) if decider is not None else None
             if decider is not None:
-                if len(cand):
-                    g[cand] = np.take(seen, k[cand])
                 for c in codes:
                     nv, nt = _counted(c)
                     if nv or nt:
@@ -388,10 +400,13 @@ class Constraints:
 
     @staticmethod
     def _mark_fresh(seen, k, pos, base, decider, out):
-        """Mark the keys ``k[pos]`` not seen yet (``True``, or ``1 +`` their decider code), recording each
-        distinct one and its first position ``base + pos`` in ``out = (found, firsts, codes written)``."""
+        """Mark the keys ``k[pos]`` (``pos`` an index array or a slice) not seen yet (``True``, or ``1 +`` their
+        decider code), recording each distinct one and its first position ``base + pos`` in
+        ``out = (found, firsts, codes written)``."""
         found, firsts, codes = out
         kb = k[pos]
+        if isinstance(pos, slice):
+            pos = np.arange(pos.start, pos.stop)
         fresh = np.take(seen, kb) == 0  # not seen before this block
         pos, kb = pos[fresh], kb[fresh]
         if not len(kb):
@@ -446,11 +461,15 @@ class Constraints:
             _report(progress, "distinct constraints", p1, P)
             yield _Chunk(A=(uniq // ND) // V, B=(uniq // ND) % V, DC=uniq % ND, first=flat, counts=counts)
         if kept is not None and len(kept) > 1:  # every chunk was seen: merged once, first occurrences kept
-            u2, idx, inv = np.unique(np.concatenate([x[0] for x in kept]), return_index=True, return_inverse=True)
-            f2 = np.concatenate([x[1] for x in kept])[idx]
-            w = np.concatenate([x[2] for x in kept])
-            # float weights are exact: every multiplicity is below 2^53
-            c2 = np.rint(np.bincount(inv.ravel(), weights=w, minlength=len(u2))).astype(np.int64)
+            # sorted by triple, then by occurrence: each triple keeps its smallest ``flat`` over all chunks (a
+            # forward occurrence in a later chunk comes before a reverse one in an earlier chunk), as in the
+            # other modes, so the witnesses named do not depend on the chunk size
+            keys, flats = np.concatenate([x[0] for x in kept]), np.concatenate([x[1] for x in kept])
+            order = np.lexsort((flats, keys))
+            ks = keys[order]
+            starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]]) if len(ks) else np.zeros(0, dtype=np.intp)
+            u2, f2 = ks[starts], flats[order][starts]
+            c2 = np.add.reduceat(np.concatenate([x[2] for x in kept])[order], starts)
             self._cached = [_Chunk(A=(u2 // ND) // V, B=(u2 // ND) % V, DC=u2 % ND, first=f2, counts=c2)]
         elif kept is not None:
             uniq, flat, counts = kept[0] if kept else (np.zeros(0, dtype=np.int64),) * 3
@@ -606,30 +625,35 @@ class Constraints:
         """
         if not hasattr(self, "_vt"):
             vals = self.mech.values
-            zero = np.zeros(len(vals), dtype=bool)
-            lo = np.empty(len(vals))
-            hi = np.empty(len(vals))
-            lg = np.full(len(vals), -np.inf)
-            for c, v in enumerate(vals):
-                if type(v) is fmpq:  # float_bounds and _log_guide of a rational, its integers converted once
-                    p, q = int(v.p), int(v.q)
-                    try:
-                        f = p / q
-                    except OverflowError:
-                        lo[c], hi[c] = float_bounds(v)
-                    else:
-                        lo[c], hi[c] = math.nextafter(f, -math.inf), math.nextafter(f, math.inf)
-                    if p == 0:
-                        zero[c] = True
-                    else:
-                        lg[c] = math.log(p) - math.log(q)
-                    continue
-                zero[c] = is_zero(v)
-                lo[c], hi[c] = float_bounds(v)
-                if not zero[c]:
-                    lg[c] = _log_guide(v)
+            n = len(vals)
+            zero = np.zeros(n, dtype=bool)
+            lg = np.full(n, -np.inf)
+            vb: list[tuple[float, float]] = []  # the ends of a 64-bit Arb ball of each value, moved outward below
+            logb = [(math.nan, math.nan)] * n  # the same of log v, for the positive rationals (found on the way)
+            with ctx.workprec(64):
+                for c, v in enumerate(vals):
+                    if type(v) is fmpq:  # one Arb ball serves both filters and the guide
+                        if not v:
+                            zero[c] = True
+                            vb.append((0.0, 0.0))
+                            continue
+                        ball = arb(v)
+                        vb.append((float(ball.lower()), float(ball.upper())))
+                        if v.p > 0:
+                            L = ball.log()
+                            logb[c] = (float(L.lower()), float(L.upper()))
+                            # the guide as before (it picks the reported violation among equal ratios)
+                            lg[c] = math.log(int(v.p)) - math.log(int(v.q))
+                        continue
+                    zero[c] = is_zero(v)
+                    lo_c, hi_c = float_bounds(v)  # already outward: moving it once more only widens it
+                    vb.append((lo_c, hi_c))
+                    if not zero[c]:
+                        lg[c] = _log_guide(v)
+            lo, hi = enclose(vb, _ends)
             dl = np.array([_float_mid(d) for d in self.dvals]) if self.dvals else np.zeros(0)
             self._vt = (zero, lo, hi, lg, dl)
+            self._rational_logs = logb
         return self._vt
 
     def log_tables(self):
@@ -655,12 +679,13 @@ class Constraints:
         """
         if not hasattr(self, "_lt"):
             zero = self.value_tables()[0]
+            rational_logs = self._rational_logs
 
             def bounds(c):
-                if zero[c]:
-                    return math.nan, math.nan
                 v = self.mech.values[c]
-                b = arb(v) if type(v) is fmpq else arb_of(v)
+                if zero[c] or type(v) is fmpq:  # the rationals' were found with their values
+                    return rational_logs[c]
+                b = arb_of(v)
                 if not b > 0:
                     return math.nan, math.nan
                 lb = b.log()
@@ -929,6 +954,17 @@ def _rows(codes, idx, p0, p1):
     return codes[idx[p0:p1]]
 
 
+def _blocks(n):
+    """``(start, stop)`` of consecutive blocks covering ``range(n)``: ``FIRST_BLOCK`` long, then doubling up to
+    ``BLOCK``.  Each block's keys are looked up in the byte map before its unseen ones are sorted, so small
+    first blocks keep the sorts small when, as usual, later keys repeat earlier ones."""
+    b0, size = 0, FIRST_BLOCK
+    while b0 < n:
+        b1 = min(n, b0 + size)
+        yield b0, b1
+        b0, size = b1, min(2 * size, BLOCK)
+
+
 def _report(progress, stage, done, total):
     if progress is not None:
         progress(stage, done, total)
@@ -977,6 +1013,11 @@ def _distance_codes(ds: list) -> tuple[list, list[int]]:
             last, lastc = d, c
         out.append(lastc)
     return dvals, out
+
+
+def _ends(pair):
+    """The pair itself: :func:`~exactdp.exact.filter.enclose` moves each end one float outward."""
+    return pair
 
 
 def _log_guide(v) -> float:

@@ -183,6 +183,47 @@ def test_contract_refuses_live_objects_and_mismatched_kinds():
         Certificate("privacy", Verdict.UNDECIDED, Method.RATIONAL, "x", c.evidence)
 
 
+@pytest.mark.parametrize("value", [
+    ["1/2", 3, True, None], [["a", "b", "1"], ["c", "d", "2"]], [[0, 1], [1, 0]], [], [[]],
+    [{"x": ["1", 2]}], [["a"], [["b"]]],
+])
+def test_a_record_accepts_json_data_in_lists_checked_by_type_set(value):
+    from dataclasses import dataclass
+
+    from exactdp.certificate.records import Record
+
+    @dataclass(frozen=True)
+    class Holder(Record):
+        value: list
+
+    assert Holder(value).value == value
+
+
+class _Text(str):
+    pass
+
+
+@pytest.mark.parametrize("value, accepted", [
+    ([_Text("1/2")], True),                          # a subclass of str: past the fast path, checked one by one
+    (["1/2", 0.5], False), ([["a", "b", 0.5]], False), ([["a"], ["b", 1.5]], False), ([[["a", 0.5]]], False),
+    ([{"x": [0.5]}], False), (["1/2", object()], False),
+])
+def test_a_float_anywhere_in_a_list_is_refused(value, accepted):
+    from dataclasses import dataclass
+
+    from exactdp.certificate.records import Record
+
+    @dataclass(frozen=True)
+    class Holder(Record):
+        value: list
+
+    if accepted:
+        Holder(value)
+    else:
+        with pytest.raises(TypeError, match="exact JSON data only"):
+            Holder(value)
+
+
 @pytest.mark.parametrize("bad, msg", [
     ({"schema": "other"}, "not an exactdp certificate"),
     ({"schema": "exactdp-certificate", "version": 99}, "version 99"),

@@ -94,3 +94,54 @@ def test_log_filter_settles_values_below_the_float_range():
     assert s.stats.exact == s.tight_distinct
     s = cons.decide(Level.from_alpha("2/3"))
     assert s.violated > 0
+
+
+def test_blocks_cover_the_range_in_order_growing_to_the_cap(monkeypatch):
+    from exactdp.engine import constraints as C
+
+    monkeypatch.setattr(C, "FIRST_BLOCK", 2)
+    monkeypatch.setattr(C, "BLOCK", 8)
+    for n in (0, 1, 2, 3, 7, 30, 31):
+        b = list(C._blocks(n))
+        assert [i for b0, b1 in b for i in range(b0, b1)] == list(range(n))
+        assert [b1 - b0 for b0, b1 in b][:-1] == [2, 4, 8, 8, 8][:max(len(b) - 1, 0)]
+
+
+@pytest.mark.parametrize("n_values, dtype", [(46340, "int32"), (46341, "int64")])
+def test_forward_keys_are_narrow_only_when_every_key_fits(n_values, dtype):
+    # V^2 < 2^31 exactly when V <= 46340: the keys (a V + b) are built as int32 then, as int64 beyond
+    import numpy as np
+
+    m = (n_values + 1) // 2
+    rows = [[fmpq(1, m + k) for k in range(m)], [fmpq(1, 3 * m + k) for k in range(m)]]
+    if n_values % 2:
+        rows[1][0] = rows[0][0]  # one value shared: 2 m - 1 distinct
+    mech = mechanism_from_values(["0", "1"], [str(j) for j in range(m)], rows, validate=False)
+    assert len(mech.values) == n_values
+    cons = Constraints(mech, path(2))
+    k = cons._forward_keys(0, 1, n_values, 1)
+    assert k.dtype == np.dtype(dtype)
+    a, b = mech.codes[0].astype(np.int64), mech.codes[1].astype(np.int64)
+    assert k.astype(np.int64).tolist() == (a * n_values + b).tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 2**80), st.integers(-5000, 5000), st.integers(1, 2**80))
+def test_value_and_log_tables_enclose_every_rational(p, e, q):
+    # values far below and far above the float range, and in it: lo <= v <= hi and lo <= log v <= hi, exactly
+    from fractions import Fraction
+
+    from flint import arb, ctx
+
+    v = fmpq(p, q) * fmpq(2) ** e
+    mech = mechanism_from_values(["0", "1"], ["z"], [[v], [fmpq(0)]], validate=False)
+    cons = Constraints(mech, path(2))
+    zero, lo, hi, _, _ = cons.value_tables()
+    llo, lhi = cons.log_tables()
+    c = mech.codes[0, 0]
+    assert not zero[c] and zero[mech.codes[1, 0]]
+    exact = Fraction(int(v.p), int(v.q))
+    assert (lo[c] == -float("inf") or Fraction(lo[c]) <= exact) and (hi[c] == float("inf") or exact <= Fraction(hi[c]))
+    with ctx.workprec(200):
+        L = arb(v).log()
+        assert arb(float(llo[c])) < L and arb(float(lhi[c])) > L
