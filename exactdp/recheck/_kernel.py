@@ -96,6 +96,20 @@ def _small_rational(node):
     return None
 
 
+def _sum_chain(node) -> list:
+    """The terms of a left-nested chain ``t0 + t1 - t2 ...`` as ``[(1, t0), (1, t1), (-1, t2), ...]``, in order.
+
+    The parser nests a sum of ``k`` terms ``k`` deep; reading it as one chain keeps a long sum of exponential
+    terms within the nesting limit, which then bounds parentheses, powers and calls only."""
+    out = []
+    while isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        out.append((-1 if isinstance(node.op, ast.Sub) else 1, node.right))
+        node = node.left
+    out.append((1, node))
+    out.reverse()
+    return out
+
+
 def _bits(r: Fraction) -> int:
     return abs(r.numerator).bit_length() + r.denominator.bit_length()
 
@@ -113,6 +127,17 @@ def _measure(node, alpha_bits: int = 64, depth: int = 0):
         return alpha_bits, alpha_bits, 1
     if isinstance(node, ast.UnaryOp):
         return _measure(node.operand, alpha_bits, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        # a chain t0 + t1 - t2 ... is one level, its terms one more (not a level per term): long sums of
+        # exponential terms stay readable; the bounds are combined term by term, left to right, as before
+        first, *rest = _sum_chain(node)
+        n1, d1, t1 = _measure(first[1], alpha_bits, depth + 1)
+        for _, term in rest:
+            n2, d2, t2 = _measure(term, alpha_bits, depth + 1)
+            n1, d1, t1 = max(n1 + d2, n2 + d1) + 1, d1 + d2, t1 + t2
+            need(n1 <= MAX_BITS and d1 <= MAX_BITS, f"a number of more than {MAX_BITS} bits")
+            need(t1 <= MAX_TERMS, f"more than {MAX_TERMS} exponential terms")
+        return n1, d1, t1
     if isinstance(node, ast.BinOp):
         n1, d1, t1 = _measure(node.left, alpha_bits, depth + 1)
         if isinstance(node.op, ast.Pow):
@@ -235,6 +260,19 @@ def _val(node, alpha=None):
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         v = _val(node.operand, alpha)
         return v if isinstance(node.op, ast.UAdd) else _neg(v)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        first, *rest = _sum_chain(node)
+        acc = _val(first[1], alpha)
+        poly: dict = {}                                  # terms with denominator 1, summed in place (linear time)
+        for sgn, term in rest:
+            v = _val(term, alpha)
+            v = v if sgn > 0 else _neg(v)
+            if isinstance(v, _E) and v.den == {(): 1}:
+                for k, c in v.num.items():
+                    poly[k] = poly.get(k, 0) + c
+            else:
+                acc = _add(acc, v)
+        return _add(acc, _E(poly)) if poly else acc
     if isinstance(node, ast.BinOp):
         a, b = _val(node.left, alpha), _val(node.right, alpha)
         if isinstance(node.op, ast.Pow):

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable
 
-from flint import fmpq
+from flint import ctx, fmpq
 
 from ..engine.approximate import neighbour_relation
 from ..errors import InvalidInput, InvalidType
@@ -219,6 +219,10 @@ def _distribution(P, what):
 
 def _sum(P, Q, order):
     """``sum_y P^alpha / Q^(alpha-1)``, or None when some ``Q(y) = 0 < P(y)``."""
+    if any(isinstance(v, ExpFrac) for v in (*P, *Q)):
+        s = _sum_shared(P, Q, order)
+        if s is not NotImplemented:
+            return s
     s: Any = fmpq(0)
     for p, q in zip(P, Q, strict=True):
         if sign(p) == 0:
@@ -227,6 +231,33 @@ def _sum(P, Q, order):
             return None
         s = s + p**order / q ** (order - 1)
     r = s.rational() if isinstance(s, ExpFrac) else None
+    return r if r is not None else s
+
+
+def _sum_shared(P, Q, order):
+    """The same sum when each row's nonzero entries share one denominator, ``P(y) = n_y / d`` and
+    ``Q(y) = m_y / e``, and every ``m_y`` is one exponential term (a row normalised by its sum, as the discrete
+    Gaussian and the exponential mechanism are):
+
+    .. math:: S = \\frac{e^{\\alpha - 1}}{d^\\alpha} \\sum_y n_y^\\alpha m_y^{1 - \\alpha},
+
+    an exponential polynomial times one quotient, instead of a sum of quotients whose denominators multiply
+    term by term.  ``NotImplemented`` when the rows do not have that shape; ``None`` when some
+    ``Q(y) = 0 < P(y)``."""
+    Ps, Qs = [ExpFrac.coerce(v) for v in P], [ExpFrac.coerce(v) for v in Q]
+    live = [(p, q) for p, q in zip(Ps, Qs, strict=True) if not p.is_zero()]
+    if any(q.is_zero() for _, q in live):
+        return None
+    if not live or len({ExpFrac(p.den).key() for p, _ in live}) != 1 \
+            or len({ExpFrac(q.den).key() for _, q in live}) != 1 or any(len(q.num) != 1 for _, q in live):
+        return NotImplemented
+    acc = ExpFrac.const(0)
+    for p, q in live:
+        (b, c), = q.num.items()  # m_y = c exp(b): its power is one term, and dividing by it shifts exponents
+        acc = acc + ExpFrac(p.num) ** order * ExpFrac.exp(b * (1 - order), c ** (1 - order))
+    p0, q0 = live[0]
+    s = acc * (ExpFrac(q0.den) ** (order - 1) / ExpFrac(p0.den) ** order)
+    r = s.rational()
     return r if r is not None else s
 
 
@@ -272,11 +303,23 @@ def renyi_divergence(P: Iterable[Any], Q: Iterable[Any], order: int) -> LogValue
 
 
 def _larger(a, b) -> bool:
-    """Exact ``a > b`` for sums (``None`` = infinity)."""
+    """Exact ``a > b`` for sums (``None`` = infinity).
+
+    Transcendental sums are compared cheaply first, and exactly only when that cannot settle it: the same
+    exponential polynomials above and below (mirror-image pairs give the same sum) are equal; Arb balls at
+    128 bits that do not overlap order the two (a rigorous enclosure, never a float); otherwise the exact
+    sign of the difference, whose numerator needs the two denominators multiplied out."""
     if a is None:
         return b is not None
     if b is None:
         return False
+    if isinstance(a, ExpFrac) or isinstance(b, ExpFrac):
+        if ExpFrac.coerce(a).key() == ExpFrac.coerce(b).key():
+            return False
+        with ctx.workprec(128):
+            ba, bb = arb_of(a), arb_of(b)
+            if ba > bb or ba < bb:
+                return bool(ba > bb)
     return sign(a - b) > 0
 
 
@@ -340,11 +383,20 @@ def renyi_curve(mech: Mechanism, neighbours: Any, orders: Iterable[int]) -> list
 
 
 def _conv_le(s1, a1, s2, a2, delta) -> bool:
-    """Exact ``log(s1/delta)/(a1-1) <= log(s2/delta)/(a2-1)`` (``s`` None is infinity)."""
+    """Exact ``log(s1/delta)/(a1-1) <= log(s2/delta)/(a2-1)`` (``s`` None is infinity).
+
+    Arb balls of the two sides at 128 bits settle it when they do not overlap (a rigorous enclosure); only
+    otherwise are the powers ``(s2/delta)^(a1-1)`` and ``(s1/delta)^(a2-1)`` compared exactly (at a
+    transcendental level they are exponential-polynomial quotients of high degree)."""
     if s1 is None:
         return s2 is None
     if s2 is None:
         return True
+    with ctx.workprec(128):
+        e1 = (arb_of(s1) / arb_of(delta)).log() / (a1 - 1)
+        e2 = (arb_of(s2) / arb_of(delta)).log() / (a2 - 1)
+        if e1 < e2 or e1 > e2:
+            return bool(e1 < e2)
     return sign((s2 / delta) ** (a1 - 1) - (s1 / delta) ** (a2 - 1)) >= 0
 
 

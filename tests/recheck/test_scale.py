@@ -371,3 +371,43 @@ def test_limb_products_are_bounded_before_they_are_trusted(monkeypatch):
     monkeypatch.setattr(_grid, "MAX_DOT_CELLS", 1)
     with pytest.raises(NotHere, match="above 1 cells"):
         _grid.LimbQ(L).mid_dot([1, 1])
+
+
+@pytest.mark.parametrize("n", [2, 61, 500, 2000])
+def test_a_long_sum_is_one_level_deep_and_exact(n):
+    # t0 + t1 - t2 ... nests n deep in the parser; read as one chain it stays under the nesting limit of 60,
+    # and its value is the sum left to right (rationals and exponential terms mixed, signs alternating)
+    from exactdp.recheck import _kernel as K
+
+    rng = random.Random(n)
+    coeff = [Fraction(rng.randint(-9, 9), rng.randint(1, 9)) for _ in range(n)]
+    expo = [rng.randint(0, 3) for _ in range(n)]
+    terms = [f"({c.numerator}/{c.denominator})" + (f"*exp({e}/3)" if e else "") for c, e in zip(coeff, expo,
+                                                                                                   strict=True)]
+    text = terms[0] + "".join((" - " if i % 2 else " + ") + t for i, t in enumerate(terms[1:]))
+    v = K._val(K._tree(text))
+    want: dict = {}
+    for i, (c, e) in enumerate(zip(coeff, expo, strict=True)):
+        want[e] = want.get(e, 0) + (-c if i and i % 2 == 0 else c)  # term i > 0 follows ' - ' when i is even
+    want = {e: c for e, c in want.items() if c}
+    if isinstance(v, Fraction):
+        assert set(want) <= {0} and v == want.get(0, 0)
+    else:
+        got = {(dict(k).get(1, Fraction(0)) * 3): c for k, c in v.num.items()}
+        assert v.den == {(): 1} and got == {Fraction(e): c for e, c in want.items()}
+
+
+@pytest.mark.parametrize("text", ["exp(" * 61 + "0" + ")" * 61, "-" * 61 + "1", "(2 * " * 61 + "1" + ")" * 61,
+                                  "(1 + " * 61 + "1" + ")" * 61])
+def test_nesting_other_than_a_chain_of_sums_is_still_bounded(text):
+    from exactdp.recheck import _kernel as K
+
+    with pytest.raises(K.TooLarge, match="nested more than 60 deep"):
+        K._tree(text)
+
+
+def test_a_sum_too_long_for_the_parser_is_not_checkable_not_a_crash():
+    from exactdp.recheck._kernel import NotHere, _tree
+
+    with pytest.raises(NotHere, match="RecursionError"):
+        _tree(" + ".join(["exp(1)"] * 9000))
