@@ -128,16 +128,7 @@ def _measure(node, alpha_bits: int = 64, depth: int = 0):
     if isinstance(node, ast.UnaryOp):
         return _measure(node.operand, alpha_bits, depth + 1)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
-        # a chain t0 + t1 - t2 ... is one level, its terms one more (not a level per term): long sums of
-        # exponential terms stay readable; the bounds are combined term by term, left to right, as before
-        first, *rest = _sum_chain(node)
-        n1, d1, t1 = _measure(first[1], alpha_bits, depth + 1)
-        for _, term in rest:
-            n2, d2, t2 = _measure(term, alpha_bits, depth + 1)
-            n1, d1, t1 = max(n1 + d2, n2 + d1) + 1, d1 + d2, t1 + t2
-            need(n1 <= MAX_BITS and d1 <= MAX_BITS, f"a number of more than {MAX_BITS} bits")
-            need(t1 <= MAX_TERMS, f"more than {MAX_TERMS} exponential terms")
-        return n1, d1, t1
+        return _measure_sum(node, alpha_bits, depth)
     if isinstance(node, ast.BinOp):
         n1, d1, t1 = _measure(node.left, alpha_bits, depth + 1)
         if isinstance(node.op, ast.Pow):
@@ -176,6 +167,20 @@ def _measure(node, alpha_bits: int = 64, depth: int = 0):
             return 1, 1, 1
         return 1, 1, 1
     return 1, 1, 1                                       # other syntax: refused by _val
+
+
+def _measure_sum(node, alpha_bits: int, depth: int):
+    """:func:`_measure` of a chain ``t0 + t1 - t2 ...``: one level, its terms one more (not a level per term,
+    so long sums of exponential terms stay readable); the bounds are combined term by term, left to right, as
+    for the nested form."""
+    first, *rest = _sum_chain(node)
+    n1, d1, t1 = _measure(first[1], alpha_bits, depth + 1)
+    for _, term in rest:
+        n2, d2, t2 = _measure(term, alpha_bits, depth + 1)
+        n1, d1, t1 = max(n1 + d2, n2 + d1) + 1, d1 + d2, t1 + t2
+        need(n1 <= MAX_BITS and d1 <= MAX_BITS, f"a number of more than {MAX_BITS} bits")
+        need(t1 <= MAX_TERMS, f"more than {MAX_TERMS} exponential terms")
+    return n1, d1, t1
 
 
 def _tree(text: str, alpha_bits: int = 64):
@@ -261,18 +266,7 @@ def _val(node, alpha=None):
         v = _val(node.operand, alpha)
         return v if isinstance(node.op, ast.UAdd) else _neg(v)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
-        first, *rest = _sum_chain(node)
-        acc = _val(first[1], alpha)
-        poly: dict = {}                                  # terms with denominator 1, summed in place (linear time)
-        for sgn, term in rest:
-            v = _val(term, alpha)
-            v = v if sgn > 0 else _neg(v)
-            if isinstance(v, _E) and v.den == {(): 1}:
-                for k, c in v.num.items():
-                    poly[k] = poly.get(k, 0) + c
-            else:
-                acc = _add(acc, v)
-        return _add(acc, _E(poly)) if poly else acc
+        return _val_sum(node, alpha)
     if isinstance(node, ast.BinOp):
         a, b = _val(node.left, alpha), _val(node.right, alpha)
         if isinstance(node.op, ast.Pow):
@@ -308,6 +302,23 @@ def _val(node, alpha=None):
                 return Fraction(1)
             return _E({q.key(): Fraction(1)})
     raise NotHere(f"unsupported syntax {ast.dump(node)[:40]}")
+
+
+def _val_sum(node, alpha=None):
+    """:func:`_val` of a chain ``t0 + t1 - t2 ...``: the terms with denominator 1 are summed in place (linear
+    time), the others added one by one; exact, so the order does not change the value."""
+    first, *rest = _sum_chain(node)
+    acc = _val(first[1], alpha)
+    poly: dict = {}
+    for sgn, term in rest:
+        v = _val(term, alpha)
+        v = v if sgn > 0 else _neg(v)
+        if isinstance(v, _E) and v.den == {(): 1}:
+            for k, c in v.num.items():
+                poly[k] = poly.get(k, 0) + c
+        else:
+            acc = _add(acc, v)
+    return _add(acc, _E(poly)) if poly else acc
 
 
 def _half_power(a: Fraction, p: int):
