@@ -220,9 +220,9 @@ def _distribution(P, what):
 def _sum(P, Q, order):
     """``sum_y P^alpha / Q^(alpha-1)``, or None when some ``Q(y) = 0 < P(y)``."""
     if any(isinstance(v, ExpFrac) for v in (*P, *Q)):
-        s = _sum_shared(P, Q, order)
-        if s is not NotImplemented:
-            return s
+        shared = _sum_shared(P, Q, order)
+        if shared is not NotImplemented:
+            return shared
     s: Any = fmpq(0)
     for p, q in zip(P, Q, strict=True):
         if sign(p) == 0:

@@ -406,8 +406,10 @@ def test_nesting_other_than_a_chain_of_sums_is_still_bounded(text):
         K._tree(text)
 
 
-def test_a_sum_too_long_for_the_parser_is_not_checkable_not_a_crash():
+def test_a_sum_too_long_is_not_checkable_not_a_crash():
+    # refused by the parser's own recursion or, where the stack allows the parse, by the term count: both are
+    # "not checkable" (NotHere), never a crash
     from exactdp.recheck._kernel import NotHere, _tree
 
-    with pytest.raises(NotHere, match="RecursionError"):
+    with pytest.raises(NotHere, match="RecursionError|more than 4096 exponential terms"):
         _tree(" + ".join(["exp(1)"] * 9000))
