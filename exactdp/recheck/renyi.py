@@ -32,6 +32,9 @@ CONFIRMED, REFUTED = "confirmed", "refuted"
 MAX_ORDER = 256
 #: most (ordered pair x output x order) power terms, each weighted by 1 + its bits / 1024
 MAX_WORK = 3_000_000
+#: most squared bits summed over the (ordered pair x output x order) terms: adding Fractions of ``B`` bits costs
+#: gcds quadratic in ``B`` (18 terms of 486,000 bits took 40 s), so this bounds the re-check to about 10 s here
+MAX_SQUARED_BITS = 10**12
 #: most (ordered pair x output x order) terms at a transcendental level (each a product of quotients)
 MAX_TRANSCENDENTAL = 400
 #: most transcendental terms summed without a shared denominator per row (each sum multiplies its terms'
@@ -253,6 +256,10 @@ def _precount(ev: dict, npairs: int, nout: int, orders: list, values: list) -> N
     work = sum(2 * npairs * nout * (1 + a * bits // 1024) for a in orders)
     if work > MAX_WORK:
         raise TooLarge(f"the Renyi sums need about {work:,} term operations > {MAX_WORK:,}")
+    squared = sum(2 * npairs * nout * (a * bits) ** 2 for a in orders)
+    if squared > MAX_SQUARED_BITS:
+        raise TooLarge(f"the Renyi sums add fractions of up to {need_bits:,} bits ({squared:.2e} squared bits > "
+                       f"{MAX_SQUARED_BITS:.0e}: their gcds grow with the square)")
 
 
 def _run(c: dict) -> int:

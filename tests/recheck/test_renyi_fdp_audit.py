@@ -16,6 +16,7 @@ from fractions import Fraction as Fr
 from itertools import product
 
 import pytest
+from flint import fmpq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -195,6 +196,23 @@ def test_hostile_sizes_answered_fast():
     a["evidence"]["factors"][0]["times"] = 10**5
     r, s = _timed(reclaim(a))
     assert r.status == "not checkable" and "too large" in r.detail and s < 10
+
+
+def test_big_rational_powers_answered_fast():
+    # a 3 x 3 mechanism with 1,900-bit entries at order 256 (the kernel's largest): adding fractions of half a
+    # million bits costs gcds quadratic in the size (40 s before the squared-bits bound); now refused at once,
+    # while the same mechanism at order 2 is re-derived
+    big = 7**677                                                         # 1,900 bits
+    rows = [[fmpq(1, 2) + fmpq(1, big), fmpq(1, 4) - fmpq(1, big), fmpq(1, 4)],
+            [fmpq(1, 3), fmpq(1, 3) + fmpq(1, big), fmpq(1, 3) - fmpq(1, big)],
+            [fmpq(1, 4), fmpq(1, 4), fmpq(1, 2)]]
+    from exactdp.mechanism import mechanism_from_values
+
+    M = mechanism_from_values(["0", "1", "2"], ["a", "b", "c"], rows)
+    c = j(certify_renyi(M, discrete(3), [256]))
+    r, s = _timed(c)
+    assert r.status == "not checkable" and "squared bits" in r.detail and s < 10, (r.detail, s)
+    assert recheck(j(certify_renyi(M, discrete(3), [2]))).status == "confirmed"
 
 
 def test_tiny_vertices_answered_fast():
