@@ -21,6 +21,7 @@ explicit precision: nothing here reads or changes mpmath's global precision.
 from __future__ import annotations
 
 import ast
+import re
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
@@ -183,9 +184,16 @@ def _measure_sum(node, alpha_bits: int, depth: int):
     return n1, d1, t1
 
 
+#: what the exactdp grammar writes: ASCII, no digit-group underscores, no hexadecimal/octal/binary literals (the
+#: Python syntax the parser would otherwise accept: ``1_0``, ``0x10``, a Bengali four read as 4)
+_NOT_GRAMMAR = re.compile(r"[^\x20-\x7e]|_|\b0[xXoObB]")
+
+
 def _tree(text: str, alpha_bits: int = 64):
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         raise NotHere("a value is not text of at most 100,000 characters")
+    if _NOT_GRAMMAR.search(text):
+        raise ValueError(f"{text[:40]!r} is not a number of the exactdp grammar (ASCII digits and operators only)")
     try:
         node = ast.parse(text.replace("^", "**"), mode="eval").body
         _measure(node, alpha_bits)
@@ -637,11 +645,33 @@ def reduced_costs(cost, A_eq, y, A_ub, lam) -> list:
     return red
 
 
+#: a rational or decimal as the producer writes one: ASCII digits, an optional sign, fraction bar, decimal point and
+#: exponent, nothing else (``Fraction`` itself also reads spaces, underscores and non-ASCII digits)
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?(?:/[0-9]+)?")
+
+
+def fraction(text) -> Fraction:
+    """An exact rational from a certificate's text (an int or Fraction passes through): ASCII ``p``, ``p/q`` or a
+    decimal; anything else (spaces, underscores, a look-alike digit from another script) is a ``ValueError``, so
+    the field reads as malformed evidence (refuted).
+
+    >>> fraction("-3/4"), fraction("0.25"), fraction(2)
+    (Fraction(-3, 4), Fraction(1, 4), Fraction(2, 1))
+    """
+    if isinstance(text, (int, Fraction)) and not isinstance(text, bool):
+        return Fraction(text)
+    if not isinstance(text, str) or len(text) > MAX_TEXT or not _NUMBER.fullmatch(text):
+        raise ValueError(f"{str(text)[:40]!r} is not a rational written in ASCII digits")
+    return Fraction(text)
+
+
 def rational(text: str) -> Fraction:
     """An exact rational from its text, or :class:`NotHere` (an irrational or transcendental number is outside
-    the rational-regime checks that call this)."""
+    the rational-regime checks that call this); text that is not a number at all is a ``ValueError``."""
+    if isinstance(text, str) and _NOT_GRAMMAR.search(text):
+        raise ValueError(f"{text[:40]!r} is not a number of the exactdp grammar (ASCII digits and operators only)")
     try:
-        return Fraction(text)
+        return fraction(text)
     except (ValueError, ZeroDivisionError):
         raise NotHere(f"{text!r} is irrational or transcendental; this check covers the rational regime") from None
 

@@ -23,7 +23,7 @@ MAX_POLY_DEGREE = 200
 #: largest coefficient size (decimal digits) read from a certificate
 MAX_DIGITS = 2_000
 
-_TERM = re.compile(r"([+-]?)(\d+)?(\*?t(?:\^(\d+))?)?")
+_TERM = re.compile(r"([+-]?)([0-9]+)?(\*?t(?:\^([0-9]+))?)?")
 
 
 def parse(text: str) -> list:

@@ -413,3 +413,34 @@ def test_a_sum_too_long_is_not_checkable_not_a_crash():
 
     with pytest.raises(NotHere, match="RecursionError|more than 4096 exponential terms"):
         _tree(" + ".join(["exp(1)"] * 9000))
+
+
+@pytest.mark.parametrize("text", ["1/\u09ea", "\uff12/\uff14", "1_0/20", "0x10", "0b1/0b10", "0o7", "exp(1\u22122)",
+                                  "1/2\u00a0"])
+def test_python_only_number_forms_are_not_the_grammar(text):
+    # a Bengali four (looks like 8, reads as 4), fullwidth digits, digit-group underscores, radix prefixes, a
+    # Unicode minus, a non-breaking space: Python reads some of them, the exactdp grammar does not
+    from exactdp.recheck import _kernel as K
+
+    with pytest.raises(ValueError, match="not a number of the exactdp grammar"):
+        K._tree(text)
+    with pytest.raises(ValueError):
+        K.fraction(text)
+    with pytest.raises(ValueError):
+        K.rational(text)
+
+
+@pytest.mark.parametrize("text, value", [("3", Fraction(3)), ("-3/4", Fraction(-3, 4)), ("0004/8", Fraction(1, 2)),
+                                         ("0.25", Fraction(1, 4)), ("1e-3", Fraction(1, 1000))])
+def test_fraction_reads_the_producers_numbers(text, value):
+    from exactdp.recheck import _kernel as K
+
+    assert K.fraction(text) == value and K.rational(text) == value
+
+
+@pytest.mark.parametrize("text", [" 1/2", "1/2 ", "1 /2", "+1/2", "1/-2", "½", "sqrt(2)", "", "1/"])
+def test_fraction_refuses_what_fraction_alone_would_stretch_to_read(text):
+    from exactdp.recheck import _kernel as K
+
+    with pytest.raises(ValueError):
+        K.fraction(text)
