@@ -411,7 +411,7 @@ def test_a_sum_too_long_is_not_checkable_not_a_crash():
     # "not checkable" (NotHere), never a crash
     from exactdp.recheck._kernel import NotHere, _tree
 
-    with pytest.raises(NotHere, match="RecursionError|more than 4096 exponential terms"):
+    with pytest.raises(NotHere, match=r"RecursionError|more than 4096 exponential terms"):
         _tree(" + ".join(["exp(1)"] * 9000))
 
 
