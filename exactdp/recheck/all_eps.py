@@ -226,11 +226,10 @@ def _check_fails(ev: dict, mech, pairs, dist):
     ends = _read_pieces(pieces)
     _require(_in_set(alpha, pieces, ends), f"the sample alpha = {alpha} is not in the failure set")
     _distinct(ev, _polys(mech, pairs))
-    n, extra = 1, ("; the failure set has algebraic ends (each the only root of its polynomial in its interval, "
-                   "Sturm): the witness proves the verdict, and no constraint failing between the pieces is not "
-                   "re-derived")
     if all(e[2] is None for pair in ends for e in pair):
         n, extra = _gaps(mech, pairs, pieces)
+    else:
+        n, extra = _gaps_algebraic(mech, pairs, pieces, ends)
     return CONFIRMED, n, (f"at alpha = {alpha}: K(x)(z) = {a} > alpha^-d K(x')(z) = {rhs}; sample in the failure "
                           f"set{extra}")
 
@@ -261,6 +260,105 @@ def _gaps(mech, pairs, pieces):
         elif not any(_fails_inside(p, lo, hi) for p in polys):
             raise NotHere(f"no single constraint is certified to fail throughout ({lo}, {hi})")
     return len(polys), "; no constraint fails outside it and one fails throughout each piece (Bernstein)"
+
+
+# ------------------------------------------------------------------ failure sets with algebraic ends ----
+#: bisections of an algebraic end's isolating interval before giving up (each halves it)
+MAX_BISECTIONS = 200
+
+
+def _refine(end: tuple, polys: list, cuts: list) -> tuple:
+    """Shrink the isolating interval ``(a, b)`` of the root ``r`` of ``q`` until, for every constraint ``p``,
+    ``p(a)``, ``p(b)`` are non-zero and ``p`` has no root in ``(a, b)`` but possibly ``r`` itself (Sturm), and no
+    rational cut lies in it.  Then on ``(a, r)`` and on ``(r, b)`` each ``p`` has the sign of ``p(a)``, resp.
+    ``p(b)``.  Returns ``(a, b, roots)`` with ``roots[i]`` whether ``r`` is a root of ``polys[i]`` (its gcd with
+    ``q`` vanishes in ``(a, b)``)."""
+    a, b, q = end
+    roots = []
+    for p in polys:
+        g = _sturm.gcd(p, q)
+        roots.append(len(g) > 1 and _sturm.roots_in(g, a, b) > 0)     # g | q: g(a), g(b) != 0
+    for _ in range(MAX_BISECTIONS):
+        if not any(a < x < b for x in cuts) and all(
+                _ev(p, a) != 0 and _ev(p, b) != 0 and _sturm.roots_in(p, a, b) == k for p, k in zip(polys, roots,
+                                                                                                     strict=True)):
+            return a, b, roots
+        m = (a + b) / 2
+        if _ev(q, m) == 0:
+            raise NotHere(f"an algebraic end of the failure set is the rational {m}")
+        a, b = (m, b) if (_ev(q, m) > 0) == (_ev(q, a) > 0) else (a, m)
+    raise NotHere(f"an algebraic end not separated from the constraints' roots in {MAX_BISECTIONS} bisections")
+
+
+def _gaps_algebraic(mech, pairs, pieces, ends):
+    """:func:`_gaps` when some ends are algebraic: each algebraic end's interval is refined (:func:`_refine`), so
+    that a constraint's sign on the sliver between the end and a rational point is its sign at that point; the
+    rest is Bernstein on rational intervals as for rational ends."""
+    polys = [q for q in (_sturm.trim(p) for _, _, _, p in _polys(mech, pairs) if p is not None) if q]
+    need(all(len(p) - 1 <= _sturm.MAX_POLY_DEGREE for p in polys),
+         f"a constraint of degree above {_sturm.MAX_POLY_DEGREE} beside algebraic ends")
+    flat = [e for pair in ends for e in pair]
+    cuts = sorted({e[0] for e in flat if e[2] is None} | {Fraction(0), Fraction(1)})
+    ref = {}
+    for e in flat:
+        if e[2] is not None and (e[0], e[1]) not in ref:
+            ref[(e[0], e[1])] = _refine(e, polys, cuts)
+    for e in flat:
+        if e[2] is None:
+            _require(not 0 < e[0] < 1 or any(_ev(p, e[0]) == 0 for p in polys),
+                     f"the end {e[0]} of the failure set is no constraint's root")
+        else:
+            _require(any(ref[(e[0], e[1])][2]), "an algebraic end of the failure set is no constraint's root")
+    bounds = [(e[0], e[0]) if e[2] is None else ref[(e[0], e[1])][:2] for e in flat]
+    zero, one = (Fraction(0), Fraction(0)), (Fraction(1), Fraction(1))
+    gaps = [(zero, bounds[0]), *zip(bounds[1:-1:2], bounds[2::2], strict=True), (bounds[-1], one)]
+    for (a1, b1), (a2, b2) in gaps:
+        if (a1, b1) == (a2, b2):
+            continue                                    # two pieces meet at one end: no gap
+        for p in polys:
+            # p >= 0 on [end1, end2]: on the slivers (end1, b1] and [a2, end2) by the sign at b1, a2 (p has no
+            # other root there); on [b1, a2] by Bernstein
+            _require((a1 == b1 or _ev(p, b1) > 0) and (a2 == b2 or _ev(p, a2) > 0),
+                     "a constraint fails next to an algebraic end, outside the failure set")
+            if b1 < a2:
+                r = bernstein_nonneg(_on(p, b1, a2))
+                _require(r is not False, f"a constraint fails on [{b1}, {a2}], outside the failure set")
+                if r is None:
+                    raise NotHere(f"Bernstein did not certify a constraint on the gap [{b1}, {a2}]")
+    for k, pc in enumerate(pieces):
+        (a1, b1), (a2, b2) = bounds[2 * k], bounds[2 * k + 1]
+        if pc["point"]:
+            e = flat[2 * k]
+            if e[2] is None:
+                ok = any(_ev(p, e[0]) < 0 for p in polys)
+            else:                                       # p(r) < 0: r not a root of p, and p's sign at a there
+                ra, _, at = ref[(e[0], e[1])]
+                ok = any(not t and _ev(p, ra) < 0 for p, t in zip(polys, at, strict=True))
+            _require(ok, "no constraint fails at a point of the failure set")
+        elif not any(_fails_between(p, (a1, b1), (a2, b2)) for p in polys):
+            raise NotHere("no single constraint is certified to fail throughout a piece with algebraic ends")
+    return len(polys), ("; no constraint fails outside it and one fails throughout each piece (Bernstein; each "
+                        "algebraic end the only root of its polynomial in its interval, refined by Sturm counts)")
+
+
+def _fails_between(p, lo: tuple, hi: tuple) -> bool:
+    """``p < 0`` throughout the open piece between two ends given by their (refined) intervals ``(a, b)``; a
+    rational end is ``(e, e)``.  Slivers by the sign at the interval's inner end, the rest by
+    :func:`_fails_inside` (which divides out roots at rational ends) or strict Bernstein."""
+    (a1, b1), (a2, b2) = lo, hi
+    if (a1 != b1 and _ev(p, b1) >= 0) or (a2 != b2 and _ev(p, a2) >= 0):
+        return False
+    if b1 == a2:
+        return a1 != b1 or a2 != b2                     # the slivers meet: covered above
+    if a1 == b1 and a2 == b2:
+        return _fails_inside(p, b1, a2)
+    q = pl_neg(p)
+    for e, rational, flip in ((b1, a1 == b1, False), (a2, a2 == b2, True)):
+        while rational and any(q) and _ev(q, e) == 0:
+            q = _divide(q, e)
+            if flip:
+                q = pl_neg(q)
+    return any(q) and bernstein_nonneg(_on(q, b1, a2), strict=True) is True
 
 
 def _fails_inside(p, lo: Fraction, hi: Fraction) -> bool:
