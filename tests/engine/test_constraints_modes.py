@@ -13,7 +13,7 @@ from flint import fmpq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.engine import constraints as C
+from exactdp.engine import triples as C  # the modes' limits live with the triples
 from exactdp.engine.constraints import Constraints
 from exactdp.exact.level import Level
 from exactdp.mechanism import mechanism_from_values

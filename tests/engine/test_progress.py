@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from exactdp import certify_privacy, smallest_epsilon
-from exactdp.engine import constraints as C
+from exactdp.engine import triples as C  # the modes' limits live with the triples
 from exactdp.engine.constraints import Constraints
 from exactdp.exact.level import Level
 from exactdp.mechanisms import geometric
