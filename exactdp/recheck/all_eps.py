@@ -103,6 +103,7 @@ def _in_set(alpha: Fraction, pieces: list, ends: list) -> bool:
 def _read_pieces(pieces: list) -> list:
     """The ends of every piece (:func:`_end`), in order and inside [0, 1], a point exactly when its ends are one
     number; refuted otherwise (``not checkable`` when two algebraic ends cannot be ordered)."""
+    need(len(pieces) <= MAX_PIECES, f"a failure set of {len(pieces):,} pieces > {MAX_PIECES:,}")
     ends = [(_end(p["lo"]), _end(p["hi"])) for p in pieces]
     flat = [e for pair in ends for e in pair]
     for e, f in pairwise(flat):
@@ -265,6 +266,10 @@ def _gaps(mech, pairs, pieces):
 # ------------------------------------------------------------------ failure sets with algebraic ends ----
 #: bisections of an algebraic end's isolating interval before giving up (each halves it)
 MAX_BISECTIONS = 200
+#: constraints times ends refined against each other (each a Sturm count per bisection)
+MAX_END_WORK = 20_000
+#: pieces of a failure set read
+MAX_PIECES = 10_000
 
 
 def _refine(end: tuple, polys: list, cuts: list) -> tuple:
@@ -298,6 +303,8 @@ def _gaps_algebraic(mech, pairs, pieces, ends):
     need(all(len(p) - 1 <= _sturm.MAX_POLY_DEGREE for p in polys),
          f"a constraint of degree above {_sturm.MAX_POLY_DEGREE} beside algebraic ends")
     flat = [e for pair in ends for e in pair]
+    need(len(polys) * len(flat) <= MAX_END_WORK, f"{len(polys):,} constraints against {len(flat):,} ends of the "
+         f"failure set > {MAX_END_WORK:,} Sturm refinements")
     cuts = sorted({e[0] for e in flat if e[2] is None} | {Fraction(0), Fraction(1)})
     ref = {}
     for e in flat:
