@@ -23,7 +23,7 @@ from mpmath.ctx_iv import MPIntervalContext
 
 from ._b_util import Refuted as _BRefuted
 from ._b_util import ENCLOSURE_WIDTH, _split_log, check_level, check_table, need
-from ._metric import describe_table
+from ._metric import describe_table, name_note
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, reduced_costs, sign, value
 from ._grid import Grid
 from ._verified import (Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient,
@@ -836,8 +836,8 @@ def _described(c: dict) -> str:
             raise Refuted(f"the description {ev['description']!r} is not the carried table's: {e}") from None
     elif ev["metric"] is not None:
         return ""                        # the grid's definition is checked against the description (_grid)
-    return (f"; the description {ev['description']!r} is a name (the statement is about the carried "
-            f"{'distance table' if d is not None else 'metric'})")
+    return name_note(ev["description"], False, "the statement is about the carried "
+                     + ("distance table" if d is not None else "metric"))
 
 
 def check(c: dict):
