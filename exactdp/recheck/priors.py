@@ -540,6 +540,10 @@ def _check_tight(c: dict):
         need(ev["route"] == "solve" and ev["rank"] is None and ev["lp"] is None, "the solve route states no LP")
         need(ev["exact"] is _rational_regime(ev), "exact is not whether the regime is rational")
         if ev["mechanism"] is not None:
+            # the producer writes the mechanism only where it is exact (z rational, every z >= 0), where it is
+            # re-derived entry by entry below; anywhere else it would be a field nobody checked
+            need(ev["exact"] is True and c["verdict"] == "holds" and ev["distances"] is not None,
+                 "a mechanism is stated for a solve that is not exact or not holding: the producer writes none there")
             m, pts = ev["mechanism"], ev["distances"]["points"]
             need(m["name"] == "tight-constraints mechanism" and m["inputs"] == pts and m["outputs"] == pts,
                  "the mechanism is not the tight-constraints mechanism on the points")
@@ -586,6 +590,7 @@ def _check_regular(c: dict):
             and ev["gamma"] is None and ev["negative"] == [] and ev["lp"] is None
         return (CONFIRMED if ok else REFUTED), len(pi), "a prior with a zero probability is not regular (Prop. 2)"
     need(ev["zero_at"] == [], "zero_at is stated on a solve")
+    need(ev["route"] == "lp" or ev["lp"] is None, "the solve route states no LP")
     if ev["mu"] is not None and ev["exact"]:
         M = _phi(ev)
         mu = [Fraction(v) for v in ev["mu"]]

@@ -232,6 +232,33 @@ def test_a_large_hamming_table_and_graph():
         describe_table("path on 256 points", words, vals, codes)
 
 
+# ------------------------------------------------------------------------ finding 4: tight's mechanism ----
+def test_a_mechanism_where_the_producer_writes_none_is_refuted():
+    """The producer (theory/regular.py) writes the tight-constraints mechanism only for an exact solve that holds;
+    at a transcendental level the field is null, and anything there is refuted (the audit's F6, F6b)."""
+    j = genuine_json("tight transcendental")
+    assert j["evidence"]["mechanism"] is None and recheck(j).status == "confirmed"
+    pts = j["evidence"]["distances"]["points"]
+    n = len(pts)
+    for values, codes in ((["1", "0"], [[0 if a == b else 1 for b in range(n)] for a in range(n)]),
+                          (["7", "-6"], [[0, 1] + [1] * (n - 2) for _ in range(n)])):
+        j["evidence"]["mechanism"] = {"name": "tight-constraints mechanism", "inputs": pts, "outputs": pts,
+                                      "values": values, "codes": codes}
+        r = recheck(j)
+        assert r.status == "refuted" and "producer writes none" in r.detail, r.detail
+    j = genuine_json("tight fails")                          # an exact solve that fails: no mechanism either
+    j["evidence"]["mechanism"] = genuine_json("tight holds")["evidence"]["mechanism"]
+    assert recheck(j).status == "refuted"
+
+
+def test_the_regular_solve_states_no_lp():
+    j = genuine_json("regular")
+    assert j["evidence"]["route"] == "solve" and j["evidence"]["lp"] is None
+    j["evidence"]["lp"] = {"value": "0", "x": ["1", "0"], "y": ["0"], "lam": []}
+    r = recheck(j)
+    assert r.status == "refuted" and "states no LP" in r.detail, r.detail
+
+
 def test_the_fixtures_are_genuine(on_path3):
     for kind, j in on_path3.items():
         assert recheck(j).status == "confirmed", kind
