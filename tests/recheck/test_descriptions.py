@@ -24,9 +24,11 @@ from exactdp.recheck import KINDS, recheck
 from exactdp.recheck._metric import canonical, describe_table, normalise
 from exactdp.theory.audit import certify_audit
 from exactdp.theory.fdp import certify_fdp
+from exactdp.theory.optimality import certify_universal_optimality
 from exactdp.theory.profile_cert import certify_profile
 from exactdp.theory.regular import tight_constraints
 from exactdp.theory.renyi import certify_renyi
+from exactdp.theory.users import User
 
 from .test_contract import genuine_json
 
@@ -257,6 +259,54 @@ def test_the_regular_solve_states_no_lp():
     j["evidence"]["lp"] = {"value": "0", "x": ["1", "0"], "y": ["0"], "lam": []}
     r = recheck(j)
     assert r.status == "refuted" and "states no LP" in r.detail, r.detail
+
+
+# ----------------------------------------------------------------------------- finding 5: user names ----
+def _absolute_uniform() -> dict:
+    return genuine_json("optimality")
+
+
+@pytest.mark.parametrize("user, why", [
+    ("Uniform prior, squared loss", "not that table"), ("uniform prior,\u00a0squared loss", "not that table"),
+    ("UNIFORM PRIOR, BINARY LOSS", "not that table"), ("every prior, every loss", "not a prior the kernel"),
+    ("uniform prior, absolute loss (all monotone losses)", "not a loss the kernel"),
+    ("uniform prior, quadratic cost", "worded like a prior or loss"), ("prior (1/2, 1/4, 1/4), absolute loss",
+                                                                      "prior is not 1/2, 1/4, 1/4"),
+    ("uniform prior, loss |i - j|^(3/2)", "not that table"), ("uniform prior, loss 1 + 1/10|j - i|", "not that table")])
+def test_a_user_name_that_names_another_user_is_refuted(user, why):
+    j = _absolute_uniform()
+    j["evidence"]["user"] = user
+    r = recheck(_claimed(j))
+    assert r.status == "refuted" and why in r.detail, (user, r.detail)
+
+
+@pytest.mark.parametrize("user, note", [("uniform prior, absolute loss", False),
+                                        ("Uniform  prior, ABSOLUTE loss", False),
+                                        ("prior (1/3, 1/3, 1/3), loss |i - j|^(1)", False),
+                                        ("uniform prior, table loss", False), ("a radar operator", True),
+                                        ("uniform prior, a radar operator", True)])
+def test_a_user_name_that_is_the_users_is_confirmed(user, note):
+    j = _absolute_uniform()
+    j["evidence"]["user"] = user
+    r = recheck(_claimed(j))
+    assert r.status == "confirmed", (user, r.detail)
+    assert ("is a name, not re-derived" in r.detail) == note, (user, r.detail)
+
+
+def test_the_producers_formula_losses_are_rebuilt():
+    """GRS12 Fig. 2's user ("prior (...), loss |i - j|^(3/2)") and Thm 6.1's ("uniform prior, loss 1 + g|j - i|"),
+    each with its table computed here; another exponent or slope is refuted."""
+    from exactdp.theory.users import power_loss
+    j = _json(certify_universal_optimality(2, User(["1/2", "0", "1/2"], power_loss(2, "3/2"),
+                                                   name="prior (1/2, 0, 1/2), loss |i - j|^(3/2)"), alpha="1/2"))
+    assert recheck(j).status == "confirmed"
+    assert recheck(_relabelled(j, "^(3/2)", "^(5/2)")).status == "refuted"
+    g = Fraction(1, 10)
+    loss = [[0 if i == r else 1 + g * abs(i - r) for r in range(3)] for i in range(3)]
+    j = _json(certify_universal_optimality(2, User(["1/3"] * 3, [[str(v) for v in row] for row in loss],
+                                                   name="uniform prior, loss 1 + 1/10|j - i|"), alpha="1/2"))
+    assert recheck(j).status == "confirmed" and "is a name" not in recheck(j).detail
+    assert recheck(_relabelled(j, "1/10|", "1/20|")).status == "refuted"
 
 
 def test_the_fixtures_are_genuine(on_path3):
