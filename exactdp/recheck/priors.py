@@ -765,11 +765,17 @@ def _enclosure_ok(enc, make) -> bool:
 
 def _check_theorem4(c: dict):
     ev = c["evidence"]
-    if c["verdict"] != "holds":
-        raise NotHere("'no remap works' rests on a positive LP optimum whose dual the certificate does not carry")
     check_level(ev["level"])
     d = ev["distances"]
     check_table(d["points"], d["values"], d["codes"])
+    if c["verdict"] != "holds":
+        # what a "fails" states is decided where it can be: the LP's size, an optimum > 0 and no remap (an optimum
+        # of 0, or a remap, says a remap exists); that the optimum is > 0 needs the dual, which is not carried
+        need(ev["variables"] == len(ev["mechanism"]["outputs"]) * len(d["points"]),
+             "the LP's size is not re-derived")
+        need(ev["remap"] is None and Fraction(ev["lp_value"]) > 0, f"'no remap works' is stated with an LP optimum "
+             f"{ev['lp_value']} (0: a remap exists) or with a remap")
+        raise NotHere("'no remap works' rests on a positive LP optimum whose dual the certificate does not carry")
     M = _phi(ev)
     mech = _Mech(ev["mechanism"])
     pts = ev["distances"]["points"]

@@ -527,8 +527,6 @@ EXEMPTIONS = [
 NOT_CHECKABLE = [
     ("a value moved outside the kernel's grammar (e.g. arithmetic on log(...)): exactdp never writes it there, "
      "and the kernel says it cannot read it", lambda n, k, w, o, d: "unsupported syntax" in d),
-    ("theorem4 'fails' rests on a positive LP optimum whose dual is not carried (docs/recheck.md, theorem4)",
-     lambda n, k, w, o, d: k == "theorem4" and w == ("verdict",)),
     ("a distance that is not a multiple of D makes Phi irrational at a rational level (docs/recheck.md: the "
      "regime is re-derived from the table)", lambda n, k, w, o, d: "phi is irrational" in d),
 ]

@@ -28,6 +28,7 @@ from exactdp.theory.optimality import certify_universal_optimality
 from exactdp.theory.profile_cert import certify_profile
 from exactdp.theory.regular import tight_constraints
 from exactdp.theory.renyi import certify_renyi
+from exactdp.theory.theorem4 import tight_remap
 from exactdp.theory.users import User
 
 from .test_contract import genuine_json
@@ -307,6 +308,19 @@ def test_the_producers_formula_losses_are_rebuilt():
                                                    name="uniform prior, loss 1 + 1/10|j - i|"), alpha="1/2"))
     assert recheck(j).status == "confirmed" and "is a name" not in recheck(j).detail
     assert recheck(_relabelled(j, "1/10|", "1/20|")).status == "refuted"
+
+
+# ---------------------------------------------------------------------------- finding 9: theorem4 fails ----
+def test_theorem4_fails_with_optimum_zero_is_refuted():
+    j = _json(tight_remap(geometric(2, "1/2"), path(3), Level.from_alpha("1/2")))
+    assert j["verdict"] == "holds" and j["evidence"]["lp_value"] == "0"
+    j["verdict"] = "fails"
+    r = recheck(j)
+    assert r.status == "refuted" and "LP optimum 0" in r.detail, r.detail
+    j["evidence"]["remap"], j["evidence"]["lp_value"] = None, "1/7"        # a positive optimum, no remap: the
+    assert recheck(j).status == "not checkable"                             # dual is not carried
+    j["evidence"]["variables"] += 1
+    assert recheck(j).status == "refuted"
 
 
 def test_the_fixtures_are_genuine(on_path3):
