@@ -137,11 +137,30 @@ def _rows(m: dict) -> dict:
 
 
 def relation_note(rel: dict) -> str:
-    """The detail's note when the relation's metric description is a name (:func:`._metric.metric_note`): ``""``
-    for a given list of pairs or a rebuilt description.
+    """Return the detail's note when the relation's metric description is a name.
 
+    The one note of :func:`._metric.name_note` (via :func:`._metric.metric_note`), shared by profile,
+    composition, audit, renyi and fdp.
+
+    Parameters
+    ----------
+    rel : dict
+        A relation record (``description``, ``metric`` or None, ``pairs``).
+
+    Returns
+    -------
+    str
+        ``""`` for a given list of pairs or a description the kernel rebuilt, else "; the metric's description
+        '...' is a name, not re-derived (...)".
+
+    Examples
+    --------
     >>> relation_note({"description": "given list of 1 neighbouring pairs", "metric": None, "pairs": []})
     ''
+    >>> m = {"description": "two friends", "points": 2, "labels": ["a", "b"], "pairs": [], "reduction": "",
+    ...      "all_pairs_at": "1", "edges": None, "distances": None}
+    >>> relation_note({"description": "pairs at distance 1 of the two friends", "metric": m, "pairs": []})[:50]
+    "; the metric's description 'two friends' is a name"
     """
     return "" if rel["metric"] is None else metric_note(rel["metric"])
 
