@@ -20,20 +20,25 @@ A schema-2 metric record carries its labels and exactly one definition:
 The listed ``pairs`` must be the derived ones, and the ``description`` (and the reduction sentence) is
 rebuilt where the record names a family the kernel knows (path, cycle, discrete, Manhattan, Chebyshev and
 Euclidean grids of any step, subsets with the symmetric-difference distance, Hamming spaces, a rational
-multiple ``c * (...)`` of a known family, a graph given by its edges, an explicit matrix); otherwise the
-description is only a name and the detail says so.
+multiple ``c * (...)`` of a known family, a graph given by its edges, an explicit matrix).  The description is
+read after :func:`normalise` (NFKC, look-alike dashes, white space) and case-folded: written in a known family's
+form (:func:`canonical`), at any size and for every record type, it must rebuild the record exactly, else
+``ValueError`` (refuted); any other text is only a name, and every kind's detail says so with
+:func:`name_note`.
 """
 
 from __future__ import annotations
 
 import heapq
 import re
+import unicodedata
 from fractions import Fraction
 from math import gcd
 
-from ._kernel import _add, _mul, _neg, need, sign, value
+from ._kernel import TooLarge, _add, _mul, _neg, need, sign, value
 
-__all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "derive", "describe_table"]
+__all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "canonical", "derive", "describe_table", "metric_note", "name_note",
+           "normalise"]
 
 #: points of a metric re-derived here; points of an explicit matrix (O(n^3) triangle inequalities)
 MAX_POINTS = 20_000
@@ -205,39 +210,27 @@ def _matrix(metric: dict, idx: dict):
 def derive(metric: dict):
     """``(pairs, described)``: the generating pairs ``[x, x', d]`` re-derived from the record's definition, and
     whether its description was rebuilt (False: the description is a name only).  ``ValueError`` when the
-    record contradicts itself."""
+    record contradicts itself, or its description is written as a known family's that the record is not."""
     idx = _labels(metric)
     labels, n = metric["labels"], len(idx)
     defs = [k for k in ("all_pairs_at", "edges", "distances") if metric.get(k) is not None]
     if len(defs) != 1:
         raise ValueError(f"a metric record needs exactly one definition (all_pairs_at, edges or distances), "
                          f"has {defs}")
-    desc = metric["description"]
     if defs == ["all_pairs_at"]:
         d = metric["all_pairs_at"]
-        _positive(d)
+        dv = _positive(d)
         need(n * (n - 1) // 2 <= MAX_POINTS * 50, f"{n} points, every pair generating")
         if metric["pairs"] != []:
             raise ValueError("a metric with all_pairs_at lists no pairs")
-        pairs = [[x, y, d] for i, x in enumerate(labels) for y in labels[i + 1:]]
-        base = f"discrete metric on {n} points"
-        described = (d == "1" and desc == base) or desc == f"{d} * ({base})"
-        scaled = _SCALED.match(desc)
-        if not described and (desc.startswith("discrete metric") or (scaled and scaled.group(2).startswith(
-                "discrete metric"))):
-            raise ValueError(f"the description {desc!r} names another discrete metric than the carried one "
-                             f"({n} points at distance {d})")
-        if described and metric["reduction"] != GRAPH_REDUCTION + " (here the graph is complete)":
-            raise ValueError("the reduction is not the one of a complete graph")
-        return pairs, described
+        described = _described(metric, lambda: [(i, j, d, dv) for i in range(n) for j in range(i + 1, n)])
+        return [[x, y, d] for i, x in enumerate(labels) for y in labels[i + 1:]], described
     if defs == ["edges"]:
         edges, gen = _edges(metric, idx)
-        described = _graph_described(metric, edges)
+        described = _described(metric, lambda: edges)
     else:
         gen = _matrix(metric, idx)
-        described = desc == f"explicit distance matrix on {n} points"
-        if described and metric["reduction"] != MATRIX_REDUCTION:
-            raise ValueError("the reduction is not the one of an explicit matrix")
+        described = _described(metric, lambda: gen)
     pairs = [[labels[i], labels[j], w] for i, j, w, _ in gen]
     listed = sorted((min(idx[x], idx[y]), max(idx[x], idx[y]), d) for x, y, d in metric["pairs"])
     if listed != [(i, j, w) for i, j, w, _ in gen]:
@@ -253,11 +246,13 @@ def _reduction_is(metric: dict, want: str) -> bool:
 def describe_table(description: str, labels: list, values: list, codes: list) -> bool:
     """Rebuild the description of a full distance table (``tight``, ``regular``, ``threshold``; convention 3):
     ``True`` when the description names a family the kernel knows and the table is that family's (the table's
-    generating pairs -- no point strictly between -- are the family's edges: path, cycle, grids, subsets, Hamming
-    spaces, ``c * (...)``, a graph's edge count; every off-diagonal distance one ``d`` for the discrete metric;
-    any table for an explicit matrix); ``False`` when the description is a name (a family the kernel does not
-    know, a weighted graph whose longer edges a table cannot show, or a table above ``MAX_MATRIX_POINTS``);
-    ``ValueError`` when it names a known family the table is not.
+    generating pairs -- no point strictly between -- are the family's edges: path, cycle, discrete metric, grids,
+    subsets, Hamming spaces, ``c * (...)``, a graph's edge count; any table for an explicit matrix of its size);
+    ``False`` when the description is a name (not written in a known family's form, or a weighted graph whose
+    longer edges a table cannot show); ``ValueError`` when it is written in a known family's form (any size, after
+    :func:`normalise`) and the table is not that family's.  Above ``MAX_MATRIX_POINTS`` points the table is compared
+    entry by entry with a path, cycle, discrete metric or grid (:func:`_table_is_family`); another family there is
+    not checkable (:class:`TooLarge`).
 
     >>> describe_table("path on 3 points (d(i, j) = |i - j|)", ["0", "1", "2"], ["0", "1", "2"],
     ...                [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
@@ -266,29 +261,236 @@ def describe_table(description: str, labels: list, values: list, codes: list) ->
     Traceback (most recent call last):
     ...
     ValueError: the edges are not those of the cycle the description names
+    >>> describe_table("discrete metric on 2 points", ["0", "1", "2"], ["0", "1", "2"],
+    ...                [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: the description names 2 points, the metric has 3
+    >>> describe_table("three friends", ["0", "1", "2"], ["0", "1", "2"], [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+    False
     """
     n = len(labels)
     metric = {"description": description, "points": n, "labels": labels, "pairs": [], "reduction": None,
               "all_pairs_at": None, "edges": None, "distances": {"values": values, "codes": codes}}
     _labels(metric)                      # distinct labels, within the size limit
-    if description == f"explicit distance matrix on {n} points":
-        return True
-    base = f"discrete metric on {n} points"
-    scaled = _SCALED.match(description)
-    if description == base or (scaled is not None and scaled.group(2) == base):
-        off = {values[codes[i][j]] for i in range(n) for j in range(n) if i != j}
-        d = off.pop() if len(off) == 1 else None
-        if d is None or not ((d == "1" and description == base) or description == f"{d} * ({base})"):
-            raise ValueError(f"the table is not the {description}")
-        return True
-    if n > MAX_MATRIX_POINTS or not _KNOWN_GRAPH.match(description):
+    if n > MAX_MATRIX_POINTS:
+        canon = canonical(description)
+        return canon is not None and _table_is_family(canon, labels, values, codes)
+    return _described(metric, lambda: _table_pairs(values, codes))
+
+
+# ------------------------------------------------------------------------------- descriptions ----
+#: look-alike dashes read as "-" (NFKC keeps them: a minus sign U+2212 must not make "|i - j|" a free name)
+_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2796\ufe58\ufe63\uff0d"), "-")
+
+
+def normalise(text: str) -> str:
+    """A description as the kernel reads it: Unicode NFKC (full-width letters and digits, a non-breaking space),
+    look-alike dashes as ``-``, invisible format characters dropped, every run of white space one space.
+
+    >>> normalise("path\u00a0on 4 points (d(i, j) = |i \u2212 j|)  ")
+    'path on 4 points (d(i, j) = |i - j|)'
+    """
+    t = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    return " ".join("".join(ch for ch in t if unicodedata.category(ch) != "Cf").split())
+
+
+#: descriptions in the form of a family the kernel knows (case-folded, after :func:`normalise`, an article
+#: dropped): a description that starts so is a claim about that family, whatever its numbers or spelling
+_FAMILY_FORM = re.compile(r"^(?:(?:path|cycle)(?: graph)? (?:on|of|with|over) |discrete (?:metric|distance|space)"
+                          r"|explicit (?:distance )?matrix|\S+ ?[x\u00d7] ?\S+ grid|subsets of "
+                          r"|hamming (?:distance|metric)|graph with |\S+ ?\* ?\()")
+#: the canonical spelling of each family (case-folded text -> the producer's words), tried in order
+_CANON = [
+    (re.compile(r"path on ([0-9]+) points?(?: \(d\(i, ?j\) ?= ?\|i ?- ?j\|\))?"),
+     lambda m: f"path on {int(m[1])} points (d(i, j) = |i - j|)"),
+    (re.compile(r"cycle on ([0-9]+) points?"), lambda m: f"cycle on {int(m[1])} points"),
+    (re.compile(r"discrete metric on ([0-9]+) points?"), lambda m: f"discrete metric on {int(m[1])} points"),
+    (re.compile(r"explicit distance matrix on ([0-9]+) points?"),
+     lambda m: f"explicit distance matrix on {int(m[1])} points"),
+    (re.compile(r"([0-9]+) ?x ?([0-9]+) grid, (manhattan|chebyshev|euclidean) distance"
+                r"(?:, step ([0-9]+(?:/[0-9]+)?))?"),
+     lambda m: f"{int(m[1])} x {int(m[2])} grid, {m[3]} distance" + (f", step {m[4]}" if m[4] else "")),
+    (re.compile(r"subsets of a ([0-9]+)-element set, symmetric-difference distance"),
+     lambda m: f"subsets of a {int(m[1])}-element set, symmetric-difference distance"),
+    (re.compile(r"hamming distance on v\^u with \|v\| ?= ?([0-9]+), ?u ?= ?([0-9]+)"),
+     lambda m: f"Hamming distance on V^u with |V| = {int(m[1])}, u = {int(m[2])}"),
+    (re.compile(r"graph with ([0-9]+) nodes and ([0-9]+) edges(?: \(([0-9]+) components; points in different "
+                r"components are at distance inf\))?"),
+     lambda m: f"graph with {int(m[1])} nodes and {int(m[2])} edges" + (_GRAPH_SUFFIX.format(c=int(m[3]))
+                                                                         if m[3] else "")),
+]
+
+
+def canonical(description: str) -> str | None:
+    """The family a description names, in the producer's spelling; ``None`` when it is a name (not written in a
+    known family's form); ``ValueError`` when it is written in a family's form but is not that family's
+    description (a look-alike, another wording, a word for a number: "path on four points").
+
+    The text is read after :func:`normalise`, case-folded, without a leading article.  ``c * (...)`` is a family
+    when its inner description is one; a query's induced graph ``"...: graph with ..."`` keeps its name part.
+
+    >>> canonical("Path on 3 points")
+    'path on 3 points (d(i, j) = |i - j|)'
+    >>> canonical("2 * (discrete metric on 3 points)"), canonical("three friends")
+    ('2 * (discrete metric on 3 points)', None)
+    >>> canonical("path on four points")
+    Traceback (most recent call last):
+    ...
+    ValueError: the description 'path on four points' is written as a known family's but is not one the kernel reads
+    """
+    t = normalise(description)
+    low = re.sub(r"^(?:the|a|an) ", "", t.casefold())
+    sc = re.fullmatch(r"([0-9]+(?:/[0-9]+)?) ?\* ?\((.*)\)", low)
+    if sc is not None:
+        inner = re.sub(r"^[0-9/]+ ?\* ?\(", "", t)[:-1]
+        got = canonical(inner)
+        return None if got is None else f"{sc[1]} * ({got})"
+    if ": graph with " in low and not low.startswith("graph with "):
+        head, tail = t.split(": ", 1) if ": " in t else (t, "")
+        got = canonical(tail) if tail.casefold().startswith("graph with ") else None
+        if got is not None:
+            return f"{head}: {got}"
+    for pat, canon in _CANON:
+        m = pat.fullmatch(low)
+        if m is not None:
+            return canon(m)
+    if _FAMILY_FORM.match(low) or ": graph with " in low:
+        raise ValueError(f"the description {description!r} is written as a known family's but is not one the "
+                         "kernel reads")
+    return None
+
+
+def name_note(description: str, described: bool, what: str = "the metric is the one its carried definition "
+              "gives") -> str:
+    """The one note every kind appends to its detail when the metric's description is a name: ``""`` when it
+    was rebuilt (``described``).
+
+    >>> name_note("three friends", False)
+    "; the metric's description 'three friends' is a name, not re-derived (the metric is the one its carried \
+definition gives)"
+    >>> name_note("path on 3 points (d(i, j) = |i - j|)", True)
+    ''
+    """
+    return "" if described else f"; the metric's description {description!r} is a name, not re-derived ({what})"
+
+
+def metric_note(metric: dict) -> str:
+    """:func:`name_note` of a metric record (its description rebuilt by :func:`derive`): what the kinds that read a
+    neighbour relation off a metric (approx, profile, audit, renyi, fdp, extension, utility) append to their detail.
+
+    >>> metric_note({"description": "three friends", "points": 2, "labels": ["a", "b"], "pairs": [],
+    ...              "reduction": "", "all_pairs_at": "1", "edges": None, "distances": None})[:52]
+    "; the metric's description 'three friends' is a name"
+    """
+    return name_note(metric["description"], derive(metric)[1])
+
+
+def _described(metric: dict, edges) -> bool:
+    """The description of a metric record or table rebuilt from its edges (``edges()``: the defining edges, all
+    pairs of ``all_pairs_at``, or a table's generating pairs): True, False for a name, ``ValueError`` when it is
+    written in a known family's form (any size) that the record is not."""
+    canon = canonical(metric["description"])
+    if canon is None:
         return False
-    return _graph_described(metric, _table_pairs(values, codes))
+    return _graph_described({**metric, "description": canon}, edges())
 
 
-#: descriptions of the graph families :func:`_graph_described` rebuilds (any other is a name: no work is done)
-_KNOWN_GRAPH = re.compile(r"^(path on |cycle on |\d+ x \d+ grid, |[0-9/]+ \* \(|subsets of a |Hamming distance on "
-                          r"|graph with |.*: graph with )")
+#: the edges of a generated family, by its canonical description's first word
+def _family_edges(desc: str, n: int):
+    m = re.fullmatch(r"(path|cycle|discrete metric) on ([0-9]+) points.*", desc)
+    if m is None:
+        return None
+    if int(m[2]) != n:
+        raise ValueError(f"the description names {int(m[2])} points, the metric has {n}")
+    if m[1] == "discrete metric":
+        return {(i, j, "1") for i in range(n) for j in range(i + 1, n)}, GRAPH_REDUCTION + " (here the graph is " \
+            "complete)"
+    out = {(i, i + 1, "1") for i in range(n - 1)} | ({(0, n - 1, "1")} if m[1] == "cycle" and n > 1 else set())
+    return out, GRAPH_REDUCTION
+
+
+def _table_is_family(canon: str, labels: list, values: list, codes: list) -> bool:
+    """A table above ``MAX_MATRIX_POINTS`` compared entry by entry (O(n^2), exact) with a path, cycle, discrete metric
+    or grid's distance (any scale ``c * (...)``); ``ValueError`` when an entry differs, :class:`TooLarge` for
+    another family."""
+    n, c = len(labels), Fraction(1)
+    sc = re.fullmatch(r"([0-9]+(?:/[0-9]+)?) \* \((.*)\)", canon)
+    if sc is not None:
+        c, canon = Fraction(sc[1]), sc[2]
+    fam = re.fullmatch(r"(path|cycle|discrete metric) on ([0-9]+) points.*", canon)
+    grid = _GRID.match(canon)
+    if fam is None and grid is None:
+        return _big_table_other(canon, labels, values, codes)
+    if fam is not None:
+        _family_edges(canon, n)
+        kind = fam[1]
+        if kind != "discrete metric" and labels != [str(i) for i in range(n)]:
+            raise ValueError("the points are not those of the family the description names")
+        def dist(i, j):
+            k = abs(i - j)
+            return (min(k, n - k) if kind == "cycle" else 1 if kind == "discrete metric" and k else k), None
+    elif grid is not None:
+        R, C, norm, h = int(grid[1]), int(grid[2]), grid[3], Fraction(grid[4] or "1")
+        if (_side(labels, 0), _side(labels, 1)) != (R, C) or h <= 0:
+            raise ValueError("the points are not those of the grid the description names")
+        c *= h
+        def dist(i, j):
+            dr, dc = abs(i // C - j // C), abs(i % C - j % C)
+            return {"manhattan": (dr + dc, None), "chebyshev": (max(dr, dc), None),
+                    "euclidean": (None, dr * dr + dc * dc)}[norm]
+    _entries_are(canon, values, codes, c, dist)
+    return True
+
+
+def _big_table_other(canon: str, labels: list, values: list, codes: list) -> bool:
+    """A table above ``MAX_MATRIX_POINTS`` described as a Hamming space or a set of subsets (compared entry by entry:
+    the number of positions, resp. elements, in which two points differ), or a graph (its node count and components
+    re-derived, its edge count in the range a table allows -- from ``n - components`` to the finite pairs -- and
+    then a name: the generating pairs of so large a table are not re-derived)."""
+    n = len(labels)
+    if canon.startswith("Hamming distance on V^u"):
+        k, u = _hamming_shape(labels)
+        if canon != f"Hamming distance on V^u with |V| = {k}, u = {u}":
+            raise ValueError("the points are not those of the Hamming space the description names")
+        words = [x.split(",") for x in labels]
+        _entries_are(canon, values, codes, Fraction(1),
+                     lambda i, j: (sum(a != b for a, b in zip(words[i], words[j], strict=True)), None))
+        return True
+    if (sub := _SUBSETS.match(canon)) is not None:
+        sets = [frozenset(x[1:-1].split(",")) - {""} for x in labels]
+        if not _subset_edges(labels, int(sub.group(1))):
+            raise ValueError("the points are not those of the subsets the description names")
+        _entries_are(canon, values, codes, Fraction(1), lambda i, j: (len(sets[i] ^ sets[j]), None))
+        return True
+    tail = canon[canon.index("graph with "):] if "graph with " in canon else ""
+    m = re.fullmatch(r"graph with ([0-9]+) nodes and ([0-9]+) edges(?: \(([0-9]+) components; .*\))?", tail)
+    if m is None:
+        raise TooLarge(f"the description {canon!r} of a table of {n} > {MAX_MATRIX_POINTS} points is not re-derived "
+                       "(a family the kernel compares entry by entry: path, cycle, discrete metric, grid, Hamming "
+                       "space, subsets, graph)")
+    finite = [(i, j) for i in range(n) for j in range(i + 1, n) if values[codes[i][j]] != "inf"]
+    comps = _components(n, finite)
+    if int(m[1]) != n or int(m[3] or 1) != comps or not n - comps <= int(m[2]) <= len(finite):
+        raise ValueError(f"the description {canon!r} is not a graph the table can come from ({n} nodes, {comps} "
+                         f"components, at most {len(finite)} edges)")
+    return False
+
+
+def _entries_are(canon: str, values: list, codes: list, c: Fraction, dist) -> None:
+    """Every off-diagonal entry of the table is ``c`` times the family's distance ``dist(i, j)`` (an integer ``(k,
+    None)``, or ``(None, s)`` for ``sqrt(s)``), decided exactly once per distinct (code, distance)."""
+    n = len(codes)
+    seen: dict = {}
+    for i in range(n):
+        for j in range(i + 1, n):        # the zero diagonal and symmetry are checked with the table
+            key = (codes[i][j], dist(i, j))
+            if key not in seen:
+                v, s = key[1]
+                want = value(f"({c})*sqrt({s})") if s is not None else c * v
+                seen[key] = values[key[0]] != "inf" and sign(_add(value(values[key[0]]), _neg(want))) == 0
+            if not seen[key]:
+                raise ValueError(f"the distance of points {i} and {j} is not the one of the {canon}")
 
 
 def _table_pairs(values: list, codes: list) -> list:
@@ -329,16 +531,23 @@ def _graph_described(metric: dict, edges: list) -> bool:
     for a family the kernel does not know (the description is then a name)."""
     labels, desc = metric["labels"], metric["description"]
     n = len(labels)
-    ints = [str(i) for i in range(n)]
     es = {(i, j, w) for i, j, w, _ in edges}
-    path_edges = {(i, i + 1, "1") for i in range(n - 1)}
-    if desc == f"path on {n} points (d(i, j) = |i - j|)":
-        if not (labels == ints and es == path_edges):
-            raise ValueError("the edges are not those of the path the description names")
-    elif desc == f"cycle on {n} points":
-        if not (labels == ints and es == path_edges | {(0, n - 1, "1")}):
-            raise ValueError("the edges are not those of the cycle the description names")
-    elif _GRID.match(desc):
+    fam = _family_edges(desc, n)
+    if fam is not None:
+        want, reduction = fam
+        what = desc.split(" on ")[0]
+        if (what != "discrete metric" and labels != [str(i) for i in range(n)]) or es != want:
+            raise ValueError(f"the edges are not those of the {what} the description names")
+        if not _reduction_is(metric, reduction):
+            raise ValueError(f"the reduction is not the one of a {what}")
+        return True
+    if (m := re.fullmatch(r"explicit distance matrix on ([0-9]+) points", desc)) is not None:
+        if int(m[1]) != n or metric["distances"] is None:
+            raise ValueError(f"the metric is not an explicit distance matrix on {m[1]} points")
+        if not _reduction_is(metric, MATRIX_REDUCTION):
+            raise ValueError("the reduction is not the one of an explicit matrix")
+        return True
+    if _GRID.match(desc):
         return _grid_described(metric, edges, _GRID.match(desc))
     elif _SCALED.match(desc):
         return _scaled_described(metric, edges, _SCALED.match(desc))
@@ -363,7 +572,7 @@ def _graph_described(metric: dict, edges: list) -> bool:
         if tail != want:
             # a distance table shows the generating edges only: a weighted graph may have up to every pair as an
             # edge (a longer one is no shortest path); a count in that range is a name, any other is refuted
-            m = re.fullmatch(rf"graph with {n} nodes and (\d+) edges" + re.escape(
+            m = re.fullmatch(rf"graph with {n} nodes and ([0-9]+) edges" + re.escape(
                 _GRAPH_SUFFIX.format(c=c) if c > 1 else ""), tail)
             if metric["reduction"] is None and m is not None and len(edges) <= int(m.group(1)) <= n * (n - 1) // 2:
                 return False
@@ -377,7 +586,8 @@ def _graph_described(metric: dict, edges: list) -> bool:
     return True
 
 
-_GRID = re.compile(r"^(\d+) x (\d+) grid, (manhattan|chebyshev|euclidean) distance(?:, step ([0-9]+(?:/[0-9]+)?))?$")
+_GRID = re.compile(r"^([0-9]+) x ([0-9]+) grid, (manhattan|chebyshev|euclidean) distance"
+                   r"(?:, step ([0-9]+(?:/[0-9]+)?))?$")
 _SCALED = re.compile(r"^([0-9]+(?:/[0-9]+)?) \* \((.*)\)$")
 _SUBSETS = re.compile(r"^subsets of a ([0-9]+)-element set, symmetric-difference distance$")
 EUCLIDEAN_REDUCTION = ("on the Euclidean grid d(x,w) + d(w,y) = d(x,y) holds exactly when w lies on the segment "

@@ -107,6 +107,8 @@ def check(c: dict) -> tuple[str, int, str]:
             _require(c["method"] == want and c["precision"] is None, f"the method {c['method']!r} is not {want!r}")
     except Refuted as e:
         return "refuted", 0, str(e)
+    if status == "confirmed" and ev["metric"] is not None:
+        detail += _metric.metric_note(ev["metric"])
     return status, 2 * len(ev["pairs"]), detail
 
 

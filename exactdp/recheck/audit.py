@@ -18,7 +18,7 @@ from ._b_util import Refuted, check_level, need, same
 from ._kernel import NotHere, _add, _neg, level_factor, sign, value
 from .privacy import LEVEL, MECH
 from .profile import (_at, _base, _check_pieces, _check_query, _convolve, _count_plds, _diff, _factors, _lines,
-                      _precount, _relation, _rows)
+                      _precount, _relation, _rows, relation_note)
 from .renyi import RELATION, _is_fraction
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -147,4 +147,5 @@ def check(c: dict):
     except Refuted as e:
         return REFUTED, 0, str(e)
     return CONFIRMED, n, (f"{len(c['evidence']['pieces'])} pieces of the plan's profile re-derived against {n} "
-                          "worst-set lines; delta(eps), the slack, the attaining pair and the verdict re-evaluated")
+                          "worst-set lines; delta(eps), the slack, the attaining pair and the verdict re-evaluated"
+                          + relation_note(c["evidence"]["relation"]))

@@ -30,7 +30,7 @@ from mpmath.ctx_mp import MPContext
 from ._b_util import Refuted, need, same
 from ._kernel import MAX_CELLS, NotHere, TooLarge, _add, _div, _iv, _mul, _neg, sign, value
 from .privacy import MECH
-from .profile import MAX_TIMES, _convolve, _diff, _pld, _precount, _relation, _rows
+from .profile import MAX_TIMES, _convolve, _diff, _pld, _precount, _relation, _rows, relation_note
 from .renyi import RELATION
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -442,4 +442,5 @@ def check(c: dict):
     except Refuted as e:
         return REFUTED, 0, str(e)
     return CONFIRMED, n, (f"{len(c['evidence']['vertices'])} vertices of the lower hull re-derived from {n} trade-off "
-                          "points; the Gaussian-DP bracket re-decided with enclosures of Phi")
+                          "points; the Gaussian-DP bracket re-decided with enclosures of Phi"
+                          + relation_note(c["evidence"]["relation"]))

@@ -18,6 +18,7 @@ from fractions import Fraction
 from ._b_util import Refuted, need
 from ._kernel import need as _within
 from ._kernel import NotHere, _add, _mul, _neg, check_codes, reduced_costs, sign, value
+from ._metric import normalise
 from .priors import _num, check_lp
 from .lp import _rank
 from .lp import LP_SOLUTION
@@ -226,22 +227,101 @@ def check(c: dict):
         return REFUTED, 0, str(e)
 
 
-_USER = re.compile(r"^(?:(uniform prior), )?(absolute|squared|binary|table) loss$")
 _LOSSES = {"absolute": lambda i, r: abs(i - r), "squared": lambda i, r: (i - r) ** 2,
            "binary": lambda i, r: int(i != r)}
 
 
-def _check_user_name(name: str, prior: list, loss: list) -> None:
-    """A user named the way the checker names its users states facts: a uniform prior, a GRS12 loss
-    (``|i - r|``, ``(i - r)^2``, ``[i != r]``).  Any other name is the caller's label for the carried prior and
-    loss (the claim shows it in parentheses after "the user")."""
-    m = _USER.match(name)
-    if m is None:
-        return
-    need(m.group(1) is None or len(set(prior)) == 1, f"the user is named {name!r}, but the prior is not uniform")
-    f = _LOSSES.get(m.group(2))
-    need(f is None or all(loss[i][r] == f(i, r) for i in range(len(loss)) for r in range(len(loss))),
-         f"the user is named {name!r}, but the loss is not that table")
+def _parts(text: str) -> list:
+    """``text`` split at the commas, ``;`` and `` and `` outside parentheses.
+
+    >>> _parts("prior (1/4, 3/4), loss |i - j|^(3/2) and x")
+    ['prior (1/4, 3/4)', 'loss |i - j|^(3/2)', 'x']
+    """
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        depth += (text[i] == "(") - (text[i] == ")")
+        if depth == 0 and text[i] in ",;":
+            out.append(text[start:i])
+            start = i + 1
+        elif depth == 0 and text.startswith(" and ", i):
+            out.append(text[start:i])
+            start, i = i + 5, i + 4
+        i += 1
+    out.append(text[start:])
+    return [p.strip() for p in out if p.strip()]
+
+
+#: a loss written as a formula in ``|i - j|`` (the producer's words): ``|i - j|^e`` and ``1 + g|j - i|`` off the
+#: diagonal (GRS12 Thm 6.1's loss)
+_POWER = re.compile(r"(?:the )?loss \|[ij] - [ij]\|\^\(?([0-9]+(?:/[0-9]+)?)\)?")
+_AFFINE = re.compile(r"(?:the )?loss 1 \+ ([0-9]+(?:/[0-9]+)?) ?\|[ij] - [ij]\|")
+
+
+def _loss_is(loss: list, f) -> bool:
+    """Every carried loss entry equals ``f(i, r)`` (an exact text of this kernel), decided exactly."""
+    k = len(loss)
+    return all(sign(_add(loss[i][r], _neg(value(f(i, r))))) == 0 for i in range(k) for r in range(k))
+
+
+def _user_part(name: str, part: str, prior: list, loss: list) -> bool:
+    """Check one part of a user's name that speaks of a prior or a loss (True), or say it is free text (False)."""
+    if (m := re.fullmatch(r"(?:the )?prior \(([^()]*)\)", part)) is not None:
+        try:
+            stated = [Fraction(v) for v in m.group(1).split(",")]
+        except (ValueError, ZeroDivisionError):
+            stated = None
+        need(stated == prior, f"the user is named {name!r}, but the prior is not {m.group(1)}")
+        return True
+    if "prior" in part:
+        need(re.fullmatch(r"(?:the )?uniform prior", part) is not None, f"the user is named {name!r}: {part!r} is not "
+             "a prior the kernel re-derives (the uniform prior, or prior (p_0, ..., p_n))")
+        need(len(set(prior)) == 1, f"the user is named {name!r}, but the prior is not uniform")
+        return True
+    if (m := _POWER.fullmatch(part)) is not None:
+        need(_loss_is(loss, lambda i, r: f"{abs(i - r)}^({m.group(1)})"), f"the user is named {name!r}, but the loss "
+             "is not that table")
+        return True
+    if (m := _AFFINE.fullmatch(part)) is not None:
+        need(_loss_is(loss, lambda i, r: "0" if i == r else f"1 + ({m.group(1)})*{abs(i - r)}"),
+             f"the user is named {name!r}, but the loss is not that table")
+        return True
+    if "loss" in part:
+        m = re.fullmatch(r"(?:the )?(absolute|squared|binary|table) loss", part)
+        if m is None:
+            raise Refuted(f"the user is named {name!r}: {part!r} is not a loss the kernel re-derives (absolute, "
+                          "squared, binary, a table, |i - j|^e, 1 + g|j - i|)")
+        f = _LOSSES.get(m.group(1))
+        need(f is None or all(loss[i][r] == f(i, r) for i in range(len(loss)) for r in range(len(loss))),
+             f"the user is named {name!r}, but the loss is not that table")
+        return True
+    need(re.search(r"\b(uniform|absolute|squared|quadratic|binary)\b", part) is None,
+         f"the user is named {name!r}: {part!r} is worded like a prior or loss the kernel knows but is not its form")
+    return False
+
+
+def _check_user_name(name: str, prior: list, loss: list) -> str:
+    """The user's name, read after :func:`._metric.normalise` and case-folding, in parts (split at commas, ``;``
+    and ``and`` outside parentheses): a part that names a prior or a loss the kernel knows is re-derived -- the
+    uniform prior, ``prior (p_0, ..., p_n)``, the checker's losses (``|i - r|``, ``(i - r)^2``, ``[i != r]``, a table,
+    ``|i - j|^e``, ``1 + g|j - i|``) -- and refuted when the carried prior or loss is another; a part that speaks of a
+    prior or loss in another way ("every prior", "0-1 loss") or uses a known family's word out of its form is
+    refuted.  Any other text is a name: the returned note (``""`` when every part was re-derived) says so.
+
+    >>> _check_user_name("Uniform prior,\u00a0absolute loss", [Fraction(1, 2)] * 2, [[0, 1], [1, 0]])
+    ''
+    >>> _check_user_name("a radar operator", [Fraction(1, 2)] * 2, [[0, 1], [1, 0]])
+    "; the user's name 'a radar operator' is a name, not re-derived (the statement is about the carried prior and loss)"
+    >>> _check_user_name("every prior, every loss", [Fraction(1, 2)] * 2, [[0, 1], [1, 0]])
+    Traceback (most recent call last):
+    ...
+    exactdp.recheck._b_util.Refuted: the user is named 'every prior, every loss': 'every prior' is not a prior the \
+kernel re-derives (the uniform prior, or prior (p_0, ..., p_n))
+    """
+    free = False
+    for part in _parts(normalise(name).casefold()):
+        free = not _user_part(name, part, prior, loss) or free
+    return (f"; the user's name {name!r} is a name, not re-derived (the statement is about the carried prior and "
+            "loss)") if free else ""
 
 
 def _check(c: dict):
@@ -255,7 +335,7 @@ def _check(c: dict):
     if not (0 < a < 1) or len(prior) != n + 1 or sum(prior) != 1 or any(p < 0 for p in prior) \
             or len(loss) != n + 1 or any(len(r) != n + 1 for r in loss):
         return REFUTED, 0, "the user or alpha is not well formed"
-    _check_user_name(ev["user"], prior, loss)
+    note = _check_user_name(ev["user"], prior, loss)
     rows = _user_lp(n, a, prior, loss)
     ok, detail = check_lp(*rows, ev["lp"])
     need(ok, detail)
@@ -285,7 +365,7 @@ def _check(c: dict):
         f"user LP rebuilt ({(n + 1) ** 2} variables): {detail}; the optimum is its primal, uniqueness "
         f"{'proved by the rank of the optimal face' if u else 'not decided'}; Bayes remap re-derived; remapped "
         f"geometric loss {g_loss if isinstance(g_loss, Fraction) else ev['geometric_loss']} "
-        f"{'=' if attains else '!='} optimum")
+        f"{'=' if attains else '!='} optimum{note}")
 
 
 def method_of(c: dict) -> str:

@@ -23,7 +23,7 @@ from mpmath.ctx_iv import MPIntervalContext
 
 from ._b_util import Refuted as _BRefuted
 from ._b_util import ENCLOSURE_WIDTH, _split_log, check_level, check_table, need
-from ._metric import describe_table
+from ._metric import describe_table, name_note
 from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, reduced_costs, sign, value
 from ._grid import Grid
 from ._verified import (Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient,
@@ -540,6 +540,10 @@ def _check_tight(c: dict):
         need(ev["route"] == "solve" and ev["rank"] is None and ev["lp"] is None, "the solve route states no LP")
         need(ev["exact"] is _rational_regime(ev), "exact is not whether the regime is rational")
         if ev["mechanism"] is not None:
+            # the producer writes the mechanism only where it is exact (z rational, every z >= 0), where it is
+            # re-derived entry by entry below; anywhere else it would be a field nobody checked
+            need(ev["exact"] is True and c["verdict"] == "holds" and ev["distances"] is not None,
+                 "a mechanism is stated for a solve that is not exact or not holding: the producer writes none there")
             m, pts = ev["mechanism"], ev["distances"]["points"]
             need(m["name"] == "tight-constraints mechanism" and m["inputs"] == pts and m["outputs"] == pts,
                  "the mechanism is not the tight-constraints mechanism on the points")
@@ -586,6 +590,7 @@ def _check_regular(c: dict):
             and ev["gamma"] is None and ev["negative"] == [] and ev["lp"] is None
         return (CONFIRMED if ok else REFUTED), len(pi), "a prior with a zero probability is not regular (Prop. 2)"
     need(ev["zero_at"] == [], "zero_at is stated on a solve")
+    need(ev["route"] == "lp" or ev["lp"] is None, "the solve route states no LP")
     if ev["mu"] is not None and ev["exact"]:
         M = _phi(ev)
         mu = [Fraction(v) for v in ev["mu"]]
@@ -760,11 +765,17 @@ def _enclosure_ok(enc, make) -> bool:
 
 def _check_theorem4(c: dict):
     ev = c["evidence"]
-    if c["verdict"] != "holds":
-        raise NotHere("'no remap works' rests on a positive LP optimum whose dual the certificate does not carry")
     check_level(ev["level"])
     d = ev["distances"]
     check_table(d["points"], d["values"], d["codes"])
+    if c["verdict"] != "holds":
+        # what a "fails" states is decided where it can be: the LP's size, an optimum > 0 and no remap (an optimum
+        # of 0, or a remap, says a remap exists); that the optimum is > 0 needs the dual, which is not carried
+        need(ev["variables"] == len(ev["mechanism"]["outputs"]) * len(d["points"]),
+             "the LP's size is not re-derived")
+        need(ev["remap"] is None and Fraction(ev["lp_value"]) > 0, f"'no remap works' is stated with an LP optimum "
+             f"{ev['lp_value']} (0: a remap exists) or with a remap")
+        raise NotHere("'no remap works' rests on a positive LP optimum whose dual the certificate does not carry")
     M = _phi(ev)
     mech = _Mech(ev["mechanism"])
     pts = ev["distances"]["points"]
@@ -836,8 +847,8 @@ def _described(c: dict) -> str:
             raise Refuted(f"the description {ev['description']!r} is not the carried table's: {e}") from None
     elif ev["metric"] is not None:
         return ""                        # the grid's definition is checked against the description (_grid)
-    return (f"; the description {ev['description']!r} is a name (the statement is about the carried "
-            f"{'distance table' if d is not None else 'metric'})")
+    return name_note(ev["description"], False, "the statement is about the carried "
+                     + ("distance table" if d is not None else "metric"))
 
 
 def check(c: dict):

@@ -160,8 +160,7 @@ def _setting(ev: dict, symbolic_ok: bool = False):
     dist = {}
     for x, xp, d in pairs:
         dist[(x, xp)] = dist[(xp, x)] = d
-    note = "" if described else (f"; the metric's description {ev['metric']['description']!r} is a name (the "
-                                 "metric is the one its carried definition gives)")
+    note = _metric.name_note(ev["metric"]["description"], described)
     return mech, pairs, dist, note
 
 
@@ -577,8 +576,8 @@ def check(c: dict):
     ...       "epsilon": "0", "enclosure": ["0", "0"], "level": None, "binding": None, "tight": [],
     ...       "tight_count": 0, "lower_bound": None}
     >>> check({"kind": "epsilon", "verdict": "holds", "evidence": ev, "method": "RATIONAL", "precision": None})
-    ('confirmed', 0, "no generating pair: eps* = 0; the metric's description 'a point' is a name (the metric is
-    the one its carried definition gives)")
+    ('confirmed', 0, "no generating pair: eps* = 0; the metric's description 'a point' is a name, not re-derived
+    (the metric is the one its carried definition gives)")
     >>> check({"kind": "epsilon", "verdict": "fails", "evidence": ev, "method": "RATIONAL", "precision": None})[:2]
     ('refuted', 0)
     """

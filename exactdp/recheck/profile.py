@@ -26,6 +26,7 @@ from math import comb, gcd, lcm
 
 from ._b_util import Refuted, check_level, closure, distinct_labels, need, same
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, level_factor, sign, value
+from ._metric import metric_note
 from .privacy import LEVEL, MECH, METRIC, pairs_of
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -133,6 +134,35 @@ def _rows(m: dict) -> dict:
         need(sign(_add(tot, Fraction(-1))) == 0, f"row {x} does not sum to exactly 1: not a mechanism")
         rows[x] = row
     return rows
+
+
+def relation_note(rel: dict) -> str:
+    """Return the detail's note when the relation's metric description is a name.
+
+    The one note of :func:`._metric.name_note` (via :func:`._metric.metric_note`), shared by profile,
+    composition, audit, renyi and fdp.
+
+    Parameters
+    ----------
+    rel : dict
+        A relation record (``description``, ``metric`` or None, ``pairs``).
+
+    Returns
+    -------
+    str
+        ``""`` for a given list of pairs or a description the kernel rebuilt, else "; the metric's description
+        '...' is a name, not re-derived (...)".
+
+    Examples
+    --------
+    >>> relation_note({"description": "given list of 1 neighbouring pairs", "metric": None, "pairs": []})
+    ''
+    >>> m = {"description": "two friends", "points": 2, "labels": ["a", "b"], "pairs": [], "reduction": "",
+    ...      "all_pairs_at": "1", "edges": None, "distances": None}
+    >>> relation_note({"description": "pairs at distance 1 of the two friends", "metric": m, "pairs": []})[:50]
+    "; the metric's description 'two friends' is a name"
+    """
+    return "" if rel["metric"] is None else metric_note(rel["metric"])
 
 
 def _relation(rel: dict, inputs: list) -> list:
@@ -515,7 +545,8 @@ def check(c: dict):
     except Refuted as e:
         return REFUTED, 0, str(e)
     return CONFIRMED, n, (f"{len(c['evidence']['pieces'])} pieces of the profile re-derived against {n} worst-set "
-                          "lines of the convolved PLDs; the answers at the query and the verdict re-evaluated")
+                          "lines of the convolved PLDs; the answers at the query and the verdict re-evaluated"
+                          + relation_note(c["evidence"]["relation"]))
 
 
 def _is_rational(text) -> bool:

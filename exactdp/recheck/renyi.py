@@ -24,7 +24,7 @@ from ._b_util import Refuted, need, same
 from ._kernel import (MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _mul, _neg, _padd, need_pow, sign,
                       value)
 from .privacy import MECH, METRIC
-from .profile import _relation, _rows
+from .profile import _relation, _rows, relation_note
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -366,4 +366,4 @@ def check(c: dict):
         return REFUTED, 0, str(e)
     conv = "; the conversion re-derived" if c["evidence"]["conversion"] is not None else ""
     return CONFIRMED, n, (f"{n} Renyi sums re-derived over the ordered neighbouring pairs, the largest per order and "
-                          f"its pair checked{conv}")
+                          f"its pair checked{conv}" + relation_note(c["evidence"]["relation"]))

@@ -35,6 +35,7 @@ from . import _sturm as poly
 from ._b_util import Refuted, _split_log, check_table, enclosure_ok, iv_eps, need, same
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, sign, value
 from ._kernel import rational as _q
+from ._metric import metric_note
 from ._sturm import MAX_POLY_DEGREE
 from .priors import check_lp
 from .privacy import EPSILON as _EPSILON
@@ -419,10 +420,13 @@ def check(c: dict):
     """
     try:
         need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
-        return {"utility": _check_utility, "exponential_bound": _check_bound,
-                "tradeoff": _check_tradeoff}[c["kind"]](c)
+        status, n, detail = {"utility": _check_utility, "exponential_bound": _check_bound,
+                             "tradeoff": _check_tradeoff}[c["kind"]](c)
     except Refuted as e:
         return REFUTED, 0, str(e)
+    if status == CONFIRMED and c["kind"] == "tradeoff":     # exponential_bound: privacy's check adds the note
+        detail += metric_note(c["evidence"]["metric"])
+    return status, n, detail
 
 
 def method_of(c: dict) -> str:
