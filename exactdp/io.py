@@ -550,7 +550,7 @@ def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
     >>> _ = p.write_text('{"probabilities": ["1/2", 0, "1/2"]}')
     >>> u = load_user(str(p), "squared", n=2)
     >>> u, u.loss[0]
-    (<User n=2: prior prior.json, squared loss>, [0, 1, 4])
+    (<User n=2: prior (1/2, 0, 1/2), squared loss>, [0, 1, 4])
     >>> d.cleanup()
     """
     from .theory.users import LOSSES, User
@@ -571,7 +571,11 @@ def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
             raise InvalidInput(f"loss: expected one of {', '.join(LOSSES)} or a file {{\"matrix\": [[...]]}}, "
                                f"got {loss!r}")
         table = lobj["matrix"]
-    return User(probs, table, name=f"prior {prior_path.rsplit('/', 1)[-1]}, {loss.rsplit('/', 1)[-1]} loss")
+    user = User(probs, table)
+    # named by what it is, in the words the re-check re-derives (not by its files' names, which it cannot read)
+    prior = "uniform prior" if len(set(user.prior)) == 1 else f"prior ({', '.join(str(p) for p in user.prior)})"
+    user.name = f"{prior}, {loss if loss in LOSSES else 'table'} loss"
+    return user
 
 
 # -- writing ----------------------------------------------------------------------------------------------------

@@ -566,24 +566,32 @@ def _graph_described(metric: dict, edges: list) -> bool:
             raise ValueError("the reduction is not the one of a Hamming space")
         return True
     elif desc.startswith("graph with ") or ": graph with " in desc:
-        c = _components(n, [(i, j) for i, j, _, _ in edges])
-        want = f"graph with {n} nodes and {len(edges)} edges" + (_GRAPH_SUFFIX.format(c=c) if c > 1 else "")
-        tail = desc if desc.startswith("graph with ") else desc[desc.index(": graph with ") + 2:]
-        if tail != want:
-            # a distance table shows the generating edges only: a weighted graph may have up to every pair as an
-            # edge (a longer one is no shortest path); a count in that range is a name, any other is refuted
-            m = re.fullmatch(rf"graph with {n} nodes and ([0-9]+) edges" + re.escape(
-                _GRAPH_SUFFIX.format(c=c) if c > 1 else ""), tail)
-            if metric["reduction"] is None and m is not None and len(edges) <= int(m.group(1)) <= n * (n - 1) // 2:
-                return False
-            raise ValueError(f"the description {desc!r} is not the carried graph's ({want!r})")
-        if tail != desc:
-            return False                      # the graph is checked; where it comes from (a query) is a name
+        if not _plain_graph_described(metric, edges, desc):
+            return False
     else:
         return False
     if not _reduction_is(metric, GRAPH_REDUCTION):
         raise ValueError("the reduction is not the one of a graph metric")
     return True
+
+
+def _plain_graph_described(metric: dict, edges: list, desc: str) -> bool:
+    """``graph with N nodes and M edges`` (after a query's name, ``...: graph with ...``): the nodes, the edges and
+    the components of the carried graph.  False when the count is a name (a distance table shows the generating
+    edges only) or the graph comes from a query (its name part); ``ValueError`` when it is not the carried graph."""
+    n = len(metric["labels"])
+    c = _components(n, [(i, j) for i, j, _, _ in edges])
+    want = f"graph with {n} nodes and {len(edges)} edges" + (_GRAPH_SUFFIX.format(c=c) if c > 1 else "")
+    tail = desc if desc.startswith("graph with ") else desc[desc.index(": graph with ") + 2:]
+    if tail != want:
+        # a distance table shows the generating edges only: a weighted graph may have up to every pair as an
+        # edge (a longer one is no shortest path); a count in that range is a name, any other is refuted
+        m = re.fullmatch(rf"graph with {n} nodes and ([0-9]+) edges" + re.escape(
+            _GRAPH_SUFFIX.format(c=c) if c > 1 else ""), tail)
+        if metric["reduction"] is None and m is not None and len(edges) <= int(m.group(1)) <= n * (n - 1) // 2:
+            return False
+        raise ValueError(f"the description {desc!r} is not the carried graph's ({want!r})")
+    return tail == desc                       # the graph is checked; where it comes from (a query) is a name
 
 
 _GRID = re.compile(r"^([0-9]+) x ([0-9]+) grid, (manhattan|chebyshev|euclidean) distance"

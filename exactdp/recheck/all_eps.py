@@ -49,7 +49,8 @@ def _end(text) -> tuple:
         _require(str(q) == text, f"the end {text!r} is not written as the exact rational it is ({q})")
         return q, q, None
     m = _ROOT.fullmatch(text) if isinstance(text, str) else None
-    _require(m is not None, f"the end {str(text)[:60]!r} is neither an exact rational nor 'root of P in [a, b] (~x)'")
+    if m is None:
+        raise Refuted(f"the end {str(text)[:60]!r} is neither an exact rational nor 'root of P in [a, b] (~x)'")
     a, b = Fraction(m["a"]), Fraction(m["b"])
     _require(str(a) == m["a"] and str(b) == m["b"] and 0 <= a < b <= 1,
              f"the isolating interval [{m['a']}, {m['b']}] is not rationals 0 <= a < b <= 1 in lowest terms")

@@ -517,6 +517,23 @@ def _cells(ev: dict) -> None:
     need(ev["cells"] == k, "the number of cells is not that of the partition the certificate carries")
 
 
+def _tight_solve_fields(c: dict, ev: dict) -> None:
+    """The solve route's own fields: no LP, ``exact`` the regime, and a mechanism exactly where the producer writes
+    one (an exact solve that holds: z rational, every z >= 0), where :func:`_check_tight` re-derives it entry by
+    entry; anywhere else it would be a field nobody checked."""
+    need(ev["route"] == "solve" and ev["rank"] is None and ev["lp"] is None, "the solve route states no LP")
+    need(ev["exact"] is _rational_regime(ev), "exact is not whether the regime is rational")
+    if ev["mechanism"] is not None:
+        need(ev["exact"] is True and c["verdict"] == "holds" and ev["distances"] is not None,
+             "a mechanism is stated for a solve that is not exact or not holding: the producer writes none there")
+        m, pts = ev["mechanism"], ev["distances"]["points"]
+        need(m["name"] == "tight-constraints mechanism" and m["inputs"] == pts and m["outputs"] == pts,
+             "the mechanism is not the tight-constraints mechanism on the points")
+    else:
+        need(c["verdict"] != "holds" or not _rational_regime(ev), "a rational tight-constraints mechanism exists "
+             "but is not stated")
+
+
 def _check_tight(c: dict):
     ev = c["evidence"]
     need(ev["route"] in ROUTES["tight"], f"an unknown route {ev['route']!r}")
@@ -537,24 +554,12 @@ def _check_tight(c: dict):
         exists = c["verdict"] == "holds"
         need(ev["z"] == (ev["lp"]["x"][:n] if exists else None), "z is not the LP's solution")
     else:
-        need(ev["route"] == "solve" and ev["rank"] is None and ev["lp"] is None, "the solve route states no LP")
-        need(ev["exact"] is _rational_regime(ev), "exact is not whether the regime is rational")
-        if ev["mechanism"] is not None:
-            # the producer writes the mechanism only where it is exact (z rational, every z >= 0), where it is
-            # re-derived entry by entry below; anywhere else it would be a field nobody checked
-            need(ev["exact"] is True and c["verdict"] == "holds" and ev["distances"] is not None,
-                 "a mechanism is stated for a solve that is not exact or not holding: the producer writes none there")
-            m, pts = ev["mechanism"], ev["distances"]["points"]
-            need(m["name"] == "tight-constraints mechanism" and m["inputs"] == pts and m["outputs"] == pts,
-                 "the mechanism is not the tight-constraints mechanism on the points")
-        else:
-            need(c["verdict"] != "holds" or not _rational_regime(ev), "a rational tight-constraints mechanism exists "
-                 "but is not stated")
+        _tight_solve_fields(c, ev)
     if _transcendental(ev):
         n = len(ev["distances"]["codes"]) if ev["distances"] is not None else _grid(ev).n
         return _check_signs_transcendental(ev, [Fraction(1)] * n, ev["negative"], c["verdict"] == "holds", ev["z"])
     M = _phi(ev)
-    n, holds, pts = len(M), c["verdict"] == "holds", ev["distances"]["points"]
+    n, holds = len(M), c["verdict"] == "holds"
     if ev["route"] == "lp":
         cc, A, b = _violation_lp(M, [Fraction(1)] * n)
         ok, detail = check_lp(cc, A, b, [], [], ev["lp"])
