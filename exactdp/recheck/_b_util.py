@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ._kernel import NotHere, _add, _mul, _neg, compare, level_factor, sign, value
+from ._kernel import _add, _mul, _neg, compare, fraction, level_factor, NotHere, sign, value
 
 #: largest table whose triangle inequality is checked on every triple (n^3 comparisons)
 MAX_TRIANGLE = 100
@@ -199,7 +199,7 @@ def _split_log(text: str):
             m = _DEN.match(text[i + 1:])
             if m is None:
                 return None
-            return text[4:i], Fraction(m.group(1) or m.group(2) or 1)
+            return text[4:i], fraction(m.group(1) or m.group(2) or 1)
     return None
 
 
@@ -256,7 +256,7 @@ def level_text(level: dict) -> str:
     """The text of a level from its exact parameters (``log(R)``, ``log(R)/D`` or the algebraic eps)."""
     if level.get("eps") is not None:
         return level["eps"]
-    R, D = Fraction(level["R"]), Fraction(level["D"])
+    R, D = fraction(level["R"]), fraction(level["D"])
     if R == 1:
         return "0"
     lg = f"log({R})"
@@ -280,8 +280,8 @@ def check_double(level: dict, level2: dict) -> None:
         need(level2.get("eps") is not None and same(level2["eps"], _mul(Fraction(2), value(level["eps"]))),
              "the 2 eps level is not twice the level")
         return
-    need(level2.get("eps") is None and Fraction(level2["R"]) == Fraction(level["R"]) ** 2
-         and Fraction(level2["D"]) == Fraction(level["D"]), "the 2 eps level is not twice the level")
+    need(level2.get("eps") is None and fraction(level2["R"]) == fraction(level["R"]) ** 2
+         and fraction(level2["D"]) == fraction(level["D"]), "the 2 eps level is not twice the level")
 
 
 # ---------------------------------------------------------------------------------------- enclosures ----
@@ -299,7 +299,7 @@ def iv_eps(text: str):
         return mpmath.iv.mpf(0)
     if lv["eps"] is not None:
         return _iv(value(lv["eps"]))
-    D = Fraction(lv["D"])
+    D = fraction(lv["D"])
     return mpmath.iv.log(_iv(value(lv["R"]))) / (mpmath.iv.mpf(D.numerator) / D.denominator)
 
 
@@ -308,7 +308,7 @@ def enclosure_ok(enc, make) -> bool:
     import mpmath
     if not (isinstance(enc, list) and len(enc) == 2 and all(isinstance(e, str) for e in enc)):
         return False
-    lo, hi = Fraction(enc[0]), Fraction(enc[1])
+    lo, hi = fraction(enc[0]), fraction(enc[1])
     if not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi))):
         return False
     saved = mpmath.iv.prec

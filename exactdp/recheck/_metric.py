@@ -35,7 +35,7 @@ import unicodedata
 from fractions import Fraction
 from math import gcd
 
-from ._kernel import TooLarge, _add, _mul, _neg, need, sign, value
+from ._kernel import _add, _mul, _neg, fraction, need, sign, TooLarge, value
 
 __all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "canonical", "derive", "describe_table", "metric_note", "name_note",
            "normalise"]
@@ -417,7 +417,7 @@ def _table_is_family(canon: str, labels: list, values: list, codes: list) -> boo
     n, c = len(labels), Fraction(1)
     sc = re.fullmatch(r"([0-9]+(?:/[0-9]+)?) \* \((.*)\)", canon)
     if sc is not None:
-        c, canon = Fraction(sc[1]), sc[2]
+        c, canon = fraction(sc[1]), sc[2]
     fam = re.fullmatch(r"(path|cycle|discrete metric) on ([0-9]+) points.*", canon)
     grid = _GRID.match(canon)
     if fam is None and grid is None:
@@ -431,7 +431,7 @@ def _table_is_family(canon: str, labels: list, values: list, codes: list) -> boo
             k = abs(i - j)
             return (min(k, n - k) if kind == "cycle" else 1 if kind == "discrete metric" and k else k), None
     elif grid is not None:
-        R, C, norm, h = int(grid[1]), int(grid[2]), grid[3], Fraction(grid[4] or "1")
+        R, C, norm, h = int(grid[1]), int(grid[2]), grid[3], fraction(grid[4] or "1")
         if (_side(labels, 0), _side(labels, 1)) != (R, C) or h <= 0:
             raise ValueError("the points are not those of the grid the description names")
         c *= h
@@ -608,7 +608,7 @@ def _grid_described(metric: dict, edges: list, g) -> bool:
     the unit moves (resp. every pair with ``gcd(|dr|, |dc|) = 1``) as edges of length ``h`` (resp.
     ``h sqrt(dr^2 + dc^2)``, compared exactly: the kernel's sums of square roots are in a canonical form)."""
     labels = metric["labels"]
-    R, C, norm, h = int(g.group(1)), int(g.group(2)), g.group(3), Fraction(g.group(4) or "1")
+    R, C, norm, h = int(g.group(1)), int(g.group(2)), g.group(3), fraction(g.group(4) or "1")
     if (_side(labels, 0), _side(labels, 1)) != (R, C) or h <= 0 or g.group(4) == "1":
         raise ValueError("the points are not those of the grid the description names")
     if norm == "euclidean":
@@ -633,7 +633,7 @@ def _grid_described(metric: dict, edges: list, g) -> bool:
 def _scaled_described(metric: dict, edges: list, g) -> bool:
     """``c * (description)`` for a rational ``c > 0``: the edges divided by ``c`` are those of the inner
     description (which is rebuilt in turn, or is a name)."""
-    c = Fraction(g.group(1))
+    c = fraction(g.group(1))
     if c <= 0:
         raise ValueError("a scale that is not > 0")
     inner = [(i, j, _mul(w, 1 / c)) for i, j, _, w in edges]

@@ -19,7 +19,8 @@ from fractions import Fraction
 from itertools import pairwise
 
 from . import _sturm
-from ._kernel import MAX_DEGREE, NotHere, bernstein_nonneg, eps_sign, need, pl_add, pl_mul, pl_neg, poly_of, value
+from ._kernel import (MAX_DEGREE, NotHere, bernstein_nonneg, eps_sign, fraction, need, pl_add, pl_mul, pl_neg,
+                      poly_of, value)
 from .privacy import CONSTRAINT, COUNTS, MECH, METRIC, Refuted, _counts, _require, _setting
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -45,13 +46,13 @@ def _end(text) -> tuple:
     ``p`` in ``(a, b)`` (Sturm), ``0 <= a < b <= 1`` rationals.  Anything else is refuted: an end nobody can
     read is not an end (``"(9/10)"`` or ``"9/10+0"`` are refused, not taken for algebraic numbers)."""
     if isinstance(text, str) and _RATIONAL.fullmatch(text):
-        q = Fraction(text)
+        q = fraction(text)
         _require(str(q) == text, f"the end {text!r} is not written as the exact rational it is ({q})")
         return q, q, None
     m = _ROOT.fullmatch(text) if isinstance(text, str) else None
     if m is None:
         raise Refuted(f"the end {str(text)[:60]!r} is neither an exact rational nor 'root of P in [a, b] (~x)'")
-    a, b = Fraction(m["a"]), Fraction(m["b"])
+    a, b = fraction(m["a"]), fraction(m["b"])
     _require(str(a) == m["a"] and str(b) == m["b"] and 0 <= a < b <= 1,
              f"the isolating interval [{m['a']}, {m['b']}] is not rationals 0 <= a < b <= 1 in lowest terms")
     num, den = poly_of(m["p"])
@@ -206,7 +207,7 @@ def _mechanism_everywhere(mech) -> None:
 
 
 def _check_fails(ev: dict, mech, pairs, dist):
-    w, alpha = ev["witness"], Fraction(ev["sample_alpha"])
+    w, alpha = ev["witness"], fraction(ev["sample_alpha"])
     pieces = ev["failure_set"]
     _require(w is not None and pieces, "a failing certificate without witness or failure set")
     _require(ev["failure_set_text"] == set_text(pieces), "the failure set's text is not its pieces")
@@ -240,12 +241,12 @@ def _gaps(mech, pairs, pieces):
     """Rational ends: no constraint fails outside the pieces, each end in (0, 1) is a root of a constraint, and
     inside each piece some constraint fails throughout."""
     polys = [p for _, _, _, p in _polys(mech, pairs) if p is not None]
-    ends = sorted({Fraction(p["lo"]) for p in pieces} | {Fraction(p["hi"]) for p in pieces})
+    ends = sorted({fraction(p["lo"]) for p in pieces} | {fraction(p["hi"]) for p in pieces})
     _require(all(0 <= e <= 1 for e in ends), "a piece outside [0, 1]")
     for e in ends:
         if 0 < e < 1:
             _require(any(_ev(p, e) == 0 for p in polys), f"the end {e} of the failure set is no constraint's root")
-    cuts = [Fraction(0)] + [x for p in pieces for x in (Fraction(p["lo"]), Fraction(p["hi"]))] + [Fraction(1)]
+    cuts = [Fraction(0)] + [x for p in pieces for x in (fraction(p["lo"]), fraction(p["hi"]))] + [Fraction(1)]
     _require(cuts == sorted(cuts), "the pieces are not disjoint and in order")
     for lo, hi in zip(cuts[::2], cuts[1::2], strict=True):
         if lo < hi:
@@ -255,7 +256,7 @@ def _gaps(mech, pairs, pieces):
                 if r is None:
                     raise NotHere(f"Bernstein did not certify a constraint on the gap [{lo}, {hi}]")
     for pc in pieces:
-        lo, hi = Fraction(pc["lo"]), Fraction(pc["hi"])
+        lo, hi = fraction(pc["lo"]), fraction(pc["hi"])
         _require(pc["point"] == (lo == hi), "a point piece with two ends")
         if lo == hi:
             _require(any(_ev(p, lo) < 0 for p in polys), f"no constraint fails at alpha = {lo}")

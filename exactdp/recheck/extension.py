@@ -21,7 +21,7 @@ import mpmath
 
 from ._b_util import (Refuted, agree, check_double, check_level, closure, distinct_labels, enclosure_ok, eps_level,
                       factor, iv_eps, need, same, smallest_eps_ok)
-from ._kernel import rational as _q
+from ._kernel import fraction, rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
 from ._metric import metric_note
 from .priors import check_lp
@@ -496,7 +496,7 @@ def method_of(c: dict) -> str:
 
 def _is_fraction(text) -> bool:
     try:
-        Fraction(text)
+        fraction(text)
     except (ValueError, TypeError, ZeroDivisionError):
         return False
     return True

@@ -28,7 +28,7 @@ from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
 from ._b_util import Refuted, need, same
-from ._kernel import MAX_CELLS, NotHere, TooLarge, _add, _div, _iv, _mul, _neg, sign, value
+from ._kernel import _add, _div, _iv, _mul, _neg, fraction, MAX_CELLS, NotHere, sign, TooLarge, value
 from .privacy import MECH
 from .profile import MAX_TIMES, _convolve, _diff, _pld, _precount, _relation, _rows, relation_note
 from .renyi import RELATION
@@ -285,7 +285,7 @@ def _short(v) -> str:
 
 def _rational(text, what: str) -> Fraction:
     try:
-        q = Fraction(text)
+        q = fraction(text)
     except (ValueError, ZeroDivisionError, TypeError):
         raise Refuted(f"{what} = {text!r} is not a rational") from None
     need(q >= 0, f"{what} = {text} is negative")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ._kernel import fraction
+
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
 #: the evidence shape per kind (read by the dispatcher before any work); rows are sparse {"j": coefficient}
@@ -20,7 +22,7 @@ EVIDENCE = {"infeasible": {"statement": "str", "A_eq": [("map", "str")], "b_eq":
 
 
 def _rows(rows):
-    return [{int(j): Fraction(a) for j, a in r.items()} for r in rows]
+    return [{int(j): fraction(a) for j, a in r.items()} for r in rows]
 
 
 def claim_text(c: dict) -> str:
@@ -76,9 +78,9 @@ def check(c: dict):
                                     or not all(isinstance(v, str) for v in ev["names"])):
         return REFUTED, 0, "the variable names are not distinct"
     A_eq, A_ub = _rows(ev["A_eq"]), _rows(ev["A_ub"])
-    b_eq, b_ub = [Fraction(v) for v in ev["b_eq"]], [Fraction(v) for v in ev["b_ub"]]
-    y, lam = [Fraction(v) for v in ev["y"]], [Fraction(v) for v in ev["lam"]]
-    stated = [Fraction(v) for v in ev["combination"]]
+    b_eq, b_ub = [fraction(v) for v in ev["b_eq"]], [fraction(v) for v in ev["b_ub"]]
+    y, lam = [fraction(v) for v in ev["y"]], [fraction(v) for v in ev["lam"]]
+    stated = [fraction(v) for v in ev["combination"]]
     n = len(stated)
     if len(b_eq) != len(A_eq) or len(b_ub) != len(A_ub) or len(y) != len(A_eq) or len(lam) != len(A_ub) \
             or any(not 0 <= j < n for r in A_eq + A_ub for j in r) \
@@ -93,7 +95,7 @@ def check(c: dict):
                 w[j] += a * m
     rhs = (sum((b * m for b, m in zip(b_eq, y, strict=True)), Fraction(0))
            + sum((b * m for b, m in zip(b_ub, lam, strict=True)), Fraction(0)))
-    if w != stated or rhs != Fraction(ev["rhs"]):
+    if w != stated or rhs != fraction(ev["rhs"]):
         return REFUTED, n, "the stated combination or right-hand side differs from A^T y and b.y recomputed"
     if any(v < 0 for v in w):
         return REFUTED, n, "a negative entry of the combination A_eq^T y + A_ub^T lam: not a Farkas vector"

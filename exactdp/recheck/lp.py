@@ -16,7 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
-from ._kernel import NotHere, _add, _mul, _neg, reduced_costs, sign, value
+from ._kernel import _add, _mul, _neg, fraction, NotHere, reduced_costs, sign, value
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -38,7 +38,7 @@ EVIDENCE = {"lp": {
 
 
 def _rows(rows):
-    return [{int(j): Fraction(a) for j, a in r.items()} for r in rows]
+    return [{int(j): fraction(a) for j, a in r.items()} for r in rows]
 
 
 def _dot(row, x):
@@ -51,8 +51,8 @@ class _Affine:
     def __init__(self, par):
         self.par = par
         if par is not None:
-            self.low = None if par["low"] is None else Fraction(par["low"])
-            self.high = None if par["high"] is None else Fraction(par["high"])
+            self.low = None if par["low"] is None else fraction(par["low"])
+            self.high = None if par["high"] is None else fraction(par["high"])
 
     def nonneg(self, v0, v1=Fraction(0)) -> bool:
         if self.par is None or v1 == 0:
@@ -88,8 +88,8 @@ def _optimal(ev, x, A_eq, b_eq, A_ub, b_ub, aff):
     n = len(x)
     parts = [([value(v) for v in ev["cost"]], [value(v) for v in lp["y"]], [value(v) for v in lp["lam"]],
               value(lp["value"]))]
-    parts.append(([Fraction(v) for v in par["cost"]], [Fraction(v) for v in par["y"]],
-                  [Fraction(v) for v in par["lam"]], Fraction(par["value"])) if par is not None else
+    parts.append(([fraction(v) for v in par["cost"]], [fraction(v) for v in par["y"]],
+                  [fraction(v) for v in par["lam"]], fraction(par["value"])) if par is not None else
                  ([Fraction(0)] * n, [Fraction(0)] * len(A_eq), [Fraction(0)] * len(A_ub), Fraction(0)))
     if any(len(c) != n or len(y) != len(A_eq) or len(lam) != len(A_ub) for c, y, lam, _ in parts):
         return False, "the cost or the dual has the wrong length", None
@@ -127,7 +127,7 @@ def _t_power(par):
     atom = par["atom"]
     if not atom or any(type(p) is not int or p < 2 for p, _ in atom):
         return None
-    atom = [(p, Fraction(f)) for p, f in atom]
+    atom = [(p, fraction(f)) for p, f in atom]
     if any(not (0 < f < 1) for _, f in atom):
         return None
     q = lcm(*(f.denominator for _, f in atom))
@@ -135,7 +135,7 @@ def _t_power(par):
         raise NotHere(f"a radical parameter of order {q} > {MAX_ROOT}")
     tq = Fraction(1)
     for p, f in atom:
-        tq *= Fraction(p) ** int(f * q)
+        tq *= fraction(p) ** int(f * q)
     return tq, q
 
 
@@ -163,12 +163,12 @@ def _unique(u, x, A_eq, b_eq, A_ub, b_ub, red_lam, aff):
     for bd in u["bounds"]:
         j = int(bd["j"])
         for key, s in (("lo", 1), ("hi", -1)):      # min s*x_j over the face is s*x_j
-            y = [Fraction(v) for v in bd[f"{key}_y"]]
-            lam = [Fraction(v) for v in bd[f"{key}_lam"]]
+            y = [fraction(v) for v in bd[f"{key}_y"]]
+            lam = [fraction(v) for v in bd[f"{key}_lam"]]
             if len(y) != len(F_eq) or len(lam) != len(A_ub) or any(v < 0 for v in lam):
                 return False, f"the face dual of x_{j} is malformed or has a negative multiplier"
             e = [Fraction(0)] * n
-            e[j] = Fraction(s)
+            e[j] = fraction(s)
             if any(v < 0 for v in reduced_costs(e, F_eq, y, A_ub, lam)):
                 return False, f"the face dual of x_{j} is infeasible"
             if _dot(dict(enumerate(F_b)), y) - _dot(dict(enumerate(b_ub)), lam) != s * x[j]:
@@ -247,8 +247,8 @@ def check(c: dict):
         return REFUTED, 0, "the claim is not the one its evidence states"
     ev = c["evidence"]
     A_eq, A_ub = _rows(ev["A_eq"]), _rows(ev["A_ub"])
-    b_eq, b_ub = [Fraction(v) for v in ev["b_eq"]], [Fraction(v) for v in ev["b_ub"]]
-    x = [Fraction(v) for v in ev["lp"]["x"]]
+    b_eq, b_ub = [fraction(v) for v in ev["b_eq"]], [fraction(v) for v in ev["b_ub"]]
+    x = [fraction(v) for v in ev["lp"]["x"]]
     n = len(x)
     if len(b_eq) != len(A_eq) or len(b_ub) != len(A_ub) or any(not 0 <= j < n for r in A_eq + A_ub for j in r):
         return REFUTED, 0, "the LP is not well formed"

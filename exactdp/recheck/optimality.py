@@ -16,7 +16,7 @@ import re
 from fractions import Fraction
 
 from ._b_util import Refuted, need
-from ._kernel import need as _within
+from ._kernel import fraction, need as _within
 from ._kernel import NotHere, _add, _mul, _neg, check_codes, reduced_costs, sign, value
 from ._metric import normalise
 from .priors import _num, check_lp
@@ -131,7 +131,7 @@ def _full_rank_mod_p(rows: list, n: int) -> bool:
     for r in rows:
         row = {}
         for j, a in r.items():
-            a = Fraction(a)
+            a = fraction(a)
             if a.denominator % _P == 0:
                 return False
             v = a.numerator * pow(a.denominator, -1, _P) % _P
@@ -267,7 +267,7 @@ def _user_part(name: str, part: str, prior: list, loss: list) -> bool:
     """Check one part of a user's name that speaks of a prior or a loss (True), or say it is free text (False)."""
     if (m := re.fullmatch(r"(?:the )?prior \(([^()]*)\)", part)) is not None:
         try:
-            stated = [Fraction(v) for v in m.group(1).split(",")]
+            stated = [fraction(v.strip()) for v in m.group(1).split(",")]
         except (ValueError, ZeroDivisionError):
             stated = None
         need(stated == prior, f"the user is named {name!r}, but the prior is not {m.group(1)}")
@@ -326,11 +326,11 @@ kernel re-derives (the uniform prior, or prior (p_0, ..., p_n))
 
 def _check(c: dict):
     ev = c["evidence"]
-    n, a = ev["n"], Fraction(ev["alpha"])
+    n, a = ev["n"], fraction(ev["alpha"])
     need(type(n) is int and n >= 1, "n is not an integer >= 1")
     # the user LP has (n + 1)^2 variables (see MAX_N): the kernel refuses above MAX_N before building anything
     _within(n <= MAX_N, f"the user LP at n = {n} has {(n + 1) ** 2:,} variables; this kernel re-checks n <= {MAX_N}")
-    prior = [Fraction(v) for v in ev["prior"]]
+    prior = [fraction(v) for v in ev["prior"]]
     loss = [[value(v) for v in row] for row in ev["loss"]]   # rationals, or sums of square roots (|i-j|^(3/2))
     if not (0 < a < 1) or len(prior) != n + 1 or sum(prior) != 1 or any(p < 0 for p in prior) \
             or len(loss) != n + 1 or any(len(r) != n + 1 for r in loss):
@@ -342,10 +342,10 @@ def _check(c: dict):
     # the stated optimum is the LP's primal, as a mechanism on {0..n}
     opt, labels = ev["optimum"], [str(i) for i in range(n + 1)]
     check_codes(opt["codes"], len(opt["values"]))
-    x = [Fraction(v) for v in ev["lp"]["x"]]
+    x = [fraction(v) for v in ev["lp"]["x"]]
     need(opt["name"] == f"LP optimum (n={n}, alpha={ev['alpha']})" and opt["inputs"] == labels
          and opt["outputs"] == labels and len(opt["codes"]) == n + 1
-         and [Fraction(opt["values"][k]) for row in opt["codes"] for k in row] == x,
+         and [fraction(opt["values"][k]) for row in opt["codes"] for k in row] == x,
          "the stated optimum is not the LP's verified optimal point")
     u = _unique(rows, ev["lp"])
     need(ev["unique"] is u, f"uniqueness re-derived by the rank of the optimal face: {u}, stated {ev['unique']}")

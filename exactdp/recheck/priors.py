@@ -24,7 +24,8 @@ from mpmath.ctx_iv import MPIntervalContext
 from ._b_util import Refuted as _BRefuted
 from ._b_util import ENCLOSURE_WIDTH, _split_log, check_level, check_table, need
 from ._metric import describe_table, name_note
-from ._kernel import NotHere, _add, _div, _iv as _interval, _mul, _neg, level_factor, reduced_costs, sign, value
+from ._kernel import NotHere, _add, _div, _mul, _neg, fraction, level_factor, reduced_costs, sign, value
+from ._kernel import _iv as _interval
 from ._grid import Grid
 from ._verified import (Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient,
                         solve_grid)
@@ -92,13 +93,13 @@ def _phi_values(ev: dict) -> list:
     if lv["eps"] is not None:
         raise NotHere("the level is transcendental (alpha = e^(-eps) with eps algebraic): the certificate rests on "
                       "Arb ball solves, and an n x n interval solve is outside this kernel")
-    R, D = Fraction(lv["R"]), Fraction(lv["D"])
+    R, D = fraction(lv["R"]), fraction(lv["D"])
     vals = []
     for d in dist["values"]:
         if d == "inf":
             vals.append(Fraction(0))
             continue
-        k = Fraction(d) / D
+        k = fraction(d) / D
         if k.denominator != 1:
             raise NotHere("a distance that is not an integer multiple of D: phi is irrational")
         vals.append(R ** -int(k))
@@ -157,7 +158,7 @@ def _eliminate(A, n):
 def _frac(end) -> Fraction:
     """An interval end point (an exact binary number) as a fraction."""
     sgn, man, exp, _ = end._mpi_[0]       # a degenerate interval; exact (no rounding to mpmath's global precision)
-    q = Fraction(man) * Fraction(2) ** exp
+    q = fraction(man) * Fraction(2) ** exp
     return -q if sgn else q
 
 
@@ -195,9 +196,9 @@ def _ball(text: str):
     """A stated enclosure ``[m +/- r]`` (Arb's text) or an exact rational, as ``(lo, hi)`` fractions."""
     m = _BALL.match(text) if isinstance(text, str) else None
     if m is None:
-        q = Fraction(text)
+        q = fraction(text)
         return q, q
-    mid, rad = Fraction(m.group(1)), Fraction(m.group(2))
+    mid, rad = fraction(m.group(1)), fraction(m.group(2))
     return mid - rad, mid + rad
 
 
@@ -292,8 +293,8 @@ def _check_bracket(c: dict):
     if not ends and dist is not None:
         raise NotHere("the certificate carries no verified solves at the bracket ends (an Arb ball solve, or a "
                       "quotient too large to carry its approximate inverse), which this kernel does not redo")
-    lo, hi = Fraction(ev["lo_rational"]), Fraction(ev["hi_rational"])
-    if not (0 < lo < hi and Fraction(ev["lo"]) == lo and Fraction(ev["hi"]) == hi and c["verdict"] == "holds"):
+    lo, hi = fraction(ev["lo_rational"]), fraction(ev["hi_rational"])
+    if not (0 < lo < hi and fraction(ev["lo"]) == lo and fraction(ev["hi"]) == hi and c["verdict"] == "holds"):
         return REFUTED, 0, "the bracket ends are not 0 < lo < hi (or their decimal text differs)"
     try:
         if dist is not None:
@@ -331,7 +332,7 @@ def _dot(pairs):
 def _num(v: str):
     """An exact number of this kernel: a Fraction when the text is rational, else a sum of square roots."""
     try:
-        return Fraction(v)
+        return fraction(v)
     except ValueError:
         return value(v)
 
@@ -492,8 +493,8 @@ def _rational_regime(ev: dict) -> bool:
     if lv["eps"] is not None or dist is None:
         return lv["eps"] is None and dist is None and ev["regime"] == "rational"
     try:
-        D = Fraction(lv["D"])
-        return all(d == "inf" or (Fraction(d) / D).denominator == 1 for d in dist["values"])
+        D = fraction(lv["D"])
+        return all(d == "inf" or (fraction(d) / D).denominator == 1 for d in dist["values"])
     except (ValueError, ZeroDivisionError):
         return False
 
@@ -563,15 +564,15 @@ def _check_tight(c: dict):
     if ev["route"] == "lp":
         cc, A, b = _violation_lp(M, [Fraction(1)] * n)
         ok, detail = check_lp(cc, A, b, [], [], ev["lp"])
-        ok = ok and holds == (Fraction(ev["lp"]["value"]) == 0)
+        ok = ok and holds == (fraction(ev["lp"]["value"]) == 0)
         return (CONFIRMED if ok else REFUTED), n, "singular Phi, exact LP: " + detail
-    z = [Fraction(v) for v in ev["z"]]
+    z = [fraction(v) for v in ev["z"]]
     status, k, detail = _solution_checks(ev, z, [Fraction(1)] * n, ev["negative"], holds)
     if status == CONFIRMED and ev["mechanism"] is not None:
         mech = _Mech(ev["mechanism"])
         for i in range(n):
             for j in range(n):
-                if Fraction(mech.values[mech.codes[i][j]]) != M[i][j] * z[j]:
+                if fraction(mech.values[mech.codes[i][j]]) != M[i][j] * z[j]:
                     return REFUTED, k, "the mechanism is not h_yy' = phi_yy' z_y'"
         detail += "; the mechanism h_yy' = phi_yy' z_y' re-derived"
     return status, k, "Phi z = 1: " + detail
@@ -581,7 +582,7 @@ def _check_regular(c: dict):
     ev = c["evidence"]
     _common(ev)
     holds = c["verdict"] == "holds"
-    pi = [Fraction(v) for v in ev["prior"]]
+    pi = [fraction(v) for v in ev["prior"]]
     need(all(p >= 0 for p in pi) and sum(pi) == 1, "the prior is not a probability vector")
     if ev["distances"] is not None:
         pts = ev["distances"]["points"]
@@ -598,9 +599,9 @@ def _check_regular(c: dict):
     need(ev["route"] == "lp" or ev["lp"] is None, "the solve route states no LP")
     if ev["mu"] is not None and ev["exact"]:
         M = _phi(ev)
-        mu = [Fraction(v) for v in ev["mu"]]
+        mu = [fraction(v) for v in ev["mu"]]
         need(ev["gamma"] is not None
-             and [Fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M, strict=True)],
+             and [fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M, strict=True)],
              "gamma_y = mu_y sum_y' phi_yy' is not re-derived")
     elif ev["route"] == "lp":
         need(ev["gamma"] is None, "gamma is stated without mu")
@@ -613,10 +614,10 @@ def _check_regular(c: dict):
     if ev["route"] == "lp":
         cc, A, b = _violation_lp(M, pi)
         ok, detail = check_lp(cc, A, b, [], [], ev["lp"])
-        ok = ok and holds == (Fraction(ev["lp"]["value"]) == 0) and ev["negative"] == [] \
+        ok = ok and holds == (fraction(ev["lp"]["value"]) == 0) and ev["negative"] == [] \
             and ev["mu"] == (ev["lp"]["x"][:len(pi)] if holds else None)
         return (CONFIRMED if ok else REFUTED), len(pi), "singular Phi, exact LP: " + detail
-    mu = [Fraction(v) for v in ev["mu"]]
+    mu = [fraction(v) for v in ev["mu"]]
     status, k, detail = _solution_checks(ev, mu, pi, ev["negative"], holds)
     return status, k, "mu Phi = pi (Phi symmetric): " + detail
 
@@ -632,17 +633,17 @@ def _path_like(dist, grid: bool) -> bool:
     pts, vals, codes = dist["points"], dist["values"], dist["codes"]
     if len(pts) < 2:
         return True
-    h = Fraction(vals[codes[0][1]])
+    h = fraction(vals[codes[0][1]])
     if grid:
         try:
             rc = [tuple(int(t) for t in p.split(",")) for p in pts]
         except ValueError:
             return False
-        h = min(Fraction(v) for v in vals if v != "0")
+        h = min(fraction(v) for v in vals if v != "0")
         want = lambda i, j: h * (abs(rc[i][0] - rc[j][0]) + abs(rc[i][1] - rc[j][1]))  # noqa: E731
     else:
         want = lambda i, j: h * abs(i - j)  # noqa: E731
-    return h > 0 and all(vals[codes[i][j]] != "inf" and Fraction(vals[codes[i][j]]) == want(i, j)
+    return h > 0 and all(vals[codes[i][j]] != "inf" and fraction(vals[codes[i][j]]) == want(i, j)
                          for i in range(len(pts)) for j in range(len(pts)))
 
 
@@ -654,7 +655,7 @@ def _exact_threshold(ev: dict) -> str:
     need(parts is not None, f"the exact threshold {ev['exact']!r} is not log(R)")
     R, D = parts
     try:
-        Rq = Fraction(R)
+        Rq = fraction(R)
     except ValueError:
         raise NotHere("an exact threshold log(R) with an irrational R is not re-derived here") from None
     if D != 1:
@@ -673,7 +674,7 @@ def _exact_threshold(ev: dict) -> str:
     iv = MPIntervalContext()             # a private context (issue 21)
     iv.prec = 256
     eps = iv.log(_ivq(Rq, iv))
-    lo, hi = Fraction(ev["lo_rational"]), Fraction(ev["hi_rational"])
+    lo, hi = fraction(ev["lo_rational"]), fraction(ev["hi_rational"])
     need(_ivq(lo, iv).b <= eps.a and eps.b <= _ivq(hi, iv).a, f"the exact threshold {ev['exact']} is not in [lo, hi]")
     need(ev["exact_failure_set"] == f"({1 / Rq}, 1)", "the failure set is not (alpha*, 1)")
     return f"; exact threshold {ev['exact']} re-derived (z >= 0 with a zero coordinate at alpha = {1 / Rq})"
@@ -733,15 +734,15 @@ def _check_leakage(c: dict):
     need(c["verdict"] == "holds", "a leakage certificate asserts holds")
     mech = _Mech(ev["mechanism"])
     try:
-        pi = [Fraction(v) for v in ev["prior"]]
-        H = [[Fraction(mech.values[k]) for k in row] for row in mech.codes]
+        pi = [fraction(v) for v in ev["prior"]]
+        H = [[fraction(mech.values[k]) for k in row] for row in mech.codes]
     except ValueError:
         raise NotHere("transcendental entries") from None
     need(len(pi) == len(H) and all(p >= 0 for p in pi) and sum(pi) == 1, "the prior is not a probability vector "
          "over the mechanism's inputs")
     U = sum(max(pi[y] * H[y][z] for y in range(len(pi))) for z in range(len(H[0])))
     r = U / max(pi)
-    need(Fraction(ev["max_utility"]) == U and max(pi) == Fraction(ev["max_prior"]) and r == Fraction(ev["ratio"]),
+    need(fraction(ev["max_utility"]) == U and max(pi) == fraction(ev["max_prior"]) and r == fraction(ev["ratio"]),
          "the maximal utility, the largest prior probability or their ratio is not re-derived")
     bits = "0" if r == 1 else f"log2({r})"
     need(ev["leakage_bits"] == bits, f"the leakage is log2({r}) = {bits}, not {ev['leakage_bits']}")
@@ -759,7 +760,7 @@ def _enclosure_ok(enc, make) -> bool:
     256 bits (issue 21: mpmath's global precision is never set)."""
     if not (isinstance(enc, list) and len(enc) == 2 and all(isinstance(e, str) for e in enc)):
         return False
-    lo, hi = Fraction(enc[0]), Fraction(enc[1])
+    lo, hi = fraction(enc[0]), fraction(enc[1])
     if not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi))):
         return False
     iv = MPIntervalContext()
@@ -778,20 +779,20 @@ def _check_theorem4(c: dict):
         # of 0, or a remap, says a remap exists); that the optimum is > 0 needs the dual, which is not carried
         need(ev["variables"] == len(ev["mechanism"]["outputs"]) * len(d["points"]),
              "the LP's size is not re-derived")
-        need(ev["remap"] is None and Fraction(ev["lp_value"]) > 0, f"'no remap works' is stated with an LP optimum "
+        need(ev["remap"] is None and fraction(ev["lp_value"]) > 0, f"'no remap works' is stated with an LP optimum "
              f"{ev['lp_value']} (0: a remap exists) or with a remap")
         raise NotHere("'no remap works' rests on a positive LP optimum whose dual the certificate does not carry")
     M = _phi(ev)
     mech = _Mech(ev["mechanism"])
     pts = ev["distances"]["points"]
     need(sorted(ev["mechanism"]["inputs"]) == sorted(pts), "the mechanism's inputs are not the metric's points")
-    H = [[Fraction(mech.values[k]) for k in mech.codes[mech.rows[y]]] for y in pts]
+    H = [[fraction(mech.values[k]) for k in mech.codes[mech.rows[y]]] for y in pts]
     outs = ev["mechanism"]["outputs"]
     need(ev["variables"] == len(outs) * len(pts) and ev["lp_value"] == "0",
          "the LP's size or its optimum (0: a remap exists) is not re-derived")
     need(isinstance(ev["remap"], dict) and set(ev["remap"]) <= set(outs)
          and all(set(r) <= set(pts) for r in ev["remap"].values()), "the remap names unknown outputs or points")
-    R = [[Fraction(ev["remap"].get(z, {}).get(y, "0")) for y in pts] for z in outs]
+    R = [[fraction(ev["remap"].get(z, {}).get(y, "0")) for y in pts] for z in outs]
     if any(v < 0 for r in R for v in r) or any(sum(r) != 1 for r in R):
         return REFUTED, len(R), "the remap is not stochastic"
     n = len(pts)
@@ -924,7 +925,7 @@ def method_of(c: dict) -> str | None:
         rational = True
         for v in ev["mechanism"]["values"]:
             try:
-                Fraction(v)
+                fraction(v)
             except (ValueError, ZeroDivisionError):
                 rational = False
         return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"

@@ -23,7 +23,7 @@ from mpmath import libmp
 
 from . import _metric
 from ._kernel import (IV, MAX_CELLS, MAX_INEQUALITIES, NotHere, _add, _iv, _mul, _neg, check_codes, compare,
-                      level_factor, need, sign, value)
+                      fraction, level_factor, need, sign, value)
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -101,7 +101,7 @@ class _Mech:
             for i, r in enumerate(self.codes):
                 total = Fraction(0)
                 for c, k in Counter(r).items():
-                    total = _add(total, _mul(Fraction(k), vals[c]))
+                    total = _add(total, _mul(fraction(k), vals[c]))
                 if sign(_add(total, Fraction(-1))) != 0:
                     bad = i
                     break
@@ -227,7 +227,7 @@ def _exact(x) -> Fraction:
 def _check_enclosure(enc: list, lv: dict) -> None:
     """``lo <= eps <= hi`` proved with the kernel's intervals, ``hi - lo`` at most ``10^-15`` relative."""
     _require(len(enc) == 2, "an enclosure is two numbers")
-    lo, hi = Fraction(enc[0]), Fraction(enc[1])
+    lo, hi = fraction(enc[0]), fraction(enc[1])
     IV.prec = 256
     if lv["eps"] is not None:
         x = _iv(value(lv["eps"]), IV)

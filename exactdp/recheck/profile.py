@@ -25,7 +25,7 @@ from functools import cmp_to_key
 from math import comb, gcd, lcm
 
 from ._b_util import Refuted, check_level, closure, distinct_labels, need, same
-from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, level_factor, sign, value
+from ._kernel import _add, _div, _mul, _neg, check_codes, fraction, level_factor, NotHere, sign, value
 from ._metric import metric_note
 from .privacy import LEVEL, MECH, METRIC, pairs_of
 
@@ -551,7 +551,7 @@ def check(c: dict):
 
 def _is_rational(text) -> bool:
     try:
-        Fraction(text)
+        fraction(text)
     except (ValueError, ZeroDivisionError, TypeError):
         return False
     return True

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ._kernel import NotHere, bernstein_nonneg, pl_add, pl_mul, pl_neg, poly_of, sign, value
+from ._kernel import bernstein_nonneg, fraction, NotHere, pl_add, pl_mul, pl_neg, poly_of, sign, value
 from ._kernel import _add, _neg
 import itertools
 
@@ -111,10 +111,10 @@ def _pieces(text: str):
             raise ValueError(f"unreadable failure set {text!r}")
         try:
             if m.group(1) is not None:
-                v = Fraction(m.group(1))
+                v = fraction(m.group(1))
                 out.append((v, v, True, True))
             else:
-                out.append((Fraction(m.group(3)), Fraction(m.group(4)), m.group(2) == "[", m.group(5) == "]"))
+                out.append((fraction(m.group(3)), fraction(m.group(4)), m.group(2) == "[", m.group(5) == "]"))
         except ValueError:
             raise NotHere("a failure set with an algebraic end point is not re-derived here") from None
     return out
@@ -195,7 +195,7 @@ def check(c: dict):
         return _check(c)
     if ev["failure_set"] is None or not _failure_set_ok(ev, top, den, ev["relation"]):
         return "refuted", 0, "the stated failure set is not where the relation fails (Sturm sequences)"
-    if ev["sample_alpha"] is not None and not _member(_pieces(ev["failure_set"]), Fraction(ev["sample_alpha"])):
+    if ev["sample_alpha"] is not None and not _member(_pieces(ev["failure_set"]), fraction(ev["sample_alpha"])):
         return "refuted", 0, "the sample alpha is not in the failure set"
     status, n, detail = _check(c)
     return status, n, detail + "; the failure set re-derived exactly (every root is an end point, Sturm sequences)"
@@ -212,7 +212,7 @@ def _check(c: dict):
     if not holds:
         if ev["sample_alpha"] is None:
             raise NotHere("the failure set has only algebraic points and no rational sample")
-        a = Fraction(ev["sample_alpha"])
+        a = fraction(ev["sample_alpha"])
         x, y = value(ev["lhs"], a), value(ev["rhs"], a)
         if not (isinstance(x, Fraction) and isinstance(y, Fraction)):
             raise NotHere("sides that are not rational at a rational alpha")
@@ -263,7 +263,7 @@ def method_of(c: dict) -> str:
     if ev["variable"] is not None:
         return "SYMBOLIC_ROOTS"
     try:
-        Fraction(ev["difference"])
+        fraction(ev["difference"])
     except (ValueError, ZeroDivisionError):
         return "TRANSCENDENCE_BALLS"
     return "RATIONAL"

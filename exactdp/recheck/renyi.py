@@ -21,8 +21,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._b_util import Refuted, need, same
-from ._kernel import (MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _mul, _neg, _padd, need_pow, sign,
-                      value)
+from ._kernel import (MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _mul, _neg, _padd, fraction, need_pow,
+                      sign, value)
 from .privacy import MECH, METRIC
 from .profile import _relation, _rows, relation_note
 
@@ -107,7 +107,7 @@ def method_of(c: dict) -> str:
 
 def _is_fraction(text) -> bool:
     try:
-        Fraction(text)
+        fraction(text)
     except (ValueError, ZeroDivisionError, TypeError):
         return False
     return True
@@ -323,7 +323,7 @@ def _conv_le(s1, a1: int, s2, a2: int, d: Fraction) -> bool:
 
 def _check_conversion(cv: dict, orders: list, sums: list) -> None:
     try:
-        d = Fraction(cv["delta"])
+        d = fraction(cv["delta"])
     except (ValueError, ZeroDivisionError):
         raise Refuted(f"delta = {cv['delta']!r} is not a rational") from None
     need(0 < d < 1, "delta is not in (0, 1)")

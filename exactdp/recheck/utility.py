@@ -33,7 +33,7 @@ from fractions import Fraction
 
 from . import _sturm as poly
 from ._b_util import Refuted, _split_log, check_table, enclosure_ok, iv_eps, need, same
-from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, sign, value
+from ._kernel import _add, _div, _mul, _neg, check_codes, fraction, NotHere, sign, value
 from ._kernel import rational as _q
 from ._metric import metric_note
 from ._sturm import MAX_POLY_DEGREE
@@ -165,8 +165,8 @@ def _bound(ev: dict, C: Fraction) -> None:
         need(bound == "0" and ev["bound_enclosure"] == ["0", "0"], "2 C beta = 0 is misstated")
         return
     if mt is not None:
-        e = 2 * C * Fraction(mt.group(1) or 1) / Fraction(mt.group(3) or 1)      # bound = e * log(q)
-        q = Fraction(mt.group(2))
+        e = 2 * C * fraction(mt.group(1) or 1) / fraction(mt.group(3) or 1)      # bound = e * log(q)
+        q = fraction(mt.group(2))
         parts = _split_log(bound)
         need(parts is not None, f"2 C beta = {bound} is not log(R)/D")
         R, D = _q(parts[0]), parts[1]
@@ -187,8 +187,8 @@ def _binding_against_bound(ev, b, C) -> int:
     """
     mt = _LOG.match(ev["beta"])
     if mt is not None:
-        coef = Fraction(mt.group(1) or 1) / Fraction(mt.group(3) or 1)
-        q = Fraction(mt.group(2))
+        coef = fraction(mt.group(1) or 1) / fraction(mt.group(3) or 1)
+        q = fraction(mt.group(2))
         r = _q(b["K_x"]) / _q(b["K_x_prime"])
         e = 2 * C * coef * _q(b["distance"])  # r vs q^e
         lhs, rhs = r ** e.denominator, q ** e.numerator
@@ -232,9 +232,9 @@ def _utility_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
     c, A_eq, b_eq, A_ub, b_ub = _lp_rows(ev)
 
     def ev_rows(rows):
-        return [{j: Fraction(a) * t ** k for j, (a, k) in r.items()} for r in rows]
-    return ([Fraction(v) for v in c], ev_rows(A_eq), [Fraction(v) for v in b_eq], ev_rows(A_ub),
-            [Fraction(v) for v in b_ub])
+        return [{j: fraction(a) * t ** k for j, (a, k) in r.items()} for r in rows]
+    return ([fraction(v) for v in c], ev_rows(A_eq), [fraction(v) for v in b_eq], ev_rows(A_ub),
+            [fraction(v) for v in b_ub])
 
 
 def _dot(row: dict, P: list) -> list:

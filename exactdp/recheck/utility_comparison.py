@@ -26,7 +26,7 @@ from fractions import Fraction
 from mpmath.ctx_iv import MPIntervalContext
 
 from ._b_util import ENCLOSURE_WIDTH
-from ._kernel import NotHere
+from ._kernel import fraction, NotHere
 from ._grid import Grid
 from ._verified import Inverse, Refuted, enclose_quotient, enclosed_solution, quotient, short, solve_grid
 
@@ -124,7 +124,7 @@ def _distances(spec: dict) -> tuple:
 
 def _tight(ev: dict, eps: Fraction):
     """The re-derived enclosure ``(lo, hi)`` of ``sum(z)/n``, checked against the stated one; or a refutation."""
-    t = [Fraction(v) for v in ev["tight_utility"]]
+    t = [fraction(v) for v in ev["tight_utility"]]
     tight = ev["tight"]
     if not isinstance(tight, dict):
         raise Refuted("the tight-constraints solve is not an object")
@@ -247,7 +247,7 @@ def _other(ev: dict, eps: Fraction):
         u = _laplace(eps, p)
     else:
         raise Refuted(f"an unknown mechanism {ev['other']!r}")
-    o = [Fraction(v) for v in ev["other_utility"]]
+    o = [fraction(v) for v in ev["other_utility"]]
     return o, _iv(o[0]).b <= u.a and u.b <= _iv(o[1]).a
 
 
@@ -312,7 +312,7 @@ def check(c: dict):
         if c["claim"] != claim_text(c) or ev["description"] != _description(ev["metric"]):
             return REFUTED, 0, "the claim or the metric's description is not the one the evidence states"
         for enc in (ev["tight_utility"], ev["other_utility"]):
-            lo, hi = Fraction(enc[0]), Fraction(enc[1])
+            lo, hi = fraction(enc[0]), fraction(enc[1])
             if len(enc) != 2 or not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi))):
                 return REFUTED, 0, "a stated utility enclosure is reversed or wider than the stated accuracy"
         if ev["other"] == "planar-laplace" and ev["metric"] != {"kind": "grid", "norm": "euclidean",
@@ -321,7 +321,7 @@ def check(c: dict):
     except (KeyError, TypeError, ValueError) as e:
         return REFUTED, 0, f"malformed evidence ({e})"
     try:
-        eps = Fraction(ev["eps"])
+        eps = fraction(ev["eps"])
     except ZeroDivisionError:
         return REFUTED, 0, "eps is not a rational number"
     if eps <= 0:
@@ -342,7 +342,7 @@ def check(c: dict):
     if t is None:
         return REFUTED, 1, tdetail
     want = "holds" if t[0] > o[1] else ("fails" if t[1] < o[0] else "undecided")
-    ok = want == c["verdict"] and Fraction(ev["margin"]) == t[0] - o[1]
+    ok = want == c["verdict"] and fraction(ev["margin"]) == t[0] - o[1]
     return (CONFIRMED if ok else REFUTED), 2, (
         f"{tdetail}; the {ev['other']} utility re-derived in interval arithmetic inside the stated enclosure; "
         f"verdict {want}" + ("" if ok else f" but the certificate says {c['verdict']} (margin {ev['margin']})"))

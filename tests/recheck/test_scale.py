@@ -444,3 +444,28 @@ def test_fraction_refuses_what_fraction_alone_would_stretch_to_read(text):
 
     with pytest.raises(ValueError):
         K.fraction(text)
+
+
+def test_no_kind_reads_a_number_with_fraction_alone():
+    # every rational read from a certificate goes through the kernel's one grammar (fraction / value): a bare
+    # Fraction(text) would read ' 1/2', '1_0/20' and a Bengali four (an adversary's look-alike of 8) as numbers
+    import ast
+    from pathlib import Path
+
+    import exactdp.recheck as R
+
+    allowed = {"_kernel.py", "_verified.py", "_sturm.py"}     # the grammar itself; floats made exact; ints
+    found = []
+    for p in sorted(Path(R.__file__).parent.glob("*.py")):
+        if p.name in allowed:
+            continue
+        src = p.read_text(encoding="utf-8")
+        for n in ast.walk(ast.parse(src)):
+            if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Fraction" and len(n.args) == 1:
+                a = n.args[0]
+                if isinstance(a, ast.Constant) or (isinstance(a, ast.UnaryOp) and isinstance(a.operand, ast.Constant)):
+                    continue
+                if "libmp" in ast.get_source_segment(src, a):
+                    continue
+                found.append(f"{p.name}:{n.lineno}")
+    assert not found, found
