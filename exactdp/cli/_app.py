@@ -18,6 +18,8 @@ __all__ = ["build_parser", "main"]
 
 #: exit code when the output pipe was closed early (128 + SIGPIPE, the shell's convention)
 EXIT_PIPE = 141
+#: exit code when the user interrupted the run (Ctrl-C: 128 + SIGINT, the shell's convention)
+EXIT_INTERRUPT = 130
 
 
 #: the global exit codes (the epilog of ``exactdp --help``): every command of :data:`_CMD_EXITS` is named
@@ -39,6 +41,7 @@ _EXIT_CODES = """exit codes:
      the small kernel (the reason is printed)
   4  internal error: a bug in exactdp, please report it (traceback with --debug);
      reproduce --recheck: a certificate was refuted; batch: a job ended in one
+130  interrupted (Ctrl-C): stopped quietly, nothing decided
 141  the output pipe was closed early (e.g. | head): stopped quietly"""
 
 
@@ -166,7 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit code: 0 holds, 1 fails, 2 bad input, 3 undecided, 4 internal error, 141 closed pipe.
+        The exit code: 0 holds, 1 fails, 2 bad input, 3 undecided, 4 internal error, 130 interrupted (Ctrl-C),
+        141 closed pipe.
 
     Examples
     --------
@@ -174,6 +178,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     GRS12-ex2.1 ... Example 2.1: ...
     0
     """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C, anywhere (parsing, a long solve, a sweep's wait): one quiet line, never a traceback or a verdict
+        sys.stderr.write("exactdp: interrupted\n")
+        return EXIT_INTERRUPT
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     a = parser.parse_args(argv)
     try:

@@ -378,3 +378,42 @@ def test_fuzz_every_command_under_a_memory_limit(tmp_path):
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
                        env={**os.environ, "PYTHONPATH": ROOT})
     assert r.returncode == 0 and "fuzz ok" in r.stdout, (r.stdout[-2000:], r.stderr[-4000:])
+
+
+# ------------------------------------------------------------- Ctrl-C (audit 2026-11-24, defect 4) ----
+def _interrupted(code: str, *args: str) -> subprocess.CompletedProcess:
+    """Run ``code`` (which prints 'ready' once the interruptible part starts) with ``args``, send SIGINT."""
+    import signal
+    p = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "PYTHONPATH": ROOT})
+    assert p.stdout is not None
+    assert p.stdout.readline() == b"ready\n"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+
+_SLOW = ("import sys, time, exactdp.cli.{mod} as m\n"
+         "def slow(a):\n    print('ready', flush=True)\n    {body}\n"
+         "m.{fn} = slow\n"
+         "from exactdp.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+
+
+@pytest.mark.parametrize("debug", [[], ["--debug"]])
+def test_ctrl_c_is_one_quiet_line_and_exit_130(tmp_path, debug):
+    # the command's own work is interrupted: a sleep in place of the solve, so SIGINT lands inside it
+    code = _SLOW.format(mod="privacy", fn="_cmd_epsilon", body="time.sleep(60)")
+    p = write(tmp_path, "p.json", PATH2)
+    r = _interrupted(code, *debug, "epsilon", p, "--metric", p)
+    assert (r.returncode, r.stdout, r.stderr) == (130, b"", b"exactdp: interrupted\n")
+
+
+def test_ctrl_c_inside_exact_work_is_one_quiet_line(tmp_path):
+    # a real run (an optimal-mechanism LP on 301 points, many seconds) interrupted one second in
+    code = ("import sys, threading\n"
+            "threading.Timer(1.0, lambda: print('ready', flush=True)).start()\n"
+            "from exactdp.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+    prior = tmp_path / "u.json"
+    prior.write_text(json.dumps({"probabilities": ["1/301"] * 301}))
+    r = _interrupted(code, "optimal", "--prior", str(prior), "--loss", "absolute", "--n", "300", "--alpha", "1/2")
+    assert (r.returncode, r.stdout, r.stderr) == (130, b"", b"exactdp: interrupted\n")
