@@ -147,7 +147,6 @@ def _dup_key(t):
     ("another schema", b'{"schema": "x"}', "not an exactdp certificate"),
     ("not UTF-8", b"{\xff\xfe}", "UnicodeDecodeError"),
     ("a repeated key", None, "appears twice"),
-    ("an unknown kind", None, "kind"),
     ("an unknown verdict", None, "verdict"),
     ("schema version 3", None, "version"),
 ])
@@ -158,9 +157,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, name, content, words)
         if name == "a repeated key":
             content = _dup_key(text).encode()
         else:
-            if name == "an unknown kind":
-                data["kind"] = "nonsense"
-            elif name == "an unknown verdict":
+            if name == "an unknown verdict":
                 data["verdict"] = "maybe"
             else:
                 data["version"] = 3
@@ -171,6 +168,22 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, name, content, words)
     code, out, err = run(["explain", str(f)], capsys)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and words.lower() in err.lower(), err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("fmt", EXPLAIN_FORMATS)
+def test_an_unknown_kind_gets_the_recheck_answer(tmp_path, capsys, fmt):
+    # audit 2026-11-24 defect 7: explain re-checks first, so it answers what recheck answers (not checkable, 3)
+    data = json.loads(cert_text("privacy"))
+    data["kind"] = "nonsense"
+    f = tmp_path / "c.json"
+    f.write_text(json.dumps(data))
+    code, out, err = run(["recheck", str(f)], capsys)
+    assert (code, err) == (3, "") and "not checkable" in out
+    code, out, err = run(["explain", str(f), "--format", fmt], capsys)
+    assert (code, err) == (3, "") and "not checkable" in out and "nonsense" in out
+    assert "No proof follows" in out and STEPS[fmt] not in out
+    e = explain(json.dumps(data), fmt)
+    assert (e.status, e.exit_code) == ("not checkable", 3)
 
 
 def test_missing_file_directory_and_json_format_are_refused(tmp_path, capsys):
