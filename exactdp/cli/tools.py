@@ -230,14 +230,49 @@ def _register_plot(sub):
     pl.set_defaults(fn=_cmd_plot)
 
 
+def _certificate_text(path: str) -> str:
+    """A certificate file's text, or a one-line usage error that says what is wrong with the file (never a Python
+    exception's name)."""
+    from ..recheck import MAX_BYTES
+
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except IsADirectoryError:
+        raise usage(f"certificate {path!r}: is a directory; give a certificate file (--format json)") from None
+    except OSError as e:
+        raise usage(f"certificate {path!r}: {e.strerror or 'cannot be read'}") from None
+    if len(raw) > MAX_BYTES:
+        raise usage(f"certificate {path!r}: larger than {MAX_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise usage(f"certificate {path!r}: not UTF-8 text (byte {raw[e.start]:#04x} at offset {e.start}); a "
+                    "certificate is UTF-8 JSON") from None
+    if not text.lstrip().startswith("{"):              # never read as the name of another file
+        raise usage(f"certificate {path!r}: not a certificate: expected a JSON object")
+    return text
+
+
+def _not_a_certificate(path: str, e: Exception):
+    """The usage error for a file the re-check refused to read as a certificate."""
+    if isinstance(e, json.JSONDecodeError):
+        why = f"not JSON: {e.msg} at line {e.lineno}, column {e.colno}"
+    elif isinstance(e, RecursionError):
+        why = "not a certificate: nested too deeply to read"
+    else:
+        why = str(e).splitlines()[0] if str(e) else "not a certificate"
+    return usage(f"certificate {path!r}: {why}")
+
+
 def _cmd_recheck(a):
     from ..recheck import recheck
 
+    text = _certificate_text(a.certificate)
     try:
-        res = recheck(a.certificate)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
-        first = str(e).splitlines()[0] if str(e) else ""
-        raise usage(f"certificate {a.certificate!r}: {type(e).__name__}: {first}") from None
+        res = recheck(text)
+    except (ValueError, RecursionError) as e:
+        raise _not_a_certificate(a.certificate, e) from None
     if a.format == "json":
         print(json.dumps({"status": res.status, "checked": res.checked, "detail": res.detail}, indent=2))
     else:
@@ -291,17 +326,12 @@ def _register_explain(sub):
 
 def _cmd_explain(a):
     from ..certificate.sections import explain
-    from ..recheck import MAX_BYTES
 
+    text = _certificate_text(a.certificate)
     try:
-        with open(a.certificate, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
-        if len(raw) > MAX_BYTES:
-            raise ValueError(f"larger than {MAX_BYTES} bytes")
-        res = explain(raw.decode("utf-8"), a.format)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
-        first = str(e).splitlines()[0] if str(e) else ""
-        raise usage(f"certificate {a.certificate!r}: {type(e).__name__}: {first}") from None
+        res = explain(text, a.format)
+    except (ValueError, RecursionError) as e:
+        raise _not_a_certificate(a.certificate, e) from None
     sys.stdout.write(res.document)
     return res.exit_code
 

@@ -145,7 +145,7 @@ def _dup_key(t):
     ("a list", b"[1, 2]", "expected a JSON object"),
     ("a path as text", b"good.json", "expected a JSON object"),       # never read as the name of another file
     ("another schema", b'{"schema": "x"}', "not an exactdp certificate"),
-    ("not UTF-8", b"{\xff\xfe}", "UnicodeDecodeError"),
+    ("not UTF-8", b"{\xff\xfe}", "not UTF-8 text (byte 0xff at offset 1)"),
     ("a repeated key", None, "appears twice"),
     ("an unknown verdict", None, "verdict"),
     ("schema version 3", None, "version"),
@@ -168,6 +168,23 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, name, content, words)
     code, out, err = run(["explain", str(f)], capsys)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and words.lower() in err.lower(), err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("cmd", ["recheck", "explain"])
+def test_what_is_wrong_with_the_file_is_said_in_words(tmp_path, capsys, cmd):
+    # audit 2026-11-24 defect 10: no Python exception class name in a message; the file and its problem are named
+    (tmp_path / "bad.json").write_bytes(b"\xff{}")
+    (tmp_path / "half.json").write_text('{"schema": ')
+    (tmp_path / "dir").mkdir()
+    cases = {"none.json": "certificate '{d}/none.json': No such file or directory",
+             "dir": "certificate '{d}/dir': is a directory; give a certificate file",
+             "bad.json": "certificate '{d}/bad.json': not UTF-8 text (byte 0xff at offset 0)",
+             "half.json": "certificate '{d}/half.json': not JSON: Expecting value at line 1, column 12"}
+    for name, words in cases.items():
+        code, out, err = run([cmd, str(tmp_path / name)], capsys)
+        assert (code, out) == (2, "") and err.count("\n") == 1, err
+        assert words.format(d=tmp_path) in err, err
+        assert not re.search(r"[A-Z][a-z]+(Error|Exception)\b", err), err
 
 
 @pytest.mark.parametrize("fmt", EXPLAIN_FORMATS)
