@@ -119,7 +119,20 @@ class _Sub:
                                  help="show the traceback of an internal error (exit 4)")
 
     def add_parser(self, name, **kw):
-        return self.sub.add_parser(name, parents=[self.common], epilog=f"exit codes: {_CMD_EXITS[name]}", **kw)
+        p = self.sub.add_parser(name, parents=[self.common], epilog=f"exit codes: {_CMD_EXITS[name]}", **kw)
+        p.set_defaults(_parser=p)
+        return p
+
+
+def _refuse_empty(a) -> None:
+    """An option or argument given as an empty string (``--eps ''``) is named as such: it was given, and is empty."""
+    p = getattr(a, "_parser", None)
+    for act in p._actions if p is not None else ():
+        v = getattr(a, act.dest, None)
+        if isinstance(v, str) and not v.strip() or isinstance(v, list) and any(isinstance(x, str) and not x.strip()
+                                                                                 for x in v):
+            name = act.option_strings[-1] if act.option_strings else act.dest.upper()
+            p.error(f"argument {name}: the value given is empty")
 
 
 def _version() -> str:
@@ -189,6 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     a = parser.parse_args(argv)
+    _refuse_empty(a)
     try:
         return _run(a)
     except BrokenPipeError:

@@ -143,6 +143,9 @@ class Level:
             return Level(q ** int(c.p), fmpq(int(c.q)))
         if isinstance(v, fmpq):
             v = Lin.rat(v)
+        if isinstance(v, ExpFrac):              # exact, but not a form eps can take (however small or large)
+            raise InvalidInput(f"eps: {x!r} is an exponential; eps must be a rational, a square-root expression or "
+                               "a rational multiple of a logarithm (such as 1/2, sqrt(2), log(2)/3)")
         if not isinstance(v, Lin) or v.has_eps():
             raise InvalidInput(f"eps: expected an exact positive number such as 1/2, log(2) or sqrt(2), got {x!r}")
         if v.sign() <= 0:

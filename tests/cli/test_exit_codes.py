@@ -228,6 +228,12 @@ def test_messages_for_loss_and_decimal_n(tmp_path, capsys):
     code, _, err = run(["optimal", "--prior", pr, "--loss", "hinge", "--n", "1", "--eps", "1"], capsys)
     assert code == 2
     one_error_line(err, "unknown loss 'hinge'; give absolute, squared, binary or a loss file")
+    # audit 2026-11-24 defect 10: a name that is a path is a missing file, not an unknown loss
+    for missing in ("missing.json", str(tmp_path / "none")):
+        code, _, err = run(["optimal", "--prior", pr, "--loss", missing, "--n", "1", "--eps", "1"], capsys)
+        assert code == 2
+        one_error_line(err, re.escape(f"loss file {missing!r} does not exist (the built-in losses are absolute, "
+                                      "squared, binary)"))
     p = write(tmp_path, "p.json", '{"kind": "path", "n": 3.0}')
     code, _, err = run(["epsilon", write(tmp_path, "m.json", RR2), "--metric", p], capsys)
     assert code == 2
@@ -417,3 +423,16 @@ def test_ctrl_c_inside_exact_work_is_one_quiet_line(tmp_path):
     prior.write_text(json.dumps({"probabilities": ["1/301"] * 301}))
     r = _interrupted(code, "optimal", "--prior", str(prior), "--loss", "absolute", "--n", "300", "--alpha", "1/2")
     assert (r.returncode, r.stdout, r.stderr) == (130, b"", b"exactdp: interrupted\n")
+
+
+def test_an_empty_value_is_named_as_empty(tmp_path, capsys):
+    # audit 2026-11-24 defect 10: --eps '' was given (and is empty); it is not a missing flag
+    m, p = write(tmp_path, "m.json", RR2), write(tmp_path, "p.json", PATH2)
+    for args, name in ((["certify", m, "--metric", p, "--eps", ""], "--eps"),
+                       (["certify", m, "--metric", p, "--alpha", "  "], "--alpha"),
+                       (["certify", "", "--metric", p, "--eps", "1"], "MECHANISM")):
+        with pytest.raises(SystemExit) as e:
+            main(args)
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.count("\n") == 1, err
+        assert f"argument {name}: the value given is empty" in err

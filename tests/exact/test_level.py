@@ -3,12 +3,14 @@
 Each input is the one the issue reports. Moved from tests/test_hardening.py, which was split by the module each
 test exercises."""
 
+import re
+
 import pytest
 from flint import fmpq
 
 from exactdp import UNDECIDED
 from exactdp.certify import certify_all_eps, certify_privacy
-from exactdp.errors import InputTooLarge
+from exactdp.errors import InputTooLarge, InvalidInput
 from exactdp.exact.level import Level
 from exactdp.mechanism import Mechanism
 from exactdp.mechanisms import geometric
@@ -48,3 +50,10 @@ def test_symbolic_mechanism_at_irrational_alpha_settled_by_all_eps_proof():
                             validate=False)
     quarter = from_matrix(["0", "1"], [[0, "1/4"], ["1/4", 0]])
     assert certify_privacy(K, quarter, eps="log(2)/2").holds is UNDECIDED
+
+
+@pytest.mark.parametrize("text", ["exp(1000000)", "exp(1)/2", "exp(-1)"])
+def test_an_exponential_eps_is_named_as_such(text):
+    # audit 2026-11-24 defect 10: exp(1000000) is exact; the form (not its size, not its exactness) is refused
+    with pytest.raises(InvalidInput, match=re.escape(f"eps: {text!r} is an exponential; eps must be a rational")):
+        Level.from_eps(text)
