@@ -127,10 +127,12 @@ class _Sub:
 def _refuse_empty(a) -> None:
     """An option or argument given as an empty string (``--eps ''``) is named as such: it was given, and is empty."""
     p = getattr(a, "_parser", None)
-    for act in p._actions if p is not None else ():
+    if p is None:
+        return
+    for act in p._actions:
         v = getattr(a, act.dest, None)
-        if isinstance(v, str) and not v.strip() or isinstance(v, list) and any(isinstance(x, str) and not x.strip()
-                                                                                 for x in v):
+        values = v if isinstance(v, list) else [v]
+        if any(isinstance(x, str) and not x.strip() for x in values):
             name = act.option_strings[-1] if act.option_strings else act.dest.upper()
             p.error(f"argument {name}: the value given is empty")
 
