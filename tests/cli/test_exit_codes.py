@@ -436,3 +436,12 @@ def test_an_empty_value_is_named_as_empty(tmp_path, capsys):
         err = capsys.readouterr().err
         assert e.value.code == 2 and err.count("\n") == 1, err
         assert f"argument {name}: the value given is empty" in err
+
+
+def test_proofs_dir_needs_an_existing_parent_like_plot(tmp_path, capsys):
+    # audit 2026-11-24 defect 12: proofs --dir created /nonexistent/x (and its parents); plot -o refuses
+    target = tmp_path / "none" / "x"
+    code, out, err = run(["proofs", "--dir", str(target)], capsys)
+    assert (code, out) == (2, "") and not (tmp_path / "none").exists()
+    one_error_line(err, re.escape(f"proofs --dir {str(target)!r}: the directory {str(tmp_path / 'none')!r} "
+                                  "does not exist"))
