@@ -463,8 +463,7 @@ _POWER = re.compile(r"(\S+)\^\(\(([^()]+)\)/\(([^()]+)\)\)")
 def _shown(side: str | None) -> str | None:
     """A constraint's side for a reader: the producer's ``R^((d)/(D))`` (kept so in the evidence, where the re-check
     reads it) as ``R^(d/D)`` with ``d/D`` reduced when both are rational: ``3^((1)/(2))`` is ``3^(1/2)``."""
-    m = _POWER.match(side) if side is not None else None
-    if m is None:
+    if side is None or (m := _POWER.match(side)) is None:
         return side
     R, d, D = m.groups()
     try:
