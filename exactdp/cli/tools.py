@@ -42,35 +42,72 @@ def _reproduce_job(job) -> dict:
     return row
 
 
+def _table_start(fmt: str, header: list, spec: str) -> None:
+    """The head of a table in Markdown or LaTeX (``spec``: the LaTeX column specification)."""
+    if fmt == "markdown":
+        print("| " + " | ".join(header) + " |\n" + "|---" * len(header) + "|", flush=True)
+    elif fmt == "latex":
+        print("\\begin{tabular}{" + spec + "}\n" + " & ".join(header) + r" \\ \hline", flush=True)
+
+
+def _table_row(fmt: str, cells: list) -> None:
+    """One row of a table in Markdown (``|`` escaped) or LaTeX (every special character escaped)."""
+    from ..certificate.sections import tex_escape
+
+    if fmt == "markdown":
+        print("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |", flush=True)
+    else:
+        print(" & ".join(tex_escape(str(c)) for c in cells) + r" \\", flush=True)
+
+
+def _table_end(fmt: str) -> None:
+    if fmt == "latex":
+        print("\\end{tabular}", flush=True)
+
+
+def _recheck_counts(r) -> str:
+    k, n = r["recheck"], r["certificates"]
+    return (f"re-check of {n} certificate{'' if n == 1 else 's'}: {k['confirmed']} confirmed, "
+            f"{k['refuted']} refuted, {k['not checkable']} not checkable")
+
+
 def _print_row(a, r):
     if a.format in ("markdown", "latex"):
-        print(f"| {r['id']} | {r['paper_says']} | {r['exact']} | {r['status']} |", flush=True)
+        _table_row(a.format, [r["id"], r["paper_says"], r["exact"], r["status"]]
+                   + ([_recheck_counts(r)] if a.recheck else []))
         return
     print(f"{r['id']:<14} {r['status']:<13} paper: {r['paper_says']}\n{'':<28} exact: {r['exact']}", flush=True)
     if a.recheck:
-        k = r["recheck"]
-        n = r["certificates"]
-        print(f"{'':<28} re-check of {n} certificate{'' if n == 1 else 's'}: {k['confirmed']} confirmed, "
-              f"{k['refuted']} refuted, {k['not checkable']} not checkable"
-              + "".join(f"\n{'':<30}- {n}" for n in r["recheck_notes"]), flush=True)
+        print(f"{'':<28} {_recheck_counts(r)}" + "".join(f"\n{'':<30}- {n}" for n in r["recheck_notes"]),
+              flush=True)
+
+
+def _print_list(fmt: str, chosen) -> None:
+    """``reproduce --list`` in each format."""
+    listed = [{"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement} for c in chosen]
+    if fmt == "json":
+        print(json.dumps(listed, indent=2))
+    elif fmt == "text":
+        for r in listed:
+            print(f"{r['id']:<22} {r['paper']} {r['where']}: {r['statement']}")
+    else:
+        _table_start(fmt, ["claim", "paper", "where", "statement"], "lllp{9cm}")
+        for r in listed:
+            _table_row(fmt, [r["id"], r["paper"], r["where"], r["statement"]])
+        _table_end(fmt)
 
 
 def _cmd_reproduce(a):
     chosen = _chosen_claims(a.ids)
     if a.list:
-        listed = [{"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement} for c in chosen]
-        if a.format == "json":
-            print(json.dumps(listed, indent=2))
-        else:
-            for r in listed:
-                print(f"{r['id']:<22} {r['paper']} {r['where']}: {r['statement']}")
+        _print_list(a.format, chosen)
         return 0
     from ..sweep import sweep
 
     results = sweep(_reproduce_job, [(c.id, bool(a.recheck)) for c in chosen], workers=a.workers,
                     scheduler=a.scheduler, what="reproduce")   # refuses a bad --workers before any output
-    if a.format in ("markdown", "latex"):
-        print("| claim | paper says | exact result | status |\n|---|---|---|---|")
+    _table_start(a.format, ["claim", "paper says", "exact result", "status"] + (["re-check"] if a.recheck else []),
+                 "lp{5cm}p{5cm}l" + ("p{4cm}" if a.recheck else ""))
     rows: list = []
     for k, c in enumerate(chosen, 1):
         # serially the claim runs now; on Dask every claim was submitted and this waits for its result
@@ -79,6 +116,7 @@ def _cmd_reproduce(a):
         progress_line(a, "")
         if a.format != "json":  # results stream claim by claim, in input order
             _print_row(a, rows[-1])
+    _table_end(a.format)
     if a.format == "json":
         print(json.dumps(rows, indent=2))
     if a.recheck and any(r["recheck"]["refuted"] for r in rows):

@@ -144,6 +144,21 @@ def test_reproduce_json(capsys):
     assert code == 2 and "unknown id" in err
 
 
+@pytest.mark.parametrize("listing", [[], ["--list"]])
+def test_reproduce_markdown_and_latex_are_tables(capsys, listing):
+    # audit 2026-11-24 defect 9: --format latex printed a Markdown table, --list ignored markdown and latex
+    from _latex_check import latex_problems
+
+    code, md, _ = run(["reproduce", "GRS12-ex2.1", *listing, "--format", "markdown"], capsys)
+    lines = md.splitlines()
+    assert code == 0 and len(lines) == 3 and lines[1].startswith("|---|") and lines[2].startswith("| GRS12-ex2.1 | ")
+    assert all(ln.count(" | ") == lines[0].count(" | ") for ln in (lines[0], lines[2]))     # | inside a cell escaped
+    code, tex, _ = run(["reproduce", "GRS12-ex2.1", *listing, "--format", "latex"], capsys)
+    lines = tex.splitlines()
+    assert code == 0 and lines[0].startswith(r"\begin{tabular}{") and lines[-1] == r"\end{tabular}"
+    assert lines[2].startswith("GRS12-ex2.1 & ") and "|---|" not in tex and latex_problems(tex) == []
+
+
 def test_console_script_runs_without_traceback():
     r = subprocess.run([sys.executable, "-m", "exactdp.cli", "certify", "--example", "geometric", "--eps", "1/2"],
                        capture_output=True, text=True)
