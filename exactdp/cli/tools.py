@@ -155,6 +155,8 @@ def _cmd_plot(a):
     elif a.what == "region":
         if not a.file:
             raise usage("plot region needs METRIC.json (a metric on three points)")
+        if not (a.eps or a.alpha):
+            raise usage("plot region needs a level: --alpha A or --eps E")
         ax, _ = plot.plot_regular_region(load_metric(a.file), level_of(a.eps, a.alpha))
     elif a.what in ("profile", "extension"):
         ax = _plot_approx(plot, a)
