@@ -445,3 +445,18 @@ def test_proofs_dir_needs_an_existing_parent_like_plot(tmp_path, capsys):
     assert (code, out) == (2, "") and not (tmp_path / "none").exists()
     one_error_line(err, re.escape(f"proofs --dir {str(target)!r}: the directory {str(tmp_path / 'none')!r} "
                                   "does not exist"))
+
+
+def test_a_reader_that_stops_early_gives_exit_141(tmp_path):
+    # audit 2026-11-24 defect 6: 400 KB of output, the reader takes 10 bytes and closes: the short write was
+    # dropped silently (exit 0); now the rest of the write meets the closed pipe (exit 141, nothing on stderr)
+    m, p = write(tmp_path, "m.json", RR2), write(tmp_path, "p.json", PATH2)
+    proc = subprocess.Popen([sys.executable, "-m", "exactdp", "certify", m, "--metric", p, "--eps", "10^100000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                            env={**os.environ, "PYTHONPATH": ROOT})
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(10) == b"claim:   m"
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert (proc.wait(timeout=120), err) == (141, b"")
