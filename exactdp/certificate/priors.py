@@ -705,8 +705,10 @@ def _threshold_proof(cert) -> Proof:
 
 
 def bits_shown(bits: str) -> str:
-    """The leakage as a reader sees it: ``log2(2^k)`` is the integer ``k`` (the only rational values of ``log2``
-    at a rational ``>= 1``); any other text unchanged.  The certificate keeps the ``log2(...)`` form it states.
+    """Return the leakage as a reader sees it: ``log2(2^k)`` is the integer ``k``, any other text unchanged.
+
+    ``2^k`` are the only rationals ``>= 1`` with a rational ``log2``.  The certificate keeps the ``log2(...)``
+    form it states (the re-check rebuilds that text).
 
     Parameters
     ----------

@@ -81,10 +81,10 @@ def check_plot_output(a) -> str:
 
 
 def check_writable_dir(path: str, what: str) -> None:
-    """Create ``path`` if needed (its parent must exist, as for ``plot -o``) and write (and delete) a scratch
-    file in it, before any long work.
+    """Create ``path`` if needed and write (and delete) a scratch file in it, before any long work.
 
-    A real write, not ``os.access``, which says yes to root on a read-only directory.
+    Its parent must exist, as for ``plot -o``: only the last level is created.  A real write, not
+    ``os.access``, which says yes to root on a read-only directory.
 
     Parameters
     ----------
