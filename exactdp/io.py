@@ -562,6 +562,9 @@ def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
         raise InvalidInput(f"prior file {prior_path!r}: {len(probs)} probabilities, expected n + 1 = {n + 1}")
     if loss in LOSSES:
         table = loss
+    elif not os.path.exists(loss) and ("/" in loss or "." in loss):   # meant as a file: say it is missing
+        raise InvalidInput(f"loss: the loss file {loss!r} does not exist (the built-in losses are "
+                           f"{', '.join(LOSSES)})")
     elif not os.path.exists(loss):
         raise InvalidInput(f"loss: unknown loss {loss!r}; give absolute, squared, binary or a loss file "
                            "{\"matrix\": [[...]]}")

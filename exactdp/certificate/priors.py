@@ -8,6 +8,7 @@ The privacy-constraints matrix ``Phi`` (ECP14 Def. 3, ``phi_yy' = e^(-eps d(y,y'
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
@@ -34,6 +35,7 @@ __all__ = [
     "ThresholdEvidence",
     "TightEvidence",
     "VerifiedSolve",
+    "bits_shown",
     "distance_data",
     "metric_spec",
 ]
@@ -702,6 +704,32 @@ def _threshold_proof(cert) -> Proof:
     return Proof(r"\varepsilon^* \in [\mathrm{lo}, \mathrm{hi}]", steps, concl, summary)
 
 
+def bits_shown(bits: str) -> str:
+    """Return the leakage as a reader sees it: ``log2(2^k)`` is the integer ``k``, any other text unchanged.
+
+    ``2^k`` are the only rationals ``>= 1`` with a rational ``log2``.  The certificate keeps the ``log2(...)``
+    form it states (the re-check rebuilds that text).
+
+    Parameters
+    ----------
+    bits : str
+        ``"0"`` or ``"log2(r)"`` with ``r`` an exact rational (:attr:`LeakageEvidence.leakage_bits`).
+
+    Returns
+    -------
+    str
+        ``k`` when ``r = 2^k``, else ``bits``.
+
+    Examples
+    --------
+    >>> bits_shown("log2(2)"), bits_shown("log2(8)"), bits_shown("log2(6)"), bits_shown("log2(3/2)")
+    ('1', '3', 'log2(6)', 'log2(3/2)')
+    """
+    m = re.fullmatch(r"log2\((\d+)\)", bits)
+    r = int(m.group(1)) if m else 0
+    return str(r.bit_length() - 1) if r > 0 and r & (r - 1) == 0 else bits
+
+
 @renderer("leakage")
 def _leakage_proof(cert) -> Proof:
     ev: LeakageEvidence = cert.evidence
@@ -711,8 +739,9 @@ def _leakage_proof(cert) -> Proof:
                   f"$\\max_y \\pi_y = {tex(ev.max_prior)}$.")]
     enc = ev.enclosure
     return Proof(r"L(H,\pi) = \log_2 \frac{\sum_z \max_y \pi_y h_{yz}}{\max_y \pi_y}", steps,
-                 f"L = {ev.leakage_bits} in [{enc[0]}, {enc[1]}] bits.",
-                 [("leakage (bits)", ev.leakage_bits), ("enclosure", f"[{enc[0]}, {enc[1]}]")], value_only=True)
+                 f"L = {bits_shown(ev.leakage_bits)} in [{enc[0]}, {enc[1]}] bits.",
+                 [("leakage (bits)", bits_shown(ev.leakage_bits)), ("enclosure", f"[{enc[0]}, {enc[1]}]")],
+                 value_only=True)
 
 
 @renderer("theorem4")

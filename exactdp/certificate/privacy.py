@@ -7,7 +7,9 @@ renderers write the proof from the evidence alone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import ClassVar
 
 from ..errors import ExactDPError
@@ -452,7 +454,23 @@ def _violated(ev: PrivacyEvidence):
              "the witness above is one.")
     return Step("A violated constraint", txt), concl, [
         ("violated inequalities", str(ev.violated_count)),
-        ("witness", _constraint_line(v) + f": K(x)(z) = {v.lhs} > {v.rhs} = e^(eps d) K(x')(z)")]
+        ("witness", _constraint_line(v) + f": K(x)(z) = {v.lhs} > {_shown(v.rhs)} = e^(eps d) K(x')(z)")]
+
+
+_POWER = re.compile(r"(\S+)\^\(\(([^()]+)\)/\(([^()]+)\)\)")
+
+
+def _shown(side: str | None) -> str | None:
+    """A constraint's side for a reader: the producer's ``R^((d)/(D))`` (kept so in the evidence, where the re-check
+    reads it) as ``R^(d/D)`` with ``d/D`` reduced when both are rational: ``3^((1)/(2))`` is ``3^(1/2)``."""
+    if side is None or (m := _POWER.match(side)) is None:
+        return side
+    R, d, D = m.groups()
+    try:
+        e = f"({Fraction(d) / Fraction(D)})"
+    except (ValueError, ZeroDivisionError):
+        e = f"(({d})/{D})" if D.isdigit() else f"(({d})/({D}))"
+    return f"{R}^{e}" + side[m.end():]
 
 
 def _all_hold(ev: PrivacyEvidence):
@@ -466,7 +484,7 @@ def _all_hold(ev: PrivacyEvidence):
     more = [("tight inequalities", str(ev.tight_count))]
     if ev.tightest is not None:
         t = ev.tightest
-        more.append(("tightest", _constraint_line(t) + f": K(x)(z) = {t.lhs} <= {t.rhs} = e^(eps d) K(x')(z)"))
+        more.append(("tightest", _constraint_line(t) + f": K(x)(z) = {t.lhs} <= {_shown(t.rhs)} = e^(eps d) K(x')(z)"))
     return step, f"The mechanism is eps*d-private at eps = {ev.level.text}.", more
 
 

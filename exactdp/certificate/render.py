@@ -27,6 +27,7 @@ __all__ = [
     "as_text",
     "md_html",
     "plain",
+    "plain_math",
     "proof_of",
     "renderer",
     "renderers",
@@ -232,17 +233,129 @@ def _method_line(cert) -> str:
     return m + (f" [{NOTE_LABEL}: {cert.note}]" if cert.note else "")
 
 
-_PLAIN_WORDS = {"varepsilon": "eps", "alpha": "alpha", "le": "<=", "ge": ">=", "ne": "!=", "infty": "inf",
-                "in": "in", "cdot": "*", "log": "log", "exp": "exp"}
+#: LaTeX commands whose plain text is not their own name; every other command reads as its name (``\pi`` -> ``pi``,
+#: ``\sum`` -> ``sum``, ``\Phi`` -> ``Phi``): no command is ever dropped
+_PLAIN_WORDS = {"varepsilon": "eps", "epsilon": "eps", "le": "<=", "leq": "<=", "ge": ">=", "geq": ">=", "ne": "!=",
+                "neq": "!=", "infty": "inf", "cdot": "*", "times": "x", "notin": "not in", "setminus": "minus",
+                "subseteq": "subset of", "subset": "subset of", "cup": "union", "bigcup": "union", "cap": "intersect",
+                "bigcap": "intersection",
+                "sim": "~", "equiv": "==", "dots": "...", "ldots": "...", "cdots": "...", "to": "->",
+                "mapsto": "->", "Rightarrow": "=>", "iff": "<=>", "pm": "+-", "approx": "~=", "lt": "<", "gt": ">",
+                "left": "", "right": "", "big": "", "Big": "", "bigl": "", "bigr": "", "quad": " ", "qquad": " "}
+#: one-character commands: spacing and escaped delimiters
+_PLAIN_SYMBOLS = {",": " ", ";": " ", ":": " ", "!": "", " ": " ", "|": "||", "\\": " "}
+#: commands whose one argument is shown as it is (fonts, text)
+_PLAIN_FONTS = {"mathbb", "mathbf", "mathrm", "mathtt", "mathcal", "mathit", "mathsf", "text", "textrm", "textbf",
+                "textit", "texttt", "operatorname", "boldsymbol", "emph"}
+_CMD = re.compile(r"\\([a-zA-Z]+)")
 
 
 def _atom(s: str) -> str:
-    """``s`` as an operand of ``/``: bare when it is a number or a name, else in parentheses."""
-    return s if re.fullmatch(r"[\w.]+", s.strip()) else f"({s})"
+    """``s`` as an operand of ``/``, ``^`` or ``_``: bare when it is a number, a name, a call ``log(2)`` or ``*``, else
+    in parentheses (``D_1`` too: ``m_(D_1)``)."""
+    s = s.strip()
+    return s if re.fullmatch(r"[A-Za-z0-9.']+(\([^()]*\))?|\*", s) else f"({s})"
+
+
+def _math_arg(s: str, i: int) -> tuple[str, int]:
+    """One argument of a command, ``^`` or ``_`` at ``s[i]``: a group, a command or a character (text, next index)."""
+    while i < len(s) and s[i] == " ":
+        i += 1
+    if i >= len(s):
+        return "", i
+    if s[i] == "{":
+        return _math_seq(s, i + 1, closing=True)
+    if s[i] == "\\":
+        return _math_command(s, i)
+    return s[i], i + 1
+
+
+def _math_command(s: str, i: int) -> tuple[str, int]:
+    """The command at ``s[i] == '\\'`` with its arguments, as plain text, and the index after it."""
+    m = _CMD.match(s, i)
+    if m is None:
+        c = s[i + 1:i + 2]
+        return _PLAIN_SYMBOLS.get(c, c), i + 2
+    name, i = m.group(1), m.end()
+    if name in ("frac", "dfrac", "tfrac"):
+        a, i = _math_arg(s, i)
+        b, i = _math_arg(s, i)
+        return f"{_atom(a)}/{_atom(b)}", i
+    if name == "sqrt" and s.startswith("[", i) and "]" in s[i:]:
+        j = s.index("]", i)
+        n = s[i + 1:j]
+        x, i = _math_arg(s, j + 1)
+        return f"{_atom(x)}^(1/{n})", i
+    if name in ("sqrt", "hat", "tilde", "bar", "overline", "widehat", "widetilde", "vec"):
+        x, i = _math_arg(s, i)
+        return f"{name}({x.strip()})", i
+    if name in _PLAIN_FONTS:
+        return _math_arg(s, i)
+    return _PLAIN_WORDS.get(name, name), i
+
+
+def _math_seq(s: str, i: int, closing: bool = False) -> tuple[str, int]:
+    """Math from ``s[i]`` to the ``}`` that closes the group (``closing``) or to the end: plain text, next index."""
+    out, prev_cmd = "", False
+    while i < len(s):
+        ch = s[i]
+        if ch == "}":
+            if closing:
+                return out, i + 1
+            piece, i = "", i + 1                  # an unmatched brace is markup, not content
+        elif ch == "{":
+            piece, i = _math_seq(s, i + 1, closing=True)
+        elif ch in "^_":
+            arg, i = _math_arg(s, i + 1)
+            piece = ch + _atom(arg) if arg.strip() else ch
+        elif ch == "\\":
+            piece, i = _math_command(s, i)
+        else:
+            piece, i = ch, i + 1
+        if (prev_cmd or ch == "\\") and out[-1:].isalnum() and piece[:1].isalnum():
+            out += " "                            # \\mu\\Phi is "mu Phi", 2\\alpha is "2 alpha"
+        out, prev_cmd = out + piece, ch == "\\"
+    return out, i
+
+
+def plain_math(s: str) -> str:
+    """LaTeX math as readable plain text: commands as words or ASCII symbols, never dropped.
+
+    Parameters
+    ----------
+    s : str
+        Inline LaTeX math (the inside of ``$...$``).
+
+    Returns
+    -------
+    str
+        Plain text: ``\\pi`` is ``pi``, ``\\le`` is ``<=``, ``\\frac{a}{b}`` is ``a/b``, ``e^{-x}`` is ``e^(-x)``.
+
+    Examples
+    --------
+    >>> plain_math(r"\\pi = \\mu\\Phi, \\ \\phi_{yy'} = e^{-\\varepsilon d(y,y')}")
+    "pi = mu Phi, phi_yy' = e^(-eps d(y,y'))"
+    >>> plain_math(r"\\sum_{y'} \\frac{1}{1 + \\alpha^{2}} \\le \\mathbb{R}")
+    "sum_y' 1/(1 + alpha^2) <= R"
+    """
+    return " ".join(_math_seq(s, 0)[0].split())
+
+
+_BOLD = re.compile(r"(?<![\w*])\*\*(?=\S)(.+?)(?<=\S)\*\*(?![\w*])")
+_ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])")
+
+
+def _plain_text(s: str) -> str:
+    """Markdown text outside math without its markup: ``**b**``, ``*i*``, backticks, backslash escapes.
+
+    A star inside a word is text (``2*alpha**2 - 1`` keeps its product and its power).
+    """
+    s = _ITALIC.sub(r"\1", _BOLD.sub(r"\1", s)).replace("`", "")
+    return re.sub(r"\\([\\`*_$|{}\[\]()#+.!-])", r"\1", s)
 
 
 def plain(s: str) -> str:
-    """Markdown-with-math to plain text: drop ``$``, ``\\`` commands become words or symbols.
+    """Markdown-with-math to plain text: math (``$...$``) by :func:`plain_math`, the rest without its markup.
 
     Parameters
     ----------
@@ -252,20 +365,19 @@ def plain(s: str) -> str:
     Returns
     -------
     str
-        The text without markup.
+        The text without markup; no symbol is dropped.
 
     Examples
     --------
     >>> plain(r"**so** $\\frac{1}{2} \\le x$")
     'so 1/2 <= x'
+    >>> plain(r"*K* is private iff $\\pi = \\mu \\Phi$ at 2*alpha**2 - 1")
+    'K is private iff pi = mu Phi at 2*alpha**2 - 1'
     """
-    s = s.replace("$", "").replace("**", "").replace("`", "")
-    s = s.replace(r"\,", " ").replace(r"\left", "").replace(r"\right", "")
-    s = re.sub(r"\\(varepsilon|alpha|le|ge|ne|infty|in|cdot|log|exp)(?![a-zA-Z])",
-               lambda m: _PLAIN_WORDS[m.group(1)], s)
-    s = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", lambda m: f"{_atom(m.group(1))}/{_atom(m.group(2))}", s)
-    s = re.sub(r"\\[a-zA-Z]+", "", s)
-    return s.replace("{", "").replace("}", "")
+    parts = s.replace("$$", "$").split("$")
+    if len(parts) % 2 == 0:                     # an unmatched $ is a literal dollar sign
+        parts[-2:] = [parts[-2] + "$" + parts[-1]]
+    return "".join(plain_math(p) if k % 2 else _plain_text(p) for k, p in enumerate(parts))
 
 
 def as_text(cert: Certificate) -> str:

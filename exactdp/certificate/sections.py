@@ -1009,8 +1009,9 @@ def explain(text: str, fmt: str = "text") -> Explanation:
     Raises
     ------
     ValueError
-        Not a certificate (not a JSON object, a repeated key, a missing or unknown field, an unknown kind,
-        another schema version) or an unknown format.
+        Not a certificate (not a JSON object, a repeated key, a missing or unknown field, another schema
+        version) or an unknown format.  A kind the kernel does not know is its answer, ``not checkable`` (exit
+        code 3), with no proof: the re-check decides, as ``exactdp recheck`` does.
 
     Examples
     --------
@@ -1038,29 +1039,42 @@ def explain(text: str, fmt: str = "text") -> Explanation:
     res = recheck(text)                         # strict parsing first; ValueError for anything not a certificate
     try:
         cert = Certificate.from_json(text)
-    except KeyError as e:                       # an unknown kind or method
-        raise ValueError(f"not a certificate this exactdp renders: unknown {e}") from None
+    except (KeyError, ValueError) as e:         # a kind or method this exactdp does not render: the re-check's
+        cert, missing = None, str(e).strip("'")  # answer (and exit code) stands, without a proof
     word, *rest = _VERDICT_WORDS[res.status].split(" -- ", 1)
     why = rest[0] if rest else ""
     detail = " ".join(res.detail.split())
-    refuted = res.status == "refuted"
+    body: Any
+    if res.status == "refuted":
+        body = ""
+    elif cert is None:
+        body = f"No proof follows: this exactdp cannot render the certificate ({missing})."
+    else:
+        body = cert
+    return Explanation(res.status, detail, _document(fmt, word, why, detail, body), res.exit_code)
+
+
+def _document(fmt: str, word: str, why: str, detail: str, body: Any) -> str:
+    """The explanation in ``fmt``: the re-check's answer, then ``body`` (a certificate's proof, a sentence, or '')."""
+    said = isinstance(body, str)                # a sentence instead of a proof ('' for none)
     if fmt == "text":
         head = f"re-check: {word} -- {why}\nkernel:   {detail}\n"
-        doc = head if refuted else head + "\n" + cert.to_text() + _text_steps(cert)
+        text = body + "\n" if said else body.to_text() + _text_steps(body)
     elif fmt == "markdown":
         head = f"**Independent re-check: {word}** -- {why}.\n\n*What the kernel says:* {_md_escape(detail)}\n"
-        doc = head if refuted else head + "\n" + cert.to_markdown()
+        text = _md_escape(body) + "\n" if said else body.to_markdown()
     elif fmt == "html":
         import html
 
         head = (f"<p><strong>Independent re-check: {html.escape(word)}</strong> -- {html.escape(why)}.</p>\n"
                 f"<p><em>What the kernel says:</em> {html.escape(detail)}</p>\n")
-        doc = head if refuted else head + cert.to_html()
+        return head + (f"<p>{html.escape(body)}</p>\n" if said and body else "" if said else body.to_html())
     else:
-        body = (r"\paragraph{Independent re-check: " + tex_escape(word) + ".} " + tex_escape(why) + ".\n\n"
+        head = (r"\paragraph{Independent re-check: " + tex_escape(word) + ".} " + tex_escape(why) + ".\n\n"
                 r"\emph{What the kernel says:} " + tex_escape(detail) + "\n")
-        doc = latex_document("A certificate, explained", body if refuted else body + "\n" + cert.to_latex())
-    return Explanation(res.status, detail, doc, res.exit_code)
+        text = tex_escape(body) + "\n" if said else body.to_latex()
+        return latex_document("A certificate, explained", head if said and not body else head + "\n" + text)
+    return head if said and not body else head + "\n" + text
 
 
 def _text_steps(cert: Any) -> str:

@@ -6,7 +6,9 @@ Every command lives in the module of its group; :data:`_ORDER` fixes the order o
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import stat
 import sys
 from collections.abc import Callable, Sequence
 
@@ -18,6 +20,8 @@ __all__ = ["build_parser", "main"]
 
 #: exit code when the output pipe was closed early (128 + SIGPIPE, the shell's convention)
 EXIT_PIPE = 141
+#: exit code when the user interrupted the run (Ctrl-C: 128 + SIGINT, the shell's convention)
+EXIT_INTERRUPT = 130
 
 
 #: the global exit codes (the epilog of ``exactdp --help``): every command of :data:`_CMD_EXITS` is named
@@ -39,6 +43,7 @@ _EXIT_CODES = """exit codes:
      the small kernel (the reason is printed)
   4  internal error: a bug in exactdp, please report it (traceback with --debug);
      reproduce --recheck: a certificate was refuted; batch: a job ended in one
+130  interrupted (Ctrl-C): stopped quietly, nothing decided
 141  the output pipe was closed early (e.g. | head): stopped quietly"""
 
 
@@ -116,7 +121,22 @@ class _Sub:
                                  help="show the traceback of an internal error (exit 4)")
 
     def add_parser(self, name, **kw):
-        return self.sub.add_parser(name, parents=[self.common], epilog=f"exit codes: {_CMD_EXITS[name]}", **kw)
+        p = self.sub.add_parser(name, parents=[self.common], epilog=f"exit codes: {_CMD_EXITS[name]}", **kw)
+        p.set_defaults(_parser=p)
+        return p
+
+
+def _refuse_empty(a) -> None:
+    """An option or argument given as an empty string (``--eps ''``) is named as such: it was given, and is empty."""
+    p = getattr(a, "_parser", None)
+    if p is None:
+        return
+    for act in p._actions:
+        v = getattr(a, act.dest, None)
+        values = v if isinstance(v, list) else [v]
+        if any(isinstance(x, str) and not x.strip() for x in values):
+            name = act.option_strings[-1] if act.option_strings else act.dest.upper()
+            p.error(f"argument {name}: the value given is empty")
 
 
 def _version() -> str:
@@ -166,7 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit code: 0 holds, 1 fails, 2 bad input, 3 undecided, 4 internal error, 141 closed pipe.
+        The exit code: 0 holds, 1 fails, 2 bad input, 3 undecided, 4 internal error, 130 interrupted (Ctrl-C),
+        141 closed pipe.
 
     Examples
     --------
@@ -174,10 +195,73 @@ def main(argv: Sequence[str] | None = None) -> int:
     GRS12-ex2.1 ... Example 2.1: ...
     0
     """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C, anywhere (parsing, a long solve, a sweep's wait): one quiet line, never a traceback or a verdict;
+        # output still buffered is dropped (the interrupt may have landed inside a write that already happened)
+        raw = getattr(getattr(sys.stdout, "buffer", None), "raw", None)
+        if isinstance(raw, _WholeWrites):
+            raw.discard = True
+        sys.stderr.write("exactdp: interrupted\n")
+        return EXIT_INTERRUPT
+
+
+class _WholeWrites(io.RawIOBase):
+    """A file descriptor written whole or not at all.
+
+    When the reader of a pipe goes away in the middle of a large write, ``os.write`` returns a short count;
+    ``io.BufferedWriter`` passes the short count on and ``TextIOWrapper`` drops it, so the rest of the output is
+    lost silently and the run ends with exit 0.  Writing the rest turns the loss into the ``EPIPE``
+    (``BrokenPipeError``) that :func:`main` answers with exit 141.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.discard = False                    # after Ctrl-C: what is still buffered is dropped, not written
+
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def write(self, b) -> int:  # type: ignore[override]
+        view = memoryview(b).cast("B")
+        if self.discard:
+            return len(view)
+        done = 0
+        while done < len(view):
+            done += os.write(self.fd, view[done:])
+        return done
+
+
+def _whole_stdout() -> None:
+    """Write the process's standard output through :class:`_WholeWrites` when it is a pipe (nothing else)."""
+    out = sys.stdout
+    if out is None or out is not sys.__stdout__ or not isinstance(out, io.TextIOWrapper):
+        return                                  # replaced already, or captured (tests): leave it
+    try:
+        fd = out.fileno()
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return
+    except (OSError, ValueError, AttributeError):
+        return
+    out.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=out.encoding, errors=out.errors,
+                                  line_buffering=out.line_buffering)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     a = parser.parse_args(argv)
+    _refuse_empty(a)
+    _whole_stdout()
     try:
-        return _run(a)
+        code = _run(a)
+        sys.stdout.flush()                      # a closed pipe shows here, not after main (exit 141, not 120)
+        return code
     except BrokenPipeError:
         # the reader closed the pipe (``exactdp reproduce --list | head``): stop quietly, as Unix tools do
         # when SIGPIPE ends them (128 + 13); never a verdict, never a bug report

@@ -83,7 +83,8 @@ def check_plot_output(a) -> str:
 def check_writable_dir(path: str, what: str) -> None:
     """Create ``path`` if needed and write (and delete) a scratch file in it, before any long work.
 
-    A real write, not ``os.access``, which says yes to root on a read-only directory.
+    Its parent must exist, as for ``plot -o``: only the last level is created.  A real write, not
+    ``os.access``, which says yes to root on a read-only directory.
 
     Parameters
     ----------
@@ -95,7 +96,8 @@ def check_writable_dir(path: str, what: str) -> None:
     Raises
     ------
     UsageError
-        The directory cannot be created or written; the message starts with ``what``.
+        The parent directory does not exist, or the directory cannot be created or written; the message starts
+        with ``what``.
 
     Examples
     --------
@@ -103,11 +105,19 @@ def check_writable_dir(path: str, what: str) -> None:
     Traceback (most recent call last):
     ...
     exactdp.cli.checks.UsageError: proofs --dir '/dev/null/proofs': cannot write there: Not a directory
+    >>> check_writable_dir("/nonexistent/x", "proofs --dir")
+    Traceback (most recent call last):
+    ...
+    exactdp.cli.checks.UsageError: proofs --dir '/nonexistent/x': the directory '/nonexistent' does not exist
     """
     import tempfile
 
+    parent = os.path.dirname(os.path.normpath(path)) or "."
+    if not os.path.isdir(path) and not os.path.exists(parent):
+        raise UsageError(f"{what} {path!r}: the directory {parent!r} does not exist")
     try:
-        os.makedirs(path, exist_ok=True)
+        if not os.path.isdir(path):
+            os.mkdir(path)                      # one level only: a missing parent is refused above
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as e:

@@ -149,17 +149,35 @@ def _register_renyi(sub):
     r.set_defaults(fn=_cmd_renyi)
 
 
+def _brief(text: str, limit: int = 40) -> str:
+    """A user's value in a one-line message: whole when short, else its start and its length."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
+def _orders(text: str, max_order: int | None = None) -> list:
+    """``--orders``: distinct integers >= 2 (at most ``max_order``), comma-separated; the message names the first
+    offending entry and shows at most the start of the list."""
+    try:
+        orders = [int(x) for x in text.split(",")]
+    except ValueError:
+        bad = next(x for x in text.split(",") if not x.strip().lstrip("+-").isdigit())
+        raise usage(f"--orders: {_brief(bad)} is not an integer; expected integers separated by commas, got "
+                    f"{_brief(text)}") from None
+    top = f"[2, {max_order}]" if max_order is not None else ">= 2"
+    for k, o in enumerate(orders):
+        if o < 2 or (max_order is not None and o > max_order):
+            raise usage(f"--orders: {o} is outside {top} (entry {k + 1} of {len(orders):,}), got {_brief(text)}")
+        if o in orders[:k]:
+            raise usage(f"--orders: {o} is given twice; expected distinct integers in {top}, got {_brief(text)}")
+    return orders
+
+
 def _cmd_renyi(a):
     """The RDP curve of MECH.json at --orders (kind renyi); with --delta the conversion and the exact eps."""
     from ..io import load_mechanism, load_metric
     from ..theory.renyi import MAX_ORDER, certify_renyi, rdp_to_dp, renyi_curve
 
-    try:
-        orders = [int(x) for x in a.orders.split(",")]
-    except ValueError:
-        raise usage(f"--orders: expected integers separated by commas, got {a.orders!r}") from None
-    if not orders or any(o < 2 or o > MAX_ORDER for o in orders) or len(set(orders)) != len(orders):
-        raise usage(f"--orders: expected distinct integers in [2, {MAX_ORDER}], got {a.orders!r}")
+    orders = _orders(a.orders, MAX_ORDER)
     mech = load_mechanism(a.mechanism)
     if mech.regime == "symbolic":
         raise usage("renyi: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
@@ -202,10 +220,7 @@ def _cmd_opendp(a):
     if a.measurement == "laplace":
         r = check_opendp_laplace(a.scale, a.d_in, lo=a.lo, hi=a.hi)
     else:
-        try:
-            orders = tuple(int(x) for x in a.orders.split(","))
-        except ValueError:
-            raise usage(f"--orders: expected integers separated by commas, got {a.orders!r}") from None
+        orders = tuple(_orders(a.orders))
         r = check_opendp_gaussian(a.scale, a.d_in, window=a.window, orders=orders)
     out = r.to_json()
     code = 0 if r.holds else 1

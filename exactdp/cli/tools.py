@@ -42,35 +42,72 @@ def _reproduce_job(job) -> dict:
     return row
 
 
+def _table_start(fmt: str, header: list, spec: str) -> None:
+    """The head of a table in Markdown or LaTeX (``spec``: the LaTeX column specification)."""
+    if fmt == "markdown":
+        print("| " + " | ".join(header) + " |\n" + "|---" * len(header) + "|", flush=True)
+    elif fmt == "latex":
+        print("\\begin{tabular}{" + spec + "}\n" + " & ".join(header) + r" \\ \hline", flush=True)
+
+
+def _table_row(fmt: str, cells: list) -> None:
+    """One row of a table in Markdown (``|`` escaped) or LaTeX (every special character escaped)."""
+    from ..certificate.sections import tex_escape
+
+    if fmt == "markdown":
+        print("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |", flush=True)
+    else:
+        print(" & ".join(tex_escape(str(c)) for c in cells) + r" \\", flush=True)
+
+
+def _table_end(fmt: str) -> None:
+    if fmt == "latex":
+        print("\\end{tabular}", flush=True)
+
+
+def _recheck_counts(r) -> str:
+    k, n = r["recheck"], r["certificates"]
+    return (f"re-check of {n} certificate{'' if n == 1 else 's'}: {k['confirmed']} confirmed, "
+            f"{k['refuted']} refuted, {k['not checkable']} not checkable")
+
+
 def _print_row(a, r):
     if a.format in ("markdown", "latex"):
-        print(f"| {r['id']} | {r['paper_says']} | {r['exact']} | {r['status']} |", flush=True)
+        _table_row(a.format, [r["id"], r["paper_says"], r["exact"], r["status"]]
+                   + ([_recheck_counts(r)] if a.recheck else []))
         return
     print(f"{r['id']:<14} {r['status']:<13} paper: {r['paper_says']}\n{'':<28} exact: {r['exact']}", flush=True)
     if a.recheck:
-        k = r["recheck"]
-        n = r["certificates"]
-        print(f"{'':<28} re-check of {n} certificate{'' if n == 1 else 's'}: {k['confirmed']} confirmed, "
-              f"{k['refuted']} refuted, {k['not checkable']} not checkable"
-              + "".join(f"\n{'':<30}- {n}" for n in r["recheck_notes"]), flush=True)
+        print(f"{'':<28} {_recheck_counts(r)}" + "".join(f"\n{'':<30}- {n}" for n in r["recheck_notes"]),
+              flush=True)
+
+
+def _print_list(fmt: str, chosen) -> None:
+    """``reproduce --list`` in each format."""
+    listed = [{"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement} for c in chosen]
+    if fmt == "json":
+        print(json.dumps(listed, indent=2))
+    elif fmt == "text":
+        for r in listed:
+            print(f"{r['id']:<22} {r['paper']} {r['where']}: {r['statement']}")
+    else:
+        _table_start(fmt, ["claim", "paper", "where", "statement"], "lllp{9cm}")
+        for r in listed:
+            _table_row(fmt, [r["id"], r["paper"], r["where"], r["statement"]])
+        _table_end(fmt)
 
 
 def _cmd_reproduce(a):
     chosen = _chosen_claims(a.ids)
     if a.list:
-        listed = [{"id": c.id, "paper": c.paper, "where": c.where, "statement": c.statement} for c in chosen]
-        if a.format == "json":
-            print(json.dumps(listed, indent=2))
-        else:
-            for r in listed:
-                print(f"{r['id']:<22} {r['paper']} {r['where']}: {r['statement']}")
+        _print_list(a.format, chosen)
         return 0
     from ..sweep import sweep
 
     results = sweep(_reproduce_job, [(c.id, bool(a.recheck)) for c in chosen], workers=a.workers,
                     scheduler=a.scheduler, what="reproduce")   # refuses a bad --workers before any output
-    if a.format in ("markdown", "latex"):
-        print("| claim | paper says | exact result | status |\n|---|---|---|---|")
+    _table_start(a.format, ["claim", "paper says", "exact result", "status"] + (["re-check"] if a.recheck else []),
+                 "lp{5cm}p{5cm}l" + ("p{4cm}" if a.recheck else ""))
     rows: list = []
     for k, c in enumerate(chosen, 1):
         # serially the claim runs now; on Dask every claim was submitted and this waits for its result
@@ -79,6 +116,7 @@ def _cmd_reproduce(a):
         progress_line(a, "")
         if a.format != "json":  # results stream claim by claim, in input order
             _print_row(a, rows[-1])
+    _table_end(a.format)
     if a.format == "json":
         print(json.dumps(rows, indent=2))
     if a.recheck and any(r["recheck"]["refuted"] for r in rows):
@@ -117,6 +155,8 @@ def _cmd_plot(a):
     elif a.what == "region":
         if not a.file:
             raise usage("plot region needs METRIC.json (a metric on three points)")
+        if not (a.eps or a.alpha):
+            raise usage("plot region needs a level: --alpha A or --eps E")
         ax, _ = plot.plot_regular_region(load_metric(a.file), level_of(a.eps, a.alpha))
     elif a.what in ("profile", "extension"):
         ax = _plot_approx(plot, a)
@@ -230,14 +270,49 @@ def _register_plot(sub):
     pl.set_defaults(fn=_cmd_plot)
 
 
+def _certificate_text(path: str) -> str:
+    """A certificate file's text, or a one-line usage error that says what is wrong with the file (never a Python
+    exception's name)."""
+    from ..recheck import MAX_BYTES
+
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except IsADirectoryError:
+        raise usage(f"certificate {path!r}: is a directory; give a certificate file (--format json)") from None
+    except OSError as e:
+        raise usage(f"certificate {path!r}: {e.strerror or 'cannot be read'}") from None
+    if len(raw) > MAX_BYTES:
+        raise usage(f"certificate {path!r}: larger than {MAX_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise usage(f"certificate {path!r}: not UTF-8 text (byte {raw[e.start]:#04x} at offset {e.start}); a "
+                    "certificate is UTF-8 JSON") from None
+    if not text.lstrip().startswith("{"):              # never read as the name of another file
+        raise usage(f"certificate {path!r}: not a certificate: expected a JSON object")
+    return text
+
+
+def _not_a_certificate(path: str, e: Exception):
+    """The usage error for a file the re-check refused to read as a certificate."""
+    if isinstance(e, json.JSONDecodeError):
+        why = f"not JSON: {e.msg} at line {e.lineno}, column {e.colno}"
+    elif isinstance(e, RecursionError):
+        why = "not a certificate: nested too deeply to read"
+    else:
+        why = str(e).splitlines()[0] if str(e) else "not a certificate"
+    return usage(f"certificate {path!r}: {why}")
+
+
 def _cmd_recheck(a):
     from ..recheck import recheck
 
+    text = _certificate_text(a.certificate)
     try:
-        res = recheck(a.certificate)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
-        first = str(e).splitlines()[0] if str(e) else ""
-        raise usage(f"certificate {a.certificate!r}: {type(e).__name__}: {first}") from None
+        res = recheck(text)
+    except (ValueError, RecursionError) as e:
+        raise _not_a_certificate(a.certificate, e) from None
     if a.format == "json":
         print(json.dumps({"status": res.status, "checked": res.checked, "detail": res.detail}, indent=2))
     else:
@@ -291,17 +366,12 @@ def _register_explain(sub):
 
 def _cmd_explain(a):
     from ..certificate.sections import explain
-    from ..recheck import MAX_BYTES
 
+    text = _certificate_text(a.certificate)
     try:
-        with open(a.certificate, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
-        if len(raw) > MAX_BYTES:
-            raise ValueError(f"larger than {MAX_BYTES} bytes")
-        res = explain(raw.decode("utf-8"), a.format)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
-        first = str(e).splitlines()[0] if str(e) else ""
-        raise usage(f"certificate {a.certificate!r}: {type(e).__name__}: {first}") from None
+        res = explain(text, a.format)
+    except (ValueError, RecursionError) as e:
+        raise _not_a_certificate(a.certificate, e) from None
     sys.stdout.write(res.document)
     return res.exit_code
 

@@ -47,6 +47,7 @@ from ..exact.expo import ExpFrac
 from ..exact.level import Level
 from ..exact.values import exact_number
 from ..metrics.space import FiniteMetric, dist_sub
+from .constraints import align
 from .privacy import exact_method, resolve_level
 
 if TYPE_CHECKING:
@@ -208,8 +209,7 @@ def neighbour_relation(mech: Mechanism, neighbours: Any) -> tuple[list[tuple[int
 
 def _metric_pairs(mech, metric):
     if tuple(metric.points) != tuple(mech.inputs) and set(metric.points) != set(mech.inputs):
-        raise InvalidInput(f"neighbours: the metric's points ({len(metric)}) are not the mechanism's inputs "
-                           f"({len(mech.inputs)}); hint: label both the same way")
+        align(mech, metric)                     # raises LabelMismatch, naming the labels that differ
     pos = {x: mech.inputs.index(x) for x in metric.points} if tuple(metric.points) != tuple(mech.inputs) else None
     gen = metric.generating_pairs()
     below = any(sign(dist_sub(d, ONE)) < 0 for _, _, d in gen)

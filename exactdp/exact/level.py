@@ -143,6 +143,9 @@ class Level:
             return Level(q ** int(c.p), fmpq(int(c.q)))
         if isinstance(v, fmpq):
             v = Lin.rat(v)
+        if isinstance(v, ExpFrac):              # exact, but not a form eps can take (however small or large)
+            raise InvalidInput(f"eps: {x!r} is an exponential; eps must be a rational, a square-root expression or "
+                               "a rational multiple of a logarithm (such as 1/2, sqrt(2), log(2)/3)")
         if not isinstance(v, Lin) or v.has_eps():
             raise InvalidInput(f"eps: expected an exact positive number such as 1/2, log(2) or sqrt(2), got {x!r}")
         if v.sign() <= 0:
@@ -153,13 +156,15 @@ class Level:
 
     @staticmethod
     def from_alpha(x, *, allow_float=False, allow_zero=False) -> Level:
-        """Build a level from ``alpha = e^(-eps)`` in (0, 1): rational, or ``exp(-c)``.
+        """Build a level from ``alpha = e^(-eps)`` in (0, 1): rational, ``exp(-c)``, or the square root of a rational.
 
         Parameters
         ----------
         x : exact number
-            ``alpha`` (GRS12's parameter): a rational in (0, 1) or ``exp(-c)``
-            with ``c > 0`` algebraic.
+            ``alpha`` (GRS12's parameter): a rational in (0, 1), ``exp(-c)``
+            with ``c > 0`` algebraic, or ``r^(1/2)`` with ``0 < r < 1``
+            rational (``1/sqrt(3)``, ``3^(-1/2)``, ``exp(-log(3)/2)``: the
+            level ``eps = log(1/r)/2``, as :meth:`from_eps` gives it).
         allow_float : bool, default False
             Take a binary float at its exact binary value.
         allow_zero : bool, default False
@@ -181,8 +186,8 @@ class Level:
 
         Examples
         --------
-        >>> Level.from_alpha("1/2"), Level.from_alpha("exp(-1/2)")
-        (Level(eps=log(2)), Level(eps=1/2))
+        >>> Level.from_alpha("1/2"), Level.from_alpha("exp(-1/2)"), Level.from_alpha("3^(-1/2)")
+        (Level(eps=log(2)), Level(eps=1/2), Level(eps=log(3)/2))
         >>> Level.from_alpha("1", allow_zero=True).is_zero()
         True
         """
@@ -201,6 +206,11 @@ class Level:
                     raise InvalidInput(f"alpha: expected 0 < alpha < 1, got {v} >= 1; "
                                        "hint: alpha = exp(-eps) with eps > 0")
                 return Level.from_eps(str(-mono[1]))
+        if isinstance(v, Lin) and not v.has_eps() and (v * v).is_rational():
+            r = (v * v).rational()              # alpha = r^(1/2) (1/sqrt(3), 3^(-1/2), exp(-log(3)/2)):
+            if v.sign() > 0 and 0 < r < 1:      # eps = log(1/r)/2, the level from_eps("log(1/r)/2") gives
+                return Level(1 / r, fmpq(2))
+            raise InvalidInput(f"alpha: expected 0 < alpha < 1, got {v}; hint: alpha = e^(-eps) with eps > 0")
         raise InvalidInput(f"alpha: expected a rational in (0, 1) or exp(-c), got {x!r}")
 
     @staticmethod

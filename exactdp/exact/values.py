@@ -225,11 +225,13 @@ def _power(base, ex):
                 raise InvalidInput("expression: division by zero (0 to a negative power)")
             return base**k
         if isinstance(base, Lin):
+            if k < 0:                           # 1/b exactly (Lin division), then the positive power
+                if base.is_zero():
+                    raise InvalidInput("expression: division by zero (0 to a negative power)")
+                base, k = Lin.rat(1) / base, -k
             out = Lin.rat(1)
-            b = base if k >= 0 else None
-            _need(b is not None, "negative powers of a sum of square roots are not supported")
             for _ in range(k):
-                out = out * b
+                out = out * base
             return out
         if isinstance(base, ExpFrac):
             return base**k
@@ -317,7 +319,7 @@ def brief(x: Any, limit: int = 60) -> str:
 def _exp(v, setting):
     if isinstance(v, LogVal):
         # exp(c log q) = q^c
-        if v.coef.q == 1:
+        if v.coef.q in (1, 2):                  # q^(k/2) is a square root's power: exact in Lin
             return _power(v.base, v.coef)
         raise UnsupportedRegime(f"exp({v}) = {v.base}^({v.coef}) is irrational algebraic")
     lv = _as_lin(v)

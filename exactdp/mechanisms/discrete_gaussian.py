@@ -55,7 +55,11 @@ def _base_level(base, sigma2):
             raise InvalidInput(f"sigma2: expected a rational sigma^2 > 0, got {s}")
         return Level.from_eps(str(1 / (2 * s)))
     if base is not None:
-        return Level.from_alpha(base)
+        try:
+            return Level.from_alpha(base)
+        except InvalidInput:                    # the level's own words would name alpha, not the base given
+            raise InvalidInput(f"base: expected an exact number 0 < beta < 1 (beta = e^(-1/(2 sigma^2))), "
+                               f"got {base!r}") from None
     return None
 
 

@@ -139,6 +139,7 @@ def check_prior(pi: list, metric: FiniteMetric, level: Level) -> str | None:
     """ECP14 Props. 1 and 2 for a prior: ``None`` if they hold, else the first violation (text).
 
     Prop. 1: ``pi_y <= e^(d(y,y')) pi_y'``; Prop. 2: ``1/sum_y' e^(d(y,y')) <= pi_y <= 1/sum_y' e^(-d(y,y'))``
+    (a point at distance inf adds 0 to the upper bound's sum and makes the lower bound 0)
     (checked exactly when the factors are rational).  Work is grouped by distance codes and distinct prior
     values: each distinct triple ``(pi_y, pi_y', d)`` is decided once, exactly.
 
@@ -177,10 +178,12 @@ def check_prior(pi: list, metric: FiniteMetric, level: Level) -> str | None:
         for y in range(n):
             cnt = np.bincount(codes[y], minlength=len(dvals)).tolist()
             up = sum((m / f for m, f in zip(cnt, facs, strict=True) if m and f is not None), fmpq(0))
+            # a point at distance inf has e^(eps d) = inf in the lower bound's sum: the bound is 0 there
+            far = any(m and f is None for m, f in zip(cnt, facs, strict=True))
             down = sum((m * f for m, f in zip(cnt, facs, strict=True) if m and f is not None), fmpq(0))
-            if not (1 / down <= pi[y] <= 1 / up):
-                return (f"Prop. 2 fails at {metric.points[y]!r}: pi = {pi[y]} is outside "
-                        f"[{1 / down}, {1 / up}]")
+            lo = fmpq(0) if far else 1 / down
+            if not (lo <= pi[y] <= 1 / up):
+                return f"Prop. 2 fails at {metric.points[y]!r}: pi = {pi[y]} is outside [{lo}, {1 / up}]"
     index: dict = {}
     pvals: list = []
     pc = np.empty(n, dtype=np.int64)

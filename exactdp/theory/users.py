@@ -164,9 +164,10 @@ class User:
             L = loss_table(loss, n)
             lname = loss
         else:
-            if len(loss) != n + 1 or any(len(r) != n + 1 for r in loss):
-                raise InvalidInput(f"loss: expected an {n + 1} x {n + 1} table to match the prior, got "
-                                   f"{len(loss)} rows")
+            short = next((r for r in loss if len(r) != n + 1), None) if len(loss) == n + 1 else None
+            if len(loss) != n + 1 or short is not None:
+                got = f"{len(loss)} rows" if short is None else f"a row of {len(short)} entries"
+                raise InvalidInput(f"loss: expected a {n + 1} x {n + 1} table to match the prior, got {got}")
             L = [[_loss_entry(v, f"loss[{i}][{r}]") for r, v in enumerate(row)] for i, row in enumerate(loss)]
             lname = "table"
         _check_monotone(L)

@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from flint import fmpq
@@ -109,6 +110,8 @@ def lipschitz_constant(metric: FiniteMetric, output_metric: FiniteMetric | None 
 
 
 def _in_ball(s, gamma, ball):
+    if s == math.inf:  # unconnected points: infinitely far, outside every ball of finite radius gamma
+        return False
     c = sign(dist_sub(s, gamma))
     return c < 0 or (ball == "closed" and c == 0)
 

@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 from exactdp import Certificate, Mechanism, certify_privacy, geometric, path
 from exactdp.certificate.render import md_html
 
@@ -64,3 +66,23 @@ def test_mechanism_html_large_is_summarised():
     assert "41 x 41 mechanism, rational entries, 81 distinct values" in h
     # the largest values of the 1/3-geometric mechanism: 1/(1+a) = 3/4, a/(1+a) = 1/4, ...
     assert "<code>3/4</code>" in h and h.endswith("...</p></div>")
+
+
+# ------------------------------------------------ plain text of Markdown with math (audit 2026-11-24) ----
+@pytest.mark.parametrize("md,text", [
+    (r"$\pi$ is regular iff $\pi = \mu \Phi$ for some $\mu \ge 0$", "pi is regular iff pi = mu Phi for some mu >= 0"),
+    (r"$(\varepsilon, \delta)$-differentially private", "(eps, delta)-differentially private"),
+    (r"iff $\Phi z = 1$, $p \equiv 0$", "iff Phi z = 1, p == 0"),
+    (r"rational functions of $\alpha^{1/1}$", "rational functions of alpha^(1/1)"),
+    (r"$\frac{\log(61/9)}{2}$ and $\frac{1}{1 + e^{-\varepsilon}}$", "log(61/9)/2 and 1/(1 + e^(-eps))"),
+    (r"$\gamma_y = \mu_y \sum_{y'} \phi_{yy'}$", "gamma_y = mu_y sum_y' phi_yy'"),
+    (r"$m_{D_1}(w) \le e^{\varepsilon d} m_{D_2}(w)$", "m_(D_1)(w) <= e^(eps d) m_(D_2)(w)"),
+    (r"$\tilde A_I = \bigcup_{i \in I} A_i \setminus B$", "tilde(A)_I = union_(i in I) A_i minus B"),
+    (r"$\sqrt{2} \cdot \mathbb{R}$, $\sqrt[3]{x}$, $\{1, 2\}$, $P \| Q$", "sqrt(2) * R, x^(1/3), {1, 2}, P || Q"),
+    (r"$\mu\Phi$ and $2\alpha$ and $\foo$", "mu Phi and 2 alpha and foo"),          # an unknown command: its name
+    ("**Bold** and *italic* keep 2*alpha**2 - 1 and a*b", "Bold and italic keep 2*alpha**2 - 1 and a*b"),
+    ("costs $5 only", "costs $5 only"),                                             # an unmatched $ is a dollar
+])
+def test_plain_text_names_every_symbol(md, text):
+    from exactdp.certificate.render import plain
+    assert plain(md) == text

@@ -144,6 +144,21 @@ def test_reproduce_json(capsys):
     assert code == 2 and "unknown id" in err
 
 
+@pytest.mark.parametrize("listing", [[], ["--list"]])
+def test_reproduce_markdown_and_latex_are_tables(capsys, listing):
+    # audit 2026-11-24 defect 9: --format latex printed a Markdown table, --list ignored markdown and latex
+    from _latex_check import latex_problems
+
+    code, md, _ = run(["reproduce", "GRS12-ex2.1", *listing, "--format", "markdown"], capsys)
+    lines = md.splitlines()
+    assert code == 0 and len(lines) == 3 and lines[1].startswith("|---|") and lines[2].startswith("| GRS12-ex2.1 | ")
+    assert all(ln.count(" | ") == lines[0].count(" | ") for ln in (lines[0], lines[2]))     # | inside a cell escaped
+    code, tex, _ = run(["reproduce", "GRS12-ex2.1", *listing, "--format", "latex"], capsys)
+    lines = tex.splitlines()
+    assert code == 0 and lines[0].startswith(r"\begin{tabular}{") and lines[-1] == r"\end{tabular}"
+    assert lines[2].startswith("GRS12-ex2.1 & ") and "|---|" not in tex and latex_problems(tex) == []
+
+
 def test_console_script_runs_without_traceback():
     r = subprocess.run([sys.executable, "-m", "exactdp.cli", "certify", "--example", "geometric", "--eps", "1/2"],
                        capture_output=True, text=True)
@@ -204,7 +219,7 @@ def test_plot_command_writes_figures(tmp_path, capsys):
         code, _text, _ = run(["plot", *args, "-o", str(out)], capsys)
         assert code == 0 and out.stat().st_size > 1000 and out.read_bytes()[:4] == b"\x89PNG", args
     code, _, err = run(["plot", "region", m, "-o", str(tmp_path / "x.png")], capsys)
-    assert code == 2 and "give exactly one of eps, alpha" in err
+    assert code == 2 and "plot region needs a level: --alpha A or --eps E" in err  # as docs/formats.md says
     code, _, err = run(["plot", "mechanism", "-o", str(tmp_path / "x.png")], capsys)
     assert code == 2 and "needs MECH.json" in err
 
@@ -224,3 +239,41 @@ def test_remap_honours_every_format(tmp_path, capsys):
 def test_proofs_check_without_a_proofs_directory(tmp_path, capsys):
     code, _, err = run(["proofs", "--check", "--dir", str(tmp_path / "nowhere")], capsys)
     assert code == 2 and "there is no directory" in err
+
+
+# ---------------------------------------------- docs/formats.md against the parser (audit 2026-11-24, defect 8) ----
+def _format_choices() -> dict:
+    """Each command's --format choices, read from the real parser (None: no --format)."""
+    import argparse
+
+    from exactdp.cli._app import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    out = {}
+    for name, p in sub.choices.items():
+        fmt = [a for a in p._actions if "--format" in a.option_strings]
+        out[name] = tuple(fmt[0].choices) if fmt else None
+    return out
+
+
+def test_formats_md_says_what_each_command_format_accepts():
+    import re
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "docs", "formats.md"), encoding="utf-8") as f:
+        doc = f.read()
+    real = _format_choices()
+    section = doc[doc.index("### `--format`, command by command"):doc.index("## Exit codes")]
+    table = dict(re.findall(r"^\| `([a-z-]+)` \| (.+) \|$", section, flags=re.M))
+    assert set(table) == set(real)
+    for cmd, cell in table.items():
+        assert (None if cell == "no `--format`" else tuple(re.findall(r"`([a-z]+)`", cell))) == real[cmd], cmd
+    block = doc[doc.index("## Commands"):doc.index("### `--format`")]
+    lines = re.findall(r"^exactdp ([a-z-]+) (.*)$", block, flags=re.M)
+    assert {c for c, _ in lines} == set(real)                    # every command has its synopsis
+    for cmd, rest in lines:
+        said = re.findall(r"--format (\S+?)\]", rest)
+        for s in said:
+            want = ("text", "json", "markdown", "latex") if s == "F" else tuple(s.split("|"))
+            assert want == real[cmd], (cmd, s)
+        assert said or real[cmd] is None or "--example" in rest or cmd in ("plot", "proofs"), cmd

@@ -228,6 +228,12 @@ def test_messages_for_loss_and_decimal_n(tmp_path, capsys):
     code, _, err = run(["optimal", "--prior", pr, "--loss", "hinge", "--n", "1", "--eps", "1"], capsys)
     assert code == 2
     one_error_line(err, "unknown loss 'hinge'; give absolute, squared, binary or a loss file")
+    # audit 2026-11-24 defect 10: a name that is a path is a missing file, not an unknown loss
+    for missing in ("missing.json", str(tmp_path / "none")):
+        code, _, err = run(["optimal", "--prior", pr, "--loss", missing, "--n", "1", "--eps", "1"], capsys)
+        assert code == 2
+        one_error_line(err, re.escape(f"loss file {missing!r} does not exist (the built-in losses are absolute, "
+                                      "squared, binary)"))
     p = write(tmp_path, "p.json", '{"kind": "path", "n": 3.0}')
     code, _, err = run(["epsilon", write(tmp_path, "m.json", RR2), "--metric", p], capsys)
     assert code == 2
@@ -378,3 +384,79 @@ def test_fuzz_every_command_under_a_memory_limit(tmp_path):
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
                        env={**os.environ, "PYTHONPATH": ROOT})
     assert r.returncode == 0 and "fuzz ok" in r.stdout, (r.stdout[-2000:], r.stderr[-4000:])
+
+
+# ------------------------------------------------------------- Ctrl-C (audit 2026-11-24, defect 4) ----
+def _interrupted(code: str, *args: str) -> subprocess.CompletedProcess:
+    """Run ``code`` (which prints 'ready' once the interruptible part starts) with ``args``, send SIGINT."""
+    import signal
+    p = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "PYTHONPATH": ROOT})
+    assert p.stdout is not None
+    assert p.stdout.readline() == b"ready\n"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+
+_SLOW = ("import sys, time, exactdp.cli.{mod} as m\n"
+         "def slow(a):\n    print('ready', flush=True)\n    {body}\n"
+         "m.{fn} = slow\n"
+         "from exactdp.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+
+
+@pytest.mark.parametrize("debug", [[], ["--debug"]])
+def test_ctrl_c_is_one_quiet_line_and_exit_130(tmp_path, debug):
+    # the command's own work is interrupted: a sleep in place of the solve, so SIGINT lands inside it
+    code = _SLOW.format(mod="privacy", fn="_cmd_epsilon", body="time.sleep(60)")
+    p = write(tmp_path, "p.json", PATH2)
+    r = _interrupted(code, *debug, "epsilon", p, "--metric", p)
+    assert (r.returncode, r.stdout, r.stderr) == (130, b"", b"exactdp: interrupted\n")
+
+
+def test_ctrl_c_inside_exact_work_is_one_quiet_line(tmp_path):
+    # a real run (an optimal-mechanism LP on 301 points, many seconds) interrupted one second in
+    code = ("import sys, threading\n"
+            "threading.Timer(1.0, lambda: print('ready', flush=True)).start()\n"
+            "from exactdp.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+    prior = tmp_path / "u.json"
+    prior.write_text(json.dumps({"probabilities": ["1/301"] * 301}))
+    r = _interrupted(code, "optimal", "--prior", str(prior), "--loss", "absolute", "--n", "300", "--alpha", "1/2")
+    assert (r.returncode, r.stdout, r.stderr) == (130, b"", b"exactdp: interrupted\n")
+
+
+def test_an_empty_value_is_named_as_empty(tmp_path, capsys):
+    # audit 2026-11-24 defect 10: --eps '' was given (and is empty); it is not a missing flag
+    m, p = write(tmp_path, "m.json", RR2), write(tmp_path, "p.json", PATH2)
+    for args, name in ((["certify", m, "--metric", p, "--eps", ""], "--eps"),
+                       (["certify", m, "--metric", p, "--alpha", "  "], "--alpha"),
+                       (["certify", "", "--metric", p, "--eps", "1"], "MECHANISM")):
+        with pytest.raises(SystemExit) as e:
+            main(args)
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.count("\n") == 1, err
+        assert f"argument {name}: the value given is empty" in err
+
+
+def test_proofs_dir_needs_an_existing_parent_like_plot(tmp_path, capsys):
+    # audit 2026-11-24 defect 12: proofs --dir created /nonexistent/x (and its parents); plot -o refuses
+    target = tmp_path / "none" / "x"
+    code, out, err = run(["proofs", "--dir", str(target)], capsys)
+    assert (code, out) == (2, "") and not (tmp_path / "none").exists()
+    one_error_line(err, re.escape(f"proofs --dir {str(target)!r}: the directory {str(tmp_path / 'none')!r} "
+                                  "does not exist"))
+
+
+def test_a_reader_that_stops_early_gives_exit_141(tmp_path):
+    # audit 2026-11-24 defect 6: 400 KB of output, the reader takes 10 bytes and closes: the short write was
+    # dropped silently (exit 0); now the rest of the write meets the closed pipe (exit 141, nothing on stderr)
+    m, p = write(tmp_path, "m.json", RR2), write(tmp_path, "p.json", PATH2)
+    proc = subprocess.Popen([sys.executable, "-m", "exactdp", "certify", m, "--metric", p, "--eps", "10^100000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                            env={**os.environ, "PYTHONPATH": ROOT})
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(10) == b"claim:   m"
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert (proc.wait(timeout=120), err) == (141, b"")

@@ -7,6 +7,7 @@ Exit codes are the re-check's: 0 confirmed (the proof is printed), 1 refuted (th
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -144,9 +145,8 @@ def _dup_key(t):
     ("a list", b"[1, 2]", "expected a JSON object"),
     ("a path as text", b"good.json", "expected a JSON object"),       # never read as the name of another file
     ("another schema", b'{"schema": "x"}', "not an exactdp certificate"),
-    ("not UTF-8", b"{\xff\xfe}", "UnicodeDecodeError"),
+    ("not UTF-8", b"{\xff\xfe}", "not UTF-8 text (byte 0xff at offset 1)"),
     ("a repeated key", None, "appears twice"),
-    ("an unknown kind", None, "kind"),
     ("an unknown verdict", None, "verdict"),
     ("schema version 3", None, "version"),
 ])
@@ -157,9 +157,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, name, content, words)
         if name == "a repeated key":
             content = _dup_key(text).encode()
         else:
-            if name == "an unknown kind":
-                data["kind"] = "nonsense"
-            elif name == "an unknown verdict":
+            if name == "an unknown verdict":
                 data["verdict"] = "maybe"
             else:
                 data["version"] = 3
@@ -170,6 +168,39 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, name, content, words)
     code, out, err = run(["explain", str(f)], capsys)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and words.lower() in err.lower(), err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("cmd", ["recheck", "explain"])
+def test_what_is_wrong_with_the_file_is_said_in_words(tmp_path, capsys, cmd):
+    # audit 2026-11-24 defect 10: no Python exception class name in a message; the file and its problem are named
+    (tmp_path / "bad.json").write_bytes(b"\xff{}")
+    (tmp_path / "half.json").write_text('{"schema": ')
+    (tmp_path / "dir").mkdir()
+    cases = {"none.json": "certificate '{d}/none.json': No such file or directory",
+             "dir": "certificate '{d}/dir': is a directory; give a certificate file",
+             "bad.json": "certificate '{d}/bad.json': not UTF-8 text (byte 0xff at offset 0)",
+             "half.json": "certificate '{d}/half.json': not JSON: Expecting value at line 1, column 12"}
+    for name, words in cases.items():
+        code, out, err = run([cmd, str(tmp_path / name)], capsys)
+        assert (code, out) == (2, "") and err.count("\n") == 1, err
+        assert words.format(d=tmp_path) in err, err
+        assert not re.search(r"[A-Z][a-z]+(Error|Exception)\b", err), err
+
+
+@pytest.mark.parametrize("fmt", EXPLAIN_FORMATS)
+def test_an_unknown_kind_gets_the_recheck_answer(tmp_path, capsys, fmt):
+    # audit 2026-11-24 defect 7: explain re-checks first, so it answers what recheck answers (not checkable, 3)
+    data = json.loads(cert_text("privacy"))
+    data["kind"] = "nonsense"
+    f = tmp_path / "c.json"
+    f.write_text(json.dumps(data))
+    code, out, err = run(["recheck", str(f)], capsys)
+    assert (code, err) == (3, "") and "not checkable" in out
+    code, out, err = run(["explain", str(f), "--format", fmt], capsys)
+    assert (code, err) == (3, "") and "not checkable" in out and "nonsense" in out
+    assert "No proof follows" in out and STEPS[fmt] not in out
+    e = explain(json.dumps(data), fmt)
+    assert (e.status, e.exit_code) == ("not checkable", 3)
 
 
 def test_missing_file_directory_and_json_format_are_refused(tmp_path, capsys):
@@ -186,3 +217,50 @@ def test_missing_file_directory_and_json_format_are_refused(tmp_path, capsys):
 def test_unknown_format_in_the_library():
     with pytest.raises(ValueError, match="format: expected one of text, markdown, latex, html"):
         explain(cert_text("privacy"), "json")
+
+
+# ------------------------------------------- the text format keeps the math (audit 2026-11-24, defect 5) ----
+#: math commands that carry content: each must be named in the plain text of the span it is in
+_NAMED = {"alpha": "alpha", "beta": "beta", "gamma": "gamma", "delta": "delta", "varepsilon": "eps", "lambda": "lambda",
+          "mu": "mu", "pi": "pi", "phi": "phi", "Phi": "Phi", "rho": "rho", "sigma": "sigma", "sum": "sum",
+          "max": "max", "min": "min", "log": "log", "exp": "exp", "le": "<=", "ge": ">=", "infty": "inf",
+          "sqrt": "sqrt", "cdot": "*", "equiv": "==", "in": "in", "notin": "not in"}
+_LABEL = re.compile(r"^(claim|method|kernel|re-check|verdict|conclusion|reason):\s+")
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACT))
+def test_the_text_explanation_keeps_every_math_symbol(name):
+    # every genuine certificate of the re-check contract (every kind, every route)
+    from exactdp.certificate.render import plain_math
+
+    cert = CONTRACT[name]()
+    doc = explain(cert.to_json_str(), "text").document
+    for line in doc.splitlines():
+        body = _LABEL.sub("", line.strip())
+        assert "  " not in body and "$" not in body and "\\" not in body and "()" not in body, line
+        assert not re.search(r"[\^_](\s|$|[,.;])", body), line      # an exponent or index lost its operand
+    for step in cert.proof().steps:
+        for span in re.findall(r"\$([^$]+)\$", step.markdown):
+            text = plain_math(span)
+            assert text.strip(), span
+            for cmd in re.findall(r"\\([a-zA-Z]+)", span):
+                assert _NAMED.get(cmd, "") in text, (cmd, span, text)
+
+
+def test_the_text_of_the_audits_examples():
+    e = explain(CONTRACT["regular"]().to_json_str()).document
+    assert "pi is regular iff pi = mu Phi for some mu >= 0, where phi_yy' = e^(-eps d(y,y'))" in e
+    e = explain(CONTRACT["approx holds"]().to_json_str()).document
+    assert "(eps, delta)" in e and "(eps, )" not in e
+
+
+def test_a_polynomial_keeps_its_exponent_in_the_text_conclusion(tmp_path, capsys):
+    # K(0) = (1/2, 1/2), K(1) = (alpha^3, 1 - alpha^3) on 2 points at distance 1: at z = 0 the constraint is
+    # alpha^-1 alpha^3 - 1/2 = alpha^2 - 1/2 >= 0, failing below the root of 2*alpha**2 - 1 (sympy's spelling)
+    (tmp_path / "m.json").write_text(json.dumps({"inputs": ["0", "1"], "outputs": ["0", "1"],
+                                                 "matrix": [["1/2", "1/2"], ["alpha^3", "1-alpha^3"]]}))
+    (tmp_path / "d.json").write_text(json.dumps({"kind": "discrete", "points": ["0", "1"]}))
+    code, out, _ = run(["certify", str(tmp_path / "m.json"), "--metric", str(tmp_path / "d.json"), "--all-eps"],
+                       capsys)
+    assert code == 1
+    assert "root of 2*alpha**2 - 1 in [" in out and "alpha2" not in out

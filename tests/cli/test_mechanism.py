@@ -125,3 +125,19 @@ def test_symbolic_round_trip_all_eps(tmp_path, capsys):
     assert run(["mechanism", "sue", "--k", "3", "-o", m], capsys)[0] == 0
     code, out, _ = run(["certify", m, "--metric", metric, "--all-eps"], capsys)
     assert code == 0 and "for every eps > 0" in out
+
+
+@pytest.mark.parametrize("orders,words", [
+    (",".join(str(k) for k in range(2, 5002)), "--orders: 257 is outside [2, 256] (entry 256 of 5,000), got "
+                                               "'2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,'... (23,895 characters)"),
+    ("2,x,3", "--orders: 'x' is not an integer; expected integers separated by commas, got '2,x,3'"),
+    ("2,3,2", "--orders: 2 is given twice; expected distinct integers in [2, 256], got '2,3,2'"),
+    ("1", "--orders: 1 is outside [2, 256] (entry 1 of 1), got '1'"),
+])
+def test_renyi_orders_refused_in_one_short_line(tmp_path, capsys, orders, words):
+    # audit 2026-11-24 defect 13: the message echoed the whole 5,000-number list
+    m = write(tmp_path, "m.json", {"inputs": ["0", "1"], "outputs": ["0", "1"],
+                                   "matrix": [["3/4", "1/4"], ["1/4", "3/4"]]})
+    d = write(tmp_path, "d.json", {"kind": "discrete", "points": ["0", "1"]})
+    code, out, err = run(["renyi", m, "--metric", d, "--orders", orders], capsys)
+    assert (code, out, err) == (2, "", f"exactdp: error: {words}\n")

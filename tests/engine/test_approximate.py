@@ -172,7 +172,8 @@ def test_bad_neighbour_type():
 
 
 def test_metric_on_other_points():
-    with pytest.raises(InvalidInput, match="not the mechanism's inputs"):
+    with pytest.raises(InvalidInput, match=r"2 inputs vs 3 points; only in the mechanism: \[\], only in the metric: "
+                                           r"\['2'\]"):
         certify_approx(randomized_response(2, p="1/4"), path(3), eps="1", delta="0")
 
 
@@ -218,3 +219,10 @@ def test_proof_is_rendered_from_the_json_evidence_alone(eps, delta):
     c = certify_approx(randomized_response(3, p="1/5"), discrete(3), eps=eps, delta=delta)
     again = Certificate.from_json(c.to_json_str())
     assert again == c and again.to_markdown() == c.to_markdown() and again.to_text() == c.to_text()
+
+
+def test_labels_that_differ_are_shown():
+    # audit 2026-11-24 defect 10: "the metric's points (2) are not the mechanism's inputs (2)" named no label
+    M = Mechanism.from_rows(["a b", "ü"], ["yes", "no"], [["3/4", "1/4"], ["1/4", "3/4"]])
+    with pytest.raises(InvalidInput, match=r"only in the mechanism: \['a b', 'ü'\], only in the metric: \['0', '1'\]"):
+        certify_approx(M, discrete(2), eps="1", delta="1/10")

@@ -108,7 +108,9 @@ def test_bad_eps(bad):
         Level.from_eps(bad)
 
 
-@pytest.mark.parametrize("bad", ["0", "1", "3/2", "-1/2", "exp(1/2)", "sqrt(2)/2"])
+# sqrt(2)/2 = 2^(-1/2) is the level eps = log(2)/2 since the audit of 2026-11-24 (tests/exact/test_level.py);
+# sqrt(2) > 1 and sqrt(2) - 1 (not a square root of a rational) stay refused
+@pytest.mark.parametrize("bad", ["0", "1", "3/2", "-1/2", "exp(1/2)", "sqrt(2)", "sqrt(2) - 1"])
 def test_bad_alpha(bad):
     with pytest.raises(InvalidInput, match="alpha"):
         Level.from_alpha(bad)

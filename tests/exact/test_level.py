@@ -3,12 +3,14 @@
 Each input is the one the issue reports. Moved from tests/test_hardening.py, which was split by the module each
 test exercises."""
 
+import re
+
 import pytest
 from flint import fmpq
 
 from exactdp import UNDECIDED
 from exactdp.certify import certify_all_eps, certify_privacy
-from exactdp.errors import InputTooLarge
+from exactdp.errors import InputTooLarge, InvalidInput
 from exactdp.exact.level import Level
 from exactdp.mechanism import Mechanism
 from exactdp.mechanisms import geometric
@@ -48,3 +50,27 @@ def test_symbolic_mechanism_at_irrational_alpha_settled_by_all_eps_proof():
                             validate=False)
     quarter = from_matrix(["0", "1"], [[0, "1/4"], ["1/4", 0]])
     assert certify_privacy(K, quarter, eps="log(2)/2").holds is UNDECIDED
+
+
+@pytest.mark.parametrize("text", ["exp(1000000)", "exp(1)/2", "exp(-1)"])
+def test_an_exponential_eps_is_named_as_such(text):
+    # audit 2026-11-24 defect 10: exp(1000000) is exact; the form (not its size, not its exactness) is refused
+    with pytest.raises(InvalidInput, match=re.escape(f"eps: {text!r} is an exponential; eps must be a rational")):
+        Level.from_eps(text)
+
+
+@pytest.mark.parametrize("alpha", ["exp(-log(3)/2)", "3^(-1/2)", "1/sqrt(3)", "sqrt(3)/3", "exp(-1/2*log(3))"])
+def test_every_form_of_alpha_3_to_the_minus_half_is_the_level_log3_over_2(alpha):
+    # audit 2026-11-24 defect 11: --eps 'log(3)/2' was accepted, the same level as an alpha was refused
+    lv, ref = Level.from_alpha(alpha), Level.from_eps("log(3)/2")
+    assert (lv.R, lv.D, lv.eps_str()) == (ref.R, ref.D, "log(3)/2") == (fmpq(3), fmpq(2), "log(3)/2")
+    M = Mechanism.from_rows(["0", "1"], ["0", "1"], [["3/4", "1/4"], ["1/4", "3/4"]])   # ratio 3 > 3^(1/2): fails
+    c = certify_privacy(M, path(2), alpha=alpha)
+    assert c.holds is False and c.to_json() == certify_privacy(M, path(2), eps="log(3)/2").to_json()
+
+
+@pytest.mark.parametrize("alpha,words", [("sqrt(2)", "0 < alpha < 1, got sqrt(2)"), ("-1/sqrt(3)", "0 < alpha < 1"),
+                                         ("sqrt(2) - 1", "a rational in (0, 1) or exp(-c)")])
+def test_an_algebraic_alpha_outside_the_forms_is_refused(alpha, words):
+    with pytest.raises(InvalidInput, match=re.escape(words)):
+        Level.from_alpha(alpha)

@@ -61,3 +61,12 @@ def test_square_root_of_hard_to_factor_integer_refused_fast():
         exact_number("sqrt(10^2000+3)")
     assert squarefree_split(2**300 * 3) == (2**150, 3)
     assert exact_number("sqrt(10^3000)") == fmpq(10) ** 1500
+
+
+@pytest.mark.parametrize("text", ["3^(-1/2)", "exp(-log(3)/2)", "(sqrt(3))^(-1)", "sqrt(3)^(-2)*sqrt(3)"])
+def test_negative_and_half_powers_are_exact_square_roots(text):
+    # audit 2026-11-24 defect 11: 3^(-1/2) = 1/sqrt(3) = sqrt(3)/3 exactly (its square is 1/3, it is positive)
+    from exactdp.exact.lin import Lin
+    v = exact_number(text)
+    assert isinstance(v, Lin) and (v * v).rational() == fmpq(1, 3) and v.sign() > 0
+    assert str(v) == "sqrt(3)/3"

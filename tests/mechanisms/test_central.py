@@ -226,7 +226,9 @@ def test_selection_symbolic():
     (lambda: discrete_gaussian(0, base="1/2"), InvalidInput, "n: expected an integer >= 1"),
     (lambda: discrete_gaussian(1000, base="1/2"), InputTooLarge, "exceeds the limit"),
     (lambda: discrete_gaussian(3, base="1/2", sigma2="1"), InvalidInput, "not both"),
-    (lambda: discrete_gaussian(3, base="3/2"), InvalidInput, "0 < alpha < 1"),
+    (lambda: discrete_gaussian(3, base="3/2"), InvalidInput, r"^base: expected an exact number 0 < beta < 1 .*'3/2'"),
+    (lambda: discrete_gaussian(3, base="2"), InvalidInput, r"^base: .*got '2'$"),      # audit 2026-11-24: not alpha
+    (lambda: discrete_gaussian(3, base="x"), InvalidInput, r"^base: .*got 'x'$"),
     (lambda: discrete_gaussian(3, sigma2="-1"), InvalidInput, "sigma\\^2 > 0"),
     (lambda: discrete_gaussian(3.5, base="1/2"), InvalidType, "n: expected an integer"),
     (lambda: staircase(3, delta=0, eps="1"), InvalidInput, "delta: expected an integer >= 1"),

@@ -244,3 +244,50 @@ def test_tight_certificate_recheck():
     star = from_graph(nx.star_graph(3))
     assert tight_constraints(star, Level.from_alpha("3/4")).recheck().ok is True
     assert tight_constraints(path(4), Level.from_eps("1/2")).recheck().ok is True     # interval re-solve
+
+
+# ---------------------------------------------------- disconnected metrics (audit 2026-11-24, defect 3) ----
+def _two_edges():
+    return from_graph(nx.Graph([("0", "1"), ("2", "3")]))
+
+
+def _brute_mu(pi, alpha):
+    """``mu = pi Phi^-1`` by sympy on the 4 x 4 matrix written out by hand: ``phi = alpha^d``, 0 across components."""
+    import sympy as sp
+    a = sp.Rational(alpha)
+    phi = sp.Matrix([[1, a, 0, 0], [a, 1, 0, 0], [0, 0, 1, a], [0, 0, a, 1]])
+    return list(sp.Matrix([[sp.Rational(p) for p in pi]]) * phi.inv())
+
+
+@pytest.mark.parametrize("pi", [["1/4"] * 4, ["1/20", "1/20", "9/20", "9/20"], ["1/2", "1/10", "1/5", "1/5"],
+                                ["1/6", "1/3", "1/6", "1/3"], ["1/9", "2/9", "1/3", "1/3"]])
+def test_regular_on_a_disconnected_graph_is_decided_per_component(pi):
+    # before: Prop. 2's lower bound ignored the inf distances, and a regular prior raised RuntimeError (exit 4)
+    mu = _brute_mu(pi, "1/2")
+    c = regular_prior(pi, _two_edges(), HALF)
+    assert c.holds is all(m >= 0 for m in mu)
+    assert c.evidence.mu == [str(m) for m in mu]
+    if c.holds:
+        assert check_prior([fmpq(p) for p in pi], _two_edges(), HALF) is None
+    assert recheck_status(c) == "confirmed"
+
+
+def test_prop2_lower_bound_is_zero_next_to_an_infinite_distance():
+    # 1/20 is below the connected bound 1/(1 + 2) = 1/3 but allowed: the other component is at distance inf
+    assert check_prior([fmpq(1, 20), fmpq(1, 20), fmpq(9, 20), fmpq(9, 20)], _two_edges(), HALF) is None
+    # the upper bound still binds within a component: 1/(1 + 1/2) = 2/3 < 7/10
+    assert "Prop. 2 fails at '0'" in check_prior([fmpq(7, 10), fmpq(1, 10), fmpq(1, 10), fmpq(1, 10)],
+                                                 _two_edges(), HALF)
+
+
+def test_cli_regular_on_a_disconnected_graph(tmp_path, capsys):
+    (tmp_path / "g.json").write_text(json.dumps({"kind": "graph", "nodes": ["0", "1", "2", "3"],
+                                                 "edges": [["0", "1"], ["2", "3"]]}))
+    (tmp_path / "p.json").write_text(json.dumps({"probabilities": ["1/4"] * 4}))
+    assert main(["regular", str(tmp_path / "p.json"), "--metric", str(tmp_path / "g.json"), "--alpha", "1/2"]) == 0
+    assert "mu: (1/6, 1/6, 1/6, 1/6)" in capsys.readouterr().out
+
+
+def recheck_status(c):
+    from exactdp import recheck
+    return recheck(c.to_json()).status

@@ -140,3 +140,18 @@ def test_tradeoff_bad_inputs():
         utility_lp(path(3), fmpq(1, 2), gamma="1")
     with pytest.raises(Undecided, match="not an integer"):  # a valid metric the LP route does not support
         utility_lp(path(3).scaled("1/2"), fmpq(2), gamma="1")
+
+
+def test_utility_with_a_disconnected_output_metric():
+    # audit 2026-11-24 defect 2: sigma = inf (another component) is outside every ball, not a float in exact code
+    import networkx as nx
+
+    from exactdp.mechanism import mechanism_from_values
+    from exactdp.metrics import from_graph
+    from exactdp.theory.utility import ball_mass
+    Y = from_graph(nx.Graph([("0", "1"), ("2", "3")]))
+    M = mechanism_from_values(["0", "1", "2", "3"], ["0", "1", "2", "3"],
+                              [[fmpq(1, 2), fmpq(1, 4), fmpq(1, 8), fmpq(1, 8)]] * 4)
+    mass, inside = ball_mass(M, Y, None, "0", "5", "closed")
+    assert (mass, list(inside)) == (fmpq(3, 4), ["0", "1"])
+    assert certify_utility(M, Y, gamma="5", delta="1/4").holds is False  # worst ball {2, 3}: 1/4 < 3/4
