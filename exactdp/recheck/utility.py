@@ -66,9 +66,14 @@ EVIDENCE = {
                           "attained": "?bool", "smallest": _EPSILON}}
 
 
-def _inside(s: Fraction, gamma: Fraction, ball: str) -> bool:
+def _inside(s, gamma: Fraction, ball: str) -> bool:
+    """``s`` (a distance's text: a rational, or ``"inf"`` between components) inside the ball of radius
+    ``gamma``; an infinite distance is outside every ball."""
     if ball not in ("open", "closed"):
         raise ValueError(f"ball {ball!r}")
+    if s == "inf":
+        return False
+    s = _q(s)
     return s < gamma or (ball == "closed" and s == gamma)
 
 
@@ -91,7 +96,8 @@ def _sigma(ev: dict, inputs: list, outputs: list) -> None:
          "sigma does not have |X| x |Y| entries")
     for x, row in zip(inputs, ev["sigma"], strict=True):
         for y, s in zip(outputs, row, strict=True):
-            need(T[(ev["f"][x], y)] is not None and same(s, T[(ev["f"][x], y)]),
+            t = T[(ev["f"][x], y)]            # None: infinite (points in different components)
+            need(s == "inf" if t is None else (s != "inf" and same(s, t)),
                  f"sigma(f({x}), {y}) = {s} is not the output metric's distance")
 
 
@@ -106,7 +112,7 @@ def _check_utility(c: dict):
         return REFUTED, 0, "1 - delta is misstated"
     masses, inside = {}, {}
     for i, x in enumerate(m["inputs"]):
-        inside[x] = [y for y, s in zip(m["outputs"], ev["sigma"][i], strict=True) if _inside(_q(s), g, ev["ball"])]
+        inside[x] = [y for y, s in zip(m["outputs"], ev["sigma"][i], strict=True) if _inside(s, g, ev["ball"])]
         masses[x] = sum((vals[mech.codes[i][mech.cols[y]]] for y in inside[x]), Fraction(0))
     worst = min(masses.values())
     first = next(x for x in m["inputs"] if masses[x] == worst)
@@ -221,7 +227,7 @@ def _lp_rows(ev) -> tuple[list, list, list, list, list]:
     for x in range(nX):
         row = {N: (1, 0)}
         for y in range(nY):
-            if _inside(_q(ev["sigma"][x][y]), g, ev["ball"]):
+            if _inside(ev["sigma"][x][y], g, ev["ball"]):
                 row[x * nY + y] = (-1, 0)
         A_ub.append(row)
         b_ub.append(0)

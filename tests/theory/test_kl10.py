@@ -154,4 +154,6 @@ def test_utility_with_a_disconnected_output_metric():
                               [[fmpq(1, 2), fmpq(1, 4), fmpq(1, 8), fmpq(1, 8)]] * 4)
     mass, inside = ball_mass(M, Y, None, "0", "5", "closed")
     assert (mass, list(inside)) == (fmpq(3, 4), ["0", "1"])
-    assert certify_utility(M, Y, gamma="5", delta="1/4").holds is False  # worst ball {2, 3}: 1/4 < 3/4
+    c = certify_utility(M, Y, gamma="5", delta="1/4")
+    assert c.holds is False  # worst ball {2, 3}: 1/4 < 3/4
+    assert c.recheck().status == "confirmed"                      # the kernel reads sigma = inf too

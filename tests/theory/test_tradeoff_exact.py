@@ -365,7 +365,10 @@ def test_no_edges_need_no_privacy_budget():
         assert c.holds is True and c.evidence.epsilon == "0"
 
 
-@pytest.mark.xfail(strict=True, reason="exactdp/recheck/utility.py does not yet read sigma = inf (owned elsewhere)")
 def test_two_components_recheck():
+    # the kernel reads sigma = inf between components (outside every ball); a finite sigma there is refuted
     c = certify_tradeoff(_graph("0123", [("0", "1"), ("2", "3")]), gamma="1", delta="1/4")
-    assert recheck(c.to_json()).status == "confirmed"
+    j = c.to_json()
+    assert recheck(j).status == "confirmed"
+    j["evidence"]["sigma"][0][2] = "5"
+    assert recheck(j).status == "refuted"
