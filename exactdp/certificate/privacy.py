@@ -545,8 +545,9 @@ def _all_eps_proof(cert) -> Proof:
         concl = "The mechanism is eps*d-private for every eps > 0."
     else:
         steps.append(Step("Where it fails",
-                          f"For $x = {w.x}$, $x' = {w.x_prime}$, $z = {w.output}$: $p(\\alpha) < 0$ exactly for "
-                          f"$\\alpha \\in {ev.failure_set_text}$; at $\\alpha = {tex(ev.sample_alpha)}$: "
+                          f"Some constraint has $p(\\alpha) < 0$ exactly for $\\alpha \\in {ev.failure_set_text}$ "
+                          "(the union of the sets where each constraint fails) and none elsewhere. For instance, for "
+                          f"$x = {w.x}$, $x' = {w.x_prime}$, $z = {w.output}$ at $\\alpha = {tex(ev.sample_alpha)}$: "
                           f"$K(x)(z) = {tex(w.lhs)} > {tex(w.rhs)} = \\alpha^{{-d}} K(x')(z)$."))
         concl = (f"The mechanism fails exactly for alpha in {ev.failure_set_text} (eps = -log alpha), "
                  "and is private elsewhere.")
