@@ -108,6 +108,7 @@ def _read_pieces(pieces: list) -> list:
     need(len(pieces) <= MAX_PIECES, f"a failure set of {len(pieces):,} pieces > {MAX_PIECES:,}")
     ends = [(_end(p["lo"]), _end(p["hi"])) for p in pieces]
     flat = [e for pair in ends for e in pair]
+    _require(all(0 <= e[0] <= 1 for e in flat if e[2] is None), "a piece outside [0, 1]")   # roots: by _end
     for e, f in pairwise(flat):
         le = _end_le(e, f)
         if le is None:
@@ -229,40 +230,9 @@ def _check_fails(ev: dict, mech, pairs, dist):
     ends = _read_pieces(pieces)
     _require(_in_set(alpha, pieces, ends), f"the sample alpha = {alpha} is not in the failure set")
     _distinct(ev, _polys(mech, pairs))
-    if all(e[2] is None for pair in ends for e in pair):
-        n, extra = _gaps(mech, pairs, pieces)
-    else:
-        n, extra = _gaps_algebraic(mech, pairs, pieces, ends)
+    n, extra = _gaps(mech, pairs, pieces, ends)
     return CONFIRMED, n, (f"at alpha = {alpha}: K(x)(z) = {a} > alpha^-d K(x')(z) = {rhs}; sample in the failure "
                           f"set{extra}")
-
-
-def _gaps(mech, pairs, pieces):
-    """Rational ends: no constraint fails outside the pieces, each end in (0, 1) is a root of a constraint, and
-    inside each piece some constraint fails throughout."""
-    polys = [p for _, _, _, p in _polys(mech, pairs) if p is not None]
-    ends = sorted({fraction(p["lo"]) for p in pieces} | {fraction(p["hi"]) for p in pieces})
-    _require(all(0 <= e <= 1 for e in ends), "a piece outside [0, 1]")
-    for e in ends:
-        if 0 < e < 1:
-            _require(any(_ev(p, e) == 0 for p in polys), f"the end {e} of the failure set is no constraint's root")
-    cuts = [Fraction(0)] + [x for p in pieces for x in (fraction(p["lo"]), fraction(p["hi"]))] + [Fraction(1)]
-    _require(cuts == sorted(cuts), "the pieces are not disjoint and in order")
-    for lo, hi in zip(cuts[::2], cuts[1::2], strict=True):
-        if lo < hi:
-            for p in polys:
-                r = bernstein_nonneg(_on(p, lo, hi))
-                _require(r is not False, f"a constraint fails on [{lo}, {hi}], outside the failure set")
-                if r is None:
-                    raise NotHere(f"Bernstein did not certify a constraint on the gap [{lo}, {hi}]")
-    for pc in pieces:
-        lo, hi = fraction(pc["lo"]), fraction(pc["hi"])
-        _require(pc["point"] == (lo == hi), "a point piece with two ends")
-        if lo == hi:
-            _require(any(_ev(p, lo) < 0 for p in polys), f"no constraint fails at alpha = {lo}")
-        elif not any(_fails_inside(p, lo, hi) for p in polys):
-            raise NotHere(f"no single constraint is certified to fail throughout ({lo}, {hi})")
-    return len(polys), "; no constraint fails outside it and one fails throughout each piece (Bernstein)"
 
 
 # ------------------------------------------------------------------ failure sets with algebraic ends ----
@@ -297,16 +267,19 @@ def _refine(end: tuple, polys: list, cuts: list) -> tuple:
     raise NotHere(f"an algebraic end not separated from the constraints' roots in {MAX_BISECTIONS} bisections")
 
 
-def _gaps_algebraic(mech, pairs, pieces, ends):
-    """:func:`_gaps` when some ends are algebraic: each algebraic end's interval is refined (:func:`_refine`), so
-    that a constraint's sign on the sliver between the end and a rational point is its sign at that point; the
-    rest is Bernstein on rational intervals as for rational ends."""
+def _gaps(mech, pairs, pieces, ends):
+    """The failure set is exact: no constraint fails outside the pieces, each end in (0, 1) is a root of a
+    constraint, and inside each piece some constraint fails throughout.  Bernstein on rational intervals; an
+    algebraic end's interval is first refined (:func:`_refine`), so that a constraint's sign on the sliver between
+    the end and a rational point is its sign at that point."""
     polys = [q for q in (_sturm.trim(p) for _, _, _, p in _polys(mech, pairs) if p is not None) if q]
-    need(all(len(p) - 1 <= _sturm.MAX_POLY_DEGREE for p in polys),
-         f"a constraint of degree above {_sturm.MAX_POLY_DEGREE} beside algebraic ends")
     flat = [e for pair in ends for e in pair]
-    need(len(polys) * len(flat) <= MAX_END_WORK, f"{len(polys):,} constraints against {len(flat):,} ends of the "
-         f"failure set > {MAX_END_WORK:,} Sturm refinements")
+    algebraic = any(e[2] is not None for e in flat)
+    if algebraic:
+        need(all(len(p) - 1 <= _sturm.MAX_POLY_DEGREE for p in polys),
+             f"a constraint of degree above {_sturm.MAX_POLY_DEGREE} beside algebraic ends")
+        need(len(polys) * len(flat) <= MAX_END_WORK, f"{len(polys):,} constraints against {len(flat):,} ends of "
+             f"the failure set > {MAX_END_WORK:,} Sturm refinements")
     cuts = sorted({e[0] for e in flat if e[2] is None} | {Fraction(0), Fraction(1)})
     ref = {}
     for e in flat:
@@ -343,11 +316,12 @@ def _gaps_algebraic(mech, pairs, pieces, ends):
             else:                                       # p(r) < 0: r not a root of p, and p's sign at a there
                 ra, _, at = ref[(e[0], e[1])]
                 ok = any(not t and _ev(p, ra) < 0 for p, t in zip(polys, at, strict=True))
-            _require(ok, "no constraint fails at a point of the failure set")
+            _require(ok, f"no constraint fails at alpha = {pc['lo']}")
         elif not any(_fails_between(p, (a1, b1), (a2, b2)) for p in polys):
-            raise NotHere("no single constraint is certified to fail throughout a piece with algebraic ends")
-    return len(polys), ("; no constraint fails outside it and one fails throughout each piece (Bernstein; each "
-                        "algebraic end the only root of its polynomial in its interval, refined by Sturm counts)")
+            raise NotHere(f"no single constraint is certified to fail throughout ({pc['lo']}, {pc['hi']})")
+    return len(polys), ("; no constraint fails outside it and one fails throughout each piece (Bernstein"
+                        + ("; each algebraic end the only root of its polynomial in its interval, refined by Sturm "
+                           "counts)" if algebraic else ")"))
 
 
 def _fails_between(p, lo: tuple, hi: tuple) -> bool:

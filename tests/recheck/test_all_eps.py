@@ -118,3 +118,14 @@ def test_genuine_sets_are_confirmed_and_every_consistent_rewrite_is_not(k1, k2, 
     if new == pieces:
         return
     assert recheck(_with_set(c, new)).status != "confirmed"
+
+
+@pytest.mark.parametrize("rows", [TIE, [["1/2", "1/2"], ["alpha", "1-alpha"]]])
+def test_an_end_outside_zero_one_is_refuted(rows):
+    # algebraic ends are in [0, 1] by their intervals; a rational end beyond 1 is refused before any gap is read
+    c = _cert(rows, discrete(2))
+    pieces = copy.deepcopy(c["evidence"]["failure_set"])
+    assert pieces[-1]["hi"] == "1"
+    pieces[-1]["hi"] = "3/2"
+    r = recheck(_with_set(c, pieces))
+    assert r.status == "refuted" and "outside [0, 1]" in r.detail, r.detail
