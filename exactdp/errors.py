@@ -126,7 +126,7 @@ class LabelMismatch(InvalidInput):
 
 
 class UnsupportedRegime(InvalidInput):
-    """A value outside every exact decision regime (see DESIGN.md section 2).
+    """A value outside every exact decision regime (see docs/architecture.md#sec-kernel).
 
     Examples
     --------

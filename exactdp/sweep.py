@@ -5,7 +5,7 @@ of ``exactdp plot`` -- and for ``docs/make_figures.py``: :func:`sweep` runs ``fn
 the other, unless asked for Dask (``dask.distributed``, the optional extra ``exactdp[dask]``): ``workers=N``
 starts a local cluster of ``N`` worker processes for the sweep, ``scheduler=ADDRESS`` uses an existing
 cluster.  Either way the results come back in the order of the items, and each is what ``fn(item)`` returns in
-a process of its own, so a sweep on a cluster gives the serial results.  No home-made pool (DESIGN.md 6b).
+a process of its own, so a sweep on a cluster gives the serial results.  No home-made pool (docs/sweeps.md#sec-dask).
 
 On a cluster ``fn`` and the items travel to the workers: give a module-level function and plain data (claim
 ids, file paths the workers can open, rational text), not open files or lambdas.

@@ -1,4 +1,4 @@
-"""The three verdicts, one encoding everywhere (DESIGN.md section 4).
+"""The three verdicts, one encoding everywhere (docs/architecture.md#sec-certificates).
 
 The lowest module of exactdp: certificates, the ``Undecided`` exception and
 the command line's exit codes all use :class:`Verdict`.
@@ -17,7 +17,7 @@ __all__ = ["Verdict"]
 class Verdict(str, Enum):
     """The verdict of a certificate: holds / fails / undecided.
 
-    One encoding everywhere (DESIGN.md sec. 4): certificates, the
+    One encoding everywhere (docs/architecture.md#sec-certificates): certificates, the
     ``Undecided`` exception's payload and the command line's exit codes.
     ``bool()`` is defined only for the two decided verdicts.
 

@@ -1,4 +1,4 @@
-"""Certificates: the contract every layer shares (DESIGN.md section 4).
+"""Certificates: the contract every layer shares (docs/architecture.md#sec-certificates).
 
 A certificate is data, not prose and not live objects:
 

@@ -1,4 +1,4 @@
-"""The certificate: verdict, method, typed evidence (DESIGN.md section 4).
+"""The certificate: verdict, method, typed evidence (docs/architecture.md#sec-certificates).
 
 One encoding of the three verdicts everywhere: :class:`Verdict`.  Its
 ``UNDECIDED`` member refuses to act as a boolean, so an undecided answer can
@@ -44,12 +44,12 @@ E = TypeVar("E", bound=Evidence, covariant=True)
 
 
 class Method(str, Enum):
-    """What a verdict rests on (DESIGN.md section 2); a precision in bits goes with the ball methods.
+    """What a verdict rests on (docs/architecture.md#sec-kernel); a precision in bits goes with the ball methods.
 
     Attributes
     ----------
     RATIONAL, TRANSCENDENCE_BALLS, SYMBOLIC_ROOTS : Method
-        The three exact regimes of DESIGN.md sec. 2.
+        The three exact regimes of docs/architecture.md#sec-kernel.
     EXACT_LP, EXACT_SOLVE, BALL_SOLVE, VERIFIED_FLOAT : Method
         Exact or certified linear algebra (LP with its dual, solves).
     ENUMERATION, CLOSED_FORM : Method

@@ -1,4 +1,4 @@
-"""Typed evidence records: exact JSON data only, never live objects (DESIGN.md section 4).
+"""Typed evidence records: exact JSON data only, never live objects (docs/architecture.md#sec-certificates).
 
 A :class:`Record` is a frozen dataclass whose fields hold JSON values that
 are exact by construction: ``str`` (exact numbers in the exactdp grammar,
@@ -189,7 +189,7 @@ class Record:
 
     Subclasses are frozen dataclasses; their fields are the record's
     parameters.  Every field is checked at construction: exact JSON data
-    only (DESIGN.md sec. 4).
+    only (docs/architecture.md#sec-certificates).
 
     Raises
     ------

@@ -1,4 +1,4 @@
-"""Rendering a certificate from its evidence alone: text, Markdown, LaTeX (DESIGN.md section 4).
+"""Rendering a certificate from its evidence alone: text, Markdown, LaTeX (docs/architecture.md#sec-certificates).
 
 Each certificate kind has one renderer, registered with :func:`renderer`,
 that turns the typed evidence into a :class:`Proof`: the claim as a formula,
@@ -142,7 +142,7 @@ def renderer(kind: str) -> Callable[[Callable[[Any], Proof]], Callable[[Any], Pr
     """Return a decorator registering ``fn(certificate) -> Proof`` as the renderer of ``kind``.
 
     One renderer per kind builds the worked proof from the evidence alone
-    (DESIGN.md sec. 4: decide, evidence, render).
+    (docs/architecture.md#sec-certificates: decide, render, re-check).
 
     Parameters
     ----------

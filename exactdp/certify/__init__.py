@@ -1,4 +1,4 @@
-"""Every checker that returns a certificate, in one place (the front door; DESIGN.md section 3).
+"""Every checker that returns a certificate, in one place (the front door; docs/architecture.md#sec-layers).
 
 A checker decides one claim exactly and returns a :class:`~exactdp.certificate.Certificate` of one kind (the
 table of kinds: :data:`exactdp.certificate.kinds.KINDS`).  The checkers are written where their mathematics

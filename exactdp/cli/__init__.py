@@ -1,6 +1,6 @@
 """The ``exactdp`` command line.
 
-Exit codes (DESIGN.md section 5): 0 the property holds, 1 it does not (witness
+Exit codes (docs/architecture.md#sec-layers): 0 the property holds, 1 it does not (witness
 printed), 2 bad input (one line on stderr, no traceback), 3 undecided, 4
 internal error -- a bug, reported in one line (the traceback only with
 ``--debug``).  A crash never looks like a verdict.

@@ -1,6 +1,6 @@
 """The checking engines below :mod:`exactdp.theory`: privacy, smallest eps, all eps, (eps, delta), relations, LP.
 
-They build the constraint sets and decide (layer 4 of DESIGN.md section 3); :mod:`exactdp.theory` builds on
+They build the constraint sets and decide (a layer of docs/architecture.md#sec-layers); :mod:`exactdp.theory` builds on
 them, and the public checkers, theirs and theory's, are reached through the front door :mod:`exactdp.certify`
 (one layer above theory), so a user finds every checker in one place while imports still run one way.
 """

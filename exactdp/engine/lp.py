@@ -2,7 +2,7 @@
 
 The LP core (:func:`exactdp.exact.solve_lp`, :func:`exactdp.exact.solve_lp_irrational`) returns optima
 already verified with their duals; :func:`certify_lp_optimum` writes one down as a certificate the
-independent re-check can redo from the JSON alone (DESIGN.md section 4), optionally with a radical
+independent re-check can redo from the JSON alone (docs/architecture.md#sec-certificates), optionally with a radical
 parameter, a proof of uniqueness and the vertex property.  :func:`certify_lp_infeasible` writes the other
 outcome, a system with no solution ``x >= 0``, with its Farkas vector (kind ``infeasible``).
 """

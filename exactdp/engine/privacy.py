@@ -69,7 +69,7 @@ def _counts(cons) -> Counts:
 
 def exact_method(level: Level | None, *mechs: Mechanism) -> Method:
     """The method of a certificate about ``mechs`` at ``level``: rational arithmetic when the level's ``e^(-eps)``
-    and every entry are rational (DESIGN.md sec. 2, regime 1), else transcendence + balls (regime 2).
+    and every entry are rational (docs/architecture.md#sec-kernel, regime 1), else transcendence + balls (regime 2).
 
     The one place that turns the two regimes into a certificate's method (a mechanism in a symbolic alpha is
     evaluated at the level first, :meth:`Mechanism.at`).

@@ -1,7 +1,7 @@
 """Certify an exact relation between two exact values: ``lhs R rhs`` (``=, <=, <, >=, >``).
 
 For numbers (rationals, sums of square roots, exponential polynomials) the
-sign of ``lhs - rhs`` is decided by the exact kernel (DESIGN.md section 2:
+sign of ``lhs - rhs`` is decided by the exact kernel (docs/architecture.md#sec-kernel:
 exact zero test, then certified balls).  With ``for_all_alpha=True`` both sides
 are rational functions of a symbolic ``alpha = e^(-eps)`` and the relation must
 hold on all of (0, 1); the sign of the difference is decided by exact

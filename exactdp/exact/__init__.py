@@ -1,4 +1,4 @@
-"""The exact number kernel (DESIGN.md section 2) -- its public surface.
+"""The exact number kernel (docs/architecture.md#sec-kernel) -- its public surface.
 
 Layers above (theory, papers) use these names; the submodules are the
 private engines behind them.
@@ -11,7 +11,7 @@ private engines behind them.
 - exact linear programming with dual certificates: :class:`LinearProgram`, :class:`LPSolution`,
   :func:`solve_lp`; with an irrational (radical) cost over a rational polytope:
   :func:`solve_lp_irrational` and its optimal face :func:`optimal_face_constraints`;
-- exact number types for the regimes of DESIGN.md section 2: :class:`Rad` (Q-combinations of real
+- exact number types for the regimes of docs/architecture.md#sec-kernel: :class:`Rad` (Q-combinations of real
   radicals such as ``2^(9/10)``), :class:`Lin` (Q-combinations of ``sqrt(s)`` and ``eps``, the exponents
   of the transcendental regime) and :class:`ExpFrac` (quotients of exponential polynomials).
 

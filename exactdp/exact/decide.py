@@ -86,7 +86,7 @@ def is_zero(x: Any) -> bool:
 
 
 def sign(x: Any, eps: Any = None) -> int:
-    """Return the exact sign of an exact value, decided as in DESIGN.md sec. 2.
+    """Return the exact sign of an exact value, decided as in docs/architecture.md#sec-kernel.
 
     Rationals compare exactly; sums of square roots and exponential
     polynomials are first tested for zero exactly (Lindemann--Weierstrass for

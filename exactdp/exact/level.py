@@ -1,10 +1,11 @@
 """Privacy levels ``eps`` given exactly, and the certified test ``r <= e^(eps d)``.
 
 A :class:`Level` stores ``eps = log(R) / D`` with ``R > 1`` an exact field
-value and ``D > 0`` an exact distance, so that ``e^(eps d) = R^(d/D)``:
+value and ``D > 0`` an exact distance, so that ``e^(eps d) = R^(d/D)`` (the regimes are those of
+docs/architecture.md#sec-kernel):
 
 =====================  ==========================  ==================================
-input                  R, D                        regime (DESIGN.md section 2)
+input                  R, D                        regime
 =====================  ==========================  ==================================
 ``alpha = 1/2``        R = 2, D = 1                rational (``alpha^-d`` is rational)
 ``eps = log(9/8)``     R = 9/8, D = 1              rational
@@ -261,7 +262,7 @@ class Level:
 
     @property
     def regime(self) -> str:
-        """``"rational"`` when ``R`` is rational (DESIGN.md sec. 2 regime 1), else ``"transcendental"``.
+        """``"rational"`` when ``R`` is rational (docs/architecture.md#sec-kernel, regime 1), else ``"transcendental"``.
 
         Examples
         --------

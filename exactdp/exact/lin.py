@@ -88,8 +88,8 @@ def squarefree_split(n: int) -> tuple[int, int]:
 class Lin(QSpan):
     """An exact Q-linear combination of ``sqrt(s)`` atoms and ``eps``.
 
-    The exponents of the transcendental regime (DESIGN.md section 2, regime
-    2): ``eps * d`` for a rational or quadratic-irrational ``eps`` and a
+    The exponents of the transcendental regime (docs/architecture.md#sec-kernel,
+    regime 2): ``eps * d`` for a rational or quadratic-irrational ``eps`` and a
     rational or Euclidean distance ``d`` (ECP14 sec. 2.3 and 7.2,
     geo-indistinguishability is ``eps d_2``-privacy), and, with the atom
     ``eps``, the exponents of the symbolic regime.  Immutable and hashable;
@@ -210,7 +210,7 @@ class Lin(QSpan):
     def eps() -> Lin:
         """The symbolic epsilon (atom ``eps``) of the symbolic regime.
 
-        DESIGN.md section 2, regime 3: with ``alpha = e^(-eps)``, GRS12's
+        docs/architecture.md#sec-kernel, regime 3: with ``alpha = e^(-eps)``, GRS12's
         parameter of the geometric mechanism, ``exp(-k eps)`` is ``alpha^k``.
 
         Returns
@@ -442,7 +442,7 @@ class Lin(QSpan):
 
         Zero is decided exactly (linear independence of square roots,
         Besicovitch 1940); a non-zero sign by balls at 64, 128, ... bits,
-        which terminates because the number is not zero (DESIGN.md section 2,
+        which terminates because the number is not zero (docs/architecture.md#sec-kernel,
         regime 2).
 
         Parameters

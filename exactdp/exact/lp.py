@@ -4,7 +4,7 @@ Problem form (all data exact rationals)::
 
     minimise c.x  subject to  A_eq x = b_eq,  A_ub x <= b_ub,  x >= 0.
 
-:func:`solve_lp` follows DESIGN.md sections 2 and 6b ("Exact LP at scale"),
+:func:`solve_lp` follows docs/architecture.md#sec-kernel (the exact LP),
 in the way exact SoPlex and QSopt_ex use a float solver: HiGHS (highspy)
 returns its actual simplex basis (:mod:`exactdp.exact.lp_float`); the basic
 solution and its duals are rebuilt *exactly* with a sparse rational LU of
@@ -434,7 +434,7 @@ def solve_lp(lp: LinearProgram, start=None, start_name: str = "the given start p
 
     HiGHS's basis is the start; the exact revised simplex of :mod:`exactdp.exact.lp_simplex` rebuilds it
     with a sparse rational LU and pivots exactly until it is optimal (often zero pivots).  The LPs of
-    GRS12 (2)-(6), KL10 and BCSZ18 are solved this way (DESIGN.md sec. 6b).
+    GRS12 (2)-(6), KL10 and BCSZ18 are solved this way (docs/architecture.md#sec-kernel, the exact LP).
 
     Parameters
     ----------

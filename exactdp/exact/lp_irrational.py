@@ -8,7 +8,7 @@ Problem form: minimise ``c.x`` subject to ``A_eq x = b_eq``, ``A_ub x <= b_ub``,
 vectors).  GRS12 needs it for the losses ``|i - j|^(3/2)`` and
 ``|j - i|^(1 - delta)`` (journal version, Fig. 3(a) and App. C).
 
-Method (DESIGN.md section 2: floats guide, exact arithmetic decides):
+Method (docs/architecture.md#sec-kernel: floats guide, exact arithmetic decides):
 
 1. HiGHS solves the LP with the float cost and returns a *basis* (which
    columns and which row activities are basic).
@@ -231,7 +231,7 @@ def solve_lp_irrational(lp: LinearProgram, cost: list) -> IrrationalLPSolution:
     """Solve ``min cost.x`` over the rational polytope of ``lp`` and return an exactly verified optimum.
 
     Floats choose the basis, exact arithmetic decides (module docstring,
-    DESIGN.md section 2): the vertex is rebuilt in rationals, the dual as one
+    docs/architecture.md#sec-kernel): the vertex is rebuilt in rationals, the dual as one
     rational solve per radical atom, and the signs of the reduced costs are
     decided exactly.  GRS12 needs it for the user-specific LP (2)-(6)
     (journal (3)-(7)) with the losses ``|i - j|^(3/2)`` (Fig. 2) and

@@ -380,8 +380,8 @@ class Rad(QSpan):
 
         Zero is the exact test :meth:`is_zero`; a non-zero value is separated
         from 0 by balls at 64, 128, ... bits, which terminates because the
-        number is not zero (DESIGN.md section 2: floats guide, the exact
-        zero test decides).
+        number is not zero (docs/architecture.md#sec-kernel: floats guide,
+        the exact zero test decides).
 
         Parameters
         ----------

@@ -2,7 +2,7 @@
 
 Values live in three exact types:
 
-* :class:`flint.fmpq` -- rational numbers (regime 1 of DESIGN.md section 2);
+* :class:`flint.fmpq` -- rational numbers (regime 1 of docs/architecture.md#sec-kernel);
 * :class:`~exactdp.exact.lin.Lin` -- algebraic numbers ``sum c_s sqrt(s)``,
   used for distances and exponents;
 * :class:`~exactdp.exact.expo.ExpFrac` -- quotients of exponential polynomials,
@@ -505,7 +505,7 @@ def exact_number(x: Any, setting: Setting = _PLAIN, *, what: str = "number", all
     """Return the exact value of ``x`` (Python number or exact text) under ``setting``.
 
     Text is parsed by exactdp's own restricted parser (never ``eval``) and
-    evaluated in the exact types of DESIGN.md sec. 2.
+    evaluated in the exact types of docs/architecture.md#sec-kernel.
 
     Parameters
     ----------

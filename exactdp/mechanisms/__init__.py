@@ -1,4 +1,4 @@
-"""Mechanism constructors (layer 3 of DESIGN.md section 3)."""
+"""Mechanism constructors (a layer of docs/architecture.md#sec-layers)."""
 
 from ..mechanism import Mechanism, mechanism_from_values
 from .exponential import exponential

@@ -1,4 +1,4 @@
-"""Finite metric spaces with exact distances (layer 2 of DESIGN.md section 3)."""
+"""Finite metric spaces with exact distances (a layer of docs/architecture.md#sec-layers)."""
 
 from .databases import database_label, hamming, induced, symmetric_difference
 from .graph_space import node_distance_space

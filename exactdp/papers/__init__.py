@@ -1,4 +1,4 @@
-"""Paper claims: registry, reproduction and generated proofs (layer 6 of DESIGN.md section 3)."""
+"""Paper claims: registry, reproduction and generated proofs (a layer of docs/architecture.md#sec-layers)."""
 
 from .registry import Claim, ClaimResult, claims, get_claim, run_claim
 from .proofs import render_proofs, write_proofs

@@ -1,4 +1,4 @@
-"""The registry of paper claims (DESIGN.md section 6).
+"""The registry of paper claims (docs/architecture.md#sec-papers).
 
 Each :class:`Claim` has an id ``PAPER-item`` (e.g. ``GRS12-ex2.1``), the
 paper's statement, what the paper prints, and a function that rebuilds the

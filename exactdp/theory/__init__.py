@@ -1,4 +1,4 @@
-"""Theory built on certificates: utility and error bounds (layer 5 of DESIGN.md section 3)."""
+"""Theory built on certificates: utility and error bounds (a layer of docs/architecture.md#sec-layers)."""
 
 from .accuracy import expected_error, hlm15_theorem6_bound, hlm15_theorem7_bound, max_expected_error
 from .renyi import rdp_to_dp, renyi_curve, renyi_divergence

@@ -24,7 +24,7 @@ masses are multiplied as FLINT polynomials (:mod:`exactdp.theory._expfield`);
 otherwise :class:`~exactdp.exact.expo.ExpFrac` arithmetic is used.  Every
 comparison in the profile (ordering the loss values, the envelope, locating
 ``e^eps``) is an exact sign found by the kernel's transcendence + ball method
-(:func:`exactdp.exact.decide.sign`, DESIGN.md section 2, regime 2).
+(:func:`exactdp.exact.decide.sign`, docs/architecture.md#sec-kernel, regime 2).
 
 >>> from exactdp.mechanisms import geometric, randomized_response
 >>> pr = composed_profile(randomized_response(2, p="1/4"), [("0", "1")], 2)
@@ -194,7 +194,7 @@ class PLD(_Power):
 
 
 class ExpPLD(_Power):
-    """The PLD of a pair with transcendental entries (DESIGN.md section 2, regime 2).
+    """The PLD of a pair with transcendental entries (docs/architecture.md#sec-kernel, regime 2).
 
     The entries of ``P`` and ``Q`` are exponential polynomials; in the field
     ``dom`` (:mod:`exactdp.theory._expfield`) each loss ratio has a canonical

@@ -24,7 +24,7 @@ attained at ``D' = D`` (``Â`` is eps-private), so ``Z_D = 1`` and ``A = Â``
 there.  (The printed proof also says "for any ``D_1, D_2 in H``" where it means
 ``M``.)
 
-Exact regimes (DESIGN.md section 2): a rational ``alpha = e^(-eps)`` with
+Exact regimes (docs/architecture.md#sec-kernel): a rational ``alpha = e^(-eps)`` with
 rational distances whose ratios to the level's unit are integers gives rational
 entries; an algebraic ``eps`` (``1/2``, ``sqrt(2)``) gives exponential
 polynomials, and every minimum is decided by the exact zero test plus certified

@@ -15,7 +15,7 @@
   component is not zero -- so raising the precision must separate it.
 * otherwise **undecided**.
 
-**Symmetry reduction** (DESIGN.md 6b).  When the right-hand side is constant on the cells of a verified
+**Symmetry reduction** (docs/sweeps.md#sec-sizes).  When the right-hand side is constant on the cells of a verified
 equitable partition of the distance matrix (:mod:`exactdp.metrics.symmetry`; e.g. the orbits of a grid's
 8 symmetries), ``Phi P = P Q`` with the quotient ``Q[A, B] = sum_{b in B} phi_ab``, and the system is
 solved on ``Q`` and lifted: ``x = P (Q^-1 b)``.  In the transcendental regime ``Q`` is enclosed in fixed

@@ -1,5 +1,5 @@
 """The certificate contract: typed evidence, exact JSON round trip, the schema, and the independent re-check
-confirming every kind and refuting tampered copies (DESIGN.md section 4)."""
+confirming every kind and refuting tampered copies (docs/architecture.md#sec-certificates)."""
 
 import copy
 import json

@@ -1,4 +1,4 @@
-"""Nothing but the output on stdout (DESIGN.md section 4): third-party banners are silenced before their
+"""Nothing but the output on stdout (CONTRIBUTING.md, Habits): third-party banners are silenced before their
 first call, in the library as in the command line (issue 17: highspy 1.16 prints its banner on stdout when
 the first solver object of a process is built)."""
 

@@ -1,5 +1,5 @@
-"""The import contracts of pyproject.toml: DESIGN.md's layers, and a re-check kernel that imports nothing
-else of exactdp (checked with import-linter)."""
+"""The import contracts of pyproject.toml: the layers of docs/architecture.md#sec-layers, and a re-check kernel
+that imports nothing else of exactdp (checked with import-linter)."""
 
 import os
 import subprocess
