@@ -1,0 +1,159 @@
+"""CONTRIBUTING.md's recipes name real places (issue 31, item 5): every path exists, every dotted name imports,
+every signature it writes is the code's, the layer list is pyproject.toml's contract, and the command recipe
+lists the command modules there are.  Cheap checks (imports and attributes), so a rename or a new API that the
+page does not follow fails here rather than in a newcomer's hands.
+"""
+
+import importlib
+import inspect
+import json
+import pkgutil
+import re
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    tomllib = pytest.importorskip("tomli")
+
+ROOT = Path(__file__).resolve().parents[2]
+TEXT = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+CODE = re.findall(r"`([^`\n]+)`", TEXT)
+
+
+def _section(title: str) -> str:
+    """The text of one ``## title`` section of the page."""
+    m = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", TEXT, re.MULTILINE | re.DOTALL)
+    assert m, f"CONTRIBUTING.md has no section {title!r}"
+    return m.group(1)
+
+
+def _resolve(dotted: str):
+    """Import the longest module prefix of ``dotted`` and walk the rest as attributes."""
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ModuleNotFoundError(dotted)
+
+
+def _params(call: str) -> list[str]:
+    """The parameter names a recipe writes in ``name(a, b, c)``."""
+    return [p.strip() for p in call[call.index("(") + 1:call.rindex(")")].split(",")]
+
+
+def test_the_page_shows_no_api_that_does_not_exist():
+    assert "register(Claim(" not in TEXT            # register is a decorator; it builds the Claim itself
+
+
+def test_every_path_it_names_exists():
+    paths = [c for c in CODE if "/" in c and " " not in c and not c.startswith(("http", "@"))]
+    assert len(paths) >= 20
+    missing = []
+    for c in paths:
+        pattern = re.sub(r"<[^>]+>", "*", c)       # exactdp/certificate/<concept>.py: some module is there
+        if not any(ROOT.glob(pattern.rstrip("/"))):
+            missing.append(c)
+    assert missing == []
+
+
+def test_every_dotted_name_it_names_resolves():
+    dotted = [c for c in CODE if re.fullmatch(r"(exactdp|flint|fractions)(\.\w+)+", c)]
+    assert "exactdp.recheck.KINDS" in dotted and "exactdp.papers.registry.register" in dotted
+    for name in dotted:
+        _resolve(name)                              # ModuleNotFoundError / AttributeError name the stale one
+
+
+def test_the_layer_list_is_the_import_contract():
+    chain = re.search(r"```\n(cli -> .*?)\n```", TEXT, re.DOTALL).group(1)
+    written = [w.strip() for w in chain.replace("\n", " ").split("->")]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (layers,) = [c["layers"] for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers"]
+    assert written == [m.removeprefix("exactdp.") for m in layers]
+
+
+def test_the_kind_recipe():
+    from exactdp.certificate import records, render
+    from exactdp.certificate.kinds import Kind
+
+    (row,) = [c for c in CODE if c.startswith("Kind(")]
+    assert _params(row) == [f.name for f in fields(Kind)]
+    for name in ("@evidence_kind(", "@renderer(", 'field(metadata={"role": "hint"})'):
+        assert name in TEXT
+    assert callable(records.evidence_kind) and callable(render.renderer)
+    assert issubclass(records.Evidence, records.Record)
+    # the front door's three lists, and the kernel's table with check(cert) and claim_text(cert) in each module
+    front = importlib.import_module("exactdp.certify")
+    kernel = importlib.import_module("exactdp.recheck")   # the package (exactdp.recheck is also a function)
+
+    assert isinstance(front.CHECKERS, dict) and isinstance(front._THEORY, dict) and "CHECKERS" in front.__all__
+    for module in set(kernel.KINDS.values()):
+        mod = importlib.import_module(f"exactdp.recheck.{module}")
+        for fn in (mod.check, mod.claim_text):     # one argument, the certificate (its name varies: cert, c)
+            required = [p for p in inspect.signature(fn).parameters.values() if p.default is p.empty]
+            assert len(required) == 1, (module, fn.__name__)
+    for written in ("check(cert: dict)", "claim_text(cert: dict)"):
+        assert written in CODE
+
+
+def test_the_schema_command_writes_the_committed_schema():
+    from exactdp.certificate.schema import json_schema
+
+    assert "json.dumps(json_schema(),\n   indent=2)" in TEXT
+    assert json.dumps(json_schema(), indent=2) + "\n" == (ROOT / "schema" / "certificate.schema.json").read_text(
+        encoding="utf-8")
+
+
+def test_the_claim_recipe(monkeypatch):
+    from exactdp.papers import registry
+
+    (deco,) = [c for c in CODE if c.startswith("@register(")]
+    assert _params(deco) == list(inspect.signature(registry.register).parameters)
+    assert _params("result(facts, sections, certificates)") == list(
+        inspect.signature(registry.Ledger.result).parameters)[1:4]
+    assert "ledger.result(facts, sections, certificates)" in CODE
+    for method in ("compare", "check"):
+        assert callable(getattr(registry.Ledger, method))
+    # the decorator builds the Claim and hands the function back unchanged, as the recipe says
+    monkeypatch.setattr(registry, "_REGISTRY", {})
+
+    def claim():
+        led = registry.Ledger()
+        led.compare("n", "3", "3")
+        return led.result("n = 3")
+
+    assert registry.register("ZZ00-x", "ZZ00", "Example 0", "n is 3.", "3")(claim) is claim
+    got = registry._REGISTRY["ZZ00-x"]
+    assert isinstance(got, registry.Claim) and got.run is claim and got.run().status == "reproduced"
+    # "a new paper module is also imported in claims()": every module that registers a claim is imported there
+    imported = set(re.findall(r"\w+", inspect.getsource(registry.claims).split("from . import", 1)[1].split(")")[0]))
+    papers = Path(registry.__file__).parent
+    registering = {p.stem for p in papers.glob("*.py") if "@register(" in p.read_text(encoding="utf-8")}
+    assert registering <= imported, registering - imported
+
+
+def test_the_command_recipe():
+    import exactdp.cli as cli
+    from exactdp.cli import _app, _common
+
+    listed = set(re.findall(r"`(\w+)\.py`", _section("Adding a command"))) - {"_common", "checks"}
+    groups = {m.name for m in pkgutil.iter_modules(cli.__path__)
+              if hasattr(importlib.import_module(f"exactdp.cli.{m.name}"), "COMMANDS")}
+    assert listed == groups
+    for name in ("_ORDER", "_CMD_EXITS", "_EXIT_CODES", "_registrars"):
+        assert hasattr(_app, name), name
+    assert callable(_common.emit)
+    for group in groups:
+        mod = importlib.import_module(f"exactdp.cli.{group}")
+        for command, register in mod.COMMANDS.items():
+            stem = command.replace("-", "_")
+            assert register.__name__ == f"_register_{stem}" and callable(getattr(mod, f"_cmd_{stem}")), command
