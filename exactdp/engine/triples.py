@@ -169,14 +169,12 @@ class Triples:
             self._raw_i, self._raw_j = (a.astype(np.int64) for a in np.triu_indices(n, 1))
             self.dvals = [metric.d(0, 1)]
             self.DC = np.zeros(len(self._raw_i), dtype=np.int64)
-            self.pair_points = None
         else:
             pairs = metric.generating_pairs()
             dvals, dc_list = _distance_codes([p[2] for p in pairs])
             ij = np.array([p[:2] for p in pairs], dtype=np.int64).reshape(-1, 2)
             self._raw_i, self._raw_j = ij[:, 0], ij[:, 1]
             self.dvals, self.DC = dvals, np.array(dc_list, dtype=np.int64)
-            self.pair_points = pairs
         self.n_pairs = len(self._raw_i)
         self.I, self.J = perm[self._raw_i], perm[self._raw_j]
         self.total = 2 * self.n_pairs * self.n_outputs

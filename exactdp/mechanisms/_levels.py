@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from flint import arb, ctx, fmpq, fmpz
+from flint import ctx, fmpq, fmpz
 
 from ..errors import InputTooLarge, InvalidInput, InvalidType, Undecided, UnsupportedRegime
 from ..exact.decide import arb_of
@@ -69,12 +69,6 @@ def _root(n: int, k: int):
         return None
     r = int(fmpz(n).root(k))
     return r if r**k == n else None
-
-
-def exp_eps_arb(level, t, prec: int) -> arb:
-    """A ball around ``e^(t eps)`` at ``prec`` bits (a concrete level)."""
-    with _prec(prec):
-        return level.factor_arb(fmpq(t)) if hasattr(level, "factor_arb") else arb_of(exp_eps(level, t))
 
 
 class _prec:

@@ -443,15 +443,6 @@ def findings_blocks(findings: Sequence[Finding]) -> list:
     return out
 
 
-def findings_table(findings: Sequence[Finding]) -> str:
-    """:func:`findings_blocks` as Markdown.
-
-    >>> print(findings_table([Finding("threshold", "0.8", "0.80", True)]).splitlines()[-1])
-    | threshold | 0.8 | 0.80 | yes |
-    """
-    return blocks_markdown(findings_blocks(findings))
-
-
 @dataclass
 class ClaimResult:
     """What running a claim gives: its status, the exact sentence, the proof's sections and the certificates.
