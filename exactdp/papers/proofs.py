@@ -197,8 +197,9 @@ def proof_outcomes(directory: str) -> dict[str, tuple[str, str]]:
 
 
 def papers_page(outcomes: Mapping[str, tuple[str, str]]) -> str:
-    """Write ``docs/papers.md``: every registered claim, paper by paper, with its status, and the claims that
-    differ or are reconstructed with their exact results.
+    """Write ``docs/papers.md``: every registered claim with its status, paper by paper.
+
+    The claims that differ, are reconstructed or undecided are listed again with their exact results.
 
     Parameters
     ----------
