@@ -481,18 +481,14 @@ def as_latex(cert: Certificate) -> str:
     return "\n".join(lines) + "\n"
 
 
-_TEX_ESCAPE = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-               "~": r"\textasciitilde{}", "^": r"\^{}"}
-_TEX_SPECIAL = re.compile(r"[\\&%#_{}~^]")
-
-
 def tex_text(s: str) -> str:
-    """Markdown-ish text to LaTeX text: keep ``$...$`` math, escape the rest.
+    """Inline Markdown to LaTeX text: :func:`exactdp.certificate.sections.inline_latex`, the one converter.
 
     Parameters
     ----------
     s : str
-        Inline Markdown with ``$...$`` math; ``**`` and backticks are dropped, ``*x*`` becomes ``\\emph``.
+        Inline Markdown: ``$...$`` math (kept), ``**bold**``, ``*emphasis*``, ```code```; an unmatched ``$`` is a
+        literal dollar sign.
 
     Returns
     -------
@@ -501,22 +497,14 @@ def tex_text(s: str) -> str:
 
     Examples
     --------
-    >>> print(tex_text("50% of *d_h* is $x_1$"))
-    50\\% of \\emph{d\\_h} is $x_1$
+    >>> print(tex_text("50% of *d_h* is $x_1$, **not** `y` or $5"))
+    50\\% of \\emph{d\\_h} is $x_1$, \\textbf{not} \\texttt{y} or \\$5
     """
-    out, math_mode = [], False
-    for part in s.split("$"):
-        if math_mode:
-            out.append("$" + part + "$")
-        else:
-            part = _TEX_SPECIAL.sub(lambda m: _TEX_ESCAPE[m.group(0)], part)
-            part = part.replace("**", "").replace("`", "")
-            out.append(_MD_EMPH.sub(r"\\emph{\1}", part))  # *name* (Markdown emphasis) is \emph in LaTeX
-        math_mode = not math_mode
-    return "".join(out)
+    # Imported here: sections imports this module, and the converter lives there, in the document model that
+    # proofs are moving to (issue 31, item 3); one converter, so the two LaTeX paths cannot disagree again.
+    from .sections import inline_latex
 
-
-_MD_EMPH = re.compile(r"(?:(?<=^)|(?<=[\s(]))\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])")
+    return inline_latex(s)
 
 
 # -- HTML (the notebook view) -----------------------------------------------------------------------------------------

@@ -102,11 +102,28 @@ def _text_latex(part: str) -> str:
     return _EMPH.sub(r"\\emph{\1}", part)
 
 
-def inline_latex(s: str) -> str:
-    """Inline Markdown (``$math$``, ``**bold**``, ``*emphasis*``, ```code```) as LaTeX.
+#: stands for a finished code or math span while the text around it is escaped and marked up (a private-use
+#: character, taken out of the input first, so no text can forge one)
+_HOLD = "\ue000"
+_HELD = re.compile(_HOLD + r"(\d+)" + _HOLD)
 
-    Math between ``$`` is kept as written (it is LaTeX already); everything else is escaped.  An odd
-    number of ``$`` means the last one is a literal dollar sign.
+
+def _pairs(s: str, mark: str) -> list[str]:
+    """``s`` split at ``mark``: odd pieces are the spans between a pair; an unmatched last mark is literal text."""
+    parts = s.split(mark)
+    if len(parts) % 2 == 0:
+        parts[-2:] = [parts[-2] + mark + parts[-1]]
+    return parts
+
+
+def inline_latex(s: str) -> str:
+    """Inline Markdown (``$math$``, ``**bold**``, ``*emphasis*``, ```code```) as LaTeX: the one converter.
+
+    As in Markdown, a code span comes first (a ``$`` in it is text), then math: what lies between two ``$`` is
+    kept as written (it is LaTeX already); everything else is escaped.  Marks pair from the left; with an odd
+    number of ``$`` (or backticks) the last one is unmatched and is a literal character, written ``\\$`` (a
+    backtick stays a backtick), so the result always compiles.  Bold and emphasis are applied after the spans
+    are set aside, so they may enclose math and code.  :func:`exactdp.certificate.render.tex_text` calls this.
 
     Parameters
     ----------
@@ -122,20 +139,19 @@ def inline_latex(s: str) -> str:
     --------
     >>> print(inline_latex(r"pi is regular **iff** $a \\le 1/2$, see `d_h` and *Prop. 5*"))
     pi is regular \\textbf{iff} $a \\le 1/2$, see \\texttt{d\\_h} and \\emph{Prop. 5}
+    >>> print(inline_latex("**$x$ with `c`** costs $5"))
+    \\textbf{$x$ with \\texttt{c}} costs \\$5
     """
-    parts = s.split("$")
-    if len(parts) % 2 == 0:                 # an unmatched $ is a literal dollar sign (escaped as text below)
-        parts[-2:] = [parts[-2] + "$" + parts[-1]]
-    out = []
-    for k, part in enumerate(parts):
-        if k % 2:
-            out.append("$" + part + "$")
-            continue
-        codes = part.split("`")
-        if len(codes) % 2 == 0:             # an unmatched backtick: literal
-            codes[-2:] = [codes[-2] + "`" + codes[-1]]
-        out += [r"\texttt{" + tex_escape(c) + "}" if j % 2 else _text_latex(c) for j, c in enumerate(codes)]
-    return "".join(out)
+    held: list[str] = []
+
+    def hold(tex: str) -> str:
+        held.append(tex)
+        return f"{_HOLD}{len(held) - 1}{_HOLD}"
+
+    text = "".join(hold(r"\texttt{" + tex_escape(c) + "}") if j % 2 else c
+                   for j, c in enumerate(_pairs(s.replace(_HOLD, ""), "`")))
+    text = "".join(hold("$" + m + "$") if k % 2 else m for k, m in enumerate(_pairs(text, "$")))
+    return _HELD.sub(lambda m: held[int(m.group(1))], _text_latex(text))
 
 
 # -- typed cells ------------------------------------------------------------------------------------------------------
@@ -724,9 +740,6 @@ class CertificateProof:
         True
         """
         return as_latex(self.certificate)
-
-
-Block = Paragraph | List | Display | Table | CertificateProof
 
 
 # -- the Markdown subset the claims wrote by hand, read into blocks -------------------------------------------------

@@ -11,6 +11,7 @@ import subprocess
 import pytest
 from _latex_check import latex_problems
 
+from exactdp.certificate.render import tex_text
 from exactdp.certificate.sections import (CertificateProof, CertRef, Display, Flag, Label, LabelSet, List, Missing,
                                           Paragraph, Table, Text, as_blocks, blocks_latex, blocks_markdown, cell,
                                           inline_latex, latex_document, parse_markdown, tex_escape)
@@ -39,6 +40,42 @@ def test_tex_escape_every_special_character(raw, tex):
 ])
 def test_inline_latex(md, tex):
     assert inline_latex(md) == tex
+
+
+# One converter (issue 31, item 3): render.tex_text, which wrote the kinds' proofs, dropped bold and code marks and
+# wrote "$x$$" on an odd dollar sign; it now calls sections.inline_latex, so both give these exact strings.
+ONE_CONVERTER = [
+    ("**iff**", r"\textbf{iff}"),                                       # bold (tex_text dropped the marks)
+    ("see `d_h`", r"see \texttt{d\_h}"),                                # code (tex_text dropped the backticks)
+    (r"$x_1 \le e^{\varepsilon}$", r"$x_1 \le e^{\varepsilon}$"),       # math kept as written
+    ("a $x$ and $", r"a $x$ and \$"),                                   # the odd dollar: was "a $x$ and $$"
+    ("costs $5", r"costs \$5"),
+    ("$a$ $b", r"$a$ \$b"),
+    ("**$x$ with `c_1`**", r"\textbf{$x$ with \texttt{c\_1}}"),          # nested: bold around math and code
+    ("**a *b* c**", r"\textbf{a \emph{b} c}"),                          # nested: emphasis inside bold
+    ("*see `x`*", r"\emph{see \texttt{x}}"),                            # nested: code inside emphasis
+    ("`$HOME` costs $1", r"\texttt{\$HOME} costs \$1"),                 # a $ in code is text, not math
+    ("x^2 and 50% of $x^2$", r"x\textasciicircum{}2 and 50\% of $x^2$"),
+    ("a \ue000 0\ue000 b", "a  0 b"),                                   # the converter's own marker is dropped
+]
+
+
+@pytest.mark.parametrize("md, tex", ONE_CONVERTER)
+def test_one_converter_for_both_latex_paths(md, tex):
+    assert inline_latex(md) == tex
+    assert tex_text(md) == tex
+    assert latex_problems(tex) == []                                    # balanced $, nothing unescaped
+
+
+def test_an_odd_dollar_never_leaves_an_unbalanced_math_mode():
+    # every string of up to 4 of these pieces: the output's unescaped $ are even in number (math closes)
+    import itertools
+
+    pieces = ["$", "x", " ", "`", "**", "5"]
+    for n in range(1, 5):
+        for combo in itertools.product(pieces, repeat=n):
+            out = inline_latex("".join(combo))
+            assert out.replace(r"\$", "").count("$") % 2 == 0, ("".join(combo), out)
 
 
 # ---------------------------------------------------------------------------------------------- cells ----
