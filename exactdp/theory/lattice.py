@@ -1,0 +1,792 @@
+"""Composition on the privacy-loss lattice: the ``k``-fold PLD as a polynomial power (issue 29).
+
+When every finite loss ratio of an ordered pair is ``r_n = c b^n`` for one
+step ``b > 1``, one offset ``c > 0`` and integers ``n >= 0`` (randomized
+response, the geometric and discrete Laplace mechanisms at any eps, the
+discrete Gaussian with ``b = e^(1/sigma^2)``), the PLD is the polynomial
+``F(x) = sum_n m_n x^n`` (``m_n`` the P-mass at ratio ``r_n``) and ``k``
+independent runs multiply ratios and masses: the ``k``-fold PLD is ``F(x)^k``
+with ratio ``c^k b^n`` at ``x^n``, and the mass where ``Q = 0`` becomes
+``1 - (1 - m_inf)^k`` (Sommer, Meiser, Mohammadi, PoPETs 2019, Thm. 1).  The
+smallest delta at ``t = e^eps`` is, by the worst-set lemma,
+
+    delta_k(t) = m_inf,k + sum_{c^k b^n > t} m_n,k (1 - t / (c^k b^n)),
+
+maximised over the ordered neighbouring pairs (as :func:`~exactdp.theory.composition.composed_profile`).
+
+Two routes, chosen up front by a cost estimate (:func:`lattice_plan`):
+
+* ``lattice-exact`` -- ``F^k`` by FLINT: ``fmpz_poly`` power for rational
+  entries; for entries in ``Q(u)``, ``u = exp(a/L)`` transcendental
+  (:mod:`exactdp.theory._expfield`), the masses are polynomials in ``u``
+  and ``F`` is a bivariate ``fmpz_mpoly`` in ``(x, u)``.  The delta is exact
+  (``A - t B`` with ``A, B`` exact); at a transcendental ``t`` its decimal
+  enclosure is certified by Arb at rising precision.
+* ``lattice-balls`` -- when the exact coefficients would be too large (the
+  discrete Gaussian at ``k = 1000`` has ~10^5-degree polynomials in ``u`` at
+  each loss), the masses are Arb balls and ``F^k`` is an ``arb_poly`` power:
+  every operation is rigorous, so the answer is a certified enclosure whose
+  width is stated, not an exact value.
+
+Which ``n`` have ``c^k b^n > t`` is decided exactly (balls first, the kernel's
+exact comparison :meth:`~exactdp.exact.level.Level.compare` where a ball cannot
+separate); a loss equal to ``eps`` adds ``0`` either way.
+
+>>> from exactdp.mechanisms import randomized_response
+>>> r = composed_delta(randomized_response(2, p="1/4"), [("0", "1")], 2, eps="log(3)")
+>>> r.value, r.route
+(3/8, 'lattice-exact')
+>>> from exactdp.mechanisms import generalized_rr
+>>> r = composed_delta(generalized_rr(2, eps="1"), [("0", "1")], 1000, eps="10")
+>>> r.route, r.enclosure()
+('lattice-exact', ('0.4597495347939349', '0.459749534793935'))
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from flint import arb, arb_poly, ctx, fmpq, fmpq_poly, fmpz, fmpz_mpoly_ctx, fmpz_poly
+
+from ..engine.approximate import approx_level, neighbour_relation
+from ..errors import InputTooLarge, InvalidInput, Undecided
+from ..exact.decide import _round_str, arb_of, exact_str, sign, simplify
+from ._expfield import LP, RF, FlintDomain
+from .composition import PLD, ExpPLD, _check_k, _checked, _pair_pld
+
+if TYPE_CHECKING:
+    from ..exact.level import Level
+    from ..mechanism import Mechanism
+
+__all__ = ["MAX_BALL_WORK", "MAX_EXACT_BITS", "ComposedDelta", "LatticePLD", "composed_delta", "lattice_of",
+           "lattice_plan"]
+
+#: most bits the exact route may hold in ``F^k`` (estimated terms x bits per coefficient) before it hands over to
+#: balls.  Measured on the 2-core development machine: randomized response at eps0 = 1, k = 10,000 (10^4 terms of
+#: ~10^4 bits = 10^8 bits) takes ~1 s
+MAX_EXACT_BITS = 1_500_000_000
+#: most ball work ``(degree of F^k) x precision`` the ball route accepts (a 20,000-degree power at 128 bits is
+#: 2.6e6 and took ~1.5 s); above it the composition is refused before any work
+MAX_BALL_WORK = 60_000_000
+#: largest numerator or denominator (bits) factored to find a rational lattice
+MAX_FACTOR_BITS = 128
+#: precision (bits) of the ball route; doubled once when the answer is wider than 2^-40 relatively
+BALL_PREC = 128
+#: highest precision tried for an enclosure or a threshold decision by balls
+MAX_ENCLOSURE_PREC = 1 << 16
+
+
+@dataclass
+class LatticePLD:
+    """One ordered pair's PLD on a lattice: ratio ``c b^n`` carries the P-mass of the n-th coefficient.
+
+    Parameters
+    ----------
+    kind : str
+        ``"rational"`` (``b, c`` and masses rational) or ``"field"`` (in ``Q(u)``, :class:`FlintDomain`).
+    b, c : fmpq or RF
+        The step ``b > 1`` and the offset ``c`` (the smallest finite ratio).
+    terms : dict
+        ``n -> mass``: an ``fmpq`` (rational) or a Laurent-polynomial numerator ``LP`` over ``den`` (field).
+    inf : fmpq or LP
+        The P-mass where ``Q = 0`` (a numerator over ``den`` in the field case).
+    den : LP or None
+        The common denominator of the field case.
+    dom : FlintDomain or None
+        The field.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> from exactdp.theory.composition import privacy_loss_distribution
+    >>> L = lattice_of(privacy_loss_distribution(randomized_response(2, p="1/4"), "0", "1"))
+    >>> L.b, L.c, sorted(L.terms.items())
+    (9, 1/3, [(0, 1/4), (1, 3/4)])
+    """
+
+    kind: str
+    b: Any
+    c: Any
+    terms: dict
+    inf: Any
+    den: Any = None
+    dom: Any = None
+    span: int = field(init=False)
+
+    def __post_init__(self):
+        self.span = max(self.terms) if self.terms else 0
+
+
+# -- finding the lattice ---------------------------------------------------------------------------------------
+
+
+def _vec(q: fmpq) -> dict | None:
+    """The prime exponent vector of a positive rational (``None`` when too large to factor here)."""
+    if max(int(q.p).bit_length(), int(q.q).bit_length()) > MAX_FACTOR_BITS:
+        return None
+    v: dict = {}
+    for p, e in _factor(int(q.p)):
+        v[p] = v.get(p, 0) + e
+    for p, e in _factor(int(q.q)):
+        v[p] = v.get(p, 0) - e
+    return v
+
+
+def _factor(n: int) -> list:
+    return [] if n == 1 else [(int(p), int(e)) for p, e in fmpz(n).factor()]
+
+
+def _rational_lattice(pld: PLD) -> LatticePLD | None:
+    if not pld.masses:
+        return LatticePLD("rational", fmpq(2), fmpq(1), {}, pld.inf)
+    c = min(pld.masses)
+    vecs = {}
+    for r in pld.masses:
+        v = _vec(r / c)
+        if v is None:
+            return None
+        vecs[r] = v
+    nz = [v for v in vecs.values() if v]
+    if not nz:                      # a single finite ratio
+        return LatticePLD("rational", fmpq(2), c, {0: pld.masses[c]}, pld.inf)
+    # every exponent vector must be a rational multiple lam_r of one of them (rank one); the lattice step is
+    # then gcd(lam_r) times it, an integer vector since the group the vectors generate lies in Z^primes
+    piv = nz[0]
+    p0 = next(iter(piv))
+    lams = {}
+    for r, v in vecs.items():
+        lam = fmpq(v.get(p0, 0), piv[p0])
+        if set(v) - set(piv) or any(lam * e != v.get(p, 0) for p, e in piv.items()):
+            return None             # ratios on two independent directions: no one-step lattice
+        lams[r] = lam
+    D = 1
+    for lam in lams.values():
+        D = D * int(lam.q) // math.gcd(D, int(lam.q))
+    G = 0
+    for lam in lams.values():
+        G = math.gcd(G, int(lam * D))
+    ns = {r: int(lam * D) // G for r, lam in lams.items()}
+    b = fmpq(1)
+    for p, e in piv.items():
+        w = fmpq(e * G, D)          # an integer
+        b *= fmpq(p) ** int(w) if w >= 0 else fmpq(1, p ** int(-w))
+    if b < 1:
+        b, ns = 1 / b, {r: -n for r, n in ns.items()}
+    if any(n < 0 for n in ns.values()):     # pragma: no cover - c is the smallest ratio, so every n >= 0
+        return None
+    return LatticePLD("rational", b, c, {ns[r]: m for r, m in pld.masses.items()}, pld.inf)
+
+
+def _field_lattice(pld: ExpPLD) -> LatticePLD | None:
+    dom = pld.dom
+    if not isinstance(dom, FlintDomain):
+        return None
+    items = list(pld.masses.values())
+    if not items:
+        return LatticePLD("field", RF(1, fmpq_poly([1]), fmpq_poly([1])), RF(0, fmpq_poly([1]), fmpq_poly([1])), {},
+                          pld.inf, pld.den_p, dom)
+    # relative to the first ratio every quotient must be the monomial u^s (coefficient 1): then r = r0 u^s
+    r0 = items[0][0]
+    inv0 = RF(-r0.s, r0.d, r0.n)
+    ss = []
+    for r, _, _ in items:
+        q = r * inv0
+        if q.n.degree() != 0 or q.d.degree() != 0 or q.n != q.d:
+            return None
+        ss.append(q.s)
+    g = 0
+    for s in ss:
+        g = math.gcd(g, s)
+    g = g or 1
+    lo = min(ss)
+    # u = exp(a/L) with a > 0 or a < 0: the step b = u^g must exceed 1, decided by its exponent's sign
+    up = sign(dom.to_exp(RF(1, fmpq_poly([1]), fmpq_poly([1]))) - 1) > 0
+    if not up:
+        g, lo = -g, max(ss)
+    b = RF(g, fmpq_poly([1]), fmpq_poly([1]))
+    c = r0 * RF(lo, fmpq_poly([1]), fmpq_poly([1]))
+    terms: dict = {}
+    for (_, p, _), s in zip(items, ss, strict=True):
+        n = (s - lo) // g
+        terms[n] = terms[n] + p if n in terms else p
+    return LatticePLD("field", b, c, terms, pld.inf, pld.den_p, dom)
+
+
+def lattice_of(pld: PLD | ExpPLD) -> LatticePLD | None:
+    """Return the pair's PLD on a one-step lattice, or ``None`` when its ratios are not ``c b^n``.
+
+    Parameters
+    ----------
+    pld : PLD or ExpPLD
+        As :func:`~exactdp.theory.composition.privacy_loss_distribution` returns it.
+
+    Returns
+    -------
+    LatticePLD or None
+        ``None`` also for ratios too large to factor (:data:`MAX_FACTOR_BITS`) and for entries on several
+        independent exponent lines; those keep the general convolution.
+
+    Examples
+    --------
+    Ratios ``2`` and ``3`` are on no common lattice (``log 3 / log 2`` is irrational):
+
+    >>> from flint import fmpq
+    >>> print(lattice_of(PLD({fmpq(2): fmpq(1, 2), fmpq(3): fmpq(1, 2)}, fmpq(0))))
+    None
+    >>> lattice_of(PLD({fmpq(4): fmpq(1, 2), fmpq(1, 2): fmpq(1, 2)}, fmpq(0))).terms   # 1/2 * 2^n
+    {3: 1/2, 0: 1/2}
+    """
+    return _rational_lattice(pld) if isinstance(pld, PLD) else _field_lattice(pld)
+
+
+# -- the cost estimate -------------------------------------------------------------------------------------------
+
+
+def _exact_cost(L: LatticePLD, k: int) -> int:
+    """Bits of ``F^k`` (estimated from above): terms times the bits of the largest coefficient."""
+    if not L.terms:
+        return 0
+    if L.kind == "rational":
+        den = 1
+        for m in L.terms.values():
+            den = den * int(m.q) // math.gcd(den, int(m.q))
+        norm = sum(abs(int(m * den)) for m in L.terms.values())
+        return (k * L.span + 1) * (k * max(norm.bit_length(), 1) + 1)
+    pts = set()
+    norm = 0
+    for n, p in L.terms.items():
+        cs = p.p.coeffs()
+        dq = 1
+        for co in cs:
+            dq = dq * int(co.q) // math.gcd(dq, int(co.q))
+        norm += sum(abs(int(co * dq)) for co in cs) * dq
+        pts.update((n, p.s + i) for i, co in enumerate(cs) if co != 0)
+    bits = k * max(int(norm).bit_length(), 1) + 1
+    ns = [q[0] for q in pts]
+    es = [q[1] for q in pts]
+    if _collinear(list(pts)):
+        terms = k * max(max(ns) - min(ns), max(es) - min(es)) + 1
+    else:
+        grid = (k * (max(ns) - min(ns)) + 1) * (k * (max(es) - min(es)) + 1)
+        terms = min(grid, math.comb(k + len(pts) - 1, len(pts) - 1))
+    return terms * bits
+
+
+def _collinear(pts: list) -> bool:
+    if len(pts) <= 2:
+        return True
+    (x0, y0), (x1, y1) = pts[0], pts[1]
+    return all((x1 - x0) * (y - y0) == (y1 - y0) * (x - x0) for x, y in pts[2:])
+
+
+def lattice_plan(L: LatticePLD, k: int) -> str:
+    """Choose the route for ``k`` runs of a lattice PLD up front, or refuse it before any work.
+
+    Parameters
+    ----------
+    L : LatticePLD
+        The pair's PLD.
+    k : int
+        The number of runs.
+
+    Returns
+    -------
+    str
+        ``"lattice-exact"`` when the exact ``F^k`` is estimated under :data:`MAX_EXACT_BITS`, else
+        ``"lattice-balls"``.
+
+    Raises
+    ------
+    InputTooLarge
+        When the ball route too would exceed :data:`MAX_BALL_WORK`.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> L = lattice_of(PLD({fmpq(3): fmpq(3, 4), fmpq(1, 3): fmpq(1, 4)}, fmpq(0)))
+    >>> lattice_plan(L, 1000)
+    'lattice-exact'
+    >>> lattice_plan(L, 10**6)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InputTooLarge: composition: 1,000,000 runs of a lattice PLD spanning 1 steps give a power of degree 1,000,000; balls at 128 bits would do 128,000,000 units of work, over the limit 60,000,000 (refused before any work)
+    """
+    if _exact_cost(L, k) <= MAX_EXACT_BITS:
+        return "lattice-exact"
+    work = k * L.span * BALL_PREC
+    if work > MAX_BALL_WORK:
+        raise InputTooLarge(f"composition: {k:,} runs of a lattice PLD spanning {L.span:,} steps give a power of "
+                            f"degree {k * L.span:,}; balls at {BALL_PREC} bits would do {work:,} units of work, "
+                            f"over the limit {MAX_BALL_WORK:,} (refused before any work)")
+    return "lattice-balls"
+
+
+# -- the k-fold power and the delta of one pair -------------------------------------------------------------------
+
+
+class _Field:
+    """Exact values ``u^s N(u) / D(u)`` of ``Q(u)`` kept as (numerator LP, denominator LP)."""
+
+    def __init__(self, dom: FlintDomain):
+        self.dom = dom
+
+    def exp(self, num: LP, den: LP) -> Any:
+        return simplify(self.dom.quotient(num, den)) if not num.is_zero() else fmpq(0)
+
+    def arb(self, x: LP, u: arb) -> arb:
+        cs = x.p.coeffs()
+        if not cs:
+            return arb(0)
+        v = arb_poly([arb(c) for c in cs])(u)
+        return v * u ** x.s if x.s >= 0 else v / u ** (-x.s)
+
+    def arb_rf(self, r: RF, u: arb) -> arb:
+        return self.arb(LP(r.n, r.s), u) / self.arb(LP(r.d, 0), u)
+
+
+@dataclass
+class _PairValue:
+    """``delta = inf + A - t B`` of one ordered pair at the queried t, exact parts or balls."""
+
+    pair: tuple
+    exact: Any = None          # the exact value (fmpq / ExpFrac) or None
+    parts: tuple = ()          # exact (inf + A, B) for the equality test
+    ball: Any = None           # a callable prec -> arb enclosure, or a fixed arb (ball route)
+    size: str = ""
+
+
+def _threshold(L: LatticePLD, k: int, lvl: Level, kmax: int, ck_b) -> int:
+    """The least ``n >= 0`` with ``c^k b^n > t`` (``kmax + 1`` if none), decided exactly.
+
+    ``ck_b(prec)`` returns balls ``(log c^k, log b)``; ``c^k b^n > t`` iff ``n > x = (eps - log c^k)/log b``.
+    A ball of ``x`` strictly between two integers decides; one containing an integer ``m`` leaves only
+    ``n = m`` open, and the exact comparison of ``c^k b^m`` with ``e^eps`` decides it."""
+    prec = 64
+    while True:
+        with ctx.workprec(prec):
+            lc, lb = ck_b(prec)
+            x = (lvl.eps_arb() - lc) / lb
+            if x.rad() < 0.25:
+                lo = int(arb(x.lower()).floor().unique_fmpz())
+                hi = int(arb(x.upper()).floor().unique_fmpz())
+                if lo == hi and not x.contains(lo):
+                    return min(max(lo + 1, 0), kmax + 1)
+                if hi == lo + 1 and x.contains(hi) and prec >= 256:
+                    m = hi
+                    if m < 0 or m > kmax:
+                        return min(max(m + 1, 0), kmax + 1)
+                    r = _ratio_exact(L, k, m)
+                    return m + 1 if lvl.compare(r, fmpq(1), fmpq(1)) <= 0 else m
+        prec *= 2
+        if prec > MAX_ENCLOSURE_PREC:       # pragma: no cover - a ball of width 2^-65536 around an integer
+            raise Undecided("composition: the loss threshold was not separated from an integer")
+
+
+def _ratio_exact(L: LatticePLD, k: int, n: int) -> Any:
+    if L.kind == "rational":
+        return L.c ** k * L.b ** n
+    r = RF(0, fmpq_poly([1]), fmpq_poly([1]))
+    for _ in range(k):
+        r = r * L.c
+    bn = RF(L.b.s * n, fmpq_poly([1]), fmpq_poly([1]))
+    return simplify(L.dom.to_exp(r * bn))
+
+
+def _rat_pair(L: LatticePLD, k: int, lvl: Level, pair) -> _PairValue:
+    den = 1
+    for m in L.terms.values():
+        den = den * int(m.q) // math.gcd(den, int(m.q))
+    F = fmpz_poly([int(L.terms.get(n, 0) * den) for n in range(L.span + 1)])
+    Fk = F ** k if L.terms else fmpz_poly([])
+    D = fmpz(den) ** k
+    inf_k = 1 - (1 - fmpq(L.inf)) ** k
+    kmax = k * L.span
+
+    def ckb(prec):
+        return k * arb(L.c).log(), arb(L.b).log()
+
+    n0 = _threshold(L, k, lvl, kmax, ckb)
+    cs = Fk.coeffs()
+    A = fmpq(sum((int(cs[n]) for n in range(n0, len(cs))), 0), int(D))
+    # B = sum m_n / (c^k b^n) = sum C_n b^(-n) / (D c^k): Horner over the kept coefficients
+    # B = sum_n C_n (bq/bp)^n / (D c^k), over the one common denominator bp^top
+    bp, bq = int(L.b.p), int(L.b.q)
+    top = len(cs) - 1
+    num = 0
+    pw_q = bq ** n0
+    pw_p = bp ** (top - n0) if top >= n0 else 1
+    for n in range(n0, top + 1):
+        num += int(cs[n]) * pw_q * pw_p
+        pw_q *= bq
+        if n < top:
+            pw_p //= bp
+    B = fmpq(num, int(D) * bp ** top) / L.c ** k if top >= n0 else fmpq(0)
+    A = A + inf_k
+    E = lvl.factor(fmpq(1))
+    exact = simplify(A - E * B) if E is not None else None
+    size = f"{len(cs)} loss values, coefficients up to {max((int(c).bit_length() for c in cs), default=0):,} bits"
+
+    def ball(prec):
+        return arb(A) - lvl.factor_arb(fmpq(1)) * arb(B)
+
+    return _PairValue(pair, exact, (A, B), ball, size)
+
+
+def _field_pair(L: LatticePLD, k: int, lvl: Level, pair) -> _PairValue:
+    dom = L.dom
+    fld = _Field(dom)
+    # F(x, u) with integer coefficients: mass_n = u^(s_n) p_n(u) / den; scale by the lcm of the coefficients'
+    # denominators and shift every u-exponent by the least one
+    S = min(p.s for p in L.terms.values())
+    q = 1
+    for p in L.terms.values():
+        for co in p.p.coeffs():
+            q = q * int(co.q) // math.gcd(q, int(co.q))
+    R = fmpz_mpoly_ctx.get(("x", "u"), "lex")
+    entries: dict = {}
+    for n, p in L.terms.items():
+        for i, co in enumerate(p.p.coeffs()):
+            if co != 0:
+                key = (n, p.s - S + i)
+                entries[key] = entries.get(key, 0) + int(co * q)
+    F = R.from_dict(entries)
+    Fk = F ** k
+    terms = Fk.to_dict()
+    kmax = k * L.span
+    ua = lambda: arb_of(dom.to_exp(LP(fmpq_poly([0, 1]), 0)))   # noqa: E731
+
+    def ckb(prec):
+        uu = ua()
+        return k * fld.arb_rf(L.c, uu).log(), fld.arb_rf(L.b, uu).log()
+
+    n0 = _threshold(L, k, lvl, kmax, ckb)
+    # A = u^(kS) sum_{n >= n0} C_n(u) / (q^k den^k); B = sum m_n / (c^k u^(g n)) with b = u^g
+    g = L.b.s
+    a_co: dict = {}
+    b_co: dict = {}
+    for (n, e), co in terms.items():
+        if n >= n0:
+            a_co[e] = a_co.get(e, 0) + int(co)
+            b_co[e - g * n] = b_co.get(e - g * n, 0) + int(co)
+    den_k = LP(L.den.p ** k * fmpq(q) ** k, L.den.s * k)
+    A = _lp_of(a_co, k * S)
+    Bn = _lp_of(b_co, k * S)
+    ck = RF(0, fmpq_poly([1]), fmpq_poly([1]))
+    for _ in range(k):
+        ck = ck * L.c
+    # inf_k = 1 - (1 - inf/den)^k = (den^k - (den - inf)^k) / den^k
+    dinf = L.den - L.inf
+    inf_num = LP(L.den.p ** k, L.den.s * k) - LP(dinf.p ** k, dinf.s * k)
+    inf_den = LP(L.den.p ** k, L.den.s * k)
+    E = lvl.factor(fmpq(1))
+    exA = fld.exp(A, den_k) + fld.exp(inf_num, inf_den) if not inf_num.is_zero() else fld.exp(A, den_k)
+    exB = fld.exp(Bn * LP(ck.d, 0), den_k * LP(ck.n, ck.s)) if not Bn.is_zero() else fmpq(0)
+    exact = simplify(exA - E * exB) if E is not None else None
+    nterms = len(A.p.coeffs())
+    size = (f"{len(terms):,} (loss, power of u) terms; delta's numerator has {nterms:,} coefficients up to "
+            f"{max((int(c.p).bit_length() for c in A.p.coeffs()), default=0):,} bits")
+
+    def ball(prec):
+        uu = ua()
+        a = fld.arb(A, uu) / fld.arb(den_k, uu)
+        if not inf_num.is_zero():
+            a += fld.arb(inf_num, uu) / fld.arb(inf_den, uu)
+        bb = fld.arb(Bn, uu) / fld.arb(den_k, uu) / fld.arb_rf(ck, uu) if not Bn.is_zero() else arb(0)
+        return a - lvl.factor_arb(fmpq(1)) * bb
+
+    return _PairValue(pair, exact, (exA, exB), ball, size)
+
+
+def _lp_of(co: dict, shift: int) -> LP:
+    if not co:
+        return LP(fmpq_poly([]))
+    lo = min(co)
+    cs = [0] * (max(co) - lo + 1)
+    for e, c in co.items():
+        cs[e - lo] += c
+    return LP(fmpq_poly(cs), lo + shift)
+
+
+def _ball_pair(L: LatticePLD, k: int, lvl: Level, pair, prec: int) -> _PairValue:
+    """The ball route: masses as Arb balls, ``F^k`` an ``arb_poly`` power, every step rigorous."""
+    with ctx.workprec(prec):
+        if L.kind == "rational":
+            ms = [arb(L.terms.get(n, 0)) for n in range(L.span + 1)]
+            inf = arb(L.inf)
+            lc, lb = arb(L.c).log(), arb(L.b).log()
+        else:
+            fld = _Field(L.dom)
+            uu = arb_of(L.dom.to_exp(LP(fmpq_poly([0, 1]), 0)))
+            dd = fld.arb(L.den, uu)
+            ms = [fld.arb(L.terms[n], uu) / dd if n in L.terms else arb(0) for n in range(L.span + 1)]
+            inf = fld.arb(L.inf, uu) / dd if not L.inf.is_zero() else arb(0)
+            lc, lb = fld.arb_rf(L.c, uu).log(), fld.arb_rf(L.b, uu).log()
+        Fk = arb_poly(ms) ** k
+        inf_k = 1 - (1 - inf) ** k
+        kmax = k * L.span
+
+    def ckb(p):
+        return k * lc, lb
+
+    n0 = _threshold(L, k, lvl, kmax, ckb)
+    with ctx.workprec(prec):
+        t = lvl.factor_arb(fmpq(1))
+        tot = inf_k
+        cs = Fk.coeffs()
+        # 1 - t/(c^k b^n) = 1 - exp(log t - k log c - n log b), with the exponent exact up to the balls
+        lt = t.log() - k * lc
+        for n in range(n0, len(cs)):
+            tot += cs[n] * (1 - (lt - n * lb).exp())
+    return _PairValue(pair, None, (), tot, f"a degree-{len(cs) - 1:,} power of ball coefficients at {prec} bits")
+
+
+# -- the front door ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ComposedDelta:
+    """The smallest delta of ``k`` runs at one eps, with the route that computed it.
+
+    Attributes
+    ----------
+    value : exact number or None
+        The exact delta (``None`` on the ball route, or when ``e^eps`` is not in the entries' field).
+    lo, hi : str
+        A certified decimal enclosure ``lo <= delta <= hi`` (equal for an exact rational at a rational t).
+    route : str
+        ``"lattice-exact"`` or ``"lattice-balls"``.
+    width : str
+        The certified width ``hi - lo`` of the enclosure, as decimal text.
+    pair : tuple of str
+        The ordered pair attaining the maximum (the first one when several tie).
+    size : str
+        How large the exact (or ball) power was.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> composed_delta(randomized_response(2, p="1/4"), [("0", "1")], 3, eps="0").to_json()["delta"]
+    '27/32'
+    """
+
+    value: Any
+    lo: str
+    hi: str
+    route: str
+    width: str
+    pair: tuple | None
+    k: int
+    eps: str
+    size: str
+
+    def enclosure(self) -> tuple[str, str]:
+        """Return the certified decimal enclosure ``(lo, hi)``.
+
+        Returns
+        -------
+        tuple of str
+            ``lo <= delta <= hi``.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import randomized_response
+        >>> composed_delta(randomized_response(2, p="1/4"), [("0", "1")], 2, eps="log(3)").enclosure()
+        ('0.375', '0.375')
+        """
+        return self.lo, self.hi
+
+    def to_json(self) -> dict:
+        """Return the answer as JSON-ready text: the exact value (when there is one) and its enclosure.
+
+        Returns
+        -------
+        dict
+            ``k``, ``eps``, ``route``, ``delta`` (exact text or ``None``), ``enclosure``, ``width``, ``pair``,
+            ``size``.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import randomized_response
+        >>> sorted(composed_delta(randomized_response(2, p="1/4"), [("0", "1")], 2, eps="0").to_json())
+        ['delta', 'enclosure', 'eps', 'k', 'pair', 'route', 'size', 'width']
+        """
+        return {"k": self.k, "eps": self.eps, "route": self.route,
+                "delta": None if self.value is None else exact_str(self.value),
+                "enclosure": [self.lo, self.hi], "width": self.width,
+                "pair": None if self.pair is None else list(self.pair), "size": self.size}
+
+    def text(self) -> str:
+        """Return the answer for a reader: the enclosure, the route, and the exact value or its size.
+
+        Returns
+        -------
+        str
+            One paragraph.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import randomized_response
+        >>> print(composed_delta(randomized_response(2, p="1/4"), [("0", "1")], 2, eps="0").text())
+        delta(eps = 0) of 2 runs = 1/2 exactly [route lattice-exact; pair ('0', '1')]
+        """
+        head = f"delta(eps = {self.eps}) of {self.k} runs"
+        tail = f"[route {self.route}; pair {self.pair}]"
+        if self.value is not None and isinstance(self.value, fmpq) and self.lo == self.hi:
+            return f"{head} = {exact_str(self.value)} exactly {tail}"
+        if self.value is not None:
+            s = exact_str(self.value)
+            shown = s if len(s) <= 200 else f"an exact expression of {len(s):,} characters ({self.size})"
+            return f"{head} in [{self.lo}, {self.hi}] (certified); exact value: {shown} {tail}"
+        return f"{head} in [{self.lo}, {self.hi}] (certified enclosure, width {self.width}; {self.size}) {tail}"
+
+
+def _enclose(v: _PairValue, digits: int = 17) -> tuple[arb, int]:
+    """A ball of the pair's value at rising precision, relatively accurate to ``digits`` digits when possible."""
+    if isinstance(v.ball, arb):
+        return v.ball, 0
+    prec = 128
+    while True:
+        with ctx.workprec(prec):
+            b = v.ball(prec)
+            if b.rad() == 0 or b.rel_accuracy_bits() > digits * 3.33 + 8 or prec >= MAX_ENCLOSURE_PREC:
+                return b, prec
+            if b.contains(0) and v.exact is not None and sign(v.exact) == 0:
+                return arb(0), prec
+        prec *= 2
+
+
+def _eq(a: _PairValue, b: _PairValue) -> bool:
+    """Exact equality of two pairs' values when both are exact (else ``False``: balls decide)."""
+    if a.exact is None or b.exact is None:
+        return False
+    return sign(simplify(a.exact - b.exact)) == 0
+
+
+def composed_delta(mech: Mechanism, neighbours: Any, k: int, *, eps: Any = None, alpha: Any = None,
+                   level: Level | None = None) -> ComposedDelta:
+    """The smallest delta of the ``k``-fold composition at one eps, on the privacy-loss lattice.
+
+    The same number as ``composed_profile(mech, neighbours, k).delta(eps)``
+    (tested equal), without building the profile: every ordered pair's PLD is
+    put on its lattice (:func:`lattice_of`) and raised to the ``k``-th power
+    by FLINT (route chosen and refused up front by :func:`lattice_plan`).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Rational or transcendental entries (fix a symbolic alpha first).
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+        As in :func:`~exactdp.theory.profile.privacy_profile`.
+    k : int
+        The number of runs, ``1 <= k <= MAX_K``.
+    eps, alpha, level :
+        The level (``eps = 0``: total variation).
+
+    Returns
+    -------
+    ComposedDelta
+        The exact delta (route ``lattice-exact``) or a certified enclosure (``lattice-balls``), each with a
+        certified decimal enclosure.
+
+    Raises
+    ------
+    InvalidInput
+        A pair whose losses are on no common lattice (use
+        :func:`~exactdp.theory.composition.composed_profile`), or bad ``k`` / level / neighbours.
+    InputTooLarge
+        Refused by the cost estimate, before any power is computed.
+
+    Examples
+    --------
+    The geometric mechanism on ``{0..4}`` at ``alpha = 1/2``, 1000 runs, at ``eps = 100 log 2``:
+
+    >>> from exactdp.mechanisms import geometric
+    >>> from exactdp.metrics import path
+    >>> r = composed_delta(geometric(4, "1/2"), path(5), 1000, eps="100*log(2)")
+    >>> r.route, r.enclosure()
+    ('lattice-exact', ('0.7298081697016306', '0.7298081697016307'))
+
+    References
+    ----------
+    Sommer, Meiser, Mohammadi, "Privacy loss classes: the central limit theorem in differential privacy",
+    PoPETs 2019, Thm. 1 (composition multiplies PLDs); HLM15 Def. 1 (the profile); Koskela, Jälkö, Honkela,
+    "Computing tight differential privacy guarantees using FFT", AISTATS 2020 (the lattice as a grid, there
+    rounded; here exact).
+    """
+    _check_k(k)
+    lvl = approx_level(eps, alpha, level)
+    mech, dom = _checked(mech)
+    pairs, _ = neighbour_relation(mech, neighbours)
+    lats = []
+    seen: set = set()
+    for i, j in pairs:
+        for a, b in ((i, j), (j, i)):
+            key = tuple(sorted(zip(mech.codes[a].tolist(), mech.codes[b].tolist(), strict=True)))
+            if key in seen:
+                continue
+            seen.add(key)
+            L = lattice_of(_pair_pld(mech, a, b, dom))
+            if L is None:
+                raise InvalidInput(f"composition: the losses of ({mech.inputs[a]}, {mech.inputs[b]}) lie on no "
+                                   "common lattice c*b^n; use composed_profile (the general convolution)")
+            lats.append((L, (str(mech.inputs[a]), str(mech.inputs[b]))))
+    routes = [lattice_plan(L, k) for L, _ in lats]           # every pair planned (and refused) before any work
+    route = "lattice-balls" if "lattice-balls" in routes else "lattice-exact"
+    vals = []
+    for (L, pair), r in zip(lats, routes, strict=True):
+        if route == "lattice-balls":
+            vals.append(_ball_pair(L, k, lvl, pair, BALL_PREC))
+        elif L.kind == "rational":
+            vals.append(_rat_pair(L, k, lvl, pair))
+        else:
+            vals.append(_field_pair(L, k, lvl, pair))
+    if route == "lattice-balls":
+        return _ball_answer(vals, k, lvl, lats)
+    return _exact_answer(vals, k, lvl)
+
+
+def _exact_answer(vals: list, k: int, lvl: Level) -> ComposedDelta:
+    if not vals:
+        return ComposedDelta(fmpq(0), "0", "0", "lattice-exact", "0", None, k, lvl.eps_str(), "no pairs")
+    balls = [_enclose(v) for v in vals]
+    best = 0
+    for i in range(1, len(vals)):
+        bi, bb = balls[i][0], balls[best][0]
+        if bi > bb:
+            best = i
+        elif bi < bb:
+            continue
+        elif _eq(vals[i], vals[best]):
+            continue
+        else:
+            d = None if vals[i].exact is None or vals[best].exact is None else sign(vals[i].exact - vals[best].exact)
+            if d is None:
+                raise Undecided("composition: two pairs' deltas were not separated and are not exact")
+            if d > 0:
+                best = i
+    v = vals[best]
+    b = balls[best][0]
+    if v.exact is not None and isinstance(v.exact, fmpq):
+        s = exact_str(v.exact) if int(v.exact.q) & (int(v.exact.q) - 1) == 0 and len(str(v.exact)) < 40 else None
+        lo, hi = (s, s) if s is not None and "/" not in s else (_round_str(b.lower(), 17, -1),
+                                                                   _round_str(b.upper(), 17, 1))
+        if v.exact == 0:
+            lo = hi = "0"
+    else:
+        lo, hi = _round_str(b.lower(), 17, -1), _round_str(b.upper(), 17, 1)
+    width = _round_str((b.upper() - b.lower()).upper(), 3, 1) if b.rad() != 0 else "0"
+    return ComposedDelta(v.exact, lo, hi, "lattice-exact", width, v.pair, k, lvl.eps_str(), v.size)
+
+
+def _ball_answer(vals: list, k: int, lvl: Level, lats: list) -> ComposedDelta:
+    # the max of balls encloses the max of the values without deciding which pair attains it
+    lo_b = max((v.ball.lower() for v in vals), key=lambda a: a)
+    hi_b = max((v.ball.upper() for v in vals), key=lambda a: a)
+    lead = max(vals, key=lambda v: v.ball.upper())
+    lo = _round_str(lo_b, 17, -1) if lo_b > 0 else "0"
+    hi = _round_str(hi_b, 17, 1)
+    width = _round_str((hi_b - lo_b).upper(), 3, 1)
+    return ComposedDelta(None, lo, hi, "lattice-balls", width, lead.pair, k, lvl.eps_str(), lead.size)
+
