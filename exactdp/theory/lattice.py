@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from ..exact.level import Level
     from ..mechanism import Mechanism
 
-__all__ = ["MAX_BALL_WORK", "MAX_EXACT_BITS", "ComposedDelta", "LatticePLD", "composed_delta", "lattice_of",
+__all__ = ["MAX_BALL_WORK", "MAX_EXACT_BITS", "ComposedDelta", "LatticePLD", "composed_delta", "composed_deltas", "lattice_of",
            "lattice_plan"]
 
 #: most bits the exact route may hold in ``F^k`` (estimated terms x bits per coefficient) before it hands over to
@@ -351,10 +351,20 @@ class _PairValue:
     """``delta = inf + A - t B`` of one ordered pair at the queried t, exact parts or balls."""
 
     pair: tuple
-    exact: Any = None          # the exact value (fmpq / ExpFrac) or None
-    parts: tuple = ()          # exact (inf + A, B) for the equality test
+    exact_fn: Any = None       # a callable returning the exact value (fmpq / ExpFrac), built only when asked
+    has_exact: bool = False
     ball: Any = None           # a callable prec -> arb enclosure, or a fixed arb (ball route)
     size: str = ""
+    cheap: bool = False        # the exact value is a rational, built at once
+    _cache: list = field(default_factory=list)
+
+    @property
+    def exact(self) -> Any:
+        if not self.has_exact:
+            return None
+        if not self._cache:
+            self._cache.append(self.exact_fn())
+        return self._cache[0]
 
 
 def _threshold(L: LatticePLD, k: int, lvl: Level, kmax: int, ck_b) -> int:
@@ -387,14 +397,17 @@ def _threshold(L: LatticePLD, k: int, lvl: Level, kmax: int, ck_b) -> int:
 def _ratio_exact(L: LatticePLD, k: int, n: int) -> Any:
     if L.kind == "rational":
         return L.c ** k * L.b ** n
-    r = RF(0, fmpq_poly([1]), fmpq_poly([1]))
-    for _ in range(k):
-        r = r * L.c
+    r = _rf_pow(L.c, k)
     bn = RF(L.b.s * n, fmpq_poly([1]), fmpq_poly([1]))
     return simplify(L.dom.to_exp(r * bn))
 
 
-def _rat_pair(L: LatticePLD, k: int, lvl: Level, pair) -> _PairValue:
+def _rf_pow(c: RF, k: int) -> RF:
+    """``c^k`` in ``Q(u)``, canonical (numerator and denominator powers stay coprime)."""
+    return RF(c.s * k, c.n ** k, c.d ** k)
+
+
+def _rat_pair(L: LatticePLD, k: int, pair) -> Any:
     den = 1
     for m in L.terms.values():
         den = den * int(m.q) // math.gcd(den, int(m.q))
@@ -407,34 +420,36 @@ def _rat_pair(L: LatticePLD, k: int, lvl: Level, pair) -> _PairValue:
     def ckb(prec):
         return k * arb(L.c).log(), arb(L.b).log()
 
-    n0 = _threshold(L, k, lvl, kmax, ckb)
-    cs = Fk.coeffs()
-    A = fmpq(sum((int(cs[n]) for n in range(n0, len(cs))), 0), int(D))
-    # B = sum m_n / (c^k b^n) = sum C_n b^(-n) / (D c^k): Horner over the kept coefficients
-    # B = sum_n C_n (bq/bp)^n / (D c^k), over the one common denominator bp^top
-    bp, bq = int(L.b.p), int(L.b.q)
-    top = len(cs) - 1
-    num = 0
-    pw_q = bq ** n0
-    pw_p = bp ** (top - n0) if top >= n0 else 1
-    for n in range(n0, top + 1):
-        num += int(cs[n]) * pw_q * pw_p
-        pw_q *= bq
-        if n < top:
-            pw_p //= bp
-    B = fmpq(num, int(D) * bp ** top) / L.c ** k if top >= n0 else fmpq(0)
-    A = A + inf_k
-    E = lvl.factor(fmpq(1))
-    exact = simplify(A - E * B) if E is not None else None
-    size = f"{len(cs)} loss values, coefficients up to {max((int(c).bit_length() for c in cs), default=0):,} bits"
+    def at(lvl: Level) -> _PairValue:
+        n0 = _threshold(L, k, lvl, kmax, ckb)
+        cs = Fk.coeffs()
+        A = fmpq(sum((int(cs[n]) for n in range(n0, len(cs))), 0), int(D))
+        # B = sum m_n / (c^k b^n) = sum C_n b^(-n) / (D c^k): Horner over the kept coefficients
+        # B = sum_n C_n (bq/bp)^n / (D c^k), over the one common denominator bp^top
+        bp, bq = int(L.b.p), int(L.b.q)
+        top = len(cs) - 1
+        num = 0
+        pw_q = bq ** n0
+        pw_p = bp ** (top - n0) if top >= n0 else 1
+        for n in range(n0, top + 1):
+            num += int(cs[n]) * pw_q * pw_p
+            pw_q *= bq
+            if n < top:
+                pw_p //= bp
+        B = fmpq(num, int(D) * bp ** top) / L.c ** k if top >= n0 else fmpq(0)
+        A = A + inf_k
+        E = lvl.factor(fmpq(1))
+        size = f"{len(cs)} loss values, coefficients up to {max((int(c).bit_length() for c in cs), default=0):,} bits"
 
-    def ball(prec):
-        return arb(A) - lvl.factor_arb(fmpq(1)) * arb(B)
+        def ball(prec):
+            return arb(A) - lvl.factor_arb(fmpq(1)) * arb(B)
 
-    return _PairValue(pair, exact, (A, B), ball, size)
+        return _PairValue(pair, lambda: simplify(A - E * B), E is not None, ball, size, cheap=True)
+
+    return at
 
 
-def _field_pair(L: LatticePLD, k: int, lvl: Level, pair) -> _PairValue:
+def _field_pair(L: LatticePLD, k: int, pair) -> Any:
     dom = L.dom
     fld = _Field(dom)
     # F(x, u) with integer coefficients: mass_n = u^(s_n) p_n(u) / den; scale by the lcm of the coefficients'
@@ -461,42 +476,47 @@ def _field_pair(L: LatticePLD, k: int, lvl: Level, pair) -> _PairValue:
         uu = ua()
         return k * fld.arb_rf(L.c, uu).log(), fld.arb_rf(L.b, uu).log()
 
-    n0 = _threshold(L, k, lvl, kmax, ckb)
-    # A = u^(kS) sum_{n >= n0} C_n(u) / (q^k den^k); B = sum m_n / (c^k u^(g n)) with b = u^g
-    g = L.b.s
-    a_co: dict = {}
-    b_co: dict = {}
-    for (n, e), co in terms.items():
-        if n >= n0:
-            a_co[e] = a_co.get(e, 0) + int(co)
-            b_co[e - g * n] = b_co.get(e - g * n, 0) + int(co)
-    den_k = LP(L.den.p ** k * fmpq(q) ** k, L.den.s * k)
-    A = _lp_of(a_co, k * S)
-    Bn = _lp_of(b_co, k * S)
-    ck = RF(0, fmpq_poly([1]), fmpq_poly([1]))
-    for _ in range(k):
-        ck = ck * L.c
+    ck = _rf_pow(L.c, k)
     # inf_k = 1 - (1 - inf/den)^k = (den^k - (den - inf)^k) / den^k
     dinf = L.den - L.inf
     inf_num = LP(L.den.p ** k, L.den.s * k) - LP(dinf.p ** k, dinf.s * k)
     inf_den = LP(L.den.p ** k, L.den.s * k)
-    E = lvl.factor(fmpq(1))
-    exA = fld.exp(A, den_k) + fld.exp(inf_num, inf_den) if not inf_num.is_zero() else fld.exp(A, den_k)
-    exB = fld.exp(Bn * LP(ck.d, 0), den_k * LP(ck.n, ck.s)) if not Bn.is_zero() else fmpq(0)
-    exact = simplify(exA - E * exB) if E is not None else None
-    nterms = len(A.p.coeffs())
-    size = (f"{len(terms):,} (loss, power of u) terms; delta's numerator has {nterms:,} coefficients up to "
-            f"{max((int(c.p).bit_length() for c in A.p.coeffs()), default=0):,} bits")
 
-    def ball(prec):
-        uu = ua()
-        a = fld.arb(A, uu) / fld.arb(den_k, uu)
-        if not inf_num.is_zero():
-            a += fld.arb(inf_num, uu) / fld.arb(inf_den, uu)
-        bb = fld.arb(Bn, uu) / fld.arb(den_k, uu) / fld.arb_rf(ck, uu) if not Bn.is_zero() else arb(0)
-        return a - lvl.factor_arb(fmpq(1)) * bb
+    def at(lvl: Level) -> _PairValue:
+        n0 = _threshold(L, k, lvl, kmax, ckb)
+        # A = u^(kS) sum_{n >= n0} C_n(u) / (q^k den^k); B = sum m_n / (c^k u^(g n)) with b = u^g
+        g = L.b.s
+        a_co: dict = {}
+        b_co: dict = {}
+        for (n, e), co in terms.items():
+            if n >= n0:
+                a_co[e] = a_co.get(e, 0) + int(co)
+                b_co[e - g * n] = b_co.get(e - g * n, 0) + int(co)
+        den_k = LP(L.den.p ** k * fmpq(q) ** k, L.den.s * k)
+        A = _lp_of(a_co, k * S)
+        Bn = _lp_of(b_co, k * S)
+        E = lvl.factor(fmpq(1))
 
-    return _PairValue(pair, exact, (exA, exB), ball, size)
+        def exact():
+            exA = fld.exp(A, den_k) + fld.exp(inf_num, inf_den) if not inf_num.is_zero() else fld.exp(A, den_k)
+            exB = fld.exp(Bn * LP(ck.d, 0), den_k * LP(ck.n, ck.s)) if not Bn.is_zero() else fmpq(0)
+            return simplify(exA - E * exB)
+
+        nterms = len(A.p.coeffs())
+        size = (f"{len(terms):,} (loss, power of u) terms; delta's numerator has {nterms:,} coefficients up to "
+                f"{max((int(c.p).bit_length() for c in A.p.coeffs()), default=0):,} bits")
+
+        def ball(prec):
+            uu = ua()
+            a = fld.arb(A, uu) / fld.arb(den_k, uu)
+            if not inf_num.is_zero():
+                a += fld.arb(inf_num, uu) / fld.arb(inf_den, uu)
+            bb = fld.arb(Bn, uu) / fld.arb(den_k, uu) / fld.arb_rf(ck, uu) if not Bn.is_zero() else arb(0)
+            return a - lvl.factor_arb(fmpq(1)) * bb
+
+        return _PairValue(pair, exact, E is not None, ball, size)
+
+    return at
 
 
 def _lp_of(co: dict, shift: int) -> LP:
@@ -509,7 +529,7 @@ def _lp_of(co: dict, shift: int) -> LP:
     return LP(fmpq_poly(cs), lo + shift)
 
 
-def _ball_pair(L: LatticePLD, k: int, lvl: Level, pair, prec: int) -> _PairValue:
+def _ball_pair(L: LatticePLD, k: int, pair, prec: int) -> Any:
     """The ball route: masses as Arb balls, ``F^k`` an ``arb_poly`` power, every step rigorous."""
     with ctx.workprec(prec):
         if L.kind == "rational":
@@ -530,16 +550,19 @@ def _ball_pair(L: LatticePLD, k: int, lvl: Level, pair, prec: int) -> _PairValue
     def ckb(p):
         return k * lc, lb
 
-    n0 = _threshold(L, k, lvl, kmax, ckb)
-    with ctx.workprec(prec):
-        t = lvl.factor_arb(fmpq(1))
-        tot = inf_k
-        cs = Fk.coeffs()
-        # 1 - t/(c^k b^n) = 1 - exp(log t - k log c - n log b), with the exponent exact up to the balls
-        lt = t.log() - k * lc
-        for n in range(n0, len(cs)):
-            tot += cs[n] * (1 - (lt - n * lb).exp())
-    return _PairValue(pair, None, (), tot, f"a degree-{len(cs) - 1:,} power of ball coefficients at {prec} bits")
+    def at(lvl: Level) -> _PairValue:
+        n0 = _threshold(L, k, lvl, kmax, ckb)
+        with ctx.workprec(prec):
+            t = lvl.factor_arb(fmpq(1))
+            tot = inf_k
+            cs = Fk.coeffs()
+            # 1 - t/(c^k b^n) = 1 - exp(log t - k log c - n log b), with the exponent exact up to the balls
+            lt = t.log() - k * lc
+            for n in range(n0, len(cs)):
+                tot += cs[n] * (1 - (lt - n * lb).exp())
+        return _PairValue(pair, None, False, tot, f"a degree-{len(cs) - 1:,} power of ball coefficients at {prec} bits")
+
+    return at
 
 
 # -- the front door ------------------------------------------------------------------------------------------------
@@ -571,7 +594,6 @@ class ComposedDelta:
     '27/32'
     """
 
-    value: Any
     lo: str
     hi: str
     route: str
@@ -580,6 +602,12 @@ class ComposedDelta:
     k: int
     eps: str
     size: str
+    source: Any = None
+
+    @property
+    def value(self) -> Any:
+        """The exact delta (built on first use: at large k it is a long expression), or ``None``."""
+        return None if self.source is None else self.source.exact
 
     def enclosure(self) -> tuple[str, str]:
         """Return the certified decimal enclosure ``(lo, hi)``.
@@ -652,14 +680,14 @@ def _enclose(v: _PairValue, digits: int = 17) -> tuple[arb, int]:
             b = v.ball(prec)
             if b.rad() == 0 or b.rel_accuracy_bits() > digits * 3.33 + 8 or prec >= MAX_ENCLOSURE_PREC:
                 return b, prec
-            if b.contains(0) and v.exact is not None and sign(v.exact) == 0:
+            if b.contains(0) and prec >= 1024 and v.has_exact and sign(v.exact) == 0:
                 return arb(0), prec
         prec *= 2
 
 
 def _eq(a: _PairValue, b: _PairValue) -> bool:
     """Exact equality of two pairs' values when both are exact (else ``False``: balls decide)."""
-    if a.exact is None or b.exact is None:
+    if not (a.has_exact and b.has_exact):
         return False
     return sign(simplify(a.exact - b.exact)) == 0
 
@@ -715,8 +743,34 @@ def composed_delta(mech: Mechanism, neighbours: Any, k: int, *, eps: Any = None,
     "Computing tight differential privacy guarantees using FFT", AISTATS 2020 (the lattice as a grid, there
     rounded; here exact).
     """
+    return composed_deltas(mech, neighbours, k, [approx_level(eps, alpha, level)])[0]
+
+
+def composed_deltas(mech: Mechanism, neighbours: Any, k: int, levels: list) -> list[ComposedDelta]:
+    """:func:`composed_delta` at several levels, raising each pair's PLD to the ``k``-th power once.
+
+    Parameters
+    ----------
+    mech, neighbours, k :
+        As in :func:`composed_delta`.
+    levels : list
+        Each an eps (exact text or number) or a :class:`~exactdp.exact.level.Level`.
+
+    Returns
+    -------
+    list of ComposedDelta
+        One per level, in order.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> [r.value for r in composed_deltas(randomized_response(2, p="1/4"), [("0", "1")], 2, ["0", "log(3)"])]
+    [1/2, 3/8]
+    """
     _check_k(k)
-    lvl = approx_level(eps, alpha, level)
+    from ..exact.level import Level as _Level
+
+    lvls = [lv if isinstance(lv, _Level) else approx_level(lv, None, None) for lv in levels]
     mech, dom = _checked(mech)
     pairs, _ = neighbour_relation(mech, neighbours)
     lats = []
@@ -734,22 +788,25 @@ def composed_delta(mech: Mechanism, neighbours: Any, k: int, *, eps: Any = None,
             lats.append((L, (str(mech.inputs[a]), str(mech.inputs[b]))))
     routes = [lattice_plan(L, k) for L, _ in lats]           # every pair planned (and refused) before any work
     route = "lattice-balls" if "lattice-balls" in routes else "lattice-exact"
-    vals = []
-    for (L, pair), r in zip(lats, routes, strict=True):
+    ats = []
+    for L, pair in lats:
         if route == "lattice-balls":
-            vals.append(_ball_pair(L, k, lvl, pair, BALL_PREC))
+            ats.append(_ball_pair(L, k, pair, BALL_PREC))
         elif L.kind == "rational":
-            vals.append(_rat_pair(L, k, lvl, pair))
+            ats.append(_rat_pair(L, k, pair))
         else:
-            vals.append(_field_pair(L, k, lvl, pair))
-    if route == "lattice-balls":
-        return _ball_answer(vals, k, lvl, lats)
-    return _exact_answer(vals, k, lvl)
+            ats.append(_field_pair(L, k, pair))
+    out = []
+    for lvl in lvls:
+        vals = [at(lvl) for at in ats]
+        out.append(_ball_answer(vals, k, lvl) if route == "lattice-balls" else _exact_answer(vals, k, lvl))
+    return out
 
 
 def _exact_answer(vals: list, k: int, lvl: Level) -> ComposedDelta:
     if not vals:
-        return ComposedDelta(fmpq(0), "0", "0", "lattice-exact", "0", None, k, lvl.eps_str(), "no pairs")
+        zero = _PairValue(None, lambda: fmpq(0), True, None, "no pairs", cheap=True)
+        return ComposedDelta("0", "0", "lattice-exact", "0", None, k, lvl.eps_str(), "no pairs", zero)
     balls = [_enclose(v) for v in vals]
     best = 0
     for i in range(1, len(vals)):
@@ -761,26 +818,40 @@ def _exact_answer(vals: list, k: int, lvl: Level) -> ComposedDelta:
         elif _eq(vals[i], vals[best]):
             continue
         else:
-            d = None if vals[i].exact is None or vals[best].exact is None else sign(vals[i].exact - vals[best].exact)
+            d = sign(vals[i].exact - vals[best].exact) if vals[i].has_exact and vals[best].has_exact else None
             if d is None:
                 raise Undecided("composition: two pairs' deltas were not separated and are not exact")
             if d > 0:
                 best = i
     v = vals[best]
     b = balls[best][0]
-    if v.exact is not None and isinstance(v.exact, fmpq):
-        s = exact_str(v.exact) if int(v.exact.q) & (int(v.exact.q) - 1) == 0 and len(str(v.exact)) < 40 else None
-        lo, hi = (s, s) if s is not None and "/" not in s else (_round_str(b.lower(), 17, -1),
-                                                                   _round_str(b.upper(), 17, 1))
-        if v.exact == 0:
-            lo = hi = "0"
-    else:
-        lo, hi = _round_str(b.lower(), 17, -1), _round_str(b.upper(), 17, 1)
-    width = _round_str((b.upper() - b.lower()).upper(), 3, 1) if b.rad() != 0 else "0"
-    return ComposedDelta(v.exact, lo, hi, "lattice-exact", width, v.pair, k, lvl.eps_str(), v.size)
+    lo, hi = _round_str(b.lower(), 17, -1), _round_str(b.upper(), 17, 1)
+    if v.cheap and v.has_exact and _decimal(v.exact) is not None:
+        lo = hi = _decimal(v.exact)          # a terminating decimal is shown as it is
+    width = "0" if lo == hi else _round_str((b.upper() - b.lower()).upper(), 3, 1)
+    return ComposedDelta(lo, hi, "lattice-exact", width, v.pair, k, lvl.eps_str(), v.size, v)
 
 
-def _ball_answer(vals: list, k: int, lvl: Level, lats: list) -> ComposedDelta:
+def _decimal(q: Any) -> str | None:
+    """The exact decimal text of a rational whose denominator divides a power of ten (short ones only)."""
+    if not isinstance(q, fmpq):
+        return None
+    d = int(q.q)
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    if d != 1 or int(q.q).bit_length() > 64:
+        return None
+    m = 0
+    while (10 ** m) % int(q.q):
+        m += 1
+    n = int(q.p) * (10 ** m // int(q.q))
+    sgn, n = ("-", -n) if n < 0 else ("", n)
+    txt = str(n).rjust(m + 1, "0")
+    return sgn + (txt if m == 0 else txt[:-m] + "." + txt[-m:])
+
+
+def _ball_answer(vals: list, k: int, lvl: Level) -> ComposedDelta:
     # the max of balls encloses the max of the values without deciding which pair attains it
     lo_b = max((v.ball.lower() for v in vals), key=lambda a: a)
     hi_b = max((v.ball.upper() for v in vals), key=lambda a: a)
@@ -788,5 +859,5 @@ def _ball_answer(vals: list, k: int, lvl: Level, lats: list) -> ComposedDelta:
     lo = _round_str(lo_b, 17, -1) if lo_b > 0 else "0"
     hi = _round_str(hi_b, 17, 1)
     width = _round_str((hi_b - lo_b).upper(), 3, 1)
-    return ComposedDelta(None, lo, hi, "lattice-balls", width, lead.pair, k, lvl.eps_str(), lead.size)
+    return ComposedDelta(lo, hi, "lattice-balls", width, lead.pair, k, lvl.eps_str(), lead.size, None)
 
