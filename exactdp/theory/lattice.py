@@ -37,9 +37,9 @@ separate); a loss equal to ``eps`` adds ``0`` either way.
 >>> r.value, r.route
 (3/8, 'lattice-exact')
 >>> from exactdp.mechanisms import generalized_rr
->>> r = composed_delta(generalized_rr(2, eps="1"), [("0", "1")], 1000, eps="10")
+>>> r = composed_delta(generalized_rr(2, eps="1"), [("0", "1")], 1000, eps="500")
 >>> r.route, r.enclosure()
-('lattice-exact', ('0.4597495347939349', '0.459749534793935'))
+('lattice-exact', ('0.080375869020814557', '0.080375869020814558'))
 """
 
 from __future__ import annotations
@@ -60,13 +60,16 @@ if TYPE_CHECKING:
     from ..exact.level import Level
     from ..mechanism import Mechanism
 
-__all__ = ["MAX_BALL_WORK", "MAX_EXACT_BITS", "ComposedDelta", "LatticePLD", "composed_delta", "composed_deltas", "lattice_of",
+__all__ = ["MAX_BALL_WORK", "MAX_EXACT_BITS", "MAX_EXACT_TERMS", "ComposedDelta", "LatticePLD", "composed_delta", "composed_deltas", "lattice_of",
            "lattice_plan"]
 
 #: most bits the exact route may hold in ``F^k`` (estimated terms x bits per coefficient) before it hands over to
 #: balls.  Measured on the 2-core development machine: randomized response at eps0 = 1, k = 10,000 (10^4 terms of
 #: ~10^4 bits = 10^8 bits) takes ~1 s
-MAX_EXACT_BITS = 1_500_000_000
+MAX_EXACT_BITS = 300_000_000
+#: most terms ``(loss, power of u)`` the exact route in ``Q(u)`` may hold (each is read once in Python): the
+#: discrete Gaussian at k = 20 (~2 x 10^5 terms) took 3 s, randomized response at k = 10,000 (10^4 terms) 0.6 s
+MAX_EXACT_TERMS = 60_000
 #: most ball work ``(degree of F^k) x precision`` the ball route accepts (a 20,000-degree power at 128 bits is
 #: 2.6e6 and took ~1.5 s); above it the composition is refused before any work
 MAX_BALL_WORK = 60_000_000
@@ -230,13 +233,14 @@ def lattice_of(pld: PLD | ExpPLD) -> LatticePLD | None:
 
     Examples
     --------
-    Ratios ``2`` and ``3`` are on no common lattice (``log 3 / log 2`` is irrational):
+    Ratios ``2, 3, 4`` are on no common lattice (``log(3/2) / log 2`` is irrational):
 
     >>> from flint import fmpq
-    >>> print(lattice_of(PLD({fmpq(2): fmpq(1, 2), fmpq(3): fmpq(1, 2)}, fmpq(0))))
+    >>> print(lattice_of(PLD({fmpq(2): fmpq(1, 4), fmpq(3): fmpq(1, 4), fmpq(4): fmpq(1, 2)}, fmpq(0))))
     None
-    >>> lattice_of(PLD({fmpq(4): fmpq(1, 2), fmpq(1, 2): fmpq(1, 2)}, fmpq(0))).terms   # 1/2 * 2^n
-    {3: 1/2, 0: 1/2}
+    >>> L = lattice_of(PLD({fmpq(4): fmpq(1, 2), fmpq(1, 2): fmpq(1, 2)}, fmpq(0)))   # 4 = 1/2 * 8
+    >>> L.c, L.b, L.terms
+    (1/2, 8, {1: 1/2, 0: 1/2})
     """
     return _rational_lattice(pld) if isinstance(pld, PLD) else _field_lattice(pld)
 
@@ -244,16 +248,16 @@ def lattice_of(pld: PLD | ExpPLD) -> LatticePLD | None:
 # -- the cost estimate -------------------------------------------------------------------------------------------
 
 
-def _exact_cost(L: LatticePLD, k: int) -> int:
-    """Bits of ``F^k`` (estimated from above): terms times the bits of the largest coefficient."""
+def _exact_cost(L: LatticePLD, k: int) -> tuple[int, int]:
+    """``(terms, bits)`` of ``F^k``, estimated from above (bits: terms times the bits of the largest coefficient)."""
     if not L.terms:
-        return 0
+        return 0, 0
     if L.kind == "rational":
         den = 1
         for m in L.terms.values():
             den = den * int(m.q) // math.gcd(den, int(m.q))
         norm = sum(abs(int(m * den)) for m in L.terms.values())
-        return (k * L.span + 1) * (k * max(norm.bit_length(), 1) + 1)
+        return 0, (k * L.span + 1) * (k * max(norm.bit_length(), 1) + 1)
     pts = set()
     norm = 0
     for n, p in L.terms.items():
@@ -271,7 +275,7 @@ def _exact_cost(L: LatticePLD, k: int) -> int:
     else:
         grid = (k * (max(ns) - min(ns)) + 1) * (k * (max(es) - min(es)) + 1)
         terms = min(grid, math.comb(k + len(pts) - 1, len(pts) - 1))
-    return terms * bits
+    return terms, terms * bits
 
 
 def _collinear(pts: list) -> bool:
@@ -294,7 +298,8 @@ def lattice_plan(L: LatticePLD, k: int) -> str:
     Returns
     -------
     str
-        ``"lattice-exact"`` when the exact ``F^k`` is estimated under :data:`MAX_EXACT_BITS`, else
+        ``"lattice-exact"`` when the exact ``F^k`` is estimated under :data:`MAX_EXACT_BITS` (and
+        :data:`MAX_EXACT_TERMS` in ``Q(u)``), else
         ``"lattice-balls"``.
 
     Raises
@@ -313,7 +318,8 @@ def lattice_plan(L: LatticePLD, k: int) -> str:
     ...
     exactdp.errors.InputTooLarge: composition: 1,000,000 runs of a lattice PLD spanning 1 steps give a power of degree 1,000,000; balls at 128 bits would do 128,000,000 units of work, over the limit 60,000,000 (refused before any work)
     """
-    if _exact_cost(L, k) <= MAX_EXACT_BITS:
+    terms, bits = _exact_cost(L, k)
+    if terms <= MAX_EXACT_TERMS and bits <= MAX_EXACT_BITS:
         return "lattice-exact"
     work = k * L.span * BALL_PREC
     if work > MAX_BALL_WORK:
@@ -581,7 +587,8 @@ class ComposedDelta:
     route : str
         ``"lattice-exact"`` or ``"lattice-balls"``.
     width : str
-        The certified width ``hi - lo`` of the enclosure, as decimal text.
+        The width of the certified ball the enclosure was read from (rounded up; the decimal ``lo, hi`` are
+        that ball rounded outward to 17 digits).
     pair : tuple of str
         The ordered pair attaining the maximum (the first one when several tie).
     size : str
@@ -591,7 +598,7 @@ class ComposedDelta:
     --------
     >>> from exactdp.mechanisms import randomized_response
     >>> composed_delta(randomized_response(2, p="1/4"), [("0", "1")], 3, eps="0").to_json()["delta"]
-    '27/32'
+    '11/16'
     """
 
     lo: str
@@ -734,7 +741,7 @@ def composed_delta(mech: Mechanism, neighbours: Any, k: int, *, eps: Any = None,
     >>> from exactdp.metrics import path
     >>> r = composed_delta(geometric(4, "1/2"), path(5), 1000, eps="100*log(2)")
     >>> r.route, r.enclosure()
-    ('lattice-exact', ('0.7298081697016306', '0.7298081697016307'))
+    ('lattice-exact', ('0.99999999999998367', '0.99999999999998368'))
 
     References
     ----------
@@ -824,12 +831,19 @@ def _exact_answer(vals: list, k: int, lvl: Level) -> ComposedDelta:
             if d > 0:
                 best = i
     v = vals[best]
-    b = balls[best][0]
-    lo, hi = _round_str(b.lower(), 17, -1), _round_str(b.upper(), 17, 1)
-    if v.cheap and v.has_exact and _decimal(v.exact) is not None:
-        lo = hi = _decimal(v.exact)          # a terminating decimal is shown as it is
-    width = "0" if lo == hi else _round_str((b.upper() - b.lower()).upper(), 3, 1)
+    b, prec = balls[best]
+    with ctx.workprec(max(prec, 64) * 2):
+        lo, hi = _round_str(b.lower(), 17, -1), _round_str(b.upper(), 17, 1)
+        if v.cheap and v.has_exact and _decimal(v.exact) is not None:
+            lo = hi = _decimal(v.exact)          # a terminating decimal is shown as it is
+        width = "0" if lo == hi else _width(b.lower(), b.upper())
     return ComposedDelta(lo, hi, "lattice-exact", width, v.pair, k, lvl.eps_str(), v.size, v)
+
+
+def _width(lo: arb, hi: arb) -> str:
+    """``hi - lo`` of two exact binary end points, rounded up to 3 digits (subtracted exactly, not at 53 bits)."""
+    with ctx.workprec(ctx.prec + 4096):
+        return _round_str((hi - lo).upper(), 3, 1)
 
 
 def _decimal(q: Any) -> str | None:
@@ -852,12 +866,13 @@ def _decimal(q: Any) -> str | None:
 
 
 def _ball_answer(vals: list, k: int, lvl: Level) -> ComposedDelta:
-    # the max of balls encloses the max of the values without deciding which pair attains it
-    lo_b = max((v.ball.lower() for v in vals), key=lambda a: a)
-    hi_b = max((v.ball.upper() for v in vals), key=lambda a: a)
-    lead = max(vals, key=lambda v: v.ball.upper())
-    lo = _round_str(lo_b, 17, -1) if lo_b > 0 else "0"
-    hi = _round_str(hi_b, 17, 1)
-    width = _round_str((hi_b - lo_b).upper(), 3, 1)
+    # the max of balls encloses the max of the values without deciding which pair attains it; end points read
+    # at a precision above the balls' own (arb rounds lower() / upper() to the working precision)
+    with ctx.workprec(4 * BALL_PREC):
+        lo_b = max(v.ball.lower() for v in vals)
+        hi_b = max(v.ball.upper() for v in vals)
+        lead = max(vals, key=lambda v: v.ball.upper())
+        lo = _round_str(lo_b, 17, -1) if lo_b > 0 else "0"
+        hi = _round_str(hi_b, 17, 1)
+        width = _width(lo_b, hi_b)
     return ComposedDelta(lo, hi, "lattice-balls", width, lead.pair, k, lvl.eps_str(), lead.size, None)
-
