@@ -123,7 +123,8 @@ def run_case(name, mech, nb, k, eps, with_dp=True):
     for e, r, d in zip(eps, rs, dp, strict=True):
         place = _place(d, r.lo, r.hi) if with_dp else "-"
         print(f"| {name} | {k} | {e} | {r.route} | [{r.lo}, {r.hi}] | {d!r} | {place} | {_rel(d, r.lo, r.hi)} |")
-    print(f"| {name} | {k} | all {len(eps)} | time (s) | **{t_ex:.2f}** (exactdp) | **{t_dp:.2f}** (dp_accounting) | | |")
+    print(f"| {name} | {k} | all {len(eps)} | time (s) | **{t_ex:.2f}** (exactdp) | **{t_dp:.2f}** (dp_accounting) "
+          "| | |")
     return t_ex, t_dp
 
 

@@ -60,8 +60,8 @@ if TYPE_CHECKING:
     from ..exact.level import Level
     from ..mechanism import Mechanism
 
-__all__ = ["MAX_BALL_WORK", "MAX_EXACT_BITS", "MAX_EXACT_TERMS", "ComposedDelta", "LatticePLD", "composed_delta", "composed_deltas", "lattice_of",
-           "lattice_plan"]
+__all__ = ["MAX_BALL_WORK", "MAX_EXACT_BITS", "MAX_EXACT_TERMS", "ComposedDelta", "LatticePLD", "composed_delta",
+           "composed_deltas", "lattice_of", "lattice_plan"]
 
 #: most bits the exact route may hold in ``F^k`` (estimated terms x bits per coefficient) before it hands over to
 #: balls.  Measured on the 2-core development machine: randomized response at eps0 = 1, k = 10,000 (10^4 terms of
@@ -258,7 +258,7 @@ def _exact_cost(L: LatticePLD, k: int) -> tuple[int, int]:
             den = den * int(m.q) // math.gcd(den, int(m.q))
         norm = sum(abs(int(m * den)) for m in L.terms.values())
         return 0, (k * L.span + 1) * (k * max(norm.bit_length(), 1) + 1)
-    pts = set()
+    pts: set = set()
     norm = 0
     for n, p in L.terms.items():
         cs = p.p.coeffs()
@@ -316,7 +316,9 @@ def lattice_plan(L: LatticePLD, k: int) -> str:
     >>> lattice_plan(L, 10**6)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: composition: 1,000,000 runs of a lattice PLD spanning 1 steps give a power of degree 1,000,000; balls at 128 bits would do 128,000,000 units of work, over the limit 60,000,000 (refused before any work)
+    exactdp.errors.InputTooLarge: composition: 1,000,000 runs of a lattice PLD spanning 1 steps give a power of
+    degree 1,000,000; balls at 128 bits would do 128,000,000 units of work, over the limit 60,000,000 (refused
+    before any work)
     """
     terms, bits = _exact_cost(L, k)
     if terms <= MAX_EXACT_TERMS and bits <= MAX_EXACT_BITS:
@@ -341,7 +343,7 @@ class _Field:
     def exp(self, num: LP, den: LP) -> Any:
         return simplify(self.dom.quotient(num, den)) if not num.is_zero() else fmpq(0)
 
-    def arb(self, x: LP, u: arb) -> arb:
+    def at(self, x: LP, u: arb) -> arb:
         cs = x.p.coeffs()
         if not cs:
             return arb(0)
@@ -349,14 +351,14 @@ class _Field:
         return v * u ** x.s if x.s >= 0 else v / u ** (-x.s)
 
     def arb_rf(self, r: RF, u: arb) -> arb:
-        return self.arb(LP(r.n, r.s), u) / self.arb(LP(r.d, 0), u)
+        return self.at(LP(r.n, r.s), u) / self.at(LP(r.d, 0), u)
 
 
 @dataclass
 class _PairValue:
     """``delta = inf + A - t B`` of one ordered pair at the queried t, exact parts or balls."""
 
-    pair: tuple
+    pair: tuple | None
     exact_fn: Any = None       # a callable returning the exact value (fmpq / ExpFrac), built only when asked
     has_exact: bool = False
     ball: Any = None           # a callable prec -> arb enclosure, or a fixed arb (ball route)
@@ -385,8 +387,8 @@ def _threshold(L: LatticePLD, k: int, lvl: Level, kmax: int, ck_b) -> int:
             lc, lb = ck_b(prec)
             x = (lvl.eps_arb() - lc) / lb
             if x.rad() < 0.25:
-                lo = int(arb(x.lower()).floor().unique_fmpz())
-                hi = int(arb(x.upper()).floor().unique_fmpz())
+                lo = int(arb(x.lower()).floor().unique_fmpz())  # type: ignore[arg-type]  # exact: an integer
+                hi = int(arb(x.upper()).floor().unique_fmpz())  # type: ignore[arg-type]
                 if lo == hi and not x.contains(lo):
                     return min(max(lo + 1, 0), kmax + 1)
                 if hi == lo + 1 and x.contains(hi) and prec >= 256:
@@ -514,10 +516,10 @@ def _field_pair(L: LatticePLD, k: int, pair) -> Any:
 
         def ball(prec):
             uu = ua()
-            a = fld.arb(A, uu) / fld.arb(den_k, uu)
+            a = fld.at(A, uu) / fld.at(den_k, uu)
             if not inf_num.is_zero():
-                a += fld.arb(inf_num, uu) / fld.arb(inf_den, uu)
-            bb = fld.arb(Bn, uu) / fld.arb(den_k, uu) / fld.arb_rf(ck, uu) if not Bn.is_zero() else arb(0)
+                a += fld.at(inf_num, uu) / fld.at(inf_den, uu)
+            bb = fld.at(Bn, uu) / fld.at(den_k, uu) / fld.arb_rf(ck, uu) if not Bn.is_zero() else arb(0)
             return a - lvl.factor_arb(fmpq(1)) * bb
 
         return _PairValue(pair, exact, E is not None, ball, size)
@@ -545,9 +547,9 @@ def _ball_pair(L: LatticePLD, k: int, pair, prec: int) -> Any:
         else:
             fld = _Field(L.dom)
             uu = arb_of(L.dom.to_exp(LP(fmpq_poly([0, 1]), 0)))
-            dd = fld.arb(L.den, uu)
-            ms = [fld.arb(L.terms[n], uu) / dd if n in L.terms else arb(0) for n in range(L.span + 1)]
-            inf = fld.arb(L.inf, uu) / dd if not L.inf.is_zero() else arb(0)
+            dd = fld.at(L.den, uu)
+            ms = [fld.at(L.terms[n], uu) / dd if n in L.terms else arb(0) for n in range(L.span + 1)]
+            inf = fld.at(L.inf, uu) / dd if not L.inf.is_zero() else arb(0)
             lc, lb = fld.arb_rf(L.c, uu).log(), fld.arb_rf(L.b, uu).log()
         Fk = arb_poly(ms) ** k
         inf_k = 1 - (1 - inf) ** k
@@ -820,9 +822,7 @@ def _exact_answer(vals: list, k: int, lvl: Level) -> ComposedDelta:
         bi, bb = balls[i][0], balls[best][0]
         if bi > bb:
             best = i
-        elif bi < bb:
-            continue
-        elif _eq(vals[i], vals[best]):
+        elif bi < bb or _eq(vals[i], vals[best]):
             continue
         else:
             d = sign(vals[i].exact - vals[best].exact) if vals[i].has_exact and vals[best].has_exact else None
@@ -835,7 +835,7 @@ def _exact_answer(vals: list, k: int, lvl: Level) -> ComposedDelta:
     with ctx.workprec(max(prec, 64) * 2):
         lo, hi = _round_str(b.lower(), 17, -1), _round_str(b.upper(), 17, 1)
         if v.cheap and v.has_exact and _decimal(v.exact) is not None:
-            lo = hi = _decimal(v.exact)          # a terminating decimal is shown as it is
+            lo = hi = _decimal(v.exact) or lo    # a terminating decimal is shown as it is
         width = "0" if lo == hi else _width(b.lower(), b.upper())
     return ComposedDelta(lo, hi, "lattice-exact", width, v.pair, k, lvl.eps_str(), v.size, v)
 
