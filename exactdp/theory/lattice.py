@@ -580,21 +580,26 @@ def _ball_pair(L: LatticePLD, k: int, pair, prec: int) -> Any:
 class ComposedDelta:
     """The smallest delta of ``k`` runs at one eps, with the route that computed it.
 
-    Attributes
+    Parameters
     ----------
-    value : exact number or None
-        The exact delta (``None`` on the ball route, or when ``e^eps`` is not in the entries' field).
     lo, hi : str
-        A certified decimal enclosure ``lo <= delta <= hi`` (equal for an exact rational at a rational t).
+        A certified decimal enclosure ``lo <= delta <= hi`` (equal for a terminating decimal value).
     route : str
         ``"lattice-exact"`` or ``"lattice-balls"``.
     width : str
-        The width of the certified ball the enclosure was read from (rounded up; the decimal ``lo, hi`` are
-        that ball rounded outward to 17 digits).
-    pair : tuple of str
-        The ordered pair attaining the maximum (the first one when several tie).
+        The width of the certified ball the enclosure was read from (rounded up; ``lo, hi`` are that ball
+        rounded outward to 17 digits).
+    pair : tuple of str or None
+        The ordered pair attaining the maximum (the first one when several tie; on the ball route the pair
+        with the highest upper end).
+    k : int
+        The number of runs.
+    eps : str
+        The level, as exact text.
     size : str
         How large the exact (or ball) power was.
+    source : object, optional
+        The exact pair value behind :attr:`value` (``None`` on the ball route).
 
     Examples
     --------
@@ -615,7 +620,19 @@ class ComposedDelta:
 
     @property
     def value(self) -> Any:
-        """The exact delta (built on first use: at large k it is a long expression), or ``None``."""
+        """The exact delta (built on first use: at large k it is a long expression), or ``None``.
+
+        Returns
+        -------
+        exact number or None
+            ``None`` on the ball route or when ``e^eps`` is not in the entries' field.
+
+        Examples
+        --------
+        >>> from exactdp.mechanisms import randomized_response
+        >>> composed_delta(randomized_response(2, p="1/4"), [("0", "1")], 2, eps="log(2)").value   # 9/16 (1 - 2/9)
+        7/16
+        """
         return None if self.source is None else self.source.exact
 
     def enclosure(self) -> tuple[str, str]:
