@@ -50,9 +50,9 @@ def test_exact_at_a_transcendental_eps(files, capsys):
 def test_verdict_both_ways_and_at_the_boundary(files, capsys):
     # RR with ratio 3, twice, at eps = log 3: delta = 9/16 (1 - 3/9) = 3/8
     base = ["compose", files["q"], "--metric", files["d2"], "--times", "2", "--eps", "log(3)", "--lattice"]
-    code, out, _ = run(base + ["--delta", "3/8"], capsys)
+    code, out, _ = run([*base, "--delta", "3/8"], capsys)
     assert code == 0 and "= 3/8 exactly" in out and "holds" in out
-    code, out, _ = run(base + ["--delta", "1/3", "--format", "json"], capsys)
+    code, out, _ = run([*base, "--delta", "1/3", "--format", "json"], capsys)
     assert code == 1 and json.loads(out)["holds"] is False and json.loads(out)["delta"] == "3/8"
 
 
@@ -61,16 +61,16 @@ def test_ball_route_undecided_inside_the_enclosure(files, capsys, monkeypatch):
 
     monkeypatch.setattr(lattice, "MAX_EXACT_BITS", 0)
     base = ["compose", files["e"], "--metric", files["d2"], "--times", "5", "--eps", "1", "--lattice"]
-    code, out, _ = run(base + ["--format", "json"], capsys)
+    code, out, _ = run([*base, "--format", "json"], capsys)
     j = json.loads(out)
     assert code == 0 and j["route"] == "lattice-balls" and j["delta"] is None
-    code, out, _ = run(base + ["--delta", j["enclosure"][1]], capsys)
+    code, out, _ = run([*base, "--delta", j["enclosure"][1]], capsys)
     assert code == 0
-    code, out, _ = run(base + ["--delta", "0"], capsys)
+    code, out, _ = run([*base, "--delta", "0"], capsys)
     assert code == 1
     inside = str((exact_number(j["enclosure"][0]) + exact_number(j["enclosure"][1])) / 2)
     assert j["enclosure"][0] != j["enclosure"][1]          # a ball route never prints a point
-    code, out, _ = run(base + ["--delta", inside], capsys)
+    code, out, _ = run([*base, "--delta", inside], capsys)
     assert code == 3 and "undecided" in out
 
 
@@ -80,7 +80,7 @@ def test_ball_route_undecided_inside_the_enclosure(files, capsys, monkeypatch):
     (["--times", "0", "--eps", "1"], "1 <= K"),
 ])
 def test_bad_input(files, capsys, extra, match):
-    code, _, err = run(["compose", files["q"], "--metric", files["d2"], "--lattice"] + extra, capsys)
+    code, _, err = run(["compose", files["q"], "--metric", files["d2"], "--lattice", *extra], capsys)
     assert code == 2 and match in err and err.count("\n") == 1
 
 
