@@ -67,7 +67,24 @@ def _cmd_profile(a):
 
     mech = _fix_alpha(load_mechanism(a.mechanism), a, "profile")
     cert = certify_profile(mech, neighbours_arg(a, load_metric(a.metric)), **_profile_level(a))
-    return emit(cert, a.format)
+    return _emit_with_enclosure(cert, a.format)
+
+
+def _emit_with_enclosure(cert, fmt) -> int:
+    """emit, then (text only) a certified decimal enclosure of a delta that is not a short rational (issue 29):
+    at k = 20 the exact delta is a 40-term expression in e with no decimal at all.  The enclosure is computed
+    from the certificate's exact text by Arb at rising precision (``decimal_enclosure``), not from a float."""
+    code = emit(cert, fmt)
+    q = getattr(cert.evidence, "query", None)
+    text = getattr(q, "delta_at_eps", None)
+    if fmt == "text" and text is not None and ("exp" in text or "sqrt" in text or "^" in text or len(text) > 40):
+        from ..exact.decide import decimal_enclosure
+        from ..exact.values import exact_number
+
+        lo, hi = decimal_enclosure(exact_number(text), 17)
+        print(f"delta at eps, certified decimal enclosure: [{lo}, {hi}] (the exact value above: {len(text):,} "
+              "characters)")
+    return code
 
 
 def _times(text: str, n: int, limit: int) -> list:
@@ -96,7 +113,7 @@ def _cmd_compose(a):
         return _compose_lattice(a, mechs, ks)
     cert = certify_composition(list(zip(mechs, ks, strict=True)), neighbours_arg(a, load_metric(a.metric)),
                                **_profile_level(a))
-    return emit(cert, a.format)
+    return _emit_with_enclosure(cert, a.format)
 
 
 def _compose_lattice(a, mechs, ks) -> int:

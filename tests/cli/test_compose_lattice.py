@@ -88,3 +88,14 @@ def test_two_mechanisms_refused(files, capsys):
     code, _, err = run(["compose", files["q"], files["q"], "--metric", files["d2"], "--eps", "1", "--lattice"],
                        capsys)
     assert code == 2 and "one mechanism" in err
+
+
+def test_certificate_route_prints_a_certified_enclosure(files, capsys):
+    """compose / profile without --lattice: a delta in Q(e) gets a decimal enclosure beside its exact text."""
+    code, out, _ = run(["compose", files["e"], "--metric", files["d2"], "--times", "4", "--eps", "1"], capsys)
+    line = next(x for x in out.splitlines() if x.startswith("delta at eps, certified decimal enclosure: ["))
+    lo, hi = line.split("[")[1].split("]")[0].split(", ")
+    ref = composed_profile(generalized_rr(2, eps="1"), discrete(2), 4).delta(eps="1")
+    assert code == 0 and sign(ref - exact_number(lo)) >= 0 and sign(exact_number(hi) - ref) >= 0
+    code, out, _ = run(["compose", files["q"], "--metric", files["d2"], "--times", "2", "--eps", "log(3)"], capsys)
+    assert code == 0 and "certified decimal enclosure" not in out          # a short rational needs none
