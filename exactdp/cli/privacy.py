@@ -117,7 +117,7 @@ def _cmd_compose(a):
 
 
 def _compose_lattice(a, mechs, ks) -> int:
-    """compose --lattice: the delta at --eps of K runs of one mechanism on the privacy-loss lattice (issue 29).
+    """compose --lattice: the delta at --eps of the runs on one privacy-loss lattice (issue 29).
 
     Not a certificate (the re-check kernel convolves up to a size far below these powers): the exact delta when
     the route is exact, and always a certified decimal enclosure; with --delta the verdict, decided exactly on
@@ -128,15 +128,15 @@ def _compose_lattice(a, mechs, ks) -> int:
     from ..engine.approximate import parse_delta
     from ..exact.decide import sign, simplify
     from ..io import load_metric
-    from ..theory.lattice import composed_delta
+    from ..engine.approximate import approx_level
+    from ..theory.lattice import composed_plan_deltas
 
-    if len(mechs) != 1:
-        raise usage("compose --lattice: one mechanism (run K times with --times K)")
     if a.eps is None and a.alpha is None:
         raise usage("compose --lattice needs --eps or --alpha (the delta at that level)")
     if a.format not in ("text", "json"):
         raise usage("compose --lattice: --format text or json")
-    r = composed_delta(mechs[0], neighbours_arg(a, load_metric(a.metric)), ks[0], eps=a.eps, alpha=a.alpha)
+    lvl = approx_level(a.eps, a.alpha, None)
+    r = composed_plan_deltas(list(zip(mechs, ks, strict=True)), neighbours_arg(a, load_metric(a.metric)), [lvl])[0]
     verdict = None
     if a.delta is not None:
         d = parse_delta(a.delta)
@@ -230,7 +230,7 @@ def _register_compose(sub):
     cp.add_argument("--delta", help="the smallest eps for this delta")
     cp.add_argument("--format", choices=FORMATS, default="text")
     cp.add_argument("--lattice", action="store_true",
-                    help="one mechanism whose losses lie on a lattice c*b^n: the delta at --eps of K runs as a "
+                    help="mechanisms whose losses lie on one lattice c*b^n: the delta at --eps of the runs as a "
                          "FLINT polynomial power (k = 1000 in well under a second for randomized response), exact or "
                          "a certified enclosure, with the route taken; not a certificate")
     cp.set_defaults(fn=_cmd_compose)

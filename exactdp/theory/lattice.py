@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 from flint import arb, arb_poly, ctx, fmpq, fmpq_poly, fmpz, fmpz_mpoly_ctx, fmpz_poly
 
 from ..engine.approximate import approx_level, neighbour_relation
-from ..errors import InputTooLarge, InvalidInput, Undecided
+from ..errors import InputTooLarge, InvalidInput, InvalidType, Undecided
 from ..exact.decide import _round_str, arb_of, exact_str, sign, simplify
 from ._expfield import LP, RF, FlintDomain
 from .composition import PLD, ExpPLD, _check_k, _checked, _pair_pld
@@ -316,19 +316,10 @@ def lattice_plan(L: LatticePLD, k: int) -> str:
     >>> lattice_plan(L, 10**6)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: composition: 1,000,000 runs of a lattice PLD spanning 1 steps give a power of
-    degree 1,000,000; balls at 128 bits would do 128,000,000 units of work, over the limit 60,000,000 (refused
-    before any work)
+    exactdp.errors.InputTooLarge: composition: the composed lattice PLD has degree 1,000,000; balls at 128 bits
+    would do 128,000,000 units of work, over the limit 60,000,000 (refused before any work)
     """
-    terms, bits = _exact_cost(L, k)
-    if terms <= MAX_EXACT_TERMS and bits <= MAX_EXACT_BITS:
-        return "lattice-exact"
-    work = k * L.span * BALL_PREC
-    if work > MAX_BALL_WORK:
-        raise InputTooLarge(f"composition: {k:,} runs of a lattice PLD spanning {L.span:,} steps give a power of "
-                            f"degree {k * L.span:,}; balls at {BALL_PREC} bits would do {work:,} units of work, "
-                            f"over the limit {MAX_BALL_WORK:,} (refused before any work)")
-    return "lattice-balls"
+    return _plan_parts([(L, k)])
 
 
 # -- the k-fold power and the delta of one pair -------------------------------------------------------------------
@@ -375,39 +366,32 @@ class _PairValue:
         return self._cache[0]
 
 
-def _threshold(L: LatticePLD, k: int, lvl: Level, kmax: int, ck_b) -> int:
-    """The least ``n >= 0`` with ``c^k b^n > t`` (``kmax + 1`` if none), decided exactly.
+def _threshold(lvl: Level, kmax: int, ck_b, ratio_exact) -> int:
+    """The least ``n >= 0`` with ``C b^n > t`` (``kmax + 1`` if none), decided exactly.
 
-    ``ck_b(prec)`` returns balls ``(log c^k, log b)``; ``c^k b^n > t`` iff ``n > x = (eps - log c^k)/log b``.
-    A ball of ``x`` strictly between two integers decides; one containing an integer ``m`` leaves only
-    ``n = m`` open, and the exact comparison of ``c^k b^m`` with ``e^eps`` decides it."""
+    ``ck_b()`` returns balls ``(log C, log b)`` at the working precision; ``C b^n > t`` iff
+    ``n > x = (eps - log C)/log b``.  A ball of ``x`` holding no integer decides; one holding a single integer
+    ``m`` leaves only ``n = m`` open, and the exact comparison of ``ratio_exact(m) = C b^m`` with ``e^eps``
+    (:meth:`~exactdp.exact.level.Level.compare`) decides it."""
     prec = 64
     while True:
         with ctx.workprec(prec):
-            lc, lb = ck_b(prec)
+            lc, lb = ck_b()
             x = (lvl.eps_arb() - lc) / lb
             if x.rad() < 0.25:
                 lo = int(arb(x.lower()).floor().unique_fmpz())  # type: ignore[arg-type]  # exact: an integer
                 hi = int(arb(x.upper()).floor().unique_fmpz())  # type: ignore[arg-type]
-                if lo == hi and not x.contains(lo):
+                inside = [m for m in {lo, hi} if x.contains(m)]
+                if not inside:
                     return min(max(lo + 1, 0), kmax + 1)
-                if hi == lo + 1 and x.contains(hi) and prec >= 256:
-                    m = hi
+                if len(inside) == 1 and (prec >= 256 or x.rad() == 0):
+                    m = inside[0]
                     if m < 0 or m > kmax:
                         return min(max(m + 1, 0), kmax + 1)
-                    r = _ratio_exact(L, k, m)
-                    return m + 1 if lvl.compare(r, fmpq(1), fmpq(1)) <= 0 else m
+                    return m + 1 if lvl.compare(ratio_exact(m), fmpq(1), fmpq(1)) <= 0 else m
         prec *= 2
         if prec > MAX_ENCLOSURE_PREC:       # pragma: no cover - a ball of width 2^-65536 around an integer
             raise Undecided("composition: the loss threshold was not separated from an integer")
-
-
-def _ratio_exact(L: LatticePLD, k: int, n: int) -> Any:
-    if L.kind == "rational":
-        return L.c ** k * L.b ** n
-    r = _rf_pow(L.c, k)
-    bn = RF(L.b.s * n, fmpq_poly([1]), fmpq_poly([1]))
-    return simplify(L.dom.to_exp(r * bn))
 
 
 def _rf_pow(c: RF, k: int) -> RF:
@@ -415,26 +399,43 @@ def _rf_pow(c: RF, k: int) -> RF:
     return RF(c.s * k, c.n ** k, c.d ** k)
 
 
-def _rat_pair(L: LatticePLD, k: int, pair) -> Any:
-    den = 1
-    for m in L.terms.values():
-        den = den * int(m.q) // math.gcd(den, int(m.q))
-    F = fmpz_poly([int(L.terms.get(n, 0) * den) for n in range(L.span + 1)])
-    Fk = F ** k if L.terms else fmpz_poly([])
-    D = fmpz(den) ** k
-    inf_k = 1 - (1 - fmpq(L.inf)) ** k
-    kmax = k * L.span
+def _rf_one() -> RF:
+    return RF(0, fmpq_poly([1]), fmpq_poly([1]))
 
-    def ckb(prec):
-        return k * arb(L.c).log(), arb(L.b).log()
+
+def _lp_pow(x: LP, k: int) -> LP:
+    return LP(x.p ** k, x.s * k)
+
+
+def _rat_pair(parts: list, pair) -> Any:
+    """Exact, rational entries: ``F = prod F_i^(k_i)`` by ``fmpz_poly`` powers (every ``L_i`` on one step ``b``)."""
+    b = parts[0][0].b
+    F = fmpz_poly([1])
+    D = fmpz(1)
+    one_minus_inf = fmpq(1)
+    C = fmpq(1)
+    kmax = 0
+    for L, k in parts:
+        den = 1
+        for m in L.terms.values():
+            den = den * int(m.q) // math.gcd(den, int(m.q))
+        Fi = fmpz_poly([int(L.terms.get(n, 0) * den) for n in range(L.span + 1)])
+        F = F * Fi ** k if L.terms else fmpz_poly([])
+        D *= fmpz(den) ** k
+        one_minus_inf *= (1 - fmpq(L.inf)) ** k
+        C *= L.c ** k
+        kmax += k * L.span
+    inf_k = 1 - one_minus_inf
+
+    def ckb():
+        return sum((k * arb(L.c).log() for L, k in parts), arb(0)), arb(b).log()
 
     def at(lvl: Level) -> _PairValue:
-        n0 = _threshold(L, k, lvl, kmax, ckb)
-        cs = Fk.coeffs()
+        n0 = _threshold(lvl, kmax, ckb, lambda m: C * b ** m)
+        cs = F.coeffs()
         A = fmpq(sum((int(cs[n]) for n in range(n0, len(cs))), 0), int(D))
-        # B = sum m_n / (c^k b^n) = sum C_n b^(-n) / (D c^k): Horner over the kept coefficients
-        # B = sum_n C_n (bq/bp)^n / (D c^k), over the one common denominator bp^top
-        bp, bq = int(L.b.p), int(L.b.q)
+        # B = sum_n m_n / (C b^n) = sum_n C_n (bq/bp)^n / (D C), over the one common denominator bp^top
+        bp, bq = int(b.p), int(b.q)
         top = len(cs) - 1
         num = 0
         pw_q = bq ** n0
@@ -444,7 +445,7 @@ def _rat_pair(L: LatticePLD, k: int, pair) -> Any:
             pw_q *= bq
             if n < top:
                 pw_p //= bp
-        B = fmpq(num, int(D) * bp ** top) / L.c ** k if top >= n0 else fmpq(0)
+        B = fmpq(num, int(D) * bp ** top) / C if top >= n0 else fmpq(0)
         A = A + inf_k
         E = lvl.factor(fmpq(1))
         size = f"{len(cs)} loss values, coefficients up to {max((int(c).bit_length() for c in cs), default=0):,} bits"
@@ -457,52 +458,67 @@ def _rat_pair(L: LatticePLD, k: int, pair) -> Any:
     return at
 
 
-def _field_pair(L: LatticePLD, k: int, pair) -> Any:
-    dom = L.dom
+def _field_pair(parts: list, pair) -> Any:
+    """Exact, entries in ``Q(u)``: ``F(x, u) = prod F_i^(k_i)`` by bivariate ``fmpz_mpoly`` powers."""
+    dom = parts[0][0].dom
+    b = parts[0][0].b
     fld = _Field(dom)
-    # F(x, u) with integer coefficients: mass_n = u^(s_n) p_n(u) / den; scale by the lcm of the coefficients'
-    # denominators and shift every u-exponent by the least one
-    S = min(p.s for p in L.terms.values())
-    q = 1
-    for p in L.terms.values():
-        for co in p.p.coeffs():
-            q = q * int(co.q) // math.gcd(q, int(co.q))
     R = fmpz_mpoly_ctx.get(("x", "u"), "lex")
-    entries: dict = {}
-    for n, p in L.terms.items():
-        for i, co in enumerate(p.p.coeffs()):
-            if co != 0:
-                key = (n, p.s - S + i)
-                entries[key] = entries.get(key, 0) + int(co * q)
-    F = R.from_dict(entries)
-    Fk = F ** k
-    terms = Fk.to_dict()
-    kmax = k * L.span
+    G = R.from_dict({(0, 0): 1})
+    S_tot = 0
+    qk = fmpq(1)
+    den_k = LP(fmpq_poly([1]))
+    inf_den = LP(fmpq_poly([1]))
+    rest = LP(fmpq_poly([1]))
+    ck = _rf_one()
+    kmax = 0
+    for L, k in parts:
+        # F_i(x, u) with integer coefficients: mass_n = u^(s_n) p_n(u) / den; scaled by the lcm q of the
+        # coefficients' denominators, every u-exponent shifted by the least one S
+        S = min(p.s for p in L.terms.values()) if L.terms else 0
+        q = 1
+        for p in L.terms.values():
+            for co in p.p.coeffs():
+                q = q * int(co.q) // math.gcd(q, int(co.q))
+        entries: dict = {}
+        for n, p in L.terms.items():
+            for i, co in enumerate(p.p.coeffs()):
+                if co != 0:
+                    key = (n, p.s - S + i)
+                    entries[key] = entries.get(key, 0) + int(co * q)
+        G = G * R.from_dict(entries) ** k if entries else R.from_dict({})
+        S_tot += k * S
+        qk *= fmpq(q) ** k
+        den_k = den_k * _lp_pow(L.den, k)
+        inf_den = inf_den * _lp_pow(L.den, k)
+        rest = rest * _lp_pow(L.den - L.inf, k)
+        ck = ck * _rf_pow(L.c, k)
+        kmax += k * L.span
+    den_k = LP(den_k.p * qk, den_k.s)
+    # the mass where some factor's Q is 0: 1 - prod (1 - inf_i/den_i)^(k_i)
+    inf_num = inf_den - rest
+    terms = G.to_dict()
     ua = lambda: arb_of(dom.to_exp(LP(fmpq_poly([0, 1]), 0)))   # noqa: E731
 
-    def ckb(prec):
+    def ckb():
         uu = ua()
-        return k * fld.arb_rf(L.c, uu).log(), fld.arb_rf(L.b, uu).log()
+        return fld.arb_rf(ck, uu).log(), fld.arb_rf(b, uu).log()
 
-    ck = _rf_pow(L.c, k)
-    # inf_k = 1 - (1 - inf/den)^k = (den^k - (den - inf)^k) / den^k
-    dinf = L.den - L.inf
-    inf_num = LP(L.den.p ** k, L.den.s * k) - LP(dinf.p ** k, dinf.s * k)
-    inf_den = LP(L.den.p ** k, L.den.s * k)
+    def ratio_exact(m):
+        return simplify(dom.to_exp(ck * RF(b.s * m, fmpq_poly([1]), fmpq_poly([1]))))
 
     def at(lvl: Level) -> _PairValue:
-        n0 = _threshold(L, k, lvl, kmax, ckb)
-        # A = u^(kS) sum_{n >= n0} C_n(u) / (q^k den^k); B = sum m_n / (c^k u^(g n)) with b = u^g
-        g = L.b.s
+        n0 = _threshold(lvl, kmax, ckb, ratio_exact)
+        # A = u^S sum_{n >= n0} C_n(u) / den_k; B = sum m_n / (C u^(g n)) with b = u^g
+        g = b.s
         a_co: dict = {}
         b_co: dict = {}
         for (n, e), co in terms.items():
             if n >= n0:
                 a_co[e] = a_co.get(e, 0) + int(co)
                 b_co[e - g * n] = b_co.get(e - g * n, 0) + int(co)
-        den_k = LP(L.den.p ** k * fmpq(q) ** k, L.den.s * k)
-        A = _lp_of(a_co, k * S)
-        Bn = _lp_of(b_co, k * S)
+        A = _lp_of(a_co, S_tot)
+        Bn = _lp_of(b_co, S_tot)
         E = lvl.factor(fmpq(1))
 
         def exact():
@@ -537,40 +553,133 @@ def _lp_of(co: dict, shift: int) -> LP:
     return LP(fmpq_poly(cs), lo + shift)
 
 
-def _ball_pair(L: LatticePLD, k: int, pair, prec: int) -> Any:
-    """The ball route: masses as Arb balls, ``F^k`` an ``arb_poly`` power, every step rigorous."""
+def _ball_pair(parts: list, pair, prec: int) -> Any:
+    """The ball route: masses as Arb balls, ``prod F_i^(k_i)`` by ``arb_poly`` powers, every step rigorous."""
+    L0 = parts[0][0]
     with ctx.workprec(prec):
-        if L.kind == "rational":
-            ms = [arb(L.terms.get(n, 0)) for n in range(L.span + 1)]
-            inf = arb(L.inf)
-            lc, lb = arb(L.c).log(), arb(L.b).log()
+        Fk = arb_poly([1])
+        one_minus_inf = arb(1)
+        lc = arb(0)
+        kmax = 0
+        if L0.kind == "rational":
+            lb = arb(L0.b).log()
         else:
-            fld = _Field(L.dom)
-            uu = arb_of(L.dom.to_exp(LP(fmpq_poly([0, 1]), 0)))
-            dd = fld.at(L.den, uu)
-            ms = [fld.at(L.terms[n], uu) / dd if n in L.terms else arb(0) for n in range(L.span + 1)]
-            inf = fld.at(L.inf, uu) / dd if not L.inf.is_zero() else arb(0)
-            lc, lb = fld.arb_rf(L.c, uu).log(), fld.arb_rf(L.b, uu).log()
-        Fk = arb_poly(ms) ** k
-        inf_k = 1 - (1 - inf) ** k
-        kmax = k * L.span
+            fld = _Field(L0.dom)
+            uu = arb_of(L0.dom.to_exp(LP(fmpq_poly([0, 1]), 0)))
+            lb = fld.arb_rf(L0.b, uu).log()
+        for L, k in parts:
+            if L.kind == "rational":
+                ms = [arb(L.terms.get(n, 0)) for n in range(L.span + 1)]
+                inf = arb(L.inf)
+                lci = arb(L.c).log()
+            else:
+                dd = fld.at(L.den, uu)
+                ms = [fld.at(L.terms[n], uu) / dd if n in L.terms else arb(0) for n in range(L.span + 1)]
+                inf = fld.at(L.inf, uu) / dd if not L.inf.is_zero() else arb(0)
+                lci = fld.arb_rf(L.c, uu).log()
+            Fk = Fk * arb_poly(ms) ** k
+            one_minus_inf *= (1 - inf) ** k
+            lc += k * lci
+            kmax += k * L.span
+        inf_k = 1 - one_minus_inf
 
-    def ckb(p):
-        return k * lc, lb
+    def ckb():
+        return lc, lb
+
+    def ratio_exact(m):
+        if L0.kind == "rational":
+            C = fmpq(1)
+            for L, k in parts:
+                C *= L.c ** k
+            return C * L0.b ** m
+        ck = _rf_one()
+        for L, k in parts:
+            ck = ck * _rf_pow(L.c, k)
+        return simplify(L0.dom.to_exp(ck * RF(L0.b.s * m, fmpq_poly([1]), fmpq_poly([1]))))
 
     def at(lvl: Level) -> _PairValue:
-        n0 = _threshold(L, k, lvl, kmax, ckb)
+        n0 = _threshold(lvl, kmax, ckb, ratio_exact)
         with ctx.workprec(prec):
             t = lvl.factor_arb(fmpq(1))
             tot = inf_k
             cs = Fk.coeffs()
-            # 1 - t/(c^k b^n) = 1 - exp(log t - k log c - n log b), with the exponent exact up to the balls
-            lt = t.log() - k * lc
+            # 1 - t/(C b^n) = 1 - exp(log t - log C - n log b), with the exponent exact up to the balls
+            lt = t.log() - lc
             for n in range(n0, len(cs)):
                 tot += cs[n] * (1 - (lt - n * lb).exp())
         return _PairValue(pair, None, False, tot, f"a degree-{len(cs) - 1:,} power of ball coefficients at {prec} bits")
 
     return at
+
+
+def _common_step(lats: list) -> list | None:
+    """The factors' lattices on one step: ``b_i = beta^(m_i)``, each ``L_i`` restretched (``n -> m_i n``);
+    ``None`` when two steps are incommensurable (their losses lie on no common lattice)."""
+    L0 = lats[0]
+    if all(L.kind == "rational" for L in lats):
+        got = [_vec(L.b) for L in lats]
+        vecs: list[dict] = [v for v in got if v is not None]
+        if len(vecs) != len(got):
+            return None
+        piv = next((v for v in vecs if v), None)
+        if piv is None:
+            return lats
+        p0 = next(iter(piv))
+        lams = []
+        for v in vecs:
+            lam = fmpq(v.get(p0, 0), piv[p0])
+            if set(v) - set(piv) or any(lam * e != v.get(p, 0) for p, e in piv.items()):
+                return None
+            lams.append(lam)
+        D = 1
+        for lam in lams:
+            D = D * int(lam.q) // math.gcd(D, int(lam.q))
+        G = 0
+        for lam in lams:
+            G = math.gcd(G, int(lam * D))
+        beta: Any = fmpq(1)
+        for p, e in piv.items():
+            w = fmpq(e * G, D)
+            beta *= fmpq(p) ** int(w) if w >= 0 else fmpq(1, p ** int(-w))
+        ms = [int(lam * D) // G for lam in lams]
+        if beta < 1:
+            beta, ms = 1 / beta, [-m for m in ms]
+    elif all(L.kind == "field" and L.dom is L0.dom for L in lats):
+        g = 0
+        for L in lats:
+            g = math.gcd(g, L.b.s)
+        sgn = 1 if L0.b.s > 0 else -1
+        beta = RF(sgn * g, fmpq_poly([1]), fmpq_poly([1]))
+        ms = [L.b.s // (sgn * g) for L in lats]
+    else:
+        return None
+    if any(m <= 0 for m in ms):     # pragma: no cover - every step exceeds 1
+        return None
+    return [LatticePLD(L.kind, beta, L.c, {n * m: v for n, v in L.terms.items()}, L.inf, L.den, L.dom)
+            for L, m in zip(lats, ms, strict=True)]
+
+
+def _plan_parts(parts: list) -> str:
+    """The route for a product of powers, chosen up front; refused (InputTooLarge) when too large for balls."""
+    kmax = sum(k * L.span for L, k in parts)
+    terms, bits = 1, 0
+    for L, k in parts:
+        t, b = _exact_cost(L, k)
+        if L.kind == "rational":
+            t = kmax + 1
+            b = b // max(k * L.span + 1, 1)
+        else:
+            b = b // max(t, 1)
+        terms = terms * max(t, 1) if L.kind == "field" else max(terms, t)
+        bits += b
+    if terms <= (MAX_EXACT_TERMS if parts[0][0].kind == "field" else 10**12) and terms * bits <= MAX_EXACT_BITS:
+        return "lattice-exact"
+    work = kmax * BALL_PREC
+    if work > MAX_BALL_WORK:
+        raise InputTooLarge(f"composition: the composed lattice PLD has degree {kmax:,}; balls at {BALL_PREC} bits "
+                            f"would do {work:,} units of work, over the limit {MAX_BALL_WORK:,} (refused before "
+                            "any work)")
+    return "lattice-balls"
 
 
 # -- the front door ------------------------------------------------------------------------------------------------
@@ -793,39 +902,105 @@ def composed_deltas(mech: Mechanism, neighbours: Any, k: int, levels: list) -> l
     >>> [r.value for r in composed_deltas(randomized_response(2, p="1/4"), [("0", "1")], 2, ["0", "log(3)"])]
     [1/2, 3/8]
     """
-    _check_k(k)
-    from ..exact.level import Level as _Level
+    return composed_plan_deltas([(mech, k)], neighbours, levels)
 
+
+def composed_plan_deltas(factors: list, neighbours: Any, levels: list) -> list[ComposedDelta]:
+    """The smallest delta of independent runs of several mechanisms on the same input, on a common lattice.
+
+    Each factor's pair PLD is put on its lattice; the steps must be commensurable (``b_i = beta^(m_i)``), then
+    the composed PLD is ``prod_i F_i(x^(m_i))^(k_i)`` (Sommer, Meiser, Mohammadi, PoPETs 2019, Thm. 1).
+
+    Parameters
+    ----------
+    factors : list of (Mechanism, int)
+        Each mechanism with its number of runs; the mechanisms share their inputs.
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+        Over the first mechanism's inputs.
+    levels : list
+        Each an eps (exact text or number) or a :class:`~exactdp.exact.level.Level`.
+
+    Returns
+    -------
+    list of ComposedDelta
+        One per level; ``k`` is the total number of runs.
+
+    Raises
+    ------
+    InvalidInput
+        Losses on no common lattice, mechanisms with other inputs, a symbolic alpha, bad ``k``.
+    InputTooLarge
+        Refused by the cost estimate before any power is computed.
+
+    Examples
+    --------
+    Randomized response with ratio 3 and with ratio 9 (steps 9 and 81, both powers of 3), once each; at
+    eps = 0 the total variation of the product rows:
+
+    >>> from exactdp.mechanisms import randomized_response
+    >>> A, B = randomized_response(2, p="1/4"), randomized_response(2, p="1/10")
+    >>> composed_plan_deltas([(A, 1), (B, 1)], [("0", "1")], ["0"])[0].value
+    4/5
+    """
+    from ..exact.level import Level as _Level
+    from ._expfield import domain_of
+
+    if not isinstance(factors, (list, tuple)) or not factors:
+        raise InvalidType("composition: expected a non-empty list of (mechanism, times) pairs")
+    facs = []
+    for f in factors:
+        if not isinstance(f, (list, tuple)) or len(f) != 2:
+            raise InvalidType(f"composition: factor {f!r} is not a pair (mechanism, times)")
+        _check_k(f[1])
+        facs.append((_checked(f[0])[0], f[1]))
     lvls = [lv if isinstance(lv, _Level) else approx_level(lv, None, None) for lv in levels]
-    mech, dom = _checked(mech)
-    pairs, _ = neighbour_relation(mech, neighbours)
-    lats = []
+    ref = facs[0][0]
+    labels = set(map(str, ref.inputs))
+    for m, _ in facs[1:]:
+        if set(map(str, m.inputs)) != labels:
+            raise InvalidInput(f"composition: {m.name} has other inputs than {ref.name}; the mechanisms of a "
+                               "composition run on the same input")
+    rational = all(m.regime == "rational" for m, _ in facs)
+    dom = None if rational else domain_of([v for m, _ in facs for v in m.values])
+    pairs, _ = neighbour_relation(ref, neighbours)
+    plans = []
     seen: set = set()
     for i, j in pairs:
         for a, b in ((i, j), (j, i)):
-            key = tuple(sorted(zip(mech.codes[a].tolist(), mech.codes[b].tolist(), strict=True)))
-            if key in seen:
+            x, xp = str(ref.inputs[a]), str(ref.inputs[b])
+            key = []
+            lats = []
+            for m, _k in facs:
+                ia, ib = m.row_index[x], m.row_index[xp]
+                key.append(tuple(sorted(zip(m.codes[ia].tolist(), m.codes[ib].tolist(), strict=True))))
+                L = lattice_of(_pair_pld(m, ia, ib, dom))
+                if L is None:
+                    raise InvalidInput(f"composition: the losses of ({x}, {xp}) in {m.name} lie on no common "
+                                       "lattice c*b^n; use composed_profile (the general convolution)")
+                lats.append(L)
+            if tuple(key) in seen:          # identical column multisets give identical PLDs
                 continue
-            seen.add(key)
-            L = lattice_of(_pair_pld(mech, a, b, dom))
-            if L is None:
-                raise InvalidInput(f"composition: the losses of ({mech.inputs[a]}, {mech.inputs[b]}) lie on no "
-                                   "common lattice c*b^n; use composed_profile (the general convolution)")
-            lats.append((L, (str(mech.inputs[a]), str(mech.inputs[b]))))
-    routes = [lattice_plan(L, k) for L, _ in lats]           # every pair planned (and refused) before any work
+            seen.add(tuple(key))
+            common = _common_step(lats)
+            if common is None:
+                raise InvalidInput(f"composition: the factors' losses of ({x}, {xp}) lie on no common lattice (their "
+                                   "steps are incommensurable); use certify_composition")
+            plans.append((list(zip(common, [k for _, k in facs], strict=True)), (x, xp)))
+    routes = [_plan_parts(parts) for parts, _ in plans]     # every pair planned (and refused) before any work
     route = "lattice-balls" if "lattice-balls" in routes else "lattice-exact"
     ats = []
-    for L, pair in lats:
+    for parts, pair in plans:
         if route == "lattice-balls":
-            ats.append(_ball_pair(L, k, pair, BALL_PREC))
-        elif L.kind == "rational":
-            ats.append(_rat_pair(L, k, pair))
+            ats.append(_ball_pair(parts, pair, BALL_PREC))
+        elif parts[0][0].kind == "rational":
+            ats.append(_rat_pair(parts, pair))
         else:
-            ats.append(_field_pair(L, k, pair))
+            ats.append(_field_pair(parts, pair))
+    total = sum(k for _, k in facs)
     out = []
     for lvl in lvls:
         vals = [at(lvl) for at in ats]
-        out.append(_ball_answer(vals, k, lvl) if route == "lattice-balls" else _exact_answer(vals, k, lvl))
+        out.append(_ball_answer(vals, total, lvl) if route == "lattice-balls" else _exact_answer(vals, total, lvl))
     return out
 
 

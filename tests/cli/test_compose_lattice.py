@@ -84,10 +84,14 @@ def test_bad_input(files, capsys, extra, match):
     assert code == 2 and match in err and err.count("\n") == 1
 
 
-def test_two_mechanisms_refused(files, capsys):
-    code, _, err = run(["compose", files["q"], files["q"], "--metric", files["d2"], "--eps", "1", "--lattice"],
+def test_two_mechanisms(files, capsys):
+    # ratio 3 and ratio e: no common lattice (log 3 is not a rational multiple of 1), refused as bad input
+    code, _, err = run(["compose", files["q"], files["e"], "--metric", files["d2"], "--eps", "1", "--lattice"],
                        capsys)
-    assert code == 2 and "one mechanism" in err
+    assert code == 2 and "no common lattice" in err
+    code, out, _ = run(["compose", files["q"], files["q"], "--metric", files["d2"], "--times", "1,2", "--eps", "0",
+                        "--lattice", "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["delta"] == "11/16" and json.loads(out)["k"] == 3   # TV of 3 runs
 
 
 def test_certificate_route_prints_a_certified_enclosure(files, capsys):

@@ -169,3 +169,34 @@ def test_refused_up_front(monkeypatch):
     assert lattice_plan(L, 1000) == "lattice-exact"
     monkeypatch.setattr(lattice, "MAX_EXACT_BITS", 10)
     assert lattice_plan(L, 1000) == "lattice-balls"
+
+
+@pytest.mark.parametrize("plan", [
+    [(randomized_response(2, p="1/4"), 2), (randomized_response(2, p="1/10"), 1)],       # steps 9 and 81
+    [(generalized_rr(2, eps="1"), 1), (generalized_rr(2, eps="2"), 2)],                  # e^2 and e^4 in Q(e)
+    [(geometric(1, eps="1"), 2), (generalized_rr(2, eps="1"), 1)],
+])
+def test_mixed_factors_equal_the_certified_composition(plan):
+    """Several mechanisms on one lattice: equal to certify_composition's exact delta (the kernel-checked route)."""
+    from exactdp.exact.values import exact_number
+    from exactdp.theory.profile_cert import certify_composition
+
+    eps = ["0", "1", "2", "log(3)", "log(27)"]
+    rs = lattice.composed_plan_deltas(plan, [("0", "1")], eps)
+    for e, r in zip(eps, rs, strict=True):
+        c = certify_composition(plan, [("0", "1")], eps=e)
+        ref = exact_number(c.evidence.query.delta_at_eps)
+        assert r.route == "lattice-exact" and sign(simplify(r.value - ref)) == 0, e
+        assert _inside(ref, r.lo, r.hi) and r.k == sum(k for _, k in plan)
+
+
+def test_mixed_factors_refused():
+    A, C = randomized_response(2, p="1/4"), randomized_response(2, p="1/5")     # steps 9 and 16: incommensurable
+    with pytest.raises(InvalidInput, match="incommensurable"):
+        lattice.composed_plan_deltas([(A, 1), (C, 1)], [("0", "1")], ["0"])
+    with pytest.raises(InvalidInput, match="other inputs"):
+        lattice.composed_plan_deltas([(A, 1), (randomized_response(3, p="1/5"), 1)], [("0", "1")], ["0"])
+    with pytest.raises(InvalidType, match="non-empty list"):
+        lattice.composed_plan_deltas([], [("0", "1")], ["0"])
+    with pytest.raises(InvalidType, match="not a pair"):
+        lattice.composed_plan_deltas([A], [("0", "1")], ["0"])
