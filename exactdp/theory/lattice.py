@@ -960,8 +960,10 @@ def composed_plan_deltas(factors: list, neighbours: Any, levels: list) -> list[C
         if set(map(str, m.inputs)) != labels:
             raise InvalidInput(f"composition: {m.name} has other inputs than {ref.name}; the mechanisms of a "
                                "composition run on the same input")
-    rational = all(m.regime == "rational" for m, _ in facs)
-    dom = None if rational else domain_of([v for m, _ in facs for v in m.values])
+    # one field for the transcendental factors (their steps must share it); rational factors stay in Q, and a
+    # rational step against a step e^r is incommensurable (log q / r is irrational, Lindemann), refused below
+    trans = [v for m, _ in facs if m.regime != "rational" for v in m.values]
+    dom = domain_of(trans) if trans else None
     pairs, _ = neighbour_relation(ref, neighbours)
     plans = []
     seen: set = set()
@@ -973,7 +975,7 @@ def composed_plan_deltas(factors: list, neighbours: Any, levels: list) -> list[C
             for m, _k in facs:
                 ia, ib = m.row_index[x], m.row_index[xp]
                 key.append(tuple(sorted(zip(m.codes[ia].tolist(), m.codes[ib].tolist(), strict=True))))
-                L = lattice_of(_pair_pld(m, ia, ib, dom))
+                L = lattice_of(_pair_pld(m, ia, ib, None if m.regime == "rational" else dom))
                 if L is None:
                     raise InvalidInput(f"composition: the losses of ({x}, {xp}) in {m.name} lie on no common "
                                        "lattice c*b^n; use composed_profile (the general convolution)")
