@@ -458,17 +458,14 @@ def _rat_pair(parts: list, pair) -> Any:
     return at
 
 
-def _field_pair(parts: list, pair) -> Any:
-    """Exact, entries in ``Q(u)``: ``F(x, u) = prod F_i^(k_i)`` by bivariate ``fmpz_mpoly`` powers."""
-    dom = parts[0][0].dom
-    b = parts[0][0].b
-    fld = _Field(dom)
+def _field_product(parts: list) -> tuple:
+    """``prod F_i^(k_i)`` in ``Q(u)[x]`` as an integer ``fmpz_mpoly`` in ``(x, u)``, with what turns it back into
+    masses: the u-shift, the denominator, the mass at infinity (numerator, denominator) and ``C = prod c_i^k_i``."""
     R = fmpz_mpoly_ctx.get(("x", "u"), "lex")
     G = R.from_dict({(0, 0): 1})
     S_tot = 0
     qk = fmpq(1)
     den_k = LP(fmpq_poly([1]))
-    inf_den = LP(fmpq_poly([1]))
     rest = LP(fmpq_poly([1]))
     ck = _rf_one()
     kmax = 0
@@ -490,13 +487,19 @@ def _field_pair(parts: list, pair) -> Any:
         S_tot += k * S
         qk *= fmpq(q) ** k
         den_k = den_k * _lp_pow(L.den, k)
-        inf_den = inf_den * _lp_pow(L.den, k)
         rest = rest * _lp_pow(L.den - L.inf, k)
         ck = ck * _rf_pow(L.c, k)
         kmax += k * L.span
-    den_k = LP(den_k.p * qk, den_k.s)
     # the mass where some factor's Q is 0: 1 - prod (1 - inf_i/den_i)^(k_i)
-    inf_num = inf_den - rest
+    return G, S_tot, LP(den_k.p * qk, den_k.s), (den_k - rest, den_k), ck, kmax
+
+
+def _field_pair(parts: list, pair) -> Any:
+    """Exact, entries in ``Q(u)``: ``F(x, u) = prod F_i^(k_i)`` by bivariate ``fmpz_mpoly`` powers."""
+    dom = parts[0][0].dom
+    b = parts[0][0].b
+    fld = _Field(dom)
+    G, S_tot, den_k, (inf_num, inf_den), ck, kmax = _field_product(parts)
     terms = G.to_dict()
     ua = lambda: arb_of(dom.to_exp(LP(fmpq_poly([0, 1]), 0)))   # noqa: E731
 
@@ -553,20 +556,17 @@ def _lp_of(co: dict, shift: int) -> LP:
     return LP(fmpq_poly(cs), lo + shift)
 
 
-def _ball_pair(parts: list, pair, prec: int) -> Any:
-    """The ball route: masses as Arb balls, ``prod F_i^(k_i)`` by ``arb_poly`` powers, every step rigorous."""
+def _ball_product(parts: list, prec: int) -> tuple:
+    """``prod F_i^(k_i)`` as an ``arb_poly`` at ``prec`` bits; the mass at infinity, ``log C``, ``log b``, degree."""
     L0 = parts[0][0]
     with ctx.workprec(prec):
         Fk = arb_poly([1])
         one_minus_inf = arb(1)
         lc = arb(0)
         kmax = 0
-        if L0.kind == "rational":
-            lb = arb(L0.b).log()
-        else:
-            fld = _Field(L0.dom)
-            uu = arb_of(L0.dom.to_exp(LP(fmpq_poly([0, 1]), 0)))
-            lb = fld.arb_rf(L0.b, uu).log()
+        fld = _Field(L0.dom)
+        uu = arb_of(L0.dom.to_exp(LP(fmpq_poly([0, 1]), 0))) if L0.kind != "rational" else arb(0)
+        lb = arb(L0.b).log() if L0.kind == "rational" else fld.arb_rf(L0.b, uu).log()
         for L, k in parts:
             if L.kind == "rational":
                 ms = [arb(L.terms.get(n, 0)) for n in range(L.span + 1)]
@@ -581,7 +581,13 @@ def _ball_pair(parts: list, pair, prec: int) -> Any:
             one_minus_inf *= (1 - inf) ** k
             lc += k * lci
             kmax += k * L.span
-        inf_k = 1 - one_minus_inf
+        return Fk, 1 - one_minus_inf, lc, lb, kmax
+
+
+def _ball_pair(parts: list, pair, prec: int) -> Any:
+    """The ball route: masses as Arb balls, ``prod F_i^(k_i)`` by ``arb_poly`` powers, every step rigorous."""
+    L0 = parts[0][0]
+    Fk, inf_k, lc, lb, kmax = _ball_product(parts, prec)
 
     def ckb():
         return lc, lb
@@ -943,8 +949,30 @@ def composed_plan_deltas(factors: list, neighbours: Any, levels: list) -> list[C
     4/5
     """
     from ..exact.level import Level as _Level
-    from ._expfield import domain_of
 
+    facs = _plan_factors(factors)
+    lvls = [lv if isinstance(lv, _Level) else approx_level(lv, None, None) for lv in levels]
+    plans = _pair_plans(facs, neighbours)
+    routes = [_plan_parts(parts) for parts, _ in plans]     # every pair planned (and refused) before any work
+    route = "lattice-balls" if "lattice-balls" in routes else "lattice-exact"
+    ats = []
+    for parts, pair in plans:
+        if route == "lattice-balls":
+            ats.append(_ball_pair(parts, pair, BALL_PREC))
+        elif parts[0][0].kind == "rational":
+            ats.append(_rat_pair(parts, pair))
+        else:
+            ats.append(_field_pair(parts, pair))
+    total = sum(k for _, k in facs)
+    out = []
+    for lvl in lvls:
+        vals = [at(lvl) for at in ats]
+        out.append(_ball_answer(vals, total, lvl) if route == "lattice-balls" else _exact_answer(vals, total, lvl))
+    return out
+
+
+def _plan_factors(factors: Any) -> list:
+    """The validated ``(mechanism, times)`` pairs, on the same inputs."""
     if not isinstance(factors, (list, tuple)) or not factors:
         raise InvalidType("composition: expected a non-empty list of (mechanism, times) pairs")
     facs = []
@@ -953,13 +981,20 @@ def composed_plan_deltas(factors: list, neighbours: Any, levels: list) -> list[C
             raise InvalidType(f"composition: factor {f!r} is not a pair (mechanism, times)")
         _check_k(f[1])
         facs.append((_checked(f[0])[0], f[1]))
-    lvls = [lv if isinstance(lv, _Level) else approx_level(lv, None, None) for lv in levels]
     ref = facs[0][0]
     labels = set(map(str, ref.inputs))
     for m, _ in facs[1:]:
         if set(map(str, m.inputs)) != labels:
             raise InvalidInput(f"composition: {m.name} has other inputs than {ref.name}; the mechanisms of a "
                                "composition run on the same input")
+    return facs
+
+
+def _pair_plans(facs: list, neighbours: Any) -> list:
+    """Per distinct ordered neighbouring pair: the factors' lattices on one step, with their run counts."""
+    from ._expfield import domain_of
+
+    ref = facs[0][0]
     # one field for the transcendental factors (their steps must share it); rational factors stay in Q, and a
     # rational step against a step e^r is incommensurable (log q / r is irrational, Lindemann), refused below
     trans = [v for m, _ in facs if m.regime != "rational" for v in m.values]
@@ -988,22 +1023,7 @@ def composed_plan_deltas(factors: list, neighbours: Any, levels: list) -> list[C
                 raise InvalidInput(f"composition: the factors' losses of ({x}, {xp}) lie on no common lattice (their "
                                    "steps are incommensurable); use certify_composition")
             plans.append((list(zip(common, [k for _, k in facs], strict=True)), (x, xp)))
-    routes = [_plan_parts(parts) for parts, _ in plans]     # every pair planned (and refused) before any work
-    route = "lattice-balls" if "lattice-balls" in routes else "lattice-exact"
-    ats = []
-    for parts, pair in plans:
-        if route == "lattice-balls":
-            ats.append(_ball_pair(parts, pair, BALL_PREC))
-        elif parts[0][0].kind == "rational":
-            ats.append(_rat_pair(parts, pair))
-        else:
-            ats.append(_field_pair(parts, pair))
-    total = sum(k for _, k in facs)
-    out = []
-    for lvl in lvls:
-        vals = [at(lvl) for at in ats]
-        out.append(_ball_answer(vals, total, lvl) if route == "lattice-balls" else _exact_answer(vals, total, lvl))
-    return out
+    return plans
 
 
 def _exact_answer(vals: list, k: int, lvl: Level) -> ComposedDelta:
