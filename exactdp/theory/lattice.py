@@ -621,6 +621,18 @@ def _ball_pair(parts: list, pair, prec: int) -> Any:
 def _common_step(lats: list) -> list | None:
     """The factors' lattices on one step: ``b_i = beta^(m_i)``, each ``L_i`` restretched (``n -> m_i n``);
     ``None`` when two steps are incommensurable (their losses lie on no common lattice)."""
+    # a factor with one finite ratio (span 0) has no step of its own and takes the others'
+    moving = [L for L in lats if L.span > 0]
+    if not moving:
+        return lats
+    if len(moving) < len(lats):
+        common = _common_step(moving)
+        if common is None:
+            return None
+        beta = common[0].b
+        it = iter(common)
+        return [next(it) if L.span > 0 else LatticePLD(L.kind, beta, L.c, L.terms, L.inf, L.den, L.dom)
+                for L in lats]
     L0 = lats[0]
     if all(L.kind == "rational" for L in lats):
         got = [_vec(L.b) for L in lats]
@@ -804,6 +816,9 @@ class ComposedDelta:
         tail = f"[route {self.route}; pair {self.pair}]"
         if self.value is not None and isinstance(self.value, fmpq) and self.lo == self.hi:
             return f"{head} = {exact_str(self.value)} exactly {tail}"
+        if self.source is not None and self.source.has_exact and not self.source.cheap:
+            # in Q(u) the exact expression is built only for JSON: here its size, from the polynomials
+            return f"{head} in [{self.lo}, {self.hi}] (certified); exact value: {self.size} {tail}"
         if self.value is not None:
             s = exact_str(self.value)
             shown = s if len(s) <= 200 else f"an exact expression of {len(s):,} characters ({self.size})"
