@@ -629,52 +629,58 @@ def _common_step(lats: list) -> list | None:
         common = _common_step(moving)
         if common is None:
             return None
-        beta = common[0].b
         it = iter(common)
-        return [next(it) if L.span > 0 else LatticePLD(L.kind, beta, L.c, L.terms, L.inf, L.den, L.dom)
+        return [next(it) if L.span > 0 else LatticePLD(L.kind, common[0].b, L.c, L.terms, L.inf, L.den, L.dom)
                 for L in lats]
     L0 = lats[0]
+    found: tuple | None = None
     if all(L.kind == "rational" for L in lats):
-        got = [_vec(L.b) for L in lats]
-        vecs: list[dict] = [v for v in got if v is not None]
-        if len(vecs) != len(got):
-            return None
-        piv = next((v for v in vecs if v), None)
-        if piv is None:
-            return lats
-        p0 = next(iter(piv))
-        lams = []
-        for v in vecs:
-            lam = fmpq(v.get(p0, 0), piv[p0])
-            if set(v) - set(piv) or any(lam * e != v.get(p, 0) for p, e in piv.items()):
-                return None
-            lams.append(lam)
-        D = 1
-        for lam in lams:
-            D = D * int(lam.q) // math.gcd(D, int(lam.q))
-        G = 0
-        for lam in lams:
-            G = math.gcd(G, int(lam * D))
-        beta: Any = fmpq(1)
-        for p, e in piv.items():
-            w = fmpq(e * G, D)
-            beta *= fmpq(p) ** int(w) if w >= 0 else fmpq(1, p ** int(-w))
-        ms = [int(lam * D) // G for lam in lams]
-        if beta < 1:
-            beta, ms = 1 / beta, [-m for m in ms]
+        found = _rational_step(lats)
     elif all(L.kind == "field" and L.dom is L0.dom for L in lats):
         g = 0
         for L in lats:
             g = math.gcd(g, L.b.s)
         sgn = 1 if L0.b.s > 0 else -1
-        beta = RF(sgn * g, fmpq_poly([1]), fmpq_poly([1]))
-        ms = [L.b.s // (sgn * g) for L in lats]
-    else:
+        found = RF(sgn * g, fmpq_poly([1]), fmpq_poly([1])), [L.b.s // (sgn * g) for L in lats]
+    if found is None:
         return None
+    beta, ms = found
     if any(m <= 0 for m in ms):     # pragma: no cover - every step exceeds 1
         return None
     return [LatticePLD(L.kind, beta, L.c, {n * m: v for n, v in L.terms.items()}, L.inf, L.den, L.dom)
             for L, m in zip(lats, ms, strict=True)]
+
+
+def _rational_step(lats: list) -> tuple | None:
+    """``(beta, [m_i])`` with ``b_i = beta^(m_i)`` for rational steps (rank one exponent vectors), or ``None``."""
+    got = [_vec(L.b) for L in lats]
+    vecs: list[dict] = [v for v in got if v is not None]
+    if len(vecs) != len(got):
+        return None
+    piv = next((v for v in vecs if v), None)
+    if piv is None:
+        return None
+    p0 = next(iter(piv))
+    lams = []
+    for v in vecs:
+        lam = fmpq(v.get(p0, 0), piv[p0])
+        if set(v) - set(piv) or any(lam * e != v.get(p, 0) for p, e in piv.items()):
+            return None
+        lams.append(lam)
+    D = 1
+    for lam in lams:
+        D = D * int(lam.q) // math.gcd(D, int(lam.q))
+    G = 0
+    for lam in lams:
+        G = math.gcd(G, int(lam * D))
+    beta = fmpq(1)
+    for p, e in piv.items():
+        w = fmpq(e * G, D)
+        beta *= fmpq(p) ** int(w) if w >= 0 else fmpq(1, p ** int(-w))
+    ms = [int(lam * D) // G for lam in lams]
+    if beta < 1:
+        beta, ms = 1 / beta, [-m for m in ms]
+    return beta, ms
 
 
 def _plan_parts(parts: list) -> str:
