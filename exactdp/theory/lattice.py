@@ -70,9 +70,10 @@ MAX_EXACT_BITS = 300_000_000
 #: most terms ``(loss, power of u)`` the exact route in ``Q(u)`` may hold (each is read once in Python): the
 #: discrete Gaussian at k = 20 (~2 x 10^5 terms) took 3 s, randomized response at k = 10,000 (10^4 terms) 0.6 s
 MAX_EXACT_TERMS = 60_000
-#: most ball work ``(degree of F^k) x precision`` the ball route accepts (a 20,000-degree power at 128 bits is
-#: 2.6e6 and took ~1.5 s); above it the composition is refused before any work
-MAX_BALL_WORK = 60_000_000
+#: most ball work ``(degree of the composed PLD) x precision`` the ball route accepts.  Measured on the 2-core
+#: development machine: the discrete Gaussian at k = 1000 (degree 19,000 at 128 bits, 2.4e6) took 1.9-4.8 s, so the
+#: limit (degree 62,500) keeps a run to roughly 15 s; above it the composition is refused before any work
+MAX_BALL_WORK = 8_000_000
 #: largest numerator or denominator (bits) factored to find a rational lattice
 MAX_FACTOR_BITS = 128
 #: precision (bits) of the ball route; doubled once when the answer is wider than 2^-40 relatively
@@ -317,7 +318,7 @@ def lattice_plan(L: LatticePLD, k: int) -> str:
     Traceback (most recent call last):
     ...
     exactdp.errors.InputTooLarge: composition: the composed lattice PLD has degree 1,000,000; balls at 128 bits
-    would do 128,000,000 units of work, over the limit 60,000,000 (refused before any work)
+    would do 128,000,000 units of work, over the limit 8,000,000 (refused before any work)
     """
     return _plan_parts([(L, k)])
 

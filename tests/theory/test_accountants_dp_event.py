@@ -82,3 +82,19 @@ def test_discrete_gaussian_event_needs_its_truncation():
 def test_refused(ev, match):
     with pytest.raises(InvalidInput, match=match):
         dp_event_deltas(ev, ["1"])
+
+
+def test_the_route_is_chosen_by_the_estimate_and_both_agree(monkeypatch):
+    """Six runs of the discrete Gaussian (|z| <= 10): the estimate sends it to balls; forced exact, the exact
+    value lies in the ball route's enclosure."""
+    from exactdp.theory import lattice
+
+    ev = dp.SelfComposedDpEvent(DiscreteGaussianDpEvent(1.0), 6)
+    balls = dp_event_deltas(ev, ["3"], truncation=10)[0]
+    assert balls.route == "lattice-balls" and balls.value is None
+    monkeypatch.setattr(lattice, "MAX_EXACT_TERMS", 10**9)
+    monkeypatch.setattr(lattice, "MAX_EXACT_BITS", 10**12)
+    exact = dp_event_deltas(ev, ["3"], truncation=10)[0]
+    assert exact.route == "lattice-exact"
+    lo, hi = exact_number(balls.lo), exact_number(balls.hi)
+    assert sign(simplify(exact.value - lo)) >= 0 and sign(simplify(hi - exact.value)) >= 0
