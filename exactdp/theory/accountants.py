@@ -54,7 +54,9 @@ if TYPE_CHECKING:
 __all__ = [
     "DPAccountingComparison",
     "MissingInterop",
+    "ModelCheck",
     "OpenDPCheck",
+    "check_laplace_model",
     "check_opendp_gaussian",
     "check_opendp_laplace",
     "compare_dp_accounting",
@@ -645,3 +647,118 @@ def dp_event_deltas(event: Any, eps: list, *, truncation: int | None = None) -> 
 
     levels = [str(_q(e)) if isinstance(e, float) else e for e in eps]
     return composed_plan_deltas(plan_of_dp_event(event, truncation=truncation), [("0", "1")], levels)
+
+
+# -- an accountant's modelling claim against the exact mechanism (issue 29, item 4) ------------------------------
+
+
+@dataclass(frozen=True)
+class ModelCheck:
+    """How a model's privacy profile relates to a mechanism's exact one over all ``eps >= 0``.
+
+    Parameters
+    ----------
+    relation : str
+        ``"identical"``, ``"dominates"`` (the model's delta is at least the exact one at every eps: a valid
+        upper bound) or ``"neither"``.
+    witness_t : str or None
+        For ``"neither"``: an exact ``t = e^eps`` where the exact delta exceeds the model's.
+    exact_delta, model_delta : str or None
+        The two deltas at the witness, exact text.
+    touch_t : str or None
+        An exact ``t`` where the two profiles are equal (where the model is tight), if one was met.
+
+    Examples
+    --------
+    >>> ModelCheck("dominates", None, None, None, None).relation
+    'dominates'
+    """
+
+    relation: str
+    witness_t: str | None
+    exact_delta: str | None
+    model_delta: str | None
+    touch_t: str | None
+
+
+def _laplace_model(t: fmpq, T: fmpq) -> Any:
+    """``1 - sqrt(t/T)`` for ``t < T``, else 0: the profile of the Laplace mechanism with scale ``1/eps``,
+    sensitivity 1 (``delta(eps') = 1 - e^((eps' - eps)/2)``), exact as a real radical."""
+    from ..exact.radical import Rad
+
+    if t >= T:
+        return fmpq(0)
+    return Rad.rat(fmpq(1)) - Rad.power(t / T, fmpq(1, 2))
+
+
+def check_laplace_model(mech: Mechanism, neighbours: Any, *, eps: Any) -> ModelCheck:
+    """Decide exactly whether the Laplace model of an accountant is identical to, dominates, or neither, the
+    exact privacy profile of a mechanism.
+
+    dp_accounting's source says the permute-and-flip mechanism's PLD is "identical to that of the Laplace
+    mechanism with parameter 1/epsilon"; that model's profile is ``delta_L(t) = 1 - sqrt(t/T)`` for
+    ``t = e^eps' < T = e^eps`` (0 above).  The exact profile is piecewise ``A - t B``
+    (:func:`~exactdp.theory.profile.privacy_profile`); on each piece, with ``s = sqrt(t)``, the difference
+    ``delta_L - delta = B s^2 - s / sqrt(T) + 1 - A`` is a quadratic whose minimum over the piece is at an end
+    (a real radical, signed exactly) or at the vertex ``s^2 = 1/(4 B^2 T)`` (a rational value ``1 - A - 1/(4BT)``).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Rational entries.
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+        The neighbour relation.
+    eps : exact number
+        The model's eps, with ``e^eps`` rational (``log(4)``).
+
+    Returns
+    -------
+    ModelCheck
+
+    Raises
+    ------
+    InvalidInput
+        Entries that are not rational, or ``e^eps`` not rational.
+
+    Examples
+    --------
+    Permute-and-flip with two candidates at eps = log 4 (scores swapped by the neighbours): delta at log 2 is
+    1/4 against the model's 1 - sqrt(1/2); the model is an upper bound but not the mechanism's profile.
+
+    >>> from exactdp.mechanisms import permute_and_flip
+    >>> c = check_laplace_model(permute_and_flip([[1, 0], [0, 1]], eps="log(4)"), [("0", "1")], eps="log(4)")
+    >>> c.relation
+    'dominates'
+    """
+    from ..engine.approximate import approx_level
+    from ..exact.radical import Rad
+    from .profile import privacy_profile
+
+    if mech.regime != "rational":
+        raise InvalidInput("check_laplace_model: the mechanism's entries must be rational")
+    T = approx_level(eps, None, None).factor(fmpq(1))
+    if not isinstance(T, fmpq):
+        raise InvalidInput(f"check_laplace_model: e^eps must be rational (eps = log(q)), got eps = {eps!r}")
+    pcs = privacy_profile(mech, neighbours).pieces
+    touch = None
+    for i, pc in enumerate(pcs):
+        ta = fmpq(pc.t_from)
+        tb = fmpq(pcs[i + 1].t_from) if i + 1 < len(pcs) else None
+        A, B = fmpq(pc.A), fmpq(pc.B)
+        pts = [ta] + ([tb] if tb is not None else [])
+        if B > 0:
+            v = 1 / (4 * B * B * T)            # the vertex s^2, where the quadratic is least
+            if v >= ta and (tb is None or v <= tb) and v < T:
+                pts.append(v)
+        if ta < T <= (tb if tb is not None else T):
+            pts.append(T)
+        for t in pts:
+            exact = A - t * B
+            diff = _laplace_model(t, T) - Rad.rat(exact)
+            sg = sign(diff)
+            if sg < 0:
+                return ModelCheck("neither", str(t), exact_str(exact), str(_laplace_model(t, T)), touch)
+            if sg == 0 and touch is None:
+                touch = str(t)
+    zero = all(fmpq(p.A) == 0 and fmpq(p.B) == 0 for p in pcs)
+    return ModelCheck("identical" if T == 1 and zero else "dominates", None, None, None, touch)
