@@ -694,7 +694,8 @@ def _laplace_model(t: fmpq, T: fmpq) -> Any:
 def check_laplace_model(mech: Mechanism, neighbours: Any, *, eps: Any) -> ModelCheck:
     """Decide exactly whether an accountant's Laplace model is identical to, dominates, or neither, the profile.
 
-    The profile is the mechanism's exact privacy profile.  dp_accounting's source says the permute-and-flip mechanism's PLD is "identical to that of the Laplace
+    The profile is the mechanism's exact privacy profile.  dp_accounting's source says the permute-and-flip
+    mechanism's PLD is "identical to that of the Laplace
     mechanism with parameter 1/epsilon"; that model's profile is ``delta_L(t) = 1 - sqrt(t/T)`` for
     ``t = e^eps' < T = e^eps`` (0 above).  The exact profile is piecewise ``A - t B``
     (:func:`~exactdp.theory.profile.privacy_profile`); on each piece, with ``s = sqrt(t)``, the difference
