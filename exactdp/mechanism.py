@@ -42,7 +42,7 @@ from .exact.interop import as_rows
 from .exact.level import level_of
 from .exact.values import Setting, brief, probability
 
-__all__ = ["MAX_CELLS", "Mechanism"]
+__all__ = ["MAX_CELLS", "Mechanism", "rational_power_of"]
 
 #: largest number of matrix cells accepted
 MAX_CELLS = 16_000_000
@@ -809,6 +809,63 @@ def _histogram_representatives(mech):
     return sorted(first.tolist())
 
 
+def rational_power_of(q: fmpq, e: fmpq) -> fmpq | None:
+    """Return ``q^e`` for a rational ``q > 0`` and a rational exponent when it is rational, else ``None``.
+
+    ``q^(a/b)`` (``a/b`` reduced, ``q = n/d`` reduced) is rational exactly when ``n`` and ``d`` are perfect
+    ``b``-th powers (unique factorisation), so the test is two exact integer roots, no float.
+
+    Parameters
+    ----------
+    q : fmpq
+        The base, ``> 0``.
+    e : fmpq
+        The exponent.
+
+    Returns
+    -------
+    fmpq or None
+        The exact power, or ``None`` when it is irrational.
+
+    Examples
+    --------
+    >>> from flint import fmpq
+    >>> rational_power_of(fmpq(1, 4), fmpq(1, 2)), rational_power_of(fmpq(8, 27), fmpq(-2, 3))
+    (1/2, 9/4)
+    >>> print(rational_power_of(fmpq(2), fmpq(1, 2)), rational_power_of(fmpq(4, 3), fmpq(1, 2)))
+    None None
+    """
+    a, b = int(e.p), int(e.q)
+    roots = []
+    for n in (int(q.p), int(q.q)):
+        r = _int_root(n, b)
+        if r is None:
+            return None
+        roots.append(r)
+    base = fmpq(roots[0], roots[1])
+    return base ** a if a >= 0 else 1 / base ** (-a)
+
+
+def _int_root(n: int, b: int) -> int | None:
+    """The exact integer ``b``-th root of ``n >= 1``, or ``None``."""
+    if b == 1:
+        return n
+    if n.bit_length() > 100_000:           # a root of a number this large is not tried (stays irrational here)
+        return None
+    r = _newton_root(n, b)
+    return r if r ** b == n else None
+
+
+def _newton_root(n: int, b: int) -> int:
+    """``floor(n^(1/b))`` by integer Newton iteration (exact)."""
+    x = 1 << ((n.bit_length() + b - 1) // b)
+    while True:
+        y = ((b - 1) * x + n // x ** (b - 1)) // b
+        if y >= x:
+            return x
+        x = y
+
+
 def _at_rational_alpha(v: ExpFrac, alpha: fmpq):
     def ev(p):
         s = fmpq(0)
@@ -817,7 +874,12 @@ def _at_rational_alpha(v: ExpFrac, alpha: fmpq):
             if k.without_eps().terms:
                 raise UnsupportedRegime(f"exp({k}) is transcendental at a rational alpha")
             if e.q != 1:
-                raise UnsupportedRegime(f"alpha^({e}) is irrational at alpha = {alpha}")
+                # a fractional power of a rational alpha may still be rational: alpha = 1/4, e = 1/2 (issue 29)
+                w = rational_power_of(alpha, e)
+                if w is None:
+                    raise UnsupportedRegime(f"alpha^({e}) is irrational at alpha = {alpha}")
+                s += c * w
+                continue
             s += c * alpha ** int(e.p)
         return s
     return ev(v.num) / ev(v.den)

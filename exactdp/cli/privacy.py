@@ -67,7 +67,24 @@ def _cmd_profile(a):
 
     mech = _fix_alpha(load_mechanism(a.mechanism), a, "profile")
     cert = certify_profile(mech, neighbours_arg(a, load_metric(a.metric)), **_profile_level(a))
-    return emit(cert, a.format)
+    return _emit_with_enclosure(cert, a.format)
+
+
+def _emit_with_enclosure(cert, fmt) -> int:
+    """emit, then (text only) a certified decimal enclosure of a delta that is not a short rational (issue 29):
+    at k = 20 the exact delta is a 40-term expression in e with no decimal at all.  The enclosure is computed
+    from the certificate's exact text by Arb at rising precision (``decimal_enclosure``), not from a float."""
+    code = emit(cert, fmt)
+    q = getattr(cert.evidence, "query", None)
+    text = getattr(q, "delta_at_eps", None)
+    if fmt == "text" and text is not None and ("exp" in text or "sqrt" in text or "^" in text or len(text) > 40):
+        from ..exact.decide import decimal_enclosure
+        from ..exact.values import exact_number
+
+        lo, hi = decimal_enclosure(exact_number(text), 17)
+        print(f"delta at eps, certified decimal enclosure: [{lo}, {hi}] (the exact value above: {len(text):,} "
+              "characters)")
+    return code
 
 
 def _times(text: str, n: int, limit: int) -> list:
@@ -92,9 +109,56 @@ def _cmd_compose(a):
 
     ks = _times(a.times, len(a.mechanism), MAX_K)
     mechs = [_fix_alpha(load_mechanism(m), a, f"compose ({m})") for m in a.mechanism]
+    if a.lattice:
+        return _compose_lattice(a, mechs, ks)
     cert = certify_composition(list(zip(mechs, ks, strict=True)), neighbours_arg(a, load_metric(a.metric)),
                                **_profile_level(a))
-    return emit(cert, a.format)
+    return _emit_with_enclosure(cert, a.format)
+
+
+def _compose_lattice(a, mechs, ks) -> int:
+    """compose --lattice: the delta at --eps of the runs on one privacy-loss lattice (issue 29).
+
+    Not a certificate (the re-check kernel convolves up to a size far below these powers): the exact delta when
+    the route is exact, and always a certified decimal enclosure; with --delta the verdict, decided exactly on
+    the exact route and from the enclosure on the ball route (undecided, exit 3, when delta lies inside it)."""
+    import json
+    from fractions import Fraction
+
+    from ..engine.approximate import parse_delta
+    from ..exact.decide import sign, simplify
+    from ..io import load_metric
+    from ..engine.approximate import approx_level
+    from ..theory.lattice import composed_plan_deltas
+
+    if a.eps is None and a.alpha is None:
+        raise usage("compose --lattice needs --eps or --alpha (the delta at that level)")
+    if a.format not in ("text", "json"):
+        raise usage("compose --lattice: --format text or json")
+    lvl = approx_level(a.eps, a.alpha, None)
+    r = composed_plan_deltas(list(zip(mechs, ks, strict=True)), neighbours_arg(a, load_metric(a.metric)), [lvl])[0]
+    verdict = None
+    if a.delta is not None:
+        d = parse_delta(a.delta)
+        if r.value is not None:
+            verdict = sign(simplify(d - r.value)) >= 0
+        else:
+            q = d  # the ball route: decided from the certified enclosure, or undecided
+            lo, hi = Fraction(r.lo), Fraction(r.hi)
+            dq = Fraction(int(q.p), int(q.q))
+            verdict = True if dq >= hi else (False if dq < lo else None)
+    if a.format == "json":
+        out = r.to_json()
+        if a.delta is not None:
+            out["delta_query"] = a.delta
+            out["holds"] = verdict
+        print(json.dumps(out))
+    else:
+        print(r.text())
+        if a.delta is not None:
+            word = {True: "holds", False: "fails", None: "undecided (delta lies inside the enclosure)"}[verdict]
+            print(f"({a.eps or 'alpha = ' + str(a.alpha)}, {a.delta})-DP of the composition: {word}")
+    return {True: 0, False: 1, None: 3}[verdict] if a.delta is not None else 0
 
 
 def _fix_alpha(mech, a, cmd):
@@ -165,6 +229,10 @@ def _register_compose(sub):
     cpg.add_argument("--alpha", help="the same level written as alpha = e^(-eps) in (0, 1] (alpha = 1: eps = 0)")
     cp.add_argument("--delta", help="the smallest eps for this delta")
     cp.add_argument("--format", choices=FORMATS, default="text")
+    cp.add_argument("--lattice", action="store_true",
+                    help="mechanisms whose losses lie on one lattice c*b^n: the delta at --eps of the runs as a "
+                         "FLINT polynomial power (k = 1000 in well under a second for randomized response), exact or "
+                         "a certified enclosure, with the route taken; not a certificate")
     cp.set_defaults(fn=_cmd_compose)
 
 

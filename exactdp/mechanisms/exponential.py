@@ -30,7 +30,7 @@ from ..exact.decide import exact_str
 from ..exact.expo import ExpFrac, _padd
 from ..exact.lin import Lin
 from ..exact.values import LogVal, Setting, exact_number
-from ..mechanism import mechanism_from_values
+from ..mechanism import mechanism_from_values, rational_power_of
 
 if TYPE_CHECKING:
     from ..mechanism import Mechanism
@@ -192,7 +192,10 @@ def _weight(b, d):
         # exp(-c log(q) d) = q^(-c d) must be rational
         e = b.coef * (d if isinstance(d, fmpq) else _not_rational(d))
         if e.q != 1:
-            raise UnsupportedRegime(f"{b.base}^({-e}) is irrational; use a rational or eps-multiple beta")
+            w = rational_power_of(fmpq(b.base), -e)     # 4^(1/2) = 2 is rational (issue 29)
+            if w is None:
+                raise UnsupportedRegime(f"{b.base}^({-e}) is irrational; use a rational or eps-multiple beta")
+            return w
         return b.base ** int(-e.p)
     if not isinstance(b, Lin):
         raise InvalidInput(f"beta: expected a number, c*log(q) or a multiple of eps, got {b}")

@@ -54,11 +54,15 @@ if TYPE_CHECKING:
 __all__ = [
     "DPAccountingComparison",
     "MissingInterop",
+    "ModelCheck",
     "OpenDPCheck",
+    "check_laplace_model",
     "check_opendp_gaussian",
     "check_opendp_laplace",
     "compare_dp_accounting",
     "compare_plan_dp_accounting",
+    "dp_event_deltas",
+    "plan_of_dp_event",
 ]
 
 
@@ -486,3 +490,275 @@ def check_opendp_gaussian(scale: Any, d_in: int = 1, *, window: int = 8, orders=
     return OpenDPCheck("make_gaussian (discrete Gaussian, zCDP)", sq, d_in, float(meas.map(d_in)), out, holds,
                        f"exact D_alpha of the discrete Gaussian truncated to {n + 1} outputs, inputs {x} and {xp} "
                        f"(a different mechanism from OpenDP's: truncation), at orders {list(orders)}, <= rho alpha")
+
+
+# -- dp_accounting's event trees, read exactly (issue 29) -------------------------------------------------------
+
+#: largest denominator of an event's float parameter (at its exact binary value) or of the exponent step it
+#: induces: beyond it the exponents of e in the entries would be polynomials of that degree
+MAX_EVENT_DENOMINATOR = 1 << 16
+
+
+def _event_q(x: Any, what: str) -> fmpq:
+    q = _q(x) if isinstance(x, float) else fmpq(x)
+    if int(q.q) > MAX_EVENT_DENOMINATOR:
+        raise InvalidInput(f"dp_event: {what} = {x!r} is {q} at its exact binary value; its denominator exceeds "
+                           f"{MAX_EVENT_DENOMINATOR:,} (give a parameter such as 1.0, 0.5 or 0.25)")
+    return q
+
+
+def _pair_mechanism(rows: list, outputs: list, name: str) -> Mechanism:
+    from ..mechanism import mechanism_from_values
+
+    return mechanism_from_values(["0", "1"], [str(o) for o in outputs], rows, name=name)
+
+
+def _event_factor(ev: Any, truncation: int | None) -> Mechanism:
+    """One leaf event as an exact two-input mechanism whose ordered pairs carry the event's PLD."""
+    from ..exact.expo import ExpFrac
+    from ..exact.lin import Lin
+
+    kind = type(ev).__name__
+    if kind == "RandomizedResponseDpEvent":
+        p, K = _event_q(ev.noise_parameter, "noise_parameter"), int(ev.num_buckets)
+        if not (0 <= p <= 1) or K < 2:
+            raise InvalidInput(f"dp_event: RandomizedResponseDpEvent needs 0 <= p <= 1 and >= 2 buckets, got {ev!r}")
+        stay, move = 1 - p + p / K, p / K
+        rows = [[stay if y == x else move for y in range(K)] for x in (0, 1)]
+        return _pair_mechanism(rows, list(range(K)), f"randomized response (p = {p}, {K} buckets)")
+    if kind == "DiscreteLaplaceDpEvent":
+        a, s = _event_q(ev.noise_parameter, "noise_parameter"), int(ev.sensitivity)
+        if a <= 0 or s < 1:
+            raise InvalidInput(f"dp_event: DiscreteLaplaceDpEvent needs a > 0 and sensitivity >= 1, got {ev!r}")
+        # the loss log(P/Q) is constant on z <= 0 and on z >= s, so clamping the output to [0, s] keeps the PLD
+        # exactly: the range-restricted geometric mechanism of GRS12 at alpha = e^(-a), rows 0 and s
+        from ..mechanisms import geometric
+
+        g = geometric(s, eps=str(a))
+        return _pair_mechanism([g.rows()[0], g.rows()[s]], list(range(s + 1)),
+                               f"discrete Laplace (a = {a}, sensitivity {s}), output clamped to [0, {s}]")
+    if kind == "DiscreteGaussianDpEvent":
+        if truncation is None:
+            raise InvalidInput("dp_event: DiscreteGaussianDpEvent has infinite support; state the truncation of its "
+                               "noise (truncation=T: noise on |z| <= T)")
+        sig, s = _event_q(ev.sigma, "sigma"), int(getattr(ev, "sensitivity", 1))
+        T = int(truncation)
+        if sig <= 0 or s < 1 or s > T:
+            raise InvalidInput(f"dp_event: DiscreteGaussianDpEvent needs sigma > 0, sensitivity >= 1 and a truncation "
+                               f">= the sensitivity, got {ev!r}, truncation = {truncation!r}")
+        step = 1 / (2 * sig * sig)
+        if int(step.q) > MAX_EVENT_DENOMINATOR:
+            raise InvalidInput(f"dp_event: 1/(2 sigma^2) = {step} has a denominator above {MAX_EVENT_DENOMINATOR:,}")
+        outs = list(range(-T, T + s + 1))
+        rows = []
+        for x in (0, s):
+            w = [ExpFrac.exp(Lin.rat(-fmpq((y - x) ** 2) * step)) if abs(y - x) <= T else fmpq(0) for y in outs]
+            Z = sum(w[1:], w[0])
+            rows.append([v / Z for v in w])
+        return _pair_mechanism(rows, outs, f"discrete Gaussian (sigma = {sig}, sensitivity {s}, noise |z| <= {T})")
+    raise InvalidInput(f"dp_event: {kind} is not read exactly (supported: RandomizedResponseDpEvent, "
+                       "DiscreteLaplaceDpEvent, DiscreteGaussianDpEvent with a truncation, SelfComposedDpEvent, "
+                       "ComposedDpEvent)")
+
+
+def plan_of_dp_event(event: Any, *, truncation: int | None = None) -> list:
+    """Read a dp_accounting ``DpEvent`` tree as an exact composition plan ``[(mechanism, times), ...]``.
+
+    Each leaf becomes a two-input exact mechanism (inputs ``"0"`` and ``"1"``: the neighbouring pair the
+    accountant compares) whose PLD in both orders is the event's: ``RandomizedResponseDpEvent(p, K)`` (keep the
+    bucket with probability ``1 - p``, else a uniform bucket); ``DiscreteLaplaceDpEvent(a, s)`` (noise
+    ``exp(-a|z|) tanh(a/2)``; the output clamped to ``[0, s]`` leaves the PLD unchanged, so this is exact without
+    truncation); ``DiscreteGaussianDpEvent(sigma, s)`` with its noise truncated to ``|z| <= truncation`` and
+    renormalised (the truncation must be stated: a different, finite mechanism).  ``SelfComposedDpEvent``
+    multiplies the count, ``ComposedDpEvent`` concatenates.  The floats are read at their exact binary value.
+
+    Parameters
+    ----------
+    event : dp_accounting DpEvent
+        The tree (matched by class name, so no import of dp_accounting is needed here).
+    truncation : int, optional
+        The discrete Gaussian's noise bound ``T``.
+
+    Returns
+    -------
+    list of (Mechanism, int)
+        For :func:`~exactdp.theory.lattice.composed_plan_deltas` with neighbours ``[("0", "1")]``.
+
+    Raises
+    ------
+    InvalidInput
+        Any other event, named; a parameter out of range; a float whose exact value has a large denominator.
+
+    Examples
+    --------
+    >>> from dp_accounting import RandomizedResponseDpEvent, SelfComposedDpEvent
+    >>> plan = plan_of_dp_event(SelfComposedDpEvent(RandomizedResponseDpEvent(0.5, 2), 3))
+    >>> [(m.name, k) for m, k in plan]
+    [('randomized response (p = 1/2, 2 buckets)', 3)]
+    """
+    out: list = []
+
+    def walk(ev, times):
+        kind = type(ev).__name__
+        if kind == "SelfComposedDpEvent":
+            if int(ev.count) < 1:
+                raise InvalidInput(f"dp_event: SelfComposedDpEvent count must be >= 1, got {ev.count!r}")
+            walk(ev.event, times * int(ev.count))
+        elif kind == "ComposedDpEvent":
+            for e in ev.events:
+                walk(e, times)
+        elif kind == "NoOpDpEvent":
+            return
+        else:
+            out.append((_event_factor(ev, truncation), times))
+
+    walk(event, 1)
+    if not out:
+        raise InvalidInput("dp_event: the tree holds no private event")
+    return out
+
+
+def dp_event_deltas(event: Any, eps: list, *, truncation: int | None = None) -> list:
+    """The exact delta of a dp_accounting ``DpEvent`` tree at each eps, on the privacy-loss lattice.
+
+    Parameters
+    ----------
+    event : dp_accounting DpEvent
+        As :func:`plan_of_dp_event` reads it.
+    eps : list
+        The levels (exact text, numbers, or floats read at their exact binary value).
+    truncation : int, optional
+        The discrete Gaussian's noise bound.
+
+    Returns
+    -------
+    list of ComposedDelta
+        Exact (or a certified enclosure) per eps, with the route taken.
+
+    Examples
+    --------
+    Three runs of binary randomized response with p = 1/2 (keep with 3/4) at eps = 0: total variation 11/16.
+
+    >>> from dp_accounting import RandomizedResponseDpEvent, SelfComposedDpEvent
+    >>> dp_event_deltas(SelfComposedDpEvent(RandomizedResponseDpEvent(0.5, 2), 3), ["0"])[0].value
+    11/16
+    """
+    from .lattice import composed_plan_deltas
+
+    levels = [str(_q(e)) if isinstance(e, float) else e for e in eps]
+    return composed_plan_deltas(plan_of_dp_event(event, truncation=truncation), [("0", "1")], levels)
+
+
+# -- an accountant's modelling claim against the exact mechanism (issue 29, item 4) ------------------------------
+
+
+@dataclass(frozen=True)
+class ModelCheck:
+    """How a model's privacy profile relates to a mechanism's exact one over all ``eps >= 0``.
+
+    Parameters
+    ----------
+    relation : str
+        ``"identical"``, ``"dominates"`` (the model's delta is at least the exact one at every eps: a valid
+        upper bound) or ``"neither"``.
+    witness_t : str or None
+        For ``"neither"``: an exact ``t = e^eps`` where the exact delta exceeds the model's.
+    exact_delta, model_delta : str or None
+        The two deltas at the witness, exact text.
+    touch_t : str or None
+        An exact ``t`` where the two profiles are equal (where the model is tight), if one was met.
+
+    Examples
+    --------
+    >>> ModelCheck("dominates", None, None, None, None).relation
+    'dominates'
+    """
+
+    relation: str
+    witness_t: str | None
+    exact_delta: str | None
+    model_delta: str | None
+    touch_t: str | None
+
+
+def _laplace_model(t: fmpq, T: fmpq) -> Any:
+    """``1 - sqrt(t/T)`` for ``t < T``, else 0: the profile of the Laplace mechanism with scale ``1/eps``,
+    sensitivity 1 (``delta(eps') = 1 - e^((eps' - eps)/2)``), exact as a real radical."""
+    from ..exact.radical import Rad
+
+    if t >= T:
+        return fmpq(0)
+    return Rad.rat(fmpq(1)) - Rad.power(t / T, fmpq(1, 2))
+
+
+def check_laplace_model(mech: Mechanism, neighbours: Any, *, eps: Any) -> ModelCheck:
+    """Decide exactly whether an accountant's Laplace model is identical to, dominates, or neither, the profile.
+
+    The profile is the mechanism's exact privacy profile.  dp_accounting's source says the permute-and-flip
+    mechanism's PLD is "identical to that of the Laplace
+    mechanism with parameter 1/epsilon"; that model's profile is ``delta_L(t) = 1 - sqrt(t/T)`` for
+    ``t = e^eps' < T = e^eps`` (0 above).  The exact profile is piecewise ``A - t B``
+    (:func:`~exactdp.theory.profile.privacy_profile`); on each piece, with ``s = sqrt(t)``, the difference
+    ``delta_L - delta = B s^2 - s / sqrt(T) + 1 - A`` is a quadratic whose minimum over the piece is at an end
+    (a real radical, signed exactly) or at the vertex ``s^2 = 1/(4 B^2 T)`` (a rational value ``1 - A - 1/(4BT)``).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Rational entries.
+    neighbours : FiniteMetric, networkx graph or list of label pairs
+        The neighbour relation.
+    eps : exact number
+        The model's eps, with ``e^eps`` rational (``log(4)``).
+
+    Returns
+    -------
+    ModelCheck
+
+    Raises
+    ------
+    InvalidInput
+        Entries that are not rational, or ``e^eps`` not rational.
+
+    Examples
+    --------
+    Permute-and-flip with two candidates at eps = log 4 (scores swapped by the neighbours): delta at log 2 is
+    1/4 against the model's 1 - sqrt(1/2); the model is an upper bound but not the mechanism's profile.
+
+    >>> from exactdp.mechanisms import permute_and_flip
+    >>> c = check_laplace_model(permute_and_flip([[1, 0], [0, 1]], eps="log(4)"), [("0", "1")], eps="log(4)")
+    >>> c.relation
+    'dominates'
+    """
+    from ..engine.approximate import approx_level
+    from ..exact.radical import Rad
+    from .profile import privacy_profile
+
+    if mech.regime != "rational":
+        raise InvalidInput("check_laplace_model: the mechanism's entries must be rational")
+    T = approx_level(eps, None, None).factor(fmpq(1))
+    if not isinstance(T, fmpq):
+        raise InvalidInput(f"check_laplace_model: e^eps must be rational (eps = log(q)), got eps = {eps!r}")
+    pcs = privacy_profile(mech, neighbours).pieces
+    touch = None
+    for i, pc in enumerate(pcs):
+        ta = fmpq(pc.t_from)
+        tb = fmpq(pcs[i + 1].t_from) if i + 1 < len(pcs) else None
+        A, B = fmpq(pc.A), fmpq(pc.B)
+        pts = [ta] + ([tb] if tb is not None else [])
+        if B > 0:
+            v = 1 / (4 * B * B * T)            # the vertex s^2, where the quadratic is least
+            if v >= ta and (tb is None or v <= tb) and v < T:
+                pts.append(v)
+        if ta < T <= (tb if tb is not None else T):
+            pts.append(T)
+        for t in pts:
+            exact = A - t * B
+            diff = _laplace_model(t, T) - Rad.rat(exact)
+            sg = sign(diff)
+            if sg < 0:
+                return ModelCheck("neither", str(t), exact_str(exact), str(_laplace_model(t, T)), touch)
+            if sg == 0 and touch is None:
+                touch = str(t)
+    zero = all(fmpq(p.A) == 0 and fmpq(p.B) == 0 for p in pcs)
+    return ModelCheck("identical" if T == 1 and zero else "dominates", None, None, None, touch)
