@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ._common import FORMATS, emit, level_args, neighbours_arg, usage
+from ._common import FORMATS, emit, engine_progress, level_args, neighbours_arg, usage
 
 __all__ = ["COMMANDS"]
 
@@ -146,6 +146,7 @@ def _register_renyi(sub):
     r.add_argument("--delta", help="also Mironov's (eps, delta) conversion at this delta in (0, 1), next to the exact "
                                    "smallest eps of the privacy profile (text format)")
     r.add_argument("--format", choices=FORMATS, default="text")
+    r.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     r.set_defaults(fn=_cmd_renyi)
 
 
@@ -182,7 +183,8 @@ def _cmd_renyi(a):
     if mech.regime == "symbolic":
         raise usage("renyi: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
     nb = neighbours_arg(a, load_metric(a.metric))
-    cert = certify_renyi(mech, nb, orders, delta=a.delta)
+    with engine_progress(a, "renyi") as progress:
+        cert = certify_renyi(mech, nb, orders, delta=a.delta, progress=progress)
     code = emit(cert, a.format)
     if a.delta is not None and a.format == "text":
         from ..exact.decide import arb_of, decimal_enclosure
