@@ -701,12 +701,17 @@ def load_plan(path: str) -> list:
     """
     from .mechanisms.catalog import BUILDERS, build
 
+    from .theory.audit import MAX_PLAN
+
     obj = load_json(path)
     if isinstance(obj, dict) and "plan" in obj:
         obj = obj["plan"]
     if not isinstance(obj, list) or not obj:
         raise InvalidInput(f"plan file {path!r}: expected a non-empty JSON list of entries such as "
                            "{\"mechanism\": \"A.json\", \"times\": 50}")
+    if len(obj) > MAX_PLAN:  # before any entry's mechanism is read or built (10^6 entries: hours)
+        raise InputTooLarge(f"plan file {path!r}: {len(obj):,} entries exceed the limit {MAX_PLAN:,}; repeat one "
+                            "entry with \"times\" instead of listing it again")
     out = []
     for n, e in enumerate(obj):
         where = f"plan file {path!r}, entry {n}"

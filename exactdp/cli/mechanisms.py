@@ -217,12 +217,14 @@ def _register_opendp(sub):
 
 def _cmd_opendp(a):
     """OpenDP's reported eps (laplace) or rho (gaussian) next to the exact value; exit 0 consistent, 1 not."""
+    from ..theory.renyi import MAX_ORDER
+
+    orders = tuple(_orders(a.orders, MAX_ORDER))      # before OpenDP is imported: a bad list is bad input
     from ..theory.accountants import check_opendp_gaussian, check_opendp_laplace
 
     if a.measurement == "laplace":
         r = check_opendp_laplace(a.scale, a.d_in, lo=a.lo, hi=a.hi)
     else:
-        orders = tuple(_orders(a.orders))
         r = check_opendp_gaussian(a.scale, a.d_in, window=a.window, orders=orders)
     out = r.to_json()
     code = 0 if r.holds else 1

@@ -67,3 +67,31 @@ def test_the_reported_million_point_metrics_are_refused_before_the_work(tmp_path
 def test_a_path_within_the_limits_still_runs(tmp_path, capsys):
     code, out, err = run(["tight", write(tmp_path, "p.json", {"kind": "path", "n": 3}), "--alpha", "1/2"], capsys)
     assert code == 0 and err == "" and out
+
+
+@pytest.mark.parametrize("orders,bad", [("64,257", "257"), ("2,100000", "100000"), ("1", "1")])
+def test_opendp_orders_are_bounded_before_opendp_runs(monkeypatch, capsys, orders, bad):
+    """issue 32 item 3: --orders 64 hung; the orders are bounded by the Renyi limit, refused as bad input."""
+    import exactdp.theory.accountants as acc
+
+    def boom(*a, **k):
+        raise AssertionError("OpenDP ran before the orders were checked")
+    monkeypatch.setattr(acc, "check_opendp_gaussian", boom)
+    code, out, err = run(["opendp", "gaussian", "--scale", "1", "--orders", orders], capsys)
+    assert (code, out) == (2, "")
+    assert one_line(err).startswith(f"exactdp: error: --orders: {bad} is outside [2, 256]")
+
+
+def test_a_plan_is_refused_by_its_entries_before_any_mechanism_is_read(tmp_path, capsys):
+    """issue 32 item 4: the entry limit comes first; the mechanism file named 1,001 times does not exist, so a
+    check made after reading entries would report that instead."""
+    from exactdp.theory.audit import MAX_PLAN
+
+    plan = write(tmp_path, "plan.json", [{"mechanism": "missing.json", "times": 1}] * (MAX_PLAN + 1))
+    metric = write(tmp_path, "m.json", {"kind": "path", "n": 2})
+    code, out, err = run(["audit", plan, "--metric", metric, "--eps", "1", "--delta", "0"], capsys)
+    assert (code, out) == (2, "")
+    assert "1,001 entries exceed the limit 1,000" in one_line(err) and "missing" not in err
+    ok = write(tmp_path, "ok.json", [{"builder": "grr", "k": 2, "eps": "log(3)", "times": 2}])
+    code, out, err = run(["audit", ok, "--metric", metric, "--eps", "log(9)", "--delta", "0"], capsys)
+    assert code == 0 and err == ""
