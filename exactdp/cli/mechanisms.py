@@ -215,11 +215,29 @@ def _register_opendp(sub):
     o.set_defaults(fn=_cmd_opendp)
 
 
+def _opendp_scale(text: str) -> None:
+    """``--scale``: a rational > 0 whose nearest float (what OpenDP runs) is a positive finite number."""
+    from ..exact.values import exact_number
+    from flint import fmpq
+
+    v = exact_number(text, what="--scale")
+    if not isinstance(v, fmpq) or v <= 0:
+        raise usage(f"--scale: expected a rational > 0 (OpenDP runs its nearest float), got {_brief(text)}")
+    try:
+        f = float(v)
+    except OverflowError:
+        f = float("inf")
+    if not 0 < f < float("inf"):
+        raise usage(f"--scale: {_brief(text)} is {'above' if f else 'below'} the range of the floats OpenDP runs "
+                    "(positive doubles, about 2.2e-308 to 1.8e308)")
+
+
 def _cmd_opendp(a):
     """OpenDP's reported eps (laplace) or rho (gaussian) next to the exact value; exit 0 consistent, 1 not."""
     from ..theory.renyi import MAX_ORDER
 
     orders = tuple(_orders(a.orders, MAX_ORDER))      # before OpenDP is imported: a bad list is bad input
+    _opendp_scale(a.scale)
     from ..theory.accountants import check_opendp_gaussian, check_opendp_laplace
 
     if a.measurement == "laplace":

@@ -294,6 +294,21 @@ def _certificate_text(path: str) -> str:
     return text
 
 
+def _refuse_unknown_kind(path: str, text: str) -> None:
+    """A certificate whose ``kind`` no exactdp knows is not a certificate (exit 2, docs/explain.md), not a
+    certificate the kernel cannot check (exit 3): said here, before the re-check, in one line."""
+    from ..certificate.kinds import KINDS
+
+    try:
+        kind = json.loads(text).get("kind")
+    except (ValueError, RecursionError, AttributeError):
+        return                                  # the re-check's reader says what is wrong with the file
+    if isinstance(kind, str) and kind not in KINDS:
+        shown = kind if len(kind) <= 40 and kind.isprintable() else kind[:40].encode("unicode_escape").decode() + "..."
+        raise usage(f"certificate {path!r}: not a certificate: unknown kind {shown!r}; known: "
+                    f"{', '.join(sorted(KINDS))}")
+
+
 def _not_a_certificate(path: str, e: Exception):
     """The usage error for a file the re-check refused to read as a certificate."""
     if isinstance(e, json.JSONDecodeError):
@@ -309,6 +324,7 @@ def _cmd_recheck(a):
     from ..recheck import recheck
 
     text = _certificate_text(a.certificate)
+    _refuse_unknown_kind(a.certificate, text)
     try:
         res = recheck(text)
     except (ValueError, RecursionError) as e:
@@ -368,6 +384,7 @@ def _cmd_explain(a):
     from ..certificate.sections import explain
 
     text = _certificate_text(a.certificate)
+    _refuse_unknown_kind(a.certificate, text)
     try:
         res = explain(text, a.format)
     except (ValueError, RecursionError) as e:
