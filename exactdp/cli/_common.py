@@ -82,10 +82,15 @@ def neighbours_arg(a, metric):
         return metric
     from ..io import load_json
 
+    from ..metrics.spec import check_keys, check_labels
+
     obj = load_json(a.neighbours)
+    if isinstance(obj, dict):
+        check_keys(obj, ("pairs",), f"--neighbours {a.neighbours!r}")
     pairs = obj.get("pairs") if isinstance(obj, dict) else obj
     if not isinstance(pairs, list):
         raise usage(f"--neighbours {a.neighbours!r}: expected a JSON list of label pairs or {{\"pairs\": [...]}}")
+    check_labels([x for p in pairs if isinstance(p, list) for x in p], f"--neighbours {a.neighbours!r}: 'pairs'")
     return pairs
 
 
@@ -104,9 +109,14 @@ def load_subset(path):
     """The subset H of ``--subset FILE``: a JSON list of point labels or ``{"points": [...]}``."""
     from ..io import load_json
 
+    from ..metrics.spec import check_keys, check_labels
+
     obj = load_json(path)
     if isinstance(obj, dict):
+        check_keys(obj, ("points",), f"--subset {path!r}")
         obj = obj.get("points")
+    if isinstance(obj, list):
+        check_labels(obj, f"--subset {path!r}")
     if not isinstance(obj, list):
         raise usage(f"--subset {path}: expected a JSON list of point labels or {{\"points\": [...]}}")
     return [str(h) for h in obj]

@@ -52,7 +52,7 @@ def test_extend_undecided_exit_3(files, tmp_path, capsys):
 
 @pytest.mark.parametrize("args,msg", [
     (["--subset", "H0", "--alpha", "1/2"], "non-empty subset"),
-    (["--subset", "bad", "--alpha", "1/2"], "expected a JSON list of point labels"),
+    (["--subset", "bad", "--alpha", "1/2"], "unknown key 'nope'; expected only 'points'"),
     (["--subset", "H"], "one of the arguments --eps --alpha is required"),
 ])
 def test_extend_bad_input_exit_2(files, capsys, args, msg):
