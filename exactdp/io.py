@@ -258,11 +258,14 @@ def load_mechanism(path: str) -> Mechanism:
             raise InvalidInput(f"file {path!r}: malformed CSV: {e}") from None
         if not rows:
             raise InvalidInput(f"file {path!r}: empty CSV")
-        name = os.path.basename(path)
-        return mechanism_from_json({"matrix": rows, "name": name})
+        from .certificate.display import terminal_safe
+
+        return mechanism_from_json({"matrix": rows, "name": terminal_safe(os.path.basename(path))})
+    from .certificate.display import terminal_safe
+
     obj = load_json(path)
     if isinstance(obj, dict) and "name" not in obj:
-        obj = {**obj, "name": os.path.basename(path)}
+        obj = {**obj, "name": terminal_safe(os.path.basename(path))}   # a file name is shown, escaped, never refused
     return mechanism_from_json(obj)
 
 

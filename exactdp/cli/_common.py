@@ -31,7 +31,11 @@ def emit(cert, fmt) -> int:
             out.write(data)
             out.flush()
         return cert.verdict.exit_code
-    sys.stdout.write(cert.render(fmt))
+    from ..certificate.display import DECIMAL_KINDS, for_reader, terminal_safe
+
+    text = cert.render(fmt)
+    # text is for a reader on a terminal: escaped, long lists cut, decimals beside exact values (issue 32)
+    sys.stdout.write(for_reader(text, decimals=cert.kind in DECIMAL_KINDS) if fmt == "text" else terminal_safe(text))
     return cert.verdict.exit_code
 
 

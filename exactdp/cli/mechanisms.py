@@ -249,9 +249,12 @@ def _cmd_opendp(a):
     if a.format == "json":
         print(json.dumps(out, indent=2))
         return code
+    from ..certificate.display import with_decimals
+
     print(f"OpenDP {out['measurement']}, scale {out['scale']}, d_in = {out['d_in']}: reported {out['reported']} "
           f"(exactly {_short(out['reported_exact'])})")
-    exact = out["exact"] if isinstance(out["exact"], str) else "; ".join(f"alpha = {k}: {v}" for k, v in out["exact"])
+    exact = with_decimals(out["exact"]) if isinstance(out["exact"], str) else \
+        "; ".join(f"alpha = {k}: {v}" for k, v in out["exact"])
     print(f"exact: {_short(exact, 400)}")
     print(f"checked: {out['compared']}: {'holds' if r.holds else 'FAILS'}")
     return code

@@ -332,7 +332,10 @@ def _cmd_recheck(a):
     if a.format == "json":
         print(json.dumps({"status": res.status, "checked": res.checked, "detail": res.detail}, indent=2))
     else:
-        print(f"re-check: {res.status}\nchecked: {res.checked}\ndetail:  {res.detail}")
+        from ..certificate.display import terminal_safe
+
+        # the detail quotes the file (labels of a certificate anyone could have written): escaped for a terminal
+        print(terminal_safe(f"re-check: {res.status}\nchecked: {res.checked}\ndetail:  {res.detail}"))
     return res.exit_code
 
 
@@ -389,7 +392,9 @@ def _cmd_explain(a):
         res = explain(text, a.format)
     except (ValueError, RecursionError) as e:
         raise _not_a_certificate(a.certificate, e) from None
-    sys.stdout.write(res.document)
+    from ..certificate.display import terminal_safe
+
+    sys.stdout.write(terminal_safe(res.document))
     return res.exit_code
 
 
