@@ -505,11 +505,12 @@ def test_a_reader_that_stops_early_gives_exit_141(tmp_path):
     # audit 2026-11-24 defect 6: 400 KB of output, the reader takes 10 bytes and closes: the short write was
     # dropped silently (exit 0); now the rest of the write meets the closed pipe (exit 141, nothing on stderr)
     m, p = write(tmp_path, "m.json", RR2), write(tmp_path, "p.json", PATH2)
-    proc = subprocess.Popen([sys.executable, "-m", "exactdp", "certify", m, "--metric", p, "--eps", "10^100000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+    # (--format json: the text format now cuts a long value to its ends, issue 32; the JSON keeps it whole)
+    proc = subprocess.Popen([sys.executable, "-m", "exactdp", "certify", m, "--metric", p, "--eps", "10^100000",
+                             "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
                             env={**os.environ, "PYTHONPATH": ROOT})
     assert proc.stdout is not None and proc.stderr is not None
-    assert proc.stdout.read(10) == b"claim:   m"
+    assert proc.stdout.read(10) == b'{\n  "schem'
     proc.stdout.close()
     err = proc.stderr.read()
     proc.stderr.close()
