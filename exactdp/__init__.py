@@ -6,33 +6,7 @@
 (True, 'log(2)')
 """
 
-import os as _os
-import signal as _signal
-import sys as _sys
-
-
-def _interrupted_at_start(signum, frame):  # pragma: no cover - exercised in a subprocess
-    """Ctrl-C while the command line is still importing (issue 32): one line and exit 130, never a traceback.
-
-    Installed only when this process is the ``exactdp`` command (not a library import) and replaced by the
-    ordinary ``KeyboardInterrupt`` as soon as :func:`exactdp.cli.main` starts."""
-    if _sys.stderr is not None:
-        _sys.stderr.write("exactdp: interrupted\n")
-        _sys.stderr.flush()
-    _os._exit(130)
-
-
-def _is_the_command_line() -> bool:
-    argv, orig = _sys.argv, getattr(_sys, "orig_argv", [])
-    if argv and _os.path.basename(argv[0]) in ("exactdp", "exactdp.exe"):
-        return True
-    return bool(argv) and argv[0] == "-m" and "-m" in orig and orig[orig.index("-m") + 1:][:1] in (
-        ["exactdp"], ["exactdp.cli"])
-
-
-if _is_the_command_line() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
-    _signal.signal(_signal.SIGINT, _interrupted_at_start)
-
+from . import _startup  # noqa: F401  (first: Ctrl-C during the command line's imports, issue 32)
 from .certificate import UNDECIDED, Certificate, Method, Verdict
 from .certify import certify_all_eps, certify_approx, certify_privacy, smallest_epsilon
 from .recheck import recheck

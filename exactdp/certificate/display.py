@@ -34,7 +34,7 @@ MAX_CHARS = 400
 DIGITS = 8
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_PAIR_LIST = re.compile(r"(\([^()]*\)(?:, \([^()]*\)){%d,})" % MAX_ITEMS)
+_PAIR_LIST = re.compile(rf"(\([^()]*\)(?:, \([^()]*\)){{{MAX_ITEMS},}})")
 _ROW = re.compile(r"^([A-Za-z][A-Za-z0-9 ()*^_'=<>,.-]*?): (.+)$")
 
 
@@ -199,8 +199,9 @@ def _decimal_text(x) -> str:
 
 
 def with_decimals(value: str, digits: int = DIGITS) -> str:
-    """``value`` followed by its certified decimal enclosure, ``x in [lo, hi]``; unchanged when it is already a
-    plain number or has no finite value (the helper the text formats share).
+    """``value`` followed by its certified decimal enclosure, ``x in [lo, hi]``.
+
+    Unchanged when it is already a plain number or has no finite value.  The helper the text formats share.
 
     Parameters
     ----------
@@ -239,8 +240,10 @@ def _decorated(value: str) -> str:
 
 
 def for_reader(text: str, decimals: bool = False) -> str:
-    """A text output as a reader sees it: each ``name: value`` row shortened (and, with ``decimals``, its exact
-    value followed by a certified enclosure), every control character escaped.
+    """A text output as a reader sees it: rows shortened, decimals added, control characters escaped.
+
+    Each ``name: value`` row is shortened (and, with ``decimals``, its exact value is followed by a certified
+    enclosure); every control character is escaped.
 
     Parameters
     ----------

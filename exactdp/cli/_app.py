@@ -227,10 +227,10 @@ def _ordinary_interrupts() -> None:
     import signal
     import threading
 
-    from .. import _interrupted_at_start
+    from .._startup import interrupted_at_start
 
     if threading.current_thread() is threading.main_thread() and \
-            signal.getsignal(signal.SIGINT) is _interrupted_at_start:
+            signal.getsignal(signal.SIGINT) is interrupted_at_start:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 

@@ -86,10 +86,10 @@ def check_labels(labels, where: str) -> None:
 
     Examples
     --------
-    >>> check_labels(["a", "b\\x1b[31m"], "metric: 'points'")
+    >>> check_labels(["a", "b\\x1b[31m"], "metric: 'points'")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidInput: metric: 'points': label 'b\\x1b[31m' has the control character U+001B; labels are printable text
+    exactdp.errors.InvalidInput: metric: 'points': label 'b\\x1b[31m' has the control character U+001B; ...
     """
     for x in labels:
         t = str(x)

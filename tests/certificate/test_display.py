@@ -21,7 +21,7 @@ E = Decimal(1).exp()
     ("log(17/5)", (Decimal(17) / 5).ln()),
     ("1/16*exp(1) - 17/80", E / 16 - Decimal(17) / 80),
     ("sqrt(2)/3", Decimal(2).sqrt() / 3),
-    ("log((exp(1) + 4)/(exp(-1/2) + 1))/15", ((E + 4) / (Decimal(-0.5).exp() + 1)).ln() / 15),
+    ("log((exp(1) + 4)/(exp(-1/2) + 1))/15", ((E + 4) / (Decimal("-0.5").exp() + 1)).ln() / 15),
     ("2^-3", Decimal(1) / 8),
 ])
 def test_the_enclosure_holds_the_exact_value(text, value):
