@@ -112,6 +112,15 @@ def _get_list(spec, key, kind):
     return v
 
 
+def _strict(spec: dict, kind) -> None:
+    """Refuse a key the kind does not have and a label with a control character (issue 32)."""
+    if isinstance(kind, str) and kind in _FIELDS:
+        check_keys(spec, ("kind", *_FIELDS[kind]), f"metric ({kind})")
+        for key in ("points", "nodes", "values", "ground"):
+            if isinstance(spec.get(key), list):
+                check_labels(spec[key], f"metric ({kind}): {key!r}")
+
+
 def metric_from_spec(spec: Any) -> FiniteMetric:
     """Build a :class:`FiniteMetric` from a decoded JSON object.
 
@@ -154,11 +163,7 @@ def metric_from_spec(spec: Any) -> FiniteMetric:
     if not isinstance(spec, dict):
         raise InvalidInput(f"metric: expected a JSON object with a 'kind' field, got {type(spec).__name__}")
     kind = spec.get("kind")
-    if isinstance(kind, str) and kind in _FIELDS:
-        check_keys(spec, ("kind", *_FIELDS[kind]), f"metric ({kind})")
-        for key in ("points", "nodes", "values", "ground"):
-            if isinstance(spec.get(key), list):
-                check_labels(spec[key], f"metric ({kind}): {key!r}")
+    _strict(spec, kind)
     if kind == "path":
         return path(_get(spec, "n", kind))
     if kind == "cycle":
