@@ -104,8 +104,9 @@ def fix_level(mech, a):
         return mech.validate()
     from ..exact.level import level_of as resolve_level
 
-    if not (a.eps or a.alpha):
-        raise usage("the entries use alpha: give --alpha or --eps to fix their value")
+    if not (getattr(a, "eps", None) or getattr(a, "alpha", None)):
+        raise usage(f"{a.cmd}: the entries use alpha; give --alpha A or --eps E to fix the level at which they are "
+                    "evaluated (e.g. --alpha 1/2 or --eps 'log(2)')")
     return mech.at(resolve_level(a.eps, a.alpha))
 
 

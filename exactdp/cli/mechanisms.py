@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ._common import FORMATS, emit, engine_progress, level_args, neighbours_arg, usage
+from ._common import FORMATS, emit, engine_progress, fix_level, level_args, neighbours_arg, usage
 
 __all__ = ["COMMANDS"]
 
@@ -77,9 +77,7 @@ def _cmd_fdp(a):
 
     if a.times < 1 or a.times > MAX_K:
         raise usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
-    mech = load_mechanism(a.mechanism)
-    if mech.regime == "symbolic":
-        raise usage("fdp: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
+    mech = fix_level(load_mechanism(a.mechanism), a)   # the one rule: entries in alpha at --alpha/--eps
     cert = certify_fdp(mech, neighbours_arg(a, load_metric(a.metric)), a.times, width=a.mu_width, mu=a.mu)
     return emit(cert, a.format)
 
@@ -117,6 +115,7 @@ def _register_fdp(sub):
     f.add_argument("--times", type=int, default=1, help="the K-fold composition (exact privacy-loss distribution)")
     f.add_argument("--mu-width", default="1/1000", help="width of the certified mu bracket (default 1/1000)")
     f.add_argument("--mu", help="decide f >= G_MU for this rational mu (exit 0 holds, 1 fails)")
+    level_args(f)
     f.add_argument("--format", choices=FORMATS, default="text")
     f.set_defaults(fn=_cmd_fdp)
 
@@ -147,6 +146,7 @@ def _register_renyi(sub):
                                    "smallest eps of the privacy profile (text format)")
     r.add_argument("--format", choices=FORMATS, default="text")
     r.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
+    level_args(r)
     r.set_defaults(fn=_cmd_renyi)
 
 
@@ -179,9 +179,7 @@ def _cmd_renyi(a):
     from ..theory.renyi import MAX_ORDER, certify_renyi, rdp_to_dp, renyi_curve
 
     orders = _orders(a.orders, MAX_ORDER)
-    mech = load_mechanism(a.mechanism)
-    if mech.regime == "symbolic":
-        raise usage("renyi: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
+    mech = fix_level(load_mechanism(a.mechanism), a)   # the one rule: entries in alpha at --alpha/--eps
     nb = neighbours_arg(a, load_metric(a.metric))
     with engine_progress(a, "renyi") as progress:
         cert = certify_renyi(mech, nb, orders, delta=a.delta, progress=progress)

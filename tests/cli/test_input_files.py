@@ -83,3 +83,22 @@ def test_prior_and_subset_files_are_strict(tmp_path, capsys):
     sub = write(tmp_path, "s.json", {"points": ["0"], "extra": 1})
     code, out, err = run(["extend", mech, "--metric", metric, "--subset", sub, "--alpha", "1/2"], capsys)
     assert (code, out) == (2, "") and "unknown key 'extra'; expected only 'points'" in err
+
+
+@pytest.mark.parametrize("cmd", ["fdp", "renyi", "epsilon", "profile"])
+def test_one_rule_for_mechanisms_written_in_alpha(tmp_path, capsys, cmd):
+    """issue 32 item 5: every command that reads a mechanism evaluates entries in alpha at --alpha/--eps (fdp and
+    renyi refused them), and without a level says so the same way; the value at alpha = 1/2 is the one of the
+    mechanism written at that level."""
+    sym = write(tmp_path, "s.json", {"matrix": [["1/(1+alpha)", "alpha/(1+alpha)"], ["alpha/(1+alpha)",
+                                                                                     "1/(1+alpha)"]]})
+    fixed = write(tmp_path, "f.json", {"matrix": [["2/3", "1/3"], ["1/3", "2/3"]]})
+    p2 = write(tmp_path, "p.json", {"kind": "path", "n": 2})
+    code, out, err = run([cmd, sym, "--metric", p2, "--format", "json"], capsys)
+    assert (code, out) == (2, "") and err.startswith(f"exactdp: error: {cmd}: the entries use alpha; give --alpha A "
+                                                     "or --eps E to fix the level"), err
+    code, out, _ = run([cmd, sym, "--metric", p2, "--alpha", "1/2", "--format", "json"], capsys)
+    a = json.loads(out)
+    code2, out2, _ = run([cmd, fixed, "--metric", p2, "--alpha", "1/2", "--format", "json"], capsys)
+    b = json.loads(out2)
+    assert code == code2 == 0 and a["claim"].replace("s.json", "M") == b["claim"].replace("f.json", "M")
