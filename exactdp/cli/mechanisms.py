@@ -28,7 +28,10 @@ def _cmd_mechanism(a):
     params = {"g": a.g, "family": a.family, "omega": a.omega, "gamma": a.gamma, "base": a.base,
               "sigma2": a.sigma2, "sensitivity": a.sensitivity,
               "scores": load_json(a.scores) if a.scores else None}
-    mech = build(a.name, k=a.k, eps=a.eps, alpha=a.alpha, **params)
+    eps, alpha = a.eps, a.alpha
+    if a.scale is not None or a.flip is not None:
+        alpha = _practitioners_alpha(a)
+    mech = build(a.name, k=a.k, eps=eps, alpha=alpha, **params)
     obj = {"name": mech.name, "provenance": mech.provenance, **mech.to_json()}
     text = json.dumps(obj, indent=1 if a.output else None) + "\n"
     if a.output:
@@ -42,6 +45,36 @@ def _cmd_mechanism(a):
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _practitioners_alpha(a) -> str:
+    """alpha = e^(-eps) from a practitioner's parameter, exactly: ``--scale B`` of the geometric mechanism (noise
+    ``Pr[z] ∝ exp(-|z|/B)``: alpha = exp(-1/B), eps = 1/B per unit of the input) or ``--flip P`` of randomized
+    response (the probability of not reporting the true value: ``P = (k-1)/(e^eps + k - 1)``, so
+    ``alpha = P/((1-P)(k-1))``, WBLJ17 4.1)."""
+    from flint import fmpq
+
+    from ..exact.values import exact_number
+
+    if a.eps is not None or a.alpha is not None:
+        raise usage("--scale and --flip give the level: leave out --eps and --alpha")
+    if a.scale is not None and a.flip is not None:
+        raise usage("give --scale or --flip, not both")
+    if a.scale is not None:
+        if a.name != "geometric":
+            raise usage(f"--scale is the noise scale of the geometric mechanism; {a.name} takes --eps or --alpha")
+        b = exact_number(a.scale, what="--scale")
+        if not isinstance(b, fmpq) or b <= 0:
+            raise usage(f"--scale: expected a rational B > 0 (noise Pr[z] ∝ exp(-|z|/B)), got {_brief(a.scale)}")
+        return f"exp(-1/({b}))"
+    if a.name != "grr":
+        raise usage(f"--flip is the flip probability of randomized response (grr); {a.name} takes --eps or --alpha")
+    p = exact_number(a.flip, what="--flip")
+    k = a.k if a.k is not None else 2
+    if not isinstance(p, fmpq) or not 0 < p < fmpq(k - 1, k):
+        raise usage(f"--flip: expected a rational 0 < P < (k-1)/k = {fmpq(k - 1, k)} (P = (k-1)/k is no privacy "
+                    f"loss at all, eps = 0), got {_brief(a.flip)}")
+    return str(p / ((1 - p) * (k - 1)))
 
 
 def _register_mechanism(sub):
@@ -59,6 +92,10 @@ def _register_mechanism(sub):
     m.add_argument("--base", help="discrete-gaussian: beta = e^(-1/(2 sigma^2)) in (0, 1)")
     m.add_argument("--sigma2", help="discrete-gaussian: a rational sigma^2 > 0")
     m.add_argument("--scores", help="permute-and-flip, report-noisy-max: JSON file, one row of scores per input")
+    m.add_argument("--scale", help="geometric: the noise scale B instead of a level (Pr[z] ∝ exp(-|z|/B): eps = 1/B "
+                                   "per unit of the input; with sensitivity D the query's eps is D/B)")
+    m.add_argument("--flip", help="grr: the probability P of not reporting the true value instead of a level "
+                                  "(e^eps = (1-P)(k-1)/P)")
     m.add_argument("-o", "--output", help="write the mechanism file here (default: JSON on stdout)")
     m.set_defaults(fn=_cmd_mechanism)
 
