@@ -6,6 +6,7 @@
 (True, 'log(2)')
 """
 
+from . import _startup  # noqa: F401  (first: Ctrl-C during the command line's imports, issue 32)
 from .certificate import UNDECIDED, Certificate, Method, Verdict
 from .certify import certify_all_eps, certify_approx, certify_privacy, smallest_epsilon
 from .recheck import recheck

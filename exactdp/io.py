@@ -195,10 +195,13 @@ def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechan
     >>> K.outputs, K.entry("b", "0")
     (('0', '1'), 1/4)
     """
+    from .metrics.spec import check_keys, check_labels
+
     if isinstance(obj, list):
         obj = {"matrix": obj}
     if not isinstance(obj, dict) or "matrix" not in obj:
         raise InvalidInput("mechanism file: expected a JSON object with 'matrix' (and optional 'inputs', 'outputs')")
+    check_keys(obj, ("matrix", "inputs", "outputs", "name", "provenance"), "mechanism file")
     M = obj["matrix"]
     if not isinstance(M, list) or not M or not all(isinstance(r, list) for r in M):
         raise InvalidInput("mechanism file: 'matrix' must be a non-empty list of rows")
@@ -206,6 +209,10 @@ def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechan
     outputs = obj.get("outputs", [str(j) for j in range(len(M[0]))])
     if not isinstance(inputs, list) or not isinstance(outputs, list):
         raise InvalidInput("mechanism file: 'inputs' and 'outputs' must be lists of labels")
+    check_labels(inputs, "mechanism file: 'inputs'")
+    check_labels(outputs, "mechanism file: 'outputs'")
+    if isinstance(obj.get("name"), str):
+        check_labels([obj["name"]], "mechanism file: 'name'")
     return Mechanism.from_rows(inputs, outputs, M, validate=validate, name=obj.get("name", name))
 
 
@@ -251,11 +258,14 @@ def load_mechanism(path: str) -> Mechanism:
             raise InvalidInput(f"file {path!r}: malformed CSV: {e}") from None
         if not rows:
             raise InvalidInput(f"file {path!r}: empty CSV")
-        name = os.path.basename(path)
-        return mechanism_from_json({"matrix": rows, "name": name})
+        from .certificate.display import terminal_safe
+
+        return mechanism_from_json({"matrix": rows, "name": terminal_safe(os.path.basename(path))})
+    from .certificate.display import terminal_safe
+
     obj = load_json(path)
     if isinstance(obj, dict) and "name" not in obj:
-        obj = {**obj, "name": os.path.basename(path)}
+        obj = {**obj, "name": terminal_safe(os.path.basename(path))}   # a file name is shown, escaped, never refused
     return mechanism_from_json(obj)
 
 
@@ -464,6 +474,11 @@ def read_prior_file(path: str) -> tuple[list[str] | None, list]:
         obj = {"probabilities": obj}
     if not isinstance(obj, dict) or "probabilities" not in obj:
         raise InvalidInput(f"prior file {path!r}: expected {{\"probabilities\": [...]}} (and optional \"points\")")
+    from .metrics.spec import check_keys, check_labels
+
+    check_keys(obj, ("probabilities", "points"), f"prior file {path!r}")
+    if isinstance(obj.get("points"), list):
+        check_labels(obj["points"], f"prior file {path!r}: 'points'")
     probs, pts = obj["probabilities"], obj.get("points")
     if not isinstance(probs, list) or (pts is not None and not isinstance(pts, list)):
         raise InvalidInput(f"prior file {path!r}: 'probabilities' and 'points' must be lists")
@@ -701,12 +716,17 @@ def load_plan(path: str) -> list:
     """
     from .mechanisms.catalog import BUILDERS, build
 
+    from .theory.audit import MAX_PLAN
+
     obj = load_json(path)
     if isinstance(obj, dict) and "plan" in obj:
         obj = obj["plan"]
     if not isinstance(obj, list) or not obj:
         raise InvalidInput(f"plan file {path!r}: expected a non-empty JSON list of entries such as "
                            "{\"mechanism\": \"A.json\", \"times\": 50}")
+    if len(obj) > MAX_PLAN:  # before any entry's mechanism is read or built (10^6 entries: hours)
+        raise InputTooLarge(f"plan file {path!r}: {len(obj):,} entries exceed the limit {MAX_PLAN:,}; repeat one "
+                            "entry with \"times\" instead of listing it again")
     out = []
     for n, e in enumerate(obj):
         where = f"plan file {path!r}, entry {n}"

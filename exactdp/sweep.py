@@ -91,11 +91,14 @@ def _on_dask(fn, jobs, workers, scheduler, what):
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    dashboard_address=None, silence_logs=logging.ERROR)
             client = Client(cluster)
-    except OSError as e:
+    except (OSError, ValueError, TypeError) as e:
         if cluster is not None:
             cluster.close()
+        if not isinstance(e, OSError) and scheduler is None:
+            raise
+        # OSError: unreachable; ValueError/TypeError: an address Dask cannot parse ('host' without a port)
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise InvalidInput(f"{what}: cannot reach the Dask scheduler: {msg}") from None
+        raise InvalidInput(f"{what}: cannot reach the Dask scheduler {scheduler!r}: {msg}") from None
     try:
         futures = client.map(fn, jobs, pure=False)
         for f in futures:

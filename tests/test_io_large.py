@@ -113,7 +113,7 @@ def _write(tmp_path, name, obj):
     return str(p)
 
 
-@pytest.mark.parametrize("labels, p", [(["a", "b", "c"], "1/4"), (["é", "b\x7f", "c"], "1/4"),
+@pytest.mark.parametrize("labels, p", [(["a", "b", "c"], "1/4"), (["é", "b\u00ff", "c"], "1/4"),
                                        (["a", "b", "c"], "1/3")])
 def test_cli_json_is_the_certificates_json(tmp_path, capsys, labels, p):
     stay = str(1 - 2 * Fraction(p))

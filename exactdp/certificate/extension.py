@@ -119,6 +119,25 @@ class ExtensionEvidence(Evidence):
                                           "mechanism": MechanismData, "violation_2eps": Constraint}
 
 
+def _violation_text(c: Constraint, what: str) -> str:
+    """One line for a violated inequality: the instance and both sides (issue 32: the text format said "the
+    witness is above" and printed none)."""
+    return (f"{what}({c.x})({c.output}) = {c.lhs or c.K_x} > {c.rhs} = e^(eps d) {what}({c.x_prime})({c.output}), "
+            f"d({c.x}, {c.x_prime}) = {c.distance}")
+
+
+def _witness_line(ev) -> tuple[str, str] | None:
+    """The summary line of the first failing part's witness, or None."""
+    part = (ev.witness or {}).get("part")
+    if part == "a" and ev.violation is not None:
+        return ("witness (a)", _violation_text(ev.violation, "Â"))
+    if part == "b" and ev.disagreement:
+        return ("witness (b)", ", ".join(f"{k} = {v}" for k, v in ev.disagreement.items()))
+    if part == "c" and ev.violation_2eps is not None:
+        return ("witness (c)", _violation_text(ev.violation_2eps, "A") + " (at 2 eps)")
+    return None
+
+
 def _agree_text(agrees: bool | None) -> str:
     return {True: "equal (compared exactly)", False: "not equal (compared exactly)",
             None: "not compared (A is not defined)"}[agrees]
@@ -154,7 +173,9 @@ def _extension_proof(cert) -> Proof:
                   + (f" Violated: $\\hat A({ev.violation.x})({ev.violation.output}) = {tex(ev.violation.K_x)} > "
                      f"{tex(ev.violation.rhs)}$." if ev.violation is not None else ""))]
     summary = [("level", f"eps = {eps}"), ("(a) private on H", ev.private_on_H)]
+    witness = _witness_line(ev)
     if ev.mechanism is None:
+        summary += [witness] if witness else []
         steps.append(Step("The extension", ev.extension_note or "not computed"))
         concl = ("Part (a) fails; " if ev.private_on_H == "fails" else "") + (ev.extension_note or "")
         return Proof(r"A|_H = \hat A,\ A\ 2\varepsilon\text{-private}", steps, concl, summary)
@@ -170,6 +191,7 @@ def _extension_proof(cert) -> Proof:
         steps.append(_chain_step(ev.binding))
     summary += [("(b) agrees on H", {True: "yes", False: "no", None: "not compared"}[ev.agrees_on_H]),
                 ("(c) 2 eps-private", ev.private_2eps), ("(d) epsilon of A", str(ev.epsilon))]
+    summary += [witness] if witness else []
     if cert.holds is True:
         concl = "All three parts hold: the extension agrees with Â on H and is 2 eps-private on M."
     elif cert.holds is False:

@@ -6,6 +6,7 @@ Every command lives in the module of its group; :data:`_ORDER` fixes the order o
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import os
 import stat
@@ -36,8 +37,10 @@ _EXIT_CODES = """exit codes:
      is below the exact one); reproduce: a claim differs from the paper; proofs
      --check: a proof file is stale; recheck, explain: the certificate is
      refuted (a bug, please report it)
-  2  bad input or usage, or an input beyond what the route can do (the limit
-     is named): one line on stderr, no traceback
+  2  bad input or usage, an input beyond what the route can do (the limit
+     is named), or an output that cannot be written (a full disk, a closed
+     stdout): one line on stderr, no traceback; with --format json an
+     undecided (3) still prints JSON (command, verdict, reason)
   3  undecided: no exact regime decides it (the reason is printed); reproduce:
      a claim is undecided and none differs; recheck, explain: not checkable by
      the small kernel (the reason is printed)
@@ -195,16 +198,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     GRS12-ex2.1 ... Example 2.1: ...
     0
     """
+    _ordinary_interrupts()
+    if sys.stdout is None:  # started with stdout closed (``exactdp ... >&-``): nowhere to write the result
+        if sys.stderr is not None:
+            sys.stderr.write("exactdp: error: standard output is closed; give the command somewhere to write "
+                             "(a file, a pipe or the terminal)\n")
+        return 2
     try:
         return _main(argv)
     except KeyboardInterrupt:
         # Ctrl-C, anywhere (parsing, a long solve, a sweep's wait): one quiet line, never a traceback or a verdict;
         # output still buffered is dropped (the interrupt may have landed inside a write that already happened)
-        raw = getattr(getattr(sys.stdout, "buffer", None), "raw", None)
-        if isinstance(raw, _WholeWrites):
-            raw.discard = True
+        _discard_stdout()
         sys.stderr.write("exactdp: interrupted\n")
         return EXIT_INTERRUPT
+
+
+def _discard_stdout() -> None:
+    """Drop what standard output still buffers (after Ctrl-C or a failed write)."""
+    raw = getattr(getattr(sys.stdout, "buffer", None), "raw", None)
+    if isinstance(raw, _WholeWrites):
+        raw.discard = True
+
+
+def _ordinary_interrupts() -> None:
+    """From here on Ctrl-C is a ``KeyboardInterrupt`` (answered in :func:`main`): replace the start-up handler
+    that ``exactdp/__init__`` installs for the command line's imports."""
+    import signal
+    import threading
+
+    from .._startup import interrupted_at_start
+
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is interrupted_at_start:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+class _OutputError(OSError):
+    """Standard output could not be written (a full disk, ``/dev/full``, a closed descriptor): the
+    environment's error, not exactdp's; :func:`_main` says so in one line (exit 2)."""
 
 
 class _WholeWrites(io.RawIOBase):
@@ -232,21 +264,31 @@ class _WholeWrites(io.RawIOBase):
         if self.discard:
             return len(view)
         done = 0
-        while done < len(view):
-            done += os.write(self.fd, view[done:])
+        try:
+            while done < len(view):
+                done += os.write(self.fd, view[done:])
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputError(e.errno, e.strerror) from None
         return done
 
 
 def _whole_stdout() -> None:
-    """Write the process's standard output through :class:`_WholeWrites` when it is a pipe (nothing else)."""
+    """Write the process's standard output through :class:`_WholeWrites` when it is a pipe, a file or a device
+    other than a terminal (a full disk or ``/dev/full`` then raises :class:`_OutputError`)."""
     out = sys.stdout
     if out is None or out is not sys.__stdout__ or not isinstance(out, io.TextIOWrapper):
         return                                  # replaced already, or captured (tests): leave it
     try:
         fd = out.fileno()
-        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISCHR(mode)) or os.isatty(fd):
             return
-    except (OSError, ValueError, AttributeError):
+    except OSError:
+        # fd 1 is not open (``>&-`` after start-up): every write fails, said in one line
+        raise _OutputError(errno.EBADF, os.strerror(errno.EBADF)) from None
+    except (ValueError, AttributeError):
         return
     out.flush()
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=out.encoding, errors=out.errors,
@@ -257,8 +299,8 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     a = parser.parse_args(argv)
     _refuse_empty(a)
-    _whole_stdout()
     try:
+        _whole_stdout()
         code = _run(a)
         sys.stdout.flush()                      # a closed pipe shows here, not after main (exit 141, not 120)
         return code
@@ -267,6 +309,12 @@ def _main(argv: Sequence[str] | None) -> int:
         # when SIGPIPE ends them (128 + 13); never a verdict, never a bug report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_PIPE
+    except _OutputError as e:
+        # stdout to /dev/full or a closed descriptor: one line (exit 2); what could not be written is dropped,
+        # so the interpreter's exit does not try again
+        _discard_stdout()
+        sys.stderr.write(f"exactdp: error: cannot write the output (standard output): {e.strerror or e}\n")
+        return 2
     except Exception as e:  # the one place that turns a bug into exit 4 (never a verdict); --debug re-raises
         if getattr(a, "debug", False):
             raise
@@ -287,6 +335,13 @@ def _run(a) -> int:
         sys.stderr.write(f"exactdp: error: {e}\n")
         return 2
     except Undecided as e:
+        if getattr(a, "format", None) == "json":
+            # --format json promises JSON on stdout whatever the verdict (issue 32): the command, the verdict
+            # and the reason, as a certificate's JSON names them
+            import json
+
+            sys.stdout.write(json.dumps({"command": a.cmd, "verdict": "undecided", "reason": e.reason},
+                                        indent=2) + "\n")
         sys.stderr.write(f"exactdp: undecided: {e.reason}\n")
         return 3
     except ExactDPError as e:

@@ -31,7 +31,11 @@ def emit(cert, fmt) -> int:
             out.write(data)
             out.flush()
         return cert.verdict.exit_code
-    sys.stdout.write(cert.render(fmt))
+    from ..certificate.display import DECIMAL_KINDS, for_reader, terminal_safe
+
+    text = cert.render(fmt)
+    # text is for a reader on a terminal: escaped, long lists cut, decimals beside exact values (issue 32)
+    sys.stdout.write(for_reader(text, decimals=cert.kind in DECIMAL_KINDS) if fmt == "text" else terminal_safe(text))
     return cert.verdict.exit_code
 
 
@@ -82,10 +86,15 @@ def neighbours_arg(a, metric):
         return metric
     from ..io import load_json
 
+    from ..metrics.spec import check_keys, check_labels
+
     obj = load_json(a.neighbours)
+    if isinstance(obj, dict):
+        check_keys(obj, ("pairs",), f"--neighbours {a.neighbours!r}")
     pairs = obj.get("pairs") if isinstance(obj, dict) else obj
     if not isinstance(pairs, list):
         raise usage(f"--neighbours {a.neighbours!r}: expected a JSON list of label pairs or {{\"pairs\": [...]}}")
+    check_labels([x for p in pairs if isinstance(p, list) for x in p], f"--neighbours {a.neighbours!r}: 'pairs'")
     return pairs
 
 
@@ -95,8 +104,9 @@ def fix_level(mech, a):
         return mech.validate()
     from ..exact.level import level_of as resolve_level
 
-    if not (a.eps or a.alpha):
-        raise usage("the entries use alpha: give --alpha or --eps to fix their value")
+    if not (getattr(a, "eps", None) or getattr(a, "alpha", None)):
+        raise usage(f"{a.cmd}: the entries use alpha; give --alpha A or --eps E to fix the level at which they are "
+                    "evaluated (e.g. --alpha 1/2 or --eps 'log(2)')")
     return mech.at(resolve_level(a.eps, a.alpha))
 
 
@@ -104,9 +114,14 @@ def load_subset(path):
     """The subset H of ``--subset FILE``: a JSON list of point labels or ``{"points": [...]}``."""
     from ..io import load_json
 
+    from ..metrics.spec import check_keys, check_labels
+
     obj = load_json(path)
     if isinstance(obj, dict):
+        check_keys(obj, ("points",), f"--subset {path!r}")
         obj = obj.get("points")
+    if isinstance(obj, list):
+        check_labels(obj, f"--subset {path!r}")
     if not isinstance(obj, list):
         raise usage(f"--subset {path}: expected a JSON list of point labels or {{\"points\": [...]}}")
     return [str(h) for h in obj]

@@ -66,7 +66,7 @@ def _batch_job(job) -> dict:
     """
     import io
 
-    from ._app import main  # the parser imports this module
+    from ._app import EXIT_INTERRUPT, main  # the parser imports this module
 
     line, args = job
     with _BATCH_LOCK:
@@ -82,6 +82,10 @@ def _batch_job(job) -> dict:
             text = out.buffer.getvalue().decode("utf-8")  # type: ignore[attr-defined]
         finally:
             sys.stdout, sys.stderr = saved
+    if code == EXIT_INTERRUPT:
+        # Ctrl-C inside a job ends the batch (the job's main answered it with 130): the outer main says
+        # "exactdp: interrupted" once and exits 130; the remaining jobs never start
+        raise KeyboardInterrupt
     try:
         output = json.loads(text) if text.strip() else None
     except json.JSONDecodeError:

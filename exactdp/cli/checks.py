@@ -168,8 +168,18 @@ def check_phi_route(metric, cmd: str, rhs=None, progress=None, level=None) -> in
     """
     from ..errors import InputTooLarge
     from ..exact.level import Level
-    from ..theory.phi import PhiSystem
+    from ..metrics.symmetry import orbit_cells
+    from ..theory.phi import PhiSystem, Route
 
+    # a large path or grid: its cells are known in closed form, so a size beyond even the most permissive route
+    # (the verified float solve) is refused before the O(n) distance codes and orbits (seconds to minutes at
+    # 10^6 points; issue 32); a right-hand side only adds cells
+    cells = orbit_cells(metric)
+    if cells is not None:
+        why = Route("verified float solve", cells, len(metric), "orbits of the metric's symmetries, counted in "
+                    "closed form").refusal()
+        if why is not None and cells > Route("verified float solve", 0, 0, "").limit:
+            raise UsageError(f"{cmd}: {why}")
     if progress is not None:
         progress(f"distances and symmetries of {len(metric):,} points", None, None)
     try:

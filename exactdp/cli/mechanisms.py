@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ._common import FORMATS, emit, level_args, neighbours_arg, usage
+from ._common import FORMATS, emit, engine_progress, fix_level, level_args, neighbours_arg, usage
 
 __all__ = ["COMMANDS"]
 
@@ -28,7 +28,10 @@ def _cmd_mechanism(a):
     params = {"g": a.g, "family": a.family, "omega": a.omega, "gamma": a.gamma, "base": a.base,
               "sigma2": a.sigma2, "sensitivity": a.sensitivity,
               "scores": load_json(a.scores) if a.scores else None}
-    mech = build(a.name, k=a.k, eps=a.eps, alpha=a.alpha, **params)
+    eps, alpha = a.eps, a.alpha
+    if a.scale is not None or a.flip is not None:
+        alpha = _practitioners_alpha(a)
+    mech = build(a.name, k=a.k, eps=eps, alpha=alpha, **params)
     obj = {"name": mech.name, "provenance": mech.provenance, **mech.to_json()}
     text = json.dumps(obj, indent=1 if a.output else None) + "\n"
     if a.output:
@@ -42,6 +45,36 @@ def _cmd_mechanism(a):
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _practitioners_alpha(a) -> str:
+    """alpha = e^(-eps) from a practitioner's parameter, exactly: ``--scale B`` of the geometric mechanism (noise
+    ``Pr[z] ∝ exp(-|z|/B)``: alpha = exp(-1/B), eps = 1/B per unit of the input) or ``--flip P`` of randomized
+    response (the probability of not reporting the true value: ``P = (k-1)/(e^eps + k - 1)``, so
+    ``alpha = P/((1-P)(k-1))``, WBLJ17 4.1)."""
+    from flint import fmpq
+
+    from ..exact.values import exact_number
+
+    if a.eps is not None or a.alpha is not None:
+        raise usage("--scale and --flip give the level: leave out --eps and --alpha")
+    if a.scale is not None and a.flip is not None:
+        raise usage("give --scale or --flip, not both")
+    if a.scale is not None:
+        if a.name != "geometric":
+            raise usage(f"--scale is the noise scale of the geometric mechanism; {a.name} takes --eps or --alpha")
+        b = exact_number(a.scale, what="--scale")
+        if not isinstance(b, fmpq) or b <= 0:
+            raise usage(f"--scale: expected a rational B > 0 (noise Pr[z] ∝ exp(-|z|/B)), got {_brief(a.scale)}")
+        return f"exp(-1/({b}))"
+    if a.name != "grr":
+        raise usage(f"--flip is the flip probability of randomized response (grr); {a.name} takes --eps or --alpha")
+    p = exact_number(a.flip, what="--flip")
+    k = a.k if a.k is not None else 2
+    if not isinstance(p, fmpq) or not 0 < p < fmpq(k - 1, k):
+        raise usage(f"--flip: expected a rational 0 < P < (k-1)/k = {fmpq(k - 1, k)} (P = (k-1)/k is no privacy "
+                    f"loss at all, eps = 0), got {_brief(a.flip)}")
+    return str(p / ((1 - p) * (k - 1)))
 
 
 def _register_mechanism(sub):
@@ -59,6 +92,10 @@ def _register_mechanism(sub):
     m.add_argument("--base", help="discrete-gaussian: beta = e^(-1/(2 sigma^2)) in (0, 1)")
     m.add_argument("--sigma2", help="discrete-gaussian: a rational sigma^2 > 0")
     m.add_argument("--scores", help="permute-and-flip, report-noisy-max: JSON file, one row of scores per input")
+    m.add_argument("--scale", help="geometric: the noise scale B instead of a level (Pr[z] ∝ exp(-|z|/B): eps = 1/B "
+                                   "per unit of the input; with sensitivity D the query's eps is D/B)")
+    m.add_argument("--flip", help="grr: the probability P of not reporting the true value instead of a level "
+                                  "(e^eps = (1-P)(k-1)/P)")
     m.add_argument("-o", "--output", help="write the mechanism file here (default: JSON on stdout)")
     m.set_defaults(fn=_cmd_mechanism)
 
@@ -77,9 +114,7 @@ def _cmd_fdp(a):
 
     if a.times < 1 or a.times > MAX_K:
         raise usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
-    mech = load_mechanism(a.mechanism)
-    if mech.regime == "symbolic":
-        raise usage("fdp: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
+    mech = fix_level(load_mechanism(a.mechanism), a)   # the one rule: entries in alpha at --alpha/--eps
     cert = certify_fdp(mech, neighbours_arg(a, load_metric(a.metric)), a.times, width=a.mu_width, mu=a.mu)
     return emit(cert, a.format)
 
@@ -117,6 +152,7 @@ def _register_fdp(sub):
     f.add_argument("--times", type=int, default=1, help="the K-fold composition (exact privacy-loss distribution)")
     f.add_argument("--mu-width", default="1/1000", help="width of the certified mu bracket (default 1/1000)")
     f.add_argument("--mu", help="decide f >= G_MU for this rational mu (exit 0 holds, 1 fails)")
+    level_args(f)
     f.add_argument("--format", choices=FORMATS, default="text")
     f.set_defaults(fn=_cmd_fdp)
 
@@ -146,6 +182,8 @@ def _register_renyi(sub):
     r.add_argument("--delta", help="also Mironov's (eps, delta) conversion at this delta in (0, 1), next to the exact "
                                    "smallest eps of the privacy profile (text format)")
     r.add_argument("--format", choices=FORMATS, default="text")
+    r.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
+    level_args(r)
     r.set_defaults(fn=_cmd_renyi)
 
 
@@ -178,11 +216,10 @@ def _cmd_renyi(a):
     from ..theory.renyi import MAX_ORDER, certify_renyi, rdp_to_dp, renyi_curve
 
     orders = _orders(a.orders, MAX_ORDER)
-    mech = load_mechanism(a.mechanism)
-    if mech.regime == "symbolic":
-        raise usage("renyi: the entries use alpha; write them at a fixed level (e.g. alpha = 1/2 or exp(-1))")
+    mech = fix_level(load_mechanism(a.mechanism), a)   # the one rule: entries in alpha at --alpha/--eps
     nb = neighbours_arg(a, load_metric(a.metric))
-    cert = certify_renyi(mech, nb, orders, delta=a.delta)
+    with engine_progress(a, "renyi") as progress:
+        cert = certify_renyi(mech, nb, orders, delta=a.delta, progress=progress)
     code = emit(cert, a.format)
     if a.delta is not None and a.format == "text":
         from ..exact.decide import arb_of, decimal_enclosure
@@ -213,23 +250,46 @@ def _register_opendp(sub):
     o.set_defaults(fn=_cmd_opendp)
 
 
+def _opendp_scale(text: str) -> None:
+    """``--scale``: a rational > 0 whose nearest float (what OpenDP runs) is a positive finite number."""
+    from ..exact.values import exact_number
+    from flint import fmpq
+
+    v = exact_number(text, what="--scale")
+    if not isinstance(v, fmpq) or v <= 0:
+        raise usage(f"--scale: expected a rational > 0 (OpenDP runs its nearest float), got {_brief(text)}")
+    try:
+        f = float(v)
+    except OverflowError:
+        f = float("inf")
+    if not 0 < f < float("inf"):
+        raise usage(f"--scale: {_brief(text)} is {'above' if f else 'below'} the range of the floats OpenDP runs "
+                    "(positive doubles, about 2.2e-308 to 1.8e308)")
+
+
 def _cmd_opendp(a):
     """OpenDP's reported eps (laplace) or rho (gaussian) next to the exact value; exit 0 consistent, 1 not."""
+    from ..theory.renyi import MAX_ORDER
+
+    orders = tuple(_orders(a.orders, MAX_ORDER))      # before OpenDP is imported: a bad list is bad input
+    _opendp_scale(a.scale)
     from ..theory.accountants import check_opendp_gaussian, check_opendp_laplace
 
     if a.measurement == "laplace":
         r = check_opendp_laplace(a.scale, a.d_in, lo=a.lo, hi=a.hi)
     else:
-        orders = tuple(_orders(a.orders))
         r = check_opendp_gaussian(a.scale, a.d_in, window=a.window, orders=orders)
     out = r.to_json()
     code = 0 if r.holds else 1
     if a.format == "json":
         print(json.dumps(out, indent=2))
         return code
+    from ..certificate.display import with_decimals
+
     print(f"OpenDP {out['measurement']}, scale {out['scale']}, d_in = {out['d_in']}: reported {out['reported']} "
           f"(exactly {_short(out['reported_exact'])})")
-    exact = out["exact"] if isinstance(out["exact"], str) else "; ".join(f"alpha = {k}: {v}" for k, v in out["exact"])
+    exact = with_decimals(out["exact"]) if isinstance(out["exact"], str) else \
+        "; ".join(f"alpha = {k}: {v}" for k, v in out["exact"])
     print(f"exact: {_short(exact, 400)}")
     print(f"checked: {out['compared']}: {'holds' if r.holds else 'FAILS'}")
     return code

@@ -294,6 +294,21 @@ def _certificate_text(path: str) -> str:
     return text
 
 
+def _refuse_unknown_kind(path: str, text: str) -> None:
+    """A certificate whose ``kind`` no exactdp knows is not a certificate (exit 2, docs/explain.md), not a
+    certificate the kernel cannot check (exit 3): said here, before the re-check, in one line."""
+    from ..certificate.kinds import KINDS
+
+    try:
+        kind = json.loads(text).get("kind")
+    except (ValueError, RecursionError, AttributeError):
+        return                                  # the re-check's reader says what is wrong with the file
+    if isinstance(kind, str) and kind not in KINDS:
+        shown = kind if len(kind) <= 40 and kind.isprintable() else kind[:40].encode("unicode_escape").decode() + "..."
+        raise usage(f"certificate {path!r}: not a certificate: unknown kind {shown!r}; known: "
+                    f"{', '.join(sorted(KINDS))}")
+
+
 def _not_a_certificate(path: str, e: Exception):
     """The usage error for a file the re-check refused to read as a certificate."""
     if isinstance(e, json.JSONDecodeError):
@@ -309,6 +324,7 @@ def _cmd_recheck(a):
     from ..recheck import recheck
 
     text = _certificate_text(a.certificate)
+    _refuse_unknown_kind(a.certificate, text)
     try:
         res = recheck(text)
     except (ValueError, RecursionError) as e:
@@ -316,7 +332,10 @@ def _cmd_recheck(a):
     if a.format == "json":
         print(json.dumps({"status": res.status, "checked": res.checked, "detail": res.detail}, indent=2))
     else:
-        print(f"re-check: {res.status}\nchecked: {res.checked}\ndetail:  {res.detail}")
+        from ..certificate.display import terminal_safe
+
+        # the detail quotes the file (labels of a certificate anyone could have written): escaped for a terminal
+        print(terminal_safe(f"re-check: {res.status}\nchecked: {res.checked}\ndetail:  {res.detail}"))
     return res.exit_code
 
 
@@ -368,11 +387,14 @@ def _cmd_explain(a):
     from ..certificate.sections import explain
 
     text = _certificate_text(a.certificate)
+    _refuse_unknown_kind(a.certificate, text)
     try:
         res = explain(text, a.format)
     except (ValueError, RecursionError) as e:
         raise _not_a_certificate(a.certificate, e) from None
-    sys.stdout.write(res.document)
+    from ..certificate.display import terminal_safe
+
+    sys.stdout.write(terminal_safe(res.document))
     return res.exit_code
 
 

@@ -16,9 +16,87 @@ from .databases import hamming, symmetric_difference
 from .graphs import cycle, discrete, from_graph, grid, path
 from .space import FiniteMetric, from_matrix
 
-__all__ = ["as_metric", "metric_from_spec"]
+__all__ = ["as_metric", "check_keys", "check_labels", "metric_from_spec"]
 
 _KINDS = "graph, matrix, path, cycle, grid, hamming, discrete, subsets"
+#: the fields of each kind (besides "kind"): any other key is refused, so a misspelt "nrom" is not ignored
+_FIELDS = {"path": ("n",), "cycle": ("n",), "discrete": ("points",), "grid": ("shape", "norm", "step"),
+           "hamming": ("values", "individuals"), "subsets": ("ground",), "matrix": ("points", "distances"),
+           "graph": ("nodes", "edges")}
+#: characters refused in labels: C0/C1 controls (newline, ESC of terminal escapes), line and paragraph
+#: separators, and the bidirectional overrides that reorder what a reader sees ("Trojan Source")
+_BAD_LABEL_CHARS = frozenset([*map(chr, range(0x20)), *map(chr, range(0x7F, 0xA0)), "\u2028", "\u2029",
+                              *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))])
+
+
+def check_keys(obj: dict, allowed, where: str) -> None:
+    """Refuse a key of ``obj`` outside ``allowed``, naming it (a misspelt key is never silently ignored).
+
+    Parameters
+    ----------
+    obj : dict
+        A decoded JSON object.
+    allowed : iterable of str
+        Its permitted keys.
+    where : str
+        How the message names the object.
+
+    Raises
+    ------
+    InvalidInput
+        The first unknown key, with the permitted ones.
+
+    Examples
+    --------
+    >>> check_keys({"kind": "grid", "nrom": "euclidean"}, ("kind", "shape", "norm", "step"), "metric (grid)")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: metric (grid): unknown key 'nrom'; expected only 'kind', 'shape', 'norm', 'step'
+    """
+    allowed = tuple(allowed)
+    extra = [k for k in obj if k not in allowed]
+    if extra:
+        raise InvalidInput(f"{where}: unknown key {_shown(extra[0])}; expected only "
+                           + ", ".join(repr(k) for k in allowed))
+
+
+def _shown(label: str, limit: int = 60) -> str:
+    """``repr`` of a label with every non-printable character escaped, cut to ``limit`` characters."""
+    text = label if len(label) <= limit else label[:limit] + "..."
+    return repr(text) if text.isprintable() else "'" + text.encode("unicode_escape").decode("ascii") + "'"
+
+
+def check_labels(labels, where: str) -> None:
+    """Refuse a label holding a control character (newline, ESC, a bidirectional override), naming the key.
+
+    Labels are printed in verdicts and witnesses; a newline or a terminal escape sequence in one would forge
+    output lines or recolour the terminal.
+
+    Parameters
+    ----------
+    labels : iterable
+        The labels (compared as strings).
+    where : str
+        How the message names them (the file and key).
+
+    Raises
+    ------
+    InvalidInput
+        The first label with such a character, the character's code point named.
+
+    Examples
+    --------
+    >>> check_labels(["a", "b\\x1b[31m"], "metric: 'points'")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: metric: 'points': label 'b\\x1b[31m' has the control character U+001B; ...
+    """
+    for x in labels:
+        t = str(x)
+        bad = next((c for c in t if c in _BAD_LABEL_CHARS), None)
+        if bad is not None:
+            raise InvalidInput(f"{where}: label {_shown(t)} has the control character U+{ord(bad):04X}; labels are "
+                               "printable text")
 
 
 def _get(spec, key, kind):
@@ -32,6 +110,15 @@ def _get_list(spec, key, kind):
     if not isinstance(v, list):
         raise InvalidType(f"metric: the field {key!r} of kind {kind!r} must be a list, got {type(v).__name__}")
     return v
+
+
+def _strict(spec: dict, kind) -> None:
+    """Refuse a key the kind does not have and a label with a control character (issue 32)."""
+    if isinstance(kind, str) and kind in _FIELDS:
+        check_keys(spec, ("kind", *_FIELDS[kind]), f"metric ({kind})")
+        for key in ("points", "nodes", "values", "ground"):
+            if isinstance(spec.get(key), list):
+                check_labels(spec[key], f"metric ({kind}): {key!r}")
 
 
 def metric_from_spec(spec: Any) -> FiniteMetric:
@@ -76,6 +163,7 @@ def metric_from_spec(spec: Any) -> FiniteMetric:
     if not isinstance(spec, dict):
         raise InvalidInput(f"metric: expected a JSON object with a 'kind' field, got {type(spec).__name__}")
     kind = spec.get("kind")
+    _strict(spec, kind)
     if kind == "path":
         return path(_get(spec, "n", kind))
     if kind == "cycle":

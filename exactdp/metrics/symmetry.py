@@ -33,9 +33,13 @@ from flint import fmpq
 if TYPE_CHECKING:
     from .space import FiniteMetric
 
-__all__ = ["DistanceCodes", "Partition", "distance_codes", "equitable_partition", "is_equitable", "quotient_counts"]
+__all__ = ["MAX_CODED_POINTS", "DistanceCodes", "Partition", "distance_codes", "equitable_partition", "is_equitable",
+           "orbit_cells", "quotient_counts"]
 
 _BLOCK = 1 << 22  # entries per numpy block (bounds temporary memory)
+#: most points of a metric whose distances are not a known formula: its whole ``n x n`` code matrix is built
+#: (int32: 1.6 GB at this size, and ``n^2`` exact distances read); refused before any of it is computed
+MAX_CODED_POINTS = 20_000
 
 
 def _structured_keys(metric):
@@ -101,14 +105,20 @@ class DistanceCodes:
         keyf = _structured_keys(metric)
         if keyf is not None:
             k0 = keyf(np.array([0]))[0]  # a corner sees every offset, so every key occurs in row 0 (checked)
-            uniq = np.unique(k0)
+            # one sort finds each key's first column (a scan per key was quadratic: a 10^6-point path hung)
+            uniq, first = np.unique(k0, return_index=True)
             self._lut = np.full(int(uniq[-1]) + 1, -1, dtype=np.int32)
             self._lut[uniq] = np.arange(len(uniq), dtype=np.int32)
             self._keyf = keyf
-            first = {int(key): int(np.nonzero(k0 == key)[0][0]) for key in uniq}
-            self.values = [metric.d(0, first[int(key)]) for key in uniq]
+            self.values = [metric.d(0, int(j)) for j in first.tolist()]
             self.structured = True
             return
+        if self.n > MAX_CODED_POINTS:
+            from ..errors import InputTooLarge
+
+            raise InputTooLarge(f"distance codes: {self.n:,} points whose distances are not a known formula (path, "
+                                f"cycle, discrete, grid): their n x n codes are beyond the limit of "
+                                f"{MAX_CODED_POINTS:,} points")
         codes = _codes_from_pairs(metric)
         self._full, self.values = codes if codes is not None else _codes_generic(metric)
 
@@ -410,6 +420,46 @@ def _generators(metric):
         return gens, (f"orbits of {len(gens)} automorphisms of the grid ({', '.join(names)}), each verified on "
                       "every pair")
     return None
+
+
+def orbit_cells(metric) -> int | None:
+    """The number of cells :func:`equitable_partition` gives a large structured metric, without building it.
+
+    Beyond ``MAX_REFINE`` points a path, cycle, discrete metric or grid is partitioned into the orbits of the
+    generators of :func:`_generators`; their number has a closed form, so a command can refuse a route by its
+    cells before any O(n) work.  Smaller or other metrics: None (their partition may be coarser).
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        The metric.
+
+    Returns
+    -------
+    int or None
+        The orbits: ``ceil(n/2)`` on a path (the reflection), 1 on a cycle or discrete metric, on an ``R x C``
+        grid ``ceil(R/2) ceil(C/2)`` (row and column flips), and ``m (m + 1) / 2`` with ``m = ceil(R/2)`` on
+        a square one (the transpose too).
+
+    Examples
+    --------
+    >>> from exactdp.metrics import grid, path
+    >>> orbit_cells(path(10**4)), orbit_cells(grid((100, 100))), orbit_cells(grid((60, 61)))
+    (5000, 1275, 930)
+    >>> orbit_cells(path(10)) is None                 # colour refinement may find a coarser partition
+    True
+    """
+    n = len(metric)
+    if n <= MAX_REFINE or _structured_keys(metric) is None or _generators(metric) is None:
+        return None
+    kind = metric.params.get("kind")
+    if kind == "path":
+        return (n + 1) // 2
+    if kind in ("cycle", "discrete"):
+        return 1
+    R, C = (int(s) for s in metric.params["shape"])
+    a, b = (R + 1) // 2, (C + 1) // 2
+    return a * (a + 1) // 2 if R == C else a * b
 
 
 def _is_automorphism(codes, perm) -> bool:

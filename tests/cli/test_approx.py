@@ -98,7 +98,7 @@ def test_compose_transcendental_entries(tmp_path, capsys):
     (["certify", "RR", "--metric", "D3", "--eps", "1", "--delta", "1/2", "--neighbours", "BAD"],
      "names '9', which is not an input"),
     (["certify", "RR", "--metric", "D3", "--eps", "1", "--delta", "1/2", "--neighbours", "NOTLIST"],
-     "expected a JSON list of label pairs"),
+     "unknown key 'x'; expected only 'pairs'"),
     (["certify", "RR", "--metric", "D3", "--delta", "1/2"], "needs --eps or --alpha"),
     (["certify", "RR", "--metric", "D3", "--all-eps", "--delta", "1/2"], "does not combine with --all-eps"),
     (["certify", "RR", "--metric", "D3", "--eps", "1", "--neighbours", "NB"], "--neighbours needs --delta"),

@@ -189,16 +189,17 @@ def test_what_is_wrong_with_the_file_is_said_in_words(tmp_path, capsys, cmd):
 
 @pytest.mark.parametrize("fmt", EXPLAIN_FORMATS)
 def test_an_unknown_kind_gets_the_recheck_answer(tmp_path, capsys, fmt):
-    # audit 2026-11-24 defect 7: explain re-checks first, so it answers what recheck answers (not checkable, 3)
+    # audit 2026-11-24 defect 7: explain answers what recheck answers; issue 32: for an unknown kind that answer
+    # is "not a certificate" (exit 2, one line), as this page's table says, no longer "not checkable" (3)
     data = json.loads(cert_text("privacy"))
     data["kind"] = "nonsense"
     f = tmp_path / "c.json"
     f.write_text(json.dumps(data))
     code, out, err = run(["recheck", str(f)], capsys)
-    assert (code, err) == (3, "") and "not checkable" in out
-    code, out, err = run(["explain", str(f), "--format", fmt], capsys)
-    assert (code, err) == (3, "") and "not checkable" in out and "nonsense" in out
-    assert "No proof follows" in out and STEPS[fmt] not in out
+    assert (code, out) == (2, "") and "unknown kind 'nonsense'" in err and err.count("\n") == 1
+    code, out, err2 = run(["explain", str(f), "--format", fmt], capsys)
+    assert (code, out, err2) == (2, "", err)
+    # the library's explain (no command line around it) still answers with the kernel's "not checkable"
     e = explain(json.dumps(data), fmt)
     assert (e.status, e.exit_code) == ("not checkable", 3)
 

@@ -52,7 +52,7 @@ def test_extend_undecided_exit_3(files, tmp_path, capsys):
 
 @pytest.mark.parametrize("args,msg", [
     (["--subset", "H0", "--alpha", "1/2"], "non-empty subset"),
-    (["--subset", "bad", "--alpha", "1/2"], "expected a JSON list of point labels"),
+    (["--subset", "bad", "--alpha", "1/2"], "unknown key 'nope'; expected only 'points'"),
     (["--subset", "H"], "one of the arguments --eps --alpha is required"),
 ])
 def test_extend_bad_input_exit_2(files, capsys, args, msg):
@@ -76,3 +76,18 @@ def test_tradeoff_json_and_bad_input(files, capsys):
     assert min(sum(F(r[y]) for y in range(len(r)) if abs(x - y) < 2) for x, r in enumerate(rows)) >= F(4, 5)
     rc = main(["tradeoff", "--metric", files["metric"], "--gamma", "2", "--delta", "1"])
     assert rc == 2 and "delta: expected a rational 0 < delta < 1" in capsys.readouterr().err
+
+
+def test_extend_text_prints_the_witness_it_claims(files, capsys):
+    """issue 32 item 14: the text said "the witness is above" and printed none; the line carries the JSON's
+    violated inequality, exactly."""
+    args = ["extend", files["mech"], "--metric", files["metric"], "--subset", files["H"], "--eps", "1/3"]
+    assert main([*args, "--format", "json"]) == 1
+    v = json.loads(capsys.readouterr().out)["evidence"]["violation"]
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    line = f"witness (a): Â({v['x']})({v['output']}) = {v['lhs']} > {v['rhs']} = e^(eps d) Â({v['x_prime']})" \
+           f"({v['output']}), d({v['x']}, {v['x_prime']}) = {v['distance']}\n"
+    assert line in out and out.index(line) < out.index("the witness is above")
+    assert (v["x"], v["x_prime"], v["lhs"], v["rhs"]) == ("0", "3", "8/9", "1/9*exp(1)")   # 8/9 > e/9
+    assert main([*args[:-1], "1"]) == 0 and "witness" not in capsys.readouterr().out.replace("witness is", "")

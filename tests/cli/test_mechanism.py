@@ -141,3 +141,41 @@ def test_renyi_orders_refused_in_one_short_line(tmp_path, capsys, orders, words)
     d = write(tmp_path, "d.json", {"kind": "discrete", "points": ["0", "1"]})
     code, out, err = run(["renyi", m, "--metric", d, "--orders", orders], capsys)
     assert (code, out, err) == (2, "", f"exactdp: error: {words}\n")
+
+
+def _built(capsys, *args):
+    from exactdp.cli import main as _main
+
+    code = _main(["mechanism", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("practical,level", [(["geometric", "--k", "4", "--scale", "2"], ["--eps", "1/2"]),
+                                             (["geometric", "--k", "3", "--scale", "3/5"], ["--eps", "5/3"]),
+                                             (["grr", "--k", "2", "--flip", "1/4"], ["--eps", "log(3)"]),
+                                             (["grr", "--k", "3", "--flip", "1/2"], ["--alpha", "1/2"])])
+def test_practitioners_parameters_build_the_mechanism_of_their_level(capsys, practical, level):
+    """issue 32 item 5: --scale B (geometric noise exp(-|z|/B): eps = 1/B) and --flip P (randomized response,
+    e^eps = (1-P)(k-1)/P) build exactly the mechanism of that level."""
+    code, out, err = _built(capsys, *practical)
+    code2, out2, _ = _built(capsys, *practical[:3], *level)
+    assert (code, code2, err) == (0, 0, "") and json.loads(out)["matrix"] == json.loads(out2)["matrix"]
+    if practical[0] == "grr":   # the flip probability is the mass off the diagonal, exactly
+        rows = json.loads(out)["matrix"]
+        from fractions import Fraction
+        assert all(sum(Fraction(v) for j, v in enumerate(r) if j != i) == Fraction(practical[-1])
+                   for i, r in enumerate(rows))
+
+
+@pytest.mark.parametrize("args,words", [
+    (["grr", "--k", "2", "--flip", "1/2"], "--flip: expected a rational 0 < P < (k-1)/k = 1/2"),
+    (["grr", "--k", "2", "--flip", "0"], "--flip: expected a rational 0 < P"),
+    (["geometric", "--k", "3", "--scale", "-1"], "--scale: expected a rational B > 0"),
+    (["geometric", "--k", "3", "--scale", "2", "--eps", "1"], "leave out --eps and --alpha"),
+    (["grr", "--k", "3", "--scale", "2"], "--scale is the noise scale of the geometric mechanism"),
+    (["geometric", "--k", "3", "--flip", "1/4"], "--flip is the flip probability of randomized response"),
+])
+def test_practitioners_parameters_refused_where_they_mean_nothing(capsys, args, words):
+    code, out, err = _built(capsys, *args)
+    assert (code, out) == (2, "") and words in err and err.count("\n") == 1

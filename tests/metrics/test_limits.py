@@ -114,3 +114,50 @@ def test_huge_rational_eps_on_symbolic_mechanism():
     # exponents of 10^30 do not fit the int64 fast row check; the exact row sums decide instead
     c = certify_privacy(geo2(), path(2), eps="10^30")
     assert c.holds is True and c.evidence.epsilon == "1000000000000000000000000000000"
+
+
+# ------------------------------------------------- issue 32: sizes refused before the work ----
+@pytest.mark.parametrize("spec", [{"kind": "path", "n": 3001}, {"kind": "path", "n": 3002},
+                                  {"kind": "cycle", "n": 3001}, {"kind": "discrete", "points": 3001},
+                                  {"kind": "grid", "shape": [55, 56]}, {"kind": "grid", "shape": [57, 57]},
+                                  {"kind": "grid", "shape": [1, 3001]}])
+def test_orbit_cells_closed_form_equals_the_partition_built(spec):
+    """The cells a command refuses by (closed form, no O(n) work) are those the partition has when built."""
+    from exactdp.metrics.symmetry import equitable_partition, orbit_cells
+
+    if spec["kind"] == "discrete":
+        spec = {"kind": "discrete", "points": [str(i) for i in range(spec["points"])]}
+    m = metric_from_spec(spec)
+    assert orbit_cells(m) == equitable_partition(m).ncells
+
+
+def test_orbit_cells_none_where_refinement_may_be_coarser():
+    from exactdp.metrics.symmetry import orbit_cells
+
+    assert orbit_cells(path(3000)) is None                      # colour refinement's domain (MAX_REFINE)
+    assert orbit_cells(metric_from_spec({"kind": "graph", "nodes": [str(i) for i in range(3001)],
+                                         "edges": [[str(i), str(i + 1)] for i in range(3000)]})) is None
+
+
+def test_structured_codes_are_the_exact_distances():
+    """The first-column lookup (one sort) gives each code the distance it stands for (brute force on small)."""
+    from exactdp.metrics import grid
+    from exactdp.metrics.symmetry import DistanceCodes
+
+    for m in (path(7), grid((4, 5), "manhattan"), grid((4, 4), "euclidean")):
+        dc = DistanceCodes(m)
+        full = dc.full()
+        n = len(m)
+        assert all(dc.values[full[i, j]] == m.d(i, j) for i in range(n) for j in range(n))
+        assert len(set(map(str, dc.values))) == dc.ncodes
+
+
+def test_generic_codes_refused_before_the_quadratic_work():
+    """issue 32 item 1: 20,001 points of a generic metric are refused by the point limit, not computed."""
+    from exactdp.metrics.symmetry import MAX_CODED_POINTS, DistanceCodes
+
+    n = MAX_CODED_POINTS + 1
+    m = metric_from_spec({"kind": "graph", "nodes": [str(i) for i in range(n)],
+                          "edges": [[str(i), str(i + 1)] for i in range(n - 1)]})
+    with pytest.raises(InputTooLarge, match=r"20,001 points whose distances are not a known formula.*20,000 points"):
+        DistanceCodes(m)

@@ -24,6 +24,7 @@ _CLAIMS = "tests/papers/test_claims.py"  # every paper claim is run and its proo
 #: module -> the test files that exercise it (relative to the repository root)
 ELSEWHERE = {
     "exactdp/__main__.py": ["tests/cli/test_exit_codes.py"],  # `python -m exactdp` in a subprocess
+    "exactdp/_startup.py": ["tests/cli/test_exit_codes.py"],  # Ctrl-C during the command line's imports
     # cli/: the commands are exercised through `main` (tests/cli/test_<topic>.py name topics, not modules)
     "exactdp/cli/__main__.py": ["tests/cli/test_cli.py"],  # `python -m exactdp.cli` in a subprocess
     "exactdp/cli/_app.py": ["tests/cli/test_exit_codes.py"],

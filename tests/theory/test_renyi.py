@@ -236,3 +236,47 @@ def test_the_discrete_gaussian_curve_is_fast_and_its_certificate_rechecks():
         if sign(s - best) > 0:
             best = s
     assert ExpFrac.coerce(renyi_curve(M, path(9), [2])[0].value.arg) == best
+
+
+@pytest.mark.parametrize("n,sigma2,orders", [(4, "1", [2, 3, 5]), (2, "2/3", [16]), (2, "1/2", [2, 7])])
+def test_the_polynomial_route_gives_the_same_sums_as_the_term_by_term_route(monkeypatch, n, sigma2, orders):
+    """issue 32 item 2: the FLINT route (Laurent polynomials in exp(1/L)) that made order 16 take seconds, not
+    minutes, states the very sums of the dictionary route: equal keys (so equal text) and equal values."""
+    import exactdp.theory.renyi as R
+    from exactdp.mechanisms.discrete_gaussian import discrete_gaussian
+
+    M = discrete_gaussian(n, sigma2=sigma2)
+    rows = M.rows()
+    fast = [R._sum(rows[u], rows[v], a) for a in orders for u, v in ((0, 1), (1, 0), (n - 1, n))]
+    monkeypatch.setattr(R, "_sum_shared_dense", lambda live, order: NotImplemented)
+    slow = [R._sum(rows[u], rows[v], a) for a in orders for u, v in ((0, 1), (1, 0), (n - 1, n))]
+    for f, s in zip(fast, slow, strict=True):
+        assert ExpFrac.coerce(f).key() == ExpFrac.coerce(s).key() and str(f) == str(s)
+    assert ExpFrac.coerce(fast[0]) == _generic_sum(rows[0], rows[1], orders[0])     # the definition itself
+
+
+@pytest.mark.slow
+def test_order_16_of_the_discrete_gaussian_reports_progress_and_takes_the_exact_maximum():
+    """The issue's input, smaller: order 16 runs, each ordered pair is reported, and the stated sum is the
+    largest over the ordered pairs by exact signs."""
+    from exactdp.exact.decide import sign
+    from exactdp.mechanisms.discrete_gaussian import discrete_gaussian
+    from exactdp.theory.renyi import _sum
+
+    M = discrete_gaussian(3, sigma2="1")
+    seen = []
+    p = renyi_curve(M, path(4), [16], progress=lambda *s: seen.append(s))[0]
+    assert seen == [("order 16, ordered pairs", k, 6) for k in range(6)]
+    rows = M.rows()
+    sums = [_sum(rows[u], rows[v], 16) for i in range(3) for u, v in ((i, i + 1), (i + 1, i))]
+    assert all(sign(p.value.arg - s) >= 0 for s in sums) and any(sign(p.value.arg - s) == 0 for s in sums)
+
+
+def test_a_sum_beyond_the_polynomial_degree_limit_is_refused():
+    from exactdp.errors import InputTooLarge
+    from exactdp.mechanisms.discrete_gaussian import discrete_gaussian
+    from exactdp.theory.renyi import MAX_DENSE_SUM_DEGREE
+
+    M = discrete_gaussian(10, sigma2="1/1000")            # exponents up to 500 * 100: degree 50,000 per row
+    with pytest.raises(InputTooLarge, match=rf"order 4: degree .* exceeds the limit {MAX_DENSE_SUM_DEGREE:,}"):
+        renyi_curve(M, path(11), [4])
