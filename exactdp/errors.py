@@ -14,6 +14,7 @@ __all__ = [
     "InvalidInput",
     "InvalidType",
     "LabelMismatch",
+    "NeedsLevel",
     "NotAMetric",
     "NotStochastic",
     "ParseError",
@@ -136,6 +137,25 @@ class UnsupportedRegime(InvalidInput):
     ...
     exactdp.errors.UnsupportedRegime: number: a logarithm may be scaled by a rational or used inside exp(), nothing more
     """
+
+
+class NeedsLevel(UnsupportedRegime):
+    """A value that uses ``eps`` outside ``exp(...)``, read where no level is fixed.
+
+    Such a value (``eps/2``) is exact at a given level but is not a function of
+    ``alpha = exp(-eps)`` for every eps at once; the command line evaluates it at
+    ``--eps``/``--alpha`` when one is given (issue 32 item 12).
+
+    Examples
+    --------
+    >>> from exactdp.exact.values import probability, Setting
+    >>> probability("eps/2", setting=Setting.symbolic())
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.NeedsLevel: entry: eps/2 uses eps outside exp(...); read for every eps, an entry must be a
+    function of alpha = exp(-eps): give the level (--eps or --alpha) to evaluate it there
+    """
+
 
 
 class InputTooLarge(InvalidInput):

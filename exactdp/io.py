@@ -164,7 +164,8 @@ def load_json(path: str) -> Any:
                             f"{sys.getrecursionlimit()} levels); exactdp files need a few levels") from None
 
 
-def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechanism") -> Mechanism:
+def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechanism", eps: Any = None,
+                        alpha: Any = None) -> Mechanism:
     """Return a mechanism from ``{"inputs": [...], "outputs": [...], "matrix": [[...], ...]}``.
 
     Entries may use the symbol ``alpha`` (or ``eps``); validation happens when
@@ -178,6 +179,9 @@ def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechan
         Validate now (default: later, see above).
     name : str, optional
         The name when ``obj`` has none.
+    eps, alpha : str or exact number, optional
+        A level at which to read the entries (one of them at most), for entries
+        such as ``eps/2`` that are exact only at a fixed level.
 
     Returns
     -------
@@ -213,10 +217,11 @@ def mechanism_from_json(obj: Any, *, validate: bool = False, name: str = "mechan
     check_labels(outputs, "mechanism file: 'outputs'")
     if isinstance(obj.get("name"), str):
         check_labels([obj["name"]], "mechanism file: 'name'")
-    return Mechanism.from_rows(inputs, outputs, M, validate=validate, name=obj.get("name", name))
+    return Mechanism.from_rows(inputs, outputs, M, validate=validate, name=obj.get("name", name), eps=eps,
+                               alpha=alpha)
 
 
-def load_mechanism(path: str) -> Mechanism:
+def load_mechanism(path: str, *, eps: Any = None, alpha: Any = None) -> Mechanism:
     """Load a mechanism from JSON (documented format), CSV (a bare matrix, labels 0..) or ``.npz``.
 
     See :func:`mechanism_from_json` for the JSON layout and :func:`mechanism_from_npz` for the ``.npz`` one.
@@ -225,6 +230,8 @@ def load_mechanism(path: str) -> Mechanism:
     ----------
     path : str
         The file; its suffix chooses the format (``.npz``, ``.csv``, else JSON).
+    eps, alpha : str or exact number, optional
+        Read the entries at this level (see :func:`mechanism_from_json`).
 
     Returns
     -------
@@ -260,13 +267,14 @@ def load_mechanism(path: str) -> Mechanism:
             raise InvalidInput(f"file {path!r}: empty CSV")
         from .certificate.display import terminal_safe
 
-        return mechanism_from_json({"matrix": rows, "name": terminal_safe(os.path.basename(path))})
+        return mechanism_from_json({"matrix": rows, "name": terminal_safe(os.path.basename(path))}, eps=eps,
+                                   alpha=alpha)
     from .certificate.display import terminal_safe
 
     obj = load_json(path)
     if isinstance(obj, dict) and "name" not in obj:
         obj = {**obj, "name": terminal_safe(os.path.basename(path))}   # a file name is shown, escaped, never refused
-    return mechanism_from_json(obj)
+    return mechanism_from_json(obj, eps=eps, alpha=alpha)
 
 
 def mechanism_from_npz(path: str, *, name: str | None = None) -> Mechanism:

@@ -98,6 +98,20 @@ def neighbours_arg(a, metric):
     return pairs
 
 
+def load_at_level(path, a):
+    """Load ``--mechanism`` for every level at once, or, when an entry such as ``eps/2`` is exact only at a fixed
+    level, at the level --eps/--alpha gives (one rule for every command; issue 32 item 12)."""
+    from ..errors import NeedsLevel
+    from ..io import load_mechanism
+
+    try:
+        return load_mechanism(path)
+    except NeedsLevel:
+        if getattr(a, "eps", None) is None and getattr(a, "alpha", None) is None:
+            raise
+        return load_mechanism(path, eps=getattr(a, "eps", None), alpha=getattr(a, "alpha", None))
+
+
 def fix_level(mech, a):
     """Evaluate a mechanism written in alpha at the level given by --alpha/--eps (required then)."""
     if mech.regime != "symbolic":

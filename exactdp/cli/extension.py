@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from ._common import FORMATS, emit, engine_progress, level_args, load_subset, usage
+from ._common import FORMATS, emit, engine_progress, level_args, load_at_level, load_subset, usage
 
 __all__ = ["COMMANDS"]
 
 
 def _cmd_extend(a):
-    from ..io import load_mechanism, load_metric
+    from ..io import load_metric
     from ..theory.extension_cert import certify_extension
 
     if not (a.eps or a.alpha):
         raise usage("extend needs --eps or --alpha (the level at which the mechanism on H is private)")
-    mech, metric, H = load_mechanism(a.mechanism), load_metric(a.metric), load_subset(a.subset)
+    mech, metric, H = load_at_level(a.mechanism, a), load_metric(a.metric), load_subset(a.subset)
     return emit(certify_extension(mech, metric, H, eps=a.eps, alpha=a.alpha), a.format)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ._common import FORMATS, emit, engine_progress, fix_level, level_args, neighbours_arg, usage
+from ._common import FORMATS, emit, engine_progress, fix_level, level_args, load_at_level, neighbours_arg, usage
 
 __all__ = ["COMMANDS"]
 
@@ -108,13 +108,13 @@ def _short(text: str, limit: int = 160) -> str:
 def _cmd_fdp(a):
     """The exact trade-off function of MECH.json (composed --times K) and the Gaussian-DP mu bracket, as a
     certificate (kind fdp); with --mu the verdict is whether f >= G_mu."""
-    from ..io import load_mechanism, load_metric
+    from ..io import load_metric
     from ..theory.composition import MAX_K
     from ..theory.fdp import certify_fdp
 
     if a.times < 1 or a.times > MAX_K:
         raise usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
-    mech = fix_level(load_mechanism(a.mechanism), a)   # the one rule: entries in alpha at --alpha/--eps
+    mech = fix_level(load_at_level(a.mechanism, a), a)   # the one rule: entries in alpha at --alpha/--eps
     cert = certify_fdp(mech, neighbours_arg(a, load_metric(a.metric)), a.times, width=a.mu_width, mu=a.mu)
     return emit(cert, a.format)
 
@@ -212,11 +212,11 @@ def _orders(text: str, max_order: int | None = None) -> list:
 
 def _cmd_renyi(a):
     """The RDP curve of MECH.json at --orders (kind renyi); with --delta the conversion and the exact eps."""
-    from ..io import load_mechanism, load_metric
+    from ..io import load_metric
     from ..theory.renyi import MAX_ORDER, certify_renyi, rdp_to_dp, renyi_curve
 
     orders = _orders(a.orders, MAX_ORDER)
-    mech = fix_level(load_mechanism(a.mechanism), a)   # the one rule: entries in alpha at --alpha/--eps
+    mech = fix_level(load_at_level(a.mechanism, a), a)   # the one rule: entries in alpha at --alpha/--eps
     nb = neighbours_arg(a, load_metric(a.metric))
     with engine_progress(a, "renyi") as progress:
         cert = certify_renyi(mech, nb, orders, delta=a.delta, progress=progress)

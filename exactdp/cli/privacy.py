@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._common import FORMATS, emit, engine_progress, fix_level, level_args, neighbours_arg, usage
+from ._common import FORMATS, emit, engine_progress, fix_level, level_args, load_at_level, neighbours_arg, usage
 
 __all__ = ["COMMANDS"]
 
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 def _cmd_certify(a):
     from ..certify import certify_all_eps, certify_privacy
-    from ..io import load_mechanism, load_metric
+    from ..io import load_metric
     from ..mechanisms import geometric
     from ..metrics import path
 
@@ -28,7 +28,7 @@ def _cmd_certify(a):
     else:
         if not a.mechanism or not a.metric:
             raise usage("certify needs MECH.json and --metric METRIC.json (or --example geometric)")
-        mech, metric = load_mechanism(a.mechanism), load_metric(a.metric)
+        mech, metric = load_at_level(a.mechanism, a), load_metric(a.metric)
     if a.delta is not None or a.neighbours:
         return _cmd_certify_approx(a, mech, metric)
     cert: Certificate
@@ -62,10 +62,10 @@ def _profile_level(a) -> dict:
 
 
 def _cmd_profile(a):
-    from ..io import load_mechanism, load_metric
+    from ..io import load_metric
     from ..theory.profile_cert import certify_profile
 
-    mech = _fix_alpha(load_mechanism(a.mechanism), a, "profile")
+    mech = _fix_alpha(load_at_level(a.mechanism, a), a, "profile")
     cert = certify_profile(mech, neighbours_arg(a, load_metric(a.metric)), **_profile_level(a))
     return _emit_with_enclosure(cert, a.format)
 
@@ -103,12 +103,12 @@ def _times(text: str, n: int, limit: int) -> list:
 
 
 def _cmd_compose(a):
-    from ..io import load_mechanism, load_metric
+    from ..io import load_metric
     from ..theory.composition import MAX_K
     from ..theory.profile_cert import certify_composition
 
     ks = _times(a.times, len(a.mechanism), MAX_K)
-    mechs = [_fix_alpha(load_mechanism(m), a, f"compose ({m})") for m in a.mechanism]
+    mechs = [_fix_alpha(load_at_level(m, a), a, f"compose ({m})") for m in a.mechanism]
     if a.lattice:
         return _compose_lattice(a, mechs, ks)
     cert = certify_composition(list(zip(mechs, ks, strict=True)), neighbours_arg(a, load_metric(a.metric)),
@@ -176,9 +176,9 @@ def _fix_alpha(mech, a, cmd):
 
 def _cmd_epsilon(a):
     from ..certify import smallest_epsilon
-    from ..io import load_mechanism, load_metric
+    from ..io import load_metric
 
-    mech, metric = load_mechanism(a.mechanism), load_metric(a.metric)
+    mech, metric = load_at_level(a.mechanism, a), load_metric(a.metric)
     with engine_progress(a, "epsilon") as progress:
         cert = smallest_epsilon(fix_level(mech, a), metric, progress=progress)
     return emit(cert, a.format)

@@ -6,7 +6,8 @@ import json
 import os
 import sys
 
-from ._common import FORMATS, fix_level, level_args, load_subset, neighbours_arg, progress_line, sweep_args, usage
+from ._common import (FORMATS, fix_level, level_args, load_at_level, load_subset, neighbours_arg, progress_line,
+                      sweep_args, usage)
 from .checks import check_plot_output, check_writable_dir
 
 __all__ = ["COMMANDS"]
@@ -146,12 +147,12 @@ def _cmd_plot(a):
     fmt = check_plot_output(a)
     from .. import plot
     from ..exact.level import level_of
-    from ..io import load_mechanism, load_metric
+    from ..io import load_metric
 
     if a.what == "mechanism":
         if not a.file:
             raise usage("plot mechanism needs MECH.json")
-        ax = plot.plot_mechanism(fix_level(load_mechanism(a.file), a))
+        ax = plot.plot_mechanism(fix_level(load_at_level(a.file, a), a))
     elif a.what == "region":
         if not a.file:
             raise usage("plot region needs METRIC.json (a metric on three points)")

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from ._common import FORMATS, emit, fix_level, level_args, progress_line, usage
+from ._common import FORMATS, emit, fix_level, level_args, load_at_level, progress_line, usage
 from .checks import check_phi_route
 
 __all__ = ["COMMANDS"]
@@ -35,11 +35,11 @@ def _cmd_optimal(a):
 
 def _cmd_remap(a):
     from ..exact.decide import exact_latex
-    from ..io import load_mechanism, load_user
+    from ..io import load_user
     from ..theory.remaps import bayes_remap
     from ..theory.users import expected_loss
 
-    mech = fix_level(load_mechanism(a.mechanism), a)
+    mech = fix_level(load_at_level(a.mechanism, a), a)
     results = [str(i) for i in range(len(mech.inputs))]
     if set(mech.inputs) != set(results):
         odd = [x for x in mech.inputs if x not in set(results)][:3]
@@ -119,10 +119,10 @@ def _cmd_regular(a):
 
 
 def _cmd_leakage(a):
-    from ..io import load_mechanism, load_prior_for
+    from ..io import load_prior_for
     from ..theory.leakage import leakage
 
-    mech = fix_level(load_mechanism(a.mechanism), a)
+    mech = fix_level(load_at_level(a.mechanism, a), a)
     prior = load_prior_for(a.prior, list(mech.inputs))
     return emit(leakage(mech, prior), a.format)
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from flint import fmpq, fmpz
 
-from ..errors import InputTooLarge, InvalidInput, InvalidType, UnsupportedRegime
+from ..errors import InputTooLarge, InvalidInput, InvalidType, NeedsLevel, UnsupportedRegime
 from .decide import is_zero
 from .expo import ExpFrac
 from .interop import is_sympy, sympy_text
@@ -601,6 +601,9 @@ def probability(x: Any, *, alpha: Any = None, eps: Any = None, setting: Setting 
     """
     s = setting if setting is not None else Setting(alpha, eps)
     v = exact_number(x, s, what=what, allow_float=allow_float)
+    if isinstance(v, Lin) and v.has_eps():
+        raise NeedsLevel(f"{what}: {v} uses eps outside exp(...); read for every eps, an entry must be a function "
+                         "of alpha = exp(-eps): give the level (--eps or --alpha) to evaluate it there")
     if isinstance(v, Lin):
         raise UnsupportedRegime(f"{what}: {v} is an irrational algebraic number; probabilities must be "
                                 "rational, exponential expressions, or expressions in alpha")

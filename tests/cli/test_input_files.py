@@ -102,3 +102,24 @@ def test_one_rule_for_mechanisms_written_in_alpha(tmp_path, capsys, cmd):
     code2, out2, _ = run([cmd, fixed, "--metric", p2, "--alpha", "1/2", "--format", "json"], capsys)
     b = json.loads(out2)
     assert code == code2 == 0 and a["claim"].replace("s.json", "M") == b["claim"].replace("f.json", "M")
+
+
+EPS_ENTRIES = {"inputs": ["0", "1"], "outputs": ["a", "b"], "matrix": [["eps/2", "1 - eps/2"], ["1/2", "1/2"]]}
+
+
+def test_an_entry_in_eps_is_read_at_the_level_given(tmp_path, capsys):
+    """Issue 32 item 12: an entry ``eps/2`` at ``--eps 1/2`` is 1/4 (it was refused as an irrational algebraic
+    number); without a level it is refused in one line that says why and what to give."""
+    from exactdp.errors import NeedsLevel
+    from exactdp.io import load_mechanism
+
+    m = write(tmp_path, "m.json", EPS_ENTRIES)
+    met = write(tmp_path, "d.json", {"kind": "discrete", "points": ["0", "1"]})
+    assert str(load_mechanism(m, eps="1/2").entry("0", "a")) == "1/4"
+    with pytest.raises(NeedsLevel, match=r"eps/2 uses eps outside exp\(\.\.\.\)"):
+        load_mechanism(m)
+    code, out, _ = run(["profile", m, "--metric", met, "--eps", "1/2", "--format", "json"], capsys)
+    # rows (1/4, 3/4) and (1/2, 1/2): the largest excess at eps = 1/2 is 1/2 - e^(1/2)/4 (output a, x = 1 over 0)
+    assert code == 0 and json.loads(out)["evidence"]["query"]["delta_at_eps"] == "-1/4*exp(1/2) + 1/2"
+    code, _, err = run(["certify", m, "--metric", met, "--all-eps"], capsys)
+    assert code == 2 and "give the level (--eps or --alpha)" in err and err.count("\n") == 1
