@@ -1,0 +1,282 @@
+"""From a program to a certified answer: neighbour relations, the compiled mechanism, the checkers.
+
+The compiled mechanism has one row per input vector ``x`` (label ``"x_1,...,x_n"``) and one column per output
+label; its entries are the exact output probabilities written in ``alpha = e^(-eps)``: ``t^k`` is
+``exp(-k eps / L)``, so the existing checkers (:func:`~exactdp.certify.certify_all_eps`,
+:func:`~exactdp.certify.certify_privacy`, :func:`~exactdp.certify.smallest_epsilon`) decide the program's
+privacy with the noise calibrated to the same eps that is checked.  A neighbour relation is the undirected graph
+whose edges are the neighbour pairs; privacy on its shortest-path metric is privacy on the edges (ECP14 sec. 3.2),
+so the certificate's metric is that graph.
+
+>>> from exactdp.programs import parse_program
+>>> p = parse_program("z = dlap(1)\\noutput clamp(q[1] + z, 0, 1)\\n")
+>>> certify_program(p, n=1, domain=(0, 1), relation="all-differ").holds
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from flint import fmpq
+
+from ..certify import certify_all_eps, certify_privacy, smallest_epsilon
+from ..errors import InputTooLarge, InvalidInput
+from ..exact.expo import ExpFrac
+from ..exact.level import level_of
+from ..exact.lin import Lin
+from ..mechanism import Mechanism
+from .compile import MAX_PATHS, base_power, output_distribution
+from .language import Program
+from .ratfunc import RatFunc
+
+__all__ = ["MAX_INPUTS", "RELATIONS", "certify_program", "input_label", "neighbour_pairs", "program_mechanism",
+           "relation_metric"]
+
+#: the named neighbour relations (a JSON file of pairs is the other form)
+RELATIONS = ("all-differ", "one-differ", "increasing", "decreasing")
+#: most input vectors compiled
+MAX_INPUTS = 20_000
+
+
+def input_label(x) -> str:
+    """The row label of the input vector ``x``: ``"0,1,2"``."""
+    return ",".join(str(int(v)) for v in x)
+
+
+def neighbour_pairs(relation: str, n: int, domain: tuple[int, int]) -> tuple[list, list]:
+    """The inputs and the unordered neighbour pairs of a named relation on ``{lo..hi}^n``.
+
+    ``all-differ``: ``x != x'`` and ``|x_i - x'_i| <= 1`` for every ``i``; ``one-differ``: exactly one
+    coordinate differs, by one; ``increasing``: ``x'_i - x_i`` in ``{0, 1}`` for every ``i`` (``x != x'``);
+    ``decreasing``: in ``{-1, 0}``.  Privacy constrains both orders of a pair, so ``increasing`` and
+    ``decreasing`` give the same unordered pairs (the monotone neighbours of Lyu et al. 2017 sec. 4).
+
+    Parameters
+    ----------
+    relation : str
+        One of :data:`RELATIONS`.
+    n : int
+        Number of queries (``>= 1``).
+    domain : (int, int)
+        ``(lo, hi)`` with ``lo <= hi``.
+
+    Returns
+    -------
+    (list, list)
+        The input tuples (lexicographic) and the pairs ``(x, x')`` with ``x < x'``.
+
+    Raises
+    ------
+    InvalidInput
+        An unknown relation, ``n < 1``, an empty domain, or more than :data:`MAX_INPUTS` inputs.
+
+    Examples
+    --------
+    >>> neighbour_pairs("one-differ", 2, (0, 1))[1]
+    [((0, 0), (0, 1)), ((0, 0), (1, 0)), ((0, 1), (1, 1)), ((1, 0), (1, 1))]
+    >>> len(neighbour_pairs("all-differ", 2, (0, 1))[1])
+    6
+    """
+    lo, hi = domain
+    if relation not in RELATIONS:
+        raise InvalidInput(f"relation: expected one of {', '.join(RELATIONS)} or a JSON file of pairs, "
+                           f"got {relation!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InvalidInput(f"n: expected an integer >= 1, got {n!r}")
+    if lo > hi:
+        raise InvalidInput(f"domain: expected lo <= hi, got {lo}..{hi}")
+    if (hi - lo + 1) ** n > MAX_INPUTS:
+        raise InputTooLarge(f"domain {lo}..{hi} with n = {n}: {(hi - lo + 1) ** n} inputs exceed the limit "
+                            f"{MAX_INPUTS}; give explicit pairs")
+    inputs = list(itertools.product(range(lo, hi + 1), repeat=n))
+    pairs = []
+    for a, b in itertools.combinations(inputs, 2):
+        d = [y - x for x, y in zip(a, b)]
+        if relation == "all-differ":
+            ok = all(abs(v) <= 1 for v in d)
+        elif relation == "one-differ":
+            ok = sum(1 for v in d if v) == 1 and all(abs(v) <= 1 for v in d)
+        else:  # monotone: all steps in {0, 1} or all in {-1, 0}; a < b lexicographically, so either may occur
+            ok = all(v in (0, 1) for v in d) or all(v in (-1, 0) for v in d)
+        if ok:
+            pairs.append((a, b))
+    return inputs, pairs
+
+
+def load_pairs(data: Any, n: int, domain: tuple[int, int] | None = None) -> tuple[list, list]:
+    """Inputs and pairs from explicit JSON data: ``[[x, x'], ...]`` or ``{"pairs": [...]}`` (as DiPC takes them).
+
+    Examples
+    --------
+    >>> load_pairs([[[0, 1], [1, 0]]], 2)
+    ([(0, 1), (1, 0)], [((0, 1), (1, 0))])
+    >>> load_pairs([[[0], [0]]], 1)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidInput: pairs: pair 1 is (0,) twice; a pair joins two different inputs
+    """
+    if isinstance(data, dict):
+        data = data.get("pairs")
+    if not isinstance(data, list) or not data:
+        raise InvalidInput("pairs: expected a non-empty JSON list of [x, x'] pairs (or {\"pairs\": [...]})")
+    seen: dict = {}
+    pairs = []
+    for k, pr in enumerate(data, 1):
+        if not (isinstance(pr, list) and len(pr) == 2):
+            raise InvalidInput(f"pairs: pair {k} is not a list of two input vectors")
+        vecs = []
+        for v in pr:
+            if not (isinstance(v, list) and len(v) == n and all(type(c) is int for c in v)):
+                raise InvalidInput(f"pairs: pair {k}: expected two lists of {n} integers, got {v!r}")
+            if domain is not None and not all(domain[0] <= c <= domain[1] for c in v):
+                raise InvalidInput(f"pairs: pair {k}: {v} leaves the domain {domain[0]}..{domain[1]}")
+            vecs.append(tuple(v))
+        if vecs[0] == vecs[1]:
+            raise InvalidInput(f"pairs: pair {k} is {vecs[0]} twice; a pair joins two different inputs")
+        for v in vecs:
+            seen.setdefault(v, None)
+        pairs.append((vecs[0], vecs[1]))
+    return list(seen), pairs
+
+
+def relation_metric(inputs: list, pairs: list):
+    """The shortest-path metric of the neighbour graph (edges = pairs, one node per input)."""
+    import networkx as nx
+
+    from ..metrics import from_graph
+
+    G = nx.Graph()
+    G.add_nodes_from(input_label(x) for x in inputs)
+    G.add_edges_from((input_label(a), input_label(b)) for a, b in pairs)
+    return from_graph(G)
+
+
+def _to_expfrac(v: RatFunc, L: int):
+    """``v(t)`` with ``t = exp(-eps/L)``: an exact rational, or an :class:`ExpFrac` in eps."""
+    if v.den == 1 and v.num.degree() <= 0:
+        return fmpq(v.num[0]) if v.num.degree() == 0 else fmpq(0)
+
+    def d(p):
+        return {(Lin.eps() * fmpq(-k, L) if k else Lin()): fmpq(p[k]) for k in range(p.degree() + 1) if p[k] != 0}
+    return ExpFrac(d(v.num), d(v.den))
+
+
+def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PATHS) -> Mechanism:
+    """The compiled mechanism of ``program`` on ``inputs``, exact for every eps (a symbolic alpha).
+
+    Parameters
+    ----------
+    program : Program
+        The parsed program.
+    inputs : list of tuple of int
+        The input vectors (rows).
+    max_paths : int
+        Most paths per input (:data:`~exactdp.programs.compile.MAX_PATHS`).
+
+    Returns
+    -------
+    Mechanism
+        Rows the inputs, columns every output label seen (sorted), entries the exact probabilities in
+        ``alpha = e^(-eps)``.  Validated exactly (rows sum to 1 as identities).
+
+    Examples
+    --------
+    >>> from exactdp.programs import parse_program
+    >>> K = program_mechanism(parse_program("output argmax(q + geo(1))"), [(0, 0), (0, 1)])
+    >>> K.outputs, str(K.entry("0,0", "2"))
+    (('1', '2'), 'alpha/(1 + alpha)')
+    """
+    L = base_power(program)
+    dists = [output_distribution(program, x, max_paths=max_paths) for x in inputs]
+    outputs = sorted({z for d in dists for z in d}, key=lambda z: (len(z), z))
+    intern: dict = {}
+    values: list = []
+    codes = []
+    zero = RatFunc(0)
+    for d in dists:
+        row = []
+        for z in outputs:
+            v = d.get(z, zero)
+            key = (str(v.num), str(v.den))
+            if key not in intern:
+                intern[key] = len(values)
+                values.append(_to_expfrac(v, L))
+            row.append(intern[key])
+        codes.append(row)
+    return Mechanism([input_label(x) for x in inputs], outputs, codes, values, name=program.name,
+                     provenance=f"noise program {program.name} compiled exactly (t = exp(-eps/{L}))")
+
+
+def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2), relation: Any = "all-differ",
+                    eps: Any = None, alpha: Any = None, cost: bool = False):
+    """Decide the privacy of a noise program exactly and return the certificate.
+
+    Parameters
+    ----------
+    program : Program
+        The parsed program.
+    n : int
+        Number of queries.
+    domain : (int, int), default (0, 2)
+        The range ``lo..hi`` of every query answer.
+    relation : str or list
+        A name of :data:`RELATIONS`, or explicit pairs (``[[x, x'], ...]``, see :func:`load_pairs`).
+    eps, alpha : exact number, optional
+        A level ``eps0``: with ``cost=False`` the privacy certificate at ``eps0`` (the noise calibrated to
+        ``eps0``, privacy checked at ``eps0``); with ``cost=True`` the exact smallest eps of the mechanism
+        compiled at ``eps0`` (``inf``: not private for any eps).  Without a level: the ``all_eps``
+        certificate, private for every eps or the exact set of eps where it fails.
+    cost : bool, default False
+        See ``eps``.
+
+    Returns
+    -------
+    Certificate
+        Kind ``all_eps``, ``privacy`` or ``epsilon`` of the compiled mechanism on the relation's graph.
+
+    Raises
+    ------
+    ProgramError, InvalidInput, InputTooLarge
+        A program or relation refused (with the place), or beyond the limits.
+
+    Examples
+    --------
+    >>> from exactdp.programs import parse_program
+    >>> p = parse_program("s = q[1] + q[2]\\nz = dlap(1)\\noutput clamp(s + z, 0, 4)\\n")
+    >>> certify_program(p, n=2, domain=(0, 1), relation="one-differ").holds
+    True
+    >>> c = certify_program(p, n=2, domain=(0, 1), relation="all-differ", eps="1", cost=True)
+    >>> c.evidence.epsilon
+    '2'
+    """
+    if isinstance(relation, str):
+        inputs, pairs = neighbour_pairs(relation, n, domain)
+    else:
+        inputs, pairs = load_pairs(relation, n, domain)
+    if not pairs:
+        raise InvalidInput("relation: no neighbour pairs on these inputs; nothing to check")
+    mech = program_mechanism(program, inputs)
+    metric = relation_metric(inputs, pairs)
+    if eps is None and alpha is None:
+        if cost:
+            raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps or alpha")
+        return certify_all_eps(mech, metric)
+    level = level_of(eps, alpha)
+    if cost:
+        return smallest_epsilon(mech.at(level), metric)
+    return certify_privacy(mech.at(level), metric, eps=eps, alpha=alpha)
+
+
+def read_pairs_file(path: str, n: int, domain: tuple[int, int] | None = None) -> tuple[list, list]:
+    """:func:`load_pairs` from a JSON file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise InvalidInput(f"pairs file {path}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise InvalidInput(f"pairs file {path}: line {e.lineno}, column {e.colno}: {e.msg}") from None
+    return load_pairs(data, n, domain)
