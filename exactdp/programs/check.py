@@ -23,7 +23,7 @@ from typing import Any
 from flint import fmpq
 
 from ..certify import certify_all_eps, certify_privacy, smallest_epsilon
-from ..errors import InputTooLarge, InvalidInput
+from ..errors import InputTooLarge, InvalidInput, UnsupportedRegime
 from ..exact.expo import ExpFrac
 from ..exact.level import level_of
 from ..exact.lin import Lin
@@ -265,9 +265,15 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
             raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps or alpha")
         return certify_all_eps(mech, metric)
     level = level_of(eps, alpha)
+    try:
+        fixed = mech.at(level)
+    except UnsupportedRegime as e:
+        L = base_power(program)
+        raise UnsupportedRegime(f"{e}: the program's entries are rational functions of t = alpha^(1/{L}); give "
+                                f"eps, or an alpha whose {L}-th root is rational (e.g. 1/{2 ** L})") from None
     if cost:
-        return smallest_epsilon(mech.at(level), metric)
-    return certify_privacy(mech.at(level), metric, eps=eps, alpha=alpha)
+        return smallest_epsilon(fixed, metric)
+    return certify_privacy(fixed, metric, eps=eps, alpha=alpha)
 
 
 def read_pairs_file(path: str, n: int, domain: tuple[int, int] | None = None) -> tuple[list, list]:
