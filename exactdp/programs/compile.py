@@ -33,6 +33,7 @@ from .language import (
     Assign, BinOp, Compare, For, If, Noise, Num, Output, Program, ProgramError, Query, Stop, Var,
 )
 from .ratfunc import RatFunc
+import itertools
 
 __all__ = ["MAX_PATHS", "base_power", "output_distribution"]
 
@@ -106,9 +107,8 @@ def base_power(program: Program) -> int:
 
 def _noises(stmts):
     for s in stmts:
-        if isinstance(s, Assign) and isinstance(s.value, Noise):
-            yield s.value
-        elif isinstance(s, Output) and s.kind in ("argmax", "max"):
+        if (isinstance(s, Assign) and isinstance(s.value, Noise)) or (
+                isinstance(s, Output) and s.kind in ("argmax", "max")):
             yield s.value
         elif isinstance(s, If):
             yield from _noises(s.then)
@@ -202,9 +202,9 @@ class _Run:
             raise ProgramError(where.line, where.col, f"a noise enters a comparison with coefficient {c}; the "
                                                       "compiler admits +1 or -1")
         if c == 1:      # Z + a r + k >= 0  <=>  Z >= -a r - k
-            s.lows[v] = s.lows.get(v, ()) + ((-a, -form.k),)
+            s.lows[v] = (*s.lows.get(v, ()), (-a, -form.k))
         else:           # -Z + a r + k >= 0  <=>  Z <= a r + k
-            s.highs[v] = s.highs.get(v, ()) + ((a, form.k),)
+            s.highs[v] = (*s.highs.get(v, ()), (a, form.k))
         lo = [k for aa, k in s.lows.get(v, ()) if aa == 0]
         hi = [k for aa, k in s.highs.get(v, ()) if aa == 0]
         if lo and hi and max(lo) > min(hi):
@@ -286,17 +286,17 @@ class _Run:
 
     def output(self, st: Output, s: _State):
         if st.kind == "symbol":
-            return [replace(s, out=s.out + (str(st.value),))]
+            return [replace(s, out=(*s.out, str(st.value)))]
         if st.kind == "int":
             v = self.ev(st.value, s)
             if not isinstance(v, int):
                 raise ProgramError(st.line, st.col, "a number that depends on noise is released only clamped: "
                                                     "output clamp(expr, lo, hi)")
-            return [replace(s, out=s.out + (str(v),))]
+            return [replace(s, out=(*s.out, str(v)))]
         if st.kind == "clamp":
             v = self.ev(st.value, s)
             if isinstance(v, int):
-                return [replace(s, out=s.out + (str(min(max(v, st.lo), st.hi)),))]
+                return [replace(s, out=(*s.out, str(min(max(v, st.lo), st.hi))))]
             return self.clamp_forks(v, st, s)
         # argmax / max over all queries, fresh noise per query, ties to the smallest index
         if self.loop or s.pivot is not None:
@@ -311,7 +311,7 @@ class _Run:
                 if i != j:  # q_i + Z_i < q_j + r (i < j) or <= (i > j)
                     t.highs[ids[i - 1]] = ((1, self.x[j - 1] - self.x[i - 1] - (1 if i < j else 0)),)
             if st.kind == "argmax":
-                res.append(replace(t, out=t.out + (str(j),)))
+                res.append(replace(t, out=(*t.out, str(j))))
             else:
                 res.extend(self.clamp_forks(NLin({t.pivot: 1}, self.x[j - 1]), st, t))
         return res
@@ -325,7 +325,7 @@ class _Run:
             if t is not None and val < st.hi:   # v <= val
                 t = self.add_ge(t, _add(_neg(v), val), st)
             if t is not None:
-                res.append(replace(t, out=t.out + (str(val),)))
+                res.append(replace(t, out=(*t.out, str(val))))
         return res
 
 
@@ -374,7 +374,7 @@ class _Sums:
         his = None if hi is None else hi[0] * s + hi[1]
         if los is not None and his is not None and los > his:
             return {}
-        C, G, one_minus = self.weight_consts(e)
+        C, G, _one_minus = self.weight_consts(e)
         one = RatFunc(1)
         if kind == "geo":  # (1 - t^e) t^(e z) on z >= 0
             if his is not None and his < 0:
@@ -452,7 +452,7 @@ def _path_probability(s: _State, info: dict, sums: _Sums) -> RatFunc:
                     crit.update((math.floor(c), math.ceil(c)))
     pts = sorted(crit)
     cells: list[tuple] = [(None, pts[0] - 1)]
-    for p, q in zip(pts, pts[1:]):
+    for p, q in itertools.pairwise(pts):
         cells.append((p, p))
         if q - p > 1:
             cells.append((p + 1, q - 1))
@@ -461,7 +461,7 @@ def _path_probability(s: _State, info: dict, sums: _Sums) -> RatFunc:
     C, _G, one_minus = sums.weight_consts(pe)
     total = RatFunc(0)
     for A, B in cells:
-        if (s.plo is not None and (A is None or A < s.plo)) or (s.phi is not None and (B is None or B > s.phi)):
+        if (s.plo is not None and (A is None or s.plo > A)) or (s.phi is not None and (B is None or s.phi < B)):
             continue
         smp = A if A is not None else B
         if pkind == "geo":

@@ -453,10 +453,11 @@ def parse_program(text: str, name: str = "program") -> Program:
     --------
     >>> parse_program("for i:\\n  x = geo(4/3)\\n  output clamp(q + x, 0, 2)\\nend\\n").body[0].body[0].value.scale
     Fraction(4, 3)
-    >>> parse_program("if q[1] > 0:\\n  stop\\n")
+    >>> parse_program("if q[1] > 0:\\n  stop\\n")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    exactdp.programs.language.ProgramError: line 3, column 1: expected 'else' or 'end' to close the block, got end of program
+    exactdp.programs.language.ProgramError: line 3, column 1: expected 'else' or 'end' to close the block, got end of
+    program
     """
     if not isinstance(text, str):
         raise ProgramError(1, 1, f"expected the program as text, got {type(text).__name__}")

@@ -9,7 +9,8 @@ probability lies in ``[low[z], low[z] + lost]`` -- a truncated-sum bound, never 
 
 from fractions import Fraction
 
-from exactdp.programs.language import Assign, BinOp, For, If, Noise, Num, Output, Query, Stop, Var
+from exactdp.programs.language import Assign, For, If, Noise, Num, Output, Query, Stop, Var
+import contextlib
 
 
 class _Need(Exception):
@@ -93,16 +94,14 @@ def brute_distribution(program, x, t: Fraction, L: int, W: int):
         values, w = stack.pop()
         it = _Interp(tuple(x), list(values))
         try:
-            try:
+            with contextlib.suppress(_Stop):
                 it.block(program.body, {})
-            except _Stop:
-                pass
         except _Need as need:
             nz = need.noise
             a = t ** (L * nz.scale.denominator // nz.scale.numerator)
             lost += w * _tail(nz.kind, a, W)
             for z in range(0 if nz.kind == "geo" else -W, W + 1):
-                stack.append((values + (z,), w * _weight(nz.kind, a, z)))
+                stack.append(((*values, z), w * _weight(nz.kind, a, z)))
             continue
         label = ",".join(it.out) if it.out else "none"
         low[label] = low.get(label, Fraction(0)) + w

@@ -94,5 +94,5 @@ class _nothing:
 
 
 def test_missing_program_file(capsys):
-    code, out, err = run(["program", "/nonexistent/x.prog", "--n", "1", "--all-eps"], capsys)
+    code, _out, err = run(["program", "/nonexistent/x.prog", "--n", "1", "--all-eps"], capsys)
     assert code == 2 and "program file /nonexistent/x.prog" in err
