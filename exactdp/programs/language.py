@@ -336,7 +336,7 @@ class _Parser:
 
     def query_plus_noise(self) -> Noise:
         t = self.peek()
-        if t.text != "q":
+        if t.text != "q" or self.toks[self.k + 1].text == "[":
             self.fail(t, "argmax and max take 'q + dlap(b)' or 'q + geo(b)' (fresh noise on every query)")
         self.k += 1
         self.take("+")

@@ -21,13 +21,20 @@ from flint import fmpq, fmpq_poly
 __all__ = ["RatFunc"]
 
 
+def _q(c) -> fmpq:
+    """An exact rational as ``fmpq`` (``int``, ``fmpq`` or ``fractions.Fraction``)."""
+    if isinstance(c, Fraction):
+        return fmpq(c.numerator, c.denominator)
+    return fmpq(c)
+
+
 class RatFunc:
     """``num(t) / den(t)``, reduced with a monic denominator (see the module docstring)."""
 
     __slots__ = ("den", "num")
 
     def __init__(self, num, den=None, *, reduced: bool = False):
-        num = num if isinstance(num, fmpq_poly) else fmpq_poly([fmpq(num)] if not isinstance(num, list) else num)
+        num = num if isinstance(num, fmpq_poly) else fmpq_poly([_q(num)] if not isinstance(num, list) else num)
         den = fmpq_poly([1]) if den is None else den
         if den == 0:
             raise ZeroDivisionError("RatFunc: zero denominator")
@@ -46,15 +53,13 @@ class RatFunc:
     def mono(k: int, c=1) -> RatFunc:
         """``c t^k`` for any integer ``k``."""
         if k >= 0:
-            return RatFunc(fmpq_poly([0] * k + [fmpq(c)]), reduced=True)
-        return RatFunc(fmpq_poly([fmpq(c)]), fmpq_poly([0] * (-k) + [1]), reduced=True)
+            return RatFunc(fmpq_poly([0] * k + [_q(c)]), reduced=True)
+        return RatFunc(fmpq_poly([_q(c)]), fmpq_poly([0] * (-k) + [1]), reduced=True)
 
     @staticmethod
     def coerce(x) -> RatFunc:
         if isinstance(x, RatFunc):
             return x
-        if isinstance(x, Fraction):
-            return RatFunc(fmpq(x.numerator, x.denominator))
         return RatFunc(x)
 
     def __add__(self, o):
