@@ -38,7 +38,8 @@ NAMES = ["nm_index_lap", "nm_index_geo", "nm_value_lap", "nm_value_geo", "svt1",
 
 
 def load(name):
-    text = open(os.path.join(SUITE, f"{name}.prog"), encoding="utf-8").read()
+    with open(os.path.join(SUITE, f"{name}.prog"), encoding="utf-8") as f:
+        text = f.read()
     return parse_program(text, name), re.search(r"# relation: (\S+)", text).group(1)
 
 
