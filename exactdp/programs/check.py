@@ -42,7 +42,23 @@ MAX_INPUTS = 20_000
 
 
 def input_label(x) -> str:
-    """The row label of the input vector ``x``: ``"0,1,2"``."""
+    """The row label of the input vector ``x``.
+
+    Parameters
+    ----------
+    x : sequence of int
+        The query answers.
+
+    Returns
+    -------
+    str
+        The answers joined by commas.
+
+    Examples
+    --------
+    >>> input_label((0, 1, 2))
+    '0,1,2'
+    """
     return ",".join(str(int(v)) for v in x)
 
 
@@ -109,6 +125,25 @@ def neighbour_pairs(relation: str, n: int, domain: tuple[int, int]) -> tuple[lis
 def load_pairs(data: Any, n: int, domain: tuple[int, int] | None = None) -> tuple[list, list]:
     """Inputs and pairs from explicit JSON data: ``[[x, x'], ...]`` or ``{"pairs": [...]}`` (as DiPC takes them).
 
+    Parameters
+    ----------
+    data : list or dict
+        The parsed JSON.
+    n : int
+        Number of queries (the length of every vector).
+    domain : (int, int), optional
+        When given, every answer must lie in it.
+
+    Returns
+    -------
+    (list, list)
+        The inputs (in order of first appearance) and the pairs.
+
+    Raises
+    ------
+    InvalidInput
+        Data not of that shape, a vector of the wrong length or outside the domain, or a pair of equal vectors.
+
     Examples
     --------
     >>> load_pairs([[[0, 1], [1, 0]]], 2)
@@ -143,7 +178,25 @@ def load_pairs(data: Any, n: int, domain: tuple[int, int] | None = None) -> tupl
 
 
 def relation_metric(inputs: list, pairs: list):
-    """The shortest-path metric of the neighbour graph (edges = pairs, one node per input)."""
+    """The shortest-path metric of the neighbour graph (edges = pairs, one node per input).
+
+    Parameters
+    ----------
+    inputs : list of tuple
+        The input vectors (the points).
+    pairs : list of (tuple, tuple)
+        The neighbour pairs (the edges).
+
+    Returns
+    -------
+    FiniteMetric
+        Points labelled by :func:`input_label`.
+
+    Examples
+    --------
+    >>> relation_metric([(0,), (1,), (2,)], [((0,), (1,))]).distance("0", "1")
+    1
+    """
     import networkx as nx
 
     from ..metrics import from_graph
@@ -176,6 +229,18 @@ def _root(v: int, L: int) -> int | None:
 
 def rational_base(alpha: fmpq, L: int) -> fmpq | None:
     """``t = alpha^(1/L)`` when it is rational, else ``None``.
+
+    Parameters
+    ----------
+    alpha : fmpq
+        A rational level ``alpha = e^(-eps)``.
+    L : int
+        The program's base power (:func:`~exactdp.programs.compile.base_power`).
+
+    Returns
+    -------
+    fmpq or None
+        The exact rational root, if there is one.
 
     Examples
     --------
@@ -271,7 +336,7 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
 
     Raises
     ------
-    ProgramError, InvalidInput, InputTooLarge
+    InvalidInput
         A program or relation refused (with the place), or beyond the limits.
 
     Examples
@@ -319,7 +384,36 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
 
 
 def read_pairs_file(path: str, n: int, domain: tuple[int, int] | None = None) -> tuple[list, list]:
-    """:func:`load_pairs` from a JSON file."""
+    """:func:`load_pairs` from a JSON file.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    n : int
+        Number of queries.
+    domain : (int, int), optional
+        The range of every answer.
+
+    Returns
+    -------
+    (list, list)
+        The inputs and the pairs.
+
+    Raises
+    ------
+    InvalidInput
+        A file that cannot be read, is not JSON (with its line and column), or not pairs.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    ...     json.dump([[[0], [1]]], f)
+    >>> read_pairs_file(f.name, 1)
+    ([(0,), (1,)], [((0,), (1,))])
+    >>> os.unlink(f.name)
+    """
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)

@@ -93,6 +93,16 @@ def base_power(program: Program) -> int:
     ``b = p/q`` in lowest terms gives ``e^(-eps q/p) = t^(L q/p)``, an integer power when ``p`` divides
     ``L``: ``L`` is the lcm of the numerators.
 
+    Parameters
+    ----------
+    program : Program
+        The parsed program.
+
+    Returns
+    -------
+    int
+        ``L >= 1``.
+
     Examples
     --------
     >>> from exactdp.programs.language import parse_program
@@ -130,7 +140,7 @@ class _Run:
         self.program = program
         self.loop = 0
 
-    def fresh(self, nz: Noise) -> int:
+    def fresh(self, nz) -> int:
         e = self.L * nz.scale.denominator // nz.scale.numerator
         self.info[self.next_id] = (nz.kind, e)
         self.next_id += 1
@@ -320,8 +330,8 @@ class _Run:
         res = []
         for val in range(st.lo, st.hi + 1):
             t: _State | None = s
-            if val > st.lo or st.lo == st.hi:   # v >= val unless val is the low end (everything below maps to it)
-                t = self.add_ge(t, _add(v, -val), st) if val > st.lo else t
+            if val > st.lo and t is not None:   # v >= val unless val is the low end (everything below maps to it)
+                t = self.add_ge(t, _add(v, -val), st)
             if t is not None and val < st.hi:   # v <= val
                 t = self.add_ge(t, _add(_neg(v), val), st)
             if t is not None:
@@ -386,7 +396,7 @@ class _Sums:
             if hi is not None:
                 out = _ep_add(out, {m: -c for m, c in _tpow(e, hi[0], hi[1] + 1).items()})
         elif his is not None and his <= 0:
-            out = _tpow(e, *hi, sign=-1)
+            out = _tpow(e, hi[0], hi[1], sign=-1)
             if lo is not None:
                 out = _ep_add(out, {m: -c for m, c in _tpow(e, lo[0], lo[1] - 1, sign=-1).items()})
         else:  # lo < 0 < hi: [lo, -1] then [0, hi]

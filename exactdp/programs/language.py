@@ -53,10 +53,17 @@ COMPARISONS = (">=", "<=", "==", "!=", ">", "<")
 class ProgramError(ParseError):
     """A program that does not parse or is refused, with the line and column of the mistake.
 
-    Attributes
+    Parameters
     ----------
     line, column : int
-        1-based place of the mistake.
+        1-based place of the mistake (kept as attributes).
+    message : str
+        What is wrong.
+
+    Examples
+    --------
+    >>> str(ProgramError(2, 5, "undefined variable 'y'"))
+    "line 2, column 5: undefined variable 'y'"
     """
 
     def __init__(self, line: int, column: int, message: str):
@@ -150,7 +157,24 @@ class Stop(Node):
 
 @dataclass
 class Program:
-    """A parsed noise program: its statements and the text it came from."""
+    """A parsed noise program: its statements and the text it came from.
+
+    Parameters
+    ----------
+    body : list
+        The statements (syntax-tree nodes).
+    text : str
+        The program text.
+    name : str
+        Its name in messages and certificates.
+    scales : list
+        Unused; kept empty.
+
+    Examples
+    --------
+    >>> parse_program("output 1", "one").name
+    'one'
+    """
 
     body: list
     text: str = ""
@@ -234,7 +258,7 @@ class _Parser:
             self.k += 1
 
     def block(self, enders: tuple[str, ...]) -> list:
-        stmts = []
+        stmts: list = []
         while True:
             self.skip_nl()
             t = self.peek()

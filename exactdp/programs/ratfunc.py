@@ -29,7 +29,28 @@ def _q(c) -> fmpq:
 
 
 class RatFunc:
-    """``num(t) / den(t)``, reduced with a monic denominator (see the module docstring)."""
+    """``num(t) / den(t)``, reduced with a monic denominator (see the module docstring).
+
+    Parameters
+    ----------
+    num : fmpq_poly, int, fmpq or Fraction
+        The numerator (a constant is a constant polynomial).
+    den : fmpq_poly, optional
+        The denominator (default 1); not zero.
+    reduced : bool, default False
+        The caller asserts ``gcd(num, den) = 1`` (skips the gcd).
+
+    Raises
+    ------
+    ZeroDivisionError
+        A zero denominator.
+
+    Examples
+    --------
+    >>> from flint import fmpq_poly
+    >>> RatFunc(fmpq_poly([1, -1]), fmpq_poly([-1, 1]))
+    RatFunc('-1')
+    """
 
     __slots__ = ("den", "num")
 
@@ -51,13 +72,48 @@ class RatFunc:
 
     @staticmethod
     def mono(k: int, c=1) -> RatFunc:
-        """``c t^k`` for any integer ``k``."""
+        """``c t^k`` for any integer ``k``.
+
+        Parameters
+        ----------
+        k : int
+            The power (negative: ``c / t^-k``).
+        c : int, fmpq or Fraction, default 1
+            The coefficient.
+
+        Returns
+        -------
+        RatFunc
+            The monomial.
+
+        Examples
+        --------
+        >>> RatFunc.mono(-2, 3)
+        RatFunc('(3)/(t^2)')
+        """
         if k >= 0:
             return RatFunc(fmpq_poly([0] * k + [_q(c)]), reduced=True)
         return RatFunc(fmpq_poly([_q(c)]), fmpq_poly([0] * (-k) + [1]), reduced=True)
 
     @staticmethod
     def coerce(x) -> RatFunc:
+        """``x`` as a :class:`RatFunc` (itself, or a constant).
+
+        Parameters
+        ----------
+        x : RatFunc, int, fmpq or Fraction
+            The value.
+
+        Returns
+        -------
+        RatFunc
+            The same value.
+
+        Examples
+        --------
+        >>> RatFunc.coerce(Fraction(1, 2))
+        RatFunc('1/2')
+        """
         if isinstance(x, RatFunc):
             return x
         return RatFunc(x)
@@ -104,10 +160,43 @@ class RatFunc:
         return hash((str(self.num), str(self.den)))
 
     def is_zero(self) -> bool:
+        """Whether this is the zero function.
+
+        Returns
+        -------
+        bool
+            ``True`` for ``0``.
+
+        Examples
+        --------
+        >>> (RatFunc.mono(1) - RatFunc.mono(1)).is_zero()
+        True
+        """
         return self.num == 0
 
     def at(self, t: Fraction) -> Fraction:
-        """The exact value at a rational ``t`` (``Fraction``)."""
+        """The exact value at a rational ``t``.
+
+        Parameters
+        ----------
+        t : Fraction
+            The point.
+
+        Returns
+        -------
+        Fraction
+            ``num(t) / den(t)``.
+
+        Raises
+        ------
+        ZeroDivisionError
+            The denominator vanishes at ``t``.
+
+        Examples
+        --------
+        >>> (1 / (1 + RatFunc.mono(1))).at(Fraction(1, 2))
+        Fraction(2, 3)
+        """
         tq = fmpq(t.numerator, t.denominator)
         n, d = self.num(tq), self.den(tq)
         if d == 0:
@@ -116,7 +205,18 @@ class RatFunc:
         return Fraction(int(v.p), int(v.q))
 
     def degree(self) -> int:
-        """The larger of the degrees of numerator and denominator."""
+        """The larger of the degrees of numerator and denominator.
+
+        Returns
+        -------
+        int
+            ``max(deg num, deg den, 0)``.
+
+        Examples
+        --------
+        >>> (RatFunc.mono(3) / (1 + RatFunc.mono(1))).degree()
+        3
+        """
         return max(self.num.degree(), self.den.degree(), 0)
 
     def __repr__(self):
