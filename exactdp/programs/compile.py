@@ -25,7 +25,7 @@ RatFunc('(t)/(t + 1)')
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..errors import InputTooLarge
@@ -84,7 +84,13 @@ class _State:
     stopped: bool = False
 
     def copy(self):
-        return replace(self, env=dict(self.env), lows=dict(self.lows), highs=dict(self.highs))
+        return _State(dict(self.env), self.out, self.pivot, self.plo, self.phi, dict(self.lows), dict(self.highs),
+                      self.stopped)
+
+    def emit(self, item: str) -> _State:
+        """This state with ``item`` appended to its output (the dicts shared: the caller drops ``self``)."""
+        return _State(self.env, (*self.out, item), self.pivot, self.plo, self.phi, self.lows, self.highs,
+                      self.stopped)
 
 
 def base_power(program: Program) -> int:
@@ -296,17 +302,17 @@ class _Run:
 
     def output(self, st: Output, s: _State):
         if st.kind == "symbol":
-            return [replace(s, out=(*s.out, str(st.value)))]
+            return [s.emit(str(st.value))]
         if st.kind == "int":
             v = self.ev(st.value, s)
             if not isinstance(v, int):
                 raise ProgramError(st.line, st.col, "a number that depends on noise is released only clamped: "
                                                     "output clamp(expr, lo, hi)")
-            return [replace(s, out=(*s.out, str(v)))]
+            return [s.emit(str(v))]
         if st.kind == "clamp":
             v = self.ev(st.value, s)
             if isinstance(v, int):
-                return [replace(s, out=(*s.out, str(min(max(v, st.lo), st.hi))))]
+                return [s.emit(str(min(max(v, st.lo), st.hi)))]
             return self.clamp_forks(v, st, s)
         # argmax / max over all queries, fresh noise per query, ties to the smallest index
         if self.loop or s.pivot is not None:
@@ -321,7 +327,7 @@ class _Run:
                 if i != j:  # q_i + Z_i < q_j + r (i < j) or <= (i > j)
                     t.highs[ids[i - 1]] = ((1, self.x[j - 1] - self.x[i - 1] - (1 if i < j else 0)),)
             if st.kind == "argmax":
-                res.append(replace(t, out=(*t.out, str(j))))
+                res.append(t.emit(str(j)))
             else:
                 res.extend(self.clamp_forks(NLin({t.pivot: 1}, self.x[j - 1]), st, t))
         return res
@@ -335,7 +341,7 @@ class _Run:
             if t is not None and val < st.hi:   # v <= val
                 t = self.add_ge(t, _add(_neg(v), val), st)
             if t is not None:
-                res.append(replace(t, out=(*t.out, str(val))))
+                res.append(t.emit(str(val)))
         return res
 
 

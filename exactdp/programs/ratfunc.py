@@ -157,7 +157,8 @@ class RatFunc:
         return self.num == o.num and self.den == o.den
 
     def __hash__(self):
-        return hash((str(self.num), str(self.den)))
+        return hash((tuple(self.num.numer().coeffs()), self.num.denom(), tuple(self.den.numer().coeffs()),
+                     self.den.denom()))
 
     def is_zero(self) -> bool:
         """Whether this is the zero function.
