@@ -33,8 +33,8 @@ from _program_brute import brute_distribution  # noqa: E402
 from exactdp.programs import base_power, certify_program, neighbour_pairs, parse_program  # noqa: E402
 
 SUITE = os.path.join(ROOT, "examples", "programs")
-NAMES = ["truncated_geometric", "nm_index_lap", "nm_index_geo", "nm_value_lap", "nm_value_geo", "svt1", "svt2", "svt3", "svt4", "svt5",
-         "svt6", "gap_svt", "numerical_svt", "hist", "partial_sum", "partial_sum_bad"]
+NAMES = ["truncated_geometric", "nm_index_lap", "nm_index_geo", "nm_value_lap", "nm_value_geo", "svt1", "svt2",
+         "svt3", "svt4", "svt5", "svt6", "gap_svt", "numerical_svt", "hist", "partial_sum", "partial_sum_bad"]
 
 
 def load(name):
