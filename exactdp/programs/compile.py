@@ -437,21 +437,10 @@ def _active(bounds, s: int, pick):
     return pick(bounds, key=lambda ak: ak[0] * s + ak[1])
 
 
-def _path_probability(s: _State, info: dict, sums: _Sums) -> RatFunc:
-    ids = set(s.lows) | set(s.highs)
-    if s.pivot is None:
-        total = RatFunc(1)
-        for v in ids:
-            kind, e = info[v]
-            key = (kind, e, s.lows.get(v, ()), s.highs.get(v, ()))
-            if key not in sums.cache:
-                lo = _active(s.lows.get(v, ()), 0, max)
-                hi = _active(s.highs.get(v, ()), 0, min)
-                sums.cache[key] = sums.interval(kind, e, lo, hi, 0).get(0, RatFunc(0))
-            total = total * sums.cache[key]
-            if total.is_zero():
-                break
-        return total
+def _cells(s: _State, ids) -> list[tuple]:
+    """The cells of the pivot's integer line: single points at the floor and ceiling of every critical point
+    (each bound's zero, each crossing of two bounds of one noise, 0, the pivot's own bounds) and the ranges between
+    them; ``None`` is an infinite end."""
     crit: set[int] = {0}
     for b in (s.plo, s.phi):
         if b is not None:
@@ -473,6 +462,25 @@ def _path_probability(s: _State, info: dict, sums: _Sums) -> RatFunc:
         if q - p > 1:
             cells.append((p + 1, q - 1))
     cells += [(pts[-1], pts[-1]), (pts[-1] + 1, None)]
+    return cells
+
+
+def _path_probability(s: _State, info: dict, sums: _Sums) -> RatFunc:
+    ids = set(s.lows) | set(s.highs)
+    if s.pivot is None:
+        total = RatFunc(1)
+        for v in ids:
+            kind, e = info[v]
+            key = (kind, e, s.lows.get(v, ()), s.highs.get(v, ()))
+            if key not in sums.cache:
+                lo = _active(s.lows.get(v, ()), 0, max)
+                hi = _active(s.highs.get(v, ()), 0, min)
+                sums.cache[key] = sums.interval(kind, e, lo, hi, 0).get(0, RatFunc(0))
+            total = total * sums.cache[key]
+            if total.is_zero():
+                break
+        return total
+    cells = _cells(s, ids)
     pkind, pe = info[s.pivot]
     C, _G, one_minus = sums.weight_consts(pe)
     total = RatFunc(0)
