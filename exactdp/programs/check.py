@@ -251,8 +251,8 @@ def rational_base(alpha: fmpq, L: int) -> fmpq | None:
     return fmpq(p, q) if p is not None and q is not None else None
 
 
-def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PATHS, t: fmpq | None = None
-                      ) -> Mechanism:
+def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PATHS, t: fmpq | None = None,
+                      name: str | None = None) -> Mechanism:
     """The compiled mechanism of ``program`` on ``inputs``, exact for every eps (a symbolic alpha).
 
     Parameters
@@ -265,6 +265,8 @@ def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PA
         Most paths per input (:data:`~exactdp.programs.compile.MAX_PATHS`).
     t : fmpq, optional
         A rational base ``t = e^(-eps/L)``: the entries are then the exact rationals at ``t``.
+    name : str, optional
+        The mechanism's name (default: the program's).
 
     Returns
     -------
@@ -298,7 +300,8 @@ def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PA
                 values.append(_to_expfrac(v, L) if t is None else fmpq(v.num(t)) / fmpq(v.den(t)))
             row.append(intern[key])
         codes.append(row)
-    K = Mechanism([input_label(x) for x in inputs], outputs, codes, values, name=program.name, validate=False,
+    K = Mechanism([input_label(x) for x in inputs], outputs, codes, values, name=name or program.name,
+                  validate=False,
                   provenance=f"noise program {program.name} compiled exactly (t = exp(-eps/{L}))")
     # Stochastic by construction, for every eps: each row sums to exactly 1 as an identity in t (checked by
     # output_distribution, which refuses otherwise), and each entry is a sum of probabilities of disjoint runs,
@@ -358,10 +361,12 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
     if not pairs:
         raise InvalidInput("relation: no neighbour pairs on these inputs; nothing to check")
     metric = relation_metric(inputs, pairs)
+    what = relation if isinstance(relation, str) else f"{len(pairs)} explicit pairs"
+    name = f"program {program.name} (n = {n}, inputs {domain[0]}..{domain[1]}, {what})"
     if eps is None and alpha is None:
         if cost:
             raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps or alpha")
-        return certify_all_eps(program_mechanism(program, inputs), metric)
+        return certify_all_eps(program_mechanism(program, inputs, name=name), metric)
     level = level_of(eps, alpha)
     a = level.alpha()
     if isinstance(a, fmpq):
@@ -371,9 +376,9 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
             raise UnsupportedRegime(f"the program's entries are rational functions of t = alpha^(1/{L}), irrational "
                                     f"at alpha = {a}; give eps, or an alpha whose {L}-th root is rational "
                                     f"(e.g. 1/{2 ** L})")
-        fixed = program_mechanism(program, inputs, t=t)
+        fixed = program_mechanism(program, inputs, t=t, name=name)
         return smallest_epsilon(fixed, metric) if cost else certify_privacy(fixed, metric, alpha=a)
-    mech = program_mechanism(program, inputs)
+    mech = program_mechanism(program, inputs, name=name)
     try:
         fixed = mech.at(level)
     except UnsupportedRegime as e:
