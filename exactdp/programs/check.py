@@ -177,7 +177,7 @@ def load_pairs(data: Any, n: int, domain: tuple[int, int] | None = None) -> tupl
     return list(seen), pairs
 
 
-def relation_metric(inputs: list, pairs: list):
+def relation_metric(inputs: list, pairs: list, length: int = 1):
     """The shortest-path metric of the neighbour graph (edges = pairs, one node per input).
 
     Parameters
@@ -186,6 +186,8 @@ def relation_metric(inputs: list, pairs: list):
         The input vectors (the points).
     pairs : list of (tuple, tuple)
         The neighbour pairs (the edges).
+    length : int, default 1
+        The length of every edge.
 
     Returns
     -------
@@ -203,12 +205,13 @@ def relation_metric(inputs: list, pairs: list):
 
     G = nx.Graph()
     G.add_nodes_from(input_label(x) for x in inputs)
-    G.add_edges_from((input_label(a), input_label(b)) for a, b in pairs)
-    return from_graph(G)
+    G.add_edges_from(((input_label(a), input_label(b)) for a, b in pairs), w=length)
+    return from_graph(G, weight="w" if length != 1 else None)
 
 
 def _to_expfrac(v: RatFunc, L: int):
-    """``v(t)`` with ``t = exp(-eps/L)``: an exact rational, or an :class:`ExpFrac` in eps."""
+    """``v(t)`` with ``t = exp(-eps/L)``: an exact rational, or an :class:`ExpFrac` in eps (``L = 1``: ``t`` is
+    written as ``alpha`` itself)."""
     if v.den == 1 and v.num.degree() <= 0:
         return fmpq(v.num[0]) if v.num.degree() == 0 else fmpq(0)
 
@@ -252,7 +255,7 @@ def rational_base(alpha: fmpq, L: int) -> fmpq | None:
 
 
 def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PATHS, t: fmpq | None = None,
-                      name: str | None = None) -> Mechanism:
+                      name: str | None = None, base_as_alpha: bool = False) -> Mechanism:
     """The compiled mechanism of ``program`` on ``inputs``, exact for every eps (a symbolic alpha).
 
     Parameters
@@ -267,6 +270,9 @@ def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PA
         A rational base ``t = e^(-eps/L)``: the entries are then the exact rationals at ``t``.
     name : str, optional
         The mechanism's name (default: the program's).
+    base_as_alpha : bool, default False
+        Write the base ``t`` itself as ``alpha`` (entries polynomials in alpha; the privacy level is then
+        ``eps/L`` and every neighbour pair must be put at distance ``L``, see :func:`certify_program`).
 
     Returns
     -------
@@ -282,6 +288,7 @@ def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PA
     (('1', '2'), 'alpha/(1 + alpha)')
     """
     L = base_power(program)
+    Lw = 1 if base_as_alpha else L
     dists = [output_distribution(program, x, max_paths=max_paths) for x in inputs]
     outputs = sorted({z for d in dists for z in d}, key=lambda z: (len(z), z))
     intern: dict = {}
@@ -297,7 +304,7 @@ def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PA
             key = (tuple(v.num.numer().coeffs()), v.num.denom(), tuple(v.den.numer().coeffs()), v.den.denom())
             if key not in intern:
                 intern[key] = len(values)
-                values.append(_to_expfrac(v, L) if t is None else fmpq(v.num(t)) / fmpq(v.den(t)))
+                values.append(_to_expfrac(v, Lw) if t is None else fmpq(v.num(t)) / fmpq(v.den(t)))
             row.append(intern[key])
         codes.append(row)
     K = Mechanism([input_label(x) for x in inputs], outputs, codes, values, name=name or program.name,
@@ -366,7 +373,15 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
     if eps is None and alpha is None:
         if cost:
             raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps or alpha")
-        return certify_all_eps(program_mechanism(program, inputs, name=name), metric)
+        L = base_power(program)
+        if L == 1:
+            return certify_all_eps(program_mechanism(program, inputs, name=name), metric)
+        # The kernel re-checks statements for every eps on entries polynomial in alpha itself.  With u = e^(-eps/L)
+        # written as alpha, eps-privacy on the pairs is (eps/L)-privacy at distance L: the same statement for
+        # every eps > 0, and a failure set in u (alpha = u^L).
+        mech = program_mechanism(program, inputs, base_as_alpha=True,
+                                 name=f"{name}, written in u = e^(-eps/{L}) as alpha, every pair at distance {L}")
+        return certify_all_eps(mech, relation_metric(inputs, pairs, length=L))
     level = level_of(eps, alpha)
     a = level.alpha()
     if isinstance(a, fmpq):

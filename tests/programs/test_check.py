@@ -10,7 +10,7 @@ from exactdp.errors import InputTooLarge, InvalidInput, UnsupportedRegime
 from exactdp.mechanism import Mechanism
 from exactdp.programs import (
     certify_program, load_pairs, neighbour_pairs, output_distribution, parse_program, program_mechanism,
-    read_pairs_file,
+    read_pairs_file, relation_metric,
 )
 
 SUITE = Path(__file__).resolve().parents[2] / "examples" / "programs"
@@ -167,3 +167,33 @@ def test_no_pairs_and_cost_without_level():
         certify_program(p, n=1, domain=(0, 0), relation="all-differ")
     with pytest.raises(InvalidInput, match="cost: the exact privacy cost is taken at a level"):
         certify_program(p, n=1, domain=(0, 1), cost=True)
+
+
+@pytest.mark.parametrize("name,kw", [
+    ("svt1", {}), pytest.param("svt4", {}, marks=pytest.mark.slow), ("svt5", {}), ("partial_sum_bad", {}),
+    pytest.param("svt4", {"eps": "1"}, marks=pytest.mark.slow), ("svt5", {"eps": "1", "cost": True}),
+    ("nm_index_geo", {"alpha": "1/4"}),
+])
+def test_the_kernel_confirms_the_program_certificates(name, kw):
+    # with L > 1 the all-eps statement is written in u = e^(-eps/L) with every pair at distance L, which the
+    # kernel re-checks (it reads entries polynomial in alpha itself); the same verdict as in alpha = e^(-eps)
+    from exactdp.recheck import recheck
+
+    p, rel = _suite(name)
+    c = certify_program(p, n=2, domain=(0, 2), relation=rel, **kw)
+    assert c.holds == (EXPECTED[name] == "holds")
+    r = recheck(c.to_json())
+    assert r.status == "confirmed", r
+
+
+def test_the_all_eps_statement_in_u_agrees_with_the_one_in_alpha():
+    # svt4 (L = 4): the certificate in u fails on all of (0, 1); the mechanism in alpha = e^(-eps) fails too
+    from exactdp.certify import certify_all_eps
+
+    p, _ = _suite("svt4")
+    inputs, pairs = neighbour_pairs("all-differ", 2, (0, 2))
+    direct = certify_all_eps(program_mechanism(p, inputs), relation_metric(inputs, pairs))
+    via_u = certify_program(p, n=2, domain=(0, 2))
+    assert direct.holds is via_u.holds is False
+    assert direct.evidence.failure_set_text == via_u.evidence.failure_set_text == "(0, 1)"
+    assert via_u.evidence.witness.distance == "4" and direct.evidence.root_power == 4
