@@ -28,7 +28,8 @@ EXIT_INTERRUPT = 130
 #: the global exit codes (the epilog of ``exactdp --help``): every command of :data:`_CMD_EXITS` is named
 _EXIT_CODES = """exit codes:
   0  the property holds (certify, epsilon, optimal, tight, regular, extend,
-     audit; fdp with --mu; opendp: OpenDP's value is at least the exact one);
+     audit, program; fdp with --mu; opendp: OpenDP's value is at least the
+     exact one);
      the command did its job (remap, leakage, profile, compose, tradeoff, renyi,
      fdp, mechanism, plot, proofs); every claim reproduced or reconstructed
      (reproduce); recheck, explain: the certificate is confirmed by the
@@ -89,6 +90,9 @@ _CMD_EXITS = {
     "explain": "0 the re-check confirmed the certificate (its proof is printed), 1 refuted (the refutation is "
                "printed, never the proof), 2 bad input (not a certificate), 3 not checkable (the proof is printed "
                "marked unverified), 4 bug",
+    "program": "0 the program is private (at the level, or for every eps with --all-eps; with --cost: a finite "
+               "exact cost), 1 not (the witness pair and output are printed), 2 bad program (line:col) or input, "
+               "3 undecided, 4 bug",
     "batch": "0 every job ran (each result line carries the job's own exit code), 2 bad input (a bad JOBS line, or "
              "Dask missing for --workers/--scheduler), 4 bug (also: a job ended in an internal error)",
 }
@@ -97,14 +101,15 @@ _CMD_EXITS = {
 #: the commands in the order of ``exactdp --help``
 _ORDER = ("certify", "profile", "compose", "epsilon", "optimal", "remap", "tight", "regular", "leakage", "reproduce",
           "plot", "recheck", "proofs", "extend", "tradeoff", "mechanism", "batch", "fdp", "audit", "explain", "renyi",
-          "opendp")
+          "opendp", "program")
 
 
 def _registrars() -> dict[str, Callable]:
     """Command name -> the function that adds it to the parser, from every command module."""
     from . import batch, extension, mechanisms, privacy, tools, users
+    from . import programs as programs_cli
 
-    return {name: fn for mod in (privacy, users, tools, extension, mechanisms, batch)
+    return {name: fn for mod in (privacy, users, tools, extension, mechanisms, batch, programs_cli)
             for name, fn in mod.COMMANDS.items()}
 
 

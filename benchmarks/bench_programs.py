@@ -1,0 +1,108 @@
+"""The shared suite of noise programs, exactly (issue 28): verdict for every eps and cost at eps0 = 1.
+
+Run:  python benchmarks/bench_programs.py          (n = 2 and 3; --quick: n = 2, three programs; --n4 adds n = 4)
+
+For every program of ``examples/programs/`` on inputs ``{0, 1, 2}^n`` under the relation its file names:
+
+* ``exactdp``: compile and decide for every eps at once (``certify_program``, kind ``all_eps``), then the exact
+  smallest eps of the program compiled at eps0 = 1 (kind ``epsilon``), wall-clock seconds each;
+* a float brute force of the same program at eps0 = 1 and n = 2 (the concrete interpreter of the tests with binary
+  floats, noise enumerated in the window [-12, 12]): its time, its estimate of the largest log-ratio over neighbour
+  pairs and outputs, and the probability mass its window leaves out (so what it cannot see).
+
+Times include the compilation; imports are excluded.  Nothing here is asserted: the verdicts are tested in
+tests/programs/test_check.py.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "_support"))
+
+from _machine import machine  # noqa: E402
+from _program_brute import brute_distribution  # noqa: E402
+
+from exactdp.programs import base_power, certify_program, neighbour_pairs, parse_program  # noqa: E402
+
+SUITE = os.path.join(ROOT, "examples", "programs")
+NAMES = ["truncated_geometric", "nm_index_lap", "nm_index_geo", "nm_value_lap", "nm_value_geo", "svt1", "svt2",
+         "svt3", "svt4", "svt5", "svt6", "gap_svt", "numerical_svt", "hist", "partial_sum", "partial_sum_bad"]
+
+
+def load(name):
+    with open(os.path.join(SUITE, f"{name}.prog"), encoding="utf-8") as f:
+        text = f.read()
+    return parse_program(text, name), re.search(r"# relation: (\S+)", text).group(1)
+
+
+def exact_row(name, n):
+    p, rel = load(name)
+    t0 = time.perf_counter()
+    c = certify_program(p, n=n, domain=(0, 2), relation=rel)
+    t1 = time.perf_counter()
+    k = certify_program(p, n=n, domain=(0, 2), relation=rel, eps="1", cost=True)
+    t2 = time.perf_counter()
+    if c.holds:
+        verdict = "private for every eps"
+    elif c.evidence.failure_set_text == "(0, 1)" and k.evidence.epsilon == "inf":
+        verdict = "not private for any eps"
+    else:
+        verdict = f"fails for alpha in {c.evidence.failure_set_text}"
+    b = k.evidence.binding
+    wit = f"{b.x} / {b.x_prime} -> {b.output}" if b is not None else ""
+    return rel, verdict, k.evidence.enclosure[0][:8], wit, t1 - t0, t2 - t1
+
+
+def float_row(name, n=2, W=12):
+    p, rel = load(name)
+    L = base_power(p)
+    t = math.exp(-1 / L)
+    inputs, pairs = neighbour_pairs(rel, n, (0, 2))
+    t0 = time.perf_counter()
+    dists, lost = {}, 0.0
+    for x in inputs:
+        dists[x], lo = brute_distribution(p, x, t, L, W)
+        lost = max(lost, lo)
+    worst = 0.0
+    for a, b in pairs:
+        for u, v in ((a, b), (b, a)):
+            for z, pz in dists[u].items():
+                q = dists[v].get(z, 0.0)
+                worst = max(worst, math.inf if q == 0 else math.log(pz / q))
+    return worst, lost, time.perf_counter() - t0
+
+
+def main():
+    quick = "--quick" in sys.argv
+    names = ["svt1", "nm_index_geo", "partial_sum_bad"] if quick else NAMES
+    ns = [2] if quick else [2, 3] + ([4] if "--n4" in sys.argv else [])
+    print(f"machine: {machine()}; date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print("| program | n | relation | exactdp: every eps | cost at eps0 = 1 (lower end) | binding pair -> output "
+          "| s (all eps) | s (cost) | float brute force n = 2: max log-ratio, mass outside, s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in names:
+        for n in ns:
+            rel, verdict, cost, wit, ta, tc = exact_row(name, n)
+            fl = ""
+            if n == 2:
+                worst, lost, tf = float_row(name, W=6 if quick else 12)
+                fl = f"{worst:.6f}, {lost:.1e}, {tf:.2f}"
+            print(f"| {name} | {n} | {rel} | {verdict} | {cost} | {wit} | {ta:.2f} | {tc:.2f} | {fl} |", flush=True)
+    x = [1] * 12 + [0] * 13
+    xp = [0] * 12 + [1] * 13
+    p, _ = load("svt1")
+    t0 = time.perf_counter()
+    c = certify_program(p, n=25, relation=[[x, xp]])
+    print(f"svt1, n = 25, one pair: {c.verdict.value} for every eps in {time.perf_counter() - t0:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""``program``: exact privacy of a noise program (issue 28; the language is in ``docs/programs.md``)."""
+
+from __future__ import annotations
+
+import re
+
+from ._common import FORMATS, emit, usage
+
+__all__ = ["COMMANDS"]
+
+_DOMAIN = re.compile(r"^\s*(-?\d{1,6})\s*\.\.\s*(-?\d{1,6})\s*$")
+
+
+def _cmd_program(a):
+    from ..programs import RELATIONS, ProgramError, certify_program, parse_program, read_pairs_file
+
+    try:
+        with open(a.file, encoding="utf-8") as f:
+            text = f.read(1_000_001)
+    except (OSError, UnicodeDecodeError) as e:
+        raise usage(f"program file {a.file}: {getattr(e, 'strerror', None) or e}") from None
+    m = _DOMAIN.match(a.domain)
+    if m is None:
+        raise usage(f"--domain: expected LO..HI with integers, e.g. 0..2, got {a.domain!r}")
+    domain = (int(m.group(1)), int(m.group(2)))
+    if domain[0] > domain[1]:
+        raise usage(f"--domain: expected LO <= HI, got {a.domain}")
+    if a.n < 1:
+        raise usage(f"--n: expected an integer >= 1, got {a.n}")
+    if a.cost and a.all_eps:
+        raise usage("--cost is the exact privacy cost at a level: give --eps or --alpha, not --all-eps")
+    name = a.file.rsplit("/", 1)[-1].rsplit(".", 1)[0] or "program"
+    try:
+        program = parse_program(text, name)
+    except ProgramError as e:
+        raise usage(f"{a.file}: {e}") from None
+    relation = a.relation
+    if relation not in RELATIONS:
+        if not relation.endswith(".json"):
+            raise usage(f"--relation: expected one of {', '.join(RELATIONS)} or a JSON file of pairs, "
+                        f"got {relation!r}")
+        relation = [[list(x), list(y)] for x, y in read_pairs_file(relation, a.n, domain)[1]]
+    try:
+        cert = certify_program(program, n=a.n, domain=domain, relation=relation, eps=a.eps, alpha=a.alpha,
+                               cost=a.cost)
+    except ProgramError as e:
+        raise usage(f"{a.file}: {e}") from None
+    return emit(cert, a.format)
+
+
+def _register_program(sub):
+    p = sub.add_parser("program", help="exact privacy of a noise program (report noisy max, sparse vector, ...) for "
+                                       "every eps, or its exact cost at a level")
+    p.add_argument("file", help="the program (text form, see docs/programs.md)")
+    p.add_argument("--n", type=int, required=True, help="number of queries q_1..q_n")
+    p.add_argument("--domain", default="0..2", help="range LO..HI of every query answer (default 0..2)")
+    p.add_argument("--relation", default="all-differ",
+                   help="all-differ, one-differ, increasing, decreasing, or a JSON file of pairs [[x, x'], ...]")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--eps", help="the level eps0: noise calibrated to eps0, privacy checked at eps0")
+    g.add_argument("--alpha", help="the level as alpha = e^(-eps0)")
+    g.add_argument("--all-eps", action="store_true", help="decide for every eps > 0 at once")
+    p.add_argument("--cost", action="store_true", help="with --eps/--alpha: the exact smallest eps of the program "
+                                                       "compiled at eps0 (inf: not private for any eps)")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.set_defaults(fn=_cmd_program)
+
+
+COMMANDS = {"program": _register_program}

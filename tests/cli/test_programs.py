@@ -1,0 +1,98 @@
+"""``exactdp program`` (issue 28): every exit code it documents and its bad inputs (one line on stderr, exit 2)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from exactdp.cli import main
+
+SUITE = Path(__file__).resolve().parents[2] / "examples" / "programs"
+
+
+def run(args, capsys):
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_private_for_every_eps_exit_0(capsys):
+    code, out, err = run(["program", str(SUITE / "svt1.prog"), "--n", "2", "--all-eps"], capsys)
+    assert code == 0 and "verdict: holds" in out and err == ""
+
+
+def test_not_private_for_any_eps_prints_the_pair_and_output(capsys):
+    # svt5 at n = 2: output F,T is possible on (1, 0) (rho = 0) and impossible on (0, 1) (rho <= -1 and rho > 0)
+    code, out, _ = run(["program", str(SUITE / "svt5.prog"), "--n", "2", "--all-eps"], capsys)
+    assert code == 1
+    assert "failure set (alpha): (0, 1)" in out
+    assert "witness: x = 0,1, x' = 1,0, output F,T" in out
+    code, out, _ = run(["program", str(SUITE / "svt5.prog"), "--n", "2", "--eps", "1", "--cost"], capsys)
+    assert code == 1 and "epsilon: inf" in out and "K(x')(z) = 0" in out
+
+
+def test_at_a_level_and_the_json_certificate(capsys):
+    code, out, _ = run(["program", str(SUITE / "svt4.prog"), "--n", "2", "--eps", "1", "--format", "json"], capsys)
+    assert code == 1
+    cert = json.loads(out)
+    assert cert["kind"] == "privacy" and cert["verdict"] == "fails"
+    code, out, _ = run(["program", str(SUITE / "partial_sum.prog"), "--n", "2", "--relation", "one-differ",
+                        "--eps", "1", "--cost"], capsys)
+    assert code == 0 and "epsilon: 1\n" in out
+
+
+def test_explicit_pairs(tmp_path, capsys):
+    f = tmp_path / "pairs.json"
+    f.write_text(json.dumps({"pairs": [[[0, 2], [1, 1]]]}))
+    code, out, _ = run(["program", str(SUITE / "partial_sum_bad.prog"), "--n", "2", "--relation", str(f),
+                        "--all-eps"], capsys)
+    assert code == 0 and "2 nodes and 1 edges" in out   # the sums agree on this pair
+
+
+def test_undecided_exit_3(capsys, monkeypatch):
+    from exactdp.engine import all_eps
+    from exactdp.errors import UnsupportedRegime
+
+    def refuse(*args):
+        raise UnsupportedRegime("root power beyond the regime")
+    monkeypatch.setattr(all_eps, "_root_power", refuse)
+    code, out, _ = run(["program", str(SUITE / "svt1.prog"), "--n", "2", "--all-eps"], capsys)
+    assert code == 3 and "undecided" in out
+
+
+@pytest.mark.parametrize("text,extra,msg", [
+    ("x = dlap(1)\nif x >= :\n", [], "bad.prog: line 2, column 9: expected a number"),
+    ("x = dlap(0)\n", [], "line 1, column 11: noise scale 0/1"),
+    ("for i:\n  output y\nend\n", [], "line 2, column 10: undefined variable 'y'"),
+    ("output \"a\"\n", ["--domain", "2..0"], "--domain: expected LO <= HI"),
+    ("output \"a\"\n", ["--domain", "0-2"], "--domain: expected LO..HI"),
+    ("output \"a\"\n", ["--relation", "neighbours"], "--relation: expected one of"),
+    ("output \"a\"\n", ["--relation", "missing.json"], "pairs file missing.json"),
+    ("output \"a\"\n", ["--n", "0"], "--n: expected an integer >= 1"),
+    ("x = dlap(2)\noutput clamp(q[1] + x, 0, 1)\n", ["--alpha", "1/2", "--all-eps"], "not allowed with"),
+    ("x = dlap(2)\noutput clamp(q[1] + x, 0, 1)\n", ["--alpha", "1/2"], "t = alpha^(1/2)"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch, capsys, text, extra, msg):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.prog").write_text(text)
+    args = ["program", "bad.prog"] + (["--n", "2"] if "--n" not in extra else []) + extra
+    if not any(a in extra for a in ("--eps", "--alpha", "--all-eps")):
+        args.append("--all-eps")
+    with pytest.raises(SystemExit) if "not allowed" in msg else _nothing():
+        code, out, err = run(args, capsys)
+        assert code == 2 and out == "" and msg in err and err.count("\n") == 1
+    if "not allowed" in msg:
+        assert msg in capsys.readouterr().err
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_missing_program_file(capsys):
+    code, _out, err = run(["program", "/nonexistent/x.prog", "--n", "1", "--all-eps"], capsys)
+    assert code == 2 and "program file /nonexistent/x.prog" in err

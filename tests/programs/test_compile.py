@@ -1,0 +1,99 @@
+"""The compiler against an independent exact evaluator (issue 28): concrete runs with fractions at a rational t,
+noise enumerated in a window, the mass outside the windows bounded exactly; never Monte Carlo."""
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from _program_brute import brute_distribution
+
+from exactdp.errors import InputTooLarge
+from exactdp.programs import ProgramError, RatFunc, base_power, output_distribution, parse_program
+
+SUITE = Path(__file__).resolve().parents[2] / "examples" / "programs"
+
+
+def _suite(name):
+    return parse_program((SUITE / f"{name}.prog").read_text(), name)
+
+
+def _agree(program, x, t, W):
+    """Every compiled probability at t lies in the brute force's exact enclosure, and no output is missed."""
+    L = base_power(program)
+    dist = output_distribution(program, x)
+    low, lost = brute_distribution(program, x, t, L, W)
+    assert lost < Fraction(1, 10**5)
+    for z, v in dist.items():
+        val = v.at(t)
+        assert low.get(z, 0) <= val <= low.get(z, 0) + lost, (z, val, low.get(z))
+    for z, lw in low.items():
+        assert lw > 0 and z in dist
+    assert sum(v.at(t) for v in dist.values()) == 1
+
+
+@pytest.mark.parametrize("name,x", [
+    ("svt1", (0, 2)), ("svt1", (2, 1)), ("svt3", (1, 0)), ("svt4", (0, 1)), ("svt5", (1, 2)), ("svt6", (2, 0)),
+    ("nm_index_lap", (0, 1)), ("nm_index_geo", (1, 1)), ("nm_value_lap", (2, 0)), ("nm_value_geo", (0, 1)),
+    ("hist", (0, 2)), ("partial_sum", (1, 2)),
+])
+def test_suite_programs_agree_with_the_brute_force(name, x):
+    _agree(_suite(name), x, Fraction(1, 8), 7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,x", [("gap_svt", (1, 2)), ("numerical_svt", (2, 1))])
+def test_value_releasing_svt_agrees_with_the_brute_force(name, x):
+    _agree(_suite(name), x, Fraction(1, 8), 6)
+
+
+def test_pivot_with_coefficients_and_equalities():
+    # a pivot with coefficient 2, an equality and a != on loop noise; one-sided noise as the pivot
+    p = parse_program("r = geo(2)\nfor i:\n  z = dlap(1)\n  if 2*r - z == q:\n    output \"E\"\n"
+                      "  else:\n    if q + z != r:\n      output \"N\"\n    else:\n      output \"Q\"\n"
+                      "    end\n  end\nend\nif 3 * r >= 4:\n  output \"big\"\nend\n")
+    _agree(p, (1, 0), Fraction(1, 8), 6)
+
+
+def test_exact_values_by_hand():
+    # P(DLap(1/eps) >= 1) = t/(1+t); P(argmax of two one-sided noises = 1) = 1/(1+t) (ties to the smallest)
+    p = parse_program('z = dlap(1)\nif z >= 1:\n  output "T"\nelse:\n  output "F"\nend\n')
+    t = RatFunc.mono(1)
+    assert output_distribution(p, ()) == {"T": t / (1 + t), "F": 1 / (1 + t)}
+    d = output_distribution(parse_program("output argmax(q + geo(1))"), (0, 0))
+    assert d == {"1": 1 / (1 + t), "2": t / (1 + t)}
+
+
+def test_base_power_is_the_lcm_of_the_scale_numerators():
+    assert base_power(_suite("svt4")) == 4       # DLap(4/eps) = t^1, DLap(4/(3 eps)) = t^3
+    assert base_power(_suite("numerical_svt")) == 6
+    assert base_power(parse_program("output 1")) == 1
+
+
+def test_no_noise_and_no_output():
+    assert output_distribution(parse_program("x = 1\n"), (0,)) == {"none": RatFunc(1)}
+    assert output_distribution(parse_program("output q[1] * 2 - 1\n"), (3,)) == {"5": RatFunc(1)}
+
+
+@pytest.mark.parametrize("text,where,msg", [
+    ("a = dlap(1)\nfor i:\n  b = dlap(1)\n  c = dlap(1)\n  if b >= c:\n    stop\n  end\nend\n", "line 5, column 8",
+     "two noises drawn apart from the pivot"),
+    ("a = dlap(1)\nb = a * a\n", "line 2, column 7", "noise times noise"),
+    ("a = dlap(1)\nfor i:\n  b = dlap(1)\n  if 2 * b >= a:\n    stop\n  end\nend\n", "line 4, column 12",
+     "coefficient 2"),
+    ("output q\n", "line 1, column 8", "outside the loop"),
+    ("output y\n", "line 1, column 8", "undefined variable 'y'"),
+    ("output q[3]\n", "line 1, column 8", "query index 3 outside 1..2"),
+    ("a = dlap(1)\noutput a\n", "line 2, column 1", "released only clamped"),
+    ("a = dlap(1)\noutput argmax(q + dlap(1))\n", "line 2, column 1", "argmax/max"),
+    ("a = dlap(1)\noutput q[a]\n", "line 2, column 8", "must not depend on noise"),
+])
+def test_refused_constructs_name_the_place(text, where, msg):
+    with pytest.raises(ProgramError, match=re.escape(where) + ".*" + re.escape(msg)):
+        output_distribution(parse_program(text), (0, 1))
+
+
+def test_too_many_paths_is_refused():
+    p = parse_program("for i:\n  z = dlap(1)\n  output clamp(q + z, -6, 8)\nend\n")
+    with pytest.raises(InputTooLarge, match="more than 100 paths"):
+        output_distribution(p, (0, 0), max_paths=100)
