@@ -632,6 +632,20 @@ def _ball_size_symmetric(dist) -> bool:
     return all(p == prof[0] for p in prof)
 
 
+def _full_grid(rc: list) -> bool:
+    """Are the labels ``(r, c)`` every point of a rectangle of consecutive rows and columns, each once?  (The
+    closed form ``Phi = Phi_rows (x) Phi_cols`` needs it: five points of a plus shape are a star, not a grid.)
+
+    >>> _full_grid([(0, 0), (0, 1), (1, 0), (1, 1)]), _full_grid([(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)])
+    (True, False)
+    """
+    if any(len(p) != 2 for p in rc) or len(set(rc)) != len(rc):
+        return False
+    rows, cols = sorted({r for r, _ in rc}), sorted({c for _, c in rc})
+    return (rows == list(range(rows[0], rows[0] + len(rows))) and cols == list(range(cols[0], cols[0] + len(cols)))
+            and len(rc) == len(rows) * len(cols))
+
+
 def _path_like(dist, grid: bool) -> bool:
     """Is ``d = h |i - j|`` in the point order (a path), or ``h (|dr| + |dc|)`` on labels ``"r,c"`` (grid)?"""
     pts, vals, codes = dist["points"], dist["values"], dist["codes"]
@@ -643,6 +657,8 @@ def _path_like(dist, grid: bool) -> bool:
             rc = [tuple(int(t) for t in p.split(",")) for p in pts]
         except ValueError:
             return False
+        if not _full_grid(rc):
+            return False                 # the product (Kronecker) form of Phi needs every (r, c) of a rectangle
         h = min(fraction(v) for v in vals if v != "0")
         want = lambda i, j: h * (abs(rc[i][0] - rc[j][0]) + abs(rc[i][1] - rc[j][1]))  # noqa: E731
     else:
