@@ -10,15 +10,16 @@ from the distances alone, with no exactdp code:
 2. ``Q`` as integer polynomials in ``t = alpha^(1/L)`` (``L`` the lcm of the distances' denominators), and
    ``x_A = num_A / det`` by fraction-free (Bareiss) elimination, every division checked exact;
 3. the distinct roots in (0, 1) of ``det`` and of every ``g_A = num_A det`` are the roots of one square-free
-   ``S``, isolated by Sturm sequences (:mod:`._sturm`); on each gap between two roots every ``g_A`` has the sign
+   ``S``, isolated by Descartes' rule of signs in exact integers (Vincent's bisection, :func:`count`); on each
+   gap between two roots every ``g_A`` has the sign
    it has at a rational sample of the gap; at a root ``r`` ``g_A(r) = 0`` iff ``gcd(g_A, S)`` has its root in
    ``r``'s interval; at a root of ``det`` (``Q(r)`` singular) ``Q(r) x = 1, x >= 0`` is decided by Gauss--Jordan
    over ``Q[t]/(f)``, ``f`` a divisor of ``S`` split whenever a zero test splits it (so every zero test is
    exact), and, with one free unknown, by exact signs at ``r`` of the ends of the interval the free unknown may
    take.
 
-The work is counted before it is done (:data:`MAX_POINTS`, :data:`MAX_COST`, the degree limit of
-:mod:`._sturm`): beyond them the answer is :class:`~._kernel.TooLarge` at once.
+The work is counted before it is done (:data:`MAX_POINTS`, :data:`MAX_COST`, :data:`MAX_SET_DEGREE`): beyond
+them the answer is :class:`~._kernel.TooLarge` at once.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from fractions import Fraction
+from itertools import pairwise
 from math import lcm
 
 from . import _sturm as P
@@ -36,6 +38,8 @@ MAX_POINTS = 200
 #: most coefficient products of the fraction-free elimination, estimated as k^3 (k e + 1)^2 (``k`` cells,
 #: ``e`` the largest exponent of ``t`` in ``Q``)
 MAX_COST = 3_000_000
+#: largest degree of the square-free polynomial whose roots in (0, 1) are isolated (the ends of the set)
+MAX_SET_DEGREE = 60
 #: most digits of a rational end read from a certificate
 MAX_END_DIGITS = 200
 
@@ -95,12 +99,49 @@ def _quotient(values: list, codes: list, cell: list):
     return Q, L
 
 
+def _imul(p: list, q: list) -> list:
+    if not p or not q:
+        return []
+    out = [0] * (len(p) + len(q) - 1)
+    for i, a in enumerate(p):
+        if a:
+            for j, b in enumerate(q):
+                out[i + j] += a * b
+    return out
+
+
+def _isub(p: list, q: list) -> list:
+    n = max(len(p), len(q))
+    out = [(p[i] if i < len(p) else 0) - (q[i] if i < len(q) else 0) for i in range(n)]
+    while out and out[-1] == 0:
+        out.pop()
+    return out
+
+
+def _idiv(p: list, q: list) -> list:
+    """``p / q`` for integer polynomials when the division is exact (else ``ValueError``)."""
+    r, out = list(p), [0] * max(len(p) - len(q) + 1, 0)
+    while r and len(r) >= len(q):
+        k = len(r) - len(q)
+        c, m = divmod(r[-1], q[-1])
+        if m:
+            raise ValueError("an inexact division in fraction-free elimination")
+        out[k] = c
+        for i, v in enumerate(q):
+            r[i + k] -= c * v
+        while r and r[-1] == 0:
+            r.pop()
+    if r:
+        raise ValueError("an inexact division in fraction-free elimination")
+    return out
+
+
 def _bareiss(Q: list):
-    """``(det, nums)`` with ``Q x = 1`` solved as ``x_A = nums[A] / det`` (fraction-free Gauss--Jordan), or None
-    when ``det`` is the zero polynomial."""
+    """``(det, nums)`` with ``Q x = 1`` solved as ``x_A = nums[A] / det`` (fraction-free Gauss--Jordan on integer
+    polynomials, every division checked exact), or None when ``det`` is the zero polynomial."""
     k = len(Q)
-    M = [[*row, [Fraction(1)]] for row in Q]
-    prev = [Fraction(1)]
+    M = [[[int(c) for c in e] for e in row] + [[1]] for row in Q]
+    prev = [1]
     for c in range(k):
         p = next((r for r in range(c, k) if M[r][c]), None)
         if p is None:
@@ -113,13 +154,69 @@ def _bareiss(Q: list):
             mic = M[i][c]
             for j in range(k + 1):
                 if j != c:
-                    q, r = P.divmod_(P.add(P.mul(piv, M[i][j]), P.mul(mic, M[c][j]), -1), prev)
-                    if r:
-                        raise ValueError("an inexact division in fraction-free elimination")
-                    M[i][j] = q
+                    M[i][j] = _idiv(_isub(_imul(piv, M[i][j]), _imul(mic, M[c][j])), prev)
             M[i][c] = []
         prev = piv
-    return M[k - 1][k - 1], [M[i][k] for i in range(k)]
+    fr = lambda p: [Fraction(v) for v in p]  # noqa: E731
+    return fr(M[k - 1][k - 1]), [fr(M[i][k]) for i in range(k)]
+
+
+# -- counting real roots by Descartes' rule of signs (exact, integer arithmetic) ---------------------------------
+
+def _integral(p: list) -> list:
+    """``p`` times the lcm of its denominators: integer coefficients, the same roots."""
+    d = lcm(*(Fraction(c).denominator for c in p)) if p else 1
+    return [int(Fraction(c) * d) for c in p]
+
+
+def _variations(p: list, a: Fraction, b: Fraction) -> int:
+    """Descartes' bound for the roots of ``p`` in ``(a, b)``: the sign variations of ``(1 + z)^n q(1/(1 + z))``,
+    ``q(y) = p(a + (b - a) y)`` (Vincent; exact for 0 and 1 roots)."""
+    n = len(p) - 1
+    d = lcm(a.denominator, b.denominator)
+    a1, w = int(a * d), int((b - a) * d)
+    # q(y) d^n = sum_i c_i (a1 + w y)^i d^(n - i), by Horner in integers
+    q = [p[n]]
+    for i in range(n - 1, -1, -1):
+        q = _isub(_imul(q, [a1, w]), [-p[i] * d ** (n - i)])
+    r = list(reversed(q + [0] * (n + 1 - len(q))))            # y^n q(1/y)
+    for i in range(n):                                          # Taylor shift y -> y + 1
+        for j in range(n - 1, i - 1, -1):
+            r[j] += r[j + 1]
+    signs = [v > 0 for v in r if v]
+    return sum(1 for u, v in pairwise(signs) if u != v)
+
+
+def count(p: list, a: Fraction, b: Fraction) -> int:
+    """The number of distinct roots of ``p`` in the open interval ``(a, b)`` (``p(a)``, ``p(b)`` non-zero):
+    Descartes' rule on its square-free part, bisected until every piece has 0 or 1 sign variation."""
+    if not p:
+        raise ValueError("the zero polynomial has roots everywhere")
+    if P.at(p, a) == 0 or P.at(p, b) == 0:
+        raise ValueError("an end of the interval is a root")
+    if len(p) - 1 > P.MAX_POLY_DEGREE:
+        raise TooLarge(f"a polynomial of degree {len(p) - 1} > {P.MAX_POLY_DEGREE}")
+    g = P.gcd(p, P.trim([i * p[i] for i in range(1, len(p))]))
+    sq = _integral(P.divmod_(p, g)[0] if len(g) > 1 else p)
+    total, todo = 0, [(a, b)]
+    while todo:
+        lo, hi = todo.pop()
+        v = _variations(sq, lo, hi)
+        if v <= 1:
+            total += v
+            continue
+        m = _split(sq, lo, hi)
+        todo += [(lo, m), (m, hi)]
+    return total
+
+
+def _split(p: list, a: Fraction, b: Fraction) -> Fraction:
+    """A point of ``(a, b)`` near the middle that is not a root of ``p`` (finitely many are)."""
+    for k in range(2, 40):
+        m = a + (b - a) * Fraction(k // 2 + 1 if k % 2 else k // 2, k + 1) if k > 2 else (a + b) / 2
+        if P.at(p, m) != 0:
+            return m
+    raise ValueError("no split point found")
 
 
 def _sqfree(p: list) -> list:
@@ -138,26 +235,22 @@ def _isolate(S: list) -> list:
     """Disjoint rational intervals ``(a, b)`` (``S(a)``, ``S(b)`` non-zero), one per root of ``S`` in (0, 1)."""
     out = []
     todo = [(Fraction(0), Fraction(1))]
+    Si = _integral(S)                            # S is square-free: Descartes' test isolates its roots
     while todo:
         a, b = todo.pop()
-        n = P.roots_in(S, a, b)
-        if n == 0:
-            continue
-        if n == 1:
+        v = _variations(Si, a, b)
+        if v == 1:
             out.append((a, b))
-            continue
-        for k in (2, 3, 5, 7, 11, 13):            # a split point that is not a root (S has finitely many)
-            m = a + (b - a) / 2 + (b - a) / (4 * k) * (1 if k > 2 else 0)
-            if P.at(S, m) != 0:
-                break
-        todo += [(a, m), (m, b)]
+        elif v > 1:
+            m = _split(Si, a, b)
+            todo += [(a, m), (m, b)]
     out.sort()
     for i, (a, b) in enumerate(out):             # no interval touches 0 or 1: their ends sample the outer gaps
         while a == 0:                            # the only root r of S in (0, b)
             m = b / 2
             if P.at(S, m) == 0:
                 a = m / 2                        # r = m: (m/2, b) still isolates it
-            elif P.roots_in(S, m, b) == 1:
+            elif count(S, m, b) == 1:
                 a = m
             else:
                 b = m
@@ -165,7 +258,7 @@ def _isolate(S: list) -> list:
             m = (1 + a) / 2
             if P.at(S, m) == 0:
                 b = (1 + m) / 2
-            elif P.roots_in(S, a, m) == 1:
+            elif count(S, a, m) == 1:
                 b = m
             else:
                 a = m
@@ -188,7 +281,7 @@ class _Field:
         if not h:
             return True
         g = P.gcd(h, self.f)
-        if len(g) > 1 and P.roots_in(g, self.a, self.b) == 1:
+        if len(g) > 1 and count(g, self.a, self.b) == 1:
             self.f = g                           # r is a root of g: h = 0 at r
             return True
         if len(g) > 1:
@@ -210,7 +303,7 @@ class _Field:
             return 0
         h = self.red(h)
         a, b = self.a, self.b
-        while P.at(h, a) == 0 or P.at(h, b) == 0 or P.roots_in(h, a, b) > 0:
+        while P.at(h, a) == 0 or P.at(h, b) == 0 or count(h, a, b) > 0:
             m = (a + b) / 2
             fm = P.at(self.f, m)
             if fm == 0:
@@ -293,18 +386,20 @@ def existence(values: list, codes: list):
         h = _sqfree(g)
         S = P.mul(S, P.divmod_(h, P.gcd(h, S))[0])
     S = P.scale(S, 1 / S[-1]) if S else S
-    if len(S) - 1 > P.MAX_POLY_DEGREE:
-        raise TooLarge(f"a polynomial of degree {len(S) - 1} > {P.MAX_POLY_DEGREE}")
+    if len(S) - 1 > MAX_SET_DEGREE:
+        raise TooLarge(f"the existence set over (0, 1): the distinct roots of det Q and of every num_A det Q are "
+                       f"those of a polynomial of degree {len(S) - 1}; the limit is {MAX_SET_DEGREE} (root isolation "
+                       "by Descartes' rule takes about a second at degree 44, far longer at 100)")
     roots = _isolate(S) if len(S) > 1 else []
     dS = P.gcd(det, S)
     samples = [roots[0][0] if roots else Fraction(1, 2)] + [b for _a, b in roots]
     gap = [all(P.at(g, s) > 0 for g in gs) for s in samples]
     atoms = [gap[0]]
     for i, (a, b) in enumerate(roots):
-        if len(dS) > 1 and P.roots_in(dS, a, b) == 1:
+        if len(dS) > 1 and count(dS, a, b) == 1:
             ok = _exists_singular(Q, S, a, b, det)
         else:
-            ok = all(P.at(g, b) > 0 or (len(P.gcd(g, S)) > 1 and P.roots_in(P.gcd(g, S), a, b) == 1) for g in gs)
+            ok = all(P.at(g, b) > 0 or (len(P.gcd(g, S)) > 1 and count(P.gcd(g, S), a, b) == 1) for g in gs)
         atoms += [ok, gap[i + 1]]
     pieces = []
     i = 0
@@ -341,7 +436,7 @@ def end_value(text: str):
     except ValueError as e:
         raise Mismatch(str(e)) from None
     a, b = _rational(m.group(2)), _rational(m.group(3))
-    if not (0 <= a < b <= 1 and P.at(f, a) != 0 and P.at(f, b) != 0 and P.roots_in(f, a, b) == 1):
+    if not (0 <= a < b <= 1 and P.at(f, a) != 0 and P.at(f, b) != 0 and count(f, a, b) == 1):
         raise Mismatch(f"{text!r}: the polynomial does not have exactly one root in that interval")
     return f, a, b
 
@@ -355,7 +450,7 @@ def same_root(end, S: list, a: Fraction, b: Fraction) -> bool:
     if lo >= hi:
         return False
     g = P.gcd(f, S)
-    return len(g) > 1 and P.roots_in(g, lo, hi) == 1
+    return len(g) > 1 and count(g, lo, hi) == 1
 
 
 def compare(stated: list, roots: list, pieces: list, S: list) -> list:

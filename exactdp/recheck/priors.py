@@ -727,7 +727,7 @@ def _check_existence(ev: dict):
     need(a > 0, "alpha* is not positive")
     eps = -L * iv.log(iv.mpf([_ivq(a, iv).a, _ivq(b, iv).b]))
     need(_ivq(lo, iv).b <= eps.a and eps.b <= _ivq(hi, iv).a, f"eps* = {exact} is not in [{lo}, {hi}]")
-    return CONFIRMED, n, (f"the existence set re-derived over all of (0, 1) ({shape}; Sturm sequences on the quotient "
+    return CONFIRMED, n, (f"the existence set re-derived over all of (0, 1) ({shape}; Descartes' rule on the quotient "
                           f"of the coarsest equitable partition, singular points decided exactly): every end and "
                           f"whether it is closed; threshold eps* = {exact} " + ("(attained)" if attained else
                                                                                "(an infimum, not attained)")
