@@ -420,20 +420,72 @@ def _exists_singular(Q, root: _Root) -> bool | None:
 class ExistenceSet:
     """The exact set of ``alpha = e^(-eps)`` in (0, 1) where a tight-constraints mechanism exists.
 
-    Attributes: ``L`` (the ends are values of ``t = alpha^(1/L)``), ``pieces`` (``(lo, hi, lo_closed, hi_closed)``,
-    ends as :class:`_Root` or ``0``/``1``), ``singular`` (the roots of ``det Q`` in (0, 1)).
+    Built by :func:`existence_set`.
+
+    Parameters
+    ----------
+    L : int
+        The ends are values of ``t = alpha^(1/L)``.
+    pieces : list of tuple
+        ``(lo, hi, lo_closed, hi_closed)``, the ends roots (exact, isolated) or the integers 0 and 1.
+    singular : list
+        The roots of ``det Q`` in (0, 1), each decided exactly.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> existence_set(path(3)).pieces
+    [(0, 1, False, False)]
     """
 
     def __init__(self, L, pieces, singular):
         self.L, self.pieces, self.singular = L, pieces, singular
 
     def is_everything(self) -> bool:
+        """Return whether the set is all of (0, 1) (one exists at every level: threshold 0).
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> ExistenceSet(1, [(0, 1, False, False)], []).is_everything()
+        True
+        """
         return len(self.pieces) == 1 and self.pieces[0][0] == 0 and self.pieces[0][1] == 1
 
     def end_text(self, e) -> str:
+        """Return an end as the certificate states it (``"0"``, a rational, or ``root of P in (a, b)``).
+
+        Parameters
+        ----------
+        e : int or root
+            An end of a piece.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> ExistenceSet(1, [], []).end_text(0)
+        '0'
+        """
         return str(e) if isinstance(e, int) else e.text()
 
     def records(self) -> list:
+        """Return the pieces as the certificate's records.
+
+        Returns
+        -------
+        list of ExistencePiece
+
+        Examples
+        --------
+        >>> ExistenceSet(1, [(0, 1, False, False)], []).records()[0].hi
+        '1'
+        """
         return [ExistencePiece(lo=self.end_text(lo), hi=self.end_text(hi), lo_closed=lc, hi_closed=hc)
                 for lo, hi, lc, hc in self.pieces]
 
