@@ -798,7 +798,8 @@ def _exact_steps(cert, ev: ThresholdEvidence) -> tuple:
                   "(0, 1))")
         return steps, concl0, [("existence set (alpha)", S), ("threshold", "0")]
     a_star = ev.existence[0].hi
-    eps_tex = tex(ev.exact) if ev.exact.startswith("log(") else ev.exact
+    exact = ev.exact or ""
+    eps_tex = tex(exact) if exact.startswith("log(") else exact
     alpha = a_star if L == 1 else f"({a_star})^{L}"
     steps.append(Step("The threshold", f"The set is {shape}. Its first piece is $(0, \\alpha^*$"
                       + ("]" if ev.attained else ")") + f" with $\\alpha^* = {alpha}$, and one "
@@ -808,7 +809,7 @@ def _exact_steps(cert, ev: ThresholdEvidence) -> tuple:
                       + ("" if ev.attained else " (an infimum, not attained)") + "."
                       + ("" if one else " Below $\\varepsilon^*$ the set is not empty: one exists on the other "
                          "pieces, and none between them.")))
-    concl = (f"threshold eps* = {ev.exact}" + ("" if ev.exact.startswith("log(") else f", alpha* = {_end_shown(alpha)}")
+    concl = (f"threshold eps* = {exact}" + ("" if exact.startswith("log(") else f", alpha* = {_end_shown(alpha)}")
              + f" in [{ev.lo}, {ev.hi}]: one exists at every eps " + (">=" if ev.attained else ">") + " eps*; "
              f"the existence set (alpha = e^-eps) is {shape}: {S}")
     return steps, concl, [("existence set (alpha)", S), ("threshold", ev.exact), ("in", f"[{ev.lo}, {ev.hi}]")]

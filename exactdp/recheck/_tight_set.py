@@ -70,7 +70,7 @@ def equitable_cells(codes: list) -> list:
 
 def _quotient(values: list, codes: list, cell: list):
     """``(Q, L)``: ``Q[A][B] = sum_{b in B} t^(L d(rep_A, b))`` (``"inf"``: no term), integer polynomials."""
-    finite = []
+    finite: list[Fraction | None] = []
     for v in values:
         if v == "inf":
             finite.append(None)
@@ -91,7 +91,7 @@ def _quotient(values: list, codes: list, cell: list):
         raise TooLarge(f"the existence set over (0, 1): {k} cells with powers of t up to {e} (about {cost:.1e} "
                        f"coefficient products, degree {2 * k * e}); the limits are {MAX_COST:.0e} and "
                        f"{P.MAX_POLY_DEGREE}")
-    Q = [[[] for _ in range(k)] for _ in range(k)]
+    Q: list[list[list]] = [[[] for _ in range(k)] for _ in range(k)]
     for a, r in enumerate(reps):
         for j, c in enumerate(codes[r]):
             if expo[c] is not None:
@@ -347,7 +347,8 @@ def _exists_singular(Q: list, S: list, a: Fraction, b: Fraction, det: list) -> b
     if len(free) > 1:
         raise NotHere("a singular point of Q with two free unknowns or more is not decided here")
     j = free[0]
-    lo, hi = [[]], []
+    lo: list[list] = [[]]
+    hi: list[list] = []
     for i in range(row):
         bv, R = M[i][k], M[i][j]
         sr = K.sign(R)

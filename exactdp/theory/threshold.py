@@ -587,7 +587,9 @@ def _eps_bracket(alpha_end: _Root, L: int) -> tuple[fmpq, fmpq]:
     with ctx.workprec(256):
         lo = -L * arb(alpha_end.b).log() * scale
         hi = -L * arb(alpha_end.a).log() * scale
-        return (fmpq(int(lo.lower().floor().unique_fmpz()), scale), fmpq(int(hi.upper().ceil().unique_fmpz()), scale))
+        lo_z, hi_z = lo.lower().floor().unique_fmpz(), hi.upper().ceil().unique_fmpz()
+        assert lo_z is not None and hi_z is not None  # floor and ceiling of exact ends are integers
+        return fmpq(int(lo_z), scale), fmpq(int(hi_z), scale)
 
 
 def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
