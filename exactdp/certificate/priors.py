@@ -27,6 +27,7 @@ __all__ = [
     "DistanceData",
     "DyadicMatrix",
     "DyadicVector",
+    "ExistencePiece",
     "GridSpec",
     "LPData",
     "LeakageEvidence",
@@ -37,6 +38,7 @@ __all__ = [
     "VerifiedSolve",
     "bits_shown",
     "distance_data",
+    "existence_text",
     "metric_spec",
 ]
 
@@ -433,10 +435,41 @@ class TightEvidence(Evidence):
                                           "mechanism": MechanismData, "verified": VerifiedSolve, "metric": GridSpec}
 
 
+@dataclass(frozen=True)
+class ExistencePiece(Record):
+    """One piece of the set of ``alpha = e^(-eps)`` in (0, 1) where a tight-constraints mechanism exists.
+
+    The ends are values of ``t = alpha^(1/L)`` (``L`` is the evidence's ``root_of_alpha``; ``t = alpha`` for
+    integer distances): ``"0"``, ``"1"``, an exact rational, or ``"root of P in (a, b)"`` -- the only root of the
+    integer polynomial ``P(t)`` in the open interval ``(a, b)`` (rational ``a < b``).
+
+    Parameters
+    ----------
+    lo, hi : str
+        The ends.
+    lo_closed, hi_closed : bool
+        Whether each end belongs to the set (a point is ``lo == hi``, both closed).
+
+    Examples
+    --------
+    >>> ExistencePiece(lo="0", hi="1/2", lo_closed=False, hi_closed=True).to_json()["hi"]
+    '1/2'
+    """
+
+    lo: str
+    hi: str
+    lo_closed: bool
+    hi_closed: bool
+
+
 @evidence_kind("threshold")
 @dataclass(frozen=True)
 class ThresholdEvidence(Evidence):
-    """The smallest eps at which a tight-constraints mechanism exists: a certified bracket, or 0 by Prop. 9.
+    """The threshold ``eps*``: the smallest eps from which a tight-constraints mechanism exists at every larger level.
+
+    Route ``"exact-polynomial"`` states the exact set of levels where one exists (it need not be an interval);
+    a closed form states threshold 0 (one exists at every level); a ``"bracket"`` states only where ``z`` was
+    certified to change sign (none at ``lo``, one at ``hi``): ``eps* > lo``.
 
     Parameters
     ----------
@@ -460,6 +493,13 @@ class ThresholdEvidence(Evidence):
         The verified solves at both ends (a hint).
     metric : GridSpec or None
         A unit grid's definition when ``distances`` is too large.
+    root_of_alpha : int or None
+        ``L``: the ends of ``existence`` are values of ``t = alpha^(1/L)`` (route ``"exact-polynomial"``).
+    existence : list of ExistencePiece or None
+        The exact set of ``alpha`` in (0, 1) where a tight-constraints mechanism exists.
+    attained : bool or None
+        Whether one exists at ``eps*`` itself (``eps*`` the smallest level from which one exists at every
+        larger level; an infimum, not attained, when ``alpha*`` is a singular point where none exists).
 
     Examples
     --------
@@ -482,8 +522,14 @@ class ThresholdEvidence(Evidence):
     # route "bracket": {"lo": ..., "hi": ...} the verified solves at both ends -- a hint (issue 18)
     ends: BracketEnds | None = field(default=None, metadata={"role": "hint"})
     metric: GridSpec | None = None   # a unit grid's definition when ``distances`` is too large (metric_spec)
+    # route "exact-polynomial": the exact set of alpha where a tight-constraints mechanism exists, its ends values
+    # of t = alpha^(1/root_of_alpha); ``attained``: whether one exists at alpha* = e^(-eps*) itself
+    root_of_alpha: int | None = None
+    existence: list[ExistencePiece] | None = None
+    attained: bool | None = None
 
-    _nested: ClassVar[dict[str, type]] = {"distances": DistanceData, "ends": BracketEnds, "metric": GridSpec}
+    _nested: ClassVar[dict[str, type]] = {"distances": DistanceData, "ends": BracketEnds, "metric": GridSpec,
+                                          "existence": ExistencePiece}
 
 
 @evidence_kind("leakage")
@@ -670,21 +716,113 @@ _ZERO_ROUTES = {
                              "\\otimes \\Phi_{\\mathrm{cols}}$ and "
                              "$z = z_{\\mathrm{rows}} \\otimes z_{\\mathrm{cols}} > 0$: a tight-constraints mechanism "
                              "exists for every $\\varepsilon > 0$, the threshold is 0."),
-    "exact-polynomial": lambda ev: (
-        "Every level", "On the quotient of an equitable partition of the distance matrix (see the note), each "
-        "$z_A(\\alpha)$ is a ratio of exact polynomials (fraction-free elimination); the determinant has no root in "
-        "(0, 1) and no $z_A$ is negative anywhere on (0, 1) (exact root isolation). As $\\Phi$ is symmetric, a "
-        "solution $z \\ge 0$ exists iff the quotient's does, so a tight-constraints mechanism exists for every "
-        "$\\varepsilon > 0$: the threshold is 0."),
 }
+
+
+_END = re.compile(r"root of (.+) in \((\S+), (\S+)\)")
+
+
+def _end_shown(end: str) -> str:
+    """An end of the existence set as a reader sees it: the exact text, with the decimal of its isolating interval
+    (display only: the interval is what the re-check checks)."""
+    m = _END.fullmatch(end)
+    if m is None:
+        return end
+    from fractions import Fraction
+
+    a, b = Fraction(m.group(2)), Fraction(m.group(3))
+    return f"{end} (~{float((a + b) / 2):.12g})"
+
+
+def existence_text(ev: ThresholdEvidence) -> str:
+    """The set of ``alpha`` where a tight-constraints mechanism exists, as text (``U`` between pieces).
+
+    Parameters
+    ----------
+    ev : ThresholdEvidence
+        Route ``"exact-polynomial"``.
+
+    Returns
+    -------
+    str
+        ``"(0, 1/2] U [root of 2*t^2 - 1 in (a, b) (~0.707106781187), 1)"``; the ends are values of
+        ``t = alpha^(1/L)`` (said when ``L > 1``).
+
+    Examples
+    --------
+    >>> ev = ThresholdEvidence(description="m", route="exact-polynomial", distances=None, lo=None, hi=None,
+    ...                        lo_rational=None, hi_rational=None, exact=None, exact_failure_set=None,
+    ...                        negative_at_lo=None, root_of_alpha=1, attained=True,
+    ...                        existence=[ExistencePiece("0", "1/2", False, True)])
+    >>> existence_text(ev)
+    '(0, 1/2]'
+    """
+    assert ev.existence is not None  # the exact route states its set
+    out = []
+    for p in ev.existence:
+        if p.lo == p.hi:
+            out.append(f"{{{_end_shown(p.lo)}}}")
+        else:
+            out.append(("[" if p.lo_closed else "(") + f"{_end_shown(p.lo)}, {_end_shown(p.hi)}"
+                       + ("]" if p.hi_closed else ")"))
+    where = "" if ev.root_of_alpha == 1 else f" (ends in t = alpha^(1/{ev.root_of_alpha}))"
+    return " U ".join(out) + where
+
+
+_DEFINITION = ("ECP14 Props. 7-8: a tight-constraints mechanism exists at $\\varepsilon$ iff the uniform prior is "
+               "regular iff $\\Phi z = \\mathbf 1$ has a solution $z \\ge 0$ ($\\Phi$ need not be invertible). The "
+               "threshold $\\varepsilon^*$ is the smallest level such that one exists at every "
+               "$\\varepsilon \\ge \\varepsilon^*$ (the set of such levels need not be an interval: it is not "
+               "the smallest level at which one exists).")
+
+
+def _exact_steps(cert, ev: ThresholdEvidence) -> tuple:
+    S = existence_text(ev)
+    L = ev.root_of_alpha
+    var = "\\alpha" if L == 1 else f"t = \\alpha^{{1/{L}}}"
+    steps = [Step("The existence set, exactly", "On the quotient $Q$ of an equitable partition of the distance "
+                  f"matrix (see the note), each $z_A = \\mathrm{{num}}_A / \\det Q$ is a ratio of exact polynomials in "
+                  f"${var}$ (fraction-free elimination). Every root in (0, 1) of $\\det Q$ and of every "
+                  "$\\mathrm{num}_A \\det Q$ is isolated exactly; between two roots no sign changes. At a root of "
+                  "$\\det Q$ ($Q$ singular) $Q x = \\mathbf 1, x \\ge 0$ is decided exactly over the number field "
+                  "of the root. As $\\Phi$ is symmetric, a solution $z \\ge 0$ exists iff the quotient's does. So "
+                  f"a tight-constraints mechanism exists at $\\alpha = e^{{-\\varepsilon}}$ exactly for $\\alpha$ in "
+                  f"{S}.")]
+    assert ev.existence is not None
+    one = len(ev.existence) == 1
+    shape = "an interval" if one else f"not an interval ({len(ev.existence)} pieces)"
+    if ev.exact == "0":
+        steps.append(Step("The threshold", "The set is all of (0, 1): one exists at every $\\varepsilon > 0$; "
+                          "the threshold is 0."))
+        concl0 = ("threshold 0: a tight-constraints mechanism exists for every eps > 0 (the existence set is all of "
+                  "(0, 1))")
+        return steps, concl0, [("existence set (alpha)", S), ("threshold", "0")]
+    a_star = ev.existence[0].hi
+    exact = ev.exact or ""
+    eps_tex = tex(exact) if exact.startswith("log(") else exact
+    alpha = a_star if L == 1 else f"({a_star})^{L}"
+    steps.append(Step("The threshold", f"The set is {shape}. Its first piece is $(0, \\alpha^*$"
+                      + ("]" if ev.attained else ")") + f" with $\\alpha^* = {alpha}$, and one "
+                      + ("exists" if ev.attained else "does NOT exist") + " at $\\alpha^*$ itself, so "
+                      f"$\\varepsilon^* = -\\log \\alpha^* = {eps_tex}"
+                      f" \\in [{ev.lo_rational}, {ev.hi_rational}]$"
+                      + ("" if ev.attained else " (an infimum, not attained)") + "."
+                      + ("" if one else " Below $\\varepsilon^*$ the set is not empty: one exists on the other "
+                         "pieces, and none between them.")))
+    concl = (f"threshold eps* = {exact}" + ("" if exact.startswith("log(") else f", alpha* = {_end_shown(alpha)}")
+             + f" in [{ev.lo}, {ev.hi}]: one exists at every eps " + (">=" if ev.attained else ">") + " eps*; "
+             f"the existence set (alpha = e^-eps) is {shape}: {S}")
+    return steps, concl, [("existence set (alpha)", S), ("threshold", ev.exact), ("in", f"[{ev.lo}, {ev.hi}]")]
 
 
 @renderer("threshold")
 def _threshold_proof(cert) -> Proof:
     ev: ThresholdEvidence = cert.evidence
-    steps = [Step("Definition", "ECP14 Prop. 8: a tight-constraints mechanism exists iff the uniform prior is "
-                  "regular iff $\\Phi z = \\mathbf 1$ has a solution $z \\ge 0$; the threshold is the smallest such "
-                  "$\\varepsilon$.")]
+    steps = [Step("Definition", _DEFINITION)]
+    if ev.route == "exact-polynomial" and ev.existence is not None:
+        more, concl, summary = _exact_steps(cert, ev)
+        return Proof(r"\varepsilon^* = \min\{\varepsilon_0 : \forall \varepsilon \ge \varepsilon_0\ "
+                     r"\exists z \ge 0,\ \Phi z = \mathbf 1\}", steps + more, concl, summary)
     if ev.route in _ZERO_ROUTES:
         steps.append(Step(*_ZERO_ROUTES[ev.route](ev)))
         return Proof(r"\varepsilon^* = 0", steps, "threshold 0: a tight-constraints mechanism exists for every "
@@ -692,16 +830,17 @@ def _threshold_proof(cert) -> Proof:
     if cert.reason is not None:
         steps.append(Step("Undecided", cert.reason))
         return Proof(r"\varepsilon^*", steps, "Undecided.", [])
-    steps.append(Step("Certified bracket", f"At $\\varepsilon = {ev.hi_rational}$ every $z_i$ is certified "
+    steps.append(Step("Certified sign change", f"At $\\varepsilon = {ev.hi_rational}$ every $z_i$ is certified "
                       f"positive ({cert.method}): a tight-constraints mechanism exists. At $\\varepsilon = "
-                      f"{ev.lo_rational}$, $z_{{{ev.negative_at_lo}}} < 0$ (certified): none exists."))
-    if ev.exact is not None:
-        steps.append(Step("Exact value", "By Cramer's rule each $z_i(\\alpha)$ is a ratio of exact polynomials; the "
-                          f"set of $\\alpha$ where some $z_i < 0$ is {ev.exact_failure_set}, so "
-                          f"$\\varepsilon^* = {tex(ev.exact)}$."))
-    concl = f"threshold in [{ev.lo}, {ev.hi}]" + (f", exactly {ev.exact}" if ev.exact else "")
-    summary = [("threshold", f"[{ev.lo}, {ev.hi}]")] + ([("exact", ev.exact)] if ev.exact else [])
-    return Proof(r"\varepsilon^* \in [\mathrm{lo}, \mathrm{hi}]", steps, concl, summary)
+                      f"{ev.lo_rational}$, $z_{{{ev.negative_at_lo}}} < 0$ (certified): none exists. So "
+                      "$\\varepsilon^* > $ lo. That one exists at every level above hi is NOT certified: the exact "
+                      "route (the existence set over all of (0, 1)) does not apply to this metric (too costly, "
+                      "irrational distances, or a singular point it cannot decide), and existence need not be "
+                      "monotone in $\\varepsilon$."))
+    concl = (f"z changes sign in [{ev.lo}, {ev.hi}]: none exists at eps = {ev.lo}, one at eps = {ev.hi}; so the "
+             f"threshold eps* > {ev.lo} (eps* <= {ev.hi} is not certified)")
+    summary = [("none at", ev.lo), ("one at", ev.hi)]
+    return Proof(r"\varepsilon^* > \mathrm{lo}", steps, concl, summary)
 
 
 def bits_shown(bits: str) -> str:

@@ -152,7 +152,9 @@ def _register_tight(sub):
     t = sub.add_parser("tight", help="the tight-constraints mechanism (ECP14 Def. 6) or the threshold eps")
     t.add_argument("metric", help="metric file (JSON)")
     tg = level_args(t)
-    tg.add_argument("--threshold", action="store_true", help="the smallest eps at which one exists (certified)")
+    tg.add_argument("--threshold", action="store_true",
+                    help="the threshold eps*: the smallest eps from which one exists at every larger eps, with the "
+                    "exact set of eps where one exists (certified; a bracket on large metrics)")
     t.add_argument("--quiet", action="store_true", help="no progress on stderr")
     t.add_argument("--format", choices=FORMATS, default="text")
     t.set_defaults(fn=_cmd_tight)

@@ -366,19 +366,30 @@ def _threshold_claim(metric, printed: str, width):
     p = fmpq(int(printed.split("/")[0]), int(printed.split("/")[1]))
     lo, hi = fmpq(t.lo_rational), fmpq(t.hi_rational)
     led = Ledger()
-    led.check(not (p < lo and at.holds is True) and not (p > hi and at.holds is False),
-              "the certificate at the printed level contradicts the certified threshold bracket")
-    led.compare("the threshold", f"{float(p):g}", f"in [{t.lo}, {t.hi}]", agrees=lo <= p <= hi)
-    body = [(f"Certified bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at "
+    led.check(t.route == "bracket" and not (p == lo and at.holds is True) and not (p == hi and at.holds is False),
+              "the certificate at the printed level contradicts the certified sign change")
+    # the paper: one exists at the printed level (the smallest in its 0.01 grid) and at every larger eps.  A
+    # certified "none exists at the printed level" contradicts it whatever the shape of the existence set; the
+    # bracket alone is only a sign change of z (none at lo, one at hi), so eps* > lo and nothing above hi
+    crossing = f"z changes sign in [{t.lo}, {t.hi}] (none at lo, one at hi: eps* > {t.lo})"
+    led.compare("the threshold", f"{float(p):g} (one exists there and above)",
+                ("none exists at the printed level (certified); " if at.holds is False else "")
+                + crossing, agrees=False if at.holds is False else None)
+    body = [(f"Certified sign change, bracket of width {hi - lo}: at eps = {t.lo} the coordinate z at "
              f"{label_text(t.negative_at_lo)} is "
-            f"certified < 0 (no tight-constraints mechanism), at eps = {t.hi} every z_i > 0 (one exists).\n\n"
+            f"certified < 0 (no tight-constraints mechanism), at eps = {t.hi} every z_i > 0 (one exists). So the "
+             f"threshold eps* (the smallest level from which one exists at every larger level) is > {t.lo}. That "
+             f"one exists at every eps above {t.hi} is not certified: the metric is beyond the exact route that "
+             "decides the existence set over all levels, and existence need not be monotone in eps "
+             "(docs/recheck.md, kind threshold).\n\n"
             f"At the printed value eps = {printed}: {at.verdict.value} -- "
             + ("every z_i certified positive." if at.holds is True else
                f"z at {label_text(at.evidence.negative[0])} is certified negative "
                f"({_z_at(at, at.evidence.negative[0])}), "
                "so no tight-constraints mechanism exists there (equivalently the uniform prior is not regular).")),
             CertificateProof(c)]
-    return led.result(f"threshold in [{t.lo}, {t.hi}] (certified); at eps = {float(p):g} a tight-constraints mechanism "
+    return led.result(f"z changes sign in [{t.lo}, {t.hi}] (certified: eps* > {t.lo}); at eps = {float(p):g} a "
+                      "tight-constraints mechanism "
                       + {"holds": "exists", "fails": "does not exist"}.get(at.verdict.value, "is undecided")
                       + " (certified)",
                       [("Threshold", body)], [c, at])
@@ -536,7 +547,9 @@ def _laplace_smallest_eps(side: int, eps: str):
 def _sec72_body(N: int, t, rows: list) -> Blocks:
     """The text of ECP14-sec7.2: the setting, the fidelity note, the table and the re-check status."""
     return (f"The paper's {N} x {N} grid ({N * N:,} points), steps of 1 km, exact Euclidean distances (square roots). "
-            f"Threshold for the tight-constraints mechanism (certified bracket of width 1e-9): [{t.lo}, {t.hi}].\n\n"
+            f"z = Phi^-1 1 changes sign in [{t.lo}, {t.hi}] (certified bracket of width 1e-9: no tight-constraints "
+            "mechanism at lo, one at hi; so the threshold eps* > lo, and eps* <= hi is not certified: existence need "
+            "not be monotone in eps, and this grid is beyond the exact route).\n\n"
             "Tight-constraints utility sum(z)/|Y| (Thm 2, Prop. 7) from the symmetry-reduced verified solve (1,275 "
             "orbits of the grid's 8 symmetries). Planar Laplace, discretised and truncated to the grid: the "
             "exponential mechanism K(x)(z) = e^(-beta d(x,z)) / Z_x with beta = eps/2, which is eps-geo-"
@@ -601,4 +614,5 @@ def sec72() -> ClaimResult:
                     f"[{tu[0]}, {tu[1]}] against {_decimals(lap.enclosure)}", agrees=cmp.holds)
         rows.append([eps, f"[{tu[0]}, {tu[1]}]", _decimals(lap.enclosure), cmp.verdict.value, actual])
     body = _sec72_body(N, t, rows)
-    return led.result(f"{N} x {N} grid: threshold in [{t.lo}, {t.hi}]", [("Utilities", body)], certs)
+    return led.result(f"{N} x {N} grid: z changes sign in [{t.lo}, {t.hi}] (certified: none at lo, one at hi)",
+                      [("Utilities", body)], certs)

@@ -242,7 +242,8 @@ def plot_utility(metric: FiniteMetric, bases: Iterable[Any], *, sensitivity: int
         assert th.evidence.hi is not None  # a found threshold has its bracket
         hi = float(th.evidence.hi)
         ax.axvline(hi, color="gray", linestyle="--",
-                   label=f"certified threshold eps in [{th.evidence.lo}, {th.evidence.hi}]")
+                   label=(f"z changes sign in [{th.evidence.lo}, {th.evidence.hi}]" if th.evidence.route == "bracket"
+                          else f"threshold eps* in [{th.evidence.lo}, {th.evidence.hi}]"))
     ax.set_xlabel("eps")
     ax.set_ylabel("utility (uniform prior, optimal remap)")
     ax.set_title(f"utility against eps, {metric.description}")
@@ -365,7 +366,8 @@ def plot_geo_utility(side: int, eps_values: Iterable[Any], *, ax: Axes | None = 
     if th is not None and th.holds is True:
         assert th.evidence.hi is not None  # a found threshold has its bracket
         ax.axvline(float(th.evidence.hi), color="gray", linestyle="--",
-                   label=f"certified threshold eps in [{th.evidence.lo}, {th.evidence.hi}]")
+                   label=(f"z changes sign in [{th.evidence.lo}, {th.evidence.hi}]" if th.evidence.route == "bracket"
+                          else f"threshold eps* in [{th.evidence.lo}, {th.evidence.hi}]"))
     ax.set_xlabel("eps")
     ax.set_ylabel("utility (uniform prior, optimal remap)")
     ax.set_title(f"utility against eps, {side} x {side} Euclidean grid (ECP14 Fig. 7)")

@@ -22,10 +22,11 @@ from fractions import Fraction
 from mpmath.ctx_iv import MPIntervalContext
 
 from ._b_util import Refuted as _BRefuted
-from ._b_util import ENCLOSURE_WIDTH, _split_log, check_level, check_table, need
+from ._b_util import ENCLOSURE_WIDTH, check_level, check_table, need
 from ._metric import describe_table, name_note
 from ._kernel import NotHere, _add, _div, _mul, _neg, fraction, level_factor, reduced_costs, sign, value
 from ._kernel import _iv as _interval
+from . import _tight_set
 from ._grid import Grid
 from ._verified import (Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient,
                         solve_grid)
@@ -55,7 +56,9 @@ REGULAR = {"description": "str", "level": LEVEL, "regime": "str", "prior": ["str
            "negative": ["str"], "lp": ("?", LP), "verified": ("?", VERIFIED), "metric": ("?", GRID)}
 THRESHOLD = {"description": "str", "route": "str", "distances": ("?", DIST), "lo": "?str", "hi": "?str",
              "lo_rational": "?str", "hi_rational": "?str", "exact": "?str", "exact_failure_set": "?str",
-             "negative_at_lo": "?str", "ends": ("?", {"lo": VERIFIED, "hi": VERIFIED}), "metric": ("?", GRID)}
+             "negative_at_lo": "?str", "ends": ("?", {"lo": VERIFIED, "hi": VERIFIED}), "metric": ("?", GRID),
+             "root_of_alpha": "?int", "attained": "?bool",
+             "existence": ("?", [{"lo": "str", "hi": "str", "lo_closed": "bool", "hi_closed": "bool"}])}
 LEAKAGE = {"mechanism": MECH, "prior": ["str"], "max_utility": "str", "max_prior": "str", "ratio": "str",
            "leakage_bits": "str", "enclosure": ["str"]}
 # remap: output label -> {input label: probability}, labels chosen by the user (checked in _check_theorem4)
@@ -293,6 +296,9 @@ def _check_bracket(c: dict):
     if not ends and dist is not None:
         raise NotHere("the certificate carries no verified solves at the bracket ends (an Arb ball solve, or a "
                       "quotient too large to carry its approximate inverse), which this kernel does not redo")
+    need(ev["exact"] is None and ev["exact_failure_set"] is None and ev["existence"] is None
+         and ev["root_of_alpha"] is None and ev["attained"] is None,
+         "a bracket states where z changes sign, not an exact threshold or an existence set")
     lo, hi = fraction(ev["lo_rational"]), fraction(ev["hi_rational"])
     if not (0 < lo < hi and fraction(ev["lo"]) == lo and fraction(ev["hi"]) == hi and c["verdict"] == "holds"):
         return REFUTED, 0, "the bracket ends are not 0 < lo < hi (or their decimal text differs)"
@@ -314,9 +320,7 @@ def _check_bracket(c: dict):
         return REFUTED, len(ev["distances"]["points"]) if dist is not None else 0, str(e)
     at = ev["negative_at_lo"]
     ok = all(v > 0 for v in s_hi) and at in pts and s_lo[pts.index(at)] < 0
-    more = _exact_threshold(ev) if ev["exact"] is not None else ""
-    need(ev["exact"] is not None or ev["exact_failure_set"] is None, "a failure set without an exact threshold")
-    return (CONFIRMED if ok else REFUTED), 2 * len(pts), more + (
+    return (CONFIRMED if ok else REFUTED), 2 * len(pts), (
         f"both ends re-verified on {where} (Rump's bound {float(beta):.2g} < 1): at eps = "
         f"{ev['hi']} every z > 0 {'(confirmed)' if all(v > 0 for v in s_hi) else '(NOT confirmed)'}, at eps = "
         f"{ev['lo']} z at {at!r} < 0 {'(confirmed)' if at in pts and s_lo[pts.index(at)] < 0 else '(NOT confirmed)'}")
@@ -628,6 +632,20 @@ def _ball_size_symmetric(dist) -> bool:
     return all(p == prof[0] for p in prof)
 
 
+def _full_grid(rc: list) -> bool:
+    """Are the labels ``(r, c)`` every point of a rectangle of consecutive rows and columns, each once?  (The
+    closed form ``Phi = Phi_rows (x) Phi_cols`` needs it: five points of a plus shape are a star, not a grid.)
+
+    >>> _full_grid([(0, 0), (0, 1), (1, 0), (1, 1)]), _full_grid([(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)])
+    (True, False)
+    """
+    if any(len(p) != 2 for p in rc) or len(set(rc)) != len(rc):
+        return False
+    rows, cols = sorted({r for r, _ in rc}), sorted({c for _, c in rc})
+    return (rows == list(range(rows[0], rows[0] + len(rows))) and cols == list(range(cols[0], cols[0] + len(cols)))
+            and len(rc) == len(rows) * len(cols))
+
+
 def _path_like(dist, grid: bool) -> bool:
     """Is ``d = h |i - j|`` in the point order (a path), or ``h (|dr| + |dc|)`` on labels ``"r,c"`` (grid)?"""
     pts, vals, codes = dist["points"], dist["values"], dist["codes"]
@@ -639,45 +657,14 @@ def _path_like(dist, grid: bool) -> bool:
             rc = [tuple(int(t) for t in p.split(",")) for p in pts]
         except ValueError:
             return False
+        if not _full_grid(rc):
+            return False                 # the product (Kronecker) form of Phi needs every (r, c) of a rectangle
         h = min(fraction(v) for v in vals if v != "0")
         want = lambda i, j: h * (abs(rc[i][0] - rc[j][0]) + abs(rc[i][1] - rc[j][1]))  # noqa: E731
     else:
         want = lambda i, j: h * abs(i - j)  # noqa: E731
     return h > 0 and all(vals[codes[i][j]] != "inf" and fraction(vals[codes[i][j]]) == want(i, j)
                          for i in range(len(pts)) for j in range(len(pts)))
-
-
-def _exact_threshold(ev: dict) -> str:
-    """The stated exact threshold ``log(R)`` re-derived: at ``alpha* = 1/R`` (rational) ``Phi z = 1`` is solved
-    exactly here, every ``z >= 0`` with one ``z = 0`` (the boundary of existence); ``eps*`` lies in ``[lo, hi]``
-    and the failure set is ``(alpha*, 1)``."""
-    parts = _split_log(ev["exact"])
-    need(parts is not None, f"the exact threshold {ev['exact']!r} is not log(R)")
-    R, D = parts
-    try:
-        Rq = fraction(R)
-    except ValueError:
-        raise NotHere("an exact threshold log(R) with an irrational R is not re-derived here") from None
-    if D != 1:
-        raise NotHere("an exact threshold log(R)/D with D != 1 is not re-derived here")
-    dist = ev["distances"]
-    if dist is None:
-        raise NotHere("re-deriving the exact threshold needs the distance matrix")
-    n = len(dist["codes"])
-    if n > MAX_INTERVAL_POINTS:
-        raise NotHere(f"re-deriving the exact threshold solves {n} > {MAX_INTERVAL_POINTS} points exactly")
-    lv = {"eps": None, "R": str(Rq), "D": "1"}
-    vals = _phi_values({"level": lv, "distances": dist})
-    z = _solve_exact([[vals[c] for c in row] for row in dist["codes"]], [Fraction(1)] * n)
-    need(z is not None and min(z) == 0, f"at eps = {ev['exact']} Phi z = 1 has no solution z >= 0 with a zero "
-         "coordinate: it is not the threshold")
-    iv = MPIntervalContext()             # a private context (issue 21)
-    iv.prec = 256
-    eps = iv.log(_ivq(Rq, iv))
-    lo, hi = fraction(ev["lo_rational"]), fraction(ev["hi_rational"])
-    need(_ivq(lo, iv).b <= eps.a and eps.b <= _ivq(hi, iv).a, f"the exact threshold {ev['exact']} is not in [lo, hi]")
-    need(ev["exact_failure_set"] == f"({1 / Rq}, 1)", "the failure set is not (alpha*, 1)")
-    return f"; exact threshold {ev['exact']} re-derived (z >= 0 with a zero coordinate at alpha = {1 / Rq})"
 
 
 def _ivq(q: Fraction, ctx):
@@ -701,13 +688,60 @@ def _solve_exact(M: list, b: list):
     return [A[i][n] / A[i][i] for i in range(n)]
 
 
+def _check_existence(ev: dict):
+    """Route ``exact-polynomial``: the set of alpha where a tight-constraints mechanism exists re-derived from the
+    distances over all of (0, 1) (:mod:`._tight_set`), compared piece by piece and end by end (open or closed);
+    the threshold ``eps* = -L log t*`` (``(0, t*]`` the first piece), whether it is attained, its text and its
+    rational bracket re-derived from it."""
+    need(ev["negative_at_lo"] is None and ev["ends"] is None and ev["exact_failure_set"] is None
+         and ev["metric"] is None, "the exact route states no bracket solves")
+    dist = ev["distances"]
+    if dist is None:
+        raise NotHere("the metric is too large for the certificate to carry its distance matrix")
+    if ev["existence"] is None:
+        raise NotHere("the certificate does not state the existence set (an older certificate)")
+    L, roots, pieces, S = _tight_set.existence(dist["values"], dist["codes"])
+    try:
+        ends = _tight_set.compare(ev["existence"], roots, pieces, S)
+    except _tight_set.Mismatch as e:
+        return REFUTED, len(dist["codes"]), f"the existence set is not the re-derived one: {e}"
+    need(ev["root_of_alpha"] == L, f"the ends are values of t = alpha^(1/{L}), not of alpha^(1/{ev['root_of_alpha']})")
+    n = len(dist["codes"])
+    shape = "an interval" if len(pieces) == 1 else f"{len(pieces)} pieces"
+    if pieces == [(0, len(roots) + 1, False, False)]:
+        need(ev["lo"] == ev["hi"] == ev["exact"] == "0" and ev["lo_rational"] is None and ev["hi_rational"] is None
+             and ev["attained"] is True, "the set is all of (0, 1): the threshold is 0, stated with other numbers")
+        return CONFIRMED, n, ("the existence set re-derived over all of (0, 1): all of it (Sturm sequences on the "
+                              "quotient of the coarsest equitable partition): threshold 0")
+    need(pieces[0][0] == 0 and not pieces[0][2], "the set does not start at alpha = 0")
+    star = ends[0][1]
+    attained = pieces[0][3]
+    need(ev["attained"] is attained, f"one {'exists' if attained else 'does not exist'} at alpha* itself")
+    exact = f"log({1 / star ** L})" if isinstance(star, Fraction) else "-log(alpha*)"
+    need(ev["exact"] == exact, f"the threshold is {exact}, not {ev['exact']}")
+    lo, hi = fraction(ev["lo_rational"]), fraction(ev["hi_rational"])
+    need(fraction(ev["lo"]) == lo and fraction(ev["hi"]) == hi, "the bracket's decimal text differs")
+    iv = MPIntervalContext()             # a private context (issue 21)
+    iv.prec = 256
+    a, b = (star, star) if isinstance(star, Fraction) else star[1:]
+    need(a > 0, "alpha* is not positive")
+    eps = -L * iv.log(iv.mpf([_ivq(a, iv).a, _ivq(b, iv).b]))
+    need(_ivq(lo, iv).b <= eps.a and eps.b <= _ivq(hi, iv).a, f"eps* = {exact} is not in [{lo}, {hi}]")
+    return CONFIRMED, n, (f"the existence set re-derived over all of (0, 1) ({shape}; Descartes' rule on the quotient "
+                          f"of the coarsest equitable partition, singular points decided exactly): every end and "
+                          f"whether it is closed; threshold eps* = {exact} " + ("(attained)" if attained else
+                                                                               "(an infimum, not attained)")
+                          + f" in [{ev['lo']}, {ev['hi']}]")
+
+
 def _check_threshold(c: dict):
     ev = c["evidence"]
     need(c["verdict"] == "holds", "a threshold certificate asserts holds")
     need(ev["route"] in ROUTES["threshold"], f"an unknown threshold route {ev['route']!r}")
-    if ev["route"] in ("path", "manhattan", "symmetric", "exact-polynomial"):
+    if ev["route"] in ("path", "manhattan", "symmetric"):
         need(ev["lo"] == ev["hi"] == ev["exact"] == "0" and ev["lo_rational"] is None and ev["hi_rational"] is None
-             and ev["exact_failure_set"] is None and ev["negative_at_lo"] is None and ev["ends"] is None,
+             and ev["exact_failure_set"] is None and ev["negative_at_lo"] is None and ev["ends"] is None
+             and ev["existence"] is None and ev["root_of_alpha"] is None and ev["attained"] is None,
              "threshold 0 is stated with other numbers")
     if ev["route"] in ("path", "manhattan"):
         if ev["distances"] is None:
@@ -717,7 +751,7 @@ def _check_threshold(c: dict):
             f"the distances are those of a {ev['route']} (checked on every pair): z > 0 at every level by the "
             "closed form, threshold 0" if ok else f"the distances are NOT those of a {ev['route']}")
     if ev["route"] == "exact-polynomial":
-        raise NotHere("threshold 0 rests on exact polynomial root isolation on the quotient, not redone here")
+        return _check_existence(ev)
     if ev["route"] == "symmetric":
         if ev["distances"] is None:
             raise NotHere("the metric is too large for the certificate to carry its distance matrix")

@@ -19,15 +19,17 @@ all of (0, 1)).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 import numpy as np
-from flint import fmpq, fmpq_poly, fmpz_poly
+from flint import arb, ctx, fmpq, fmpq_poly, fmpz_poly
 
 from ..certificate import UNDECIDED, Certificate, Method
-from ..certificate.priors import BracketEnds, ThresholdEvidence, VerifiedSolve, distance_data, metric_spec
+from ..certificate.priors import (BracketEnds, ExistencePiece, ThresholdEvidence, VerifiedSolve, distance_data,
+                                  metric_spec)
 from ..errors import ExactDPError, InputTooLarge, Undecided
 from ..exact.decide import float_bounds
 from ..exact.level import Level
@@ -40,7 +42,7 @@ from .regular import _say, ball_size_symmetric, tight_constraints
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
 
-__all__ = ["MAX_EXACT_COST", "exact_threshold", "threshold"]
+__all__ = ["MAX_EXACT_COST", "ExistenceSet", "exact_threshold", "existence_set", "poly_text", "threshold"]
 
 
 class _FloatGuide:
@@ -242,6 +244,354 @@ def exact_threshold(metric: FiniteMetric) -> tuple | None:
                    else f"-log({first})"), fails
 
 
+
+# ------------------------------------------------------------------------------- the existence set ----
+def poly_text(p: Any) -> str:
+    """An integer polynomial in ``t`` as the certificate writes it (descending powers, ``"2*t^2 - 1"``).
+
+    Parameters
+    ----------
+    p : fmpz_poly
+        The polynomial.
+
+    Returns
+    -------
+    str
+        The text the re-check parses (``exactdp/recheck/_sturm.py``).
+
+    Examples
+    --------
+    >>> poly_text(fmpz_poly([-1, 0, 2])), poly_text(fmpz_poly([1, -1])), poly_text(fmpz_poly([]))
+    ('2*t^2 - 1', '-t + 1', '0')
+    """
+    out: list[str] = []
+    cs = [int(c) for c in p.coeffs()]
+    for k in range(len(cs) - 1, -1, -1):
+        c = cs[k]
+        if c == 0:
+            continue
+        mono = "" if k == 0 else ("t" if k == 1 else f"t^{k}")
+        mag = abs(c)
+        body = str(mag) if not mono else (mono if mag == 1 else f"{mag}*{mono}")
+        out.append((("-" if c < 0 else "") if not out else ("- " if c < 0 else "+ ")) + body)
+    return " ".join(out) if out else "0"
+
+
+class _Root:
+    """A root in (0, 1) of the irreducible integer polynomial ``f``: the rational ``a`` (``a == b``), or the only
+    root of ``f`` in the open interval ``(a, b)`` (``f`` irreducible of degree >= 2: its roots are irrational, so
+    ``f(a)``, ``f(b)`` are non-zero and of opposite signs)."""
+
+    __slots__ = ("a", "b", "f", "fq")
+
+    def __init__(self, f, a, b):
+        self.f, self.fq, self.a, self.b = f, fmpq_poly(f), fmpq(a), fmpq(b)
+
+    def bisect(self) -> None:
+        if self.a == self.b:
+            return
+        m = (self.a + self.b) / 2
+        if (self.fq(self.a) > 0) != (self.fq(m) > 0):
+            self.b = m
+        else:
+            self.a = m
+
+    def text(self) -> str:
+        return str(self.a) if self.a == self.b else f"root of {poly_text(self.f)} in ({self.a}, {self.b})"
+
+    def sign_of(self, h) -> int:
+        """The exact sign of the polynomial ``h`` at this root: 0 iff ``f`` divides ``h`` (``f`` irreducible),
+        otherwise decided by Arb on enclosures of the root, narrowed until they exclude 0."""
+        if self.a == self.b:
+            v = h(self.a)
+            return (v > 0) - (v < 0)
+        h = h % self.fq
+        if h.is_zero():
+            return 0
+        while True:
+            with ctx.workprec(256):
+                x = arb(self.a).union(arb(self.b))
+                v = arb(0)
+                for c in reversed(h.coeffs()):
+                    v = v * x + arb(c)
+            if v > 0:
+                return 1
+            if v < 0:
+                return -1
+            self.bisect()
+
+
+def _cmp_roots(r: _Root, s: _Root) -> int:
+    """Order two roots of distinct irreducible polynomials (or distinct roots of one) exactly, refining them."""
+    while True:
+        if r.b < s.a or (r.b == s.a and not (r.a == r.b == s.a == s.b)):
+            return -1
+        if s.b < r.a or (s.b == r.a and not (r.a == r.b == s.a == s.b)):
+            return 1
+        if r.a == r.b == s.a == s.b:
+            return 0
+        r.bisect()
+        s.bisect()
+
+
+def _roots_01_of(f) -> list[_Root]:
+    """The roots in (0, 1) of the irreducible integer polynomial ``f``, isolated exactly (sympy's Sturm-based
+    ``intervals``)."""
+    if f.degree() == 1:
+        c0, c1 = f.coeffs()
+        r = fmpq(-int(c0), int(c1))
+        return [_Root(f, r, r)] if 0 < r < 1 else []
+    import sympy as sp
+
+    t = sp.Symbol("t")
+    sf = sp.Poly([int(c) for c in reversed(f.coeffs())], t)
+    out = []
+    for (a, b), _m in sf.intervals(inf=0, sup=1):
+        a, b = sp.Rational(a), sp.Rational(b)
+        out.append(_Root(f, fmpq(int(a.p), int(a.q)), fmpq(int(b.p), int(b.q))))
+    return out
+
+
+def _multiplicity(g, f) -> int:
+    m = 0
+    fq = fmpq_poly(f)
+    while not g.is_zero():
+        q, r = divmod(g, fq)
+        if not r.is_zero():
+            break
+        g, m = q, m + 1
+    return m
+
+
+def _exists_singular(Q, root: _Root) -> bool | None:
+    """Whether ``Q(t) x = 1`` has a solution ``x >= 0`` at a root ``t`` of ``det Q`` (so ``Q(t)`` is singular).
+
+    Gauss--Jordan over the field ``Q[t]/(f)`` (every zero test exact: reduction modulo the irreducible ``f``),
+    then, with one free unknown ``s``, the solutions are ``x_free = s``, ``x_pivot = b - R s``: ``x >= 0`` is an
+    interval of ``s`` whose ends are compared by exact signs.  ``None`` (not decided) with two free unknowns or
+    more."""
+    F = fmpq_poly(root.f)
+    k = len(Q)
+    red = (lambda h: h % F) if root.a != root.b else (lambda h: fmpq_poly([h(root.a)]))
+    M = [[red(fmpq_poly(Q[i][j])) for j in range(k)] + [fmpq_poly([1])] for i in range(k)]
+
+    def inv(h):
+        if root.a == root.b:
+            return fmpq_poly([1 / h[0]])
+        g, s, _ = h.xgcd(F)
+        return red(s * fmpq_poly([1 / g[0]]))
+
+    pivots, row = [], 0
+    for c in range(k):
+        p = next((i for i in range(row, k) if not M[i][c].is_zero()), None)
+        if p is None:
+            continue
+        M[row], M[p] = M[p], M[row]
+        iv = inv(M[row][c])
+        M[row] = [red(h * iv) for h in M[row]]
+        for i in range(k):
+            if i != row and not M[i][c].is_zero():
+                f_ = M[i][c]
+                M[i] = [red(x - f_ * y) for x, y in zip(M[i], M[row], strict=True)]
+        pivots.append(c)
+        row += 1
+    if any(not M[i][k].is_zero() for i in range(row, k)):
+        return False                      # 1 is not in the column space of Q(t): no solution at all
+    free = [c for c in range(k) if c not in pivots]
+    if not free:
+        return all(root.sign_of(M[i][k]) >= 0 for i in range(row))
+    if len(free) > 1:
+        return None
+    j = free[0]
+    lo, hi = [fmpq_poly([0])], []         # s >= every lo, s <= every hi: x_pivot = b_i - R_i s >= 0
+    for i in range(row):
+        b, R = M[i][k], M[i][j]
+        sr = root.sign_of(R)
+        if sr == 0:
+            if root.sign_of(b) < 0:
+                return False
+        elif sr > 0:
+            hi.append(red(b * inv(R)))
+        else:
+            lo.append(red(b * inv(R)))
+    return all(root.sign_of(h - low) >= 0 for h in hi for low in lo)
+
+
+class ExistenceSet:
+    """The exact set of ``alpha = e^(-eps)`` in (0, 1) where a tight-constraints mechanism exists.
+
+    Built by :func:`existence_set`.
+
+    Parameters
+    ----------
+    L : int
+        The ends are values of ``t = alpha^(1/L)``.
+    pieces : list of tuple
+        ``(lo, hi, lo_closed, hi_closed)``, the ends roots (exact, isolated) or the integers 0 and 1.
+    singular : list
+        The roots of ``det Q`` in (0, 1), each decided exactly.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> existence_set(path(3)).pieces
+    [(0, 1, False, False)]
+    """
+
+    def __init__(self, L, pieces, singular):
+        self.L, self.pieces, self.singular = L, pieces, singular
+
+    def is_everything(self) -> bool:
+        """Return whether the set is all of (0, 1) (one exists at every level: threshold 0).
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> ExistenceSet(1, [(0, 1, False, False)], []).is_everything()
+        True
+        """
+        return len(self.pieces) == 1 and self.pieces[0][0] == 0 and self.pieces[0][1] == 1
+
+    def end_text(self, e) -> str:
+        """Return an end as the certificate states it (``"0"``, a rational, or ``root of P in (a, b)``).
+
+        Parameters
+        ----------
+        e : int or root
+            An end of a piece.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> ExistenceSet(1, [], []).end_text(0)
+        '0'
+        """
+        return str(e) if isinstance(e, int) else e.text()
+
+    def records(self) -> list:
+        """Return the pieces as the certificate's records.
+
+        Returns
+        -------
+        list of ExistencePiece
+
+        Examples
+        --------
+        >>> ExistenceSet(1, [(0, 1, False, False)], []).records()[0].hi
+        '1'
+        """
+        return [ExistencePiece(lo=self.end_text(lo), hi=self.end_text(hi), lo_closed=lc, hi_closed=hc)
+                for lo, hi, lc, hc in self.pieces]
+
+
+def existence_set(metric: FiniteMetric) -> ExistenceSet | None:
+    """The exact set of alpha in (0, 1) where a tight-constraints mechanism exists, or None (route not applicable).
+
+    On the quotient ``Q(t)`` of the metric's equitable partition (``t = alpha^(1/L)``), ``z_A = num_A / det`` by
+    fraction-free elimination (:func:`_fraction_free_solve`).  Every real root in (0, 1) of ``det`` and of every
+    ``g_A = num_A det`` is isolated exactly (the distinct irreducible factors); between two consecutive roots no
+    sign changes, so a tight-constraints mechanism exists on the open gap iff every ``g_A >= 0`` there (the sign
+    near 0 is that of the lowest coefficient, carried across each root by the parity of its multiplicity).  At a
+    root where ``det`` does not vanish it exists iff every ``g_A >= 0`` there; at a root of ``det`` (``Q``
+    singular) ``Q x = 1, x >= 0`` is decided over ``Q[t]/(f)`` (:func:`_exists_singular`).  Existence needs only
+    ``z >= 0`` (ECP14 Props. 7-8), not an invertible ``Phi``; by the cell-averaging argument (:mod:`.phi`) it
+    holds iff the quotient system has a solution ``x >= 0``.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        Rational distances.
+
+    Returns
+    -------
+    ExistenceSet or None
+        None when the route does not apply: irrational distances, cost beyond :data:`MAX_EXACT_COST`, or a
+        singular point with two free unknowns or more.
+
+    Examples
+    --------
+    >>> from exactdp.metrics import path
+    >>> existence_set(path(3)).is_everything()
+    True
+    """
+    pq = _poly_quotient(metric)
+    if pq is None:
+        return None
+    Q, L, _part = pq
+    sol = _fraction_free_solve(Q)
+    if sol is None:
+        return None
+    det, nums = sol
+    gs = [fmpq_poly(n * det) for n in nums if not n.is_zero()]
+    irreducible: dict[str, Any] = {}
+    for p in [det, *(n * det for n in nums if not n.is_zero())]:
+        for f, _m in p.factor()[1]:
+            if f.degree() >= 1:
+                f = f if f.coeffs()[-1] > 0 else -f
+                irreducible[str(f)] = f
+    roots: list[_Root] = []
+    for f in irreducible.values():
+        roots += _roots_01_of(f)
+    roots.sort(key=functools.cmp_to_key(_cmp_roots))
+    detq = fmpq_poly(det)
+    # atoms: gap 0, root 1, gap 1, ..., root m, gap m; signs of every g_A on each
+    signs = [1 if next(c for c in g.coeffs() if c != 0) > 0 else -1 for g in gs]
+    atoms: list[bool] = [all(s >= 0 for s in signs)]
+    singular = []
+    for r in roots:
+        mult = [_multiplicity(g, r.f) for g in gs]
+        if _multiplicity(detq, r.f) > 0:
+            singular.append(r)
+            ok = _exists_singular(Q, r)
+            if ok is None:
+                return None
+        else:
+            ok = all(m > 0 or s >= 0 for m, s in zip(mult, signs, strict=True))
+        atoms.append(ok)
+        signs = [-s if m % 2 else s for m, s in zip(mult, signs, strict=True)]
+        atoms.append(all(s >= 0 for s in signs))
+    ends: list = [0, *roots, 1]
+    pieces = []
+    i = 0
+    while i < len(atoms):
+        if not atoms[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(atoms) and atoms[j + 1]:
+            j += 1
+        # atom 2q is the gap (ends[q], ends[q+1]); atom 2q+1 is the root ends[q+1]
+        lo, lc = (ends[i // 2], False) if i % 2 == 0 else (ends[(i + 1) // 2], True)
+        hi, hc = (ends[j // 2 + 1], False) if j % 2 == 0 else (ends[(j + 1) // 2], True)
+        pieces.append((lo, hi, lc, hc))
+        i = j + 1
+    for r in roots:
+        while r.b - r.a > _END_WIDTH:
+            r.bisect()
+    return ExistenceSet(L, pieces, singular)
+
+
+#: width of the isolating intervals of the ends stated in a certificate
+_END_WIDTH = fmpq(1, 2**48)
+
+
+def _eps_bracket(alpha_end: _Root, L: int) -> tuple[fmpq, fmpq]:
+    """A rational bracket (12 decimals) of ``eps* = -L log t*`` from the isolating interval of ``t*`` (Arb)."""
+    scale = 10**12
+    with ctx.workprec(256):
+        lo = -L * arb(alpha_end.b).log() * scale
+        hi = -L * arb(alpha_end.a).log() * scale
+        lo_z, hi_z = lo.lower().floor().unique_fmpz(), hi.upper().ceil().unique_fmpz()
+        assert lo_z is not None and hi_z is not None  # floor and ceiling of exact ends are integers
+        return fmpq(int(lo_z), scale), fmpq(int(hi_z), scale)
+
+
 def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
               progress: Callable[..., object] | None = None) -> Certificate[ThresholdEvidence]:
     """The smallest eps at which a tight-constraints mechanism exists (see the module docstring).
@@ -307,16 +657,37 @@ def threshold(metric: FiniteMetric, width: Any = fmpq(1, 10**9), *,
     import sympy as sp  # the exact route isolates roots with sympy
 
     try:
-        ex = exact_threshold(metric)
+        ex = existence_set(metric)
     except (ExactDPError, ZeroDivisionError, sp.PolynomialError):
         ex = None  # the exact route is optional; the certified bracket below does not depend on it
+    if ex is not None:
+        return _exact_certificate(metric, ex, claim, none)
     base: dict[str, Any] = dict(description=metric.description, distances=None)
-    if ex is not None and ex[0] is None:
-        how = PhiSystem(metric, Level.from_eps("1")).partition.how
-        ev = ThresholdEvidence(**base, route="exact-polynomial", **zero)
-        return Certificate("threshold", True, Method.SYMBOLIC_ROOTS, claim, ev, note=f"equitable partition: {how}")
-    exact_text = ex[1] if ex is not None and ex[0] is not None else None
-    return _bracket(metric, width, claim, base, none, ex, exact_text, progress)
+    return _bracket(metric, width, claim, base, none, None, None, progress)
+
+
+def _exact_certificate(metric, ex: ExistenceSet, claim: str, none: dict) -> Certificate:
+    """The ``exact-polynomial`` certificate: the existence set, and ``eps*`` from its first piece ``(0, alpha*]``."""
+    how = PhiSystem(metric, Level.from_eps("1")).partition.how
+    base = dict(description=metric.description, route="exact-polynomial", distances=distance_data(metric),
+                root_of_alpha=ex.L, existence=ex.records())
+    first = ex.pieces[0]
+    if first[0] != 0 or first[2]:
+        raise RuntimeError("internal error: no tight-constraints mechanism near alpha = 0, where Q = I")
+    note = f"equitable partition: {how}"
+    if ex.is_everything():
+        ev = ThresholdEvidence(**base, **{**none, "lo": "0", "hi": "0", "exact": "0"}, attained=True)
+        return Certificate("threshold", True, Method.SYMBOLIC_ROOTS, claim, ev, note=note)
+    end: _Root = first[1]
+    if end.a == end.b:
+        exact = f"log({1 / end.a ** ex.L})"
+        lo, hi = _eps_bracket(end, ex.L)
+    else:
+        exact = "-log(alpha*)"
+        lo, hi = _eps_bracket(end, ex.L)
+    ev = ThresholdEvidence(**base, **{**none, "lo": _dec(lo), "hi": _dec(hi), "lo_rational": str(lo),
+                                      "hi_rational": str(hi), "exact": exact}, attained=first[3])
+    return Certificate("threshold", True, Method.SYMBOLIC_ROOTS, claim, ev, note=note)
 
 
 def _bracket(metric, width, claim, base, none, ex, exact_text, progress=None) -> Certificate:

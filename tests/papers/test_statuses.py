@@ -83,11 +83,13 @@ def test_the_unpatched_claim_is_reproduced(fresh):
 
 
 def test_a_real_difference_names_both_numbers(fresh):
-    # ECP14 sec. 7.1: the printed threshold 0.8 against the certified bracket (0.968..., independent of the print)
+    # ECP14 sec. 7.1: the printed threshold 0.8 against a certified "none exists at 0.8" and the certified sign
+    # change of z (0.968..., independent of the print; only a lower bound on eps*: issue 27)
     r = run_claim("ECP14-sec7.1-sum")
     bad = [f for f in r.findings if f.agrees is False]
-    assert r.status == "differs" and [f.printed for f in bad] == ["0.8"]
-    assert bad[0].exact.startswith("in [0.968") and "printed 0.8, exact in [0.968" in r.exact
+    assert r.status == "differs" and [f.printed for f in bad] == ["0.8 (one exists there and above)"]
+    assert bad[0].exact.startswith("none exists at the printed level (certified); z changes sign in [0.968")
+    assert "eps* > 0.968" in r.exact
 
 
 def test_every_claim_goes_through_the_ledger():

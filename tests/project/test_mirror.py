@@ -103,7 +103,6 @@ ELSEWHERE = {
     "exactdp/theory/remaps.py": ["tests/theory/test_optimality.py"],
     "exactdp/theory/sensitivity.py": ["tests/theory/test_ecp14.py"],
     "exactdp/theory/theorem4.py": ["tests/theory/test_ecp14.py", _KINDS],
-    "exactdp/theory/threshold.py": ["tests/theory/test_ecp14.py", "tests/exact/test_verified_solve.py"],
     "exactdp/theory/tradeoff_parametric.py": ["tests/theory/test_tradeoff_exact.py"],
     "exactdp/theory/users.py": ["tests/theory/test_optimality.py"],
     "exactdp/theory/utility.py": ["tests/theory/test_kl10.py"],  # tests/theory/test_utility_grid.py is utility_grid's

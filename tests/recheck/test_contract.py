@@ -1130,8 +1130,10 @@ def test_forged_exact_threshold():
     j = _genuine("threshold bracket")
     ev = j["evidence"]
     assert ev["exact"] == "log(2)"                                # star with 3 leaves: z = 0 at alpha = 1/2
-    ev["exact"], ev["exact_failure_set"] = "log(2001/1000)", "(1000/2001, 1)"   # no zero of z there
-    _refuted(j, "not the threshold")
+    assert ev["existence"] == [{"lo": "0", "hi": "1/2", "lo_closed": False, "hi_closed": True}]
+    ev["exact"], ev["existence"][0]["hi"] = "log(2001/1000)", "1000/2001"   # no zero of z there
+    ev["lo"], ev["hi"] = ev["lo_rational"], ev["hi_rational"] = "0.6936", "0.6937"
+    _refuted(j, "not the re-derived end")
 
 
 def test_forged_leakage_bits():
