@@ -61,7 +61,7 @@ def test_epsilon_command(capsys):
                         "--format", "json"], capsys)
     assert json.loads(out)["evidence"]["epsilon"] == "1/2"
     code, _, err = run(["epsilon", f"{EX}/geometric3.json", "--metric", f"{EX}/path4.json"], capsys)
-    assert code == 2 and "give --alpha or --eps" in err
+    assert code == 2 and "the entries use alpha; give --alpha A or --eps E" in err
 
 
 def test_undecided_exit_3(tmp_path, capsys):

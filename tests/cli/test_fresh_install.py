@@ -84,6 +84,8 @@ def _json_cases(d):
         "fdp": (["fdp", f"{E}/rr3.json", "--metric", f"{E}/discrete3.json", "--format", "json"], 0, "evidence"),
         "renyi": (["renyi", f"{E}/rr3.json", "--metric", f"{E}/discrete3.json", "--format", "json"], 0, "evidence"),
         "opendp": (["opendp", "laplace", "--scale", "2", "--format", "json"], 0, "holds"),
+        "program": (["program", os.path.join(ROOT, "examples", "programs", "nm_index_lap.prog"), "--n", "2",
+                     "--all-eps", "--format", "json"], 0, "evidence"),
         "audit": (["audit", write(d, "plan.json", [{"mechanism": f"{E}/rr3.json", "times": 2}]), "--metric",
                    f"{E}/discrete3.json", "--eps", "1", "--delta", "1", "--format", "json"], 0, None),
         # a mechanism file is JSON whatever the options (it has no --format)
