@@ -145,6 +145,16 @@ def gcd(p: list, q: list) -> list:
     return [c / p[-1] for c in p] if p else []
 
 
+def squarefree(p: list) -> list:
+    """The monic square-free part ``p / gcd(p, p')`` of a non-constant ``p``: the same real roots, each simple.
+
+    >>> squarefree(parse("t^3 - t^2")) == parse("t^2 - t")
+    True
+    """
+    q = divmod_(p, gcd(p, _deriv(p)))[0]
+    return [c / q[-1] for c in q]
+
+
 def _deriv(p: list) -> list:
     return trim([i * p[i] for i in range(1, len(p))])
 

@@ -37,7 +37,18 @@ V1 = ("its metric record lists the generating pairs only, not the definition the
 
 _RATIONAL = re.compile(r"-?[0-9]+(/[0-9]+)?")
 _ROOT = re.compile(r"root of (?P<p>[ -~]+) in \[(?P<a>[0-9]+(?:/[0-9]+)?), (?P<b>[0-9]+(?:/[0-9]+)?)\] "
-                   r"\(~[0-9.eE+-]+\)")
+                   r"\(~(?P<x>[0-9]+\.[0-9]+(?:[eE][-+]?[0-9]+)?)\)")
+
+
+def _decimal_near(num: list, a: Fraction, b: Fraction, text: str) -> bool:
+    """Is the only root ``r`` of the square-free ``num`` in ``(a, b)`` within one unit of the last printed digit of
+    the decimal ``text``?  Exactly: ``r`` lies in ``[lo, hi]`` (that window cut to ``[a, b]``) iff ``num`` does not
+    keep one strict sign on it (one simple root, so the sign changes at ``r`` and only there)."""
+    mant, _, exp = text.lower().partition("e")
+    unit = Fraction(10) ** (int(exp or 0) - len(mant.partition(".")[2]))
+    x = Fraction(mant) * Fraction(10) ** int(exp or 0)
+    lo, hi = max(a, x - unit), min(b, x + unit)
+    return lo < hi and _ev(num, lo) * _ev(num, hi) <= 0
 
 
 def _end(text) -> tuple:
@@ -62,6 +73,11 @@ def _end(text) -> tuple:
     if _ev(num, a) == 0 or _ev(num, b) == 0:
         raise NotHere(f"{m['p']} vanishes at an end of its isolating interval [{a}, {b}]")
     _require(_sturm.roots_in(num, a, b) == 1, f"{m['p']} has not exactly one root in ({a}, {b})")
+    # its square-free part, monic: the same roots, each simple, so the sign changes at the root (every sign
+    # argument below rests on that), and one number has one representation in a given interval
+    num = _sturm.squarefree(num)
+    _require(_decimal_near(num, a, b, m["x"]), f"the decimal {m['x']} printed with the root of {m['p']} in "
+             f"[{a}, {b}] is not within one unit of its last digit of that root")
     return a, b, num
 
 
@@ -307,6 +323,7 @@ def _gaps(mech, pairs, pieces, ends):
                 _require(r is not False, f"a constraint fails on [{b1}, {a2}], outside the failure set")
                 if r is None:
                     raise NotHere(f"Bernstein did not certify a constraint on the gap [{b1}, {a2}]")
+    _ends_decided(pieces, flat, lambda e: _fails_at(e, polys, ref))
     for k, pc in enumerate(pieces):
         (a1, b1), (a2, b2) = bounds[2 * k], bounds[2 * k + 1]
         if pc["point"]:
@@ -322,6 +339,43 @@ def _gaps(mech, pairs, pieces, ends):
     return len(polys), ("; no constraint fails outside it and one fails throughout each piece (Bernstein"
                         + ("; each algebraic end the only root of its polynomial in its interval, refined by Sturm "
                            "counts)" if algebraic else ")"))
+
+
+def _fails_at(e: tuple, polys: list, ref: dict) -> bool:
+    """Does some constraint fail at the end ``e``, exactly?  A rational end by its value; an algebraic end ``r``
+    by the sign of each constraint at its refined interval's lower end (:func:`_refine`: no root of ``p`` in that
+    interval but possibly ``r`` itself, so ``p(r)`` has that sign unless ``r`` is a root of ``p``)."""
+    if e[2] is None:
+        return any(_ev(p, e[0]) < 0 for p in polys)
+    ra, _, at = ref[(e[0], e[1])]
+    return any(not t and _ev(p, ra) < 0 for p, t in zip(polys, at, strict=True))
+
+
+def _ends_decided(pieces: list, flat: list, fails_at) -> None:
+    """Every end of every piece is in the stated set exactly when some constraint fails there.
+
+    A point is closed on both sides; 0 and 1 are no alpha of (0, 1); an end with a gap beside it lies in no
+    failure set (the gap checks show every constraint ``>= 0`` on the gap's closure), so it must be open; where
+    two pieces touch, the common end is in the stated set (closed on either side) exactly when a constraint
+    fails there -- the zero-width gap ``(a, e) U (e, b)`` is decided like any other."""
+    for pc, lo, hi in zip(pieces, flat[::2], flat[1::2], strict=True):
+        _require(not pc["point"] or (pc["lo_closed"] and pc["hi_closed"]), f"the point {{{pc['lo']}}} is not closed")
+        _require(not (pc["lo_closed"] and lo[2] is None and lo[0] == 0) and
+                 not (pc["hi_closed"] and hi[2] is None and hi[0] == 1), "a piece closed at alpha = 0 or 1, which "
+                 "is no eps > 0 (alpha in (0, 1))")
+    for k in range(len(pieces) + 1):
+        left = pieces[k - 1] if k > 0 else None
+        right = pieces[k] if k < len(pieces) else None
+        if left is not None and right is not None and flat[2 * k - 1] == flat[2 * k]:
+            inside = bool(left["hi_closed"] or right["lo_closed"])
+            _require(inside == fails_at(flat[2 * k]), f"at alpha = {left['hi']}, where two pieces meet, "
+                     + ("no constraint fails, but the set contains it" if inside else
+                        "a constraint fails, but the set leaves it out"))
+            continue
+        _require(left is None or not left["hi_closed"], f"the set contains its end {left and left['hi']}, beside a "
+                 "gap where no constraint fails: no constraint fails there either")
+        _require(right is None or not right["lo_closed"], f"the set contains its end {right and right['lo']}, "
+                 "beside a gap where no constraint fails: no constraint fails there either")
 
 
 def _fails_between(p, lo: tuple, hi: tuple) -> bool:
@@ -459,6 +513,5 @@ def claim_text(c: dict) -> str:
     ev = c["evidence"]
     s = f"{ev['mechanism']['name']} is eps*d-private for every eps > 0 on the {ev['metric']['description']}"
     if ev["in_particular"] is not None:
-        s += (f"; in particular at eps = {ev['in_particular']}, where the entries are not exact rationals or "
-              "exponentials (the statement for every eps settles it)")
+        s += f"; in particular at eps = {ev['in_particular']} (the statement for every eps settles it)"
     return s

@@ -21,8 +21,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._b_util import Refuted, need, same
-from ._kernel import (MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _mul, _neg, _padd, fraction, need_pow,
-                      sign, value)
+from ._kernel import (IV, MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _iv, _mul, _neg, _padd, fraction,
+                      need_pow, sign, value)
 from .privacy import MECH, METRIC
 from .profile import _relation, _rows, relation_note
 
@@ -318,6 +318,13 @@ def _conv_le(s1, a1: int, s2, a2: int, d: Fraction) -> bool:
     if s2 is None:
         return True
     x1, x2 = _div(s1, d), _div(s2, d)
+    if isinstance(x1, Fraction) and isinstance(x2, Fraction) and x1 != x2:
+        # enclosures of both logs first (outward-rounded intervals decide only when disjoint): the exact powers
+        # below reach (bits x order) bits -- 4 million at order 256 for 61-bit entries, a minute of gcds
+        IV.dps = 40
+        l1, l2 = IV.log(_iv(x1, IV)) / (a1 - 1), IV.log(_iv(x2, IV)) / (a2 - 1)
+        if l1.b < l2.a or l1.a > l2.b:
+            return bool(l1.b < l2.a)
     return _cmp(_pow(x2, a1 - 1), _pow(x1, a2 - 1)) >= 0
 
 
