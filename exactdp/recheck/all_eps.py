@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from itertools import pairwise
+from math import gcd, lcm
 
 from . import _sturm
 from ._kernel import (MAX_DEGREE, NotHere, bernstein_nonneg, eps_sign, fraction, need, pl_add, pl_mul, pl_neg,
@@ -168,6 +169,13 @@ def _polys(mech, pairs):
     """Every distinct constraint as ``(a, b, d, P)`` with ``P`` the polynomial of the sign of p, or None when
     ``K(x)(z)`` is identically 0 (the constraint holds trivially)."""
     out, seen = [], set()
+    cache: dict = {}
+
+    def _read(code):                                    # each distinct entry parsed once
+        if code not in cache:
+            cache[code] = poly_of(mech.values[code])
+        return cache[code]
+
     for x, xp, d in pairs:
         dd = value(d)
         if not isinstance(dd, Fraction) or dd.denominator != 1:
@@ -178,8 +186,8 @@ def _polys(mech, pairs):
                 if (a, b, d) in seen:
                     continue
                 seen.add((a, b, d))
-                an, ad = poly_of(mech.values[a])
-                bn, bd = poly_of(mech.values[b])
+                an, ad = _read(a)
+                bn, bd = _read(b)
                 if not any(an):
                     out.append((a, b, d, None))
                     continue
@@ -205,20 +213,55 @@ def _on(p, lo: Fraction, hi: Fraction):
     return out
 
 
+def _primitive(p) -> tuple:
+    """``p / (c alpha^k)`` for the ``c > 0`` and ``k >= 0`` that leave a primitive integer polynomial not
+    vanishing at 0 (``()`` for 0).  It has the sign of ``p`` at every alpha in (0, 1], and by continuity it is
+    ``>= 0`` on ``[0, x]`` exactly when ``p`` is (``x > 0``): one representative per constraint up to such
+    factors, so equal constraints are decided once (geometric(150)'s 598 distinct constraints are 2 of them)."""
+    p = _sturm.trim(p)
+    k = 0
+    while k < len(p) and p[k] == 0:
+        k += 1
+    p = p[k:]
+    if not p:
+        return ()
+    q = [int(c * lcm(*(c.denominator for c in p))) for c in p]
+    g = gcd(*q)
+    return tuple(Fraction(x // g) for x in q)
+
+
+def _nonneg_on_01(p: tuple):
+    """``p >= 0`` on [0, 1]: at once when no coefficient is negative, else by Bernstein coefficients."""
+    return True if all(c >= 0 for c in p) else bernstein_nonneg(list(p))
+
+
 def _mechanism_everywhere(mech) -> None:
-    """Rows sum to 1 identically in alpha; entries ``>= 0`` on [0, 1] (a mechanism for every alpha)."""
+    """Rows sum to 1 identically in alpha; entries ``>= 0`` on [0, 1] (a mechanism for every alpha).  Each distinct
+    entry is read once and decided once (up to the factors of :func:`_primitive`); a row's entries are summed per
+    distinct denominator first, so the row's common denominator is the product of its distinct ones only."""
     polys = [poly_of(v) for v in mech.values]
+    need(sum(len(n) + len(d) for n, d in polys) <= MAX_POLY_TERMS, f"more than {MAX_POLY_TERMS:,} coefficients "
+         "in the entries")
+    decided: set = set()
     for c, (num, den) in enumerate(polys):
-        r = bernstein_nonneg(pl_mul(num, den))
+        key = _primitive(pl_mul(num, den))
+        if key in decided:
+            continue
+        r = _nonneg_on_01(key)
         if r is not True:
             raise Refuted(f"the entry {mech.values[c]!r} is not shown >= 0 on [0, 1]: not a mechanism") \
                 if r is False else NotHere(f"the entry {mech.values[c]!r}: Bernstein did not certify >= 0")
+        decided.add(key)
     for i, row in enumerate(mech.codes):
-        num, den = [Fraction(0)], [Fraction(1)]
+        by_den: dict = {}
         for c in row:
             n2, d2 = polys[c]
-            num, den = pl_add(pl_mul(num, d2), pl_mul(n2, den)), pl_mul(den, d2)
-        need(len(den) <= MAX_DEGREE, f"a row of degree {len(den)} > {MAX_DEGREE}")
+            kd = tuple(_sturm.trim(d2))
+            by_den[kd] = pl_add(by_den.get(kd, [Fraction(0)]), n2)
+        num, den = [Fraction(0)], [Fraction(1)]
+        for d2, n2 in by_den.items():
+            num, den = pl_add(pl_mul(num, list(d2)), pl_mul(n2, den)), pl_mul(den, list(d2))
+            need(len(den) <= MAX_DEGREE, f"a row of degree {len(den)} > {MAX_DEGREE}")
         _require(not any(pl_add(num, pl_neg(den))), f"row {i} does not sum to 1 identically in alpha: not a "
                  "mechanism")
 
@@ -258,6 +301,8 @@ MAX_BISECTIONS = 200
 MAX_END_WORK = 20_000
 #: pieces of a failure set read
 MAX_PIECES = 10_000
+#: coefficients of the mechanism's entries read as polynomials in alpha (numerators and denominators)
+MAX_POLY_TERMS = 2_000_000
 
 
 def _refine(end: tuple, polys: list, cuts: list) -> tuple:
@@ -288,7 +333,7 @@ def _gaps(mech, pairs, pieces, ends):
     constraint, and inside each piece some constraint fails throughout.  Bernstein on rational intervals; an
     algebraic end's interval is first refined (:func:`_refine`), so that a constraint's sign on the sliver between
     the end and a rational point is its sign at that point."""
-    polys = [q for q in (_sturm.trim(p) for _, _, _, p in _polys(mech, pairs) if p is not None) if q]
+    polys = [list(q) for q in dict.fromkeys(_primitive(p) for _, _, _, p in _polys(mech, pairs) if p is not None) if q]
     flat = [e for pair in ends for e in pair]
     algebraic = any(e[2] is not None for e in flat)
     if algebraic:
@@ -434,10 +479,15 @@ def _check_holds(ev: dict, mech, pairs):
              and ev["sample_alpha"] is None, "a holding certificate with a failure set")
     polys = _polys(mech, pairs)
     _distinct(ev, polys)
+    decided: set = set()
     for a, b, d, P in polys:
         if P is None or not any(P):
             continue
-        r = bernstein_nonneg(P)
+        key = _primitive(P)
+        if key in decided:
+            continue
+        decided.add(key)
+        r = _nonneg_on_01(key)
         if r is False:
             raise Refuted(f"constraint {mech.values[a]} <= alpha^-{d} ({mech.values[b]}) fails on [0, 1]")
         if r is None:
