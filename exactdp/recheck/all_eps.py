@@ -47,7 +47,7 @@ def _decimal_near(num: list, a: Fraction, b: Fraction, text: str) -> bool:
     keep one strict sign on it (one simple root, so the sign changes at ``r`` and only there)."""
     mant, _, exp = text.lower().partition("e")
     unit = Fraction(10) ** (int(exp or 0) - len(mant.partition(".")[2]))
-    x = Fraction(mant) * Fraction(10) ** int(exp or 0)
+    x = fraction(mant) * Fraction(10) ** int(exp or 0)
     lo, hi = max(a, x - unit), min(b, x + unit)
     return lo < hi and _ev(num, lo) * _ev(num, hi) <= 0
 
@@ -170,6 +170,7 @@ def _polys(mech, pairs):
     ``K(x)(z)`` is identically 0 (the constraint holds trivially)."""
     out, seen = [], set()
     cache: dict = {}
+    work = 0
 
     def _read(code):                                    # each distinct entry parsed once
         if code not in cache:
@@ -191,7 +192,11 @@ def _polys(mech, pairs):
                 if not any(an):
                     out.append((a, b, d, None))
                     continue
-                # p = b/alpha^d - a has the sign of (bn ad - alpha^d an bd) * ad bd
+                # p = b/alpha^d - a has the sign of (bn ad - alpha^d an bd) * ad bd; its products counted as they
+                # are built (coefficient operations: about 3 us each here)
+                work += len(bn) * len(ad) + len(an) * len(bd) + (len(ad) + len(bd)) * (len(an) + len(bn) + int(dd))
+                need(work <= MAX_CONSTRAINT_WORK, f"the constraints' polynomials need more than "
+                     f"{MAX_CONSTRAINT_WORK:,} coefficient operations")
                 top = pl_add(pl_mul(bn, ad), pl_neg([Fraction(0)] * int(dd) + pl_mul(an, bd)))
                 out.append((a, b, d, pl_mul(top, pl_mul(ad, bd))))
     return out
@@ -227,12 +232,19 @@ def _primitive(p) -> tuple:
         return ()
     q = [int(c * lcm(*(c.denominator for c in p))) for c in p]
     g = gcd(*q)
-    return tuple(Fraction(x // g) for x in q)
+    return tuple(Fraction(x // g, 1) for x in q)
 
 
 def _nonneg_on_01(p: tuple):
     """``p >= 0`` on [0, 1]: at once when no coefficient is negative, else by Bernstein coefficients."""
     return True if all(c >= 0 for c in p) else bernstein_nonneg(list(p))
+
+
+def _bernstein_budget(keys) -> None:
+    """The Bernstein tests ahead, counted before any: the squared degrees of the distinct polynomials with a
+    negative coefficient (a conversion to Bernstein form costs the square of the degree in rational operations)."""
+    work = sum(len(k) ** 2 for k in keys if any(c < 0 for c in k))
+    need(work <= MAX_BERNSTEIN_TOTAL, f"Bernstein tests of {work:,} squared degrees > {MAX_BERNSTEIN_TOTAL:,}")
 
 
 def _mechanism_everywhere(mech) -> None:
@@ -242,16 +254,15 @@ def _mechanism_everywhere(mech) -> None:
     polys = [poly_of(v) for v in mech.values]
     need(sum(len(n) + len(d) for n, d in polys) <= MAX_POLY_TERMS, f"more than {MAX_POLY_TERMS:,} coefficients "
          "in the entries")
-    decided: set = set()
+    keys: dict = {}
     for c, (num, den) in enumerate(polys):
-        key = _primitive(pl_mul(num, den))
-        if key in decided:
-            continue
+        keys.setdefault(_primitive(pl_mul(num, den)), c)
+    _bernstein_budget(keys)
+    for key, c in keys.items():
         r = _nonneg_on_01(key)
         if r is not True:
             raise Refuted(f"the entry {mech.values[c]!r} is not shown >= 0 on [0, 1]: not a mechanism") \
                 if r is False else NotHere(f"the entry {mech.values[c]!r}: Bernstein did not certify >= 0")
-        decided.add(key)
     for i, row in enumerate(mech.codes):
         by_den: dict = {}
         for c in row:
@@ -301,6 +312,10 @@ MAX_BISECTIONS = 200
 MAX_END_WORK = 20_000
 #: pieces of a failure set read
 MAX_PIECES = 10_000
+#: coefficient operations building the constraints' polynomials (geometric(150): about 700,000, 2 s)
+MAX_CONSTRAINT_WORK = 2_500_000
+#: squared degrees of the distinct polynomials certified by Bernstein coefficients in one re-check
+MAX_BERNSTEIN_TOTAL = 1_000_000
 #: coefficients of the mechanism's entries read as polynomials in alpha (numerators and denominators)
 MAX_POLY_TERMS = 2_000_000
 
@@ -479,14 +494,12 @@ def _check_holds(ev: dict, mech, pairs):
              and ev["sample_alpha"] is None, "a holding certificate with a failure set")
     polys = _polys(mech, pairs)
     _distinct(ev, polys)
-    decided: set = set()
+    keys: dict = {}
     for a, b, d, P in polys:
-        if P is None or not any(P):
-            continue
-        key = _primitive(P)
-        if key in decided:
-            continue
-        decided.add(key)
+        if P is not None and any(P):
+            keys.setdefault(_primitive(P), (a, b, d))
+    _bernstein_budget(keys)
+    for key, (a, b, d) in keys.items():
         r = _nonneg_on_01(key)
         if r is False:
             raise Refuted(f"constraint {mech.values[a]} <= alpha^-{d} ({mech.values[b]}) fails on [0, 1]")
