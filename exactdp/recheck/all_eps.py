@@ -380,9 +380,11 @@ def _gaps(mech, pairs, pieces, ends):
                      "a constraint fails next to an algebraic end, outside the failure set")
             if b1 < a2:
                 r = bernstein_nonneg(_on(p, b1, a2))
-                _require(r is not False, f"a constraint fails on [{b1}, {a2}], outside the failure set")
-                if r is None:
-                    raise NotHere(f"Bernstein did not certify a constraint on the gap [{b1}, {a2}]")
+                if r is None:                           # a root of even multiplicity: separated by Sturm counts
+                    need(len(p) - 1 <= _sturm.MAX_POLY_DEGREE, f"a constraint of degree {len(p) - 1} that "
+                         "Bernstein coefficients do not decide")
+                    r = _sturm.nonneg_on(p, b1, a2)
+                _require(r, f"a constraint fails on [{b1}, {a2}], outside the failure set")
     _ends_decided(pieces, flat, lambda e: _fails_at(e, polys, ref))
     for k, pc in enumerate(pieces):
         (a1, b1), (a2, b2) = bounds[2 * k], bounds[2 * k + 1]
@@ -467,7 +469,12 @@ def _fails_inside(p, lo: Fraction, hi: Fraction) -> bool:
             q = _divide(q, e)                 # q / (alpha - e); on (lo, hi), alpha - hi < 0: flip the sign
             if flip:
                 q = pl_neg(q)
-    return any(q) and bernstein_nonneg(_on(q, lo, hi), strict=True) is True
+    if not any(q):
+        return False
+    r = bernstein_nonneg(_on(q, lo, hi), strict=True)
+    if r is None and len(q) - 1 <= _sturm.MAX_POLY_DEGREE:
+        return _sturm.positive_inside(_sturm.trim(q), lo, hi)     # exactly: no root inside, positive at lo
+    return r is True
 
 
 def _divide(p, e: Fraction):
@@ -501,6 +508,8 @@ def _check_holds(ev: dict, mech, pairs):
     _bernstein_budget(keys)
     for key, (a, b, d) in keys.items():
         r = _nonneg_on_01(key)
+        if r is None and len(key) - 1 <= _sturm.MAX_POLY_DEGREE:   # even-multiplicity roots: Sturm decides
+            r = _sturm.nonneg_on(list(key), Fraction(0), Fraction(1))
         if r is False:
             raise Refuted(f"constraint {mech.values[a]} <= alpha^-{d} ({mech.values[b]}) fails on [0, 1]")
         if r is None:

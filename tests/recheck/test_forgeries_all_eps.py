@@ -164,3 +164,17 @@ def test_in_particular_states_what_is_checked():
     f["evidence"]["in_particular"] = "-1/2"
     f["claim"] = claim_text(f)
     _refuted(f, "is not an eps > 0")
+
+
+def test_a_constraint_touching_zero_inside_a_gap_is_decided_exactly():
+    """K(0)(a) = 1 - alpha, K(1)(a) = alpha/3 + 1/9: alpha (1 - alpha) <= alpha/3 + 1/9 is (alpha - 1/3)^2 >= 0, a
+    double root at 1/3 inside the gap before the failure set (Bernstein coefficients alone leave it undecided; the
+    roots are separated by Sturm counts).  Confirmed, and the set moved onto the tangency is refuted."""
+    c = _cert([["1-alpha", "alpha"], ["alpha/3+1/9", "8/9-alpha/3"]], discrete(2))
+    r = recheck(c)
+    assert r.status == "confirmed", r.detail
+    pieces = copy.deepcopy(c["evidence"]["failure_set"])
+    f = _with_set(c, [_piece("1/3", "1/3", True, True), *pieces])
+    assert recheck(f).status == "refuted"
+    a = Fraction(1, 3)
+    assert a * (1 - a) == a / 3 + Fraction(1, 9)                    # the tangency: equality, no failure at 1/3
