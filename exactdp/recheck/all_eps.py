@@ -384,7 +384,7 @@ def _gaps(mech, pairs, pieces, ends):
                     need(len(p) - 1 <= _sturm.MAX_POLY_DEGREE, f"a constraint of degree {len(p) - 1} that "
                          "Bernstein coefficients do not decide")
                     r = _sturm.nonneg_on(p, b1, a2)
-                _require(r, f"a constraint fails on [{b1}, {a2}], outside the failure set")
+                _require(r is True, f"a constraint fails on [{b1}, {a2}], outside the failure set")
     _ends_decided(pieces, flat, lambda e: _fails_at(e, polys, ref))
     for k, pc in enumerate(pieces):
         (a1, b1), (a2, b2) = bounds[2 * k], bounds[2 * k + 1]
