@@ -33,7 +33,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ._kernel import NotHere, TooLarge
+from ._kernel import NotHere, TooLarge, readable_ints
 from ._schema import METHODS, TOP, VERDICTS, conform, loads_strict
 
 __all__ = ["KINDS", "VERSIONS", "RecheckResult", "recheck"]
@@ -195,16 +195,8 @@ def recheck(cert: Any) -> RecheckResult:
     if c["version"] == 1:
         return RecheckResult("not checkable", 0, f"schema-1 {kind} certificate: {getattr(mod, 'V1', _V1_REASON)}")
     try:
-        claim = mod.claim_text(c)
-        if c["claim"] != claim:
-            return RecheckResult("refuted", 0, f"the claim {c['claim'][:200]!r} is not the one the checked "
-                                 f"fields state: {claim[:200]!r}")
-        want = getattr(mod, "method_of", None)
-        want = want(c) if callable(want) else None
-        if want is not None and (c["method"], c["precision"]) != (want, None):
-            return RecheckResult("refuted", 0, f"the method {c['method']!r} (precision {c['precision']}) is not "
-                                 f"{want!r}, the one the checked numbers call for")
-        status, n, detail = mod.check(c)
+        with readable_ints():                # numbers up to the stated 2^20 bits (issue 27)
+            return _checked(c, mod)
     except TooLarge as e:
         return RecheckResult("not checkable", 0, f"too large ({e})")
     except NotHere as e:
@@ -214,4 +206,18 @@ def recheck(cert: Any) -> RecheckResult:
         return RecheckResult("refuted", 0, f"malformed evidence ({type(e).__name__}: {e})")
     except RecursionError:
         return RecheckResult("not checkable", 0, "too large (nesting beyond the interpreter's recursion limit)")
+
+
+def _checked(c: dict, mod) -> RecheckResult:
+    """The kind's claim, method and check (exceptions are answered by :func:`recheck`)."""
+    claim = mod.claim_text(c)
+    if c["claim"] != claim:
+        return RecheckResult("refuted", 0, f"the claim {c['claim'][:200]!r} is not the one the checked "
+                             f"fields state: {claim[:200]!r}")
+    want = getattr(mod, "method_of", None)
+    want = want(c) if callable(want) else None
+    if want is not None and (c["method"], c["precision"]) != (want, None):
+        return RecheckResult("refuted", 0, f"the method {c['method']!r} (precision {c['precision']}) is not "
+                             f"{want!r}, the one the checked numbers call for")
+    status, n, detail = mod.check(c)
     return RecheckResult(status, n, detail)

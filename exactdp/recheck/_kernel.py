@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
@@ -58,6 +60,26 @@ MAX_TERMS = 4_096
 MAX_RADICAND = 10**12
 #: bits of an ``exp`` argument (numerator and denominator)
 MAX_EXP_BITS = 256
+#: decimal digits of a ``MAX_BITS``-bit integer (2^20 log10 2 = 315,653), with a margin: what the kernel reads and
+#: writes (Python's default int-string limit of 4,300 digits would refute a genuine sum of 20,000 bits)
+MAX_INT_DIGITS = 320_000
+
+
+@contextmanager
+def readable_ints():
+    """Let ``int(text)`` and ``str(int)`` reach :data:`MAX_INT_DIGITS` digits for the duration of one re-check
+    (the interpreter-wide limit is restored afterwards; text lengths stay bounded by :data:`MAX_TEXT`).
+
+    >>> with readable_ints():
+    ...     len(str(10 ** 5000))
+    5001
+    """
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0 if old == 0 else max(old, MAX_INT_DIGITS))
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
 #: inequalities a certificate may ask to re-decide; cells of a code matrix
 MAX_INEQUALITIES = 20_000_000
 MAX_CELLS = 16_000_000
@@ -696,7 +718,7 @@ def exp_of_eps(text: str):
         num, den = _iroot(R.numerator, k), _iroot(R.denominator, k)
         if num is None or den is None:
             raise NotHere(f"e^eps = ({R})^(1/{k}) is not rational")
-        return num / den
+        return Fraction(num, den)          # ints: ``/`` would make a float reach exact arithmetic
     if div is not None:
         raise NotHere(f"unsupported eps {text!r}")
     v = _val(_tree(text))

@@ -145,6 +145,16 @@ def gcd(p: list, q: list) -> list:
     return [c / p[-1] for c in p] if p else []
 
 
+def squarefree(p: list) -> list:
+    """The monic square-free part ``p / gcd(p, p')`` of a non-constant ``p``: the same real roots, each simple.
+
+    >>> squarefree(parse("t^3 - t^2")) == parse("t^2 - t")
+    True
+    """
+    q = divmod_(p, gcd(p, _deriv(p)))[0]
+    return [c / q[-1] for c in q]
+
+
 def _deriv(p: list) -> list:
     return trim([i * p[i] for i in range(1, len(p))])
 
@@ -171,3 +181,65 @@ def roots_in(p: list, a: Fraction, b: Fraction) -> int:
             break
         seq.append(scale(r, -1))
     return _variations(seq, a) - _variations(seq, b)
+
+
+#: Sturm counts spent separating the roots of one polynomial on an interval (:func:`nonneg_on`)
+MAX_SEPARATIONS = 4_000
+
+
+def _ends_divided(p: list, lo: Fraction, hi: Fraction) -> list:
+    """``p`` with its roots at ``lo`` and ``hi`` divided out, signed so that it has the sign of ``p`` on the open
+    ``(lo, hi)`` (``alpha - lo > 0`` there, ``alpha - hi < 0``: dividing by the latter flips the sign)."""
+    q = trim(p)
+    while q and at(q, lo) == 0:
+        q = divmod_(q, [-lo, Fraction(1)])[0]
+    while q and at(q, hi) == 0:
+        q = scale(divmod_(q, [-hi, Fraction(1)])[0], -1)
+    return q
+
+
+def positive_inside(p: list, lo: Fraction, hi: Fraction) -> bool:
+    """``p > 0`` on the open interval ``(lo, hi)``, decided exactly: no root inside (Sturm) once the roots at the
+    ends are divided out, and positive at ``lo``.
+
+    >>> p = parse("t^2 - t")
+    >>> positive_inside(p, Fraction(-1), Fraction(0)), positive_inside(p, Fraction(0), Fraction(1))
+    (True, False)
+    """
+    q = _ends_divided(p, lo, hi)
+    return bool(q) and at(q, lo) > 0 and roots_in(q, lo, hi) == 0
+
+
+def nonneg_on(p: list, lo: Fraction, hi: Fraction) -> bool:
+    """``p >= 0`` on the closed interval ``[lo, hi]``, decided exactly where Bernstein coefficients stay undecided
+    (a root of even multiplicity inside): the interval is cut at rational non-roots until each piece holds at most
+    one root (Sturm counts); on each side of that root the sign is the sign at the piece's end, so ``p >= 0``
+    iff it is positive at every cut (and ``>= 0`` at ``lo`` and ``hi``).
+
+    >>> nonneg_on(parse("9*t^2 - 6*t + 1"), Fraction(0), Fraction(1))      # (3t - 1)^2: a double root at 1/3
+    True
+    >>> nonneg_on(parse("9*t^2 - 6*t"), Fraction(0), Fraction(1))
+    False
+    """
+    if not trim(p):
+        return True
+    if at(p, lo) < 0 or at(p, hi) < 0:
+        return False
+    q = _ends_divided(p, lo, hi)
+    if len(q) <= 1:
+        return not q or q[0] > 0
+    cuts, stack, spent = [], [(lo, hi)], 0
+    while stack:
+        a, b = stack.pop()
+        spent += 1
+        if spent > MAX_SEPARATIONS:
+            raise NotHere(f"roots not separated in {MAX_SEPARATIONS} Sturm counts")
+        if roots_in(q, a, b) <= 1:
+            cuts += [a, b]
+            continue
+        k, m = 2, (a + b) / 2
+        while at(q, m) == 0:                          # finitely many roots: another rational inside will do
+            k += 1
+            m = a + (b - a) / k
+        stack += [(a, m), (m, b)]
+    return all(at(q, x) > 0 for x in cuts)

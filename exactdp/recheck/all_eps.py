@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from itertools import pairwise
+from math import gcd, lcm
 
 from . import _sturm
 from ._kernel import (MAX_DEGREE, NotHere, bernstein_nonneg, eps_sign, fraction, need, pl_add, pl_mul, pl_neg,
@@ -37,7 +38,18 @@ V1 = ("its metric record lists the generating pairs only, not the definition the
 
 _RATIONAL = re.compile(r"-?[0-9]+(/[0-9]+)?")
 _ROOT = re.compile(r"root of (?P<p>[ -~]+) in \[(?P<a>[0-9]+(?:/[0-9]+)?), (?P<b>[0-9]+(?:/[0-9]+)?)\] "
-                   r"\(~[0-9.eE+-]+\)")
+                   r"\(~(?P<x>[0-9]+\.[0-9]+(?:[eE][-+]?[0-9]+)?)\)")
+
+
+def _decimal_near(num: list, a: Fraction, b: Fraction, text: str) -> bool:
+    """Is the only root ``r`` of the square-free ``num`` in ``(a, b)`` within one unit of the last printed digit of
+    the decimal ``text``?  Exactly: ``r`` lies in ``[lo, hi]`` (that window cut to ``[a, b]``) iff ``num`` does not
+    keep one strict sign on it (one simple root, so the sign changes at ``r`` and only there)."""
+    mant, _, exp = text.lower().partition("e")
+    unit = Fraction(10) ** (int(exp or 0) - len(mant.partition(".")[2]))
+    x = fraction(mant) * Fraction(10) ** int(exp or 0)
+    lo, hi = max(a, x - unit), min(b, x + unit)
+    return lo < hi and _ev(num, lo) * _ev(num, hi) <= 0
 
 
 def _end(text) -> tuple:
@@ -62,6 +74,11 @@ def _end(text) -> tuple:
     if _ev(num, a) == 0 or _ev(num, b) == 0:
         raise NotHere(f"{m['p']} vanishes at an end of its isolating interval [{a}, {b}]")
     _require(_sturm.roots_in(num, a, b) == 1, f"{m['p']} has not exactly one root in ({a}, {b})")
+    # its square-free part, monic: the same roots, each simple, so the sign changes at the root (every sign
+    # argument below rests on that), and one number has one representation in a given interval
+    num = _sturm.squarefree(num)
+    _require(_decimal_near(num, a, b, m["x"]), f"the decimal {m['x']} printed with the root of {m['p']} in "
+             f"[{a}, {b}] is not within one unit of its last digit of that root")
     return a, b, num
 
 
@@ -152,6 +169,14 @@ def _polys(mech, pairs):
     """Every distinct constraint as ``(a, b, d, P)`` with ``P`` the polynomial of the sign of p, or None when
     ``K(x)(z)`` is identically 0 (the constraint holds trivially)."""
     out, seen = [], set()
+    cache: dict = {}
+    work = 0
+
+    def _read(code):                                    # each distinct entry parsed once
+        if code not in cache:
+            cache[code] = poly_of(mech.values[code])
+        return cache[code]
+
     for x, xp, d in pairs:
         dd = value(d)
         if not isinstance(dd, Fraction) or dd.denominator != 1:
@@ -162,12 +187,16 @@ def _polys(mech, pairs):
                 if (a, b, d) in seen:
                     continue
                 seen.add((a, b, d))
-                an, ad = poly_of(mech.values[a])
-                bn, bd = poly_of(mech.values[b])
+                an, ad = _read(a)
+                bn, bd = _read(b)
                 if not any(an):
                     out.append((a, b, d, None))
                     continue
-                # p = b/alpha^d - a has the sign of (bn ad - alpha^d an bd) * ad bd
+                # p = b/alpha^d - a has the sign of (bn ad - alpha^d an bd) * ad bd; its products counted as they
+                # are built (coefficient operations: about 3 us each here)
+                work += len(bn) * len(ad) + len(an) * len(bd) + (len(ad) + len(bd)) * (len(an) + len(bn) + int(dd))
+                need(work <= MAX_CONSTRAINT_WORK, f"the constraints' polynomials need more than "
+                     f"{MAX_CONSTRAINT_WORK:,} coefficient operations")
                 top = pl_add(pl_mul(bn, ad), pl_neg([Fraction(0)] * int(dd) + pl_mul(an, bd)))
                 out.append((a, b, d, pl_mul(top, pl_mul(ad, bd))))
     return out
@@ -189,20 +218,61 @@ def _on(p, lo: Fraction, hi: Fraction):
     return out
 
 
+def _primitive(p) -> tuple:
+    """``p / (c alpha^k)`` for the ``c > 0`` and ``k >= 0`` that leave a primitive integer polynomial not
+    vanishing at 0 (``()`` for 0).  It has the sign of ``p`` at every alpha in (0, 1], and by continuity it is
+    ``>= 0`` on ``[0, x]`` exactly when ``p`` is (``x > 0``): one representative per constraint up to such
+    factors, so equal constraints are decided once (geometric(150)'s 598 distinct constraints are 2 of them)."""
+    p = _sturm.trim(p)
+    k = 0
+    while k < len(p) and p[k] == 0:
+        k += 1
+    p = p[k:]
+    if not p:
+        return ()
+    q = [int(c * lcm(*(c.denominator for c in p))) for c in p]
+    g = gcd(*q)
+    return tuple(Fraction(x // g, 1) for x in q)
+
+
+def _nonneg_on_01(p: tuple):
+    """``p >= 0`` on [0, 1]: at once when no coefficient is negative, else by Bernstein coefficients."""
+    return True if all(c >= 0 for c in p) else bernstein_nonneg(list(p))
+
+
+def _bernstein_budget(keys) -> None:
+    """The Bernstein tests ahead, counted before any: the squared degrees of the distinct polynomials with a
+    negative coefficient (a conversion to Bernstein form costs the square of the degree in rational operations)."""
+    work = sum(len(k) ** 2 for k in keys if any(c < 0 for c in k))
+    need(work <= MAX_BERNSTEIN_TOTAL, f"Bernstein tests of {work:,} squared degrees > {MAX_BERNSTEIN_TOTAL:,}")
+
+
 def _mechanism_everywhere(mech) -> None:
-    """Rows sum to 1 identically in alpha; entries ``>= 0`` on [0, 1] (a mechanism for every alpha)."""
+    """Rows sum to 1 identically in alpha; entries ``>= 0`` on [0, 1] (a mechanism for every alpha).  Each distinct
+    entry is read once and decided once (up to the factors of :func:`_primitive`); a row's entries are summed per
+    distinct denominator first, so the row's common denominator is the product of its distinct ones only."""
     polys = [poly_of(v) for v in mech.values]
+    need(sum(len(n) + len(d) for n, d in polys) <= MAX_POLY_TERMS, f"more than {MAX_POLY_TERMS:,} coefficients "
+         "in the entries")
+    keys: dict = {}
     for c, (num, den) in enumerate(polys):
-        r = bernstein_nonneg(pl_mul(num, den))
+        keys.setdefault(_primitive(pl_mul(num, den)), c)
+    _bernstein_budget(keys)
+    for key, c in keys.items():
+        r = _nonneg_on_01(key)
         if r is not True:
             raise Refuted(f"the entry {mech.values[c]!r} is not shown >= 0 on [0, 1]: not a mechanism") \
                 if r is False else NotHere(f"the entry {mech.values[c]!r}: Bernstein did not certify >= 0")
     for i, row in enumerate(mech.codes):
-        num, den = [Fraction(0)], [Fraction(1)]
+        by_den: dict = {}
         for c in row:
             n2, d2 = polys[c]
-            num, den = pl_add(pl_mul(num, d2), pl_mul(n2, den)), pl_mul(den, d2)
-        need(len(den) <= MAX_DEGREE, f"a row of degree {len(den)} > {MAX_DEGREE}")
+            kd = tuple(_sturm.trim(d2))
+            by_den[kd] = pl_add(by_den.get(kd, [Fraction(0)]), n2)
+        num, den = [Fraction(0)], [Fraction(1)]
+        for d2, n2 in by_den.items():
+            num, den = pl_add(pl_mul(num, list(d2)), pl_mul(n2, den)), pl_mul(den, list(d2))
+            need(len(den) <= MAX_DEGREE, f"a row of degree {len(den)} > {MAX_DEGREE}")
         _require(not any(pl_add(num, pl_neg(den))), f"row {i} does not sum to 1 identically in alpha: not a "
                  "mechanism")
 
@@ -242,6 +312,12 @@ MAX_BISECTIONS = 200
 MAX_END_WORK = 20_000
 #: pieces of a failure set read
 MAX_PIECES = 10_000
+#: coefficient operations building the constraints' polynomials (geometric(150): about 700,000, 2 s)
+MAX_CONSTRAINT_WORK = 2_500_000
+#: squared degrees of the distinct polynomials certified by Bernstein coefficients in one re-check
+MAX_BERNSTEIN_TOTAL = 1_000_000
+#: coefficients of the mechanism's entries read as polynomials in alpha (numerators and denominators)
+MAX_POLY_TERMS = 2_000_000
 
 
 def _refine(end: tuple, polys: list, cuts: list) -> tuple:
@@ -272,7 +348,7 @@ def _gaps(mech, pairs, pieces, ends):
     constraint, and inside each piece some constraint fails throughout.  Bernstein on rational intervals; an
     algebraic end's interval is first refined (:func:`_refine`), so that a constraint's sign on the sliver between
     the end and a rational point is its sign at that point."""
-    polys = [q for q in (_sturm.trim(p) for _, _, _, p in _polys(mech, pairs) if p is not None) if q]
+    polys = [list(q) for q in dict.fromkeys(_primitive(p) for _, _, _, p in _polys(mech, pairs) if p is not None) if q]
     flat = [e for pair in ends for e in pair]
     algebraic = any(e[2] is not None for e in flat)
     if algebraic:
@@ -304,9 +380,12 @@ def _gaps(mech, pairs, pieces, ends):
                      "a constraint fails next to an algebraic end, outside the failure set")
             if b1 < a2:
                 r = bernstein_nonneg(_on(p, b1, a2))
-                _require(r is not False, f"a constraint fails on [{b1}, {a2}], outside the failure set")
-                if r is None:
-                    raise NotHere(f"Bernstein did not certify a constraint on the gap [{b1}, {a2}]")
+                if r is None:                           # a root of even multiplicity: separated by Sturm counts
+                    need(len(p) - 1 <= _sturm.MAX_POLY_DEGREE, f"a constraint of degree {len(p) - 1} that "
+                         "Bernstein coefficients do not decide")
+                    r = _sturm.nonneg_on(p, b1, a2)
+                _require(r is True, f"a constraint fails on [{b1}, {a2}], outside the failure set")
+    _ends_decided(pieces, flat, lambda e: _fails_at(e, polys, ref))
     for k, pc in enumerate(pieces):
         (a1, b1), (a2, b2) = bounds[2 * k], bounds[2 * k + 1]
         if pc["point"]:
@@ -322,6 +401,43 @@ def _gaps(mech, pairs, pieces, ends):
     return len(polys), ("; no constraint fails outside it and one fails throughout each piece (Bernstein"
                         + ("; each algebraic end the only root of its polynomial in its interval, refined by Sturm "
                            "counts)" if algebraic else ")"))
+
+
+def _fails_at(e: tuple, polys: list, ref: dict) -> bool:
+    """Does some constraint fail at the end ``e``, exactly?  A rational end by its value; an algebraic end ``r``
+    by the sign of each constraint at its refined interval's lower end (:func:`_refine`: no root of ``p`` in that
+    interval but possibly ``r`` itself, so ``p(r)`` has that sign unless ``r`` is a root of ``p``)."""
+    if e[2] is None:
+        return any(_ev(p, e[0]) < 0 for p in polys)
+    ra, _, at = ref[(e[0], e[1])]
+    return any(not t and _ev(p, ra) < 0 for p, t in zip(polys, at, strict=True))
+
+
+def _ends_decided(pieces: list, flat: list, fails_at) -> None:
+    """Every end of every piece is in the stated set exactly when some constraint fails there.
+
+    A point is closed on both sides; 0 and 1 are no alpha of (0, 1); an end with a gap beside it lies in no
+    failure set (the gap checks show every constraint ``>= 0`` on the gap's closure), so it must be open; where
+    two pieces touch, the common end is in the stated set (closed on either side) exactly when a constraint
+    fails there -- the zero-width gap ``(a, e) U (e, b)`` is decided like any other."""
+    for pc, lo, hi in zip(pieces, flat[::2], flat[1::2], strict=True):
+        _require(not pc["point"] or (pc["lo_closed"] and pc["hi_closed"]), f"the point {{{pc['lo']}}} is not closed")
+        _require(not (pc["lo_closed"] and lo[2] is None and lo[0] == 0) and
+                 not (pc["hi_closed"] and hi[2] is None and hi[0] == 1), "a piece closed at alpha = 0 or 1, which "
+                 "is no eps > 0 (alpha in (0, 1))")
+    for k in range(len(pieces) + 1):
+        left = pieces[k - 1] if k > 0 else None
+        right = pieces[k] if k < len(pieces) else None
+        if left is not None and right is not None and flat[2 * k - 1] == flat[2 * k]:
+            inside = bool(left["hi_closed"] or right["lo_closed"])
+            _require(inside == fails_at(flat[2 * k]), f"at alpha = {left['hi']}, where two pieces meet, "
+                     + ("no constraint fails, but the set contains it" if inside else
+                        "a constraint fails, but the set leaves it out"))
+            continue
+        _require(left is None or not left["hi_closed"], f"the set contains its end {left and left['hi']}, beside a "
+                 "gap where no constraint fails: no constraint fails there either")
+        _require(right is None or not right["lo_closed"], f"the set contains its end {right and right['lo']}, "
+                 "beside a gap where no constraint fails: no constraint fails there either")
 
 
 def _fails_between(p, lo: tuple, hi: tuple) -> bool:
@@ -353,7 +469,12 @@ def _fails_inside(p, lo: Fraction, hi: Fraction) -> bool:
             q = _divide(q, e)                 # q / (alpha - e); on (lo, hi), alpha - hi < 0: flip the sign
             if flip:
                 q = pl_neg(q)
-    return any(q) and bernstein_nonneg(_on(q, lo, hi), strict=True) is True
+    if not any(q):
+        return False
+    r = bernstein_nonneg(_on(q, lo, hi), strict=True)
+    if r is None and len(q) - 1 <= _sturm.MAX_POLY_DEGREE:
+        return _sturm.positive_inside(_sturm.trim(q), lo, hi)     # exactly: no root inside, positive at lo
+    return r is True
 
 
 def _divide(p, e: Fraction):
@@ -380,10 +501,15 @@ def _check_holds(ev: dict, mech, pairs):
              and ev["sample_alpha"] is None, "a holding certificate with a failure set")
     polys = _polys(mech, pairs)
     _distinct(ev, polys)
+    keys: dict = {}
     for a, b, d, P in polys:
-        if P is None or not any(P):
-            continue
-        r = bernstein_nonneg(P)
+        if P is not None and any(P):
+            keys.setdefault(_primitive(P), (a, b, d))
+    _bernstein_budget(keys)
+    for key, (a, b, d) in keys.items():
+        r = _nonneg_on_01(key)
+        if r is None and len(key) - 1 <= _sturm.MAX_POLY_DEGREE:   # even-multiplicity roots: Sturm decides
+            r = _sturm.nonneg_on(list(key), Fraction(0), Fraction(1))
         if r is False:
             raise Refuted(f"constraint {mech.values[a]} <= alpha^-{d} ({mech.values[b]}) fails on [0, 1]")
         if r is None:
@@ -459,6 +585,5 @@ def claim_text(c: dict) -> str:
     ev = c["evidence"]
     s = f"{ev['mechanism']['name']} is eps*d-private for every eps > 0 on the {ev['metric']['description']}"
     if ev["in_particular"] is not None:
-        s += (f"; in particular at eps = {ev['in_particular']}, where the entries are not exact rationals or "
-              "exponentials (the statement for every eps settles it)")
+        s += f"; in particular at eps = {ev['in_particular']} (the statement for every eps settles it)"
     return s

@@ -21,8 +21,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._b_util import Refuted, need, same
-from ._kernel import (MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _mul, _neg, _padd, fraction, need_pow,
-                      sign, value)
+from ._kernel import (IV, MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _iv, _mul, _neg, _padd, fraction,
+                      need_pow, sign, value)
 from .privacy import MECH, METRIC
 from .profile import _relation, _rows, relation_note
 
@@ -30,8 +30,9 @@ CONFIRMED, REFUTED = "confirmed", "refuted"
 
 #: largest order (as the producer's)
 MAX_ORDER = 256
-#: most (ordered pair x output x order) power terms, each weighted by 1 + its bits / 1024
-MAX_WORK = 3_000_000
+#: most (ordered pair x output x order) power terms, each weighted by 1 + its bits / 1024: a term (a cached power
+#: divided and added) costs about 14 us here, so 500,000 are about 7 s (3,000,000 took 40 s: issue 27)
+MAX_WORK = 500_000
 #: most squared bits summed over the (ordered pair x output x order) terms: adding Fractions of ``B`` bits costs
 #: gcds quadratic in ``B`` (18 terms of 486,000 bits took 40 s), so this bounds the re-check to about 10 s here
 MAX_SQUARED_BITS = 10**12
@@ -205,8 +206,22 @@ def _sum(P: list, Q: list, a: int):
             continue
         if sign(q) == 0:
             return None
-        s = _add(s, _div(_pow(p, a), _pow(q, a - 1)))
+        s = _add(s, _div(_power(p, a), _power(q, a - 1)))
     return s
+
+
+#: powers of the entries computed in this re-check, by (entry, exponent): every row meets every other, so each
+#: power is needed once per pair of rows (reset by ``_run``)
+_POWERS: dict = {}
+
+
+def _power(v, k: int):
+    if not isinstance(v, Fraction):
+        return _pow(v, k)
+    key = (v, k)
+    if key not in _POWERS:
+        _POWERS[key] = v ** k
+    return _POWERS[key]
 
 
 def _sum_common(P: list, Q: list, a: int):
@@ -265,6 +280,7 @@ def _precount(ev: dict, npairs: int, nout: int, orders: list, values: list) -> N
 def _run(c: dict) -> int:
     ev = c["evidence"]
     _GENERIC[0] = 0
+    _POWERS.clear()
     need(c["verdict"] == "holds", "a statement of the RDP curve with a verdict other than holds")
     m = ev["mechanism"]
     orders = ev["orders"]
@@ -318,6 +334,13 @@ def _conv_le(s1, a1: int, s2, a2: int, d: Fraction) -> bool:
     if s2 is None:
         return True
     x1, x2 = _div(s1, d), _div(s2, d)
+    if isinstance(x1, Fraction) and isinstance(x2, Fraction) and x1 != x2:
+        # enclosures of both logs first (outward-rounded intervals decide only when disjoint): the exact powers
+        # below reach (bits x order) bits -- 4 million at order 256 for 61-bit entries, a minute of gcds
+        IV.dps = 40
+        l1, l2 = IV.log(_iv(x1, IV)) / (a1 - 1), IV.log(_iv(x2, IV)) / (a2 - 1)
+        if l1.b < l2.a or l1.a > l2.b:
+            return bool(l1.b < l2.a)
     return _cmp(_pow(x2, a1 - 1), _pow(x1, a2 - 1)) >= 0
 
 
@@ -364,6 +387,8 @@ def check(c: dict):
         n = _run(c)
     except Refuted as e:
         return REFUTED, 0, str(e)
+    finally:
+        _POWERS.clear()
     conv = "; the conversion re-derived" if c["evidence"]["conversion"] is not None else ""
     return CONFIRMED, n, (f"{n} Renyi sums re-derived over the ordered neighbouring pairs, the largest per order and "
                           f"its pair checked{conv}" + relation_note(c["evidence"]["relation"]))
