@@ -30,6 +30,7 @@ form (:func:`canonical`), at any size and for every record type, it must rebuild
 from __future__ import annotations
 
 import heapq
+import json
 import re
 import unicodedata
 from fractions import Fraction
@@ -37,8 +38,8 @@ from math import gcd
 
 from ._kernel import _add, _mul, _neg, fraction, need, sign, TooLarge, value
 
-__all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "canonical", "derive", "describe_table", "metric_note", "name_note",
-           "normalise"]
+__all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "canonical", "derive", "describe_table", "label_list", "metric_note",
+           "name_note", "normalise", "query_text"]
 
 #: points of a metric re-derived here; points of an explicit matrix (O(n^3) triangle inequalities)
 MAX_POINTS = 20_000
@@ -735,3 +736,48 @@ def pairs_at_one(metric: dict) -> set:
         out |= {frozenset((labels[s], labels[t])) for t in range(n)
                 if t != s and dist[t] is not None and sign(_add(dist[t], _neg(one))) == 0}
     return out
+
+
+# ------------------------------------------------------------------------ a query into an output metric ----
+#: families whose description pins every distance of a table over its labels (a graph's edge count or "explicit
+#: matrix" does not: such a table is written out in full)
+_PINNING = ("path on ", "cycle on ", "discrete metric on ", "subsets of ", "Hamming distance on ")
+
+
+def label_list(labels) -> str:
+    """Labels as one unambiguous list: each JSON-quoted (a comma or a quote inside a label stays inside it).
+
+    >>> print(label_list(["a", "b, c"]))
+    ["a", "b, c"]
+    """
+    return "[" + ", ".join(json.dumps(x, ensure_ascii=False) for x in labels) + "]"
+
+
+def query_text(f: dict, inputs: list, output: dict | None, description: str) -> str:
+    """KL10's query ``f: X -> Y`` and output metric ``(Y, sigma)`` as a claim states them, rebuilt: ``f = id`` or
+    the map written out; ``sigma`` by its family's description when the table is that family's (a description
+    that pins every distance, checked by :func:`describe_table`), otherwise as the table itself.  A utility or a
+    tradeoff is relative to both, so the claim names them (issue 27: neither may be a free input).
+
+    >>> out = {"points": ["0", "1", "2"], "values": ["0", "1", "2"], "codes": [[0, 1, 2], [1, 0, 1], [2, 1, 0]]}
+    >>> print(query_text({"0": "0", "1": "1", "2": "2"}, ["0", "1", "2"], out, "path on 3 points (d(i, j) = |i - j|)"))
+    f = id into the path on 3 points (d(i, j) = |i - j|)
+    >>> print(query_text({"a": "0", "b": "2"}, ["a", "b"], out, "three friends"))
+    f = {"a" -> "0", "b" -> "2"} into sigma on ["0", "1", "2"] = [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
+    """
+    if output is None:
+        raise TooLarge("the output metric is too large for the certificate to carry its distance table")
+    if not (isinstance(f, dict) and sorted(f) == sorted(inputs)):
+        raise ValueError("f is not a map of the inputs")        # refuted (malformed), never "too large"
+    ftext = "f = id" if all(f[x] == x for x in inputs) else \
+        "f = {" + ", ".join(f"{json.dumps(x, ensure_ascii=False)} -> {json.dumps(f[x], ensure_ascii=False)}"
+                            for x in inputs) + "}"
+    labels, values, codes = output["points"], output["values"], output["codes"]
+    canon = canonical(description)
+    if canon is not None and canon.startswith(_PINNING) and describe_table(description, labels, values, codes):
+        return f"{ftext} into the {canon}"
+    if not (isinstance(codes, list) and all(isinstance(r, list) and all(type(c) is int and 0 <= c < len(values)
+                                                                         for c in r) for r in codes)):
+        raise ValueError("the output metric's codes are not indices of its values")
+    rows = ", ".join("[" + ", ".join(values[c] for c in r) + "]" for r in codes)
+    return f"{ftext} into sigma on {label_list(labels)} = [{rows}]"

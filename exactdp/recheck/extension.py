@@ -398,10 +398,14 @@ def _check_best(c: dict):
     distinct_labels(pts, "points")
     need(ev["metric"]["points"] == len(pts) and ev["metric"].get("labels") in (None, pts),
          "the metric's point count or labels are not its points'")
+    distinct_labels(H, "points of H")
+    need(set(H) <= set(pts), "H is not a subset of the metric's points")
     need(free == [p for p in pts if p not in set(H)], "free is not the points outside H, in order")
     check_level(ev["level"])
     mh = ev["mech_on_H"]
-    distinct_labels(mh["outputs"], "outputs of the mechanism on H")
+    # a definition, not a label: the LP fixes exactly H's rows (a row for a free point would fix it too and the LP
+    # would be another one), and a point of H without a row would be neither fixed nor free
+    _mech_on_H(mh, H)
     ok, detail = check_lp(*_slack_lp(ev, _q(ev["t_upper"])), ev["lp_upper"])
     need(ok, "upper end: " + detail)
     need(_q(ev["lp_upper"]["value"]) == 0, "the upper end's slack is not 0")
