@@ -23,6 +23,7 @@ from ._b_util import (Refuted, agree, check_double, check_level, closure, distin
                       factor, iv_eps, need, same, smallest_eps_ok)
 from ._kernel import fraction, rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
+from ._labels import mechanism_note
 from ._metric import metric_note
 from .priors import check_lp
 from .privacy import pairs_of
@@ -465,7 +466,10 @@ def check(c: dict):
         status, n, detail = _check_extension(c) if c["kind"] == "extension" else _check_best(c)
     except Refuted as e:
         return REFUTED, 0, str(e)
-    return status, n, detail + (metric_note(c["evidence"]["metric"]) if status == CONFIRMED else "")
+    if status != CONFIRMED:
+        return status, n, detail
+    return status, n, detail + metric_note(c["evidence"]["metric"]) + mechanism_note(c["evidence"]["mech_on_H"],
+                                                                                     "name of the mechanism on H")
 
 
 def method_of(c: dict) -> str:

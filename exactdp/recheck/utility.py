@@ -35,6 +35,7 @@ from . import _sturm as poly
 from ._b_util import Refuted, _split_log, check_table, enclosure_ok, iv_eps, need, same
 from ._kernel import _add, _div, _mul, _neg, check_codes, fraction, NotHere, sign, value
 from ._kernel import rational as _q
+from ._labels import mechanism_note
 from ._metric import metric_note, query_text
 from ._sturm import MAX_POLY_DEGREE
 from .priors import check_lp
@@ -491,6 +492,9 @@ def check(c: dict):
         return REFUTED, 0, str(e)
     if status == CONFIRMED and c["kind"] == "tradeoff":     # exponential_bound: privacy's check adds the note
         detail += metric_note(c["evidence"]["metric"])
+    if status == CONFIRMED and c["kind"] != "tradeoff":     # tradeoff's mechanism is named after its LP (checked)
+        ev = c["evidence"]
+        detail += mechanism_note(ev["mechanism"] if c["kind"] == "utility" else ev["smallest"]["mechanism"])
     return status, n, detail
 
 
