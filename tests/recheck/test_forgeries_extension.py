@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from exactdp import Mechanism
 from exactdp.exact import LinearProgram, solve_lp
 from exactdp.exact import exact_str
 from exactdp.metrics import path
 from exactdp.recheck import recheck
+from exactdp.recheck._kernel import TooLarge
 from exactdp.recheck.extension import _slack_lp
 from exactdp.theory.extension_cert import certify_extension
 from exactdp.theory.extension_lp import best_extension_bracket
@@ -99,3 +102,52 @@ def test_extension_mech_on_h_for_another_h_is_refuted():
     bad["evidence"]["mech_on_H"]["inputs"] = ["0", "1"]
     r = recheck(bad)
     assert r.status == "refuted"
+
+
+# ------------------------------------------------------------------ the work bound (issue 27, item 6) ----
+def _slow_minima(ev, Ah):
+    """The construction by plain Fractions: every candidate multiplied out (the brute force)."""
+    from fractions import Fraction
+
+    from exactdp.recheck._b_util import factor
+    out = []
+    for drow in ev["distances"]:
+        cands = [(factor(ev["level"], d), k) for k, d in enumerate(drow) if d != "inf"]
+        m = [min(E * Ah[k][w] for E, k in cands) for w in range(len(Ah[0]))]
+        z = sum(m, Fraction(0))
+        out.append([v / z for v in m])
+    return out
+
+
+@pytest.mark.parametrize("alpha, rows", [
+    ("1/2", [["8/9", "1/9"], ["1/9", "8/9"]]),
+    ("99/100", [["1/2", "1/2"], ["1/3", "2/3"]]),          # near-ties in the float filter
+    ("1/3", [["1", "0"], ["1/2", "1/2"]]),                 # zero entries: a minimum of exactly 0
+    ("2/3", [["1/2", "1/2"], ["1/2", "1/2"]])])            # every candidate of a point ties
+def test_the_integer_route_is_the_construction(alpha, rows):
+    """The exact-integer route with its float filter against the brute force, on path(6) with H = {0, 2, 5}."""
+    from fractions import Fraction
+
+    from exactdp.recheck.extension import _extension
+    AH3 = Mechanism.from_rows(["0", "2", "5"], ["a", "b"], [*rows, rows[0]])
+    ev = certify_extension(AH3, path(6), ["0", "2", "5"], alpha=alpha).to_json()["evidence"]
+    Ah = [[Fraction(ev["mech_on_H"]["values"][c]) for c in r] for r in ev["mech_on_H"]["codes"]]
+    got = _extension(ev, Ah)
+    assert not isinstance(got, int) and got[0] == _slow_minima(ev, Ah)
+
+
+def test_hostile_bit_sizes_are_refused_as_too_large():
+    """A level whose factors e^(eps d) carry thousands of bits at every point: refused before the products."""
+    from fractions import Fraction
+
+    from exactdp.recheck import extension as ext
+    j = certify_extension(AH, path(4), ["0", "3"], alpha="1/2").to_json()
+    ev = j["evidence"]
+    Ah = [[Fraction(ev["mech_on_H"]["values"][c]) for c in r] for r in ev["mech_on_H"]["codes"]]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ext, "MAX_EXTENSION_COST", 3)          # the same bound, reached at this small size
+        with pytest.raises(TooLarge, match=r"cost more than|too large for its common denominator"):
+            ext._extension(ev, Ah)
+    bad = copy.deepcopy(j)
+    bad["evidence"]["mech_on_H"]["values"] = [f"{2 ** 4000 - 1}/{2 ** 4000}", f"1/{2 ** 4000}"]
+    assert recheck(bad).status == "refuted"          # within the bound: decided (the stated extension is not it)
