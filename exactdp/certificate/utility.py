@@ -242,6 +242,8 @@ class TradeoffEvidence(Evidence):
         The input metric ``rho``.
     output : DistanceData or None
         The output metric ``sigma`` in full.
+    output_description : str
+        The output metric's description (the claim names ``sigma`` by it when the table is that family's).
     f : dict
         Input -> point of the output metric.
     sigma : list of list of str

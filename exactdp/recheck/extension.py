@@ -420,6 +420,10 @@ def _parts_c_d(ev, A, A_rows, Ah, Z, M, pairs, D, ix) -> bool:
 def _check_extension(c: dict):
     ev = c["evidence"]
     lv = ev["level"]
+    terms = len(ev["points"]) * len(ev["H"]) * len(ev["mech_on_H"]["outputs"])
+    # refused before any work: the general route compares exponential polynomials one by one
+    need_small(method_of(c) == "RATIONAL" or terms <= MAX_EXTENSION_TERMS, f"the extension's {terms:,} candidate "
+               f"products of exponential polynomials exceed this kernel's {MAX_EXTENSION_TERMS:,}")
     check_double(lv, ev["level_2eps"])
     D, pairs, rpairs = _metric_tables(ev)
     H, pts = ev["H"], ev["points"]

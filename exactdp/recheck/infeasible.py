@@ -34,10 +34,24 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[0-9]+\])*$")
 
 
 def system_text(ev: dict) -> str:
-    """The system as a claim states it, rebuilt from its rows: written out (``"x0 + 2*x1 = 1, x1 <= -1"``; the
-    variables by their names when every name is an identifier, else ``x0, x1, ...``) up to
-    :data:`MAX_WRITTEN_TERMS` non-zero coefficients, else by its size.
+    """The system as a claim states it, rebuilt from its rows.
 
+    Written out (``"x0 + 2*x1 = 1, x1 <= -1"``; the variables by their names when every name is an identifier,
+    else ``x0, x1, ...``) up to :data:`MAX_WRITTEN_TERMS` non-zero coefficients, else named by its size.
+
+    Parameters
+    ----------
+    ev : dict
+        The evidence: ``A_eq``, ``b_eq``, ``A_ub``, ``b_ub``, ``names`` and ``combination`` (its length is the
+        number of variables).
+
+    Returns
+    -------
+    str
+        The system in words.
+
+    Examples
+    --------
     >>> system_text({"A_eq": [{"0": "1", "1": "-2"}], "b_eq": ["-1"], "A_ub": [{"1": "1"}], "b_ub": ["0"],
     ...              "names": None, "combination": ["1", "0"]})
     'x0 - 2*x1 = -1, x1 <= 0'
@@ -66,9 +80,11 @@ def system_text(ev: dict) -> str:
 
 
 def claim_text(c: dict) -> str:
-    """The claim of an ``infeasible`` certificate, rebuilt from its system (issue 27: the statement is compared
-    with the system).  A statement that is the system as :func:`system_text` writes it is the claim; any other
-    statement is a label, marked as one after the re-derived system.
+    """The claim of an ``infeasible`` certificate, rebuilt from its system.
+
+    Issue 27: the statement is compared with the system.  A statement that is the system as
+    :func:`system_text` writes it is the claim; any other statement is a label, marked as one after the
+    re-derived system.
 
     Parameters
     ----------
