@@ -9,6 +9,7 @@ certificate was confirmed with the claim "from |H| = 2 points".
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 
 import pytest
 
@@ -151,3 +152,50 @@ def test_hostile_bit_sizes_are_refused_as_too_large():
     bad = copy.deepcopy(j)
     bad["evidence"]["mech_on_H"]["values"] = [f"{2 ** 4000 - 1}/{2 ** 4000}", f"1/{2 ** 4000}"]
     assert recheck(bad).status == "refuted"          # within the bound: decided (the stated extension is not it)
+
+
+def _table(n: int, seed: int, broken: bool = False):
+    """A random metric table: shortest paths of a random weighted graph (two components when ``seed`` is odd),
+    as a metric record with an explicit ``distances`` table; ``broken`` shortens one distance below a detour."""
+    import random
+
+    rnd = random.Random(seed)
+    INF = None
+    d = [[Fraction(0) if i == j else INF for j in range(n)] for i in range(n)]
+    comp = [0 if seed % 2 == 0 or i < n // 2 else 1 for i in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if comp[i] == comp[j] and rnd.random() < 0.5:
+                d[i][j] = d[j][i] = Fraction(rnd.randint(1, 6), rnd.choice([1, 2, 3]))
+    for k in range(n):                                      # Floyd-Warshall, exactly
+        for i in range(n):
+            for j in range(n):
+                if d[i][k] is not None and d[k][j] is not None and (d[i][j] is None or d[i][k] + d[k][j] < d[i][j]):
+                    d[i][j] = d[i][k] + d[k][j]
+    for i in range(n):                                      # a disconnected pair inside a component: join it
+        for j in range(n):
+            if i != j and comp[i] == comp[j] and d[i][j] is None:
+                d[i][j] = Fraction(100)
+    if broken:
+        d[0][1] = d[1][0] = d[0][1] * 3 if d[0][1] is not None else Fraction(1000)
+    vals = sorted({str(v) if v is not None else "inf" for r in d for v in r})
+    codes = [[vals.index(str(v) if v is not None else "inf") for v in r] for r in d]
+    return {"distances": {"values": vals, "codes": codes}}, {str(i): i for i in range(n)}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_integer_generating_pairs_are_the_loops(seed, monkeypatch):
+    """The vectorised triangle inequalities and generating pairs against the exact loop they replace."""
+    from exactdp.recheck import _metric
+    for broken in (False, True):
+        metric, idx = _table(12, seed, broken)
+        vals = metric["distances"]["values"]
+        fast = _metric._generating_integers(metric["distances"]["codes"],
+                                            [None if v == "inf" else Fraction(v) for v in vals], vals, 12)
+        with monkeypatch.context() as mp:
+            mp.setattr(_metric, "_generating_integers", lambda *a: None)
+            try:
+                slow = _metric._matrix(metric, idx)
+            except ValueError:
+                slow = None
+        assert fast == slow
