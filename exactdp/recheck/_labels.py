@@ -22,8 +22,9 @@ MAX_NAMED_CELLS = 40_000
 
 _RR = re.compile(r"^randomized response on m \+ 1 = ([0-9]+) categories, p = (.+)$")
 _GEOMETRIC = re.compile(r"^geometric\(n=([0-9]+)\)$")
-#: a name that starts like a builder's (any spelling of the numbers after it) is a claim about that builder
-_BUILDER_FORM = re.compile(r"^\s*(?:randomized\s+response\b|geometric\s*\()", re.IGNORECASE)
+#: a name that starts like a builder's (any spelling of the numbers after it) is a claim about that builder:
+#: "randomized response on ...", "geometric(n = ..."; "geometric(1/2) on the edge count" is a label
+_BUILDER_FORM = re.compile(r"^\s*(?:randomized\s+response\s+on\b|geometric\s*\(\s*n\s*=)", re.IGNORECASE)
 
 
 def label_note(what: str, text: str) -> str:

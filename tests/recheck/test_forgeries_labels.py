@@ -38,7 +38,7 @@ def test_a_builder_name_over_another_matrix_is_refuted(p):
     assert r.status == "refuted" and "matrix" in r.detail
 
 
-@pytest.mark.parametrize("name", ["Randomized Response on 2 categories", "geometric (n = 1)"])
+@pytest.mark.parametrize("name", ["Randomized Response on 2 categories", "geometric (n = 1)", "geometric(n=1, p=0)"])
 def test_a_builder_form_in_another_spelling_is_refuted(name):
     j = _rr_utility()
     j["evidence"]["mechanism"]["name"] = name
@@ -46,13 +46,13 @@ def test_a_builder_form_in_another_spelling_is_refuted(name):
     assert recheck(j).status == "refuted"
 
 
-def test_a_free_name_is_flagged_as_a_label():
+@pytest.mark.parametrize("name", ["the census release", "geometric(1/2) on the edge count"])
+def test_a_free_name_is_flagged_as_a_label(name):
     j = _rr_utility()
-    j["evidence"]["mechanism"]["name"] = "the census release"
-    j["claim"] = j["claim"].replace(RR + "1/5", "the census release")
+    j["evidence"]["mechanism"]["name"] = name
+    j["claim"] = j["claim"].replace(RR + "1/5", name)
     r = recheck(j)
-    assert r.status == "confirmed" and "the mechanism's name 'the census release' is a label, not re-derived" \
-        in r.detail
+    assert r.status == "confirmed" and f"the mechanism's name {name!r} is a label, not re-derived" in r.detail
     assert "label" not in recheck(_rr_utility()).detail                # the builder's name is rebuilt: no flag
 
 
