@@ -10,12 +10,13 @@ never stated as fact.  A form the kernel knows, over another matrix, is a ``Valu
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 
 from ._kernel import NotHere, _add, _div, _mul, _neg, sign, value
 
-__all__ = ["label_note", "mechanism_name", "mechanism_note"]
+__all__ = ["label_note", "mechanism_name", "mechanism_note", "set_text"]
 
 #: largest matrix whose builder's name is rebuilt entry by entry (above it the name is flagged as a label)
 MAX_NAMED_CELLS = 40_000
@@ -25,6 +26,22 @@ _GEOMETRIC = re.compile(r"^geometric\(n=([0-9]+)\)$")
 #: a name that starts like a builder's (any spelling of the numbers after it) is a claim about that builder:
 #: "randomized response on ...", "geometric(n = ..."; "geometric(1/2) on the edge count" is a label
 _BUILDER_FORM = re.compile(r"^\s*(?:randomized\s+response\s+on\b|geometric\s*\(\s*n\s*=)", re.IGNORECASE)
+
+
+#: a label written bare in a set: no comma, brace, quote or white space that would make it read as several
+_BARE = re.compile(r'^[^,{}"\s]+$')
+
+
+def set_text(labels) -> str:
+    """A set of labels as a claim writes it, unambiguously: ``{a, b}`` when every label is bare, else each label
+    JSON-quoted (issue 27: the labels ``"a, b"`` and ``"c"`` must not read as the universe ``{a, b, c}``).
+
+    >>> print(set_text(["a", "b"]), set_text(["a, b", "c"]))
+    {a, b} {"a, b", "c"}
+    """
+    if all(isinstance(x, str) and _BARE.match(x) for x in labels):
+        return "{" + ", ".join(labels) + "}"
+    return "{" + ", ".join(json.dumps(x, ensure_ascii=False) for x in labels) + "}"
 
 
 def label_note(what: str, text: str) -> str:
