@@ -6,18 +6,14 @@ Each forgery is consistent: the name or text changed, every field that depends o
 from __future__ import annotations
 
 import copy
-import json
 
 import pytest
 
 from exactdp import geometric
-from exactdp.certify import certify_lp_optimum, certify_relation
-from exactdp.exact import LinearProgram, solve_lp
 from exactdp.mechanisms import randomized_response
 from exactdp.metrics import discrete
 from exactdp.recheck import recheck
 from exactdp.recheck._labels import mechanism_name
-from exactdp.theory.audit import certify_audit
 from exactdp.theory.utility import certify_utility
 
 RR = "randomized response on m + 1 = 2 categories, p = "
@@ -88,23 +84,3 @@ def test_a_control_character_in_a_key_is_refused():
     j["evidence"]["f"]["0\nx"] = j["evidence"]["f"].pop("0")
     with pytest.raises(ValueError, match=r"control character .* in a key"):
         recheck(j)
-
-
-def test_lp_and_relation_statements_are_flagged_as_labels():
-    lp = certify_lp_optimum(solve_lp(LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1])), "the best remap")
-    r = recheck(lp.to_json())
-    assert r.status == "confirmed" and r.detail.endswith("; the statement 'the best remap' is a label, not re-derived")
-    assert '(labelled "the best remap")' in lp.to_text() and "statement (a label)" in lp.to_text()
-    rel = certify_relation("1/2", "2/3", "<", statement="the paper's bound")
-    r = recheck(rel.to_json())
-    assert r.status == "confirmed" and "the statement \"the paper's bound\" is a label" in r.detail
-    plain = certify_relation("1/2", "2/3", "<")
-    assert "label" not in recheck(plain.to_json()).detail
-
-
-def test_the_accountant_is_rendered_as_a_hint():
-    c = certify_audit([(randomized_response(2, p="1/4"), 2)], [("0", "1")], eps="log(3)", delta="1/3",
-                      accountant="my accountant, eps = 0.1")
-    text = c.to_text()
-    assert "accountant's answer (a hint, not checked)" in text
-    assert json.dumps("my accountant, eps = 0.1") in text and "from my accountant" not in text
