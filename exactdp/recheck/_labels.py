@@ -96,7 +96,9 @@ def mechanism_name(m: dict) -> bool:
     if rr is None and geo is None:
         raise ValueError(f"the mechanism's name {name!r} is written in a builder's form, not as that builder "
                          "writes it")
-    k = int((rr or geo)[1]) + (1 if geo else 0)
+    form = rr if rr is not None else geo
+    assert form is not None                     # one of the two matched (checked just above)
+    k = int(form[1]) + (1 if geo else 0)
     if n_in != k or n_out != k:
         raise bad
     if k * k > MAX_NAMED_CELLS:
