@@ -5,7 +5,10 @@ Run:  python benchmarks/bench_extension.py   (add --quick for a smoke run)
 * certify_extension on the node-distance space of graphs on n = 5 vertices (1,024 graphs), H = graphs of
   maximum degree <= D, Â = geometric(1/2) mechanism on the edge count (alpha = 2^-D);
 * certify_extension on a 1,000-point path with H every 10th point and Â = geometric(1/1024) on H's index;
-* one exact tradeoff LP s*(t) on a 30-point path (gamma = 2, open balls), and the sizes below it.
+* one exact tradeoff LP s*(t) on a 30-point path (gamma = 2, open balls), and the sizes below it;
+* the re-check of issue 27's hostile extension shape: a 300-point path, |H| = 150, 200 outputs (9,000,000
+  candidate minima, the checker's limit is 10,000,000), alpha = 1/2 and 99/100 (factors of ~2,000 bits), in
+  CPU seconds.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from exactdp.mechanism import mechanism_from_values
 from exactdp.mechanisms import geometric
 from exactdp.metrics import path
 from exactdp.metrics.graph_space import edge_count, max_degree, node_distance_space
+from exactdp.recheck import recheck
 from exactdp.theory.extension_cert import certify_extension
 from exactdp.theory.tradeoff import utility_lp
 
@@ -66,6 +70,20 @@ def tradeoff(n, t):
     print(f"tradeoff LP, path n = {n}, t = {t}, gamma = 2: {res}, {time.perf_counter() - t0:.1f} s")
 
 
+def hostile_recheck(n, h, w, alpha):
+    H = [str(i) for i in range(0, n, max(1, n // h))][:h]
+    rows = []
+    for i in range(len(H)):
+        wts = [1 + ((i * 7 + j * 13) % 5) for j in range(w)]
+        rows.append([fmpq(v, sum(wts)) for v in wts])
+    Ah = mechanism_from_values(H, [f"o{j}" for j in range(w)], rows, name="a mechanism on H")
+    j = certify_extension(Ah, path(n), H, alpha=alpha).to_json()
+    t0 = time.process_time()
+    r = recheck(j)
+    print(f"re-check of the extension, path n = {n}, |H| = {len(H)}, {w} outputs, alpha = {alpha}: {r.status}, "
+          f"{time.process_time() - t0:.1f} s CPU")
+
+
 def main():
     quick = "--quick" in sys.argv
     print(machine())
@@ -76,6 +94,8 @@ def main():
     long_path(200 if quick else 1000, 10)
     for n in ((10,) if quick else (10, 20, 30)):
         tradeoff(n, "2")
+    for alpha in ("1/2", "99/100"):
+        hostile_recheck(*((40, 20, 20) if quick else (300, 150, 200)), alpha)
 
 
 if __name__ == "__main__":

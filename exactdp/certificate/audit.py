@@ -12,6 +12,8 @@ is :mod:`exactdp.recheck.audit`.
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -130,7 +132,9 @@ def _proof(cert) -> Proof:
              Step("At the claimed delta", f"The smallest $\\varepsilon$ with $\\delta(\\varepsilon) \\le "
                   f"{tex(ev.delta)}$ is ${tex(eps_of_t(ev.t_for_delta))}$.")]
     summary: list[tuple[str, str | None]] = [
-        ("claim", f"({ev.level.text}, {ev.delta})" + (f" from {ev.accountant}" if ev.accountant else "")),
+        ("claim", f"({ev.level.text}, {ev.delta})"),
+        *([("accountant's answer (a hint, not checked)", json.dumps(ev.accountant, ensure_ascii=False))]
+          if ev.accountant else []),
         ("exact delta at eps", ev.delta_exact), ("slack", ev.slack), ("attained by", f"({ev.x}, {ev.x_prime})"),
         ("smallest eps at delta", eps_of_t(ev.t_for_delta))]
     if cert.holds is True:

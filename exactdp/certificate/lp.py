@@ -25,6 +25,8 @@ Two optional parts:
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -180,11 +182,11 @@ def _lp_proof(cert) -> Proof:
                           f"{len(u.tight)} inequalities with a positive multiplier. Over that face the minimum and "
                           f"the maximum of each of the other {len(u.bounds)} coordinates equal the stated value, each "
                           "proved by its own dual: the optimum is unique."))
-    concl = f"{ev.statement}: optimal value ${tex(ev.lp.value)}$" + \
+    concl = f"{_label(ev.statement)}optimal value ${tex(ev.lp.value)}$" + \
         (f" $+ ({tex(par.value)})\\, t$" if par is not None else "") + \
         (", attained only at $x$." if ev.unique is not None else ".")
     return Proof(r"x^* \in \arg\min \{c \cdot x : A_{eq} x = b_{eq},\ A_{ub} x \le b_{ub},\ x \ge 0\}", steps,
-                 concl, [("statement", ev.statement), ("optimal value", ev.lp.value),
+                 concl, [("statement (a label)", ev.statement), ("optimal value", ev.lp.value),
                          ("variables", str(n)), ("unique", "yes" if ev.unique is not None else "not asserted")])
 
 
@@ -275,6 +277,11 @@ def _multipliers(ev, values, rows, b, op, name) -> str:
     return (shown + (f"; and {len(nz) - _LISTED} more" if len(nz) > _LISTED else "")) if nz else "none"
 
 
+def _label(statement: str) -> str:
+    """A statement in words, marked as a label (issue 27: the re-check does not re-derive it)."""
+    return f"(labelled {json.dumps(statement, ensure_ascii=False)}) "
+
+
 @renderer("infeasible")
 def _infeasible_proof(cert) -> Proof:
     ev: InfeasibleEvidence = cert.evidence
@@ -298,7 +305,7 @@ def _infeasible_proof(cert) -> Proof:
                   "keeps each inequality's direction. $0 \\le w \\cdot x < 0$ is a contradiction, so no such $x$ "
                   "exists.")]
     return Proof(r"\nexists\, x \ge 0:\ A_{eq} x = b_{eq},\ A_{ub} x \le b_{ub}", steps,
-                 f"{ev.statement}: the system has no solution $x \\ge 0$.",
-                 [("statement", ev.statement), ("variables", str(n)),
+                 f"{_label(ev.statement)}the system has no solution $x \\ge 0$.",
+                 [("statement (a label)", ev.statement), ("variables", str(n)),
                   ("constraints", f"{_count(ev.A_eq, 'equalit')}, {_count(ev.A_ub, 'inequalit')}"),
                   ("Farkas right-hand side", ev.rhs)])

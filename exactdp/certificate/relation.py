@@ -9,6 +9,8 @@ re-derives the relation with its own kernel.
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 
 from .privacy import tex
@@ -78,7 +80,10 @@ def _relation_proof(cert) -> Proof:
     else:
         steps.append(Step("Its sign", "Decided exactly: a zero test by exact arithmetic (or Lindemann-Weierstrass), "
                           "and a non-zero sign by certified ball arithmetic."))
-    concl = f"{ev.statement}: " + {"holds": "holds", "fails": "fails",
+    formula_text = f"{ev.lhs} {ev.relation} {ev.rhs}"
+    said = formula_text if ev.statement == formula_text else \
+        f"{formula_text} (labelled {json.dumps(ev.statement, ensure_ascii=False)})"
+    concl = f"{said}: " + {"holds": "holds", "fails": "fails",
                                    "undecided": "undecided"}[cert.verdict.value] + "."
     return Proof(formula, steps, concl, [("relation", f"{ev.lhs} {ev.relation} {ev.rhs}"),
                                          ("difference", ev.difference)])

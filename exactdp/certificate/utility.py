@@ -36,6 +36,8 @@ class UtilityEvidence(Evidence):
         The mechanism.
     output : DistanceData or None
         The output metric ``sigma`` in full (None above the carried size).
+    output_description : str
+        The output metric's description (the claim names ``sigma`` by it when the table is that family's).
     f : dict
         The query ``f``: input -> point of the output metric.
     sigma : list of list of str
@@ -69,6 +71,7 @@ class UtilityEvidence(Evidence):
 
     mechanism: MechanismData
     output: DistanceData | None
+    output_description: str
     f: dict[str, str]
     sigma: list[list[str]]
     gamma: str
@@ -239,6 +242,8 @@ class TradeoffEvidence(Evidence):
         The input metric ``rho``.
     output : DistanceData or None
         The output metric ``sigma`` in full.
+    output_description : str
+        The output metric's description (the claim names ``sigma`` by it when the table is that family's).
     f : dict
         Input -> point of the output metric.
     sigma : list of list of str
@@ -285,6 +290,7 @@ class TradeoffEvidence(Evidence):
     outputs: list[str]
     metric: MetricData
     output: DistanceData | None
+    output_description: str
     f: dict[str, str]
     sigma: list[list[str]]
     gamma: str

@@ -316,7 +316,8 @@ def certify_lp_infeasible(lp: LinearProgram, statement: str, *, farkas: Any = No
         The system (its constraints and ``x >= 0``; the cost is ignored).  Its ``names``, if any,
         name the variables in the proof.
     statement : str
-        What the infeasibility shows, in words (the certificate's claim).
+        What the infeasibility shows, in words: the claim states the system, and this text only as its label
+        (unless it is the system as the claim writes it).
     farkas : tuple (y, lam), optional
         A Farkas vector to certify instead of the exact LP core's (for instance a readable one):
         exact rationals (ints, ``fmpq``, ``Fraction`` or strings such as ``"-1/2"``), checked exactly here.
@@ -367,4 +368,7 @@ def certify_lp_infeasible(lp: LinearProgram, statement: str, *, farkas: Any = No
                             names=None if lp.names is None else [str(v) for v in lp.names],
                             y=[exact_str(v) for v in y], lam=[exact_str(v) for v in lam],
                             combination=[exact_str(v) for v in w], rhs=exact_str(rhs))
-    return Certificate("infeasible", Verdict.HOLDS, Method.EXACT_LP, f"{statement}: no x >= 0 solves the system", ev)
+    # the claim states the system itself, the statement only as a label unless it is the system as written there
+    # (issue 27); the wording is the re-check's own, so the claim reads one way
+    from ..recheck.infeasible import claim_text
+    return Certificate("infeasible", Verdict.HOLDS, Method.EXACT_LP, claim_text({"evidence": ev.to_json()}), ev)

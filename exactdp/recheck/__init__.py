@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._kernel import NotHere, TooLarge, readable_ints
-from ._schema import METHODS, TOP, VERDICTS, conform, loads_strict
+from ._schema import METHODS, TOP, VERDICTS, conform, loads_strict, refuse_control
 
 __all__ = ["KINDS", "VERSIONS", "RecheckResult", "recheck"]
 
@@ -127,6 +127,7 @@ def _load(cert) -> dict:
         raise ValueError(f"certificate schema version {cert.get('version')!r}; this re-check reads versions "
                          f"{', '.join(map(str, VERSIONS))}")
     conform(cert, TOP, "certificate")
+    refuse_control(cert)          # issue 27: no text field may print a line (or reorder one) of its own
     if cert["verdict"] not in VERDICTS:
         raise ValueError(f"not a certificate: the verdict {cert['verdict']!r} is not one of {', '.join(VERDICTS)}")
     if cert["method"] not in METHODS:

@@ -30,15 +30,18 @@ form (:func:`canonical`), at any size and for every record type, it must rebuild
 from __future__ import annotations
 
 import heapq
+import json
 import re
 import unicodedata
 from fractions import Fraction
 from math import gcd
 
+import numpy as np
+
 from ._kernel import _add, _mul, _neg, fraction, need, sign, TooLarge, value
 
-__all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "canonical", "derive", "describe_table", "metric_note", "name_note",
-           "normalise"]
+__all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "canonical", "derive", "describe_table", "label_list", "metric_note",
+           "name_note", "normalise", "query_text"]
 
 #: points of a metric re-derived here; points of an explicit matrix (O(n^3) triangle inequalities)
 MAX_POINTS = 20_000
@@ -180,6 +183,9 @@ def _matrix(metric: dict, idx: dict):
                 raise ValueError(f"d(x, x) is not 0 at point {i}")
             if i != j and num[c] is not None and sign(num[c]) <= 0:
                 raise ValueError(f"a distance that is not > 0 between points {i} and {j}")
+    fast = _generating_integers(codes, num, vals, n)
+    if fast is not None:
+        return fast
     sums: dict = {}
 
     def cmp(a, b, c):   # sign of d_a + d_b - d_c on codes, finite
@@ -204,6 +210,45 @@ def _matrix(metric: dict, idx: dict):
                 between = between or s == 0
             if num[cij] is not None and not between:
                 gen.append((i, j, vals[cij], num[cij]))
+    return gen
+
+
+def _generating_integers(codes: list, num: list, vals: list, n: int):
+    """:func:`_matrix`'s triangle inequalities and generating pairs in exact 64-bit integers, when every finite
+    distance is rational and, over the common denominator, below ``2^61`` (sums of two stay exact in int64):
+    ``n`` vectorised ``n x n`` comparisons instead of ``n^3`` in Python (issue 27: cost, not terms).  ``None``
+    when the values do not fit, or when a triangle inequality fails or an infinite distance has a point between
+    (the loop above then finds the first failure and words it)."""
+    if n < 3 or not all(v is None or isinstance(v, Fraction) for v in num):
+        return None
+    den = 1
+    for v in num:
+        if v is not None:
+            den = den * v.denominator // gcd(den, v.denominator)
+            if den.bit_length() > 61:
+                return None
+    ints = [0 if v is None else v.numerator * (den // v.denominator) for v in num]
+    if max(ints, default=0).bit_length() > 60:
+        return None
+    C = np.array(codes, dtype=np.int64).reshape(n, n)
+    D = np.array(ints, dtype=np.int64)[C]
+    fin = np.array([v is not None for v in num], dtype=bool)[C]
+    eye = np.eye(n, dtype=bool)
+    gen = []
+    for i in range(n):
+        # S[k, j] = d(i, k) + d(k, j) over the points k other than i and j with both distances finite
+        ok = fin[i][:, None] & fin
+        ok[i, :] = False
+        ok &= ~eye
+        S = D[i][:, None] + D
+        row = D[i][None, :]
+        if (ok & (row > S))[:, i + 1:].any() or (ok[:, i + 1:].any(axis=0) & ~fin[i][i + 1:]).any():
+            return None
+        between = (ok & (row == S)).any(axis=0)
+        for j in range(i + 1, n):
+            if fin[i][j] and not between[j]:
+                c = codes[i][j]
+                gen.append((i, j, vals[c], num[c]))
     return gen
 
 
@@ -735,3 +780,48 @@ def pairs_at_one(metric: dict) -> set:
         out |= {frozenset((labels[s], labels[t])) for t in range(n)
                 if t != s and dist[t] is not None and sign(_add(dist[t], _neg(one))) == 0}
     return out
+
+
+# ------------------------------------------------------------------------ a query into an output metric ----
+#: families whose description pins every distance of a table over its labels (a graph's edge count or "explicit
+#: matrix" does not: such a table is written out in full)
+_PINNING = ("path on ", "cycle on ", "discrete metric on ", "subsets of ", "Hamming distance on ")
+
+
+def label_list(labels) -> str:
+    """Labels as one unambiguous list: each JSON-quoted (a comma or a quote inside a label stays inside it).
+
+    >>> print(label_list(["a", "b, c"]))
+    ["a", "b, c"]
+    """
+    return "[" + ", ".join(json.dumps(x, ensure_ascii=False) for x in labels) + "]"
+
+
+def query_text(f: dict, inputs: list, output: dict | None, description: str) -> str:
+    """KL10's query ``f: X -> Y`` and output metric ``(Y, sigma)`` as a claim states them, rebuilt: ``f = id`` or
+    the map written out; ``sigma`` by its family's description when the table is that family's (a description
+    that pins every distance, checked by :func:`describe_table`), otherwise as the table itself.  A utility or a
+    tradeoff is relative to both, so the claim names them (issue 27: neither may be a free input).
+
+    >>> out = {"points": ["0", "1", "2"], "values": ["0", "1", "2"], "codes": [[0, 1, 2], [1, 0, 1], [2, 1, 0]]}
+    >>> print(query_text({"0": "0", "1": "1", "2": "2"}, ["0", "1", "2"], out, "path on 3 points (d(i, j) = |i - j|)"))
+    f = id into the path on 3 points (d(i, j) = |i - j|)
+    >>> print(query_text({"a": "0", "b": "2"}, ["a", "b"], out, "three friends"))
+    f = {"a" -> "0", "b" -> "2"} into sigma on ["0", "1", "2"] = [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
+    """
+    if output is None:
+        raise TooLarge("the output metric is too large for the certificate to carry its distance table")
+    if not (isinstance(f, dict) and sorted(f) == sorted(inputs)):
+        raise ValueError("f is not a map of the inputs")        # refuted (malformed), never "too large"
+    ftext = "f = id" if all(f[x] == x for x in inputs) else \
+        "f = {" + ", ".join(f"{json.dumps(x, ensure_ascii=False)} -> {json.dumps(f[x], ensure_ascii=False)}"
+                            for x in inputs) + "}"
+    labels, values, codes = output["points"], output["values"], output["codes"]
+    canon = canonical(description)
+    if canon is not None and canon.startswith(_PINNING) and describe_table(description, labels, values, codes):
+        return f"{ftext} into the {canon}"
+    if not (isinstance(codes, list) and all(isinstance(r, list) and all(type(c) is int and 0 <= c < len(values)
+                                                                         for c in r) for r in codes)):
+        raise ValueError("the output metric's codes are not indices of its values")
+    rows = ", ".join("[" + ", ".join(values[c] for c in r) + "]" for r in codes)
+    return f"{ftext} into sigma on {label_list(labels)} = [{rows}]"

@@ -30,8 +30,9 @@ ValueError: not a certificate: x.a: expected str, got int
 from __future__ import annotations
 
 import json
+import unicodedata
 
-__all__ = ["METHODS", "TOP", "VERDICTS", "conform", "loads_strict"]
+__all__ = ["METHODS", "TOP", "VERDICTS", "conform", "loads_strict", "refuse_control"]
 
 VERDICTS = ("holds", "fails", "undecided")
 #: the names of the methods a verdict may rest on (``exactdp.certificate.Method``; a test keeps them equal)
@@ -135,3 +136,46 @@ def loads_strict(text: str):
     ValueError: not a certificate: JSON: the key 'a' appears twice in one object
     """
     return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+
+
+#: characters that change how a printed line reads: bidirectional embeddings, overrides and isolates (Cf)
+_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c")
+
+
+def _control(text: str) -> str | None:
+    """The first control character of ``text`` (a C0/C1 control such as a newline, a line or paragraph
+    separator, or a bidirectional control), or None."""
+    for ch in text:
+        if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            return ch
+    return None
+
+
+def refuse_control(value, where: str = "certificate") -> None:
+    """Refuse (``ValueError("not a certificate: ...")``) a control character in any text of the JSON, keys too.
+
+    Every text of a certificate is printed on one line of a claim, a proof or a detail (a name, a label, a note):
+    a newline would start a line of its own -- e.g. one reading like a checked step under "the proof below is
+    checked" -- and a bidirectional control would reorder what is shown.  No checked fact needs one.
+
+    >>> refuse_control({"note": "two", "evidence": {"names": ["a", "b"]}})
+    >>> refuse_control({"note": "fine", "evidence": {"names": ["a\\nchecked: b"]}})
+    Traceback (most recent call last):
+    ...
+    ValueError: not a certificate: certificate.evidence.names[0]: a control character ('\\n') in a text field
+    """
+    stack = [(value, where)]
+    while stack:
+        v, w = stack.pop()
+        if isinstance(v, str):
+            ch = _control(v)
+            if ch is not None:
+                raise _bad(w, f"a control character ({ch!r}) in a text field")
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                ch = _control(k) if isinstance(k, str) else None
+                if ch is not None:
+                    raise _bad(w, f"a control character ({ch!r}) in a key")
+                stack.append((x, f"{w}.{k}"))
+        elif isinstance(v, list):
+            stack.extend((x, f"{w}[{i}]") for i, x in enumerate(v))

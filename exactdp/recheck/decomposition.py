@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from itertools import product
 
+from ._labels import set_text
 from ._kernel import NotHere
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -81,7 +82,7 @@ def claim_text(c: dict) -> str:
     """
     ev = c["evidence"]
     return (f"HLM15 Lemma {ev['lemma']}: exact and disjoint decomposition of every union of at most "
-            f"{ev['max_rects']} rectangles on X = {{{', '.join(ev['X'])}}}, Y = {{{', '.join(ev['Y'])}}}")
+            f"{ev['max_rects']} rectangles on X = {set_text(ev['X'])}, Y = {set_text(ev['Y'])}")
 
 
 def check(c: dict):

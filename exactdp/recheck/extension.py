@@ -15,14 +15,19 @@ the upper end slack 0 with its stated extension.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
+from math import lcm
 
 import mpmath
+import numpy as np
 
 from ._b_util import (Refuted, agree, check_double, check_level, closure, distinct_labels, enclosure_ok, eps_level,
                       factor, iv_eps, need, same, smallest_eps_ok)
 from ._kernel import fraction, rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
+from ._kernel import need as need_small
+from ._labels import mechanism_note
 from ._metric import metric_note
 from .priors import check_lp
 from .privacy import pairs_of
@@ -86,12 +91,33 @@ def _min(vals):
     return best
 
 
+#: the work bound of the recomputed extension (issue 27: cost, not terms): candidate products ``|M| |H| |W|``
+#: weighted by the bit size of the largest integer product, in 64-bit words, on the exact-integer route
+MAX_EXTENSION_COST = 400_000_000
+#: candidate products on the general route (exponential polynomials, each compared by the exact zero test)
+MAX_EXTENSION_TERMS = 200_000
+
+
 def _extension(ev, Ah):
     """The inf-construction recomputed: (rows, normalisers, minima), or the index of the first point whose
-    normaliser is 0 (the extension is undefined there)."""
+    normaliser is 0 (the extension is undefined there).  Rational entries and factors take the exact-integer
+    route (:func:`_extension_integers`); anything else compares kernel values one by one, within
+    :data:`MAX_EXTENSION_TERMS` candidate products."""
+    factors: dict = {}
+
+    def E(d):                               # e^(eps d), parsed once per distinct distance text
+        if d not in factors:
+            factors[d] = _factor(ev["level"], d)
+        return factors[d]
+    fast = _extension_integers(ev, Ah, E)
+    if fast is not None:
+        return fast
+    terms = len(ev["distances"]) * len(Ah) * (len(Ah[0]) if Ah else 0)
+    need_small(terms <= MAX_EXTENSION_TERMS, f"the extension's {terms:,} candidate products of exponential "
+               f"polynomials exceed this kernel's {MAX_EXTENSION_TERMS:,}")
     out, Z, M = [], [], []
     for i, drow in enumerate(ev["distances"]):
-        cands = [(_factor(ev["level"], d), k) for k, d in enumerate(drow) if d != "inf"]
+        cands = [(E(d), k) for k, d in enumerate(drow) if d != "inf"]
         if not cands:
             return i
         m = [_min([_mul(E, Ah[k][w]) for E, k in cands]) for w in range(len(Ah[0]))]
@@ -104,6 +130,87 @@ def _extension(ev, Ah):
         Z.append(z)
         M.append(m)
     return out, Z, M
+
+
+def _extension_integers(ev, Ah, E):
+    """The construction in integers when every entry of A-hat and every factor ``e^(eps d)`` is rational: A-hat
+    over one common denominator ``den``, each point's factors over their common denominator ``L``, so every
+    candidate ``E_k A-hat_k(w)`` is an integer over ``L den`` and each minimum is Python's ``min`` over ints.
+    ``None`` when a value is not rational (the general route then decides).  Bounded by cost -- products times
+    the bits of each -- counted point by point before its products are formed (:data:`MAX_EXTENSION_COST`)."""
+    if not all(isinstance(v, Fraction) for r in Ah for v in r):
+        return None
+    dists = ev["distances"]
+    texts = {d for row in dists for d in row if d != "inf"}
+    for d in texts:
+        if not isinstance(E(d), Fraction):
+            return None
+    W = len(Ah[0]) if Ah else 0
+    dens = {v.denominator for r in Ah for v in r}
+    top = sum(d.bit_length() for d in dens)            # the common denominator has at most this many bits
+    need_small(len(dens) * (1 + top // 64) <= MAX_EXTENSION_COST and len(Ah) * W * (1 + top // 64)
+               <= MAX_EXTENSION_COST, f"the mechanism on H's {len(dens):,} distinct denominators ({top:,} bits "
+               "together) are too large for its common denominator")
+    den = lcm(*dens) if dens else 1
+    N = [[v.numerator * (den // v.denominator) for v in r] for r in Ah]
+    nbits = max((abs(x).bit_length() for r in N for x in r), default=1)
+    # log2 of every entry, -inf for 0: the float filter below only narrows which candidates are multiplied out
+    LN = np.array([[math.log2(x) if x else -math.inf for x in r] for r in N], dtype=float).reshape(len(N), W)
+    spent = 0
+    out, Z, M = [], [], []
+    for i, drow in enumerate(dists):
+        idx = [k for k, d in enumerate(drow) if d != "inf"]
+        if not idx:
+            return i
+        es = [E(drow[k]) for k in idx]
+        L = lcm(*(e.denominator for e in es))
+        ints = [e.numerator * (L // e.denominator) for e in es]        # E_k L, integers
+        words = 1 + (nbits + max(x.bit_length() for x in ints)) // 64
+        mins = _row_minima(ints, idx, N, LN, W)
+        # the cost of the exact products this point needed (issue 27: products times their size in words); the
+        # float work is |H| W additions per point, bounded with the terms
+        spent += (len(mins[1]) + len(idx)) * words + len(idx) * W // 64
+        need_small(spent <= MAX_EXTENSION_COST, f"the extension's exact candidate products (|M| = {len(dists)}, "
+                   f"|H| = {len(Ah)}, {W} outputs, up to {64 * words} bits each) cost more than this kernel's "
+                   f"{MAX_EXTENSION_COST:,} word operations")
+        mins = mins[0]
+        z = sum(mins)
+        if z == 0:
+            return i
+        scale = L * den
+        out.append([Fraction(v, z) for v in mins])
+        Z.append(Fraction(z, scale))
+        M.append([Fraction(v, scale) for v in mins])
+    return out, Z, M
+
+
+#: the float filter's margin, relative: far above the error of log2 of an int and of one addition of two
+#: non-negative doubles (a few units in the last place, 2^-50 relative)
+_FILTER_MARGIN = 2.0 ** -30
+
+
+def _row_minima(ints: list, idx: list, N: list, LN, W: int) -> tuple:
+    """``min_k ints[k] N[idx[k]][w]`` for every output ``w``, exactly, and the candidate pairs multiplied out.
+
+    A certified float filter picks the candidates: ``f_k = log2(ints[k]) + log2(N[idx[k]][w])`` is within
+    ``2^-48 (1 + f_k)`` of ``log2`` of the exact product (both terms are logs of positive integers, so
+    ``f_k >= 0``), so the exact minimiser has ``f_k <= min f + 2^-47 (1 + min f)``; every candidate inside
+    :data:`_FILTER_MARGIN` of the float minimum is multiplied out and the minimum taken exactly among them.
+    A zero entry (``f = -inf``) makes the minimum 0 exactly."""
+    le = np.array([math.log2(x) for x in ints], dtype=float)
+    C = le[:, None] + LN[idx]
+    best = C.min(axis=0)
+    finite = np.isfinite(best)
+    tol = np.where(finite, best + _FILTER_MARGIN * (1 + np.abs(np.where(finite, best, 0))), 0.0)
+    js, ws = np.nonzero((tol[None, :] >= C) & finite[None, :])
+    mins: list = [0] * W
+    seen = [False] * W
+    pairs = list(zip(ws.tolist(), js.tolist(), strict=True))
+    for w, j in pairs:
+        v = ints[j] * N[idx[j]][w]
+        if not seen[w] or v < mins[w]:
+            mins[w], seen[w] = v, True
+    return mins, pairs
 
 
 def zero_normaliser_note(point: str) -> str:
@@ -313,6 +420,10 @@ def _parts_c_d(ev, A, A_rows, Ah, Z, M, pairs, D, ix) -> bool:
 def _check_extension(c: dict):
     ev = c["evidence"]
     lv = ev["level"]
+    terms = len(ev["points"]) * len(ev["H"]) * len(ev["mech_on_H"]["outputs"])
+    # refused before any work: the general route compares exponential polynomials one by one
+    need_small(method_of(c) == "RATIONAL" or terms <= MAX_EXTENSION_TERMS, f"the extension's {terms:,} candidate "
+               f"products of exponential polynomials exceed this kernel's {MAX_EXTENSION_TERMS:,}")
     check_double(lv, ev["level_2eps"])
     D, pairs, rpairs = _metric_tables(ev)
     H, pts = ev["H"], ev["points"]
@@ -398,10 +509,14 @@ def _check_best(c: dict):
     distinct_labels(pts, "points")
     need(ev["metric"]["points"] == len(pts) and ev["metric"].get("labels") in (None, pts),
          "the metric's point count or labels are not its points'")
+    distinct_labels(H, "points of H")
+    need(set(H) <= set(pts), "H is not a subset of the metric's points")
     need(free == [p for p in pts if p not in set(H)], "free is not the points outside H, in order")
     check_level(ev["level"])
     mh = ev["mech_on_H"]
-    distinct_labels(mh["outputs"], "outputs of the mechanism on H")
+    # a definition, not a label: the LP fixes exactly H's rows (a row for a free point would fix it too and the LP
+    # would be another one), and a point of H without a row would be neither fixed nor free
+    _mech_on_H(mh, H)
     ok, detail = check_lp(*_slack_lp(ev, _q(ev["t_upper"])), ev["lp_upper"])
     need(ok, "upper end: " + detail)
     need(_q(ev["lp_upper"]["value"]) == 0, "the upper end's slack is not 0")
@@ -461,7 +576,10 @@ def check(c: dict):
         status, n, detail = _check_extension(c) if c["kind"] == "extension" else _check_best(c)
     except Refuted as e:
         return REFUTED, 0, str(e)
-    return status, n, detail + (metric_note(c["evidence"]["metric"]) if status == CONFIRMED else "")
+    if status != CONFIRMED:
+        return status, n, detail
+    return status, n, detail + metric_note(c["evidence"]["metric"]) + mechanism_note(c["evidence"]["mech_on_H"],
+                                                                                     "name of the mechanism on H")
 
 
 def method_of(c: dict) -> str:

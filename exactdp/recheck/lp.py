@@ -18,6 +18,8 @@ from math import lcm
 
 from ._kernel import _add, _mul, _neg, fraction, NotHere, reduced_costs, sign, value
 
+from ._labels import label_note
+
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
 # ----------------------------------------------------------------------------------------- the shape ----
@@ -267,7 +269,8 @@ def check(c: dict):
         ok, more = _unique(ev["unique"], x, A_eq, b_eq, A_ub, b_ub, red_lam, aff)
         detail += "; " + more
     ok = ok and c["verdict"] == "holds"
-    return (CONFIRMED if ok else REFUTED), n, f"LP with {n} variables: {detail}"
+    return (CONFIRMED if ok else REFUTED), n, f"LP with {n} variables: {detail}" + (
+        label_note("statement", c["evidence"]["statement"]) if ok else "")
 
 
 def method_of(c: dict) -> str:

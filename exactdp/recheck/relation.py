@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from ._labels import label_note
 from ._kernel import bernstein_nonneg, fraction, NotHere, pl_add, pl_mul, pl_neg, poly_of, sign, value
 from ._kernel import _add, _neg
 import itertools
@@ -171,7 +172,18 @@ def check(c: dict):
     ('confirmed', 1, 'sign(lhs - rhs) = -1: the relation < holds')
     >>> check({"claim": "1/2 < 2/3", "verdict": "holds", "evidence": {**ev, "difference": "1/6"}})[2]
     'the stated difference is not lhs - rhs'
+    >>> check({"claim": "rho: 1/2 < 2/3", "verdict": "holds", "evidence": {**ev, "statement": "rho"}})[2]
+    "sign(lhs - rhs) = -1: the relation < holds; the statement 'rho' is a label, not re-derived"
     """
+    status, n, detail = _decide(c)
+    ev = c["evidence"]
+    if status == "confirmed" and ev["statement"] != f"{ev['lhs']} {ev['relation']} {ev['rhs']}":
+        detail += label_note("statement", ev["statement"])        # the claim's fact is the formula after it
+    return status, n, detail
+
+
+def _decide(c: dict):
+    """:func:`check` without the note on the statement."""
     ev = c["evidence"]
     if c["claim"] != claim_text(c):
         return "refuted", 0, "the claim is not the one its evidence states"

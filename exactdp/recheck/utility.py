@@ -35,7 +35,8 @@ from . import _sturm as poly
 from ._b_util import Refuted, _split_log, check_table, enclosure_ok, iv_eps, need, same
 from ._kernel import _add, _div, _mul, _neg, check_codes, fraction, NotHere, sign, value
 from ._kernel import rational as _q
-from ._metric import metric_note
+from ._labels import mechanism_note
+from ._metric import metric_note, query_text
 from ._sturm import MAX_POLY_DEGREE
 from .priors import check_lp
 from .privacy import EPSILON as _EPSILON
@@ -49,7 +50,8 @@ _LP = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
 #: the output metric as a full distance table over its points
 _DISTANCES = {"points": ["str"], "values": ["str"], "codes": [["int"]]}
 _PARAMETRIC = {"denominator": "str", "x": ["str"], "dual_denominator": "str", "y": ["str"], "lam": ["str"]}
-TRADEOFF = {"inputs": ["str"], "outputs": ["str"], "metric": METRIC, "output": ("?", _DISTANCES), "f": ("map", "str"),
+TRADEOFF = {"inputs": ["str"], "outputs": ["str"], "metric": METRIC, "output": ("?", _DISTANCES),
+            "output_description": "str", "f": ("map", "str"),
             "sigma": [["str"]], "gamma": "str", "delta": "str", "ball": "str", "target": "str", "epsilon": "?str",
             "epsilon_bracket": ["str"], "t_lower": "?str", "s_lower": "?str", "lp_lower": ("?", _LP),
             "t_upper": "str", "s_upper": "str", "lp_upper": _LP, "mechanism": MECH, "polynomial": "?str",
@@ -57,7 +59,8 @@ TRADEOFF = {"inputs": ["str"], "outputs": ["str"], "metric": METRIC, "output": (
 #: the evidence shape per kind (read by the dispatcher before any work)
 EVIDENCE = {
     "tradeoff": TRADEOFF,
-    "utility": {"mechanism": MECH, "output": ("?", _DISTANCES), "f": ("map", "str"), "sigma": [["str"]],
+    "utility": {"mechanism": MECH, "output": ("?", _DISTANCES), "output_description": "str", "f": ("map", "str"),
+                "sigma": [["str"]],
                 "gamma": "str", "delta": "str", "ball": "str", "masses": ("map", "str"), "worst": "str", "mass": "str",
                 "target": "str", "ball_outputs": ["str"]},
     "exponential_bound": {"beta": "str", "output": ("?", _DISTANCES), "f": ("map", "str"), "lipschitz": "str",
@@ -139,6 +142,7 @@ def _check_bound(c: dict):
     T = _output(ev)
     need(isinstance(ev["f"], dict) and sorted(ev["f"]) == sorted(pts)
          and set(ev["f"].values()) <= set(ev["output"]["points"]), "f does not map the inputs into the output metric")
+    _is_exponential(ev, T)
     lp = ev["lipschitz_pairs"]
     need([p[:3] for p in lp] == [list(p) for p in pairs_of(sm["metric"])] and all(len(p) == 4 for p in lp),
          "the Lipschitz pairs are not the metric's generating pairs")
@@ -160,6 +164,56 @@ def _check_bound(c: dict):
         rel = _binding_against_bound(ev, b, C)
     ok = (c["verdict"] == "holds") == (rel <= 0) and ev["attained"] == (rel == 0)
     return (CONFIRMED if ok else REFUTED), n, detail + f"; binding ratio against 2 C beta: {rel:+d}"
+
+
+_NAMED = re.compile(r"^exponential\(beta = (.*)\)$")
+
+
+def _is_exponential(ev: dict, T: dict) -> None:
+    """The nested mechanism is KL10 Def. 2.6's exponential mechanism for the evidence's ``f``, ``sigma`` and
+    ``beta``: ``M_x(y) = mu(y) e^(-beta sigma(f(x), y)) / Z_x`` for one ``mu >= 0`` on its outputs (points of the
+    output metric).  Thm 2.7 is about that mechanism; without this, ``f``, ``sigma`` and the mechanism are three
+    unrelated inputs and a "counterexample" is a mechanism of another ``f``.
+
+    ``mu`` is eliminated: with a reference row ``x0`` and an output ``y0`` where ``M_x0(y0) > 0``, every cell
+    must satisfy ``M_x(y) M_x0(y0) e^(beta K) = M_x0(y) M_x(y0)``, ``K = sigma(f x, y) - sigma(f x0, y) -
+    sigma(f x, y0) + sigma(f x0, y0)`` (then ``mu(y) ~ M_x0(y) e^(beta sigma(f x0, y))`` works for every row).
+    ``beta = c log(q)`` with rational entries: powers cleared, ``r^den = q^num``; otherwise the kernel's exact
+    zero test on exponential polynomials.  A builder's name ``exponential(beta = b)`` must state this ``beta``."""
+    m = ev["smallest"]["mechanism"]
+    X, Y, f = m["inputs"], m["outputs"], ev["f"]
+    need(set(Y) <= set(ev["output"]["points"]), "an output of the mechanism is not a point of the output metric")
+    named = _NAMED.match(m["name"])
+    need(named is None or named.group(1).replace(" ", "") == ev["beta"].replace(" ", ""),
+         f"the mechanism is named {m['name']!r}, an exponential mechanism of another beta than {ev['beta']}")
+    mech = _Mech(m)
+    at = [[mech.val(mech.codes[i][j]) for j in range(len(Y))] for i in range(len(X))]
+    y0 = next(j for j, v in enumerate(at[0]) if sign(v) > 0)     # a row sums to 1: some entry is positive
+
+    def s(x, j):
+        d = T[(f[x], Y[j])]
+        if d is None:
+            raise NotHere("an infinite output distance: the exponential mechanism's weight is 0 there")
+        return d
+    log_beta = _LOG.match(ev["beta"])
+    rational = all(isinstance(v, Fraction) for r in at for v in r)
+    cache: dict = {}
+    for i, x in enumerate(X):
+        for j in range(len(Y)):
+            K = s(x, j) - s(X[0], j) - s(x, y0) + s(X[0], y0)
+            a, b = _mul(at[i][j], at[0][y0]), _mul(at[0][j], at[i][y0])       # need a e^(beta K) = b
+            if log_beta is not None and rational:
+                e = K * fraction(log_beta.group(1) or 1) / fraction(log_beta.group(3) or 1)   # e^(beta K) = q^e
+                q = fraction(log_beta.group(2))
+                ok = (a == 0 and b == 0) or (a > 0 and b > 0 and (b / a) ** e.denominator == q ** e.numerator)
+            elif log_beta is not None:
+                raise NotHere("beta = c log(q) with entries that are not rational")
+            else:
+                if K not in cache:
+                    cache[K] = value(f"exp(({ev['beta']})*({K}))")
+                ok = sign(_add(_mul(a, cache[K]), _neg(b))) == 0
+            need(ok, f"the mechanism is not the exponential mechanism of f, sigma and beta = {ev['beta']} for any "
+                 f"mu (at x = {x}, y = {Y[j]})")
 
 
 def _bound(ev: dict, C: Fraction) -> None:
@@ -387,18 +441,22 @@ def claim_text(c: dict) -> str:
 
     Examples
     --------
-    >>> ev = {"mechanism": {"name": "K"}, "gamma": "1", "delta": "1/4", "ball": "open"}
+    >>> out = {"points": ["0", "1"], "values": ["0", "1"], "codes": [[0, 1], [1, 0]]}
+    >>> ev = {"mechanism": {"name": "K", "inputs": ["0", "1"]}, "gamma": "1", "delta": "1/4", "ball": "open",
+    ...       "f": {"0": "0", "1": "1"}, "output": out, "output_description": "discrete metric on 2 points"}
     >>> claim_text({"kind": "utility", "evidence": ev})
-    'K achieves (1, 1/4)-utility (open balls)'
+    'K achieves (1, 1/4)-utility (open balls) for f = id into the discrete metric on 2 points'
     """
     ev = c["evidence"]
     if c["kind"] == "utility":
-        return (f"{ev['mechanism']['name']} achieves ({ev['gamma']}, {ev['delta']})-utility ({ev['ball']} balls)")
+        q = query_text(ev["f"], ev["mechanism"]["inputs"], ev["output"], ev["output_description"])
+        return f"{ev['mechanism']['name']} achieves ({ev['gamma']}, {ev['delta']})-utility ({ev['ball']} balls) for {q}"
     if c["kind"] == "exponential_bound":
         sm = ev["smallest"]
         return (f"{sm['mechanism']['name']} is 2*C*beta-private (KL10 Thm 2.7), beta = {ev['beta']}, on the "
                 f"{sm['metric']['description']}")
-    where = f"on the {ev['metric']['description']} ({ev['ball']} balls)"
+    where = (f"on the {ev['metric']['description']} ({ev['ball']} balls) for "
+             f"{query_text(ev['f'], ev['inputs'], ev['output'], ev['output_description'])}")
     if ev["epsilon"] is not None:
         return f"eps*(gamma = {ev['gamma']}, delta = {ev['delta']}) = {ev['epsilon']} {where}"
     lo, hi = ev["epsilon_bracket"]
@@ -420,7 +478,9 @@ def check(c: dict):
 
     Examples
     --------
-    >>> ev = {"mechanism": {"name": "K"}, "gamma": "1", "delta": "1/4", "ball": "open"}
+    >>> out = {"points": ["0", "1"], "values": ["0", "1"], "codes": [[0, 1], [1, 0]]}
+    >>> ev = {"mechanism": {"name": "K", "inputs": ["0", "1"]}, "gamma": "1", "delta": "1/4", "ball": "open",
+    ...       "f": {"0": "0", "1": "1"}, "output": out, "output_description": "discrete metric on 2 points"}
     >>> check({"kind": "utility", "claim": "K achieves (1, 0)-utility (open balls)", "evidence": ev})
     ('refuted', 0, 'the claim is not the one its evidence states')
     """
@@ -432,6 +492,9 @@ def check(c: dict):
         return REFUTED, 0, str(e)
     if status == CONFIRMED and c["kind"] == "tradeoff":     # exponential_bound: privacy's check adds the note
         detail += metric_note(c["evidence"]["metric"])
+    if status == CONFIRMED and c["kind"] != "tradeoff":     # tradeoff's mechanism is named after its LP (checked)
+        ev = c["evidence"]
+        detail += mechanism_note(ev["mechanism"] if c["kind"] == "utility" else ev["smallest"]["mechanism"])
     return status, n, detail
 
 

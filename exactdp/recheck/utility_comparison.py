@@ -251,6 +251,19 @@ def _other(ev: dict, eps: Fraction):
     return o, _iv(o[0]).b <= u.a and u.b <= _iv(o[1]).a
 
 
+def _power_is(p: dict, spec: dict) -> bool:
+    """The geometric mechanism acts on the described metric's points: ``values^power`` of them, as the product of
+    ``power`` copies on ``values`` answers -- one copy on a path of ``values`` points, two on the ``values x
+    values`` grid (ECP14 sec. 7.1: a sum query and a 2-count query).  Compared as shapes, never as a power: a
+    hostile ``values`` never makes a huge number."""
+    v, k = p.get("values"), p.get("power")
+    if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in (v, k)):
+        return False
+    if spec.get("kind") == "grid":
+        return k == 2 and spec.get("shape") == [v, v]
+    return k == 1 and spec.get("points") == v
+
+
 def _description(spec: dict) -> str:
     """The described metric's own description (as exactdp's metric constructors word it)."""
     if spec.get("kind") == "grid":
@@ -315,6 +328,9 @@ def check(c: dict):
             lo, hi = fraction(enc[0]), fraction(enc[1])
             if len(enc) != 2 or not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi))):
                 return REFUTED, 0, "a stated utility enclosure is reversed or wider than the stated accuracy"
+        if ev["other"] == "geometric" and not _power_is(ev["other_params"], ev["metric"]):
+            return REFUTED, 0, ("the geometric mechanism's values^power is not the number of the metric's points: "
+                                "its utility would be another mechanism's")
         if ev["other"] == "planar-laplace" and ev["metric"] != {"kind": "grid", "norm": "euclidean",
                                                                 "shape": [ev["other_params"].get("side")] * 2}:
             return REFUTED, 0, "the planar Laplace mechanism lives on the side x side Euclidean grid"

@@ -146,8 +146,9 @@ def certify_decomposition(X: Sequence, Y: Sequence, max_rects: int = 3, *,
     counts = decomposition_counts(X, Y, max_rects, lemma)
     Xs, Ys = [str(x) for x in X], [str(y) for y in Y]
     holds = all(good == n for _, n, good in counts)
+    from ..recheck._labels import set_text     # one way to write a set of labels, unambiguously (issue 27)
     ev = DecompositionEvidence(statement=f"HLM15 Lemma {lemma}: exact and disjoint decomposition of every union "
-                               f"of at most {max_rects} rectangles on X = {{{', '.join(Xs)}}}, Y = "
-                               f"{{{', '.join(Ys)}}}", lemma=lemma, X=Xs, Y=Ys, max_rects=max_rects, counts=counts)
+                               f"of at most {max_rects} rectangles on X = {set_text(Xs)}, Y = "
+                               f"{set_text(Ys)}", lemma=lemma, X=Xs, Y=Ys, max_rects=max_rects, counts=counts)
     return Certificate("decomposition", Verdict.HOLDS if holds else Verdict.FAILS, Method.ENUMERATION,
                        ev.statement, ev)

@@ -498,9 +498,9 @@ def _lp_data(u):
                   lam=[exact_str(v) for v in sol.lam])
 
 
-def _claim(g, d, desc, ball, epsilon, bracket) -> str:
+def _claim(g, d, desc, ball, epsilon, bracket, query) -> str:
     """The claim sentence (rebuilt independently by ``recheck.utility.claim_text``)."""
-    where = f"on the {desc} ({ball} balls)"
+    where = f"on the {desc} ({ball} balls) for {query}"
     if epsilon is not None:
         return f"eps*(gamma = {g}, delta = {d}) = {epsilon} {where}"
     return f"{bracket[0]} < eps*(gamma = {g}, delta = {d}) <= {bracket[1]} {where}"
@@ -508,13 +508,15 @@ def _claim(g, d, desc, ball, epsilon, bracket) -> str:
 
 def _tradeoff_cert(metric, g, d, ball, lo, hi, solved, output_metric=None, f=None, exact=None, reason=None):
     from .tradeoff_parametric import poly_text
+    from .utility import query_claim
 
     target = 1 - d
     Y = metric if output_metric is None else output_metric
     fx = _f_index(f, metric, Y)
     sigma = [[exact_str(Y.d(fx[x], y)) for y in range(len(Y))] for x in range(len(metric))]
     common = dict(inputs=list(metric.points), outputs=list(Y.points), metric=metric_data(metric),
-                  output=distance_data(Y), f={str(metric.points[x]): str(Y.points[fx[x]]) for x in range(len(metric))},
+                  output=distance_data(Y), output_description=Y.description,
+                  f={str(metric.points[x]): str(Y.points[fx[x]]) for x in range(len(metric))},
                   sigma=sigma,
                   gamma=exact_str(g), delta=exact_str(d), ball=ball, target=exact_str(target),
                   t_upper=exact_str(hi.t), s_upper=exact_str(hi.value), lp_upper=_lp_data(hi),
@@ -539,7 +541,8 @@ def _tradeoff_cert(metric, g, d, ball, lo, hi, solved, output_metric=None, f=Non
                               s_lower=exact_str(lo.value), lp_lower=_lp_data(lo),
                               polynomial=None if exact is None else poly_text(exact.poly), parametric=par,
                               reason=reason)
-    claim = _claim(exact_str(g), exact_str(d), metric.description, ball, ev.epsilon, ev.epsilon_bracket)
+    claim = _claim(exact_str(g), exact_str(d), metric.description, ball, ev.epsilon, ev.epsilon_bracket,
+                   query_claim(ev.f, ev.inputs, ev.output, ev.output_description))
     how = "exact root of the optimal basis' polynomial" if exact is not None else (
         "t* = 1" if lo is None else "bracket only")
     return Certificate("tradeoff", True, Method.EXACT_LP, claim, ev,

@@ -237,13 +237,20 @@ def certify_utility(mech: Mechanism, output_metric: FiniteMetric, f: Any = None,
     Y = output_metric
     fmap = {x: Y.points[j] for x, j in zip(mech.inputs, _f_index(f, _Points(mech.inputs), Y), strict=True)}
     sig = [[exact_str(Y.d(Y.index[fmap[x]], Y.index[z])) for z in mech.outputs] for x in mech.inputs]
-    ev = UtilityEvidence(mechanism=mechanism_data(mech), output=distance_data(Y),
+    ev = UtilityEvidence(mechanism=mechanism_data(mech), output=distance_data(Y), output_description=Y.description,
                          f={x: str(y) for x, y in fmap.items()}, sigma=sig, gamma=exact_str(g), delta=exact_str(d),
                          ball=ball, masses={x: exact_str(v) for x, v in masses.items()}, worst=worst,
                          mass=exact_str(wmass), target=exact_str(target), ball_outputs=list(winside))
     method = Method.RATIONAL if mech.regime == "rational" else Method.TRANSCENDENCE_BALLS
     return Certificate("utility", holds, method, f"{mech.name} achieves ({exact_str(g)}, {exact_str(d)})-utility "
-                       f"({ball} balls)", ev)
+                       f"({ball} balls) for {query_claim(ev.f, mech.inputs, ev.output, ev.output_description)}", ev)
+
+
+def query_claim(f, inputs, output, description) -> str:
+    """``f`` and the output metric as the claim names them (issue 27: a utility is relative to both); the
+    wording is the re-check's own (:func:`exactdp.recheck._metric.query_text`), so a claim reads one way."""
+    from ..recheck._metric import query_text
+    return query_text(f, list(inputs), None if output is None else output.to_json(), description)
 
 
 class _Points:

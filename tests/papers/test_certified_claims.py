@@ -21,6 +21,7 @@ from exactdp.mechanisms import geometric
 from exactdp.papers.grs12_optimality import FOOTNOTE_VERTEX, _figure2_mechanism, _remap_lp
 from exactdp.papers.registry import run_claim
 from exactdp.recheck.decomposition import claim_text as decomposition_claim_text
+from exactdp.recheck.infeasible import claim_text as infeasible_claim
 from exactdp.recheck.lp import claim_text as lp_claim_text
 
 #: the claims that returned no certificate before, and the two whose certificates were "not checkable"
@@ -186,6 +187,7 @@ def test_infeasible_certificate_refuses_feasible_systems_and_bad_farkas_vectors(
     ev = j["evidence"]
     ev.update(A_eq=[{"0": "1", "1": "1"}], b_eq=["1"], A_ub=[{"0": "-1"}], b_ub=["1"], y=["0"], lam=["-1"],
               combination=["1", "0"], rhs="-1")
+    j["claim"] = infeasible_claim(j)                  # the claim of the new system (issue 27: it states it)
     assert recheck(j).status == "refuted" and "negative inequality multiplier" in recheck(j).detail
     # a boundary: with x0 + x1 <= 1 the system is feasible (x0 + x1 = 1 exactly), so nothing is certified
     with pytest.raises(InvalidInput, match="got a feasible one"):

@@ -89,6 +89,7 @@ ELSEWHERE = {
         "_b_util", "_kernel", "_metric", "_schema", "approximate", "decomposition", "extension",
         "infeasible", "lp", "optimality", "priors", "privacy", "profile", "relation", "utility_comparison")},
     "exactdp/recheck/_grid.py": ["tests/recheck/test_scale.py"],
+    "exactdp/recheck/_labels.py": ["tests/recheck/test_forgeries_labels.py"],
     "exactdp/recheck/_sturm.py": ["tests/theory/test_tradeoff_exact.py"],
     "exactdp/recheck/_verified.py": ["tests/recheck/test_quotient.py", "tests/recheck/test_scale.py"],
     "exactdp/recheck/utility.py": ["tests/theory/test_tradeoff_exact.py", _RECHECK],
