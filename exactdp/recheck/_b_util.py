@@ -9,22 +9,12 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ._kernel import _add, _mul, _neg, compare, fraction, level_factor, NotHere, sign, value
+from ._kernel import refute_unless, _add, _mul, _neg, compare, fraction, level_factor, NotHere, sign, value
 
 #: largest table whose triangle inequality is checked on every triple (n^3 comparisons)
 MAX_TRIANGLE = 100
 #: largest point set whose distances are rebuilt from generating pairs (Floyd-Warshall, n^3)
 MAX_CLOSURE = 40
-
-
-class Refuted(Exception):
-    """A stated fact contradicts what the kernel re-derived (the message says which)."""
-
-
-def need(ok: bool, why: str) -> None:
-    """Raise :class:`Refuted` with ``why`` unless ``ok``."""
-    if not ok:
-        raise Refuted(why)
 
 
 def same(text, v) -> bool:
@@ -35,8 +25,9 @@ def same(text, v) -> bool:
 
 
 def distinct_labels(labels, what: str) -> None:
-    need(isinstance(labels, list) and all(isinstance(x, str) for x in labels) and len(set(labels)) == len(labels),
-         f"the {what} are not distinct text labels")
+    refute_unless(isinstance(labels, list) and all(isinstance(x, str) for x in labels)
+                  and len(set(labels)) == len(labels),
+                  f"the {what} are not distinct text labels")
 
 
 # ----------------------------------------------------------------------------------------- distances ----
@@ -59,18 +50,20 @@ def check_table(points: list, values: list, codes: list) -> list:
     :data:`MAX_TRIANGLE` points -- the triangle inequality on every triple.  Returns the parsed matrix."""
     n = len(points)
     distinct_labels(points, "points of the distance table")
-    need(isinstance(codes, list) and len(codes) == n and all(isinstance(r, list) and len(r) == n for r in codes),
-         "the distance table is not square over its points")
-    need(all(type(c) is int and 0 <= c < len(values) for r in codes for c in r),
-         f"a distance code is not an integer in [0, {len(values)})")
+    refute_unless(isinstance(codes, list) and len(codes) == n and all(isinstance(r, list)
+                                                                      and len(r) == n for r in codes),
+                  "the distance table is not square over its points")
+    refute_unless(all(type(c) is int and 0 <= c < len(values) for r in codes for c in r),
+                  f"a distance code is not an integer in [0, {len(values)})")
     vals = [_d(v) for v in values]
-    need(len(set(values)) == len(values), "a distance value is listed twice")
+    refute_unless(len(set(values)) == len(values), "a distance value is listed twice")
     signs = [None if v is None else sign(v) for v in vals]
-    need(all(s is None or s >= 0 for s in signs), "a negative distance")
-    need(all(signs[codes[i][i]] == 0 for i in range(n)), "a point at a non-zero distance from itself")
-    need(all(codes[i][j] == codes[j][i] for i in range(n) for j in range(i)), "the distance table is not symmetric")
-    need(all(signs[codes[i][j]] != 0 for i in range(n) for j in range(n) if i != j),
-         "two distinct points at distance 0")
+    refute_unless(all(s is None or s >= 0 for s in signs), "a negative distance")
+    refute_unless(all(signs[codes[i][i]] == 0 for i in range(n)), "a point at a non-zero distance from itself")
+    refute_unless(all(codes[i][j] == codes[j][i] for i in range(n) for j in range(i)),
+                  "the distance table is not symmetric")
+    refute_unless(all(signs[codes[i][j]] != 0 for i in range(n) for j in range(n) if i != j),
+                  "two distinct points at distance 0")
     if n <= MAX_TRIANGLE:
         _triangle(points, vals, codes)
     return [[vals[c] for c in r] for r in codes]
@@ -101,7 +94,7 @@ def _triangle(points: list, vals: list, codes: list) -> None:
                 if ok is None:
                     ok = seen[key] = _tri_ok(vals, fl, *key)
                 if not ok:
-                    need(False, f"the triangle inequality fails at {points[i]}, {points[k]}, {points[j]}")
+                    refute_unless(False, f"the triangle inequality fails at {points[i]}, {points[k]}, {points[j]}")
 
 
 def _tri_ok(vals, fl, a, b, c) -> bool:
@@ -124,9 +117,9 @@ def closure(points: list, pairs: list) -> list:
     ix = {p: i for i, p in enumerate(points)}
     adj: list = [dict() for _ in range(n)]
     for x, xp, d in pairs:
-        need(x in ix and xp in ix and x != xp, f"a generating pair ({x}, {xp}) is not a pair of two points")
+        refute_unless(x in ix and xp in ix and x != xp, f"a generating pair ({x}, {xp}) is not a pair of two points")
         v = value(d)
-        need(sign(v) > 0, f"a generating pair ({x}, {xp}) at a non-positive distance")
+        refute_unless(sign(v) > 0, f"a generating pair ({x}, {xp}) at a non-positive distance")
         i, j = ix[x], ix[xp]
         if j not in adj[i] or not _le(adj[i][j], v):
             adj[i][j] = adj[j][i] = v
@@ -206,15 +199,15 @@ def _split_log(text: str):
 def eps_level(text: str) -> dict | None:
     """The level of an exact eps text: ``log(R)`` / ``log(R)/D`` as ``{R, D}`` (``R`` any exact value > 1 of
     this kernel), an algebraic eps as ``{eps}``; ``None`` for ``"0"``."""
-    need(isinstance(text, str), "an eps that is not text")
+    refute_unless(isinstance(text, str), "an eps that is not text")
     if text == "0":
         return None
     parts = _split_log(text)
     if parts is not None:
         R, D = parts
-        need(sign(_add(value(R), _neg(Fraction(1)))) > 0 and D > 0, f"eps = {text} is not positive")
+        refute_unless(sign(_add(value(R), _neg(Fraction(1)))) > 0 and D > 0, f"eps = {text} is not positive")
         return {"eps": None, "R": R, "D": str(D)}
-    need(sign(value(text)) > 0, f"eps = {text} is not positive")
+    refute_unless(sign(value(text)) > 0, f"eps = {text} is not positive")
     return {"eps": text, "R": None, "D": None}
 
 
@@ -266,10 +259,11 @@ def level_text(level: dict) -> str:
 def check_level(level: dict) -> None:
     """A level's text is the one its parameters give (the reader sees the text; the kernel uses R, D or eps)."""
     if level.get("eps") is not None:
-        need(same(level.get("text"), value(level["eps"])), f"the level's text {level.get('text')!r} is not its eps")
+        refute_unless(same(level.get("text"), value(level["eps"])),
+                      f"the level's text {level.get('text')!r} is not its eps")
         return
-    need(level.get("text") == level_text(level), f"the level's text {level.get('text')!r} is not what its "
-         f"parameters give ({level_text(level)!r})")
+    refute_unless(level.get("text") == level_text(level), f"the level's text {level.get('text')!r} is not what its "
+                  f"parameters give ({level_text(level)!r})")
 
 
 def check_double(level: dict, level2: dict) -> None:
@@ -277,11 +271,11 @@ def check_double(level: dict, level2: dict) -> None:
     check_level(level)
     check_level(level2)
     if level.get("eps") is not None:
-        need(level2.get("eps") is not None and same(level2["eps"], _mul(Fraction(2), value(level["eps"]))),
-             "the 2 eps level is not twice the level")
+        refute_unless(level2.get("eps") is not None and same(level2["eps"], _mul(Fraction(2), value(level["eps"]))),
+                      "the 2 eps level is not twice the level")
         return
-    need(level2.get("eps") is None and fraction(level2["R"]) == fraction(level["R"]) ** 2
-         and fraction(level2["D"]) == fraction(level["D"]), "the 2 eps level is not twice the level")
+    refute_unless(level2.get("eps") is None and fraction(level2["R"]) == fraction(level["R"]) ** 2
+                  and fraction(level2["D"]) == fraction(level["D"]), "the 2 eps level is not twice the level")
 
 
 # ---------------------------------------------------------------------------------------- enclosures ----

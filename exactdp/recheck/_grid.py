@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernel import NotHere, need
+from ._kernel import NotHere, within_limit
 
 __all__ = ["MAX_GRID_POINTS", "Grid", "LimbQ"]
 
@@ -71,7 +71,7 @@ class Grid:
         if norm not in _NORMS:
             raise ValueError(f"a grid norm is one of {_NORMS}, got {norm!r}")
         R, C = shape
-        need(R * C <= MAX_GRID_POINTS, f"a grid of {R * C} points is above this kernel's {MAX_GRID_POINTS}")
+        within_limit(R * C <= MAX_GRID_POINTS, f"a grid of {R * C} points is above this kernel's {MAX_GRID_POINTS}")
         self.R, self.C, self.norm, self.n = R, C, norm, R * C
         self.description = f"{R} x {C} grid, {norm} distance"
         self.points = [f"{r},{c}" for r in range(R) for c in range(C)]

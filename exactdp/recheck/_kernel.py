@@ -14,7 +14,7 @@ and integer powers), the number of exponential terms a product or power can crea
 to trial-division factoring, the size of every exponent and of ``exp`` arguments, and the nesting depth.
 Beyond the limits below a value is answered :class:`TooLarge` (``not checkable: too large (...)``)
 without being built; powers taken later (a level factor ``R^(d/D)``, ``alpha^d``) are measured the same way
-(:func:`need_pow`).  Interval arithmetic uses a private :class:`mpmath.ctx_iv.MPIntervalContext` with an
+(:func:`power_within_limit`).  Interval arithmetic uses a private :class:`mpmath.ctx_iv.MPIntervalContext` with an
 explicit precision: nothing here reads or changes mpmath's global precision.
 """
 
@@ -38,6 +38,23 @@ class NotHere(Exception):
 
 class TooLarge(NotHere):
     """The certificate asks for more work than this kernel's stated limits (answered before doing it)."""
+
+
+class Refuted(ValueError):
+    """A stated fact that the kernel derives differently: the certificate is refuted, with this message.
+
+    The one refutation of the kernel (every kind raises it, through :func:`refute_unless` or directly).  It is a
+    ``ValueError`` so that a kind that does not catch it still answers ``refuted`` (malformed evidence), never
+    ``confirmed``.
+
+    Examples
+    --------
+    >>> try:
+    ...     refute_unless(1 + 1 == 3, "1 + 1 is not 3")
+    ... except Refuted as e:
+    ...     print(e)
+    1 + 1 is not 3
+    """
 
 
 # ---------------------------------------------------------------- limits ----
@@ -85,10 +102,16 @@ MAX_INEQUALITIES = 20_000_000
 MAX_CELLS = 16_000_000
 
 
-def need(ok: bool, what: str) -> None:
-    """Raise :class:`TooLarge` with ``what`` unless ``ok`` (the one way limits are enforced)."""
+def within_limit(ok: bool, what: str) -> None:
+    """Raise :class:`TooLarge` with ``what`` unless ``ok`` (the one way work limits are enforced, before the work)."""
     if not ok:
         raise TooLarge(what)
+
+
+def refute_unless(ok: bool, why: str) -> None:
+    """Raise :class:`Refuted` with ``why`` unless ``ok`` (a stated fact the kernel derives differently)."""
+    if not ok:
+        raise Refuted(why)
 
 
 def _small_rational(node):
@@ -103,8 +126,8 @@ def _small_rational(node):
         if a is None or b is None:
             return None
         if isinstance(node.op, ast.Pow):
-            need(b.denominator == 1 and abs(b) <= 64 and abs(a.numerator) < 2**64 and a.denominator < 2**64,
-                 "an exponent of an exponent beyond the limits")
+            within_limit(b.denominator == 1 and abs(b) <= 64 and abs(a.numerator) < 2**64 and a.denominator < 2**64,
+                         "an exponent of an exponent beyond the limits")
             if a == 0 and b < 0:
                 raise ZeroDivisionError("0 to a negative power")
             r = a ** int(b)
@@ -114,7 +137,7 @@ def _small_rational(node):
             r = a / b
         else:
             r = {ast.Mult: a * b, ast.Add: a + b, ast.Sub: a - b}[type(node.op)]
-        need(abs(r.numerator) <= 10**30 and r.denominator <= 10**30, f"an exponent of {_bits(r)} bits")
+        within_limit(abs(r.numerator) <= 10**30 and r.denominator <= 10**30, f"an exponent of {_bits(r)} bits")
         return r
     return None
 
@@ -141,7 +164,7 @@ def _measure(node, alpha_bits: int = 64, depth: int = 0):
     """``(num_bits, den_bits, terms)`` bounding what :func:`_val` builds from ``node``; :class:`TooLarge`
     beyond the limits.  Bits of a sum: ``max(n1 + d2, n2 + d1) + 1`` over ``d1 + d2`` (and so on), valid
     bounds for fractions; terms of a product multiply, of a power ``k`` at most ``C(t + k - 1, k)``."""
-    need(depth <= MAX_DEPTH, f"a value nested more than {MAX_DEPTH} deep")
+    within_limit(depth <= MAX_DEPTH, f"a value nested more than {MAX_DEPTH} deep")
     if isinstance(node, ast.Constant):
         if type(node.value) is int:
             return max(1, node.value.bit_length()), 1, 1
@@ -160,9 +183,9 @@ def _measure(node, alpha_bits: int = 64, depth: int = 0):
                 _measure(node.right, alpha_bits, depth + 1)
                 return n1, d1, t1                        # a non-literal exponent: refused by _val
             p = abs(k.numerator)
-            need(p <= MAX_EXPONENT, f"an exponent {p} > {MAX_EXPONENT}")
+            within_limit(p <= MAX_EXPONENT, f"an exponent {p} > {MAX_EXPONENT}")
             if k.denominator == 2:
-                need(n1 + d1 <= MAX_RADICAND.bit_length(), "a radicand of a half power beyond 10^12")
+                within_limit(n1 + d1 <= MAX_RADICAND.bit_length(), "a radicand of a half power beyond 10^12")
             n, d = (n1 * p, d1 * p) if k >= 0 else (d1 * p, n1 * p)
             t = 1 if t1 == 1 else min(t1 ** min(p, 64), comb(t1 + p - 1, p))
             out = (n, d, t)
@@ -174,8 +197,8 @@ def _measure(node, alpha_bits: int = 64, depth: int = 0):
                 out = (n1 + n2, d1 + d2, t1 * t2)
             else:
                 out = (n1 + d2, d1 + n2, t1 * t2)
-        need(out[0] <= MAX_BITS and out[1] <= MAX_BITS, f"a number of more than {MAX_BITS} bits")
-        need(out[2] <= MAX_TERMS, f"more than {MAX_TERMS} exponential terms")
+        within_limit(out[0] <= MAX_BITS and out[1] <= MAX_BITS, f"a number of more than {MAX_BITS} bits")
+        within_limit(out[2] <= MAX_TERMS, f"more than {MAX_TERMS} exponential terms")
         return out
     if isinstance(node, ast.Call):
         if len(node.args) != 1:
@@ -183,10 +206,11 @@ def _measure(node, alpha_bits: int = 64, depth: int = 0):
         n, d, t = _measure(node.args[0], alpha_bits, depth + 1)
         name = getattr(node.func, "id", "")
         if name == "sqrt":
-            need(n <= MAX_RADICAND.bit_length() and d <= 1, "a radicand beyond 10^12 to factor")
+            within_limit(n <= MAX_RADICAND.bit_length() and d <= 1, "a radicand beyond 10^12 to factor")
             return n // 2 + 1, 1, 1
         if name == "exp":
-            need(n <= MAX_EXP_BITS and d <= MAX_EXP_BITS and t <= 64, f"an exp argument beyond {MAX_EXP_BITS} bits")
+            within_limit(n <= MAX_EXP_BITS and d <= MAX_EXP_BITS and t <= 64,
+                         f"an exp argument beyond {MAX_EXP_BITS} bits")
             return 1, 1, 1
         return 1, 1, 1
     return 1, 1, 1                                       # other syntax: refused by _val
@@ -201,8 +225,8 @@ def _measure_sum(node, alpha_bits: int, depth: int):
     for _, term in rest:
         n2, d2, t2 = _measure(term, alpha_bits, depth + 1)
         n1, d1, t1 = max(n1 + d2, n2 + d1) + 1, d1 + d2, t1 + t2
-        need(n1 <= MAX_BITS and d1 <= MAX_BITS, f"a number of more than {MAX_BITS} bits")
-        need(t1 <= MAX_TERMS, f"more than {MAX_TERMS} exponential terms")
+        within_limit(n1 <= MAX_BITS and d1 <= MAX_BITS, f"a number of more than {MAX_BITS} bits")
+        within_limit(t1 <= MAX_TERMS, f"more than {MAX_TERMS} exponential terms")
     return n1, d1, t1
 
 
@@ -230,7 +254,7 @@ def _tree(text: str, alpha_bits: int = 64):
 
 @lru_cache(maxsize=4096)
 def _sqf(n: int):
-    need(n <= MAX_RADICAND, "a radicand beyond 10^12 to factor")
+    within_limit(n <= MAX_RADICAND, "a radicand beyond 10^12 to factor")
     k, s, p = 1, 1, 2
     while p * p <= n:
         e = 0
@@ -305,7 +329,7 @@ def _val(node, alpha=None):
             if not isinstance(b, Fraction) or b.denominator != 1:
                 raise NotHere("non-integer power")
             k = int(b)
-            need_pow(a, k)
+            power_within_limit(a, k)
             if isinstance(a, Fraction):
                 return a**k
             out = _E({(): Fraction(1)})
@@ -472,13 +496,14 @@ def _size(v) -> tuple:
     return max((_bits(c) for c in cs), default=1), max(1, len(v.num), len(v.den))
 
 
-def need_pow(v, k, what: str = "a power") -> None:
+def power_within_limit(v, k, what: str = "a power") -> None:
     """:class:`TooLarge` unless ``v^k`` stays within the limits (checked before it is built)."""
     k = abs(int(k))
-    need(k <= MAX_EXPONENT, f"{what} with exponent {k} > {MAX_EXPONENT}")
+    within_limit(k <= MAX_EXPONENT, f"{what} with exponent {k} > {MAX_EXPONENT}")
     b, t = _size(v)
-    need(b * k <= MAX_BITS, f"{what}: about {b * k} bits > {MAX_BITS}")
-    need(t == 1 or min(t ** min(k, 64), comb(t + k - 1, k)) <= MAX_TERMS, f"{what}: more than {MAX_TERMS} terms")
+    within_limit(b * k <= MAX_BITS, f"{what}: about {b * k} bits > {MAX_BITS}")
+    within_limit(t == 1 or min(t ** min(k, 64), comb(t + k - 1, k)) <= MAX_TERMS,
+                 f"{what}: more than {MAX_TERMS} terms")
 
 
 # ------------------------------------------------------------ levels ----
@@ -498,8 +523,8 @@ def _level_factor(level_ev, d):
         raise NotHere("eps and distance both irrational")
     R = _value(level_ev["R"])
     k = _ratio(_val(_tree(d)), _val(_tree(level_ev["D"])))
-    need_pow(R, k.numerator, "the level factor R^(d/D)")
-    need(k.denominator <= MAX_EXPONENT, f"the level factor R^(d/D) with d/D = {k}")
+    power_within_limit(R, k.numerator, "the level factor R^(d/D)")
+    within_limit(k.denominator <= MAX_EXPONENT, f"the level factor R^(d/D) with d/D = {k}")
     if k.denominator == 1:
         return R ** int(k) if isinstance(R, Fraction) else _mul(R, Fraction(1)) if k == 1 else _powE(R, int(k))
     return ("pow", R, k.numerator, k.denominator)
@@ -531,7 +556,7 @@ def _cmp(a, b, E):
     if isinstance(E, tuple):
         _, R, p, q = E
         for v in (a, b):
-            need_pow(v, q, "a comparison at a fractional power")
+            power_within_limit(v, q, "a comparison at a fractional power")
         lhs = _powE(_asE(a), q) if not isinstance(a, Fraction) else a**q
         rb = _powE(_asE(b), q) if not isinstance(b, Fraction) else b**q
         Rp = R**p if isinstance(R, Fraction) else _powE(R, p)
@@ -559,8 +584,8 @@ def _poly_of(text):
                 if not (isinstance(n.right, ast.Constant) and isinstance(n.right.value, int)):
                     raise NotHere("non-integer power of alpha")
                 k = n.right.value
-                need(abs(k) * (max(len(a[0]), len(a[1])) - 1) <= MAX_DEGREE,
-                     f"a polynomial in alpha of degree above {MAX_DEGREE}")
+                within_limit(abs(k) * (max(len(a[0]), len(a[1])) - 1) <= MAX_DEGREE,
+                             f"a polynomial in alpha of degree above {MAX_DEGREE}")
                 num, den = ([Fraction(1)], [Fraction(1)])
                 base = a if k >= 0 else (a[1], a[0])
                 for _ in range(abs(k)):
@@ -608,7 +633,7 @@ def _bernstein_nonneg(p, depth=12, strict: bool = False) -> object:
     if all(c == 0 for c in p):
         return not strict
     n = len(p) - 1
-    need(n <= MAX_BERNSTEIN, f"a Bernstein test of degree {n} > {MAX_BERNSTEIN}")
+    within_limit(n <= MAX_BERNSTEIN, f"a Bernstein test of degree {n} > {MAX_BERNSTEIN}")
     b = [sum(Fraction(comb(i, k), comb(n, k)) * p[k] for k in range(i + 1)) for i in range(n + 1)]
     work = [0]
 
@@ -623,7 +648,7 @@ def _bernstein_nonneg(p, depth=12, strict: bool = False) -> object:
         if lev == 0:
             return None
         work[0] += n * n // 2 + 1
-        need(work[0] <= MAX_BERNSTEIN_WORK, f"Bernstein subdivision beyond {MAX_BERNSTEIN_WORK} steps")
+        within_limit(work[0] <= MAX_BERNSTEIN_WORK, f"Bernstein subdivision beyond {MAX_BERNSTEIN_WORK} steps")
         # de Casteljau split at 1/2
         left, right, cur = [b[0]], [b[-1]], b
         while len(cur) > 1:
@@ -714,7 +739,7 @@ def exp_of_eps(text: str):
         if not (isinstance(div, Fraction) and div.denominator == 1 and div > 0 and isinstance(R, Fraction)):
             raise NotHere(f"e^eps for eps = {text} is not a value of this kernel")
         k = int(div)
-        need(k <= 64, f"a {k}-th root")
+        within_limit(k <= 64, f"a {k}-th root")
         num, den = _iroot(R.numerator, k), _iroot(R.denominator, k)
         if num is None or den is None:
             raise NotHere(f"e^eps = ({R})^(1/{k}) is not rational")
@@ -733,7 +758,7 @@ def _iroot(n: int, k: int):
     """The integer ``r >= 0`` with ``r^k = n``, or None (binary search; ``n`` of at most 4096 bits)."""
     if n < 0:
         return None
-    need(n.bit_length() <= 4096, "a root of a number beyond 4096 bits")
+    within_limit(n.bit_length() <= 4096, "a root of a number beyond 4096 bits")
     lo, hi = 0, 1 << (n.bit_length() // k + 1)
     while lo < hi:
         mid = (lo + hi) // 2

@@ -38,7 +38,7 @@ from math import gcd
 
 import numpy as np
 
-from ._kernel import _add, _mul, _neg, fraction, need, sign, TooLarge, value
+from ._kernel import _add, _mul, _neg, fraction, within_limit, sign, TooLarge, value
 
 __all__ = ["MAX_MATRIX_POINTS", "MAX_POINTS", "canonical", "derive", "describe_table", "label_list", "metric_note",
            "name_note", "normalise", "query_text"]
@@ -67,7 +67,7 @@ def _lt(a, b) -> bool:
 
 def _labels(metric: dict) -> dict:
     labels = metric["labels"]
-    need(len(labels) <= MAX_POINTS, f"a metric of {len(labels)} > {MAX_POINTS} points")
+    within_limit(len(labels) <= MAX_POINTS, f"a metric of {len(labels)} > {MAX_POINTS} points")
     idx = {x: i for i, x in enumerate(labels)}
     if len(idx) != len(labels):
         raise ValueError("a label appears twice in the metric")
@@ -104,8 +104,8 @@ def _edges(metric: dict, idx: dict):
     if len({w for _, _, w, _ in edges}) <= 1:
         shortest = edges          # equal lengths: any path between distinct ends is at least one edge long
     else:
-        need(len(edges) * len({i for i, _, _, _ in edges}) <= MAX_RELAXATIONS,
-             f"shortest paths over {len(edges)} edges of unequal lengths")
+        within_limit(len(edges) * len({i for i, _, _, _ in edges}) <= MAX_RELAXATIONS,
+                     f"shortest paths over {len(edges)} edges of unequal lengths")
         shortest = []
         by_src: dict = {}
         for e in edges:
@@ -139,7 +139,7 @@ def _shortest_from(adj, s, n):
     while changed:
         changed = False
         rounds += 1
-        need(rounds <= n + 1, "a shortest-path computation that does not settle")
+        within_limit(rounds <= n + 1, "a shortest-path computation that does not settle")
         for u in range(n):
             if dist[u] is None:
                 continue
@@ -166,7 +166,7 @@ def _components(n: int, pairs) -> int:
 def _matrix(metric: dict, idx: dict):
     """Checked explicit matrix; the generating pairs ``(i, j, d_text, d)``."""
     n = len(idx)
-    need(n <= MAX_MATRIX_POINTS, f"an explicit distance matrix of {n} > {MAX_MATRIX_POINTS} points")
+    within_limit(n <= MAX_MATRIX_POINTS, f"an explicit distance matrix of {n} > {MAX_MATRIX_POINTS} points")
     tab = metric["distances"]
     vals, codes = tab["values"], tab["codes"]
     if len(codes) != n or any(len(r) != n for r in codes):
@@ -265,7 +265,7 @@ def derive(metric: dict):
     if defs == ["all_pairs_at"]:
         d = metric["all_pairs_at"]
         dv = _positive(d)
-        need(n * (n - 1) // 2 <= MAX_POINTS * 50, f"{n} points, every pair generating")
+        within_limit(n * (n - 1) // 2 <= MAX_POINTS * 50, f"{n} points, every pair generating")
         if metric["pairs"] != []:
             raise ValueError("a metric with all_pairs_at lists no pairs")
         described = _described(metric, lambda: [(i, j, d, dv) for i in range(n) for j in range(i + 1, n)])
@@ -768,7 +768,7 @@ def pairs_at_one(metric: dict) -> set:
     if all(not _lt(v, one) for v in vals.values()):
         return {frozenset((x, y)) for x, y, d in pairs if sign(_add(vals[d], _neg(one))) == 0}
     n = len(labels)
-    need(n <= MAX_MATRIX_POINTS, f"distances below 1 on {n} > {MAX_MATRIX_POINTS} points")
+    within_limit(n <= MAX_MATRIX_POINTS, f"distances below 1 on {n} > {MAX_MATRIX_POINTS} points")
     idx = {x: i for i, x in enumerate(labels)}
     adj: list = [[] for _ in range(n)]
     for x, y, d in pairs:

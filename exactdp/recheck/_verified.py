@@ -54,6 +54,7 @@ from mpmath import libmp
 from mpmath.ctx_iv import MPIntervalContext
 from threadpoolctl import threadpool_limits
 
+from ._kernel import Refuted
 from ._kernel import NotHere, _div, _iv, level_factor, value
 from ._kernel import check_codes as kernel_check_codes
 
@@ -72,10 +73,6 @@ _U = Fraction(1, 2**53)
 _ETA = Fraction(1, 2**1074)
 #: bits of the fixed-point enclosure of Q
 _S = 110
-
-
-class Refuted(ValueError):
-    """The evidence contradicts itself (a partition that is not equitable, a malformed vector, ...)."""
 
 
 def check_codes(codes: list, nvalues: int) -> None:

@@ -19,10 +19,11 @@ from fractions import Fraction
 from itertools import pairwise
 from math import gcd, lcm
 
+from ._kernel import Refuted, refute_unless
 from . import _sturm
-from ._kernel import (MAX_DEGREE, NotHere, bernstein_nonneg, eps_sign, fraction, need, pl_add, pl_mul, pl_neg,
+from ._kernel import (MAX_DEGREE, NotHere, bernstein_nonneg, eps_sign, fraction, within_limit, pl_add, pl_mul, pl_neg,
                       poly_of, value)
-from .privacy import CONSTRAINT, COUNTS, MECH, METRIC, Refuted, _counts, _require, _setting
+from .privacy import CONSTRAINT, COUNTS, MECH, METRIC, _counts, _setting
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -59,26 +60,26 @@ def _end(text) -> tuple:
     read is not an end (``"(9/10)"`` or ``"9/10+0"`` are refused, not taken for algebraic numbers)."""
     if isinstance(text, str) and _RATIONAL.fullmatch(text):
         q = fraction(text)
-        _require(str(q) == text, f"the end {text!r} is not written as the exact rational it is ({q})")
+        refute_unless(str(q) == text, f"the end {text!r} is not written as the exact rational it is ({q})")
         return q, q, None
     m = _ROOT.fullmatch(text) if isinstance(text, str) else None
     if m is None:
         raise Refuted(f"the end {str(text)[:60]!r} is neither an exact rational nor 'root of P in [a, b] (~x)'")
     a, b = fraction(m["a"]), fraction(m["b"])
-    _require(str(a) == m["a"] and str(b) == m["b"] and 0 <= a < b <= 1,
-             f"the isolating interval [{m['a']}, {m['b']}] is not rationals 0 <= a < b <= 1 in lowest terms")
+    refute_unless(str(a) == m["a"] and str(b) == m["b"] and 0 <= a < b <= 1,
+                  f"the isolating interval [{m['a']}, {m['b']}] is not rationals 0 <= a < b <= 1 in lowest terms")
     num, den = poly_of(m["p"])
     num, den = _sturm.trim(num), _sturm.trim(den)
-    _require(len(den) == 1 and len(num) >= 2, f"{m['p']!r} is not a non-constant polynomial in alpha")
-    need(len(num) - 1 <= _sturm.MAX_POLY_DEGREE, f"a root of a polynomial of degree {len(num) - 1}")
+    refute_unless(len(den) == 1 and len(num) >= 2, f"{m['p']!r} is not a non-constant polynomial in alpha")
+    within_limit(len(num) - 1 <= _sturm.MAX_POLY_DEGREE, f"a root of a polynomial of degree {len(num) - 1}")
     if _ev(num, a) == 0 or _ev(num, b) == 0:
         raise NotHere(f"{m['p']} vanishes at an end of its isolating interval [{a}, {b}]")
-    _require(_sturm.roots_in(num, a, b) == 1, f"{m['p']} has not exactly one root in ({a}, {b})")
+    refute_unless(_sturm.roots_in(num, a, b) == 1, f"{m['p']} has not exactly one root in ({a}, {b})")
     # its square-free part, monic: the same roots, each simple, so the sign changes at the root (every sign
     # argument below rests on that), and one number has one representation in a given interval
     num = _sturm.squarefree(num)
-    _require(_decimal_near(num, a, b, m["x"]), f"the decimal {m['x']} printed with the root of {m['p']} in "
-             f"[{a}, {b}] is not within one unit of its last digit of that root")
+    refute_unless(_decimal_near(num, a, b, m["x"]), f"the decimal {m['x']} printed with the root of {m['p']} in "
+                  f"[{a}, {b}] is not within one unit of its last digit of that root")
     return a, b, num
 
 
@@ -122,18 +123,18 @@ def _in_set(alpha: Fraction, pieces: list, ends: list) -> bool:
 def _read_pieces(pieces: list) -> list:
     """The ends of every piece (:func:`_end`), in order and inside [0, 1], a point exactly when its ends are one
     number; refuted otherwise (``not checkable`` when two algebraic ends cannot be ordered)."""
-    need(len(pieces) <= MAX_PIECES, f"a failure set of {len(pieces):,} pieces > {MAX_PIECES:,}")
+    within_limit(len(pieces) <= MAX_PIECES, f"a failure set of {len(pieces):,} pieces > {MAX_PIECES:,}")
     ends = [(_end(p["lo"]), _end(p["hi"])) for p in pieces]
     flat = [e for pair in ends for e in pair]
-    _require(all(0 <= e[0] <= 1 for e in flat if e[2] is None), "a piece outside [0, 1]")   # roots: by _end
+    refute_unless(all(0 <= e[0] <= 1 for e in flat if e[2] is None), "a piece outside [0, 1]")   # roots: by _end
     for e, f in pairwise(flat):
         le = _end_le(e, f)
         if le is None:
             raise NotHere("two algebraic ends of the failure set whose isolating intervals overlap")
-        _require(le, "the pieces are not disjoint and in order")
+        refute_unless(le, "the pieces are not disjoint and in order")
     for p, (lo, hi) in zip(pieces, ends, strict=True):
-        _require(p["point"] == (p["lo"] == p["hi"]), "a point piece with two ends, or an interval with one")
-        _require(p["point"] or _end_le(hi, lo) is False, "an interval piece whose ends are one number")
+        refute_unless(p["point"] == (p["lo"] == p["hi"]), "a point piece with two ends, or an interval with one")
+        refute_unless(p["point"] or _end_le(hi, lo) is False, "an interval piece whose ends are one number")
     return ends
 
 
@@ -181,7 +182,7 @@ def _polys(mech, pairs):
         dd = value(d)
         if not isinstance(dd, Fraction) or dd.denominator != 1:
             raise NotHere("non-integer distances")
-        need(dd <= MAX_DEGREE, f"a distance {d} used as a power of alpha beyond {MAX_DEGREE}")
+        within_limit(dd <= MAX_DEGREE, f"a distance {d} used as a power of alpha beyond {MAX_DEGREE}")
         for ca, cb in zip(mech.codes[mech.rows[x]], mech.codes[mech.rows[xp]], strict=True):
             for a, b in ((ca, cb), (cb, ca)):
                 if (a, b, d) in seen:
@@ -195,8 +196,8 @@ def _polys(mech, pairs):
                 # p = b/alpha^d - a has the sign of (bn ad - alpha^d an bd) * ad bd; its products counted as they
                 # are built (coefficient operations: about 3 us each here)
                 work += len(bn) * len(ad) + len(an) * len(bd) + (len(ad) + len(bd)) * (len(an) + len(bn) + int(dd))
-                need(work <= MAX_CONSTRAINT_WORK, f"the constraints' polynomials need more than "
-                     f"{MAX_CONSTRAINT_WORK:,} coefficient operations")
+                within_limit(work <= MAX_CONSTRAINT_WORK, f"the constraints' polynomials need more than "
+                             f"{MAX_CONSTRAINT_WORK:,} coefficient operations")
                 top = pl_add(pl_mul(bn, ad), pl_neg([Fraction(0)] * int(dd) + pl_mul(an, bd)))
                 out.append((a, b, d, pl_mul(top, pl_mul(ad, bd))))
     return out
@@ -244,7 +245,7 @@ def _bernstein_budget(keys) -> None:
     """The Bernstein tests ahead, counted before any: the squared degrees of the distinct polynomials with a
     negative coefficient (a conversion to Bernstein form costs the square of the degree in rational operations)."""
     work = sum(len(k) ** 2 for k in keys if any(c < 0 for c in k))
-    need(work <= MAX_BERNSTEIN_TOTAL, f"Bernstein tests of {work:,} squared degrees > {MAX_BERNSTEIN_TOTAL:,}")
+    within_limit(work <= MAX_BERNSTEIN_TOTAL, f"Bernstein tests of {work:,} squared degrees > {MAX_BERNSTEIN_TOTAL:,}")
 
 
 def _mechanism_everywhere(mech) -> None:
@@ -252,8 +253,8 @@ def _mechanism_everywhere(mech) -> None:
     entry is read once and decided once (up to the factors of :func:`_primitive`); a row's entries are summed per
     distinct denominator first, so the row's common denominator is the product of its distinct ones only."""
     polys = [poly_of(v) for v in mech.values]
-    need(sum(len(n) + len(d) for n, d in polys) <= MAX_POLY_TERMS, f"more than {MAX_POLY_TERMS:,} coefficients "
-         "in the entries")
+    within_limit(sum(len(n) + len(d) for n, d in polys) <= MAX_POLY_TERMS, f"more than {MAX_POLY_TERMS:,} coefficients "
+                 "in the entries")
     keys: dict = {}
     for c, (num, den) in enumerate(polys):
         keys.setdefault(_primitive(pl_mul(num, den)), c)
@@ -272,33 +273,33 @@ def _mechanism_everywhere(mech) -> None:
         num, den = [Fraction(0)], [Fraction(1)]
         for d2, n2 in by_den.items():
             num, den = pl_add(pl_mul(num, list(d2)), pl_mul(n2, den)), pl_mul(den, list(d2))
-            need(len(den) <= MAX_DEGREE, f"a row of degree {len(den)} > {MAX_DEGREE}")
-        _require(not any(pl_add(num, pl_neg(den))), f"row {i} does not sum to 1 identically in alpha: not a "
-                 "mechanism")
+            within_limit(len(den) <= MAX_DEGREE, f"a row of degree {len(den)} > {MAX_DEGREE}")
+        refute_unless(not any(pl_add(num, pl_neg(den))), f"row {i} does not sum to 1 identically in alpha: not a "
+                      "mechanism")
 
 
 def _check_fails(ev: dict, mech, pairs, dist):
     w, alpha = ev["witness"], fraction(ev["sample_alpha"])
     pieces = ev["failure_set"]
-    _require(w is not None and pieces, "a failing certificate without witness or failure set")
-    _require(ev["failure_set_text"] == set_text(pieces), "the failure set's text is not its pieces")
-    _require(dist.get((w["x"], w["x_prime"])) == w["distance"], "the witness is not at a generating pair")
-    _require(mech.entry_text(w["x"], w["output"]) == w["K_x"] and
-             mech.entry_text(w["x_prime"], w["output"]) == w["K_x_prime"], "the witness's entries are not the "
-             "mechanism's")
+    refute_unless(w is not None and pieces, "a failing certificate without witness or failure set")
+    refute_unless(ev["failure_set_text"] == set_text(pieces), "the failure set's text is not its pieces")
+    refute_unless(dist.get((w["x"], w["x_prime"])) == w["distance"], "the witness is not at a generating pair")
+    refute_unless(mech.entry_text(w["x"], w["output"]) == w["K_x"] and
+                  mech.entry_text(w["x_prime"], w["output"]) == w["K_x_prime"], "the witness's entries are not the "
+                  "mechanism's")
     d = value(w["distance"])
     if not isinstance(d, Fraction) or d.denominator != 1:
         raise NotHere("a non-integer distance")
-    need(d <= MAX_DEGREE, f"a distance {d} used as a power of alpha")
+    within_limit(d <= MAX_DEGREE, f"a distance {d} used as a power of alpha")
     a, b = value(w["K_x"], alpha), value(w["K_x_prime"], alpha)
     if not isinstance(a, Fraction) or not isinstance(b, Fraction):
         raise NotHere("entries that are not rational functions of alpha")
     rhs = b / alpha ** int(d)
-    _require(str(a) == w["lhs"] and str(rhs) == w["rhs"] and w["excess"] == str(a - rhs),
-             "the witness's sides are not its entries at the sample alpha")
-    _require(a > rhs, f"at alpha = {alpha} the witness holds: {a} <= {rhs}")
+    refute_unless(str(a) == w["lhs"] and str(rhs) == w["rhs"] and w["excess"] == str(a - rhs),
+                  "the witness's sides are not its entries at the sample alpha")
+    refute_unless(a > rhs, f"at alpha = {alpha} the witness holds: {a} <= {rhs}")
     ends = _read_pieces(pieces)
-    _require(_in_set(alpha, pieces, ends), f"the sample alpha = {alpha} is not in the failure set")
+    refute_unless(_in_set(alpha, pieces, ends), f"the sample alpha = {alpha} is not in the failure set")
     _distinct(ev, _polys(mech, pairs))
     n, extra = _gaps(mech, pairs, pieces, ends)
     return CONFIRMED, n, (f"at alpha = {alpha}: K(x)(z) = {a} > alpha^-d K(x')(z) = {rhs}; sample in the failure "
@@ -352,10 +353,11 @@ def _gaps(mech, pairs, pieces, ends):
     flat = [e for pair in ends for e in pair]
     algebraic = any(e[2] is not None for e in flat)
     if algebraic:
-        need(all(len(p) - 1 <= _sturm.MAX_POLY_DEGREE for p in polys),
-             f"a constraint of degree above {_sturm.MAX_POLY_DEGREE} beside algebraic ends")
-        need(len(polys) * len(flat) <= MAX_END_WORK, f"{len(polys):,} constraints against {len(flat):,} ends of "
-             f"the failure set > {MAX_END_WORK:,} Sturm refinements")
+        within_limit(all(len(p) - 1 <= _sturm.MAX_POLY_DEGREE for p in polys),
+                     f"a constraint of degree above {_sturm.MAX_POLY_DEGREE} beside algebraic ends")
+        within_limit(len(polys) * len(flat) <= MAX_END_WORK,
+                     f"{len(polys):,} constraints against {len(flat):,} ends of "
+                     f"the failure set > {MAX_END_WORK:,} Sturm refinements")
     cuts = sorted({e[0] for e in flat if e[2] is None} | {Fraction(0), Fraction(1)})
     ref = {}
     for e in flat:
@@ -363,10 +365,10 @@ def _gaps(mech, pairs, pieces, ends):
             ref[(e[0], e[1])] = _refine(e, polys, cuts)
     for e in flat:
         if e[2] is None:
-            _require(not 0 < e[0] < 1 or any(_ev(p, e[0]) == 0 for p in polys),
-                     f"the end {e[0]} of the failure set is no constraint's root")
+            refute_unless(not 0 < e[0] < 1 or any(_ev(p, e[0]) == 0 for p in polys),
+                          f"the end {e[0]} of the failure set is no constraint's root")
         else:
-            _require(any(ref[(e[0], e[1])][2]), "an algebraic end of the failure set is no constraint's root")
+            refute_unless(any(ref[(e[0], e[1])][2]), "an algebraic end of the failure set is no constraint's root")
     bounds = [(e[0], e[0]) if e[2] is None else ref[(e[0], e[1])][:2] for e in flat]
     zero, one = (Fraction(0), Fraction(0)), (Fraction(1), Fraction(1))
     gaps = [(zero, bounds[0]), *zip(bounds[1:-1:2], bounds[2::2], strict=True), (bounds[-1], one)]
@@ -376,15 +378,15 @@ def _gaps(mech, pairs, pieces, ends):
         for p in polys:
             # p >= 0 on [end1, end2]: on the slivers (end1, b1] and [a2, end2) by the sign at b1, a2 (p has no
             # other root there); on [b1, a2] by Bernstein
-            _require((a1 == b1 or _ev(p, b1) > 0) and (a2 == b2 or _ev(p, a2) > 0),
-                     "a constraint fails next to an algebraic end, outside the failure set")
+            refute_unless((a1 == b1 or _ev(p, b1) > 0) and (a2 == b2 or _ev(p, a2) > 0),
+                          "a constraint fails next to an algebraic end, outside the failure set")
             if b1 < a2:
                 r = bernstein_nonneg(_on(p, b1, a2))
                 if r is None:                           # a root of even multiplicity: separated by Sturm counts
-                    need(len(p) - 1 <= _sturm.MAX_POLY_DEGREE, f"a constraint of degree {len(p) - 1} that "
-                         "Bernstein coefficients do not decide")
+                    within_limit(len(p) - 1 <= _sturm.MAX_POLY_DEGREE, f"a constraint of degree {len(p) - 1} that "
+                                 "Bernstein coefficients do not decide")
                     r = _sturm.nonneg_on(p, b1, a2)
-                _require(r is True, f"a constraint fails on [{b1}, {a2}], outside the failure set")
+                refute_unless(r is True, f"a constraint fails on [{b1}, {a2}], outside the failure set")
     _ends_decided(pieces, flat, lambda e: _fails_at(e, polys, ref))
     for k, pc in enumerate(pieces):
         (a1, b1), (a2, b2) = bounds[2 * k], bounds[2 * k + 1]
@@ -395,7 +397,7 @@ def _gaps(mech, pairs, pieces, ends):
             else:                                       # p(r) < 0: r not a root of p, and p's sign at a there
                 ra, _, at = ref[(e[0], e[1])]
                 ok = any(not t and _ev(p, ra) < 0 for p, t in zip(polys, at, strict=True))
-            _require(ok, f"no constraint fails at alpha = {pc['lo']}")
+            refute_unless(ok, f"no constraint fails at alpha = {pc['lo']}")
         elif not any(_fails_between(p, (a1, b1), (a2, b2)) for p in polys):
             raise NotHere(f"no single constraint is certified to fail throughout ({pc['lo']}, {pc['hi']})")
     return len(polys), ("; no constraint fails outside it and one fails throughout each piece (Bernstein"
@@ -421,23 +423,25 @@ def _ends_decided(pieces: list, flat: list, fails_at) -> None:
     two pieces touch, the common end is in the stated set (closed on either side) exactly when a constraint
     fails there -- the zero-width gap ``(a, e) U (e, b)`` is decided like any other."""
     for pc, lo, hi in zip(pieces, flat[::2], flat[1::2], strict=True):
-        _require(not pc["point"] or (pc["lo_closed"] and pc["hi_closed"]), f"the point {{{pc['lo']}}} is not closed")
-        _require(not (pc["lo_closed"] and lo[2] is None and lo[0] == 0) and
-                 not (pc["hi_closed"] and hi[2] is None and hi[0] == 1), "a piece closed at alpha = 0 or 1, which "
-                 "is no eps > 0 (alpha in (0, 1))")
+        refute_unless(not pc["point"] or (pc["lo_closed"] and pc["hi_closed"]),
+                      f"the point {{{pc['lo']}}} is not closed")
+        refute_unless(not (pc["lo_closed"] and lo[2] is None and lo[0] == 0) and
+                      not (pc["hi_closed"] and hi[2] is None and hi[0] == 1), "a piece closed at alpha = 0 or 1, which "
+                      "is no eps > 0 (alpha in (0, 1))")
     for k in range(len(pieces) + 1):
         left = pieces[k - 1] if k > 0 else None
         right = pieces[k] if k < len(pieces) else None
         if left is not None and right is not None and flat[2 * k - 1] == flat[2 * k]:
             inside = bool(left["hi_closed"] or right["lo_closed"])
-            _require(inside == fails_at(flat[2 * k]), f"at alpha = {left['hi']}, where two pieces meet, "
-                     + ("no constraint fails, but the set contains it" if inside else
-                        "a constraint fails, but the set leaves it out"))
+            refute_unless(inside == fails_at(flat[2 * k]), f"at alpha = {left['hi']}, where two pieces meet, "
+                          + ("no constraint fails, but the set contains it" if inside else
+                          "a constraint fails, but the set leaves it out"))
             continue
-        _require(left is None or not left["hi_closed"], f"the set contains its end {left and left['hi']}, beside a "
-                 "gap where no constraint fails: no constraint fails there either")
-        _require(right is None or not right["lo_closed"], f"the set contains its end {right and right['lo']}, "
-                 "beside a gap where no constraint fails: no constraint fails there either")
+        refute_unless(left is None or not left["hi_closed"],
+                      f"the set contains its end {left and left['hi']}, beside a "
+                      "gap where no constraint fails: no constraint fails there either")
+        refute_unless(right is None or not right["lo_closed"], f"the set contains its end {right and right['lo']}, "
+                      "beside a gap where no constraint fails: no constraint fails there either")
 
 
 def _fails_between(p, lo: tuple, hi: tuple) -> bool:
@@ -491,14 +495,15 @@ def _distinct(ev: dict, polys: list) -> None:
     n = len(polys)
     zero_a = sum(P is None for *_, P in polys)
     zero_p = sum(P is not None and not any(P) for *_, P in polys)
-    _require((ev["distinct"], ev["identically_tight"], ev["sign_decided"]) == (n, zero_p, n - zero_a - zero_p),
-             f"{n} distinct constraints, {zero_p} identically tight, {n - zero_a - zero_p} decided; the certificate "
-             f"says {ev['distinct']}, {ev['identically_tight']}, {ev['sign_decided']}")
+    refute_unless((ev["distinct"], ev["identically_tight"], ev["sign_decided"]) == (n, zero_p, n - zero_a - zero_p),
+                  f"{n} distinct constraints, {zero_p} identically tight, {n - zero_a - zero_p} decided; the "
+                  "certificate "
+                  f"says {ev['distinct']}, {ev['identically_tight']}, {ev['sign_decided']}")
 
 
 def _check_holds(ev: dict, mech, pairs):
-    _require(ev["witness"] is None and ev["failure_set"] == [] and ev["failure_set_text"] == "{}"
-             and ev["sample_alpha"] is None, "a holding certificate with a failure set")
+    refute_unless(ev["witness"] is None and ev["failure_set"] == [] and ev["failure_set_text"] == "{}"
+                  and ev["sample_alpha"] is None, "a holding certificate with a failure set")
     polys = _polys(mech, pairs)
     _distinct(ev, polys)
     keys: dict = {}
@@ -544,18 +549,18 @@ def check(c: dict):
     try:
         mech, pairs, dist, note = _setting(ev, symbolic_ok=True)
         _counts(ev, mech, pairs)
-        _require(ev["root_power"] == 1, "entries are polynomials in alpha itself: root_power is 1")
-        _require(c["method"] == "SYMBOLIC_ROOTS" and c["precision"] is None, "the method of a statement for every "
-                 "eps is symbolic alpha (SYMBOLIC_ROOTS), without a precision")
+        refute_unless(ev["root_power"] == 1, "entries are polynomials in alpha itself: root_power is 1")
+        refute_unless(c["method"] == "SYMBOLIC_ROOTS" and c["precision"] is None, "the method of a statement for every "
+                      "eps is symbolic alpha (SYMBOLIC_ROOTS), without a precision")
         _mechanism_everywhere(mech)
-        _require(ev["in_particular"] is None or eps_sign(ev["in_particular"]) > 0,
-                 f"the level {ev['in_particular']!r} is not an eps > 0")
+        refute_unless(ev["in_particular"] is None or eps_sign(ev["in_particular"]) > 0,
+                      f"the level {ev['in_particular']!r} is not an eps > 0")
         if c["verdict"] == "fails":
             s, n, d = _check_fails(ev, mech, pairs, dist)
             if ev["in_particular"] is not None:
                 fs = ev["failure_set"]
-                _require(len(fs) == 1 and not fs[0]["point"] and fs[0]["lo"] == "0" and fs[0]["hi"] == "1",
-                         "a failure for one eps is claimed from a failure set that is not all of (0, 1)")
+                refute_unless(len(fs) == 1 and not fs[0]["point"] and fs[0]["lo"] == "0" and fs[0]["hi"] == "1",
+                              "a failure for one eps is claimed from a failure set that is not all of (0, 1)")
         else:
             s, n, d = _check_holds(ev, mech, pairs)
     except Refuted as e:

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ._kernel import Refuted, refute_unless
 from . import _metric
-from ._kernel import MAX_CELLS, MAX_INEQUALITIES, log_of_rational, _add, _mul, _neg, _sign, _value, exp_of_eps, need
-from .privacy import METRIC, Refuted, _require
+from ._kernel import (MAX_CELLS, MAX_INEQUALITIES, log_of_rational, _add, _mul, _neg, _sign, _value, exp_of_eps,
+                      within_limit)
+from .privacy import METRIC
 
 __all__ = ["check", "claim_text"]
 
@@ -64,18 +66,19 @@ def _relation(ev: dict, inputs: list) -> None:
     pairs, rel = ev["pairs"], ev["relation"]
     keys = set()
     for p in pairs:
-        _require(len(p) == 2 and p[0] != p[1] and p[0] in inputs and p[1] in inputs, f"{p} is not a pair of inputs")
+        refute_unless(len(p) == 2 and p[0] != p[1] and p[0] in inputs and p[1] in inputs,
+                      f"{p} is not a pair of inputs")
         keys.add(frozenset(p))
-    _require(len(keys) == len(pairs), "a repeated neighbouring pair")
+    refute_unless(len(keys) == len(pairs), "a repeated neighbouring pair")
     if ev["metric"] is not None:
         m = ev["metric"]
-        _require(rel == f"pairs at distance 1 of the {m['description']}", "the relation is not the metric's")
-        _require(sorted(m["labels"]) == sorted(inputs), "the metric's points are not the mechanism's inputs")
-        _require(keys == _metric.pairs_at_one(m), "the pairs are not the metric's pairs at distance 1")
+        refute_unless(rel == f"pairs at distance 1 of the {m['description']}", "the relation is not the metric's")
+        refute_unless(sorted(m["labels"]) == sorted(inputs), "the metric's points are not the mechanism's inputs")
+        refute_unless(keys == _metric.pairs_at_one(m), "the pairs are not the metric's pairs at distance 1")
     else:
-        _require(rel in (f"edges of the given graph ({len(pairs)} edges)",
+        refute_unless(rel in (f"edges of the given graph ({len(pairs)} edges)",
                          f"given list of {len(pairs)} neighbouring pairs"), f"the relation {rel!r} is not the "
-                 "carried pairs")
+                      "carried pairs")
 
 
 def check(c: dict) -> tuple[str, int, str]:
@@ -104,7 +107,7 @@ def check(c: dict) -> tuple[str, int, str]:
             rational = all(isinstance(_value(v), Fraction) for r in ev["mechanism"]["matrix"] for v in r) and \
                 (ev["epsilon_given"] == "0" or log_of_rational(ev["epsilon_given"]))
             want = "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
-            _require(c["method"] == want and c["precision"] is None, f"the method {c['method']!r} is not {want!r}")
+            refute_unless(c["method"] == want and c["precision"] is None, f"the method {c['method']!r} is not {want!r}")
     except Refuted as e:
         return "refuted", 0, str(e)
     if status == "confirmed" and ev["metric"] is not None:
@@ -114,17 +117,17 @@ def check(c: dict) -> tuple[str, int, str]:
 
 def _check(ev: dict, certified: bool) -> tuple[str, str]:
     m = ev["mechanism"]
-    need(len(m["inputs"]) * len(m["outputs"]) <= MAX_CELLS, "a mechanism beyond the cell limit")
-    need(2 * len(ev["pairs"]) * len(m["outputs"]) <= MAX_INEQUALITIES, "more inequalities than the limit")
-    _require(len(set(m["inputs"])) == len(m["inputs"]) and len(set(m["outputs"])) == len(m["outputs"]),
-             "a repeated input or output label")
+    within_limit(len(m["inputs"]) * len(m["outputs"]) <= MAX_CELLS, "a mechanism beyond the cell limit")
+    within_limit(2 * len(ev["pairs"]) * len(m["outputs"]) <= MAX_INEQUALITIES, "more inequalities than the limit")
+    refute_unless(len(set(m["inputs"])) == len(m["inputs"]) and len(set(m["outputs"])) == len(m["outputs"]),
+                  "a repeated input or output label")
     _relation(ev, m["inputs"])
     t = exp_of_eps(ev["epsilon_given"])
-    _require(ev["e_eps"] is not None and _same(ev["e_eps"], t),
-             f"e_eps = {ev['e_eps']} is not e^eps for eps = {ev['epsilon_given']}")
-    _require(_sign(t) > 0 and _sign(_add(t, Fraction(-1))) >= 0, "eps < 0")
+    refute_unless(ev["e_eps"] is not None and _same(ev["e_eps"], t),
+                  f"e_eps = {ev['e_eps']} is not e^eps for eps = {ev['epsilon_given']}")
+    refute_unless(_sign(t) > 0 and _sign(_add(t, Fraction(-1))) >= 0, "eps < 0")
     delta = _value(ev["delta"])
-    _require(_sign(delta) >= 0 and _sign(_add(delta, Fraction(-1))) <= 0, "delta outside [0, 1]")
+    refute_unless(_sign(delta) >= 0 and _sign(_add(delta, Fraction(-1))) <= 0, "delta outside [0, 1]")
     rows = {x: [_value(v) for v in r] for x, r in zip(m["inputs"], m["matrix"], strict=True)}
     outs = list(m["outputs"])
     bad = _not_a_mechanism(m["inputs"], outs, m["matrix"], rows)
@@ -141,8 +144,8 @@ def _check(ev: dict, certified: bool) -> tuple[str, str]:
     if holds != certified:
         return "refuted", f"the largest excess gives holds = {holds}, the certificate says {certified}"
     if best is None:
-        _require(ev["witness"] is None and ev["excess"] == "0" and ev["worst_set"] == [],
-                 "an empty relation with a witness")
+        refute_unless(ev["witness"] is None and ev["excess"] == "0" and ev["worst_set"] == [],
+                      "an empty relation with a witness")
         return "confirmed", "empty relation"
     _witness(ev, rows, outs, t, delta, best[4], holds, over)
     return "confirmed", (f"{2 * len(ev['pairs'])} ordered pairs re-derived with fractions and the exp-polynomial "
@@ -152,23 +155,23 @@ def _check(ev: dict, certified: bool) -> tuple[str, str]:
 def _witness(ev: dict, rows: dict, outs: list, t, delta, largest, holds: bool, over: int) -> None:
     """Every number of the witness re-derived: its pair, worst set, sums, factor, sides, excess, kind, count."""
     w = ev["witness"]
-    _require(w is not None, "no witness")
-    _require(ev["excess"] == w["excess"] and ev["worst_set"] == w["worst_set"],
-             "the stated excess or worst set is not the witness's")
-    _require(w["kind"] == ("binding" if holds else "violation"), f"the witness's kind {w['kind']!r}")
-    _require(w["violating_pairs"] == (0 if holds else over), f"{over} ordered pairs violate, the witness says "
-             f"{w['violating_pairs']}")
-    _require(w["x"] in rows and w["x_prime"] in rows and frozenset((w["x"], w["x_prime"])) in
-             {frozenset(p) for p in ev["pairs"]}, "the witness is not a neighbouring pair")
+    refute_unless(w is not None, "no witness")
+    refute_unless(ev["excess"] == w["excess"] and ev["worst_set"] == w["worst_set"],
+                  "the stated excess or worst set is not the witness's")
+    refute_unless(w["kind"] == ("binding" if holds else "violation"), f"the witness's kind {w['kind']!r}")
+    refute_unless(w["violating_pairs"] == (0 if holds else over), f"{over} ordered pairs violate, the witness says "
+                  f"{w['violating_pairs']}")
+    refute_unless(w["x"] in rows and w["x_prime"] in rows and frozenset((w["x"], w["x_prime"])) in
+                  {frozenset(p) for p in ev["pairs"]}, "the witness is not a neighbouring pair")
     S, A, B, exc = _pair(rows[w["x"]], rows[w["x_prime"]], t)
-    _require([outs[y] for y in S] == list(w["worst_set"]),
-             f"the worst set of ({w['x']}, {w['x_prime']}) is {[outs[y] for y in S]}")
-    _require(_same(w["P_x_S"], A) and _same(w["P_x_prime_S"], B) and w["lhs"] == w["P_x_S"],
-             "the witness sums P_x(S*), P_x'(S*) do not re-sum")
-    _require(w["factor"] == ev["e_eps"], "the witness's factor is not e^eps")
-    _require(_same(w["rhs"], _add(_mul(t, B), delta)), "the witness's rhs is not e^eps P_x'(S*) + delta")
-    _require(_same(w["excess"], exc), "the witness's excess is not P_x(S*) - e^eps P_x'(S*)")
-    _require(_sign(_add(exc, _neg(largest))) == 0, "the witness pair does not attain the largest excess")
+    refute_unless([outs[y] for y in S] == list(w["worst_set"]),
+                  f"the worst set of ({w['x']}, {w['x_prime']}) is {[outs[y] for y in S]}")
+    refute_unless(_same(w["P_x_S"], A) and _same(w["P_x_prime_S"], B) and w["lhs"] == w["P_x_S"],
+                  "the witness sums P_x(S*), P_x'(S*) do not re-sum")
+    refute_unless(w["factor"] == ev["e_eps"], "the witness's factor is not e^eps")
+    refute_unless(_same(w["rhs"], _add(_mul(t, B), delta)), "the witness's rhs is not e^eps P_x'(S*) + delta")
+    refute_unless(_same(w["excess"], exc), "the witness's excess is not P_x(S*) - e^eps P_x'(S*)")
+    refute_unless(_sign(_add(exc, _neg(largest))) == 0, "the witness pair does not attain the largest excess")
 
 
 def claim_text(c: dict) -> str:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._b_util import Refuted, check_level, need, same
+from ._kernel import Refuted, refute_unless
+from ._b_util import check_level, same
 from ._kernel import NotHere, _add, _neg, level_factor, sign, value
 from .privacy import LEVEL, MECH
 from .profile import (_at, _base, _check_pieces, _check_query, _convolve, _count_plds, _diff, _factors, _lines,
@@ -90,10 +91,10 @@ def _run(c: dict) -> int:
     facs = _factors(c)
     rows = [_rows(m) for m, _ in facs]
     inputs = facs[0][0]["inputs"]
-    need(all(set(m["inputs"]) == set(inputs) for m, _ in facs), "the mechanisms do not share their inputs")
+    refute_unless(all(set(m["inputs"]) == set(inputs) for m, _ in facs), "the mechanisms do not share their inputs")
     plds = _count_plds(ev, inputs, len(facs))
     pairs = _relation(ev["relation"], inputs)
-    need(len(pairs) >= 1, "no neighbouring pair")
+    refute_unless(len(pairs) >= 1, "no neighbouring pair")
     ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
     base, keys = _base(plds, ordered, rows, facs)
     _precount(base, keys)
@@ -109,9 +110,9 @@ def _run(c: dict) -> int:
     query = {"level": lv, "delta": ev["delta"], "delta_at_eps": ev["delta_exact"], "t_for_delta": ev["t_for_delta"]}
     _check_query(query, P, c["verdict"])          # delta(eps), the smallest e^eps at delta, the verdict
     d, at = value(ev["delta"]), value(ev["delta_exact"])
-    need(same(ev["slack"], _add(d, _neg(at))), f"the slack {ev['slack']} is not delta - delta(eps)")
+    refute_unless(same(ev["slack"], _add(d, _neg(at))), f"the slack {ev['slack']} is not delta - delta(eps)")
     wit = (ev["x"], ev["x_prime"])
-    need(wit in lines_of, f"({wit[0]}, {wit[1]}) is not an ordered neighbouring pair")
+    refute_unless(wit in lines_of, f"({wit[0]}, {wit[1]}) is not an ordered neighbouring pair")
     t = Fraction(1) if lv["eps"] is None and value(lv["R"]) == 1 else level_factor(lv, "1")
     if isinstance(t, tuple):
         raise NotHere("e^eps is an algebraic power R^(1/D) (D > 1): the attaining pair is not re-evaluated here")
@@ -120,7 +121,7 @@ def _run(c: dict) -> int:
         v = _at(a, b, t)
         if _diff(v, best) > 0:
             best = v
-    need(sign(_add(best, _neg(at))) == 0, f"({wit[0]}, {wit[1]}) does not attain delta(eps)")
+    refute_unless(sign(_add(best, _neg(at))) == 0, f"({wit[0]}, {wit[1]}) does not attain delta(eps)")
     return sum(len(v) for v in lines_of.values())
 
 

@@ -22,11 +22,12 @@ from math import lcm
 import mpmath
 import numpy as np
 
-from ._b_util import (Refuted, agree, check_double, check_level, closure, distinct_labels, enclosure_ok, eps_level,
-                      factor, iv_eps, need, same, smallest_eps_ok)
+from ._kernel import Refuted, refute_unless
+from ._b_util import (agree, check_double, check_level, closure, distinct_labels, enclosure_ok, eps_level, factor,
+                      iv_eps, same, smallest_eps_ok)
 from ._kernel import fraction, rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
-from ._kernel import need as need_small
+from ._kernel import within_limit
 from ._labels import mechanism_note
 from ._metric import metric_note
 from .priors import check_lp
@@ -113,8 +114,8 @@ def _extension(ev, Ah):
     if fast is not None:
         return fast
     terms = len(ev["distances"]) * len(Ah) * (len(Ah[0]) if Ah else 0)
-    need_small(terms <= MAX_EXTENSION_TERMS, f"the extension's {terms:,} candidate products of exponential "
-               f"polynomials exceed this kernel's {MAX_EXTENSION_TERMS:,}")
+    within_limit(terms <= MAX_EXTENSION_TERMS, f"the extension's {terms:,} candidate products of exponential "
+                 f"polynomials exceed this kernel's {MAX_EXTENSION_TERMS:,}")
     out, Z, M = [], [], []
     for i, drow in enumerate(ev["distances"]):
         cands = [(E(d), k) for k, d in enumerate(drow) if d != "inf"]
@@ -148,9 +149,9 @@ def _extension_integers(ev, Ah, E):
     W = len(Ah[0]) if Ah else 0
     dens = {v.denominator for r in Ah for v in r}
     top = sum(d.bit_length() for d in dens)            # the common denominator has at most this many bits
-    need_small(len(dens) * (1 + top // 64) <= MAX_EXTENSION_COST and len(Ah) * W * (1 + top // 64)
-               <= MAX_EXTENSION_COST, f"the mechanism on H's {len(dens):,} distinct denominators ({top:,} bits "
-               "together) are too large for its common denominator")
+    within_limit(len(dens) * (1 + top // 64) <= MAX_EXTENSION_COST and len(Ah) * W * (1 + top // 64)
+                 <= MAX_EXTENSION_COST, f"the mechanism on H's {len(dens):,} distinct denominators ({top:,} bits "
+                 "together) are too large for its common denominator")
     den = lcm(*dens) if dens else 1
     N = [[v.numerator * (den // v.denominator) for v in r] for r in Ah]
     nbits = max((abs(x).bit_length() for r in N for x in r), default=1)
@@ -170,9 +171,9 @@ def _extension_integers(ev, Ah, E):
         # the cost of the exact products this point needed (issue 27: products times their size in words); the
         # float work is |H| W additions per point, bounded with the terms
         spent += (len(mins[1]) + len(idx)) * words + len(idx) * W // 64
-        need_small(spent <= MAX_EXTENSION_COST, f"the extension's exact candidate products (|M| = {len(dists)}, "
-                   f"|H| = {len(Ah)}, {W} outputs, up to {64 * words} bits each) cost more than this kernel's "
-                   f"{MAX_EXTENSION_COST:,} word operations")
+        within_limit(spent <= MAX_EXTENSION_COST, f"the extension's exact candidate products (|M| = {len(dists)}, "
+                     f"|H| = {len(Ah)}, {W} outputs, up to {64 * words} bits each) cost more than this kernel's "
+                     f"{MAX_EXTENSION_COST:,} word operations")
         mins = mins[0]
         z = sum(mins)
         if z == 0:
@@ -275,30 +276,33 @@ def _metric_tables(ev):
     pts, H = ev["points"], ev["H"]
     distinct_labels(pts, "points")
     distinct_labels(H, "points of H")
-    need(set(H) <= set(pts), "H is not a subset of the points")
+    refute_unless(set(H) <= set(pts), "H is not a subset of the points")
     met, res = ev["metric"], ev["restricted"]
-    need(met["points"] == len(pts) and res["points"] == len(H), "a metric's point count is not its points'")
-    need(met.get("labels") in (None, pts), "the metric's labels are not its points")
-    need(res.get("labels") in (None, H), "the restricted metric's labels are not H")
-    need(res["description"]
-         == f"restriction of the {met['description']} to {len(H)} point{'' if len(H) == 1 else 's'} of H"
-         and res["reduction"] == _RESTRICTED, "the restricted metric is not described as the restriction of the metric")
+    refute_unless(met["points"] == len(pts) and res["points"] == len(H), "a metric's point count is not its points'")
+    refute_unless(met.get("labels") in (None, pts), "the metric's labels are not its points")
+    refute_unless(res.get("labels") in (None, H), "the restricted metric's labels are not H")
+    refute_unless(res["description"]
+                  == f"restriction of the {met['description']} to {len(H)} point{'' if len(H) == 1 else 's'} of H"
+                  and res["reduction"] == _RESTRICTED,
+                  "the restricted metric is not described as the restriction of the metric")
     pairs = pairs_of(met)
     D = closure(pts, pairs)
     ix = {p: i for i, p in enumerate(pts)}
     tab = ev["distances"]
-    need(isinstance(tab, list) and len(tab) == len(pts) and all(isinstance(r, list) and len(r) == len(H) for r in tab),
-         "the distance table d(D, h) does not have |M| x |H| entries")
+    refute_unless(isinstance(tab, list) and len(tab) == len(pts) and all(isinstance(r, list)
+                                                                         and len(r) == len(H) for r in tab),
+                  "the distance table d(D, h) does not have |M| x |H| entries")
     for i, row in enumerate(tab):
         for k, d in enumerate(row):
-            need(agree(None if d == "inf" else value(d), D[i][ix[H[k]]]),
-                 f"the table's d({pts[i]}, {H[k]}) = {d} is not the metric's (rebuilt from its generating pairs)")
+            refute_unless(agree(None if d == "inf" else value(d), D[i][ix[H[k]]]),
+                          f"the table's d({pts[i]}, {H[k]}) = {d} is not the metric's (rebuilt from its "
+                          f"generating pairs)")
     rpairs = pairs_of(res)
     DH = closure(H, rpairs)
     for a, h in enumerate(H):
         for b, h2 in enumerate(H):
-            need(agree(DH[a][b], D[ix[h]][ix[h2]]),
-                 f"the restricted metric's pairs do not generate d({h}, {h2}) of the metric")
+            refute_unless(agree(DH[a][b], D[ix[h]][ix[h2]]),
+                          f"the restricted metric's pairs do not generate d({h}, {h2}) of the metric")
     return D, pairs, rpairs
 
 
@@ -307,44 +311,44 @@ _RESTRICTED = "the generating pairs are the pairs of H with no point of H strict
 
 def _violation(w, rows: dict, outputs: list, pairs: list, level: dict, what: str) -> None:
     """A stated violated inequality is a real one: entries, distance, both sides and the excess re-derived."""
-    need(isinstance(w, dict) and w.get("output") in outputs, f"{what}: the violation names no output")
+    refute_unless(isinstance(w, dict) and w.get("output") in outputs, f"{what}: the violation names no output")
     x, xp, z = w["x"], w["x_prime"], outputs.index(w["output"])
-    need(any({x, xp} == {a, b} and d == w["distance"] for a, b, d in pairs),
-         f"{what}: the violation is not on a generating pair at its distance")
+    refute_unless(any({x, xp} == {a, b} and d == w["distance"] for a, b, d in pairs),
+                  f"{what}: the violation is not on a generating pair at its distance")
     a, b = rows[x][z], rows[xp][z]
     rhs = _mul(_factor(level, w["distance"]), b)
-    need(same(w["K_x"], a) and same(w["K_x_prime"], b) and same(w["lhs"], a) and same(w["rhs"], rhs)
-         and same(w["excess"], _add(a, _neg(rhs))) and _cmp(a, rhs) > 0,
-         f"{what}: the stated violated inequality is not re-derived")
+    refute_unless(same(w["K_x"], a) and same(w["K_x_prime"], b) and same(w["lhs"], a) and same(w["rhs"], rhs)
+                  and same(w["excess"], _add(a, _neg(rhs))) and _cmp(a, rhs) > 0,
+                  f"{what}: the stated violated inequality is not re-derived")
 
 
 def _check_binding(b, ev, A, Ah, Z, M, pairs, D, ix) -> None:
     """BCSZ18's chain at the binding instance: every number re-derived, and the pair is tight at A's eps."""
     outs, H = ev["mechanism"]["outputs"], ev["H"]
-    need(isinstance(b, dict) and b.get("output") in outs, "the binding instance names no output")
+    refute_unless(isinstance(b, dict) and b.get("output") in outs, "the binding instance names no output")
     D1, D2, w = b["D1"], b["D2"], outs.index(b["output"])
-    need(any({D1, D2} == {x, y} and d == b["distance"] for x, y, d in pairs),
-         "the binding instance is not a generating pair at its distance")
+    refute_unless(any({D1, D2} == {x, y} and d == b["distance"] for x, y, d in pairs),
+                  "the binding instance is not a generating pair at its distance")
     i1, i2 = ix[D1], ix[D2]
     E = _factor(ev["level"], b["distance"])
     for Dn, i, m, arg, dd, ah in ((D1, i1, "m1", "argmin_D1", "d_D1_argmin", "A_hat_argmin_D1"),
                                   (D2, i2, "m2", "argmin_D2", "d_D2_argmin", "A_hat_argmin_D2")):
         p = b[arg]
-        need(p in H, f"the binding's {arg} is not a point of H")
+        refute_unless(p in H, f"the binding's {arg} is not a point of H")
         k = H.index(p)
         dk = ev["distances"][i][k]
-        need(dk != "inf" and b[dd] == dk and same(b[ah], Ah[p][w]) and same(b[m], M[i][w])
-             and _cmp(_mul(_factor(ev["level"], dk), Ah[p][w]), M[i][w]) == 0,
-             f"the binding's minimum for {Dn} is not re-derived (value, argmin or its distance)")
-    need(same(b["factor"], E) and same(b["factor_m2"], _mul(E, M[i2][w])) and same(b["Z1"], Z[i1])
-         and same(b["Z2"], Z[i2]) and same(b["factor_Z1"], _mul(E, Z[i1])) and same(b["A1"], A[i1][w])
-         and same(b["A2"], A[i2][w]) and same(b["factor2"], _mul(E, E)),
-         "a number of the binding chain is not re-derived")
-    need(_cmp(A[i2][w], Fraction(0)) > 0 and same(b["ratio"], _div(A[i1][w], A[i2][w])),
-         "the binding ratio is not re-derived")
+        refute_unless(dk != "inf" and b[dd] == dk and same(b[ah], Ah[p][w]) and same(b[m], M[i][w])
+                      and _cmp(_mul(_factor(ev["level"], dk), Ah[p][w]), M[i][w]) == 0,
+                      f"the binding's minimum for {Dn} is not re-derived (value, argmin or its distance)")
+    refute_unless(same(b["factor"], E) and same(b["factor_m2"], _mul(E, M[i2][w])) and same(b["Z1"], Z[i1])
+                  and same(b["Z2"], Z[i2]) and same(b["factor_Z1"], _mul(E, Z[i1])) and same(b["A1"], A[i1][w])
+                  and same(b["A2"], A[i2][w]) and same(b["factor2"], _mul(E, E)),
+                  "a number of the binding chain is not re-derived")
+    refute_unless(_cmp(A[i2][w], Fraction(0)) > 0 and same(b["ratio"], _div(A[i1][w], A[i2][w])),
+                  "the binding ratio is not re-derived")
     lv = eps_level(ev["epsilon"])
-    need(lv is not None and compare(A[i1][w], A[i2][w], level_factor(lv, b["distance"])) == 0,
-         "the binding instance is not tight at A's smallest eps")
+    refute_unless(lv is not None and compare(A[i1][w], A[i2][w], level_factor(lv, b["distance"])) == 0,
+                  "the binding instance is not tight at A's smallest eps")
 
 
 def _enclosure_ok(enc, text) -> bool:
@@ -358,12 +362,12 @@ def _mech_on_H(mh: dict, H: list) -> dict:
     distinct_labels(mh["inputs"], "inputs of the mechanism on H")
     distinct_labels(mh["outputs"], "outputs of the mechanism on H")
     rows = _rows(mh)
-    need(len(rows) == len(mh["inputs"]) and all(len(r) == len(mh["outputs"]) for r in rows),
-         "the mechanism on H does not match its labels")
-    need(sorted(mh["inputs"]) == sorted(H), "the mechanism's inputs are not H")
-    need(not any(_cmp(v, Fraction(0)) < 0 for r in rows for v in r)
-         and all(_cmp(_sum(r), Fraction(1)) == 0 for r in rows),
-         "the mechanism on H is not stochastic (a negative entry or a row sum != 1)")
+    refute_unless(len(rows) == len(mh["inputs"]) and all(len(r) == len(mh["outputs"]) for r in rows),
+                  "the mechanism on H does not match its labels")
+    refute_unless(sorted(mh["inputs"]) == sorted(H), "the mechanism's inputs are not H")
+    refute_unless(not any(_cmp(v, Fraction(0)) < 0 for r in rows for v in r)
+                  and all(_cmp(_sum(r), Fraction(1)) == 0 for r in rows),
+                  "the mechanism on H is not stochastic (a negative entry or a row sum != 1)")
     return dict(zip(mh["inputs"], rows, strict=True))
 
 
@@ -372,15 +376,16 @@ def _part_b(ev: dict, A: dict, Ah: dict, Z: list, ix: dict) -> tuple:
     H, outs = ev["H"], ev["mech_on_H"]["outputs"]
     ones = sum(1 for h in H if _cmp(Z[ix[h]], Fraction(1)) == 0)
     first = next(((h, w) for h in H for w in range(len(outs)) if _cmp(A[h][w], Ah[h][w]) != 0), None)
-    need(ev["agrees_on_H"] is (first is None) and ev["normalisers_equal_1"] == ones, "part (b) re-decided differently")
+    refute_unless(ev["agrees_on_H"] is (first is None) and ev["normalisers_equal_1"] == ones,
+                  "part (b) re-decided differently")
     st = ev["disagreement"]
     if first is None:
-        need(st is None, "a disagreement is stated where A agrees with A-hat on H")
+        refute_unless(st is None, "a disagreement is stated where A agrees with A-hat on H")
     else:
         h, w = first
-        need(isinstance(st, dict) and sorted(st) == ["A", "A_hat", "D", "Z_D", "output"] and st["D"] == h
-             and st["output"] == outs[w] and same(st["A"], A[h][w]) and same(st["A_hat"], Ah[h][w])
-             and same(st["Z_D"], Z[ix[h]]), "the stated first disagreement on H is not the re-derived one")
+        refute_unless(isinstance(st, dict) and sorted(st) == ["A", "A_hat", "D", "Z_D", "output"] and st["D"] == h
+                      and st["output"] == outs[w] and same(st["A"], A[h][w]) and same(st["A_hat"], Ah[h][w])
+                      and same(st["Z_D"], Z[ix[h]]), "the stated first disagreement on H is not the re-derived one")
     return first is None, ones
 
 
@@ -388,12 +393,12 @@ def _part_a(ev: dict, Ah: dict, rpairs: list) -> bool:
     """(a) on the restricted metric's generating pairs (checked to generate d on H), A-hat's eps, the violation."""
     lv = ev["level"]
     a_ok = _private(Ah, rpairs, lv)
-    need((ev["private_on_H"] == "holds") == a_ok, f"part (a) re-decided: {'holds' if a_ok else 'fails'}, "
-         f"stated {ev['private_on_H']}")
-    need(smallest_eps_ok(Ah, rpairs, ev["epsilon_of_A_hat"]), f"the smallest eps of A-hat on H is not "
-         f"{ev['epsilon_of_A_hat']}")
+    refute_unless((ev["private_on_H"] == "holds") == a_ok, f"part (a) re-decided: {'holds' if a_ok else 'fails'}, "
+                  f"stated {ev['private_on_H']}")
+    refute_unless(smallest_eps_ok(Ah, rpairs, ev["epsilon_of_A_hat"]), f"the smallest eps of A-hat on H is not "
+                  f"{ev['epsilon_of_A_hat']}")
     if a_ok:
-        need(ev["violation"] is None, "part (a) holds, yet a violation is stated")
+        refute_unless(ev["violation"] is None, "part (a) holds, yet a violation is stated")
     else:
         _violation(ev["violation"], Ah, ev["mech_on_H"]["outputs"], rpairs, lv, "part (a)")
     return a_ok
@@ -402,18 +407,18 @@ def _part_a(ev: dict, Ah: dict, rpairs: list) -> bool:
 def _parts_c_d(ev, A, A_rows, Ah, Z, M, pairs, D, ix) -> bool:
     """(c) at 2 eps with its violation, (d) A's smallest eps and enclosure, and the binding chain."""
     c_ok = _private(A, pairs, ev["level_2eps"])
-    need((ev["private_2eps"] == "holds") == c_ok and ev["private_2eps"] in ("holds", "fails"),
-         f"part (c) re-decided: {'holds' if c_ok else 'fails'}")
+    refute_unless((ev["private_2eps"] == "holds") == c_ok and ev["private_2eps"] in ("holds", "fails"),
+                  f"part (c) re-decided: {'holds' if c_ok else 'fails'}")
     if c_ok:
-        need(ev["violation_2eps"] is None, "part (c) holds, yet a violation is stated")
+        refute_unless(ev["violation_2eps"] is None, "part (c) holds, yet a violation is stated")
     else:
         _violation(ev["violation_2eps"], A, ev["mechanism"]["outputs"], pairs, ev["level_2eps"], "part (c)")
-    need(smallest_eps_ok(A, pairs, ev["epsilon"]), f"(d): the smallest eps of A is not {ev['epsilon']}")
-    need(_enclosure_ok(ev["enclosure"], ev["epsilon"]), "(d): the enclosure does not contain A's smallest eps")
+    refute_unless(smallest_eps_ok(A, pairs, ev["epsilon"]), f"(d): the smallest eps of A is not {ev['epsilon']}")
+    refute_unless(_enclosure_ok(ev["enclosure"], ev["epsilon"]), "(d): the enclosure does not contain A's smallest eps")
     if c_ok and ev["epsilon"] not in ("0", "inf"):
         _check_binding(ev["binding"], ev, A_rows, Ah, Z, M, pairs, D, ix)
     else:
-        need(ev["binding"] is None, "a binding chain is stated where A's smallest eps has none")
+        refute_unless(ev["binding"] is None, "a binding chain is stated where A's smallest eps has none")
     return c_ok
 
 
@@ -422,8 +427,8 @@ def _check_extension(c: dict):
     lv = ev["level"]
     terms = len(ev["points"]) * len(ev["H"]) * len(ev["mech_on_H"]["outputs"])
     # refused before any work: the general route compares exponential polynomials one by one
-    need_small(method_of(c) == "RATIONAL" or terms <= MAX_EXTENSION_TERMS, f"the extension's {terms:,} candidate "
-               f"products of exponential polynomials exceed this kernel's {MAX_EXTENSION_TERMS:,}")
+    within_limit(method_of(c) == "RATIONAL" or terms <= MAX_EXTENSION_TERMS, f"the extension's {terms:,} candidate "
+                 f"products of exponential polynomials exceed this kernel's {MAX_EXTENSION_TERMS:,}")
     check_double(lv, ev["level_2eps"])
     D, pairs, rpairs = _metric_tables(ev)
     H, pts = ev["H"], ev["points"]
@@ -434,30 +439,32 @@ def _check_extension(c: dict):
     rows_H = [Ah[h] for h in H]
     got = _extension(ev, rows_H)
     if ev["mechanism"] is None:
-        need(isinstance(got, int) and ev["extension_note"] == zero_normaliser_note(pts[got]),
-             "the note on the undefined extension is not the one its first zero normaliser states")
-        need(not a_ok and c["verdict"] == "fails" and ev["normalisers"] is None
-             and ev["agrees_on_H"] is None and ev["normalisers_equal_1"] == 0 and ev["disagreement"] is None
-             and ev["private_2eps"] == "undefined" and ev["violation_2eps"] is None and ev["epsilon"] is None
-             and ev["enclosure"] is None and ev["binding"] is None and ev["witness"] == {"part": "a"},
-             "no extension is stated, but one exists (or part (a) holds, or a fact about it is stated)")
+        refute_unless(isinstance(got, int) and ev["extension_note"] == zero_normaliser_note(pts[got]),
+                      "the note on the undefined extension is not the one its first zero normaliser states")
+        refute_unless(not a_ok and c["verdict"] == "fails" and ev["normalisers"] is None
+                      and ev["agrees_on_H"] is None and ev["normalisers_equal_1"] == 0 and ev["disagreement"] is None
+                      and ev["private_2eps"] == "undefined" and ev["violation_2eps"] is None and ev["epsilon"] is None
+                      and ev["enclosure"] is None and ev["binding"] is None and ev["witness"] == {"part": "a"},
+                      "no extension is stated, but one exists (or part (a) holds, or a fact about it is stated)")
         return CONFIRMED, 0, "no extension (some Z_D = 0) and part (a) re-decided as failing"
-    need(not isinstance(got, int), "the stated extension exists, but recomputed some Z_D = 0")
-    need(ev["extension_note"] is None, "a note on an extension that is defined")
+    refute_unless(not isinstance(got, int), "the stated extension exists, but recomputed some Z_D = 0")
+    refute_unless(ev["extension_note"] is None, "a note on an extension that is defined")
     A_rows, Z, M = got
     m = ev["mechanism"]
-    need(m["name"] == f"BCSZ18 extension of {mh['name']}" and m["inputs"] == pts and m["outputs"] == mh["outputs"],
-         "the extension's name or labels are not those of the construction")
-    need(_same([x for r in _rows(m) for x in r], [x for r in A_rows for x in r]) and len(m["codes"]) == len(pts)
-         and isinstance(ev["normalisers"], list) and _same([value(z) for z in ev["normalisers"]], Z),
-         "the recomputed extension or normalisers differ from the stated ones")
+    refute_unless(m["name"] == f"BCSZ18 extension of {mh['name']}" and m["inputs"] == pts
+                  and m["outputs"] == mh["outputs"],
+                  "the extension's name or labels are not those of the construction")
+    refute_unless(_same([x for r in _rows(m) for x in r], [x for r in A_rows for x in r])
+                  and len(m["codes"]) == len(pts)
+                  and isinstance(ev["normalisers"], list) and _same([value(z) for z in ev["normalisers"]], Z),
+                  "the recomputed extension or normalisers differ from the stated ones")
     A = dict(zip(pts, A_rows, strict=True))
     agree_H, ones = _part_b(ev, A, Ah, Z, ix)
     c_ok = _parts_c_d(ev, A, A_rows, Ah, Z, M, pairs, D, ix)
     part = "a" if not a_ok else "b" if not agree_H else "c" if not c_ok else "all"
-    need(ev["witness"] == {"part": part}, f"the failing part is ({part}), not the stated witness")
+    refute_unless(ev["witness"] == {"part": part}, f"the failing part is ({part}), not the stated witness")
     verdict = "holds" if (a_ok and agree_H and c_ok) else "fails"
-    need(verdict == c["verdict"], f"the verdict re-derived is {verdict}")
+    refute_unless(verdict == c["verdict"], f"the verdict re-derived is {verdict}")
     return CONFIRMED, len(A_rows), (
         f"metric distances rebuilt from {len(pairs)} generating pairs; extension recomputed on {len(A_rows)} points "
         f"(every minimum and normaliser); (a) {'holds' if a_ok else 'fails'}, (b) {agree_H} ({ones} normalisers = 1), "
@@ -504,46 +511,47 @@ def _slack_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
 
 def _check_best(c: dict):
     ev = c["evidence"]
-    need(c["verdict"] == "holds", "a bracket certificate asserts holds")
+    refute_unless(c["verdict"] == "holds", "a bracket certificate asserts holds")
     pts, H, free = ev["points"], ev["H"], ev["free"]
     distinct_labels(pts, "points")
-    need(ev["metric"]["points"] == len(pts) and ev["metric"].get("labels") in (None, pts),
-         "the metric's point count or labels are not its points'")
+    refute_unless(ev["metric"]["points"] == len(pts) and ev["metric"].get("labels") in (None, pts),
+                  "the metric's point count or labels are not its points'")
     distinct_labels(H, "points of H")
-    need(set(H) <= set(pts), "H is not a subset of the metric's points")
-    need(free == [p for p in pts if p not in set(H)], "free is not the points outside H, in order")
+    refute_unless(set(H) <= set(pts), "H is not a subset of the metric's points")
+    refute_unless(free == [p for p in pts if p not in set(H)], "free is not the points outside H, in order")
     check_level(ev["level"])
     mh = ev["mech_on_H"]
     # a definition, not a label: the LP fixes exactly H's rows (a row for a free point would fix it too and the LP
     # would be another one), and a point of H without a row would be neither fixed nor free
     _mech_on_H(mh, H)
     ok, detail = check_lp(*_slack_lp(ev, _q(ev["t_upper"])), ev["lp_upper"])
-    need(ok, "upper end: " + detail)
-    need(_q(ev["lp_upper"]["value"]) == 0, "the upper end's slack is not 0")
+    refute_unless(ok, "upper end: " + detail)
+    refute_unless(_q(ev["lp_upper"]["value"]) == 0, "the upper end's slack is not 0")
     t_hi = _q(ev["t_upper"])
-    need(t_hi >= 1, "t_upper < 1")
+    refute_unless(t_hi >= 1, "t_upper < 1")
     # the stated witness is the upper LP's optimal extension: H's rows fixed, the free rows from x
     m, W = ev["mechanism"], len(mh["outputs"])
     Ah = dict(zip(mh["inputs"], [[_q(mh["values"][k]) for k in row] for row in mh["codes"]], strict=True))
     x = [_q(v) for v in ev["lp_upper"]["x"]]
     want = [Ah[p] if p in Ah else x[free.index(p) * W:(free.index(p) + 1) * W] for p in pts]
     check_codes(m["codes"], len(m["values"]))
-    need(m["name"] == f"best extension at t = {ev['t_upper']}" and m["inputs"] == pts and m["outputs"] == mh["outputs"]
-         and [[_q(m["values"][k]) for k in row] for row in m["codes"]] == want,
-         "the stated extension is not the upper LP's optimal point")
+    refute_unless(m["name"] == f"best extension at t = {ev['t_upper']}" and m["inputs"] == pts
+                  and m["outputs"] == mh["outputs"]
+                  and [[_q(m["values"][k]) for k in row] for row in m["codes"]] == want,
+                  "the stated extension is not the upper LP's optimal point")
     eps = iv_eps(ev["level"]["text"])
-    need(enclosure_ok(ev["factor_upper"], lambda: mpmath.iv.log(_ivq(t_hi)) / eps),
-         "the upper factor log(t_upper)/eps is not enclosed")
+    refute_unless(enclosure_ok(ev["factor_upper"], lambda: mpmath.iv.log(_ivq(t_hi)) / eps),
+                  "the upper factor log(t_upper)/eps is not enclosed")
     if ev["t_lower"] is not None:
         t_lo = _q(ev["t_lower"])
         ok2, d2 = check_lp(*_slack_lp(ev, t_lo), ev["lp_lower"])
-        need(ok2 and _q(ev["lp_lower"]["value"]) > 0 and 1 <= t_lo < t_hi, "lower end: " + d2)
-        need(enclosure_ok(ev["factor_lower"], lambda: mpmath.iv.log(_ivq(t_lo)) / eps),
-             "the lower factor log(t_lower)/eps is not enclosed")
+        refute_unless(ok2 and _q(ev["lp_lower"]["value"]) > 0 and 1 <= t_lo < t_hi, "lower end: " + d2)
+        refute_unless(enclosure_ok(ev["factor_lower"], lambda: mpmath.iv.log(_ivq(t_lo)) / eps),
+                      "the lower factor log(t_lower)/eps is not enclosed")
         detail += f"; lower end: {d2}"
     else:
-        need(t_hi == 1 and ev["lp_lower"] is None and ev["factor_lower"] == ["0", "0"],
-             "no lower end, but t_upper is not 1")
+        refute_unless(t_hi == 1 and ev["lp_lower"] is None and ev["factor_lower"] == ["0", "0"],
+                      "no lower end, but t_upper is not 1")
     return CONFIRMED, 2, f"slack LPs rebuilt: upper end: {detail}; the witness extension and both factors re-derived"
 
 
@@ -572,7 +580,7 @@ def check(c: dict):
     ('refuted', 0, 'the claim is not the one its evidence states')
     """
     try:
-        need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
+        refute_unless(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
         status, n, detail = _check_extension(c) if c["kind"] == "extension" else _check_best(c)
     except Refuted as e:
         return REFUTED, 0, str(e)

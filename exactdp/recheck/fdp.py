@@ -27,7 +27,8 @@ from mpmath import libmp
 from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
-from ._b_util import Refuted, need, same
+from ._kernel import Refuted, refute_unless
+from ._b_util import same
 from ._kernel import _add, _div, _iv, _mul, _neg, fraction, MAX_CELLS, NotHere, sign, TooLarge, value
 from .privacy import MECH
 from .profile import MAX_TIMES, _convolve, _diff, _pld, _precount, _relation, _rows, relation_note
@@ -288,8 +289,8 @@ def _rational(text, what: str) -> Fraction:
         q = fraction(text)
     except (ValueError, ZeroDivisionError, TypeError):
         raise Refuted(f"{what} = {text!r} is not a rational") from None
-    need(q >= 0, f"{what} = {text} is negative")
-    need(q.numerator.bit_length() <= 4096 and q.denominator.bit_length() <= 4096, f"{what}: beyond 4096 bits")
+    refute_unless(q >= 0, f"{what} = {text} is negative")
+    refute_unless(q.numerator.bit_length() <= 4096 and q.denominator.bit_length() <= 4096, f"{what}: beyond 4096 bits")
     return q
 
 
@@ -311,32 +312,35 @@ def _check_mu(mu: dict, hull: list, P: _Phi) -> None:
     bad = _no_finite(hull)
     vert = (mu["a"], mu["b"])
     if bad is not None:
-        need(mu["hi"] is None and mu["lo"] == "0" and mu["exact"] is False,
-             "the bracket is not the one of no finite mu")
-        need(vert[0] is not None and vert[1] is not None and same(vert[0], bad[0]) and same(vert[1], bad[1]),
-             "the stated vertex is not the one showing that no finite mu exists")
+        refute_unless(mu["hi"] is None and mu["lo"] == "0" and mu["exact"] is False,
+                      "the bracket is not the one of no finite mu")
+        refute_unless(vert[0] is not None and vert[1] is not None and same(vert[0], bad[0]) and same(vert[1], bad[1]),
+                      "the stated vertex is not the one showing that no finite mu exists")
         return
-    need(mu["hi"] is not None, "no finite mu is claimed but f(0) = 1 and f > 0 inside")
+    refute_unless(mu["hi"] is not None, "no finite mu is claimed but f(0) = 1 and f > 0 inside")
     inner = _interior(hull)
     if len(inner) > MAX_MU_VERTICES:
         raise TooLarge(f"{len(inner):,} interior vertices > {MAX_MU_VERTICES:,}")
     zero = all(sign(_add(b, _add(a, Fraction(-1)))) == 0 for a, b in inner)
-    need(mu["exact"] is zero, "the bracket's exactness is not what the vertices give")
+    refute_unless(mu["exact"] is zero, "the bracket's exactness is not what the vertices give")
     if zero:
-        need(mu["lo"] == "0" and mu["hi"] == "0", "mu* = 0 exactly here")
+        refute_unless(mu["lo"] == "0" and mu["hi"] == "0", "mu* = 0 exactly here")
         want = inner[0] if inner else None
-        need((vert == (None, None)) if want is None else (vert[0] is not None and vert[1] is not None
-             and same(vert[0], want[0]) and same(vert[1], want[1])), "the stated vertex is not the first interior one")
+        refute_unless((vert == (None, None)) if want is None else (vert[0] is not None and vert[1] is not None
+                      and same(vert[0], want[0]) and same(vert[1], want[1])),
+                      "the stated vertex is not the first interior one")
         return
     lo, hi = _rational(mu["lo"], "lo"), _rational(mu["hi"], "hi")
-    need(lo <= hi, "lo > hi")
+    refute_unless(lo <= hi, "lo > hi")
     for a, b in inner:
-        need(_ge_gauss(P, a, b, hi), f"f < G_{hi} at a vertex: the upper end is not an upper bound on mu*")
-    need(vert[0] is not None and vert[1] is not None, "no vertex attains the bracket")
+        refute_unless(_ge_gauss(P, a, b, hi), f"f < G_{hi} at a vertex: the upper end is not an upper bound on mu*")
+    refute_unless(vert[0] is not None and vert[1] is not None, "no vertex attains the bracket")
     va, vb = value(vert[0]), value(vert[1])
-    need(any(_diff(va, a) == 0 and _diff(vb, b) == 0 for a, b in inner), "the stated vertex is not an interior vertex")
+    refute_unless(any(_diff(va, a) == 0 and _diff(vb, b) == 0 for a, b in inner),
+                  "the stated vertex is not an interior vertex")
     if lo > 0:
-        need(not _ge_gauss(P, va, vb, lo), f"f >= G_{lo} at the stated vertex: the lower end is not below mu* there")
+        refute_unless(not _ge_gauss(P, va, vb, lo),
+                      f"f >= G_{lo} at the stated vertex: the lower end is not below mu* there")
 
 
 def _gdp_holds(hull: list, m: Fraction, P: _Phi) -> bool:
@@ -376,21 +380,22 @@ def _trade_off_points(m: dict, rows: dict, ordered: list, K: int) -> tuple[dict,
 
 def _check_vertices(verts, hull: list, pts_of: dict) -> None:
     """The stated vertices are the hull's, each on the trade-off function of its stated ordered pair."""
-    need(isinstance(verts, list) and len(verts) == len(hull), f"the trade-off function has {len(hull)} vertices, "
-         f"not {len(verts) if isinstance(verts, list) else verts}")
+    refute_unless(isinstance(verts, list) and len(verts) == len(hull),
+                  f"the trade-off function has {len(hull)} vertices, "
+                  f"not {len(verts) if isinstance(verts, list) else verts}")
     for k, (v, (a, b)) in enumerate(zip(verts, hull, strict=True)):
-        need(same(v["a"], a) and same(v["b"], b), f"vertex {k} is not ({v['a']}, {v['b']})")
+        refute_unless(same(v["a"], a) and same(v["b"], b), f"vertex {k} is not ({v['a']}, {v['b']})")
         tag = (v["x"], v["x_prime"])
-        need(tag in pts_of, f"vertex {k}: ({tag[0]}, {tag[1]}) is not an ordered neighbouring pair")
-        need(any(_diff(a, pa) == 0 and _diff(b, pb) == 0 for pa, pb in pts_of[tag]),
-             f"vertex {k} is not on the trade-off function of ({tag[0]}, {tag[1]})")
+        refute_unless(tag in pts_of, f"vertex {k}: ({tag[0]}, {tag[1]}) is not an ordered neighbouring pair")
+        refute_unless(any(_diff(a, pa) == 0 and _diff(b, pb) == 0 for pa, pb in pts_of[tag]),
+                      f"vertex {k} is not on the trade-off function of ({tag[0]}, {tag[1]})")
 
 
 def _run(c: dict) -> int:
     ev = c["evidence"]
     m = ev["mechanism"]
     K = ev["times"]
-    need(type(K) is int and K >= 1, f"times = {K!r} is not a positive integer")
+    refute_unless(type(K) is int and K >= 1, f"times = {K!r} is not a positive integer")
     if K > MAX_TIMES:
         raise TooLarge(f"{K} runs (this kernel convolves up to {MAX_TIMES})")
     metric = ev["relation"]["metric"]
@@ -403,7 +408,7 @@ def _run(c: dict) -> int:
         raise TooLarge(f"about {2 * npairs * (len(m['outputs']) + 2):,} trade-off points > {MAX_POINTS:,}")
     rows = _rows(m)
     pairs = _relation(ev["relation"], m["inputs"])
-    need(len(pairs) >= 1, "no neighbouring pair")
+    refute_unless(len(pairs) >= 1, "no neighbouring pair")
     ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
     pts_of, allpts = _trade_off_points(m, rows, ordered, K)
     hull = _hull(allpts)
@@ -412,10 +417,11 @@ def _run(c: dict) -> int:
     _check_mu(ev["mu"], hull, P)
     q = ev["mu_query"]
     if q is None:
-        need(c["verdict"] == "holds", "a statement of the trade-off function with a verdict other than holds")
+        refute_unless(c["verdict"] == "holds", "a statement of the trade-off function with a verdict other than holds")
     else:
         holds = _gdp_holds(hull, _rational(q, "mu"), P)
-        need(c["verdict"] == ("holds" if holds else "fails"), f"the verdict {c['verdict']!r} is not whether f >= G_{q}")
+        refute_unless(c["verdict"] == ("holds" if holds else "fails"),
+                      f"the verdict {c['verdict']!r} is not whether f >= G_{q}")
     return len(allpts)
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ._b_util import Refuted, need
-from ._kernel import fraction, need as _within
+from ._kernel import Refuted, refute_unless
+from ._kernel import fraction, within_limit
 from ._kernel import NotHere, _add, _mul, _neg, check_codes, reduced_costs, sign, value
 from ._metric import normalise
 from .priors import _num, check_lp
@@ -103,8 +103,9 @@ def _unique(lp_rows, lp: dict) -> bool | None:
     rows += [{fidx[j]: a for j, a in A_ub[k].items() if j in fidx} for k in range(len(A_ub)) if sign(lam[k]) > 0]
     if _full_rank_mod_p(rows, len(F)):
         return True
-    _within(len(F) <= MAX_RATIONAL_RANK, f"the rank of a {len(rows)} x {len(F)} face matrix over fractions (its rank "
-            f"modulo {_P} is not full, which proves nothing over the rationals)")
+    within_limit(len(F) <= MAX_RATIONAL_RANK,
+                 f"the rank of a {len(rows)} x {len(F)} face matrix over fractions (its rank "
+                 f"modulo {_P} is not full, which proves nothing over the rationals)")
     return True if _rank(rows, len(F)) == len(F) else None
 
 
@@ -221,7 +222,7 @@ def check(c: dict):
     ('refuted', 0, 'the claim is not the one its evidence states')
     """
     try:
-        need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
+        refute_unless(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
         return _check(c)
     except Refuted as e:
         return REFUTED, 0, str(e)
@@ -270,20 +271,22 @@ def _user_part(name: str, part: str, prior: list, loss: list) -> bool:
             stated = [fraction(v.strip()) for v in m.group(1).split(",")]
         except (ValueError, ZeroDivisionError):
             stated = None
-        need(stated == prior, f"the user is named {name!r}, but the prior is not {m.group(1)}")
+        refute_unless(stated == prior, f"the user is named {name!r}, but the prior is not {m.group(1)}")
         return True
     if "prior" in part:
-        need(re.fullmatch(r"(?:the )?uniform prior", part) is not None, f"the user is named {name!r}: {part!r} is not "
-             "a prior the kernel re-derives (the uniform prior, or prior (p_0, ..., p_n))")
-        need(len(set(prior)) == 1, f"the user is named {name!r}, but the prior is not uniform")
+        refute_unless(re.fullmatch(r"(?:the )?uniform prior", part) is not None,
+                      f"the user is named {name!r}: {part!r} is not "
+                      "a prior the kernel re-derives (the uniform prior, or prior (p_0, ..., p_n))")
+        refute_unless(len(set(prior)) == 1, f"the user is named {name!r}, but the prior is not uniform")
         return True
     if (m := _POWER.fullmatch(part)) is not None:
-        need(_loss_is(loss, lambda i, r: f"{abs(i - r)}^({m.group(1)})"), f"the user is named {name!r}, but the loss "
-             "is not that table")
+        refute_unless(_loss_is(loss, lambda i, r: f"{abs(i - r)}^({m.group(1)})"),
+                      f"the user is named {name!r}, but the loss "
+                      "is not that table")
         return True
     if (m := _AFFINE.fullmatch(part)) is not None:
-        need(_loss_is(loss, lambda i, r: "0" if i == r else f"1 + ({m.group(1)})*{abs(i - r)}"),
-             f"the user is named {name!r}, but the loss is not that table")
+        refute_unless(_loss_is(loss, lambda i, r: "0" if i == r else f"1 + ({m.group(1)})*{abs(i - r)}"),
+                      f"the user is named {name!r}, but the loss is not that table")
         return True
     if "loss" in part:
         m = re.fullmatch(r"(?:the )?(absolute|squared|binary|table) loss", part)
@@ -291,11 +294,12 @@ def _user_part(name: str, part: str, prior: list, loss: list) -> bool:
             raise Refuted(f"the user is named {name!r}: {part!r} is not a loss the kernel re-derives (absolute, "
                           "squared, binary, a table, |i - j|^e, 1 + g|j - i|)")
         f = _LOSSES.get(m.group(1))
-        need(f is None or all(loss[i][r] == f(i, r) for i in range(len(loss)) for r in range(len(loss))),
-             f"the user is named {name!r}, but the loss is not that table")
+        refute_unless(f is None or all(loss[i][r] == f(i, r) for i in range(len(loss)) for r in range(len(loss))),
+                      f"the user is named {name!r}, but the loss is not that table")
         return True
-    need(re.search(r"\b(uniform|absolute|squared|quadratic|binary)\b", part) is None,
-         f"the user is named {name!r}: {part!r} is worded like a prior or loss the kernel knows but is not its form")
+    refute_unless(re.search(r"\b(uniform|absolute|squared|quadratic|binary)\b", part) is None,
+                  f"the user is named {name!r}: {part!r} is worded like a prior or loss the kernel knows but is "
+                  f"not its form")
     return False
 
 
@@ -314,7 +318,7 @@ def _check_user_name(name: str, prior: list, loss: list) -> str:
     >>> _check_user_name("every prior, every loss", [Fraction(1, 2)] * 2, [[0, 1], [1, 0]])
     Traceback (most recent call last):
     ...
-    exactdp.recheck._b_util.Refuted: the user is named 'every prior, every loss': 'every prior' is not a prior the \
+    exactdp.recheck._kernel.Refuted: the user is named 'every prior, every loss': 'every prior' is not a prior the \
 kernel re-derives (the uniform prior, or prior (p_0, ..., p_n))
     """
     free = False
@@ -327,9 +331,10 @@ kernel re-derives (the uniform prior, or prior (p_0, ..., p_n))
 def _check(c: dict):
     ev = c["evidence"]
     n, a = ev["n"], fraction(ev["alpha"])
-    need(type(n) is int and n >= 1, "n is not an integer >= 1")
+    refute_unless(type(n) is int and n >= 1, "n is not an integer >= 1")
     # the user LP has (n + 1)^2 variables (see MAX_N): the kernel refuses above MAX_N before building anything
-    _within(n <= MAX_N, f"the user LP at n = {n} has {(n + 1) ** 2:,} variables; this kernel re-checks n <= {MAX_N}")
+    within_limit(n <= MAX_N,
+                 f"the user LP at n = {n} has {(n + 1) ** 2:,} variables; this kernel re-checks n <= {MAX_N}")
     prior = [fraction(v) for v in ev["prior"]]
     loss = [[value(v) for v in row] for row in ev["loss"]]   # rationals, or sums of square roots (|i-j|^(3/2))
     if not (0 < a < 1) or len(prior) != n + 1 or sum(prior) != 1 or any(p < 0 for p in prior) \
@@ -338,22 +343,23 @@ def _check(c: dict):
     note = _check_user_name(ev["user"], prior, loss)
     rows = _user_lp(n, a, prior, loss)
     ok, detail = check_lp(*rows, ev["lp"])
-    need(ok, detail)
+    refute_unless(ok, detail)
     # the stated optimum is the LP's primal, as a mechanism on {0..n}
     opt, labels = ev["optimum"], [str(i) for i in range(n + 1)]
     check_codes(opt["codes"], len(opt["values"]))
     x = [fraction(v) for v in ev["lp"]["x"]]
-    need(opt["name"] == f"LP optimum (n={n}, alpha={ev['alpha']})" and opt["inputs"] == labels
-         and opt["outputs"] == labels and len(opt["codes"]) == n + 1
-         and [fraction(opt["values"][k]) for row in opt["codes"] for k in row] == x,
-         "the stated optimum is not the LP's verified optimal point")
+    refute_unless(opt["name"] == f"LP optimum (n={n}, alpha={ev['alpha']})" and opt["inputs"] == labels
+                  and opt["outputs"] == labels and len(opt["codes"]) == n + 1
+                  and [fraction(opt["values"][k]) for row in opt["codes"] for k in row] == x,
+                  "the stated optimum is not the LP's verified optimal point")
     u = _unique(rows, ev["lp"])
-    need(ev["unique"] is u, f"uniqueness re-derived by the rank of the optimal face: {u}, stated {ev['unique']}")
+    refute_unless(ev["unique"] is u,
+                  f"uniqueness re-derived by the rank of the optimal face: {u}, stated {ev['unique']}")
     G = _geometric(n, a)
     if n > MAX_REMAP_N:
         raise NotHere(f"re-deriving the Bayes remap for n = {n} > {MAX_REMAP_N} ((n+1)^3 exact terms)")
     remap = _bayes_remap(n, prior, G, loss)
-    need(ev["remap"] == {str(z): str(r) for z, r in remap.items()}, "the remap is not the Bayes remap")
+    refute_unless(ev["remap"] == {str(z): str(r) for z, r in remap.items()}, "the remap is not the Bayes remap")
     g_loss = Fraction(0)
     for i in range(n + 1):
         for z in range(n + 1):

@@ -21,8 +21,8 @@ from fractions import Fraction
 
 from mpmath.ctx_iv import MPIntervalContext
 
-from ._b_util import Refuted as _BRefuted
-from ._b_util import ENCLOSURE_WIDTH, check_level, check_table, need
+from ._kernel import refute_unless
+from ._b_util import ENCLOSURE_WIDTH, check_level, check_table
 from ._metric import describe_table, name_note
 from ._kernel import NotHere, _add, _div, _mul, _neg, fraction, level_factor, reduced_costs, sign, value
 from ._kernel import _iv as _interval
@@ -214,15 +214,16 @@ def _balls_ok(stated: list, enc: list, refine=None) -> None:
     certificate's approximate inverse is loose once the system differs from the one it was computed for),
     ``refine()`` -- an interval re-solve at rising precision, or ``None`` -- gives narrower enclosures and the test
     is repeated on them; overlapping still, the answer is not checkable (never confirmed)."""
-    need(isinstance(stated, list) and len(stated) == len(enc), "the stated solution has the wrong length")
+    refute_unless(isinstance(stated, list) and len(stated) == len(enc), "the stated solution has the wrong length")
     balls = [_ball(s_) for s_ in stated]
     for s_, (a, b) in zip(stated, balls, strict=True):
-        need(b - a <= ENCLOSURE_WIDTH * max(Fraction(1), abs(b)),
-             f"the stated enclosure {s_} is wider than its accuracy")
+        refute_unless(b - a <= ENCLOSURE_WIDTH * max(Fraction(1), abs(b)),
+                      f"the stated enclosure {s_} is wider than its accuracy")
     for attempt in range(2):
         loose = False
         for s_, (a, b), (lo, hi) in zip(stated, balls, enc, strict=True):
-            need(not (b < lo or hi < a), f"the stated enclosure {s_} does not contain the value re-derived here")
+            refute_unless(not (b < lo or hi < a),
+                          f"the stated enclosure {s_} does not contain the value re-derived here")
             loose = loose or not (a <= lo and hi <= b)
         if not loose:
             return
@@ -273,7 +274,7 @@ def _gamma_balls(ev: dict) -> None:
     dist = ev["distances"]
     if dist is None:
         raise NotHere("gamma = mu_y times the row sums of Phi is re-derived from a carried distance matrix only")
-    need(len(ev["gamma"]) == len(dist["codes"]) == len(ev["mu"]), "gamma has the wrong length")
+    refute_unless(len(ev["gamma"]) == len(dist["codes"]) == len(ev["mu"]), "gamma has the wrong length")
     iv = MPIntervalContext()             # a private context (issue 21)
     iv.prec = 200
     phi = [iv.mpf(0) if d == "inf" else _interval(_div(value("1"), level_factor(ev["level"], d)), iv)
@@ -283,8 +284,8 @@ def _gamma_balls(ev: dict) -> None:
         prod = iv.mpf([_ivq(lo, iv).a, _ivq(hi, iv).b])
         prod = prod * sum((phi[c] for c in row), iv.mpf(0))
         a, b = _ball(g)
-        need(not (_ivq(b, iv).b < prod.a or prod.b < _ivq(a, iv).a),
-             f"gamma = {g} is not mu_y times the row sum of Phi")
+        refute_unless(not (_ivq(b, iv).b < prod.a or prod.b < _ivq(a, iv).a),
+                      f"gamma = {g} is not mu_y times the row sum of Phi")
 
 
 def _check_bracket(c: dict):
@@ -296,9 +297,9 @@ def _check_bracket(c: dict):
     if not ends and dist is not None:
         raise NotHere("the certificate carries no verified solves at the bracket ends (an Arb ball solve, or a "
                       "quotient too large to carry its approximate inverse), which this kernel does not redo")
-    need(ev["exact"] is None and ev["exact_failure_set"] is None and ev["existence"] is None
-         and ev["root_of_alpha"] is None and ev["attained"] is None,
-         "a bracket states where z changes sign, not an exact threshold or an existence set")
+    refute_unless(ev["exact"] is None and ev["exact_failure_set"] is None and ev["existence"] is None
+                  and ev["root_of_alpha"] is None and ev["attained"] is None,
+                  "a bracket states where z changes sign, not an exact threshold or an existence set")
     lo, hi = fraction(ev["lo_rational"]), fraction(ev["hi_rational"])
     if not (0 < lo < hi and fraction(ev["lo"]) == lo and fraction(ev["hi"]) == hi and c["verdict"] == "holds"):
         return REFUTED, 0, "the bracket ends are not 0 < lo < hi (or their decimal text differs)"
@@ -452,12 +453,12 @@ def _transcendental(ev: dict) -> bool:
 
 def _grid(ev: dict):
     """The unit grid the evidence describes (when it carries no distance matrix), checked against its description."""
-    need(ev["distances"] is None or ev.get("metric") is None, "both a distance matrix and a described metric")
+    refute_unless(ev["distances"] is None or ev.get("metric") is None, "both a distance matrix and a described metric")
     try:
         g = Grid(ev.get("metric"))
     except ValueError as e:
         raise Refuted(str(e)) from None
-    need(g.description == ev["description"], "the described metric is not the one the description names")
+    refute_unless(g.description == ev["description"], "the described metric is not the one the description names")
     return g
 
 
@@ -465,13 +466,14 @@ def _grid_signs(ev: dict, rhs: list):
     """Signs and enclosures of ``Phi^-1 rhs`` per point on a described grid: the orbit quotient derived here
     (:mod:`._grid`), the solve verified here (:func:`._verified.solve_grid`)."""
     g = _grid(ev)
-    need(len(rhs) == g.n, "the right-hand side and the grid differ in size")
+    refute_unless(len(rhs) == g.n, "the right-hand side and the grid differ in size")
     ver = ev.get("verified")
     if isinstance(ver, dict) and ver.get("cell_of") is not None and not g.same_partition(ver["cell_of"]):
         raise NotHere("the certificate's partition is not the grid's symmetry orbits, which this route derives")
     rhs_q: list = [None] * g.k
     for a, v in zip(g.cell_of, rhs, strict=True):
-        need(rhs_q[a] is None or rhs_q[a] == v, "the right-hand side is not constant on the grid's symmetry orbits")
+        refute_unless(rhs_q[a] is None or rhs_q[a] == v,
+                      "the right-hand side is not constant on the grid's symmetry orbits")
         rhs_q[a] = v
     return g, solve_grid(ev["metric"], _solve_level(ev["level"]), tuple(rhs_q))
 
@@ -511,7 +513,7 @@ def _common(ev: dict) -> None:
     """Level text, the distance table (convention 3) and the regime, re-derived for tight / regular."""
     check_level(ev["level"])             # the distance table is checked by check() before any kind's work
     rational = _rational_regime(ev)
-    need(ev["regime"] == ("rational" if rational else "transcendental"), "the regime is not the level's")
+    refute_unless(ev["regime"] == ("rational" if rational else "transcendental"), "the regime is not the level's")
 
 
 def _cells(ev: dict) -> None:
@@ -519,45 +521,47 @@ def _cells(ev: dict) -> None:
     k = None
     if isinstance(ver, dict) and isinstance(ver.get("cell_of"), list) and ver["cell_of"]:
         k = max(ver["cell_of"]) + 1
-    need(ev["cells"] == k, "the number of cells is not that of the partition the certificate carries")
+    refute_unless(ev["cells"] == k, "the number of cells is not that of the partition the certificate carries")
 
 
 def _tight_solve_fields(c: dict, ev: dict) -> None:
     """The solve route's own fields: no LP, ``exact`` the regime, and a mechanism exactly where the producer writes
     one (an exact solve that holds: z rational, every z >= 0), where :func:`_check_tight` re-derives it entry by
     entry; anywhere else it would be a field nobody checked."""
-    need(ev["route"] == "solve" and ev["rank"] is None and ev["lp"] is None, "the solve route states no LP")
-    need(ev["exact"] is _rational_regime(ev), "exact is not whether the regime is rational")
+    refute_unless(ev["route"] == "solve" and ev["rank"] is None and ev["lp"] is None, "the solve route states no LP")
+    refute_unless(ev["exact"] is _rational_regime(ev), "exact is not whether the regime is rational")
     if ev["mechanism"] is not None:
-        need(ev["exact"] is True and c["verdict"] == "holds" and ev["distances"] is not None,
-             "a mechanism is stated for a solve that is not exact or not holding: the producer writes none there")
+        refute_unless(ev["exact"] is True and c["verdict"] == "holds" and ev["distances"] is not None,
+                      "a mechanism is stated for a solve that is not exact or not holding: the producer writes "
+                      "none there")
         m, pts = ev["mechanism"], ev["distances"]["points"]
-        need(m["name"] == "tight-constraints mechanism" and m["inputs"] == pts and m["outputs"] == pts,
-             "the mechanism is not the tight-constraints mechanism on the points")
+        refute_unless(m["name"] == "tight-constraints mechanism" and m["inputs"] == pts and m["outputs"] == pts,
+                      "the mechanism is not the tight-constraints mechanism on the points")
     else:
-        need(c["verdict"] != "holds" or not _rational_regime(ev), "a rational tight-constraints mechanism exists "
-             "but is not stated")
+        refute_unless(c["verdict"] != "holds" or not _rational_regime(ev),
+                      "a rational tight-constraints mechanism exists "
+                      "but is not stated")
 
 
 def _check_tight(c: dict):
     ev = c["evidence"]
-    need(ev["route"] in ROUTES["tight"], f"an unknown route {ev['route']!r}")
+    refute_unless(ev["route"] in ROUTES["tight"], f"an unknown route {ev['route']!r}")
     _common(ev)
     _cells(ev)
     n = len(ev["distances"]["codes"]) if ev["distances"] is not None else None
     if ev["route"] == "lp":
-        need(ev["exact"] is True and ev["negative"] == [] and ev["mechanism"] is None and ev["lp"] is not None,
-             "the LP route states exact z, no negative coordinate and no mechanism")
+        refute_unless(ev["exact"] is True and ev["negative"] == [] and ev["mechanism"] is None and ev["lp"] is not None,
+                      "the LP route states exact z, no negative coordinate and no mechanism")
         M = _phi(ev)
         n = len(M)
         from .lp import _rank
         if n > MAX_RANK_POINTS:
             raise NotHere(f"the rank of a {n} x {n} Phi (Gaussian elimination over fractions) is above this kernel's "
                           f"{MAX_RANK_POINTS} points")
-        need(ev["rank"] == _rank([dict(enumerate(r)) for r in M], n) and ev["rank"] < n,
-             "the rank of Phi is not the stated one (or Phi is not singular)")
+        refute_unless(ev["rank"] == _rank([dict(enumerate(r)) for r in M], n) and ev["rank"] < n,
+                      "the rank of Phi is not the stated one (or Phi is not singular)")
         exists = c["verdict"] == "holds"
-        need(ev["z"] == (ev["lp"]["x"][:n] if exists else None), "z is not the LP's solution")
+        refute_unless(ev["z"] == (ev["lp"]["x"][:n] if exists else None), "z is not the LP's solution")
     else:
         _tight_solve_fields(c, ev)
     if _transcendental(ev):
@@ -587,30 +591,31 @@ def _check_regular(c: dict):
     _common(ev)
     holds = c["verdict"] == "holds"
     pi = [fraction(v) for v in ev["prior"]]
-    need(all(p >= 0 for p in pi) and sum(pi) == 1, "the prior is not a probability vector")
+    refute_unless(all(p >= 0 for p in pi) and sum(pi) == 1, "the prior is not a probability vector")
     if ev["distances"] is not None:
         pts = ev["distances"]["points"]
-        need(len(pi) == len(pts), "the prior and the points differ in length")
-        need(ev["zero_at"] == [y for y, p in zip(pts, pi, strict=True) if p == 0],
-             "zero_at is not where the prior is 0")
-    need(ev["route"] in ROUTES["regular"], f"an unknown route {ev['route']!r}")
-    need(ev["exact"] is (_rational_regime(ev) or ev["route"] == "lp"), "exact is not whether the regime is rational")
+        refute_unless(len(pi) == len(pts), "the prior and the points differ in length")
+        refute_unless(ev["zero_at"] == [y for y, p in zip(pts, pi, strict=True) if p == 0],
+                      "zero_at is not where the prior is 0")
+    refute_unless(ev["route"] in ROUTES["regular"], f"an unknown route {ev['route']!r}")
+    refute_unless(ev["exact"] is (_rational_regime(ev) or ev["route"] == "lp"),
+                  "exact is not whether the regime is rational")
     if ev["route"] == "support":
         ok = not holds and bool(ev["zero_at"]) and any(p == 0 for p in pi) and ev["mu"] is None \
             and ev["gamma"] is None and ev["negative"] == [] and ev["lp"] is None
         return (CONFIRMED if ok else REFUTED), len(pi), "a prior with a zero probability is not regular (Prop. 2)"
-    need(ev["zero_at"] == [], "zero_at is stated on a solve")
-    need(ev["route"] == "lp" or ev["lp"] is None, "the solve route states no LP")
+    refute_unless(ev["zero_at"] == [], "zero_at is stated on a solve")
+    refute_unless(ev["route"] == "lp" or ev["lp"] is None, "the solve route states no LP")
     if ev["mu"] is not None and ev["exact"]:
         M = _phi(ev)
         mu = [fraction(v) for v in ev["mu"]]
-        need(ev["gamma"] is not None
-             and [fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M, strict=True)],
-             "gamma_y = mu_y sum_y' phi_yy' is not re-derived")
+        refute_unless(ev["gamma"] is not None
+                      and [fraction(g) for g in ev["gamma"]] == [m * sum(r) for m, r in zip(mu, M, strict=True)],
+                      "gamma_y = mu_y sum_y' phi_yy' is not re-derived")
     elif ev["route"] == "lp":
-        need(ev["gamma"] is None, "gamma is stated without mu")
+        refute_unless(ev["gamma"] is None, "gamma is stated without mu")
     if _transcendental(ev):
-        need(ev["gamma"] is not None, "gamma is not stated")
+        refute_unless(ev["gamma"] is not None, "gamma is not stated")
         out = _check_signs_transcendental(ev, pi, ev["negative"], holds, ev["mu"])
         _gamma_balls(ev)
         return out
@@ -693,8 +698,8 @@ def _check_existence(ev: dict):
     distances over all of (0, 1) (:mod:`._tight_set`), compared piece by piece and end by end (open or closed);
     the threshold ``eps* = -L log t*`` (``(0, t*]`` the first piece), whether it is attained, its text and its
     rational bracket re-derived from it."""
-    need(ev["negative_at_lo"] is None and ev["ends"] is None and ev["exact_failure_set"] is None
-         and ev["metric"] is None, "the exact route states no bracket solves")
+    refute_unless(ev["negative_at_lo"] is None and ev["ends"] is None and ev["exact_failure_set"] is None
+                  and ev["metric"] is None, "the exact route states no bracket solves")
     dist = ev["distances"]
     if dist is None:
         raise NotHere("the metric is too large for the certificate to carry its distance matrix")
@@ -705,28 +710,31 @@ def _check_existence(ev: dict):
         ends = _tight_set.compare(ev["existence"], roots, pieces, S)
     except _tight_set.Mismatch as e:
         return REFUTED, len(dist["codes"]), f"the existence set is not the re-derived one: {e}"
-    need(ev["root_of_alpha"] == L, f"the ends are values of t = alpha^(1/{L}), not of alpha^(1/{ev['root_of_alpha']})")
+    refute_unless(ev["root_of_alpha"] == L,
+                  f"the ends are values of t = alpha^(1/{L}), not of alpha^(1/{ev['root_of_alpha']})")
     n = len(dist["codes"])
     shape = "an interval" if len(pieces) == 1 else f"{len(pieces)} pieces"
     if pieces == [(0, len(roots) + 1, False, False)]:
-        need(ev["lo"] == ev["hi"] == ev["exact"] == "0" and ev["lo_rational"] is None and ev["hi_rational"] is None
-             and ev["attained"] is True, "the set is all of (0, 1): the threshold is 0, stated with other numbers")
+        refute_unless(ev["lo"] == ev["hi"] == ev["exact"] == "0" and ev["lo_rational"] is None
+                      and ev["hi_rational"] is None
+                      and ev["attained"] is True,
+                      "the set is all of (0, 1): the threshold is 0, stated with other numbers")
         return CONFIRMED, n, ("the existence set re-derived over all of (0, 1): all of it (Sturm sequences on the "
                               "quotient of the coarsest equitable partition): threshold 0")
-    need(pieces[0][0] == 0 and not pieces[0][2], "the set does not start at alpha = 0")
+    refute_unless(pieces[0][0] == 0 and not pieces[0][2], "the set does not start at alpha = 0")
     star = ends[0][1]
     attained = pieces[0][3]
-    need(ev["attained"] is attained, f"one {'exists' if attained else 'does not exist'} at alpha* itself")
+    refute_unless(ev["attained"] is attained, f"one {'exists' if attained else 'does not exist'} at alpha* itself")
     exact = f"log({1 / star ** L})" if isinstance(star, Fraction) else "-log(alpha*)"
-    need(ev["exact"] == exact, f"the threshold is {exact}, not {ev['exact']}")
+    refute_unless(ev["exact"] == exact, f"the threshold is {exact}, not {ev['exact']}")
     lo, hi = fraction(ev["lo_rational"]), fraction(ev["hi_rational"])
-    need(fraction(ev["lo"]) == lo and fraction(ev["hi"]) == hi, "the bracket's decimal text differs")
+    refute_unless(fraction(ev["lo"]) == lo and fraction(ev["hi"]) == hi, "the bracket's decimal text differs")
     iv = MPIntervalContext()             # a private context (issue 21)
     iv.prec = 256
     a, b = (star, star) if isinstance(star, Fraction) else star[1:]
-    need(a > 0, "alpha* is not positive")
+    refute_unless(a > 0, "alpha* is not positive")
     eps = -L * iv.log(iv.mpf([_ivq(a, iv).a, _ivq(b, iv).b]))
-    need(_ivq(lo, iv).b <= eps.a and eps.b <= _ivq(hi, iv).a, f"eps* = {exact} is not in [{lo}, {hi}]")
+    refute_unless(_ivq(lo, iv).b <= eps.a and eps.b <= _ivq(hi, iv).a, f"eps* = {exact} is not in [{lo}, {hi}]")
     return CONFIRMED, n, (f"the existence set re-derived over all of (0, 1) ({shape}; Descartes' rule on the quotient "
                           f"of the coarsest equitable partition, singular points decided exactly): every end and "
                           f"whether it is closed; threshold eps* = {exact} " + ("(attained)" if attained else
@@ -736,13 +744,14 @@ def _check_existence(ev: dict):
 
 def _check_threshold(c: dict):
     ev = c["evidence"]
-    need(c["verdict"] == "holds", "a threshold certificate asserts holds")
-    need(ev["route"] in ROUTES["threshold"], f"an unknown threshold route {ev['route']!r}")
+    refute_unless(c["verdict"] == "holds", "a threshold certificate asserts holds")
+    refute_unless(ev["route"] in ROUTES["threshold"], f"an unknown threshold route {ev['route']!r}")
     if ev["route"] in ("path", "manhattan", "symmetric"):
-        need(ev["lo"] == ev["hi"] == ev["exact"] == "0" and ev["lo_rational"] is None and ev["hi_rational"] is None
-             and ev["exact_failure_set"] is None and ev["negative_at_lo"] is None and ev["ends"] is None
-             and ev["existence"] is None and ev["root_of_alpha"] is None and ev["attained"] is None,
-             "threshold 0 is stated with other numbers")
+        refute_unless(ev["lo"] == ev["hi"] == ev["exact"] == "0" and ev["lo_rational"] is None
+                      and ev["hi_rational"] is None
+                      and ev["exact_failure_set"] is None and ev["negative_at_lo"] is None and ev["ends"] is None
+                      and ev["existence"] is None and ev["root_of_alpha"] is None and ev["attained"] is None,
+                      "threshold 0 is stated with other numbers")
     if ev["route"] in ("path", "manhattan"):
         if ev["distances"] is None:
             raise NotHere("the metric is too large for the certificate to carry its distance matrix")
@@ -759,27 +768,29 @@ def _check_threshold(c: dict):
         return (CONFIRMED if ok else REFUTED), len(ev["distances"]["codes"]), (
             "the metric is ball-size symmetric (every point sees the same multiset of distances): threshold 0 by "
             "ECP14 Prop. 9" if ok else "the metric is NOT ball-size symmetric")
-    need(ev["route"] == "bracket", f"an unknown threshold route {ev['route']!r}")
+    refute_unless(ev["route"] == "bracket", f"an unknown threshold route {ev['route']!r}")
     return _check_bracket(c)
 
 
 def _check_leakage(c: dict):
     ev = c["evidence"]
-    need(c["verdict"] == "holds", "a leakage certificate asserts holds")
+    refute_unless(c["verdict"] == "holds", "a leakage certificate asserts holds")
     mech = _Mech(ev["mechanism"])
     try:
         pi = [fraction(v) for v in ev["prior"]]
         H = [[fraction(mech.values[k]) for k in row] for row in mech.codes]
     except ValueError:
         raise NotHere("transcendental entries") from None
-    need(len(pi) == len(H) and all(p >= 0 for p in pi) and sum(pi) == 1, "the prior is not a probability vector "
-         "over the mechanism's inputs")
+    refute_unless(len(pi) == len(H) and all(p >= 0 for p in pi) and sum(pi) == 1,
+                  "the prior is not a probability vector "
+                  "over the mechanism's inputs")
     U = sum(max(pi[y] * H[y][z] for y in range(len(pi))) for z in range(len(H[0])))
     r = U / max(pi)
-    need(fraction(ev["max_utility"]) == U and max(pi) == fraction(ev["max_prior"]) and r == fraction(ev["ratio"]),
-         "the maximal utility, the largest prior probability or their ratio is not re-derived")
+    refute_unless(fraction(ev["max_utility"]) == U and max(pi) == fraction(ev["max_prior"])
+                  and r == fraction(ev["ratio"]),
+                  "the maximal utility, the largest prior probability or their ratio is not re-derived")
     bits = "0" if r == 1 else f"log2({r})"
-    need(ev["leakage_bits"] == bits, f"the leakage is log2({r}) = {bits}, not {ev['leakage_bits']}")
+    refute_unless(ev["leakage_bits"] == bits, f"the leakage is log2({r}) = {bits}, not {ev['leakage_bits']}")
     if r == 1:
         inside = ev["enclosure"] == ["0", "0"]
     else:
@@ -811,21 +822,24 @@ def _check_theorem4(c: dict):
     if c["verdict"] != "holds":
         # what a "fails" states is decided where it can be: the LP's size, an optimum > 0 and no remap (an optimum
         # of 0, or a remap, says a remap exists); that the optimum is > 0 needs the dual, which is not carried
-        need(ev["variables"] == len(ev["mechanism"]["outputs"]) * len(d["points"]),
-             "the LP's size is not re-derived")
-        need(ev["remap"] is None and fraction(ev["lp_value"]) > 0, f"'no remap works' is stated with an LP optimum "
-             f"{ev['lp_value']} (0: a remap exists) or with a remap")
+        refute_unless(ev["variables"] == len(ev["mechanism"]["outputs"]) * len(d["points"]),
+                      "the LP's size is not re-derived")
+        refute_unless(ev["remap"] is None and fraction(ev["lp_value"]) > 0,
+                      f"'no remap works' is stated with an LP optimum "
+                      f"{ev['lp_value']} (0: a remap exists) or with a remap")
         raise NotHere("'no remap works' rests on a positive LP optimum whose dual the certificate does not carry")
     M = _phi(ev)
     mech = _Mech(ev["mechanism"])
     pts = ev["distances"]["points"]
-    need(sorted(ev["mechanism"]["inputs"]) == sorted(pts), "the mechanism's inputs are not the metric's points")
+    refute_unless(sorted(ev["mechanism"]["inputs"]) == sorted(pts),
+                  "the mechanism's inputs are not the metric's points")
     H = [[fraction(mech.values[k]) for k in mech.codes[mech.rows[y]]] for y in pts]
     outs = ev["mechanism"]["outputs"]
-    need(ev["variables"] == len(outs) * len(pts) and ev["lp_value"] == "0",
-         "the LP's size or its optimum (0: a remap exists) is not re-derived")
-    need(isinstance(ev["remap"], dict) and set(ev["remap"]) <= set(outs)
-         and all(set(r) <= set(pts) for r in ev["remap"].values()), "the remap names unknown outputs or points")
+    refute_unless(ev["variables"] == len(outs) * len(pts) and ev["lp_value"] == "0",
+                  "the LP's size or its optimum (0: a remap exists) is not re-derived")
+    refute_unless(isinstance(ev["remap"], dict) and set(ev["remap"]) <= set(outs)
+                  and all(set(r) <= set(pts) for r in ev["remap"].values()),
+                  "the remap names unknown outputs or points")
     R = [[fraction(ev["remap"].get(z, {}).get(y, "0")) for y in pts] for z in outs]
     if any(v < 0 for r in R for v in r) or any(sum(r) != 1 for r in R):
         return REFUTED, len(R), "the remap is not stochastic"
@@ -911,7 +925,7 @@ def check(c: dict):
     ('refuted', 0, 'the claim is not the one its evidence states')
     """
     try:
-        need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
+        refute_unless(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
         if c["kind"] in ("tight", "regular", "threshold") and c["evidence"]["distances"] is not None:
             d = c["evidence"]["distances"]
             check_table(d["points"], d["values"], d["codes"])
@@ -919,7 +933,7 @@ def check(c: dict):
         status, n, detail = {"tight": _check_tight, "regular": _check_regular, "threshold": _check_threshold,
                              "leakage": _check_leakage, "theorem4": _check_theorem4}[c["kind"]](c)
         return status, n, detail + note
-    except (_BRefuted, Refuted) as e:
+    except Refuted as e:
         return REFUTED, 0, str(e)
 
 

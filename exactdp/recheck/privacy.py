@@ -22,8 +22,9 @@ from math import lcm
 from mpmath import libmp
 
 from . import _metric
+from ._kernel import Refuted, refute_unless
 from ._kernel import (IV, MAX_CELLS, MAX_INEQUALITIES, NotHere, _add, _iv, _mul, _neg, check_codes, compare,
-                      fraction, level_factor, need, sign, value)
+                      fraction, level_factor, within_limit, sign, value)
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -51,29 +52,11 @@ V1 = ("its metric record lists the generating pairs only, not the definition the
       "and its counters are not re-derivable; re-certify with a current exactdp for a schema-2 certificate")
 
 
-class Refuted(ValueError):
-    """A stated fact that the kernel derives differently (reported as refuted).
-
-    Examples
-    --------
-    >>> try:
-    ...     _require(1 + 1 == 3, "1 + 1 is not 3")
-    ... except Refuted as e:
-    ...     print(e)
-    1 + 1 is not 3
-    """
-
-
-def _require(ok: bool, what: str) -> None:
-    if not ok:
-        raise Refuted(what)
-
-
 # ------------------------------------------------------------------------------------- the mechanism ----
 class _Mech:
     def __init__(self, m: dict, symbolic_ok: bool = False):
-        need(len(m["inputs"]) * len(m["outputs"]) <= MAX_CELLS,
-             f"a mechanism of {len(m['inputs'])} x {len(m['outputs'])} > {MAX_CELLS} cells")
+        within_limit(len(m["inputs"]) * len(m["outputs"]) <= MAX_CELLS,
+                     f"a mechanism of {len(m['inputs'])} x {len(m['outputs'])} > {MAX_CELLS} cells")
         self.rows = {x: i for i, x in enumerate(m["inputs"])}
         self.cols = {z: j for j, z in enumerate(m["outputs"])}
         if len(self.rows) != len(m["inputs"]) or len(self.cols) != len(m["outputs"]):
@@ -153,10 +136,10 @@ def _setting(ev: dict, symbolic_ok: bool = False):
     """``(mech, pairs, distance_of, note)`` with the mechanism's inputs checked to be the metric's points."""
     mech = _Mech(ev["mechanism"], symbolic_ok)
     pairs, described = _metric.derive(ev["metric"])
-    _require(sorted(ev["metric"]["labels"]) == sorted(mech.rows), "the mechanism's inputs are not the metric's "
-             "points")
-    need(2 * len(pairs) * len(mech.cols) <= MAX_INEQUALITIES,
-         f"{2 * len(pairs) * len(mech.cols)} > {MAX_INEQUALITIES} inequalities")
+    refute_unless(sorted(ev["metric"]["labels"]) == sorted(mech.rows), "the mechanism's inputs are not the metric's "
+                  "points")
+    within_limit(2 * len(pairs) * len(mech.cols) <= MAX_INEQUALITIES,
+                 f"{2 * len(pairs) * len(mech.cols)} > {MAX_INEQUALITIES} inequalities")
     dist = {}
     for x, xp, d in pairs:
         dist[(x, xp)] = dist[(xp, x)] = d
@@ -167,7 +150,7 @@ def _setting(ev: dict, symbolic_ok: bool = False):
 def _counts(ev: dict, mech: _Mech, pairs: list) -> None:
     c = ev["counts"]
     want = {"pairs": len(pairs), "outputs": len(mech.cols), "inequalities": 2 * len(pairs) * len(mech.cols)}
-    _require(c == want, f"the counts {c} are not {want}")
+    refute_unless(c == want, f"the counts {c} are not {want}")
 
 
 # --------------------------------------------------------------------------------------------- level ----
@@ -195,7 +178,7 @@ def level_text(lv: dict) -> str:
     ['log(3)', 'log(3)/2', '0', '1/2']
     """
     if lv["eps"] is not None:
-        _require(lv["R"] is None and lv["D"] is None, "a level with both eps and R, D")
+        refute_unless(lv["R"] is None and lv["D"] is None, "a level with both eps and R, D")
         return lv["eps"]
     if lv["R"] == "1":
         return "0"
@@ -204,13 +187,13 @@ def level_text(lv: dict) -> str:
 
 
 def _check_level(lv: dict) -> None:
-    _require(lv["text"] == level_text(lv), f"the level's text {lv['text']!r} is not the level checked "
-             f"({level_text(lv)!r})")
+    refute_unless(lv["text"] == level_text(lv), f"the level's text {lv['text']!r} is not the level checked "
+                  f"({level_text(lv)!r})")
     if lv["eps"] is not None:
-        _require(sign(value(lv["eps"])) >= 0, "a negative eps")
+        refute_unless(sign(value(lv["eps"])) >= 0, "a negative eps")
     else:
-        _require(sign(_add(value(lv["R"]), Fraction(-1))) >= 0 and sign(value(lv["D"])) > 0,
-                 "a level with R < 1 or D <= 0")
+        refute_unless(sign(_add(value(lv["R"]), Fraction(-1))) >= 0 and sign(value(lv["D"])) > 0,
+                      "a level with R < 1 or D <= 0")
 
 
 def _level(lv: dict | None) -> dict | None:
@@ -226,7 +209,7 @@ def _exact(x) -> Fraction:
 
 def _check_enclosure(enc: list, lv: dict) -> None:
     """``lo <= eps <= hi`` proved with the kernel's intervals, ``hi - lo`` at most ``10^-15`` relative."""
-    _require(len(enc) == 2, "an enclosure is two numbers")
+    refute_unless(len(enc) == 2, "an enclosure is two numbers")
     lo, hi = fraction(enc[0]), fraction(enc[1])
     IV.prec = 256
     if lv["eps"] is not None:
@@ -234,8 +217,9 @@ def _check_enclosure(enc: list, lv: dict) -> None:
     else:
         x = IV.log(_iv(value(lv["R"]), IV)) / _iv(value(lv["D"]), IV)
     a, b = x._mpi_
-    _require(lo <= _exact(a) and _exact(b) <= hi, f"[{enc[0]}, {enc[1]}] does not enclose eps")
-    _require(hi - lo <= Fraction(1, 10**15) * max(Fraction(1), abs(hi)), f"[{enc[0]}, {enc[1]}] is wider than 10^-15")
+    refute_unless(lo <= _exact(a) and _exact(b) <= hi, f"[{enc[0]}, {enc[1]}] does not enclose eps")
+    refute_unless(hi - lo <= Fraction(1, 10**15) * max(Fraction(1), abs(hi)),
+                  f"[{enc[0]}, {enc[1]}] is wider than 10^-15")
 
 
 # ------------------------------------------------------------------------------------- inequalities ----
@@ -308,26 +292,26 @@ def _same(text: str, v) -> bool:
 
 def _constraint(mech: _Mech, dist: dict, c: dict, lv: dict | None, sides: bool):
     """Check that ``c`` is a constraint of the mechanism and metric, and its sides when ``sides``; its status."""
-    _require(dist.get((c["x"], c["x_prime"])) == c["distance"],
-             f"({c['x']}, {c['x_prime']}) at distance {c['distance']} is not a generating pair")
-    _require(mech.entry_text(c["x"], c["output"]) == c["K_x"] and
-             mech.entry_text(c["x_prime"], c["output"]) == c["K_x_prime"],
-             f"the entries of the constraint at ({c['x']}, {c['x_prime']}, {c['output']}) are not the mechanism's")
+    refute_unless(dist.get((c["x"], c["x_prime"])) == c["distance"],
+                  f"({c['x']}, {c['x_prime']}) at distance {c['distance']} is not a generating pair")
+    refute_unless(mech.entry_text(c["x"], c["output"]) == c["K_x"] and
+                  mech.entry_text(c["x_prime"], c["output"]) == c["K_x_prime"],
+                  f"the entries of the constraint at ({c['x']}, {c['x_prime']}, {c['output']}) are not the mechanism's")
     a, b = value(c["K_x"]), value(c["K_x_prime"])
     E = level_factor(lv, c["distance"]) if lv is not None else Fraction(1)
     if not sides:
-        _require(c["lhs"] is None and c["rhs"] is None and c["excess"] is None, "unexpected sides of a constraint")
+        refute_unless(c["lhs"] is None and c["rhs"] is None and c["excess"] is None, "unexpected sides of a constraint")
     else:
-        _require(c["lhs"] == c["K_x"], f"lhs {c['lhs']!r} is not K(x)(z) = {c['K_x']!r}")
+        refute_unless(c["lhs"] == c["K_x"], f"lhs {c['lhs']!r} is not K(x)(z) = {c['K_x']!r}")
         ft = _factor_text(lv, c["distance"], E) if lv is not None else None
         if ft is not None:
-            _require(c["rhs"] == f"{ft} * ({c['K_x_prime']})" and c["excess"] is None,
-                     "the sides of a constraint at a fractional power are not the ones checked")
+            refute_unless(c["rhs"] == f"{ft} * ({c['K_x_prime']})" and c["excess"] is None,
+                          "the sides of a constraint at a fractional power are not the ones checked")
         else:
             rhs = _mul(E, b)
-            _require(_same(c["rhs"], rhs), f"rhs {c['rhs']!r} is not e^(eps d) K(x')(z)")
-            _require(c["excess"] is None or _same(c["excess"], _add(a, _neg(rhs))),
-                     f"excess {c['excess']!r} is not lhs - rhs")
+            refute_unless(_same(c["rhs"], rhs), f"rhs {c['rhs']!r} is not e^(eps d) K(x')(z)")
+            refute_unless(c["excess"] is None or _same(c["excess"], _add(a, _neg(rhs))),
+                          f"excess {c['excess']!r} is not lhs - rhs")
     return _status(a, b, E)
 
 
@@ -339,11 +323,11 @@ def _tight_list(mech, dist, tight: list, lv, distinct: int) -> None:
     """The listed tight constraints: tight, of distinct triples, ``min(10, distinct tight triples)`` of them."""
     keys = {(mech.codes[mech.rows[t["x"]]][mech.cols[t["output"]]],
              mech.codes[mech.rows[t["x_prime"]]][mech.cols[t["output"]]], t["distance"]) for t in tight}
-    _require(len(keys) == len(tight) == min(MAX_LISTED, distinct), f"{len(tight)} tight constraints listed, "
-             f"{len(keys)} distinct; there are {distinct} distinct tight triples")
+    refute_unless(len(keys) == len(tight) == min(MAX_LISTED, distinct), f"{len(tight)} tight constraints listed, "
+                  f"{len(keys)} distinct; there are {distinct} distinct tight triples")
     for t in tight:
-        _require(_constraint(mech, dist, t, lv, sides=False) == 0,
-                 f"the listed tight constraint ({t['x']}, {t['x_prime']}, {t['output']}) is not tight")
+        refute_unless(_constraint(mech, dist, t, lv, sides=False) == 0,
+                      f"the listed tight constraint ({t['x']}, {t['x_prime']}, {t['output']}) is not tight")
 
 
 def check_method(c: dict, rational: bool) -> None:
@@ -370,12 +354,12 @@ def check_method(c: dict, rational: bool) -> None:
     >>> check_method({"method": "RATIONAL", "precision": None}, False)
     Traceback (most recent call last):
     ...
-    exactdp.recheck.privacy.Refuted: the method 'RATIONAL' (precision None) is not 'TRANSCENDENCE_BALLS': the
+    exactdp.recheck._kernel.Refuted: the method 'RATIONAL' (precision None) is not 'TRANSCENDENCE_BALLS': the
     numbers are not all rational
     """
     want = "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
-    _require(c["method"] == want and c["precision"] is None, f"the method {c['method']!r} (precision "
-             f"{c['precision']}) is not {want!r}: the numbers are {'' if rational else 'not '}all rational")
+    refute_unless(c["method"] == want and c["precision"] is None, f"the method {c['method']!r} (precision "
+                  f"{c['precision']}) is not {want!r}: the numbers are {'' if rational else 'not '}all rational")
 
 
 def _rational(mech: _Mech, lv: dict | None) -> bool:
@@ -424,34 +408,34 @@ def check_epsilon(ev: dict, verdict: str, c: dict | None = None):
     if c is not None and "method" in c:
         check_method(c, ev["level"] is None or _rational(mech, ev["level"]))
     eps, b, lv = ev["epsilon"], ev["binding"], ev["level"]
-    _require(ev["lower_bound"] is None, "a lower bound in a decided certificate")
+    refute_unless(ev["lower_bound"] is None, "a lower bound in a decided certificate")
     if eps == "inf":
-        _require(verdict == "fails" and lv is None and ev["enclosure"] == ["inf", "inf"] and ev["tight"] == []
-                 and ev["tight_count"] == 0 and b is not None, "an infinite eps is stated with other data")
+        refute_unless(verdict == "fails" and lv is None and ev["enclosure"] == ["inf", "inf"] and ev["tight"] == []
+                      and ev["tight_count"] == 0 and b is not None, "an infinite eps is stated with other data")
         _constraint(mech, dist, b, None, sides=b["lhs"] is not None)
-        _require(sign(value(b["K_x"])) > 0 and sign(value(b["K_x_prime"])) == 0,
-                 "the binding constraint is not an output with probability > 0 on one side and 0 on the other")
+        refute_unless(sign(value(b["K_x"])) > 0 and sign(value(b["K_x_prime"])) == 0,
+                      "the binding constraint is not an output with probability > 0 on one side and 0 on the other")
         return CONFIRMED, 1, "an output with probability > 0 on one side and exactly 0 on the other" + note
-    _require(verdict == "holds", "a finite smallest eps is stated with verdict fails")
+    refute_unless(verdict == "holds", "a finite smallest eps is stated with verdict fails")
     if not pairs:
-        _require(eps == "0" and lv is None and b is None and ev["enclosure"] == ["0", "0"] and ev["tight"] == []
-                 and ev["tight_count"] == 0, "no generating pair, yet a level or a constraint")
+        refute_unless(eps == "0" and lv is None and b is None and ev["enclosure"] == ["0", "0"] and ev["tight"] == []
+                      and ev["tight_count"] == 0, "no generating pair, yet a level or a constraint")
         return CONFIRMED, 0, "no generating pair: eps* = 0" + note
-    _require(lv is not None and b is not None, "a finite eps without its level and binding constraint")
+    refute_unless(lv is not None and b is not None, "a finite eps without its level and binding constraint")
     _check_level(lv)
-    _require(eps == lv["text"], f"epsilon {eps!r} is not the level checked ({lv['text']!r})")
+    refute_unless(eps == lv["text"], f"epsilon {eps!r} is not the level checked ({lv['text']!r})")
     zero = eps == "0"
     if zero:
-        _require(ev["enclosure"] == ["0", "0"], "the enclosure of eps* = 0 is [0, 0]")
+        refute_unless(ev["enclosure"] == ["0", "0"], "the enclosure of eps* = 0 is [0, 0]")
     else:
         _check_enclosure(ev["enclosure"], lv)
     L = None if zero else _level(lv)
     viol, ties, n, tdist = count(mech, pairs, L)
-    _require(viol == 0, f"{viol} inequalities are violated at eps = {eps}")
-    _require(ties == ev["tight_count"], f"{ties} inequalities are tight, the certificate says {ev['tight_count']}")
+    refute_unless(viol == 0, f"{viol} inequalities are violated at eps = {eps}")
+    refute_unless(ties == ev["tight_count"], f"{ties} inequalities are tight, the certificate says {ev['tight_count']}")
     s = _constraint(mech, dist, b, L, sides=True)
-    _require(zero or s == 0, "the binding constraint is not an equality at eps*")
-    _require(zero or b["excess"] == "0", "the binding constraint's excess is not 0")
+    refute_unless(zero or s == 0, "the binding constraint is not an equality at eps*")
+    refute_unless(zero or b["excess"] == "0", "the binding constraint's excess is not 0")
     _tight_list(mech, dist, ev["tight"], L, tdist)
     return CONFIRMED, n, (f"{n} inequalities at eps* = {eps} re-decided: none violated, {ties} tight; the binding "
                           "constraint is an equality" + ("" if zero else " and the enclosure holds") + note)
@@ -485,7 +469,7 @@ def check_privacy(c: dict):
     >>> check_privacy({"kind": "privacy", "verdict": "holds", "evidence": ev})
     Traceback (most recent call last):
     ...
-    exactdp.recheck.privacy.Refuted: the counts {'pairs': 0, 'outputs': 2, 'inequalities': 2} are not
+    exactdp.recheck._kernel.Refuted: the counts {'pairs': 0, 'outputs': 2, 'inequalities': 2} are not
     {'pairs': 0, 'outputs': 2, 'inequalities': 0}
     """
     ev, verdict = c["evidence"], c["verdict"]
@@ -495,20 +479,20 @@ def check_privacy(c: dict):
     _check_level(ev["level"])
     lv = _level(ev["level"])
     viol, ties, n, tdist = count(mech, pairs, lv)
-    _require(ev["undecided_at"] is None, "an undecided constraint in a decided certificate")
+    refute_unless(ev["undecided_at"] is None, "an undecided constraint in a decided certificate")
     _factors(ev, pairs)
-    _require(ties == ev["tight_count"], f"{ties} inequalities are tight, the certificate says {ev['tight_count']}")
-    _require(viol == ev["violated_count"], f"{viol} inequalities are violated, the certificate says "
-             f"{ev['violated_count']}")
+    refute_unless(ties == ev["tight_count"], f"{ties} inequalities are tight, the certificate says {ev['tight_count']}")
+    refute_unless(viol == ev["violated_count"], f"{viol} inequalities are violated, the certificate says "
+                  f"{ev['violated_count']}")
     if verdict == "holds":
-        _require(viol == 0 and ev["violation"] is None, f"{viol} inequalities are violated")
+        refute_unless(viol == 0 and ev["violation"] is None, f"{viol} inequalities are violated")
         _tight_list(mech, dist, ev["tight"], lv, tdist)
         detail = f"{n} inequalities re-decided: none violated, {ties} tight"
     else:
         w = ev["violation"]
-        _require(w is not None and ev["tight"] == [] and ev["tightest"] is None, "a failing certificate without "
-                 "its witness")
-        _require(_constraint(mech, dist, w, lv, sides=True) == 1, "the witness is not violated")
+        refute_unless(w is not None and ev["tight"] == [] and ev["tightest"] is None, "a failing certificate without "
+                      "its witness")
+        refute_unless(_constraint(mech, dist, w, lv, sides=True) == 1, "the witness is not violated")
         detail = f"witness re-decided violated; {viol} violated inequalities"
     m, more = _smallest(ev, verdict, mech, dist)
     return CONFIRMED, n + m, detail + more + note
@@ -519,26 +503,26 @@ def _factors(ev: dict, pairs: list) -> None:
     lv = _level(ev["level"])
     ds = list(dict.fromkeys(d for _, _, d in pairs))
     fs = ev["factors"]
-    _require(len(fs) == min(4, len(ds)) and len({f["distance"] for f in fs}) == len(fs)
-             and all(f["distance"] in ds for f in fs), "the factors are not those of generating distances")
+    refute_unless(len(fs) == min(4, len(ds)) and len({f["distance"] for f in fs}) == len(fs)
+                  and all(f["distance"] in ds for f in fs), "the factors are not those of generating distances")
     for f in fs:
         E = level_factor(lv, f["distance"])
         ft = _factor_text(ev["level"], f["distance"], E)
-        _require(f["factor"] == ft if ft is not None else _same(f["factor"], E),
-                 f"e^(eps * {f['distance']}) is not {f['factor']}")
+        refute_unless(f["factor"] == ft if ft is not None else _same(f["factor"], E),
+                      f"e^(eps * {f['distance']}) is not {f['factor']}")
 
 
 def _smallest(ev: dict, verdict: str, mech: _Mech, dist: dict) -> tuple:
     """The nested smallest-eps evidence, the eps and enclosure shown, and the tightest constraint."""
     sm, lv = ev["smallest"], _level(ev["level"])
     if sm is None:
-        _require(ev["epsilon"] is None and ev["enclosure"] is None and ev["tightest"] is None,
-                 "a smallest eps without its certificate")
+        refute_unless(ev["epsilon"] is None and ev["enclosure"] is None and ev["tightest"] is None,
+                      "a smallest eps without its certificate")
         return 0, ""
-    _require(sm["mechanism"] == ev["mechanism"] and sm["metric"] == ev["metric"],
-             "the smallest-eps evidence is about another mechanism or metric")
-    _require(ev["epsilon"] == sm["epsilon"] and ev["enclosure"] == sm["enclosure"],
-             "the stated smallest eps is not the one certified")
+    refute_unless(sm["mechanism"] == ev["mechanism"] and sm["metric"] == ev["metric"],
+                  "the smallest-eps evidence is about another mechanism or metric")
+    refute_unless(ev["epsilon"] == sm["epsilon"] and ev["enclosure"] == sm["enclosure"],
+                  "the stated smallest eps is not the one certified")
     try:
         _, m, d = check_epsilon(sm, "fails" if sm["epsilon"] == "inf" else "holds")
     except NotHere as e:
@@ -546,11 +530,11 @@ def _smallest(ev: dict, verdict: str, mech: _Mech, dist: dict) -> tuple:
     t = ev["tightest"]
     if verdict == "holds" and sm["epsilon"] not in ("inf", "0"):
         bd = sm["binding"]
-        _require(t is not None and (t["x"], t["x_prime"], t["output"]) == (bd["x"], bd["x_prime"], bd["output"])
-                 and t["excess"] is None, "the tightest constraint is not the binding one of eps*")
+        refute_unless(t is not None and (t["x"], t["x_prime"], t["output"]) == (bd["x"], bd["x_prime"], bd["output"])
+                      and t["excess"] is None, "the tightest constraint is not the binding one of eps*")
         _constraint(mech, dist, t, lv, sides=True)
     else:
-        _require(t is None, "a tightest constraint without a finite positive eps*")
+        refute_unless(t is None, "a tightest constraint without a finite positive eps*")
     return m, f"; smallest eps: {d}"
 
 

@@ -24,7 +24,8 @@ from fractions import Fraction
 from functools import cmp_to_key
 from math import comb, gcd, lcm
 
-from ._b_util import Refuted, check_level, closure, distinct_labels, need, same
+from ._kernel import Refuted, refute_unless
+from ._b_util import check_level, closure, distinct_labels, same
 from ._kernel import _add, _div, _mul, _neg, check_codes, fraction, level_factor, NotHere, sign, value
 from ._metric import metric_note
 from .privacy import LEVEL, MECH, METRIC, pairs_of
@@ -121,19 +122,19 @@ def _rows(m: dict) -> dict:
     distinct_labels(m["inputs"], "inputs")
     distinct_labels(m["outputs"], "outputs")
     codes, vals = m["codes"], m["values"]
-    need(isinstance(vals, list), "the mechanism's values are not a list")
+    refute_unless(isinstance(vals, list), "the mechanism's values are not a list")
     check_codes(codes, len(vals))
-    need(len(codes) == len(m["inputs"]) and all(len(r) == len(m["outputs"]) for r in codes),
-         "the code matrix does not match the labels")
+    refute_unless(len(codes) == len(m["inputs"]) and all(len(r) == len(m["outputs"]) for r in codes),
+                  "the code matrix does not match the labels")
     parsed = [value(v) for v in vals]
-    need(all(sign(v) >= 0 for v in parsed), "a negative entry: not a mechanism")
+    refute_unless(all(sign(v) >= 0 for v in parsed), "a negative entry: not a mechanism")
     rows = {}
     for x, r in zip(m["inputs"], codes, strict=True):
         row = [parsed[k] for k in r]
         tot = Fraction(0)
         for v in row:
             tot = _add(tot, v)
-        need(sign(_add(tot, Fraction(-1))) == 0, f"row {x} does not sum to exactly 1: not a mechanism")
+        refute_unless(sign(_add(tot, Fraction(-1))) == 0, f"row {x} does not sum to exactly 1: not a mechanism")
         rows[x] = row
     return rows
 
@@ -170,19 +171,21 @@ def relation_note(rel: dict) -> str:
 def _relation(rel: dict, inputs: list) -> list:
     """The unordered neighbouring pairs re-derived (from the metric) or read (the given list), in stated order."""
     stated = [(p["x"], p["x_prime"]) for p in rel["pairs"]]
-    need(all(x in inputs and xp in inputs and x != xp for x, xp in stated), "a neighbouring pair is not two inputs")
+    refute_unless(all(x in inputs and xp in inputs and x != xp for x, xp in stated),
+                  "a neighbouring pair is not two inputs")
     keys = [frozenset(p) for p in stated]
-    need(len(set(keys)) == len(keys), "a neighbouring pair is listed twice")
+    refute_unless(len(set(keys)) == len(keys), "a neighbouring pair is listed twice")
     metric = rel["metric"]
     if metric is None:
-        need(rel["description"] == f"given list of {len(stated)} neighbouring pairs",
-             "the relation's description is not the given list's")
+        refute_unless(rel["description"] == f"given list of {len(stated)} neighbouring pairs",
+                      "the relation's description is not the given list's")
         return stated
-    need(rel["description"] == f"pairs at distance 1 of the {metric['description']}",
-         "the relation's description is not the metric's")
-    need(metric["points"] == len(inputs), "the metric's points are not the mechanism's inputs")
+    refute_unless(rel["description"] == f"pairs at distance 1 of the {metric['description']}",
+                  "the relation's description is not the metric's")
+    refute_unless(metric["points"] == len(inputs), "the metric's points are not the mechanism's inputs")
     gen = pairs_of(metric)
-    need(all(x in inputs and xp in inputs for x, xp, _ in gen), "a metric pair names a point that is not an input")
+    refute_unless(all(x in inputs and xp in inputs for x, xp, _ in gen),
+                  "a metric pair names a point that is not an input")
     if all(sign(_add(value(d), Fraction(-1))) >= 0 for _, _, d in gen):
         # a non-generating pair is a path of >= 2 generating pairs, each >= 1: at distance >= 2
         derived = {frozenset((x, xp)) for x, xp, d in gen if sign(_add(value(d), Fraction(-1))) == 0}
@@ -190,7 +193,7 @@ def _relation(rel: dict, inputs: list) -> list:
         D = closure(list(inputs), gen)
         derived = {frozenset((inputs[i], inputs[j])) for i in range(len(inputs)) for j in range(i + 1, len(inputs))
                    if D[i][j] is not None and sign(_add(D[i][j], Fraction(-1))) == 0}
-    need(set(keys) == derived, "the neighbouring pairs are not the metric's pairs at distance 1")
+    refute_unless(set(keys) == derived, "the neighbouring pairs are not the metric's pairs at distance 1")
     return stated
 
 
@@ -235,10 +238,10 @@ def _desc(u, v) -> int:
 def _stated_pld(p: dict, inf, atoms) -> None:
     want = ([(INF, inf)] if sign(inf) != 0 else []) + atoms
     got = p["losses"]
-    need(isinstance(got, list) and len(got) == len(want) and all(
-        (a["ratio"] == INF) == (r == INF) and (r == INF or same(a["ratio"], r)) and same(a["mass"], m)
-        for a, (r, m) in zip(got, want, strict=True)),
-        f"the PLD of ({p['x']}, {p['x_prime']}) for factor {p['factor']} is not the mechanism's")
+    refute_unless(isinstance(got, list) and len(got) == len(want) and all(
+                  (a["ratio"] == INF) == (r == INF) and (r == INF or same(a["ratio"], r)) and same(a["mass"], m)
+                  for a, (r, m) in zip(got, want, strict=True)),
+                  f"the PLD of ({p['x']}, {p['x_prime']}) for factor {p['factor']} is not the mechanism's")
 
 
 def _bound(sizes: list) -> int:
@@ -348,25 +351,28 @@ def _at(A, B, t):
 
 def _check_pieces(pieces: list, lines_of: dict) -> list:
     """Refuted unless the stated pieces are exactly the upper envelope of every pair's lines on ``t >= 1``."""
-    need(isinstance(pieces, list) and len(pieces) >= 1, "no pieces")
+    refute_unless(isinstance(pieces, list) and len(pieces) >= 1, "no pieces")
     P = [(value(p["t_from"]), value(p["A"]), value(p["B"])) for p in pieces]
-    need(_diff(P[0][0], Fraction(1)) == 0, "the first piece does not start at eps = 0")
+    refute_unless(_diff(P[0][0], Fraction(1)) == 0, "the first piece does not start at eps = 0")
     for k in range(1, len(P)):
         t, A, B = P[k]
-        need(_diff(t, P[k - 1][0]) > 0, f"the breakpoints do not increase at piece {k}")
-        need(_diff(B, P[k - 1][2]) < 0, f"the slopes of pieces {k - 1} and {k} do not increase (not the convex "
-             "profile)")
-        need(_diff(_at(*P[k - 1][1:], t), _at(A, B, t)) == 0, f"pieces {k - 1} and {k} do not meet at their breakpoint")
+        refute_unless(_diff(t, P[k - 1][0]) > 0, f"the breakpoints do not increase at piece {k}")
+        refute_unless(_diff(B, P[k - 1][2]) < 0,
+                      f"the slopes of pieces {k - 1} and {k} do not increase (not the convex "
+                      "profile)")
+        refute_unless(_diff(_at(*P[k - 1][1:], t), _at(A, B, t)) == 0,
+                      f"pieces {k - 1} and {k} do not meet at their breakpoint")
     if not lines_of:
-        need(len(P) == 1 and sign(P[0][1]) == 0 and sign(P[0][2]) == 0 and pieces[0]["x"] == pieces[0]["x_prime"]
-             == "", "an empty relation has the profile 0 and no attaining pair")
+        refute_unless(len(P) == 1 and sign(P[0][1]) == 0 and sign(P[0][2]) == 0
+                      and pieces[0]["x"] == pieces[0]["x_prime"]
+                      == "", "an empty relation has the profile 0 and no attaining pair")
         return P
     for k, (p, (_t, A, B)) in enumerate(zip(pieces, P, strict=True)):
         lines = lines_of.get((p["x"], p["x_prime"]))
-        need(lines is not None, f"piece {k}: ({p['x']}, {p['x_prime']}) is not an ordered neighbouring pair")
-        need(any(_diff(A, a) == 0 and _diff(B, b) == 0 for a, b in lines),   # type: ignore[union-attr]
-             f"piece {k}: {p['A']} - ({p['B']}) e^eps is not P(S) - e^eps Q(S) of a set S for "
-             f"({p['x']}, {p['x_prime']})")
+        refute_unless(lines is not None, f"piece {k}: ({p['x']}, {p['x_prime']}) is not an ordered neighbouring pair")
+        refute_unless(any(_diff(A, a) == 0 and _diff(B, b) == 0 for a, b in lines),   # type: ignore[union-attr]
+                      f"piece {k}: {p['A']} - ({p['B']}) e^eps is not P(S) - e^eps Q(S) of a set S for "
+                      f"({p['x']}, {p['x_prime']})")
     Bs = [B for _, _, B in P]
     for (x, xp), lines in lines_of.items():
         for a, b in lines:
@@ -377,10 +383,10 @@ def _check_pieces(pieces: list, lines_of: dict) -> list:
                     hi = mid
                 else:
                     lo = mid + 1
-            need(lo < len(P), f"a worst set of ({x}, {xp}) exceeds the stated profile as eps grows")
+            refute_unless(lo < len(P), f"a worst set of ({x}, {xp}) exceeds the stated profile as eps grows")
             t, A, B = P[lo]
-            need(_diff(_at(A, B, t), _at(a, b, t)) >= 0,
-                 f"a worst set of ({x}, {xp}) exceeds the stated profile at e^eps = {pieces[lo]['t_from']}")
+            refute_unless(_diff(_at(A, B, t), _at(a, b, t)) >= 0,
+                          f"a worst set of ({x}, {xp}) exceeds the stated profile at e^eps = {pieces[lo]['t_from']}")
     return P
 
 
@@ -408,31 +414,32 @@ def _check_query(q: dict, P: list, verdict: str) -> None:
     lv, d = q["level"], q["delta"]
     if d is not None:
         dv = value(d)
-        need(sign(dv) >= 0 and _diff(dv, Fraction(1)) <= 0, "delta is not in [0, 1]")
+        refute_unless(sign(dv) >= 0 and _diff(dv, Fraction(1)) <= 0, "delta is not in [0, 1]")
         t = _t_for(P, dv)
         stated = q["t_for_delta"]
-        need((stated == INF) if t is None else (stated != INF and same(stated, t)),
-             f"the smallest eps for delta = {d} is not {_eps_of_t(stated) if isinstance(stated, str) else stated}")
+        refute_unless((stated == INF) if t is None else (stated != INF and same(stated, t)),
+                      f"the smallest eps for delta = {d} is not "
+                      f"{_eps_of_t(stated) if isinstance(stated, str) else stated}")
     else:
-        need(q["t_for_delta"] is None, "a smallest eps without a delta")
+        refute_unless(q["t_for_delta"] is None, "a smallest eps without a delta")
     if lv is None:
-        need(q["delta_at_eps"] is None, "a delta at eps without a level")
-        need(verdict == "holds", "a statement of the profile with a verdict other than holds")
+        refute_unless(q["delta_at_eps"] is None, "a delta at eps without a level")
+        refute_unless(verdict == "holds", "a statement of the profile with a verdict other than holds")
         return
     check_level(lv)
     if lv["eps"] is None:
-        need(sign(_add(value(lv["R"]), Fraction(-1))) >= 0 and sign(value(lv["D"])) > 0, "a negative eps")
-        need(value(lv["R"]) != 1 or lv["D"] == "1", "eps = 0 is written R = 1, D = 1")
+        refute_unless(sign(_add(value(lv["R"]), Fraction(-1))) >= 0 and sign(value(lv["D"])) > 0, "a negative eps")
+        refute_unless(value(lv["R"]) != 1 or lv["D"] == "1", "eps = 0 is written R = 1, D = 1")
     else:
-        need(sign(value(lv["eps"])) >= 0, "a negative eps")
+        refute_unless(sign(value(lv["eps"])) >= 0, "a negative eps")
     t = level_factor(lv, "1") if not (lv["eps"] is None and value(lv["R"]) == 1) else Fraction(1)
     if isinstance(t, tuple):
         raise NotHere("e^eps is an algebraic power R^(1/D) (D > 1): its delta is not re-evaluated here")
     at = _profile_at(P, t)
-    need(same(q["delta_at_eps"], at), f"delta at eps = {lv['text']} is not {q['delta_at_eps']}")
+    refute_unless(same(q["delta_at_eps"], at), f"delta at eps = {lv['text']} is not {q['delta_at_eps']}")
     holds = d is None or _diff(value(d), at) >= 0
-    need((verdict == "holds") == holds and verdict in ("holds", "fails"),
-         f"the verdict {verdict!r} is not what delta(eps) = {q['delta_at_eps']} gives")
+    refute_unless((verdict == "holds") == holds and verdict in ("holds", "fails"),
+                  f"the verdict {verdict!r} is not what delta(eps) = {q['delta_at_eps']} gives")
 
 
 # ----------------------------------------------------------------------------------------------- check ----
@@ -441,11 +448,11 @@ def _factors(c: dict) -> list:
     if c["kind"] == "profile":
         return [(ev["mechanism"], 1)]
     fs = ev["factors"]
-    need(isinstance(fs, list) and len(fs) >= 1, "no factors")
+    refute_unless(isinstance(fs, list) and len(fs) >= 1, "no factors")
     out = []
     for f in fs:
         K = f["times"]
-        need(type(K) is int and K >= 1, f"times = {K!r} is not a positive integer")
+        refute_unless(type(K) is int and K >= 1, f"times = {K!r} is not a positive integer")
         if K > MAX_TIMES:
             raise NotHere(f"too large: {K} runs of one mechanism (this kernel convolves up to {MAX_TIMES})")
         out.append((f["mechanism"], K))
@@ -455,11 +462,11 @@ def _factors(c: dict) -> list:
 def _count_plds(ev: dict, inputs: list, nfac: int) -> list:
     """The stated PLD list, counted before the relation's pairs are listed (a discrete metric names n(n-1) pairs)."""
     plds = ev["plds"]
-    need(isinstance(plds, list), "the PLDs are not a list")
+    refute_unless(isinstance(plds, list), "the PLDs are not a list")
     metric = ev["relation"]["metric"]
     if metric is not None and metric.get("all_pairs_at") is not None:
         n_in = len(inputs)       # every pair of the discrete metric: n(n-1) ordered pairs, each with its PLDs
-        need(len(plds) == n_in * (n_in - 1) * nfac, "the PLD list is not one per ordered pair and factor")
+        refute_unless(len(plds) == n_in * (n_in - 1) * nfac, "the PLD list is not one per ordered pair and factor")
     if len(plds) > MAX_PLDS:
         raise NotHere(f"too large: {len(plds):,} pair PLDs (this kernel re-derives up to {MAX_PLDS:,})")
     return plds
@@ -468,7 +475,7 @@ def _count_plds(ev: dict, inputs: list, nfac: int) -> list:
 def _base(plds: list, ordered: list, rows: list, facs: list) -> tuple[dict, dict]:
     """Each ordered pair's factor PLDs re-derived and compared with the stated ones; keyed by the stated texts
     (checked equal in value: equal keys, equal PLDs)."""
-    need(len(plds) == len(ordered) * len(facs), "the PLD list is not one per ordered pair and factor")
+    refute_unless(len(plds) == len(ordered) * len(facs), "the PLD list is not one per ordered pair and factor")
     base: dict = {}
     keys: dict = {}
     n = 0
@@ -477,8 +484,9 @@ def _base(plds: list, ordered: list, rows: list, facs: list) -> tuple[dict, dict
         for k, (r, (_, K)) in enumerate(zip(rows, facs, strict=True)):
             p = plds[n]
             n += 1
-            need(p["factor"] == k and p["x"] == x and p["x_prime"] == xp, f"PLD {n - 1} is not of ({x}, {xp}), "
-                 f"factor {k}")
+            refute_unless(p["factor"] == k and p["x"] == x and p["x_prime"] == xp,
+                          f"PLD {n - 1} is not of ({x}, {xp}), "
+                          f"factor {k}")
             inf, atoms = _pld(r[x], r[xp])
             _stated_pld(p, inf, atoms)
             per.append(((inf, atoms), K))
@@ -518,11 +526,11 @@ def _precount(base: dict, keys: dict) -> None:
 
 def _run(c: dict) -> int:
     ev = c["evidence"]
-    need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
+    refute_unless(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
     facs = _factors(c)
     rows = [_rows(m) for m, _ in facs]
     inputs = facs[0][0]["inputs"]
-    need(all(set(m["inputs"]) == set(inputs) for m, _ in facs), "the mechanisms do not share their inputs")
+    refute_unless(all(set(m["inputs"]) == set(inputs) for m, _ in facs), "the mechanisms do not share their inputs")
     plds = _count_plds(ev, inputs, len(facs))
     pairs = _relation(ev["relation"], inputs)
     ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]

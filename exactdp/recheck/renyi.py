@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._b_util import Refuted, need, same
+from ._kernel import Refuted, refute_unless
+from ._b_util import same
 from ._kernel import (IV, MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _iv, _mul, _neg, _padd, fraction,
-                      need_pow, sign, value)
+                      power_within_limit, sign, value)
 from .privacy import MECH, METRIC
 from .profile import _relation, _rows, relation_note
 
@@ -163,24 +164,24 @@ def split_log(text: str, den: int) -> str:
     >>> split_log("log(2))(3)", 1)
     Traceback (most recent call last):
     ...
-    exactdp.recheck._b_util.Refuted: 'log(2))(3)' is not written log(...)
+    exactdp.recheck._kernel.Refuted: 'log(2))(3)' is not written log(...)
     """
     suffix = "" if den == 1 else f"/{den}"
-    need(isinstance(text, str) and text.startswith("log(") and text.endswith(")" + suffix),
-         f"{text!r} is not written log(...){suffix}")
+    refute_unless(isinstance(text, str) and text.startswith("log(") and text.endswith(")" + suffix),
+                  f"{text!r} is not written log(...){suffix}")
     inner = text[4:len(text) - len(suffix) - 1]
     depth = 0
     for ch in inner:
         depth += (ch == "(") - (ch == ")")
-        need(depth >= 0, f"{text!r} is not written log(...){suffix}")
-    need(depth == 0, f"{text!r} is not written log(...){suffix}")
+        refute_unless(depth >= 0, f"{text!r} is not written log(...){suffix}")
+    refute_unless(depth == 0, f"{text!r} is not written log(...){suffix}")
     return inner
 
 
 def _pow(v, k: int):
     if isinstance(v, Fraction):
         return v ** k
-    need_pow(v, k, "a Renyi power")
+    power_within_limit(v, k, "a Renyi power")
     out, base = Fraction(1), v
     while k:
         if k & 1:
@@ -241,7 +242,7 @@ def _sum_common(P: list, Q: list, a: int):
             return NotImplemented
         (k, c), = q.num.items()
         inv = _E({tuple((r, -x) for r, x in k): 1 / c})          # 1/m_y: one exponential term
-        need_pow(_E(p.num), a, "a Renyi power")
+        power_within_limit(_E(p.num), a, "a Renyi power")
         acc = _padd(acc, _mul(_pow(_E(p.num), a), _pow(inv, a - 1)).num)
     scale = _div(_pow(_E(Qs[0].den), a - 1), _pow(_E(Ps[0].den), a))
     return _mul(_E(acc), scale)
@@ -281,13 +282,14 @@ def _run(c: dict) -> int:
     ev = c["evidence"]
     _GENERIC[0] = 0
     _POWERS.clear()
-    need(c["verdict"] == "holds", "a statement of the RDP curve with a verdict other than holds")
+    refute_unless(c["verdict"] == "holds", "a statement of the RDP curve with a verdict other than holds")
     m = ev["mechanism"]
     orders = ev["orders"]
-    need(isinstance(orders, list) and len(orders) >= 1, "no order")
+    refute_unless(isinstance(orders, list) and len(orders) >= 1, "no order")
     for o in orders:
-        need(type(o["order"]) is int and 2 <= o["order"] <= MAX_ORDER, f"order {o['order']!r} is not an integer "
-             f"in [2, {MAX_ORDER}]")
+        refute_unless(type(o["order"]) is int and 2 <= o["order"] <= MAX_ORDER,
+                      f"order {o['order']!r} is not an integer "
+                      f"in [2, {MAX_ORDER}]")
     metric = ev["relation"]["metric"]
     n_in = len(m["inputs"])
     if n_in * len(m["outputs"]) > MAX_CELLS:
@@ -302,7 +304,7 @@ def _run(c: dict) -> int:
     _precount(ev, npairs, len(m["outputs"]), [o["order"] for o in orders], values)
     rows = _rows(m)
     pairs = _relation(ev["relation"], m["inputs"])
-    need(len(pairs) >= 1, "no neighbouring pair")
+    refute_unless(len(pairs) >= 1, "no neighbouring pair")
     ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
     sums: list = []
     for o in orders:
@@ -313,13 +315,13 @@ def _run(c: dict) -> int:
             if _cmp(s, best) > 0:
                 best = s
         stated = o["sum"]
-        need((stated == INF) if best is None else (stated != INF and same(stated, best)),
-             f"the largest sum at order {a} is not {stated}")
+        refute_unless((stated == INF) if best is None else (stated != INF and same(stated, best)),
+                      f"the largest sum at order {a} is not {stated}")
         wit = (o["x"], o["x_prime"])
-        need(wit in per, f"({wit[0]}, {wit[1]}) is not an ordered neighbouring pair")
-        need(_cmp(per[wit], best) == 0, f"({wit[0]}, {wit[1]}) does not attain the largest sum at order {a}")
-        need(o["value"] == (INF if stated == INF else log_text(stated, a - 1)),
-             f"rho({a}) = {o['value']} is not log(S)/{a - 1} of the stated sum")
+        refute_unless(wit in per, f"({wit[0]}, {wit[1]}) is not an ordered neighbouring pair")
+        refute_unless(_cmp(per[wit], best) == 0, f"({wit[0]}, {wit[1]}) does not attain the largest sum at order {a}")
+        refute_unless(o["value"] == (INF if stated == INF else log_text(stated, a - 1)),
+                      f"rho({a}) = {o['value']} is not log(S)/{a - 1} of the stated sum")
         sums.append(best)
     cv = ev["conversion"]
     if cv is not None:
@@ -349,20 +351,20 @@ def _check_conversion(cv: dict, orders: list, sums: list) -> None:
         d = fraction(cv["delta"])
     except (ValueError, ZeroDivisionError):
         raise Refuted(f"delta = {cv['delta']!r} is not a rational") from None
-    need(0 < d < 1, "delta is not in (0, 1)")
+    refute_unless(0 < d < 1, "delta is not in (0, 1)")
     k = cv["order"]
-    need(k in orders, f"the conversion's order {k} is not one of the curve's")
+    refute_unless(k in orders, f"the conversion's order {k} is not one of the curve's")
     i = orders.index(k)
     for j, (b, s) in enumerate(zip(orders, sums, strict=True)):
         if j < i:
-            need(not _conv_le(s, b, sums[i], k, d), f"order {b} gives an eps at most order {k}'s")
+            refute_unless(not _conv_le(s, b, sums[i], k, d), f"order {b} gives an eps at most order {k}'s")
         elif j > i:
-            need(_conv_le(sums[i], k, s, b, d), f"order {b} gives a smaller eps than order {k}'s")
+            refute_unless(_conv_le(sums[i], k, s, b, d), f"order {b} gives a smaller eps than order {k}'s")
     if sums[i] is None:
-        need(cv["epsilon"] == INF, "the conversion's eps is not inf")
+        refute_unless(cv["epsilon"] == INF, "the conversion's eps is not inf")
         return
-    need(same(split_log(cv["epsilon"], k - 1), _div(sums[i], d)),
-         f"eps = {cv['epsilon']} is not log(S/delta)/{k - 1} at order {k}")
+    refute_unless(same(split_log(cv["epsilon"], k - 1), _div(sums[i], d)),
+                  f"eps = {cv['epsilon']} is not log(S/delta)/{k - 1} at order {k}")
 
 
 def check(c: dict):

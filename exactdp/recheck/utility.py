@@ -31,8 +31,9 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from ._kernel import Refuted, refute_unless
 from . import _sturm as poly
-from ._b_util import Refuted, _split_log, check_table, enclosure_ok, iv_eps, need, same
+from ._b_util import _split_log, check_table, enclosure_ok, iv_eps, same
 from ._kernel import _add, _div, _mul, _neg, check_codes, fraction, NotHere, sign, value
 from ._kernel import rational as _q
 from ._labels import mechanism_note
@@ -93,15 +94,16 @@ def _sigma(ev: dict, inputs: list, outputs: list) -> None:
     """``sigma[i][j] = sigma(f(x_i), y_j)`` read off the carried output metric."""
     T = _output(ev)
     pts = set(ev["output"]["points"])
-    need(isinstance(ev["f"], dict) and sorted(ev["f"]) == sorted(inputs) and set(ev["f"].values()) <= pts
-         and set(outputs) <= pts, "f does not map the inputs to points of the output metric (or an output is not one)")
-    need(len(ev["sigma"]) == len(inputs) and all(len(r) == len(outputs) for r in ev["sigma"]),
-         "sigma does not have |X| x |Y| entries")
+    refute_unless(isinstance(ev["f"], dict) and sorted(ev["f"]) == sorted(inputs) and set(ev["f"].values()) <= pts
+                  and set(outputs) <= pts,
+                  "f does not map the inputs to points of the output metric (or an output is not one)")
+    refute_unless(len(ev["sigma"]) == len(inputs) and all(len(r) == len(outputs) for r in ev["sigma"]),
+                  "sigma does not have |X| x |Y| entries")
     for x, row in zip(inputs, ev["sigma"], strict=True):
         for y, s in zip(outputs, row, strict=True):
             t = T[(ev["f"][x], y)]            # None: infinite (points in different components)
-            need(s == "inf" if t is None else (s != "inf" and same(s, t)),
-                 f"sigma(f({x}), {y}) = {s} is not the output metric's distance")
+            refute_unless(s == "inf" if t is None else (s != "inf" and same(s, t)),
+                          f"sigma(f({x}), {y}) = {s} is not the output metric's distance")
 
 
 def _check_utility(c: dict):
@@ -136,24 +138,25 @@ def _check_bound(c: dict):
     if status != CONFIRMED:
         return status, n, "the nested smallest eps: " + detail
     sm = ev["smallest"]
-    need(ev["epsilon"] == sm["epsilon"] and ev["enclosure"] == sm["enclosure"],
-         "eps* is not the nested smallest eps")
+    refute_unless(ev["epsilon"] == sm["epsilon"] and ev["enclosure"] == sm["enclosure"],
+                  "eps* is not the nested smallest eps")
     pts = sm["mechanism"]["inputs"]
     T = _output(ev)
-    need(isinstance(ev["f"], dict) and sorted(ev["f"]) == sorted(pts)
-         and set(ev["f"].values()) <= set(ev["output"]["points"]), "f does not map the inputs into the output metric")
+    refute_unless(isinstance(ev["f"], dict) and sorted(ev["f"]) == sorted(pts)
+                  and set(ev["f"].values()) <= set(ev["output"]["points"]),
+                  "f does not map the inputs into the output metric")
     _is_exponential(ev, T)
     lp = ev["lipschitz_pairs"]
-    need([p[:3] for p in lp] == [list(p) for p in pairs_of(sm["metric"])] and all(len(p) == 4 for p in lp),
-         "the Lipschitz pairs are not the metric's generating pairs")
+    refute_unless([p[:3] for p in lp] == [list(p) for p in pairs_of(sm["metric"])] and all(len(p) == 4 for p in lp),
+                  "the Lipschitz pairs are not the metric's generating pairs")
     for x, xp, _, s in lp:
-        need(T[(ev["f"][x], ev["f"][xp])] is not None and same(s, T[(ev["f"][x], ev["f"][xp])]),
-             f"sigma(f({x}), f({xp})) = {s} is not the output metric's distance")
+        refute_unless(T[(ev["f"][x], ev["f"][xp])] is not None and same(s, T[(ev["f"][x], ev["f"][xp])]),
+                      f"sigma(f({x}), f({xp})) = {s} is not the output metric's distance")
     C = max((_q(s) / _q(r) for _, _, r, s in lp), default=Fraction(0))
     if _q(ev["lipschitz"]) != C:
         return REFUTED, n, f"Lipschitz constant re-maximised: {C}, stated {ev['lipschitz']}"
     best = next(([x, xp] for x, xp, r, s in lp if _q(s) / _q(r) == C), None) if C > 0 else None
-    need(ev["lipschitz_pair"] == best, "the Lipschitz pair is not the first pair attaining C")
+    refute_unless(ev["lipschitz_pair"] == best, "the Lipschitz pair is not the first pair attaining C")
     _bound(ev, C)
     b = ev["smallest"]["binding"]
     if ev["epsilon"] in ("0",) or b is None:
@@ -182,10 +185,11 @@ def _is_exponential(ev: dict, T: dict) -> None:
     zero test on exponential polynomials.  A builder's name ``exponential(beta = b)`` must state this ``beta``."""
     m = ev["smallest"]["mechanism"]
     X, Y, f = m["inputs"], m["outputs"], ev["f"]
-    need(set(Y) <= set(ev["output"]["points"]), "an output of the mechanism is not a point of the output metric")
+    refute_unless(set(Y) <= set(ev["output"]["points"]),
+                  "an output of the mechanism is not a point of the output metric")
     named = _NAMED.match(m["name"])
-    need(named is None or named.group(1).replace(" ", "") == ev["beta"].replace(" ", ""),
-         f"the mechanism is named {m['name']!r}, an exponential mechanism of another beta than {ev['beta']}")
+    refute_unless(named is None or named.group(1).replace(" ", "") == ev["beta"].replace(" ", ""),
+                  f"the mechanism is named {m['name']!r}, an exponential mechanism of another beta than {ev['beta']}")
     mech = _Mech(m)
     at = [[mech.val(mech.codes[i][j]) for j in range(len(Y))] for i in range(len(X))]
     y0 = next(j for j, v in enumerate(at[0]) if sign(v) > 0)     # a row sums to 1: some entry is positive
@@ -212,8 +216,9 @@ def _is_exponential(ev: dict, T: dict) -> None:
                 if K not in cache:
                     cache[K] = value(f"exp(({ev['beta']})*({K}))")
                 ok = sign(_add(_mul(a, cache[K]), _neg(b))) == 0
-            need(ok, f"the mechanism is not the exponential mechanism of f, sigma and beta = {ev['beta']} for any "
-                 f"mu (at x = {x}, y = {Y[j]})")
+            refute_unless(ok,
+                          f"the mechanism is not the exponential mechanism of f, sigma and beta = {ev['beta']} for any "
+                          f"mu (at x = {x}, y = {Y[j]})")
 
 
 def _bound(ev: dict, C: Fraction) -> None:
@@ -222,19 +227,20 @@ def _bound(ev: dict, C: Fraction) -> None:
     bound = ev["bound"]
     mt = _LOG.match(ev["beta"])
     if C == 0:
-        need(bound == "0" and ev["bound_enclosure"] == ["0", "0"], "2 C beta = 0 is misstated")
+        refute_unless(bound == "0" and ev["bound_enclosure"] == ["0", "0"], "2 C beta = 0 is misstated")
         return
     if mt is not None:
         e = 2 * C * fraction(mt.group(1) or 1) / fraction(mt.group(3) or 1)      # bound = e * log(q)
         q = fraction(mt.group(2))
         parts = _split_log(bound)
-        need(parts is not None, f"2 C beta = {bound} is not log(R)/D")
+        refute_unless(parts is not None, f"2 C beta = {bound} is not log(R)/D")
         R, D = _q(parts[0]), parts[1]
         k = e * D                                                                # R = q^k
-        need(R ** k.denominator == q ** k.numerator if k > 0 else R == 1, f"2 C beta is not {bound}")
+        refute_unless(R ** k.denominator == q ** k.numerator if k > 0 else R == 1, f"2 C beta is not {bound}")
     else:
-        need(same(bound, _mul(2 * C, value(ev["beta"]))), f"2 C beta is not {bound}")
-    need(enclosure_ok(ev["bound_enclosure"], lambda: iv_eps(bound)), "the bound's enclosure does not contain it")
+        refute_unless(same(bound, _mul(2 * C, value(ev["beta"]))), f"2 C beta is not {bound}")
+    refute_unless(enclosure_ok(ev["bound_enclosure"], lambda: iv_eps(bound)),
+                  "the bound's enclosure does not contain it")
 
 
 def _binding_against_bound(ev, b, C) -> int:
@@ -310,13 +316,13 @@ def _nonneg(p: list, P: list, a: Fraction, b: Fraction, what: str) -> None:
     root of ``p`` in ``(a, b)`` is ``r`` (Sturm counts of ``p`` and of ``gcd(p, P)``)."""
     if not p:
         return
-    need(poly.at(p, a) > 0, f"{what} is not positive at t = {a}")
-    need(poly.at(p, b) != 0, f"{what} vanishes at t = {b}")
+    refute_unless(poly.at(p, a) > 0, f"{what} is not positive at t = {a}")
+    refute_unless(poly.at(p, b) != 0, f"{what} vanishes at t = {b}")
     n = poly.roots_in(p, a, b)
     if n:
         gd = poly.gcd(p, P)
-        need(n == 1 and len(gd) > 1 and poly.roots_in(gd, a, b) == 1,
-             f"{what} has a root in ({a}, {b}) other than t*: the basis is not feasible up to t*")
+        refute_unless(n == 1 and len(gd) > 1 and poly.roots_in(gd, a, b) == 1,
+                      f"{what} has a root in ({a}, {b}) other than t*: the basis is not feasible up to t*")
 
 
 def _check_exact(ev: dict, target: Fraction) -> str:
@@ -324,20 +330,20 @@ def _check_exact(ev: dict, target: Fraction) -> str:
     docstring); returns the detail."""
     par = ev["parametric"]
     a, b = _q(ev["t_lower"]), _q(ev["t_upper"])
-    need(1 <= a < b, "the interval is not 1 <= t_lower < t_upper")
+    refute_unless(1 <= a < b, "the interval is not 1 <= t_lower < t_upper")
     P = poly.parse(ev["polynomial"])
     X = [poly.parse(v) for v in par["x"]]
     Yd = [poly.parse(v) for v in par["y"]]
     L = [poly.parse(v) for v in par["lam"]]
     D, E = poly.parse(par["denominator"]), poly.parse(par["dual_denominator"])
     c, A_eq, b_eq, A_ub, b_ub = _lp_rows(ev)
-    need(len(X) == len(c) and len(Yd) == len(A_eq) and len(L) == len(A_ub),
-         "the parametric solution does not have the LP's dimensions")
+    refute_unless(len(X) == len(c) and len(Yd) == len(A_eq) and len(L) == len(A_ub),
+                  "the parametric solution does not have the LP's dimensions")
     for den, name in ((D, "the primal denominator"), (E, "the dual denominator")):
-        need(bool(den) and poly.at(den, a) > 0 and poly.at(den, b) > 0 and poly.roots_in(den, a, b) == 0,
-             f"{name} is not positive on [{a}, {b}]")
+        refute_unless(bool(den) and poly.at(den, a) > 0 and poly.at(den, b) > 0 and poly.roots_in(den, a, b) == 0,
+                      f"{name} is not positive on [{a}, {b}]")
     for i, (row, bv) in enumerate(zip(A_eq, b_eq, strict=True)):
-        need(poly.add(_dot(row, X), poly.scale(D, bv), -1) == [], f"equality row {i} is not an identity in t")
+        refute_unless(poly.add(_dot(row, X), poly.scale(D, bv), -1) == [], f"equality row {i} is not an identity in t")
     cx = poly.add([], [])
     for j, cj in enumerate(c):
         cx = poly.add(cx, poly.scale(X[j], cj))
@@ -346,13 +352,13 @@ def _check_exact(ev: dict, target: Fraction) -> str:
         dual = poly.add(dual, poly.scale(yv, bv))
     for bv, lv in zip(b_ub, L, strict=True):
         dual = poly.add(dual, poly.scale(lv, bv), -1)
-    need(poly.mul(cx, E) == poly.mul(dual, D), "the primal and dual values differ as functions of t (a gap)")
-    need(len(P) >= 2 and poly.at(P, a) != 0 and poly.at(P, b) != 0 and poly.roots_in(P, a, b) == 1,
-         f"the polynomial does not have exactly one root in ({a}, {b})")
+    refute_unless(poly.mul(cx, E) == poly.mul(dual, D), "the primal and dual values differ as functions of t (a gap)")
+    refute_unless(len(P) >= 2 and poly.at(P, a) != 0 and poly.at(P, b) != 0 and poly.roots_in(P, a, b) == 1,
+                  f"the polynomial does not have exactly one root in ({a}, {b})")
     N = poly.add(X[-1], poly.scale(D, target), -1)         # x_s - (1 - delta), times D
-    need(bool(N) and poly.divmod_(N, P)[1] == [], "t*'s polynomial does not divide x_s(t) - (1 - delta)")
-    need(poly.at(N, a) < 0 and poly.at(N, b) != 0 and poly.roots_in(N, a, b) == 1,
-         "x_s(t) - (1 - delta) is not negative before t* with t* its only root in the interval")
+    refute_unless(bool(N) and poly.divmod_(N, P)[1] == [], "t*'s polynomial does not divide x_s(t) - (1 - delta)")
+    refute_unless(poly.at(N, a) < 0 and poly.at(N, b) != 0 and poly.roots_in(N, a, b) == 1,
+                  "x_s(t) - (1 - delta) is not negative before t* with t* its only root in the interval")
     for j, p in enumerate(X):
         _nonneg(p, P, a, b, f"primal x[{j}]")
     for k, (row, bv) in enumerate(zip(A_ub, b_ub, strict=True)):
@@ -382,13 +388,14 @@ def _epsilon_text(ev: dict) -> str:
 
 def _check_tradeoff(c: dict):
     ev = c["evidence"]
-    need(c["verdict"] == "holds", "a tradeoff certificate asserts holds")
+    refute_unless(c["verdict"] == "holds", "a tradeoff certificate asserts holds")
     X = ev["inputs"]
-    need(len(set(X)) == len(X) and ev["metric"]["points"] == len(X) and ev["metric"].get("labels") in (None, X)
-         and all(a in X and b in X for a, b, _ in pairs_of(ev["metric"])), "the inputs are not the metric's points")
+    refute_unless(len(set(X)) == len(X) and ev["metric"]["points"] == len(X) and ev["metric"].get("labels") in (None, X)
+                  and all(a in X and b in X for a, b, _ in pairs_of(ev["metric"])),
+                  "the inputs are not the metric's points")
     _sigma(ev, X, ev["outputs"])
-    need(ev["mechanism"]["name"] == f"optimal mechanism at t = {ev['t_upper']}",
-         "the stated mechanism is not named after its LP")
+    refute_unless(ev["mechanism"]["name"] == f"optimal mechanism at t = {ev['t_upper']}",
+                  "the stated mechanism is not named after its LP")
     target = 1 - _q(ev["delta"])
     if _q(ev["target"]) != target:
         return REFUTED, 0, "1 - delta is misstated"
@@ -419,10 +426,11 @@ def _check_tradeoff(c: dict):
         return REFUTED, 2, detail
     if ev["polynomial"] is None and ev["parametric"] is None:
         return (CONFIRMED if ev["epsilon"] is None else REFUTED), 2, detail + "; a bracket only"
-    need(ev["polynomial"] is not None and ev["parametric"] is not None,
-         "the exact value needs both the polynomial and the parametric basis")
+    refute_unless(ev["polynomial"] is not None and ev["parametric"] is not None,
+                  "the exact value needs both the polynomial and the parametric basis")
     detail += "; " + _check_exact(ev, target)
-    need(ev["epsilon"] == _epsilon_text(ev), f"eps* is log({ev['epsilon']}) as stated, not {_epsilon_text(ev)}")
+    refute_unless(ev["epsilon"] == _epsilon_text(ev),
+                  f"eps* is log({ev['epsilon']}) as stated, not {_epsilon_text(ev)}")
     return CONFIRMED, 2, detail
 
 
@@ -485,7 +493,7 @@ def check(c: dict):
     ('refuted', 0, 'the claim is not the one its evidence states')
     """
     try:
-        need(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
+        refute_unless(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
         status, n, detail = {"utility": _check_utility, "exponential_bound": _check_bound,
                              "tradeoff": _check_tradeoff}[c["kind"]](c)
     except Refuted as e:

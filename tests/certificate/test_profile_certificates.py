@@ -397,7 +397,7 @@ def test_forged_times_and_relation():
 
 
 def test_hostile_sizes_are_refused_quickly():
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for K in (10**12, 5000):
         j = _genuine("composition rr")
         j["evidence"]["factors"][0]["times"] = K
@@ -422,12 +422,12 @@ def test_hostile_sizes_are_refused_quickly():
     j["evidence"]["relation"]["metric"]["labels"] = [str(k) for k in range(5000)]
     j["evidence"]["relation"]["metric"]["points"] = 5000
     assert recheck(j).status == "refuted"
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
 
 
 def test_a_large_genuine_composition_is_confirmed_within_limits():
     c = certify_composition([(RR4, 300)], [("0", "1")], eps="log(9)", delta="1/2")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     r = recheck(c.to_json())
-    assert r.status == "confirmed" and time.perf_counter() - t0 < 10
+    assert r.status == "confirmed" and time.process_time() - t0 < 10
     assert F(c.evidence.query.delta_at_eps) == _kov(F(3), 300, 149)          # eps = (300 - 2*149) log 3

@@ -898,13 +898,22 @@ _RUN = textwrap.dedent("""
 """)
 
 
+def _cpu_of_children() -> float:
+    import resource
+
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime
+
+
 def _hostile_run(cert: dict):
-    import time
-    t = time.perf_counter()
+    """The re-check's answer in a fresh process under a 2 GiB limit, and the CPU seconds that process used: CPU time,
+    not wall time, so that a loaded machine cannot fail the test (issue 32 item 10); the wall-clock timeout only
+    stops a hang."""
+    t = _cpu_of_children()
     p = subprocess.run([sys.executable, "-c", _RUN], input=json.dumps(cert), capture_output=True, text=True,
-                       timeout=20, env={**os.environ})
+                       timeout=600, env={**os.environ})
     assert p.returncode == 0, p.stderr[-2000:]
-    return json.loads(p.stdout), time.perf_counter() - t
+    return json.loads(p.stdout), _cpu_of_children() - t
 
 
 def _privacy_with(place: str, text: str) -> dict:
@@ -1206,12 +1215,12 @@ def test_hostile_sizes_are_answered_quickly():
     from exactdp.recheck._b_util import Refuted, check_table, closure
     from exactdp.recheck._kernel import NotHere
 
-    t = time.perf_counter()
+    t = time.process_time()
     with pytest.raises(NotHere, match="above this kernel's limits"):
         closure([str(i) for i in range(3000)], [[str(i), str(i + 1), "1"] for i in range(2999)])
     with pytest.raises(NotHere, match="irrational generating pairs"):
         closure([str(i) for i in range(41)], [[str(i), str(i + 1), "sqrt(2)"] for i in range(40)])
-    assert time.perf_counter() - t < 1
+    assert time.process_time() - t < 1
     n = 100
     codes = [[0] * n for _ in range(n)]
     vals = ["0"]
@@ -1219,9 +1228,9 @@ def test_hostile_sizes_are_answered_quickly():
         for j in range(i + 1, n):
             vals.append(f"{2 * n}+sqrt({len(vals) + 1})/1000")          # all distinct, all near 2n: a metric
             codes[i][j] = codes[j][i] = len(vals) - 1
-    t = time.perf_counter()
+    t = time.process_time()
     check_table([str(i) for i in range(n)], vals, codes)
-    assert time.perf_counter() - t < 10
+    assert time.process_time() - t < 10
     vals[2] = f"{5 * n}"                                              # d(0, 2) = 500 > d(0, 1) + d(1, 2) ~ 400
     with pytest.raises(Refuted, match="triangle inequality fails at 0, 1, 2"):
         check_table([str(i) for i in range(n)], vals, codes)

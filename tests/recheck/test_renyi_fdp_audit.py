@@ -165,9 +165,9 @@ def test_audit_delta_claimed_below_the_exact_one():
 
 # ----------------------------------------------------------------------------------------- hostile ----
 def _timed(cert: dict):
-    t = time.perf_counter()
+    t = time.process_time()
     r = recheck(cert)
-    return r, time.perf_counter() - t
+    return r, time.process_time() - t
 
 
 def test_hostile_sizes_answered_fast():

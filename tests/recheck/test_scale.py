@@ -311,9 +311,9 @@ def test_a_large_optimality_certificate_is_refused_before_any_work():
     from exactdp.recheck.optimality import claim_text
 
     j["claim"] = claim_text(j)          # consistent, so that only the size decides
-    t = time.perf_counter()
+    t = time.process_time()
     r = recheck(j)
-    assert r.status == "not checkable" and time.perf_counter() - t < 5, r.detail
+    assert r.status == "not checkable" and time.process_time() - t < 5, r.detail
     assert "too large" in r.detail and f"n <= {MAX_N}" in r.detail
 
 
@@ -331,10 +331,10 @@ def test_optimality_uniqueness_by_a_modular_rank_at_n_60():
     from exactdp.theory.users import User
 
     j = json.loads(json.dumps(certify_universal_optimality(60, User.uniform(60, "absolute"), alpha="1/2").to_json()))
-    t = time.perf_counter()
+    t = time.process_time()
     r = recheck(j)
     assert r.status == "confirmed" and j["evidence"]["unique"] is True and "proved by the rank" in r.detail
-    assert time.perf_counter() - t < 30
+    assert time.process_time() - t < 30
     # the modular rank against a brute-force rational rank on small matrices: full iff full
     from fractions import Fraction as F
 
