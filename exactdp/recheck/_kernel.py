@@ -789,3 +789,17 @@ def log_of_rational(text: str) -> bool:
         node = node.left
     return (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "log" and len(node.args) == 1
             and isinstance(_val(node.args[0]), Fraction))
+
+
+# ------------------------------------------------------------------ stated values and labels ----
+def same(text, v) -> bool:
+    """Does the exact text ``text`` denote the kernel value ``v``?"""
+    if not isinstance(text, str):
+        return False
+    return sign(_add(value(text), _neg(v))) == 0
+
+
+def distinct_labels(labels, what: str) -> None:
+    refute_unless(isinstance(labels, list) and all(isinstance(x, str) for x in labels)
+                  and len(set(labels)) == len(labels),
+                  f"the {what} are not distinct text labels")

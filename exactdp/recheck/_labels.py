@@ -111,7 +111,7 @@ def mechanism_name(m: dict) -> bool:
     if rr is not None:
         if m["inputs"] != m["outputs"] or (isinstance(p, Fraction) and rr[2] != str(p)):
             raise bad                    # a rational p is written as the builder writes it ("1/5", not "2/10")
-        stay = _add(Fraction(1), _neg(_mul(Fraction(k - 1), p)))
+        stay = _add(Fraction(1), _neg(_mul(Fraction(k - 1, 1), p)))
         ok = all(_eq(K[i][j], stay if i == j else p) for i in range(k) for j in range(k))
     else:
         if m["inputs"] != [str(i) for i in range(k)] or m["outputs"] != m["inputs"]:

@@ -31,7 +31,7 @@ from itertools import pairwise
 from math import lcm
 
 from . import _sturm as P
-from ._kernel import NotHere, TooLarge
+from ._kernel import NotHere, TooLarge, fraction
 
 #: most points whose coarsest equitable partition is computed here (about n^2 per refinement round, n rounds)
 MAX_POINTS = 200
@@ -78,7 +78,7 @@ def _quotient(values: list, codes: list, cell: list):
         try:
             if len(v) > MAX_END_DIGITS:
                 raise TooLarge("a distance of more than 200 characters")
-            finite.append(Fraction(v))
+            finite.append(fraction(v))      # the kernel's one grammar for a rational read from a certificate
         except ValueError:
             raise NotHere("irrational distances: alpha^d is not a polynomial in a root of alpha") from None
     L = lcm(*(d.denominator for d in finite if d is not None))
@@ -157,7 +157,7 @@ def _bareiss(Q: list):
                     M[i][j] = _idiv(_isub(_imul(piv, M[i][j]), _imul(mic, M[c][j])), prev)
             M[i][c] = []
         prev = piv
-    fr = lambda p: [Fraction(v) for v in p]  # noqa: E731
+    fr = lambda p: [Fraction(v, 1) for v in p]  # noqa: E731  (integers: two arguments never parse text)
     return fr(M[k - 1][k - 1]), [fr(M[i][k]) for i in range(k)]
 
 
@@ -165,8 +165,8 @@ def _bareiss(Q: list):
 
 def _integral(p: list) -> list:
     """``p`` times the lcm of its denominators: integer coefficients, the same roots."""
-    d = lcm(*(Fraction(c).denominator for c in p)) if p else 1
-    return [int(Fraction(c) * d) for c in p]
+    d = lcm(*(Fraction(c, 1).denominator for c in p)) if p else 1     # numbers, never text
+    return [int(Fraction(c, 1) * d) for c in p]
 
 
 def _variations(p: list, a: Fraction, b: Fraction) -> int:
@@ -422,7 +422,7 @@ def _rational(text: str) -> Fraction:
     if len(text) > MAX_END_DIGITS:
         raise TooLarge(f"an end of more than {MAX_END_DIGITS} characters")
     try:
-        return Fraction(text)
+        return fraction(text)
     except (ValueError, ZeroDivisionError):
         raise Mismatch(f"{text!r} is not an exact rational") from None
 

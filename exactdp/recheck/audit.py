@@ -15,7 +15,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._kernel import Refuted, refute_unless
-from ._b_util import check_level, same
+from ._kernel import same
+from ._levels import check_level
 from ._kernel import NotHere, _add, _neg, level_factor, sign, value
 from .privacy import LEVEL, MECH
 from .profile import (_at, _base, _check_pieces, _check_query, _convolve, _count_plds, _diff, _factors, _lines,

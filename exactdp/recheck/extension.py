@@ -23,8 +23,9 @@ import mpmath
 import numpy as np
 
 from ._kernel import Refuted, refute_unless
-from ._b_util import (agree, check_double, check_level, closure, distinct_labels, enclosure_ok, eps_level, factor,
-                      iv_eps, same, smallest_eps_ok)
+from ._metric import agree, closure
+from ._kernel import distinct_labels, same
+from ._levels import check_double, check_level, enclosure_ok, eps_level, factor, iv_eps, smallest_eps_ok
 from ._kernel import fraction, rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
 from ._kernel import within_limit

@@ -28,7 +28,7 @@ from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
 from ._kernel import Refuted, refute_unless
-from ._b_util import same
+from ._kernel import same
 from ._kernel import _add, _div, _iv, _mul, _neg, fraction, MAX_CELLS, NotHere, sign, TooLarge, value
 from .privacy import MECH
 from .profile import MAX_TIMES, _convolve, _diff, _pld, _precount, _relation, _rows, relation_note

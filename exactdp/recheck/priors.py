@@ -22,7 +22,8 @@ from fractions import Fraction
 from mpmath.ctx_iv import MPIntervalContext
 
 from ._kernel import refute_unless
-from ._b_util import ENCLOSURE_WIDTH, check_level, check_table
+from ._metric import check_table
+from ._levels import ENCLOSURE_WIDTH, check_level
 from ._metric import describe_table, name_note
 from ._kernel import NotHere, _add, _div, _mul, _neg, fraction, level_factor, reduced_costs, sign, value
 from ._kernel import _iv as _interval

@@ -25,7 +25,9 @@ from functools import cmp_to_key
 from math import comb, gcd, lcm
 
 from ._kernel import Refuted, refute_unless
-from ._b_util import check_level, closure, distinct_labels, same
+from ._metric import closure
+from ._kernel import distinct_labels, same
+from ._levels import check_level
 from ._kernel import _add, _div, _mul, _neg, check_codes, fraction, level_factor, NotHere, sign, value
 from ._metric import metric_note
 from .privacy import LEVEL, MECH, METRIC, pairs_of

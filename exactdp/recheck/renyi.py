@@ -21,7 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._kernel import Refuted, refute_unless
-from ._b_util import same
+from ._kernel import same
 from ._kernel import (IV, MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _iv, _mul, _neg, _padd, fraction,
                       power_within_limit, sign, value)
 from .privacy import MECH, METRIC

@@ -33,7 +33,9 @@ from fractions import Fraction
 
 from ._kernel import Refuted, refute_unless
 from . import _sturm as poly
-from ._b_util import _split_log, check_table, enclosure_ok, iv_eps, same
+from ._metric import check_table
+from ._kernel import same
+from ._levels import _split_log, enclosure_ok, iv_eps
 from ._kernel import _add, _div, _mul, _neg, check_codes, fraction, NotHere, sign, value
 from ._kernel import rational as _q
 from ._labels import mechanism_note

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from mpmath.ctx_iv import MPIntervalContext
 
-from ._b_util import ENCLOSURE_WIDTH
+from ._levels import ENCLOSURE_WIDTH
 from ._kernel import fraction, NotHere
 from ._grid import Grid
 from ._verified import Inverse, Refuted, enclose_quotient, enclosed_solution, quotient, short, solve_grid

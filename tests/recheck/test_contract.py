@@ -1212,7 +1212,8 @@ def test_hostile_sizes_are_answered_quickly():
     table of distinct irrational distances is decided within the issue's 10 s."""
     import time
 
-    from exactdp.recheck._b_util import Refuted, check_table, closure
+    from exactdp.recheck._kernel import Refuted
+    from exactdp.recheck._metric import check_table, closure
     from exactdp.recheck._kernel import NotHere
 
     t = time.process_time()

@@ -110,7 +110,7 @@ def _slow_minima(ev, Ah):
     """The construction by plain Fractions: every candidate multiplied out (the brute force)."""
     from fractions import Fraction
 
-    from exactdp.recheck._b_util import factor
+    from exactdp.recheck._levels import factor
     out = []
     for drow in ev["distances"]:
         cands = [(factor(ev["level"], d), k) for k, d in enumerate(drow) if d != "inf"]

@@ -1,0 +1,154 @@
+"""Levels and smallest-eps statements shared by the kinds that carry a level record or an enclosure of eps.
+
+A level record states ``eps`` itself (algebraic) or ``e^(D eps) = R`` (rational ``R``, ``D``); the kernel
+re-derives its text from those parameters (:func:`check_level`), the factor ``e^(eps d)`` at a distance
+(:func:`factor`), and checks a stated smallest eps and its decimal enclosure.  Everything here re-derives;
+nothing is taken from the certificate.  Only this package's kernel (:mod:`exactdp.recheck._kernel`) and the
+standard library (plus :mod:`mpmath` intervals for enclosures) are used.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from ._kernel import NotHere, _add, _mul, _neg, compare, fraction, level_factor, refute_unless, sign, value
+from ._kernel import same
+
+
+# ------------------------------------------------------------------------------------- smallest eps ----
+_DEN = re.compile(r"^(?:/([0-9]+(?:/[0-9]+)?)|/\(([0-9]+(?:/[0-9]+)?)\))?$")
+
+
+def _split_log(text: str):
+    """``log(X)``, ``log(X)/D`` or ``log(X)/(D)`` as ``(X, D)``; ``None`` for another form."""
+    if not text.startswith("log("):
+        return None
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and ch == ")":
+            m = _DEN.match(text[i + 1:])
+            if m is None:
+                return None
+            return text[4:i], fraction(m.group(1) or m.group(2) or 1)
+    return None
+
+
+def eps_level(text: str) -> dict | None:
+    """The level of an exact eps text: ``log(R)`` / ``log(R)/D`` as ``{R, D}`` (``R`` any exact value > 1 of
+    this kernel), an algebraic eps as ``{eps}``; ``None`` for ``"0"``."""
+    refute_unless(isinstance(text, str), "an eps that is not text")
+    if text == "0":
+        return None
+    parts = _split_log(text)
+    if parts is not None:
+        R, D = parts
+        refute_unless(sign(_add(value(R), _neg(Fraction(1)))) > 0 and D > 0, f"eps = {text} is not positive")
+        return {"eps": None, "R": R, "D": str(D)}
+    refute_unless(sign(value(text)) > 0, f"eps = {text} is not positive")
+    return {"eps": text, "R": None, "D": None}
+
+
+def smallest_eps_ok(rows: dict, pairs: list, text) -> bool:
+    """Is ``text`` the exact smallest eps of the mechanism ``rows`` (label -> list of kernel values) on the
+    generating pairs: every inequality ``K(x)(z) <= e^(eps d) K(x')(z)`` holds (both directions) and one is an
+    equality -- or ``"inf"`` with an output of probability > 0 on one side and 0 on the other, or ``"0"`` with
+    equal rows on every pair."""
+    if not isinstance(text, str):
+        return False
+    if text == "inf":
+        return any((sign(a) > 0) != (sign(b) > 0) for x, xp, _ in pairs for a, b in zip(rows[x], rows[xp], strict=True))
+    lv = eps_level(text)
+    tight = False
+    for x, xp, d in pairs:
+        E = level_factor(lv, d) if lv is not None else Fraction(1)
+        for a, b in zip(rows[x], rows[xp], strict=True):
+            for u, v in ((a, b), (b, a)):
+                s = compare(u, v, E) if lv is not None else sign(_add(u, _neg(v)))
+                if s > 0:
+                    return False
+                tight = tight or (s == 0 and sign(u) > 0)
+    return tight or lv is None
+
+
+def factor(level: dict, d: str):
+    """``e^(eps d)`` at a level, as a kernel value (NotHere for an algebraic power ``R^(p/q)``)."""
+    E = level_factor(level, d)
+    if isinstance(E, tuple):
+        raise NotHere("e^(eps d) is an algebraic power R^(p/q) at this level")
+    return E
+
+
+def product(a, b):
+    return _mul(a, b)
+
+
+def level_text(level: dict) -> str:
+    """The text of a level from its exact parameters (``log(R)``, ``log(R)/D`` or the algebraic eps)."""
+    if level.get("eps") is not None:
+        return level["eps"]
+    R, D = fraction(level["R"]), fraction(level["D"])
+    if R == 1:
+        return "0"
+    lg = f"log({R})"
+    return lg if D == 1 else (f"{lg}/{D}" if D.denominator == 1 else f"{lg}/({D})")
+
+
+def check_level(level: dict) -> None:
+    """A level's text is the one its parameters give (the reader sees the text; the kernel uses R, D or eps)."""
+    if level.get("eps") is not None:
+        refute_unless(same(level.get("text"), value(level["eps"])),
+                      f"the level's text {level.get('text')!r} is not its eps")
+        return
+    refute_unless(level.get("text") == level_text(level), f"the level's text {level.get('text')!r} is not what its "
+                  f"parameters give ({level_text(level)!r})")
+
+
+def check_double(level: dict, level2: dict) -> None:
+    """``level2`` is ``2 eps`` of ``level`` (same regime: ``R^2`` and the same ``D``, or twice the eps)."""
+    check_level(level)
+    check_level(level2)
+    if level.get("eps") is not None:
+        refute_unless(level2.get("eps") is not None and same(level2["eps"], _mul(Fraction(2), value(level["eps"]))),
+                      "the 2 eps level is not twice the level")
+        return
+    refute_unless(level2.get("eps") is None and fraction(level2["R"]) == fraction(level["R"]) ** 2
+                  and fraction(level2["D"]) == fraction(level["D"]), "the 2 eps level is not twice the level")
+
+
+# ---------------------------------------------------------------------------------------- enclosures ----
+#: a stated decimal enclosure is at most this wide (relative to max(1, |hi|)): it states the value to ~9 digits
+ENCLOSURE_WIDTH = Fraction(1, 10**9)
+
+
+def iv_eps(text: str):
+    """An mpmath interval containing the eps of an exact text (``0``, ``log(R)``, ``log(R)/D`` or algebraic)."""
+    import mpmath
+
+    from ._kernel import _iv
+    lv = eps_level(text)
+    if lv is None:
+        return mpmath.iv.mpf(0)
+    if lv["eps"] is not None:
+        return _iv(value(lv["eps"]))
+    D = fraction(lv["D"])
+    return mpmath.iv.log(_iv(value(lv["R"]))) / (mpmath.iv.mpf(D.numerator) / D.denominator)
+
+
+def enclosure_ok(enc, make) -> bool:
+    """``enc = [lo, hi]`` (decimal text) contains the interval ``make()`` (built at 256 bits) and is narrow."""
+    import mpmath
+    if not (isinstance(enc, list) and len(enc) == 2 and all(isinstance(e, str) for e in enc)):
+        return False
+    lo, hi = fraction(enc[0]), fraction(enc[1])
+    if not (lo <= hi and hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi))):
+        return False
+    saved = mpmath.iv.prec
+    try:
+        mpmath.iv.prec = 256
+        v = make()
+        return mpmath.iv.mpf(enc[0]).b <= v.a and v.b <= mpmath.iv.mpf(enc[1]).a
+    finally:
+        mpmath.iv.prec = saved
