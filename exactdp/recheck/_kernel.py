@@ -803,3 +803,12 @@ def distinct_labels(labels, what: str) -> None:
     refute_unless(isinstance(labels, list) and all(isinstance(x, str) for x in labels)
                   and len(set(labels)) == len(labels),
                   f"the {what} are not distinct text labels")
+
+
+def is_fraction(text) -> bool:
+    """Whether ``text`` is an exact rational in the kernel's one grammar (:func:`fraction`)."""
+    try:
+        fraction(text)
+    except (ValueError, ZeroDivisionError, TypeError):
+        return False
+    return True

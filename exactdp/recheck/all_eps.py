@@ -23,7 +23,7 @@ from ._kernel import Refuted, refute_unless
 from . import _sturm
 from ._kernel import (MAX_DEGREE, NotHere, bernstein_nonneg, eps_sign, fraction, within_limit, pl_add, pl_mul, pl_neg,
                       poly_of, value)
-from .privacy import CONSTRAINT, COUNTS, MECH, METRIC, _counts, _setting
+from ._dprivacy import CONSTRAINT, COUNTS, MECH, METRIC, _counts, _setting
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 

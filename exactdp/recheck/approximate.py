@@ -18,7 +18,7 @@ from ._kernel import Refuted, refute_unless
 from . import _metric
 from ._kernel import (MAX_CELLS, MAX_INEQUALITIES, log_of_rational, _add, _mul, _neg, _sign, _value, exp_of_eps,
                       within_limit)
-from .privacy import METRIC
+from ._dprivacy import METRIC
 
 __all__ = ["check", "claim_text"]
 

@@ -18,10 +18,11 @@ from ._kernel import Refuted, refute_unless
 from ._kernel import same
 from ._levels import check_level
 from ._kernel import NotHere, _add, _neg, level_factor, sign, value
-from .privacy import LEVEL, MECH
-from .profile import (_at, _base, _check_pieces, _check_query, _convolve, _count_plds, _diff, _factors, _lines,
-                      _precount, _relation, _rows, relation_note)
-from .renyi import RELATION, _is_fraction
+from ._dprivacy import LEVEL, MECH
+from ._pld import (_at, _base, _check_pieces, _check_query, _convolve, _count_plds, _diff, _factors, _lines, _precount,
+                   _relation, _rows, relation_note)
+from ._pld import RELATION
+from ._kernel import is_fraction
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -83,7 +84,7 @@ def method_of(c: dict) -> str:
     """
     ev = c["evidence"]
     lv = ev["level"]
-    rational = all(_is_fraction(v) for f in ev["factors"] for v in f["mechanism"]["values"])
+    rational = all(is_fraction(v) for f in ev["factors"] for v in f["mechanism"]["values"])
     return "RATIONAL" if rational and lv["eps"] is None and lv["D"] == "1" else "TRANSCENDENCE_BALLS"
 
 

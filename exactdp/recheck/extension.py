@@ -9,7 +9,7 @@ on H and the stated distances -- every minimum, normaliser and entry -- and
 compared with the stated one; (b) is re-derived; (c) is re-decided on the
 generating pairs of M at ``2 eps``.  ``best_extension``: both slack LPs are
 rebuilt from the instance and verified from primal and dual
-(:func:`exactdp.recheck.priors.check_lp`); the lower end must have slack > 0 and
+(:func:`exactdp.recheck._lp.check_lp`); the lower end must have slack > 0 and
 the upper end slack 0 with its stated extension.
 """
 
@@ -22,19 +22,20 @@ from math import lcm
 import mpmath
 import numpy as np
 
+from ._kernel import is_fraction
 from ._kernel import Refuted, refute_unless
 from ._metric import agree, closure
 from ._kernel import distinct_labels, same
 from ._levels import check_double, check_level, enclosure_ok, eps_level, factor, iv_eps, smallest_eps_ok
-from ._kernel import fraction, rational as _q
+from ._kernel import rational as _q
 from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
 from ._kernel import within_limit
 from ._labels import mechanism_note
 from ._metric import metric_note
-from .priors import check_lp
-from .privacy import pairs_of
-from .lp import LP_SOLUTION
-from .privacy import CONSTRAINT, LEVEL, MECH, METRIC
+from ._lp import check_lp
+from ._dprivacy import pairs_of
+from ._lp import LP_SOLUTION
+from ._dprivacy import CONSTRAINT, LEVEL, MECH, METRIC
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -617,13 +618,7 @@ def method_of(c: dict) -> str:
     if c["kind"] == "best_extension":
         return "EXACT_LP"
     lv = ev["level"]
-    rational = lv["eps"] is None and _is_fraction(lv["R"]) and all(map(_is_fraction, ev["mech_on_H"]["values"]))
+    rational = lv["eps"] is None and is_fraction(lv["R"]) and all(map(is_fraction, ev["mech_on_H"]["values"]))
     return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
 
 
-def _is_fraction(text) -> bool:
-    try:
-        fraction(text)
-    except (ValueError, TypeError, ZeroDivisionError):
-        return False
-    return True

@@ -30,9 +30,9 @@ from mpmath.ctx_mp import MPContext
 from ._kernel import Refuted, refute_unless
 from ._kernel import same
 from ._kernel import _add, _div, _iv, _mul, _neg, fraction, MAX_CELLS, NotHere, sign, TooLarge, value
-from .privacy import MECH
-from .profile import MAX_TIMES, _convolve, _diff, _pld, _precount, _relation, _rows, relation_note
-from .renyi import RELATION
+from ._dprivacy import MECH
+from ._pld import MAX_TIMES, _convolve, _diff, _pld, _precount, _relation, _rows, relation_note
+from ._pld import RELATION
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 

@@ -16,15 +16,13 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
+from ._lp import LP_SOLUTION, rank
 from ._kernel import _add, _mul, _neg, fraction, NotHere, reduced_costs, sign, value
 
 from ._labels import label_note
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
-# ----------------------------------------------------------------------------------------- the shape ----
-#: an exact LP solution: value, primal x, duals y (equalities) and lam (inequalities), exact numbers as text
-LP_SOLUTION = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
 #: a sparse constraint row {"j": coefficient}
 ROW = ("map", "str")
 #: the evidence shape per kind (read by the dispatcher before any work)
@@ -181,22 +179,6 @@ def _unique(u, x, A_eq, b_eq, A_ub, b_ub, red_lam, aff):
     return True, f"unique: {len(zero)} forced zeros, {len(u['bounds'])} coordinates pinned by face duals"
 
 
-def _rank(rows, n) -> int:
-    M = [[r.get(j, Fraction(0)) for j in range(n)] for r in rows]
-    rank, col = 0, 0
-    while rank < len(M) and col < n:
-        piv = next((i for i in range(rank, len(M)) if M[i][col] != 0), None)
-        if piv is None:
-            col += 1
-            continue
-        M[rank], M[piv] = M[piv], M[rank]
-        for i in range(rank + 1, len(M)):
-            if M[i][col] != 0:
-                f = M[i][col] / M[rank][col]
-                M[i] = [a - f * b for a, b in zip(M[i], M[rank], strict=True)]
-        rank, col = rank + 1, col + 1
-    return rank
-
 
 def claim_text(c: dict) -> str:
     """The claim of an ``lp`` certificate, rebuilt from its evidence.
@@ -263,7 +245,7 @@ def check(c: dict):
     if ok and ev["vertex"]:
         active = A_eq + [r for r, b in zip(A_ub, b_ub, strict=True) if _dot(r, x) == b] + \
             [{j: Fraction(1)} for j in range(n) if x[j] == 0]
-        ok = _rank(active, n) == n
+        ok = rank(active, n) == n
         detail += "; a vertex (active rank n)" if ok else "; NOT a vertex"
     if ok and ev["unique"] is not None:
         ok, more = _unique(ev["unique"], x, A_eq, b_eq, A_ub, b_ub, red_lam, aff)

@@ -2,7 +2,7 @@
 
 The user-specific LP GRS12 (2)-(6) is rebuilt here from the user (prior and
 loss) and alpha; the optimum is verified from the certificate's primal and
-dual (:func:`~exactdp.recheck.priors.check_lp`; with a loss of square roots,
+dual (:func:`~exactdp.recheck._lp.check_lp`; with a loss of square roots,
 such as the journal's ``|i - j|^(3/2)``, the reduced costs are sums of square
 roots signed by this kernel).  The truncated geometric
 mechanism (GRS12 Sec. 2: ``(1-a)/(1+a) a^|i-j|`` inside, ``a^|i-j|/(1+a)`` at
@@ -19,10 +19,10 @@ from ._kernel import Refuted, refute_unless
 from ._kernel import fraction, within_limit
 from ._kernel import NotHere, _add, _mul, _neg, check_codes, reduced_costs, sign, value
 from ._metric import normalise
-from .priors import _num, check_lp
-from .lp import _rank
-from .lp import LP_SOLUTION
-from .privacy import MECH
+from ._lp import _num, check_lp
+from ._lp import rank
+from ._lp import LP_SOLUTION
+from ._dprivacy import MECH
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -106,7 +106,7 @@ def _unique(lp_rows, lp: dict) -> bool | None:
     within_limit(len(F) <= MAX_RATIONAL_RANK,
                  f"the rank of a {len(rows)} x {len(F)} face matrix over fractions (its rank "
                  f"modulo {_P} is not full, which proves nothing over the rationals)")
-    return True if _rank(rows, len(F)) == len(F) else None
+    return True if rank(rows, len(F)) == len(F) else None
 
 
 #: the prime of the modular rank (a Mersenne prime: Python ints reduce it fast)

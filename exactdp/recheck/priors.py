@@ -21,17 +21,18 @@ from fractions import Fraction
 
 from mpmath.ctx_iv import MPIntervalContext
 
+from ._lp import check_lp
 from ._kernel import refute_unless
 from ._metric import check_table
 from ._levels import ENCLOSURE_WIDTH, check_level
 from ._metric import describe_table, name_note
-from ._kernel import NotHere, _add, _div, _mul, _neg, fraction, level_factor, reduced_costs, sign, value
+from ._kernel import NotHere, _div, fraction, level_factor, sign, value
 from ._kernel import _iv as _interval
 from . import _tight_set
 from ._grid import Grid
 from ._verified import (Inverse, Refuted, certified_signs, check_codes, enclose_quotient, enclosed_solution, quotient,
                         solve_grid)
-from .privacy import LEVEL, MECH, _Mech
+from ._dprivacy import LEVEL, MECH, _Mech
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -328,80 +329,6 @@ def _check_bracket(c: dict):
         f"{ev['lo']} z at {at!r} < 0 {'(confirmed)' if at in pts and s_lo[pts.index(at)] < 0 else '(NOT confirmed)'}")
 
 
-def _dot(pairs):
-    out = Fraction(0)
-    for a, b in pairs:
-        out = _add(out, _mul(a, b))
-    return out
-
-
-def _num(v: str):
-    """An exact number of this kernel: a Fraction when the text is rational, else a sum of square roots."""
-    try:
-        return fraction(v)
-    except ValueError:
-        return value(v)
-
-
-def check_lp(c, A_eq, b_eq, A_ub, b_ub, lp: dict):
-    """Verify an LP optimum ``min c.x, A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` from its primal and dual.
-
-    The checks: a rational primal that is feasible, ``lam >= 0``, reduced costs
-    ``c - A_eq^T y + A_ub^T lam >= 0`` and zero gap ``c.x = b_eq.y - b_ub.lam = value``.  Costs and duals may be
-    sums of square roots (radical losses such as ``|i - j|^(3/2)``): every sign is then decided by this kernel's
-    exact zero test and intervals.
-
-    Parameters
-    ----------
-    c : list
-        The costs (fractions or exact values of this kernel).
-    A_eq, A_ub : list of dict
-        The constraint rows, column index -> fraction.
-    b_eq, b_ub : list
-        The right-hand sides (fractions).
-    lp : dict
-        The stated solution: ``x``, ``y``, ``lam`` and ``value`` (texts).
-
-    Returns
-    -------
-    tuple
-        ``(ok, detail)``.
-
-    Examples
-    --------
-    ``min x0`` subject to ``x0 = 1``: the dual ``y = 1`` closes the gap.
-
-    >>> one = Fraction(1)
-    >>> lp = {"x": ["1"], "y": ["1"], "lam": [], "value": "1"}
-    >>> check_lp([one], [{0: one}], [one], [], [], lp)
-    (True, 'primal feasible, dual feasible, zero gap at 1')
-    >>> check_lp([one], [{0: one}], [one], [], [], {**lp, "y": ["2"]})
-    (False, 'a negative reduced cost: the dual is infeasible')
-    """
-    x = [_num(v) for v in lp["x"]]
-    y = [_num(v) for v in lp["y"]]
-    lam = [_num(v) for v in lp["lam"]]
-    if not all(isinstance(v, Fraction) for v in x):
-        return False, "the primal vertex is not rational"
-    if len(x) != len(c) or len(y) != len(A_eq) or len(lam) != len(A_ub):
-        return False, "the primal or dual has the wrong length"
-    if any(v < 0 for v in x) or any(sign(v) < 0 for v in lam):
-        return False, "a negative primal value or inequality dual"
-    for row, b in zip(A_eq, b_eq, strict=True):
-        if sum(a * x[j] for j, a in row.items()) != b:
-            return False, "an equality constraint is violated by the primal"
-    for row, b in zip(A_ub, b_ub, strict=True):
-        if sum(a * x[j] for j, a in row.items()) > b:
-            return False, "an inequality constraint is violated by the primal"
-    red = reduced_costs(c, A_eq, y, A_ub, lam)
-    if any(sign(r) < 0 for r in red):
-        return False, "a negative reduced cost: the dual is infeasible"
-    primal = _dot(zip(c, x, strict=True))
-    dual = _add(_dot(zip(b_eq, y, strict=True)), _neg(_dot(zip(b_ub, lam, strict=True))))
-    if sign(_add(primal, _neg(dual))) != 0 or sign(_add(primal, _neg(_num(lp["value"])))) != 0:
-        return False, f"duality gap: the primal value, the dual value and the stated {lp['value']} differ"
-    return True, f"primal feasible, dual feasible, zero gap at {lp['value']}"
-
 
 def _violation_lp(M, rhs):
     """min sum(s+ + s-) s.t. M x + s+ - s- = rhs, x, s >= 0 (the checkers' formulation, rebuilt)."""
@@ -555,11 +482,11 @@ def _check_tight(c: dict):
                       "the LP route states exact z, no negative coordinate and no mechanism")
         M = _phi(ev)
         n = len(M)
-        from .lp import _rank
+        from ._lp import rank
         if n > MAX_RANK_POINTS:
             raise NotHere(f"the rank of a {n} x {n} Phi (Gaussian elimination over fractions) is above this kernel's "
                           f"{MAX_RANK_POINTS} points")
-        refute_unless(ev["rank"] == _rank([dict(enumerate(r)) for r in M], n) and ev["rank"] < n,
+        refute_unless(ev["rank"] == rank([dict(enumerate(r)) for r in M], n) and ev["rank"] < n,
                       "the rank of Phi is not the stated one (or Phi is not singular)")
         exists = c["verdict"] == "holds"
         refute_unless(ev["z"] == (ev["lp"]["x"][:n] if exists else None), "z is not the LP's solution")

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ._pld import RELATION
+from ._kernel import is_fraction
 from ._kernel import Refuted, refute_unless
 from ._kernel import same
 from ._kernel import (IV, MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _iv, _mul, _neg, _padd, fraction,
                       power_within_limit, sign, value)
-from .privacy import MECH, METRIC
-from .profile import _relation, _rows, relation_note
+from ._dprivacy import MECH
+from ._pld import _relation, _rows, relation_note
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -47,7 +49,6 @@ _GENERIC = [0]
 #: most unordered neighbouring pairs
 MAX_PAIRS = 50_000
 
-RELATION = {"description": "str", "metric": ("?", METRIC), "pairs": [{"x": "str", "x_prime": "str"}]}
 ORDER = {"order": "int", "sum": "str", "value": "str", "x": "str", "x_prime": "str"}
 CONVERSION = {"delta": "str", "order": "int", "epsilon": "str"}
 RENYI = {"mechanism": MECH, "relation": RELATION, "orders": [ORDER], "conversion": ("?", CONVERSION)}
@@ -103,16 +104,9 @@ def method_of(c: dict) -> str:
     >>> [method_of({"evidence": {"mechanism": {"values": v}}}) for v in (["1/4", "3/4"], ["exp(-1)"])]
     ['RATIONAL', 'TRANSCENDENCE_BALLS']
     """
-    return "RATIONAL" if all(_is_fraction(v) for v in c["evidence"]["mechanism"]["values"]) else \
+    return "RATIONAL" if all(is_fraction(v) for v in c["evidence"]["mechanism"]["values"]) else \
         "TRANSCENDENCE_BALLS"
 
-
-def _is_fraction(text) -> bool:
-    try:
-        fraction(text)
-    except (ValueError, ZeroDivisionError, TypeError):
-        return False
-    return True
 
 
 def log_text(arg: str, den: int) -> str:

@@ -11,7 +11,7 @@
   zero test and intervals.
 * ``tradeoff``: both LPs are rebuilt from the metric's pairs, ``sigma``,
   ``gamma`` and ``t`` and verified from primal and dual
-  (:func:`exactdp.recheck.priors.check_lp`); then ``s*(t_lower) < 1 - delta <=
+  (:func:`exactdp.recheck._lp.check_lp`); then ``s*(t_lower) < 1 - delta <=
   s*(t_upper)``.  The exact value: the LP is rebuilt with entries ``t^d`` as
   polynomials; the carried parametric basis (polynomials over Fractions,
   :mod:`exactdp.recheck._sturm`) must satisfy the equalities and zero gap as
@@ -41,10 +41,10 @@ from ._kernel import rational as _q
 from ._labels import mechanism_note
 from ._metric import metric_note, query_text
 from ._sturm import MAX_POLY_DEGREE
-from .priors import check_lp
-from .privacy import EPSILON as _EPSILON
-from .privacy import MECH, METRIC, _Mech, pairs_of
-from .privacy import check as check_privacy
+from ._lp import check_lp
+from ._dprivacy import EPSILON as _EPSILON
+from ._dprivacy import MECH, METRIC, _Mech, pairs_of
+from ._dprivacy import check as check_privacy
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 

@@ -74,6 +74,6 @@ def test_a_composition_of_2048_bit_entries_run_many_times_is_too_large_at_once()
                                                      [f"{q // 5}/{q}", f"{q - q // 5}/{q}"]])
     c = _json(certify_composition([(K, 2)], [("0", "1")], eps="1", delta="1/2"))
     assert recheck(c).status == "confirmed"
-    from exactdp.recheck.profile import MAX_SQUARED_BITS, _squared_bits
+    from exactdp.recheck._pld import MAX_SQUARED_BITS, _squared_bits
     assert _squared_bits([(2, 70, 2048)]) == 71 * (70 * 2048) ** 2 > MAX_SQUARED_BITS
     assert _squared_bits([(2, 2, 2048)]) <= MAX_SQUARED_BITS

@@ -338,7 +338,7 @@ def test_optimality_uniqueness_by_a_modular_rank_at_n_60():
     # the modular rank against a brute-force rational rank on small matrices: full iff full
     from fractions import Fraction as F
 
-    from exactdp.recheck.lp import _rank
+    from exactdp.recheck._lp import rank as _rank
     for rows, n in (([{0: F(1), 1: F(2)}, {0: F(2), 1: F(4)}], 2), ([{0: F(1, 3)}, {1: F(5, 7)}], 2),
                     ([{0: F(1), 1: F(1)}, {1: F(1), 2: F(1)}, {0: F(1), 2: F(-1)}], 3),
                     ([{0: F(1), 1: F(1)}, {1: F(1), 2: F(1)}, {0: F(1), 2: F(1)}], 3)):
