@@ -8,5 +8,8 @@ reference samplers from Canonne, Kamath and Steinke 2020 and their planted-bug m
 """
 
 from .explore import ExploringRandom, Law, SamplerError, Sym, law
+from .privacy import AdditivePrivacy, additive_privacy
+from .targets import Comparison, Row, Target, compare, parse_target, target
 
-__all__ = ["ExploringRandom", "Law", "SamplerError", "Sym", "law"]
+__all__ = ["AdditivePrivacy", "Comparison", "ExploringRandom", "Law", "Row", "SamplerError", "Sym", "Target",
+           "additive_privacy", "compare", "law", "parse_target", "target"]

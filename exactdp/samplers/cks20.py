@@ -14,7 +14,8 @@ that an exact law finds what a statistical test needs millions of samples for (i
 * ``"division"``: the division ``gamma / k`` of Algorithm 1 done by :func:`_dashu_divide`, a rational division
   that slips when ``gcd(numerator, k) > 1`` (the kind of bug of dashu#57 behind opendp#2638, where
   ``(-2/3) / 4 != -1/6``).  At scale 1 no such gcd occurs, so the slip is invisible there.
-* ``"off-by-one"``: ``U <= n`` written ``U < n`` in the Bernoulli(n/d) comparison.
+* ``"off-by-one"``: ``magnitude < 1`` written ``magnitude <= 1`` in the rejection test of the discrete
+  Laplace sampler (so -1 is rejected too).
 * ``"rejection"``: the discrete Laplace sampler no longer rejects the draw (sign = 1, magnitude = 0), so 0 is
   returned too often ("negative zero" is not rejected).
 
@@ -100,8 +101,8 @@ def geometric_exp_slow(rng, x: Fraction) -> int:
     """The geometric law P[k] = (1 - exp(-x)) exp(-k x), k >= 0, counting successes of Bernoulli(exp(-x)).
 
     >>> from exactdp.samplers import law
-    >>> law(geometric_exp_slow, [Fraction(1)], depth=1).masses    # one Bernoulli(exp(-1)) explored
-    {}
+    >>> law(geometric_exp_slow, [Fraction(1)], depth=1).masses    # one choice: K = 2 ends Algorithm 1 with 0
+    {0: Fraction(1, 2)}
     """
     k = 0
     while bernoulli_exp(rng, x):
@@ -140,21 +141,34 @@ def geometric_exp_fast(rng, x: Fraction) -> int:
     return (v * t + u) // s
 
 
+def _dlaplace_round(rng, scale: Fraction):
+    """One round of the loop of CKS20 Algorithm 2: a sign and a geometric magnitude; None when (sign = 1,
+    magnitude = 0) is rejected, so that 0 is not counted twice (a function of its own, see :func:`_fast_round`).
+
+    >>> from exactdp.samplers import law
+    >>> law(_dlaplace_round, [Fraction(1)], depth=1).masses
+    {}
+    """
+    sign = bernoulli(rng, Fraction(1, 2))
+    magnitude = geometric_exp_fast(rng, 1 / scale)
+    if sign and magnitude < 1:
+        return None
+    return -magnitude if sign else magnitude
+
+
 def dlaplace(rng, scale: Fraction) -> int:
     """The discrete Laplace law P[z] = tanh(1/(2 scale)) exp(-|z| / scale) on the integers (CKS20 Algorithm 2):
-    a sign and a geometric magnitude, rejecting (sign = 1, magnitude = 0) so that 0 is not counted twice.
+    rounds of :func:`_dlaplace_round` until one is not rejected.
 
     >>> from exactdp.samplers import law
     >>> L = law(dlaplace, [Fraction(1)], depth=6)
     >>> L.masses[1] == L.masses[-1]
     True
     """
-    while True:
-        sign = bernoulli(rng, Fraction(1, 2))
-        magnitude = geometric_exp_fast(rng, 1 / scale)
-        if sign and magnitude == 0:
-            continue
-        return -magnitude if sign else magnitude
+    z = None
+    while z is None:
+        z = _dlaplace_round(rng, scale)
+    return z
 
 
 def _dgauss_round(rng, sigma2: Fraction, t: int):
@@ -186,15 +200,15 @@ def dgauss(rng, sigma2: Fraction) -> int:
 
 
 #: the functions to name in ``summarise`` for the samplers of this module (inner ones first)
-SUMMARISE = ("bernoulli_exp", "geometric_exp_slow", "_fast_round", "geometric_exp_fast", "dlaplace",
-             "_dgauss_round")
+SUMMARISE = ("bernoulli_exp", "geometric_exp_slow", "_fast_round", "geometric_exp_fast", "_dlaplace_round",
+             "dlaplace", "_dgauss_round")
 
 
 #: the planted bugs of :func:`variant`: name -> (the source text replaced, its replacement)
 BUGS = {
     "division": ("while bernoulli(rng, gamma / k):", "while bernoulli(rng, _dashu_divide(gamma, k)):"),
-    "off-by-one": ("return rng.randrange(1, d + 1) <= n", "return rng.randrange(1, d + 1) < n"),
-    "rejection": ("        if sign and magnitude == 0:\n            continue\n", ""),
+    "off-by-one": ("if sign and magnitude < 1:", "if sign and magnitude <= 1:"),
+    "rejection": ("    if sign and magnitude < 1:\n        return None\n", ""),
 }
 
 

@@ -62,7 +62,7 @@ class _Cut(BaseException):
     """A run needs a choice beyond the depth bound: its path is abandoned into the residual."""
 
 
-#: the most randrange calls of one run (trivial draws included) before it is abandoned
+#: the most randrange calls and choices of one run (trivial ones included) before it is abandoned
 _MAX_CALLS = 100_000
 _ONE = Fraction(1)
 _ZERO = Fraction(0)
@@ -93,6 +93,9 @@ class ExploringRandom:
     def _choose(self, alts: Sequence, residual: Fraction = _ZERO):
         """One choice among ``alts`` (``(probability, value)`` pairs, probabilities > 0) and an abandoned branch
         of probability ``residual``; the probabilities sum to 1."""
+        self._calls += 1  # trivial choices too: a loop of them makes no branch and could run forever
+        if self._calls > _MAX_CALLS:
+            raise _Cut
         if len(alts) == 1 and not residual:
             return alts[0][1]
         pos = self._pos
