@@ -43,6 +43,8 @@ _EXIT_CODES = """exit codes:
      the small kernel (the reason is printed)
   4  internal error: a bug in exactdp, please report it (traceback with --debug);
      reproduce --recheck: a certificate was refuted; batch: a job ended in one
+  (sampler: 0 the code's law matches the target, 1 differs (witness), 3
+     undecided: the enclosures are too wide at the depth given)
 130  interrupted (Ctrl-C): stopped quietly, nothing decided
 141  the output pipe was closed early (e.g. | head): stopped quietly"""
 
@@ -86,6 +88,9 @@ _CMD_EXITS = {
     "explain": "0 the re-check confirmed the certificate (its proof is printed), 1 refuted (the refutation is "
                "printed, never the proof), 2 bad input (not a certificate), 3 not checkable (the proof is printed "
                "marked unverified), 4 bug",
+    "sampler": "0 the code's law matches the target (every target value inside its exact enclosure), 1 differs "
+               "(the witness value, both numbers exact), 2 bad input (a module that does not import, another "
+               "source of randomness, a draw from an empty range), 3 undecided (too wide at the depth), 4 bug",
     "batch": "0 every job ran (each result line carries the job's own exit code), 2 bad input (a bad JOBS line, or "
              "Dask missing for --workers/--scheduler), 4 bug (also: a job ended in an internal error)",
 }
@@ -94,14 +99,14 @@ _CMD_EXITS = {
 #: the commands in the order of ``exactdp --help``
 _ORDER = ("certify", "profile", "compose", "epsilon", "optimal", "remap", "tight", "regular", "leakage", "reproduce",
           "plot", "recheck", "proofs", "extend", "tradeoff", "mechanism", "batch", "fdp", "audit", "explain", "renyi",
-          "opendp")
+          "opendp", "sampler")
 
 
 def _registrars() -> dict[str, Callable]:
     """Command name -> the function that adds it to the parser, from every command module."""
-    from . import batch, extension, mechanisms, privacy, tools, users
+    from . import batch, extension, mechanisms, privacy, samplers, tools, users
 
-    return {name: fn for mod in (privacy, users, tools, extension, mechanisms, batch)
+    return {name: fn for mod in (privacy, users, tools, extension, mechanisms, batch, samplers)
             for name, fn in mod.COMMANDS.items()}
 
 
