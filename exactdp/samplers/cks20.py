@@ -38,7 +38,8 @@ import types
 from fractions import Fraction
 from math import floor, gcd, isqrt
 
-__all__ = ["BUGS", "SUMMARISE", "bernoulli", "bernoulli_exp", "bernoulli_exp01", "dgauss", "dlaplace", "geometric_exp_fast",
+__all__ = ["BUGS", "SUMMARISE", "bernoulli", "bernoulli_exp", "bernoulli_exp01", "dgauss", "dlaplace",
+           "geometric_exp_fast",
            "geometric_exp_slow", "variant"]
 
 
@@ -200,8 +201,8 @@ def dgauss(rng, sigma2: Fraction) -> int:
 
 
 #: the functions to name in ``summarise`` for the samplers of this module (inner ones first)
-SUMMARISE = ("bernoulli_exp", "geometric_exp_slow", "_fast_round", "geometric_exp_fast", "_dlaplace_round",
-             "dlaplace", "_dgauss_round")
+SUMMARISE = ("bernoulli_exp01", "bernoulli_exp", "geometric_exp_slow", "_fast_round", "geometric_exp_fast",
+             "_dlaplace_round", "dlaplace", "_dgauss_round")
 
 
 #: the planted bugs of :func:`variant`: name -> (the source text replaced, its replacement)
@@ -230,7 +231,8 @@ def variant(bug: str) -> types.ModuleType:
     --------
     >>> from exactdp.samplers import law
     >>> m = variant("division")
-    >>> law(m.bernoulli_exp01, [Fraction(2, 3)], depth=2).masses == law(bernoulli_exp01, [Fraction(2, 3)], depth=2).masses
+    >>> x = [Fraction(2, 3)]
+    >>> law(m.bernoulli_exp01, x, depth=2).masses == law(bernoulli_exp01, x, depth=2).masses
     False
     >>> variant("typo")
     Traceback (most recent call last):

@@ -33,7 +33,7 @@ import numbers
 import operator
 import random as _random_module
 import secrets as _secrets_module
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil, floor
@@ -71,8 +71,8 @@ _ZERO = Fraction(0)
 class ExploringRandom:
     """The source of randomness a sampler sees during :func:`law`: ``randrange`` and nothing else.
 
-    It replays ``prefix`` (a tuple of ``(index, number of alternatives)``) and raises an internal branching
-    signal at the first choice beyond it.  Every other attribute (``random``, ``randint``, ``getrandbits``, ...)
+    It replays ``prefix`` (a tuple of ``(index, (number of alternatives, first probability))``) and raises an
+    internal branching signal at the first choice beyond it.  Every other attribute (``random``, ``randint``, ``getrandbits``, ...)
     raises :class:`SamplerError`: its law is not explored, so it must not be used.
 
     Examples
@@ -82,7 +82,7 @@ class ExploringRandom:
     {True: Fraction(1, 3), False: Fraction(2, 3)}
     """
 
-    __slots__ = ("_prefix", "_pos", "_depth", "_calls")
+    __slots__ = ("_calls", "_depth", "_pos", "_prefix")
 
     def __init__(self, prefix: tuple = (), depth: int = 64):
         self._prefix = prefix
@@ -100,8 +100,8 @@ class ExploringRandom:
             return alts[0][1]
         pos = self._pos
         if pos < len(self._prefix):
-            i, n = self._prefix[pos]
-            if n != len(alts):
+            i, sig = self._prefix[pos]
+            if sig != (len(alts), alts[0][0]):
                 raise SamplerError("the sampler made a different choice on replay: it is not a function of its "
                                    "rng.randrange draws (another source of randomness, or state kept between runs)")
             self._pos = pos + 1
@@ -159,7 +159,7 @@ class Sym:
     {0: Fraction(1, 2), 1: Fraction(1, 2)}
     """
 
-    __slots__ = ("_rng", "_lo", "_hi", "_value")
+    __slots__ = ("_hi", "_lo", "_rng", "_value")
 
     def __init__(self, rng: ExploringRandom, lo: int, hi: int):
         self._rng, self._lo, self._hi, self._value = rng, lo, hi, None
@@ -419,11 +419,12 @@ class _Search:
                 v = _settle(run(rng))
             except _Branch as b:
                 n = len(b.alts)
+                sig = (n, b.alts[0][0])  # replay checks that the same choice comes back
                 for i in range(n - 1, -1, -1):
                     w = b.alts[i][0]
                     q = p * w if exact else (p * w.numerator) // w.denominator
                     if q and (tol is None or q >= tol):
-                        stack.append((prefix + ((i, n),), q))
+                        stack.append(((*prefix, (i, sig)), q))
                 continue
             except _Cut:
                 continue
