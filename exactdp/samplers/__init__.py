@@ -7,9 +7,9 @@ balls, and bound the privacy of the additive mechanism the code implements.
 reference samplers from Canonne, Kamath and Steinke 2020 and their planted-bug mutants for the tests.
 """
 
-from .explore import ExploringRandom, Law, SamplerError, Sym, law
+from .explore import Law, SamplerError, law
 from .privacy import AdditivePrivacy, additive_privacy
 from .targets import Comparison, Row, Target, compare, parse_target, target
 
-__all__ = ["AdditivePrivacy", "Comparison", "ExploringRandom", "Law", "Row", "SamplerError", "Sym", "Target",
+__all__ = ["AdditivePrivacy", "Comparison", "Law", "Row", "SamplerError", "Target",
            "additive_privacy", "compare", "law", "parse_target", "target"]

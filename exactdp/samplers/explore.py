@@ -40,12 +40,23 @@ from math import ceil, floor
 
 from ..errors import InvalidInput
 
-__all__ = ["ExploringRandom", "Law", "SamplerError", "Sym", "law"]
+# ExploringRandom and Sym are what a sampler sees during a search, never built by a user
+__all__ = ["Law", "SamplerError", "law"]
 
 
 class SamplerError(InvalidInput):
-    """A sampler that cannot be explored as written: another source of randomness, a draw from an empty range,
-    a run that differs on replay, an exception raised by the sampler, or a bad argument of :func:`law`."""
+    """A sampler that cannot be explored as written.
+
+    Another source of randomness, a draw from an empty range, a run that differs on replay, an exception raised
+    by the sampler, or a bad argument of :func:`law`.
+
+    Examples
+    --------
+    >>> law(lambda rng: rng.randrange(0))
+    Traceback (most recent call last):
+    ...
+    exactdp.samplers.explore.SamplerError: rng.randrange: a draw from an empty range (m = 0 < 1): range(0, 0, 1)
+    """
 
 
 class _Branch(BaseException):
@@ -72,7 +83,8 @@ class ExploringRandom:
     """The source of randomness a sampler sees during :func:`law`: ``randrange`` and nothing else.
 
     It replays ``prefix`` (a tuple of ``(index, (number of alternatives, first probability))``) and raises an
-    internal branching signal at the first choice beyond it.  Every other attribute (``random``, ``randint``, ``getrandbits``, ...)
+    internal branching signal at the first choice beyond it.  Every other attribute (``random``, ``randint``,
+    ``getrandbits``, ...)
     raises :class:`SamplerError`: its law is not explored, so it must not be used.
 
     Examples
@@ -345,7 +357,7 @@ def _settle(v):
 class Law:
     """The explored law of a sampler: exact masses of the values found, and the residual.
 
-    Attributes
+    Parameters
     ----------
     masses : dict
         Output value -> the exact probability of the finished paths returning it (a lower bound of its
@@ -358,6 +370,14 @@ class Law:
         The runs spent computing the summaries.
     summaries : int
         The number of (function, arguments) summaries computed.
+    found : Fraction
+        The total mass found (one minus the residual).
+
+    Examples
+    --------
+    >>> L = law(lambda rng: rng.randrange(3) == 0)
+    >>> L.masses[True], L.residual, L.paths
+    (Fraction(1, 3), Fraction(0, 1), 3)
     """
 
     masses: dict
@@ -370,6 +390,16 @@ class Law:
     def interval(self, value) -> tuple[Fraction, Fraction]:
         """The exact enclosure ``[lo, hi]`` of the probability of ``value``.
 
+        Parameters
+        ----------
+        value : hashable
+            An output value.
+
+        Returns
+        -------
+        (Fraction, Fraction)
+            Its mass found and that plus the residual.
+
         Examples
         --------
         >>> from exactdp.samplers import law
@@ -380,7 +410,23 @@ class Law:
         return lo, lo + self.residual
 
     def mass_outside(self, lo: int, hi: int) -> Fraction:
-        """The mass found on values that are not integers of ``[lo, hi]``."""
+        """The mass found on values that are not integers of ``[lo, hi]``.
+
+        Parameters
+        ----------
+        lo, hi : int
+            The range.
+
+        Returns
+        -------
+        Fraction
+            The exact mass found outside it.
+
+        Examples
+        --------
+        >>> law(lambda rng: rng.randrange(4)).mass_outside(0, 2)
+        Fraction(1, 4)
+        """
         return sum((m for v, m in self.masses.items()
                     if not (isinstance(v, int) and lo <= v <= hi)), _ZERO)
 

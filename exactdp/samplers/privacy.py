@@ -31,7 +31,7 @@ __all__ = ["AdditivePrivacy", "additive_privacy"]
 class AdditivePrivacy:
     """The certified statement of :func:`additive_privacy`.
 
-    Attributes
+    Parameters
     ----------
     support : (int, int)
         The explored range ``LO..HI`` of the noise.
@@ -48,6 +48,12 @@ class AdditivePrivacy:
         The exact delta covering the mass outside the range and the residual.
     eps_upper, eps_lower : str
         Arb balls enclosing ``log R`` and ``log L``.
+
+    Examples
+    --------
+    >>> from exactdp.samplers import law
+    >>> additive_privacy(law(lambda rng: rng.randrange(2)), (0, 1)).delta
+    Fraction(1, 2)
     """
 
     support: tuple
@@ -61,7 +67,19 @@ class AdditivePrivacy:
     eps_lower: str
 
     def statement(self) -> str:
-        """The claim in one sentence."""
+        """The claim in one sentence.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from exactdp.samplers import law
+        >>> p = additive_privacy(law(lambda rng: rng.randrange(3) - rng.randrange(3)), (-2, 2))
+        >>> "eps = log(2)" in p.statement()
+        True
+        """
         lo, hi = self.support
         if self.ratio_upper is None:
             head = "no finite eps over the explored range (a probability with a zero lower bound)"

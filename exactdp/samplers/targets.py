@@ -101,8 +101,24 @@ _FAMILIES = {"bernoulli_exp": _bernoulli_exp, "geometric_exp": _geometric_exp, "
 
 @dataclass(frozen=True)
 class Target:
-    """A target law: ``name`` and its parameter, or an exact table.  ``prob(z, prec)`` is a Fraction (exact) or
-    an ``arb`` ball containing P[z]."""
+    """A target law: ``name`` and its parameter, or an exact table.
+
+    Parameters
+    ----------
+    name : str
+        The family (or the table file's name).
+    param : Fraction or None
+        The family's parameter.
+    table : dict or None
+        Output -> exact probability, for a table.
+    prob : callable
+        ``prob(z, prec)``: a Fraction (exact) or an ``arb`` ball containing P[z] at ``prec`` bits.
+
+    Examples
+    --------
+    >>> str(target("geometric_exp", 2))
+    'geometric_exp(2)'
+    """
 
     name: str
     param: Fraction | None = None
@@ -115,6 +131,17 @@ class Target:
 
 def target(name: str, param=None) -> Target:
     """The target law ``name`` (``bernoulli_exp``, ``geometric_exp``, ``dlaplace``, ``dgauss``) at ``param``.
+
+    Parameters
+    ----------
+    name : str
+        The family.
+    param : int or Fraction
+        Its exact parameter.
+
+    Returns
+    -------
+    Target
 
     Examples
     --------
@@ -149,6 +176,15 @@ def _exact(text, what: str) -> Fraction:
 
 def parse_target(text: str) -> Target:
     """A target from the command line: ``dlaplace:3/2``, ``dlaplace(3/2)`` or a JSON table file.
+
+    Parameters
+    ----------
+    text : str
+        ``NAME:PARAM``, ``NAME(PARAM)`` or a path ending in ``.json``.
+
+    Returns
+    -------
+    Target
 
     Examples
     --------
@@ -192,8 +228,24 @@ def parse_target(text: str) -> Target:
 
 @dataclass(frozen=True)
 class Row:
-    """One output value: its exact enclosure ``[lo, hi]``, the target (text) and where it lies:
-    ``inside``, ``below`` (target < lo), ``above`` (target > hi) or ``undecided``."""
+    """One output value: its exact enclosure, the target and where the target lies.
+
+    Parameters
+    ----------
+    value : int
+        The output value.
+    lo, hi : Fraction
+        Its exact enclosure.
+    target : str
+        The target probability (a fraction, or an Arb ball as text).
+    status : str
+        ``inside``, ``below`` (target < lo), ``above`` (target > hi) or ``undecided``.
+
+    Examples
+    --------
+    >>> Row(0, Fraction(1, 2), Fraction(1, 2), "1/2", "inside").status
+    'inside'
+    """
 
     value: int
     lo: Fraction
@@ -204,8 +256,30 @@ class Row:
 
 @dataclass(frozen=True)
 class Comparison:
-    """The verdict of :func:`compare`: ``matches``, ``differs`` or ``undecided``, with every row, the witness
-    (the smallest output value outside its enclosure) and the reason of an undecided verdict."""
+    """The verdict of :func:`compare`, with every row, the witness and the reason of an undecided verdict.
+
+    Parameters
+    ----------
+    verdict : str
+        ``matches``, ``differs`` or ``undecided``.
+    rows : tuple of Row
+        Every value compared.
+    residual : Fraction
+        The law's residual (every enclosure's width).
+    width : Fraction
+        The width bound ``matches`` needs.
+    target : str
+        The target's name.
+    witness : Row or None
+        For ``differs``: the smallest output value whose target lies outside its enclosure.
+    reason : str
+        For ``undecided``: why, and by how much.
+
+    Examples
+    --------
+    >>> Comparison("matches", (), Fraction(0), Fraction(0), "dlaplace(1)").exit_code
+    0
+    """
 
     verdict: str
     rows: tuple
@@ -217,7 +291,17 @@ class Comparison:
 
     @property
     def exit_code(self) -> int:
-        """0 matches, 1 differs, 3 undecided."""
+        """The command line's exit code: 0 matches, 1 differs, 3 undecided.
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> Comparison("differs", (), Fraction(0), Fraction(0), "t").exit_code
+        1
+        """
         return {"matches": 0, "differs": 1, "undecided": 3}[self.verdict]
 
 

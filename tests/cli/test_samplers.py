@@ -7,7 +7,8 @@ import pytest
 
 from exactdp.cli import main
 
-CKS = "from exactdp.samplers.cks20 import *  # noqa\nfrom exactdp.samplers.cks20 import _fast_round, _dlaplace_round\n"
+CKS = ("from exactdp.samplers.cks20 import (bernoulli, bernoulli_exp01, bernoulli_exp, geometric_exp_slow,\n"
+       "    _fast_round, geometric_exp_fast, _dlaplace_round, dlaplace)\n")
 S = "bernoulli_exp01,bernoulli_exp,geometric_exp_slow,_fast_round,geometric_exp_fast,_dlaplace_round"
 FAST = ["--depth", "50", "--tol", "1e-10", "--bits", "64", "--width", "1e-6"]
 
