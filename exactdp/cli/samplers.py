@@ -46,7 +46,7 @@ def _args(text: str | None) -> list:
     for part in text.split(","):
         p = part.strip()
         try:
-            out.append(int(p) if p.lstrip("-").isdigit() else Fraction(p))
+            out.append(Fraction(p))  # exact rationals, as the samplers expect (1 / Fraction(1) stays exact)
         except (ValueError, ZeroDivisionError):
             raise usage(f"sampler: --args: {p!r} is not an exact number (e.g. 3/2)") from None
     return out

@@ -45,6 +45,13 @@ def test_the_division_slip_differs_exits_1_with_the_exact_witness(tmp_path, caps
     assert w["status"] in ("below", "above") and "/" in w["lo"] and "/" in w["hi"]
 
 
+def test_an_integer_argument_is_passed_as_a_fraction(tmp_path, capsys):
+    f = write(tmp_path, "s.py", "def f(rng, s):\n    return type(s).__name__ == 'Fraction' and 1 / s == s\n")
+    code, out, _ = run(["sampler", f + ":f", "--args", "1", "--target", "bernoulli_exp:0", "--support", "0..1",
+                        "--width", "0"], capsys)
+    assert code == 0 and "matches" in out
+
+
 def test_too_shallow_is_undecided_exits_3(tmp_path, capsys):
     f = write(tmp_path, "s.py", CKS)
     code, out, _ = run(["sampler", f + ":bernoulli_exp", "--args", "1/2", "--target", "bernoulli_exp:1/2",
