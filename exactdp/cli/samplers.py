@@ -108,8 +108,8 @@ def _cmd_sampler(a):
           f"{c.verdict}")
     print(f"  explored: {L.paths} runs (+{L.summary_paths} in {L.summaries} summaries), depth {a.depth}; "
           f"residual (every interval's width) {float(c.residual):.3e}")
-    if c.verdict == "differs":
-        w = c.witness
+    w = c.witness
+    if w is not None:
         side = "below" if w.status == "below" else "above"
         print(f"  witness: P[{w.value}] = {w.target} lies {side} the enclosure of the code's probability")
         print(f"    lo = {w.lo}\n    hi = {w.hi}")

@@ -174,13 +174,15 @@ class Sym:
     __slots__ = ("_hi", "_lo", "_rng", "_value")
 
     def __init__(self, rng: ExploringRandom, lo: int, hi: int):
-        self._rng, self._lo, self._hi, self._value = rng, lo, hi, None
+        self._rng, self._lo, self._hi = rng, lo, hi
+        self._value: int | None = None
 
     def _fix(self) -> int:
         if self._value is None:
             lo, hi = self._lo, self._hi
             p = Fraction(1, hi - lo)
-            self._value = self._rng._choose([(p, v) for v in range(lo, hi)])
+            self._value = value = self._rng._choose([(p, v) for v in range(lo, hi)])
+            return value
         return self._value
 
     def _split(self, c: int) -> bool:
@@ -525,7 +527,8 @@ class _Search:
 
 def _wrapper(search: _Search, name: str, original: Callable) -> Callable:
     def summarised(*a, **kw):
-        rng, pos = None, None
+        rng: ExploringRandom | None = None
+        pos: int | str | None = None
         for i, x in enumerate(a):
             if isinstance(x, ExploringRandom):
                 rng, pos = x, i
