@@ -28,8 +28,8 @@ EXIT_INTERRUPT = 130
 #: the global exit codes (the epilog of ``exactdp --help``): every command of :data:`_CMD_EXITS` is named
 _EXIT_CODES = """exit codes:
   0  the property holds (certify, epsilon, optimal, tight, regular, extend,
-     audit, program; fdp with --mu; opendp: OpenDP's value is at least the
-     exact one);
+     audit, program; fdp with --mu; sampler: the code's law matches its
+     target; opendp: OpenDP's value is at least the exact one);
      the command did its job (remap, leakage, profile, compose, tradeoff, renyi,
      fdp, mechanism, plot, proofs); every claim reproduced or reconstructed
      (reproduce); recheck, explain: the certificate is confirmed by the
@@ -47,6 +47,8 @@ _EXIT_CODES = """exit codes:
      the small kernel (the reason is printed)
   4  internal error: a bug in exactdp, please report it (traceback with --debug);
      reproduce --recheck: a certificate was refuted; batch: a job ended in one
+  (sampler: 0 the code's law matches the target, 1 differs (witness), 3
+     undecided: the enclosures are too wide at the depth given)
 130  interrupted (Ctrl-C): stopped quietly, nothing decided
 141  the output pipe was closed early (e.g. | head): stopped quietly"""
 
@@ -93,6 +95,9 @@ _CMD_EXITS = {
     "program": "0 the program is private (at the level, or for every eps with --all-eps; with --cost: a finite "
                "exact cost), 1 not (the witness pair and output are printed), 2 bad program (line:col) or input, "
                "3 undecided, 4 bug",
+    "sampler": "0 the code's law matches the target (every target value inside its exact enclosure), 1 differs "
+               "(the witness value, both numbers exact), 2 bad input (a module that does not import, another "
+               "source of randomness, a draw from an empty range), 3 undecided (too wide at the depth), 4 bug",
     "batch": "0 every job ran (each result line carries the job's own exit code), 2 bad input (a bad JOBS line, or "
              "Dask missing for --workers/--scheduler), 4 bug (also: a job ended in an internal error)",
 }
@@ -101,15 +106,15 @@ _CMD_EXITS = {
 #: the commands in the order of ``exactdp --help``
 _ORDER = ("certify", "profile", "compose", "epsilon", "optimal", "remap", "tight", "regular", "leakage", "reproduce",
           "plot", "recheck", "proofs", "extend", "tradeoff", "mechanism", "batch", "fdp", "audit", "explain", "renyi",
-          "opendp", "program")
+          "opendp", "program", "sampler")
 
 
 def _registrars() -> dict[str, Callable]:
     """Command name -> the function that adds it to the parser, from every command module."""
-    from . import batch, extension, mechanisms, privacy, tools, users
+    from . import batch, extension, mechanisms, privacy, samplers, tools, users
     from . import programs as programs_cli
 
-    return {name: fn for mod in (privacy, users, tools, extension, mechanisms, batch, programs_cli)
+    return {name: fn for mod in (privacy, users, tools, extension, mechanisms, batch, programs_cli, samplers)
             for name, fn in mod.COMMANDS.items()}
 
 

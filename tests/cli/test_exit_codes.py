@@ -93,11 +93,11 @@ def test_the_help_lists_every_command_once_in_its_order_and_the_exit_codes_name_
     # the order of `exactdp --help` as it was before the command line became a package (issue 21)
     listed = ["certify", "profile", "compose", "epsilon", "optimal", "remap", "tight", "regular", "leakage",
               "reproduce", "plot", "recheck", "proofs", "extend", "tradeoff", "mechanism", "batch", "fdp", "audit",
-              "explain", "renyi", "opendp", "program"]
+              "explain", "renyi", "opendp", "program", "sampler"]
     sub = next(x for x in exactdp.cli._app.build_parser()._actions if isinstance(x, argparse._SubParsersAction))
     assert list(sub.choices) == listed
     modules = [importlib.import_module(f"exactdp.cli.{m}") for m in
-               ("privacy", "users", "tools", "extension", "mechanisms", "batch", "programs")]
+               ("privacy", "users", "tools", "extension", "mechanisms", "batch", "programs", "samplers")]
     assert sorted(n for m in modules for n in m.COMMANDS) == sorted(listed)  # each command in exactly one module
     assert set(exactdp.cli._app._CMD_EXITS) == set(listed)
     text = exactdp.cli._app._EXIT_CODES
