@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ._b_util import Refuted, check_level, distinct_labels, need
+from ._b_util import ENCLOSURE_WIDTH, Refuted, check_level, distinct_labels, need
 from ._kernel import NotHere, TooLarge, _add, _mul, _neg, check_codes, compare, fraction, level_factor, sign, value
 from ._metric import pairs_at_one
 
@@ -89,7 +89,8 @@ def claim_text(c: dict) -> str:
         return f"{who} is (eps, delta)-DP with eps = {lvl}, delta = {ev['delta']} over the {rel}"
     what = "the stated exact value" if ev["route"] == "lattice-exact" else "a number"
     enc = ev["enclosure"]
-    need(isinstance(enc, list) and len(enc) == 2, "the enclosure is not [lo, hi]")
+    if not (isinstance(enc, list) and len(enc) == 2):
+        raise ValueError("the enclosure is not [lo, hi]")
     return f"the smallest delta of {who} at eps = {lvl} over the {rel} is {what} in [{enc[0]}, {enc[1]}]"
 
 
@@ -297,12 +298,10 @@ def _run(c: dict) -> int:
     ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
     if len(ordered) * len(facs) > MAX_PLDS:
         raise TooLarge(f"more than {MAX_PLDS:,} (factor, ordered pair) PLDs")
-    steps = {}
-    for s in ev["steps"]:
-        key = (s["x"], s["x_prime"])
-        need(key not in steps, f"the step of ({s['x']}, {s['x_prime']}) is stated twice")
-        steps[key] = s["step"]
-    need(set(steps) == set(ordered), "the lattice steps are not one per ordered neighbouring pair")
+    # one step per ordered pair, in the relation's order (each pair, then its reverse): one way to write it
+    need([(s["x"], s["x_prime"]) for s in ev["steps"]] == ordered,
+         "the lattice steps are not one per ordered neighbouring pair, in the relation's order")
+    steps = {(s["x"], s["x_prime"]): s["step"] for s in ev["steps"]}
     E = level_factor(ev["level"], "1")
     if isinstance(E, tuple):
         raise NotHere("e^eps is a fractional power R^(p/q): this kernel compares rational lattices with e^eps "
@@ -355,16 +354,18 @@ def _check_answer(ev: dict, vals: list, E, verdict: str) -> None:
         need(sign(_add(_add(d, _neg(A)), _mul(E, B))) == 0,
              f"the stated delta is not the re-derived delta ({_short(A, B)})")
         if best is not None:
-            need(pair is not None, "the attaining pair is not stated")
-            got = [v for v in vals if v[0] == (pair["x"], pair["x_prime"])]
-            need(bool(got) and _at_least(got[0][1], got[0][2], A, B, E) == 0,
-                 f"the pair ({pair['x']}, {pair['x_prime']}) does not attain the maximum")
+            # the first ordered pair (in the relation's order) attaining the maximum: one way to write it
+            need(pair is not None and (pair["x"], pair["x_prime"]) == best[0],
+                 f"the stated pair is not the first ordered pair attaining the maximum, {best[0]}")
     else:
         need(stated is None and pair is None, "the ball route states an exact value or pair")
     enc = ev["enclosure"]
     need(len(enc) == 2, "the enclosure is not [lo, hi]")
     lo, hi = fraction(enc[0]), fraction(enc[1])
     need(lo <= hi, "the enclosure is empty")
+    if ev["route"] == "lattice-exact":
+        # the exact route states its value to ~9 digits at least (the ball route states the width it reached)
+        need(hi - lo <= ENCLOSURE_WIDTH * max(1, abs(hi)), "the enclosure is wider than the exact route states")
     need(compare(A - lo, B, E) >= 0 and compare(hi - A, -B, E) >= 0,
          f"the enclosure [{enc[0]}, {enc[1]}] does not contain the re-derived delta ({_short(A, B)})")
     if ev["delta"] is None:

@@ -62,7 +62,8 @@ def _steps(facs: list, neighbours: Any) -> list[LatticeStep]:
 
 
 def certify_lattice_composition(factors: list, neighbours: Any, *, eps: Any = None, alpha: Any = None,
-                                level: Level | None = None, delta: Any = None) -> Certificate:
+                                level: Level | None = None, delta: Any = None
+                                ) -> Certificate[LatticeCompositionEvidence]:
     """The smallest delta at one eps of independent runs on one privacy-loss lattice, as a certificate.
 
     Parameters
@@ -106,7 +107,7 @@ def certify_lattice_composition(factors: list, neighbours: Any, *, eps: Any = No
 
 
 def lattice_certificate(factors: list, neighbours: Any, *, eps: Any = None, alpha: Any = None,
-                        level: Level | None = None, delta: Any = None) -> tuple[Certificate, ComposedDelta]:
+                        level: Level | None = None, delta: Any = None) -> tuple[Certificate[LatticeCompositionEvidence], ComposedDelta]:
     """:func:`certify_lattice_composition` and the :class:`~exactdp.theory.lattice.ComposedDelta` behind it.
 
     The command line prints the answer's text (its enclosure, route and size) and emits the certificate.
