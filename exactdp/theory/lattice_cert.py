@@ -107,7 +107,8 @@ def certify_lattice_composition(factors: list, neighbours: Any, *, eps: Any = No
 
 
 def lattice_certificate(factors: list, neighbours: Any, *, eps: Any = None, alpha: Any = None,
-                        level: Level | None = None, delta: Any = None) -> tuple[Certificate[LatticeCompositionEvidence], ComposedDelta]:
+                        level: Level | None = None, delta: Any = None
+                        ) -> tuple[Certificate[LatticeCompositionEvidence], ComposedDelta]:
     """:func:`certify_lattice_composition` and the :class:`~exactdp.theory.lattice.ComposedDelta` behind it.
 
     The command line prints the answer's text (its enclosure, route and size) and emits the certificate.
