@@ -78,7 +78,7 @@ def claim_text(c: dict) -> str:
     >>> ev = {"factors": [{"mechanism": {"name": "RR"}, "times": 3}], "relation": {"description": "pair (0, 1)"},
     ...       "level": {"text": "0"}, "delta": None, "route": "lattice-exact", "enclosure": ["0.6875", "0.6875"]}
     >>> claim_text({"evidence": ev})[-60:]
-    'over the pair (0, 1) is the stated exact value in [0.6875, 0.6875]'
+    'he pair (0, 1) is the stated exact value in [0.6875, 0.6875]'
     """
     ev = c["evidence"]
     who = "the composition of " + ", ".join(
@@ -103,7 +103,9 @@ def _is_rational(text) -> bool:
 
 
 def method_of(c: dict) -> str:
-    """``RATIONAL`` when every entry is rational, ``e^eps`` is a rational ``R`` (``D = 1``) and the route is exact;
+    """The method a ``lattice_composition`` verdict rests on (the dispatcher refutes another).
+
+    ``RATIONAL`` when every entry is rational, ``e^eps`` is a rational ``R`` (``D = 1``) and the route is exact;
     ``TRANSCENDENCE_BALLS`` otherwise.
 
     Parameters
