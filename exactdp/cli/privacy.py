@@ -138,7 +138,8 @@ def _compose_lattice(a, mechs, ks) -> int:
         return emit(cert, "json")
     print(r.text())
     if a.delta is not None:
-        word = {True: "holds", False: "fails"}.get(cert.holds, "undecided (delta lies inside the enclosure)")
+        v = cert.verdict.value
+        word = v if v in ("holds", "fails") else "undecided (delta lies inside the enclosure)"
         print(f"({a.eps or 'alpha = ' + str(a.alpha)}, {a.delta})-DP of the composition: {word}")
     return cert.verdict.exit_code
 

@@ -309,7 +309,9 @@ def _run(c: dict) -> int:
         raise NotHere("e^eps is a fractional power R^(p/q): this kernel compares rational lattices with e^eps "
                       "only for e^eps rational or eps algebraic")
     # every PLD re-derived and the whole cost counted before any power is computed
-    plans, seen, total = [], {}, 0
+    plans: list = []
+    seen: dict = {}
+    total = 0
     for x, xp in ordered:
         try:
             b = fraction(steps[(x, xp)])
@@ -367,7 +369,8 @@ def _check_answer(ev: dict, vals: list, E, verdict: str) -> None:
     need(lo <= hi, "the enclosure is empty")
     if ev["route"] == "lattice-exact":
         # the exact route states its value to ~9 digits at least (the ball route states the width it reached)
-        need(hi - lo <= ENCLOSURE_WIDTH * max(1, abs(hi)), "the enclosure is wider than the exact route states")
+        need(hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi)),
+             "the enclosure is wider than the exact route states")
     need(compare(A - lo, B, E) >= 0 and compare(hi - A, -B, E) >= 0,
          f"the enclosure [{enc[0]}, {enc[1]}] does not contain the re-derived delta ({_short(A, B)})")
     if ev["delta"] is None:
