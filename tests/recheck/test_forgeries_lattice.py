@@ -192,3 +192,29 @@ def test_bad_inputs_to_the_producer():
         certify_lattice_composition([(RR3, 2)], PAIR)
     with pytest.raises(InvalidInput, match="no common lattice"):
         certify_lattice_composition([(RR3, 1), (geometric(1, "1/2"), 1)], PAIR, eps="1")
+
+
+def test_ball_route_is_recomputed_exactly_and_its_enclosure_checked(monkeypatch):
+    from exactdp.theory import lattice
+
+    monkeypatch.setattr(lattice, "MAX_EXACT_BITS", 0)       # the producer takes the Arb route
+    c = _cert([(RR3, 30)], PAIR, eps="2", delta="1/2")
+    ev = c["evidence"]
+    assert ev["route"] == "lattice-balls" and ev["delta_at_eps"] is None and ev["pair"] is None
+    assert c["method"] == "TRANSCENDENCE_BALLS" and recheck(c).status == "confirmed"
+    f = copy.deepcopy(c)
+    lo, hi = (Fraction(x) for x in ev["enclosure"])
+    f["evidence"]["enclosure"] = [str(hi), str(hi + (hi - lo) + Fraction(1, 10**6))]
+    r = recheck(_consistent(f))
+    assert r.status == "refuted" and "does not contain" in r.detail
+    f = copy.deepcopy(c)
+    f["evidence"]["delta_at_eps"] = "1/2"
+    r = recheck(_consistent(f))
+    assert r.status == "refuted" and "ball route states an exact value" in r.detail
+
+
+def test_a_level_at_a_fractional_power_is_not_checkable():
+    c = _cert([(RR3, 3)], PAIR, eps="log(2)/3")
+    assert c["evidence"]["level"]["D"] == "3"
+    r = recheck(c)
+    assert r.status == "not checkable" and "fractional power" in r.detail
