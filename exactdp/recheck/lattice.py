@@ -26,7 +26,7 @@ import math
 from fractions import Fraction
 
 from ._b_util import ENCLOSURE_WIDTH, Refuted, check_level, distinct_labels, need
-from ._kernel import NotHere, TooLarge, _add, _mul, _neg, check_codes, compare, fraction, level_factor, sign, value
+from ._kernel import _E, NotHere, TooLarge, _add, _mul, _neg, check_codes, compare, fraction, level_factor, sign, value
 from ._metric import pairs_at_one
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -135,24 +135,22 @@ def method_of(c: dict) -> str:
 
 # ---------------------------------------------------------------------------------------- mechanisms ----
 def _rows(m: dict) -> dict:
-    """label -> list of Fractions; refuted unless a mechanism; not checkable when an entry is not rational."""
+    """label -> list of kernel values; refuted unless a mechanism (shape, entries >= 0, rows summing to 1)."""
     distinct_labels(m["inputs"], "inputs")
     distinct_labels(m["outputs"], "outputs")
     codes, vals = m["codes"], m["values"]
     check_codes(codes, len(vals))
     need(len(codes) == len(m["inputs"]) and all(len(r) == len(m["outputs"]) for r in codes),
          "the code matrix does not match the labels")
-    parsed = []
-    for v in vals:
-        x = value(v)
-        if not isinstance(x, Fraction):
-            raise NotHere(f"the entry {v[:40]!r} is not rational: this kernel re-derives rational lattices only")
-        parsed.append(x)
-    need(all(v >= 0 for v in parsed), "a negative entry: not a mechanism")
+    parsed = [value(v) for v in vals]
+    need(all(sign(v) >= 0 for v in parsed), "a negative entry: not a mechanism")
     rows = {}
     for x, r in zip(m["inputs"], codes, strict=True):
         row = [parsed[k] for k in r]
-        need(sum(row, Fraction(0)) == 1, f"row {x} does not sum to exactly 1: not a mechanism")
+        tot = Fraction(0)
+        for v in row:
+            tot = _add(tot, v)
+        need(sign(_add(tot, Fraction(-1))) == 0, f"row {x} does not sum to exactly 1: not a mechanism")
         rows[x] = row
     return rows
 
@@ -283,6 +281,227 @@ def _pair_delta(polys: list, b: Fraction, E, nbytes: int, deg: int):
     return inf_tot + Fraction(A_int, den), Fraction(S, den * bn ** deg) / C
 
 
+# ------------------------------------------------------------------ entries in Q(u), u = e^(1/L) ----
+# A mechanism whose entries are quotients of sums c e^r (r rational) lives in Q(u) with u = e^(1/L), L the common
+# denominator of the exponents; u is transcendental (Lindemann), so an identity of Laurent polynomials in u is an
+# identity of numbers and the lattice checks below are polynomial identities.  Polynomials are dicts
+# exponent -> int (or Fraction before clearing denominators).
+
+#: largest common denominator L of the exponents (u = e^(1/L))
+MAX_L = 64
+
+
+def _pm(p: dict, q: dict) -> dict:
+    out: dict = {}
+    for i, a in p.items():
+        for j, b in q.items():
+            out[i + j] = out.get(i + j, 0) + a * b
+    return {k: v for k, v in out.items() if v}
+
+
+def _pa(p: dict, q: dict, sgn: int = 1) -> dict:
+    out = dict(p)
+    for k, v in q.items():
+        out[k] = out.get(k, 0) + sgn * v
+    return {k: v for k, v in out.items() if v}
+
+
+def _pp(p: dict, k: int) -> dict:
+    out: dict = {0: 1}
+    base = p
+    while k:
+        if k & 1:
+            out = _pm(out, base)
+        k >>= 1
+        if k:
+            base = _pm(base, base)
+    return out
+
+
+def _shift(p: dict, m: int) -> dict:
+    return {i + m: v for i, v in p.items()}
+
+
+def _exponents(v) -> list:
+    """The exponents r of the terms c e^r of a kernel value; NotHere unless every exponent is rational."""
+    if isinstance(v, Fraction):
+        return []
+    if not isinstance(v, _E):
+        raise NotHere("an entry outside Q(e^r): not a value of the lattice re-check")
+    out = []
+    for key in list(v.num) + list(v.den):
+        if key == ():
+            continue
+        if len(key) != 1 or key[0][0] != 1:
+            raise NotHere("an entry with an irrational exponent: outside this re-check")
+        out.append(key[0][1])
+    return out
+
+
+def _laurent(d: dict, L: int) -> dict:
+    """``{key: c}`` of an :class:`_E` side as a Laurent polynomial in ``u = e^(1/L)``."""
+    out: dict = {}
+    for key, c in d.items():
+        j = 0 if key == () else key[0][1] * L
+        need(Fraction(j).denominator == 1, "an exponent off the common denominator")  # pragma: no cover
+        out[int(j)] = out.get(int(j), 0) + c
+    return {k: v for k, v in out.items() if v}
+
+
+def _to_E(p: dict, L: int) -> dict:
+    return {(() if j == 0 else ((1, Fraction(j, L)),)): Fraction(c) for j, c in p.items()}
+
+
+def _kval(num: dict, den: dict, L: int):
+    """A kernel value ``num(u) / den(u)``."""
+    if not num:
+        return Fraction(0)
+    return _E(_to_E(num, L), _to_E(den, L))
+
+
+def _field_factor(rows: dict, L: int) -> tuple[dict, dict]:
+    """``(numerators, den)``: every entry of one mechanism as ``n_y(u) / den(u)`` with integer polynomials ``n_y``
+    (exponents >= 0) and one Laurent ``den`` -- the product of the distinct entry denominators, cleared of
+    rational coefficients and shifted."""
+    pairs: dict = {}
+    for x, row in rows.items():
+        for y, v in enumerate(row):
+            if isinstance(v, Fraction):
+                pairs[(x, y)] = ({0: v} if v else {}, {0: Fraction(1)})
+            else:
+                pairs[(x, y)] = (_laurent(v.num, L), _laurent(v.den, L))
+    dens: list = []
+    for _, D in pairs.values():
+        if D not in dens:
+            dens.append(D)
+    if len(dens) > 8:
+        raise TooLarge("more than 8 distinct entry denominators in one mechanism")
+    Dc: dict = {0: Fraction(1)}
+    for D in dens:
+        Dc = _pm(Dc, D)
+    nums = {}
+    for key, (N, D) in pairs.items():
+        mult: dict = {0: Fraction(1)}
+        for D2 in dens:
+            if D2 is not D and D2 != D:
+                mult = _pm(mult, D2)
+        nums[key] = _pm(N, mult)
+    coeffs = [c for p in nums.values() for c in p.values()] + list(Dc.values())
+    scale = math.lcm(*(Fraction(c).denominator for c in coeffs))
+    low = min((i for p in nums.values() for i in p), default=0)
+    nums = {k: {i - low: int(c * scale) for i, c in p.items()} for k, p in nums.items()}
+    den = {i - low: int(c * scale) for i, c in Dc.items()}
+    return nums, den
+
+
+def _strip(p: dict) -> tuple[int, dict]:
+    a = min(p)
+    return a, _shift(p, -a)
+
+
+def _field_poly(nums: dict, den: dict, x: str, xp: str, s: int, ncols: int, where: str):
+    """``(inf, c, den, terms)`` of one factor and ordered pair in ``Q(u)``: the numerator of the mass where
+    ``Q = 0``, the smallest ratio ``c = (cn, cd)``, and ``n -> numerator`` with ratio ``c u^(s n)``; refuted
+    unless every ratio is ``c u^(s n)`` (a polynomial identity)."""
+    inf: dict = {}
+    atoms = []
+    for y in range(ncols):
+        p, q = nums[(x, y)], nums[(xp, y)]
+        if not p:
+            continue
+        if not q:
+            inf = _pa(inf, p)
+        else:
+            atoms.append((p, q))
+    if not atoms:
+        return inf, ({0: 1}, {0: 1}), den, {}
+    p0, q0 = atoms[0]
+    rel = []
+    for p, q in atoms:
+        a, A = _strip(_pm(p, q0))
+        b, B = _strip(_pm(q, p0))
+        need(A == B and (a - b) % s == 0,
+             f"{where}: a loss ratio is not c*b^n on the stated step")
+        rel.append((a - b) // s)
+    lo = min(rel)
+    i0 = rel.index(lo)
+    cn, cd = atoms[i0]
+    terms: dict = {}
+    for (p, _), r in zip(atoms, rel, strict=True):
+        n = r - lo
+        if n > MAX_DEGREE:
+            raise TooLarge(f"a loss ratio at lattice exponent {n} > {MAX_DEGREE}")
+        terms[n] = _pa(terms.get(n, {}), p)
+    return inf, (cn, cd), den, terms
+
+
+def _field_cost(polys: list) -> tuple[int, int, int]:
+    """``(slot bits, x-degree, u-width)`` of the composed bivariate polynomial: a coefficient is at most the
+    product of the factors' coefficient 1-norms to their run counts, plus a sign bit."""
+    bits = 2 + sum(k * sum(abs(c) for t in terms.values() for c in t.values()).bit_length()
+                   for _, _, _, terms, k in polys)
+    dx = sum(k * max(terms, default=0) for _, _, _, terms, k in polys)
+    du = sum(k * max((j for t in terms.values() for j in t), default=0) for _, _, _, terms, k in polys)
+    return bits, dx, du + 1
+
+
+def _spack(coeffs: list, nbytes: int) -> int:
+    pos = [c if c > 0 else 0 for c in coeffs]
+    neg = [-c if c < 0 else 0 for c in coeffs]
+    return _pack(pos, nbytes) - _pack(neg, nbytes)
+
+
+def _field_compose(polys: list, nbytes: int, dx: int, W: int) -> list:
+    """``[M_n(u)]``: the coefficients of ``prod_i F_i(x, u)^(k_i)``, packed at ``x^n u^j -> slot n W + j``
+    (two-level Kronecker substitution), signed slots read back with an offset of half a slot each."""
+    X = 1
+    for _, _, _, terms, k in polys:
+        flat = [0] * ((max(terms) + 1) * W)
+        for n, t in terms.items():
+            for j, c in t.items():
+                flat[n * W + j] = c
+        X *= pow(_spack(flat, nbytes), k)
+    count = (dx + 1) * W
+    half = 1 << (8 * nbytes - 1)
+    X += _pack([half] * count, nbytes)
+    raw = _unpack(X, nbytes, count)
+    return [{j: raw[n * W + j] - half for j in range(W) if raw[n * W + j] != half} for n in range(dx + 1)]
+
+
+def _field_pair(polys: list, s: int, L: int, E, nbytes: int, dx: int, W: int):
+    """``(A, B)`` kernel values with ``delta = A - e^eps B`` for one ordered pair in ``Q(u)``."""
+    Den: dict = {0: 1}
+    keep: dict = {0: 1}
+    Cn: dict = {0: 1}
+    Cd: dict = {0: 1}
+    for inf, (cn, cd), den, _, k in polys:
+        Den = _pm(Den, _pp(den, k))
+        keep = _pm(keep, _pp(_pa(den, inf, -1), k))
+        Cn, Cd = _pm(Cn, _pp(cn, k)), _pm(Cd, _pp(cd, k))
+    base = _pa(Den, keep, -1)                               # the numerator of 1 - prod (1 - inf_i)^k_i
+    if any(not terms for _, _, _, terms, _ in polys):
+        return Fraction(1), Fraction(0)
+    M = _field_compose(polys, nbytes, dx, W)
+    C = _kval(Cn, Cd, L)
+
+    def above(n: int) -> bool:
+        return compare(_mul(C, _kval({s * n: 1}, {0: 1}, L)), Fraction(1), E) > 0
+
+    lo, hi = 0, dx + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if above(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    A: dict = dict(base)
+    Bn: dict = {}
+    for n in range(lo, dx + 1):
+        A = _pa(A, M[n])
+        Bn = _pa(Bn, _shift(M[n], -s * n))
+    return _kval(A, Den, L), _kval(_pm(Bn, Cd), _pm(Den, Cn), L)
+
+
 # ------------------------------------------------------------------------------------------- the run ----
 def _run(c: dict) -> int:
     ev = c["evidence"]
@@ -308,7 +527,16 @@ def _run(c: dict) -> int:
     if isinstance(E, tuple):
         raise NotHere("e^eps is a fractional power R^(p/q): this kernel compares rational lattices with e^eps "
                       "only for e^eps rational or eps algebraic")
-    # every PLD re-derived and the whole cost counted before any power is computed
+    if all(isinstance(v, Fraction) for r in rows for row in r.values() for v in row):
+        vals, n = _rational_vals(rows, facs, ordered, steps, E)
+    else:
+        vals, n = _field_vals(rows, facs, ordered, steps, E)
+    _check_answer(ev, vals, E, c["verdict"])
+    return n
+
+
+def _rational_vals(rows: list, facs: list, ordered: list, steps: dict, E) -> tuple[list, int]:
+    """Rational entries: every PLD re-derived and the whole cost counted before any power is computed."""
     plans: list = []
     seen: dict = {}
     total = 0
@@ -316,8 +544,7 @@ def _run(c: dict) -> int:
         try:
             b = fraction(steps[(x, xp)])
         except (ValueError, ZeroDivisionError):
-            raise NotHere(f"the step {steps[(x, xp)][:40]!r} is not rational: this kernel re-derives rational "
-                          "lattices only") from None
+            raise NotHere(f"the step {steps[(x, xp)][:40]!r} is not rational while the entries are") from None
         need(b > 1, f"the step of ({x}, {xp}) is not > 1")
         polys = [(*_factor_poly(r[x], r[xp], b, f"factor {i}, pair ({x}, {xp})"), f["times"])
                  for i, (r, f) in enumerate(zip(rows, facs, strict=True))]
@@ -335,13 +562,64 @@ def _run(c: dict) -> int:
         if seen[key] is None:
             seen[key] = _pair_delta(polys, b, E, nbytes, deg)
         vals.append((o, *seen[key]))
-    _check_answer(ev, vals, E, c["verdict"])
-    return len(seen)
+    return vals, len(seen)
+
+
+def _step_exponent(text: str) -> Fraction:
+    """``r`` of a step written ``exp(r)`` (the lattice step of entries in ``Q(e^r)``)."""
+    v = value(text)
+    if isinstance(v, Fraction):
+        raise NotHere(f"a rational step {text[:40]!r} with transcendental entries: outside this re-check")
+    keys = list(v.num)
+    need(len(keys) == 1 and list(v.den) == [()] and v.den[()] == 1 and v.num[keys[0]] == 1 and keys[0] != ()
+         and len(keys[0]) == 1 and keys[0][0][0] == 1, f"the step {text[:40]!r} is not exp(r) for a rational r")
+    r = keys[0][0][1]
+    need(r > 0, f"the step {text[:40]!r} is not > 1")
+    return r
+
+
+def _field_vals(rows: list, facs: list, ordered: list, steps: dict, E) -> tuple[list, int]:
+    """Entries in ``Q(u)``: the same re-derivation with polynomials in ``u`` (two-level Kronecker substitution)."""
+    exps = [r for rs in rows for row in rs.values() for v in row for r in _exponents(v)]
+    rs = {o: _step_exponent(steps[o]) for o in ordered}
+    L = math.lcm(1, *(Fraction(r).denominator for r in exps + list(rs.values())))
+    if L > MAX_L:
+        raise TooLarge(f"exponents with a common denominator {L} > {MAX_L}")
+    fields = [_field_factor(r, L) for r in rows]
+    ncols = [len(f["mechanism"]["outputs"]) for f in facs]
+    plans: list = []
+    seen: dict = {}
+    total = 0
+    for x, xp in ordered:
+        s_ = rs[(x, xp)] * L
+        polys = [(*_field_poly(nums, den, x, xp, int(s_), nc, f"factor {i}, pair ({x}, {xp})"), f["times"])
+                 for i, ((nums, den), nc, f) in enumerate(zip(fields, ncols, facs, strict=True))]
+        key = repr((s_, [(sorted(p[0].items()), sorted(p[1][0].items()), sorted(p[1][1].items()),
+                          sorted((n, sorted(t.items())) for n, t in p[3].items()), p[4]) for p in polys]))
+        bits, dx, W = _field_cost(polys)
+        nbytes = bits // 8 + 1
+        if key not in seen:
+            seen[key] = None
+            total += 8 * nbytes * (dx + 1) * W
+            if total > MAX_PACKED_BITS:
+                raise TooLarge(f"the packed polynomial powers need more than {MAX_PACKED_BITS:,} bits "
+                               "(bits per coefficient x degree in x x degree in u)")
+        plans.append(((x, xp), key, polys, int(s_), nbytes, dx, W))
+    vals = []
+    for o, key, polys, s_, nbytes, dx, W in plans:
+        if seen[key] is None:
+            seen[key] = _field_pair(polys, s_, L, E, nbytes, dx, W)
+        vals.append((o, *seen[key]))
+    return vals, len(seen)
 
 
 def _at_least(A1, B1, A2, B2, E) -> int:
     """sign((A1 - E B1) - (A2 - E B2))."""
-    return compare(A1 - A2, B1 - B2, E)
+    return compare(_sub(A1, A2), _sub(B1, B2), E)
+
+
+def _sub(a, b):
+    return _add(a, _neg(b))
 
 
 def _check_answer(ev: dict, vals: list, E, verdict: str) -> None:
@@ -355,7 +633,7 @@ def _check_answer(ev: dict, vals: list, E, verdict: str) -> None:
         need(stated is not None, "the exact route states no exact delta")
         d = value(stated)
         # d - (A - e^eps B) == 0, exactly (an exponential polynomial's zero test at a transcendental e^eps)
-        need(sign(_add(_add(d, _neg(A)), _mul(E, B))) == 0,
+        need(sign(_add(_sub(d, A), _mul(E, B))) == 0,
              f"the stated delta is not the re-derived delta ({_short(A, B)})")
         if best is not None:
             # the first ordered pair (in the relation's order) attaining the maximum: one way to write it
@@ -371,19 +649,21 @@ def _check_answer(ev: dict, vals: list, E, verdict: str) -> None:
         # the exact route states its value to ~9 digits at least (the ball route states the width it reached)
         need(hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi)),
              "the enclosure is wider than the exact route states")
-    need(compare(A - lo, B, E) >= 0 and compare(hi - A, -B, E) >= 0,
+    need(compare(_sub(A, lo), B, E) >= 0 and compare(_sub(hi, A), _neg(B), E) >= 0,
          f"the enclosure [{enc[0]}, {enc[1]}] does not contain the re-derived delta ({_short(A, B)})")
     if ev["delta"] is None:
         need(verdict == "holds", "a certificate without a delta question states the value: its verdict holds")
         return
     dq = fraction(ev["delta"])
     need(0 <= dq <= 1, "the delta asked about is not in [0, 1]")
-    holds = compare(dq - A, -B, E) >= 0
+    holds = compare(_sub(dq, A), _neg(B), E) >= 0
     need(verdict == ("holds" if holds else "fails"), f"the verdict is {verdict}, the re-derived delta "
          f"({_short(A, B)}) says {'holds' if holds else 'fails'}")
 
 
-def _short(A: Fraction, B: Fraction) -> str:
+def _short(A, B) -> str:
+    if not (isinstance(A, Fraction) and isinstance(B, Fraction)):
+        return "an exact value in Q(e^r)"
     head = f"A - e^eps B with A ~ {float(A):.6g}, B ~ {float(B):.6g}"
     return head if B else f"~ {float(A):.17g}"
 

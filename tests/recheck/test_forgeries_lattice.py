@@ -179,10 +179,48 @@ def test_refused_in_seconds_beyond_the_cost_bound():
     assert r.status == "not checkable" and f"more than {kernel.MAX_TIMES:,} times" in r.detail
 
 
-def test_transcendental_entries_are_not_checkable_here():
-    c = _cert([(generalized_rr(2, eps="1"), 3)], PAIR, eps="1")
+def test_transcendental_entries_are_rechecked_in_q_of_u():
+    # randomized response at eps0 = 1: entries e/(1 + e), 1/(1 + e), ratios e^(+-1), step e^2
+    rr = generalized_rr(2, eps="1")
+    c = _cert([(rr, 3)], PAIR, eps="1", delta="1/2")
+    assert c["evidence"]["steps"][0]["step"] == "exp(2)" and c["method"] == "TRANSCENDENCE_BALLS"
     r = recheck(c)
-    assert r.status == "not checkable" and "re-derives rational lattices only" in r.detail
+    assert r.status == "confirmed" and r.checked == 1
+    # three runs at eps = 1: losses 3, 1 (and below); delta = P(L=3)(1 - e^-2) + P(L=1)(1 - 1) = e^3/(1+e)^3 (1 - e^-2)
+    from exactdp.exact.decide import sign, simplify
+    from exactdp.exact.values import exact_number
+
+    want = exact_number("exp(3)/(1 + exp(1))^3*(1 - exp(-2))")
+    assert sign(simplify(exact_number(c["evidence"]["delta_at_eps"]) - want)) == 0
+    f = copy.deepcopy(c)
+    f["evidence"]["factors"][0]["times"] = 4
+    r = recheck(_consistent(f))
+    assert r.status == "refuted" and "not the re-derived delta" in r.detail
+    f = copy.deepcopy(c)
+    f["evidence"]["steps"][0]["step"] = "exp(3)"
+    r = recheck(_consistent(f))
+    assert r.status == "refuted" and "is not c*b^n" in r.detail
+    # the forger states eps0 = 1/2's delta for eps0 = 1 (same step family, consistent claim and method)
+    f = _cert([(generalized_rr(2, eps="1/2"), 3)], PAIR, eps="1", delta="1/2")
+    f["evidence"]["factors"] = c["evidence"]["factors"]
+    f["evidence"]["steps"] = c["evidence"]["steps"]
+    r = recheck(_consistent(f))
+    assert r.status == "refuted" and "not the re-derived delta" in r.detail
+
+
+@pytest.mark.slow
+def test_randomized_response_eps0_1_at_the_kernels_reach():
+    c = _cert([(generalized_rr(2, eps="1"), 80)], PAIR, eps="30")
+    r = recheck(c)
+    assert r.status == "confirmed"
+    big = _cert([(generalized_rr(2, eps="1"), 200)], PAIR, eps="100")
+    r = recheck(big)
+    assert r.status == "not checkable" and "packed polynomial powers need more than" in r.detail
+
+
+def test_transcendental_geometric_on_a_path():
+    c = _cert([(geometric(2, "exp(-1/2)"), 10)], path(3), eps="2")
+    assert recheck(c).status == "confirmed"
 
 
 def test_bad_inputs_to_the_producer():
