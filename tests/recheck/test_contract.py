@@ -179,6 +179,9 @@ GENUINE = {
     "lattice_composition holds": lambda: certify_lattice_composition([(geometric(2, "1/3"), 1), (RR, 2)], path(3),
                                                                      eps="log(3)", delta="1/2"),
     "lattice_composition value": lambda: certify_lattice_composition([(RR, 3)], discrete(3), eps="1"),
+    "lattice_composition transcendental": lambda: certify_lattice_composition([(Mechanism.from_rows(
+        ["0", "1"], ["0", "1"], [["exp(1)/(1 + exp(1))", "1/(1 + exp(1))"], ["1/(1 + exp(1))", "exp(1)/(1 + exp(1))"]]),
+        2)], [("0", "1")], eps="1", delta="1/2"),
 }
 
 #: kinds whose genuine certificates and mutation tests live with the branch that adds the kind (they join
