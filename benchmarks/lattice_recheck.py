@@ -11,7 +11,7 @@ import json
 import sys
 import time
 
-from exactdp.mechanisms import geometric, randomized_response
+from exactdp.mechanisms import generalized_rr, geometric, randomized_response
 from exactdp.metrics import path
 from exactdp.recheck import recheck
 from exactdp.theory.lattice_cert import certify_lattice_composition
@@ -30,6 +30,13 @@ def cases():
     yield "plan: RR e^eps0 = 3 x 300 + RR e^eps0 = 9 x 200, eps = 100 log 7", \
         [(rr3, 300), (randomized_response(2, p="1/10"), 200)], [("0", "1")], "100*log(7)"
     yield "randomized response e^eps0 = 3, k = 10,000 (refused by the cost bound)", [(rr3, 10_000)], [("0", "1")], "1"
+    rr1 = generalized_rr(2, eps="1")
+    yield "randomized response eps0 = 1, k = 50, eps = 20", [(rr1, 50)], [("0", "1")], "20"
+    yield "randomized response eps0 = 1, k = 80, eps = 30", [(rr1, 80)], [("0", "1")], "30"
+    yield "randomized response eps0 = 1, k = 100 (stated delta beyond the kernel's text limits)", [(rr1, 100)], \
+        [("0", "1")], "40"
+    yield "randomized response eps0 = 1, k = 1000 (refused by the cost bound)", [(rr1, 1000)], [("0", "1")], "500"
+    yield "geometric {0, 1, 2}, alpha = e^(-1/2), k = 10, eps = 2", [(geometric(2, "exp(-1/2)"), 10)], path(3), "2"
 
 
 def main() -> None:
