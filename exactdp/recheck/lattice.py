@@ -2,13 +2,13 @@
 
 Only the standard library and this package's kernel core.  From the JSON alone it
 
-1. checks every carried mechanism is one (entries ``>= 0``, rows summing to exactly 1, rational entries: a
-   mechanism with transcendental entries is *not checkable* here) and that the factors share their inputs;
+1. checks every carried mechanism is one (entries ``>= 0``, rows summing to exactly 1; entries rational or in one
+   field ``Q(u)``, ``u = e^(1/L)``, else *not checkable*) and that the factors share their inputs;
 2. re-derives the neighbour relation (the pairs at distance exactly 1 of the carried metric, or the given list)
    and checks one stated lattice step ``b > 1`` per ordered pair;
 3. re-derives every factor's privacy-loss ratios ``P(y)/Q(y)`` per ordered pair and checks each is
    ``c b^n`` exactly (``c`` the smallest ratio, ``n >= 0`` an integer; the float logarithm only guesses ``n``,
-   ``b^n == r/c`` decides);
+   ``b^n == r/c`` decides; in ``Q(u)`` it is an identity of Laurent polynomials in ``u``);
 4. counts the cost -- bits per packed coefficient times the degree of the composed polynomial -- and answers
    ``not checkable: too large`` beyond :data:`MAX_PACKED_BITS` before multiplying anything;
 5. raises each factor's integer polynomial to its run count by Kronecker substitution (the coefficients packed
