@@ -25,6 +25,7 @@ k = 200, sigma^2 = 1/2 and 1, eps = 255.2.  ``--quick``: k = 10, one eps, a smal
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -92,11 +93,16 @@ def dp_accounting_deltas(mech, neighbours, k: int, eps: list) -> list:
         pld = pldlib.from_two_probability_mass_functions(up, lo, pessimistic_estimate=True,
                                                          value_discretization_interval=1e-4)
         ds = pld.self_compose(k).get_delta_for_epsilon([float(e) for e in eps])
-        best = [max(x, float(y)) for x, y in zip(best, ds, strict=True)]
+        # a nan (dp_accounting's list call overflows exp(eps) beyond eps = 709.78) must stay visible: Python's
+        # max(0.0, nan) is 0.0, which is how the k = 10,000 rows once read "0.0" (docs/benchmarks.md)
+        best = [math.nan if math.isnan(x) or math.isnan(float(y)) else max(x, float(y))
+                for x, y in zip(best, ds, strict=True)]
     return best
 
 
 def _place(f: float, lo: str, hi: str) -> str:
+    if math.isnan(f):
+        return "nan"
     q = Fraction(f)
     if q < Fraction(lo):
         return "below"
@@ -106,6 +112,8 @@ def _place(f: float, lo: str, hi: str) -> str:
 
 
 def _rel(f: float, lo: str, hi: str) -> str:
+    if math.isnan(f):
+        return "-"
     mid = (Fraction(lo) + Fraction(hi)) / 2
     if mid == 0:
         return "-"

@@ -36,6 +36,7 @@ _THEORY = {
     "certify_exponential_bound": "utility",
     "certify_extension": "extension_cert",
     "certify_fdp": "fdp",
+    "certify_lattice_composition": "lattice_cert",
     "certify_profile": "profile_cert",
     "certify_renyi": "renyi",
     "certify_tradeoff": "tradeoff",
@@ -90,6 +91,7 @@ CHECKERS = {
     "fdp": "certify_fdp",
     "audit": "certify_audit",
     "decomposition": "certify_decomposition",
+    "lattice_composition": "certify_lattice_composition",
 }
 
 __all__ = [
@@ -103,6 +105,7 @@ __all__ = [
     "certify_exponential_bound",
     "certify_extension",
     "certify_fdp",
+    "certify_lattice_composition",
     "certify_lp_infeasible",
     "certify_lp_optimum",
     "certify_privacy",

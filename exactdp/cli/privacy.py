@@ -119,46 +119,29 @@ def _cmd_compose(a):
 def _compose_lattice(a, mechs, ks) -> int:
     """compose --lattice: the delta at --eps of the runs on one privacy-loss lattice (issue 29).
 
-    Not a certificate (the re-check kernel convolves up to a size far below these powers): the exact delta when
-    the route is exact, and always a certified decimal enclosure; with --delta the verdict, decided exactly on
-    the exact route and from the enclosure on the ball route (undecided, exit 3, when delta lies inside it)."""
-    import json
-    from fractions import Fraction
-
-    from ..engine.approximate import parse_delta
-    from ..exact.decide import sign, simplify
-    from ..io import load_metric
+    A ``lattice_composition`` certificate (``--format json``; ``exactdp recheck`` redoes the polynomial power in
+    Python integers): the exact delta when the route is exact, and always a certified decimal enclosure; with
+    --delta the verdict, decided exactly on the exact route and from the enclosure on the ball route (undecided,
+    exit 3, when delta lies inside it)."""
     from ..engine.approximate import approx_level
-    from ..theory.lattice import composed_plan_deltas
+    from ..io import load_metric
+    from ..theory.lattice_cert import lattice_certificate
 
     if a.eps is None and a.alpha is None:
         raise usage("compose --lattice needs --eps or --alpha (the delta at that level)")
     if a.format not in ("text", "json"):
         raise usage("compose --lattice: --format text or json")
     lvl = approx_level(a.eps, a.alpha, None)
-    r = composed_plan_deltas(list(zip(mechs, ks, strict=True)), neighbours_arg(a, load_metric(a.metric)), [lvl])[0]
-    verdict = None
-    if a.delta is not None:
-        d = parse_delta(a.delta)
-        if r.value is not None:
-            verdict = sign(simplify(d - r.value)) >= 0
-        else:
-            q = d  # the ball route: decided from the certified enclosure, or undecided
-            lo, hi = Fraction(r.lo), Fraction(r.hi)
-            dq = Fraction(int(q.p), int(q.q))
-            verdict = True if dq >= hi else (False if dq < lo else None)
+    cert, r = lattice_certificate(list(zip(mechs, ks, strict=True)), neighbours_arg(a, load_metric(a.metric)),
+                                  level=lvl, delta=a.delta)
     if a.format == "json":
-        out = r.to_json()
-        if a.delta is not None:
-            out["delta_query"] = a.delta
-            out["holds"] = verdict
-        print(json.dumps(out))
-    else:
-        print(r.text())
-        if a.delta is not None:
-            word = {True: "holds", False: "fails", None: "undecided (delta lies inside the enclosure)"}[verdict]
-            print(f"({a.eps or 'alpha = ' + str(a.alpha)}, {a.delta})-DP of the composition: {word}")
-    return {True: 0, False: 1, None: 3}[verdict] if a.delta is not None else 0
+        return emit(cert, "json")
+    print(r.text())
+    if a.delta is not None:
+        v = cert.verdict.value
+        word = v if v in ("holds", "fails") else "undecided (delta lies inside the enclosure)"
+        print(f"({a.eps or 'alpha = ' + str(a.alpha)}, {a.delta})-DP of the composition: {word}")
+    return cert.verdict.exit_code
 
 
 def _fix_alpha(mech, a, cmd):

@@ -20,7 +20,7 @@ from exactdp.certificate.kinds import KINDS
 THEORY = ["certify_extension", "certify_tradeoff", "threshold", "regular_prior", "tight_constraints", "leakage",
           "tight_remap", "certify_utility", "certify_exponential_bound", "compare_utilities",
           "certify_universal_optimality", "certify_profile", "certify_composition", "certify_renyi", "certify_fdp",
-          "certify_audit", "best_extension_bracket", "certify_decomposition"]
+          "certify_audit", "best_extension_bracket", "certify_decomposition", "certify_lattice_composition"]
 ENGINE = ["certify_privacy", "smallest_epsilon", "certify_all_eps", "certify_approx", "certify_relation",
           "certify_lp_optimum", "certify_lp_infeasible", "resolve_level"]
 

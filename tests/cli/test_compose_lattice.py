@@ -35,10 +35,10 @@ def files(tmp_path):
 def test_exact_at_a_transcendental_eps(files, capsys):
     code, out, _ = run(["compose", files["e"], "--metric", files["d2"], "--times", "20", "--eps", "3", "--lattice",
                         "--format", "json"], capsys)
-    j = json.loads(out)
+    j = json.loads(out)["evidence"]
     ref = composed_profile(generalized_rr(2, eps="1"), discrete(2), 20).delta(eps="3")
-    assert code == 0 and j["route"] == "lattice-exact" and j["k"] == 20
-    assert sign(simplify(exact_number(j["delta"]) - ref)) == 0
+    assert code == 0 and j["route"] == "lattice-exact" and j["factors"][0]["times"] == 20
+    assert sign(simplify(exact_number(j["delta_at_eps"]) - ref)) == 0
     lo, hi = (exact_number(x) for x in j["enclosure"])
     assert sign(ref - lo) >= 0 and sign(hi - ref) >= 0
     code, out, _ = run(["compose", files["e"], "--metric", files["d2"], "--times", "20", "--eps", "3", "--lattice"],
@@ -53,7 +53,7 @@ def test_verdict_both_ways_and_at_the_boundary(files, capsys):
     code, out, _ = run([*base, "--delta", "3/8"], capsys)
     assert code == 0 and "= 3/8 exactly" in out and "holds" in out
     code, out, _ = run([*base, "--delta", "1/3", "--format", "json"], capsys)
-    assert code == 1 and json.loads(out)["holds"] is False and json.loads(out)["delta"] == "3/8"
+    assert code == 1 and json.loads(out)["verdict"] == "fails" and json.loads(out)["evidence"]["delta_at_eps"] == "3/8"
 
 
 def test_ball_route_undecided_inside_the_enclosure(files, capsys, monkeypatch):
@@ -62,8 +62,8 @@ def test_ball_route_undecided_inside_the_enclosure(files, capsys, monkeypatch):
     monkeypatch.setattr(lattice, "MAX_EXACT_BITS", 0)
     base = ["compose", files["e"], "--metric", files["d2"], "--times", "5", "--eps", "1", "--lattice"]
     code, out, _ = run([*base, "--format", "json"], capsys)
-    j = json.loads(out)
-    assert code == 0 and j["route"] == "lattice-balls" and j["delta"] is None
+    j = json.loads(out)["evidence"]
+    assert code == 0 and j["route"] == "lattice-balls" and j["delta_at_eps"] is None
     code, out, _ = run([*base, "--delta", j["enclosure"][1]], capsys)
     assert code == 0
     code, out, _ = run([*base, "--delta", "0"], capsys)
@@ -91,7 +91,8 @@ def test_two_mechanisms(files, capsys):
     assert code == 2 and "no common lattice" in err
     code, out, _ = run(["compose", files["q"], files["q"], "--metric", files["d2"], "--times", "1,2", "--eps", "0",
                         "--lattice", "--format", "json"], capsys)
-    assert code == 0 and json.loads(out)["delta"] == "11/16" and json.loads(out)["k"] == 3   # TV of 3 runs
+    ev = json.loads(out)["evidence"]
+    assert code == 0 and ev["delta_at_eps"] == "11/16" and [f["times"] for f in ev["factors"]] == [1, 2]  # TV of 3
 
 
 def test_certificate_route_prints_a_certified_enclosure(files, capsys):

@@ -107,6 +107,9 @@ ELSEWHERE = {
     "exactdp/theory/tradeoff_parametric.py": ["tests/theory/test_tradeoff_exact.py"],
     "exactdp/theory/users.py": ["tests/theory/test_optimality.py"],
     "exactdp/theory/utility.py": ["tests/theory/test_kl10.py"],  # tests/theory/test_utility_grid.py is utility_grid's
+    "exactdp/certificate/lattice.py": ["tests/recheck/test_forgeries_lattice.py"],  # kind lattice_composition
+    "exactdp/recheck/lattice.py": ["tests/recheck/test_forgeries_lattice.py"],
+    "exactdp/theory/lattice_cert.py": ["tests/recheck/test_forgeries_lattice.py", "tests/cli/test_compose_lattice.py"],
 }
 
 

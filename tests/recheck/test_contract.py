@@ -55,6 +55,7 @@ from exactdp.theory.extension_lp import best_extension_bracket
 from exactdp.theory.leakage import leakage
 from exactdp.theory.optimality import certify_universal_optimality
 from exactdp.theory.profile_cert import certify_composition, certify_profile
+from exactdp.theory.lattice_cert import certify_lattice_composition
 from exactdp.theory.regular import regular_prior, tight_constraints
 from exactdp.theory.theorem4 import tight_remap
 from exactdp.theory.threshold import threshold
@@ -173,6 +174,12 @@ GENUINE = {
     "composition two": lambda: certify_composition([(geometric(2, "1/2"), 2), (RR, 1)], path(3), eps="log(3)",
                                                    delta="1/3"),
     "composition transcendental": lambda: certify_composition([(Mechanism.from_rows(
+        ["0", "1"], ["0", "1"], [["exp(1)/(1 + exp(1))", "1/(1 + exp(1))"], ["1/(1 + exp(1))", "exp(1)/(1 + exp(1))"]]),
+        2)], [("0", "1")], eps="1", delta="1/2"),
+    "lattice_composition holds": lambda: certify_lattice_composition([(geometric(2, "1/3"), 1), (RR, 2)], path(3),
+                                                                     eps="log(3)", delta="1/2"),
+    "lattice_composition value": lambda: certify_lattice_composition([(RR, 3)], discrete(3), eps="1"),
+    "lattice_composition transcendental": lambda: certify_lattice_composition([(Mechanism.from_rows(
         ["0", "1"], ["0", "1"], [["exp(1)/(1 + exp(1))", "1/(1 + exp(1))"], ["1/(1 + exp(1))", "exp(1)/(1 + exp(1))"]]),
         2)], [("0", "1")], eps="1", delta="1/2"),
 }
@@ -514,7 +521,7 @@ EXEMPTIONS = [
      lambda n, k, w, o, m, g: k == "threshold" and "distances" in w),
     ("profile / composition: rows or values of a carried mechanism swapped, and the profile is unchanged (brute "
      "force over every output set of the explicit product mechanism, every ordered pair, at every breakpoint and "
-     "the query)", lambda n, k, w, o, m, g: k in ("profile", "composition") and o[0] == "swap"
+     "the query)", lambda n, k, w, o, m, g: k in ("profile", "composition", "lattice_composition") and o[0] == "swap"
      and "mechanism" in w and _same_profile(m, g)),
     ("profile: a piece attributed to another ordered pair that attains the same worst-set line (brute force over "
      "every output set)", lambda n, k, w, o, m, g: k == "profile" and w[:2] == ("evidence", "pieces")
