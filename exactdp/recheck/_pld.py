@@ -24,11 +24,11 @@ from fractions import Fraction
 from functools import cmp_to_key
 from math import comb, gcd, lcm
 
-from ._kernel import Refuted, refute_unless
+from ._kernel import is_fraction, Refuted, refute_unless
 from ._metric import closure
 from ._kernel import distinct_labels, same
 from ._levels import check_level
-from ._kernel import _add, _div, _mul, _neg, check_codes, fraction, level_factor, NotHere, sign, value
+from ._kernel import _add, _div, _mul, _neg, check_codes, level_factor, NotHere, sign, value
 from ._metric import metric_note
 from ._dprivacy import LEVEL, MECH, METRIC, pairs_of
 
@@ -578,13 +578,6 @@ def check(c: dict):
                           + relation_note(c["evidence"]["relation"]))
 
 
-def _is_rational(text) -> bool:
-    try:
-        fraction(text)
-    except (ValueError, ZeroDivisionError, TypeError):
-        return False
-    return True
-
 
 def method_of(c: dict) -> str:
     """The method a ``profile`` / ``composition`` verdict rests on (the dispatcher refutes another, or a precision).
@@ -612,6 +605,6 @@ def method_of(c: dict) -> str:
     ev = c["evidence"]
     mechs = [ev["mechanism"]] if c["kind"] == "profile" else [f["mechanism"] for f in ev["factors"]]
     lv = ev["query"]["level"]
-    exact = all(_is_rational(v) for m in mechs for v in m["values"]) and (
-        lv is None or (lv["eps"] is None and _is_rational(lv["R"]) and lv["D"] == "1"))
+    exact = all(is_fraction(v) for m in mechs for v in m["values"]) and (
+        lv is None or (lv["eps"] is None and is_fraction(lv["R"]) and lv["D"] == "1"))
     return "RATIONAL" if exact else "TRANSCENDENCE_BALLS"

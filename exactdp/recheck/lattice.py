@@ -25,9 +25,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ._b_util import ENCLOSURE_WIDTH, Refuted, check_level, distinct_labels, need
-from ._kernel import _E, NotHere, TooLarge, _add, _mul, _neg, check_codes, compare, fraction, level_factor, sign, value
-from ._metric import pairs_at_one
+from ._levels import ENCLOSURE_WIDTH, check_level
+from ._pld import _relation, _rows
+from ._kernel import (_E, NotHere, Refuted, TooLarge, _add, _mul, _neg, compare, fraction, is_fraction, level_factor,
+                      refute_unless, sign, value)
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -94,13 +95,6 @@ def claim_text(c: dict) -> str:
     return f"the smallest delta of {who} at eps = {lvl} over the {rel} is {what} in [{enc[0]}, {enc[1]}]"
 
 
-def _is_rational(text) -> bool:
-    try:
-        fraction(text)
-    except (ValueError, ZeroDivisionError, TypeError):
-        return False
-    return True
-
 
 def method_of(c: dict) -> str:
     """The method a ``lattice_composition`` verdict rests on (the dispatcher refutes another).
@@ -127,51 +121,11 @@ def method_of(c: dict) -> str:
     """
     ev = c["evidence"]
     lv = ev["level"]
-    exact = (ev["route"] == "lattice-exact" and all(_is_rational(v) for f in ev["factors"]
+    exact = (ev["route"] == "lattice-exact" and all(is_fraction(v) for f in ev["factors"]
                                                      for v in f["mechanism"]["values"])
-             and lv["eps"] is None and _is_rational(lv["R"]) and lv["D"] == "1")
+             and lv["eps"] is None and is_fraction(lv["R"]) and lv["D"] == "1")
     return "RATIONAL" if exact else "TRANSCENDENCE_BALLS"
 
-
-# ---------------------------------------------------------------------------------------- mechanisms ----
-def _rows(m: dict) -> dict:
-    """label -> list of kernel values; refuted unless a mechanism (shape, entries >= 0, rows summing to 1)."""
-    distinct_labels(m["inputs"], "inputs")
-    distinct_labels(m["outputs"], "outputs")
-    codes, vals = m["codes"], m["values"]
-    check_codes(codes, len(vals))
-    need(len(codes) == len(m["inputs"]) and all(len(r) == len(m["outputs"]) for r in codes),
-         "the code matrix does not match the labels")
-    parsed = [value(v) for v in vals]
-    need(all(sign(v) >= 0 for v in parsed), "a negative entry: not a mechanism")
-    rows = {}
-    for x, r in zip(m["inputs"], codes, strict=True):
-        row = [parsed[k] for k in r]
-        tot = Fraction(0)
-        for v in row:
-            tot = _add(tot, v)
-        need(sign(_add(tot, Fraction(-1))) == 0, f"row {x} does not sum to exactly 1: not a mechanism")
-        rows[x] = row
-    return rows
-
-
-def _relation(rel: dict, inputs: list) -> list:
-    """The unordered neighbouring pairs, re-derived from the metric or read from the given list."""
-    stated = [(p["x"], p["x_prime"]) for p in rel["pairs"]]
-    need(all(x in inputs and xp in inputs and x != xp for x, xp in stated), "a neighbouring pair is not two inputs")
-    keys = [frozenset(p) for p in stated]
-    need(len(set(keys)) == len(keys), "a neighbouring pair is listed twice")
-    metric = rel["metric"]
-    if metric is None:
-        need(rel["description"] == f"given list of {len(stated)} neighbouring pairs",
-             "the relation's description is not the given list's")
-        return stated
-    need(rel["description"] == f"pairs at distance 1 of the {metric['description']}",
-         "the relation's description is not the metric's")
-    need(metric["points"] == len(inputs) and sorted(metric["labels"]) == sorted(inputs),
-         "the metric's points are not the mechanism's inputs")
-    need(set(keys) == pairs_at_one(metric), "the neighbouring pairs are not the metric's pairs at distance 1")
-    return stated
 
 
 # ------------------------------------------------------------------------------------------ lattice ----
@@ -211,7 +165,7 @@ def _factor_poly(P: list, Q: list, b: Fraction, where: str):
     terms: dict = {}
     for r, p in atoms:
         n = _power_of(r / c, b)
-        need(n is not None, f"{where}: the loss ratio {r} is not c*b^n with c = {c}, b = {b}")
+        refute_unless(n is not None, f"{where}: the loss ratio {r} is not c*b^n with c = {c}, b = {b}")
         terms[n] = terms.get(n, Fraction(0)) + p
     den = math.lcm(*(m.denominator for m in terms.values()))
     coeffs = [0] * (max(terms) + 1)
@@ -343,7 +297,7 @@ def _laurent(d: dict, L: int) -> dict:
     out: dict = {}
     for key, c in d.items():
         j = 0 if key == () else key[0][1] * L
-        need(Fraction(j).denominator == 1, "an exponent off the common denominator")  # pragma: no cover
+        refute_unless(Fraction(j).denominator == 1, "an exponent off the common denominator")  # pragma: no cover
         out[int(j)] = out.get(int(j), 0) + c
     return {k: v for k, v in out.items() if v}
 
@@ -420,8 +374,8 @@ def _field_poly(nums: dict, den: dict, x: str, xp: str, s: int, ncols: int, wher
     for p, q in atoms:
         a, A = _strip(_pm(p, q0))
         b, B = _strip(_pm(q, p0))
-        need(A == B and (a - b) % s == 0,
-             f"{where}: a loss ratio is not c*b^n on the stated step")
+        refute_unless(A == B and (a - b) % s == 0,
+                      f"{where}: a loss ratio is not c*b^n on the stated step")
         rel.append((a - b) // s)
     lo = min(rel)
     i0 = rel.index(lo)
@@ -505,23 +459,24 @@ def _field_pair(polys: list, s: int, L: int, E, nbytes: int, dx: int, W: int):
 # ------------------------------------------------------------------------------------------- the run ----
 def _run(c: dict) -> int:
     ev = c["evidence"]
-    need(ev["route"] in ROUTES, f"the route {ev['route']!r} is not one of {ROUTES}")
+    refute_unless(ev["route"] in ROUTES, f"the route {ev['route']!r} is not one of {ROUTES}")
     check_level(ev["level"])
     facs = ev["factors"]
-    need(isinstance(facs, list) and len(facs) > 0, "no factors")
-    need(all(isinstance(f["times"], int) and f["times"] >= 1 for f in facs), "a run count below 1")
+    refute_unless(isinstance(facs, list) and len(facs) > 0, "no factors")
+    refute_unless(all(isinstance(f["times"], int) and f["times"] >= 1 for f in facs), "a run count below 1")
     if any(f["times"] > MAX_TIMES for f in facs):
         raise TooLarge(f"a factor run more than {MAX_TIMES:,} times")
     rows = [_rows(f["mechanism"]) for f in facs]
     inputs = facs[0]["mechanism"]["inputs"]
-    need(all(set(f["mechanism"]["inputs"]) == set(inputs) for f in facs), "the mechanisms do not share their inputs")
+    refute_unless(all(set(f["mechanism"]["inputs"]) == set(inputs) for f in facs),
+                  "the mechanisms do not share their inputs")
     pairs = _relation(ev["relation"], inputs)
     ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
     if len(ordered) * len(facs) > MAX_PLDS:
         raise TooLarge(f"more than {MAX_PLDS:,} (factor, ordered pair) PLDs")
     # one step per ordered pair, in the relation's order (each pair, then its reverse): one way to write it
-    need([(s["x"], s["x_prime"]) for s in ev["steps"]] == ordered,
-         "the lattice steps are not one per ordered neighbouring pair, in the relation's order")
+    refute_unless([(s["x"], s["x_prime"]) for s in ev["steps"]] == ordered,
+                  "the lattice steps are not one per ordered neighbouring pair, in the relation's order")
     steps = {(s["x"], s["x_prime"]): s["step"] for s in ev["steps"]}
     E = level_factor(ev["level"], "1")
     if isinstance(E, tuple):
@@ -545,7 +500,7 @@ def _rational_vals(rows: list, facs: list, ordered: list, steps: dict, E) -> tup
             b = fraction(steps[(x, xp)])
         except (ValueError, ZeroDivisionError):
             raise NotHere(f"the step {steps[(x, xp)][:40]!r} is not rational while the entries are") from None
-        need(b > 1, f"the step of ({x}, {xp}) is not > 1")
+        refute_unless(b > 1, f"the step of ({x}, {xp}) is not > 1")
         polys = [(*_factor_poly(r[x], r[xp], b, f"factor {i}, pair ({x}, {xp})"), f["times"])
                  for i, (r, f) in enumerate(zip(rows, facs, strict=True))]
         key = (b, tuple((p[0], p[1], p[2], tuple(p[3]), p[4]) for p in polys))
@@ -571,10 +526,11 @@ def _step_exponent(text: str) -> Fraction:
     if isinstance(v, Fraction):
         raise NotHere(f"a rational step {text[:40]!r} with transcendental entries: outside this re-check")
     keys = list(v.num)
-    need(len(keys) == 1 and list(v.den) == [()] and v.den[()] == 1 and v.num[keys[0]] == 1 and keys[0] != ()
-         and len(keys[0]) == 1 and keys[0][0][0] == 1, f"the step {text[:40]!r} is not exp(r) for a rational r")
+    refute_unless(len(keys) == 1 and list(v.den) == [()] and v.den[()] == 1 and v.num[keys[0]] == 1 and keys[0] != ()
+                  and len(keys[0]) == 1 and keys[0][0][0] == 1,
+                  f"the step {text[:40]!r} is not exp(r) for a rational r")
     r = keys[0][0][1]
-    need(r > 0, f"the step {text[:40]!r} is not > 1")
+    refute_unless(r > 0, f"the step {text[:40]!r} is not > 1")
     return r
 
 
@@ -630,35 +586,35 @@ def _check_answer(ev: dict, vals: list, E, verdict: str) -> None:
     A, B = (Fraction(0), Fraction(0)) if best is None else best[1:]
     stated, pair = ev["delta_at_eps"], ev["pair"]
     if ev["route"] == "lattice-exact":
-        need(stated is not None, "the exact route states no exact delta")
+        refute_unless(stated is not None, "the exact route states no exact delta")
         d = value(stated)
         # d - (A - e^eps B) == 0, exactly (an exponential polynomial's zero test at a transcendental e^eps)
-        need(sign(_add(_sub(d, A), _mul(E, B))) == 0,
-             f"the stated delta is not the re-derived delta ({_short(A, B)})")
+        refute_unless(sign(_add(_sub(d, A), _mul(E, B))) == 0,
+                      f"the stated delta is not the re-derived delta ({_short(A, B)})")
         if best is not None:
             # the first ordered pair (in the relation's order) attaining the maximum: one way to write it
-            need(pair is not None and (pair["x"], pair["x_prime"]) == best[0],
-                 f"the stated pair is not the first ordered pair attaining the maximum, {best[0]}")
+            refute_unless(pair is not None and (pair["x"], pair["x_prime"]) == best[0],
+                          f"the stated pair is not the first ordered pair attaining the maximum, {best[0]}")
     else:
-        need(stated is None and pair is None, "the ball route states an exact value or pair")
+        refute_unless(stated is None and pair is None, "the ball route states an exact value or pair")
     enc = ev["enclosure"]
-    need(len(enc) == 2, "the enclosure is not [lo, hi]")
+    refute_unless(len(enc) == 2, "the enclosure is not [lo, hi]")
     lo, hi = fraction(enc[0]), fraction(enc[1])
-    need(lo <= hi, "the enclosure is empty")
+    refute_unless(lo <= hi, "the enclosure is empty")
     if ev["route"] == "lattice-exact":
         # the exact route states its value to ~9 digits at least (the ball route states the width it reached)
-        need(hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi)),
-             "the enclosure is wider than the exact route states")
-    need(compare(_sub(A, lo), B, E) >= 0 and compare(_sub(hi, A), _neg(B), E) >= 0,
-         f"the enclosure [{enc[0]}, {enc[1]}] does not contain the re-derived delta ({_short(A, B)})")
+        refute_unless(hi - lo <= ENCLOSURE_WIDTH * max(Fraction(1), abs(hi)),
+                      "the enclosure is wider than the exact route states")
+    refute_unless(compare(_sub(A, lo), B, E) >= 0 and compare(_sub(hi, A), _neg(B), E) >= 0,
+                  f"the enclosure [{enc[0]}, {enc[1]}] does not contain the re-derived delta ({_short(A, B)})")
     if ev["delta"] is None:
-        need(verdict == "holds", "a certificate without a delta question states the value: its verdict holds")
+        refute_unless(verdict == "holds", "a certificate without a delta question states the value: its verdict holds")
         return
     dq = fraction(ev["delta"])
-    need(0 <= dq <= 1, "the delta asked about is not in [0, 1]")
+    refute_unless(0 <= dq <= 1, "the delta asked about is not in [0, 1]")
     holds = compare(_sub(dq, A), _neg(B), E) >= 0
-    need(verdict == ("holds" if holds else "fails"), f"the verdict is {verdict}, the re-derived delta "
-         f"({_short(A, B)}) says {'holds' if holds else 'fails'}")
+    refute_unless(verdict == ("holds" if holds else "fails"), f"the verdict is {verdict}, the re-derived delta "
+                  f"({_short(A, B)}) says {'holds' if holds else 'fails'}")
 
 
 def _short(A, B) -> str:

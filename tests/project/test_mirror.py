@@ -86,7 +86,7 @@ ELSEWHERE = {
     "exactdp/plot/fdp.py": ["tests/cli/test_fdp.py"],
     # recheck/: the kernel, attacked kind by kind through one harness
     **{f"exactdp/recheck/{m}.py": [_RECHECK] for m in (
-        "_kernel", "_levels", "_metric", "_schema", "approximate", "decomposition", "extension",
+        "_dprivacy", "_kernel", "_levels", "_lp", "_metric", "_pld", "_schema", "approximate", "decomposition", "extension",
         "infeasible", "lp", "optimality", "priors", "privacy", "profile", "relation", "utility_comparison")},
     "exactdp/recheck/_grid.py": ["tests/recheck/test_scale.py"],
     "exactdp/recheck/_labels.py": ["tests/recheck/test_forgeries_labels.py"],
