@@ -25,6 +25,7 @@ from typing import Any
 
 from . import approximate, audit, decomposition, extension, fdp, lp, optimality, priors, privacy, profile, relation
 from . import renyi, utility, utility_comparison
+from . import program
 from .records import Evidence
 from .render import renderers
 
@@ -94,4 +95,5 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("renyi", renyi.RenyiEvidence, "renyi"),
     Kind("fdp", fdp.FdpEvidence, "fdp"),
     Kind("audit", audit.AuditEvidence, "audit"),
+    Kind("program", program.ProgramEvidence, "program"),
 )}
