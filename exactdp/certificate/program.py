@@ -131,6 +131,9 @@ def _program_proof(cert) -> Proof:
                           f"{ev.witness.output} has $K_{{{ev.witness.x}}}(z) > e^{{\\varepsilon}} "
                           f"K_{{{ev.witness.x_prime}}}(z)$."))
     concl = cert.claim + "."
-    return Proof(r"\forall \varepsilon > 0:\ K_x(z) \le e^{\varepsilon} K_{x'}(z)", steps, concl,
-                 [("program", ev.name), ("inputs", str(len(ev.inputs))), ("outputs", str(len(ev.outputs))),
-                  ("verdict", cert.verdict.value)])
+    summary = [("program", ev.name), ("inputs", str(len(ev.inputs))), ("outputs", str(len(ev.outputs)))]
+    if ev.witness is not None:
+        w = ev.witness
+        summary.append(("witness", f"x = {w.x}, x' = {w.x_prime}, output {w.output}"
+                        + ("" if ev.never else f", u = e^(-eps/{L}) = {w.u}")))
+    return Proof(r"\forall \varepsilon > 0:\ K_x(z) \le e^{\varepsilon} K_{x'}(z)", steps, concl, summary)

@@ -498,7 +498,7 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     >>> program_certificate(p, n=2, domain=(0, 1), relation="one-differ").claim
     'program sum (n = 2, inputs 0..1, one-differ) is eps-DP for every eps > 0'
     """
-    from ..certificate import Certificate, Method
+    from ..certificate import UNDECIDED, Certificate, Method
     from ..certificate.program import ProgramEvidence, ProgramWitness
     from ..certificate.records import IntMatrix
 
@@ -539,16 +539,19 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
                     witness, never = ProgramWitness(input_label(x), input_label(y), z, "-"), True
     if witness is None:
         inner = certify_program(program, n=n, domain=domain, relation=relation)
-        if inner.verdict.value == "undecided":
-            raise UnsupportedRegime(f"program {program.name}: the all-eps route is undecided ({inner.reason})")
+        undecided = inner.reason if inner.verdict.value == "undecided" else None
         if inner.verdict.value == "fails":
             w = inner.evidence.witness
             if w is None or inner.evidence.sample_alpha is None:
                 raise UnsupportedRegime(f"program {program.name}: fails only at irrational u; no rational witness")
             witness = ProgramWitness(w.x, w.x_prime, w.output, inner.evidence.sample_alpha)
+    else:
+        undecided = None
     verdict = "holds" if witness is None else "fails"
     ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
                          relation=rel, pairs=pair_data, question="all_eps", base_power=L, inputs=labels,
                          outputs=list(outputs), values=values, codes=IntMatrix(codes), never=never, witness=witness)
     claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, never, witness, L)
+    if undecided is not None:
+        return Certificate("program", UNDECIDED, Method.NONE, claim, ev, reason=undecided)
     return Certificate("program", verdict == "holds", Method.SYMBOLIC_ROOTS, claim, ev)

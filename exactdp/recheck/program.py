@@ -34,6 +34,7 @@ counted against the limits below before or while the work is done (``TooLarge``,
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -510,6 +511,7 @@ def _rf_add(a, b, s=1):
     return (P.add(_lift(a, den), _lift(b, den), s), den)
 
 
+@functools.lru_cache(maxsize=4096)
 def _den_poly(den):
     out = [Fraction(1)]
     for f, c in den:
@@ -743,12 +745,15 @@ def _low_sign(p) -> int:
     return next((1 if c > 0 else -1 for c in p if c), 0)
 
 
-def _taylor_at_1(p):
-    """Coefficients of ``p(1 - d)`` in ``d``."""
-    out: list = []
-    for c in reversed(p):                    # Horner: out = out * (1 - d) + c
-        out = P.add(P.add(out, P.mul(out, [Fraction(0), Fraction(1)]), -1), [c])
-    return out
+def _sign_left_of_1(p) -> int:
+    """The sign of ``p`` just left of 1: ``(-1)^j sign p^(j)(1)`` for the first ``j`` with ``p^(j)(1) != 0``."""
+    d = list(p)
+    for j in range(len(d)):
+        v = sum(d)
+        if v:
+            return (1 if v > 0 else -1) * (-1) ** j
+        d = [k * c for k, c in enumerate(d)][1:]
+    return 0
 
 
 def nonneg_on_01(p) -> bool:
@@ -762,7 +767,11 @@ def nonneg_on_01(p) -> bool:
     p = P.trim(p)
     if not p:
         return True
-    if _low_sign(p) < 0 or _low_sign(_taylor_at_1(p)) < 0:   # the signs just right of 0, just left of 1
+    if all(c >= 0 for c in p):
+        return True
+    den = math.lcm(*(c.denominator for c in p))
+    ip = [int(c * den) for c in p]           # integer coefficients: the sign tests below are much faster
+    if _low_sign(ip) < 0 or _sign_left_of_1(ip) < 0:      # the signs just right of 0, just left of 1
         return False
     h = P.divmod_(p, P.gcd(p, P._deriv(p)))[0]
     if len(h) - 1 > P.MAX_POLY_DEGREE:
