@@ -45,9 +45,9 @@ from ._kernel import NotHere, TooLarge
 
 #: the evidence shape (read by the dispatcher before any work)
 EVIDENCE = {"program": {
-    "name": "str", "text": "str", "n": "int", "domain": ("tuple", ["int", "int"]), "relation": "str",
-    "pairs": ("?", [("tuple", [["int"], ["int"]])]), "question": "str", "base_power": "int",
-    "inputs": ["str"], "outputs": ["str"], "values": [("tuple", [["str"], ["str"]])], "codes": [["int"]],
+    "name": "str", "text": "str", "n": "int", "domain": ["int"], "relation": "str",
+    "pairs": ("?", [[["int"]]]), "question": "str", "base_power": "int",
+    "inputs": ["str"], "outputs": ["str"], "values": [[["str"]]], "codes": [["int"]],
     "never": "bool", "witness": ("?", {"x": "str", "x_prime": "str", "output": "str", "u": "str"})}}
 
 #: limits of the work this kernel does (a certificate beyond them is "not checkable: too large")
@@ -698,6 +698,8 @@ def relation_pairs(ev: dict) -> tuple[list, list]:
     >>> relation_pairs({"n": 1, "domain": [0, 2], "relation": "all-differ", "pairs": None})[1]
     [((0,), (1,)), ((1,), (2,))]
     """
+    if len(ev["domain"]) != 2:
+        raise ValueError("the domain is not [lo, hi]")
     n, (lo, hi), rel = ev["n"], ev["domain"], ev["relation"]
     if n < 1 or lo > hi:
         raise ValueError("n < 1 or an empty domain")
@@ -709,8 +711,10 @@ def relation_pairs(ev: dict) -> tuple[list, list]:
             raise TooLarge(f"{len(ev['pairs'])} pairs > {MAX_INPUTS}")
         inputs: dict = {}
         pairs = []
-        for a, b in ev["pairs"]:
-            a, b = tuple(a), tuple(b)
+        for pr in ev["pairs"]:
+            if len(pr) != 2:
+                raise ValueError("an explicit pair that is not two inputs")
+            a, b = tuple(pr[0]), tuple(pr[1])
             if len(a) != n or len(b) != n or a == b or not all(lo <= v <= hi for v in a + b):
                 raise ValueError("an explicit pair that is not two different inputs of the domain")
             inputs.setdefault(a, None)
@@ -824,11 +828,16 @@ def claim_text(c: dict) -> str:
 
 
 def _ints(strs):
+    """Integer coefficients in the certificate's one form: decimal text, no trailing zero, zero as ``["0"]``."""
     out = []
     for s in strs:
         if len(s) > MAX_COEFF_DIGITS:
             raise TooLarge(f"a coefficient of more than {MAX_COEFF_DIGITS} digits")
+        if str(int(s)) != s:
+            raise ValueError(f"a coefficient {s!r} not in decimal form")
         out.append(Fraction(int(s)))
+    if not out or (out[-1] == 0 and out != [0]):
+        raise ValueError("a coefficient list that is empty or ends in 0")
     return P.trim(out)
 
 
@@ -861,7 +870,7 @@ def check(c: dict):
     """
     ev = c["evidence"]
     if ev["question"] != "all_eps":
-        raise NotHere(f"the question {ev['question']!r} (this kernel re-checks 'all_eps')")
+        return "refuted", 0, f"the question {ev['question']!r} is not one of this kind's ('all_eps')"
     body = parse(ev["text"])
     L = base_power(body)
     if ev["base_power"] != L:
@@ -875,9 +884,13 @@ def check(c: dict):
         return "refuted", 0, "the outputs are not the program's"
     if len(ev["codes"]) != len(inputs) or any(len(r) != len(outs) for r in ev["codes"]):
         return "refuted", 0, "the matrix's shape is not inputs x outputs"
+    if any(len(v) != 2 for v in ev["values"]):
+        return "refuted", 0, "a carried entry that is not [numerator, denominator]"
     carried = [(_ints(nm), _ints(dn)) for nm, dn in ev["values"]]
     if any(not dn for _, dn in carried):
         return "refuted", 0, "a carried entry with denominator 0"
+    if any(not nm and dn != [1] for nm, dn in carried):
+        return "refuted", 0, "a zero entry not written 0/1"
     col = {z: j for j, z in enumerate(ev["outputs"])}
     zero = _rf([])
     for i, d in enumerate(dists):
@@ -914,6 +927,8 @@ def check(c: dict):
         return "refuted", checked, "the witness is not a neighbour pair and an output of the program"
     A, B = dists[idx[x]].get(z, zero), dists[idx[y]].get(z, zero)
     if ev["never"]:
+        if w["u"] != "-":
+            return "refuted", checked, "a u is stated for a failure at every eps"
         ok = not B[0] and A[0] and _roots(A[0], Fraction(0), Fraction(1)) == 0 and P.at(A[0], Fraction(1, 2)) != 0
         return ("confirmed" if ok else "refuted"), checked + 1, \
             f"output {z}: probability 0 on {w['x_prime']} identically, " \
