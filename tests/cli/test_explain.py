@@ -31,6 +31,7 @@ _FROM_CONTRACT = {
     "tradeoff": "tradeoff zero", "approx": "approx holds", "lp": "lp", "infeasible": "infeasible",
     "decomposition": "decomposition", "utility_comparison": "utility_comparison", "profile": "profile holds",
     "composition": "composition two", "renyi": "renyi", "fdp": "fdp", "audit": "audit fails",
+    "program": "program fails",
 }
 GENUINE = {kind: CONTRACT[name] for kind, name in _FROM_CONTRACT.items()}
 
