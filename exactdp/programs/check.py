@@ -32,8 +32,8 @@ from .compile import MAX_PATHS, base_power, output_distribution
 from .language import Program
 from .ratfunc import RatFunc
 
-__all__ = ["MAX_INPUTS", "RELATIONS", "certify_program", "input_label", "neighbour_pairs", "program_certificate", "program_mechanism",
-           "rational_base", "relation_metric"]
+__all__ = ["MAX_INPUTS", "RELATIONS", "certify_program", "input_label", "neighbour_pairs", "program_certificate",
+           "program_mechanism", "rational_base", "relation_metric"]
 
 #: the named neighbour relations (a JSON file of pairs is the other form)
 RELATIONS = ("all-differ", "one-differ", "increasing", "decreasing")
@@ -535,7 +535,8 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     for a, b in pairs:                      # an output possible on one side, impossible on the other: never private
         for x, y in ((a, b), (b, a)):
             for z in outputs:
-                if witness is None and not dists[idx[x]].get(z, zero).is_zero() and dists[idx[y]].get(z, zero).is_zero():
+                kx, ky = dists[idx[x]].get(z, zero), dists[idx[y]].get(z, zero)
+                if witness is None and not kx.is_zero() and ky.is_zero():
                     witness, never = ProgramWitness(input_label(x), input_label(y), z, "-"), True
     if witness is None:
         inner = certify_program(program, n=n, domain=domain, relation=relation)

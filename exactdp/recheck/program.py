@@ -266,6 +266,16 @@ class _Parse:
 def parse(text: str) -> list:
     """The statement list of a program text (the evaluator's own tree; ``ValueError`` if it does not parse).
 
+    Parameters
+    ----------
+    text : str
+        The program text (the language of ``docs/programs.md``).
+
+    Returns
+    -------
+    list
+        The statements as tuples.
+
     Examples
     --------
     >>> parse("x = dlap(2)\\noutput clamp(q[1] + x, 0, 1)")[0]
@@ -278,9 +288,7 @@ def parse(text: str) -> list:
 
 def _noises(stmts):
     for s in stmts:
-        if s[0] == "set" and s[2][0] == "noise":
-            yield s[2]
-        elif s[0] == "out" and s[1] in ("argmax", "max"):
+        if (s[0] == "set" and s[2][0] == "noise") or (s[0] == "out" and s[1] in ("argmax", "max")):
             yield s[2]
         elif s[0] == "if":
             yield from _noises(s[2])
@@ -291,6 +299,16 @@ def _noises(stmts):
 
 def base_power(body) -> int:
     """``L``: the lcm of the noise scales' numerators (every base ``e^(-eps/b)`` is a power of ``e^(-eps/L)``).
+
+    Parameters
+    ----------
+    body : list
+        The statements (:func:`parse`).
+
+    Returns
+    -------
+    int
+        ``L >= 1``.
 
     Examples
     --------
@@ -667,6 +685,20 @@ def _run_probability(cons, kinds):
 def distribution(body, x, L) -> dict:
     """The exact output distribution of the parsed program on input ``x``: label -> ``(num, den)`` in ``t``.
 
+    Parameters
+    ----------
+    body : list
+        The statements (:func:`parse`).
+    x : tuple of int
+        The query answers.
+    L : int
+        The base power (:func:`base_power`).
+
+    Returns
+    -------
+    dict
+        Output label -> ``(numerator, denominator factors)``; the values sum to 1 as an identity.
+
     Examples
     --------
     >>> d = distribution(parse("output argmax(q + geo(1))"), (0, 0), 1)
@@ -676,7 +708,7 @@ def distribution(body, x, L) -> dict:
     ev = _Eval(body, tuple(x), L)
     runs = ev.block(body, [({}, (), (), False)])
     dist: dict = {}
-    for env, out, cons, _ in runs:
+    for _env, out, cons, _ in runs:
         p = _run_probability(cons, ev.kinds)
         if p[0]:
             label = ",".join(out) if out else "none"
@@ -692,6 +724,16 @@ def distribution(body, x, L) -> dict:
 # ------------------------------------------------------------------------------- inputs and relations ----
 def relation_pairs(ev: dict) -> tuple[list, list]:
     """The inputs and the neighbour pairs the certificate's relation defines, derived here.
+
+    Parameters
+    ----------
+    ev : dict
+        The evidence (``n``, ``domain``, ``relation``, ``pairs``).
+
+    Returns
+    -------
+    (list, list)
+        The input tuples and the unordered pairs.
 
     Examples
     --------
@@ -728,7 +770,7 @@ def relation_pairs(ev: dict) -> tuple[list, list]:
     inputs = list(itertools.product(range(lo, hi + 1), repeat=n))
     pairs = []
     for a, b in itertools.combinations(inputs, 2):
-        d = [v - u for u, v in zip(a, b)]
+        d = [v - u for u, v in zip(a, b, strict=True)]
         if rel == "all-differ":
             ok = max(abs(v) for v in d) <= 1
         elif rel == "one-differ":
@@ -762,6 +804,16 @@ def _sign_left_of_1(p) -> int:
 
 def nonneg_on_01(p) -> bool:
     """``p(u) >= 0`` for every ``u`` in ``(0, 1)``: Sturm isolation of the square-free part, a sign per gap.
+
+    Parameters
+    ----------
+    p : list of Fraction
+        The polynomial, lowest power first.
+
+    Returns
+    -------
+    bool
+        Whether it is non-negative on all of ``(0, 1)``.
 
     Examples
     --------
@@ -806,6 +858,16 @@ def _roots(h, a, b) -> int:
 # -------------------------------------------------------------------------------------------- the claim ----
 def claim_text(c: dict) -> str:
     """The claim of a ``program`` certificate, rebuilt from its evidence.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The claim sentence.
 
     Examples
     --------
@@ -943,6 +1005,16 @@ def check(c: dict):
 
 def method_of(c: dict) -> str:
     """``SYMBOLIC_ROOTS``: the verdict rests on exact identities and Sturm root isolation in ``u``.
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        The method's name.
 
     Examples
     --------

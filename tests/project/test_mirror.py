@@ -89,6 +89,9 @@ ELSEWHERE = {
         "_b_util", "_kernel", "_metric", "_schema", "approximate", "decomposition", "extension",
         "infeasible", "lp", "optimality", "priors", "privacy", "profile", "relation", "utility_comparison")},
     "exactdp/recheck/_grid.py": ["tests/recheck/test_scale.py"],
+    # kind program (issue 28 item 5): forgeries, genuine certificates and the kernel's evaluator in one file
+    **{f"exactdp/{m}/program.py": ["tests/recheck/test_forgeries_program.py", _RECHECK]
+       for m in ("certificate", "recheck")},
     "exactdp/recheck/_sturm.py": ["tests/theory/test_tradeoff_exact.py"],
     "exactdp/recheck/_verified.py": ["tests/recheck/test_quotient.py", "tests/recheck/test_scale.py"],
     "exactdp/recheck/utility.py": ["tests/theory/test_tradeoff_exact.py", _RECHECK],

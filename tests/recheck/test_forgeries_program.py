@@ -107,7 +107,7 @@ def test_svt1_text_with_svt5_matrix_and_claim_is_refuted():
 def test_one_entry_changed_is_refuted():
     c = cert("nm_index_lap", domain=(0, 1))
     num, den = c["evidence"]["values"][0]
-    c["evidence"]["values"][0] = [[str(int(num[0]) + 1)] + num[1:], den]
+    c["evidence"]["values"][0] = [[str(int(num[0]) + 1), *num[1:]], den]
     assert status(c) == "refuted"
     c = cert("nm_index_lap", domain=(0, 1))
     c["evidence"]["codes"][0].reverse()
