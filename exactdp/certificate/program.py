@@ -64,7 +64,7 @@ class ProgramEvidence(Evidence):
     pairs : list or None
         The explicit pairs ``[[x, x'], ...]`` when ``relation`` is ``pairs``.
     question : str
-        ``all_eps``: private for every eps > 0.
+        ``all_eps`` (private for every eps > 0), ``at_level`` or ``cost`` (see ``level``).
     base_power : int
         ``L``: every noise base is a power of ``u = e^(-eps/L)``.
     inputs, outputs : list of str
@@ -77,7 +77,12 @@ class ProgramEvidence(Evidence):
     never : bool
         The witness's output is impossible on ``x_prime`` and possible on ``x``: not private for any eps.
     witness : ProgramWitness or None
-        Where it fails (``None`` when it holds).
+        Where it fails (``None`` when it holds); for ``cost``, the pair and output attaining the smallest eps.
+    level : str or None
+        ``eps0`` (a positive rational) for the questions ``at_level`` (private at ``eps0``, the noise calibrated
+        to ``eps0``) and ``cost`` (the smallest eps of the program with its noise at ``eps0``).
+    epsilon : str or None
+        For ``cost``: the smallest eps, exact (``log(R)`` with ``R`` the witness's ratio, or ``inf``).
 
     Examples
     --------
@@ -103,6 +108,8 @@ class ProgramEvidence(Evidence):
     codes: IntMatrix
     never: bool
     witness: ProgramWitness | None
+    level: str | None = None
+    epsilon: str | None = None
 
     _nested: ClassVar[dict[str, type]] = {"witness": ProgramWitness}
 
@@ -132,8 +139,10 @@ def _program_proof(cert) -> Proof:
                           f"K_{{{ev.witness.x_prime}}}(z)$."))
     concl = cert.claim + "."
     summary = [("program", ev.name), ("inputs", str(len(ev.inputs))), ("outputs", str(len(ev.outputs)))]
+    if ev.epsilon is not None:
+        summary.append(("epsilon", ev.epsilon))
     if ev.witness is not None:
         w = ev.witness
         summary.append(("witness", f"x = {w.x}, x' = {w.x_prime}, output {w.output}"
-                        + ("" if ev.never else f", u = e^(-eps/{L}) = {w.u}")))
+                        + ("" if w.u == "-" else f", u = e^(-eps/{L}) = {w.u}")))
     return Proof(r"\forall \varepsilon > 0:\ K_x(z) \le e^{\varepsilon} K_{x'}(z)", steps, concl, summary)

@@ -9,6 +9,8 @@ from ._common import FORMATS, emit, usage
 __all__ = ["COMMANDS"]
 
 _DOMAIN = re.compile(r"^\s*(-?\d{1,6})\s*\.\.\s*(-?\d{1,6})\s*$")
+#: a positive rational eps0: the program certificate at that level (other levels: the matrix certificates)
+_RATIONAL = re.compile(r"^[0-9]{1,12}(/[1-9][0-9]{0,11})?$")
 
 
 def _cmd_program(a):
@@ -44,6 +46,8 @@ def _cmd_program(a):
     try:
         if a.all_eps:   # the certificate is about the program text: the re-check re-derives the matrix from it
             cert = program_certificate(program, n=a.n, domain=domain, relation=relation)
+        elif a.eps is not None and _RATIONAL.match(a.eps) and a.eps.split("/")[0].strip("0"):
+            cert = program_certificate(program, n=a.n, domain=domain, relation=relation, eps=a.eps, cost=a.cost)
         else:
             cert = certify_program(program, n=a.n, domain=domain, relation=relation, eps=a.eps, alpha=a.alpha,
                                    cost=a.cost)

@@ -452,9 +452,21 @@ def _coeffs(p) -> list[str]:
 
 
 def _program_claim(name: str, n: int, domain, relation: str, pairs, verdict: str, never: bool, witness,
-                   L: int) -> str:
+                   L: int, question: str = "all_eps", level: str | None = None) -> str:
     rel = relation if relation != "pairs" else f"{len(pairs or [])} explicit pairs"
     head = f"program {name} (n = {n}, inputs {domain[0]}..{domain[1]}, {rel})"
+    w = witness
+    if question == "at_level":
+        if verdict == "holds":
+            return f"{head} with its noise at eps0 = {level} is eps0-DP"
+        return (f"{head} with its noise at eps0 = {level} is not eps0-DP: output {w.output} has "
+                f"P(x = {w.x}) > e^eps0 P(x = {w.x_prime})")
+    if question == "cost":
+        if verdict == "holds":
+            return (f"{head} with its noise at eps0 = {level} has smallest eps = log(K_x(z)/K_x'(z)) at "
+                    f"x = {w.x}, x' = {w.x_prime}, z = {w.output}")
+        return (f"{head} with its noise at eps0 = {level} is not eps-DP for any eps: output {w.output} has "
+                f"positive probability on {w.x} and probability 0 on {w.x_prime}")
     if verdict == "holds":
         return f"{head} is eps-DP for every eps > 0"
     if never:
@@ -464,7 +476,8 @@ def _program_claim(name: str, n: int, domain, relation: str, pairs, verdict: str
             f"P(x = {witness.x}) > e^eps P(x = {witness.x_prime})")
 
 
-def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (0, 2), relation: Any = "all-differ"):
+def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (0, 2), relation: Any = "all-differ",
+                        eps: str | None = None, cost: bool = False):
     """The ``program`` certificate: private for every eps, or where it fails, stated about the program text.
 
     The verdict is :func:`certify_program`'s (the all-eps route on the compiled matrix); the certificate carries
@@ -481,6 +494,11 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
         The range of every query answer.
     relation : str or list
         A name of :data:`RELATIONS`, or explicit pairs (``[[x, x'], ...]``).
+    eps : str, optional
+        A level ``eps0``, a positive rational: the question is then private at ``eps0`` (noise calibrated to
+        ``eps0``), or with ``cost`` the smallest eps of the program with its noise at ``eps0``.
+    cost : bool, default False
+        See ``eps``.
 
     Returns
     -------
@@ -531,7 +549,12 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
         codes.append(row)
     labels = [input_label(x) for x in inputs]
     idx = {x: i for i, x in enumerate(inputs)}
-    witness, never = None, False
+    witness, never, undecided = None, False, None
+    if eps is not None:
+        return _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes,
+                                  eps, cost)
+    if cost:
+        raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps")
     for a, b in pairs:                      # an output possible on one side, impossible on the other: never private
         for x, y in ((a, b), (b, a)):
             for z in outputs:
@@ -556,3 +579,41 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     if undecided is not None:
         return Certificate("program", UNDECIDED, Method.NONE, claim, ev, reason=undecided)
     return Certificate("program", verdict == "holds", Method.SYMBOLIC_ROOTS, claim, ev)
+
+
+def _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes, eps, cost):
+    """The ``program`` certificate at a level: the verdict and witness from the matrix checkers at ``eps0``."""
+    from ..certificate import UNDECIDED, Certificate, Method
+    from ..certificate.program import ProgramEvidence, ProgramWitness
+    from ..certificate.records import IntMatrix
+
+    try:
+        e0 = fmpq(eps) if isinstance(eps, str) and eps.replace("/", "", 1).isdigit() else None
+    except (ValueError, ZeroDivisionError):
+        e0 = None
+    if e0 is None or e0 <= 0:
+        raise InvalidInput(f"eps: the program certificate at a level takes a positive rational eps0, got {eps!r}")
+    level = str(e0)
+    inner = certify_program(program, n=n, domain=domain, relation=relation, eps=level, cost=True)
+    b = inner.evidence.binding
+    undecided = inner.reason if inner.verdict.value == "undecided" else None
+    witness = ProgramWitness(b.x, b.x_prime, b.output, "-") if b is not None else None
+    if cost:
+        question, verdict = "cost", ("fails" if inner.evidence.epsilon == "inf" else "holds")
+    else:
+        question = "at_level"
+        priv = certify_program(program, n=n, domain=domain, relation=relation, eps=level)
+        undecided = undecided or (priv.reason if priv.verdict.value == "undecided" else None)
+        verdict = priv.verdict.value if priv.verdict.value != "undecided" else "holds"
+        if verdict == "holds":
+            witness = None
+    ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
+                         relation=rel, pairs=pair_data, question=question, base_power=L, inputs=labels,
+                         outputs=list(outputs), values=values, codes=IntMatrix(codes), never=False, witness=witness,
+                         level=level, epsilon=inner.evidence.epsilon if cost else None)
+    claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, False, witness, L, question, level)
+    if undecided is not None or witness is None and not (question == "at_level" and verdict == "holds"):
+        return Certificate("program", UNDECIDED, Method.NONE, claim, ev,
+                           reason=undecided or "no attaining pair was found")
+    return Certificate("program", verdict == "holds", Method.TRANSCENDENCE_BALLS, claim, ev)
+

@@ -41,14 +41,15 @@ import re
 from fractions import Fraction
 
 from . import _sturm as P
-from ._kernel import NotHere, TooLarge
+from ._kernel import _E, NotHere, TooLarge, _add, _neg, _sign, _value
 
 #: the evidence shape (read by the dispatcher before any work)
 EVIDENCE = {"program": {
     "name": "str", "text": "str", "n": "int", "domain": ["int"], "relation": "str",
     "pairs": ("?", [[["int"]]]), "question": "str", "base_power": "int",
     "inputs": ["str"], "outputs": ["str"], "values": [[["str"]]], "codes": [["int"]],
-    "never": "bool", "witness": ("?", {"x": "str", "x_prime": "str", "output": "str", "u": "str"})}}
+    "never": "bool", "witness": ("?", {"x": "str", "x_prime": "str", "output": "str", "u": "str"}),
+    "level": "?str", "epsilon": "?str"}}
 
 #: limits of the work this kernel does (a certificate beyond them is "not checkable: too large")
 MAX_TEXT = 20_000
@@ -879,9 +880,21 @@ def claim_text(c: dict) -> str:
     ev = c["evidence"]
     rel = ev["relation"] if ev["relation"] != "pairs" else f"{len(ev['pairs'] or [])} explicit pairs"
     head = f"program {ev['name']} (n = {ev['n']}, inputs {ev['domain'][0]}..{ev['domain'][1]}, {rel})"
+    w = ev["witness"] or {}
+    if ev["question"] == "at_level":
+        if c["verdict"] == "holds":
+            return f"{head} with its noise at eps0 = {ev['level']} is eps0-DP"
+        return (f"{head} with its noise at eps0 = {ev['level']} is not eps0-DP: output {w.get('output')} has "
+                f"P(x = {w.get('x')}) > e^eps0 P(x = {w.get('x_prime')})")
+    if ev["question"] == "cost":
+        if c["verdict"] == "holds":
+            return (f"{head} with its noise at eps0 = {ev['level']} has smallest eps = log(K_x(z)/K_x'(z)) at "
+                    f"x = {w.get('x')}, x' = {w.get('x_prime')}, z = {w.get('output')}")
+        return (f"{head} with its noise at eps0 = {ev['level']} is not eps-DP for any eps: output "
+                f"{w.get('output')} has positive probability on {w.get('x')} and probability 0 on "
+                f"{w.get('x_prime')}")
     if c["verdict"] == "holds":
         return f"{head} is eps-DP for every eps > 0"
-    w = ev["witness"] or {}
     if ev["never"]:
         return (f"{head} is not eps-DP for any eps > 0: output {w.get('output')} has positive probability on "
                 f"{w.get('x')} and probability 0 on {w.get('x_prime')}")
@@ -922,7 +935,7 @@ def check(c: dict):
     ...       "relation": "all-differ", "pairs": None, "question": "all_eps", "base_power": 1,
     ...       "inputs": ["0", "1"], "outputs": ["0", "1"],
     ...       "values": [[["1"], ["1", "1"]], [["0", "1"], ["1", "1"]]], "codes": [[0, 1], [1, 0]],
-    ...       "never": False, "witness": None}
+    ...       "never": False, "witness": None, "level": None, "epsilon": None}
     >>> c = {"verdict": "holds", "evidence": ev}
     >>> c["claim"] = claim_text(c)
     >>> check(c)[0]
@@ -931,8 +944,19 @@ def check(c: dict):
     "entry (1, 0) is not the program's: the program gives [0, 1] / [1, 1]"
     """
     ev = c["evidence"]
-    if ev["question"] != "all_eps":
-        return "refuted", 0, f"the question {ev['question']!r} is not one of this kind's ('all_eps')"
+    if ev["question"] not in ("all_eps", "at_level", "cost"):
+        return "refuted", 0, f"the question {ev['question']!r} is not one of this kind's (all_eps, at_level, cost)"
+    if (ev["level"] is None) != (ev["question"] == "all_eps"):
+        return "refuted", 0, "a level is given exactly for the questions at_level and cost"
+    if (ev["epsilon"] is None) != (ev["question"] != "cost"):
+        return "refuted", 0, "the smallest eps is stated exactly for the question cost"
+    eps0 = None
+    if ev["level"] is not None:
+        if len(ev["level"]) > 40 or not re.fullmatch(r"[0-9]+(/[0-9]+)?", ev["level"]):
+            raise NotHere(f"the level eps0 = {ev['level'][:40]!r} (this kernel reads a positive rational)")
+        eps0 = Fraction(ev["level"])
+        if eps0 <= 0 or str(eps0) != ev["level"]:
+            return "refuted", 0, "the level is not a positive rational in lowest terms"
     body = parse(ev["text"])
     L = base_power(body)
     if ev["base_power"] != L:
@@ -968,6 +992,8 @@ def check(c: dict):
         A, B = dists[idx[x]].get(z, zero), dists[idx[y]].get(z, zero)
         return P.add(P.mul(B[0], _den_poly(A[1])), P.mul(P.mono(Fraction(1), L), P.mul(A[0], _den_poly(B[1]))), -1)
 
+    if eps0 is not None:
+        return _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked)
     if c["verdict"] == "holds":
         if ev["never"] or ev["witness"] is not None:
             return "refuted", 0, "a witness is stated for a verdict that holds"
@@ -1003,8 +1029,102 @@ def check(c: dict):
         f"at u = {u}: e^(eps) K_x'(z) - K_x(z) has the sign of {g}" + (" < 0" if g < 0 else " >= 0: no failure")
 
 
+def sign_at(p, eps0: Fraction, L: int) -> int:
+    """The exact sign of ``p(u0)`` at ``u0 = e^(-eps0/L)`` (``eps0 > 0`` rational).
+
+    Distinct powers of ``u0`` are ``e`` to distinct rationals, linearly independent over the rationals
+    (Lindemann-Weierstrass), so ``p(u0) = 0`` only for ``p = 0``; a non-zero sign is separated by the kernel's
+    intervals.
+
+    Parameters
+    ----------
+    p : list of Fraction
+        The polynomial, lowest power first.
+    eps0 : Fraction
+        The level.
+    L : int
+        The base power.
+
+    Returns
+    -------
+    int
+        -1, 0 or 1.
+
+    Examples
+    --------
+    >>> sign_at([Fraction(-1, 2), Fraction(1)], Fraction(1), 1), sign_at([Fraction(-1, 3), Fraction(1)], Fraction(1), 1)
+    (-1, 1)
+    """
+    p = P.trim(p)
+    if not p:
+        return 0
+    return _sign(_E({(((1, Fraction(-k) * eps0 / L),) if k else ()): c for k, c in enumerate(p) if c}))
+
+
+def _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked):
+    """The questions at a level: private at ``eps0``, or the smallest eps of the program with noise at ``eps0``."""
+    ev, w, zero = c["evidence"], c["evidence"]["witness"], _rf([])
+    if (ev["epsilon"] is None) != (ev["question"] == "at_level"):
+        return "refuted", checked, "the smallest eps is stated exactly for the question cost"
+    if ev["never"]:
+        return "refuted", checked, "'never' is a statement for every eps (question all_eps)"
+    both = [(x, y) for a, b in pairs for x, y in ((a, b), (b, a))]
+    if ev["question"] == "at_level" and c["verdict"] == "holds":
+        if w is not None:
+            return "refuted", checked, "a witness is stated for a verdict that holds"
+        for x, y in both:
+            for z in outs:
+                if sign_at(ineq(x, y, z), eps0, L) < 0:
+                    return "refuted", checked, f"on {_label(x)}, {_label(y)} output {z} the inequality fails at eps0"
+                checked += 1
+        return "confirmed", checked, f"the matrix re-derived from the program text; every eps0-DP inequality on " \
+            f"{len(pairs)} pairs (both orders) holds at u0 = e^(-{eps0}/{L}) (exact signs)"
+    if w is None or w["u"] != "-":
+        return "refuted", checked, "a level question's witness is a pair and an output, with u '-'"
+    lab = {_label(x): x for x, _ in both}
+    x, y, zw = lab.get(w["x"]), lab.get(w["x_prime"]), w["output"]
+    if x is None or y is None or (x, y) not in both or zw not in outs:
+        return "refuted", checked, "the witness is not a neighbour pair and an output of the program"
+    if ev["question"] == "at_level":
+        g = sign_at(ineq(x, y, zw), eps0, L)
+        return ("confirmed" if g < 0 else "refuted"), checked + 1, \
+            f"at u0 = e^(-{eps0}/{L}): e^eps0 K_x'(z) - K_x(z) has sign {g}"
+    A, B = dists[idx[x]].get(zw, zero), dists[idx[y]].get(zw, zero)
+    if c["verdict"] == "fails":            # infinite cost: impossible on x', possible on x (at u0: A(u0) != 0)
+        ok = not B[0] and sign_at(A[0], eps0, L) > 0 and ev["epsilon"] == "inf"
+        return ("confirmed" if ok else "refuted"), checked + 1, \
+            f"output {zw}: probability 0 on {w['x_prime']}" + (", positive on " if ok else ", NOT positive on ") + w["x"]
+    if not B[0]:
+        return "refuted", checked, "the witness ratio has a zero denominator"
+    # the witness ratio (A/Pa)/(B/Pb) is the largest: for every pair and output, a Pb' Pb ... cross-multiplied
+    wa, wb = P.mul(A[0], _den_poly(B[1])), P.mul(B[0], _den_poly(A[1]))       # ratio = wa / wb
+    for x2, y2 in both:
+        for z in outs:
+            A2, B2 = dists[idx[x2]].get(z, zero), dists[idx[y2]].get(z, zero)
+            a2, b2 = P.mul(A2[0], _den_poly(B2[1])), P.mul(B2[0], _den_poly(A2[1]))
+            if not a2:
+                continue
+            if not b2:
+                return "refuted", checked, f"output {z} is impossible on {_label(y2)} and possible on {_label(x2)}: " \
+                    "the cost is infinite"
+            if sign_at(P.add(P.mul(wa, b2), P.mul(a2, wb), -1), eps0, L) < 0:
+                return "refuted", checked, f"on {_label(x2)}, {_label(y2)} output {z} the ratio exceeds the witness's"
+            checked += 1
+    if len(ev["epsilon"]) > 20_000:
+        raise TooLarge("a smallest eps of more than 20,000 characters")
+    m = re.fullmatch(r"log\((.*)\)", ev["epsilon"])
+    stated = _value(m.group(1)) if m is not None else _value(f"exp({ev['epsilon']})")   # log(R), or eps itself
+    ratio = _E({(((1, Fraction(-k) * eps0 / L),) if k else ()): c for k, c in enumerate(wa) if c},
+               {(((1, Fraction(-k) * eps0 / L),) if k else ()): c for k, c in enumerate(wb) if c})
+    if _sign(_add(stated, _neg(ratio))) != 0:
+        return "refuted", checked, "the stated smallest eps is not log of the witness's ratio"
+    return "confirmed", checked, f"the matrix re-derived from the program text; the witness's ratio is the largest " \
+        f"of {len(both)} ordered pairs x {len(outs)} outputs at u0 = e^(-{eps0}/{L}) (exact signs)"
+
+
 def method_of(c: dict) -> str:
-    """``SYMBOLIC_ROOTS``: the verdict rests on exact identities and Sturm root isolation in ``u``.
+    """The method the verdict rests on: Sturm root isolation in ``u`` for every eps; at a level, exact zero tests
+    (Lindemann-Weierstrass) and separated intervals.
 
     Parameters
     ----------
@@ -1018,7 +1138,7 @@ def method_of(c: dict) -> str:
 
     Examples
     --------
-    >>> method_of({})
-    'SYMBOLIC_ROOTS'
+    >>> method_of({"evidence": {"question": "all_eps"}}), method_of({"evidence": {"question": "cost"}})
+    ('SYMBOLIC_ROOTS', 'TRANSCENDENCE_BALLS')
     """
-    return "SYMBOLIC_ROOTS"
+    return "SYMBOLIC_ROOTS" if c["evidence"]["question"] == "all_eps" else "TRANSCENDENCE_BALLS"

@@ -28,14 +28,17 @@ def test_not_private_for_any_eps_prints_the_pair_and_output(capsys):
     assert "is not eps-DP for any eps > 0" in out
     assert "witness: x = 0,1, x' = 0,0, output F,T" in out
     code, out, _ = run(["program", str(SUITE / "svt5.prog"), "--n", "2", "--eps", "1", "--cost"], capsys)
-    assert code == 1 and "epsilon: inf" in out and "K(x')(z) = 0" in out
+    assert code == 1 and "epsilon: inf" in out and "probability 0 on 1,0" in out
 
 
 def test_at_a_level_and_the_json_certificate(capsys):
     code, out, _ = run(["program", str(SUITE / "svt4.prog"), "--n", "2", "--eps", "1", "--format", "json"], capsys)
     assert code == 1
     cert = json.loads(out)
-    assert cert["kind"] == "privacy" and cert["verdict"] == "fails"
+    assert cert["kind"] == "program" and cert["verdict"] == "fails" and cert["evidence"]["question"] == "at_level"
+    code, out, _ = run(["program", str(SUITE / "svt4.prog"), "--n", "2", "--eps", "exp(0)", "--format", "json"],
+                       capsys)
+    assert json.loads(out)["kind"] == "privacy"     # a level not a positive rational: the matrix certificate
     code, out, _ = run(["program", str(SUITE / "partial_sum.prog"), "--n", "2", "--relation", "one-differ",
                         "--eps", "1", "--cost"], capsys)
     assert code == 0 and "epsilon: 1\n" in out
