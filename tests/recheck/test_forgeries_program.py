@@ -23,11 +23,12 @@ SUITE = Path(__file__).resolve().parents[2] / "examples" / "programs"
 _CACHE: dict = {}
 
 
-def cert(name, n=2, domain=(0, 2), relation="all-differ"):
-    key = (name, n, domain, json.dumps(relation))
+def cert(name, n=2, domain=(0, 2), relation="all-differ", **level):
+    key = (name, n, domain, json.dumps(relation), json.dumps(level))
     if key not in _CACHE:
         p = parse_program((SUITE / f"{name}.prog").read_text(), name)
-        _CACHE[key] = json.loads(json.dumps(program_certificate(p, n=n, domain=domain, relation=relation).to_json()))
+        _CACHE[key] = json.loads(json.dumps(program_certificate(p, n=n, domain=domain, relation=relation,
+                                                                **level).to_json()))
     return copy.deepcopy(_CACHE[key])
 
 
@@ -240,3 +241,45 @@ def test_relation_pairs_of_the_kernel():
         K.relation_pairs({**ev, "relation": "neighbours"})
     with pytest.raises(ValueError, match="two different inputs"):
         K.relation_pairs({**ev, "relation": "pairs", "pairs": [[[0, 0], [0, 0]]]})
+
+
+# -- the level questions ---------------------------------------------------------------------------------------
+
+def test_level_certificates_confirmed_with_exact_values():
+    c = cert("partial_sum", relation="one-differ", eps="1", cost=True)
+    assert c["evidence"]["question"] == "cost" and c["evidence"]["epsilon"] == "1"   # DLap(1/eps) on a sum: eps
+    assert status(c) == "confirmed"
+    c = cert("svt5", eps="1", cost=True)
+    assert c["verdict"] == "fails" and c["evidence"]["epsilon"] == "inf" and status(c) == "confirmed"
+    c = cert("svt4", domain=(0, 1), eps="1")
+    assert c["evidence"]["question"] == "at_level" and c["verdict"] == "fails" and status(c) == "confirmed"
+
+
+def test_level_forgeries_are_refuted():
+    c = cert("partial_sum", relation="one-differ", eps="1", cost=True)
+    c["evidence"]["epsilon"] = "1/2"                                  # not the witness's ratio
+    assert status(c) == "refuted"
+    c = cert("partial_sum", relation="one-differ", eps="1", cost=True)
+    c["evidence"]["relation"] = "all-differ"                         # the sum moves by 2: a larger ratio exists
+    r = recheck(reclaim(c))
+    assert r.status == "refuted" and "exceeds the witness's" in r.detail
+    c = cert("partial_sum", relation="one-differ", eps="1")
+    assert c["verdict"] == "holds" and status(c) == "confirmed"
+    c["evidence"]["relation"] = "all-differ"
+    assert "fails at eps0" in recheck(reclaim(c)).detail
+    c = cert("partial_sum", relation="one-differ", eps="1")
+    c["evidence"]["level"] = "2/4"
+    assert status(reclaim(c)) == "refuted"                           # not in lowest terms
+    c = cert("svt4", domain=(0, 1), eps="1")
+    c["evidence"]["text"] = (SUITE / "svt1.prog").read_text()       # the same L, the same outputs: entries differ
+    assert "not the program's" in recheck(reclaim(c)).detail
+
+
+def test_sign_at_a_level_is_exact():
+    F = Fraction
+    # u0 = e^(-1): e^-1 > 1/3 and e^-1 < 3/8; u^2 - u0^2 vanishes only as the zero polynomial
+    assert K.sign_at([F(-1, 3), F(1)], F(1), 1) == 1 and K.sign_at([F(-3, 8), F(1)], F(1), 1) == -1
+    assert K.sign_at([], F(1), 1) == 0
+    # eps0 = 1/2, L = 1: u0^2 - 1/2 = e^-1 - 1/2 < 0; L = 2: u0 = e^(-1/4), u0^2 - 1/2 = e^(-1/2) - 1/2 > 0
+    assert K.sign_at([F(-1, 2), F(0), F(1)], F(1, 2), 1) == -1
+    assert K.sign_at([F(-1, 2), F(0), F(1)], F(1, 2), 2) == 1
