@@ -612,7 +612,7 @@ def _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, 
                          outputs=list(outputs), values=values, codes=IntMatrix(codes), never=False, witness=witness,
                          level=level, epsilon=inner.evidence.epsilon if cost else None)
     claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, False, witness, L, question, level)
-    if undecided is not None or witness is None and not (question == "at_level" and verdict == "holds"):
+    if undecided is not None or (witness is None and not (question == "at_level" and verdict == "holds")):
         return Certificate("program", UNDECIDED, Method.NONE, claim, ev,
                            reason=undecided or "no attaining pair was found")
     return Certificate("program", verdict == "holds", Method.TRANSCENDENCE_BALLS, claim, ev)

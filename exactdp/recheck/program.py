@@ -1093,7 +1093,8 @@ def _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked):
     if c["verdict"] == "fails":            # infinite cost: impossible on x', possible on x (at u0: A(u0) != 0)
         ok = not B[0] and sign_at(A[0], eps0, L) > 0 and ev["epsilon"] == "inf"
         return ("confirmed" if ok else "refuted"), checked + 1, \
-            f"output {zw}: probability 0 on {w['x_prime']}" + (", positive on " if ok else ", NOT positive on ") + w["x"]
+            f"output {zw}: probability 0 on {w['x_prime']}" \
+            + (", positive on " if ok else ", NOT positive on ") + w["x"]
     if not B[0]:
         return "refuted", checked, "the witness ratio has a zero denominator"
     # the witness ratio (A/Pa)/(B/Pb) is the largest: for every pair and output, a Pb' Pb ... cross-multiplied
