@@ -1124,8 +1124,9 @@ def _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked):
 
 
 def method_of(c: dict) -> str:
-    """The method the verdict rests on: Sturm root isolation in ``u`` for every eps; at a level, exact zero tests
-    (Lindemann-Weierstrass) and separated intervals.
+    """The method the verdict rests on: Sturm root isolation for every eps, exact signs at a level.
+
+    At a level the signs are exact zero tests (Lindemann-Weierstrass) and separated intervals.
 
     Parameters
     ----------
