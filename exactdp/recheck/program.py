@@ -76,7 +76,7 @@ def _tokens(text: str) -> list:
         if m.lastgroup == "nl":
             out.append(("nl", "\n"))
         elif m.lastgroup not in ("ws", "c"):
-            out.append((m.lastgroup, m.group()))
+            out.append((m.lastgroup or "", m.group()))
         pos = m.end()
     return [*out, ("nl", "\n"), ("eof", "")]
 
@@ -103,7 +103,7 @@ class _Parse:
             self.k += 1
 
     def block(self, enders, in_loop):
-        out = []
+        out: list = []
         while True:
             self.nls()
             kind, tx = self.peek()
@@ -417,7 +417,7 @@ class _Eval:
     # a state: (env, outputs tuple, constraints tuple, stopped)
     def block(self, stmts, states):
         for s in stmts:
-            nxt = []
+            nxt: list = []
             for st in states:
                 nxt.extend([st] if st[3] else self.stmt(s, st))
             self.runs += len(nxt)
@@ -640,7 +640,8 @@ def _run_probability(cons, kinds):
         for v in ids:
             lo = max((k for _, k in lows.get(v, [])), default=None)
             hi = min((k for _, k in highs.get(v, [])), default=None)
-            f = _interval(*kinds[v], None if lo is None else (0, lo), None if hi is None else (0, hi))
+            kind, e = kinds[v]
+            f = _interval(kind, e, None if lo is None else (0, lo), None if hi is None else (0, hi))
             if not f:
                 return _rf([])
             out = _rf_mul(out, f[0])
@@ -752,18 +753,18 @@ def relation_pairs(ev: dict) -> tuple[list, list]:
             raise ValueError("relation 'pairs' without pairs")
         if len(ev["pairs"]) > MAX_INPUTS:
             raise TooLarge(f"{len(ev['pairs'])} pairs > {MAX_INPUTS}")
-        inputs: dict = {}
-        pairs = []
+        seen: dict = {}
+        pairs: list = []
         for pr in ev["pairs"]:
             if len(pr) != 2:
                 raise ValueError("an explicit pair that is not two inputs")
             a, b = tuple(pr[0]), tuple(pr[1])
             if len(a) != n or len(b) != n or a == b or not all(lo <= v <= hi for v in a + b):
                 raise ValueError("an explicit pair that is not two different inputs of the domain")
-            inputs.setdefault(a, None)
-            inputs.setdefault(b, None)
+            seen.setdefault(a, None)
+            seen.setdefault(b, None)
             pairs.append((a, b))
-        return list(inputs), pairs
+        return list(seen), pairs
     if rel not in NAMED or ev["pairs"] is not None:
         raise ValueError(f"relation {rel!r} is not one of {', '.join(NAMED)} or 'pairs' with pairs")
     if count > MAX_INPUTS:
