@@ -55,6 +55,10 @@ EVIDENCE = {"program": {
 MAX_TEXT = 20_000
 MAX_INPUTS = 2_000
 MAX_RUNS = 50_000
+#: most runs summed over all inputs (about 0.6 ms each: hist at n = 3, 91,125 runs, took 52 s)
+MAX_TOTAL_RUNS = 20_000
+#: most terms summed over all runs (:func:`run_cost`; measured on the suite at n = 2, see docs/recheck.md)
+MAX_WORK = 100_000
 MAX_WINDOW = 2_000
 MAX_EXPONENT = 64
 MAX_COEFF_DIGITS = 400
@@ -632,6 +636,46 @@ def _split(cons):
     return pivot, plo, phi, lows, highs
 
 
+def _window(pivot, plo, phi, lows, highs, ids) -> int:
+    """``R``: past every point where an end of an interval changes sign or two ends of one noise cross."""
+    if pivot is None:
+        return 0
+    crit = {0} | {b for b in (plo, phi) if b is not None}
+    for v in ids:
+        bs = lows.get(v, []) + highs.get(v, [])
+        for i, (a1, k1) in enumerate(bs):
+            if a1:
+                crit |= {math.floor(Fraction(-k1, a1)), math.floor(Fraction(-k1 - 1, a1))}
+            for a2, k2 in bs[i + 1:]:
+                if a1 != a2:
+                    crit.add(math.floor(Fraction(k2 - k1, a1 - a2)))
+    return max(abs(c) for c in crit) + 2
+
+
+def run_cost(cons) -> int:
+    """The terms a run's sum takes (window and tails, times the noises): counted before any sum is done.
+
+    Parameters
+    ----------
+    cons : tuple
+        The run's constraints (:func:`execute`).
+
+    Returns
+    -------
+    int
+        ``(2 R + 3) (noises + 1)``.
+
+    Examples
+    --------
+    >>> runs, _ = execute(parse("z = dlap(1)\\nif q[1] + z >= 1:\\n  output \\"T\\"\\nend\\n"), (0,), 1)
+    >>> [run_cost(r[2]) for r in runs]
+    [6, 6]
+    """
+    split = _split(cons)
+    ids = set(split[3]) | set(split[4])
+    return (2 * _window(*split, ids) + 3) * (len(ids) + 1)
+
+
 def _run_probability(cons, kinds):
     pivot, plo, phi, lows, highs = _split(cons)
     ids = set(lows) | set(highs)
@@ -646,16 +690,7 @@ def _run_probability(cons, kinds):
                 return _rf([])
             out = _rf_mul(out, f[0])
         return out
-    crit = {0} | {b for b in (plo, phi) if b is not None}
-    for v in ids:
-        bs = lows.get(v, []) + highs.get(v, [])
-        for i, (a1, k1) in enumerate(bs):
-            if a1:
-                crit |= {math.floor(Fraction(-k1, a1)), math.floor(Fraction(-k1 - 1, a1))}
-            for a2, k2 in bs[i + 1:]:
-                if a1 != a2:
-                    crit.add(math.floor(Fraction(k2 - k1, a1 - a2)))
-    R = max(abs(c) for c in crit) + 2
+    R = _window(pivot, plo, phi, lows, highs, ids)
     if 2 * R + 1 > MAX_WINDOW:
         raise TooLarge(f"a summation window of {2 * R + 1} pivot values > {MAX_WINDOW}")
     pk, pe = kinds[pivot]
@@ -684,8 +719,8 @@ def _run_probability(cons, kinds):
     return total
 
 
-def distribution(body, x, L) -> dict:
-    """The exact output distribution of the parsed program on input ``x``: label -> ``(num, den)`` in ``t``.
+def execute(body, x, L) -> tuple[list, list]:
+    """The finished runs of the program on ``x`` (outputs and constraints) and the noises' kinds, before any sum.
 
     Parameters
     ----------
@@ -698,6 +733,35 @@ def distribution(body, x, L) -> dict:
 
     Returns
     -------
+    (list, list)
+        The runs ``(env, outputs, constraints, stopped)`` and, per noise id, ``(kind, e)``.
+
+    Examples
+    --------
+    >>> runs, kinds = execute(parse("output argmax(q + geo(1))"), (0, 0), 1)
+    >>> [r[1] for r in runs], kinds
+    ([('1',), ('2',)], [('geo', 1), ('geo', 1), ('geo', 1), ('geo', 1)])
+    """
+    ev = _Eval(body, tuple(x), L)
+    return ev.block(body, [({}, (), (), False)]), ev.kinds
+
+
+def distribution(body, x, L, executed=None) -> dict:
+    """The exact output distribution of the parsed program on input ``x``: label -> ``(num, den)`` in ``t``.
+
+    Parameters
+    ----------
+    body : list
+        The statements (:func:`parse`).
+    x : tuple of int
+        The query answers.
+    L : int
+        The base power (:func:`base_power`).
+    executed : (list, list), optional
+        :func:`execute`'s result, when the caller has it.
+
+    Returns
+    -------
     dict
         Output label -> ``(numerator, denominator factors)``; the values sum to 1 as an identity.
 
@@ -707,11 +771,10 @@ def distribution(body, x, L) -> dict:
     >>> _show(d["1"]), _show(d["2"])
     ('[1] / [1, 1]', '[0, 1] / [1, 1]')
     """
-    ev = _Eval(body, tuple(x), L)
-    runs = ev.block(body, [({}, (), (), False)])
+    runs, kinds = executed if executed is not None else execute(body, x, L)
     dist: dict = {}
     for _env, out, cons, _ in runs:
-        p = _run_probability(cons, ev.kinds)
+        p = _run_probability(cons, kinds)
         if p[0]:
             label = ",".join(out) if out else "none"
             dist[label] = _rf_add(dist[label], p) if label in dist else p
@@ -965,7 +1028,17 @@ def check(c: dict):
     inputs, pairs = relation_pairs(ev)
     if ev["inputs"] != [_label(x) for x in inputs]:
         return "refuted", 0, "the inputs are not the relation's"
-    dists = [distribution(body, x, L) for x in inputs]
+    executed, total, work = [], 0, 0
+    for x in inputs:                  # the runs of every input and their terms are counted before any sum
+        executed.append(execute(body, x, L))
+        total += len(executed[-1][0])
+        if total > MAX_TOTAL_RUNS:
+            raise TooLarge(f"more than {MAX_TOTAL_RUNS} runs of the program over the {len(inputs)} inputs "
+                           "(each is summed in closed form)")
+        work += sum(run_cost(r[2]) for r in executed[-1][0])
+        if work > MAX_WORK:
+            raise TooLarge(f"more than {MAX_WORK} terms to sum over the runs of the {len(inputs)} inputs")
+    dists = [distribution(body, x, L, ex) for x, ex in zip(inputs, executed, strict=True)]
     outs = sorted({z for d in dists for z in d})
     if sorted(ev["outputs"]) != outs or len(set(ev["outputs"])) != len(outs):
         return "refuted", 0, "the outputs are not the program's"
