@@ -283,3 +283,15 @@ def test_sign_at_a_level_is_exact():
     # eps0 = 1/2, L = 1: u0^2 - 1/2 = e^-1 - 1/2 < 0; L = 2: u0 = e^(-1/4), u0^2 - 1/2 = e^(-1/2) - 1/2 > 0
     assert K.sign_at([F(-1, 2), F(0), F(1)], F(1, 2), 1) == -1
     assert K.sign_at([F(-1, 2), F(0), F(1)], F(1, 2), 2) == 1
+
+
+def test_the_work_is_counted_over_every_input_before_any_sum():
+    # hist at n = 3 on 0..2: 27 inputs x 3,375 runs; refused after the runs are counted, before any sum
+    c = cert("nm_index_lap", domain=(0, 1))
+    ev = c["evidence"]
+    ev["text"], ev["n"], ev["domain"] = (SUITE / "hist.prog").read_text(), 3, [0, 2]
+    ev["base_power"] = 1
+    ev["inputs"] = [",".join(map(str, x)) for x in itertools.product(range(3), repeat=3)]
+    r = recheck(reclaim(c))
+    assert r.status == "not checkable" and r.detail == "too large (more than 100000 terms to sum over the runs of " \
+        "the 27 inputs)"
