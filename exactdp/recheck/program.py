@@ -19,9 +19,11 @@ and a claim about the PROGRAM.  This module trusts none of the matrix: it
    coefficients);
 5. re-checks the claim on the re-derived entries: "private for every eps" is ``B P - u^L A Q >= 0`` on
    ``(0, 1)`` for every pair (both orders) and output (``A/P``, ``B/Q`` the two entries), decided by Sturm root
-   isolation of the square-free part and the sign in every gap; "not private for any eps" is an output whose
+   isolation of the distinct roots and the sign in every gap; "not private for any eps" is an output whose
    entry is identically 0 on one side and has no root in ``(0, 1)`` on the other; a failure is re-evaluated at
-   the carried rational ``u``.
+   the carried rational ``u``.  At a rational level ``eps0`` (questions ``at_level``, ``cost``) the same
+   inequalities, and the ratios against the witness's, are signed exactly at ``u0 = e^(-eps0/L)`` (a non-zero
+   polynomial in ``u0`` is non-zero, Lindemann-Weierstrass; its sign by the kernel's intervals).
 
 Bounded work: the text, ``n``, the number of inputs, the number of runs, the window and the degrees are
 counted against the limits below before or while the work is done (``TooLarge``, "not checkable").
