@@ -26,6 +26,7 @@ from typing import Any
 from . import approximate, audit, decomposition, extension, fdp, lp, optimality, priors, privacy, profile, relation
 from . import renyi, utility, utility_comparison
 from . import lattice
+from . import program
 from .records import Evidence
 from .render import renderers
 
@@ -96,4 +97,5 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("fdp", fdp.FdpEvidence, "fdp"),
     Kind("audit", audit.AuditEvidence, "audit"),
     Kind("lattice_composition", lattice.LatticeCompositionEvidence, "lattice"),
+    Kind("program", program.ProgramEvidence, "program"),
 )}

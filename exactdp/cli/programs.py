@@ -9,10 +9,13 @@ from ._common import FORMATS, emit, usage
 __all__ = ["COMMANDS"]
 
 _DOMAIN = re.compile(r"^\s*(-?\d{1,6})\s*\.\.\s*(-?\d{1,6})\s*$")
+#: a positive rational eps0: the program certificate at that level (other levels: the matrix certificates)
+_RATIONAL = re.compile(r"^[0-9]{1,12}(/[1-9][0-9]{0,11})?$")
 
 
 def _cmd_program(a):
     from ..programs import RELATIONS, ProgramError, certify_program, parse_program, read_pairs_file
+    from ..programs.check import program_certificate
 
     try:
         with open(a.file, encoding="utf-8") as f:
@@ -41,8 +44,13 @@ def _cmd_program(a):
                         f"got {relation!r}")
         relation = [[list(x), list(y)] for x, y in read_pairs_file(relation, a.n, domain)[1]]
     try:
-        cert = certify_program(program, n=a.n, domain=domain, relation=relation, eps=a.eps, alpha=a.alpha,
-                               cost=a.cost)
+        if a.all_eps:   # the certificate is about the program text: the re-check re-derives the matrix from it
+            cert = program_certificate(program, n=a.n, domain=domain, relation=relation)
+        elif a.eps is not None and _RATIONAL.match(a.eps) and a.eps.split("/")[0].strip("0"):
+            cert = program_certificate(program, n=a.n, domain=domain, relation=relation, eps=a.eps, cost=a.cost)
+        else:
+            cert = certify_program(program, n=a.n, domain=domain, relation=relation, eps=a.eps, alpha=a.alpha,
+                                   cost=a.cost)
     except ProgramError as e:
         raise usage(f"{a.file}: {e}") from None
     return emit(cert, a.format)

@@ -32,8 +32,8 @@ from .compile import MAX_PATHS, base_power, output_distribution
 from .language import Program
 from .ratfunc import RatFunc
 
-__all__ = ["MAX_INPUTS", "RELATIONS", "certify_program", "input_label", "neighbour_pairs", "program_mechanism",
-           "rational_base", "relation_metric"]
+__all__ = ["MAX_INPUTS", "RELATIONS", "certify_program", "input_label", "neighbour_pairs", "program_certificate",
+           "program_mechanism", "rational_base", "relation_metric"]
 
 #: the named neighbour relations (a JSON file of pairs is the other form)
 RELATIONS = ("all-differ", "one-differ", "increasing", "decreasing")
@@ -444,3 +444,176 @@ def read_pairs_file(path: str, n: int, domain: tuple[int, int] | None = None) ->
     except json.JSONDecodeError as e:
         raise InvalidInput(f"pairs file {path}: line {e.lineno}, column {e.colno}: {e.msg}") from None
     return load_pairs(data, n, domain)
+
+
+def _coeffs(p) -> list[str]:
+    """The integer coefficients (lowest first) of an fmpq_poly whose denominator has been cleared."""
+    return [str(int(c)) for c in p.coeffs()] or ["0"]
+
+
+def _program_claim(name: str, n: int, domain, relation: str, pairs, verdict: str, never: bool, witness,
+                   L: int, question: str = "all_eps", level: str | None = None) -> str:
+    rel = relation if relation != "pairs" else f"{len(pairs or [])} explicit pairs"
+    head = f"program {name} (n = {n}, inputs {domain[0]}..{domain[1]}, {rel})"
+    w = witness
+    if question == "at_level":
+        if verdict == "holds":
+            return f"{head} with its noise at eps0 = {level} is eps0-DP"
+        return (f"{head} with its noise at eps0 = {level} is not eps0-DP: output {w.output} has "
+                f"P(x = {w.x}) > e^eps0 P(x = {w.x_prime})")
+    if question == "cost":
+        if verdict == "holds":
+            return (f"{head} with its noise at eps0 = {level} has smallest eps = log(K_x(z)/K_x'(z)) at "
+                    f"x = {w.x}, x' = {w.x_prime}, z = {w.output}")
+        return (f"{head} with its noise at eps0 = {level} is not eps-DP for any eps: output {w.output} has "
+                f"positive probability on {w.x} and probability 0 on {w.x_prime}")
+    if verdict == "holds":
+        return f"{head} is eps-DP for every eps > 0"
+    if never:
+        return (f"{head} is not eps-DP for any eps > 0: output {witness.output} has positive probability on "
+                f"{witness.x} and probability 0 on {witness.x_prime}")
+    return (f"{head} is not eps-DP for every eps: at eps = {L}*log(1/({witness.u})) output {witness.output} has "
+            f"P(x = {witness.x}) > e^eps P(x = {witness.x_prime})")
+
+
+def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (0, 2), relation: Any = "all-differ",
+                        eps: str | None = None, cost: bool = False):
+    """The ``program`` certificate: private for every eps, or where it fails, stated about the program text.
+
+    The verdict is :func:`certify_program`'s (the all-eps route on the compiled matrix); the certificate carries
+    the program text, ``n``, the domain and the relation as its definitional inputs, so the re-check
+    (:mod:`exactdp.recheck.program`) re-derives the matrix from the text itself.
+
+    Parameters
+    ----------
+    program : Program
+        The parsed program.
+    n : int
+        Number of queries.
+    domain : (int, int), default (0, 2)
+        The range of every query answer.
+    relation : str or list
+        A name of :data:`RELATIONS`, or explicit pairs (``[[x, x'], ...]``).
+    eps : str, optional
+        A level ``eps0``, a positive rational: the question is then private at ``eps0`` (noise calibrated to
+        ``eps0``), or with ``cost`` the smallest eps of the program with its noise at ``eps0``.
+    cost : bool, default False
+        See ``eps``.
+
+    Returns
+    -------
+    Certificate
+        Kind ``program``: holds (private for every eps > 0) or fails with a witness pair, output and a rational
+        ``u = e^(-eps/L)`` (or ``never``: an output possible on one input and impossible on its neighbour).
+
+    Examples
+    --------
+    >>> from exactdp.programs import parse_program
+    >>> p = parse_program("s = q[1] + q[2]\\nz = dlap(1)\\noutput clamp(s + z, 0, 4)\\n", "sum")
+    >>> c = program_certificate(p, n=2, domain=(0, 1), relation="all-differ")
+    >>> c.verdict.value, c.evidence.witness.x, c.evidence.witness.x_prime
+    ('fails', '0,0', '1,1')
+    >>> program_certificate(p, n=2, domain=(0, 1), relation="one-differ").claim
+    'program sum (n = 2, inputs 0..1, one-differ) is eps-DP for every eps > 0'
+    """
+    from ..certificate import UNDECIDED, Certificate, Method
+    from ..certificate.program import ProgramEvidence, ProgramWitness
+    from ..certificate.records import IntMatrix
+
+    if isinstance(relation, str):
+        inputs, pairs = neighbour_pairs(relation, n, domain)
+        rel, pair_data = relation, None
+    else:
+        inputs, pairs = load_pairs(relation, n, domain)
+        rel, pair_data = "pairs", [[list(a), list(b)] for a, b in pairs]
+    if not pairs:
+        raise InvalidInput("relation: no neighbour pairs on these inputs; nothing to check")
+    L = base_power(program)
+    dists = [output_distribution(program, x) for x in inputs]
+    outputs = sorted({z for d in dists for z in d}, key=lambda z: (len(z), z))
+    intern: dict = {}
+    values: list = []
+    codes = []
+    zero = RatFunc(0)
+    for d in dists:
+        row = []
+        for z in outputs:
+            v = d.get(z, zero)
+            # clear the rational coefficients: N/D = (num.numer() * den.denom()) / (den.numer() * num.denom())
+            key = ([*_coeffs(v.num.numer() * v.den.denom())], [*_coeffs(v.den.numer() * v.num.denom())])
+            k = repr(key)
+            if k not in intern:
+                intern[k] = len(values)
+                values.append([key[0], key[1]])
+            row.append(intern[k])
+        codes.append(row)
+    labels = [input_label(x) for x in inputs]
+    idx = {x: i for i, x in enumerate(inputs)}
+    witness, never, undecided = None, False, None
+    if eps is not None:
+        return _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes,
+                                  eps, cost)
+    if cost:
+        raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps")
+    for a, b in pairs:                      # an output possible on one side, impossible on the other: never private
+        for x, y in ((a, b), (b, a)):
+            for z in outputs:
+                kx, ky = dists[idx[x]].get(z, zero), dists[idx[y]].get(z, zero)
+                if witness is None and not kx.is_zero() and ky.is_zero():
+                    witness, never = ProgramWitness(input_label(x), input_label(y), z, "-"), True
+    if witness is None:
+        inner = certify_program(program, n=n, domain=domain, relation=relation)
+        undecided = inner.reason if inner.verdict.value == "undecided" else None
+        if inner.verdict.value == "fails":
+            w = inner.evidence.witness
+            if w is None or inner.evidence.sample_alpha is None:
+                raise UnsupportedRegime(f"program {program.name}: fails only at irrational u; no rational witness")
+            witness = ProgramWitness(w.x, w.x_prime, w.output, inner.evidence.sample_alpha)
+    else:
+        undecided = None
+    verdict = "holds" if witness is None else "fails"
+    ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
+                         relation=rel, pairs=pair_data, question="all_eps", base_power=L, inputs=labels,
+                         outputs=list(outputs), values=values, codes=IntMatrix(codes), never=never, witness=witness)
+    claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, never, witness, L)
+    if undecided is not None:
+        return Certificate("program", UNDECIDED, Method.NONE, claim, ev, reason=undecided)
+    return Certificate("program", verdict == "holds", Method.SYMBOLIC_ROOTS, claim, ev)
+
+
+def _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes, eps, cost):
+    """The ``program`` certificate at a level: the verdict and witness from the matrix checkers at ``eps0``."""
+    from ..certificate import UNDECIDED, Certificate, Method
+    from ..certificate.program import ProgramEvidence, ProgramWitness
+    from ..certificate.records import IntMatrix
+
+    try:
+        e0 = fmpq(eps) if isinstance(eps, str) and eps.replace("/", "", 1).isdigit() else None
+    except (ValueError, ZeroDivisionError):
+        e0 = None
+    if e0 is None or e0 <= 0:
+        raise InvalidInput(f"eps: the program certificate at a level takes a positive rational eps0, got {eps!r}")
+    level = str(e0)
+    inner = certify_program(program, n=n, domain=domain, relation=relation, eps=level, cost=True)
+    b = inner.evidence.binding
+    undecided = inner.reason if inner.verdict.value == "undecided" else None
+    witness = ProgramWitness(b.x, b.x_prime, b.output, "-") if b is not None else None
+    if cost:
+        question, verdict = "cost", ("fails" if inner.evidence.epsilon == "inf" else "holds")
+    else:
+        question = "at_level"
+        priv = certify_program(program, n=n, domain=domain, relation=relation, eps=level)
+        undecided = undecided or (priv.reason if priv.verdict.value == "undecided" else None)
+        verdict = priv.verdict.value if priv.verdict.value != "undecided" else "holds"
+        if verdict == "holds":
+            witness = None
+    ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
+                         relation=rel, pairs=pair_data, question=question, base_power=L, inputs=labels,
+                         outputs=list(outputs), values=values, codes=IntMatrix(codes), never=False, witness=witness,
+                         level=level, epsilon=inner.evidence.epsilon if cost else None)
+    claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, False, witness, L, question, level)
+    if undecided is not None or (witness is None and not (question == "at_level" and verdict == "holds")):
+        return Certificate("program", UNDECIDED, Method.NONE, claim, ev,
+                           reason=undecided or "no attaining pair was found")
+    return Certificate("program", verdict == "holds", Method.TRANSCENDENCE_BALLS, claim, ev)
+

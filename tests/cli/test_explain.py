@@ -32,6 +32,7 @@ _FROM_CONTRACT = {
     "decomposition": "decomposition", "utility_comparison": "utility_comparison", "profile": "profile holds",
     "composition": "composition two", "renyi": "renyi", "fdp": "fdp", "audit": "audit fails",
     "lattice_composition": "lattice_composition holds",
+    "program": "program fails",
 }
 GENUINE = {kind: CONTRACT[name] for kind, name in _FROM_CONTRACT.items()}
 

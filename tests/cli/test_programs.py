@@ -25,17 +25,20 @@ def test_not_private_for_any_eps_prints_the_pair_and_output(capsys):
     # svt5 at n = 2: output F,T is possible on (1, 0) (rho = 0) and impossible on (0, 1) (rho <= -1 and rho > 0)
     code, out, _ = run(["program", str(SUITE / "svt5.prog"), "--n", "2", "--all-eps"], capsys)
     assert code == 1
-    assert "failure set (alpha): (0, 1)" in out
-    assert "witness: x = 0,1, x' = 1,0, output F,T" in out
+    assert "is not eps-DP for any eps > 0" in out
+    assert "witness: x = 0,1, x' = 0,0, output F,T" in out
     code, out, _ = run(["program", str(SUITE / "svt5.prog"), "--n", "2", "--eps", "1", "--cost"], capsys)
-    assert code == 1 and "epsilon: inf" in out and "K(x')(z) = 0" in out
+    assert code == 1 and "epsilon: inf" in out and "probability 0 on 1,0" in out
 
 
 def test_at_a_level_and_the_json_certificate(capsys):
     code, out, _ = run(["program", str(SUITE / "svt4.prog"), "--n", "2", "--eps", "1", "--format", "json"], capsys)
     assert code == 1
     cert = json.loads(out)
-    assert cert["kind"] == "privacy" and cert["verdict"] == "fails"
+    assert cert["kind"] == "program" and cert["verdict"] == "fails" and cert["evidence"]["question"] == "at_level"
+    code, out, _ = run(["program", str(SUITE / "svt4.prog"), "--n", "2", "--eps", "exp(0)", "--format", "json"],
+                       capsys)
+    assert json.loads(out)["kind"] == "privacy"     # a level not a positive rational: the matrix certificate
     code, out, _ = run(["program", str(SUITE / "partial_sum.prog"), "--n", "2", "--relation", "one-differ",
                         "--eps", "1", "--cost"], capsys)
     assert code == 0 and "epsilon: 1\n" in out
@@ -46,7 +49,7 @@ def test_explicit_pairs(tmp_path, capsys):
     f.write_text(json.dumps({"pairs": [[[0, 2], [1, 1]]]}))
     code, out, _ = run(["program", str(SUITE / "partial_sum_bad.prog"), "--n", "2", "--relation", str(f),
                         "--all-eps"], capsys)
-    assert code == 0 and "2 nodes and 1 edges" in out   # the sums agree on this pair
+    assert code == 0 and "1 explicit pairs" in out   # the sums agree on this pair
 
 
 def test_undecided_exit_3(capsys, monkeypatch):

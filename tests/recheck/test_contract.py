@@ -80,6 +80,20 @@ K22 = Mechanism.from_rows(["0", "1"], ["a", "b", "c"], [["1/2", "1/4", "1/4"], [
 RR4 = randomized_response(2, p="1/4")
 
 
+_SUM = "s = q[1] + q[2]\nz = dlap(1)\noutput clamp(s + z, 0, 2)\n"   # a noisy sum: eps-DP for one-differ only
+
+
+def _program(text, relation, **level):  # kind program (issue 28 item 5): the kernel re-derives the matrix from the text
+    from pathlib import Path
+
+    from exactdp.programs import parse_program
+    from exactdp.programs.check import program_certificate
+    name = "sum" if text == _SUM else text
+    if text != _SUM:
+        text = (Path(__file__).resolve().parents[2] / "examples" / "programs" / f"{text}.prog").read_text()
+    return program_certificate(parse_program(text, name), n=2, domain=(0, 1), relation=relation, **level)
+
+
 def _graph():
     G = nx.Graph()
     G.add_edge("0", "1", weight=1)
@@ -182,6 +196,14 @@ GENUINE = {
     "lattice_composition transcendental": lambda: certify_lattice_composition([(Mechanism.from_rows(
         ["0", "1"], ["0", "1"], [["exp(1)/(1 + exp(1))", "1/(1 + exp(1))"], ["1/(1 + exp(1))", "exp(1)/(1 + exp(1))"]]),
         2)], [("0", "1")], eps="1", delta="1/2"),
+    "program holds": lambda: _program(_SUM, "one-differ"),
+    "program fails": lambda: _program(_SUM, "all-differ"),
+    "program never": lambda: _program("svt5", "all-differ"),
+    "program pairs": lambda: _program(_SUM, [[[0, 1], [1, 0]]]),
+    "program at level holds": lambda: _program(_SUM, "one-differ", eps="1"),
+    "program at level fails": lambda: _program(_SUM, "all-differ", eps="1/2"),
+    "program cost": lambda: _program(_SUM, "all-differ", eps="1", cost=True),
+    "program cost inf": lambda: _program("svt5", "all-differ", eps="1", cost=True),
 }
 
 #: kinds whose genuine certificates and mutation tests live with the branch that adds the kind (they join

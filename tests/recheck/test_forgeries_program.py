@@ -1,0 +1,297 @@
+"""The ``program`` kind (issue 28 item 5): the kernel re-derives the matrix from the program TEXT.
+
+Genuine certificates are confirmed; a certificate whose text, n, domain, relation, matrix or claim was changed --
+alone or consistently by a forger -- is refuted; work beyond the kernel's limits is refused as too large.
+"""
+
+import copy
+import itertools
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from exactdp.programs import parse_program
+from exactdp.programs.check import program_certificate
+from exactdp.programs.compile import output_distribution
+from exactdp.recheck import recheck
+from exactdp.recheck import program as K
+from exactdp.recheck import _sturm as P
+
+SUITE = Path(__file__).resolve().parents[2] / "examples" / "programs"
+_CACHE: dict = {}
+
+
+def cert(name, n=2, domain=(0, 2), relation="all-differ", **level):
+    key = (name, n, domain, json.dumps(relation), json.dumps(level))
+    if key not in _CACHE:
+        p = parse_program((SUITE / f"{name}.prog").read_text(), name)
+        _CACHE[key] = json.loads(json.dumps(program_certificate(p, n=n, domain=domain, relation=relation,
+                                                                **level).to_json()))
+    return copy.deepcopy(_CACHE[key])
+
+
+def reclaim(c):
+    """A consistent forger rewrites the claim to match the forged evidence."""
+    c["claim"] = K.claim_text(c)
+    return c
+
+
+def status(c):
+    return recheck(c).status
+
+
+# -- genuine certificates --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,verdict", [pytest.param("nm_index_lap", "holds", marks=pytest.mark.slow),
+                                          ("svt5", "fails"), ("partial_sum_bad", "fails")])
+def test_genuine_certificates_are_confirmed(name, verdict):
+    c = cert(name)
+    assert c["kind"] == "program" and c["verdict"] == verdict
+    r = recheck(c)
+    assert r.status == "confirmed", r.detail
+
+
+@pytest.mark.slow
+def test_genuine_svt1_through_the_command_line(tmp_path, capsys):
+    from exactdp.cli import main
+    assert main(["program", str(SUITE / "svt1.prog"), "--n", "2", "--all-eps", "--format", "json"]) == 0
+    f = tmp_path / "svt1.json"
+    f.write_text(capsys.readouterr().out)
+    assert json.loads(f.read_text())["kind"] == "program"
+    assert main(["recheck", str(f)]) == 0
+    assert "re-derived from the program text" in capsys.readouterr().out
+
+
+def test_the_witnesses_are_the_programs():
+    c = cert("svt5")      # F,T: on (0, 1) rho = 0 gives it; on (0, 0) it needs rho <= -1 and rho > -1
+    assert c["evidence"]["never"] is True
+    assert c["evidence"]["witness"] == {"x": "0,1", "x_prime": "0,0", "output": "F,T", "u": "-"}
+    c = cert("partial_sum_bad")
+    w = c["evidence"]["witness"]
+    assert (w["x"], w["x_prime"], w["output"], w["u"]) == ("0,0", "1,1", "0", "1/2")
+    # by hand: P(z <= 0) = 1/(1 + t) at s = 0; P(z <= -2) = t^2/(1 + t) at s = 2; at t = 1/2: 2/3 > 2 * 1/6
+    assert Fraction(2, 3) > 2 * Fraction(1, 6)
+
+
+def test_explicit_pairs_confirmed_and_a_pair_added_is_refuted():
+    c = cert("partial_sum_bad", relation=[[[0, 2], [1, 1]]])
+    assert c["verdict"] == "holds" and c["evidence"]["relation"] == "pairs"
+    assert status(c) == "confirmed"
+    c["evidence"]["pairs"].append([[0, 0], [1, 1]])
+    assert status(reclaim(c)) == "refuted"
+
+
+# -- forgeries -------------------------------------------------------------------------------------------------
+
+def test_svt5_text_with_svt1_matrix_is_refuted():
+    c = cert("svt1", domain=(0, 1))
+    c["evidence"]["text"] = (SUITE / "svt5.prog").read_text()
+    c["evidence"]["base_power"] = 2          # consistent with svt5's text
+    r = recheck(reclaim(c))
+    assert r.status == "refuted" and "not the program's" in r.detail
+
+
+def test_svt1_text_with_svt5_matrix_and_claim_is_refuted():
+    good, bad = cert("svt1", domain=(0, 1)), cert("svt5", domain=(0, 1))
+    forged = copy.deepcopy(bad)
+    forged["evidence"]["text"] = good["evidence"]["text"]
+    forged["evidence"]["name"] = "svt1"
+    forged["evidence"]["base_power"] = good["evidence"]["base_power"]
+    r = recheck(reclaim(forged))
+    assert r.status == "refuted" and "not the program's" in r.detail
+    forged["evidence"]["base_power"] = bad["evidence"]["base_power"]     # L of svt5's text: refuted on L
+    assert recheck(reclaim(forged)).detail == "the base power is 4, not 2"
+
+
+def test_one_entry_changed_is_refuted():
+    c = cert("nm_index_lap", domain=(0, 1))
+    num, den = c["evidence"]["values"][0]
+    c["evidence"]["values"][0] = [[str(int(num[0]) + 1), *num[1:]], den]
+    assert status(c) == "refuted"
+    c = cert("nm_index_lap", domain=(0, 1))
+    c["evidence"]["codes"][0].reverse()
+    assert status(c) == "refuted"
+
+
+def test_n_domain_relation_changed_are_refuted():
+    c = cert("nm_index_lap", domain=(0, 1))
+    c["evidence"]["n"] = 3
+    assert status(reclaim(c)) == "refuted"
+    c = cert("nm_index_lap", domain=(0, 1))
+    c["evidence"]["domain"] = [0, 2]
+    assert status(reclaim(c)) == "refuted"
+    c = cert("nm_index_lap", domain=(0, 1))
+    c["evidence"]["relation"] = "pairs"
+    assert status(reclaim(c)) == "refuted"      # 'pairs' without pairs
+
+
+def test_a_holds_claim_moved_to_a_relation_where_it_fails_is_refuted():
+    # partial_sum (DLap(1/eps) on the sum) is eps-DP for one-differ; all-differ has the same inputs and matrix but
+    # the sum moves by 2 there: the forger keeps the matrix and the verdict, rewrites the claim
+    c = cert("partial_sum", relation="one-differ")
+    assert c["verdict"] == "holds" and status(c) == "confirmed"
+    c["evidence"]["relation"] = "all-differ"
+    r = recheck(reclaim(c))
+    assert r.status == "refuted" and "fails for some eps" in r.detail
+
+
+def test_a_failure_turned_into_holds_is_refuted():
+    c = cert("partial_sum_bad")
+    c["verdict"], c["evidence"]["witness"] = "holds", None
+    assert status(reclaim(c)) == "refuted"
+
+
+def test_forged_witnesses_are_refuted():
+    c = cert("partial_sum_bad")
+    c["evidence"]["witness"]["x_prime"] = "2,2"                  # not a neighbour of 0,0
+    assert status(reclaim(c)) == "refuted"
+    c = cert("partial_sum_bad")
+    c["evidence"]["witness"]["x"], c["evidence"]["witness"]["x_prime"] = "1,1", "0,0"   # the other order holds
+    assert status(reclaim(c)) == "refuted"
+    c = cert("partial_sum_bad")
+    c["evidence"]["never"] = True                                 # output 0 is possible on both
+    assert status(reclaim(c)) == "refuted"
+    c = cert("partial_sum_bad")
+    c["evidence"]["witness"]["u"] = "1"
+    assert status(reclaim(c)) == "refuted"
+    c = cert("svt5")
+    c["evidence"]["witness"]["output"] = "F,F"                    # possible on both inputs
+    assert status(reclaim(c)) == "refuted"
+
+
+def test_a_changed_claim_sentence_is_refuted():
+    c = cert("nm_index_lap", domain=(0, 1))
+    c["claim"] = c["claim"].replace("nm_index_lap", "nm_index_geo")
+    assert status(c) == "refuted"
+
+
+def test_text_that_does_not_parse_is_refuted():
+    c = cert("nm_index_lap", domain=(0, 1))
+    c["evidence"]["text"] = "output argmax(q + dlap(2)"
+    r = recheck(c)
+    assert r.status == "refuted" and "program text" in r.detail
+
+
+# -- bounded work ----------------------------------------------------------------------------------------------
+
+def test_too_large_is_refused_before_the_work():
+    c = cert("nm_index_lap", domain=(0, 1))
+    c["evidence"]["n"] = 40
+    r = recheck(reclaim(c))
+    assert r.status == "not checkable" and "too large" in r.detail and "inputs" in r.detail
+    c = cert("nm_index_lap", domain=(0, 1))
+    c["evidence"]["text"] = "#" * (K.MAX_TEXT + 1)
+    assert recheck(c).detail.startswith("too large (a program text of")
+    c = cert("nm_index_lap", domain=(0, 1))
+    c["evidence"]["text"] = "z = dlap(1/100)\noutput clamp(q[1] + z, 0, 1)\n"
+    c["evidence"]["base_power"] = 1
+    assert "exponent limit" in recheck(c).detail
+
+
+# -- the kernel's own pieces -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["svt1", "svt4", "nm_value_geo", "truncated_geometric", "partial_sum"])
+def test_kernel_evaluator_agrees_with_the_compiler(name):
+    text = (SUITE / f"{name}.prog").read_text()
+    body, p = K.parse(text), parse_program(text, name)
+    L = K.base_power(body)
+    for x in itertools.product(range(2), repeat=2):
+        mine, theirs = K.distribution(body, x, L), output_distribution(p, x)
+        assert set(mine) == set(theirs)
+        for z, v in theirs.items():
+            a = mine[z]              # cross-multiplied coefficients, exactly
+            num = [Fraction(int(c), int(v.num.denom())) for c in v.num.numer().coeffs()]
+            den = [Fraction(int(c), int(v.den.denom())) for c in v.den.numer().coeffs()]
+            assert P.trim(P.add(P.mul(num, K._den_poly(a[1])), P.mul(a[0], den), -1)) == []
+
+
+def test_kernel_evaluator_by_hand():
+    # one DLap(1) against a threshold: P(z >= 1) = t/(1 + t); geometric argmax ties to the smaller index
+    d = K.distribution(K.parse("z = dlap(1)\nif q[1] + z >= 1:\n  output \"T\"\nend\n"), (0,), 1)
+    assert K._show(d["T"]) == "[0, 1] / [1, 1]" and K._show(d["none"]) == "[1] / [1, 1]"
+    d = K.distribution(K.parse("z = geo(1)\noutput clamp(z, 0, 2)\n"), (0,), 1)
+    assert [K._show(d[k]) for k in "012"] == ["[1, -1] / [1]", "[0, 1, -1] / [1]", "[0, 0, 1] / [1]"]
+
+
+def test_nonneg_on_01_both_ways():
+    F = Fraction
+    assert K.nonneg_on_01([F(1, 4), F(-1), F(1)])               # (u - 1/2)^2
+    assert not K.nonneg_on_01([F(-1, 4), F(1), F(-1)])          # -(u - 1/2)^2: negative near 0
+    assert not K.nonneg_on_01([F(-1, 2), F(1)])                 # u - 1/2
+    assert K.nonneg_on_01([F(0), F(1), F(-1)])                  # u (1 - u)
+    assert K.nonneg_on_01([])
+    # (u - 1/3)^2 (u - 2/3): >= 0 near 1, < 0 near 0 and between the roots
+    p = P.mul(P.mul([F(-1, 3), F(1)], [F(-1, 3), F(1)]), [F(-2, 3), F(1)])
+    assert not K.nonneg_on_01(p)
+    # (u - 1/3)^2 (u - 1/4)(u - 1/5) + tiny dip: negative only on (1/5, 1/4)
+    q = P.mul(P.mul([F(-1, 3), F(1)], [F(-1, 3), F(1)]), P.mul([F(-1, 4), F(1)], [F(-1, 5), F(1)]))
+    assert not K.nonneg_on_01(q)
+    assert K.nonneg_on_01(P.mul(q, q))
+
+
+def test_relation_pairs_of_the_kernel():
+    ev = {"n": 2, "domain": [0, 1], "pairs": None}
+    assert len(K.relation_pairs({**ev, "relation": "all-differ"})[1]) == 6
+    assert len(K.relation_pairs({**ev, "relation": "one-differ"})[1]) == 4
+    assert K.relation_pairs({**ev, "relation": "increasing"})[1] == K.relation_pairs({**ev, "relation":
+                                                                                       "decreasing"})[1]
+    with pytest.raises(ValueError, match="is not one of"):
+        K.relation_pairs({**ev, "relation": "neighbours"})
+    with pytest.raises(ValueError, match="two different inputs"):
+        K.relation_pairs({**ev, "relation": "pairs", "pairs": [[[0, 0], [0, 0]]]})
+
+
+# -- the level questions ---------------------------------------------------------------------------------------
+
+def test_level_certificates_confirmed_with_exact_values():
+    c = cert("partial_sum", relation="one-differ", eps="1", cost=True)
+    assert c["evidence"]["question"] == "cost" and c["evidence"]["epsilon"] == "1"   # DLap(1/eps) on a sum: eps
+    assert status(c) == "confirmed"
+    c = cert("svt5", eps="1", cost=True)
+    assert c["verdict"] == "fails" and c["evidence"]["epsilon"] == "inf" and status(c) == "confirmed"
+    c = cert("svt4", domain=(0, 1), eps="1")
+    assert c["evidence"]["question"] == "at_level" and c["verdict"] == "fails" and status(c) == "confirmed"
+
+
+def test_level_forgeries_are_refuted():
+    c = cert("partial_sum", relation="one-differ", eps="1", cost=True)
+    c["evidence"]["epsilon"] = "1/2"                                  # not the witness's ratio
+    assert status(c) == "refuted"
+    c = cert("partial_sum", relation="one-differ", eps="1", cost=True)
+    c["evidence"]["relation"] = "all-differ"                         # the sum moves by 2: a larger ratio exists
+    r = recheck(reclaim(c))
+    assert r.status == "refuted" and "exceeds the witness's" in r.detail
+    c = cert("partial_sum", relation="one-differ", eps="1")
+    assert c["verdict"] == "holds" and status(c) == "confirmed"
+    c["evidence"]["relation"] = "all-differ"
+    assert "fails at eps0" in recheck(reclaim(c)).detail
+    c = cert("partial_sum", relation="one-differ", eps="1")
+    c["evidence"]["level"] = "2/4"
+    assert status(reclaim(c)) == "refuted"                           # not in lowest terms
+    c = cert("svt4", domain=(0, 1), eps="1")
+    c["evidence"]["text"] = (SUITE / "svt1.prog").read_text()       # the same L, the same outputs: entries differ
+    assert "not the program's" in recheck(reclaim(c)).detail
+
+
+def test_sign_at_a_level_is_exact():
+    F = Fraction
+    # u0 = e^(-1): e^-1 > 1/3 and e^-1 < 3/8; u^2 - u0^2 vanishes only as the zero polynomial
+    assert K.sign_at([F(-1, 3), F(1)], F(1), 1) == 1 and K.sign_at([F(-3, 8), F(1)], F(1), 1) == -1
+    assert K.sign_at([], F(1), 1) == 0
+    # eps0 = 1/2, L = 1: u0^2 - 1/2 = e^-1 - 1/2 < 0; L = 2: u0 = e^(-1/4), u0^2 - 1/2 = e^(-1/2) - 1/2 > 0
+    assert K.sign_at([F(-1, 2), F(0), F(1)], F(1, 2), 1) == -1
+    assert K.sign_at([F(-1, 2), F(0), F(1)], F(1, 2), 2) == 1
+
+
+def test_the_work_is_counted_over_every_input_before_any_sum():
+    # hist at n = 3 on 0..2: 27 inputs x 3,375 runs; refused after the runs are counted, before any sum
+    c = cert("nm_index_lap", domain=(0, 1))
+    ev = c["evidence"]
+    ev["text"], ev["n"], ev["domain"] = (SUITE / "hist.prog").read_text(), 3, [0, 2]
+    ev["base_power"] = 1
+    ev["inputs"] = [",".join(map(str, x)) for x in itertools.product(range(3), repeat=3)]
+    r = recheck(reclaim(c))
+    assert r.status == "not checkable" and r.detail == "too large (more than 100000 terms to sum over the runs of " \
+        "the 27 inputs)"
