@@ -128,7 +128,10 @@ def _load(cert) -> dict:
         raise ValueError(f"certificate schema version {cert.get('version')!r}; this re-check reads versions "
                          f"{', '.join(map(str, VERSIONS))}")
     conform(cert, TOP, "certificate")
-    refuse_control(cert)          # issue 27: no text field may print a line (or reorder one) of its own
+    # issue 27: no text field may print a line (or reorder one) of its own; a program's source is lines by nature
+    # and is never rendered (the kind program re-derives everything from it)
+    refuse_control(cert, multiline=frozenset({"certificate.evidence.text"}) if cert.get("kind") == "program"
+                   else frozenset())
     if cert["verdict"] not in VERDICTS:
         raise ValueError(f"not a certificate: the verdict {cert['verdict']!r} is not one of {', '.join(VERDICTS)}")
     if cert["method"] not in METHODS:

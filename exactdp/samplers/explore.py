@@ -8,7 +8,7 @@ carrying its exact probability (a :class:`fractions.Fraction`).  Re-execution re
 cannot do cheaply for a running function; it is sound because a sampler that reads no other randomness is a
 deterministic function of its draws (and a replay that sees a different choice than recorded is refused).
 
-Three devices keep the search small (issue 30, DESIGN.md section 6b'):
+Three devices keep the search small (issue 30; docs/samplers.md):
 
 * **Symbolic draws.** ``randrange(m)`` returns a :class:`Sym`, a uniform integer on an interval that is not yet
   fixed.  A comparison with a number splits the path into the two sub-intervals with their exact probabilities

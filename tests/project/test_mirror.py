@@ -87,7 +87,8 @@ ELSEWHERE = {
     # recheck/: the kernel, attacked kind by kind through one harness
     **{f"exactdp/recheck/{m}.py": [_RECHECK] for m in (
         "_dprivacy", "_kernel", "_levels", "_lp", "_metric", "_pld", "_schema", "approximate", "decomposition",
-        "extension", "infeasible", "lp", "optimality", "priors", "privacy", "profile", "relation", "utility_comparison")},
+        "extension", "infeasible", "lp", "optimality", "priors", "privacy", "profile", "relation",
+        "utility_comparison")},
     "exactdp/recheck/_grid.py": ["tests/recheck/test_scale.py"],
     "exactdp/recheck/_labels.py": ["tests/recheck/test_forgeries_labels.py"],
     # kind program (issue 28 item 5): forgeries, genuine certificates and the kernel's evaluator in one file
