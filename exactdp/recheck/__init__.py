@@ -1,4 +1,4 @@
-"""Re-check a certificate from its JSON alone (DESIGN.md section 4: the de Bruijn criterion).
+"""Re-check a certificate from its JSON alone (docs/architecture.md#sec-recheck-kernel: the de Bruijn criterion).
 
 :func:`recheck` reads a certificate's JSON -- a dict, JSON text, or the path
 of a file -- and re-derives its verdict with a small kernel of its own
@@ -144,7 +144,7 @@ def _load(cert) -> dict:
 def recheck(cert: Any) -> RecheckResult:
     """Re-derive a certificate's verdict from its JSON (dict, text, file path, or an object with ``to_json``).
 
-    The independent kernel of DESIGN.md sec. 4 (the de Bruijn criterion):
+    The independent kernel of docs/architecture.md#sec-certificates (the de Bruijn criterion):
     each kind's ``check`` re-derives the paper's statement from the evidence
     alone (e.g. ECP14 Def. 1 constraints for ``privacy``, the LP dual of
     GRS12 Thm 3.1 for ``optimality``).

@@ -1,4 +1,4 @@
-"""The independent re-check kernel: exact numbers from text, with no exactdp code (DESIGN.md section 4).
+"""The re-check kernel's core: exact numbers from text, refutation, limits (docs/architecture.md#sec-recheck-kernel).
 
 Values in the exactdp grammar are parsed with Python's :mod:`ast` (no
 ``eval``) into :class:`fractions.Fraction`, sums of square roots (``_Q``) or

@@ -6,16 +6,11 @@ defines.
 import re
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # Spelled in two pieces so that this file does not cite it.
 GUIDE = "DESIGN" + ".md"
-
-#: Where the design guide may still be cited: the re-check kernel's three docstrings, left to the kernel issue
-#: (it owns exactdp/recheck/, and no other change may touch that package meanwhile).
-PENDING = ("exactdp/recheck/",)
 
 #: ``docs/architecture.md#sec-kernel`` and the like; the page is a path under docs/, the anchor a MyST label.
 CITATION = re.compile(r"docs/([\w./-]+?\.md)#([\w-]+)")
@@ -63,18 +58,10 @@ def test_no_module_cites_the_design_guide():
     offenders = [
         f"{_rel(p)}:{n}"
         for p in _scanned()
-        if not _rel(p).startswith(PENDING)
         for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
         if GUIDE in line
     ]
     assert offenders == [], "cite the docs/architecture.md section instead (its anchors: sec-kernel, ...)"
-
-
-def test_the_pending_exception_is_still_needed():
-    # When the kernel issue has replaced the kernel's citations, this exception goes (and this test with it).
-    still = [p for p in (ROOT / "exactdp" / "recheck").rglob("*.py") if GUIDE in p.read_text(encoding="utf-8")]
-    if not still:
-        pytest.fail("exactdp/recheck/ no longer cites the design guide: remove PENDING from this file")
 
 
 def test_every_cited_anchor_exists():
