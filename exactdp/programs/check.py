@@ -517,9 +517,36 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     'program sum (n = 2, inputs 0..1, one-differ) is eps-DP for every eps > 0'
     """
     from ..certificate import UNDECIDED, Certificate, Method
-    from ..certificate.program import ProgramEvidence, ProgramWitness
+    from ..certificate.program import ProgramEvidence
     from ..certificate.records import IntMatrix
 
+    inputs, pairs, rel, pair_data = _relation_of(relation, n, domain)
+    L = base_power(program)
+    dists = [output_distribution(program, x) for x in inputs]
+    outputs = sorted({z for d in dists for z in d}, key=lambda z: (len(z), z))
+    values, codes = _carried_matrix(dists, outputs)
+    labels = [input_label(x) for x in inputs]
+    if eps is not None:
+        return _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes,
+                                  eps, cost)
+    if cost:
+        raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps")
+    witness, undecided = _never_witness(inputs, pairs, outputs, dists), None
+    never = witness is not None         # an output possible on one side, impossible on the other: never private
+    if not never:
+        witness, undecided = _all_eps_witness(program, n, domain, relation)
+    verdict = "holds" if witness is None else "fails"
+    ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
+                         relation=rel, pairs=pair_data, question="all_eps", base_power=L, inputs=labels,
+                         outputs=list(outputs), values=values, codes=IntMatrix(codes), never=never, witness=witness)
+    claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, never, witness, L)
+    if undecided is not None:
+        return Certificate("program", UNDECIDED, Method.NONE, claim, ev, reason=undecided)
+    return Certificate("program", verdict == "holds", Method.SYMBOLIC_ROOTS, claim, ev)
+
+
+def _relation_of(relation: Any, n: int, domain: tuple[int, int]) -> tuple[list, list, str, list | None]:
+    """``(inputs, pairs, rel, pair_data)``: a named relation, or explicit pairs (carried in the certificate)."""
     if isinstance(relation, str):
         inputs, pairs = neighbour_pairs(relation, n, domain)
         rel, pair_data = relation, None
@@ -528,9 +555,12 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
         rel, pair_data = "pairs", [[list(a), list(b)] for a, b in pairs]
     if not pairs:
         raise InvalidInput("relation: no neighbour pairs on these inputs; nothing to check")
-    L = base_power(program)
-    dists = [output_distribution(program, x) for x in inputs]
-    outputs = sorted({z for d in dists for z in d}, key=lambda z: (len(z), z))
+    return inputs, pairs, rel, pair_data
+
+
+def _carried_matrix(dists: list, outputs: list) -> tuple[list, list]:
+    """``(values, codes)``: each distinct entry once as integer ``[numerator, denominator]`` coefficient lists, and
+    every input's row as indices into them (the certificate's compact matrix)."""
     intern: dict = {}
     values: list = []
     codes = []
@@ -547,38 +577,39 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
                 values.append([key[0], key[1]])
             row.append(intern[k])
         codes.append(row)
-    labels = [input_label(x) for x in inputs]
+    return values, codes
+
+
+def _never_witness(inputs: list, pairs: list, outputs: list, dists: list):
+    """The first ordered pair and output possible on one side and impossible on the other (never private for any
+    eps), as a witness with u ``"-"``; None when there is none."""
+    from ..certificate.program import ProgramWitness
+
     idx = {x: i for i, x in enumerate(inputs)}
-    witness, never, undecided = None, False, None
-    if eps is not None:
-        return _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes,
-                                  eps, cost)
-    if cost:
-        raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps")
-    for a, b in pairs:                      # an output possible on one side, impossible on the other: never private
+    zero = RatFunc(0)
+    for a, b in pairs:
         for x, y in ((a, b), (b, a)):
             for z in outputs:
                 kx, ky = dists[idx[x]].get(z, zero), dists[idx[y]].get(z, zero)
-                if witness is None and not kx.is_zero() and ky.is_zero():
-                    witness, never = ProgramWitness(input_label(x), input_label(y), z, "-"), True
-    if witness is None:
-        inner = certify_program(program, n=n, domain=domain, relation=relation)
-        undecided = inner.reason if inner.verdict.value == "undecided" else None
-        if inner.verdict.value == "fails":
-            w = inner.evidence.witness
-            if w is None or inner.evidence.sample_alpha is None:
-                raise UnsupportedRegime(f"program {program.name}: fails only at irrational u; no rational witness")
-            witness = ProgramWitness(w.x, w.x_prime, w.output, inner.evidence.sample_alpha)
-    else:
-        undecided = None
-    verdict = "holds" if witness is None else "fails"
-    ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
-                         relation=rel, pairs=pair_data, question="all_eps", base_power=L, inputs=labels,
-                         outputs=list(outputs), values=values, codes=IntMatrix(codes), never=never, witness=witness)
-    claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, never, witness, L)
-    if undecided is not None:
-        return Certificate("program", UNDECIDED, Method.NONE, claim, ev, reason=undecided)
-    return Certificate("program", verdict == "holds", Method.SYMBOLIC_ROOTS, claim, ev)
+                if not kx.is_zero() and ky.is_zero():
+                    return ProgramWitness(input_label(x), input_label(y), z, "-")
+    return None
+
+
+def _all_eps_witness(program: Program, n: int, domain: tuple[int, int], relation: Any):
+    """``(witness, undecided)`` from :func:`certify_program` (the all-eps route on the compiled matrix): a failure's
+    witness at its rational sample ``u`` (None when private), or the reason it is undecided."""
+    from ..certificate.program import ProgramWitness
+
+    witness = None
+    inner = certify_program(program, n=n, domain=domain, relation=relation)
+    undecided = inner.reason if inner.verdict.value == "undecided" else None
+    if inner.verdict.value == "fails":
+        w = inner.evidence.witness
+        if w is None or inner.evidence.sample_alpha is None:
+            raise UnsupportedRegime(f"program {program.name}: fails only at irrational u; no rational witness")
+        witness = ProgramWitness(w.x, w.x_prime, w.output, inner.evidence.sample_alpha)
+    return witness, undecided
 
 
 def _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes, eps, cost):

@@ -353,25 +353,48 @@ def _gaps(mech, pairs, pieces, ends):
     flat = [e for pair in ends for e in pair]
     algebraic = any(e[2] is not None for e in flat)
     if algebraic:
-        within_limit(all(len(p) - 1 <= _sturm.MAX_POLY_DEGREE for p in polys),
-                     f"a constraint of degree above {_sturm.MAX_POLY_DEGREE} beside algebraic ends")
-        within_limit(len(polys) * len(flat) <= MAX_END_WORK,
-                     f"{len(polys):,} constraints against {len(flat):,} ends of "
-                     f"the failure set > {MAX_END_WORK:,} Sturm refinements")
+        _within_end_budget(polys, flat)
     cuts = sorted({e[0] for e in flat if e[2] is None} | {Fraction(0), Fraction(1)})
     ref = {}
     for e in flat:
         if e[2] is not None and (e[0], e[1]) not in ref:
             ref[(e[0], e[1])] = _refine(e, polys, cuts)
+    _ends_are_roots(flat, polys, ref)
+    bounds = [(e[0], e[0]) if e[2] is None else ref[(e[0], e[1])][:2] for e in flat]
+    zero, one = (Fraction(0), Fraction(0)), (Fraction(1), Fraction(1))
+    gaps = [(zero, bounds[0]), *zip(bounds[1:-1:2], bounds[2::2], strict=True), (bounds[-1], one)]
+    _no_constraint_fails_in_gaps(gaps, polys)
+    _ends_decided(pieces, flat, lambda e: _fails_at(e, polys, ref))
+    _one_constraint_fails_in_each_piece(pieces, flat, bounds, polys, ref)
+    return len(polys), ("; no constraint fails outside it and one fails throughout each piece (Bernstein"
+                        + ("; each algebraic end the only root of its polynomial in its interval, refined by Sturm "
+                           "counts)" if algebraic else ")"))
+
+
+def _within_end_budget(polys: list, flat: list) -> None:
+    """Algebraic ends are refined against every constraint by Sturm counts: refuse (too large) beyond the limits."""
+    within_limit(all(len(p) - 1 <= _sturm.MAX_POLY_DEGREE for p in polys),
+                 f"a constraint of degree above {_sturm.MAX_POLY_DEGREE} beside algebraic ends")
+    within_limit(len(polys) * len(flat) <= MAX_END_WORK,
+                 f"{len(polys):,} constraints against {len(flat):,} ends of "
+                 f"the failure set > {MAX_END_WORK:,} Sturm refinements")
+
+
+def _ends_are_roots(flat: list, polys: list, ref: dict) -> None:
+    """Every end of the failure set inside (0, 1) is a root of some constraint (refuted otherwise): a rational end
+    by its value, an algebraic one by its refined interval (:func:`_refine`)."""
     for e in flat:
         if e[2] is None:
             refute_unless(not 0 < e[0] < 1 or any(_ev(p, e[0]) == 0 for p in polys),
                           f"the end {e[0]} of the failure set is no constraint's root")
         else:
             refute_unless(any(ref[(e[0], e[1])][2]), "an algebraic end of the failure set is no constraint's root")
-    bounds = [(e[0], e[0]) if e[2] is None else ref[(e[0], e[1])][:2] for e in flat]
-    zero, one = (Fraction(0), Fraction(0)), (Fraction(1), Fraction(1))
-    gaps = [(zero, bounds[0]), *zip(bounds[1:-1:2], bounds[2::2], strict=True), (bounds[-1], one)]
+
+
+def _no_constraint_fails_in_gaps(gaps: list, polys: list) -> None:
+    """Every constraint is ``>= 0`` on each gap between the pieces, ends included (refuted otherwise).
+
+    A gap is ``((a1, b1), (a2, b2))``: the bounds of its two ends (``a == b`` for a rational end)."""
     for (a1, b1), (a2, b2) in gaps:
         if (a1, b1) == (a2, b2):
             continue                                    # two pieces meet at one end: no gap
@@ -387,7 +410,11 @@ def _gaps(mech, pairs, pieces, ends):
                                  "Bernstein coefficients do not decide")
                     r = _sturm.nonneg_on(p, b1, a2)
                 refute_unless(r is True, f"a constraint fails on [{b1}, {a2}], outside the failure set")
-    _ends_decided(pieces, flat, lambda e: _fails_at(e, polys, ref))
+
+
+def _one_constraint_fails_in_each_piece(pieces: list, flat: list, bounds: list, polys: list, ref: dict) -> None:
+    """Some constraint fails at each point piece (refuted otherwise) and throughout each interval piece (not
+    checkable otherwise: no single constraint certified to fail all the way)."""
     for k, pc in enumerate(pieces):
         (a1, b1), (a2, b2) = bounds[2 * k], bounds[2 * k + 1]
         if pc["point"]:
@@ -400,9 +427,6 @@ def _gaps(mech, pairs, pieces, ends):
             refute_unless(ok, f"no constraint fails at alpha = {pc['lo']}")
         elif not any(_fails_between(p, (a1, b1), (a2, b2)) for p in polys):
             raise NotHere(f"no single constraint is certified to fail throughout ({pc['lo']}, {pc['hi']})")
-    return len(polys), ("; no constraint fails outside it and one fails throughout each piece (Bernstein"
-                        + ("; each algebraic end the only root of its polynomial in its interval, refined by Sturm "
-                           "counts)" if algebraic else ")"))
 
 
 def _fails_at(e: tuple, polys: list, ref: dict) -> bool:

@@ -297,13 +297,14 @@ def _laurent(d: dict, L: int) -> dict:
     out: dict = {}
     for key, c in d.items():
         j = 0 if key == () else key[0][1] * L
-        refute_unless(Fraction(j).denominator == 1, "an exponent off the common denominator")  # pragma: no cover
+        # j is an int or a Fraction already read by value(): two arguments never parse text
+        refute_unless(Fraction(j, 1).denominator == 1, "an exponent off the common denominator")  # pragma: no cover
         out[int(j)] = out.get(int(j), 0) + c
     return {k: v for k, v in out.items() if v}
 
 
 def _to_E(p: dict, L: int) -> dict:
-    return {(() if j == 0 else ((1, Fraction(j, L)),)): Fraction(c) for j, c in p.items()}
+    return {(() if j == 0 else ((1, Fraction(j, L)),)): Fraction(c, 1) for j, c in p.items()}
 
 
 def _kval(num: dict, den: dict, L: int):
@@ -341,7 +342,7 @@ def _field_factor(rows: dict, L: int) -> tuple[dict, dict]:
                 mult = _pm(mult, D2)
         nums[key] = _pm(N, mult)
     coeffs = [c for p in nums.values() for c in p.values()] + list(Dc.values())
-    scale = math.lcm(*(Fraction(c).denominator for c in coeffs))
+    scale = math.lcm(*(Fraction(c, 1).denominator for c in coeffs))
     low = min((i for p in nums.values() for i in p), default=0)
     nums = {k: {i - low: int(c * scale) for i, c in p.items()} for k, p in nums.items()}
     den = {i - low: int(c * scale) for i, c in Dc.items()}
@@ -538,7 +539,7 @@ def _field_vals(rows: list, facs: list, ordered: list, steps: dict, E) -> tuple[
     """Entries in ``Q(u)``: the same re-derivation with polynomials in ``u`` (two-level Kronecker substitution)."""
     exps = [r for rs in rows for row in rs.values() for v in row for r in _exponents(v)]
     rs = {o: _step_exponent(steps[o]) for o in ordered}
-    L = math.lcm(1, *(Fraction(r).denominator for r in exps + list(rs.values())))
+    L = math.lcm(1, *(Fraction(r, 1).denominator for r in exps + list(rs.values())))
     if L > MAX_L:
         raise TooLarge(f"exponents with a common denominator {L} > {MAX_L}")
     fields = [_field_factor(r, L) for r in rows]

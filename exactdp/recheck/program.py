@@ -43,7 +43,7 @@ import re
 from fractions import Fraction
 
 from . import _sturm as P
-from ._kernel import _E, NotHere, TooLarge, _add, _neg, _sign, _value
+from ._kernel import _E, NotHere, TooLarge, _add, _neg, _sign, _value, fraction
 
 #: the evidence shape (read by the dispatcher before any work)
 EVIDENCE = {"program": {
@@ -546,7 +546,7 @@ def _imul(p, q):
         if x:
             for j, y in enumerate(b):
                 out[i + j] += x * y
-    return P.trim([Fraction(c) for c in out])
+    return P.trim([Fraction(c, 1) for c in out])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -911,7 +911,7 @@ def nonneg_on_01(p) -> bool:
         return False
     # Sturm's sequence of p and p' counts the DISTINCT roots also when p has multiple ones (the sequence ends in
     # gcd(p, p'), which divides every member and changes no sign count), so p itself is isolated
-    h = [Fraction(c) for c in ip]
+    h = [Fraction(c, 1) for c in ip]
     if len(h) - 1 > P.MAX_POLY_DEGREE:
         raise TooLarge(f"a polynomial of degree {len(h) - 1} > {P.MAX_POLY_DEGREE}")
     pieces = [(Fraction(0), Fraction(1))]
@@ -991,7 +991,7 @@ def _ints(strs):
             raise TooLarge(f"a coefficient of more than {MAX_COEFF_DIGITS} digits")
         if str(int(s)) != s:
             raise ValueError(f"a coefficient {s!r} not in decimal form")
-        out.append(Fraction(int(s)))
+        out.append(Fraction(int(s), 1))
     if not out or (out[-1] == 0 and out != [0]):
         raise ValueError("a coefficient list that is empty or ends in 0")
     return P.trim(out)
@@ -1025,19 +1025,12 @@ def check(c: dict):
     "entry (1, 0) is not the program's: the program gives [0, 1] / [1, 1]"
     """
     ev = c["evidence"]
-    if ev["question"] not in ("all_eps", "at_level", "cost"):
-        return "refuted", 0, f"the question {ev['question']!r} is not one of this kind's (all_eps, at_level, cost)"
-    if (ev["level"] is None) != (ev["question"] == "all_eps"):
-        return "refuted", 0, "a level is given exactly for the questions at_level and cost"
-    if (ev["epsilon"] is None) != (ev["question"] != "cost"):
-        return "refuted", 0, "the smallest eps is stated exactly for the question cost"
-    eps0 = None
-    if ev["level"] is not None:
-        if len(ev["level"]) > 40 or not re.fullmatch(r"[0-9]+(/[0-9]+)?", ev["level"]):
-            raise NotHere(f"the level eps0 = {ev['level'][:40]!r} (this kernel reads a positive rational)")
-        eps0 = Fraction(ev["level"])
-        if eps0 <= 0 or str(eps0) != ev["level"]:
-            return "refuted", 0, "the level is not a positive rational in lowest terms"
+    why = _question_refusal(ev)
+    if why is not None:
+        return "refuted", 0, why
+    eps0, why = _read_level(ev)
+    if why is not None:
+        return "refuted", 0, why
     body = parse(ev["text"])
     L = base_power(body)
     if ev["base_power"] != L:
@@ -1045,6 +1038,46 @@ def check(c: dict):
     inputs, pairs = relation_pairs(ev)
     if ev["inputs"] != [_label(x) for x in inputs]:
         return "refuted", 0, "the inputs are not the relation's"
+    dists = _distributions(body, inputs, L)
+    outs = sorted({z for d in dists for z in d})
+    why = _carried_matrix_refusal(ev, inputs, outs, dists)
+    if why is not None:
+        return "refuted", 0, why
+    checked = len(inputs) * len(outs)
+    idx = {x: i for i, x in enumerate(inputs)}
+    ineq = functools.partial(_ineq, dists, idx, L)
+    if eps0 is not None:
+        return _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked)
+    if c["verdict"] == "holds":
+        return _check_all_eps_holds(ev, inputs, pairs, outs, ineq, checked)
+    return _check_all_eps_witness(ev, inputs, pairs, outs, dists, idx, ineq, checked)
+
+
+def _question_refusal(ev: dict) -> str | None:
+    """Why the question, the level and the stated smallest eps do not fit together (None when they do)."""
+    if ev["question"] not in ("all_eps", "at_level", "cost"):
+        return f"the question {ev['question']!r} is not one of this kind's (all_eps, at_level, cost)"
+    if (ev["level"] is None) != (ev["question"] == "all_eps"):
+        return "a level is given exactly for the questions at_level and cost"
+    if (ev["epsilon"] is None) != (ev["question"] != "cost"):
+        return "the smallest eps is stated exactly for the question cost"
+    return None
+
+
+def _read_level(ev: dict) -> tuple:
+    """``(eps0, why)``: the level as a positive rational in lowest terms (None for all_eps), or why it is refuted."""
+    if ev["level"] is None:
+        return None, None
+    if len(ev["level"]) > 40 or not re.fullmatch(r"[0-9]+(/[0-9]+)?", ev["level"]):
+        raise NotHere(f"the level eps0 = {ev['level'][:40]!r} (this kernel reads a positive rational)")
+    eps0 = fraction(ev["level"])
+    if eps0 <= 0 or str(eps0) != ev["level"]:
+        return None, "the level is not a positive rational in lowest terms"
+    return eps0, None
+
+
+def _distributions(body, inputs, L) -> list:
+    """The output distribution of every input; the budgets are enforced on all the runs before any is summed."""
     executed, total, work = [], 0, 0
     for x in inputs:                  # the runs of every input and their terms are counted before any sum
         executed.append(execute(body, x, L))
@@ -1055,55 +1088,66 @@ def check(c: dict):
         work += sum(run_cost(r[2]) for r in executed[-1][0])
         if work > MAX_WORK:
             raise TooLarge(f"more than {MAX_WORK} terms to sum over the runs of the {len(inputs)} inputs")
-    dists = [distribution(body, x, L, ex) for x, ex in zip(inputs, executed, strict=True)]
-    outs = sorted({z for d in dists for z in d})
+    return [distribution(body, x, L, ex) for x, ex in zip(inputs, executed, strict=True)]
+
+
+def _carried_matrix_refusal(ev: dict, inputs, outs, dists) -> str | None:
+    """Why the carried outputs, codes and values are not the matrix re-derived from the text (None when they are)."""
     if sorted(ev["outputs"]) != outs or len(set(ev["outputs"])) != len(outs):
-        return "refuted", 0, "the outputs are not the program's"
+        return "the outputs are not the program's"
     if len(ev["codes"]) != len(inputs) or any(len(r) != len(outs) for r in ev["codes"]):
-        return "refuted", 0, "the matrix's shape is not inputs x outputs"
+        return "the matrix's shape is not inputs x outputs"
     if any(len(v) != 2 for v in ev["values"]):
-        return "refuted", 0, "a carried entry that is not [numerator, denominator]"
+        return "a carried entry that is not [numerator, denominator]"
     carried = [(_ints(nm), _ints(dn)) for nm, dn in ev["values"]]
     if any(not dn for _, dn in carried):
-        return "refuted", 0, "a carried entry with denominator 0"
+        return "a carried entry with denominator 0"
     if any(not nm and dn != [1] for nm, dn in carried):
-        return "refuted", 0, "a zero entry not written 0/1"
+        return "a zero entry not written 0/1"
     col = {z: j for j, z in enumerate(ev["outputs"])}
     zero = _rf([])
     for i, d in enumerate(dists):
         for z in outs:
             mine = d.get(z, zero)
             cn, cd = carried[ev["codes"][i][col[z]]]
+            # the carried n/d is the program's N/D exactly when N d - n D is the zero polynomial
             if P.add(P.mul(mine[0], cd), P.mul(cn, _den_poly(mine[1])), -1):
-                return "refuted", 0, f"entry ({i}, {col[z]}) is not the program's: the program gives {_show(mine)}"
-    checked = len(inputs) * len(outs)
-    idx = {x: i for i, x in enumerate(inputs)}
+                return f"entry ({i}, {col[z]}) is not the program's: the program gives {_show(mine)}"
+    return None
 
-    def ineq(x, y, z):         # u^L K_x(z) <= K_y(z)  <=>  B P - u^L A Q >= 0 (P, Q > 0 on (0, 1))
-        A, B = dists[idx[x]].get(z, zero), dists[idx[y]].get(z, zero)
-        left, right = _imul(B[0], _den_poly(A[1])), _imul(A[0], _den_poly(B[1]))
-        right = [Fraction(0)] * L + right if right else right
-        return P.add(left, right, -1)
 
-    if eps0 is not None:
-        return _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked)
-    if c["verdict"] == "holds":
-        if ev["never"] or ev["witness"] is not None:
-            return "refuted", 0, "a witness is stated for a verdict that holds"
-        decided: dict = {}            # equal inequalities (symmetric inputs) are decided once
-        for a, b in pairs:
-            for x, y in ((a, b), (b, a)):
-                for z in outs:
-                    g = ineq(x, y, z)
-                    key = tuple(g)
-                    if key not in decided:
-                        decided[key] = nonneg_on_01(g)
-                    if not decided[key]:
-                        return "refuted", checked, f"on {_label(x)}, {_label(y)} output {z} the inequality " \
-                            "fails for some eps (Sturm root isolation)"
-                    checked += 1
-        return "confirmed", checked, f"the {len(inputs)} x {len(outs)} matrix re-derived from the program text; " \
-            f"every eps-DP inequality on {len(pairs)} pairs (both orders) is >= 0 on (0, 1) (Sturm root isolation)"
+def _ineq(dists, idx, L, x, y, z):
+    """``u^L K_x(z) <= K_y(z)  <=>  B P - u^L A Q >= 0`` (``P, Q > 0`` on (0, 1)): the polynomial that must be >= 0."""
+    zero = _rf([])
+    A, B = dists[idx[x]].get(z, zero), dists[idx[y]].get(z, zero)
+    left, right = _imul(B[0], _den_poly(A[1])), _imul(A[0], _den_poly(B[1]))
+    right = [Fraction(0)] * L + right if right else right
+    return P.add(left, right, -1)
+
+
+def _check_all_eps_holds(ev: dict, inputs, pairs, outs, ineq, checked):
+    """Private for every eps: every inequality of every pair (both orders) and output is >= 0 on all of (0, 1)."""
+    if ev["never"] or ev["witness"] is not None:
+        return "refuted", 0, "a witness is stated for a verdict that holds"
+    decided: dict = {}            # equal inequalities (symmetric inputs) are decided once
+    for a, b in pairs:
+        for x, y in ((a, b), (b, a)):
+            for z in outs:
+                g = ineq(x, y, z)
+                key = tuple(g)
+                if key not in decided:
+                    decided[key] = nonneg_on_01(g)
+                if not decided[key]:
+                    return "refuted", checked, f"on {_label(x)}, {_label(y)} output {z} the inequality " \
+                        "fails for some eps (Sturm root isolation)"
+                checked += 1
+    return "confirmed", checked, f"the {len(inputs)} x {len(outs)} matrix re-derived from the program text; " \
+        f"every eps-DP inequality on {len(pairs)} pairs (both orders) is >= 0 on (0, 1) (Sturm root isolation)"
+
+
+def _check_all_eps_witness(ev: dict, inputs, pairs, outs, dists, idx, ineq, checked):
+    """A failure for some eps: the witness pair and output fail at its rational ``u`` (or at every eps: never)."""
+    zero = _rf([])
     w = ev["witness"]
     if w is None:
         return "refuted", checked, "a failure without a witness"
@@ -1119,7 +1163,8 @@ def check(c: dict):
         return ("confirmed" if ok else "refuted"), checked + 1, \
             f"output {z}: probability 0 on {w['x_prime']} identically, " \
             + ("positive on (0, 1) on " if ok else "NOT positive on all of (0, 1) on ") + w["x"]
-    u = Fraction(w["u"])
+    # u is certificate text: the kernel's one number grammar, so ' 1/2' or a look-alike digit is malformed
+    u = fraction(w["u"])
     if not 0 < u < 1:
         return "refuted", checked, "the witness u is not in (0, 1)"
     g = P.at(ineq(x, y, z), u)
@@ -1156,12 +1201,12 @@ def sign_at(p, eps0: Fraction, L: int) -> int:
     p = P.trim(p)
     if not p:
         return 0
-    return _sign(_E({(((1, Fraction(-k) * eps0 / L),) if k else ()): c for k, c in enumerate(p) if c}))
+    return _sign(_E({(((1, Fraction(-k, 1) * eps0 / L),) if k else ()): c for k, c in enumerate(p) if c}))
 
 
 def _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked):
     """The questions at a level: private at ``eps0``, or the smallest eps of the program with noise at ``eps0``."""
-    ev, w, zero = c["evidence"], c["evidence"]["witness"], _rf([])
+    ev, w = c["evidence"], c["evidence"]["witness"]
     if (ev["epsilon"] is None) != (ev["question"] == "at_level"):
         return "refuted", checked, "the smallest eps is stated exactly for the question cost"
     if ev["never"]:
@@ -1187,6 +1232,14 @@ def _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked):
         g = sign_at(ineq(x, y, zw), eps0, L)
         return ("confirmed" if g < 0 else "refuted"), checked + 1, \
             f"at u0 = e^(-{eps0}/{L}): e^eps0 K_x'(z) - K_x(z) has sign {g}"
+    return _check_cost(c, eps0, L, both, outs, dists, idx, (x, y, zw), checked)
+
+
+def _check_cost(c, eps0, L, both, outs, dists, idx, witness, checked):
+    """The smallest eps with the noise at ``eps0``: infinite (an output impossible on x' only), or the log of the
+    witness's ratio, which no other ordered pair and output exceeds (exact signs at ``u0``)."""
+    ev, w, zero = c["evidence"], c["evidence"]["witness"], _rf([])
+    x, y, zw = witness
     A, B = dists[idx[x]].get(zw, zero), dists[idx[y]].get(zw, zero)
     if c["verdict"] == "fails":            # infinite cost: impossible on x', possible on x (at u0: A(u0) != 0)
         ok = not B[0] and sign_at(A[0], eps0, L) > 0 and ev["epsilon"] == "inf"
@@ -1209,16 +1262,22 @@ def _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked):
             if sign_at(P.add(P.mul(wa, b2), P.mul(a2, wb), -1), eps0, L) < 0:
                 return "refuted", checked, f"on {_label(x2)}, {_label(y2)} output {z} the ratio exceeds the witness's"
             checked += 1
-    if len(ev["epsilon"]) > 20_000:
-        raise TooLarge("a smallest eps of more than 20,000 characters")
-    m = re.fullmatch(r"log\((.*)\)", ev["epsilon"])
-    stated = _value(m.group(1)) if m is not None else _value(f"exp({ev['epsilon']})")   # log(R), or eps itself
-    ratio = _E({(((1, Fraction(-k) * eps0 / L),) if k else ()): c for k, c in enumerate(wa) if c},
-               {(((1, Fraction(-k) * eps0 / L),) if k else ()): c for k, c in enumerate(wb) if c})
-    if _sign(_add(stated, _neg(ratio))) != 0:
+    if not _stated_eps_is_log_ratio(ev["epsilon"], wa, wb, eps0, L):
         return "refuted", checked, "the stated smallest eps is not log of the witness's ratio"
     return "confirmed", checked, f"the matrix re-derived from the program text; the witness's ratio is the largest " \
         f"of {len(both)} ordered pairs x {len(outs)} outputs at u0 = e^(-{eps0}/{L}) (exact signs)"
+
+
+def _stated_eps_is_log_ratio(epsilon: str, wa, wb, eps0, L) -> bool:
+    """Is the stated smallest eps (``log(R)``, or eps itself) exactly ``log(wa(u0) / wb(u0))``?  Compared as
+    ``e^eps`` against the ratio in the kernel's values: an exact zero test, no logarithm is evaluated."""
+    if len(epsilon) > 20_000:
+        raise TooLarge("a smallest eps of more than 20,000 characters")
+    m = re.fullmatch(r"log\((.*)\)", epsilon)
+    stated = _value(m.group(1)) if m is not None else _value(f"exp({epsilon})")   # log(R), or eps itself
+    ratio = _E({(((1, Fraction(-k, 1) * eps0 / L),) if k else ()): c for k, c in enumerate(wa) if c},
+               {(((1, Fraction(-k, 1) * eps0 / L),) if k else ()): c for k, c in enumerate(wb) if c})
+    return _sign(_add(stated, _neg(ratio))) == 0
 
 
 def method_of(c: dict) -> str:

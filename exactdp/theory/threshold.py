@@ -529,6 +529,21 @@ def existence_set(metric: FiniteMetric) -> ExistenceSet | None:
         return None
     det, nums = sol
     gs = [fmpq_poly(n * det) for n in nums if not n.is_zero()]
+    roots = _sorted_roots_01(det, nums)
+    decided = _atoms(Q, fmpq_poly(det), gs, roots)
+    if decided is None:
+        return None
+    atoms, singular = decided
+    pieces = _pieces_of_atoms(atoms, [0, *roots, 1])
+    for r in roots:
+        while r.b - r.a > _END_WIDTH:
+            r.bisect()
+    return ExistenceSet(L, pieces, singular)
+
+
+def _sorted_roots_01(det, nums) -> list[_Root]:
+    """Every real root in (0, 1) of ``det`` and of every ``num_A det``, isolated once per distinct irreducible
+    factor (its leading coefficient made positive, so ``f`` and ``-f`` are one factor), in increasing order."""
     irreducible: dict[str, Any] = {}
     for p in [det, *(n * det for n in nums if not n.is_zero())]:
         for f, _m in p.factor()[1]:
@@ -539,8 +554,14 @@ def existence_set(metric: FiniteMetric) -> ExistenceSet | None:
     for f in irreducible.values():
         roots += _roots_01_of(f)
     roots.sort(key=functools.cmp_to_key(_cmp_roots))
-    detq = fmpq_poly(det)
-    # atoms: gap 0, root 1, gap 1, ..., root m, gap m; signs of every g_A on each
+    return roots
+
+
+def _atoms(Q, detq, gs: list, roots: list[_Root]) -> tuple[list[bool], list[_Root]] | None:
+    """``(atoms, singular)``: whether a tight-constraints mechanism exists on each atom (gap 0, root 1, gap 1, ...,
+    root m, gap m) and the roots where ``Q`` is singular; None when a singular point is beyond
+    :func:`_exists_singular`.  The sign of every ``g_A`` starts as its lowest coefficient's (near 0) and flips at
+    a root of odd multiplicity."""
     signs = [1 if next(c for c in g.coeffs() if c != 0) > 0 else -1 for g in gs]
     atoms: list[bool] = [all(s >= 0 for s in signs)]
     singular = []
@@ -556,7 +577,11 @@ def existence_set(metric: FiniteMetric) -> ExistenceSet | None:
         atoms.append(ok)
         signs = [-s if m % 2 else s for m, s in zip(mult, signs, strict=True)]
         atoms.append(all(s >= 0 for s in signs))
-    ends: list = [0, *roots, 1]
+    return atoms, singular
+
+
+def _pieces_of_atoms(atoms: list[bool], ends: list) -> list:
+    """The maximal runs of atoms where a mechanism exists, as pieces ``(lo, hi, lo_closed, hi_closed)``."""
     pieces = []
     i = 0
     while i < len(atoms):
@@ -571,10 +596,7 @@ def existence_set(metric: FiniteMetric) -> ExistenceSet | None:
         hi, hc = (ends[j // 2 + 1], False) if j % 2 == 0 else (ends[(j + 1) // 2], True)
         pieces.append((lo, hi, lc, hc))
         i = j + 1
-    for r in roots:
-        while r.b - r.a > _END_WIDTH:
-            r.bisect()
-    return ExistenceSet(L, pieces, singular)
+    return pieces
 
 
 #: width of the isolating intervals of the ends stated in a certificate

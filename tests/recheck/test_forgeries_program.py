@@ -161,6 +161,26 @@ def test_forged_witnesses_are_refuted():
     assert status(reclaim(c)) == "refuted"
 
 
+@pytest.mark.parametrize("u", [" 1/2", "1/2 ", "1_0/20", "1/\u09e8", "\u09ea/8"])
+def test_a_padded_or_look_alike_witness_u_is_refuted(u):
+    # Fraction alone reads each of these as 1/2 (the genuine u): the kernel's one number grammar refuses them
+    assert Fraction(u) == Fraction(1, 2)
+    c = cert("partial_sum_bad")
+    assert c["evidence"]["witness"]["u"] == "1/2" and status(c) == "confirmed"
+    c["evidence"]["witness"]["u"] = u
+    r = recheck(reclaim(c))
+    assert r.status == "refuted" and "not a rational written in ASCII digits" in r.detail, r.detail
+
+
+@pytest.mark.parametrize("level", [" 1", "1 ", "\u09e7", "1_0/10"])
+def test_a_padded_or_look_alike_level_is_refused(level):
+    c = cert("partial_sum", relation="one-differ", eps="1")
+    assert c["evidence"]["level"] == "1" and status(c) == "confirmed"
+    c["evidence"]["level"] = level
+    r = recheck(reclaim(c))
+    assert r.status == "not checkable" and "this kernel reads a positive rational" in r.detail, r.detail
+
+
 def test_a_changed_claim_sentence_is_refuted():
     c = cert("nm_index_lap", domain=(0, 1))
     c["claim"] = c["claim"].replace("nm_index_lap", "nm_index_geo")
