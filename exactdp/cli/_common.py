@@ -60,6 +60,17 @@ def progress_line(a, text: str) -> None:
 
 
 @contextlib.contextmanager
+def running_note(a, text: str):
+    """One progress line saying what runs, for work without a step counter (terminal only, never with --quiet),
+    cleared when it ends, also on an error or Ctrl-C."""
+    progress_line(a, text)
+    try:
+        yield
+    finally:
+        progress_line(a, "")
+
+
+@contextlib.contextmanager
 def engine_progress(a, command: str):
     """A ``progress(stage, done, total)`` callback for the certify engine that redraws one stderr line at most
     five times a second (None, so the engine skips the calls, off a terminal or with --quiet); the line is

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._common import FORMATS, emit, engine_progress, fix_level, level_args, load_at_level, neighbours_arg, usage
+from ._common import (FORMATS, emit, engine_progress, fix_level, level_args, load_at_level, neighbours_arg,
+                      running_note, usage)
 
 __all__ = ["COMMANDS"]
 
@@ -66,7 +67,11 @@ def _cmd_profile(a):
     from ..theory.profile_cert import certify_profile
 
     mech = _fix_alpha(load_at_level(a.mechanism, a), a, "profile")
-    cert = certify_profile(mech, neighbours_arg(a, load_metric(a.metric)), **_profile_level(a))
+    relation = neighbours_arg(a, load_metric(a.metric))
+    # the exact profile has no step counter: one line says what runs (terminal only), cleared before the result
+    with running_note(a, f"exactdp profile: exact privacy-loss distributions of a {len(mech.inputs)} x "
+                         f"{len(mech.outputs)} mechanism ..."):
+        cert = certify_profile(mech, relation, **_profile_level(a))
     return _emit_with_enclosure(cert, a.format)
 
 
@@ -111,8 +116,10 @@ def _cmd_compose(a):
     mechs = [_fix_alpha(load_at_level(m, a), a, f"compose ({m})") for m in a.mechanism]
     if a.lattice:
         return _compose_lattice(a, mechs, ks)
-    cert = certify_composition(list(zip(mechs, ks, strict=True)), neighbours_arg(a, load_metric(a.metric)),
-                               **_profile_level(a))
+    relation = neighbours_arg(a, load_metric(a.metric))
+    with running_note(a, f"exactdp compose: exact convolution of {sum(ks):,} runs of {len(mechs)} "
+                         f"mechanism{'' if len(mechs) == 1 else 's'} ..."):
+        cert = certify_composition(list(zip(mechs, ks, strict=True)), relation, **_profile_level(a))
     return _emit_with_enclosure(cert, a.format)
 
 
@@ -194,6 +201,7 @@ def _register_profile(sub):
                                    "evaluated at this level")
     pfg.add_argument("--alpha", help="the same level written as alpha = e^(-eps) in (0, 1] (alpha = 1: eps = 0)")
     pf.add_argument("--delta", help="the smallest eps for this delta")
+    pf.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     pf.add_argument("--format", choices=FORMATS, default="text")
     pf.set_defaults(fn=_cmd_profile)
 
@@ -211,6 +219,7 @@ def _register_compose(sub):
                                    "total-variation distance; mechanisms written in alpha are evaluated at this level")
     cpg.add_argument("--alpha", help="the same level written as alpha = e^(-eps) in (0, 1] (alpha = 1: eps = 0)")
     cp.add_argument("--delta", help="the smallest eps for this delta")
+    cp.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     cp.add_argument("--format", choices=FORMATS, default="text")
     cp.add_argument("--lattice", action="store_true",
                     help="mechanisms whose losses lie on one lattice c*b^n: the delta at --eps of the runs as a "

@@ -355,7 +355,12 @@ def _cmd_proofs(a):
         raise usage(f"proofs --check: there is no directory {a.dir!r} (run from the repository, or give --dir)")
     if not a.check:
         check_writable_dir(a.dir, "proofs --dir")
-    stale = write_proofs(a.dir, check=a.check)
+    # every claim is run (minutes in all): one progress line on a terminal, never with --quiet (issue 32 item 13)
+    try:
+        stale = write_proofs(a.dir, check=a.check,
+                             progress=lambda cid, k, n: progress_line(a, f"exactdp proofs: claim {k + 1}/{n} ({cid})"))
+    finally:
+        progress_line(a, "")
     if a.check:
         if stale:
             sys.stderr.write("exactdp: stale proofs: " + ", ".join(stale) + " (run 'exactdp proofs')\n")
@@ -370,6 +375,7 @@ def _register_proofs(sub):
     pr = sub.add_parser("proofs", help="write (or --check) the worked proofs in proofs/")
     pr.add_argument("--check", action="store_true", help="fail if any proof file is stale")
     pr.add_argument("--dir", default="proofs")
+    pr.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)")
     pr.set_defaults(fn=_cmd_proofs)
 
 

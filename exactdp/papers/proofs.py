@@ -24,13 +24,15 @@ __all__ = ["PROOF_SUFFIXES", "papers_page", "proof_outcomes", "render_proofs", "
 PROOF_SUFFIXES = (".md", ".tex")
 
 
-def render_proofs(ids: Sequence[str] | None = None) -> dict[str, str]:
+def render_proofs(ids: Sequence[str] | None = None, progress=None) -> dict[str, str]:
     """Render the worked proofs: file name -> text for each claim (Markdown and LaTeX), plus a Markdown index.
 
     Parameters
     ----------
     ids : sequence of str, optional
         The claims to render, in this order; all registered claims by default.
+    progress : callable, optional
+        ``progress(claim_id, done, total)`` before each claim is run (the command line's progress line).
 
     Returns
     -------
@@ -55,7 +57,10 @@ def render_proofs(ids: Sequence[str] | None = None) -> dict[str, str]:
              "Each claim's proof is here in Markdown (`<claim>.md`) and as a standalone LaTeX document "
              "(`<claim>.tex`, compile with `pdflatex`), both rendered from the same data.", "",
              "| claim | paper | status | exact result | independent re-check |", "|---|---|---|---|---|"]
-    for c in (claims() if ids is None else [get_claim(i) for i in ids]):
+    todo = claims() if ids is None else [get_claim(i) for i in ids]
+    for k, c in enumerate(todo):
+        if progress is not None:
+            progress(c.id, k, len(todo))
         r = run_claim(c.id)
         out[f"{c.id}.md"] = c.proof_markdown(r)
         out[f"{c.id}.tex"] = c.proof_latex(r)
@@ -65,7 +70,8 @@ def render_proofs(ids: Sequence[str] | None = None) -> dict[str, str]:
     return out
 
 
-def write_proofs(directory: str, check: bool = False, ids: Sequence[str] | None = None) -> list[str]:
+def write_proofs(directory: str, check: bool = False, ids: Sequence[str] | None = None,
+                 progress=None) -> list[str]:
     """Write the proofs into a directory, or with ``check`` list the stale ones.
 
     Parameters
@@ -77,6 +83,8 @@ def write_proofs(directory: str, check: bool = False, ids: Sequence[str] | None 
         only) a proof file that belongs to no claim.
     ids : sequence of str, optional
         The claims, as in :func:`render_proofs`; all registered claims by default.
+    progress : callable, optional
+        As in :func:`render_proofs`.
 
     Returns
     -------
@@ -101,7 +109,7 @@ def write_proofs(directory: str, check: bool = False, ids: Sequence[str] | None 
     >>> write_proofs(d, check=True, ids=["KL10-def2.2"])
     ['README.md']
     """
-    files = render_proofs(ids)
+    files = render_proofs(ids, progress)
     stale = []
     for name, text in files.items():
         path = os.path.join(directory, name)

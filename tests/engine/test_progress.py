@@ -85,9 +85,24 @@ def _cli_stderr(args, tty):
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 @pytest.mark.parametrize("args", [["certify", "--example", "geometric"],
                                   ["epsilon", os.path.join(ROOT, "examples", "data", "rr3.json"),
-                                   "--metric", os.path.join(ROOT, "examples", "data", "discrete3.json")]])
+                                   "--metric", os.path.join(ROOT, "examples", "data", "discrete3.json")],
+                                  # issue 32 item 13: profile and compose said nothing on a terminal
+                                  ["profile", os.path.join(ROOT, "examples", "data", "rr3.json"),
+                                   "--metric", os.path.join(ROOT, "examples", "data", "discrete3.json")],
+                                  ["compose", os.path.join(ROOT, "examples", "data", "rr3.json"), "--times", "3",
+                                   "--eps", "1", "--metric", os.path.join(ROOT, "examples", "data", "discrete3.json")]])
 def test_cli_progress_only_on_a_terminal_and_not_with_quiet(args):
     code, err = _cli_stderr(args, tty=True)
     assert code == 0 and f"exactdp {args[0]}: " in err and err.endswith("\r\033[K")  # drawn, then cleared
     assert _cli_stderr([*args, "--quiet"], tty=True) == (0, "")
     assert _cli_stderr(args, tty=False) == (0, "")
+
+
+def test_proofs_report_each_claim_to_a_progress_callback(tmp_path):
+    """Issue 32 item 13: ``exactdp proofs --check`` runs every claim for minutes; the command line draws one line per
+    claim from this callback (terminal only)."""
+    from exactdp.papers.proofs import write_proofs
+
+    seen = []
+    write_proofs(str(tmp_path), ids=["KL10-def2.2", "GRS12-ex2.2"], progress=lambda *a: seen.append(a))
+    assert seen == [("KL10-def2.2", 0, 2), ("GRS12-ex2.2", 1, 2)]
