@@ -240,13 +240,37 @@ def _check_products(a: int, b: int) -> None:
                             "repetitions, or a mechanism with fewer distinct loss values)")
 
 
-def check_composition_cost(support: int, k: int) -> None:
-    """Refuse up front a ``k``-fold composition whose last squaring exceeds :data:`MAX_PRODUCTS` for certain.
+def _fewest_losses(m: int, j: int) -> int:
+    """Fewest distinct loss values of a ``j``-fold composition of a pair with ``m`` distinct finite ones.
 
-    A PLD with ``m >= 2`` distinct loss values has at least ``j + 1`` of them after ``j`` repetitions (the
-    products ``r_1^a r_2^(j-a)`` differ for different ``a``), so the last squaring of ``k = 2j (+1)`` costs at
-    least ``(j + 1)^2`` products.  Above that the run is refused before any work; below it each product is
-    still checked (:data:`MAX_PRODUCTS`).
+    With the logs sorted, ``l_1 < ... < l_m``, the sums that move one unit at a time up the chain (``j l_1``,
+    ``(j-1) l_1 + l_2``, ..., ``j l_m``) are ``(m - 1) j + 1`` strictly increasing values, each of positive mass
+    (masses are products of positive masses): a lower bound on the support whatever the losses are."""
+    return (m - 1) * j + 1
+
+
+def _largest_step(m: int, k: int) -> tuple[int, int]:
+    """The two sizes of the largest product that :meth:`_Power.power` must take for ``k``, at least.
+
+    Repeated squaring with ``2^p <= k < 2^(p+1)`` squares the ``2^(p-1)``-fold PLD, and unless ``k = 2^p`` ends
+    with the ``(k - 2^p)``-fold times the ``2^p``-fold one; every other product is no larger than the last
+    squaring.  The sizes are the lower bounds of :func:`_fewest_losses`, so the product costs at least this."""
+    p = k.bit_length() - 1
+    steps = []
+    if p >= 1:
+        steps.append((_fewest_losses(m, 2 ** (p - 1)),) * 2)
+    if k != 2 ** p:
+        steps.append((_fewest_losses(m, k - 2 ** p), _fewest_losses(m, 2 ** p)))
+    return max(steps, key=lambda ab: ab[0] * ab[1], default=(1, 1))
+
+
+def check_composition_cost(support: int, k: int) -> None:
+    """Refuse up front a ``k``-fold composition whose repeated squaring needs a product over :data:`MAX_PRODUCTS`.
+
+    A pair with ``m >= 2`` distinct loss values has at least ``(m - 1) j + 1`` of them after ``j`` repetitions,
+    and repeated squaring must multiply the PLDs of known sizes (:func:`_largest_step`); when that product alone
+    exceeds :data:`MAX_PRODUCTS` the run is refused before any work.  Below it each product is still checked as it
+    comes (the supports can be larger than these bounds).
 
     Parameters
     ----------
@@ -258,25 +282,26 @@ def check_composition_cost(support: int, k: int) -> None:
     Raises
     ------
     InputTooLarge
-        If the last squaring needs more than :data:`MAX_PRODUCTS` products.
+        If a product of the repeated squaring needs more than :data:`MAX_PRODUCTS` exact products.
 
     Examples
     --------
     >>> check_composition_cost(2, 1000)
-    >>> check_composition_cost(2, 100_000)
+    >>> check_composition_cost(3, 1000)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InputTooLarge: composition: K = 100,000 repetitions of a pair with 2 distinct loss values need at
-    least 50,001 x 50,001 = 2,500,100,001 exact products in the last squaring; the limit is 300,000 (K <= 1,093 here)
+    exactdp.errors.InputTooLarge: composition: K = 1,000 repetitions of a pair with 3 distinct loss values need a
+    product of at least 977 x 1,025 = 1,001,425 exact products in the repeated squaring; the limit is 300,000 (exactdp
+    compose --lattice computes one delta on the privacy-loss lattice instead)
     """
     if support < 2:
         return
-    j = k // 2
-    if (j + 1) ** 2 > MAX_PRODUCTS:
-        kmax = 2 * (math.isqrt(MAX_PRODUCTS) - 1) + 1
+    a, b = _largest_step(support, k)
+    if a * b > MAX_PRODUCTS:
         raise InputTooLarge(f"composition: K = {k:,} repetitions of a pair with {support:,} distinct loss values need "
-                            f"at least {j + 1:,} x {j + 1:,} = {(j + 1) ** 2:,} exact products in the last squaring; "
-                            f"the limit is {MAX_PRODUCTS:,} (K <= {kmax:,} here)")
+                            f"a product of at least {a:,} x {b:,} = {a * b:,} exact products in the repeated squaring; "
+                            f"the limit is {MAX_PRODUCTS:,} (exactdp compose --lattice computes one delta on the "
+                            "privacy-loss lattice instead)")
 
 
 def _check_support(out: dict) -> None:

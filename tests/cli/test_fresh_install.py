@@ -254,17 +254,35 @@ def test_compose_at_the_old_documented_maximum_refused_up_front(tmp_path, capsys
     metric = write(tmp_path, "d2.json", {"kind": "discrete", "points": ["0", "1"]})
     code, out, err = run(["compose", mech, "--metric", metric, "--times", "100000", "--eps", "1"], capsys)
     assert code == 2 and out == ""
-    one_error_line(err, "50,001 x 50,001", "limit is 300,000", "K <= 1,093")
+    one_error_line(err, "34,465 x 65,537", "limit is 300,000", "--lattice")
 
 
 def test_compose_cost_boundary():
+    """The up-front refusal is exact for the repeated-squaring schedule (issue 32 item 5): refused iff one of its
+    products is over the limit even at the fewest loss values the supports can have."""
     from exactdp.theory.composition import MAX_PRODUCTS, check_composition_cost
 
-    assert 547 ** 2 <= MAX_PRODUCTS < 548 ** 2
-    check_composition_cost(2, 1093)           # last squaring 547 x 547
-    with pytest.raises(Exception, match="548 x 548"):
-        check_composition_cost(2, 1094)
+    check_composition_cost(2, 1315)           # squaring 513 x 513, last step 292 x 1,025 = 299,300
+    assert 292 * 1025 <= MAX_PRODUCTS < 293 * 1025
+    with pytest.raises(Exception, match="293 x 1,025"):
+        check_composition_cost(2, 1316)
+    with pytest.raises(Exception, match="977 x 1,025"):   # three loss values: (m - 1) j + 1 of them after j runs
+        check_composition_cost(3, 1000)
+    check_composition_cost(3, 500)            # last step 489 x 513 = 250,857
     check_composition_cost(1, 10**5)          # one loss value: the support never grows
+
+
+def test_the_up_front_refusal_comes_before_any_squaring(monkeypatch):
+    """The refused case does no product at all (it was refused after 6 s of squaring before)."""
+    from exactdp import discrete, randomized_response
+    from exactdp.theory import composition
+    from exactdp.theory.profile_cert import certify_composition
+
+    calls = []
+    monkeypatch.setattr(composition, "_check_products", lambda a, b: calls.append((a, b)))
+    with pytest.raises(Exception, match="exact products in the repeated squaring"):
+        certify_composition([(randomized_response(3, "1/4"), 1000)], discrete(3), eps="1")
+    assert calls == []
 
 
 def test_profile_and_compose_take_alpha_for_a_mechanism_written_in_alpha(capsys):
