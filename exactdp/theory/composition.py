@@ -40,7 +40,6 @@ comparison in the profile (ordering the loss values, the envelope, locating
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from flint import arb, ctx, fmpq
