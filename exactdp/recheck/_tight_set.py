@@ -360,6 +360,13 @@ def _exists_singular(Q: list, S: list, a: Fraction, b: Fraction, det: list) -> b
     return all(K.sign(P.add(h, low, -1)) >= 0 for h in hi for low in lo)
 
 
+def _within_set_degree(S: list) -> None:
+    """TooLarge as soon as the polynomial of all candidate ends has more than :data:`MAX_SET_DEGREE` roots."""
+    if len(S) - 1 > MAX_SET_DEGREE:
+        raise TooLarge(f"the existence set over (0, 1): the distinct roots of det Q and of every num_A det Q are "
+                       f"those of a polynomial of degree {len(S) - 1} or more; the limit is {MAX_SET_DEGREE}")
+
+
 def existence(values: list, codes: list):
     """``(L, roots, pieces)``: the set of ``t = alpha^(1/L)`` in (0, 1) where a tight-constraints mechanism exists.
 
@@ -383,9 +390,15 @@ def existence(values: list, codes: list):
     det, nums = sol
     gs = [P.mul(x, det) for x in nums if x]
     S = _sqfree(det)
-    for g in gs:
-        h = _sqfree(g)
-        S = P.mul(S, P.divmod_(h, P.gcd(h, S))[0])
+    _within_set_degree(S)
+    for x in nums:
+        # the roots of g = num_A det are those of det (already in S) and of num_A: S grows by num_A's new roots
+        # only, and is checked after every step, so a hostile table is refused before its gcds grow (issue 27:
+        # an 8-point table took 96 s of CPU before the degree limit was checked once, at the end)
+        if x:
+            h = _sqfree(x)
+            S = P.mul(S, P.divmod_(h, P.gcd(h, S))[0])
+            _within_set_degree(S)
     S = P.scale(S, 1 / S[-1]) if S else S
     if len(S) - 1 > MAX_SET_DEGREE:
         raise TooLarge(f"the existence set over (0, 1): the distinct roots of det Q and of every num_A det Q are "

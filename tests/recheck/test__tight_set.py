@@ -143,3 +143,18 @@ def test_random_graphs_against_the_brute_force(seed):
             assert inside is truth, (seed, alpha)
             checked += 1
     assert checked >= 30
+
+
+def test_a_hostile_table_is_refused_as_its_set_polynomial_grows():
+    """Issue 27 (found by an outside forger): an 8-point integer table within every stated limit made the kernel
+    spend 96 s of CPU on gcds before it checked the degree limit once, at the end; the degree is now checked after
+    every step, so the same table is refused at degree 66, at once."""
+    from exactdp.recheck._kernel import TooLarge
+    from exactdp.recheck._tight_set import existence
+
+    D = [[0, 4, 2, 4, 4, 5, 6, 6], [4, 0, 3, 4, 5, 4, 5, 4], [2, 3, 0, 6, 2, 4, 4, 4], [4, 4, 6, 0, 5, 5, 4, 6],
+         [4, 5, 2, 5, 0, 4, 6, 4], [5, 4, 4, 5, 4, 0, 3, 5], [6, 5, 4, 4, 6, 3, 0, 2], [6, 4, 4, 6, 4, 5, 2, 0]]
+    values = sorted({str(d) for row in D for d in row}, key=int)
+    codes = [[values.index(str(d)) for d in row] for row in D]
+    with pytest.raises(TooLarge, match=r"degree 6[0-9] or more; the limit is 60"):
+        existence(values, codes)
