@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._kernel import NotHere, TooLarge, readable_ints
+from ._labels import names_note
 from ._schema import METHODS, TOP, VERDICTS, conform, loads_strict, refuse_control
 
 __all__ = ["KINDS", "VERSIONS", "RecheckResult", "recheck"]
@@ -225,4 +226,13 @@ def _checked(c: dict, mod) -> RecheckResult:
         return RecheckResult("refuted", 0, f"the method {c['method']!r} (precision {c['precision']}) is not "
                              f"{want!r}, the one the checked numbers call for")
     status, n, detail = mod.check(c)
+    if status == "confirmed":
+        # every kind: a mechanism name in a builder's form is a claim about its matrix (refuted otherwise), any
+        # other name a label the detail says it is (issue 27; an outside forger had kinds confirm a false name)
+        try:
+            note = names_note(c["evidence"])
+        except ValueError as e:
+            return RecheckResult("refuted", n, str(e))
+        if note and note.lstrip("; ") not in detail:
+            detail += note
     return RecheckResult(status, n, detail)

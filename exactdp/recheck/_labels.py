@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from ._kernel import NotHere, _add, _div, _mul, _neg, sign, value
 
-__all__ = ["label_note", "mechanism_name", "mechanism_note", "set_text"]
+__all__ = ["label_note", "mechanism_name", "mechanism_note", "names_note", "set_text"]
 
 #: largest matrix whose builder's name is rebuilt entry by entry (above it the name is flagged as a label)
 MAX_NAMED_CELLS = 40_000
@@ -138,3 +138,48 @@ def mechanism_note(m: dict, what: str = "mechanism's name") -> str:
     "; the mechanism's name 'K' is a label, not re-derived"
     """
     return "" if mechanism_name(m) else label_note(what, m["name"])
+
+
+_MECHANISM_KEYS = frozenset(("name", "inputs", "outputs", "values", "codes"))
+
+
+def _mechanism_records(evidence) -> list:
+    """Every mechanism record (a dict with a name, labels, values and codes) anywhere in the evidence."""
+    found, stack = [], [evidence]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if v.keys() >= _MECHANISM_KEYS and isinstance(v["name"], str):
+                found.append(v)
+            stack.extend(x for x in v.values() if isinstance(x, (dict, list)))
+        elif isinstance(v, list) and v and isinstance(v[0], (dict, list)):
+            stack.extend(v)
+    return found
+
+
+def names_note(evidence) -> str:
+    """Check every mechanism name of a certificate, whatever its kind; return the detail's note on the others.
+
+    Issue 27: a name in a builder's form is a claim about its matrix for every kind, not only those whose module
+    asks (:func:`mechanism_name` refutes it over another matrix: ``ValueError``); any other name appears in a claim
+    as written and is flagged here as a label.  Called by the dispatcher once a kind has confirmed.
+
+    >>> rr = {"name": "randomized response on m + 1 = 2 categories, p = 1/3", "inputs": ["0", "1"],
+    ...       "outputs": ["0", "1"], "values": ["3/4", "1/4"], "codes": [[0, 1], [1, 0]]}
+    >>> names_note({"mechanism": rr})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the mechanism is named 'randomized response on m + 1 = 2 categories, p = 1/3', but its matrix is ...
+    >>> names_note({"factors": [{"mechanism": {**rr, "name": "K"}}]})
+    "; the mechanism's name 'K' is a label, not re-derived"
+    """
+    labels = []
+    for m in _mechanism_records(evidence):
+        if not mechanism_name(m) and m["name"] not in labels:
+            labels.append(m["name"])
+    if not labels:
+        return ""
+    if len(labels) == 1:
+        return label_note("mechanism's name", labels[0])
+    return "; the mechanisms' names " + ", ".join(repr(x[:80]) for x in labels[:5]) + \
+        (" ..." if len(labels) > 5 else "") + " are labels, not re-derived"
