@@ -80,15 +80,17 @@ def mechanism_name(m: dict) -> bool:
 
     >>> rr = {"name": "randomized response on m + 1 = 2 categories, p = 1/4", "inputs": ["0", "1"],
     ...       "outputs": ["0", "1"], "values": ["3/4", "1/4"], "codes": [[0, 1], [1, 0]]}
-    >>> mechanism_name(rr), mechanism_name({**rr, "name": "K"})
-    (True, False)
+    >>> mechanism_name(rr), mechanism_name({**rr, "name": "K"}), mechanism_name({**rr, "name": rr["name"] + " o f"})
+    (True, False, False)
     >>> mechanism_name({**rr, "name": "randomized response on m + 1 = 2 categories, p = 0"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: the mechanism is named 'randomized response on m + 1 = 2 categories, p = 0', but its matrix is ...
     """
     name = m["name"]
-    if not _BUILDER_FORM.match(name):
+    if not _BUILDER_FORM.match(name) or " o " in name:
+        # " o " is exactdp's composition (B o A: A post-processed by B, e.g. "randomized response ... o f"): its
+        # matrix is not the builder's, and the kernel does not rebuild a composition; the name is a label
         return False
     bad = ValueError(f"the mechanism is named {name!r}, but its matrix is not that one")
     n_in, n_out = len(m["inputs"]), len(m["outputs"])
