@@ -202,8 +202,8 @@ def _register_fdp(sub):
 def _register_audit(sub):
     u = sub.add_parser("audit", help="check an accountant's (eps, delta) for a composition plan, exactly")
     u.add_argument("plan", help="plan file: JSON list of {\"mechanism\": \"A.json\", \"times\": 50} or "
-                                "{\"builder\": \"grr\", \"k\": 4, \"eps\": \"1\", \"times\": 10} or dp_accounting events "
-                                "{\"dp_event\": \"RandomizedResponseDpEvent\", \"noise_parameter\": 0.5, "
+                                "{\"builder\": \"grr\", \"k\": 4, \"eps\": \"1\", \"times\": 10} or dp_accounting "
+                                "events {\"dp_event\": \"RandomizedResponseDpEvent\", \"noise_parameter\": 0.5, "
                                 "\"num_buckets\": 2, \"times\": 3}")
     u.add_argument("--metric", help="metric file on the inputs; neighbours at distance 1 (required unless the plan "
                                     "names dp_events, whose pair is (\"0\", \"1\"))")

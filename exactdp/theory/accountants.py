@@ -991,12 +991,18 @@ def compare_dp_event(event: Any, eps: Any, *, truncation: int | None = None,
 
     Examples
     --------
-    Three runs of binary randomized response keeping with 3/4, at eps = 0: the exact delta is 11/16.
+    Three runs of binary randomized response keeping with 3/4, at eps = 0: the exact delta is 11/16.  Listed
+    in a ``ComposedDpEvent`` dp_accounting is close above it; as ``SelfComposedDpEvent(..., 3)`` its
+    ``PLDAccountant`` (0.6.0) composes the randomized response once, whatever the count, and answers 1/2:
 
-    >>> from dp_accounting import RandomizedResponseDpEvent, SelfComposedDpEvent
-    >>> c = compare_dp_event(SelfComposedDpEvent(RandomizedResponseDpEvent(0.5, 2), 3), "0")
+    >>> from dp_accounting import ComposedDpEvent, RandomizedResponseDpEvent, SelfComposedDpEvent
+    >>> rr = RandomizedResponseDpEvent(0.5, 2)
+    >>> c = compare_dp_event(ComposedDpEvent([rr, rr, rr]), "0")
     >>> str(c.exact.value), c.exact_route, c.below, abs(c.accountant - 11/16) < 1e-3
     ('11/16', 'lattice-exact', False, True)
+    >>> c = compare_dp_event(SelfComposedDpEvent(rr, 3), "0")
+    >>> str(c.exact.value), c.below, abs(c.accountant - 1/2) < 1e-3
+    ('11/16', True, True)
     """
     pld = _import("dp_accounting.pld")
     from dp_accounting import NeighboringRelation
