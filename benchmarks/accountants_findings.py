@@ -103,8 +103,11 @@ def rows_pessimistic_and_overflow(quick: bool) -> None:
         xs = [700.0, 709.0, 710.0, 720.0]
         as_list = [float(v) for v in pld.get_delta_for_epsilon(xs)]
         single = [float(pld.get_delta_for_epsilon(x)) for x in xs]
-        print(f"| 3 | randomized response eps0 = 1, k = {k}, eps = {', '.join(f'{x:g}' for x in xs)} | exact below "
-              f"1e-300 | list call {as_list}, one eps per call {single} | list call nan above 709.78 | - |")
+        ex = composed_deltas(generalized_rr(2, eps="1"), [("0", "1")], k, [str(Fraction(x)) for x in xs])
+        lows = ", ".join(f"{float(Fraction(r.lo)):.3e}" for r in ex)
+        print(f"| 3 | randomized response eps0 = 1, k = {k}, eps = {', '.join(f'{x:g}' for x in xs)} | exact (lower "
+              f"ends of the certified enclosures) {lows} | list call {as_list}, one eps per call {single} | list "
+              "call nan above 709.78 | - |")
 
 
 def row_self_composed_count() -> None:
