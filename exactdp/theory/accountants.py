@@ -862,6 +862,17 @@ def _float_of(v: Any) -> tuple[float, bool]:
     return f, False
 
 
+def _rr_move(m: Mechanism) -> Any:
+    """The off-diagonal probability ``b`` when ``m`` is randomized response on its inputs (outputs the same
+    ``K >= 2`` labels, one value ``a`` on the diagonal, one ``b <= a`` off it, decided exactly), else ``None``."""
+    rows, K = m.rows(), len(m.inputs)
+    if K < 2 or list(map(str, m.inputs)) != list(map(str, m.outputs)):
+        return None
+    a, b = rows[0][0], rows[0][1]
+    same = all(sign(simplify(v - (a if i == j else b))) == 0 for i, r in enumerate(rows) for j, v in enumerate(r))
+    return b if same and sign(simplify(a - b)) >= 0 else None
+
+
 def dp_event_of_plan(plan: list) -> tuple:
     """The dp_accounting ``DpEvent`` tree a composition plan means, where one exists.
 
@@ -891,12 +902,8 @@ def dp_event_of_plan(plan: list) -> tuple:
     de = _import("dp_accounting.dp_event")
     leaves, all_exact = [], True
     for n, (m, times) in enumerate(plan):
-        rows, K = m.rows(), len(m.inputs)
-        same = list(map(str, m.inputs)) == list(map(str, m.outputs)) and K >= 2
-        a, b = (rows[0][0], rows[0][1]) if same else (None, None)
-        rr = same and all(sign(simplify(v - (a if i == j else b))) == 0
-                          for i, r in enumerate(rows) for j, v in enumerate(r)) and sign(simplify(a - b)) >= 0
-        if not rr:
+        K, b = len(m.inputs), _rr_move(m)
+        if b is None:
             return None, False, (f"entry {n} ({m.name}) is not randomized response on its inputs, the one "
                                  "mechanism shape with a dp_accounting event here")
         p, ok = _float_of(simplify(K * b))
@@ -908,7 +915,7 @@ def dp_event_of_plan(plan: list) -> tuple:
 
 @dataclass(frozen=True)
 class DPEventComparison:
-    """dp_accounting's answer for an event tree next to exactdp's for the same tree, each with its route.
+    """The answer of dp_accounting for an event tree next to exactdp's for the same tree, each with its route.
 
     Parameters
     ----------
@@ -967,7 +974,7 @@ class DPEventComparison:
 
 def compare_dp_event(event: Any, eps: Any, *, truncation: int | None = None,
                      value_discretization_interval: float = 1e-4) -> DPEventComparison:
-    """dp_accounting's ``PLDAccountant`` on a ``DpEvent`` tree against exactdp's exact delta of the same tree.
+    """Compare dp_accounting's ``PLDAccountant`` on a ``DpEvent`` tree with exactdp's exact delta of that tree.
 
     dp_accounting answers with ``PLDAccountant`` under ``REPLACE_ONE`` when the tree holds randomized response
     (the relation under which its PLD is that of two distinct inputs; ``REPLACE_SPECIAL`` would compare with the
