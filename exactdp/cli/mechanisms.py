@@ -131,7 +131,11 @@ def _cmd_audit(a):
     obj = load_json(a.plan)
     entries = obj.get("plan") if isinstance(obj, dict) else obj
     event = truncation = None
-    if isinstance(entries, list) and entries and all(isinstance(e, dict) and "dp_event" in e for e in entries):
+    named = [isinstance(e, dict) and "dp_event" in e for e in entries] if isinstance(entries, list) else []
+    if any(named) and not all(named):
+        raise usage(f"plan file {a.plan!r}: entry {named.index(False)} names no dp_event while entry "
+                    f"{named.index(True)} does; a plan names dp_events in every entry or in none")
+    if named and all(named):
         # a plan naming dp_accounting events: the tree itself, read exactly (inputs "0" and "1": the event's pair)
         from ..theory.accountants import dp_event_of_json, plan_of_dp_event
 

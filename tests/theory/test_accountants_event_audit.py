@@ -175,3 +175,33 @@ def test_cli_event_plan_and_mechanism_plan(tmp_path, capsys):
     (tmp_path / "g.json").write_text(json.dumps([{"dp_event": "LaplaceDpEvent", "noise_multiplier": 1.0}]))
     code = main(["audit", str(tmp_path / "g.json"), "--eps", "1", "--delta", "1"])
     assert code == 2 and "LaplaceDpEvent is not read exactly" in capsys.readouterr().err
+
+
+def test_cli_refuses_a_plan_mixing_events_and_mechanisms(tmp_path, capsys):
+    from exactdp.cli import main
+
+    (tmp_path / "m.json").write_text(json.dumps([{"builder": "grr", "k": 2, "eps": "1"},
+                                                 {"dp_event": "RandomizedResponseDpEvent", "noise_parameter": 0.5,
+                                                  "num_buckets": 2}]))
+    code = main(["audit", str(tmp_path / "m.json"), "--eps", "1", "--delta", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "entry 0 names no dp_event while entry 1 does" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_issue_permute_and_flip_numbers_from_the_definition():
+    """Issue 29 item 4, re-derived with Fractions: permute-and-flip (McKenna & Sheldon 2020) on two candidates at
+    eps = log 4, sensitivity 1: the best is taken at once with 1/2, else the other is tried first and kept with
+    exp(eps (0 - 1) / 2) = 1/2, so the rows are (3/4, 1/4) and (1/4, 3/4).  delta(log 2) = 1/4; the Laplace
+    model's 1 - sqrt(1/2) is larger (sqrt(1/2) < 3/4 as 1/2 < 9/16) and equals the exact 1/2 at eps' = 0."""
+    from exactdp.mechanisms import permute_and_flip
+    from exactdp.theory.accountants import check_laplace_model
+
+    keep = Fr(1, 2) + Fr(1, 2) * Fr(1, 2)
+    P, Q = [keep, 1 - keep], [1 - keep, keep]
+    pf = permute_and_flip([[1, 0], [0, 1]], eps="log(4)")
+    assert [[Fr(str(v)) for v in r] for r in pf.rows()] == [P, Q]
+    assert sum(max(p - 2 * q, Fr(0)) for p, q in zip(P, Q, strict=True)) == Fr(1, 4)
+    assert Fr(1, 2) < Fr(3, 4) ** 2                           # 1 - sqrt(1/2) > 1/4
+    assert sum(max(p - q, Fr(0)) for p, q in zip(P, Q, strict=True)) == 1 - Fr(1, 2)   # = 1 - sqrt(1/4) at t = 1
+    c = check_laplace_model(pf, [("0", "1")], eps="log(4)")
+    assert (c.relation, c.touch_t) == ("dominates", "1")
