@@ -122,26 +122,72 @@ def _cmd_fdp(a):
 def _cmd_audit(a):
     """Is the plan (eps, delta)-DP?  The exact delta(eps) of the composition, the verdict and the exact slack, as a
     certificate (kind audit); --dp-accounting adds dp_accounting's answers (text format)."""
-    from ..io import load_metric, load_plan
+    from ..io import load_json, load_metric, load_plan
     from ..theory.audit import certify_audit
 
     if a.dp_accounting and a.format != "text":
         raise usage("--dp-accounting prints its comparison in the text format; --format "
                      f"{a.format} writes the certificate alone")
-    plan = load_plan(a.plan)
-    nb = neighbours_arg(a, load_metric(a.metric))
+    obj = load_json(a.plan)
+    entries = obj.get("plan") if isinstance(obj, dict) else obj
+    event = truncation = None
+    named = [isinstance(e, dict) and "dp_event" in e for e in entries] if isinstance(entries, list) else []
+    if any(named) and not all(named):
+        raise usage(f"plan file {a.plan!r}: entry {named.index(False)} names no dp_event while entry "
+                    f"{named.index(True)} does; a plan names dp_events in every entry or in none")
+    if named and all(named):
+        # a plan naming dp_accounting events: the tree itself, read exactly (inputs "0" and "1": the event's pair)
+        from ..theory.accountants import dp_event_of_json, plan_of_dp_event
+
+        event, truncation = dp_event_of_json(entries)
+        plan = plan_of_dp_event(event, truncation=truncation)
+    else:
+        plan = load_plan(a.plan)
+    if a.metric is None and event is None and not a.neighbours:
+        raise usage("audit needs --metric (or --neighbours) for a plan of mechanisms; only a plan of dp_events "
+                    "has its pair (\"0\", \"1\") built in")
+    nb = neighbours_arg(a, load_metric(a.metric)) if a.metric is not None else \
+        neighbours_arg(a, [("0", "1")])
     cert = certify_audit(plan, nb, eps=a.eps, delta=a.delta)
-    cmp = None
+    cmp = ecmp = None
     if a.dp_accounting:
-        from ..theory.accountants import compare_plan_dp_accounting
+        from ..theory.accountants import compare_dp_event, compare_plan_dp_accounting, dp_event_of_plan
 
         cmp = compare_plan_dp_accounting(plan, nb, eps=a.eps).to_json()
+        if event is not None:
+            source = "as the plan names it"
+        else:
+            event, exact_params, why = dp_event_of_plan(plan)
+            source = (f"none: {why}" if event is None else "built from the plan, parameters "
+                      + ("exact" if exact_params else "at their nearest floats (exactdp reads those floats exactly)"))
+        ecmp = (source, compare_dp_event(event, a.eps, truncation=truncation).to_json() if event is not None else None)
     code = emit(cert, a.format)
     if cmp:
         print(f"dp_accounting at eps = {cmp['eps_query']} (the float's exact value): pessimistic {cmp['pessimistic']}, "
               f"optimistic {cmp['optimistic']}; exact {_short(cmp['delta_exact'])} (about {cmp['delta_exact_approx']});"
-              f" pessimistic below exact: {'yes' if cmp['pessimistic_below_exact'] else 'no'}")
+              f" pessimistic below exact: {'yes' if cmp['pessimistic_below_exact'] else 'no'} "
+              "[route: from_two_probability_mass_functions per ordered pair, self_compose, compose]")
+    if ecmp:
+        _print_event_comparison(*ecmp)
     return code
+
+
+def _print_event_comparison(source: str, c: dict | None) -> None:
+    """The event-tree lines of ``audit --dp-accounting``: each side's answer and the route it took."""
+    if c is None:
+        print(f"dp_accounting event tree: {source}; only the per-pair route above")
+        return
+    print(f"dp_accounting event tree ({source}): {_short(c['event'], 300)}")
+    got = "no answer" if c["dp_accounting"] is None else c["dp_accounting"]
+    print(f"  dp_accounting at eps = {c['eps_query']}: {got} [route {c['dp_accounting_route']}]")
+    if c["enclosure"] is None:
+        print(f"  exactdp: no answer [route {c['exact_route']}]")
+    else:
+        lo, hi = c["enclosure"]
+        val = _short(c["delta_exact"]) if c["delta_exact"] is not None else "certified enclosure"
+        print(f"  exactdp on the same tree: {val} (in [{lo}, {hi}]) [route {c['exact_route']}]")
+    verdict = {True: "yes", False: "no", None: "not decided (a side is missing or the float is inside the enclosure)"}
+    print(f"  dp_accounting below exact: {verdict[c['below']]}")
 
 
 def _register_fdp(sub):
@@ -160,15 +206,18 @@ def _register_fdp(sub):
 def _register_audit(sub):
     u = sub.add_parser("audit", help="check an accountant's (eps, delta) for a composition plan, exactly")
     u.add_argument("plan", help="plan file: JSON list of {\"mechanism\": \"A.json\", \"times\": 50} or "
-                                "{\"builder\": \"grr\", \"k\": 4, \"eps\": \"1\", \"times\": 10}")
-    u.add_argument("--metric", required=True, help="metric file on the inputs; neighbours at distance 1")
+                                "{\"builder\": \"grr\", \"k\": 4, \"eps\": \"1\", \"times\": 10} or dp_accounting "
+                                "events {\"dp_event\": \"RandomizedResponseDpEvent\", \"noise_parameter\": 0.5, "
+                                "\"num_buckets\": 2, \"times\": 3}")
+    u.add_argument("--metric", help="metric file on the inputs; neighbours at distance 1 (required unless the plan "
+                                    "names dp_events, whose pair is (\"0\", \"1\"))")
     u.add_argument("--neighbours", help="JSON file listing the neighbouring input pairs (instead of the metric's)")
     u.add_argument("--eps", required=True, help="the claimed eps, exact (1, 1/2, log(2))")
     u.add_argument("--delta", required=True,
                    help="the claimed delta, exact (1/100000, or 1e-5 read as an exact decimal)")
     u.add_argument("--dp-accounting", action="store_true", help="also dp_accounting's pessimistic and optimistic "
-                   "delta at the same (float) eps, compared exactly (text format; needs pip install "
-                   "'exactdp[interop]')")
+                   "delta at the same (float) eps, compared exactly, per pair and on the DpEvent tree the plan means, "
+                   "each with its route (text format; needs pip install 'exactdp[interop]')")
     u.add_argument("--format", choices=FORMATS, default="text")
     u.set_defaults(fn=_cmd_audit)
 

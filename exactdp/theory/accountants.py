@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DPAccountingComparison",
+    "DPEventComparison",
     "MissingInterop",
     "ModelCheck",
     "OpenDPCheck",
@@ -60,8 +61,11 @@ __all__ = [
     "check_opendp_gaussian",
     "check_opendp_laplace",
     "compare_dp_accounting",
+    "compare_dp_event",
     "compare_plan_dp_accounting",
     "dp_event_deltas",
+    "dp_event_of_json",
+    "dp_event_of_plan",
     "plan_of_dp_event",
 ]
 
@@ -499,9 +503,13 @@ def check_opendp_gaussian(scale: Any, d_in: int = 1, *, window: int = 8, orders=
 MAX_EVENT_DENOMINATOR = 1 << 16
 
 
-def _event_q(x: Any, what: str) -> fmpq:
+def _event_q(x: Any, what: str, *, bounded: bool = True) -> fmpq:
+    """A float parameter at its exact binary value; ``bounded``: its denominator at most the limit (a parameter
+    that becomes an exponent of e; randomized response's probability is a plain rational, unbounded)."""
+    if isinstance(x, bool) or not isinstance(x, (float, int)):
+        raise InvalidInput(f"dp_event: {what} = {x!r} is not a number")
     q = _q(x) if isinstance(x, float) else fmpq(x)
-    if int(q.q) > MAX_EVENT_DENOMINATOR:
+    if bounded and int(q.q) > MAX_EVENT_DENOMINATOR:
         raise InvalidInput(f"dp_event: {what} = {x!r} is {q} at its exact binary value; its denominator exceeds "
                            f"{MAX_EVENT_DENOMINATOR:,} (give a parameter such as 1.0, 0.5 or 0.25)")
     return q
@@ -520,7 +528,7 @@ def _event_factor(ev: Any, truncation: int | None) -> Mechanism:
 
     kind = type(ev).__name__
     if kind == "RandomizedResponseDpEvent":
-        p, K = _event_q(ev.noise_parameter, "noise_parameter"), int(ev.num_buckets)
+        p, K = _event_q(ev.noise_parameter, "noise_parameter", bounded=False), int(ev.num_buckets)
         if not (0 <= p <= 1) or K < 2:
             raise InvalidInput(f"dp_event: RandomizedResponseDpEvent needs 0 <= p <= 1 and >= 2 buckets, got {ev!r}")
         stay, move = 1 - p + p / K, p / K
@@ -762,3 +770,275 @@ def check_laplace_model(mech: Mechanism, neighbours: Any, *, eps: Any) -> ModelC
                 touch = str(t)
     zero = all(fmpq(p.A) == 0 and fmpq(p.B) == 0 for p in pcs)
     return ModelCheck("identical" if T == 1 and zero else "dominates", None, None, None, touch)
+
+
+# -- the audit's comparison on dp_accounting's own event tree (issue 29, item 3) --------------------------------
+
+#: the event classes a plan file may name (``{"dp_event": NAME, ...}``); any other name is refused by name
+_EVENT_KEYS = {"dp_event", "times", "truncation"}
+
+
+def dp_event_of_json(entries: Any) -> tuple:
+    """Build the dp_accounting ``DpEvent`` tree a plan file names, and the discrete Gaussian's truncation.
+
+    Each entry is ``{"dp_event": NAME, <the event's parameters>, "times": K}`` (``times`` defaults to 1): the
+    plan is ``ComposedDpEvent`` of ``SelfComposedDpEvent(NAME(...), K)``.  A Gaussian event states its noise
+    bound as ``"truncation"``.  Any class of ``dp_accounting.dp_event`` may be named (dp_accounting answers for
+    it); :func:`plan_of_dp_event` refuses by name those exactdp does not read exactly.
+
+    Parameters
+    ----------
+    entries : list of dict
+        The plan file's entries.
+
+    Returns
+    -------
+    tuple
+        ``(event, truncation)``; ``truncation`` is ``None`` when no entry states one.
+
+    Raises
+    ------
+    InvalidInput
+        An unknown event name, bad parameters, a bad ``times``, two different truncations.
+    MissingInterop
+        dp_accounting is not installed.
+
+    Examples
+    --------
+    >>> ev, T = dp_event_of_json([{"dp_event": "RandomizedResponseDpEvent", "noise_parameter": 0.5,
+    ...                            "num_buckets": 2, "times": 3}])
+    >>> type(ev).__name__, type(ev.events[0]).__name__, ev.events[0].count, T
+    ('ComposedDpEvent', 'SelfComposedDpEvent', 3, None)
+    """
+    de = _import("dp_accounting.dp_event")
+    if not isinstance(entries, list) or not entries:
+        raise InvalidInput("dp_event plan: expected a non-empty list of {\"dp_event\": NAME, ...} entries")
+    leaves, truncs = [], set()
+    for n, e in enumerate(entries):
+        if not isinstance(e, dict) or "dp_event" not in e:
+            raise InvalidInput(f"dp_event plan, entry {n}: expected an object with \"dp_event\"; a plan mixes no "
+                               "event entries with mechanism entries")
+        name = e["dp_event"]
+        cls = getattr(de, name, None) if isinstance(name, str) and name.endswith("DpEvent") else None
+        if not isinstance(cls, type):
+            raise InvalidInput(f"dp_event plan, entry {n}: dp_accounting has no event {name!r}")
+        times = e.get("times", 1)
+        if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+            raise InvalidInput(f"dp_event plan, entry {n}: \"times\" must be an integer >= 1, got {times!r}")
+        if "truncation" in e:
+            t = e["truncation"]
+            if isinstance(t, bool) or not isinstance(t, int) or t < 1:
+                raise InvalidInput(f"dp_event plan, entry {n}: \"truncation\" must be an integer >= 1, got {t!r}")
+            truncs.add(t)
+        # the plan file's numbers arrive as exact decimal text; an event takes floats (read back exactly later)
+        params = {k: _json_param(v) for k, v in e.items() if k not in _EVENT_KEYS}
+        try:
+            leaf = cls(**params)
+        except (TypeError, ValueError) as err:
+            raise InvalidInput(f"dp_event plan, entry {n}: {name}({params}) is refused: {err}") from None
+        leaves.append(leaf if times == 1 else de.SelfComposedDpEvent(leaf, times))
+    if len(truncs) > 1:
+        raise InvalidInput(f"dp_event plan: one truncation for the discrete Gaussian, got {sorted(truncs)}")
+    return de.ComposedDpEvent(leaves), (truncs.pop() if truncs else None)
+
+
+def _json_param(v: Any) -> Any:
+    """A plan file's event parameter: decimal text (how exactdp's JSON reader keeps numbers) as its float."""
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            return v
+    return v
+
+
+def _float_of(v: Any) -> tuple[float, bool]:
+    """The nearest float of an exact value and whether it is that value exactly."""
+    if isinstance(v, fmpq):
+        f = float(v)
+        return f, _q(f) == v
+    with ctx.workprec(120):
+        f = float(arb_of(v).mid())
+    return f, False
+
+
+def _rr_move(m: Mechanism) -> Any:
+    """The off-diagonal probability ``b`` when ``m`` is randomized response on its inputs (outputs the same
+    ``K >= 2`` labels, one value ``a`` on the diagonal, one ``b <= a`` off it, decided exactly), else ``None``."""
+    rows, K = m.rows(), len(m.inputs)
+    if K < 2 or list(map(str, m.inputs)) != list(map(str, m.outputs)):
+        return None
+    a, b = rows[0][0], rows[0][1]
+    same = all(sign(simplify(v - (a if i == j else b))) == 0 for i, r in enumerate(rows) for j, v in enumerate(r))
+    return b if same and sign(simplify(a - b)) >= 0 else None
+
+
+def dp_event_of_plan(plan: list) -> tuple:
+    """The dp_accounting ``DpEvent`` tree a composition plan means, where one exists.
+
+    A mechanism whose inputs and outputs are the same ``K >= 2`` labels, with one probability ``a`` on the
+    diagonal and one ``b <= a`` off it, is ``RandomizedResponseDpEvent(p = K b, K)`` (keep with ``1 - p``,
+    else a uniform bucket): every pair of distinct inputs has that event's privacy-loss distribution, so the
+    maximum over neighbouring pairs is the event's.  ``p`` is passed as its nearest float (``exact`` says
+    whether that is ``p`` itself).  Any other mechanism has no event of dp_accounting: the reason names it.
+
+    Parameters
+    ----------
+    plan : list of (Mechanism, int)
+
+    Returns
+    -------
+    tuple
+        ``(event, exact, reason)``: the ``ComposedDpEvent`` (``None`` with ``reason`` when an entry has none),
+        and whether every float parameter is the plan's exact value.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms import randomized_response
+    >>> ev, exact, why = dp_event_of_plan([(randomized_response(2, p="1/4"), 3)])
+    >>> ev.events[0].event.noise_parameter, exact, why
+    (0.5, True, None)
+    """
+    de = _import("dp_accounting.dp_event")
+    leaves, all_exact = [], True
+    for n, (m, times) in enumerate(plan):
+        K, b = len(m.inputs), _rr_move(m)
+        if b is None:
+            return None, False, (f"entry {n} ({m.name}) is not randomized response on its inputs, the one "
+                                 "mechanism shape with a dp_accounting event here")
+        p, ok = _float_of(simplify(K * b))
+        all_exact = all_exact and ok
+        leaf = de.RandomizedResponseDpEvent(p, K)
+        leaves.append(leaf if times == 1 else de.SelfComposedDpEvent(leaf, times))
+    return de.ComposedDpEvent(leaves), all_exact, None
+
+
+@dataclass(frozen=True)
+class DPEventComparison:
+    """The answer of dp_accounting for an event tree next to exactdp's for the same tree, each with its route.
+
+    Parameters
+    ----------
+    event : str
+        The tree's ``repr``.
+    eps_query : fmpq
+        The exact value of the float eps asked.
+    accountant : float or None
+        ``PLDAccountant(relation).compose(event).get_delta(eps)`` (pessimistic PLDs), or ``None``.
+    accountant_route : str
+        How dp_accounting answered, or its refusal.
+    exact : ComposedDelta or None
+        exactdp's delta of the tree as :func:`plan_of_dp_event` reads it, or ``None``.
+    exact_route : str
+        Its route (``lattice-exact`` / ``lattice-balls``), or the refusal.
+    below : bool or None
+        Whether dp_accounting's float is below the exact delta (decided exactly; ``None`` when a side is
+        missing or the float lies inside the ball route's enclosure).
+
+    Examples
+    --------
+    Built by :func:`compare_dp_event`.
+
+    >>> DPEventComparison("E", fmpq(1), None, "refused", None, "refused", None).to_json()["below"] is None
+    True
+    """
+
+    event: str
+    eps_query: fmpq
+    accountant: float | None
+    accountant_route: str
+    exact: Any
+    exact_route: str
+    below: bool | None
+
+    def to_json(self) -> dict:
+        """Return the comparison as text: the floats' ``repr``, the exact delta and its enclosure.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> DPEventComparison("E", fmpq(1), 0.5, "pld", None, "refused", None).to_json()["dp_accounting"]
+        '0.5'
+        """
+        ex = self.exact
+        return {"event": self.event, "eps_query": str(self.eps_query),
+                "dp_accounting": None if self.accountant is None else repr(self.accountant),
+                "dp_accounting_route": self.accountant_route,
+                "delta_exact": None if ex is None else ex.to_json()["delta"],
+                "enclosure": None if ex is None else list(ex.enclosure()),
+                "exact_route": self.exact_route, "below": self.below}
+
+
+def compare_dp_event(event: Any, eps: Any, *, truncation: int | None = None,
+                     value_discretization_interval: float = 1e-4) -> DPEventComparison:
+    """Compare dp_accounting's ``PLDAccountant`` on a ``DpEvent`` tree with exactdp's exact delta of that tree.
+
+    dp_accounting answers with ``PLDAccountant`` under ``REPLACE_ONE`` when the tree holds randomized response
+    (the relation under which its PLD is that of two distinct inputs; ``REPLACE_SPECIAL`` would compare with the
+    uniform output), else ``ADD_OR_REMOVE_ONE`` (the shift by the sensitivity, for the discrete Laplace event;
+    dp_accounting refuses randomized response under it, and that refusal is reported), with its pessimistic
+    PLDs, queried at the float eps one number per call.  exactdp answers with
+    :func:`dp_event_deltas` at that float's exact value.  Either side may refuse; the refusal is reported.
+
+    Parameters
+    ----------
+    event : dp_accounting DpEvent
+    eps : exact number
+        dp_accounting gets its nearest float; the exact side that float's exact value.
+    truncation : int, optional
+        The discrete Gaussian's noise bound.
+    value_discretization_interval : float
+
+    Returns
+    -------
+    DPEventComparison
+
+    Examples
+    --------
+    Three runs of binary randomized response keeping with 3/4, at eps = 0: the exact delta is 11/16.  Listed
+    in a ``ComposedDpEvent`` dp_accounting is close above it; as ``SelfComposedDpEvent(..., 3)`` its
+    ``PLDAccountant`` (0.6.0) composes the randomized response once, whatever the count, and answers 1/2:
+
+    >>> from dp_accounting import ComposedDpEvent, RandomizedResponseDpEvent, SelfComposedDpEvent
+    >>> rr = RandomizedResponseDpEvent(0.5, 2)
+    >>> c = compare_dp_event(ComposedDpEvent([rr, rr, rr]), "0")
+    >>> str(c.exact.value), c.exact_route, c.below, abs(c.accountant - 11/16) < 1e-3
+    ('11/16', 'lattice-exact', False, True)
+    >>> c = compare_dp_event(SelfComposedDpEvent(rr, 3), "0")
+    >>> str(c.exact.value), c.below, abs(c.accountant - 1/2) < 1e-3
+    ('11/16', True, True)
+    """
+    pld = _import("dp_accounting.pld")
+    from dp_accounting import NeighboringRelation
+    from ..exact.values import exact_number
+
+    eq = _q(_eps_float(eps))
+    acc_val, acc_route = None, ""
+    try:
+        rel = "REPLACE_ONE" if "RandomizedResponseDpEvent" in repr(event) else "ADD_OR_REMOVE_ONE"
+        acc = pld.PLDAccountant(getattr(NeighboringRelation, rel), value_discretization_interval)
+        acc.compose(event)
+        acc_val = float(acc.get_delta(float(eq)))
+        acc_route = (f"PLDAccountant({rel}, grid {value_discretization_interval:g}), pessimistic PLDs, "
+                     "get_delta at one eps")
+    except Exception as err:  # dp_accounting's refusals have several types (ValueError, its own errors)
+        acc_route = f"refused by dp_accounting: {type(err).__name__}: {err}"
+    ex, ex_route = None, ""
+    try:
+        ex = dp_event_deltas(event, [str(eq)], truncation=truncation)[0]
+        ex_route = ex.route
+    except ExactDPError as err:
+        ex_route = f"refused by exactdp: {err}"
+    below = None
+    if acc_val is not None and ex is not None:
+        f = _q(acc_val)
+        if ex.value is not None:
+            below = sign(simplify(f - ex.value)) < 0
+        elif f < to_rational(str(exact_number(ex.lo)), what="lo"):
+            below = True
+        elif f >= to_rational(str(exact_number(ex.hi)), what="hi"):
+            below = False
+    return DPEventComparison(repr(event), eq, acc_val, acc_route, ex, ex_route, below)

@@ -72,7 +72,7 @@ def test_discrete_gaussian_event_needs_its_truncation():
 @pytest.mark.parametrize("ev, match", [
     (dp.GaussianDpEvent(1.0), "GaussianDpEvent is not read exactly"),
     (dp.ComposedDpEvent([dp.RandomizedResponseDpEvent(0.5, 2), dp.LaplaceDpEvent(1.0)]), "LaplaceDpEvent is not read"),
-    (dp.RandomizedResponseDpEvent(0.1, 2), "denominator exceeds"),
+    (de.DiscreteLaplaceDpEvent(0.1, 1), "denominator exceeds"),
     (dp.RandomizedResponseDpEvent(1.5, 2), "0 <= p <= 1"),
     (dp.SelfComposedDpEvent(dp.RandomizedResponseDpEvent(0.5, 2), 0), "count must be >= 1"),
     (dp.NoOpDpEvent(), "no private event"),
@@ -98,3 +98,14 @@ def test_the_route_is_chosen_by_the_estimate_and_both_agree(monkeypatch):
     assert exact.route == "lattice-exact"
     lo, hi = exact_number(balls.lo), exact_number(balls.hi)
     assert sign(simplify(exact.value - lo)) >= 0 and sign(simplify(hi - exact.value)) >= 0
+
+
+def test_randomized_response_float_read_at_its_exact_value():
+    """p = 0.1 is 3602879701896397/2^55: a plain rational probability (no exponent of e), read at any denominator."""
+    from fractions import Fraction
+
+    (m, _), = plan_of_dp_event(dp.RandomizedResponseDpEvent(0.1, 2))
+    p = Fraction(0.1)
+    assert [Fraction(str(v)) for v in m.rows()[0]] == [1 - p / 2, p / 2]
+    assert dp_event_deltas(dp.RandomizedResponseDpEvent(0.1, 2), ["0"])[0].value == fmpq(1) - fmpq(p.numerator,
+                                                                                                 p.denominator)
