@@ -268,6 +268,10 @@ def certify_sampler_privacy(law: Law, support: tuple[int, int], sensitivity: int
         raise SamplerError(f"inputs must be integers a <= b, not {inputs!r}")
     if (eps is None) != (delta is None):
         raise SamplerError("the question needs both eps and delta")
+    if delta is not None and not 0 <= _exact(delta) <= 1:
+        raise SamplerError(f"delta must be in [0, 1], not {delta}")
+    if eps is not None:
+        _ratio_within(Fraction(1), eps)           # the question's eps is read before any work
     k = min(sensitivity, b - a, hi_z - lo_z)
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in law.masses):
         raise SamplerError("the sampler returned a value that is not an integer: no additive mechanism")
@@ -284,19 +288,16 @@ def certify_sampler_privacy(law: Law, support: tuple[int, int], sensitivity: int
         at=SamplerPair(z=at[0], shift=at[1]), ratio_lower=None if L is None else str(L), delta=str(dlt),
         eps_asked=eps, delta_asked=None if delta is None else str(_exact(delta)))
     claim = sampler_claim(ev)
-    rational = eps is None or _LOG.fullmatch(eps.strip()) is not None or Fraction(eps) == 0
-    method = Method.RATIONAL if rational else Method.TRANSCENDENCE_BALLS
     if eps is None:
-        return Certificate("sampler_privacy", Verdict.HOLDS, method, claim, ev)
-    dq = _exact(delta)
-    if not 0 <= dq <= 1:
-        raise SamplerError(f"delta must be in [0, 1], not {delta}")
-    if _ratio_within(R, eps) and dlt <= dq:
+        return Certificate("sampler_privacy", Verdict.HOLDS, Method.RATIONAL, claim, ev)
+    within = _ratio_within(R, eps)
+    rational = _LOG.fullmatch(eps.strip()) is not None or Fraction(eps) == 0
+    method = Method.RATIONAL if rational else Method.TRANSCENDENCE_BALLS
+    if within and dlt <= _exact(delta):
         return Certificate("sampler_privacy", Verdict.HOLDS, method, claim, ev)
     return Certificate("sampler_privacy", UNDECIDED, Method.NONE, claim, ev,
-                       reason=f"the intervals show eps = log(R), R ~ {float(R):.12g}, and delta ~ {float(dlt):.6g}, not the "
-                              "question's: they bound "
-                              "the code's law from one side and cannot show a failure (explore deeper or ask less)")
+                       reason=f"the intervals show eps = log(R), R ~ {float(R):.12g}, and delta ~ "
+                              f"{float(dlt):.6g}, not the question's: they bound the code's law from one side and cannot show a failure (explore deeper or ask less)")
 
 
 def _exact(text) -> Fraction:
