@@ -297,7 +297,8 @@ def certify_sampler_privacy(law: Law, support: tuple[int, int], sensitivity: int
         return Certificate("sampler_privacy", Verdict.HOLDS, method, claim, ev)
     return Certificate("sampler_privacy", UNDECIDED, Method.NONE, claim, ev,
                        reason=f"the intervals show eps = log(R), R ~ {float(R):.12g}, and delta ~ "
-                              f"{float(dlt):.6g}, not the question's: they bound the code's law from one side and cannot show a failure (explore deeper or ask less)")
+                              f"{float(dlt):.6g}, not the question's: they bound the code's law from one side and "
+                              "cannot show a failure (explore deeper or ask less)")
 
 
 def _exact(text) -> Fraction:
