@@ -149,7 +149,7 @@ def sampler_claim(ev: SamplerPrivacyEvidence) -> str:
     >>> from exactdp.samplers.privacy import certify_sampler_privacy
     >>> c = certify_sampler_privacy(law(lambda rng: rng.randrange(2)), (0, 1), name="coin")
     >>> sampler_claim(c.evidence) == c.claim, c.claim[:60]
-    (True, 'given the intervals [lo, hi] of P[Z = z] for z in 0..1 (mas')
+    (True, 'given the intervals [lo, hi] of P[Z = z] for z in 0..1 (mass')
     """
     lo, hi = ev.support
     a, b = ev.inputs

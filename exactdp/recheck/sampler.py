@@ -57,7 +57,7 @@ def claim_text(c: dict) -> str:
     >>> ev = {"support": [0, 1], "inputs": [0, 1], "sensitivity": 1, "outside": "0", "residual": "0",
     ...       "sampler": "coin", "ratio": "1", "delta": "0", "ratio_lower": "1", "eps_asked": None}
     >>> claim_text({"evidence": ev})[-60:]
-    '(eps, delta)-DP with eps = log(1), delta = 0; its pure eps is at least log(1)'
+    'ith eps = log(1), delta = 0; its pure eps is at least log(1)'
     """
     ev = c["evidence"]
     lo, hi = ev["support"]
