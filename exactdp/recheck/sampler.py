@@ -139,7 +139,8 @@ def _run(c: dict) -> int:
             if hi2 > 0 and (L is None or lo1 / hi2 > L):
                 L = lo1 / hi2
         delta = max(delta, 1 - found)
-    refute_unless(R is not None, "no pair has a positive lower bound: no finite ratio")
+    if R is None:
+        raise Refuted("no pair has a positive lower bound: no finite ratio")
     refute_unless(fraction(ev["ratio"]) == R, f"the ratio {ev['ratio'][:40]} is not the re-derived R = {R}")
     refute_unless((ev["at"]["z"], ev["at"]["shift"]) == at, f"the stated pair is not the first attaining R, {at}")
     refute_unless(fraction(ev["delta"]) == delta, f"the delta {ev['delta'][:40]} is not the re-derived {delta}")
