@@ -163,7 +163,9 @@ def _bounds(iv: dict, lo_z: int, hi_z: int, k: int):
     """``(R, at, L, delta)`` from the enclosures: the pairs with ``lo_{z-d} = 0`` leave ``G_d`` (their mass goes
     to delta), so ``R`` is finite whenever some pair has a positive lower bound."""
     R, at, L, delta = None, None, None, Fraction(0)
-    for d in _shifts(k):
+    if k > hi_z - lo_z:            # a shift past the range: no z has its partner there, so all mass is in delta
+        delta = Fraction(1)
+    for d in _shifts(min(k, hi_z - lo_z)):
         found = Fraction(0)
         for z in range(max(lo_z, lo_z + d), min(hi_z, hi_z + d) + 1):
             (lo1, hi1), (lo2, hi2) = iv[z], iv[z - d]
@@ -272,7 +274,7 @@ def certify_sampler_privacy(law: Law, support: tuple[int, int], sensitivity: int
         raise SamplerError(f"delta must be in [0, 1], not {delta}")
     if eps is not None:
         _ratio_within(Fraction(1), eps)           # the question's eps is read before any work
-    k = min(sensitivity, b - a, hi_z - lo_z)
+    k = min(sensitivity, b - a)
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in law.masses):
         raise SamplerError("the sampler returned a value that is not an integer: no additive mechanism")
     iv = {z: law.interval(z) for z in range(lo_z, hi_z + 1)}

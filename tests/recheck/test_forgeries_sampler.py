@@ -195,3 +195,29 @@ def test_the_command_emits_the_certificate_and_recheck_confirms_it(tmp_path, cap
     assert "confirmed" in capsys.readouterr().out
     assert main(["sampler", f"{f}:tri", "--target", "dlaplace:1", "--support=-2..2", "--eps", "1"]) == 2
     assert "--eps and --delta" in capsys.readouterr().err
+
+
+def test_a_shift_past_the_range_leaves_all_the_mass_to_delta():
+    c = certify_sampler_privacy(law(triangle), (-2, 2), 5, inputs=(0, 9), name="tri")
+    R, _, _ = brute(law(triangle), -2, 2, 4)                  # shifts up to 4 pair values; shift 5 pairs none
+    assert (Fraction(c.evidence.ratio), c.evidence.delta) == (R, "1") and recheck(c).status == "confirmed"
+    j = json.loads(c.to_json_str())
+    j["evidence"]["delta"] = str(brute(law(triangle), -2, 2, 4)[1])   # the delta of shifts <= 4 only: too small
+    r = recheck(_reclaim(j))
+    assert r.status == "refuted" and "not the re-derived" in r.detail
+
+
+def test_numbers_too_long_or_a_common_denominator_too_large_are_refused_before_the_sums():
+    from exactdp.recheck.sampler import MAX_COMMON_BITS, MAX_NUMBER_CHARS
+    c = _cert()
+    c["evidence"]["intervals"][0]["lo"] = "1/" + "7" * MAX_NUMBER_CHARS
+    r = recheck(c)
+    assert r.status == "not checkable" and "characters" in r.detail
+    c = _cert()
+    primes_ish = [(1 << 700) + 2 * i + 1 for i in range(7)]     # seven distinct odd 701-bit denominators
+    assert MAX_COMMON_BITS < 7 * 701
+    for i, d in zip(c["evidence"]["intervals"], primes_ish, strict=True):
+        i["lo"] = i["hi"] = f"1/{d}"
+    c["evidence"]["residual"] = "0"
+    r = recheck(_reclaim(c))
+    assert r.status == "not checkable" and "common denominator" in r.detail
