@@ -27,6 +27,7 @@ from . import approximate, audit, decomposition, extension, fdp, lp, optimality,
 from . import renyi, utility, utility_comparison
 from . import lattice
 from . import program
+from . import sampler
 from .records import Evidence
 from .render import renderers
 
@@ -98,4 +99,5 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("audit", audit.AuditEvidence, "audit"),
     Kind("lattice_composition", lattice.LatticeCompositionEvidence, "lattice"),
     Kind("program", program.ProgramEvidence, "program"),
+    Kind("sampler_privacy", sampler.SamplerPrivacyEvidence, "sampler"),
 )}

@@ -72,7 +72,8 @@ def _fraction(text: str, what: str) -> Fraction:
 
 
 def _cmd_sampler(a):
-    from ..samplers import additive_privacy, compare, law, parse_target
+    from ..samplers import SamplerError, additive_privacy, compare, law, parse_target
+    from ..samplers.privacy import certify_sampler_privacy
 
     fn = _load(a.sampler)
     args = _args(a.args)
@@ -83,12 +84,30 @@ def _cmd_sampler(a):
     names = [s.strip() for s in (a.summarise or "").split(",") if s.strip()]
     L = law(fn, args, summarise=names, depth=a.depth, tol=tol, bits=a.bits or None)
     c = compare(L, tgt, support, width=width)
-    priv = None
-    if support[0] < support[1] and all(isinstance(v, int) for v in L.masses):
+    priv = cert = None
+    if (a.eps is None) != (a.delta is None):
+        raise usage("sampler: --eps and --delta go together (the question (eps, delta)-DP?)")
+    if a.sensitivity < 1:
+        raise usage(f"sampler: --sensitivity must be a positive integer, not {a.sensitivity}")
+    if support[0] < support[1] and all(isinstance(v, int) and not isinstance(v, bool) for v in L.masses):
         try:
-            priv = additive_privacy(L, support)
+            priv = additive_privacy(L, support, min(a.sensitivity, support[1] - support[0]))
         except Exception:  # no positive lower bound in the range: the privacy line is left out
             priv = None
+        try:
+            # the same statement as a certificate the independent kernel re-derives from the intervals
+            cert = certify_sampler_privacy(L, support, a.sensitivity, eps=a.eps, delta=a.delta,
+                                           name=f"{os.path.basename(a.sampler)}({', '.join(map(str, args))})")
+        except SamplerError as e:
+            if a.eps is not None:          # a question that cannot be asked is bad input, not a silent omission
+                raise usage(f"sampler: {e}") from None
+            cert = None
+    if a.certificate is not None:
+        if cert is None:
+            raise usage("sampler: --certificate: no privacy certificate (the outputs are not integers of a range "
+                        "LO < HI, or no value of the range has a positive lower bound)")
+        with open(a.certificate, "w", encoding="utf-8") as f:
+            f.write(cert.to_json_str())
     if a.format == "json":
         data = {"verdict": c.verdict, "target": c.target, "residual": str(c.residual), "width_bound": str(c.width),
                 "paths": L.paths, "summary_paths": L.summary_paths, "summaries": L.summaries,
@@ -102,6 +121,8 @@ def _cmd_sampler(a):
             data["privacy"] = {"ratio_upper": None if priv.ratio_upper is None else str(priv.ratio_upper),
                                "ratio_lower": str(priv.ratio_lower), "delta": str(priv.delta),
                                "eps_upper": priv.eps_upper, "eps_lower": priv.eps_lower}
+        if cert is not None:
+            data["certificate"] = cert.to_json()     # re-checked by `exactdp recheck` (kind sampler_privacy)
         print(json.dumps(data, indent=1))
         return c.exit_code
     print(f"sampler {a.sampler}({', '.join(map(str, args))}) vs {c.target} on {support[0]}..{support[1]}: "
@@ -121,6 +142,9 @@ def _cmd_sampler(a):
             print(f"  {r.value:>6}  [{float(r.lo):.15e}, {float(r.hi):.15e}]  target {r.target}  {r.status}")
     if priv is not None:
         print(f"  privacy: {priv.statement()}")
+    if cert is not None and a.eps is not None:
+        print(f"  question (eps, delta) = ({a.eps}, {a.delta}): {cert.verdict.value}"
+              + (f" ({cert.reason})" if cert.reason else ""))
     return c.exit_code
 
 
@@ -143,6 +167,12 @@ def _register_sampler(sub):
     s.add_argument("--width", default="1e-18", help="matches needs the residual at most this (default 1e-18)")
     s.add_argument("--format", choices=("text", "summary", "json"), default="text",
                    help="text (every row), summary (the verdict and witness only), json")
+    s.add_argument("--sensitivity", type=int, default=1, help="neighbouring inputs of x + Z differ by at most "
+                                                              "this (default 1)")
+    s.add_argument("--eps", help="the privacy question's eps (log(Q) or an exact rational), with --delta")
+    s.add_argument("--delta", help="the privacy question's delta (exact), with --eps")
+    s.add_argument("--certificate", metavar="FILE", help="write the sampler_privacy certificate (re-checked by "
+                                                         "`exactdp recheck FILE`) to FILE")
     s.set_defaults(fn=_cmd_sampler)
 
 

@@ -46,7 +46,8 @@ KINDS = {"privacy": "privacy", "epsilon": "privacy", "all_eps": "all_eps", "opti
          "exponential_bound": "utility", "tradeoff": "utility", "approx": "approximate", "lp": "lp",
          "infeasible": "infeasible", "decomposition": "decomposition", "utility_comparison": "utility_comparison",
          "profile": "profile", "composition": "profile", "renyi": "renyi", "fdp": "fdp", "audit": "audit",
-         "program": "program", "lattice_composition": "lattice"}
+         "program": "program", "lattice_composition": "lattice",
+         "sampler_privacy": "sampler"}
 
 #: why a schema-1 certificate is not re-checked (a kind module may give its own reason as ``V1``)
 _V1_REASON = ("its evidence lacks what the schema-2 re-check derives the verdict from (the metric's definition, "

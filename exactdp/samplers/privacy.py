@@ -11,20 +11,25 @@ at distance at most ``sensitivity``.  From the enclosures ``p(z) in [lo_z, hi_z]
   not found there);
 * the pure eps of the implementation is at least ``log L``, ``L = max lo_z / hi_{z-d}`` (one pair of singletons).
 
-So the code is (log R, delta)-DP and not eps-DP for any eps < log L; both logs are enclosed by Arb balls.  This is
-a plain result object: the kernel has no certificate kind for it yet (see docs/samplers.md).
+So the code is (log R, delta)-DP and not eps-DP for any eps < log L; both logs are enclosed by Arb balls.
+:func:`additive_privacy` is a plain result; :func:`certify_sampler_privacy` writes the same statement as a
+certificate of kind ``sampler_privacy`` that the independent kernel re-derives from the intervals
+(:mod:`exactdp.recheck.sampler`; the intervals themselves come from running code and are taken on trust).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from flint import arb, ctx, fmpq
 
+from ..certificate import UNDECIDED, Certificate, Method, Verdict
+from ..certificate.sampler import SamplerInterval, SamplerPair, SamplerPrivacyEvidence, sampler_claim
 from .explore import Law, SamplerError
 
-__all__ = ["AdditivePrivacy", "additive_privacy"]
+__all__ = ["AdditivePrivacy", "additive_privacy", "certify_sampler_privacy"]
 
 
 @dataclass(frozen=True)
@@ -148,3 +153,158 @@ def additive_privacy(law: Law, support: tuple[int, int], sensitivity: int = 1) -
         raise SamplerError("no probability of the range has a positive lower bound: explore deeper")
     return AdditivePrivacy((lo_z, hi_z), sensitivity, best_up, best_lo, at_up, at_lo, delta,
                            _log(best_up) if best_up is not None else "inf", _log(best_lo))
+
+
+def _shifts(k: int) -> list[int]:
+    return [s for j in range(1, k + 1) for s in (j, -j)]
+
+
+def _bounds(iv: dict, lo_z: int, hi_z: int, k: int):
+    """``(R, at, L, delta)`` from the enclosures: the pairs with ``lo_{z-d} = 0`` leave ``G_d`` (their mass goes
+    to delta), so ``R`` is finite whenever some pair has a positive lower bound."""
+    R, at, L, delta = None, None, None, Fraction(0)
+    if k > hi_z - lo_z:            # a shift past the range: no z has its partner there, so all mass is in delta
+        delta = Fraction(1)
+    for d in _shifts(min(k, hi_z - lo_z)):
+        found = Fraction(0)
+        for z in range(max(lo_z, lo_z + d), min(hi_z, hi_z + d) + 1):
+            (lo1, hi1), (lo2, hi2) = iv[z], iv[z - d]
+            if lo2 > 0:
+                found += lo1
+                if R is None or hi1 / lo2 > R:
+                    R, at = hi1 / lo2, (z, d)
+            if hi2 > 0 and (L is None or lo1 / hi2 > L):
+                L = lo1 / hi2
+        delta = max(delta, 1 - found)
+    return R, at, L, delta
+
+
+_LOG = re.compile(r"log\((-?[0-9]+(?:/[0-9]+)?)\)")
+
+
+def _ratio_within(R: Fraction, eps: str) -> bool:
+    """``R <= e^eps`` for ``eps`` written ``log(Q)`` or as an exact rational (decided exactly: ``e^q`` is
+    irrational for rational ``q != 0``, Lindemann, so Arb balls at growing precision separate them)."""
+    m = _LOG.fullmatch(eps.strip())
+    if m:
+        Q = Fraction(m.group(1))
+        if Q <= 0:
+            raise SamplerError(f"eps = {eps}: log of a non-positive number")
+        return R <= Q
+    try:
+        q = Fraction(eps)
+    except (ValueError, ZeroDivisionError):
+        raise SamplerError(f"eps must be log(Q) or an exact rational, not {eps!r}") from None
+    if q < 0:
+        raise SamplerError(f"eps must be >= 0, not {eps}")
+    if q == 0:
+        return R <= 1
+    prec = 64
+    while True:
+        with ctx.workprec(prec):
+            diff = arb(fmpq(R.numerator, R.denominator)) - arb(fmpq(q.numerator, q.denominator)).exp()
+            if diff < 0:
+                return True
+            if diff > 0:
+                return False
+        prec *= 2
+
+
+def certify_sampler_privacy(law: Law, support: tuple[int, int], sensitivity: int = 1, *,
+                            inputs: tuple[int, int] | None = None, eps: str | None = None,
+                            delta: str | None = None, name: str = "the sampler") -> Certificate:
+    """A re-checkable certificate of the (eps, delta) of ``x + Z`` given the explored law of ``Z`` (issue 30, 4).
+
+    Given the enclosures ``[lo_z, lo_z + residual]`` of :func:`~exactdp.samplers.law` on ``LO..HI`` (taken on
+    trust by the kernel: it cannot re-run code), ``R = max hi_z / lo_{z-d}`` over shifts
+    ``0 < |d| <= min(sensitivity, b - a)`` and pairs with ``lo_{z-d} > 0``, ``delta = max_d (1 - sum_{G_d} lo_z)``
+    and ``L = max lo_z / hi_{z-d}``: ``x + Z`` is ``(log R, delta)``-DP over inputs ``a..b`` (Dwork and Roth
+    2014, Def. 2.4) and not ``eps``-DP for ``eps < log L``.  With a question ``(eps, delta)`` the verdict is holds
+    when ``R <= e^eps`` and the delta is at most the one asked, undecided otherwise (the intervals bound the
+    truth from one side: they do not show a failure).
+
+    Parameters
+    ----------
+    law : Law
+        The explored law of the noise (integer outputs).
+    support : (int, int)
+        The range ``LO < HI`` of the intervals.
+    sensitivity : int
+        Neighbouring inputs differ by at most this (a positive integer).
+    inputs : (int, int), optional
+        The inputs ``a <= b`` asked about (default ``0..sensitivity``: every shift occurs).
+    eps, delta : str, optional
+        The question, both or neither: ``eps`` as ``log(Q)`` or an exact rational, ``delta`` exact.
+    name : str
+        What was run (``FILE:FUNCTION(args)``), named in the claim.
+
+    Returns
+    -------
+    Certificate
+        Kind ``sampler_privacy``; verdict holds (the value, or the question answered yes) or undecided.
+
+    Raises
+    ------
+    SamplerError
+        A bad range, sensitivity, inputs or question, or no positive lower bound in the range.
+
+    Examples
+    --------
+    >>> from exactdp.samplers import law
+    >>> from exactdp.recheck import recheck
+    >>> tri = law(lambda rng: rng.randrange(3) - rng.randrange(3))     # P[z] = (3 - |z|)/9
+    >>> c = certify_sampler_privacy(tri, (-2, 2), eps="log(2)", delta="1/9", name="tri")
+    >>> c.verdict.value, c.evidence.ratio, c.evidence.delta, recheck(c).status
+    ('holds', '2', '1/9', 'confirmed')
+    >>> certify_sampler_privacy(tri, (-2, 2), eps="1/2", delta="1/9").verdict.value      # 2 > e^(1/2)
+    'undecided'
+    """
+    lo_z, hi_z = support
+    if isinstance(lo_z, bool) or isinstance(hi_z, bool) or not (isinstance(lo_z, int) and isinstance(hi_z, int)) \
+            or lo_z >= hi_z:
+        raise SamplerError(f"support must be integers LO < HI, not {support!r}")
+    if isinstance(sensitivity, bool) or not isinstance(sensitivity, int) or sensitivity < 1:
+        raise SamplerError(f"sensitivity must be a positive integer, not {sensitivity!r}")
+    a, b = (0, sensitivity) if inputs is None else inputs
+    if not (type(a) is int and type(b) is int and a <= b):
+        raise SamplerError(f"inputs must be integers a <= b, not {inputs!r}")
+    if (eps is None) != (delta is None):
+        raise SamplerError("the question needs both eps and delta")
+    if delta is not None and not 0 <= _exact(delta) <= 1:
+        raise SamplerError(f"delta must be in [0, 1], not {delta}")
+    if eps is not None:
+        _ratio_within(Fraction(1), eps)           # the question's eps is read before any work
+    k = min(sensitivity, b - a)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in law.masses):
+        raise SamplerError("the sampler returned a value that is not an integer: no additive mechanism")
+    iv = {z: law.interval(z) for z in range(lo_z, hi_z + 1)}
+    if k == 0:
+        raise SamplerError("no two inputs of the range are neighbours: nothing to certify")
+    R, at, L, dlt = _bounds(iv, lo_z, hi_z, k)
+    if R is None or at is None:
+        raise SamplerError("no probability of the range has a positive lower bound: explore deeper")
+    ev = SamplerPrivacyEvidence(
+        sampler=name, support=[lo_z, hi_z], inputs=[a, b], sensitivity=sensitivity,
+        intervals=[SamplerInterval(value=z, lo=str(iv[z][0]), hi=str(iv[z][1])) for z in range(lo_z, hi_z + 1)],
+        outside=str(law.mass_outside(lo_z, hi_z)), residual=str(law.residual), ratio=str(R),
+        at=SamplerPair(z=at[0], shift=at[1]), ratio_lower=None if L is None else str(L), delta=str(dlt),
+        eps_asked=eps, delta_asked=None if delta is None else str(_exact(delta)))
+    claim = sampler_claim(ev)
+    if eps is None:
+        return Certificate("sampler_privacy", Verdict.HOLDS, Method.RATIONAL, claim, ev)
+    within = _ratio_within(R, eps)
+    rational = _LOG.fullmatch(eps.strip()) is not None or Fraction(eps) == 0
+    method = Method.RATIONAL if rational else Method.TRANSCENDENCE_BALLS
+    if within and dlt <= _exact(delta):
+        return Certificate("sampler_privacy", Verdict.HOLDS, method, claim, ev)
+    return Certificate("sampler_privacy", UNDECIDED, Method.NONE, claim, ev,
+                       reason=f"the intervals show eps = log(R), R ~ {float(R):.12g}, and delta ~ "
+                              f"{float(dlt):.6g}, not the question's: they bound the code's law from one side and "
+                              "cannot show a failure (explore deeper or ask less)")
+
+
+def _exact(text) -> Fraction:
+    try:
+        return Fraction(str(text))
+    except (ValueError, ZeroDivisionError):
+        raise SamplerError(f"delta must be an exact rational, not {text!r}") from None

@@ -33,6 +33,7 @@ _FROM_CONTRACT = {
     "composition": "composition two", "renyi": "renyi", "fdp": "fdp", "audit": "audit fails",
     "lattice_composition": "lattice_composition holds",
     "program": "program fails",
+    "sampler_privacy": "sampler_privacy holds",
 }
 GENUINE = {kind: CONTRACT[name] for kind, name in _FROM_CONTRACT.items()}
 

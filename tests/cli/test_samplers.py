@@ -89,3 +89,13 @@ def test_a_missing_file_and_a_bad_spec(tmp_path, capsys):
     assert code == 2 and "no file" in err
     code, _, err = run(["sampler", "nofunction", "--target", "dlaplace:1", "--support", "0..1"], capsys)
     assert code == 2 and "FILE.py:FUNCTION" in err
+
+
+@pytest.mark.parametrize("extra,pattern", [(["--eps", "x", "--delta", "0"], "eps must be"),
+                                           (["--eps", "1", "--delta", "3/2"], "delta must be"),
+                                           (["--delta", "0"], "--eps and --delta"),
+                                           (["--sensitivity", "0"], "--sensitivity must be")])
+def test_a_bad_privacy_question_exits_2_in_one_line(tmp_path, capsys, extra, pattern):
+    f = write(tmp_path, "s.py", "def tri(rng):\n    return rng.randrange(3) - rng.randrange(3)\n")
+    code, out, err = run(["sampler", f + ":tri", "--target", "dlaplace:1", "--support=-2..2", *extra], capsys)
+    assert code == 2 and out == "" and pattern in err and err.count("\n") == 1

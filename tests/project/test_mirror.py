@@ -113,6 +113,8 @@ ELSEWHERE = {
     "exactdp/theory/utility.py": ["tests/theory/test_kl10.py"],  # tests/theory/test_utility_grid.py is utility_grid's
     "exactdp/certificate/lattice.py": ["tests/recheck/test_forgeries_lattice.py"],  # kind lattice_composition
     "exactdp/recheck/lattice.py": ["tests/recheck/test_forgeries_lattice.py"],
+    "exactdp/certificate/sampler.py": ["tests/recheck/test_forgeries_sampler.py"],  # kind sampler_privacy
+    "exactdp/recheck/sampler.py": ["tests/recheck/test_forgeries_sampler.py"],
     "exactdp/theory/lattice_cert.py": ["tests/recheck/test_forgeries_lattice.py", "tests/cli/test_compose_lattice.py"],
 }
 

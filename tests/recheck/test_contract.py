@@ -94,6 +94,13 @@ def _program(text, relation, **level):  # kind program (issue 28 item 5): the ke
     return program_certificate(parse_program(text, name), n=2, domain=(0, 1), relation=relation, **level)
 
 
+def _sampler(scale, **question):  # kind sampler_privacy (issue 30 item 4): the intervals of CKS20's discrete Laplace
+    from exactdp.samplers import cks20, law
+    from exactdp.samplers.privacy import certify_sampler_privacy
+    L = law(cks20.dlaplace, [Fraction(scale)], summarise=cks20.SUMMARISE, depth=30, tol=Fraction(1, 10**9), bits=64)
+    return certify_sampler_privacy(L, (-3, 3), name=f"cks20.dlaplace({scale})", **question)
+
+
 def _graph():
     G = nx.Graph()
     G.add_edge("0", "1", weight=1)
@@ -204,6 +211,8 @@ GENUINE = {
     "program at level fails": lambda: _program(_SUM, "all-differ", eps="1/2"),
     "program cost": lambda: _program(_SUM, "all-differ", eps="1", cost=True),
     "program cost inf": lambda: _program("svt5", "all-differ", eps="1", cost=True),
+    "sampler_privacy value": lambda: _sampler(1),
+    "sampler_privacy holds": lambda: _sampler("3/2", sensitivity=2, inputs=(0, 5), eps="log(4)", delta="1/2"),
 }
 
 #: kinds whose genuine certificates and mutation tests live with the branch that adds the kind (they join
