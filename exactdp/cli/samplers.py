@@ -72,8 +72,7 @@ def _fraction(text: str, what: str) -> Fraction:
 
 
 def _cmd_sampler(a):
-    from ..samplers import SamplerError, additive_privacy, compare, law, parse_target
-    from ..samplers.privacy import certify_sampler_privacy
+    from ..samplers import compare, law, parse_target
 
     fn = _load(a.sampler)
     args = _args(a.args)
@@ -82,26 +81,13 @@ def _cmd_sampler(a):
     width = _fraction(a.width, "--width")
     tol = _fraction(a.tol, "--tol") if a.tol else None
     names = [s.strip() for s in (a.summarise or "").split(",") if s.strip()]
-    L = law(fn, args, summarise=names, depth=a.depth, tol=tol, bits=a.bits or None)
-    c = compare(L, tgt, support, width=width)
-    priv = cert = None
     if (a.eps is None) != (a.delta is None):
         raise usage("sampler: --eps and --delta go together (the question (eps, delta)-DP?)")
     if a.sensitivity < 1:
         raise usage(f"sampler: --sensitivity must be a positive integer, not {a.sensitivity}")
-    if support[0] < support[1] and all(isinstance(v, int) and not isinstance(v, bool) for v in L.masses):
-        try:
-            priv = additive_privacy(L, support, min(a.sensitivity, support[1] - support[0]))
-        except Exception:  # no positive lower bound in the range: the privacy line is left out
-            priv = None
-        try:
-            # the same statement as a certificate the independent kernel re-derives from the intervals
-            cert = certify_sampler_privacy(L, support, a.sensitivity, eps=a.eps, delta=a.delta,
-                                           name=f"{os.path.basename(a.sampler)}({', '.join(map(str, args))})")
-        except SamplerError as e:
-            if a.eps is not None:          # a question that cannot be asked is bad input, not a silent omission
-                raise usage(f"sampler: {e}") from None
-            cert = None
+    L = law(fn, args, summarise=names, depth=a.depth, tol=tol, bits=a.bits or None)
+    c = compare(L, tgt, support, width=width)
+    priv, cert = _privacy(a, L, support, args)
     if a.certificate is not None:
         if cert is None:
             raise usage("sampler: --certificate: no privacy certificate (the outputs are not integers of a range "
@@ -109,22 +95,53 @@ def _cmd_sampler(a):
         with open(a.certificate, "w", encoding="utf-8") as f:
             f.write(cert.to_json_str())
     if a.format == "json":
-        data = {"verdict": c.verdict, "target": c.target, "residual": str(c.residual), "width_bound": str(c.width),
-                "paths": L.paths, "summary_paths": L.summary_paths, "summaries": L.summaries,
-                "rows": [{"value": r.value, "lo": str(r.lo), "hi": str(r.hi), "target": r.target,
-                          "status": r.status} for r in c.rows],
-                "witness": None if c.witness is None else {"value": c.witness.value, "status": c.witness.status,
-                                                           "lo": str(c.witness.lo), "hi": str(c.witness.hi),
-                                                           "target": c.witness.target},
-                "reason": c.reason}
-        if priv is not None:
-            data["privacy"] = {"ratio_upper": None if priv.ratio_upper is None else str(priv.ratio_upper),
-                               "ratio_lower": str(priv.ratio_lower), "delta": str(priv.delta),
-                               "eps_upper": priv.eps_upper, "eps_lower": priv.eps_lower}
-        if cert is not None:
-            data["certificate"] = cert.to_json()     # re-checked by `exactdp recheck` (kind sampler_privacy)
-        print(json.dumps(data, indent=1))
-        return c.exit_code
+        print(json.dumps(_json_result(c, L, priv, cert), indent=1))
+    else:
+        _print_text(a, c, L, support, args, priv, cert)
+    return c.exit_code
+
+
+def _privacy(a, L, support, args):
+    """The privacy statement of the additive mechanism the sampler implements, and the same as a certificate the
+    kernel re-derives from the intervals; ``(None, None)`` when the outputs are not integers of a range."""
+    from ..samplers import SamplerError, additive_privacy
+    from ..samplers.privacy import certify_sampler_privacy
+
+    if not (support[0] < support[1] and all(isinstance(v, int) and not isinstance(v, bool) for v in L.masses)):
+        return None, None
+    try:
+        priv = additive_privacy(L, support, min(a.sensitivity, support[1] - support[0]))
+    except SamplerError:  # no positive lower bound in the range: the privacy line is left out
+        priv = None
+    try:
+        cert = certify_sampler_privacy(L, support, a.sensitivity, eps=a.eps, delta=a.delta,
+                                       name=f"{os.path.basename(a.sampler)}({', '.join(map(str, args))})")
+    except SamplerError as e:
+        if a.eps is not None:          # a question that cannot be asked is bad input, not a silent omission
+            raise usage(f"sampler: {e}") from None
+        cert = None
+    return priv, cert
+
+
+def _json_result(c, L, priv, cert) -> dict:
+    data = {"verdict": c.verdict, "target": c.target, "residual": str(c.residual), "width_bound": str(c.width),
+            "paths": L.paths, "summary_paths": L.summary_paths, "summaries": L.summaries,
+            "rows": [{"value": r.value, "lo": str(r.lo), "hi": str(r.hi), "target": r.target,
+                      "status": r.status} for r in c.rows],
+            "witness": None if c.witness is None else {"value": c.witness.value, "status": c.witness.status,
+                                                       "lo": str(c.witness.lo), "hi": str(c.witness.hi),
+                                                       "target": c.witness.target},
+            "reason": c.reason}
+    if priv is not None:
+        data["privacy"] = {"ratio_upper": None if priv.ratio_upper is None else str(priv.ratio_upper),
+                           "ratio_lower": str(priv.ratio_lower), "delta": str(priv.delta),
+                           "eps_upper": priv.eps_upper, "eps_lower": priv.eps_lower}
+    if cert is not None:
+        data["certificate"] = cert.to_json()     # re-checked by `exactdp recheck` (kind sampler_privacy)
+    return data
+
+
+def _print_text(a, c, L, support, args, priv, cert) -> None:
     print(f"sampler {a.sampler}({', '.join(map(str, args))}) vs {c.target} on {support[0]}..{support[1]}: "
           f"{c.verdict}")
     print(f"  explored: {L.paths} runs (+{L.summary_paths} in {L.summaries} summaries), depth {a.depth}; "
@@ -145,7 +162,6 @@ def _cmd_sampler(a):
     if cert is not None and a.eps is not None:
         print(f"  question (eps, delta) = ({a.eps}, {a.delta}): {cert.verdict.value}"
               + (f" ({cert.reason})" if cert.reason else ""))
-    return c.exit_code
 
 
 def _register_sampler(sub):

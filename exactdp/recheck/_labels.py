@@ -25,6 +25,9 @@ _RR = re.compile(r"^randomized response on m \+ 1 = ([0-9]+) categories, p = (.+
 _GEOMETRIC = re.compile(r"^geometric\(n=([0-9]+)\)$")
 #: a name that starts like a builder's (any spelling of the numbers after it) is a claim about that builder:
 #: "randomized response on ...", "geometric(n = ..."; "geometric(1/2) on the edge count" is a label
+#: a builder's whole name followed by more words names a mechanism derived from it ("geometric(n=2) remapped": its
+#: Bayes remap), whose matrix is not the builder's: a label, like a composition
+_DERIVED = re.compile(r"^geometric\(n=[0-9]+\) \S")
 _BUILDER_FORM = re.compile(r"^\s*(?:randomized\s+response\s+on\b|geometric\s*\(\s*n\s*=)", re.IGNORECASE)
 
 
@@ -82,13 +85,15 @@ def mechanism_name(m: dict) -> bool:
     ...       "outputs": ["0", "1"], "values": ["3/4", "1/4"], "codes": [[0, 1], [1, 0]]}
     >>> mechanism_name(rr), mechanism_name({**rr, "name": "K"}), mechanism_name({**rr, "name": rr["name"] + " o f"})
     (True, False, False)
+    >>> mechanism_name({**rr, "name": "geometric(n=1) remapped"})
+    False
     >>> mechanism_name({**rr, "name": "randomized response on m + 1 = 2 categories, p = 0"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: the mechanism is named 'randomized response on m + 1 = 2 categories, p = 0', but its matrix is ...
     """
     name = m["name"]
-    if not _BUILDER_FORM.match(name) or " o " in name:
+    if not _BUILDER_FORM.match(name) or " o " in name or _DERIVED.match(name):
         # " o " is exactdp's composition (B o A: A post-processed by B, e.g. "randomized response ... o f"): its
         # matrix is not the builder's, and the kernel does not rebuild a composition; the name is a label
         return False

@@ -144,7 +144,7 @@ def _run(c: dict) -> int:
         raise TooLarge(f"more than {MAX_PAIRS:,} (value, shift) pairs")
     iv = _intervals(ev)
     R, at, L, n = None, None, None, 0
-    delta = Fraction(1 if k > reach else 0)               # a shift past the range leaves all the mass to delta
+    delta = Fraction(int(k > reach), 1)                   # a shift past the range leaves all the mass to delta
     for d in [t for j in range(1, reach + 1) for t in (j, -j)]:
         found = Fraction(0)
         for z in range(max(lo_z, lo_z + d), min(hi_z, hi_z + d) + 1):

@@ -235,7 +235,7 @@ def test_proofs_check_covers_the_latex_files(tmp_path, monkeypatch):
     from exactdp.papers import proofs
 
     files = {"X-1.md": "# md\n", "X-1.tex": "\\documentclass{article}\n", "README.md": "# index\n"}
-    monkeypatch.setattr(proofs, "render_proofs", lambda ids=None: dict(files))
+    monkeypatch.setattr(proofs, "render_proofs", lambda ids=None, progress=None: dict(files))
     assert sorted(proofs.write_proofs(str(tmp_path))) == sorted(files)           # written
     assert proofs.write_proofs(str(tmp_path), check=True) == []                    # current
     (tmp_path / "X-1.tex").write_text("edited by hand\n", encoding="utf-8")
