@@ -14,7 +14,7 @@ import json
 import re
 from fractions import Fraction
 
-from ._kernel import NotHere, _add, _div, _mul, _neg, sign, value
+from ._kernel import NotHere, _add, _div, _mul, _neg, fraction, sign, value
 
 __all__ = ["label_note", "mechanism_name", "mechanism_note", "names_note", "set_text"]
 
@@ -23,12 +23,18 @@ MAX_NAMED_CELLS = 40_000
 
 _RR = re.compile(r"^randomized response on m \+ 1 = ([0-9]+) categories, p = (.+)$")
 _GEOMETRIC = re.compile(r"^geometric\(n=([0-9]+)\)$")
-#: a name that starts like a builder's (any spelling of the numbers after it) is a claim about that builder:
-#: "randomized response on ...", "geometric(n = ..."; "geometric(1/2) on the edge count" is a label
 #: a builder's whole name followed by more words names a mechanism derived from it ("geometric(n=2) remapped": its
 #: Bayes remap), whose matrix is not the builder's: a label, like a composition
 _DERIVED = re.compile(r"^geometric\(n=[0-9]+\) \S")
+#: a name that starts like a builder's (any spelling of the numbers after it) is a claim about that builder:
+#: "randomized response on ...", "geometric(n = ..."; "geometric(1/2) on the edge count" is a label
 _BUILDER_FORM = re.compile(r"^\s*(?:randomized\s+response\s+on\b|geometric\s*\(\s*n\s*=)", re.IGNORECASE)
+#: two more builders whose names pin their matrices (an outside forger had "discrete Gaussian (n = 2, sigma^2 = 4)"
+#: over the sigma^2 = 1 matrix confirmed): the family's form, as the builder writes it, is a claim
+_GRR = re.compile(r"^generalized randomized response \(k = ([0-9]+)\)$")
+_DGAUSS = re.compile(r"^discrete Gaussian \(n = ([0-9]+), sigma\^2 = ([0-9]+(?:/[0-9]+)?)\)$")
+_DGAUSS_BASE = re.compile(r"^discrete Gaussian \(n = [0-9]+, beta = ")         # its base is not rebuilt: a label
+_FAMILY_FORM = re.compile(r"^\s*(?:generalized\s+randomized\s+response\s*\(|discrete\s+gaussian\s*\()", re.I)
 
 
 #: a label written bare in a set: no comma, brace, quote or white space that would make it read as several
@@ -72,6 +78,58 @@ def _matrix(m: dict) -> list:
     return [[at(c) for c in row] for row in m["codes"]]
 
 
+def _family_name(m: dict) -> bool | None:
+    """:func:`mechanism_name` for generalized randomized response and the discrete Gaussian; ``None`` for a name
+    in neither family's form.
+
+    ``generalized randomized response (k = K)``: a ``K x K`` matrix on ``0..K-1`` with one value on the diagonal and
+    one, no larger, off it (GRR at some eps >= 0: every such stochastic matrix is one, e^eps the ratio).
+    ``discrete Gaussian (n = N, sigma^2 = S)``: on ``0..N``, ``K(x)(y) = K(x)(x) e^(-(y-x)^2 / (2 S))`` (CKS20
+    Def. 1 truncated to ``0..N``; the rows summing to 1 is each kind's own check).
+
+    >>> grr = {"name": "generalized randomized response (k = 2)", "inputs": ["0", "1"], "outputs": ["0", "1"],
+    ...        "values": ["3/4", "1/4"], "codes": [[0, 1], [1, 0]]}
+    >>> _family_name(grr), _family_name({**grr, "name": "K"})
+    (True, None)
+    >>> _family_name({**grr, "values": ["1/2", "0", "1"], "codes": [[0, 0], [1, 2]]})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the mechanism is named 'generalized randomized response (k = 2)', but its matrix is not that one
+    """
+    name = m["name"]
+    if not _FAMILY_FORM.match(name):
+        return None
+    if " o " in name or _DGAUSS_BASE.match(name):
+        return False
+    grr, dg = _GRR.match(name), _DGAUSS.match(name)
+    if grr is None and dg is None:
+        raise ValueError(f"the mechanism's name {name!r} is written in a builder's form, not as that builder "
+                         "writes it")
+    bad = ValueError(f"the mechanism is named {name!r}, but its matrix is not that one")
+    k = int(grr[1]) if grr is not None else int(dg[1]) + 1
+    labels = [str(i) for i in range(k)]
+    if m["inputs"] != labels or m["outputs"] != labels:
+        raise bad
+    if k * k > MAX_NAMED_CELLS:
+        return False                     # flagged as a label: the kernel does not rebuild a matrix this large
+    try:
+        K = _matrix(m)
+    except NotHere:
+        return False                     # numbers outside this kernel's (a symbolic alpha): flagged as a label
+    if grr is not None:
+        a, b = K[0][0], K[0][1] if k > 1 else K[0][0]
+        ok = sign(_add(a, _neg(b))) >= 0 and all(_eq(K[i][j], a if i == j else b) for i in range(k) for j in range(k))
+    else:
+        two_s = 2 * fraction(dg[2])
+        if two_s == 0:
+            raise bad
+        factor = {d: value(f"exp(-{Fraction(d * d, 1) / two_s})") for d in range(1, k)}
+        ok = all(i == j or _eq(K[i][j], _mul(K[i][i], factor[abs(i - j)])) for i in range(k) for j in range(k))
+    if not ok:
+        raise bad
+    return True
+
+
 def mechanism_name(m: dict) -> bool:
     """Is the mechanism record's name a builder's, rebuilt from its matrix?
 
@@ -93,6 +151,9 @@ def mechanism_name(m: dict) -> bool:
     ValueError: the mechanism is named 'randomized response on m + 1 = 2 categories, p = 0', but its matrix is ...
     """
     name = m["name"]
+    family = _family_name(m)
+    if family is not None:
+        return family
     if not _BUILDER_FORM.match(name) or " o " in name or _DERIVED.match(name):
         # " o " is exactdp's composition (B o A: A post-processed by B, e.g. "randomized response ... o f"): its
         # matrix is not the builder's, and the kernel does not rebuild a composition; the name is a label

@@ -47,8 +47,28 @@ def test_a_geometric_name_over_another_matrix_is_refuted():
 
 def test_any_other_name_is_flagged_as_a_label_in_every_kind():
     named = Mechanism.from_rows(["0", "1"], ["0", "1"], [["2/3", "1/3"], ["1/3", "2/3"]],
-                                name="discrete Gaussian (n = 2, sigma^2 = 4)")
+                                name="the coin of the example")
     for make in (PRODUCERS["epsilon"], PRODUCERS["profile"]):
         r = recheck(make(named).to_json())
         assert r.status == "confirmed"
-        assert "the mechanism's name 'discrete Gaussian (n = 2, sigma^2 = 4)' is a label, not re-derived" in r.detail
+        assert "the mechanism's name 'the coin of the example' is a label, not re-derived" in r.detail
+
+
+def test_grr_and_discrete_gaussian_names_are_claims_too():
+    """The forger's other two: "discrete Gaussian (n = 2, sigma^2 = 4)" over the sigma^2 = 1 matrix and
+    "generalized randomized response (k = 2)" over a matrix that is no GRR; the builders' own are confirmed."""
+    from exactdp.mechanisms import discrete_gaussian, generalized_rr
+
+    d3 = discrete(["0", "1", "2"])
+    for genuine in (discrete_gaussian(2, sigma2=4), generalized_rr(3, eps="1")):
+        r = recheck(smallest_epsilon(genuine, d3).to_json())
+        assert r.status == "confirmed" and "is a label" not in r.detail, r.detail
+    one = discrete_gaussian(2, sigma2=1)
+    forged = Mechanism.from_rows(one.inputs, one.outputs, [[one.entry(x, y) for y in one.outputs] for x in one.inputs],
+                                 name="discrete Gaussian (n = 2, sigma^2 = 4)")
+    r = recheck(smallest_epsilon(forged, d3).to_json())
+    assert r.status == "refuted" and "but its matrix is not that one" in r.detail
+    not_grr = Mechanism.from_rows(["0", "1"], ["0", "1"], [["1/2", "1/2"], ["0", "1"]],
+                                  name="generalized randomized response (k = 2)")
+    r = recheck(certify_all_eps(not_grr, D2).to_json())
+    assert r.status == "refuted" and "but its matrix is not that one" in r.detail
