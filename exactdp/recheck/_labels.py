@@ -106,7 +106,9 @@ def _family_name(m: dict) -> bool | None:
         raise ValueError(f"the mechanism's name {name!r} is written in a builder's form, not as that builder "
                          "writes it")
     bad = ValueError(f"the mechanism is named {name!r}, but its matrix is not that one")
-    k = int(grr[1]) if grr is not None else int(dg[1]) + 1
+    # the discrete Gaussian's (n, 2 sigma^2); GRR's k (one of the two matched, checked just above)
+    n_dg, two_s = (int(dg[1]), 2 * fraction(dg[2])) if dg is not None else (0, Fraction(0))
+    k = int(grr[1]) if grr is not None else n_dg + 1
     labels = [str(i) for i in range(k)]
     if m["inputs"] != labels or m["outputs"] != labels:
         raise bad
@@ -120,7 +122,6 @@ def _family_name(m: dict) -> bool | None:
         a, b = K[0][0], K[0][1] if k > 1 else K[0][0]
         ok = sign(_add(a, _neg(b))) >= 0 and all(_eq(K[i][j], a if i == j else b) for i in range(k) for j in range(k))
     else:
-        two_s = 2 * fraction(dg[2])
         if two_s == 0:
             raise bad
         factor = {d: value(f"exp(-{Fraction(d * d, 1) / two_s})") for d in range(1, k)}
