@@ -248,5 +248,6 @@ def variant(bug: str) -> types.ModuleType:
     mutated = head.replace(old, new) + "#: the planted bugs" + tail
     mod = types.ModuleType(f"{__name__}[{bug}]")
     mod.__dict__["__file__"] = __file__
+    # our own source, mutated at one fixed site chosen from BUGS above: no user text ever reaches this exec
     exec(compile(mutated, f"<{__name__}[{bug}]>", "exec"), mod.__dict__)
     return mod

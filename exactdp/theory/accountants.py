@@ -1013,6 +1013,8 @@ def compare_dp_event(event: Any, eps: Any, *, truncation: int | None = None,
     """
     pld = _import("dp_accounting.pld")
     from dp_accounting import NeighboringRelation
+    from dp_accounting.privacy_accountant import UnsupportedEventError
+
     from ..exact.values import exact_number
 
     eq = _q(_eps_float(eps))
@@ -1024,7 +1026,9 @@ def compare_dp_event(event: Any, eps: Any, *, truncation: int | None = None,
         acc_val = float(acc.get_delta(float(eq)))
         acc_route = (f"PLDAccountant({rel}, grid {value_discretization_interval:g}), pessimistic PLDs, "
                      "get_delta at one eps")
-    except Exception as err:  # dp_accounting's refusals have several types (ValueError, its own errors)
+    except (UnsupportedEventError, ValueError, TypeError, NotImplementedError, OverflowError) as err:
+        # dp_accounting's refusals: its own UnsupportedEventError for an event it does not model, ValueError and
+        # TypeError from its argument checks; anything else is a bug and reaches the command line's exit 4
         acc_route = f"refused by dp_accounting: {type(err).__name__}: {err}"
     ex, ex_route = None, ""
     try:

@@ -38,6 +38,7 @@ from ..exact.symbolic import AlphaSet, sign_pieces_poly
 from ..metrics.symmetry import quotient_counts
 from .phi import PhiSystem
 from .regular import _say, ball_size_symmetric, tight_constraints
+from .tradeoff_parametric import poly_text   # the one writer of integer polynomials in t (the kernel parses it)
 
 if TYPE_CHECKING:
     from ..metrics.space import FiniteMetric
@@ -244,39 +245,7 @@ def exact_threshold(metric: FiniteMetric) -> tuple | None:
                    else f"-log({first})"), fails
 
 
-
 # ------------------------------------------------------------------------------- the existence set ----
-def poly_text(p: Any) -> str:
-    """An integer polynomial in ``t`` as the certificate writes it (descending powers, ``"2*t^2 - 1"``).
-
-    Parameters
-    ----------
-    p : fmpz_poly
-        The polynomial.
-
-    Returns
-    -------
-    str
-        The text the re-check parses (``exactdp/recheck/_sturm.py``).
-
-    Examples
-    --------
-    >>> poly_text(fmpz_poly([-1, 0, 2])), poly_text(fmpz_poly([1, -1])), poly_text(fmpz_poly([]))
-    ('2*t^2 - 1', '-t + 1', '0')
-    """
-    out: list[str] = []
-    cs = [int(c) for c in p.coeffs()]
-    for k in range(len(cs) - 1, -1, -1):
-        c = cs[k]
-        if c == 0:
-            continue
-        mono = "" if k == 0 else ("t" if k == 1 else f"t^{k}")
-        mag = abs(c)
-        body = str(mag) if not mono else (mono if mag == 1 else f"{mag}*{mono}")
-        out.append((("-" if c < 0 else "") if not out else ("- " if c < 0 else "+ ")) + body)
-    return " ".join(out) if out else "0"
-
-
 class _Root:
     """A root in (0, 1) of the irreducible integer polynomial ``f``: the rational ``a`` (``a == b``), or the only
     root of ``f`` in the open interval ``(a, b)`` (``f`` irreducible of degree >= 2: its roots are irrational, so
