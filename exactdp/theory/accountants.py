@@ -59,6 +59,7 @@ __all__ = [
     "OpenDPCheck",
     "check_laplace_model",
     "check_opendp_gaussian",
+    "certify_opendp",
     "check_opendp_laplace",
     "compare_dp_accounting",
     "compare_dp_event",
@@ -66,6 +67,7 @@ __all__ = [
     "dp_event_deltas",
     "dp_event_of_json",
     "dp_event_of_plan",
+    "mechanism_of_opendp",
     "plan_of_dp_event",
 ]
 
@@ -1046,3 +1048,248 @@ def compare_dp_event(event: Any, eps: Any, *, truncation: int | None = None,
         elif f >= to_rational(str(exact_number(ex.hi)), what="hi"):
             below = False
     return DPEventComparison(repr(event), eq, acc_val, acc_route, ex, ex_route, below)
+
+
+# -- OpenDP measurements read exactly (issue 29, item 3) ---------------------------------------------------------
+
+#: the OpenDP constructors whose law on a stated finite input domain exactdp builds exactly
+OPENDP_READ = ("make_randomized_response_bool", "make_randomized_response", "make_laplace", "make_geometric",
+               "make_gaussian")
+#: the widest stated input range for the integer measurements (the profile's size grows with it)
+OPENDP_MAX_RANGE = 200
+
+
+def _opendp_desc(measurement: Any) -> dict:
+    """OpenDP's own description of a measurement: the JSON of its public ``opendp.prelude.serialize`` (the
+    constructor's name and arguments), or that JSON already parsed (what a file holds)."""
+    if isinstance(measurement, dict):
+        desc = measurement
+    else:
+        import json
+
+        dp = _opendp()
+        if not isinstance(measurement, dp.Measurement):
+            raise InvalidInput(f"opendp: expected an OpenDP Measurement (or its serialized JSON), got "
+                               f"{type(measurement).__name__}")
+        try:
+            desc = json.loads(dp.serialize(measurement))
+        except Exception as err:       # OpenDP's encoder raises a bare Exception for what it cannot describe
+            raise InvalidInput(f"opendp: this measurement has no description in OpenDP's serialize ({err}); "
+                               f"exactdp reads only {', '.join(OPENDP_READ)}") from None
+    if not isinstance(desc, dict) or not isinstance(desc.get("__function__"), str) \
+            or not isinstance(desc.get("__kwargs__", {}), dict):
+        raise InvalidInput("opendp: expected OpenDP's serialized measurement {\"__function__\": NAME, "
+                           "\"__kwargs__\": {...}}")
+    return desc
+
+
+def _opendp_prob(x: Any, what: str) -> fmpq:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise InvalidInput(f"opendp: {what} = {x!r} is not a number")
+    return _q(float(x))
+
+
+def _opendp_range(name: str, kw: dict, lo: Any, hi: Any, d_in: Any) -> tuple[int, int, int]:
+    """The integer domain, the stated finite input range inside it, and ``d_in``, checked."""
+    dom = kw.get("input_domain")
+    dk = dom.get("__kwargs__", {}) if isinstance(dom, dict) else {}
+    if not isinstance(dom, dict) or dom.get("__function__") != "atom_domain":
+        what = dom.get("__function__") if isinstance(dom, dict) else dom
+        raise InvalidInput(f"opendp: {name} on the domain {what!r} is not read (exactdp reads it on "
+                           "atom_domain(T=int): one integer in, one out)")
+    T = dk.get("T")
+    if not (isinstance(T, str) and T[:1] in "iu" and T[1:].isdigit()):
+        raise InvalidInput(f"opendp: {name} on atom_domain(T={T}) is not read: on floats its law is continuous "
+                           "(or a float lattice), with no finite restriction; use an integer domain")
+    metric = kw.get("input_metric")
+    if not isinstance(metric, dict) or metric.get("__function__") != "absolute_distance":
+        raise InvalidInput(f"opendp: {name} with the input metric {metric!r} is not read (absolute_distance only)")
+    if kw.get("k") is not None:
+        raise InvalidInput(f"opendp: {name} with k = {kw.get('k')!r} is not read (k is for float domains)")
+    b = dk.get("bounds")
+    if isinstance(b, dict):
+        b = b.get("__tuple__")
+    if lo is None and hi is None and b is not None:
+        lo, hi = b
+    if lo is None or hi is None:
+        raise InvalidInput(f"opendp: {name} on all integers has infinitely many inputs; state the finite input "
+                           "domain (lo and hi: inputs lo..hi)")
+    if isinstance(lo, bool) or isinstance(hi, bool) or not isinstance(lo, int) or not isinstance(hi, int) \
+            or lo >= hi:
+        raise InvalidInput(f"opendp: the input range must be integers lo < hi, got {lo!r}, {hi!r}")
+    if b is not None and not (b[0] <= lo and hi <= b[1]):
+        raise InvalidInput(f"opendp: the input range {lo}..{hi} is not inside the domain's bounds {tuple(b)}")
+    if hi - lo > OPENDP_MAX_RANGE:
+        raise InvalidInput(f"opendp: the input range {lo}..{hi} has {hi - lo} steps; at most {OPENDP_MAX_RANGE}")
+    if isinstance(d_in, bool) or not isinstance(d_in, int) or d_in < 1:
+        raise InvalidInput(f"opendp: d_in must be an integer >= 1, got {d_in!r}")
+    return lo, hi, d_in
+
+
+def mechanism_of_opendp(measurement: Any, *, lo: int | None = None, hi: int | None = None, d_in: int = 1,
+                        truncation: int | None = None) -> tuple:
+    """The exact finite mechanism of an OpenDP measurement and the neighbouring pairs its privacy map is about.
+
+    The measurement is recognised by OpenDP's own description of it (``opendp.prelude.serialize``: the
+    constructor's name and arguments, its public API); floats are read at their exact binary value.
+
+    * ``make_randomized_response_bool(prob)``: inputs and outputs ``False``, ``True``; keep with ``prob``.  Every
+      two inputs are neighbours (``DiscreteDistance``).
+    * ``make_randomized_response(categories, prob)``: restricted to inputs in ``categories``; keep with ``prob``,
+      else one of the other ``m`` categories uniformly (its map is ``log(prob m / (1 - prob))``).
+    * ``make_laplace`` / ``make_geometric`` on ``atom_domain(T=int)`` with ``absolute_distance``: ``x + Z`` with
+      ``Pr[Z = z]`` proportional to ``exp(-|z|/scale)``, on the stated inputs ``lo..hi`` (the domain's bounds if it
+      has them), the output clamped to ``[lo, hi]``: the loss ``(|y - x'| - |y - x|)/scale`` is constant for
+      ``y <= min(x, x')`` and for ``y >= max(x, x')``, so the clamp merges outputs of equal loss and every pair's
+      privacy-loss distribution is unchanged -- the range-restricted geometric mechanism of GRS12 at
+      ``alpha = exp(-1/scale)`` has exactly the measurement's profile.  Neighbours: ``|x - x'| <= d_in``.
+    * ``make_gaussian`` on integers: the discrete Gaussian (CKS20) ``exp(-z^2/(2 scale^2))`` has unbounded loss and
+      transcendental tail sums: read only with ``truncation = T`` stated (noise on ``|z| <= T``, renormalised),
+      a different, finite mechanism, as for dp_accounting's discrete Gaussian event.
+
+    Anything else -- other constructors, chains (``make_chain_mt``), float domains, vectors, ``make_geometric``
+    with ``bounds`` (its constant-time output law is not stated in OpenDP's documentation) -- is refused by name.
+
+    Parameters
+    ----------
+    measurement : opendp Measurement or dict
+        The measurement, or its serialized JSON parsed (what ``exactdp opendp profile`` reads from a file).
+    lo, hi : int, optional
+        The finite input domain ``lo..hi`` of the integer measurements (at most 200 steps).
+    d_in : int
+        The input distance of the neighbouring pairs (integer measurements).
+    truncation : int, optional
+        The discrete Gaussian's noise bound.
+
+    Returns
+    -------
+    tuple
+        ``(mechanism, neighbours, name)``: the exact mechanism, its list of neighbouring label pairs, and the
+        constructor's name.
+
+    Raises
+    ------
+    InvalidInput
+        A measurement not read (its name in the message), a missing input range or truncation, a parameter out
+        of range or whose exact value has a denominator above 2^16 where it becomes an exponent of e.
+    MissingInterop
+        OpenDP is not installed (only when a Measurement object is given).
+
+    Examples
+    --------
+    >>> import opendp.prelude as dp
+    >>> dp.enable_features("contrib")
+    >>> m, nb, name = mechanism_of_opendp(dp.m.make_randomized_response_bool(prob=0.75))
+    >>> m.entry("True", "True"), m.entry("True", "False"), nb
+    (3/4, 1/4, [('False', 'True')])
+    >>> m, nb, _ = mechanism_of_opendp(dp.m.make_laplace(dp.atom_domain(T=int), dp.absolute_distance(T=int),
+    ...                                                   scale=2.0), lo=0, hi=2)
+    >>> m.entry("1", "1"), nb
+    (ExpFrac('(-exp(-1/2) + 1)/(exp(-1/2) + 1)'), [('0', '1'), ('1', '2')])
+    """
+    from ..exact.expo import ExpFrac
+    from ..exact.lin import Lin
+    from ..mechanism import mechanism_from_values
+
+    desc = _opendp_desc(measurement)
+    name, kw = desc["__function__"], desc.get("__kwargs__", {})
+    if name not in OPENDP_READ:
+        raise InvalidInput(f"opendp: {name} is not read exactly (exactdp reads {', '.join(OPENDP_READ)} with a "
+                           "finite input domain)")
+    label = f"OpenDP {name}"
+    if name == "make_randomized_response_bool":
+        p = _opendp_prob(kw.get("prob"), "prob")
+        if not fmpq(1, 2) <= p <= 1:
+            raise InvalidInput(f"opendp: {name} needs 1/2 <= prob <= 1, got {p}")
+        rows = [[p, 1 - p], [1 - p, p]]
+        m = mechanism_from_values(["False", "True"], ["False", "True"], rows, name=f"{label}(prob = {p})")
+        return m, [("False", "True")], name
+    if name == "make_randomized_response":
+        cats = kw.get("categories")
+        if not isinstance(cats, list) or len(cats) < 2 or len({str(c) for c in cats}) != len(cats):
+            raise InvalidInput(f"opendp: {name} needs at least 2 distinct categories, got {cats!r}")
+        p, mm = _opendp_prob(kw.get("prob"), "prob"), len(cats) - 1
+        if not fmpq(1, mm + 1) <= p <= 1:
+            raise InvalidInput(f"opendp: {name} needs 1/{mm + 1} <= prob <= 1, got {p}")
+        labels = [str(c) for c in cats]
+        rows = [[p if i == j else (1 - p) / mm for j in range(mm + 1)] for i in range(mm + 1)]
+        m = mechanism_from_values(labels, labels, rows, name=f"{label}({mm + 1} categories, prob = {p})")
+        return m, [(labels[i], labels[j]) for i in range(mm + 1) for j in range(i + 1, mm + 1)], name
+    if name == "make_geometric" and kw.get("bounds") is not None:
+        raise InvalidInput(f"opendp: {name} with bounds = {kw.get('bounds')!r} is not read (its constant-time "
+                           "output law is not stated in OpenDP's documentation); give it without bounds")
+    lo, hi, d_in = _opendp_range(name, kw, lo, hi, d_in)
+    s = _opendp_prob(kw.get("scale"), "scale")
+    if s <= 0:
+        raise InvalidInput(f"opendp: {name} needs scale > 0, got {s}")
+    inputs = list(range(lo, hi + 1))
+    nb = [(str(x), str(y)) for x in inputs for y in inputs if x < y <= x + d_in]
+    if name in ("make_laplace", "make_geometric"):
+        from ..mechanisms import geometric
+
+        a = 1 / s
+        if int(a.q) > MAX_EVENT_DENOMINATOR:
+            raise InvalidInput(f"opendp: 1/scale = {a} (scale at its exact binary value) has a denominator above "
+                               f"{MAX_EVENT_DENOMINATOR:,}")
+        g = geometric(hi - lo, eps=str(a))
+        m = mechanism_from_values([str(x) for x in inputs], [str(x) for x in inputs], g.rows(),
+                                  name=f"{label}(scale = {s}) on {lo}..{hi}, output clamped to [{lo}, {hi}]")
+        return m, nb, name
+    # make_gaussian
+    if truncation is None:
+        raise InvalidInput(f"opendp: {name} on integers is the discrete Gaussian, with infinite support; state the "
+                           "truncation of its noise (truncation=T: noise on |z| <= T, a different finite mechanism)")
+    if isinstance(truncation, bool) or not isinstance(truncation, int) or not 1 <= truncation <= OPENDP_MAX_RANGE:
+        raise InvalidInput(f"opendp: truncation must be an integer in 1..{OPENDP_MAX_RANGE}, got {truncation!r}")
+    step = 1 / (2 * s * s)
+    if int(step.q) > MAX_EVENT_DENOMINATOR:
+        raise InvalidInput(f"opendp: 1/(2 scale^2) = {step} has a denominator above {MAX_EVENT_DENOMINATOR:,}")
+    T = truncation
+    outs = list(range(lo - T, hi + T + 1))
+    rows = []
+    for x in inputs:
+        w = [ExpFrac.exp(Lin.rat(-fmpq((y - x) ** 2) * step)) if abs(y - x) <= T else fmpq(0) for y in outs]
+        Z = sum(w[1:], w[0])
+        rows.append([v / Z for v in w])
+    m = mechanism_from_values([str(x) for x in inputs], [str(y) for y in outs], rows,
+                              name=f"{label}(scale = {s}) on {lo}..{hi}, noise truncated to |z| <= {T}")
+    return m, nb, name
+
+
+def certify_opendp(measurement: Any, *, lo: int | None = None, hi: int | None = None, d_in: int = 1,
+                   truncation: int | None = None, eps: Any = None, delta: Any = None) -> Any:
+    """The exact privacy profile of an OpenDP measurement's finite restriction, as a certificate (kind ``profile``).
+
+    The mechanism and pairs are those of :func:`mechanism_of_opendp`; the certificate is
+    :func:`~exactdp.theory.profile_cert.certify_profile`'s, so the independent kernel re-checks it.
+
+    Parameters
+    ----------
+    measurement : opendp Measurement or dict
+    lo, hi, d_in, truncation
+        As :func:`mechanism_of_opendp`.
+    eps, delta : optional
+        The query: the profile at ``eps``; with both, whether it is (eps, delta)-DP.
+
+    Returns
+    -------
+    Certificate
+
+    Examples
+    --------
+    OpenDP reports ``log 3`` for ``make_randomized_response_bool(0.75)``; the exact profile says the same:
+    ``delta(eps) = 0`` exactly at ``eps = log 3``, and total variation ``1/2`` at ``eps = 0``.
+
+    >>> import opendp.prelude as dp
+    >>> dp.enable_features("contrib")
+    >>> rr = dp.m.make_randomized_response_bool(prob=0.75)
+    >>> c = certify_opendp(rr, eps="log(3)", delta="0")
+    >>> c.holds, c.recheck().status
+    (True, 'confirmed')
+    >>> certify_opendp(rr, eps="0").evidence.query.delta_at_eps
+    '1/2'
+    """
+    from .profile_cert import certify_profile
+
+    mech, nb, _ = mechanism_of_opendp(measurement, lo=lo, hi=hi, d_in=d_in, truncation=truncation)
+    return certify_profile(mech, nb, eps=eps, delta=delta)
