@@ -86,7 +86,8 @@ _CMD_EXITS = {
            "2 bad input, 3 undecided, 4 bug",
     "renyi": "0 the RDP curve was certified, 2 bad input, 3 undecided, 4 bug",
     "opendp": "0 OpenDP's reported eps (rho) is at least the exact one, 1 it is below, 2 bad input (or OpenDP "
-              "missing: pip install 'exactdp[interop]'), 4 bug",
+              "missing: pip install 'exactdp[interop]'), 4 bug; profile: 0 the exact profile (with --eps --delta: "
+              "holds), 1 fails, 2 a measurement not read (named), 3 undecided",
     "audit": "0 the claimed (eps, delta) holds for the plan, 1 it is violated (the exact excess is printed), "
              "2 bad input, 3 undecided, 4 bug",
     "explain": "0 the re-check confirmed the certificate (its proof is printed), 1 refuted (the refutation is "

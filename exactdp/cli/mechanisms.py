@@ -288,11 +288,19 @@ def _cmd_renyi(a):
 def _register_opendp(sub):
     o = sub.add_parser("opendp", help="OpenDP's privacy map for its integer Laplace / Gaussian measurements against "
                                       "the exact finite mechanism (needs pip install 'exactdp[interop]')")
-    o.add_argument("measurement", choices=("laplace", "gaussian"), help="make_laplace (eps) or make_gaussian (rho)")
-    o.add_argument("--scale", required=True, help="OpenDP's scale, exact (its nearest float is what OpenDP runs)")
+    o.add_argument("measurement", choices=("laplace", "gaussian", "profile"),
+                   help="make_laplace (eps) or make_gaussian (rho); profile: the exact privacy profile of the "
+                        "measurement in --serialized, as a certificate (kind profile)")
+    o.add_argument("--scale", help="laplace, gaussian: OpenDP's scale, exact (its nearest float is what OpenDP runs)")
+    o.add_argument("--serialized", help="profile: a file holding OpenDP's serialize(measurement) JSON (read as "
+                                        "JSON, never executed)")
+    o.add_argument("--truncation", type=int, help="profile of make_gaussian: the noise bound T (noise on |z| <= T)")
+    o.add_argument("--eps", help="profile: the query level, exact")
+    o.add_argument("--delta", help="profile: with --eps, decide (eps, delta)-DP (exit 0 holds, 1 fails)")
     o.add_argument("--d-in", type=int, default=1, help="the input distance (default 1)")
-    o.add_argument("--lo", type=int, default=0, help="laplace: the clamped input range's lower end (default 0)")
-    o.add_argument("--hi", type=int, default=10, help="laplace: the range's upper end (default 10)")
+    o.add_argument("--lo", type=int, help="laplace: the clamped input range's lower end (default 0); profile: the "
+                                          "integer measurements' input range lo..hi")
+    o.add_argument("--hi", type=int, help="laplace: the range's upper end (default 10)")
     o.add_argument("--window", type=int, default=8, help="gaussian: outputs within this distance (default 8)")
     o.add_argument("--orders", default="2,3,4", help="gaussian: integer Renyi orders (default 2,3,4)")
     o.add_argument("--format", choices=("text", "json"), default="text")
@@ -320,8 +328,14 @@ def _cmd_opendp(a):
     """OpenDP's reported eps (laplace) or rho (gaussian) next to the exact value; exit 0 consistent, 1 not."""
     from ..theory.renyi import MAX_ORDER
 
+    if a.measurement == "profile":
+        return _opendp_profile(a)
+    if a.scale is None:
+        raise usage(f"opendp {a.measurement} needs --scale")
     orders = tuple(_orders(a.orders, MAX_ORDER))      # before OpenDP is imported: a bad list is bad input
     _opendp_scale(a.scale)
+    a.lo = 0 if a.lo is None else a.lo
+    a.hi = 10 if a.hi is None else a.hi
     from ..theory.accountants import check_opendp_gaussian, check_opendp_laplace
 
     if a.measurement == "laplace":
@@ -342,6 +356,23 @@ def _cmd_opendp(a):
     print(f"exact: {_short(exact, 400)}")
     print(f"checked: {out['compared']}: {'holds' if r.holds else 'FAILS'}")
     return code
+
+
+def _opendp_profile(a):
+    """``opendp profile --serialized FILE``: the exact profile of an OpenDP measurement read from OpenDP's own
+    serialized description; a measurement exactdp does not read is bad input (exit 2, its name in the line)."""
+    from ..io import load_json
+    from ..theory.accountants import certify_opendp
+
+    if a.serialized is None:
+        raise usage("opendp profile needs --serialized FILE (OpenDP's serialize(measurement) JSON)")
+    if a.delta is not None and a.eps is None:
+        raise usage("opendp profile: --delta needs --eps")
+    if a.format not in ("text", "json"):
+        raise usage(f"opendp profile: --format {a.format} is not available")
+    desc = load_json(a.serialized)
+    cert = certify_opendp(desc, lo=a.lo, hi=a.hi, d_in=a.d_in, truncation=a.truncation, eps=a.eps, delta=a.delta)
+    return emit(cert, a.format)
 
 
 #: command name -> the function that adds it to the parser (``_app._ORDER`` orders them)

@@ -57,9 +57,9 @@ __all__ = [
     "MissingInterop",
     "ModelCheck",
     "OpenDPCheck",
+    "certify_opendp",
     "check_laplace_model",
     "check_opendp_gaussian",
-    "certify_opendp",
     "check_opendp_laplace",
     "compare_dp_accounting",
     "compare_dp_event",
@@ -1084,8 +1084,15 @@ def _opendp_desc(measurement: Any) -> dict:
 
 
 def _opendp_prob(x: Any, what: str) -> fmpq:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise InvalidInput(f"opendp: {what} = {x!r} is not a number")
+    """A float argument of the measurement at its exact binary value (a file's decimal text: the float OpenDP
+    runs for it, its nearest)."""
+    if isinstance(x, str):
+        try:
+            x = float(x)
+        except ValueError:
+            raise InvalidInput(f"opendp: {what} = {x!r} is not a number") from None
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or x != x or x in (float("inf"), -float("inf")):
+        raise InvalidInput(f"opendp: {what} = {x!r} is not a finite number")
     return _q(float(x))
 
 
