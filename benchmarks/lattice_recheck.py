@@ -33,8 +33,10 @@ def cases():
     rr1 = generalized_rr(2, eps="1")
     yield "randomized response eps0 = 1, k = 50, eps = 20", [(rr1, 50)], [("0", "1")], "20"
     yield "randomized response eps0 = 1, k = 80, eps = 30", [(rr1, 80)], [("0", "1")], "30"
-    yield "randomized response eps0 = 1, k = 100 (stated delta beyond the kernel's text limits)", [(rr1, 100)], \
-        [("0", "1")], "40"
+    yield "randomized response eps0 = 1, k = 100, eps = 40", [(rr1, 100)], [("0", "1")], "40"
+    yield "randomized response eps0 = 1, k = 150, eps = 60", [(rr1, 150)], [("0", "1")], "60"
+    yield "randomized response eps0 = 1, k = 160, eps = 64", [(rr1, 160)], [("0", "1")], "64"
+    yield "randomized response eps0 = 1, k = 170 (refused by the cost bound)", [(rr1, 170)], [("0", "1")], "68"
     yield "randomized response eps0 = 1, k = 1000 (refused by the cost bound)", [(rr1, 1000)], [("0", "1")], "500"
     yield "geometric {0, 1, 2}, alpha = e^(-1/2), k = 10, eps = 2", [(geometric(2, "exp(-1/2)"), 10)], path(3), "2"
 

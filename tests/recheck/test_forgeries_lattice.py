@@ -218,6 +218,26 @@ def test_randomized_response_eps0_1_at_the_kernels_reach():
     assert r.status == "not checkable" and "packed polynomial powers need more than" in r.detail
 
 
+@pytest.mark.slow
+def test_a_long_stated_quotient_is_read_as_its_two_sides():
+    # k = 90 at eps0 = 1: the stated delta N/D (about 90 terms each) is beyond the reader's term bound as one
+    # quotient (90 x 91 > 4096); the kernel reads N and D apart (was: not checkable beyond k ~ 85)
+    c = _cert([(generalized_rr(2, eps="1"), 90)], PAIR, eps="36")
+    text = c["evidence"]["delta_at_eps"]
+    r = recheck(c)
+    assert r.status == "confirmed", r.detail
+    num, den = text.split(")/(")
+    f = copy.deepcopy(c)
+    f["evidence"]["delta_at_eps"] = num.replace("89*exp(88)", "88*exp(88)", 1) + ")/(" + den
+    assert f["evidence"]["delta_at_eps"] != text
+    r = recheck(_consistent(f))
+    assert r.status == "refuted" and "not the re-derived delta" in r.detail
+    f = copy.deepcopy(c)
+    f["evidence"]["delta_at_eps"] = num + ")/((" + den + " - (" + den + ")"
+    r = recheck(_consistent(f))
+    assert r.status == "refuted" and "divides by zero" in r.detail
+
+
 def test_transcendental_geometric_on_a_path():
     c = _cert([(geometric(2, "exp(-1/2)"), 10)], path(3), eps="2")
     assert recheck(c).status == "confirmed"
