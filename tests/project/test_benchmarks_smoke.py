@@ -15,7 +15,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 @pytest.mark.parametrize("script", ["bench_privacy.py", "bench_ecp14.py", "bench_lp.py", "bench_extension.py",
                                     "bench_build.py", "audit_vs_dp_accounting.py", "bench_grid200.py",
                                     "bench_composition.py", "bench_programs.py",
-                                    "bench_samplers.py", "accountants_findings.py"])
+                                    "bench_samplers.py", "accountants_findings.py",
+                                    "accountants_tail_search.py"])
 def test_benchmark_quick_mode_runs(script):
     out = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", script), "--quick"], capture_output=True,
                          text=True, timeout=600, cwd=ROOT,
