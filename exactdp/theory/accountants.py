@@ -1124,6 +1124,8 @@ def _opendp_range(name: str, kw: dict, lo: Any, hi: Any, d_in: Any) -> tuple[int
     if isinstance(lo, bool) or isinstance(hi, bool) or not isinstance(lo, int) or not isinstance(hi, int) \
             or lo >= hi:
         raise InvalidInput(f"opendp: the input range must be integers lo < hi, got {lo!r}, {hi!r}")
+    if T.startswith("u") and lo < 0:
+        raise InvalidInput(f"opendp: the input range {lo}..{hi} is not in the domain of {T} (unsigned)")
     if b is not None and not (b[0] <= lo and hi <= b[1]):
         raise InvalidInput(f"opendp: the input range {lo}..{hi} is not inside the domain's bounds {tuple(b)}")
     if hi - lo > OPENDP_MAX_RANGE:

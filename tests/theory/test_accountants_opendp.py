@@ -124,6 +124,8 @@ def test_a_serialized_description_is_read_the_same_as_the_measurement():
     (lambda: int_lap(2.0), {}, r"make_laplace on all integers has infinitely many inputs"),
     (lambda: int_lap(2.0), {"lo": 0, "hi": 201}, r"201 steps; at most 200"),
     (lambda: int_lap(2.0), {"lo": 3, "hi": 3}, r"integers lo < hi"),
+    (lambda: dp.m.make_laplace(dp.atom_domain(T="u32"), dp.absolute_distance(T="u32"), scale=1.0),
+     {"lo": -1, "hi": 3}, r"not in the domain of u32 \(unsigned\)"),
     (lambda: int_lap(2.0), {"lo": 0, "hi": 3, "d_in": 0}, r"d_in must be an integer >= 1"),
     (lambda: int_lap(0.3), {"lo": 0, "hi": 3}, r"1/scale = .* has a denominator above 65,536"),
     (lambda: dp.m.make_gaussian(dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=1.0), {"lo": 0, "hi": 1},
