@@ -631,13 +631,14 @@ def _stated_value(text: str):
     except TooLarge:
         try:
             node = ast.parse(text.replace("^", "**"), mode="eval").body
+            if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)):
+                raise
+            left, right = ast.unparse(node.left), ast.unparse(node.right)
         except (SyntaxError, RecursionError, MemoryError, ValueError):
             raise TooLarge(f"the stated delta ({len(text):,} characters) is beyond the reader's limits") from None
-        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)):
-            raise
-        den = value(ast.unparse(node.right))
+        den = value(right)
         refute_unless(sign(den) != 0, "the stated delta divides by zero")
-        return _div(value(ast.unparse(node.left)), den)
+        return _div(value(left), den)
 
 
 def _short(A, B) -> str:
