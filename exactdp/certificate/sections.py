@@ -1,8 +1,9 @@
-"""A small typed document model for worked proofs: paragraphs, lists, typed tables, certificate proofs.
+"""The one document model of worked proofs: typed blocks and four writers (docs/architecture.md#sec-document).
 
-The paper claims (``exactdp.papers``) build their proofs from these blocks, and one renderer per format
-turns the same data into Markdown (``proofs/<claim>.md``) and LaTeX (``proofs/<claim>.tex``), so the two
-never drift apart.  Table cells are typed: a number, a point label, a set of labels, a yes/no flag, a
+Every worked proof is a list of these blocks: a certificate's (:func:`certificate_blocks`, from its kind's
+renderer) and a paper claim's (``exactdp.papers``).  One writer per format turns blocks into output --
+:func:`blocks_text`, :func:`blocks_markdown`, :func:`blocks_latex`, :func:`blocks_html` -- so the views of a
+proof never drift apart.  Table cells are typed: a number, a point label, a set of labels, a yes/no flag, a
 missing value or a reference to one of the claim's certificates -- each typeset as a reader writes it, never
 as a Python repr.  Inline text is the small Markdown subset the renderers write: ``$...$`` math,
 ``**bold**``, ``*emphasis*`` and ```code```.
