@@ -535,6 +535,6 @@ def as_html(cert: Certificate) -> str:
     >>> h.startswith('<div class="exactdp-certificate">'), h.rstrip().endswith("</div>")
     (True, True)
     """
-    from .sections import blocks_html, certificate_blocks
+    from .sections import CertificateProof, blocks_html
 
-    return '<div class="exactdp-certificate">\n' + blocks_html(certificate_blocks(cert)) + "\n</div>\n"
+    return blocks_html([CertificateProof(cert)]) + "\n"

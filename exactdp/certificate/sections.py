@@ -57,6 +57,8 @@ __all__ = [
     "List",
     "Missing",
     "Paragraph",
+    "PlainText",
+    "Recheck",
     "Steps",
     "Summary",
     "Table",
@@ -1611,7 +1613,7 @@ class CertificateProof:
         return blocks_latex(certificate_blocks(self.certificate))
 
     def html(self) -> str:
-        """Return the worked proof as HTML blocks (as ``Certificate.to_html``, without its ``<div>``).
+        """Return the worked proof as HTML: ``Certificate.to_html``, one ``<div>`` around the blocks.
 
         Returns
         -------
@@ -1621,10 +1623,10 @@ class CertificateProof:
         --------
         >>> from exactdp import certify_privacy, path, randomized_response
         >>> c = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3")
-        >>> CertificateProof(c).html() in c.to_html()
+        >>> CertificateProof(c).html() == c.to_html()
         True
         """
-        return blocks_html(certificate_blocks(self.certificate))
+        return '<div class="exactdp-certificate">\n' + blocks_html(certificate_blocks(self.certificate)) + "\n</div>\n"
 
 
 # -- the Markdown subset the claims wrote by hand, read into blocks -------------------------------------------------
@@ -1807,7 +1809,8 @@ def blocks_latex(blocks: Iterable[Any]) -> str:
 def blocks_text(blocks: Iterable[Any]) -> str:
     """Blocks as plain text: no markup, math as words (:func:`exactdp.certificate.render.plain_math`).
 
-    Blocks are separated by a line break (the text view is read line by line, as ``name: value``).
+    Blocks are separated by a line break (the text view is read line by line, as ``name: value``); a block
+    that ends in a line break is followed by a blank line.
 
     Parameters
     ----------
@@ -1826,7 +1829,7 @@ def blocks_text(blocks: Iterable[Any]) -> str:
     - a
     - b
     """
-    return "\n".join(t for t in (b.plain_text().rstrip() for b in as_blocks(list(blocks))) if t)
+    return "\n".join(t for t in (b.plain_text().rstrip(" ") for b in as_blocks(list(blocks))) if t)
 
 
 def blocks_html(blocks: Iterable[Any]) -> str:
@@ -1999,27 +2002,188 @@ def explain(text: str, fmt: str = "text") -> Explanation:
     return Explanation(res.status, detail, _document(fmt, word, why, detail, body), res.exit_code)
 
 
-def _document(fmt: str, word: str, why: str, detail: str, body: Any) -> str:
-    """The explanation in ``fmt``: the re-check's answer, then ``body`` (a certificate's proof, a sentence, or '')."""
-    said = isinstance(body, str)                # a sentence instead of a proof ('' for none)
-    if fmt == "text":
-        head = f"re-check: {word} -- {why}\nkernel:   {detail}\n"
-        text = body + "\n" if said else blocks_text(certificate_blocks(body)) + "\n"
-    elif fmt == "markdown":
-        head = f"**Independent re-check: {word}** -- {why}.\n\n*What the kernel says:* {_md_escape(detail)}\n"
-        text = _md_escape(body) + "\n" if said else body.to_markdown()
-    elif fmt == "html":
-        import html
+@dataclass(frozen=True)
+class Recheck:
+    """The independent re-check's answer, heading an explained certificate: the word, why, the kernel's detail.
 
-        head = (f"<p><strong>Independent re-check: {html.escape(word)}</strong> -- {html.escape(why)}.</p>\n"
-                f"<p><em>What the kernel says:</em> {html.escape(detail)}</p>\n")
-        return head + (f"<p>{html.escape(body)}</p>\n" if said and body else "" if said else body.to_html())
-    else:
-        head = (r"\paragraph{Independent re-check: " + tex_escape(word) + ".} " + tex_escape(why) + ".\n\n"
-                r"\emph{What the kernel says:} " + tex_escape(detail) + "\n")
-        text = tex_escape(body) + "\n" if said else body.to_latex()
-        return latex_document("A certificate, explained", head if said and not body else head + "\n" + text)
-    return head if said and not body else head + "\n" + text
+    ``why`` and ``detail`` are plain text (the kernel's words), escaped in every format, never read as Markdown.
+
+    Parameters
+    ----------
+    word : str
+        ``confirmed``, ``REFUTED`` or ``not checkable``.
+    why : str
+        What the word means for the proof below.
+    detail : str
+        The kernel's one-line reason.
+
+    Examples
+    --------
+    >>> r = Recheck("confirmed", "the proof below is checked", "3 inequalities, 1 tight")
+    >>> print(r.plain_text())
+    re-check: confirmed -- the proof below is checked
+    kernel:   3 inequalities, 1 tight
+    <BLANKLINE>
+    >>> print(r.markdown())
+    **Independent re-check: confirmed** -- the proof below is checked.
+    <BLANKLINE>
+    *What the kernel says:* 3 inequalities, 1 tight
+    """
+
+    word: str
+    why: str
+    detail: str
+
+    def plain_text(self) -> str:
+        """Return the ``re-check:`` and ``kernel:`` lines, then a blank line (the proof follows).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Recheck("confirmed", "checked", "ok").plain_text()
+        're-check: confirmed -- checked\\nkernel:   ok\\n'
+        """
+        return f"re-check: {self.word} -- {self.why}\nkernel:   {self.detail}\n"
+
+    def markdown(self) -> str:
+        """Return the answer in bold and the kernel's words, Markdown's marks in them escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Recheck("confirmed", "checked", "x_1 *").markdown().splitlines()[-1]
+        '*What the kernel says:* x\\\\_1 \\\\*'
+        """
+        return (f"**Independent re-check: {self.word}** -- {self.why}.\n\n"
+                f"*What the kernel says:* {_md_escape(self.detail)}")
+
+    def latex(self) -> str:
+        """Return the answer as a ``\\paragraph`` and the kernel's words, escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Recheck("confirmed", "checked", "50%").latex().splitlines()[-1]
+        '\\\\emph{What the kernel says:} 50\\\\%'
+        """
+        return (r"\paragraph{Independent re-check: " + tex_escape(self.word) + ".} " + tex_escape(self.why) + ".\n\n"
+                r"\emph{What the kernel says:} " + tex_escape(self.detail))
+
+    def html(self) -> str:
+        """Return the answer and the kernel's words as two ``<p>`` elements, escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Recheck("confirmed", "checked", "a < b").html().splitlines()[-1]
+        '<p><em>What the kernel says:</em> a &lt; b</p>'
+        """
+        return (f"<p><strong>Independent re-check: {html.escape(self.word)}</strong> -- {html.escape(self.why)}.</p>\n"
+                f"<p><em>What the kernel says:</em> {html.escape(self.detail)}</p>")
+
+
+@dataclass(frozen=True)
+class PlainText:
+    """A paragraph of plain text (not Markdown): every mark in it is shown as it is, in every format.
+
+    Parameters
+    ----------
+    text : str
+        The text.
+
+    Examples
+    --------
+    >>> PlainText("a_1 *b*").markdown(), PlainText("a_1 *b*").latex(), PlainText("a < b").html()
+    ('a\\\\_1 \\\\*b\\\\*', 'a\\\\_1 *b*', '<p>a &lt; b</p>')
+    """
+
+    text: str
+
+    def plain_text(self) -> str:
+        """Return the text.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> PlainText("a_1").plain_text()
+        'a_1'
+        """
+        return self.text
+
+    def markdown(self) -> str:
+        """Return the text with Markdown's marks escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> PlainText("$5").markdown()
+        '\\\\$5'
+        """
+        return _md_escape(self.text)
+
+    def latex(self) -> str:
+        """Return the text with LaTeX's special characters escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> PlainText("$5").latex()
+        '\\\\$5'
+        """
+        return tex_escape(self.text)
+
+    def html(self) -> str:
+        """Return the text, escaped, in a ``<p>``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> PlainText("<b>").html()
+        '<p>&lt;b&gt;</p>'
+        """
+        return f"<p>{html.escape(self.text)}</p>"
+
+
+#: the writer of each format (``exactdp explain``)
+_WRITERS = {"text": blocks_text, "markdown": blocks_markdown, "latex": blocks_latex, "html": blocks_html}
+
+
+def _document(fmt: str, word: str, why: str, detail: str, body: Any) -> str:
+    """The explanation in ``fmt``: the re-check's answer, then ``body`` (a certificate's proof, a sentence, or '').
+
+    One list of blocks, written by the format's writer; LaTeX is a standalone document.
+    """
+    blocks: list = [Recheck(word, why, detail)]
+    if not isinstance(body, str):
+        blocks.append(CertificateProof(body))
+    elif body:                                  # a sentence instead of a proof ('' for none)
+        blocks.append(PlainText(body))
+    doc = _WRITERS[fmt](blocks).rstrip("\n") + "\n"
+    return latex_document("A certificate, explained", doc) if fmt == "latex" else doc
 
 
 def _md_escape(s: str) -> str:

@@ -9,6 +9,7 @@ check (``_latex_check``) and, where ``pdflatex`` exists, compile.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -18,8 +19,8 @@ from _latex_check import latex_problems
 
 from exactdp.certificate.render import as_html, as_latex, as_markdown, as_text, md_html, renderers, tex_text
 from exactdp.certificate.sections import (Display, List, Paragraph, Steps, Table, blocks_html, blocks_latex,
-                                          blocks_markdown, blocks_text, certificate_blocks, inline_html, inline_latex,
-                                          latex_document, parse_markdown)
+                                          blocks_markdown, blocks_text, certificate_blocks, explain, inline_html,
+                                          inline_latex, latex_document, parse_markdown)
 from tests.cli.test_explain import GENUINE as BY_KIND
 from tests.recheck.test_contract import GENUINE
 
@@ -163,6 +164,19 @@ def _check_formats(name, c):
 def test_every_kind_is_well_formed_html_and_latex(certificates):
     for name, c in certificates.items():
         _check_formats(name, c)
+
+
+def test_every_explained_kind_is_well_formed_html(certificates):
+    # exactdp explain: the re-check's answer and the proof are one list of blocks, written by the HTML writer
+    for name, c in certificates.items():
+        doc = explain(c.to_json_str(), "html").document
+        assert html_problems(doc) == [], (name, html_problems(doc))
+        assert doc.count('<div class="exactdp-certificate">') == 1 and doc.endswith("</div>\n"), name
+    refuted = certificates["privacy"].to_json()
+    assert refuted["verdict"] == "holds"
+    refuted["verdict"] = "fails"
+    doc = explain(json.dumps(refuted), "html").document
+    assert "REFUTED" in doc and "<div" not in doc and html_problems(doc) == []
 
 
 @pytest.mark.slow
