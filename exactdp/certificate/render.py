@@ -1,15 +1,18 @@
-"""Rendering a certificate from its evidence alone: text, Markdown, LaTeX (docs/architecture.md#sec-certificates).
+"""Rendering a certificate from its evidence alone: text, Markdown, LaTeX, HTML (docs/architecture.md#sec-certificates).
 
 Each certificate kind has one renderer, registered with :func:`renderer`,
 that turns the typed evidence into a :class:`Proof`: the claim as a formula,
 the worked steps (definitions, the reduction used, each step with exact
 numbers), the conclusion, and a short plain-text summary.  The renderer never
 recomputes anything: what the proof says is what the evidence holds.
+
+There is one document model (docs/architecture.md#sec-document): the ``Proof`` becomes the typed blocks of
+:mod:`exactdp.certificate.sections` (:func:`~exactdp.certificate.sections.certificate_blocks`), and the four
+views below are thin calls of that module's four writers.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -224,15 +227,6 @@ def proof_of(cert: Certificate) -> Proof:
     return fn(cert)
 
 
-#: how the note is introduced: it records how the checker ran (statistics), it is not a claim and is not re-checked
-NOTE_LABEL = "how the checker ran (not a claim; not re-checked)"
-
-
-def _method_line(cert) -> str:
-    m = str(cert.method) + (f" at {cert.precision} bits" if cert.precision else "")
-    return m + (f" [{NOTE_LABEL}: {cert.note}]" if cert.note else "")
-
-
 #: LaTeX commands whose plain text is not their own name; every other command reads as its name (``\pi`` -> ``pi``,
 #: ``\sum`` -> ``sum``, ``\Phi`` -> ``Phi``): no command is ever dropped
 _PLAIN_WORDS = {"varepsilon": "eps", "epsilon": "eps", "le": "<=", "leq": "<=", "ge": ">=", "geq": ">=", "ne": "!=",
@@ -383,6 +377,9 @@ def plain(s: str) -> str:
 def as_text(cert: Certificate) -> str:
     """The certificate as plain text: claim, verdict, method, reason, summary rows and conclusion, one a line.
 
+    The brief text view of :func:`exactdp.certificate.sections.certificate_blocks`, written by
+    :func:`exactdp.certificate.sections.blocks_text` (``exactdp explain`` adds the steps).
+
     Parameters
     ----------
     cert : Certificate
@@ -400,19 +397,16 @@ def as_text(cert: Certificate) -> str:
     >>> as_text(c).splitlines()[:2] == ["claim:   " + c.claim, "verdict: holds"]
     True
     """
-    p = proof_of(cert)
-    lines = [f"claim:   {cert.claim}"] + ([] if p.value_only else [f"verdict: {cert.verdict.value}"]) + \
-        [f"method:  {_method_line(cert)}"]
-    if cert.reason:
-        lines.append(f"reason:  {cert.reason}")
-    lines += [f"{k}: {v}" for k, v in p.summary]
-    if p.conclusion:
-        lines.append(f"conclusion: {plain(p.conclusion)}")
-    return "\n".join(lines) + "\n"
+    from .sections import blocks_text, certificate_blocks
+
+    return blocks_text(certificate_blocks(cert, brief=True)) + "\n"
 
 
 def as_markdown(cert: Certificate) -> str:
     """The certificate's worked proof in Markdown: claim, verdict, method, the numbered steps, the conclusion.
+
+    :func:`exactdp.certificate.sections.certificate_blocks` written by
+    :func:`exactdp.certificate.sections.blocks_markdown`.
 
     Parameters
     ----------
@@ -432,21 +426,16 @@ def as_markdown(cert: Certificate) -> str:
     >>> md.startswith("**Claim.** " + c.claim), "**Verdict.** holds" in md, "**Proof.**" in md
     (True, True, True)
     """
-    p = proof_of(cert)
-    lines = [f"**Claim.** {cert.claim}", "", f"$$ {p.claim_latex} $$", ""] + \
-        ([] if p.value_only else [f"**Verdict.** {cert.verdict.value}", ""]) + [f"**Method.** {_method_line(cert)}", ""]
-    if cert.reason:
-        lines += [f"**Why undecided.** {cert.reason}", ""]
-    lines += ["**Proof.**", ""]
-    for k, s in enumerate(p.steps, 1):
-        lines += [f"{k}. *{s.title}.* {s.markdown}", ""]
-    if p.conclusion:
-        lines += [f"**Conclusion.** {p.conclusion}", ""]
-    return "\n".join(lines).rstrip() + "\n"
+    from .sections import blocks_markdown, certificate_blocks
+
+    return blocks_markdown(certificate_blocks(cert)) + "\n"
 
 
 def as_latex(cert: Certificate) -> str:
     """The certificate's worked proof in LaTeX (a ``proof`` environment with an ``enumerate`` of the steps).
+
+    :func:`exactdp.certificate.sections.certificate_blocks` written by
+    :func:`exactdp.certificate.sections.blocks_latex`.
 
     Parameters
     ----------
@@ -465,20 +454,9 @@ def as_latex(cert: Certificate) -> str:
     >>> tex.startswith("\\\\paragraph{Claim.} "), "\\\\begin{proof}" in tex, "\\\\paragraph{Verdict.} holds." in tex
     (True, True, True)
     """
-    p = proof_of(cert)
-    lines = [r"\paragraph{Claim.} " + tex_text(cert.claim), r"\[ " + p.claim_latex + r" \]"] + \
-        ([] if p.value_only else [r"\paragraph{Verdict.} " + cert.verdict.value + "."]) + \
-        [r"\paragraph{Method.} " + tex_text(_method_line(cert))]
-    if cert.reason:
-        lines.append(r"\paragraph{Why undecided.} " + tex_text(cert.reason))
-    lines += [r"\begin{proof}", r"\begin{enumerate}"]
-    for s in p.steps:
-        lines.append(r"\item \emph{" + tex_text(s.title) + ".} " + (s.latex or tex_text(s.markdown)))
-    lines.append(r"\end{enumerate}")
-    if p.conclusion:
-        lines.append(tex_text(p.conclusion))
-    lines.append(r"\end{proof}")
-    return "\n".join(lines) + "\n"
+    from .sections import blocks_latex, certificate_blocks
+
+    return blocks_latex(certificate_blocks(cert))
 
 
 def tex_text(s: str) -> str:
@@ -500,50 +478,19 @@ def tex_text(s: str) -> str:
     >>> print(tex_text("50% of *d_h* is $x_1$, **not** `y` or $5"))
     50\\% of \\emph{d\\_h} is $x_1$, \\textbf{not} \\texttt{y} or \\$5
     """
-    # Imported here: sections imports this module, and the converter lives there, in the document model that
-    # proofs are moving to (issue 31, item 3); one converter, so the two LaTeX paths cannot disagree again.
+    # Imported here: sections imports this module (label_text, plain), and the converter lives there, in the
+    # document model; one converter, so the two LaTeX paths cannot disagree again (issue 31, item 3).
     from .sections import inline_latex
 
     return inline_latex(s)
 
 
-# -- HTML (the notebook view) -----------------------------------------------------------------------------------------
-_MD_INLINE = ((re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"),
-              (re.compile(r"(?<![*\w])\*(?!\s)(.+?)\*"), r"<em>\1</em>"))
-
-
-def _inline_html(s: str) -> str:
-    """Markdown-ish inline text to HTML: everything escaped; ``$...$`` math kept for MathJax, code, bold, italics."""
-    out, math_mode = [], False
-    for part in s.split("$"):
-        if math_mode:
-            out.append("$" + html.escape(part, quote=False) + "$")
-        else:
-            codes = part.split("`")
-            for k, c in enumerate(codes):
-                c = html.escape(c, quote=False)
-                if k % 2:
-                    out.append("<code>" + c + "</code>")
-                    continue
-                for pat, rep in _MD_INLINE:
-                    c = pat.sub(rep, c)
-                out.append(c)
-        math_mode = not math_mode
-    return "".join(out)
-
-
-def _table_html(lines) -> str:
-    cells = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines]
-    body = [r for r in cells[1:] if not all(re.fullmatch(r":?-+:?", c) for c in r)]
-    head = "".join(f"<th>{_inline_html(c)}</th>" for c in cells[0])
-    rows = "".join("<tr>" + "".join(f"<td>{_inline_html(c)}</td>" for c in r) + "</tr>" for r in body)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
-
-
 def md_html(text: str) -> str:
     """The small Markdown subset the renderers write as HTML, every character of the text escaped.
 
-    The subset: paragraphs, ``- `` lists, ``|`` tables, inline bold/italics/code and ``$`` math.
+    The subset (:func:`exactdp.certificate.sections.parse_markdown`): paragraphs, ``- `` and ``1. `` lists,
+    ``|`` tables, ``$$`` display math, inline bold/italics/code and ``$`` math; written by
+    :func:`exactdp.certificate.sections.blocks_html`.
 
     Parameters
     ----------
@@ -553,32 +500,23 @@ def md_html(text: str) -> str:
     Returns
     -------
     str
-        HTML (``<p>``, ``<ul>``, ``<table>`` elements).
+        HTML (``<p>``, ``<ul>``, ``<ol>``, ``<table>`` elements).
 
     Examples
     --------
     >>> md_html("**a** < b and $x < y$")
     '<p><strong>a</strong> &lt; b and $x &lt; y$</p>'
     """
-    blocks = []
-    for para in re.split(r"\n\s*\n", text.strip()):
-        lines = [ln for ln in para.split("\n") if ln.strip()]
-        if not lines:
-            continue
-        if all(ln.lstrip().startswith("|") for ln in lines):
-            blocks.append(_table_html(lines))
-        elif all(ln.lstrip().startswith("- ") for ln in lines):
-            blocks.append("<ul>" + "".join(f"<li>{_inline_html(ln.lstrip()[2:])}</li>" for ln in lines) + "</ul>")
-        else:
-            blocks.append("<p>" + "<br>\n".join(_inline_html(ln) for ln in lines) + "</p>")
-    return "\n".join(blocks)
+    from .sections import blocks_html, parse_markdown
 
-
-_VERDICT_COLOUR = {"holds": "#1a7f37", "fails": "#cf222e", "undecided": "#9a6700"}
+    return blocks_html(parse_markdown(text))
 
 
 def as_html(cert: Certificate) -> str:
     """The worked proof as an HTML fragment (the notebook view), rendered from the evidence alone.
+
+    :func:`exactdp.certificate.sections.certificate_blocks` written by
+    :func:`exactdp.certificate.sections.blocks_html`, in one ``<div>``.
 
     Parameters
     ----------
@@ -597,23 +535,6 @@ def as_html(cert: Certificate) -> str:
     >>> h.startswith('<div class="exactdp-certificate">'), h.rstrip().endswith("</div>")
     (True, True)
     """
-    p = proof_of(cert)
-    v = cert.verdict.value
-    parts = ['<div class="exactdp-certificate">',
-             f"<p><strong>Claim.</strong> {_inline_html(cert.claim)}</p>",
-             f"<p>$$ {html.escape(p.claim_latex, quote=False)} $$</p>"]
-    if not p.value_only:
-        parts.append(f'<p><strong>Verdict.</strong> <span style="color: {_VERDICT_COLOUR[v]}; font-weight: bold">'
-                     f"{v}</span></p>")
-    parts.append(f"<p><strong>Method.</strong> {_inline_html(_method_line(cert))}</p>")
-    if cert.reason:
-        parts.append(f"<p><strong>Why undecided.</strong> {_inline_html(cert.reason)}</p>")
-    parts.append("<details><summary><strong>Proof</strong> "
-                 f"({len(p.steps)} step{'s' if len(p.steps) != 1 else ''})</summary><ol>")
-    for s in p.steps:
-        parts.append(f"<li><em>{_inline_html(s.title)}.</em> {md_html(s.markdown)}</li>")
-    parts.append("</ol></details>")
-    if p.conclusion:
-        parts.append(f"<p><strong>Conclusion.</strong> {_inline_html(p.conclusion)}</p>")
-    parts.append("</div>")
-    return "\n".join(parts) + "\n"
+    from .sections import CertificateProof, blocks_html
+
+    return blocks_html([CertificateProof(cert)]) + "\n"

@@ -1,8 +1,9 @@
-"""A small typed document model for worked proofs: paragraphs, lists, typed tables, certificate proofs.
+"""The one document model of worked proofs: typed blocks and four writers (docs/architecture.md#sec-document).
 
-The paper claims (``exactdp.papers``) build their proofs from these blocks, and one renderer per format
-turns the same data into Markdown (``proofs/<claim>.md``) and LaTeX (``proofs/<claim>.tex``), so the two
-never drift apart.  Table cells are typed: a number, a point label, a set of labels, a yes/no flag, a
+Every worked proof is a list of these blocks: a certificate's (:func:`certificate_blocks`, from its kind's
+renderer) and a paper claim's (``exactdp.papers``).  One writer per format turns blocks into output --
+:func:`blocks_text`, :func:`blocks_markdown`, :func:`blocks_latex`, :func:`blocks_html` -- so the views of a
+proof never drift apart.  Table cells are typed: a number, a point label, a set of labels, a yes/no flag, a
 missing value or a reference to one of the claim's certificates -- each typeset as a reader writes it, never
 as a Python repr.  Inline text is the small Markdown subset the renderers write: ``$...$`` math,
 ``**bold**``, ``*emphasis*`` and ```code```.
@@ -31,34 +32,47 @@ log(2) & yes & -- \\\\
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .render import as_latex, as_markdown, label_text, plain, set_text
+from .render import label_text, plain, plain_math, set_text
 
 __all__ = [
     "EXPLAIN_FORMATS",
+    "NOTE_LABEL",
     "PREAMBLE",
     "Blocks",
     "CertRef",
     "CertificateProof",
+    "Claim",
     "Display",
     "Explanation",
+    "Field",
     "Flag",
     "Label",
     "LabelSet",
     "List",
     "Missing",
     "Paragraph",
+    "PlainText",
+    "Recheck",
+    "Steps",
+    "Summary",
     "Table",
     "Text",
+    "Verdict",
     "as_blocks",
+    "blocks_html",
     "blocks_latex",
     "blocks_markdown",
+    "blocks_text",
     "cell",
+    "certificate_blocks",
     "explain",
+    "inline_html",
     "inline_latex",
     "latex_document",
     "parse_markdown",
@@ -116,14 +130,37 @@ def _pairs(s: str, mark: str) -> list[str]:
     return parts
 
 
+def _inline(s: str, code: Any, math: Any, text: Any) -> str:
+    """Inline Markdown in one pass shared by both converters: code spans, then math, then the text around them.
+
+    ``code`` and ``math`` write a span's inside, ``text`` escapes and marks up what lies between the spans.  The
+    order is Markdown's: a code span comes first (a ``$`` in it is text), then math; marks pair from the left and
+    an unmatched last ``$`` or backtick is a literal character (:func:`_pairs`).
+    """
+    held: list[str] = []
+
+    def hold(out: str) -> str:
+        held.append(out)
+        return f"{_HOLD}{len(held) - 1}{_HOLD}"
+
+    t = "".join(hold(code(c)) if j % 2 else c for j, c in enumerate(_pairs(s.replace(_HOLD, ""), "`")))
+    # an empty span ``$$`` is two dollar signs, not math: in LaTeX ``$$`` would open display math and not compile
+    t = "".join((hold(math(m)) if m else "$$") if k % 2 else m for k, m in enumerate(_pairs(t, "$")))
+    out = text(t)
+    for _ in range(2):                          # a code span held inside a math span is itself held: two levels
+        out = _HELD.sub(lambda m: held[int(m.group(1))], out)
+    return out
+
+
 def inline_latex(s: str) -> str:
     """Inline Markdown (``$math$``, ``**bold**``, ``*emphasis*``, ```code```) as LaTeX: the one converter.
 
     As in Markdown, a code span comes first (a ``$`` in it is text), then math: what lies between two ``$`` is
     kept as written (it is LaTeX already); everything else is escaped.  Marks pair from the left; with an odd
     number of ``$`` (or backticks) the last one is unmatched and is a literal character, written ``\\$`` (a
-    backtick stays a backtick), so the result always compiles.  Bold and emphasis are applied after the spans
-    are set aside, so they may enclose math and code.  :func:`exactdp.certificate.render.tex_text` calls this.
+    backtick stays a backtick), and an empty span ``$$`` is two dollar signs, so the result always compiles.
+    Bold and emphasis are applied after the spans are set aside, so they may enclose math and code.
+    :func:`exactdp.certificate.render.tex_text` calls this; :func:`inline_html` is its HTML twin (the same pass).
 
     Parameters
     ----------
@@ -142,16 +179,43 @@ def inline_latex(s: str) -> str:
     >>> print(inline_latex("**$x$ with `c`** costs $5"))
     \\textbf{$x$ with \\texttt{c}} costs \\$5
     """
-    held: list[str] = []
+    return _inline(s, lambda c: r"\texttt{" + tex_escape(c) + "}", lambda m: "$" + m + "$", _text_latex)
 
-    def hold(tex: str) -> str:
-        held.append(tex)
-        return f"{_HOLD}{len(held) - 1}{_HOLD}"
 
-    text = "".join(hold(r"\texttt{" + tex_escape(c) + "}") if j % 2 else c
-                   for j, c in enumerate(_pairs(s.replace(_HOLD, ""), "`")))
-    text = "".join(hold("$" + m + "$") if k % 2 else m for k, m in enumerate(_pairs(text, "$")))
-    return _HELD.sub(lambda m: held[int(m.group(1))], _text_latex(text))
+#: emphasis in HTML: as :data:`_EMPH`, but never across a tag (``**x *y** z*`` must not cross ``</strong>``)
+_EMPH_HTML = re.compile(r"(?:(?<=^)|(?<=[\s(]))\*(?=\S)([^*<]+?)(?<=\S)\*(?![\w*])")
+
+
+def _text_html(part: str) -> str:
+    """A piece of inline Markdown outside math and code as HTML: escaped, then bold and emphasis."""
+    part = _BOLD.sub(r"<strong>\1</strong>", html.escape(part, quote=False))
+    return _EMPH_HTML.sub(r"<em>\1</em>", part)
+
+
+def inline_html(s: str) -> str:
+    """Inline Markdown as HTML: the one converter, the twin of :func:`inline_latex`.
+
+    Every character of the text is escaped; ``$...$`` math is kept (escaped) for MathJax, code spans are
+    ``<code>``, ``**bold**`` is ``<strong>``, ``*emphasis*`` is ``<em>``.  Marks pair from the left as in
+    :func:`inline_latex` (an unmatched ``$`` is a dollar sign), and every tag opened is closed in order.
+
+    Parameters
+    ----------
+    s : str
+        One line of the renderers' Markdown.
+
+    Returns
+    -------
+    str
+        HTML text (no block element).
+
+    Examples
+    --------
+    >>> print(inline_html("**a** < b, *c* and `x<y` at $x < y$, costs $5"))
+    <strong>a</strong> &lt; b, <em>c</em> and <code>x&lt;y</code> at $x &lt; y$, costs $5
+    """
+    return _inline(s, lambda c: "<code>" + html.escape(c, quote=False) + "</code>",
+                   lambda m: "$" + html.escape(m, quote=False) + "$", _text_html)
 
 
 # -- typed cells ------------------------------------------------------------------------------------------------------
@@ -200,6 +264,34 @@ class Text:
         """
         return inline_latex(self.text)
 
+    def plain_text(self) -> str:
+        """Return the text as plain text (:func:`exactdp.certificate.render.plain`).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Text("$x_1$ is **exact**").plain_text()
+        'x_1 is exact'
+        """
+        return plain(self.text)
+
+    def html(self) -> str:
+        """Return the text as HTML (see :func:`inline_html`).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Text("$x$ < **y**").html()
+        '$x$ &lt; <strong>y</strong>'
+        """
+        return inline_html(self.text)
+
 
 @dataclass(frozen=True)
 class Label:
@@ -245,6 +337,34 @@ class Label:
         '$x\\\\_1$'
         """
         return "$" + tex_escape(label_text(self.label)) + "$"
+
+    def plain_text(self) -> str:
+        """Return the label as a reader writes it (as :meth:`markdown`).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Label("0,2").plain_text()
+        '(0,2)'
+        """
+        return self.markdown()
+
+    def html(self) -> str:
+        """Return the label as HTML text, escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Label("<a>").html()
+        '&lt;a&gt;'
+        """
+        return html.escape(label_text(self.label), quote=False)
 
 
 @dataclass(frozen=True)
@@ -294,6 +414,34 @@ class LabelSet:
             return r"$\emptyset$"
         return r"$\{" + ", ".join(tex_escape(label_text(x)) for x in self.labels) + r"\}$"
 
+    def plain_text(self) -> str:
+        """Return the set as a reader writes it (as :meth:`markdown`).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> LabelSet(("a",)).plain_text()
+        '{a}'
+        """
+        return self.markdown()
+
+    def html(self) -> str:
+        """Return the set as HTML text, escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> LabelSet(("0,0", "<b>")).html()
+        '{(0,0), &lt;b&gt;}'
+        """
+        return html.escape(set_text(self.labels), quote=False)
+
 
 @dataclass(frozen=True)
 class Flag:
@@ -340,6 +488,34 @@ class Flag:
         """
         return self.markdown()
 
+    def plain_text(self) -> str:
+        """Return the same words as :meth:`markdown`.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Flag(True).plain_text()
+        'yes'
+        """
+        return self.markdown()
+
+    def html(self) -> str:
+        """Return the same words as :meth:`markdown` (nothing to escape).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Flag(True).html()
+        'yes'
+        """
+        return self.markdown()
+
 
 @dataclass(frozen=True)
 class Missing:
@@ -378,6 +554,34 @@ class Missing:
         '--'
         """
         return "--"
+
+    def plain_text(self) -> str:
+        """Return the same words as :meth:`markdown`.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Missing().plain_text()
+        '-'
+        """
+        return self.markdown()
+
+    def html(self) -> str:
+        """Return the same words as :meth:`markdown` (nothing to escape).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Missing().html()
+        '-'
+        """
+        return self.markdown()
 
 
 @dataclass(frozen=True)
@@ -425,6 +629,34 @@ class CertRef:
         --------
         >>> CertRef(3).latex()
         'certificate 3'
+        """
+        return self.markdown()
+
+    def plain_text(self) -> str:
+        """Return the same words as :meth:`markdown`.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> CertRef(2).plain_text()
+        'certificate 2'
+        """
+        return self.markdown()
+
+    def html(self) -> str:
+        """Return the same words as :meth:`markdown` (nothing to escape).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> CertRef(2).html()
+        'certificate 2'
         """
         return self.markdown()
 
@@ -510,6 +742,34 @@ class Paragraph:
         """
         return " \\\\\n".join(inline_latex(ln) for ln in self.text.split("\n")) + "\n"
 
+    def plain_text(self) -> str:
+        """Return the paragraph as plain text, line by line.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Paragraph("A **b** $x_1$.").plain_text()
+        'A b x_1.'
+        """
+        return "\n".join(plain(ln) for ln in self.text.split("\n"))
+
+    def html(self) -> str:
+        """Return the paragraph as a ``<p>`` element, lines joined by ``<br>``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Paragraph("a < b\\nc").html()
+        '<p>a &lt; b<br>\\nc</p>'
+        """
+        return "<p>" + "<br>\n".join(inline_html(ln) for ln in self.text.split("\n")) + "</p>"
+
 
 @dataclass(frozen=True)
 class List:
@@ -567,6 +827,35 @@ class List:
         return "\n".join([rf"\begin{{{env}}}"] + [r"\item " + inline_latex(it) for it in self.items]
                          + [rf"\end{{{env}}}"]) + "\n"
 
+    def plain_text(self) -> str:
+        """Return the list as plain text: ``- item`` lines, or ``1. item`` when numbered.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> List(("*a*", "b")).plain_text()
+        '- a\\n- b'
+        """
+        return "\n".join((f"{k}. " if self.numbered else "- ") + plain(it) for k, it in enumerate(self.items, 1))
+
+    def html(self) -> str:
+        """Return the list as a ``<ul>`` (or, when numbered, ``<ol>``) element.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> List(("a", "**b**")).html()
+        '<ul><li>a</li><li><strong>b</strong></li></ul>'
+        """
+        tag = "ol" if self.numbered else "ul"
+        return f"<{tag}>" + "".join(f"<li>{inline_html(it)}</li>" for it in self.items) + f"</{tag}>"
+
 
 @dataclass(frozen=True)
 class Display:
@@ -613,6 +902,34 @@ class Display:
         <BLANKLINE>
         """
         return rf"\[ {self.latex_math} \]" + "\n"
+
+    def plain_text(self) -> str:
+        """Return the formula as plain text (:func:`exactdp.certificate.render.plain_math`), indented.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Display("\\\\frac{1}{2} \\\\le x").plain_text()
+        '    1/2 <= x'
+        """
+        return "    " + plain_math(self.latex_math)
+
+    def html(self) -> str:
+        """Return the formula between ``$$`` delimiters (for MathJax), escaped, in a ``<p>``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Display("x < y").html()
+        '<p>$$ x &lt; y $$</p>'
+        """
+        return f"<p>$$ {html.escape(self.latex_math, quote=False)} $$</p>"
 
 
 @dataclass(frozen=True)
@@ -689,10 +1006,548 @@ class Table:
         lines += [row(r) for r in self.rows] + [r"\hline", r"\end{tabular}}", r"\end{center}"]
         return "\n".join(lines) + "\n"
 
+    def plain_text(self) -> str:
+        """Return the table as plain text: the header, then one line a row, cells parted by ``|``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Table(["n", "ok"], [[1, True]]).plain_text()
+        'n | ok\\n1 | yes'
+        """
+        return "\n".join(" | ".join(c.plain_text() for c in r) for r in (self.header, *self.rows))
+
+    def html(self) -> str:
+        """Return the table as a ``<table>`` element with a ``<thead>`` and a ``<tbody>``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Table(["n"], [["$x$"]]).html()
+        '<table><thead><tr><th>n</th></tr></thead><tbody><tr><td>$x$</td></tr></tbody></table>'
+        """
+        head = "".join(f"<th>{h.html()}</th>" for h in self.header)
+        rows = "".join("<tr>" + "".join(f"<td>{c.html()}</td>" for c in r) + "</tr>" for r in self.rows)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+# -- the blocks of a certificate's worked proof (certificate_blocks) -------------------------------------------------
+def _key(name: str) -> str:
+    """A text-view line's label, padded so that the values of ``claim``, ``verdict`` and ``method`` line up."""
+    return (name + ":").ljust(8) + " "
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A certificate's claim: in words (inline Markdown) and as a display formula (LaTeX).
+
+    The text view shows the words only (the formula says the same in symbols).
+
+    Parameters
+    ----------
+    words : str
+        The claim as the certificate states it.
+    formula : str
+        The claim as a LaTeX formula (without delimiters).
+
+    Examples
+    --------
+    >>> c = Claim("K is private", r"K(x)(z) \\le 2 K(x')(z)")
+    >>> c.plain_text()
+    'claim:   K is private'
+    >>> print(c.markdown())
+    **Claim.** K is private
+    <BLANKLINE>
+    $$ K(x)(z) \\le 2 K(x')(z) $$
+    """
+
+    words: str
+    formula: str
+
+    def plain_text(self) -> str:
+        """Return ``claim:`` and the words, as plain text.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Claim("**K** holds", "x").plain_text()
+        'claim:   K holds'
+        """
+        return _key("claim") + plain(self.words)
+
+    def markdown(self) -> str:
+        """Return the words after ``**Claim.**``, then the formula as display math.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Claim("K", "x").markdown()
+        '**Claim.** K\\n\\n$$ x $$'
+        """
+        return f"**Claim.** {self.words}\n\n{Display(self.formula).markdown()}"
+
+    def latex(self) -> str:
+        """Return the words as a ``\\paragraph``, then the formula between ``\\[`` and ``\\]``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> print(Claim("K_1", "x").latex())
+        \\paragraph{Claim.} K\\_1
+        \\[ x \\]
+        <BLANKLINE>
+        """
+        return r"\paragraph{Claim.} " + inline_latex(self.words) + "\n" + Display(self.formula).latex()
+
+    def html(self) -> str:
+        """Return the words and the formula as two ``<p>`` elements.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> print(Claim("a < b", "x").html())
+        <p><strong>Claim.</strong> a &lt; b</p>
+        <p>$$ x $$</p>
+        """
+        return f"<p><strong>Claim.</strong> {inline_html(self.words)}</p>\n{Display(self.formula).html()}"
+
+
+#: the colour of each verdict in the HTML view
+_VERDICT_COLOUR = {"holds": "#1a7f37", "fails": "#cf222e", "undecided": "#9a6700"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A certificate's verdict: ``holds``, ``fails`` or ``undecided`` (coloured in HTML).
+
+    Parameters
+    ----------
+    value : str
+        The verdict's word.
+
+    Examples
+    --------
+    >>> Verdict("holds").plain_text(), Verdict("fails").markdown(), Verdict("holds").latex()
+    ('verdict: holds', '**Verdict.** fails', '\\\\paragraph{Verdict.} holds.')
+    """
+
+    value: str
+
+    def plain_text(self) -> str:
+        """Return ``verdict:`` and the word.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Verdict("undecided").plain_text()
+        'verdict: undecided'
+        """
+        return _key("verdict") + self.value
+
+    def markdown(self) -> str:
+        """Return the word after ``**Verdict.**``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Verdict("holds").markdown()
+        '**Verdict.** holds'
+        """
+        return f"**Verdict.** {self.value}"
+
+    def latex(self) -> str:
+        """Return the word as a ``\\paragraph``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Verdict("fails").latex()
+        '\\\\paragraph{Verdict.} fails.'
+        """
+        return r"\paragraph{Verdict.} " + tex_escape(self.value) + "."
+
+    def html(self) -> str:
+        """Return the word in its colour, in a ``<p>``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Verdict("holds").html()
+        '<p><strong>Verdict.</strong> <span style="color: #1a7f37; font-weight: bold">holds</span></p>'
+        """
+        colour = _VERDICT_COLOUR.get(self.value, "inherit")
+        return (f'<p><strong>Verdict.</strong> <span style="color: {colour}; font-weight: bold">'
+                f"{html.escape(self.value)}</span></p>")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A titled paragraph of inline Markdown: ``**Method.** ...`` (``method:  ...`` in the text view).
+
+    Parameters
+    ----------
+    title : str
+        The title (``"Method"``, ``"Why undecided"``).
+    text : str
+        Inline Markdown.
+    key : str, default ""
+        The text view's label (default: the title in lower case).
+
+    Examples
+    --------
+    >>> f = Field("Why undecided", "a root *near* 1/2", "reason")
+    >>> f.plain_text(), f.markdown()
+    ('reason:  a root near 1/2', '**Why undecided.** a root *near* 1/2')
+    """
+
+    title: str
+    text: str
+    key: str = ""
+
+    def plain_text(self) -> str:
+        """Return the key and the text as plain text.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Field("Method", "`exact`").plain_text()
+        'method:  exact'
+        """
+        return _key(self.key or self.title.lower()) + plain(self.text)
+
+    def markdown(self) -> str:
+        """Return the text after the bold title.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Field("Method", "exact").markdown()
+        '**Method.** exact'
+        """
+        return f"**{self.title}.** {self.text}"
+
+    def latex(self) -> str:
+        """Return the text as a ``\\paragraph`` with the title.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Field("Method", "50% exact").latex()
+        '\\\\paragraph{Method.} 50\\\\% exact'
+        """
+        return r"\paragraph{" + tex_escape(self.title) + ".} " + inline_latex(self.text)
+
+    def html(self) -> str:
+        """Return the text after the bold title, in a ``<p>``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Field("Method", "a < b").html()
+        '<p><strong>Method.</strong> a &lt; b</p>'
+        """
+        return f"<p><strong>{html.escape(self.title)}.</strong> {inline_html(self.text)}</p>"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The text view's abstract of a proof: ``label: value`` lines, plain words and exact numbers.
+
+    Only the text view shows it; the other views show the worked steps it abstracts (so their writers give
+    ``""``, and the block writers leave it out).
+
+    Parameters
+    ----------
+    rows : tuple of tuple
+        ``(label, value)`` pairs.
+
+    Examples
+    --------
+    >>> s = Summary((("tight constraints", "3"), ("witness", "x = 1")))
+    >>> print(s.plain_text())
+    tight constraints: 3
+    witness: x = 1
+    >>> s.markdown(), s.latex(), s.html()
+    ('', '', '')
+    """
+
+    rows: tuple
+
+    def plain_text(self) -> str:
+        """Return one ``label: value`` line a row.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Summary((("n", "2"),)).plain_text()
+        'n: 2'
+        """
+        return "\n".join(f"{k}: {v}" for k, v in self.rows)
+
+    def markdown(self) -> str:
+        """Return nothing: the Markdown view shows the steps.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Summary((("n", "2"),)).markdown()
+        ''
+        """
+        return ""
+
+    def latex(self) -> str:
+        """Return nothing: the LaTeX view shows the steps.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Summary((("n", "2"),)).latex()
+        ''
+        """
+        return ""
+
+    def html(self) -> str:
+        """Return nothing: the HTML view shows the steps.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Summary((("n", "2"),)).html()
+        ''
+        """
+        return ""
+
+
+@dataclass(frozen=True)
+class Steps:
+    """A worked proof: numbered, titled steps whose bodies are blocks, then the conclusion.
+
+    Each step's Markdown (``render.Step``) is read into blocks by :func:`parse_markdown`, so a step may hold
+    paragraphs, lists, tables and display math, each written by its block's writer.
+
+    Parameters
+    ----------
+    steps : tuple
+        ``(title, body, latex)`` triples: the title (inline Markdown), the body's blocks, and a LaTeX version of
+        the body that replaces the written one when not empty.
+    conclusion : str, default ""
+        The last sentence (inline Markdown).
+    brief : bool, default False
+        In the text view, only the conclusion (``Certificate.to_text``, a summary); the other views always show
+        the steps.
+
+    Examples
+    --------
+    >>> s = Steps((("Check", (Paragraph("every ratio is at most $2$"),), ""),), "Private.")
+    >>> print(s.plain_text())
+    proof:
+      1. Check. every ratio is at most 2
+    conclusion: Private.
+    >>> print(s.markdown())
+    **Proof.**
+    <BLANKLINE>
+    1. *Check.* every ratio is at most $2$
+    <BLANKLINE>
+    **Conclusion.** Private.
+    """
+
+    steps: tuple
+    conclusion: str = ""
+    brief: bool = False
+
+    def plain_text(self) -> str:
+        """Return ``proof:`` and the numbered steps (not when ``brief``), then ``conclusion:``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Steps((), "So $x \\\\le 1$.", brief=True).plain_text()
+        'conclusion: So x <= 1.'
+        """
+        lines = []
+        if self.steps and not self.brief:
+            lines.append("proof:")
+            for k, (title, body, _) in enumerate(self.steps, 1):
+                text = blocks_text(body).replace("\n", "\n     ")       # continuation lines under the step
+                lines.append(f"  {k}. {plain(title)}. {text}")
+        if self.conclusion:
+            lines.append(_key("conclusion").rstrip() + " " + plain(self.conclusion))
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        """Return ``**Proof.**``, the numbered steps and ``**Conclusion.**``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Steps((("A", (Paragraph("b"),), ""),)).markdown()
+        '**Proof.**\\n\\n1. *A.* b'
+        """
+        parts = ["**Proof.**"] + [f"{k}. *{title}.* {blocks_markdown(body)}"
+                                  for k, (title, body, _) in enumerate(self.steps, 1)]
+        if self.conclusion:
+            parts.append(f"**Conclusion.** {self.conclusion}")
+        return "\n\n".join(parts)
+
+    def latex(self) -> str:
+        """Return an amsthm ``proof`` environment: an ``enumerate`` of the steps, then the conclusion.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> print(Steps((("A", (Paragraph("b_1"),), ""),), "So.").latex())
+        \\begin{proof}
+        \\begin{enumerate}
+        \\item \\emph{A.} b\\_1
+        \\end{enumerate}
+        So.
+        \\end{proof}
+        <BLANKLINE>
+        """
+        lines = [r"\begin{proof}", r"\begin{enumerate}"]
+        lines += [r"\item \emph{" + inline_latex(title) + ".} " + (tex or blocks_latex(body).rstrip())
+                  for title, body, tex in self.steps]
+        lines.append(r"\end{enumerate}")
+        if self.conclusion:
+            lines.append(inline_latex(self.conclusion))
+        return "\n".join([*lines, r"\end{proof}"]) + "\n"
+
+    def html(self) -> str:
+        """Return a ``<details>`` element with an ``<ol>`` of the steps, then the conclusion.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> print(Steps((("A", (Paragraph("b"),), ""),)).html())
+        <details><summary><strong>Proof</strong> (1 step)</summary><ol>
+        <li><em>A.</em> <p>b</p></li>
+        </ol></details>
+        """
+        n = len(self.steps)
+        parts = [f"<details><summary><strong>Proof</strong> ({n} step{'s' if n != 1 else ''})</summary><ol>"]
+        parts += [f"<li><em>{inline_html(title)}.</em> {blocks_html(body)}</li>" for title, body, _ in self.steps]
+        parts.append("</ol></details>")
+        if self.conclusion:
+            parts.append(f"<p><strong>Conclusion.</strong> {inline_html(self.conclusion)}</p>")
+        return "\n".join(parts)
+
+
+#: how the note is introduced: it records how the checker ran (statistics), it is not a claim and is not re-checked
+NOTE_LABEL = "how the checker ran (not a claim; not re-checked)"
+
+
+def certificate_blocks(cert: Any, brief: bool = False) -> list:
+    """A certificate's worked proof as blocks: the one document every view of a certificate is written from.
+
+    The kind's renderer (``@renderer``, :func:`exactdp.certificate.render.proof_of`) reads the evidence into a
+    ``Proof``; its parts become :class:`Claim`, :class:`Verdict` (not for a value), :class:`Field` (method,
+    the reason of an undecided verdict), :class:`Summary` and :class:`Steps`, and :func:`blocks_text`,
+    :func:`blocks_markdown`, :func:`blocks_latex` and :func:`blocks_html` write them.
+
+    Parameters
+    ----------
+    cert : Certificate
+        Any certificate whose kind has a renderer.
+    brief : bool, default False
+        The text view without the steps (``Certificate.to_text``).
+
+    Returns
+    -------
+    list
+        The blocks, in reading order.
+
+    Examples
+    --------
+    >>> from exactdp import certify_privacy, path, randomized_response
+    >>> c = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3")
+    >>> [type(b).__name__ for b in certificate_blocks(c)]
+    ['Claim', 'Verdict', 'Field', 'Summary', 'Steps']
+    """
+    from .render import proof_of
+
+    p = proof_of(cert)
+    method = str(cert.method) + (f" at {cert.precision} bits" if cert.precision else "")
+    method += f" [{NOTE_LABEL}: {cert.note}]" if cert.note else ""
+    blocks: list = [Claim(cert.claim, p.claim_latex)]
+    blocks += [] if p.value_only else [Verdict(cert.verdict.value)]
+    blocks.append(Field("Method", method))
+    blocks += [Field("Why undecided", cert.reason, "reason")] if cert.reason else []
+    blocks += [Summary(tuple(tuple(r) for r in p.summary))] if p.summary else []
+    steps = tuple((s.title, tuple(parse_markdown(s.markdown)), s.latex) for s in p.steps)
+    return [*blocks, Steps(steps, p.conclusion, brief)]
+
 
 @dataclass(frozen=True)
 class CertificateProof:
-    """A certificate's whole worked proof, rendered by the certificate renderer in each format.
+    """A certificate's whole worked proof inside another document (a paper claim's proof).
+
+    Its blocks are :func:`certificate_blocks`; each writer writes them as it writes any block.
 
     Parameters
     ----------
@@ -703,14 +1558,30 @@ class CertificateProof:
     --------
     >>> from exactdp import certify_privacy, path, randomized_response
     >>> p = CertificateProof(certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3"))
-    >>> p.markdown() == as_markdown(p.certificate).rstrip()
+    >>> p.markdown() == p.certificate.to_markdown().rstrip()
     True
     """
 
     certificate: Any
 
+    def plain_text(self) -> str:
+        """Return the worked proof as plain text, steps included.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from exactdp import certify_privacy, path, randomized_response
+        >>> c = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3")
+        >>> "proof:" in CertificateProof(c).plain_text()
+        True
+        """
+        return blocks_text(certificate_blocks(self.certificate))
+
     def markdown(self) -> str:
-        """Return the worked proof in Markdown (:func:`exactdp.certificate.render.as_markdown`).
+        """Return the worked proof in Markdown (as ``Certificate.to_markdown``).
 
         Returns
         -------
@@ -723,10 +1594,10 @@ class CertificateProof:
         >>> "**Proof.**" in CertificateProof(c).markdown()
         True
         """
-        return as_markdown(self.certificate).rstrip()
+        return blocks_markdown(certificate_blocks(self.certificate))
 
     def latex(self) -> str:
-        """Return the worked proof in LaTeX (:func:`exactdp.certificate.render.as_latex`).
+        """Return the worked proof in LaTeX (as ``Certificate.to_latex``).
 
         Returns
         -------
@@ -736,10 +1607,26 @@ class CertificateProof:
         --------
         >>> from exactdp import certify_privacy, path, randomized_response
         >>> c = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3")
-        >>> CertificateProof(c).latex() == as_latex(c)
+        >>> CertificateProof(c).latex() == c.to_latex()
         True
         """
-        return as_latex(self.certificate)
+        return blocks_latex(certificate_blocks(self.certificate))
+
+    def html(self) -> str:
+        """Return the worked proof as HTML: ``Certificate.to_html``, one ``<div>`` around the blocks.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from exactdp import certify_privacy, path, randomized_response
+        >>> c = certify_privacy(randomized_response(2, "1/3"), path(2), alpha="1/3")
+        >>> CertificateProof(c).html() == c.to_html()
+        True
+        """
+        return '<div class="exactdp-certificate">\n' + blocks_html(certificate_blocks(self.certificate)) + "\n</div>\n"
 
 
 # -- the Markdown subset the claims wrote by hand, read into blocks -------------------------------------------------
@@ -894,7 +1781,7 @@ def blocks_markdown(blocks: Iterable[Any]) -> str:
     - a
     - b
     """
-    return "\n\n".join(b.markdown().rstrip() for b in as_blocks(list(blocks)))
+    return "\n\n".join(t for t in (b.markdown().rstrip() for b in as_blocks(list(blocks))) if t)
 
 
 def blocks_latex(blocks: Iterable[Any]) -> str:
@@ -916,7 +1803,55 @@ def blocks_latex(blocks: Iterable[Any]) -> str:
     A \\textbf{b} \\& $x_1$.
     <BLANKLINE>
     """
-    return "\n".join(b.latex().rstrip() + "\n" for b in as_blocks(list(blocks)))
+    return "\n".join(t + "\n" for t in (b.latex().rstrip() for b in as_blocks(list(blocks))) if t)
+
+
+def blocks_text(blocks: Iterable[Any]) -> str:
+    """Blocks as plain text: no markup, math as words (:func:`exactdp.certificate.render.plain_math`).
+
+    Blocks are separated by a line break (the text view is read line by line, as ``name: value``); a block
+    that ends in a line break is followed by a blank line.
+
+    Parameters
+    ----------
+    blocks : iterable
+        Blocks and Markdown prose (read by :func:`as_blocks`).
+
+    Returns
+    -------
+    str
+        The text, without a final newline.
+
+    Examples
+    --------
+    >>> print(blocks_text([Paragraph("A **b** and $\\\\alpha^{2}$."), List(("a", "b"))]))
+    A b and alpha^2.
+    - a
+    - b
+    """
+    return "\n".join(t for t in (b.plain_text().rstrip(" ") for b in as_blocks(list(blocks))) if t)
+
+
+def blocks_html(blocks: Iterable[Any]) -> str:
+    """Blocks as HTML elements, one a line; every character of the text escaped, ``$`` math kept for MathJax.
+
+    Parameters
+    ----------
+    blocks : iterable
+        Blocks and Markdown prose (read by :func:`as_blocks`).
+
+    Returns
+    -------
+    str
+        The HTML.
+
+    Examples
+    --------
+    >>> print(blocks_html([Paragraph("a < **b**"), List(("$x$",), numbered=True)]))
+    <p>a &lt; <strong>b</strong></p>
+    <ol><li>$x$</li></ol>
+    """
+    return "\n".join(t for t in (b.html().rstrip() for b in as_blocks(list(blocks))) if t)
 
 
 #: the preamble of every generated LaTeX file (pdflatex or lualatex; only packages of every TeX installation)
@@ -1067,35 +2002,188 @@ def explain(text: str, fmt: str = "text") -> Explanation:
     return Explanation(res.status, detail, _document(fmt, word, why, detail, body), res.exit_code)
 
 
+@dataclass(frozen=True)
+class Recheck:
+    """The independent re-check's answer, heading an explained certificate: the word, why, the kernel's detail.
+
+    ``why`` and ``detail`` are plain text (the kernel's words), escaped in every format, never read as Markdown.
+
+    Parameters
+    ----------
+    word : str
+        ``confirmed``, ``REFUTED`` or ``not checkable``.
+    why : str
+        What the word means for the proof below.
+    detail : str
+        The kernel's one-line reason.
+
+    Examples
+    --------
+    >>> r = Recheck("confirmed", "the proof below is checked", "3 inequalities, 1 tight")
+    >>> print(r.plain_text())
+    re-check: confirmed -- the proof below is checked
+    kernel:   3 inequalities, 1 tight
+    <BLANKLINE>
+    >>> print(r.markdown())
+    **Independent re-check: confirmed** -- the proof below is checked.
+    <BLANKLINE>
+    *What the kernel says:* 3 inequalities, 1 tight
+    """
+
+    word: str
+    why: str
+    detail: str
+
+    def plain_text(self) -> str:
+        """Return the ``re-check:`` and ``kernel:`` lines, then a blank line (the proof follows).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Recheck("confirmed", "checked", "ok").plain_text()
+        're-check: confirmed -- checked\\nkernel:   ok\\n'
+        """
+        return f"re-check: {self.word} -- {self.why}\nkernel:   {self.detail}\n"
+
+    def markdown(self) -> str:
+        """Return the answer in bold and the kernel's words, Markdown's marks in them escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Recheck("confirmed", "checked", "x_1 *").markdown().splitlines()[-1]
+        '*What the kernel says:* x\\\\_1 \\\\*'
+        """
+        return (f"**Independent re-check: {self.word}** -- {self.why}.\n\n"
+                f"*What the kernel says:* {_md_escape(self.detail)}")
+
+    def latex(self) -> str:
+        """Return the answer as a ``\\paragraph`` and the kernel's words, escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Recheck("confirmed", "checked", "50%").latex().splitlines()[-1]
+        '\\\\emph{What the kernel says:} 50\\\\%'
+        """
+        return (r"\paragraph{Independent re-check: " + tex_escape(self.word) + ".} " + tex_escape(self.why) + ".\n\n"
+                r"\emph{What the kernel says:} " + tex_escape(self.detail))
+
+    def html(self) -> str:
+        """Return the answer and the kernel's words as two ``<p>`` elements, escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Recheck("confirmed", "checked", "a < b").html().splitlines()[-1]
+        '<p><em>What the kernel says:</em> a &lt; b</p>'
+        """
+        return (f"<p><strong>Independent re-check: {html.escape(self.word)}</strong> -- {html.escape(self.why)}.</p>\n"
+                f"<p><em>What the kernel says:</em> {html.escape(self.detail)}</p>")
+
+
+@dataclass(frozen=True)
+class PlainText:
+    """A paragraph of plain text (not Markdown): every mark in it is shown as it is, in every format.
+
+    Parameters
+    ----------
+    text : str
+        The text.
+
+    Examples
+    --------
+    >>> PlainText("a_1 *b*").markdown(), PlainText("a_1 *b*").latex(), PlainText("a < b").html()
+    ('a\\\\_1 \\\\*b\\\\*', 'a\\\\_1 *b*', '<p>a &lt; b</p>')
+    """
+
+    text: str
+
+    def plain_text(self) -> str:
+        """Return the text.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> PlainText("a_1").plain_text()
+        'a_1'
+        """
+        return self.text
+
+    def markdown(self) -> str:
+        """Return the text with Markdown's marks escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> PlainText("$5").markdown()
+        '\\\\$5'
+        """
+        return _md_escape(self.text)
+
+    def latex(self) -> str:
+        """Return the text with LaTeX's special characters escaped.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> PlainText("$5").latex()
+        '\\\\$5'
+        """
+        return tex_escape(self.text)
+
+    def html(self) -> str:
+        """Return the text, escaped, in a ``<p>``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> PlainText("<b>").html()
+        '<p>&lt;b&gt;</p>'
+        """
+        return f"<p>{html.escape(self.text)}</p>"
+
+
+#: the writer of each format (``exactdp explain``)
+_WRITERS = {"text": blocks_text, "markdown": blocks_markdown, "latex": blocks_latex, "html": blocks_html}
+
+
 def _document(fmt: str, word: str, why: str, detail: str, body: Any) -> str:
-    """The explanation in ``fmt``: the re-check's answer, then ``body`` (a certificate's proof, a sentence, or '')."""
-    said = isinstance(body, str)                # a sentence instead of a proof ('' for none)
-    if fmt == "text":
-        head = f"re-check: {word} -- {why}\nkernel:   {detail}\n"
-        text = body + "\n" if said else body.to_text() + _text_steps(body)
-    elif fmt == "markdown":
-        head = f"**Independent re-check: {word}** -- {why}.\n\n*What the kernel says:* {_md_escape(detail)}\n"
-        text = _md_escape(body) + "\n" if said else body.to_markdown()
-    elif fmt == "html":
-        import html
+    """The explanation in ``fmt``: the re-check's answer, then ``body`` (a certificate's proof, a sentence, or '').
 
-        head = (f"<p><strong>Independent re-check: {html.escape(word)}</strong> -- {html.escape(why)}.</p>\n"
-                f"<p><em>What the kernel says:</em> {html.escape(detail)}</p>\n")
-        return head + (f"<p>{html.escape(body)}</p>\n" if said and body else "" if said else body.to_html())
-    else:
-        head = (r"\paragraph{Independent re-check: " + tex_escape(word) + ".} " + tex_escape(why) + ".\n\n"
-                r"\emph{What the kernel says:} " + tex_escape(detail) + "\n")
-        text = tex_escape(body) + "\n" if said else body.to_latex()
-        return latex_document("A certificate, explained", head if said and not body else head + "\n" + text)
-    return head if said and not body else head + "\n" + text
-
-
-def _text_steps(cert: Any) -> str:
-    """The proof's steps in plain text (``to_text`` gives only the summary)."""
-    steps = cert.proof().steps
-    if not steps:
-        return ""
-    return "proof:\n" + "".join(f"  {k}. {plain(s.title)}. {plain(s.markdown)}\n" for k, s in enumerate(steps, 1))
+    One list of blocks, written by the format's writer; LaTeX is a standalone document.
+    """
+    blocks: list = [Recheck(word, why, detail)]
+    if not isinstance(body, str):
+        blocks.append(CertificateProof(body))
+    elif body:                                  # a sentence instead of a proof ('' for none)
+        blocks.append(PlainText(body))
+    doc = _WRITERS[fmt](blocks).rstrip("\n") + "\n"
+    return latex_document("A certificate, explained", doc) if fmt == "latex" else doc
 
 
 def _md_escape(s: str) -> str:

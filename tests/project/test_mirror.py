@@ -55,7 +55,6 @@ ELSEWHERE = {
     "exactdp/exact/lp_sparse.py": ["tests/exact/test_lp.py"],
     "exactdp/exact/radical.py": ["tests/exact/test_lp_irrational.py", "tests/exact/test_precision_exhaustion.py"],
     # typed proof blocks
-    "exactdp/certificate/sections.py": ["tests/papers/test_proof_latex.py", "tests/cli/test_explain.py"],
     "exactdp/exact/qspan.py": ["tests/exact/test_kernel.py", "tests/exact/test_lp_irrational.py",
                                "tests/exact/test_precision_exhaustion.py"],  # the shared base of Lin and Rad
     "exactdp/exact/symbolic.py": ["tests/engine/test_all_eps.py"],
