@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from fractions import Fraction
 from typing import Any
 
 from flint import fmpq
@@ -29,7 +30,7 @@ from ..exact.level import level_of
 from ..exact.lin import Lin
 from ..mechanism import Mechanism
 from .compile import MAX_PATHS, base_power, output_distribution
-from .language import Program
+from .language import Program, at_level, eps_scaled
 from .ratfunc import RatFunc
 
 __all__ = ["MAX_INPUTS", "RELATIONS", "certify_program", "input_label", "neighbour_pairs", "program_certificate",
@@ -370,6 +371,7 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
     metric = relation_metric(inputs, pairs)
     what = relation if isinstance(relation, str) else f"{len(pairs)} explicit pairs"
     name = f"program {program.name} (n = {n}, inputs {domain[0]}..{domain[1]}, {what})"
+    program = _resolve_eps_scaled(program, eps, alpha)
     if eps is None and alpha is None:
         if cost:
             raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps or alpha")
@@ -403,6 +405,26 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
     if cost:
         return smallest_epsilon(fixed, metric)
     return certify_privacy(fixed, metric, eps=eps, alpha=alpha)
+
+
+def _resolve_eps_scaled(program: Program, eps: Any, alpha: Any) -> Program:
+    """A program with a noise of scale proportional to eps, put at its rational level ``eps0`` (:func:`at_level`);
+    any other program unchanged.  Without a rational eps0 it is refused with one line: its base
+    ``e^(-1/(b eps))`` is no power of ``e^(-eps)``, so the every-eps route does not apply (``hist_eps``)."""
+    if not eps_scaled(program):
+        return program
+    if eps is None:
+        raise UnsupportedRegime(f"program {program.name}: a noise of scale proportional to eps has base "
+                                "e^(-1/(b eps)), not a rational function of alpha = e^(-eps): decided at a rational "
+                                "level only (give eps)")
+    try:
+        e0 = Fraction(str(eps))
+    except (ValueError, ZeroDivisionError):
+        e0 = Fraction(0)
+    if e0 <= 0:
+        raise UnsupportedRegime(f"program {program.name}: a noise of scale proportional to eps is compiled at a "
+                                f"positive rational eps0 only, got {eps!r}")
+    return at_level(program, e0)
 
 
 def read_pairs_file(path: str, n: int, domain: tuple[int, int] | None = None) -> tuple[list, list]:
@@ -521,8 +543,9 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     from ..certificate.records import IntMatrix
 
     inputs, pairs, rel, pair_data = _relation_of(relation, n, domain)
-    L = base_power(program)
-    dists = [output_distribution(program, x) for x in inputs]
+    resolved = _resolve_eps_scaled(program, eps, None)     # the text is carried as written; its matrix at eps0
+    L = base_power(resolved)
+    dists = [output_distribution(resolved, x) for x in inputs]
     outputs = sorted({z for d in dists for z in d}, key=lambda z: (len(z), z))
     values, codes = _carried_matrix(dists, outputs)
     labels = [input_label(x) for x in inputs]

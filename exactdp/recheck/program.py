@@ -218,14 +218,21 @@ class _Parse:
         if kind not in ("dlap", "geo"):
             raise ValueError("program text: expected dlap or geo")
         self.take("(")
-        p, q = self.num(), 1
-        if self.peek()[1] == "/":
-            self.k += 1
-            q = self.num()
+        p, q, per_eps = 1, 1, self.peek()[1] == "eps"
+        if not per_eps:
+            p = self.num()
+            if self.peek()[1] == "/":
+                self.k += 1
+                q = self.num()
+            per_eps = self.peek()[1] == "*"
+            if per_eps:                   # b*eps: the scale b eps, base e^(-1/(b eps))
+                self.k += 1
+        if per_eps:
+            self.take("eps")
         self.take(")")
         if p == 0 or q == 0:
             raise ValueError("program text: a noise scale that is not positive")
-        return ("noise", kind, Fraction(p, q))
+        return ("noise", kind, ("eps", Fraction(p, q)) if per_eps else Fraction(p, q))
 
     def cmp(self):
         a = self.expr()
@@ -304,6 +311,24 @@ def _noises(stmts):
             yield from _noises(s[3])
         elif s[0] == "for":
             yield from _noises(s[1])
+
+
+def at_level(body, eps0: Fraction):
+    """The statements with every noise ``dlap(b*eps)`` put at the level: ``DLap(b eps0)`` has base
+    ``e^(-1/(b eps0)) = e^(-eps0/(b eps0^2))``, the base of ``dlap(b eps0^2)`` at ``eps0``.
+
+    Examples
+    --------
+    >>> at_level(parse("z = geo(2*eps)"), Fraction(1, 2))
+    [('set', 'z', ('noise', 'geo', Fraction(1, 2)))]
+    """
+    if isinstance(body, list):
+        return [at_level(s, eps0) for s in body]
+    if isinstance(body, tuple) and body[:1] == ("noise",) and isinstance(body[2], tuple):
+        return ("noise", body[1], body[2][1] * eps0 * eps0)
+    if isinstance(body, tuple):
+        return tuple(at_level(s, eps0) for s in body)
+    return body
 
 
 def base_power(body) -> int:
@@ -1034,6 +1059,10 @@ def check(c: dict):
     if why is not None:
         return "refuted", 0, why
     body = parse(ev["text"])
+    if any(isinstance(nz[2], tuple) for nz in _noises(body)):
+        if eps0 is None:
+            return "refuted", 0, "a noise of scale proportional to eps: no statement for every eps in alpha"
+        body = at_level(body, eps0)
     L = base_power(body)
     if ev["base_power"] != L:
         return "refuted", 0, f"the base power is {L}, not {ev['base_power']}"
