@@ -519,7 +519,7 @@ def _walk_noise(stmts: list, fn) -> list:
 
 
 def eps_scaled(program: Program) -> bool:
-    """Does the program draw a noise whose scale is proportional to eps (``dlap(eps)``, ``geo(b*eps)``)?
+    """Whether the program draws a noise whose scale is proportional to eps (``dlap(eps)``, ``geo(b*eps)``).
 
     Parameters
     ----------
