@@ -538,8 +538,13 @@ def eps_scaled(program: Program) -> bool:
     >>> eps_scaled(parse_program("z = dlap(2)\\noutput clamp(q[1] + z, 0, 1)\\n"))
     False
     """
-    found = []
-    _walk_noise(program.body, lambda nz: found.append(nz.per_eps) or nz)
+    found: list[bool] = []
+
+    def note(nz: Noise) -> Noise:
+        found.append(nz.per_eps)
+        return nz
+
+    _walk_noise(program.body, note)
     return any(found)
 
 
