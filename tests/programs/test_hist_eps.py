@@ -11,11 +11,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from _program_brute import brute_distribution
 
 from exactdp.errors import UnsupportedRegime
 from exactdp.programs import certify_program, parse_program
 from exactdp.programs.check import program_certificate
-from exactdp.programs.compile import output_distribution
+from exactdp.programs.compile import base_power, output_distribution
 from exactdp.programs.language import ProgramError, at_level, eps_scaled
 from exactdp.recheck import recheck
 from exactdp.recheck import program as K
@@ -43,6 +44,20 @@ def test_the_level_substitution_is_the_base_e_to_minus_1_over_eps0():
     assert not eps_scaled(resolved) and eps_scaled(HIST_EPS)
     for x in [(0,), (2,)]:
         assert output_distribution(resolved, x) == output_distribution(four, x)
+
+
+@pytest.mark.parametrize("eps0,x", [(Fraction(1), (0,)), (Fraction(2), (2,)), (Fraction(1, 2), (1,))])
+def test_compiled_at_eps0_agrees_with_the_brute_force_from_the_definition(eps0, x):
+    # the brute force reads dlap(eps) as base e^(-1/eps0) = t^(L/eps0^2) at t = e^(-eps0/L), from its definition
+    resolved = at_level(HIST_EPS, eps0)
+    L = base_power(resolved)
+    t = Fraction(1, 3)
+    dist = output_distribution(resolved, x)
+    low, lost = brute_distribution(HIST_EPS, x, t, L, 30, eps0)
+    assert lost < Fraction(1, 10**5)
+    for z, v in dist.items():
+        assert low.get(z, 0) <= v.at(t) <= low.get(z, 0) + lost, z
+    assert set(low) <= set(dist) and sum(v.at(t) for v in dist.values()) == 1
 
 
 def test_every_eps_is_refused_with_one_line():
