@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .privacy import Piece
 from .records import Evidence, IntMatrix, Record, evidence_kind
 from .render import Proof, Step, renderer
 
@@ -83,6 +84,12 @@ class ProgramEvidence(Evidence):
         to ``eps0``) and ``cost`` (the smallest eps of the program with its noise at ``eps0``).
     epsilon : str or None
         For ``cost``: the smallest eps, exact (``log(R)`` with ``R`` the witness's ratio, or ``inf``).
+    failure_set : list of Piece or None
+        For ``all_eps`` when it fails: the exact set of ``u = e^(-eps/L)`` in (0, 1) where it fails, as intervals
+        and points with exact ends (rationals, or a polynomial's only root in an isolating interval), the
+        ``all_eps`` kind's pieces; the kernel re-derives it from the program text (``(0, 1)`` for ``never``).
+    failure_set_text : str or None
+        The same union, as text.
 
     Examples
     --------
@@ -110,8 +117,10 @@ class ProgramEvidence(Evidence):
     witness: ProgramWitness | None
     level: str | None = None
     epsilon: str | None = None
+    failure_set: list[Piece] | None = None
+    failure_set_text: str | None = None
 
-    _nested: ClassVar[dict[str, type]] = {"witness": ProgramWitness}
+    _nested: ClassVar[dict[str, type]] = {"witness": ProgramWitness, "failure_set": Piece}
 
 
 @renderer("program")
@@ -137,6 +146,10 @@ def _program_proof(cert) -> Proof:
         steps.append(Step("A failure", f"At $u = {ev.witness.u}$ ($\\varepsilon = {L} \\log(1/u)$) output "
                           f"{ev.witness.output} has $K_{{{ev.witness.x}}}(z) > e^{{\\varepsilon}} "
                           f"K_{{{ev.witness.x_prime}}}(z)$."))
+    if ev.failure_set_text is not None and not ev.never:
+        steps.append(Step("The exact failure set", f"It fails exactly for $u = e^{{-\\varepsilon/{L}}}$ in "
+                          f"{ev.failure_set_text}: outside it every inequality holds, at each end some constraint "
+                          "polynomial vanishes, inside each piece one fails throughout (the kernel re-derives it)."))
     concl = cert.claim + "."
     summary = [("program", ev.name), ("inputs", str(len(ev.inputs))), ("outputs", str(len(ev.outputs)))]
     if ev.epsilon is not None:

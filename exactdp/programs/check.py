@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from fractions import Fraction
 from typing import Any
 
 from flint import fmpq
@@ -29,7 +30,7 @@ from ..exact.level import level_of
 from ..exact.lin import Lin
 from ..mechanism import Mechanism
 from .compile import MAX_PATHS, base_power, output_distribution
-from .language import Program
+from .language import Program, at_level, eps_scaled
 from .ratfunc import RatFunc
 
 __all__ = ["MAX_INPUTS", "RELATIONS", "certify_program", "input_label", "neighbour_pairs", "program_certificate",
@@ -370,6 +371,7 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
     metric = relation_metric(inputs, pairs)
     what = relation if isinstance(relation, str) else f"{len(pairs)} explicit pairs"
     name = f"program {program.name} (n = {n}, inputs {domain[0]}..{domain[1]}, {what})"
+    program = _resolve_eps_scaled(program, eps, alpha)
     if eps is None and alpha is None:
         if cost:
             raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps or alpha")
@@ -403,6 +405,26 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
     if cost:
         return smallest_epsilon(fixed, metric)
     return certify_privacy(fixed, metric, eps=eps, alpha=alpha)
+
+
+def _resolve_eps_scaled(program: Program, eps: Any, alpha: Any) -> Program:
+    """A program with a noise of scale proportional to eps, put at its rational level ``eps0`` (:func:`at_level`);
+    any other program unchanged.  Without a rational eps0 it is refused with one line: its base
+    ``e^(-1/(b eps))`` is no power of ``e^(-eps)``, so the every-eps route does not apply (``hist_eps``)."""
+    if not eps_scaled(program):
+        return program
+    if eps is None:
+        raise UnsupportedRegime(f"program {program.name}: a noise of scale proportional to eps has base "
+                                "e^(-1/(b eps)), not a rational function of alpha = e^(-eps): decided at a rational "
+                                "level only (give eps)")
+    try:
+        e0 = Fraction(str(eps))
+    except (ValueError, ZeroDivisionError):
+        e0 = Fraction(0)
+    if e0 <= 0:
+        raise UnsupportedRegime(f"program {program.name}: a noise of scale proportional to eps is compiled at a "
+                                f"positive rational eps0 only, got {eps!r}")
+    return at_level(program, e0)
 
 
 def read_pairs_file(path: str, n: int, domain: tuple[int, int] | None = None) -> tuple[list, list]:
@@ -452,7 +474,7 @@ def _coeffs(p) -> list[str]:
 
 
 def _program_claim(name: str, n: int, domain, relation: str, pairs, verdict: str, never: bool, witness,
-                   L: int, question: str = "all_eps", level: str | None = None) -> str:
+                   L: int, question: str = "all_eps", level: str | None = None, fs_text: str | None = None) -> str:
     rel = relation if relation != "pairs" else f"{len(pairs or [])} explicit pairs"
     head = f"program {name} (n = {n}, inputs {domain[0]}..{domain[1]}, {rel})"
     w = witness
@@ -473,7 +495,8 @@ def _program_claim(name: str, n: int, domain, relation: str, pairs, verdict: str
         return (f"{head} is not eps-DP for any eps > 0: output {witness.output} has positive probability on "
                 f"{witness.x} and probability 0 on {witness.x_prime}")
     return (f"{head} is not eps-DP for every eps: at eps = {L}*log(1/({witness.u})) output {witness.output} has "
-            f"P(x = {witness.x}) > e^eps P(x = {witness.x_prime})")
+            f"P(x = {witness.x}) > e^eps P(x = {witness.x_prime}); it fails exactly for u = e^(-eps/{L}) in "
+            f"{fs_text}")
 
 
 def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (0, 2), relation: Any = "all-differ",
@@ -521,8 +544,9 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     from ..certificate.records import IntMatrix
 
     inputs, pairs, rel, pair_data = _relation_of(relation, n, domain)
-    L = base_power(program)
-    dists = [output_distribution(program, x) for x in inputs]
+    resolved = _resolve_eps_scaled(program, eps, None)     # the text is carried as written; its matrix at eps0
+    L = base_power(resolved)
+    dists = [output_distribution(resolved, x) for x in inputs]
     outputs = sorted({z for d in dists for z in d}, key=lambda z: (len(z), z))
     values, codes = _carried_matrix(dists, outputs)
     labels = [input_label(x) for x in inputs]
@@ -533,13 +557,16 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
         raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps")
     witness, undecided = _never_witness(inputs, pairs, outputs, dists), None
     never = witness is not None         # an output possible on one side, impossible on the other: never private
+    pieces = [_whole()] if never else None
     if not never:
-        witness, undecided = _all_eps_witness(program, n, domain, relation)
+        witness, undecided, pieces = _all_eps_witness(program, n, domain, relation)
     verdict = "holds" if witness is None else "fails"
+    text = _set_text(pieces)
     ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
                          relation=rel, pairs=pair_data, question="all_eps", base_power=L, inputs=labels,
-                         outputs=list(outputs), values=values, codes=IntMatrix(codes), never=never, witness=witness)
-    claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, never, witness, L)
+                         outputs=list(outputs), values=values, codes=IntMatrix(codes), never=never, witness=witness,
+                         failure_set=pieces, failure_set_text=text)
+    claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, never, witness, L, fs_text=text)
     if undecided is not None:
         return Certificate("program", UNDECIDED, Method.NONE, claim, ev, reason=undecided)
     return Certificate("program", verdict == "holds", Method.SYMBOLIC_ROOTS, claim, ev)
@@ -596,12 +623,26 @@ def _never_witness(inputs: list, pairs: list, outputs: list, dists: list):
     return None
 
 
+def _set_text(pieces) -> str | None:
+    """The failure set's text from its pieces (the ``all_eps`` kind's ``AlphaSet`` text), None without one."""
+    if pieces is None:
+        return None
+    return " U ".join(f"{{{p.lo}}}" if p.point else f"{'[' if p.lo_closed else '('}{p.lo}, {p.hi}"
+                      f"{']' if p.hi_closed else ')'}" for p in pieces) or "{}"
+
+
+def _whole():
+    from ..certificate.privacy import Piece
+    return Piece(lo="0", hi="1", point=False, lo_closed=False, hi_closed=False, lo_approx="0", hi_approx="1")
+
+
 def _all_eps_witness(program: Program, n: int, domain: tuple[int, int], relation: Any):
-    """``(witness, undecided)`` from :func:`certify_program` (the all-eps route on the compiled matrix): a failure's
-    witness at its rational sample ``u`` (None when private), or the reason it is undecided."""
+    """``(witness, undecided, pieces)`` from :func:`certify_program` (the all-eps route on the compiled matrix): a
+    failure's witness at its rational sample ``u`` and the exact failure set of ``u`` (None when private), or the
+    reason it is undecided."""
     from ..certificate.program import ProgramWitness
 
-    witness = None
+    witness, pieces = None, None
     inner = certify_program(program, n=n, domain=domain, relation=relation)
     undecided = inner.reason if inner.verdict.value == "undecided" else None
     if inner.verdict.value == "fails":
@@ -609,7 +650,8 @@ def _all_eps_witness(program: Program, n: int, domain: tuple[int, int], relation
         if w is None or inner.evidence.sample_alpha is None:
             raise UnsupportedRegime(f"program {program.name}: fails only at irrational u; no rational witness")
         witness = ProgramWitness(w.x, w.x_prime, w.output, inner.evidence.sample_alpha)
-    return witness, undecided
+        pieces = list(inner.evidence.failure_set or [])
+    return witness, undecided, pieces
 
 
 def _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes, eps, cost):

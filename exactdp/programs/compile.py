@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..errors import InputTooLarge
+from ..errors import InputTooLarge, UnsupportedRegime
 from .language import (
     Assign, BinOp, Compare, For, If, Noise, Num, Output, Program, ProgramError, Query, Stop, Var,
 )
@@ -117,6 +117,9 @@ def base_power(program: Program) -> int:
     """
     L = 1
     for nz in _noises(program.body):
+        if nz.per_eps:      # base e^(-1/(b eps)): no power of e^(-eps); check.py resolves it at a level first
+            raise UnsupportedRegime(f"line {nz.line}: noise of scale proportional to eps has base e^(-1/(b eps)), "
+                                    "not a power of e^(-eps); it is compiled at a level only (give eps0)")
         L = math.lcm(L, nz.scale.numerator)
     return L
 

@@ -34,12 +34,12 @@ exactdp.programs.language.ProgramError: line 1, column 21: expected a number, a 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from ..errors import ParseError
 
-__all__ = ["MAX_PROGRAM_CHARS", "Program", "ProgramError", "parse_program"]
+__all__ = ["MAX_PROGRAM_CHARS", "Program", "ProgramError", "at_level", "eps_scaled", "parse_program"]
 
 #: longest program text read (a program is a few dozen lines; the limit keeps a hostile file cheap)
 MAX_PROGRAM_CHARS = 100_000
@@ -108,10 +108,14 @@ class BinOp(Node):
 
 @dataclass(frozen=True)
 class Noise(Node):
-    """``dlap(b)`` (two-sided, DLap(b/eps)) or ``geo(b)`` (one-sided, Geo(b/eps)); ``scale`` is ``b > 0``."""
+    """``dlap(b)`` (two-sided, DLap(b/eps)) or ``geo(b)`` (one-sided, Geo(b/eps)); ``scale`` is ``b > 0``.
+
+    ``per_eps``: the scale is ``b eps`` instead (``dlap(eps)``, ``dlap(b*eps)``: base ``e^(-1/(b eps))``), which is
+    no power of ``e^(-eps)``; such a program is compiled at a level only (:func:`at_level`)."""
 
     kind: str
     scale: Fraction
+    per_eps: bool = False
 
 
 @dataclass(frozen=True)
@@ -385,17 +389,25 @@ class _Parser:
         if t.text not in ("dlap", "geo"):
             self.fail(t, f"expected dlap(b) or geo(b), got {t.text!r}")
         self.take("(")
-        num = self.int_value(self.take(kind="num"))
-        den = 1
-        if self.at("/"):
+        num, den, per_eps = 1, 1, False
+        if not self.at("eps"):
+            num = self.int_value(self.take(kind="num"))
+            if self.at("/"):
+                self.k += 1
+                den = self.int_value(self.take(kind="num"))
+            if self.at("*"):          # b*eps: the scale proportional to eps (hist_eps)
+                self.k += 1
+                if not self.at("eps"):
+                    self.fail(self.peek(), f"expected 'eps' after '{num}/{den}*' in the noise scale")
+        if self.at("eps"):
             self.k += 1
-            den = self.int_value(self.take(kind="num"))
+            per_eps = True
         close = self.peek()
         self.take(")")
         if num == 0 or den == 0:
             self.fail(close, f"noise scale {num}/{den}: expected a positive rational b (the noise is "
                              f"{t.text}(b/eps))")
-        return Noise(t.line, t.col, t.text, Fraction(num, den))
+        return Noise(t.line, t.col, t.text, Fraction(num, den), per_eps)
 
     def compare(self) -> Compare:
         left = self.expr()
@@ -490,3 +502,78 @@ def parse_program(text: str, name: str = "program") -> Program:
     p = _Parser(tokenize(text))
     body = p.block(())
     return Program(body, text, name)
+
+
+def _walk_noise(stmts: list, fn) -> list:
+    """The statements with every noise ``nz`` replaced by ``fn(nz)`` (a new tree; the old one is untouched)."""
+    out = []
+    for s in stmts:
+        if isinstance(s, (Assign, Output)) and isinstance(s.value, Noise):
+            s = replace(s, value=fn(s.value))
+        elif isinstance(s, If):
+            s = replace(s, then=_walk_noise(s.then, fn), orelse=_walk_noise(s.orelse, fn))
+        elif isinstance(s, For):
+            s = replace(s, body=_walk_noise(s.body, fn))
+        out.append(s)
+    return out
+
+
+def eps_scaled(program: Program) -> bool:
+    """Whether the program draws a noise whose scale is proportional to eps (``dlap(eps)``, ``geo(b*eps)``).
+
+    Parameters
+    ----------
+    program : Program
+        A parsed program.
+
+    Returns
+    -------
+    bool
+        True when some noise has base ``e^(-1/(b eps))``: then the program is compiled at a level only.
+
+    Examples
+    --------
+    >>> eps_scaled(parse_program("z = dlap(eps)\\noutput clamp(q[1] + z, 0, 1)\\n"))
+    True
+    >>> eps_scaled(parse_program("z = dlap(2)\\noutput clamp(q[1] + z, 0, 1)\\n"))
+    False
+    """
+    found: list[bool] = []
+
+    def note(nz: Noise) -> Noise:
+        found.append(nz.per_eps)
+        return nz
+
+    _walk_noise(program.body, note)
+    return any(found)
+
+
+def at_level(program: Program, eps0: Fraction) -> Program:
+    """The program with its noise at the level ``eps0``: every ``dlap(b*eps)`` becomes ``dlap(b eps0^2)``.
+
+    ``DLap(b eps0)`` has base ``a = e^(-1/(b eps0))``, and ``dlap(b eps0^2)`` (``DLap(b eps0^2/eps)``) at
+    ``eps = eps0`` has the same base ``e^(-eps0/(b eps0^2))``: the compiled mechanism at ``eps0`` is exact.
+    Noises with scale ``b/eps`` are unchanged.
+
+    Parameters
+    ----------
+    program : Program
+        A parsed program.
+    eps0 : Fraction
+        The level, a positive rational.
+
+    Returns
+    -------
+    Program
+        The same text and name; the tree with every scale a rational ``b`` (of ``b/eps``).
+
+    Examples
+    --------
+    >>> p = at_level(parse_program("z = dlap(eps)\\noutput clamp(q[1] + z, 0, 1)\\n"), Fraction(1, 2))
+    >>> p.body[0].value.scale, eps_scaled(p)
+    (Fraction(1, 4), False)
+    """
+    e = Fraction(eps0)
+    return Program(_walk_noise(program.body,
+                               lambda nz: replace(nz, scale=nz.scale * e * e, per_eps=False) if nz.per_eps else nz),
+                   program.text, program.name)

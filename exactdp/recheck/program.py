@@ -43,7 +43,8 @@ import re
 from fractions import Fraction
 
 from . import _sturm as P
-from ._kernel import _E, NotHere, TooLarge, _add, _neg, _sign, _value, fraction
+from ._failure_set import PIECE, exact_set, in_set, read_pieces, set_text
+from ._kernel import _E, NotHere, Refuted, TooLarge, _add, _neg, _sign, _value, fraction
 
 #: the evidence shape (read by the dispatcher before any work)
 EVIDENCE = {"program": {
@@ -51,7 +52,7 @@ EVIDENCE = {"program": {
     "pairs": ("?", [[["int"]]]), "question": "str", "base_power": "int",
     "inputs": ["str"], "outputs": ["str"], "values": [[["str"]]], "codes": [["int"]],
     "never": "bool", "witness": ("?", {"x": "str", "x_prime": "str", "output": "str", "u": "str"}),
-    "level": "?str", "epsilon": "?str"}}
+    "level": "?str", "epsilon": "?str", "failure_set": ("?", [PIECE]), "failure_set_text": "?str"}}
 
 #: limits of the work this kernel does (a certificate beyond them is "not checkable: too large")
 MAX_TEXT = 20_000
@@ -218,14 +219,21 @@ class _Parse:
         if kind not in ("dlap", "geo"):
             raise ValueError("program text: expected dlap or geo")
         self.take("(")
-        p, q = self.num(), 1
-        if self.peek()[1] == "/":
-            self.k += 1
-            q = self.num()
+        p, q, per_eps = 1, 1, self.peek()[1] == "eps"
+        if not per_eps:
+            p = self.num()
+            if self.peek()[1] == "/":
+                self.k += 1
+                q = self.num()
+            per_eps = self.peek()[1] == "*"
+            if per_eps:                   # b*eps: the scale b eps, base e^(-1/(b eps))
+                self.k += 1
+        if per_eps:
+            self.take("eps")
         self.take(")")
         if p == 0 or q == 0:
             raise ValueError("program text: a noise scale that is not positive")
-        return ("noise", kind, Fraction(p, q))
+        return ("noise", kind, ("eps", Fraction(p, q)) if per_eps else Fraction(p, q))
 
     def cmp(self):
         a = self.expr()
@@ -304,6 +312,37 @@ def _noises(stmts):
             yield from _noises(s[3])
         elif s[0] == "for":
             yield from _noises(s[1])
+
+
+def at_level(body, eps0: Fraction):
+    """The statements with every noise ``dlap(b*eps)`` put at the level ``eps0``.
+
+    ``DLap(b eps0)`` has base ``e^(-1/(b eps0)) = e^(-eps0/(b eps0^2))``, that of ``dlap(b eps0^2)`` at ``eps0``.
+
+    Parameters
+    ----------
+    body : list or tuple
+        Statements (:func:`parse`), or one of them.
+    eps0 : Fraction
+        The level.
+
+    Returns
+    -------
+    list or tuple
+        The same statements with every scale a rational ``b`` (of ``b/eps``).
+
+    Examples
+    --------
+    >>> at_level(parse("z = geo(2*eps)"), Fraction(1, 2))
+    [('set', 'z', ('noise', 'geo', Fraction(1, 2)))]
+    """
+    if isinstance(body, list):
+        return [at_level(s, eps0) for s in body]
+    if isinstance(body, tuple) and body[:1] == ("noise",) and isinstance(body[2], tuple):
+        return ("noise", body[1], body[2][1] * eps0 * eps0)
+    if isinstance(body, tuple):
+        return tuple(at_level(s, eps0) for s in body)
+    return body
 
 
 def base_power(body) -> int:
@@ -982,7 +1021,8 @@ def claim_text(c: dict) -> str:
         return (f"{head} is not eps-DP for any eps > 0: output {w.get('output')} has positive probability on "
                 f"{w.get('x')} and probability 0 on {w.get('x_prime')}")
     return (f"{head} is not eps-DP for every eps: at eps = {ev['base_power']}*log(1/({w.get('u')})) output "
-            f"{w.get('output')} has P(x = {w.get('x')}) > e^eps P(x = {w.get('x_prime')})")
+            f"{w.get('output')} has P(x = {w.get('x')}) > e^eps P(x = {w.get('x_prime')}); it fails exactly for "
+            f"u = e^(-eps/{ev['base_power']}) in {ev.get('failure_set_text')}")
 
 
 def _ints(strs):
@@ -1018,7 +1058,8 @@ def check(c: dict):
     ...       "relation": "all-differ", "pairs": None, "question": "all_eps", "base_power": 1,
     ...       "inputs": ["0", "1"], "outputs": ["0", "1"],
     ...       "values": [[["1"], ["1", "1"]], [["0", "1"], ["1", "1"]]], "codes": [[0, 1], [1, 0]],
-    ...       "never": False, "witness": None, "level": None, "epsilon": None}
+    ...       "never": False, "witness": None, "level": None, "epsilon": None,
+    ...       "failure_set": None, "failure_set_text": None}
     >>> c = {"verdict": "holds", "evidence": ev}
     >>> c["claim"] = claim_text(c)
     >>> check(c)[0]
@@ -1034,6 +1075,10 @@ def check(c: dict):
     if why is not None:
         return "refuted", 0, why
     body = parse(ev["text"])
+    if any(isinstance(nz[2], tuple) for nz in _noises(body)):
+        if eps0 is None:
+            return "refuted", 0, "a noise of scale proportional to eps: no statement for every eps in alpha"
+        body = at_level(body, eps0)
     L = base_power(body)
     if ev["base_power"] != L:
         return "refuted", 0, f"the base power is {L}, not {ev['base_power']}"
@@ -1063,6 +1108,10 @@ def _question_refusal(ev: dict) -> str | None:
         return "a level is given exactly for the questions at_level and cost"
     if (ev["epsilon"] is None) != (ev["question"] != "cost"):
         return "the smallest eps is stated exactly for the question cost"
+    if (ev["failure_set"] is None) != (ev["question"] != "all_eps" or ev["witness"] is None):
+        return "a failure set is stated exactly for a failure at the question all_eps"
+    if ev["failure_set_text"] != (None if ev["failure_set"] is None else set_text(ev["failure_set"])):
+        return "the failure set's text is not its pieces"
     return None
 
 
@@ -1162,6 +1211,8 @@ def _check_all_eps_witness(ev: dict, inputs, pairs, outs, dists, idx, ineq, chec
         if w["u"] != "-":
             return "refuted", checked, "a u is stated for a failure at every eps"
         ok = not B[0] and A[0] and _roots(A[0], Fraction(0), Fraction(1)) == 0 and P.at(A[0], Fraction(1, 2)) != 0
+        ok = ok and ev["failure_set"] == [{"lo": "0", "hi": "1", "point": False, "lo_closed": False,
+                                           "hi_closed": False, "lo_approx": "0", "hi_approx": "1"}]
         return ("confirmed" if ok else "refuted"), checked + 1, \
             f"output {z}: probability 0 on {w['x_prime']} identically, " \
             + ("positive on (0, 1) on " if ok else "NOT positive on all of (0, 1) on ") + w["x"]
@@ -1170,8 +1221,25 @@ def _check_all_eps_witness(ev: dict, inputs, pairs, outs, dists, idx, ineq, chec
     if not 0 < u < 1:
         return "refuted", checked, "the witness u is not in (0, 1)"
     g = P.at(ineq(x, y, z), u)
-    return ("confirmed" if g < 0 else "refuted"), checked + 1, \
-        f"at u = {u}: e^(eps) K_x'(z) - K_x(z) has the sign of {g}" + (" < 0" if g < 0 else " >= 0: no failure")
+    if g >= 0:
+        return "refuted", checked + 1, f"at u = {u}: e^(eps) K_x'(z) - K_x(z) has the sign of {g} >= 0: no failure"
+    try:
+        n, extra = _failure_set_is_exact(ev, pairs, outs, ineq, u)
+    except Refuted as e:
+        return "refuted", checked + 1, str(e)
+    return "confirmed", checked + 1 + n, f"at u = {u}: e^(eps) K_x'(z) - K_x(z) has the sign of {g} < 0; the " \
+        f"failure set {ev['failure_set_text']} re-derived from the program's {n} distinct constraints{extra}"
+
+
+def _failure_set_is_exact(ev: dict, pairs, outs, ineq, u: Fraction) -> tuple:
+    """The stated failure set of ``u`` is the program's, exactly (:func:`exact_set` on every inequality of every
+    pair, both orders, and output that is not identically 0), and the witness ``u`` lies in it."""
+    pieces = ev["failure_set"]
+    ends = read_pieces(pieces)
+    if not in_set(u, pieces, ends):
+        raise Refuted(f"the witness u = {u} is not in the stated failure set")
+    raw = {tuple(g) for a, b in pairs for x, y in ((a, b), (b, a)) for z in outs if any(g := ineq(x, y, z))}
+    return exact_set([list(g) for g in raw], pieces, ends)
 
 
 def sign_at(p, eps0: Fraction, L: int) -> int:

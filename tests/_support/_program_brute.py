@@ -85,8 +85,11 @@ class _Interp:
                         self.out.append(str(min(max(best, s.lo), s.hi)))
 
 
-def brute_distribution(program, x, t: Fraction, L: int, W: int):
-    """``(low, lost)``: exact lower sums per output label and the exact mass left outside the windows."""
+def brute_distribution(program, x, t: Fraction, L: int, W: int, eps0: Fraction | None = None):
+    """``(low, lost)``: exact lower sums per output label and the exact mass left outside the windows.
+
+    ``t = e^(-eps0/L)``; a noise of scale ``b eps`` (``per_eps``) has base ``e^(-1/(b eps0)) = t^(L/(b eps0^2))``,
+    from its definition (the exponent must be an integer: choose ``L`` so)."""
     low: dict = {}
     lost = Fraction(0)
     stack = [((), Fraction(1))]
@@ -98,7 +101,12 @@ def brute_distribution(program, x, t: Fraction, L: int, W: int):
                 it.block(program.body, {})
         except _Need as need:
             nz = need.noise
-            a = t ** (L * nz.scale.denominator // nz.scale.numerator)
+            if getattr(nz, "per_eps", False):
+                e = Fraction(L) / (nz.scale * eps0 * eps0)
+                assert e.denominator == 1, "choose L so that the base is an integer power of t"
+                a = t ** int(e)
+            else:
+                a = t ** (L * nz.scale.denominator // nz.scale.numerator)
             lost += w * _tail(nz.kind, a, W)
             for z in range(0 if nz.kind == "geo" else -W, W + 1):
                 stack.append(((*values, z), w * _weight(nz.kind, a, z)))

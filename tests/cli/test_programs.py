@@ -99,3 +99,24 @@ class _nothing:
 def test_missing_program_file(capsys):
     code, _out, err = run(["program", "/nonexistent/x.prog", "--n", "1", "--all-eps"], capsys)
     assert code == 2 and "program file /nonexistent/x.prog" in err
+
+
+def test_hist_eps_at_levels_and_refused_for_every_eps(capsys):
+    f = str(SUITE / "hist_eps.prog")
+    common = ["--n", "1", "--relation", "one-differ"]
+    code, out, _ = run(["program", f, *common, "--eps", "1/2"], capsys)
+    assert code == 1 and "witness: x = " in out                  # cost 1/eps0 = 2 > 1/2
+    code, out, _ = run(["program", f, *common, "--eps", "1"], capsys)
+    assert code == 0 and "is eps0-DP" in out                     # cost 1 <= 1: the boundary holds
+    code, out, _ = run(["program", f, *common, "--eps", "2", "--cost", "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["evidence"]["epsilon"] == "1/2"
+    code, out, err = run(["program", f, *common, "--all-eps"], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "rational level only" in err
+
+
+def test_a_partial_failure_set_is_printed(tmp_path, capsys):
+    p = tmp_path / "partial.prog"
+    p.write_text('z = geo(1)\nw = dlap(3)\nif q[1] + z >= 2:\n  output "T"\nelse:\n  if 2*q[1] + w >= 0:\n'
+                 '    output "U"\n  else:\n    output "F"\n  end\nend\n')
+    code, out, _ = run(["program", str(p), "--n", "1", "--domain", "0..1", "--all-eps"], capsys)
+    assert code == 1 and "it fails exactly for u = e^(-eps/3) in (root of alpha**4 + alpha - 1 in [" in out

@@ -89,6 +89,8 @@ ELSEWHERE = {
         "extension", "infeasible", "lp", "optimality", "priors", "privacy", "profile", "relation",
         "utility_comparison")},
     "exactdp/recheck/_grid.py": ["tests/recheck/test_scale.py"],
+    "exactdp/recheck/_failure_set.py": ["tests/recheck/test_forgeries_all_eps.py",
+                                        "tests/recheck/test_forgeries_program.py"],
     "exactdp/recheck/_labels.py": ["tests/recheck/test_forgeries_labels.py"],
     # kind program (issue 28 item 5): forgeries, genuine certificates and the kernel's evaluator in one file
     **{f"exactdp/{m}/program.py": ["tests/recheck/test_forgeries_program.py", _RECHECK]

@@ -330,3 +330,91 @@ def test_a_large_genuine_certificate_is_refused_by_its_count_not_after_the_work(
     ev["inputs"] = [",".join(map(str, x)) for x in itertools.product(range(3), repeat=3)]
     r = recheck(reclaim(c))
     assert r.status == "not checkable" and f"more than {MAX_WORK} terms to sum" in r.detail
+
+
+# -- the exact failure set (issue 28): re-derived from the text, a wrong set refuted ---------------------------
+
+#: fails exactly for u = e^(-eps/3) in (r, 1), r ~ 0.7245 the root of u^4 + u - 1: an algebraic end
+PARTIAL = ('z = geo(1)\nw = dlap(3)\nif q[1] + z >= 2:\n  output "T"\nelse:\n  if 2*q[1] + w >= 0:\n'
+           '    output "U"\n  else:\n    output "F"\n  end\nend\n')
+
+
+def _partial():
+    key = ("partial",)
+    if key not in _CACHE:
+        p = parse_program(PARTIAL, "partial")
+        _CACHE[key] = json.loads(json.dumps(program_certificate(p, n=1, domain=(0, 1)).to_json()))
+    return copy.deepcopy(_CACHE[key])
+
+
+def _piece(lo, hi, lo_closed=False, hi_closed=False):
+    return {"lo": lo, "hi": hi, "point": lo == hi, "lo_closed": lo_closed, "hi_closed": hi_closed,
+            "lo_approx": lo, "hi_approx": hi}
+
+
+def test_the_failure_set_with_an_algebraic_end_is_confirmed_and_rendered():
+    c = _partial()
+    ev = c["evidence"]
+    assert c["verdict"] == "fails" and ev["base_power"] == 3
+    assert ev["failure_set_text"].startswith("(root of alpha**4 + alpha - 1 in [") and ev["failure_set_text"][-4:] \
+        == ", 1)"
+    assert ev["failure_set_text"] in c["claim"]
+    # the witness u lies in the set: u^4 + u - 1 > 0 right of the root
+    u = Fraction(ev["witness"]["u"])
+    assert u ** 4 + u - 1 > 0 and u < 1
+    r = recheck(c)
+    assert r.status == "confirmed", r.detail
+    assert "failure set" in r.detail
+    from exactdp.certificate import Certificate
+    assert "The exact failure set" in Certificate.from_json(c).render("markdown")
+
+
+@pytest.mark.parametrize("pieces,why", [
+    ([_piece("0", "1")], "no constraint fails at alpha"),                # too large: refuted at a sample
+    ([_piece("3/4", "1")], "no constraint's root"),                      # too small, an end that is no root
+    ([], "not in the stated failure set"),                               # empty: the witness u is outside it
+])
+def test_a_wrong_failure_set_is_refuted(pieces, why):
+    c = _partial()
+    c["evidence"]["failure_set"] = pieces
+    c["evidence"]["failure_set_text"] = K.set_text(pieces)
+    reclaim(c)
+    r = recheck(c)
+    assert r.status == "refuted" and __import__("re").search(why, r.detail), r.detail
+
+
+def test_the_true_end_closed_is_refuted():
+    c = _partial()
+    c["evidence"]["failure_set"][0]["lo_closed"] = True     # [r, 1): at r every constraint holds (one with = 0)
+    c["evidence"]["failure_set_text"] = K.set_text(c["evidence"]["failure_set"])
+    reclaim(c)
+    r = recheck(c)
+    assert r.status == "refuted" and "no constraint fails there" in r.detail, r.detail
+
+
+def test_a_failure_set_whose_text_or_presence_is_forged_is_refuted():
+    c = _partial()
+    c["evidence"]["failure_set_text"] = "(0, 1)"
+    reclaim(c)
+    assert recheck(c).status == "refuted"
+    c = _partial()
+    c["evidence"]["failure_set"], c["evidence"]["failure_set_text"] = None, None
+    reclaim(c)
+    assert "failure set" in recheck(c).detail
+    c = cert("svt5")                                                    # never: the set is (0, 1)
+    assert c["evidence"]["failure_set_text"] == "(0, 1)"
+    c["evidence"]["failure_set"] = [_piece("1/2", "1")]
+    c["evidence"]["failure_set_text"] = "(1/2, 1)"
+    reclaim(c)
+    assert recheck(c).status == "refuted"
+
+
+def test_a_witness_u_outside_the_stated_set_is_refuted():
+    c = _partial()
+    lo = c["evidence"]["failure_set"][0]
+    c["evidence"]["failure_set"] = [_piece("9/10", "1")]
+    c["evidence"]["failure_set_text"] = "(9/10, 1)"
+    c["evidence"]["witness"]["u"] = "19/20"
+    reclaim(c)
+    assert recheck(c).status == "refuted"        # the set is too small (fails on (r, 9/10]), whatever u
+    assert lo["lo"].startswith("root of")
