@@ -77,6 +77,21 @@ class Method(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    @classmethod
+    def of(cls, level=None, *mechs, values=(), exact_route: bool = True) -> Method:
+        """The method a certificate at ``level`` about ``mechs`` names: the one method rule of
+        :class:`exactdp.exact.domain.Domain` (docs/architecture.md#sec-method-rule).
+
+        Examples
+        --------
+        >>> from exactdp.exact import Level
+        >>> from exactdp.mechanisms import randomized_response
+        >>> Method.of(Level.from_eps("log(2)/3"), randomized_response(2, p="1/4")).name
+        'RATIONAL'
+        """
+        from ..exact.domain import Domain
+        return cls[Domain.of(level, *mechs, values=values, exact_route=exact_route).method]
+
 
 @dataclass
 class Certificate(Generic[E]):
