@@ -27,7 +27,7 @@ from fractions import Fraction
 
 from ._levels import ENCLOSURE_WIDTH, check_level, method_of  # noqa: F401 (the one method rule)
 from ._pld import _relation, _rows
-from ._kernel import (_E, NotHere, Refuted, TooLarge, _add, _mul, _neg, compare, fraction, level_factor,
+from ._kernel import (_E, NotHere, Refuted, TooLarge, _add, _mul, _neg, compare, fraction, level_value,
                       refute_unless, sign, value)
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
@@ -446,10 +446,7 @@ def _run(c: dict) -> int:
     refute_unless([(s["x"], s["x_prime"]) for s in ev["steps"]] == ordered,
                   "the lattice steps are not one per ordered neighbouring pair, in the relation's order")
     steps = {(s["x"], s["x_prime"]): s["step"] for s in ev["steps"]}
-    E = level_factor(ev["level"], "1")
-    if isinstance(E, tuple):
-        raise NotHere("e^eps is a fractional power R^(p/q): this kernel compares rational lattices with e^eps "
-                      "only for e^eps rational or eps algebraic")
+    E = level_value(ev["level"], "1")              # R^(1/D), D > 1: a _P, compared in fractions
     if all(isinstance(v, Fraction) for r in rows for row in r.values() for v in row):
         vals, n = _rational_vals(rows, facs, ordered, steps, E)
     else:
