@@ -50,8 +50,8 @@ def test_non_optimal_point_is_rejected(arith):
         A = RADICALS
     # a feasible vertex that is not optimal, with the stated value moved to match it: the gap is not zero
     worse = [0, 0, fmpq(1)]
-    assert not optimal(LP, cost, worse, sol.y, sol.lam, sol.reduced, sum((c * v for c, v in zip(cost, worse, strict=True)),
-                                                                          A.zero), A)
+    worse_value = sum((c * v for c, v in zip(cost, worse, strict=True)), A.zero)
+    assert not optimal(LP, cost, worse, sol.y, sol.lam, sol.reduced, worse_value, A)
     # the true optimum with a wrong value, a wrong reduced cost, a negative multiplier, an infeasible point
     assert not optimal(LP, cost, sol.x, sol.y, sol.lam, sol.reduced, sol.value + 1, A)
     assert not optimal(LP, cost, sol.x, sol.y, sol.lam, [r + 1 for r in sol.reduced], sol.value, A)
