@@ -22,11 +22,10 @@ from math import lcm
 import mpmath
 import numpy as np
 
-from ._kernel import is_fraction
 from ._kernel import Refuted, refute_unless
 from ._metric import agree, closure
 from ._kernel import distinct_labels, same
-from ._levels import check_double, check_level, enclosure_ok, eps_level, factor, iv_eps, smallest_eps_ok
+from ._levels import check_double, check_level, method_for, enclosure_ok, eps_level, factor, iv_eps, smallest_eps_ok
 from ._kernel import rational as _q
 from ._kernel import NotHere, _P, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
 from ._kernel import within_limit
@@ -628,8 +627,6 @@ def method_of(c: dict) -> str:
     ev = c["evidence"]
     if c["kind"] == "best_extension":
         return "EXACT_LP"
-    lv = ev["level"]
-    rational = lv["eps"] is None and is_fraction(lv["R"]) and all(map(is_fraction, ev["mech_on_H"]["values"]))
-    return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+    return method_for(ev["mech_on_H"]["values"], ev["level"])      # the one method rule
 
 
