@@ -79,8 +79,25 @@ class Method(str, Enum):
 
     @classmethod
     def of(cls, level=None, *mechs, values=(), exact_route: bool = True) -> Method:
-        """The method a certificate at ``level`` about ``mechs`` names: the one method rule of
-        :class:`exactdp.exact.domain.Domain` (docs/architecture.md#sec-method-rule).
+        """The method a certificate at ``level`` about ``mechs`` names (docs/architecture.md#sec-method-rule).
+
+        The one method rule of :class:`exactdp.exact.domain.Domain`.
+
+        Parameters
+        ----------
+        level : Level or None
+            The privacy level, if the question has one.
+        *mechs : Mechanism
+            The mechanisms whose entries the verdict compares.
+        values : iterable of exact numbers, optional
+            Further numbers the verdict rests on.
+        exact_route : bool, default True
+            False when the checker's route decided in certified balls.
+
+        Returns
+        -------
+        Method
+            ``RATIONAL`` or ``TRANSCENDENCE_BALLS``.
 
         Examples
         --------

@@ -93,7 +93,7 @@ class Domain:
 
     @property
     def rational(self) -> bool:
-        """Does every comparison of the question happen in fractions (regime 1 of docs/architecture.md)?
+        """Whether every comparison of the question happens in fractions (regime 1 of docs/architecture.md).
 
         Examples
         --------

@@ -116,7 +116,7 @@ def reduced_costs(lp: Any, cost: list, y: list, lam: list, arith: Arith = RATION
 
 def optimal(lp: Any, cost: list, x: list, y: list, lam: list, reduced: list, value: Any,
             arith: Arith = RATIONALS) -> bool:
-    """Is ``x`` an optimum of ``min cost.x`` with the dual ``(y, lam)`` as its certificate, exactly?
+    """Whether ``x`` is an optimum of ``min cost.x`` with the dual ``(y, lam)`` as its certificate, exactly.
 
     Parameters
     ----------

@@ -38,9 +38,23 @@ def method_for(values, level: dict | None = None, exact_route: bool = True) -> s
 
 
 def method_of(c: dict) -> str:
-    """:func:`method_for` read off a certificate: the entries of ``mechanism``, ``factors`` or ``mech_on_H``, the
-    ``level`` (or the query's), and a ``lattice_composition``'s route (not exact: balls, or no exact delta).
+    """The one method rule (:func:`method_for`) read off a certificate's evidence.
 
+    The entries of ``mechanism``, ``factors`` or ``mech_on_H``, the ``level`` (or the query's), and a
+    ``lattice_composition``'s route (not exact: balls, or no exact delta).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        ``"RATIONAL"`` or ``"TRANSCENDENCE_BALLS"``.
+
+    Examples
+    --------
     >>> method_of({"evidence": {"mechanism": {"values": ["1/2"]}, "level": {"eps": "1/2", "R": None}}})
     'TRANSCENDENCE_BALLS'
     """
