@@ -33,7 +33,9 @@ def method_for(values, level: dict | None = None, exact_route: bool = True) -> s
     >>> method_for(["1/4", "3/4"], {"eps": None, "R": "2", "D": "3"}), method_for(["exp(-1)"])
     ('RATIONAL', 'TRANSCENDENCE_BALLS')
     """
-    rational = exact_route and all(map(is_fraction, values)) and level_rational(level)
+    # a value is a text of the certificate, or a kernel value already read (an entry in alpha at a rational alpha)
+    rational = exact_route and all(type(v) is Fraction or (isinstance(v, str) and is_fraction(v)) for v in values) \
+        and level_rational(level)
     return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
 
 
