@@ -588,7 +588,14 @@ def _level_factor(level_ev, d):
 def level_value(level_ev, d):
     """``e^(eps d)`` as a value: :func:`_level_factor`, a power ``R^(p/q)`` as the :class:`_P` ``0 + 1 c``."""
     E = _level_factor(level_ev, d)
-    return _P(Fraction(0), Fraction(1), E) if isinstance(E, tuple) else E
+    return _root(E[1], E[2], E[3]) if isinstance(E, tuple) else E
+
+
+def _root(R, p: int, q: int):
+    """``R^(p/q)`` as the text ``R^(p/q)`` reads: a sum of square roots for ``q = 2``, else a :class:`_P`."""
+    if not isinstance(R, Fraction):
+        raise NotHere("a power R^(p/q) of an irrational R")
+    return _half_power(R, p) if q == 2 else _P(Fraction(0), Fraction(1), ("pow", R, p, q))
 
 
 def _ratio(d, D) -> Fraction:
@@ -802,8 +809,8 @@ def exp_of_eps(text: str):
         k = int(div)
         within_limit(k <= 64, f"a {k}-th root")
         num, den = _iroot(R.numerator, k), _iroot(R.denominator, k)
-        if num is None or den is None:      # e^eps = R^(1/k) irrational: a _P, compared in fractions
-            return _P(Fraction(0), Fraction(1), ("pow", R, 1, k))
+        if num is None or den is None:      # e^eps = R^(1/k) irrational: a _P (a square root for k = 2)
+            return _root(R, 1, k)
         return Fraction(num, den)          # ints: ``/`` would make a float reach exact arithmetic
     if div is not None:
         raise NotHere(f"unsupported eps {text!r}")

@@ -174,3 +174,17 @@ def test_domain_cases():
     assert Domain.of(values=[fmpq(1, 3), fmpq(2)]).method == "RATIONAL"
     assert Domain.of(cube, RR, exact_route=False).method == "TRANSCENDENCE_BALLS"
     assert Domain.of(Level.from_alpha("1/3"), geometric(2, "1/3")).rational is True
+
+
+@pytest.mark.parametrize("eps", ["log(5)/2", "log(3)/7", "log(9)/2"])
+def test_other_roots_one_method_and_confirmed(eps):
+    # a square root (D = 2: the kernel's sums of square roots), a 7th root, and 9^(1/2) = 3 (rational after all)
+    rr3, nb = randomized_response(3, p="1/5"), discrete(3)
+    certs = [certify_lattice_composition([(rr3, 2)], nb, eps=eps, delta="1/2"),
+             certify_composition([(rr3, 2)], nb, eps=eps, delta="1/2"),
+             certify_audit([(rr3, 2)], nb, eps=eps, delta="1/2"),
+             certify_approx(rr3, nb, eps=eps, delta="1/3"),
+             certify_profile(rr3, nb, eps=eps, delta="1/3"),
+             certify_privacy(rr3, nb, eps=eps)]
+    for c in certs:
+        assert c.method is Method.RATIONAL and recheck(c).status == "confirmed", (c.kind, recheck(c).detail)
