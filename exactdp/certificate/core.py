@@ -77,6 +77,38 @@ class Method(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    @classmethod
+    def of(cls, level=None, *mechs, values=(), exact_route: bool = True) -> Method:
+        """The method a certificate at ``level`` about ``mechs`` names (docs/architecture.md#sec-method-rule).
+
+        The one method rule of :class:`exactdp.exact.domain.Domain`.
+
+        Parameters
+        ----------
+        level : Level or None
+            The privacy level, if the question has one.
+        *mechs : Mechanism
+            The mechanisms whose entries the verdict compares.
+        values : iterable of exact numbers, optional
+            Further numbers the verdict rests on.
+        exact_route : bool, default True
+            False when the checker's route decided in certified balls.
+
+        Returns
+        -------
+        Method
+            ``RATIONAL`` or ``TRANSCENDENCE_BALLS``.
+
+        Examples
+        --------
+        >>> from exactdp.exact import Level
+        >>> from exactdp.mechanisms import randomized_response
+        >>> Method.of(Level.from_eps("log(2)/3"), randomized_response(2, p="1/4")).name
+        'RATIONAL'
+        """
+        from ..exact.domain import Domain
+        return cls[Domain.of(level, *mechs, values=values, exact_route=exact_route).method]
+
 
 @dataclass
 class Certificate(Generic[E]):

@@ -68,11 +68,8 @@ def _counts(cons) -> Counts:
 
 
 def exact_method(level: Level | None, *mechs: Mechanism) -> Method:
-    """The method of a certificate about ``mechs`` at ``level``: rational arithmetic when the level's ``e^(-eps)``
-    and every entry are rational (docs/architecture.md#sec-kernel, regime 1), else transcendence + balls (regime 2).
-
-    The one place that turns the two regimes into a certificate's method (a mechanism in a symbolic alpha is
-    evaluated at the level first, :meth:`Mechanism.at`).
+    """The method of a certificate about ``mechs`` at ``level``: :meth:`Method.of`, the one method rule
+    (docs/architecture.md#sec-method-rule; kept for its importers).
 
     Examples
     --------
@@ -81,9 +78,7 @@ def exact_method(level: Level | None, *mechs: Mechanism) -> Method:
     >>> exact_method(Level.from_alpha("1/2"), K).name, exact_method(Level.from_eps("1/2"), K).name
     ('RATIONAL', 'TRANSCENDENCE_BALLS')
     """
-    if (level is None or level.regime == "rational") and all(m.regime == "rational" for m in mechs):
-        return Method.RATIONAL
-    return Method.TRANSCENDENCE_BALLS
+    return Method.of(level, *mechs)
 
 
 def _note(stats, rounds: int = 1) -> str:

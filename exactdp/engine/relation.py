@@ -122,7 +122,7 @@ def certify_relation(lhs: Any, rhs: Any, relation: str = "=", *, statement: str 
         except Undecided as e:
             return Certificate("relation", UNDECIDED, Method.TRANSCENDENCE_BALLS, claim, RelationEvidence(**base),
                                reason=e.reason)
-        method = Method.RATIONAL if isinstance(diff, fmpq) else Method.TRANSCENDENCE_BALLS
+        method = Method.of(values=[diff])       # the one method rule on the difference
         return Certificate("relation", s in _OK[relation], method, claim, RelationEvidence(**base))
     try:
         pieces = sign_pieces(diff if isinstance(diff, ExpFrac) else ExpFrac.const(diff))

@@ -20,6 +20,7 @@ private engines behind them.
 ('5/6', 1)
 """
 
+from .domain import Domain
 from .decide import arb_of, decimal_enclosure, exact_latex, exact_str, sign
 from .level import Level, level_of
 from .lp import LinearProgram, LPInfeasible, LPSolution, LPUnbounded, solve_lp
@@ -30,6 +31,7 @@ from .lp_irrational import IrrationalLPSolution, optimal_face_constraints, solve
 from .radical import Rad
 
 __all__ = [
+           "Domain",
            "ExpFrac",
            "IrrationalLPSolution",
            "LPInfeasible",

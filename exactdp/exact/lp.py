@@ -40,7 +40,8 @@ from dataclasses import dataclass, field
 from flint import fmpq
 
 from ..errors import ExactDPError, InputTooLarge, InvalidInput, Undecided
-from .lp_sparse import SparseLU
+from .lp_check import dot as _dot
+from .lp_check import face_is_point, optimal, reduced_costs
 
 __all__ = [
     "MAX_LP_SIZE",
@@ -187,36 +188,11 @@ class LPSolution:
         >>> sol.value = fmpq(2); sol.verify()
         False
         """
-        lp = self.lp
-        ok = all(v >= 0 for v in self.x)
-        ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) == b
-                  for r, b in zip(lp.A_eq, lp.b_eq, strict=True))
-        ok &= all(sum((a * self.x[j] for j, a in r.items()), fmpq(0)) <= b
-                  for r, b in zip(lp.A_ub, lp.b_ub, strict=True))
-        ok &= all(v >= 0 for v in self.lam)
-        red = _reduced(lp, self.y, self.lam)
-        ok &= red == self.reduced and all(v >= 0 for v in red)
-        primal = sum((ci * xi for ci, xi in zip(lp.c, self.x, strict=True)), fmpq(0))
-        dual = sum((b * y for b, y in zip(lp.b_eq, self.y, strict=True)), fmpq(0)) - sum(
-            (b * lam for b, lam in zip(lp.b_ub, self.lam, strict=True)), fmpq(0))
-        return bool(ok and primal == dual == self.value)
+        return optimal(self.lp, self.lp.c, self.x, self.y, self.lam, self.reduced, self.value)
 
 
 def _reduced(lp, y, lam):
-    red = list(lp.c)
-    for r, yi in zip(lp.A_eq, y, strict=True):
-        if yi != 0:
-            for j, a in r.items():
-                red[j] -= a * yi
-    for r, li in zip(lp.A_ub, lam, strict=True):
-        if li != 0:
-            for j, a in r.items():
-                red[j] += a * li
-    return red
-
-
-def _dot(row, x):
-    return sum((a * x[j] for j, a in row.items()), fmpq(0))
+    return reduced_costs(lp, lp.c, y, lam)
 
 
 class LPInfeasible(ExactDPError):
@@ -269,13 +245,7 @@ class LPInfeasible(ExactDPError):
         lp = self.lp
         if len(self.y) != len(lp.b_eq) or len(self.lam) != len(lp.b_ub) or any(v < 0 for v in self.lam):
             return False
-        comb = [fmpq(0)] * lp.n
-        for r, yi in zip(lp.A_eq, self.y, strict=True):
-            for j, a in r.items():
-                comb[j] -= a * yi
-        for r, li in zip(lp.A_ub, self.lam, strict=True):
-            for j, a in r.items():
-                comb[j] += a * li
+        comb = reduced_costs(lp, [fmpq(0)] * lp.n, self.y, self.lam)     # A_ub^T lam - A_eq^T y
         rhs = _dot(dict(enumerate(lp.b_ub)), self.lam) - _dot(dict(enumerate(lp.b_eq)), self.y)
         return all(v >= 0 for v in comb) and rhs < 0
 
@@ -390,14 +360,8 @@ def _uniqueness(lp, sol):
     where lam_k > 0}``; if the equalities alone determine the free coordinates (full column rank, computed
     with the exact sparse LU), it is one point.
     """
-    F = [j for j in range(lp.n) if sol.reduced[j] == 0]
-    if not F:
-        return True
-    fidx = {j: k for k, j in enumerate(F)}
-    rows = [{fidx[j]: a for j, a in r.items() if j in fidx} for r in lp.A_eq]
-    rows += [{fidx[j]: a for j, a in lp.A_ub[k].items() if j in fidx} for k in range(len(lp.A_ub))
-             if sol.lam[k] > 0]
-    return True if SparseLU(rows, len(F)).rank == len(F) else None
+    return face_is_point(lp, [j for j in range(lp.n) if sol.reduced[j] == 0],
+                         [k for k in range(len(lp.A_ub)) if sol.lam[k] > 0])
 
 
 def _basis_from_point(sf, x):

@@ -45,6 +45,7 @@ from flint import fmpq, fmpq_mat
 
 from ..errors import InvalidInput, Undecided
 from .lp import LinearProgram
+from .lp_check import RADICALS, face_is_point, optimal, reduced_costs
 from .lp_float import quiet_highs
 from .radical import Rad, to_rad
 
@@ -151,35 +152,11 @@ class IrrationalLPSolution:
         >>> sol.value = Rad.rat(fmpq(7, 5)); sol.verify()
         False
         """
-        lp = self.lp
-        ok = all(v >= 0 for v in self.x)
-        ok &= all(_dot(r, self.x) == b for r, b in zip(lp.A_eq, lp.b_eq, strict=True))
-        ok &= all(_dot(r, self.x) <= b for r, b in zip(lp.A_ub, lp.b_ub, strict=True))
-        ok &= all(v.sign() >= 0 for v in self.lam)
-        red = _reduced(lp, self.cost, self.y, self.lam)
-        ok &= red == self.reduced and all(v.sign() >= 0 for v in red)
-        ok &= all(red[j].is_zero() for j in range(lp.n) if self.x[j] != 0)
-        primal = sum((ci * xi for ci, xi in zip(self.cost, self.x, strict=True) if xi != 0), Rad())
-        dual = sum((y * b for y, b in zip(self.y, lp.b_eq, strict=True)), Rad()) - sum(
-            (lam * b for lam, b in zip(self.lam, lp.b_ub, strict=True)), Rad())
-        return bool(ok and primal == dual == self.value)
-
-
-def _dot(row, x):
-    return sum((a * x[j] for j, a in row.items()), fmpq(0))
+        return optimal(self.lp, self.cost, self.x, self.y, self.lam, self.reduced, self.value, RADICALS)
 
 
 def _reduced(lp, cost, y, lam):
-    red = list(cost)
-    for r, yi in zip(lp.A_eq, y, strict=True):
-        if not yi.is_zero():
-            for j, a in r.items():
-                red[j] = red[j] - yi * a
-    for r, li in zip(lp.A_ub, lam, strict=True):
-        if not li.is_zero():
-            for j, a in r.items():
-                red[j] = red[j] + li * a
-    return red
+    return reduced_costs(lp, cost, y, lam, RADICALS)
 
 
 def _highs_basis(lp: LinearProgram, cost_f):
@@ -363,14 +340,4 @@ def optimal_face_constraints(sol: IrrationalLPSolution) -> tuple[list[int], list
 def _unique(lp, sol):
     """True if the optimal face is a single point (rank test on its equations); None if not certified."""
     zero, tight = optimal_face_constraints(sol)
-    F = [j for j in range(lp.n) if j not in set(zero)]
-    if not F:
-        return True
-    fidx = {j: k for k, j in enumerate(F)}
-    rows = [{fidx[j]: a for j, a in r.items() if j in fidx} for r in lp.A_eq]
-    rows += [{fidx[j]: a for j, a in lp.A_ub[k].items() if j in fidx} for k in tight]
-    M = fmpq_mat(len(rows), len(F))
-    for i, r in enumerate(rows):
-        for j, v in r.items():
-            M[i, j] = v
-    return True if M.rank() == len(F) else None
+    return face_is_point(lp, [j for j in range(lp.n) if j not in set(zero)], tight)

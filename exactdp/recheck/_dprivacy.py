@@ -23,6 +23,7 @@ from mpmath import libmp
 
 from . import _metric
 from ._kernel import Refuted, refute_unless
+from ._levels import method_for
 from ._kernel import (IV, MAX_CELLS, MAX_INEQUALITIES, NotHere, _add, _iv, _mul, _neg, check_codes, compare,
                       fraction, level_factor, within_limit, sign, value)
 
@@ -363,8 +364,7 @@ def check_method(c: dict, rational: bool) -> None:
 
 
 def _rational(mech: _Mech, lv: dict | None) -> bool:
-    vals = all(isinstance(mech.val(i), Fraction) for i in range(len(mech.values)))
-    return vals and (lv is None or (lv["eps"] is None and isinstance(value(lv["R"]), Fraction)))
+    return method_for([mech.val(i) for i in range(len(mech.values))], lv) == "RATIONAL"     # the one method rule
 
 
 # ----------------------------------------------------------------------------------------- epsilon ----

@@ -285,6 +285,44 @@ class _E:
         self.den = den if den is not None else {(): Fraction(1)}
 
 
+class _P:
+    """``a + b c`` with ``c = R^(p/q)`` (``E = ('pow', R, p, q)``, :func:`_level_factor`) and ``a``, ``b`` fractions:
+    the numbers of a rational question at ``e^eps = R^(1/D)``, ``D > 1`` (a hockey-stick ``A - B c``). Sums and
+    rational multiples stay in this form; a sign compares ``|a|^q`` with ``|b|^q R^p`` in fractions, so the
+    method is still ``RATIONAL`` (docs/architecture.md#sec-method-rule)."""
+
+    def __init__(self, a, b, E):
+        self.a, self.b, self.E = a, b, E
+
+    def sign(self) -> int:
+        _, R, p, q = self.E
+        sa, sb = (self.a > 0) - (self.a < 0), (self.b > 0) - (self.b < 0)
+        if sa == 0 or sb == 0 or sa == sb:
+            return sa or sb
+        for v in (self.a, self.b):
+            power_within_limit(v, q, "a comparison at a fractional power")
+        lhs, rhs = abs(self.a) ** q, abs(self.b) ** q * R**p
+        return sa * ((lhs > rhs) - (lhs < rhs))
+
+
+def _p_op(a, b, op):
+    """``a op b`` with one of them a :class:`_P` (over the same ``c``), the other one too or a fraction."""
+    E = a.E if isinstance(a, _P) else b.E
+    (a1, b1), (a2, b2) = [(v.a, v.b) if isinstance(v, _P) and v.E == E else (v, Fraction(0))
+                          if isinstance(v, Fraction) else _not_here_p() for v in (a, b)]
+    if op == "+":
+        return _P(a1 + a2, b1 + b2, E)
+    if op == "*" and b1 * b2 == 0:
+        return _P(a1 * a2, a1 * b2 + b1 * a2, E)
+    if op == "/" and b2 == 0:
+        return _P(a1 / a2, b1 / a2, E)
+    raise NotHere("a product of two powers R^(p/q)")
+
+
+def _not_here_p():
+    raise NotHere("a power R^(p/q) with a number other than a fraction or the same power")
+
+
 def _padd(p, q, s=1):
     out = dict(p)
     for k, c in q.items():
@@ -326,6 +364,8 @@ def _val(node, alpha=None):
         if isinstance(node.op, ast.Pow):
             if isinstance(a, Fraction) and isinstance(b, Fraction) and b.denominator == 2 and a >= 0:
                 return _half_power(a, b.numerator)  # a^(p/2) = sqrt(a)^p, a sum of square roots
+            if isinstance(a, Fraction) and isinstance(b, Fraction) and b.denominator > 2 and a > 0:
+                return _P(Fraction(0), Fraction(1), ("pow", a, b.numerator, b.denominator))
             if not isinstance(b, Fraction) or b.denominator != 1:
                 raise NotHere("non-integer power")
             k = int(b)
@@ -386,6 +426,8 @@ def _half_power(a: Fraction, p: int):
 def _neg(v):
     if isinstance(v, Fraction):
         return -v
+    if isinstance(v, _P):
+        return _P(-v.a, -v.b, v.E)
     if isinstance(v, _Q):
         return _Q({s: -c for s, c in v.d.items()})
     return _E({k: -c for k, c in v.num.items()}, v.den)
@@ -394,7 +436,7 @@ def _neg(v):
 def _asE(v):
     if isinstance(v, Fraction):
         return _E({(): v} if v else {})
-    if isinstance(v, _Q):
+    if isinstance(v, (_Q, _P)):
         raise NotHere("algebraic number as a probability")
     return v
 
@@ -402,6 +444,8 @@ def _asE(v):
 def _add(a, b):
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a + b
+    if isinstance(a, _P) or isinstance(b, _P):
+        return _p_op(a, b, "+")
     if isinstance(a, (_Q, Fraction)) and isinstance(b, (_Q, Fraction)):
         qa = a if isinstance(a, _Q) else _Q({1: a})
         qb = b if isinstance(b, _Q) else _Q({1: b})
@@ -418,6 +462,8 @@ def _add(a, b):
 def _mul(a, b):
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a * b
+    if isinstance(a, _P) or isinstance(b, _P):
+        return _p_op(a, b, "*")
     if isinstance(a, _Q) and isinstance(b, Fraction):
         return _Q({s: c * b for s, c in a.d.items()})
     if isinstance(b, _Q) and isinstance(a, Fraction):
@@ -429,6 +475,8 @@ def _mul(a, b):
 def _div(a, b):
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a / b
+    if isinstance(a, _P) or isinstance(b, _P):
+        return _p_op(a, b, "/")
     if isinstance(a, _Q) and isinstance(b, Fraction):
         return _Q({s: c / b for s, c in a.d.items()})
     a, b = _asE(a), _asE(b)
@@ -460,6 +508,9 @@ def _iv(v, ctx=None):
         return ctx.mpf(v.numerator) / v.denominator
     if isinstance(v, _Q):
         return sum((ctx.mpf(c.numerator) / c.denominator) * ctx.sqrt(s) for s, c in v.d.items())
+    if isinstance(v, _P):
+        _, R, p, q = v.E
+        return _iv(v.a, ctx) + _iv(v.b, ctx) * _iv(R, ctx) ** (ctx.mpf(p) / q)
 
     def ev(p):
         return sum((ctx.mpf(c.numerator) / c.denominator) * _iv_key(k, ctx) for k, c in p.items()) \
@@ -472,6 +523,8 @@ def _sign(v) -> int:
     in the kernel's private context :data:`IV`."""
     if isinstance(v, Fraction):
         return (v > 0) - (v < 0)
+    if isinstance(v, _P):
+        return v.sign()
     if isinstance(v, _E) and not v.num:
         return 0
     if isinstance(v, _Q) and not v.d:
@@ -492,6 +545,8 @@ def _size(v) -> tuple:
         return _bits(v), 1
     if isinstance(v, _Q):
         return max((_bits(c) for c in v.d.values()), default=1), max(1, len(v.d))
+    if isinstance(v, _P):
+        return max(_bits(v.a), _bits(v.b)), 2
     cs = list(v.num.values()) + list(v.den.values())
     return max((_bits(c) for c in cs), default=1), max(1, len(v.num), len(v.den))
 
@@ -528,6 +583,19 @@ def _level_factor(level_ev, d):
     if k.denominator == 1:
         return R ** int(k) if isinstance(R, Fraction) else _mul(R, Fraction(1)) if k == 1 else _powE(R, int(k))
     return ("pow", R, k.numerator, k.denominator)
+
+
+def level_value(level_ev, d):
+    """``e^(eps d)`` as a value: :func:`_level_factor`, a power ``R^(p/q)`` as the :class:`_P` ``0 + 1 c``."""
+    E = _level_factor(level_ev, d)
+    return _root(E[1], E[2], E[3]) if isinstance(E, tuple) else E
+
+
+def _root(R, p: int, q: int):
+    """``R^(p/q)`` as the text ``R^(p/q)`` reads: a sum of square roots for ``q = 2``, else a :class:`_P`."""
+    if not isinstance(R, Fraction):
+        raise NotHere("a power R^(p/q) of an irrational R")
+    return _half_power(R, p) if q == 2 else _P(Fraction(0), Fraction(1), ("pow", R, p, q))
 
 
 def _ratio(d, D) -> Fraction:
@@ -726,7 +794,7 @@ def rational(text: str) -> Fraction:
 def exp_of_eps(text: str):
     """``e^eps`` as a value of this kernel for ``eps`` written in the exactdp grammar: an algebraic number
     (``"1/2"``, ``"sqrt(2)"``: ``exp(eps)``), ``"log(R)"`` (``R``) or ``"log(R)/k"`` for an integer ``k``
-    (only when ``R`` is a ``k``-th power of a rational; otherwise :class:`NotHere`)."""
+    (``R^(1/k)``: a fraction when ``R`` is a ``k``-th power of a rational, else the :class:`_P` ``0 + 1 c``)."""
     node = _tree(text)
     div = None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.left, ast.Call):
@@ -741,8 +809,8 @@ def exp_of_eps(text: str):
         k = int(div)
         within_limit(k <= 64, f"a {k}-th root")
         num, den = _iroot(R.numerator, k), _iroot(R.denominator, k)
-        if num is None or den is None:
-            raise NotHere(f"e^eps = ({R})^(1/{k}) is not rational")
+        if num is None or den is None:      # e^eps = R^(1/k) irrational: a _P (a square root for k = 2)
+            return _root(R, 1, k)
         return Fraction(num, den)          # ints: ``/`` would make a float reach exact arithmetic
     if div is not None:
         raise NotHere(f"unsupported eps {text!r}")
@@ -780,15 +848,6 @@ def eps_sign(text: str) -> int:
     if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "log" and len(node.args) == 1:
         return _sign(_add(_val(node.args[0]), Fraction(-1))) * _sign(div)
     return _sign(_val(_tree(text)))
-
-
-def log_of_rational(text: str) -> bool:
-    """Is ``eps`` written ``log(R)`` or ``log(R)/D`` with a rational ``R`` (the rational regime of a level)?"""
-    node = _tree(text)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        node = node.left
-    return (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "log" and len(node.args) == 1
-            and isinstance(_val(node.args[0]), Fraction))
 
 
 # ------------------------------------------------------------------ stated values and labels ----

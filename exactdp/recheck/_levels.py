@@ -12,8 +12,61 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ._kernel import NotHere, _add, _mul, _neg, compare, fraction, level_factor, refute_unless, sign, value
-from ._kernel import same
+from ._kernel import _add, _mul, _neg, compare, fraction, level_factor, level_value, refute_unless, sign, value
+from ._kernel import is_fraction, same
+
+
+# ------------------------------------------------------------------------------ the one method rule ----
+def level_rational(level: dict | None) -> bool:
+    """Is ``e^eps`` a rational power ``R^(1/D)`` (``R``, ``D`` rational), or is there no level?"""
+    # read as values, so a hostile R is `too large` before any rule is applied (tests/recheck/test_contract.py)
+    return level is None or (level["eps"] is None and type(value(level["R"])) is Fraction
+                             and type(value(level.get("D") or "1")) is Fraction)
+
+
+def method_for(values, level: dict | None = None, exact_route: bool = True) -> str:
+    """The one method rule of the kernel (docs/architecture.md#sec-method-rule), the producer's
+    :class:`exactdp.exact.domain.Domain` written again on this side of the fence.
+
+    ``RATIONAL`` when every entry is rational, the level (if any) is ``e^eps = R^(1/D)`` with ``R`` and ``D``
+    rational and the producer's route was exact: every comparison is then one of fractions (a number ``a + b
+    R^(p/q)`` is compared by ``q``-th powers, :class:`exactdp.recheck._kernel._P`); ``TRANSCENDENCE_BALLS`` otherwise.
+
+    >>> method_for(["1/4", "3/4"], {"eps": None, "R": "2", "D": "3"}), method_for(["exp(-1)"])
+    ('RATIONAL', 'TRANSCENDENCE_BALLS')
+    """
+    # a value is a text of the certificate, or a kernel value already read (an entry in alpha at a rational alpha)
+    rational = exact_route and all(type(v) is Fraction or (isinstance(v, str) and is_fraction(v)) for v in values) \
+        and level_rational(level)
+    return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+
+
+def method_of(c: dict) -> str:
+    """The one method rule (:func:`method_for`) read off a certificate's evidence.
+
+    The entries of ``mechanism``, ``factors`` or ``mech_on_H``, the ``level`` (or the query's), and a
+    ``lattice_composition``'s route (not exact: balls, or no exact delta).
+
+    Parameters
+    ----------
+    c : dict
+        The certificate's JSON.
+
+    Returns
+    -------
+    str
+        ``"RATIONAL"`` or ``"TRANSCENDENCE_BALLS"``.
+
+    Examples
+    --------
+    >>> method_of({"evidence": {"mechanism": {"values": ["1/2"]}, "level": {"eps": "1/2", "R": None}}})
+    'TRANSCENDENCE_BALLS'
+    """
+    ev = c["evidence"]
+    mechs = [f["mechanism"] for f in ev["factors"]] if "factors" in ev else [ev.get("mechanism") or ev["mech_on_H"]]
+    level = ev["query"]["level"] if "query" in ev else ev.get("level")
+    exact = ev.get("route", "lattice-exact") == "lattice-exact" and ev.get("delta_at_eps", "") is not None
+    return method_for([v for m in mechs for v in m["values"]], level, exact)
 
 
 # ------------------------------------------------------------------------------------- smallest eps ----
@@ -74,11 +127,8 @@ def smallest_eps_ok(rows: dict, pairs: list, text) -> bool:
 
 
 def factor(level: dict, d: str):
-    """``e^(eps d)`` at a level, as a kernel value (NotHere for an algebraic power ``R^(p/q)``)."""
-    E = level_factor(level, d)
-    if isinstance(E, tuple):
-        raise NotHere("e^(eps d) is an algebraic power R^(p/q) at this level")
-    return E
+    """``e^(eps d)`` at a level, as a kernel value (an algebraic power ``R^(p/q)`` as a ``_P``)."""
+    return level_value(level, d)
 
 
 def product(a, b):

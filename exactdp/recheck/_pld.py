@@ -24,11 +24,11 @@ from fractions import Fraction
 from functools import cmp_to_key
 from math import comb, gcd, lcm
 
-from ._kernel import is_fraction, Refuted, refute_unless
+from ._kernel import Refuted, refute_unless
 from ._metric import closure
 from ._kernel import distinct_labels, same
-from ._levels import check_level
-from ._kernel import _add, _div, _mul, _neg, check_codes, level_factor, NotHere, sign, value
+from ._levels import check_level, method_of  # noqa: F401 (profile, composition)
+from ._kernel import _add, _div, _mul, _neg, check_codes, level_value, NotHere, sign, value
 from ._metric import metric_note
 from ._dprivacy import LEVEL, MECH, METRIC, pairs_of
 
@@ -434,9 +434,8 @@ def _check_query(q: dict, P: list, verdict: str) -> None:
         refute_unless(value(lv["R"]) != 1 or lv["D"] == "1", "eps = 0 is written R = 1, D = 1")
     else:
         refute_unless(sign(value(lv["eps"])) >= 0, "a negative eps")
-    t = level_factor(lv, "1") if not (lv["eps"] is None and value(lv["R"]) == 1) else Fraction(1)
-    if isinstance(t, tuple):
-        raise NotHere("e^eps is an algebraic power R^(1/D) (D > 1): its delta is not re-evaluated here")
+    # at e^eps = R^(1/D), D > 1, delta(eps) = A - B R^(1/D) is a _P of the kernel, compared in fractions
+    t = level_value(lv, "1") if not (lv["eps"] is None and value(lv["R"]) == 1) else Fraction(1)
     at = _profile_at(P, t)
     refute_unless(same(q["delta_at_eps"], at), f"delta at eps = {lv['text']} is not {q['delta_at_eps']}")
     holds = d is None or _diff(value(d), at) >= 0
@@ -576,35 +575,3 @@ def check(c: dict):
     return CONFIRMED, n, (f"{len(c['evidence']['pieces'])} pieces of the profile re-derived against {n} worst-set "
                           "lines of the convolved PLDs; the answers at the query and the verdict re-evaluated"
                           + relation_note(c["evidence"]["relation"]))
-
-
-
-def method_of(c: dict) -> str:
-    """The method a ``profile`` / ``composition`` verdict rests on (the dispatcher refutes another, or a precision).
-
-    ``RATIONAL`` when every carried entry is rational and the query's level (if any) is ``e^eps = R`` with ``R``
-    rational (``D = 1``), so that every comparison is one of fractions; ``TRANSCENDENCE_BALLS`` otherwise (the
-    exact zero test and certified intervals).
-
-    Parameters
-    ----------
-    c : dict
-        The certificate's JSON.
-
-    Returns
-    -------
-    str
-        ``"RATIONAL"`` or ``"TRANSCENDENCE_BALLS"``.
-
-    Examples
-    --------
-    >>> ev = {"mechanism": {"values": ["1/4", "3/4"]}, "query": {"level": {"eps": None, "R": "3", "D": "1"}}}
-    >>> method_of({"kind": "profile", "evidence": ev})
-    'RATIONAL'
-    """
-    ev = c["evidence"]
-    mechs = [ev["mechanism"]] if c["kind"] == "profile" else [f["mechanism"] for f in ev["factors"]]
-    lv = ev["query"]["level"]
-    exact = all(is_fraction(v) for m in mechs for v in m["values"]) and (
-        lv is None or (lv["eps"] is None and is_fraction(lv["R"]) and lv["D"] == "1"))
-    return "RATIONAL" if exact else "TRANSCENDENCE_BALLS"

@@ -16,7 +16,8 @@ from fractions import Fraction
 
 from ._kernel import Refuted, refute_unless
 from . import _metric
-from ._kernel import (MAX_CELLS, MAX_INEQUALITIES, log_of_rational, _add, _mul, _neg, _sign, _value, exp_of_eps,
+from ._levels import eps_level, method_for
+from ._kernel import (MAX_CELLS, MAX_INEQUALITIES, _add, _mul, _neg, _sign, _value, exp_of_eps,
                       within_limit)
 from ._dprivacy import METRIC
 
@@ -104,9 +105,7 @@ def check(c: dict) -> tuple[str, int, str]:
     try:
         status, detail = _check(ev, c["verdict"] == "holds")
         if status == "confirmed":
-            rational = all(isinstance(_value(v), Fraction) for r in ev["mechanism"]["matrix"] for v in r) and \
-                (ev["epsilon_given"] == "0" or log_of_rational(ev["epsilon_given"]))
-            want = "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+            want = method_for([v for r in ev["mechanism"]["matrix"] for v in r], eps_level(ev["epsilon_given"]))
             refute_unless(c["method"] == want and c["precision"] is None, f"the method {c['method']!r} is not {want!r}")
     except Refuted as e:
         return "refuted", 0, str(e)

@@ -16,13 +16,12 @@ from fractions import Fraction
 
 from ._kernel import Refuted, refute_unless
 from ._kernel import same
-from ._levels import check_level
-from ._kernel import NotHere, _add, _neg, level_factor, sign, value
+from ._levels import check_level, method_of  # noqa: F401 (the one method rule)
+from ._kernel import _add, _neg, level_value, sign, value
 from ._dprivacy import LEVEL, MECH
 from ._pld import (_at, _base, _check_pieces, _check_query, _convolve, _count_plds, _diff, _factors, _lines, _precount,
                    _relation, _rows, relation_note)
 from ._pld import RELATION
-from ._kernel import is_fraction
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -62,32 +61,6 @@ def claim_text(c: dict) -> str:
             f"{ev['relation']['description']} (exact delta(eps) = {ev['delta_exact']}, slack {ev['slack']})")
 
 
-def method_of(c: dict) -> str:
-    """``RATIONAL`` for rational mechanisms at a level ``e^eps = R`` rational, else ``TRANSCENDENCE_BALLS``.
-
-    Parameters
-    ----------
-    c : dict
-        The certificate's JSON.
-
-    Returns
-    -------
-    str
-        ``"RATIONAL"`` or ``"TRANSCENDENCE_BALLS"``.
-
-    Examples
-    --------
-    >>> fs = [{"mechanism": {"values": ["1/4", "3/4"]}}]
-    >>> [method_of({"evidence": {"factors": fs, "level": lv}})
-    ...  for lv in ({"eps": None, "D": "1"}, {"eps": "1/2", "D": None})]
-    ['RATIONAL', 'TRANSCENDENCE_BALLS']
-    """
-    ev = c["evidence"]
-    lv = ev["level"]
-    rational = all(is_fraction(v) for f in ev["factors"] for v in f["mechanism"]["values"])
-    return "RATIONAL" if rational and lv["eps"] is None and lv["D"] == "1" else "TRANSCENDENCE_BALLS"
-
-
 def _run(c: dict) -> int:
     ev = c["evidence"]
     facs = _factors(c)
@@ -115,9 +88,7 @@ def _run(c: dict) -> int:
     refute_unless(same(ev["slack"], _add(d, _neg(at))), f"the slack {ev['slack']} is not delta - delta(eps)")
     wit = (ev["x"], ev["x_prime"])
     refute_unless(wit in lines_of, f"({wit[0]}, {wit[1]}) is not an ordered neighbouring pair")
-    t = Fraction(1) if lv["eps"] is None and value(lv["R"]) == 1 else level_factor(lv, "1")
-    if isinstance(t, tuple):
-        raise NotHere("e^eps is an algebraic power R^(1/D) (D > 1): the attaining pair is not re-evaluated here")
+    t = Fraction(1) if lv["eps"] is None and value(lv["R"]) == 1 else level_value(lv, "1")   # a _P at D > 1
     best = Fraction(0)
     for a, b in lines_of[wit]:
         v = _at(a, b, t)

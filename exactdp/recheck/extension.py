@@ -22,13 +22,12 @@ from math import lcm
 import mpmath
 import numpy as np
 
-from ._kernel import is_fraction
 from ._kernel import Refuted, refute_unless
 from ._metric import agree, closure
 from ._kernel import distinct_labels, same
-from ._levels import check_double, check_level, enclosure_ok, eps_level, factor, iv_eps, smallest_eps_ok
+from ._levels import check_double, check_level, method_for, enclosure_ok, eps_level, factor, iv_eps, smallest_eps_ok
 from ._kernel import rational as _q
-from ._kernel import NotHere, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
+from ._kernel import NotHere, _P, _add, _div, _mul, _neg, check_codes, compare, level_factor, sign, value
 from ._kernel import within_limit
 from ._labels import mechanism_note
 from ._metric import metric_note
@@ -318,9 +317,12 @@ def _violation(w, rows: dict, outputs: list, pairs: list, level: dict, what: str
     refute_unless(any({x, xp} == {a, b} and d == w["distance"] for a, b, d in pairs),
                   f"{what}: the violation is not on a generating pair at its distance")
     a, b = rows[x][z], rows[xp][z]
-    rhs = _mul(_factor(level, w["distance"]), b)
+    E = _factor(level, w["distance"])
+    rhs = _mul(E, b)
+    # at a power R^(p/q) the producer states no excess (as privacy does, recheck/_dprivacy.py)
+    excess = w["excess"] is None if isinstance(E, _P) else same(w["excess"], _add(a, _neg(rhs)))
     refute_unless(same(w["K_x"], a) and same(w["K_x_prime"], b) and same(w["lhs"], a) and same(w["rhs"], rhs)
-                  and same(w["excess"], _add(a, _neg(rhs))) and _cmp(a, rhs) > 0,
+                  and excess and _cmp(a, rhs) > 0,
                   f"{what}: the stated violated inequality is not re-derived")
 
 
@@ -439,16 +441,24 @@ def _check_extension(c: dict):
     Ah = _mech_on_H(mh, H)
     a_ok = _part_a(ev, Ah, rpairs)
     rows_H = [Ah[h] for h in H]
-    got = _extension(ev, rows_H)
+    try:
+        got = _extension(ev, rows_H)
+    except NotHere:                      # products of two powers R^(p/q): a failing (a) still decides the verdict
+        if ev["mechanism"] is not None or ev["private_2eps"] != "undecided":
+            raise
+        got = None
     if ev["mechanism"] is None:
-        refute_unless(isinstance(got, int) and ev["extension_note"] == zero_normaliser_note(pts[got]),
+        refute_unless(got is None or (isinstance(got, int) and ev["extension_note"] == zero_normaliser_note(pts[got])),
                       "the note on the undefined extension is not the one its first zero normaliser states")
         refute_unless(not a_ok and c["verdict"] == "fails" and ev["normalisers"] is None
                       and ev["agrees_on_H"] is None and ev["normalisers_equal_1"] == 0 and ev["disagreement"] is None
-                      and ev["private_2eps"] == "undefined" and ev["violation_2eps"] is None and ev["epsilon"] is None
+                      and ev["private_2eps"] == ("undefined" if got is not None else "undecided")
+                      and ev["violation_2eps"] is None and ev["epsilon"] is None
                       and ev["enclosure"] is None and ev["binding"] is None and ev["witness"] == {"part": "a"},
                       "no extension is stated, but one exists (or part (a) holds, or a fact about it is stated)")
-        return CONFIRMED, 0, "no extension (some Z_D = 0) and part (a) re-decided as failing"
+        return CONFIRMED, 0, ("no extension (some Z_D = 0)" if got is not None else "the extension not built "
+                              "(products of two powers R^(p/q); its note is a label)") + \
+            " and part (a) re-decided as failing"
     refute_unless(not isinstance(got, int), "the stated extension exists, but recomputed some Z_D = 0")
     refute_unless(ev["extension_note"] is None, "a note on an extension that is defined")
     A_rows, Z, M = got
@@ -617,8 +627,6 @@ def method_of(c: dict) -> str:
     ev = c["evidence"]
     if c["kind"] == "best_extension":
         return "EXACT_LP"
-    lv = ev["level"]
-    rational = lv["eps"] is None and is_fraction(lv["R"]) and all(map(is_fraction, ev["mech_on_H"]["values"]))
-    return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+    return method_for(ev["mech_on_H"]["values"], ev["level"])      # the one method rule
 
 

@@ -26,10 +26,10 @@ import ast
 import math
 from fractions import Fraction
 
-from ._levels import ENCLOSURE_WIDTH, check_level
+from ._levels import ENCLOSURE_WIDTH, check_level, method_of  # noqa: F401 (the one method rule)
 from ._pld import _relation, _rows
-from ._kernel import (_E, NotHere, Refuted, TooLarge, _add, _div, _mul, _neg, compare, fraction, is_fraction,
-                      level_factor, refute_unless, sign, value)
+from ._kernel import (_E, NotHere, Refuted, TooLarge, _add, _div, _mul, _neg, compare, fraction,
+                      level_value, refute_unless, sign, value)
 
 CONFIRMED, REFUTED = "confirmed", "refuted"
 
@@ -94,39 +94,6 @@ def claim_text(c: dict) -> str:
     if not (isinstance(enc, list) and len(enc) == 2):
         raise ValueError("the enclosure is not [lo, hi]")
     return f"the smallest delta of {who} at eps = {lvl} over the {rel} is {what} in [{enc[0]}, {enc[1]}]"
-
-
-
-def method_of(c: dict) -> str:
-    """The method a ``lattice_composition`` verdict rests on (the dispatcher refutes another).
-
-    ``RATIONAL`` when every entry is rational, ``e^eps`` is a rational ``R`` (``D = 1``) and the route is exact;
-    ``TRANSCENDENCE_BALLS`` otherwise.
-
-    Parameters
-    ----------
-    c : dict
-        The certificate's JSON.
-
-    Returns
-    -------
-    str
-        The method the verdict rests on.
-
-    Examples
-    --------
-    >>> ev = {"factors": [{"mechanism": {"values": ["1/4", "3/4"]}}], "route": "lattice-exact",
-    ...       "level": {"eps": None, "R": "3", "D": "1"}}
-    >>> method_of({"evidence": ev})
-    'RATIONAL'
-    """
-    ev = c["evidence"]
-    lv = ev["level"]
-    exact = (ev["route"] == "lattice-exact" and all(is_fraction(v) for f in ev["factors"]
-                                                     for v in f["mechanism"]["values"])
-             and lv["eps"] is None and is_fraction(lv["R"]) and lv["D"] == "1")
-    return "RATIONAL" if exact else "TRANSCENDENCE_BALLS"
-
 
 
 # ------------------------------------------------------------------------------------------ lattice ----
@@ -480,10 +447,7 @@ def _run(c: dict) -> int:
     refute_unless([(s["x"], s["x_prime"]) for s in ev["steps"]] == ordered,
                   "the lattice steps are not one per ordered neighbouring pair, in the relation's order")
     steps = {(s["x"], s["x_prime"]): s["step"] for s in ev["steps"]}
-    E = level_factor(ev["level"], "1")
-    if isinstance(E, tuple):
-        raise NotHere("e^eps is a fractional power R^(p/q): this kernel compares rational lattices with e^eps "
-                      "only for e^eps rational or eps algebraic")
+    E = level_value(ev["level"], "1")              # R^(1/D), D > 1: a _P, compared in fractions
     if all(isinstance(v, Fraction) for r in rows for row in r.values() for v in row):
         vals, n = _rational_vals(rows, facs, ordered, steps, E)
     else:

@@ -24,7 +24,7 @@ from mpmath.ctx_iv import MPIntervalContext
 from ._lp import check_lp
 from ._kernel import refute_unless
 from ._metric import check_table
-from ._levels import ENCLOSURE_WIDTH, check_level
+from ._levels import ENCLOSURE_WIDTH, check_level, method_for
 from ._metric import describe_table, name_note
 from ._kernel import NotHere, _div, fraction, level_factor, sign, value
 from ._kernel import _iv as _interval
@@ -898,13 +898,7 @@ def method_of(c: dict) -> str | None:
     if kind == "theorem4":
         return "EXACT_LP"
     if kind == "leakage":
-        rational = True
-        for v in ev["mechanism"]["values"]:
-            try:
-                fraction(v)
-            except (ValueError, ZeroDivisionError):
-                rational = False
-        return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+        return method_for(ev["mechanism"]["values"])                # the one method rule (no level)
     route = ev["route"]
     if route not in ROUTES[kind]:
         return None                      # refuted by the kind's check, with the reason

@@ -13,6 +13,7 @@ import re
 from fractions import Fraction
 
 from ._labels import label_note
+from ._levels import method_for
 from ._kernel import bernstein_nonneg, fraction, NotHere, pl_add, pl_mul, pl_neg, poly_of, sign, value
 from ._kernel import _add, _neg
 import itertools
@@ -272,10 +273,4 @@ def method_of(c: dict) -> str:
     ['SYMBOLIC_ROOTS', 'RATIONAL', 'TRANSCENDENCE_BALLS']
     """
     ev = c["evidence"]
-    if ev["variable"] is not None:
-        return "SYMBOLIC_ROOTS"
-    try:
-        fraction(ev["difference"])
-    except (ValueError, ZeroDivisionError):
-        return "TRANSCENDENCE_BALLS"
-    return "RATIONAL"
+    return "SYMBOLIC_ROOTS" if ev["variable"] is not None else method_for([ev["difference"]])   # the one rule

@@ -21,7 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._pld import RELATION
-from ._kernel import is_fraction
+from ._levels import method_of  # noqa: F401 (the one method rule)
 from ._kernel import Refuted, refute_unless
 from ._kernel import same
 from ._kernel import (IV, MAX_BITS, MAX_CELLS, TooLarge, _add, _asE, _div, _E, _iv, _mul, _neg, _padd, fraction,
@@ -84,29 +84,6 @@ def claim_text(c: dict) -> str:
     if cv is not None:
         out += f"; by Mironov's conversion it is (eps, delta)-DP with eps = {cv['epsilon']}, delta = {cv['delta']}"
     return out
-
-
-def method_of(c: dict) -> str:
-    """``RATIONAL`` when every entry of the mechanism is a rational, else ``TRANSCENDENCE_BALLS``.
-
-    Parameters
-    ----------
-    c : dict
-        The certificate's JSON.
-
-    Returns
-    -------
-    str
-        ``"RATIONAL"`` or ``"TRANSCENDENCE_BALLS"``.
-
-    Examples
-    --------
-    >>> [method_of({"evidence": {"mechanism": {"values": v}}}) for v in (["1/4", "3/4"], ["exp(-1)"])]
-    ['RATIONAL', 'TRANSCENDENCE_BALLS']
-    """
-    return "RATIONAL" if all(is_fraction(v) for v in c["evidence"]["mechanism"]["values"]) else \
-        "TRANSCENDENCE_BALLS"
-
 
 
 def log_text(arg: str, den: int) -> str:

@@ -35,7 +35,7 @@ from ._kernel import Refuted, refute_unless
 from . import _sturm as poly
 from ._metric import check_table
 from ._kernel import same
-from ._levels import _split_log, enclosure_ok, iv_eps
+from ._levels import _split_log, enclosure_ok, iv_eps, method_for
 from ._kernel import _add, _div, _mul, _neg, check_codes, fraction, NotHere, sign, value
 from ._kernel import rational as _q
 from ._labels import mechanism_note
@@ -535,13 +535,7 @@ def method_of(c: dict) -> str:
     if c["kind"] == "tradeoff":
         return "EXACT_LP"
     if c["kind"] == "utility":
-        rational = all(isinstance(value(v), Fraction) for v in ev["mechanism"]["values"])
-    elif c["kind"] == "exponential_bound":
-        sm = ev["smallest"]
-        lv = sm["level"]
-        mech = _Mech(sm["mechanism"])
-        rational = all(isinstance(mech.val(i), Fraction) for i in range(len(mech.values))) and (
-            lv is None or (lv["eps"] is None and isinstance(value(lv["R"]), Fraction)))
-    else:
-        raise ValueError(f"kind {c['kind']!r}")
-    return "RATIONAL" if rational else "TRANSCENDENCE_BALLS"
+        return method_for(ev["mechanism"]["values"])                # the one method rule (no level)
+    if c["kind"] == "exponential_bound":
+        return method_for(ev["smallest"]["mechanism"]["values"], ev["smallest"]["level"])
+    raise ValueError(f"kind {c['kind']!r}")

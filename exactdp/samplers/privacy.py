@@ -26,6 +26,7 @@ from fractions import Fraction
 from flint import arb, ctx, fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method, Verdict
+from ..exact.level import Level
 from ..certificate.sampler import SamplerInterval, SamplerPair, SamplerPrivacyEvidence, sampler_claim
 from .explore import Law, SamplerError
 
@@ -293,8 +294,8 @@ def certify_sampler_privacy(law: Law, support: tuple[int, int], sensitivity: int
     if eps is None:
         return Certificate("sampler_privacy", Verdict.HOLDS, Method.RATIONAL, claim, ev)
     within = _ratio_within(R, eps)
-    rational = _LOG.fullmatch(eps.strip()) is not None or Fraction(eps) == 0
-    method = Method.RATIONAL if rational else Method.TRANSCENDENCE_BALLS
+    zero = _LOG.fullmatch(eps.strip()) is None and Fraction(eps) == 0
+    method = Method.of(None if zero else Level.from_eps(eps.strip()))     # the one method rule: log(Q) is rational
     if within and dlt <= _exact(delta):
         return Certificate("sampler_privacy", Verdict.HOLDS, method, claim, ev)
     return Certificate("sampler_privacy", UNDECIDED, Method.NONE, claim, ev,

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from ..engine.approximate import approx_level, neighbour_relation, parse_delta
 from ..errors import InvalidInput, InvalidType
 from ..exact.decide import arb_of, decimal_enclosure, exact_str, sign, simplify
+from ..exact.domain import Domain
 from ._expfield import domain_of
 from .composition import _check_k, _checked, _pair_pld
 from .profile import Profile, envelope, pair_function
@@ -174,8 +175,8 @@ def plan_pair_plds(plan: Sequence[tuple], neighbours: Any) -> tuple[list, list, 
     """
     mechs, times = _normalise(plan)
     checked = [_checked(m)[0] for m in mechs]
-    rational = all(m.regime == "rational" for m in checked)
-    dom = None if rational else domain_of([v for m in checked for v in m.values])
+    # the arithmetic of the number domain (exact/domain.py): fractions, or one exponential field
+    dom = None if Domain.of(None, *checked).rational_entries else domain_of([v for m in checked for v in m.values])
     base = checked[0]
     pairs, rel = neighbour_relation(base, neighbours)
     if not pairs:

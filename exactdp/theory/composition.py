@@ -47,6 +47,7 @@ from flint import arb, ctx, fmpq
 from ..engine.approximate import neighbour_relation
 from ..errors import InputTooLarge, InvalidInput, InvalidType
 from ..exact.decide import sign, simplify
+from ..exact.domain import Domain
 from ..exact.expo import ExpFrac
 from ._expfield import domain_of
 from .profile import Profile, envelope, pair_function
@@ -391,7 +392,7 @@ def _checked(mech):
         raise InvalidInput("composition: the mechanism's entries depend on a symbolic alpha; fix a level "
                                 "first (mech.at(Level.from_eps(...)), e.g. eps = 1 or alpha = 1/2)")
     mech = mech.validate()
-    return mech, (None if mech.regime == "rational" else domain_of(mech.values))
+    return mech, (None if Domain.of(None, mech).rational_entries else domain_of(mech.values))
 
 
 def _check_k(k):

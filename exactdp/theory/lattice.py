@@ -53,6 +53,7 @@ from flint import arb, arb_poly, ctx, fmpq, fmpq_poly, fmpz, fmpz_mpoly_ctx, fmp
 from ..engine.approximate import approx_level, neighbour_relation
 from ..errors import InputTooLarge, InvalidInput, InvalidType, Undecided
 from ..exact.decide import _round_str, arb_of, exact_str, sign, simplify
+from ..exact.radical import Rad
 from ._expfield import LP, RF, FlintDomain
 from .composition import PLD, ExpPLD, _check_k, _checked, _pair_pld
 
@@ -449,6 +450,8 @@ def _rat_pair(parts: list, pair) -> Any:
         B = fmpq(num, int(D) * bp ** top) / C if top >= n0 else fmpq(0)
         A = A + inf_k
         E = lvl.factor(fmpq(1))
+        if E is None and isinstance(lvl.R, fmpq) and isinstance(lvl.D, fmpq):
+            E = Rad.power(lvl.R, 1 / lvl.D)     # e^eps = R^(1/D), D > 1: A - B E is exact (a real radical)
         size = f"{len(cs)} loss values, coefficients up to {max((int(c).bit_length() for c in cs), default=0):,} bits"
 
         def ball(prec):

@@ -157,7 +157,6 @@ def lattice_certificate(factors: list, neighbours: Any, *, eps: Any = None, alph
         from ..certificate.core import UNDECIDED
         return Certificate("lattice_composition", UNDECIDED, Method.NONE, claim, ev,
                            reason="delta lies inside the certified enclosure of the ball route"), r
-    ld = ev.level
-    rational = all(m.regime == "rational" for m, _ in facs) and ld.eps is None and ld.D == "1"
-    method = Method.RATIONAL if rational and exact is not None else Method.TRANSCENDENCE_BALLS
+    # the one method rule; the ball route (no exact delta) decided in certified balls
+    method = Method.of(lvl, *(m for m, _ in facs), exact_route=exact is not None)
     return Certificate("lattice_composition", verdict, method, claim, ev), r

@@ -221,7 +221,7 @@ def leakage(mech: Mechanism, prior: Any) -> Certificate[LeakageEvidence]:
     enc = list(decimal_enclosure(lambda: arb_of(r).log() / arb(2).log()))
     ev = LeakageEvidence(mechanism=mechanism_data(mech), prior=[exact_str(v) for v in p], max_utility=exact_str(U),
                          max_prior=exact_str(m), ratio=exact_str(r), leakage_bits=log2_str(r), enclosure=enc)
-    method = Method.RATIONAL if mech.regime == "rational" else Method.TRANSCENDENCE_BALLS
+    method = Method.of(None, mech)               # the one method rule (no level)
     return Certificate("leakage", True, method, f"the min-entropy leakage of {mech.name}", ev,
                        note="log2 enclosed by Arb balls")
 

@@ -32,6 +32,7 @@ from ..certificate.profile import (CompositionEvidence, RunFactor, LossAtom, Nei
 from ..engine.approximate import approx_level, neighbour_relation, parse_delta
 from ..errors import InvalidInput, InvalidType, Undecided, UnsupportedRegime
 from ..exact.decide import exact_str, sign, simplify
+from ..exact.domain import Domain
 from ..metrics.space import FiniteMetric
 from ._expfield import domain_of
 from .composition import _check_k, _pair_pld, check_composition_cost
@@ -146,8 +147,8 @@ def _certify(kind: str, facs: list, neighbours, eps, alpha, level, delta) -> Cer
     _precheck_metric_size(ref, neighbours)      # the sizes the route can do, refused up front (issue 17)
     pairs, rel = _relation(ref, neighbours)
     check_profile_size(2 * len(pairs), max(len(m.outputs) for m, _ in facs))
-    rational = all(m.regime == "rational" for m, _ in facs)
-    dom = None if rational else domain_of([v for m, _ in facs for v in m.values])
+    domain = Domain.of(lvl, *(m for m, _ in facs))      # the arithmetic and the method, one rule
+    dom = None if domain.rational_entries else domain_of([v for m, _ in facs for v in m.values])
     pr, plds = _profile(facs, pairs, dom)
     pieces = []
     for pc in pr.pieces:
@@ -163,9 +164,7 @@ def _certify(kind: str, facs: list, neighbours, eps, alpha, level, delta) -> Cer
     claim = profile_claim(kind, ev)
     if reason is not None:
         return Certificate(kind, UNDECIDED, Method.NONE, claim, ev, reason=reason)
-    exact = rational and (lvl is None or (lvl.regime == "rational" and q.level is not None and q.level.D == "1"))
-    method = Method.RATIONAL if exact else Method.TRANSCENDENCE_BALLS
-    return Certificate(kind, verdict, method, claim, ev)
+    return Certificate(kind, verdict, Method[domain.method], claim, ev)
 
 
 def certify_profile(mech: Mechanism, neighbours: Any, *, eps: Any = None, alpha: Any = None,

@@ -603,5 +603,5 @@ def certify_renyi(mech: Mechanism, neighbours: Any, orders: Iterable[int], delta
         c = rdp_to_dp(curve, delta)
         conv = RDPConversionData(delta=str(c.delta), order=c.order, epsilon=str(c.epsilon))
     ev = RenyiEvidence(mechanism=mechanism_data(mech), relation=rel, orders=pts, conversion=conv)
-    method = Method.RATIONAL if mech.regime == "rational" else Method.TRANSCENDENCE_BALLS
+    method = Method.of(None, mech)               # the one method rule (no level)
     return Certificate("renyi", True, method, renyi_claim(ev), ev)

@@ -241,7 +241,7 @@ def certify_utility(mech: Mechanism, output_metric: FiniteMetric, f: Any = None,
                          f={x: str(y) for x, y in fmap.items()}, sigma=sig, gamma=exact_str(g), delta=exact_str(d),
                          ball=ball, masses={x: exact_str(v) for x, v in masses.items()}, worst=worst,
                          mass=exact_str(wmass), target=exact_str(target), ball_outputs=list(winside))
-    method = Method.RATIONAL if mech.regime == "rational" else Method.TRANSCENDENCE_BALLS
+    method = Method.of(None, mech)               # the one method rule (no level)
     return Certificate("utility", holds, method, f"{mech.name} achieves ({exact_str(g)}, {exact_str(d)})-utility "
                        f"({ball} balls) for {query_claim(ev.f, mech.inputs, ev.output, ev.output_description)}", ev)
 

@@ -271,8 +271,12 @@ def test_ball_route_is_recomputed_exactly_and_its_enclosure_checked(monkeypatch)
     assert r.status == "refuted" and "ball route states an exact value" in r.detail
 
 
-def test_a_level_at_a_fractional_power_is_not_checkable():
+def test_a_level_at_a_fractional_power_is_rational_and_confirmed():
+    # issue 31: at e^eps = 2^(1/3) the delta is A - B 2^(1/3), compared in fractions (the one method rule)
     c = _cert([(RR3, 3)], PAIR, eps="log(2)/3")
-    assert c["evidence"]["level"]["D"] == "3"
-    r = recheck(c)
-    assert r.status == "not checkable" and "fractional power" in r.detail
+    assert c["evidence"]["level"]["D"] == "3" and "2^(1/3)" in c["evidence"]["delta_at_eps"]
+    assert c["method"] == "RATIONAL" and recheck(c).status == "confirmed"
+    f = copy.deepcopy(c)
+    f["evidence"]["delta_at_eps"] = c["evidence"]["delta_at_eps"].replace("2^(1/3)", "2^(2/3)")
+    r = recheck(f)
+    assert r.status != "confirmed" and "power" in r.detail
