@@ -4,7 +4,7 @@ Rows:
 
 1. dp_accounting's source models permute-and-flip by "the Laplace mechanism with parameter 1/epsilon".  Two
    candidates, scores swapped by the neighbours, eps = log 4: the exact delta at eps' = log 2 against the model's,
-   and :func:`exactdp.theory.accountants.check_laplace_model`'s relation over all eps' (identical / dominates /
+   and :func:`exactdp.interop.accountants.check_laplace_model`'s relation over all eps' (identical / dominates /
    neither, with its witness or the point where the profiles touch).
 2. dp_accounting 0.6.0's *pessimistic* PLD (``from_two_probability_mass_functions``, grid 1e-4,
    ``self_compose(1000)``, one eps per call) for randomized response at eps0 = 1 composed 1000 times, against the
@@ -15,7 +15,7 @@ Rows:
 4. dp_accounting 0.6.0's ``PLDAccountant`` on ``SelfComposedDpEvent(RandomizedResponseDpEvent(...), k)``: the
    randomized-response branch composes the event once and ignores the count (its Laplace branches call
    ``self_compose(count)``), so the answer is that of one run; exactdp reads the same tree exactly
-   (:func:`exactdp.theory.accountants.compare_dp_event`).
+   (:func:`exactdp.interop.accountants.compare_dp_event`).
 
 ``--quick`` (the smoke test): rows 2 and 3 at k = 1000 skip dp_accounting's composition (about 5-20 s) and show
 the list-call overflow on a two-point PLD only.
@@ -36,9 +36,9 @@ from flint import fmpq
 
 from exactdp.exact.decide import decimal_enclosure, exact_str
 from exactdp.mechanisms import generalized_rr, permute_and_flip
-from exactdp.theory.accountants import _laplace_model, check_laplace_model, compare_dp_event
-from exactdp.theory.lattice import composed_deltas
-from exactdp.theory.profile import privacy_profile
+from exactdp.interop.accountants import _laplace_model, check_laplace_model, compare_dp_event
+from exactdp.composition.lattice import composed_deltas
+from exactdp.composition.profile import privacy_profile
 
 
 def _place(f: float, lo: str, hi: str) -> str:

@@ -2,7 +2,7 @@
 
 Issue 29 quotes "the discrete Gaussian composed 200 times at eps = 255.2: dp_accounting's pessimistic delta
 9.984e-13 against an exact 1.0000021e-12" without sigma or the truncation.  This script computes, on exactdp's
-lattice route (:func:`exactdp.theory.lattice.composed_deltas`, a certified enclosure of the exact delta at the
+lattice route (:func:`exactdp.composition.lattice.composed_deltas`, a certified enclosure of the exact delta at the
 exact binary value of the float 255.2), the 200-fold delta of the discrete Gaussian noise ``exp(-z^2/(2 sigma^2))``
 on ``|z| <= T`` (renormalised; inputs 0 and 1, sensitivity 1, both orders) for the natural candidates, and says
 whether any matches the issue's digits.  For the nearest candidate it then runs, in the same run, dp_accounting's
@@ -36,7 +36,7 @@ from flint import fmpq
 
 from _machine import machine
 from bench_composition import _log_pmfs, _ordered_pairs, _place, truncated_dg
-from exactdp.theory.lattice import composed_deltas
+from exactdp.composition.lattice import composed_deltas
 
 K, EPS = 200, 255.2
 TARGET_EXACT, TARGET_DP = Fraction("1.0000021e-12"), Fraction("9.984e-13")

@@ -32,7 +32,7 @@ from exactdp.metrics import discrete, path
 
 def main(quick: bool) -> int:
     try:
-        from exactdp.theory.accountants import compare_dp_accounting
+        from exactdp.interop.accountants import compare_dp_accounting
         import dp_accounting  # noqa: F401
     except ImportError:
         print("dp_accounting is not installed (pip install 'exactdp[interop]'); nothing to compare")

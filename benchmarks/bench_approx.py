@@ -25,8 +25,8 @@ from _machine import machine
 
 from exactdp import Mechanism, geometric, path, randomized_response
 from exactdp.exact.decide import decimal_enclosure
-from exactdp.theory.composition import composed_profile
-from exactdp.theory.profile import privacy_profile
+from exactdp.composition.composition import composed_profile
+from exactdp.composition.profile import privacy_profile
 
 K = 50
 

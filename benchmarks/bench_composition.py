@@ -4,7 +4,7 @@ Run:  python benchmarks/bench_composition.py [--quick]
 
 For each mechanism, k runs over a neighbour relation, five eps (integers, so
 dp_accounting is asked exactly the same eps): exactdp's
-:func:`~exactdp.theory.lattice.composed_deltas` (the route it took, the exact
+:func:`~exactdp.composition.lattice.composed_deltas` (the route it took, the exact
 delta's certified enclosure) against dp_accounting 0.6's PLD accountant
 (``from_two_probability_mass_functions`` per distinct ordered pair, pessimistic
 estimate, its default ``value_discretization_interval = 1e-4``,
@@ -43,7 +43,7 @@ from exactdp.exact.lin import Lin
 from exactdp.mechanism import mechanism_from_values
 from exactdp.mechanisms import generalized_rr, geometric
 from exactdp.metrics import discrete, path
-from exactdp.theory.lattice import composed_deltas
+from exactdp.composition.lattice import composed_deltas
 
 
 def truncated_dg(sigma2, T: int):
@@ -59,7 +59,7 @@ def truncated_dg(sigma2, T: int):
 
 
 def _ordered_pairs(mech, neighbours):
-    from exactdp.engine.approximate import neighbour_relation
+    from exactdp.privacy.approximate import neighbour_relation
 
     pairs, _ = neighbour_relation(mech, neighbours)
     seen, out = set(), []

@@ -37,8 +37,8 @@ from flint import fmpq
 from exactdp.exact.level import Level
 from exactdp.metrics import grid
 from exactdp.papers.ecp14 import sum_query_metric, two_count_metric
-from exactdp.theory.regular import tight_constraints
-from exactdp.theory.threshold import threshold
+from exactdp.priors.regular import tight_constraints
+from exactdp.priors.threshold import threshold
 what, arg = sys.argv[2], sys.argv[3]
 m = {"sum": lambda: sum_query_metric(), "2count": lambda: two_count_metric(),
      "grid": lambda: grid((int(arg), int(arg)), "euclidean")}[what]()
@@ -52,7 +52,7 @@ if sys.argv[4] == "exists":
     if len(m) > 2500:
         import numpy as np
         from exactdp.exact.verified_solve import blas_single_thread
-        from exactdp.theory.threshold import _FloatGuide
+        from exactdp.priors.threshold import _FloatGuide
         g = _FloatGuide(m)
         t1 = time.perf_counter()
         with blas_single_thread():
@@ -91,8 +91,8 @@ import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from exactdp.exact.level import Level
 from exactdp.metrics import grid
-from exactdp.theory.regular import tight_constraints
-from exactdp.theory.utility_grid import compare_utilities, outward_decimals, planar_laplace_utility
+from exactdp.priors.regular import tight_constraints
+from exactdp.utility.grid import compare_utilities, outward_decimals, planar_laplace_utility
 side, eps_list = int(sys.argv[2]), sys.argv[3].split(",")
 m = grid((side, side), "euclidean")
 for eps in eps_list:

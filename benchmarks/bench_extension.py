@@ -29,8 +29,8 @@ from exactdp.mechanisms import geometric
 from exactdp.metrics import path
 from exactdp.metrics.graph_space import edge_count, max_degree, node_distance_space
 from exactdp.recheck import recheck
-from exactdp.theory.extension_cert import certify_extension
-from exactdp.theory.tradeoff import utility_lp
+from exactdp.extension.extension import certify_extension
+from exactdp.utility.tradeoff import utility_lp
 
 
 def bounded_degree(n, Dg):

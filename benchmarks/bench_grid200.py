@@ -29,7 +29,7 @@ FLOAT_FLOOR = r"""
 import sys
 from exactdp.exact.verified_solve import blas_single_thread
 from exactdp.metrics import grid
-from exactdp.theory.threshold import _FloatGuide
+from exactdp.priors.threshold import _FloatGuide
 side = int(sys.argv[1])
 with blas_single_thread():
     print(_FloatGuide(grid((side, side), "euclidean")).zmin(1.0))

@@ -42,8 +42,8 @@ from flint import fmpq
 
 from _machine import machine
 from exactdp.exact.lp import solve_lp
-from exactdp.theory.optimality import user_lp
-from exactdp.theory.users import User
+from exactdp.optimality.universal import user_lp
+from exactdp.optimality.users import User
 
 
 def scipy_value(lp):
@@ -87,8 +87,8 @@ def peak_mib():
 def grs12_row(n, old):
     """One row of ``--grs12`` (run in a fresh process): the start-point route, HiGHS alone, the old route."""
     from exactdp.mechanisms import geometric
-    from exactdp.theory.optimality import optimal_mechanism
-    from exactdp.theory.remaps import bayes_remap
+    from exactdp.optimality.universal import optimal_mechanism
+    from exactdp.optimality.remaps import bayes_remap
 
     alpha, user = fmpq(1, 2), User.uniform(n, "absolute")
     t0 = time.perf_counter()

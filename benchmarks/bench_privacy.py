@@ -89,7 +89,7 @@ def float_floor_rows(quick):
     import numpy as np
 
     from exactdp.certificate import mechanism_data
-    from exactdp.engine.constraints import Constraints
+    from exactdp.privacy.constraints import Constraints
     from exactdp.exact.decide import float_bounds
     from exactdp.exact.level import Level
     from exactdp.mechanisms import randomized_response

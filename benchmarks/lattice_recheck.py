@@ -14,7 +14,7 @@ import time
 from exactdp.mechanisms import generalized_rr, geometric, randomized_response
 from exactdp.metrics import path
 from exactdp.recheck import recheck
-from exactdp.theory.lattice_cert import certify_lattice_composition
+from exactdp.composition.lattice import certify_lattice_composition
 
 
 def cases():

@@ -6,7 +6,7 @@
 (True, 'log(2)')
 """
 
-from . import _startup  # noqa: F401  (first: Ctrl-C during the command line's imports, issue 32)
+from exactdp import _startup  # noqa: F401  (first: Ctrl-C during the command line's imports, issue 32)
 from .certificate import UNDECIDED, Certificate, Method, Verdict
 from .certify import certify_all_eps, certify_approx, certify_privacy, smallest_epsilon
 from .recheck import recheck
@@ -21,8 +21,8 @@ from .mechanisms import (binary_local_hashing, discrete_gaussian, estimator_vari
 from .metrics import (FiniteMetric, cycle, discrete, from_graph, from_matrix, grid, hamming, induced, path,
                       symmetric_difference)
 from .metrics import node_distance_space
-from .theory.extension import extend
-from .theory.extension_cert import certify_extension
+from .extension.extension import extend
+from .extension.extension import certify_extension
 
 __version__ = "0.1.0"
 

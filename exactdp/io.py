@@ -29,7 +29,7 @@ from .mechanism import MAX_CELLS, Mechanism
 
 if TYPE_CHECKING:
     from .metrics.space import FiniteMetric
-    from .theory.users import User
+    from .optimality.users import User
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -562,7 +562,7 @@ def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
     Raises
     ------
     InvalidInput
-        For a prior or loss that does not fit (see :class:`~exactdp.theory.users.User`).
+        For a prior or loss that does not fit (see :class:`~exactdp.optimality.users.User`).
 
     Examples
     --------
@@ -576,7 +576,7 @@ def load_user(prior_path: str, loss: str, n: int | None = None) -> User:
     (<User n=2: prior (1/2, 0, 1/2), squared loss>, [0, 1, 4])
     >>> d.cleanup()
     """
-    from .theory.users import LOSSES, User
+    from .optimality.users import LOSSES, User
 
     pts, probs = read_prior_file(prior_path)
     if pts is not None and pts != [str(i) for i in range(len(probs))]:
@@ -700,7 +700,7 @@ def load_plan(path: str) -> list:
     Returns
     -------
     list of tuple
-        ``[(Mechanism, times), ...]`` for :func:`exactdp.theory.audit.audit`.
+        ``[(Mechanism, times), ...]`` for :func:`exactdp.interop.audit.audit`.
 
     Raises
     ------
@@ -724,7 +724,7 @@ def load_plan(path: str) -> list:
     """
     from .mechanisms.catalog import BUILDERS, build
 
-    from .theory.audit import MAX_PLAN
+    from .interop.audit import MAX_PLAN
 
     obj = load_json(path)
     if isinstance(obj, dict) and "plan" in obj:

@@ -23,11 +23,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import approximate, audit, decomposition, extension, fdp, lp, optimality, priors, privacy, profile, relation
-from . import renyi, utility, utility_comparison
-from . import lattice
-from . import program
-from . import sampler
+from ..privacy import evidence as approximate
+from ..interop import evidence as audit
+from ..decomposition import evidence as decomposition
+from ..extension import evidence as extension
+from ..divergences import evidence as fdp
+from ..lp import evidence as lp
+from ..optimality import evidence as optimality
+from ..priors import evidence as priors
+from ..privacy import evidence as privacy
+from ..composition import evidence as profile
+from ..privacy import evidence as relation
+from ..divergences import evidence as renyi
+from ..utility import evidence as utility
+from ..utility import evidence as utility_comparison
+from ..composition import evidence as lattice
+from ..programs import evidence as program
+from ..samplers import evidence as sampler
 from .records import Evidence
 from .render import renderers
 
@@ -51,7 +63,7 @@ class Kind:
     --------
     >>> k = KINDS["tradeoff"]
     >>> k.evidence.kind, k.recheck, k.renderer.__module__
-    ('tradeoff', 'utility', 'exactdp.certificate.utility')
+    ('tradeoff', 'utility', 'exactdp.utility.evidence')
     """
 
     name: str

@@ -2,7 +2,7 @@
 
 A checker decides one claim exactly and returns a :class:`~exactdp.certificate.Certificate` of one kind (the
 table of kinds: :data:`exactdp.certificate.kinds.KINDS`).  The checkers are written where their mathematics
-lives -- the privacy engines in :mod:`exactdp.engine`, the optimality, prior, utility, extension, profile and
+lives -- the privacy engines in :mod:`exactdp.privacy`, the optimality, prior, utility, extension, profile and
 audit theory in :mod:`exactdp.theory` -- and this package, one layer above both, names them all, so
 ``from exactdp.certify import ...`` finds each of them while imports still run one way (import-linter's
 layers contract in ``pyproject.toml``).  The names are the functions themselves, not wrappers: the output is
@@ -16,7 +16,7 @@ the same whichever path a caller imports.
 
 import importlib
 
-from ..engine import (
+from ..privacy import (
     certify_all_eps,
     certify_approx,
     certify_lp_infeasible,

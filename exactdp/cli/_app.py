@@ -159,7 +159,7 @@ def _version() -> str:
     try:
         return version("exactdp")
     except PackageNotFoundError:  # running from a source tree that was not installed
-        from .. import __version__
+        from exactdp import __version__
 
         return __version__
 

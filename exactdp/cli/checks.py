@@ -129,7 +129,7 @@ def check_phi_route(metric, cmd: str, rhs=None, progress=None, level=None) -> in
 
     The route solves ``Phi z = rhs`` on the quotient of the metric's verified equitable partition (refined
     by ``rhs``, e.g. a prior), ``k`` cells: exactly over Q when ``Phi`` is rational at the level, else by the
-    verified float solve; the limits are the library's own (:meth:`exactdp.theory.phi.Route.refusal`).  The
+    verified float solve; the limits are the library's own (:meth:`exactdp.priors.phi.Route.refusal`).  The
     partition is computed here once; it is cached per metric, so the engine does not redo it.
 
     Parameters
@@ -169,7 +169,7 @@ def check_phi_route(metric, cmd: str, rhs=None, progress=None, level=None) -> in
     from ..errors import InputTooLarge
     from ..exact.level import Level
     from ..metrics.symmetry import orbit_cells
-    from ..theory.phi import PhiSystem, Route
+    from ..priors.phi import PhiSystem, Route
 
     # a large path or grid: its cells are known in closed form, so a size beyond even the most permissive route
     # (the verified float solve) is refused before the O(n) distance codes and orbits (seconds to minutes at

@@ -9,7 +9,7 @@ __all__ = ["COMMANDS"]
 
 def _cmd_extend(a):
     from ..io import load_metric
-    from ..theory.extension_cert import certify_extension
+    from ..extension.extension import certify_extension
 
     if not (a.eps or a.alpha):
         raise usage("extend needs --eps or --alpha (the level at which the mechanism on H is private)")
@@ -19,7 +19,7 @@ def _cmd_extend(a):
 
 def _cmd_tradeoff(a):
     from ..io import load_metric
-    from ..theory.tradeoff import certify_tradeoff
+    from ..utility.tradeoff import certify_tradeoff
 
     metric = load_metric(a.metric)
     with engine_progress(a, "tradeoff") as progress:

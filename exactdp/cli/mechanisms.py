@@ -109,8 +109,8 @@ def _cmd_fdp(a):
     """The exact trade-off function of MECH.json (composed --times K) and the Gaussian-DP mu bracket, as a
     certificate (kind fdp); with --mu the verdict is whether f >= G_mu."""
     from ..io import load_metric
-    from ..theory.composition import MAX_K
-    from ..theory.fdp import certify_fdp
+    from ..composition.composition import MAX_K
+    from ..divergences.fdp import certify_fdp
 
     if a.times < 1 or a.times > MAX_K:
         raise usage(f"--times: expected 1 <= K <= {MAX_K}, got {a.times}")
@@ -123,7 +123,7 @@ def _cmd_audit(a):
     """Is the plan (eps, delta)-DP?  The exact delta(eps) of the composition, the verdict and the exact slack, as a
     certificate (kind audit); --dp-accounting adds dp_accounting's answers (text format)."""
     from ..io import load_json, load_metric, load_plan
-    from ..theory.audit import certify_audit
+    from ..interop.audit import certify_audit
 
     if a.dp_accounting and a.format != "text":
         raise usage("--dp-accounting prints its comparison in the text format; --format "
@@ -137,7 +137,7 @@ def _cmd_audit(a):
                     f"{named.index(True)} does; a plan names dp_events in every entry or in none")
     if named and all(named):
         # a plan naming dp_accounting events: the tree itself, read exactly (inputs "0" and "1": the event's pair)
-        from ..theory.accountants import dp_event_of_json, plan_of_dp_event
+        from ..interop.accountants import dp_event_of_json, plan_of_dp_event
 
         event, truncation = dp_event_of_json(entries)
         plan = plan_of_dp_event(event, truncation=truncation)
@@ -151,7 +151,7 @@ def _cmd_audit(a):
     cert = certify_audit(plan, nb, eps=a.eps, delta=a.delta)
     cmp = ecmp = None
     if a.dp_accounting:
-        from ..theory.accountants import compare_dp_event, compare_plan_dp_accounting, dp_event_of_plan
+        from ..interop.accountants import compare_dp_event, compare_plan_dp_accounting, dp_event_of_plan
 
         cmp = compare_plan_dp_accounting(plan, nb, eps=a.eps).to_json()
         if event is not None:
@@ -262,7 +262,7 @@ def _orders(text: str, max_order: int | None = None) -> list:
 def _cmd_renyi(a):
     """The RDP curve of MECH.json at --orders (kind renyi); with --delta the conversion and the exact eps."""
     from ..io import load_metric
-    from ..theory.renyi import MAX_ORDER, certify_renyi, rdp_to_dp, renyi_curve
+    from ..divergences.renyi import MAX_ORDER, certify_renyi, rdp_to_dp, renyi_curve
 
     orders = _orders(a.orders, MAX_ORDER)
     mech = fix_level(load_at_level(a.mechanism, a), a)   # the one rule: entries in alpha at --alpha/--eps
@@ -272,7 +272,7 @@ def _cmd_renyi(a):
     code = emit(cert, a.format)
     if a.delta is not None and a.format == "text":
         from ..exact.decide import arb_of, decimal_enclosure
-        from ..theory.profile import privacy_profile
+        from ..composition.profile import privacy_profile
 
         conv = rdp_to_dp(renyi_curve(mech, nb, orders), a.delta)
         pr = privacy_profile(mech, nb)
@@ -326,7 +326,7 @@ def _opendp_scale(text: str) -> None:
 
 def _cmd_opendp(a):
     """OpenDP's reported eps (laplace) or rho (gaussian) next to the exact value; exit 0 consistent, 1 not."""
-    from ..theory.renyi import MAX_ORDER
+    from ..divergences.renyi import MAX_ORDER
 
     if a.measurement == "profile":
         return _opendp_profile(a)
@@ -336,7 +336,7 @@ def _cmd_opendp(a):
     _opendp_scale(a.scale)
     a.lo = 0 if a.lo is None else a.lo
     a.hi = 10 if a.hi is None else a.hi
-    from ..theory.accountants import check_opendp_gaussian, check_opendp_laplace
+    from ..interop.accountants import check_opendp_gaussian, check_opendp_laplace
 
     if a.measurement == "laplace":
         r = check_opendp_laplace(a.scale, a.d_in, lo=a.lo, hi=a.hi)
@@ -362,7 +362,7 @@ def _opendp_profile(a):
     """``opendp profile --serialized FILE``: the exact profile of an OpenDP measurement read from OpenDP's own
     serialized description; a measurement exactdp does not read is bad input (exit 2, its name in the line)."""
     from ..io import load_json
-    from ..theory.accountants import certify_opendp
+    from ..interop.accountants import certify_opendp
 
     if a.serialized is None:
         raise usage("opendp profile needs --serialized FILE (OpenDP's serialize(measurement) JSON)")

@@ -64,7 +64,7 @@ def _profile_level(a) -> dict:
 
 def _cmd_profile(a):
     from ..io import load_metric
-    from ..theory.profile_cert import certify_profile
+    from ..composition.composition import certify_profile
 
     mech = _fix_alpha(load_at_level(a.mechanism, a), a, "profile")
     relation = neighbours_arg(a, load_metric(a.metric))
@@ -109,8 +109,8 @@ def _times(text: str, n: int, limit: int) -> list:
 
 def _cmd_compose(a):
     from ..io import load_metric
-    from ..theory.composition import MAX_K
-    from ..theory.profile_cert import certify_composition
+    from ..composition.composition import MAX_K
+    from ..composition.composition import certify_composition
 
     ks = _times(a.times, len(a.mechanism), MAX_K)
     mechs = [_fix_alpha(load_at_level(m, a), a, f"compose ({m})") for m in a.mechanism]
@@ -130,9 +130,9 @@ def _compose_lattice(a, mechs, ks) -> int:
     Python integers): the exact delta when the route is exact, and always a certified decimal enclosure; with
     --delta the verdict, decided exactly on the exact route and from the enclosure on the ball route (undecided,
     exit 3, when delta lies inside it)."""
-    from ..engine.approximate import approx_level
+    from ..privacy.approximate import approx_level
     from ..io import load_metric
-    from ..theory.lattice_cert import lattice_certificate
+    from ..composition.lattice import lattice_certificate
 
     if a.eps is None and a.alpha is None:
         raise usage("compose --lattice needs --eps or --alpha (the delta at that level)")

@@ -145,7 +145,7 @@ def _register_reproduce(sub):
 
 def _cmd_plot(a):
     fmt = check_plot_output(a)
-    from .. import plot
+    from exactdp import plot
     from ..exact.level import level_of
     from ..io import load_metric
 

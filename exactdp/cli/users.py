@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def _cmd_optimal(a):
     from ..io import load_user
-    from ..theory.optimality import certify_universal_optimality, check_lp_size
+    from ..optimality.universal import certify_universal_optimality, check_lp_size
 
     if a.n < 1:
         raise usage(f"--n: expected n >= 1, got {a.n}")
@@ -36,8 +36,8 @@ def _cmd_optimal(a):
 def _cmd_remap(a):
     from ..exact.decide import exact_latex
     from ..io import load_user
-    from ..theory.remaps import bayes_remap
-    from ..theory.users import expected_loss
+    from ..optimality.remaps import bayes_remap
+    from ..optimality.users import expected_loss
 
     mech = fix_level(load_at_level(a.mechanism, a), a)
     results = [str(i) for i in range(len(mech.inputs))]
@@ -73,8 +73,8 @@ def _cmd_remap(a):
 def _cmd_tight(a):
     from ..exact.level import level_of as resolve_level
     from ..io import load_metric
-    from ..theory.regular import tight_constraints
-    from ..theory.threshold import threshold
+    from ..priors.regular import tight_constraints
+    from ..priors.threshold import threshold
 
     metric = load_metric(a.metric)
     say = _step_progress(a, "tight", metric)
@@ -104,7 +104,7 @@ def _step_progress(a, cmd: str, metric):
 def _cmd_regular(a):
     from ..exact.level import level_of as resolve_level
     from ..io import load_metric, load_prior_for
-    from ..theory.regular import prior_from, regular_prior
+    from ..priors.regular import prior_from, regular_prior
 
     metric = load_metric(a.metric)
     level = resolve_level(a.eps, a.alpha)
@@ -120,7 +120,7 @@ def _cmd_regular(a):
 
 def _cmd_leakage(a):
     from ..io import load_prior_for
-    from ..theory.leakage import leakage
+    from ..priors.leakage import leakage
 
     mech = fix_level(load_at_level(a.mechanism, a), a)
     prior = load_prior_for(a.prior, list(mech.inputs))

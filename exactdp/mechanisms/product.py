@@ -85,7 +85,7 @@ def repeated(mech: Mechanism, k: int, *, name: str | None = None) -> Mechanism:
     n, m = mech.shape
     if n * m**k > MAX_CELLS:
         raise InputTooLarge(f"repeated: {n} x {m}^{k} cells exceed {MAX_CELLS}; hint: use "
-                            "exactdp.theory.composition for large k")
+                            "exactdp.composition.composition for large k")
     rows = mech.rows()
     outs = list(itertools.product(range(m), repeat=k))
     labels = [",".join(mech.outputs[y] for y in t) for t in outs]

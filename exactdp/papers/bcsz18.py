@@ -21,9 +21,9 @@ from ..mechanism import Mechanism, mechanism_from_values
 from ..mechanisms import exponential, geometric
 from ..metrics import cycle, from_graph, path
 from ..metrics.graph_space import edge_count, max_degree, node_distance_space
-from ..theory.extension import extension_data, restrict_metric
-from ..theory.extension_cert import certify_extension
-from ..theory.extension_lp import best_extension_bracket, extension_slack_lp
+from ..extension.extension import extension_data, restrict_metric
+from ..extension.extension import certify_extension
+from ..extension.best import best_extension_bracket, extension_slack_lp
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register, set_text
 

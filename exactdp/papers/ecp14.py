@@ -9,14 +9,14 @@ import networkx as nx
 from flint import fmpq
 
 from ..certificate import Certificate
-from ..certificate.privacy import PrivacyEvidence
+from ..privacy.evidence import PrivacyEvidence
 from ..exact import Level, decimal_enclosure, exact_str
 from ..certify import smallest_epsilon
 from ..mechanisms import exponential, geometric
 from ..metrics import cycle, discrete, from_graph, hamming, path, symmetric_difference
-from ..theory.leakage import theorem3_bound
-from ..theory.regular import ball_size_symmetric, corner_priors, prop9_mechanism, regular_prior, tight_constraints
-from ..theory.utility_grid import compare_utilities, geometric_utility, outward_decimals, planar_laplace_utility
+from ..priors.leakage import theorem3_bound
+from ..priors.regular import ball_size_symmetric, corner_priors, prop9_mechanism, regular_prior, tight_constraints
+from ..utility.grid import compare_utilities, geometric_utility, outward_decimals, planar_laplace_utility
 from ..certificate import UNDECIDED
 from .registry import (Blocks, CertificateProof, CertRef, ClaimResult, Label, Ledger, Paragraph, Table, label_text,
                        md_table, plural, register)
@@ -356,8 +356,8 @@ def _z_at(c, label: str) -> str:
 
 
 def _threshold_claim(metric, printed: str, width):
-    from ..theory.regular import tight_constraints
-    from ..theory.threshold import threshold
+    from ..priors.regular import tight_constraints
+    from ..priors.threshold import threshold
 
     c = threshold(metric, width=width)
     t = c.evidence
@@ -420,7 +420,7 @@ def thm1() -> ClaimResult:
     from ..certify import certify_privacy
     from ..mechanisms import exponential, randomized_response
     from ..metrics import induced
-    from ..theory.sensitivity import compose_query, uniformly_sensitive
+    from ..priors.sensitivity import compose_query, uniformly_sensitive
 
     cases = [("count on {0,1}^3", [0, 1], 3, lambda x: sum(x)),
              ("sum on {0,1,2}^2", [0, 1, 2], 2, lambda x: sum(x)),
@@ -585,7 +585,7 @@ def _sec72_body(N: int, t, rows: list) -> Blocks:
           "Figure 7: tight-constraints above planar Laplace for eps in [0.4, 1.3] (100 x 100 grid)")
 def sec72() -> ClaimResult:
     from ..metrics import grid
-    from ..theory.threshold import threshold
+    from ..priors.threshold import threshold
 
     N = SEC72_SIDE
     m = grid((N, N), "euclidean")

@@ -8,7 +8,7 @@ them (two-sided geometric noise, range restriction to ``{0..n}``).
 from __future__ import annotations
 
 from ..certificate import Certificate
-from ..certificate.privacy import PrivacyEvidence
+from ..privacy.evidence import PrivacyEvidence
 from ..certify import certify_all_eps
 from ..certify import certify_privacy
 from ..certify import certify_relation

@@ -8,15 +8,15 @@ from typing import Any
 import sympy as sp
 from flint import fmpq
 
-from ..certificate.privacy import PrivacyEvidence
+from ..privacy.evidence import PrivacyEvidence
 from ..certify import certify_privacy, certify_relation
 from ..exact import ExpFrac, Lin, exact_str
 from ..mechanism import mechanism_from_values
 from ..mechanisms import geometric
 from ..metrics import hamming
-from ..theory.optimality import certify_universal_optimality, optimal_mechanism
-from ..theory.remaps import bayes_remap
-from ..theory.users import User, expected_loss
+from ..optimality.universal import certify_universal_optimality, optimal_mechanism
+from ..optimality.remaps import bayes_remap
+from ..optimality.users import User, expected_loss
 from .registry import CertificateProof, ClaimResult, Ledger, register
 
 # The claims are reached through the registry (exactdp.papers: claims, get_claim, run_claim), not by name;

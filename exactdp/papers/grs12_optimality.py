@@ -14,15 +14,15 @@ from flint import fmpq
 
 from ..errors import InvalidInput
 from ..mechanism import Mechanism
-from ..certificate.privacy import PrivacyEvidence
+from ..privacy.evidence import PrivacyEvidence
 from ..certify import certify_lp_infeasible, certify_lp_optimum, certify_privacy
 from ..exact import LinearProgram, exact_number, exact_str, solve_lp
 from ..mechanisms import geometric
 from ..metrics import path
-from ..theory.optimality import (JOURNAL_GLYPHS, certify_universal_optimality, check_lemmas, constraint_matrix,
+from ..optimality.universal import (JOURNAL_GLYPHS, certify_universal_optimality, check_lemmas, constraint_matrix,
                                  lemma_5_11_remap, optimal_mechanism, user_lp)
-from ..theory.remaps import bayes_remap
-from ..theory.users import LOSSES, User, expected_loss, power_loss
+from ..optimality.remaps import bayes_remap
+from ..optimality.users import LOSSES, User, expected_loss, power_loss
 from ..certificate import UNDECIDED
 from .registry import Blocks, CertificateProof, ClaimResult, Ledger, md_table, register
 
@@ -379,7 +379,7 @@ FOOTNOTE_VERTEX = [["1/3", "1/3", "1/3", "0"], ["2/3", "1/6", "1/6", "0"], ["1/3
 
 
 def _footnote_lp():
-    from ..theory.optimality import privacy_lp
+    from ..optimality.universal import privacy_lp
 
     return privacy_lp(path(4), fmpq(1, 2), lambda i, j: fmpq(FOOTNOTE_LOSS[i][j], 4))
 

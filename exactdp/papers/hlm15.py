@@ -6,14 +6,14 @@ expected error meets the Theorem 7 lower bound for the discrete metric).
 
 from __future__ import annotations
 
-from ..certificate.privacy import PrivacyEvidence
+from ..privacy.evidence import PrivacyEvidence
 from ..certify import certify_relation
 from ..certify import certify_all_eps
 from ..certify import certify_privacy
 from ..exact import Setting, exact_number, exact_str
 from ..mechanisms import randomized_response
 from ..metrics import discrete
-from ..theory.accuracy import hlm15_theorem7_bound, max_expected_error
+from ..utility.accuracy import hlm15_theorem7_bound, max_expected_error
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, register
 

@@ -11,8 +11,8 @@ from ..certify import certify_approx
 from ..exact import exact_str
 from ..mechanisms import randomized_response
 from ..metrics import discrete, path, symmetric_difference
-from ..theory.accuracy import hlm15_theorem6_bound, hlm15_theorem7_bound, max_expected_error
-from ..theory.approx_error import min_max_expected_error
+from ..utility.accuracy import hlm15_theorem6_bound, hlm15_theorem7_bound, max_expected_error
+from ..utility.approx_error import min_max_expected_error
 from ..certificate import UNDECIDED
 from .registry import ClaimResult, Ledger, md_table, register
 
@@ -157,7 +157,7 @@ def thm67() -> ClaimResult:
                     f"{c.verdict.value}, E = {exact_str(E)}, bound {exact_str(b7)}, optimum {exact_str(opt)}",
                     agrees=None if c.holds is UNDECIDED else (c.holds is True and E == b7 == opt))
         ex7.append([m, t, d, exact_str(p), c.verdict.value, exact_str(E), exact_str(b7), exact_str(opt)])
-    body = ("The exact optimum comes from the LP of `exactdp.theory.approx_error` (the worst-set lemma makes "
+    body = ("The exact optimum comes from the LP of `exactdp.utility.approx_error` (the worst-set lemma makes "
             "(14) linear), solved with a float basis and verified exactly with its dual. Every optimum is > 0 "
             "(Lemma 4) and at least both bounds; the ratios bound/optimum say how tight each is.\n\n"
             + md_table(["metric", "e^eps", "delta", "exact optimum E", "Thm 6 bound", "Thm 6 / E", "Thm 7 bound",

@@ -2,8 +2,8 @@
 Lemmas 1-2, Theorem 5 and Example 6 (condition (12)).
 
 Every number is exact; the (eps, delta) certificates come from
-:func:`~exactdp.engine.approximate.certify_approx` and the profiles from
-:mod:`exactdp.theory.profile`.
+:func:`~exactdp.privacy.approximate.certify_approx` and the profiles from
+:mod:`exactdp.composition.profile`.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ import itertools
 
 from flint import fmpq
 
-from ..engine.approximate import affine_sign, approx_level, certify_approx
+from ..privacy.approximate import affine_sign, approx_level, certify_approx
 from ..exact import exact_str, sign
 from ..mechanism import Mechanism
 from ..mechanisms import randomized_response
 from ..mechanisms.product import product_sanitisation, repeated
 from ..metrics import hamming
-from ..theory.decomposition import certify_decomposition
-from ..theory.profile import privacy_profile
+from ..decomposition.lemmas import certify_decomposition
+from ..composition.profile import privacy_profile
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register, set_text
 

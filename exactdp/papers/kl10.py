@@ -16,8 +16,8 @@ from ..certify import smallest_epsilon
 from ..exact import Level, exact_number, exact_str, sign
 from ..mechanisms import exponential
 from ..metrics import discrete, path
-from ..theory.tradeoff import certify_tradeoff, discrete_tradeoff, utility_lp
-from ..theory.utility import ball_mass, certify_exponential_bound, certify_utility
+from ..utility.tradeoff import certify_tradeoff, discrete_tradeoff, utility_lp
+from ..utility.utility import ball_mass, certify_exponential_bound, certify_utility
 from ..certificate import UNDECIDED
 from .registry import CertificateProof, ClaimResult, Ledger, md_table, register
 

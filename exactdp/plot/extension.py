@@ -27,13 +27,13 @@ def extension_pairs(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str]
 
     For every unordered pair ``{D1, D2}`` of points of ``M`` with ``0 < d(D1, D2) < inf``, the worst
     ratio ``R = max_w max(A(D1)(w)/A(D2)(w), A(D2)(w)/A(D1)(w))`` of the extension ``A``
-    (:func:`~exactdp.theory.extension.extension_data`), and whether ``R <= e^(eps d)`` and
+    (:func:`~exactdp.extension.extension.extension_data`), and whether ``R <= e^(eps d)`` and
     ``R <= e^(2 eps d)`` (BCSZ18 Prop. 2.1: the second always holds, the first holds on ``H x H``).
 
     Parameters
     ----------
     mech_on_H, metric, H, eps, alpha, level
-        As in :func:`~exactdp.theory.extension.extend`.
+        As in :func:`~exactdp.extension.extension.extend`.
 
     Returns
     -------
@@ -45,7 +45,7 @@ def extension_pairs(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str]
     Raises
     ------
     InvalidInput
-        As :func:`~exactdp.theory.extension.extend`, or a metric with more than 200 points.
+        As :func:`~exactdp.extension.extension.extend`, or a metric with more than 200 points.
 
     Examples
     --------
@@ -56,11 +56,11 @@ def extension_pairs(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str]
     >>> [(a, b, str(d), str(R), w1, w2) for a, b, d, R, w1, w2, _ in pairs]
     [('0', '1', '1', '3/2', True, True), ('0', '2', '2', '2', True, True), ('1', '2', '1', '3/2', True, True)]
     """
-    from ..theory.extension import extension_data
+    from ..extension.extension import extension_data
 
     if len(metric) > 200:
         raise InvalidInput(f"extension_pairs: the metric has {len(metric)} points; the pair plot is limited to 200 "
-                           "points (n(n-1)/2 pairs); hint: use exactdp.theory.extension.extend directly")
+                           "points (n(n-1)/2 pairs); hint: use exactdp.extension.extension.extend directly")
     X = extension_data(mech_on_H, metric, H, eps=eps, alpha=alpha, level=level)
     A, lvl, Hs = X.mechanism, X.level, set(X.H)
     vals, codes = A.values, A.codes.tolist()
@@ -111,7 +111,7 @@ def plot_extension(mech_on_H: Mechanism, metric: FiniteMetric, H: Sequence[str] 
     Parameters
     ----------
     mech_on_H, metric, H, eps, alpha, level
-        As in :func:`~exactdp.theory.extension.extend`.
+        As in :func:`~exactdp.extension.extension.extend`.
     ax : matplotlib Axes, optional
 
     Returns

@@ -31,7 +31,7 @@ def fdp_data(mech: Mechanism, neighbours: Any, *, times: int | None = None) -> d
     -------
     dict
         ``{"single": TradeOff, "single_mu": GDPBracket, "composed": TradeOff or None,
-        "composed_mu": GDPBracket or None}`` (:mod:`exactdp.theory.fdp`).
+        "composed_mu": GDPBracket or None}`` (:mod:`exactdp.divergences.fdp`).
 
     Examples
     --------
@@ -40,7 +40,7 @@ def fdp_data(mech: Mechanism, neighbours: Any, *, times: int | None = None) -> d
     >>> [str(a) for a, _ in d["composed"].points]
     ['0', '1/16', '7/16', '1']
     """
-    from ..theory.fdp import fdp_curve, gaussian_mu
+    from ..divergences.fdp import fdp_curve, gaussian_mu
 
     single = fdp_curve(mech, neighbours)
     composed = fdp_curve(mech, neighbours, times) if times is not None else None
@@ -67,7 +67,7 @@ def plot_fdp(mech: Mechanism, neighbours: Any, *, times: int | None = None,
 
     The vertices of ``f`` are exact (:func:`fdp_data`); ``f`` is drawn through them.  The Gaussian curve
     ``G_mu`` at the upper end of the certified bracket is the only curve evaluated in floats (Arb balls at
-    60 bits, midpoints drawn): ``f >= G_mu`` there is certified by :func:`~exactdp.theory.fdp.gaussian_mu`.
+    60 bits, midpoints drawn): ``f >= G_mu`` there is certified by :func:`~exactdp.divergences.fdp.gaussian_mu`.
 
     Parameters
     ----------

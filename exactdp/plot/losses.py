@@ -10,8 +10,8 @@ from flint import fmpq
 from ..errors import InvalidInput
 from ..exact.values import to_rational
 from ..mechanisms import geometric
-from ..theory.remaps import bayes_remap
-from ..theory.users import User, expected_loss
+from ..optimality.remaps import bayes_remap
+from ..optimality.users import User, expected_loss
 from ._base import _axes, to_float
 
 if TYPE_CHECKING:

@@ -12,14 +12,14 @@ from ..errors import InvalidInput
 from ..exact.level import Level
 from ..exact.values import to_rational
 from ..mechanisms import geometric
-from ..theory.leakage import max_utility
-from ..theory.regular import corner_priors, prior_from, regular_prior, tight_constraints
-from ..theory.threshold import threshold
+from ..priors.leakage import max_utility
+from ..priors.regular import corner_priors, prior_from, regular_prior, tight_constraints
+from ..priors.threshold import threshold
 from ._base import _axes, _log_float, _pyplot, to_float
 
 if TYPE_CHECKING:
     from ..certificate import Certificate
-    from ..certificate.priors import ThresholdEvidence
+    from ..priors.evidence import ThresholdEvidence
     from ..metrics.space import FiniteMetric
     from matplotlib.axes import Axes
 
@@ -74,7 +74,7 @@ def plot_regular_region(metric: FiniteMetric, level: Level | str, *, ax: Axes | 
     By ECP14 Prop. 3 a prior is regular iff it is a convex combination of the corner
     priors ``c^y_y' = phi_yy' / sum_y'' phi_yy''`` (Def. 5), so the region is the
     triangle spanned by the three exact corner priors.  ``priors`` (exact) are marked,
-    filled when :func:`~exactdp.theory.regular.regular_prior` certifies them regular.
+    filled when :func:`~exactdp.priors.regular.regular_prior` certifies them regular.
 
     Parameters
     ----------
@@ -194,7 +194,7 @@ def plot_utility(metric: FiniteMetric, bases: Iterable[Any], *, sensitivity: int
     """ECP14 Fig. 6: utility of the tight-constraints and geometric mechanisms against eps.
 
     The utilities are exact (:func:`utility_data`); the certified threshold of ECP14 sec. 7
-    (:func:`~exactdp.theory.threshold.threshold`, a bracket ``[lo, hi]`` of width ``1e-9``) is
+    (:func:`~exactdp.priors.threshold.threshold`, a bracket ``[lo, hi]`` of width ``1e-9``) is
     marked by a vertical line: below it no tight-constraints mechanism exists.
 
     Parameters
@@ -260,7 +260,7 @@ def geo_utility_data(side: int, eps_values: Iterable[Any], *,
 
     For each rational eps: the tight-constraints mechanism's utility ``sum(z)/n`` (ECP14 Thm. 2, Prop. 7;
     ``None`` where none exists, certified) and the discretised planar Laplace mechanism's
-    (:func:`~exactdp.theory.utility_grid.planar_laplace_utility`), each as an exact rational enclosure.
+    (:func:`~exactdp.utility.grid.planar_laplace_utility`), each as an exact rational enclosure.
 
     Parameters
     ----------
@@ -307,7 +307,7 @@ def _euclidean_grid(side: int) -> FiniteMetric:
 
 def _geo_level(job: tuple[int, str]) -> tuple:
     """One level of :func:`geo_utility_data`: ``(eps, tight (lo, hi) or None, planar Laplace (lo, hi))``."""
-    from ..theory.utility_grid import planar_laplace_utility, tight_utility
+    from ..utility.grid import planar_laplace_utility, tight_utility
 
     side, text = job
     e = to_rational(text, what="plot_geo_utility: eps")

@@ -30,7 +30,7 @@ def profile_data(mech: Mechanism, neighbours: Any, *, times: int = 1) -> list[tu
         The neighbour relation (HLM15 Def. 1; a metric contributes its pairs at distance 1).
     times : int
         ``k >= 1``: the profile of the ``k``-fold composition
-        (:func:`~exactdp.theory.composition.composed_profile`); ``1`` is the mechanism itself.
+        (:func:`~exactdp.composition.composition.composed_profile`); ``1`` is the mechanism itself.
 
     Returns
     -------
@@ -51,8 +51,8 @@ def profile_data(mech: Mechanism, neighbours: Any, *, times: int = 1) -> list[tu
     >>> profile_data(randomized_response(2, p="1/4"), [("0", "1")], times=2)
     [(1, 9, 9/16, 1/16), (9, None, 0, 0)]
     """
-    from ..theory.composition import composed_profile
-    from ..theory.profile import privacy_profile
+    from ..composition.composition import composed_profile
+    from ..composition.profile import privacy_profile
 
     pr = privacy_profile(mech, neighbours) if times == 1 else composed_profile(mech, neighbours, times)
     pcs = pr.pieces

@@ -540,7 +540,7 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     'program sum (n = 2, inputs 0..1, one-differ) is eps-DP for every eps > 0'
     """
     from ..certificate import UNDECIDED, Certificate, Method
-    from ..certificate.program import ProgramEvidence
+    from .evidence import ProgramEvidence
     from ..certificate.records import IntMatrix
 
     inputs, pairs, rel, pair_data = _relation_of(relation, n, domain)
@@ -610,7 +610,7 @@ def _carried_matrix(dists: list, outputs: list) -> tuple[list, list]:
 def _never_witness(inputs: list, pairs: list, outputs: list, dists: list):
     """The first ordered pair and output possible on one side and impossible on the other (never private for any
     eps), as a witness with u ``"-"``; None when there is none."""
-    from ..certificate.program import ProgramWitness
+    from .evidence import ProgramWitness
 
     idx = {x: i for i, x in enumerate(inputs)}
     zero = RatFunc(0)
@@ -632,7 +632,7 @@ def _set_text(pieces) -> str | None:
 
 
 def _whole():
-    from ..certificate.privacy import Piece
+    from ..privacy.evidence import Piece
     return Piece(lo="0", hi="1", point=False, lo_closed=False, hi_closed=False, lo_approx="0", hi_approx="1")
 
 
@@ -640,7 +640,7 @@ def _all_eps_witness(program: Program, n: int, domain: tuple[int, int], relation
     """``(witness, undecided, pieces)`` from :func:`certify_program` (the all-eps route on the compiled matrix): a
     failure's witness at its rational sample ``u`` and the exact failure set of ``u`` (None when private), or the
     reason it is undecided."""
-    from ..certificate.program import ProgramWitness
+    from .evidence import ProgramWitness
 
     witness, pieces = None, None
     inner = certify_program(program, n=n, domain=domain, relation=relation)
@@ -657,7 +657,7 @@ def _all_eps_witness(program: Program, n: int, domain: tuple[int, int], relation
 def _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes, eps, cost):
     """The ``program`` certificate at a level: the verdict and witness from the matrix checkers at ``eps0``."""
     from ..certificate import UNDECIDED, Certificate, Method
-    from ..certificate.program import ProgramEvidence, ProgramWitness
+    from .evidence import ProgramEvidence, ProgramWitness
     from ..certificate.records import IntMatrix
 
     try:

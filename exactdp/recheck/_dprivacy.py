@@ -574,7 +574,7 @@ def check(c: dict):
 
 
 def claim_text(c: dict) -> str:
-    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.privacy`, writes it).
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.privacy.dprivacy`, writes it).
 
     Parameters
     ----------

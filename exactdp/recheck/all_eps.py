@@ -232,7 +232,7 @@ def check(c: dict):
 
 
 def claim_text(c: dict) -> str:
-    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.all_eps`, writes it).
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.privacy.all_eps`, writes it).
 
     Parameters
     ----------

@@ -174,7 +174,7 @@ def _witness(ev: dict, rows: dict, outs: list, t, delta, largest, holds: bool, o
 
 
 def claim_text(c: dict) -> str:
-    """The claim sentence the checked fields state (the producer, :mod:`exactdp.engine.approximate`, writes it).
+    """The claim sentence the checked fields state (the producer, :mod:`exactdp.privacy.approximate`, writes it).
 
     Parameters
     ----------

@@ -27,7 +27,7 @@ from flint import arb, ctx, fmpq
 
 from ..certificate import UNDECIDED, Certificate, Method, Verdict
 from ..exact.level import Level
-from ..certificate.sampler import SamplerInterval, SamplerPair, SamplerPrivacyEvidence, sampler_claim
+from .evidence import SamplerInterval, SamplerPair, SamplerPrivacyEvidence, sampler_claim
 from .explore import Law, SamplerError
 
 __all__ = ["AdditivePrivacy", "additive_privacy", "certify_sampler_privacy"]

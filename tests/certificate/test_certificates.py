@@ -17,12 +17,12 @@ from exactdp.certificate import Evidence, evidence_kind
 from exactdp.certificate.schema import json_schema
 from exactdp.certify import certify_relation
 from exactdp.errors import Undecided
-from exactdp.theory.leakage import leakage
-from exactdp.theory.optimality import certify_universal_optimality
-from exactdp.theory.regular import regular_prior, tight_constraints
-from exactdp.theory.theorem4 import tight_remap
-from exactdp.theory.threshold import threshold
-from exactdp.theory.users import User
+from exactdp.priors.leakage import leakage
+from exactdp.optimality.universal import certify_universal_optimality
+from exactdp.priors.regular import regular_prior, tight_constraints
+from exactdp.priors.theorem4 import tight_remap
+from exactdp.priors.threshold import threshold
+from exactdp.optimality.users import User
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HALF = Level.from_alpha("1/2")

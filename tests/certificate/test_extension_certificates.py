@@ -11,10 +11,10 @@ import pytest
 
 from exactdp import Certificate, Mechanism, discrete, exponential, path, recheck
 from exactdp.certificate.schema import json_schema
-from exactdp.theory.extension_cert import certify_extension
-from exactdp.theory.extension_lp import best_extension_bracket
-from exactdp.theory.tradeoff import certify_tradeoff
-from exactdp.theory.utility import certify_exponential_bound, certify_utility
+from exactdp.extension.extension import certify_extension
+from exactdp.extension.best import best_extension_bracket
+from exactdp.utility.tradeoff import certify_tradeoff
+from exactdp.utility.utility import certify_exponential_bound, certify_utility
 
 AH = Mechanism.from_rows(["0", "3"], ["a", "b"], [["8/9", "1/9"], ["1/9", "8/9"]])
 E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})

@@ -23,7 +23,7 @@ from exactdp.certificate.records import evidence_kinds
 from exactdp.cli import main
 from exactdp.mechanisms import randomized_response
 from exactdp.recheck import KINDS
-from exactdp.theory.profile_cert import certify_composition, certify_profile
+from exactdp.composition.composition import certify_composition, certify_profile
 
 F = Fraction
 RR4 = randomized_response(2, p="1/4")          # rows (3/4, 1/4), (1/4, 3/4): e^eps0 = 3

@@ -1,6 +1,6 @@
 """The checkers' front door (issue 21): every public checker is importable from ``exactdp.certify``.
 
-The checkers live where their mathematics lives (``exactdp.engine``, ``exactdp.theory``); ``exactdp.certify``
+The checkers live where their mathematics lives (``exactdp.privacy``, ``exactdp.theory``); ``exactdp.certify``
 sits one layer above both and names them all.  Each kind of the table of kinds is written by the checker
 ``CHECKERS`` names for it: shown by the checker's return annotation (``Certificate[XEvidence]``) where it is
 specific, and otherwise by calling the checker on a small input and reading the certificate's kind.
@@ -38,7 +38,7 @@ def test_every_checker_is_importable_from_the_front_door():
         assert fn is getattr(importlib.import_module(fn.__module__), name)  # the function itself, not a wrapper
     for name in ENGINE:
         fn = getattr(front, name)
-        assert fn is getattr(importlib.import_module("exactdp.engine"), name)
+        assert fn is getattr(importlib.import_module("exactdp.privacy"), name)
 
 
 def test_an_unknown_name_is_an_attribute_error():
@@ -95,7 +95,7 @@ def test_each_checker_writes_its_kind(kind):
 
 def test_import_exactdp_loads_no_theory_module_through_the_front_door():
     # the theory checkers are loaded on first use: tradeoff (sympy) stays unloaded by ``import exactdp``
-    code = ("import sys, exactdp.certify; print('exactdp.theory.tradeoff' in sys.modules); "
-            "from exactdp.certify import certify_tradeoff; print('exactdp.theory.tradeoff' in sys.modules)")
+    code = ("import sys, exactdp.certify; print('exactdp.utility.tradeoff' in sys.modules); "
+            "from exactdp.certify import certify_tradeoff; print('exactdp.utility.tradeoff' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120).stdout
     assert out.split() == ["False", "True"]

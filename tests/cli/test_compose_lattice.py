@@ -9,7 +9,7 @@ from exactdp.exact.decide import sign, simplify
 from exactdp.exact.values import exact_number
 from exactdp.mechanisms import generalized_rr
 from exactdp.metrics import discrete
-from exactdp.theory.composition import composed_profile
+from exactdp.composition.composition import composed_profile
 
 RR_E = {"inputs": ["0", "1"], "outputs": ["0", "1"],
         "matrix": [["exp(1)/(1 + exp(1))", "1/(1 + exp(1))"], ["1/(1 + exp(1))", "exp(1)/(1 + exp(1))"]]}
@@ -57,7 +57,7 @@ def test_verdict_both_ways_and_at_the_boundary(files, capsys):
 
 
 def test_ball_route_undecided_inside_the_enclosure(files, capsys, monkeypatch):
-    from exactdp.theory import lattice
+    from exactdp.composition import lattice
 
     monkeypatch.setattr(lattice, "MAX_EXACT_BITS", 0)
     base = ["compose", files["e"], "--metric", files["d2"], "--times", "5", "--eps", "1", "--lattice"]

@@ -263,7 +263,7 @@ _FUZZ = textwrap.dedent('''
     import exactdp.cli as cli, exactdp.io, exactdp.metrics.graphs as graphs, exactdp.metrics.databases as dbs
     # the limits are the feature under test elsewhere; smaller ones keep each example fast
     exactdp.io.MAX_FILE_BYTES = 1 << 20
-    import exactdp.theory.phi as phi
+    import exactdp.priors.phi as phi
     phi.MAX_POINTS = phi.MAX_EXACT_CELLS = phi.MAX_VERIFIED_CELLS = phi.MAX_BALL_CELLS = 40
     graphs.MAX_POINTS = dbs.MAX_POINTS = 2000
     D = tempfile.mkdtemp()
@@ -418,7 +418,7 @@ def test_ctrl_c_inside_exact_work_is_one_quiet_line(tmp_path):
     # a real run (an optimal-mechanism LP on 301 points, many seconds) interrupted once the child says it is
     # inside the exact work (issue 32: a timer made this depend on the machine being idle -- on a busy machine
     # the signal landed during the imports)
-    code = ("import sys, exactdp.theory.optimality as o\n"
+    code = ("import sys, exactdp.optimality.universal as o\n"
             "real = o.certify_universal_optimality\n"
             "def inside(*a, **k):\n    print('ready', flush=True)\n    return real(*a, **k)\n"
             "o.certify_universal_optimality = inside\n"

@@ -99,7 +99,7 @@ def test_plot_fdp(files, capsys, tmp_path):
 
 def test_undecided_is_exit_3(files, capsys, monkeypatch):
     # no precision left: the bracket cannot be certified, which is said plainly (never a guess)
-    import exactdp.theory.fdp as fdp
+    import exactdp.divergences.fdp as fdp
 
     monkeypatch.setattr(fdp, "MAX_PREC", 32)
     code, out, err = run(["fdp", files["rr"], "--metric", files["metric"]], capsys)

@@ -157,7 +157,7 @@ def test_tradeoff_stops_with_its_certified_lower_end_when_the_range_grows_past_t
     assert code == 2 and out == ""
     one_error_line(err, "eps* > log(4)", "at t = 8", "t^19 = 2^57")
     from exactdp.metrics import path
-    from exactdp.theory.tradeoff import utility_lp
+    from exactdp.utility.tradeoff import utility_lp
 
     assert utility_lp(path(20), 4, gamma="1").value < fmpq_(4, 5)  # the lower end it names is certified
 
@@ -214,8 +214,8 @@ def test_extend_help_shows_the_level_as_required(capsys):
 # ----------------------------------------------------------------------------------------- optimal ----
 def test_optimal_lp_size_is_the_solvers_measure():
     from exactdp.exact.lp import MAX_LP_SIZE_GUIDED
-    from exactdp.theory.optimality import check_lp_size, max_lp_n, user_lp, user_lp_size
-    from exactdp.theory.users import User
+    from exactdp.optimality.universal import check_lp_size, max_lp_n, user_lp, user_lp_size
+    from exactdp.optimality.users import User
 
     for n in (1, 2, 5):  # counted on the LP actually built
         lp = user_lp(n, fmpq_(1, 2), User.uniform(n, "absolute"))
@@ -260,7 +260,7 @@ def test_compose_at_the_old_documented_maximum_refused_up_front(tmp_path, capsys
 def test_compose_cost_boundary():
     """The up-front refusal is exact for the repeated-squaring schedule (issue 32 item 5): refused iff one of its
     products is over the limit even at the fewest loss values the supports can have."""
-    from exactdp.theory.composition import MAX_PRODUCTS, check_composition_cost
+    from exactdp.composition.composition import MAX_PRODUCTS, check_composition_cost
 
     check_composition_cost(2, 1315)           # squaring 513 x 513, last step 292 x 1,025 = 299,300
     assert 292 * 1025 <= MAX_PRODUCTS < 293 * 1025
@@ -275,8 +275,8 @@ def test_compose_cost_boundary():
 def test_the_up_front_refusal_comes_before_any_squaring(monkeypatch):
     """The refused case does no product at all (it was refused after 6 s of squaring before)."""
     from exactdp import discrete, randomized_response
-    from exactdp.theory import composition
-    from exactdp.theory.profile_cert import certify_composition
+    from exactdp.composition import composition
+    from exactdp.composition.composition import certify_composition
 
     calls = []
     monkeypatch.setattr(composition, "_check_products", lambda a, b: calls.append((a, b)))
@@ -392,7 +392,7 @@ def test_latex_has_no_markdown_emphasis_and_text_fractions_are_plain(capsys):
 
 
 def test_comparison_counts_agree_in_number():
-    from exactdp.engine.privacy import _note
+    from exactdp.privacy.dprivacy import _note
     from exactdp.exact.filter import FilterStats
 
     assert _note(FilterStats(compared=2, filtered=1, exact=1)).startswith(

@@ -71,7 +71,7 @@ def test_a_path_within_the_limits_still_runs(tmp_path, capsys):
 @pytest.mark.parametrize("orders,bad", [("64,257", "257"), ("2,100000", "100000"), ("1", "1")])
 def test_opendp_orders_are_bounded_before_opendp_runs(monkeypatch, capsys, orders, bad):
     """issue 32 item 3: --orders 64 hung; the orders are bounded by the Renyi limit, refused as bad input."""
-    import exactdp.theory.accountants as acc
+    import exactdp.interop.accountants as acc
 
     def boom(*a, **k):
         raise AssertionError("OpenDP ran before the orders were checked")
@@ -84,7 +84,7 @@ def test_opendp_orders_are_bounded_before_opendp_runs(monkeypatch, capsys, order
 def test_a_plan_is_refused_by_its_entries_before_any_mechanism_is_read(tmp_path, capsys):
     """issue 32 item 4: the entry limit comes first; the mechanism file named 1,001 times does not exist, so a
     check made after reading entries would report that instead."""
-    from exactdp.theory.audit import MAX_PLAN
+    from exactdp.interop.audit import MAX_PLAN
 
     plan = write(tmp_path, "plan.json", [{"mechanism": "missing.json", "times": 1}] * (MAX_PLAN + 1))
     metric = write(tmp_path, "m.json", {"kind": "path", "n": 2})

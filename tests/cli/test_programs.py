@@ -53,7 +53,7 @@ def test_explicit_pairs(tmp_path, capsys):
 
 
 def test_undecided_exit_3(capsys, monkeypatch):
-    from exactdp.engine import all_eps
+    from exactdp.privacy import all_eps
     from exactdp.errors import UnsupportedRegime
 
     def refuse(*args):

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.certificate import UNDECIDED
-from exactdp.engine.approximate import certify_approx, neighbour_relation
+from exactdp.privacy.approximate import certify_approx, neighbour_relation
 from exactdp.errors import InvalidInput, InvalidType
 from exactdp.mechanism import Mechanism
 from exactdp.mechanisms import geometric, randomized_response

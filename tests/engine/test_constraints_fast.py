@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp import certify_privacy
-from exactdp.engine.constraints import Constraints
+from exactdp.privacy.constraints import Constraints
 from exactdp.exact.level import Level
 from exactdp.mechanism import mechanism_from_values
 from exactdp.mechanisms import randomized_response
@@ -68,7 +68,7 @@ def _summary(cons, level):
 
 @pytest.mark.parametrize("max_keys", [1 << 27, 0])
 def test_chunked_streaming_merges_to_the_same_triples(monkeypatch, max_keys):
-    import exactdp.engine.triples as C
+    import exactdp.privacy.triples as C
     from exactdp.mechanisms import geometric
 
     monkeypatch.setattr(C, "MAX_BITMAP", max_keys)

@@ -13,8 +13,8 @@ from flint import fmpq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.engine import triples as C  # the modes' limits live with the triples
-from exactdp.engine.constraints import Constraints
+from exactdp.privacy import triples as C  # the modes' limits live with the triples
+from exactdp.privacy.constraints import Constraints
 from exactdp.exact.level import Level
 from exactdp.mechanism import mechanism_from_values
 from exactdp.metrics import from_matrix, path

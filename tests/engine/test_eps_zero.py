@@ -13,13 +13,13 @@ from itertools import combinations, product
 import pytest
 from flint import fmpq
 
-from exactdp.engine.approximate import certify_approx
+from exactdp.privacy.approximate import certify_approx
 from exactdp.cli import main
 from exactdp.errors import InvalidInput
 from exactdp.exact.level import Level, level_of
 from exactdp.mechanism import Mechanism
-from exactdp.theory.composition import composed_profile
-from exactdp.theory.profile import privacy_profile
+from exactdp.composition.composition import composed_profile
+from exactdp.composition.profile import privacy_profile
 
 #: every way of writing eps = 0 in the library
 ZERO_LEVELS = [dict(eps="0"), dict(eps="log(1)"), dict(eps="0*log(2)"), dict(alpha="1"), dict(alpha="exp(0)"),

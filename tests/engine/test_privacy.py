@@ -216,8 +216,8 @@ def test_renderings():
 
 
 def test_chunked_streaming_agrees_with_single_chunk(monkeypatch):
-    import exactdp.engine.privacy as pv
-    from exactdp.engine.constraints import Constraints
+    import exactdp.privacy.dprivacy as pv
+    from exactdp.privacy.constraints import Constraints
 
     G = geometric(12, "1/2")
     one = certify_privacy(G, path(13), eps="1/2")

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from exactdp import certify_privacy, smallest_epsilon
-from exactdp.engine import triples as C  # the modes' limits live with the triples
-from exactdp.engine.constraints import Constraints
+from exactdp.privacy import triples as C  # the modes' limits live with the triples
+from exactdp.privacy.constraints import Constraints
 from exactdp.exact.level import Level
 from exactdp.mechanisms import geometric
 from exactdp.metrics import path

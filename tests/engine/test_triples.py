@@ -1,16 +1,16 @@
-"""The distinct constraint triples (:mod:`exactdp.engine.triples`): the blocks of the byte map and the width of
+"""The distinct constraint triples (:mod:`exactdp.privacy.triples`): the blocks of the byte map and the width of
 the keys.  The modes themselves are compared with a brute force in ``tests/engine/test_constraints_modes.py``."""
 
 import pytest
 from flint import fmpq
 
-from exactdp.engine.triples import Triples
+from exactdp.privacy.triples import Triples
 from exactdp.mechanism import mechanism_from_values
 from exactdp.metrics import path
 
 
 def test_blocks_cover_the_range_in_order_growing_to_the_cap(monkeypatch):
-    from exactdp.engine import triples as C
+    from exactdp.privacy import triples as C
 
     monkeypatch.setattr(C, "FIRST_BLOCK", 2)
     monkeypatch.setattr(C, "BLOCK", 8)

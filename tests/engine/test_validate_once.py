@@ -7,7 +7,7 @@ import collections
 
 import pytest
 
-import exactdp.engine.constraints as C
+import exactdp.privacy.constraints as C
 from exactdp import Mechanism
 from exactdp.certify import certify_all_eps, certify_privacy, smallest_epsilon
 from exactdp.mechanisms import geometric

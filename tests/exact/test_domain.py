@@ -19,13 +19,13 @@ from exactdp.exact.domain import Domain
 from exactdp.mechanisms import generalized_rr, geometric, randomized_response
 from exactdp.metrics import discrete, path
 from exactdp.recheck import _kernel, _levels, recheck
-from exactdp.theory.audit import certify_audit
-from exactdp.theory.fdp import certify_fdp
-from exactdp.theory.lattice_cert import certify_lattice_composition
-from exactdp.theory.leakage import leakage
-from exactdp.theory.profile_cert import certify_composition, certify_profile
-from exactdp.theory.renyi import certify_renyi
-from exactdp.theory.utility import certify_utility
+from exactdp.interop.audit import certify_audit
+from exactdp.divergences.fdp import certify_fdp
+from exactdp.composition.lattice import certify_lattice_composition
+from exactdp.priors.leakage import leakage
+from exactdp.composition.composition import certify_composition, certify_profile
+from exactdp.divergences.renyi import certify_renyi
+from exactdp.utility.utility import certify_utility
 
 RR = randomized_response(2, p="1/4")
 AH = Mechanism.from_rows(["0", "2"], ["a", "b"], [["2/3", "1/3"], ["1/3", "2/3"]])

@@ -17,14 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp import Mechanism
-from exactdp.engine.constraints import Constraints
+from exactdp.privacy.constraints import Constraints
 from exactdp.errors import NotAMetric
 from exactdp.exact.decide import float_bounds
 from exactdp.exact.filter import (NEG, POS, UNKNOWN, ZERO, FilterStats, add, compare, enclose, filtered, mul_nonneg,
                                   resolve, sign_status, sub)
 from exactdp.exact.level import Level
 from exactdp.metrics import from_matrix, path
-from exactdp.theory.extension import extension_data
+from exactdp.extension.extension import extension_data
 
 finite_floats = st.floats(allow_nan=False, allow_infinity=False)
 fractions = st.fractions(max_denominator=10**6) | st.builds(

@@ -185,8 +185,8 @@ def test_coefficients_beyond_double_range():
 
 def test_user_lp_from_slack_basis_matches_highs_start(monkeypatch):
     # GRS12 user LP, n = 8: more pivots than one refactorisation period, same exact optimum
-    from exactdp.theory.optimality import user_lp
-    from exactdp.theory.users import User
+    from exactdp.optimality.universal import user_lp
+    from exactdp.optimality.users import User
 
     lp = user_lp(8, fmpq(1, 3), User.uniform(8, "squared"))
     ref = solve_lp(lp)

@@ -17,9 +17,9 @@ from exactdp.exact.verified_solve import digit_width, verified_solve
 from exactdp.metrics import cycle, discrete, from_graph, from_matrix, grid, path
 from exactdp.metrics.symmetry import (DistanceCodes, Partition, _codes_generic, distance_codes, equitable_partition,
                                       is_equitable, quotient_counts)
-from exactdp.theory.phi import PhiSystem
-from exactdp.theory.regular import ball_size_symmetric, tight_constraints
-from exactdp.theory.threshold import MAX_EXACT_COST, exact_threshold, threshold
+from exactdp.priors.phi import PhiSystem
+from exactdp.priors.regular import ball_size_symmetric, tight_constraints
+from exactdp.priors.threshold import MAX_EXACT_COST, exact_threshold, threshold
 
 
 # -- verified_solve against exact rational solves --------------------------------------------------------
@@ -258,7 +258,7 @@ def _check_prior_brute(pi, metric, level):
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.integers(1, 9), min_size=4, max_size=4), st.sampled_from(["1/2", "1/3", "3/4"]))
 def test_check_prior_against_the_definition(w, a):
-    from exactdp.theory.regular import check_prior
+    from exactdp.priors.regular import check_prior
 
     m, level = cycle(4), Level.from_alpha(a)
     pi = [fmpq(v, sum(w)) for v in w]

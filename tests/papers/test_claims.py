@@ -85,8 +85,8 @@ def test_every_registered_claim_has_an_expected_status():
 def test_thm61_absolute_loss_counterexample_is_exact():
     from flint import fmpq
     from exactdp.mechanisms import geometric
-    from exactdp.theory.optimality import optimal_mechanism
-    from exactdp.theory.users import User, expected_loss
+    from exactdp.optimality.universal import optimal_mechanism
+    from exactdp.optimality.users import User, expected_loss
     u = User.uniform(2, "absolute")
     sol, opt = optimal_mechanism(2, fmpq(2, 3), u)
     assert sol.unique and sol.value == fmpq(2, 3)

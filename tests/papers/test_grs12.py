@@ -13,9 +13,9 @@ from exactdp.errors import InvalidInput
 from exactdp.exact.lp import solve_lp
 from exactdp.exact.radical import Rad
 from exactdp.mechanisms import geometric
-from exactdp.theory.optimality import constraint_matrix, optimal_mechanism
-from exactdp.theory.remaps import bayes_remap
-from exactdp.theory.users import User, expected_loss, power_loss
+from exactdp.optimality.universal import constraint_matrix, optimal_mechanism
+from exactdp.optimality.remaps import bayes_remap
+from exactdp.optimality.users import User, expected_loss, power_loss
 
 Q = fmpq
 S2, S3, S5 = (Rad.power(k, Q(1, 2)) for k in (2, 3, 5))

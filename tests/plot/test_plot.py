@@ -201,7 +201,7 @@ def test_plot_geometric_vs_laplace(plt):
 
 
 def test_plot_geo_utility_marks_the_threshold_and_draws_certified_values(plt):
-    from exactdp.theory.utility_grid import planar_laplace_utility
+    from exactdp.utility.grid import planar_laplace_utility
     eps = ["2/5", "7/10", "1", "13/10"]
     ax, data, th = P.plot_geo_utility(6, eps)
     assert len(ax.lines) == 3

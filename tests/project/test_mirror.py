@@ -46,8 +46,8 @@ ELSEWHERE = {
         "audit", "fdp", "renyi")},
     **{f"exactdp/recheck/{m}.py": ["tests/recheck/test_renyi_fdp_audit.py", _RECHECK] for m in ("audit", "fdp")},
     "exactdp/certificate/render.py": ["tests/certificate/test_repr.py", "tests/papers/test_proof_text.py"],
-    "exactdp/engine/lp.py": [_RECHECK, "tests/papers/test_certified_claims.py"],
-    "exactdp/engine/relation.py": [_KINDS, _RECHECK],
+    "exactdp/lp/optimum.py": [_RECHECK, "tests/papers/test_certified_claims.py"],
+    "exactdp/privacy/relation.py": [_KINDS, _RECHECK],
     "exactdp/exact/expo.py": ["tests/exact/test_kernel.py", "tests/exact/test_precision_exhaustion.py"],
     "exactdp/exact/lin.py": ["tests/exact/test_kernel.py", "tests/exact/test_precision_exhaustion.py"],
     "exactdp/exact/lp_float.py": ["tests/exact/test_lp.py"],
@@ -99,24 +99,24 @@ ELSEWHERE = {
     "exactdp/recheck/_verified.py": ["tests/recheck/test_quotient.py", "tests/recheck/test_scale.py"],
     "exactdp/recheck/utility.py": ["tests/theory/test_tradeoff_exact.py", _RECHECK],
     # theory/
-    "exactdp/theory/_expfield.py": ["tests/theory/test_extension.py"],
-    "exactdp/theory/accuracy.py": ["tests/papers/test_hlm15.py"],
+    "exactdp/composition/_expfield.py": ["tests/theory/test_extension.py"],
+    "exactdp/utility/accuracy.py": ["tests/papers/test_hlm15.py"],
     **{f"exactdp/theory/{m}.py": ["tests/theory/test_extension.py", "tests/certificate/test_extension_certificates.py"]
        for m in ("extension_cert", "extension_lp")},
-    "exactdp/theory/leakage.py": ["tests/theory/test_ecp14.py"],
-    "exactdp/theory/profile_cert.py": ["tests/certificate/test_profile_certificates.py"],
-    "exactdp/theory/regular.py": ["tests/theory/test_ecp14.py", "tests/recheck/test_quotient.py"],
-    "exactdp/theory/remaps.py": ["tests/theory/test_optimality.py"],
-    "exactdp/theory/sensitivity.py": ["tests/theory/test_ecp14.py"],
-    "exactdp/theory/theorem4.py": ["tests/theory/test_ecp14.py", _KINDS],
-    "exactdp/theory/tradeoff_parametric.py": ["tests/theory/test_tradeoff_exact.py"],
-    "exactdp/theory/users.py": ["tests/theory/test_optimality.py"],
-    "exactdp/theory/utility.py": ["tests/theory/test_kl10.py"],  # tests/theory/test_utility_grid.py is utility_grid's
-    "exactdp/certificate/lattice.py": ["tests/recheck/test_forgeries_lattice.py"],  # kind lattice_composition
+    "exactdp/priors/leakage.py": ["tests/theory/test_ecp14.py"],
+    "exactdp/composition/composition.py": ["tests/certificate/test_profile_certificates.py"],
+    "exactdp/priors/regular.py": ["tests/theory/test_ecp14.py", "tests/recheck/test_quotient.py"],
+    "exactdp/optimality/remaps.py": ["tests/theory/test_optimality.py"],
+    "exactdp/priors/sensitivity.py": ["tests/theory/test_ecp14.py"],
+    "exactdp/priors/theorem4.py": ["tests/theory/test_ecp14.py", _KINDS],
+    "exactdp/priors/parametric.py": ["tests/theory/test_tradeoff_exact.py"],
+    "exactdp/optimality/users.py": ["tests/theory/test_optimality.py"],
+    "exactdp/utility/utility.py": ["tests/theory/test_kl10.py"],  # tests/theory/test_utility_grid.py is utility_grid's
+    "exactdp/composition/evidence.py": ["tests/recheck/test_forgeries_lattice.py"],  # kind lattice_composition
     "exactdp/recheck/lattice.py": ["tests/recheck/test_forgeries_lattice.py"],
-    "exactdp/certificate/sampler.py": ["tests/recheck/test_forgeries_sampler.py"],  # kind sampler_privacy
+    "exactdp/samplers/evidence.py": ["tests/recheck/test_forgeries_sampler.py"],  # kind sampler_privacy
     "exactdp/recheck/sampler.py": ["tests/recheck/test_forgeries_sampler.py"],
-    "exactdp/theory/lattice_cert.py": ["tests/recheck/test_forgeries_lattice.py", "tests/cli/test_compose_lattice.py"],
+    "exactdp/composition/lattice.py": ["tests/recheck/test_forgeries_lattice.py", "tests/cli/test_compose_lattice.py"],
 }
 
 
@@ -165,11 +165,11 @@ def test_no_test_file_is_left_in_a_folder_without_a_package():
 def test_the_mirror_rule_on_known_cases():
     # the rule itself, on cases decided by hand: a mirrored module, an unmirrored one, a package, a prefix match
     assert _mirrored("exactdp/exact/level.py")  # tests/exact/test_level.py
-    assert _mirrored("exactdp/engine/constraints.py")  # tests/engine/test_constraints_fast.py
+    assert _mirrored("exactdp/privacy/constraints.py")  # tests/engine/test_constraints_fast.py
     assert _mirrored("exactdp/exact/__init__.py")
     assert not _mirrored("exactdp/recheck/_kernel.py")
     assert not _mirrored("exactdp/exact/l.py")  # test_level.py is not test_l_*.py
-    assert _mirrored("exactdp/theory/tradeoff.py")  # test_tradeoff_exact.py: there is no module tradeoff_exact
-    assert not _mirrored("exactdp/theory/utility.py")  # test_utility_grid.py belongs to theory/utility_grid.py
-    assert _mirrored("exactdp/theory/utility_grid.py")
+    assert _mirrored("exactdp/utility/tradeoff.py")  # test_tradeoff_exact.py: there is no module tradeoff_exact
+    assert not _mirrored("exactdp/utility/utility.py")  # test_utility_grid.py belongs to theory/utility_grid.py
+    assert _mirrored("exactdp/utility/grid.py")
     assert not _mirrored("exactdp/nowhere/__init__.py")

@@ -43,29 +43,29 @@ import pytest
 from exactdp import Level, Mechanism, certify_privacy, cycle, exponential, geometric, grid, path, smallest_epsilon
 from exactdp.certificate.records import evidence_kinds
 from exactdp.certify import certify_lp_infeasible, certify_lp_optimum, certify_relation
-from exactdp.engine.all_eps import certify_all_eps
-from exactdp.engine.approximate import certify_approx
+from exactdp.privacy.all_eps import certify_all_eps
+from exactdp.privacy.approximate import certify_approx
 from exactdp.exact import LinearProgram, Rad, solve_lp, solve_lp_irrational
 from exactdp.mechanisms import randomized_response
 from exactdp.metrics import discrete, from_graph, from_matrix
-from exactdp.theory.decomposition import certify_decomposition
+from exactdp.decomposition.lemmas import certify_decomposition
 from exactdp.recheck import KINDS, recheck
-from exactdp.theory.extension_cert import certify_extension
-from exactdp.theory.extension_lp import best_extension_bracket
-from exactdp.theory.leakage import leakage
-from exactdp.theory.optimality import certify_universal_optimality
-from exactdp.theory.profile_cert import certify_composition, certify_profile
-from exactdp.theory.lattice_cert import certify_lattice_composition
-from exactdp.theory.regular import regular_prior, tight_constraints
-from exactdp.theory.theorem4 import tight_remap
-from exactdp.theory.threshold import threshold
-from exactdp.theory.tradeoff import certify_tradeoff
-from exactdp.theory.users import User, power_loss
-from exactdp.theory.audit import certify_audit  # kinds22: kinds renyi, fdp, audit (issue 22)
-from exactdp.theory.fdp import certify_fdp
-from exactdp.theory.renyi import certify_renyi
-from exactdp.theory.utility import certify_exponential_bound, certify_utility
-from exactdp.theory.utility_grid import compare_utilities
+from exactdp.extension.extension import certify_extension
+from exactdp.extension.best import best_extension_bracket
+from exactdp.priors.leakage import leakage
+from exactdp.optimality.universal import certify_universal_optimality
+from exactdp.composition.composition import certify_composition, certify_profile
+from exactdp.composition.lattice import certify_lattice_composition
+from exactdp.priors.regular import regular_prior, tight_constraints
+from exactdp.priors.theorem4 import tight_remap
+from exactdp.priors.threshold import threshold
+from exactdp.utility.tradeoff import certify_tradeoff
+from exactdp.optimality.users import User, power_loss
+from exactdp.interop.audit import certify_audit  # kinds22: kinds renyi, fdp, audit (issue 22)
+from exactdp.divergences.fdp import certify_fdp
+from exactdp.divergences.renyi import certify_renyi
+from exactdp.utility.utility import certify_exponential_bound, certify_utility
+from exactdp.utility.grid import compare_utilities
 
 # ---------------------------------------------------------------------------------- genuine certificates ----
 HALF = Level.from_alpha("1/2")

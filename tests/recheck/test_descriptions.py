@@ -17,19 +17,19 @@ from fractions import Fraction
 import pytest
 
 from exactdp import Level, certify_privacy, geometric, path, smallest_epsilon
-from exactdp.engine.all_eps import certify_all_eps
-from exactdp.engine.approximate import certify_approx
+from exactdp.privacy.all_eps import certify_all_eps
+from exactdp.privacy.approximate import certify_approx
 from exactdp.metrics import discrete, from_graph
 from exactdp.recheck import KINDS, recheck
 from exactdp.recheck._metric import canonical, describe_table, normalise
-from exactdp.theory.audit import certify_audit
-from exactdp.theory.fdp import certify_fdp
-from exactdp.theory.optimality import certify_universal_optimality
-from exactdp.theory.profile_cert import certify_profile
-from exactdp.theory.regular import tight_constraints
-from exactdp.theory.renyi import certify_renyi
-from exactdp.theory.theorem4 import tight_remap
-from exactdp.theory.users import User
+from exactdp.interop.audit import certify_audit
+from exactdp.divergences.fdp import certify_fdp
+from exactdp.optimality.universal import certify_universal_optimality
+from exactdp.composition.composition import certify_profile
+from exactdp.priors.regular import tight_constraints
+from exactdp.divergences.renyi import certify_renyi
+from exactdp.priors.theorem4 import tight_remap
+from exactdp.optimality.users import User
 
 from .test_contract import genuine_json
 
@@ -297,7 +297,7 @@ def test_a_user_name_that_is_the_users_is_confirmed(user, note):
 def test_the_producers_formula_losses_are_rebuilt():
     """GRS12 Fig. 2's user ("prior (...), loss |i - j|^(3/2)") and Thm 6.1's ("uniform prior, loss 1 + g|j - i|"),
     each with its table computed here; another exponent or slope is refuted."""
-    from exactdp.theory.users import power_loss
+    from exactdp.optimality.users import power_loss
     j = _json(certify_universal_optimality(2, User(["1/2", "0", "1/2"], power_loss(2, "3/2"),
                                                    name="prior (1/2, 0, 1/2), loss |i - j|^(3/2)"), alpha="1/2"))
     assert recheck(j).status == "confirmed"

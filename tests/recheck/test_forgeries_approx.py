@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from exactdp.engine.approximate import certify_approx
+from exactdp.privacy.approximate import certify_approx
 from exactdp.mechanisms import randomized_response
 from exactdp.metrics import discrete
 from exactdp.recheck import recheck

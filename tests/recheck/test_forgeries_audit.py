@@ -9,7 +9,7 @@ import pytest
 
 from exactdp.mechanisms import randomized_response
 from exactdp.recheck import recheck
-from exactdp.theory.audit import certify_audit
+from exactdp.interop.audit import certify_audit
 
 
 def _audit(accountant="my accountant, eps = 0.1"):

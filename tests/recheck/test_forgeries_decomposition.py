@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from exactdp.recheck import recheck
 from exactdp.recheck.decomposition import claim_text
-from exactdp.theory.decomposition import certify_decomposition
+from exactdp.decomposition.lemmas import certify_decomposition
 
 
 def test_a_comma_in_a_label_does_not_make_another_universe():

@@ -20,8 +20,8 @@ from exactdp.metrics import path
 from exactdp.recheck import recheck
 from exactdp.recheck._kernel import TooLarge
 from exactdp.recheck.extension import _slack_lp
-from exactdp.theory.extension_cert import certify_extension
-from exactdp.theory.extension_lp import best_extension_bracket
+from exactdp.extension.extension import certify_extension
+from exactdp.extension.best import best_extension_bracket
 
 AH = Mechanism.from_rows(["0", "3"], ["a", "b"], [["8/9", "1/9"], ["1/9", "8/9"]])
 
@@ -45,7 +45,7 @@ def _free_row_forgery() -> dict:
     from flint import fmpq
 
     from exactdp.exact import Level
-    from exactdp.theory.extension_lp import _ratio_enclosure
+    from exactdp.extension.best import _ratio_enclosure
     j = best_extension_bracket(AH, path(4), ["0", "3"], alpha="1/2", rel_width="1/16").to_json()
     assert recheck(j).status == "confirmed"
     ev = j["evidence"]

@@ -14,7 +14,7 @@ from exactdp.mechanisms import randomized_response
 from exactdp.metrics import discrete
 from exactdp.recheck import recheck
 from exactdp.recheck._labels import mechanism_name
-from exactdp.theory.utility import certify_utility
+from exactdp.utility.utility import certify_utility
 
 RR = "randomized response on m + 1 = 2 categories, p = "
 

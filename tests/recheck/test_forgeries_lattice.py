@@ -18,7 +18,7 @@ from exactdp.metrics import path
 from exactdp.recheck import recheck
 from exactdp.recheck import lattice as kernel
 from exactdp.recheck.lattice import claim_text
-from exactdp.theory.lattice_cert import certify_lattice_composition
+from exactdp.composition.lattice import certify_lattice_composition
 
 RR3 = randomized_response(2, p="1/4")          # ratio 3: the lattice 3^(2n - k) at k runs
 PAIR = [("0", "1")]
@@ -253,7 +253,7 @@ def test_bad_inputs_to_the_producer():
 
 
 def test_ball_route_is_recomputed_exactly_and_its_enclosure_checked(monkeypatch):
-    from exactdp.theory import lattice
+    from exactdp.composition import lattice
 
     monkeypatch.setattr(lattice, "MAX_EXACT_BITS", 0)       # the producer takes the Arb route
     c = _cert([(RR3, 30)], PAIR, eps="2", delta="1/2")

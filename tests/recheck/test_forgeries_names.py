@@ -10,8 +10,8 @@ mechanism record of every confirmed certificate; a name it cannot rebuild is fla
 import pytest
 
 from exactdp import Mechanism, certify_all_eps, certify_privacy, discrete, recheck, smallest_epsilon
-from exactdp.theory.lattice_cert import certify_lattice_composition
-from exactdp.theory.profile_cert import certify_profile
+from exactdp.composition.lattice import certify_lattice_composition
+from exactdp.composition.composition import certify_profile
 
 RR_NAME = "randomized response on m + 1 = 2 categories, p = 1/3"
 WRONG = Mechanism.from_rows(["0", "1"], ["0", "1"], [["3/4", "1/4"], ["1/4", "3/4"]], name=RR_NAME)

@@ -14,8 +14,8 @@ from exactdp import Mechanism, geometric, path
 from exactdp.recheck import recheck
 from exactdp.recheck.profile import claim_text as composition_claim
 from exactdp.recheck.renyi import claim_text as renyi_claim
-from exactdp.theory.profile_cert import certify_composition
-from exactdp.theory.renyi import certify_renyi
+from exactdp.composition.composition import certify_composition
+from exactdp.divergences.renyi import certify_renyi
 
 P61 = 2**61 - 1
 BIG = Mechanism.from_rows(["0", "1"], ["a", "b"], [[f"1/{P61}", f"{P61 - 1}/{P61}"], [f"3/{P61}", f"{P61 - 3}/{P61}"]])

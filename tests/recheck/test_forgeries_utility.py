@@ -19,8 +19,8 @@ import pytest
 from exactdp.mechanisms import exponential, randomized_response
 from exactdp.metrics import discrete, path
 from exactdp.recheck import recheck
-from exactdp.theory.tradeoff import certify_tradeoff
-from exactdp.theory.utility import certify_exponential_bound, certify_utility
+from exactdp.utility.tradeoff import certify_tradeoff
+from exactdp.utility.utility import certify_exponential_bound, certify_utility
 
 F2X = {"0": "0", "1": "2", "2": "4"}
 

@@ -12,8 +12,8 @@ import pytest
 from exactdp.exact.level import Level
 from exactdp.metrics import grid
 from exactdp.recheck import recheck
-from exactdp.theory.regular import tight_constraints
-from exactdp.theory.utility_grid import compare_utilities, geometric_utility, outward_decimals
+from exactdp.priors.regular import tight_constraints
+from exactdp.utility.grid import compare_utilities, geometric_utility, outward_decimals
 
 SPEC = {"kind": "grid", "shape": [3, 3], "norm": "chebyshev"}
 

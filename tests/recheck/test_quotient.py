@@ -18,8 +18,8 @@ from exactdp.exact.level import Level
 from exactdp.metrics import grid, hamming
 from exactdp.recheck import recheck
 from exactdp.recheck._verified import Refuted, enclose_quotient, quotient
-from exactdp.theory.regular import regular_prior, tight_constraints
-from exactdp.theory.threshold import threshold
+from exactdp.priors.regular import regular_prior, tight_constraints
+from exactdp.priors.threshold import threshold
 
 GRID = grid((9, 9), "euclidean")          # 81 points, 15 cells under the square's 8 symmetries
 
@@ -212,7 +212,7 @@ def test_enclosure_of_the_quotient_contains_the_true_entries():
 
 
 def test_large_quotients_carry_no_inverse_and_say_why(monkeypatch):
-    import exactdp.theory.regular as regular
+    import exactdp.priors.regular as regular
     from exactdp.metrics import path
 
     monkeypatch.setattr(regular, "MAX_CARRIED_INVERSE", 10)          # path(70): 35 cells under its reflection

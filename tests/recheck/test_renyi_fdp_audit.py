@@ -25,9 +25,9 @@ from exactdp.cli import main
 from exactdp.mechanisms import discrete_gaussian, randomized_response
 from exactdp.metrics import discrete
 from exactdp.recheck import KINDS, recheck
-from exactdp.theory.audit import certify_audit
-from exactdp.theory.fdp import certify_fdp
-from exactdp.theory.renyi import certify_renyi
+from exactdp.interop.audit import certify_audit
+from exactdp.divergences.fdp import certify_fdp
+from exactdp.divergences.renyi import certify_renyi
 
 K = Mechanism.from_rows(["0", "1"], ["a", "b", "c"], [["1/2", "1/4", "1/4"], ["1/8", "3/8", "1/2"]])
 

@@ -122,8 +122,9 @@ def test_numpy_defect_bound_is_an_upper_bound_in_exact_arithmetic():
 @pytest.fixture()
 def small_caps(monkeypatch):
     """Certificates of a 6 x 6 grid made as the 100 x 100 grid's are: no distance matrix, no carried inverse."""
-    from exactdp.certificate import priors
-    from exactdp.theory import regular, threshold
+    from exactdp.priors import evidence as priors
+    from exactdp.priors import regular
+    from exactdp.priors import threshold
 
     monkeypatch.setattr(priors, "MAX_DISTANCE_POINTS", 10)
     monkeypatch.setattr(regular, "MAX_CARRIED_INVERSE", 2)
@@ -137,7 +138,7 @@ def _forged(j, **fields):
 
 
 def test_tight_certificate_on_a_described_grid(small_caps):
-    from exactdp.theory.regular import tight_constraints
+    from exactdp.priors.regular import tight_constraints
 
     m = grid((6, 6), "euclidean")
     for eps, holds in (("2", True), ("1/5", False)):
@@ -186,8 +187,8 @@ def test_threshold_bracket_on_a_described_grid(small_caps):
 
 
 def test_utility_comparison_on_a_described_grid(small_caps):
-    from exactdp.theory.regular import tight_constraints
-    from exactdp.theory.utility_grid import compare_utilities
+    from exactdp.priors.regular import tight_constraints
+    from exactdp.utility.grid import compare_utilities
 
     tc = tight_constraints(grid((6, 6), "euclidean"), Level.from_eps("2"))
     c = compare_utilities("2", tc, "planar-laplace", {"side": 6})
@@ -199,8 +200,8 @@ def test_a_path_without_its_inverse_stays_not_checkable():
     import networkx as nx
 
     from exactdp.metrics import from_graph
-    from exactdp.theory.regular import tight_constraints
-    from exactdp.theory.utility_grid import compare_utilities
+    from exactdp.priors.regular import tight_constraints
+    from exactdp.utility.grid import compare_utilities
 
     n = 31                                  # the graph of a sum query: points within 3 steps are adjacent
     G = nx.Graph()
@@ -226,11 +227,11 @@ class _Tripwire:
 
 def _ecp14_certificates():
     from exactdp.mechanisms import geometric, randomized_response
-    from exactdp.theory.leakage import leakage
-    from exactdp.theory.regular import regular_prior, tight_constraints
-    from exactdp.theory.theorem4 import tight_remap
-    from exactdp.theory.threshold import threshold
-    from exactdp.theory.utility_grid import compare_utilities
+    from exactdp.priors.leakage import leakage
+    from exactdp.priors.regular import regular_prior, tight_constraints
+    from exactdp.priors.theorem4 import tight_remap
+    from exactdp.priors.threshold import threshold
+    from exactdp.utility.grid import compare_utilities
 
     tc = tight_constraints(grid((4, 4), "euclidean"), Level.from_eps("2"))
     return [tight_constraints(grid((3, 3), "euclidean"), Level.from_eps("2")),   # transcendental, quotient
@@ -296,8 +297,8 @@ def test_a_large_optimality_certificate_is_refused_before_any_work():
 
     from exactdp.recheck import recheck
     from exactdp.recheck.optimality import MAX_N
-    from exactdp.theory.optimality import certify_universal_optimality
-    from exactdp.theory.users import User
+    from exactdp.optimality.universal import certify_universal_optimality
+    from exactdp.optimality.users import User
 
     n = 2
     u = User(["1/3"] * 3, [[abs(i - j) for j in range(3)] for i in range(3)])
@@ -327,8 +328,8 @@ def test_optimality_uniqueness_by_a_modular_rank_at_n_60():
 
     from exactdp.recheck import recheck
     from exactdp.recheck.optimality import MAX_RATIONAL_RANK, _full_rank_mod_p
-    from exactdp.theory.optimality import certify_universal_optimality
-    from exactdp.theory.users import User
+    from exactdp.optimality.universal import certify_universal_optimality
+    from exactdp.optimality.users import User
 
     j = json.loads(json.dumps(certify_universal_optimality(60, User.uniform(60, "absolute"), alpha="1/2").to_json()))
     t = time.process_time()

@@ -15,7 +15,7 @@ from exactdp import InvalidInput
 from exactdp.exact.decide import decimal_enclosure, sign
 from exactdp.exact.values import exact_number
 from exactdp.mechanisms import generalized_rr, randomized_response
-from exactdp.theory.accountants import check_opendp_gaussian, check_opendp_laplace, compare_dp_accounting
+from exactdp.interop.accountants import check_opendp_gaussian, check_opendp_laplace, compare_dp_accounting
 
 
 def kov(r, k, i):
@@ -85,8 +85,8 @@ def test_plan_comparison_and_the_command_line(tmp_path, capsys):
     import json
 
     from exactdp.cli import main
-    from exactdp.theory.accountants import compare_plan_dp_accounting
-    from exactdp.theory.audit import plan_profile
+    from exactdp.interop.accountants import compare_plan_dp_accounting
+    from exactdp.interop.audit import plan_profile
 
     plan = [(randomized_response(2, p="1/4"), 3), (randomized_response(2, p="1/3"), 2)]
     c = compare_plan_dp_accounting(plan, [("0", "1")], eps="log(2)")

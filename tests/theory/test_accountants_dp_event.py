@@ -9,9 +9,9 @@ from exactdp.errors import InvalidInput
 from exactdp.exact.decide import sign, simplify
 from exactdp.exact.values import exact_number
 from exactdp.mechanisms import generalized_rr, geometric
-from exactdp.theory.accountants import dp_event_deltas, plan_of_dp_event
-from exactdp.theory.composition import composed_profile, privacy_loss_distribution
-from exactdp.theory.profile_cert import certify_composition
+from exactdp.interop.accountants import dp_event_deltas, plan_of_dp_event
+from exactdp.composition.composition import composed_profile, privacy_loss_distribution
+from exactdp.composition.composition import certify_composition
 
 dp = pytest.importorskip("dp_accounting")
 de = pytest.importorskip("dp_accounting.dp_event")
@@ -87,7 +87,7 @@ def test_refused(ev, match):
 def test_the_route_is_chosen_by_the_estimate_and_both_agree(monkeypatch):
     """Six runs of the discrete Gaussian (|z| <= 10): the estimate sends it to balls; forced exact, the exact
     value lies in the ball route's enclosure."""
-    from exactdp.theory import lattice
+    from exactdp.composition import lattice
 
     ev = dp.SelfComposedDpEvent(DiscreteGaussianDpEvent(1.0), 6)
     balls = dp_event_deltas(ev, ["3"], truncation=10)[0]

@@ -20,7 +20,7 @@ from exactdp.mechanisms import geometric, generalized_rr, randomized_response
 dp = pytest.importorskip("dp_accounting")
 de = pytest.importorskip("dp_accounting.dp_event")
 
-from exactdp.theory.accountants import (  # noqa: E402
+from exactdp.interop.accountants import (  # noqa: E402
     DPEventComparison,
     compare_dp_event,
     dp_event_of_json,
@@ -194,7 +194,7 @@ def test_the_issue_permute_and_flip_numbers_from_the_definition():
     exp(eps (0 - 1) / 2) = 1/2, so the rows are (3/4, 1/4) and (1/4, 3/4).  delta(log 2) = 1/4; the Laplace
     model's 1 - sqrt(1/2) is larger (sqrt(1/2) < 3/4 as 1/2 < 9/16) and equals the exact 1/2 at eps' = 0."""
     from exactdp.mechanisms import permute_and_flip
-    from exactdp.theory.accountants import check_laplace_model
+    from exactdp.interop.accountants import check_laplace_model
 
     keep = Fr(1, 2) + Fr(1, 2) * Fr(1, 2)
     P, Q = [keep, 1 - keep], [1 - keep, keep]

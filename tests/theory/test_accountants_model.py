@@ -10,8 +10,8 @@ from exactdp.errors import InvalidInput
 from exactdp.exact.decide import sign, simplify
 from exactdp.exact.radical import Rad
 from exactdp.mechanisms import generalized_rr, permute_and_flip, randomized_response
-from exactdp.theory.accountants import _laplace_model, check_laplace_model
-from exactdp.theory.profile import privacy_profile
+from exactdp.interop.accountants import _laplace_model, check_laplace_model
+from exactdp.composition.profile import privacy_profile
 
 
 def test_permute_and_flip_two_candidates_is_dominated_not_identical():

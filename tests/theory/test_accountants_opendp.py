@@ -20,7 +20,7 @@ from exactdp.mechanisms import geometric, randomized_response
 dp = pytest.importorskip("opendp.prelude")
 dp.enable_features("contrib")
 
-from exactdp.theory.accountants import certify_opendp, mechanism_of_opendp, plan_of_dp_event  # noqa: E402
+from exactdp.interop.accountants import certify_opendp, mechanism_of_opendp, plan_of_dp_event  # noqa: E402
 
 
 def int_lap(scale, **kw):

@@ -5,7 +5,7 @@ from flint import fmpq
 
 from exactdp.errors import InvalidInput
 from exactdp.metrics import discrete, path
-from exactdp.theory.approx_error import min_max_expected_error
+from exactdp.utility.approx_error import min_max_expected_error
 
 
 @pytest.mark.parametrize("m, t, delta", [(1, 2, "0"), (2, 3, "1/10"), (3, 2, "1/3"), (3, 5, "9/10")])

@@ -20,8 +20,8 @@ from exactdp.exact.decide import sign
 from exactdp.exact.values import exact_number
 from exactdp.mechanisms import generalized_rr, geometric, randomized_response
 from exactdp.metrics import path
-from exactdp.theory.audit import audit, plan_profile
-from exactdp.theory.composition import composed_profile
+from exactdp.interop.audit import audit, plan_profile
+from exactdp.composition.composition import composed_profile
 
 
 def kov(r, k, i):

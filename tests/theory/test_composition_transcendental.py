@@ -1,6 +1,6 @@
 """Exact composition when the entries are transcendental (e.g. a geometric mechanism at eps = 1).
 
-The hypothesis tests are independent of :mod:`exactdp.theory.composition` and :mod:`exactdp.theory.profile`:
+The hypothesis tests are independent of :mod:`exactdp.composition.composition` and :mod:`exactdp.composition.profile`:
 the product rows are multiplied out in the test with the kernel's ExpFrac arithmetic and the worst set is
 found by brute force over all output subsets, for one pair and for three pairs (the upper envelope).
 Kairouz-Oh-Viswanath's sum is written out with math.comb.  The tests against
@@ -15,7 +15,7 @@ from flint import fmpq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.engine.approximate import certify_approx
+from exactdp.privacy.approximate import certify_approx
 from exactdp.exact.decide import sign
 from exactdp.exact.expo import ExpFrac
 from exactdp.exact.lin import Lin
@@ -24,8 +24,8 @@ from exactdp.mechanism import Mechanism
 from exactdp.mechanisms import geometric
 from exactdp.mechanisms.product import repeated
 from exactdp.metrics import path
-from exactdp.theory.composition import composed_profile, kov_delta, privacy_loss_distribution
-from exactdp.theory.profile import privacy_profile
+from exactdp.composition.composition import composed_profile, kov_delta, privacy_loss_distribution
+from exactdp.composition.profile import privacy_profile
 from exactdp.verdict import Verdict
 
 E = ExpFrac.exp(Lin.rat(1))          # e

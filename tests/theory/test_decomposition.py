@@ -1,4 +1,4 @@
-"""HLM15 Lemmas 1-2 checked exhaustively (exactdp.theory.decomposition): counts, certificates, bad inputs."""
+"""HLM15 Lemmas 1-2 checked exhaustively (exactdp.decomposition.lemmas): counts, certificates, bad inputs."""
 
 import itertools
 
@@ -6,7 +6,7 @@ import pytest
 
 from exactdp.errors import InputTooLarge, InvalidInput
 from exactdp.recheck import recheck
-from exactdp.theory.decomposition import certify_decomposition, decomposition_counts
+from exactdp.decomposition.lemmas import certify_decomposition, decomposition_counts
 
 
 def _brute(X, Y, p, lemma):

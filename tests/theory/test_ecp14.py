@@ -10,11 +10,11 @@ from exactdp.errors import InvalidInput
 from exactdp.exact.level import Level
 from exactdp.mechanisms import geometric, randomized_response
 from exactdp.metrics import cycle, discrete, from_graph, hamming, path
-from exactdp.theory.leakage import leakage, max_utility, optimal_remap, theorem3_bound, utility
-from exactdp.theory.phi import PhiSystem
-from exactdp.theory.regular import (ball_size_symmetric, check_prior, corner_priors, prop9_mechanism, regular_prior,
+from exactdp.priors.leakage import leakage, max_utility, optimal_remap, theorem3_bound, utility
+from exactdp.priors.phi import PhiSystem
+from exactdp.priors.regular import (ball_size_symmetric, check_prior, corner_priors, prop9_mechanism, regular_prior,
                                     tight_constraints)
-from exactdp.theory.threshold import exact_threshold, threshold
+from exactdp.priors.threshold import exact_threshold, threshold
 
 HALF = Level.from_alpha("1/2")
 
@@ -55,7 +55,7 @@ def test_prop1_prop2_on_regular_priors():
 
 def test_singular_route_by_exact_lp_agrees(monkeypatch):
     """The exact-LP route used when Phi is singular gives the same verdicts as the direct solve."""
-    import exactdp.theory.regular as reg
+    import exactdp.priors.regular as reg
 
     def singular(self, rhs, **kw):
         raise InvalidInput("Phi is singular at this level: the solution is not unique")
@@ -186,7 +186,7 @@ def test_cli_tight_bad_metric(tmp_path, capsys):
 
 def test_uniform_sensitivity_and_composition():
     from exactdp.metrics import induced
-    from exactdp.theory.sensitivity import compose_query, uniformly_sensitive
+    from exactdp.priors.sensitivity import compose_query, uniformly_sensitive
     X = hamming([0, 1], 2)
     f = {p: str(sum(int(c) for c in p.split(","))) for p in X.points}
     Y = induced([0, 1], 2, lambda x: sum(x))
@@ -207,7 +207,7 @@ def test_prop2_violation_is_reported():
 
 
 def test_theorem2_prop5_corollary2_bounds():
-    from exactdp.theory.leakage import corollary2_bound, prop5_bound, theorem2_bound, tightness_holds
+    from exactdp.priors.leakage import corollary2_bound, prop5_bound, theorem2_bound, tightness_holds
     assert theorem2_bound(["1/3"] * 3, path(3), HALF) == fmpq(5, 9)
     assert prop5_bound(["1/3"] * 3, path(3), HALF) == fmpq(5, 3)
     assert corollary2_bound(path(3), HALF) == fmpq(5, 3)
@@ -222,7 +222,7 @@ def test_theorem2_prop5_corollary2_bounds():
 
 def test_theorem4_remaps():
     from exactdp.mechanism import mechanism_from_values
-    from exactdp.theory.theorem4 import deterministic_tight_remaps, tight_remap
+    from exactdp.priors.theorem4 import deterministic_tight_remaps, tight_remap
     G = geometric(3, "1/2")
     # split output 1 into two outputs carrying half of its mass each: the merge remap restores G
     rows = []

@@ -12,8 +12,8 @@ from exactdp import InvalidInput, LabelMismatch, Mechanism, Undecided, UNDECIDED
 from exactdp.metrics import from_graph, path
 from exactdp.metrics.graph_space import (graph_edges, graph_label, max_degree, min_vertex_cover_sizes,
                                          node_distance_space)
-from exactdp.theory.extension import ZeroNormaliser, extend, extension_data, restrict_metric
-from exactdp.theory.extension_cert import certify_extension
+from exactdp.extension.extension import ZeroNormaliser, extend, extension_data, restrict_metric
+from exactdp.extension.extension import certify_extension
 
 
 def _brute_extension(G, H, rows, alpha):
@@ -261,7 +261,7 @@ def _ends(L):
 
 def test_best_extension_L2_is_exactly_log_5_2():
     from flint import fmpq
-    from exactdp.theory.extension_lp import extension_slack_lp
+    from exactdp.extension.best import extension_slack_lp
     # necessary: b_1 <= t q and 1 - b_1 <= t q with q = 1/5, so 2t >= 5; the LP shows t = 5/2 suffices
     at = extension_slack_lp(_ends(2), path(3), ["0", "2"], fmpq(5, 2))
     below = extension_slack_lp(_ends(2), path(3), ["0", "2"], fmpq(249, 100))
@@ -273,7 +273,7 @@ def test_best_extension_L2_is_exactly_log_5_2():
 @pytest.mark.parametrize("L", [3, 4])
 def test_best_extension_bracket_contains_the_lower_bound_root(L):
     from flint import fmpq
-    from exactdp.theory.extension_lp import best_extension_bracket
+    from exactdp.extension.best import best_extension_bracket
     c = best_extension_bracket(_ends(L), path(L + 1), ["0", str(L)], alpha="1/2", rel_width="1/64")
     lo, hi = fmpq(c.evidence.t_lower), fmpq(c.evidence.t_upper)
     assert c.recheck().status == "confirmed"
@@ -282,7 +282,7 @@ def test_best_extension_bracket_contains_the_lower_bound_root(L):
 
 
 def test_best_extension_refuses_non_private_input():
-    from exactdp.theory.extension_lp import best_extension_bracket
+    from exactdp.extension.best import best_extension_bracket
     # ratio 9 > e^(eps d) = 4: not eps-private on H
     Ah = Mechanism.from_rows(["0", "2"], ["a", "b"], [["9/10", "1/10"], ["1/10", "9/10"]])
     with pytest.raises(InvalidInput, match="no extension is 2 eps-private"):

@@ -19,7 +19,7 @@ from exactdp.exact.decide import sign
 from exactdp.exact.values import exact_number
 from exactdp.mechanisms import generalized_rr, geometric, randomized_response
 from exactdp.metrics import discrete, path
-from exactdp.theory.fdp import fdp_curve, gaussian_mu, gdp_holds, lower_hull, tradeoff
+from exactdp.divergences.fdp import fdp_curve, gaussian_mu, gdp_holds, lower_hull, tradeoff
 from exactdp.errors import InvalidType
 
 

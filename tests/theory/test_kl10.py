@@ -12,8 +12,8 @@ from exactdp import InvalidInput, recheck
 from exactdp.errors import Undecided
 from exactdp.mechanisms import exponential
 from exactdp.metrics import discrete, path
-from exactdp.theory.tradeoff import certify_tradeoff, discrete_tradeoff, utility_lp
-from exactdp.theory.utility import certify_exponential_bound, certify_utility, lipschitz_constant
+from exactdp.utility.tradeoff import certify_tradeoff, discrete_tradeoff, utility_lp
+from exactdp.utility.utility import certify_exponential_bound, certify_utility, lipschitz_constant
 
 
 def _brute_exponential(X, Y, f, mu, q):
@@ -148,7 +148,7 @@ def test_utility_with_a_disconnected_output_metric():
 
     from exactdp.mechanism import mechanism_from_values
     from exactdp.metrics import from_graph
-    from exactdp.theory.utility import ball_mass
+    from exactdp.utility.utility import ball_mass
     Y = from_graph(nx.Graph([("0", "1"), ("2", "3")]))
     M = mechanism_from_values(["0", "1", "2", "3"], ["0", "1", "2", "3"],
                               [[fmpq(1, 2), fmpq(1, 4), fmpq(1, 8), fmpq(1, 8)]] * 4)

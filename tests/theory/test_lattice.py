@@ -13,9 +13,9 @@ from exactdp.exact.decide import sign, simplify
 from exactdp.mechanism import Mechanism
 from exactdp.mechanisms import discrete_gaussian, generalized_rr, geometric, randomized_response
 from exactdp.metrics import discrete, path
-from exactdp.theory import lattice
-from exactdp.theory.composition import PLD, composed_profile
-from exactdp.theory.lattice import composed_delta, composed_deltas, lattice_of, lattice_plan
+from exactdp.composition import lattice
+from exactdp.composition.composition import PLD, composed_profile
+from exactdp.composition.lattice import composed_delta, composed_deltas, lattice_of, lattice_plan
 
 CASES = [
     (randomized_response(2, p="1/4"), [("0", "1")]),
@@ -182,7 +182,7 @@ def test_refused_up_front(monkeypatch):
 def test_mixed_factors_equal_the_certified_composition(plan):
     """Several mechanisms on one lattice: equal to certify_composition's exact delta (the kernel-checked route)."""
     from exactdp.exact.values import exact_number
-    from exactdp.theory.profile_cert import certify_composition
+    from exactdp.composition.composition import certify_composition
 
     eps = ["0", "1", "2", "log(3)", "log(27)"]
     rs = lattice.composed_plan_deltas(plan, [("0", "1")], eps)

@@ -6,10 +6,10 @@ from flint import fmpq
 from exactdp.cli import main
 from exactdp.errors import InvalidInput, Undecided
 from exactdp.mechanisms import geometric
-from exactdp.theory.optimality import (certify_universal_optimality, check_lemmas, constraint_matrix,
+from exactdp.optimality.universal import (certify_universal_optimality, check_lemmas, constraint_matrix,
                                        lemma_5_11_remap, optimal_mechanism, user_lp)
-from exactdp.theory.remaps import bayes_remap, remap_matrix
-from exactdp.theory.users import User, expected_loss, loss_table
+from exactdp.optimality.remaps import bayes_remap, remap_matrix
+from exactdp.optimality.users import User, expected_loss, loss_table
 
 
 def test_loss_tables():
@@ -137,7 +137,7 @@ def test_cli_bad_loss_file(tmp_path, capsys):
 def test_privacy_lp_over_a_metric_matches_the_user_lp():
     from exactdp.exact.lp import solve_lp
     from exactdp.metrics import cycle, path
-    from exactdp.theory.optimality import privacy_lp
+    from exactdp.optimality.universal import privacy_lp
     u = User.uniform(4, "absolute")
     on_path = solve_lp(privacy_lp(path(5), fmpq(1, 2), lambda i, j: u.prior[i] * u.loss[i][j]))
     assert on_path.value == optimal_mechanism(4, fmpq(1, 2), u)[0].value
@@ -154,7 +154,7 @@ def test_privacy_lp_over_a_metric_matches_the_user_lp():
 ])
 def test_radical_loss_optimum_equals_remapped_geometric(n, alpha, exponent, prior):
     # Thm 3.1 with an irrational loss: the radical LP and the Bayes remap (a different code path) agree exactly
-    from exactdp.theory.users import power_loss
+    from exactdp.optimality.users import power_loss
     u = User(prior, power_loss(n, fmpq(exponent)))
     sol, opt = optimal_mechanism(n, fmpq(alpha), u)
     assert sol.verify()
@@ -182,7 +182,7 @@ def test_radical_user_validation():
 def test_optimum_from_the_remapped_geometric_equals_the_highs_route(n, alpha, loss, prior):
     # the start basis (GRS12 Thm 3.1's mechanism) only guides: the same exact optimum as from HiGHS's basis
     from exactdp.exact.lp import solve_lp
-    from exactdp.theory.optimality import optimal_mechanism, user_lp
+    from exactdp.optimality.universal import optimal_mechanism, user_lp
 
     user = User.uniform(n, loss) if prior is None else User(prior, loss)
     sol, _ = optimal_mechanism(n, alpha, user)
@@ -194,7 +194,7 @@ def test_optimum_from_the_remapped_geometric_equals_the_highs_route(n, alpha, lo
 
 def test_a_start_that_is_not_optimal_is_repaired(monkeypatch):
     # the uniform mechanism (every entry 1/(n+1)): feasible, not a vertex, not optimal; exact pivots repair it
-    from exactdp.theory import optimality
+    from exactdp.optimality import universal as optimality
 
     n = 4
     user = User.uniform(n, "absolute")
@@ -206,8 +206,8 @@ def test_a_start_that_is_not_optimal_is_repaired(monkeypatch):
 
 def test_irrational_loss_keeps_the_highs_routes_size_limit(monkeypatch):
     from exactdp.errors import InputTooLarge
-    from exactdp.theory import optimality
-    from exactdp.theory.users import power_loss
+    from exactdp.optimality import universal as optimality
+    from exactdp.optimality.users import power_loss
 
     monkeypatch.setattr(optimality, "MAX_LP_SIZE", optimality.user_lp_size(2) - 1)
     with pytest.raises(InputTooLarge, match=r"irrational loss .* HiGHS's basis"):

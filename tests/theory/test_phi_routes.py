@@ -15,10 +15,10 @@ from exactdp.cli import main
 from exactdp.cli.checks import UsageError, check_phi_route
 from exactdp.errors import InputTooLarge, Undecided
 from exactdp.exact.level import Level
-from exactdp.theory import phi
-from exactdp.theory.phi import PhiSystem
-from exactdp.theory.regular import tight_constraints
-from exactdp.theory.threshold import threshold
+from exactdp.priors import phi
+from exactdp.priors.phi import PhiSystem
+from exactdp.priors.regular import tight_constraints
+from exactdp.priors.threshold import threshold
 
 EPS1 = Level.from_eps("1")
 HALF = Level.from_alpha("1/2")

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.engine.approximate import certify_approx
+from exactdp.privacy.approximate import certify_approx
 from exactdp.errors import InvalidInput
 from exactdp.mechanism import Mechanism
 from exactdp.mechanisms import geometric, randomized_response
 from exactdp.metrics import discrete, path
-from exactdp.theory.profile import privacy_profile, smallest_delta
+from exactdp.composition.profile import privacy_profile, smallest_delta
 
 from _approx_brute import _mech, brute_excess, mechanisms
 

@@ -11,8 +11,8 @@ import pytest
 
 from exactdp.exact.level import Level
 from exactdp.metrics import grid, path
-from exactdp.theory.regular import regular_prior, tight_constraints
-from exactdp.theory.threshold import threshold
+from exactdp.priors.regular import regular_prior, tight_constraints
+from exactdp.priors.threshold import threshold
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

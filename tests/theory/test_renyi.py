@@ -15,8 +15,8 @@ from exactdp.exact.level import level_of
 from exactdp.exact.lin import Lin
 from exactdp.mechanisms import generalized_rr, geometric, optimized_unary
 from exactdp.metrics import discrete, path
-from exactdp.theory.profile import privacy_profile
-from exactdp.theory.renyi import LogValue, rdp_to_dp, renyi_curve, renyi_divergence
+from exactdp.composition.profile import privacy_profile
+from exactdp.divergences.renyi import LogValue, rdp_to_dp, renyi_curve, renyi_divergence
 
 
 def brute_sum(P, Q, a):
@@ -165,7 +165,7 @@ def _row(weights, shift):
        st.lists(st.tuples(st.integers(0, 3), st.integers(-3, 3)), min_size=4, max_size=4),
        st.integers(2, 4), st.booleans())
 def test_the_shared_denominator_sum_equals_the_definition(wp, wq, a, mix):
-    from exactdp.theory.renyi import _sum, _sum_shared
+    from exactdp.divergences.renyi import _sum, _sum_shared
 
     wq = wq[:len(wp)]
     if not any(c for c, _ in wp) or not any(c for c, _ in wq):
@@ -194,7 +194,7 @@ def test_the_shared_denominator_sum_equals_the_definition(wp, wq, a, mix):
        st.lists(st.tuples(st.integers(1, 3), st.integers(-3, 3)), min_size=3, max_size=3))
 def test_sums_are_ordered_as_the_exact_sign_orders_them(w1, w2):
     from exactdp.exact.decide import sign
-    from exactdp.theory.renyi import _conv_le, _larger, _sum
+    from exactdp.divergences.renyi import _conv_le, _larger, _sum
 
     s1, s2 = _sum(_row(w1, 0), _row(w2, 0), 2), _sum(_row(w2, 0), _row(w1, 0), 3)
     for x, y in ((s1, s2), (s2, s1), (s1, s1)):
@@ -219,7 +219,7 @@ def test_the_discrete_gaussian_curve_is_fast_and_its_certificate_rechecks():
     # n = 8, orders 2-3 (384 transcendental terms): the stated sums are long sums of exponentials, which the
     # re-check once refused as nested more than 60 deep
     from exactdp.mechanisms.discrete_gaussian import discrete_gaussian
-    from exactdp.theory.renyi import certify_renyi
+    from exactdp.divergences.renyi import certify_renyi
 
     M = discrete_gaussian(8, sigma2="1")
     c = certify_renyi(M, path(9), [2, 3], delta="1/1000")
@@ -242,7 +242,7 @@ def test_the_discrete_gaussian_curve_is_fast_and_its_certificate_rechecks():
 def test_the_polynomial_route_gives_the_same_sums_as_the_term_by_term_route(monkeypatch, n, sigma2, orders):
     """issue 32 item 2: the FLINT route (Laurent polynomials in exp(1/L)) that made order 16 take seconds, not
     minutes, states the very sums of the dictionary route: equal keys (so equal text) and equal values."""
-    import exactdp.theory.renyi as R
+    import exactdp.divergences.renyi as R
     from exactdp.mechanisms.discrete_gaussian import discrete_gaussian
 
     M = discrete_gaussian(n, sigma2=sigma2)
@@ -261,7 +261,7 @@ def test_order_16_of_the_discrete_gaussian_reports_progress_and_takes_the_exact_
     largest over the ordered pairs by exact signs."""
     from exactdp.exact.decide import sign
     from exactdp.mechanisms.discrete_gaussian import discrete_gaussian
-    from exactdp.theory.renyi import _sum
+    from exactdp.divergences.renyi import _sum
 
     M = discrete_gaussian(3, sigma2="1")
     seen = []
@@ -275,7 +275,7 @@ def test_order_16_of_the_discrete_gaussian_reports_progress_and_takes_the_exact_
 def test_a_sum_beyond_the_polynomial_degree_limit_is_refused():
     from exactdp.errors import InputTooLarge
     from exactdp.mechanisms.discrete_gaussian import discrete_gaussian
-    from exactdp.theory.renyi import MAX_DENSE_SUM_DEGREE
+    from exactdp.divergences.renyi import MAX_DENSE_SUM_DEGREE
 
     M = discrete_gaussian(10, sigma2="1/1000")            # exponents up to 500 * 100: degree 50,000 per row
     with pytest.raises(InputTooLarge, match=rf"order 4: degree .* exceeds the limit {MAX_DENSE_SUM_DEGREE:,}"):

@@ -18,8 +18,8 @@ from exactdp.cli import main
 from exactdp.exact.level import Level
 from exactdp.metrics import from_graph, grid, metric_from_spec, path
 from exactdp.recheck import recheck
-from exactdp.theory.regular import tight_constraints
-from exactdp.theory.threshold import existence_set, poly_text, threshold
+from exactdp.priors.regular import tight_constraints
+from exactdp.priors.threshold import existence_set, poly_text, threshold
 
 SIX = [[0, 2, 2, 1, 1, 1], [2, 0, 2, 1, 1, 1], [2, 2, 0, 1, 1, 1],
        [1, 1, 1, 0, 2, 1], [1, 1, 1, 2, 0, 2], [1, 1, 1, 1, 2, 0]]

@@ -28,7 +28,7 @@ from exactdp.metrics import cycle, discrete, path
 from exactdp.recheck import _sturm
 from exactdp.recheck._kernel import NotHere
 from exactdp.recheck.utility import claim_text
-from exactdp.theory.tradeoff import certify_tradeoff, utility_lp
+from exactdp.utility.tradeoff import certify_tradeoff, utility_lp
 
 T = sp.Symbol("t")
 
@@ -109,7 +109,7 @@ def test_path_of_four_is_one_plus_sqrt_two():
 
 def test_bracket_fall_back_says_why_and_rechecks(monkeypatch):
     # a basis beyond the parametric solve's size limit (lowered here): exact LPs bisect to rel_width, and say why
-    import exactdp.theory.tradeoff as tr
+    import exactdp.utility.tradeoff as tr
     monkeypatch.setattr(tr, "MAX_PARAMETRIC_COLUMNS", 5)
     c = certify_tradeoff(path(5), gamma="2", delta="1/4", rel_width="1/16")
     ev = c.evidence
@@ -129,7 +129,7 @@ def test_bracket_fall_back_says_why_and_rechecks(monkeypatch):
 
 
 def test_polynomials_beyond_the_kernel_give_a_bracket_that_says_so(monkeypatch):
-    import exactdp.theory.tradeoff_parametric as tp
+    import exactdp.priors.parametric as tp
     monkeypatch.setattr(tp, "MAX_CERT_DEGREE", 1)
     c = certify_tradeoff(path(4), gamma="1", delta="1/2", rel_width="1/8")
     assert c.evidence.epsilon is None and "beyond the 1 the re-check kernel takes" in c.evidence.reason
@@ -137,7 +137,7 @@ def test_polynomials_beyond_the_kernel_give_a_bracket_that_says_so(monkeypatch):
 
 
 def test_the_search_stops_when_no_mechanism_is_found(monkeypatch):
-    import exactdp.theory.tradeoff as tr
+    import exactdp.utility.tradeoff as tr
     monkeypatch.setattr(tr, "MAX_PARAMETRIC_COLUMNS", 0)
     with pytest.raises(InvalidInput, match="no private mechanism with this utility was found up to t = 4"):
         certify_tradeoff(discrete(3), gamma="1", delta="1/100", max_steps=3)       # t* = 198: 1, 2, 4 fail
@@ -285,7 +285,7 @@ def test_forged_other_root_of_the_polynomial_is_refuted():
 def test_forged_wider_interval_where_the_basis_is_not_optimal_is_refuted():
     # the same true root, but the interval reaches t = 1, where this basis is not feasible: the proof fails
     j = _genuine(path(4), "1", "1/2")
-    from exactdp.theory.tradeoff import _lp_data
+    from exactdp.utility.tradeoff import _lp_data
     u = utility_lp(path(4), fmpq(1), gamma="1")
     ev = j["evidence"]
     ev.update(t_lower="1", s_lower=str(u.value), lp_lower=json.loads(json.dumps(_lp_data(u).to_json())),
@@ -296,7 +296,7 @@ def test_forged_wider_interval_where_the_basis_is_not_optimal_is_refuted():
 
 def test_forged_interval_without_the_root_is_refuted():
     # a self-consistent bracket (LPs recomputed at the new ends) that misses t* = 2.414...: the ends contradict it
-    from exactdp.theory.tradeoff import _lp_data
+    from exactdp.utility.tradeoff import _lp_data
     j = _genuine(path(4), "1", "1/2")
     assert j["evidence"]["polynomial"] == "t^2 - 2*t - 1"
     ulo, uhi = utility_lp(path(4), fmpq(5, 2), gamma="1"), utility_lp(path(4), fmpq(3), gamma="1")

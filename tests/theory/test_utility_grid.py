@@ -16,8 +16,8 @@ from exactdp.errors import InvalidInput
 from exactdp.exact.level import Level
 from exactdp.metrics import grid, path
 from exactdp.recheck import recheck
-from exactdp.theory.regular import tight_constraints
-from exactdp.theory.utility_grid import (compare_utilities, geometric_utility, outward_decimals,
+from exactdp.priors.regular import tight_constraints
+from exactdp.utility.grid import (compare_utilities, geometric_utility, outward_decimals,
                                          planar_laplace_utility, tight_utility)
 
 
@@ -259,7 +259,7 @@ def test_without_the_inverse_a_grid_is_rederived(grid_cmp, monkeypatch):
     # a quotient above the carried-inverse cap (as the 1,275-cell 100 x 100 grid of ECP14 sec. 7.2): made here
     # by lowering the cap, so the tight certificate carries no y~ and no R.  On a described grid the re-check
     # derives the orbit quotient and the whole verified solve itself (issue 19)
-    from exactdp.theory import regular
+    from exactdp.priors import regular
     monkeypatch.setattr(regular, "MAX_CARRIED_INVERSE", 2)
     m = grid((6, 6), "euclidean")
     tc = tight_constraints(m, Level.from_eps("2"))
