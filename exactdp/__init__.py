@@ -8,7 +8,7 @@
 
 from exactdp import _startup  # noqa: F401  (first: Ctrl-C during the command line's imports, issue 32)
 from .certificate import UNDECIDED, Certificate, Method, Verdict
-from .certify import certify_all_eps, certify_approx, certify_privacy, smallest_epsilon
+from .privacy import certify_all_eps, certify_approx, certify_privacy, smallest_epsilon
 from .recheck import recheck
 from .errors import (ExactDPError, InvalidInput, InvalidType, LabelMismatch, NotAMetric, NotStochastic,
                      ParseError, Undecided, UnsupportedRegime)

@@ -17,13 +17,13 @@ Three separate steps:
 3. **re-check** -- :func:`exactdp.recheck.recheck` reads only ``to_json()`` and
    re-derives the verdict with its own small kernel.
 
-Adding a certificate kind: its row in the table :data:`exactdp.certificate.kinds.KINDS`,
-a frozen dataclass subclass of :class:`Evidence` decorated ``@evidence_kind("name")``
-(fields: exact JSON data; nested records declared in ``_nested``), a renderer
-decorated ``@renderer("name")`` (``def _(cert) -> Proof``), a re-check module
-``exactdp/recheck/<concept>.py`` listed in ``exactdp.recheck.KINDS``, and its entry in
-``schema/certificate.schema.json`` (regenerated); ``tests/certificate/test_kinds.py``
-checks that all of them name the same kinds.
+Adding a certificate kind (docs/architecture.md#sec-kinds): in its topic package's ``evidence`` module, a frozen
+dataclass subclass of :class:`Evidence` decorated ``@evidence_kind("name", checker="exactdp.<pkg>.<mod>:<fn>")``
+(fields: exact JSON data; nested records declared in ``_nested``) with an ``example()`` classmethod, and a renderer
+decorated ``@renderer("name")``; its checker where its mathematics lives; its kernel module
+``exactdp/recheck/<concept>.py`` with an ``EVIDENCE`` table naming the kind.  The table of kinds
+(:data:`exactdp.certificate.kinds.KINDS`), the front door, the JSON schema (``schema/certificate.schema.json``,
+regenerated) and the test tables are derived from these.
 
 >>> from exactdp import geometric, path, certify_privacy
 >>> c = certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2")
@@ -37,7 +37,6 @@ from .common import Constraint, LevelData, MechanismData, MetricData, level_data
 from .core import SCHEMA, SCHEMA_VERSION, UNDECIDED, Certificate, Method, Verdict
 from .records import Evidence, Record, evidence_from_json, evidence_kind, evidence_kinds
 from .render import Proof, Step, renderer
-from . import kinds as _kinds  # noqa: F401  (the table of kinds: imports every evidence module, filling the registries)
 
 __all__ = [
            "SCHEMA",

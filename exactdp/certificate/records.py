@@ -277,81 +277,136 @@ class Record:
 
 
 _KINDS: dict = {}
+_LOADED: list = []
 
 
 @dataclass(frozen=True)
 class Evidence(Record):
     """The evidence of one certificate kind; subclasses are registered with :func:`evidence_kind`.
 
-    ``kind`` (a class variable) is the name it is registered under.
+    ``kind`` (a class variable) is the name it is registered under and ``checker`` the function that writes it
+    (``"exactdp.<package>.<module>:<function>"``, imported only when asked for).  A subclass also defines
+    :meth:`example`: one genuine certificate of its kind, from which the test tables, the documentation's table of
+    kinds and the front door are derived (docs/architecture.md#sec-kinds).
 
     Examples
     --------
     >>> evidence_kinds()["privacy"].kind
     'privacy'
+    >>> evidence_kinds()["privacy"].checker
+    'exactdp.privacy.dprivacy:certify_privacy'
     """
 
     kind: ClassVar[str] = ""
+    checker: ClassVar[str] = ""
+
+    @classmethod
+    def example(cls) -> Any:
+        """One small genuine certificate of this kind (a kind's declaration must define it)."""
+        raise NotImplementedError(f"evidence kind {cls.kind!r} declares no example")
 
 
 _R = TypeVar("_R", bound=type)
 
 
-def evidence_kind(name: str) -> Callable[[_R], _R]:
-    """Return a class decorator registering an :class:`Evidence` subclass under certificate kind ``name``.
+def evidence_kind(name: str, *, checker: str) -> Callable[[_R], _R]:
+    """Return a class decorator declaring certificate kind ``name``: its evidence record and its checker.
+
+    This is the one declaration of a kind on the library's side (docs/architecture.md#sec-kinds): the table of
+    kinds (:data:`exactdp.certificate.kinds.KINDS`), the front door :mod:`exactdp.certify`, the JSON schema and
+    the test tables are derived from the registry it fills, together with the renderer registered by
+    ``@renderer(name)`` and the kernel's module found by :mod:`exactdp.recheck`.
 
     Parameters
     ----------
     name : str
         The certificate kind (``"privacy"``, ``"optimality"``, ...).
+    checker : str
+        ``"exactdp.<package>.<module>:<function>"``: the public function that decides the claim and returns a
+        certificate of this kind (imported on first use, so that a record never imports its checker).
 
     Returns
     -------
     callable
-        The decorator; it sets ``cls.kind = name`` and returns ``cls``.
+        The decorator; it sets ``cls.kind = name`` and ``cls.checker = checker`` and returns ``cls``.
 
     Raises
     ------
     TypeError
         (from the decorator) The class is not an :class:`Evidence` subclass.
     ValueError
-        (from the decorator) ``name`` is already registered to another class.
+        ``checker`` is not of the form ``exactdp.<module path>:<name>``; (from the decorator) ``name`` is
+        already registered to another class.
 
     Examples
     --------
     >>> from dataclasses import dataclass
-    >>> @evidence_kind("privacy")
+    >>> @evidence_kind("privacy", checker="exactdp.privacy.dprivacy:certify_privacy")
     ... @dataclass(frozen=True)
     ... class Other(Evidence):
     ...     note: str
     Traceback (most recent call last):
     ...
     ValueError: evidence kind 'privacy' registered twice
+    >>> evidence_kind("mine", checker="certify_mine")
+    Traceback (most recent call last):
+    ...
+    ValueError: evidence kind 'mine': checker must read 'exactdp.<module path>:<function>', not 'certify_mine'
     """
+    module, _, fn = checker.partition(":")
+    if not (module.startswith("exactdp.") and fn.isidentifier()):
+        raise ValueError(f"evidence kind {name!r}: checker must read 'exactdp.<module path>:<function>', "
+                         f"not {checker!r}")
+
     def deco(cls: _R) -> _R:
         if not (isinstance(cls, type) and issubclass(cls, Evidence)):
             raise TypeError("evidence_kind: decorate an Evidence subclass")
         if name in _KINDS and _KINDS[name] is not cls:
             raise ValueError(f"evidence kind {name!r} registered twice")
         cls.kind = name
+        cls.checker = checker
         _KINDS[name] = cls
         return cls
     return deco
 
 
+def load_kinds() -> None:
+    """Import every module that declares kinds: the ``evidence`` module of each package of exactdp.
+
+    A topic package (docs/architecture.md#sec-layers) keeps the records and renderers of its kinds in its module
+    ``evidence``; finding them by that name (not by a list) is what lets a new kind, or a new topic, be added
+    without editing a table here.  The imports are done once, on the first question about the registry, so that
+    ``import exactdp.certificate`` stays below the topics in the layers.
+    """
+    if _LOADED:
+        return
+    import importlib
+    import os
+    import pkgutil
+
+    root = importlib.import_module(__name__.split(".")[0])
+    for info in sorted(pkgutil.iter_modules(root.__path__), key=lambda i: i.name):
+        # looked up on disk, not with find_spec, which would import every package (the command line's too)
+        where = getattr(info.module_finder, "path", "")
+        if info.ispkg and os.path.exists(os.path.join(where, info.name, "evidence.py")):
+            importlib.import_module(f"{root.__name__}.{info.name}.evidence")
+    _LOADED.append(True)
+
+
 def evidence_kinds() -> dict:
-    """Return the registered kinds: name -> Evidence subclass.
+    """Return the declared kinds: name -> Evidence subclass.
 
     Returns
     -------
     dict
-        A copy of the registry.
+        A copy of the registry, with every package's ``evidence`` module loaded.
 
     Examples
     --------
     >>> evidence_kinds()["optimality"].__name__
     'OptimalityEvidence'
     """
+    load_kinds()
     return dict(_KINDS)
 
 
@@ -383,6 +438,9 @@ def evidence_from_json(kind: str, data: dict) -> Evidence:
     True
     """
     cls = _KINDS.get(kind)
+    if cls is None:
+        load_kinds()
+        cls = _KINDS.get(kind)
     if cls is None:
         raise ValueError(f"certificate kind {kind!r} is unknown; known: {', '.join(sorted(_KINDS))}")
     return cls.from_json(data)

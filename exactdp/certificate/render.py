@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterable
+from .records import load_kinds
 
 if TYPE_CHECKING:
     from .core import Certificate
@@ -185,14 +186,14 @@ def renderers() -> dict:
     Returns
     -------
     dict
-        A copy of the registry.
+        A copy of the registry, with every package's ``evidence`` module loaded (where renderers are declared).
 
     Examples
     --------
-    >>> import exactdp.certificate
     >>> renderers()["profile"] is renderers()["composition"]
     True
     """
+    load_kinds()
     return dict(_RENDERERS)
 
 

@@ -233,7 +233,7 @@ class ProfileQuery(Record):
     _nested: ClassVar[dict[str, type]] = {"level": LevelData}
 
 
-@evidence_kind("profile")
+@evidence_kind("profile", checker="exactdp.composition.composition:certify_profile")
 @dataclass(frozen=True)
 class ProfileEvidence(Evidence):
     """The exact privacy profile of one mechanism over a neighbour relation (HLM15 Def. 1).
@@ -269,8 +269,16 @@ class ProfileEvidence(Evidence):
     _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "relation": Relation, "plds": PairPLD,
                                           "pieces": ProfilePiece, "query": ProfileQuery}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``profile`` certificate (test tables and docs derive from it)."""
+        from exactdp.composition.composition import certify_profile
+        from exactdp.mechanisms import randomized_response
+        from exactdp.metrics import discrete
+        return certify_profile(randomized_response(3, p="1/5"), discrete(3), eps="log(2)", delta="1/5")
 
-@evidence_kind("composition")
+
+@evidence_kind("composition", checker="exactdp.composition.composition:certify_composition")
 @dataclass(frozen=True)
 class CompositionEvidence(Evidence):
     """The exact privacy profile of independent runs of several mechanisms on the same input (PLD convolution).
@@ -305,6 +313,15 @@ class CompositionEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"factors": RunFactor, "relation": Relation, "plds": PairPLD,
                                           "pieces": ProfilePiece, "query": ProfileQuery}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``composition`` certificate (test tables and docs derive from it)."""
+        from exactdp import geometric, path
+        from exactdp.composition.composition import certify_composition
+        from exactdp.mechanisms import randomized_response
+        factors = [(geometric(2, "1/2"), 2), (randomized_response(3, p="1/5"), 1)]
+        return certify_composition(factors, path(3), eps="log(3)", delta="1/3")
 
 
 # ------------------------------------------------------------------------------------------ the claim ----
@@ -495,7 +512,7 @@ class LatticeStep(Record):
     step: str
 
 
-@evidence_kind("lattice_composition")
+@evidence_kind("lattice_composition", checker="exactdp.composition.lattice:certify_lattice_composition")
 @dataclass(frozen=True)
 class LatticeCompositionEvidence(Evidence):
     """The smallest delta at one eps of independent runs of mechanisms whose losses lie on one lattice.
@@ -542,6 +559,15 @@ class LatticeCompositionEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"factors": RunFactor, "relation": Relation, "steps": LatticeStep,
                                           "level": LevelData, "pair": NeighbourPair}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``lattice_composition`` certificate (test tables and docs derive from it)."""
+        from exactdp import geometric, path
+        from exactdp.composition.lattice import certify_lattice_composition
+        from exactdp.mechanisms import randomized_response
+        factors = [(geometric(2, "1/3"), 1), (randomized_response(3, p="1/5"), 2)]
+        return certify_lattice_composition(factors, path(3), eps="log(3)", delta="1/2")
 
 
 def _who(ev) -> str:

@@ -17,7 +17,7 @@ from ..certificate.render import Proof, Step, renderer
 __all__ = ["DecompositionEvidence"]
 
 
-@evidence_kind("decomposition")
+@evidence_kind("decomposition", checker="exactdp.decomposition.lemmas:certify_decomposition")
 @dataclass(frozen=True)
 class DecompositionEvidence(Evidence):
     """Lemma ``lemma`` (1: disjoint second factors; 2: disjoint first factors) on universes X, Y, p <= max_rects.
@@ -48,6 +48,12 @@ class DecompositionEvidence(Evidence):
     Y: list[str]
     max_rects: int
     counts: list[list[int]]                     # [[p, collections, exact and disjoint], ...] for p = 1..max_rects
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``decomposition`` certificate (test tables and docs derive from it)."""
+        from exactdp.decomposition.lemmas import certify_decomposition
+        return certify_decomposition(["0", "1"], ["a", "b"], 2, lemma=1)
 
 
 @renderer("decomposition")

@@ -91,7 +91,7 @@ class RDPConversionData(Record):
     epsilon: str
 
 
-@evidence_kind("renyi")
+@evidence_kind("renyi", checker="exactdp.divergences.renyi:certify_renyi")
 @dataclass(frozen=True)
 class RenyiEvidence(Evidence):
     """The exact RDP curve of one mechanism at integer orders over a neighbour relation ([Mir17] Defs. 3-4).
@@ -124,6 +124,13 @@ class RenyiEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "relation": Relation, "orders": RenyiOrder,
                                           "conversion": RDPConversionData}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``renyi`` certificate (test tables and docs derive from it)."""
+        from exactdp import geometric, path
+        from exactdp.divergences.renyi import certify_renyi
+        return certify_renyi(geometric(2, "1/3"), path(3), [2, 3], delta="1/100")
 
 
 def renyi_claim(ev: RenyiEvidence) -> str:
@@ -263,7 +270,7 @@ class MuBracket(Record):
     b: str | None
 
 
-@evidence_kind("fdp")
+@evidence_kind("fdp", checker="exactdp.divergences.fdp:certify_fdp")
 @dataclass(frozen=True)
 class FdpEvidence(Evidence):
     """The tightest trade-off function of a mechanism (composed ``times`` times) and its Gaussian-DP bracket.
@@ -301,6 +308,13 @@ class FdpEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "relation": Relation, "vertices": TradeOffVertex,
                                           "mu": MuBracket}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``fdp`` certificate (test tables and docs derive from it)."""
+        from exactdp import geometric, path
+        from exactdp.divergences.fdp import certify_fdp
+        return certify_fdp(geometric(2, "1/3"), path(3), mu="3/2")
 
 
 def _who(ev) -> str:

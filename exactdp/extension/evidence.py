@@ -22,7 +22,7 @@ from ..certificate.render import Proof, Step, renderer
 __all__ = ["BestExtensionEvidence", "ExtensionEvidence"]
 
 
-@evidence_kind("extension")
+@evidence_kind("extension", checker="exactdp.extension.extension:certify_extension")
 @dataclass(frozen=True)
 class ExtensionEvidence(Evidence):
     """BCSZ18 Prop. 2.1 on one instance: parts (a)-(d) and the chain at the binding pair.
@@ -118,6 +118,14 @@ class ExtensionEvidence(Evidence):
                                           "level": LevelData, "level_2eps": LevelData, "violation": Constraint,
                                           "mechanism": MechanismData, "violation_2eps": Constraint}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``extension`` certificate (test tables and docs derive from it)."""
+        from exactdp import Mechanism, path
+        from exactdp.extension.extension import certify_extension
+        K = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
+        return certify_extension(K, path(3), ["0", "2"], alpha="1/2")
+
 
 def _violation_text(c: Constraint, what: str) -> str:
     """One line for a violated inequality: the instance and both sides (issue 32: the text format said "the
@@ -203,7 +211,7 @@ def _extension_proof(cert) -> Proof:
                  r"A\ 2\varepsilon\text{-private}", steps, concl, summary)
 
 
-@evidence_kind("best_extension")
+@evidence_kind("best_extension", checker="exactdp.extension.best:best_extension_bracket")
 @dataclass(frozen=True)
 class BestExtensionEvidence(Evidence):
     """The smallest eps' of any extension, bracketed by exact slack LPs (an exactdp study).
@@ -266,6 +274,14 @@ class BestExtensionEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"mech_on_H": MechanismData, "metric": MetricData, "level": LevelData,
                                           "lp_lower": LPData, "lp_upper": LPData, "mechanism": MechanismData}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``best_extension`` certificate (test tables and docs derive from it)."""
+        from exactdp import Mechanism, path
+        from exactdp.extension.best import best_extension_bracket
+        K = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
+        return best_extension_bracket(K, path(3), ["0", "2"], alpha="1/2", rel_width="1/4")
 
 
 @renderer("best_extension")

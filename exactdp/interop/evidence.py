@@ -26,7 +26,7 @@ from ..certificate.render import Proof, Step, renderer
 __all__ = ["AuditEvidence", "audit_claim"]
 
 
-@evidence_kind("audit")
+@evidence_kind("audit", checker="exactdp.interop.audit:certify_audit")
 @dataclass(frozen=True)
 class AuditEvidence(Evidence):
     """A claimed ``(eps, delta)`` for a plan, against the plan's exact profile (HLM15 Def. 1).
@@ -80,6 +80,13 @@ class AuditEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"factors": RunFactor, "relation": Relation, "plds": PairPLD,
                                           "pieces": ProfilePiece, "level": LevelData}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``audit`` certificate (test tables and docs derive from it)."""
+        from exactdp import geometric, path
+        from exactdp.interop.audit import certify_audit
+        return certify_audit([(geometric(2, "1/3"), 2)], path(3), eps="log(2)", delta="1/10")
 
 
 def _who(ev) -> str:

@@ -96,7 +96,7 @@ class LPUnique(Record):
     bounds: list[dict]                     # [{"j": j, "lo_y": [...], "lo_lam": [...], "hi_y": [...], "hi_lam": [...]}]
 
 
-@evidence_kind("lp")
+@evidence_kind("lp", checker="exactdp.lp.optimum:certify_lp_optimum")
 @dataclass(frozen=True)
 class LPEvidence(Evidence):
     """``x`` minimises ``c.x`` over ``A_eq x = b_eq, A_ub x <= b_ub, x >= 0`` (rows: ``{"j": coefficient}``).
@@ -146,6 +146,14 @@ class LPEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"lp": LPData, "parameter": LPParameter, "unique": LPUnique}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``lp`` certificate (test tables and docs derive from it)."""
+        from exactdp.exact import LinearProgram, solve_lp
+        from exactdp.lp.optimum import certify_lp_optimum
+        lp = LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1}], b_ub=["3/4"])
+        return certify_lp_optimum(solve_lp(lp), "a two-variable LP", unique=True, vertex=True)
+
 
 def _atom_tex(atom) -> str:
     return r" \cdot ".join(f"{p}^{{{tex(f)}}}" for p, f in atom)
@@ -190,7 +198,7 @@ def _lp_proof(cert) -> Proof:
                          ("variables", str(n)), ("unique", "yes" if ev.unique is not None else "not asserted")])
 
 
-@evidence_kind("infeasible")
+@evidence_kind("infeasible", checker="exactdp.lp.optimum:certify_lp_infeasible")
 @dataclass(frozen=True)
 class InfeasibleEvidence(Evidence):
     """No ``x >= 0`` has ``A_eq x = b_eq, A_ub x <= b_ub``: proved by a Farkas vector ``(y, lam)``.
@@ -236,6 +244,15 @@ class InfeasibleEvidence(Evidence):
     lam: list[str]                        # multipliers of the inequalities (>= 0)
     combination: list[str]                # w = A_eq^T y + A_ub^T lam, one entry per variable (>= 0)
     rhs: str                         # b_eq . y + b_ub . lam (< 0)
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``infeasible`` certificate (test tables and docs derive from it)."""
+        from exactdp.exact import LinearProgram
+        from exactdp.lp.optimum import certify_lp_infeasible
+        lp = LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1, 1: 1}], b_ub=["1/2"],
+                           names=["x0", "x1"])
+        return certify_lp_infeasible(lp, "x0 + x1 = 1 and x0 + x1 <= 1/2")
 
 
 #: at most this many non-zero entries are listed in a proof step (the rest are counted)

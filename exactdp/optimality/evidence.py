@@ -20,7 +20,7 @@ from ..certificate.render import Proof, Step, renderer
 __all__ = ["OptimalityEvidence"]
 
 
-@evidence_kind("optimality")
+@evidence_kind("optimality", checker="exactdp.optimality.universal:certify_universal_optimality")
 @dataclass(frozen=True)
 class OptimalityEvidence(Evidence):
     """GRS12 Thm 3.1: the Bayes-remapped geometric mechanism attains the user-specific LP optimum.
@@ -76,6 +76,13 @@ class OptimalityEvidence(Evidence):
     attains: bool
 
     _nested: ClassVar[dict[str, type]] = {"lp": LPData, "optimum": MechanismData}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``optimality`` certificate (test tables and docs derive from it)."""
+        from exactdp.optimality.universal import certify_universal_optimality
+        from exactdp.optimality.users import User
+        return certify_universal_optimality(2, User.uniform(2, "absolute"), alpha="1/2")
 
 
 def _mapping_str(mapping: dict) -> str:

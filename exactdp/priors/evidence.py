@@ -302,7 +302,7 @@ class LPData(Record):
     lam: list[str]
 
 
-@evidence_kind("regular")
+@evidence_kind("regular", checker="exactdp.priors.regular:regular_prior")
 @dataclass(frozen=True)
 class RegularEvidence(Evidence):
     """ECP14 Def. 4 / Prop. 3: ``pi = mu Phi`` with ``mu >= 0``; ``gamma_y = mu_y sum_y' phi_yy'``.
@@ -367,8 +367,15 @@ class RegularEvidence(Evidence):
     _nested: ClassVar[dict[str, type]] = {"level": LevelData, "distances": DistanceData, "lp": LPData,
                                           "verified": VerifiedSolve, "metric": GridSpec}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``regular`` certificate (test tables and docs derive from it)."""
+        from exactdp import Level, path
+        from exactdp.priors.regular import regular_prior
+        return regular_prior(["1/3", "1/3", "1/3"], path(3), Level.from_alpha("1/2"))
 
-@evidence_kind("tight")
+
+@evidence_kind("tight", checker="exactdp.priors.regular:tight_constraints")
 @dataclass(frozen=True)
 class TightEvidence(Evidence):
     """ECP14 Def. 6, Props. 7-8: ``Phi z = 1``; a tight-constraints mechanism exists iff ``z >= 0``.
@@ -434,6 +441,13 @@ class TightEvidence(Evidence):
     _nested: ClassVar[dict[str, type]] = {"level": LevelData, "distances": DistanceData, "lp": LPData,
                                           "mechanism": MechanismData, "verified": VerifiedSolve, "metric": GridSpec}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``tight`` certificate (test tables and docs derive from it)."""
+        from exactdp import Level, path
+        from exactdp.priors.regular import tight_constraints
+        return tight_constraints(path(3), Level.from_alpha("1/2"))
+
 
 @dataclass(frozen=True)
 class ExistencePiece(Record):
@@ -462,7 +476,7 @@ class ExistencePiece(Record):
     hi_closed: bool
 
 
-@evidence_kind("threshold")
+@evidence_kind("threshold", checker="exactdp.priors.threshold:threshold")
 @dataclass(frozen=True)
 class ThresholdEvidence(Evidence):
     """The threshold ``eps*``: the smallest eps from which a tight-constraints mechanism exists at every larger level.
@@ -531,8 +545,15 @@ class ThresholdEvidence(Evidence):
     _nested: ClassVar[dict[str, type]] = {"distances": DistanceData, "ends": BracketEnds, "metric": GridSpec,
                                           "existence": ExistencePiece}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``threshold`` certificate (test tables and docs derive from it)."""
+        from exactdp import path
+        from exactdp.priors.threshold import threshold
+        return threshold(path(3))
 
-@evidence_kind("leakage")
+
+@evidence_kind("leakage", checker="exactdp.priors.leakage:leakage")
 @dataclass(frozen=True)
 class LeakageEvidence(Evidence):
     """Min-entropy leakage ``L = log2(sum_z max_y pi_y h_yz / max_y pi_y)`` (ECP14 sec. 3.5, Prop. 4).
@@ -573,8 +594,17 @@ class LeakageEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``leakage`` certificate (test tables and docs derive from it)."""
+        from exactdp import Mechanism
+        from exactdp.priors.leakage import leakage
+        K = Mechanism.from_rows(["0", "1", "2"], ["a", "b", "c"], [["1/2", "1/3", "1/6"],
+                                ["1/4", "1/2", "1/4"], ["1/10", "3/10", "3/5"]])
+        return leakage(K, ["1/2", "1/3", "1/6"])
 
-@evidence_kind("theorem4")
+
+@evidence_kind("theorem4", checker="exactdp.priors.theorem4:tight_remap")
 @dataclass(frozen=True)
 class Theorem4Evidence(Evidence):
     """ECP14 Thm 4: ``H`` is optimal for every regular prior iff ``HR`` is tight-constraints for some remap ``R``.
@@ -613,6 +643,13 @@ class Theorem4Evidence(Evidence):
     remap: dict[str, dict[str, str]] | None      # output -> {input: probability}
 
     _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "level": LevelData, "distances": DistanceData}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``theorem4`` certificate (test tables and docs derive from it)."""
+        from exactdp import Level, geometric, path
+        from exactdp.priors.theorem4 import tight_remap
+        return tight_remap(geometric(2, "1/2"), path(3), Level.from_alpha("1/2"))
 
 
 def _vec(v: list, k: int = 8) -> str:

@@ -160,7 +160,7 @@ class Piece(Record):
         return getattr(self, key)
 
 
-@evidence_kind("epsilon")
+@evidence_kind("epsilon", checker="exactdp.privacy.dprivacy:smallest_epsilon")
 @dataclass(frozen=True)
 class EpsilonEvidence(Evidence):
     """The exact smallest eps: ``log(K(x)(z)/K(x')(z))/d`` at the binding constraint, checked everywhere.
@@ -209,8 +209,15 @@ class EpsilonEvidence(Evidence):
     _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts,
                                           "level": LevelData, "binding": Constraint, "tight": Constraint}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``epsilon`` certificate (test tables and docs derive from it)."""
+        from exactdp import geometric, path
+        from exactdp.privacy.dprivacy import smallest_epsilon
+        return smallest_epsilon(geometric(3, "1/2"), path(4))
 
-@evidence_kind("privacy")
+
+@evidence_kind("privacy", checker="exactdp.privacy.dprivacy:certify_privacy")
 @dataclass(frozen=True)
 class PrivacyEvidence(Evidence):
     """Privacy ``eps d`` at one level: the violated inequality, or the tight ones (ECP14 Def. 1).
@@ -274,8 +281,15 @@ class PrivacyEvidence(Evidence):
                                           "tight": Constraint, "tightest": Constraint, "undecided_at": Constraint,
                                           "smallest": EpsilonEvidence}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``privacy`` certificate (test tables and docs derive from it)."""
+        from exactdp import geometric, path
+        from exactdp.privacy.dprivacy import certify_privacy
+        return certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2")
 
-@evidence_kind("all_eps")
+
+@evidence_kind("all_eps", checker="exactdp.privacy.all_eps:certify_all_eps")
 @dataclass(frozen=True)
 class AllEpsEvidence(Evidence):
     """Privacy for every eps > 0 (symbolic alpha): the exact set of alpha in (0, 1) where it fails.
@@ -330,6 +344,13 @@ class AllEpsEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "metric": MetricData, "counts": Counts,
                                           "failure_set": Piece, "witness": Constraint}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``all_eps`` certificate (test tables and docs derive from it)."""
+        from exactdp import geometric, path
+        from exactdp.privacy.all_eps import certify_all_eps
+        return certify_all_eps(geometric(2), path(3))
 
 
 # --------------------------------------------------------------------------------------------- renderers ----
@@ -689,7 +710,7 @@ class ApproxWitness(Record):
         return getattr(self, _KEYS.get(key, key), default)
 
 
-@evidence_kind("approx")
+@evidence_kind("approx", checker="exactdp.privacy.approximate:certify_approx")
 @dataclass(frozen=True)
 class ApproxEvidence(Evidence):
     """``P_x(S) <= e^eps P_x'(S) + delta`` for every neighbouring pair (both orders) and output set ``S``.
@@ -741,6 +762,14 @@ class ApproxEvidence(Evidence):
     witness: ApproxWitness | None
 
     _nested: ClassVar[dict[str, type]] = {"mechanism": ApproxMechanism, "metric": MetricData, "witness": ApproxWitness}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``approx`` certificate (test tables and docs derive from it)."""
+        from exactdp.mechanisms import randomized_response
+        from exactdp.metrics import discrete
+        from exactdp.privacy.approximate import certify_approx
+        return certify_approx(randomized_response(3, p="1/5"), discrete(3), eps="log(2)", delta="1/5")
 
 
 def _definition_approximate(ev):
@@ -820,7 +849,7 @@ def _approx_proof(cert) -> Proof:
 RELATIONS = {"=": "=", "<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}
 
 
-@evidence_kind("relation")
+@evidence_kind("relation", checker="exactdp.privacy.relation:certify_relation")
 @dataclass(frozen=True)
 class RelationEvidence(Evidence):
     """``lhs relation rhs``, exactly; ``variable`` is ``"alpha"`` when it must hold for every alpha in (0, 1).
@@ -858,6 +887,12 @@ class RelationEvidence(Evidence):
     difference: str                  # lhs - rhs, simplified
     failure_set: str | None          # where it fails (alpha), when it fails
     sample_alpha: str | None         # a rational alpha in the failure set
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``relation`` certificate (test tables and docs derive from it)."""
+        from exactdp.privacy.relation import certify_relation
+        return certify_relation("alpha^2", "alpha", "<=", for_all_alpha=True)
 
 
 @renderer("relation")

@@ -23,7 +23,7 @@ from typing import Any
 
 from flint import fmpq
 
-from ..certify import certify_all_eps, certify_privacy, smallest_epsilon
+from ..privacy import certify_all_eps, certify_privacy, smallest_epsilon
 from ..errors import InputTooLarge, InvalidInput, UnsupportedRegime
 from ..exact.expo import ExpFrac
 from ..exact.level import level_of

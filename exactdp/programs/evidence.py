@@ -45,7 +45,7 @@ class ProgramWitness(Record):
     u: str
 
 
-@evidence_kind("program")
+@evidence_kind("program", checker="exactdp.programs.check:certify_program")
 @dataclass(frozen=True)
 class ProgramEvidence(Evidence):
     """A noise program, its inputs and relation, its compiled matrix in ``u = e^(-eps/L)``, and the verdict's witness.
@@ -121,6 +121,14 @@ class ProgramEvidence(Evidence):
     failure_set_text: str | None = None
 
     _nested: ClassVar[dict[str, type]] = {"witness": ProgramWitness, "failure_set": Piece}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``program`` certificate (test tables and docs derive from it)."""
+        from exactdp.programs import parse_program
+        from exactdp.programs.check import program_certificate
+        prog = parse_program("s = q[1] + q[2]\nz = dlap(1)\noutput clamp(s + z, 0, 2)\n", "sum")
+        return program_certificate(prog, n=2, domain=(0, 1), relation="all-differ")
 
 
 @renderer("program")

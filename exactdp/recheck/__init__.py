@@ -39,15 +39,39 @@ from ._schema import METHODS, TOP, VERDICTS, conform, loads_strict, refuse_contr
 
 __all__ = ["KINDS", "VERSIONS", "RecheckResult", "recheck"]
 
-#: certificate kind -> module of this package holding its ``check(cert: dict)``
-KINDS = {"privacy": "privacy", "epsilon": "privacy", "all_eps": "all_eps", "optimality": "optimality",
-         "tight": "priors", "regular": "priors", "threshold": "priors", "leakage": "priors", "theorem4": "priors",
-         "relation": "relation", "extension": "extension", "best_extension": "extension", "utility": "utility",
-         "exponential_bound": "utility", "tradeoff": "utility", "approx": "approximate", "lp": "lp",
-         "infeasible": "infeasible", "decomposition": "decomposition", "utility_comparison": "utility_comparison",
-         "profile": "profile", "composition": "profile", "renyi": "renyi", "fdp": "fdp", "audit": "audit",
-         "program": "program", "lattice_composition": "lattice",
-         "sampler_privacy": "sampler"}
+def _discover() -> dict:
+    """Certificate kind -> the kind module of this package that re-checks it.
+
+    A kind module is a module of this package whose name has no leading underscore (the underscored ones are
+    the core judgements the kinds share); the kinds it re-checks are the keys of its ``EVIDENCE`` table (the
+    shape of each kind's evidence, which the strict reader holds the certificate to).  Adding a kind is adding
+    its module: nothing else in the kernel repeats its name.
+    """
+    import pkgutil
+
+    out: dict = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{__name__}.{info.name}")
+        for kind in getattr(mod, "EVIDENCE", {}):
+            if kind in out:     # two modules claiming one kind would make the re-check depend on import order
+                raise ImportError(f"kind {kind!r} is re-checked by both {out[kind]} and {info.name}")
+            out[kind] = info.name
+    return out
+
+
+_KINDS: dict = {}
+
+
+def __getattr__(name: str):
+    """``KINDS`` (certificate kind -> kind module), found on first use: ``import exactdp`` loads no kind module."""
+    if name == "KINDS":
+        if not _KINDS:
+            _KINDS.update(_discover())
+        return dict(_KINDS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: why a schema-1 certificate is not re-checked (a kind module may give its own reason as ``V1``)
 _V1_REASON = ("its evidence lacks what the schema-2 re-check derives the verdict from (the metric's definition, "
@@ -190,9 +214,10 @@ def recheck(cert: Any) -> RecheckResult:
     """
     c = _load(cert)
     kind = c["kind"]
-    if kind not in KINDS:
+    kinds = __getattr__("KINDS")
+    if kind not in kinds:
         return RecheckResult("not checkable", 0, f"no re-check for certificate kind {kind!r}")
-    mod = importlib.import_module(f"{__name__}.{KINDS[kind]}")
+    mod = importlib.import_module(f"{__name__}.{kinds[kind]}")
     spec = getattr(mod, "EVIDENCE", None) if c["version"] >= 2 else getattr(mod, "EVIDENCE_V1", None)
     if isinstance(spec, dict) and kind in spec:                  # EVIDENCE = {kind: shape, ...}
         conform(c["evidence"], spec[kind], "evidence")

@@ -70,7 +70,7 @@ class SamplerPair(Record):
     shift: int
 
 
-@evidence_kind("sampler_privacy")
+@evidence_kind("sampler_privacy", checker="exactdp.samplers.privacy:certify_sampler_privacy")
 @dataclass(frozen=True)
 class SamplerPrivacyEvidence(Evidence):
     """The (eps, delta) of ``x + Z`` given the explored law of the sampler drawing ``Z``.
@@ -126,6 +126,17 @@ class SamplerPrivacyEvidence(Evidence):
     delta_asked: str | None
 
     _nested: ClassVar[dict[str, type]] = {"intervals": SamplerInterval, "at": SamplerPair}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``sampler_privacy`` certificate (test tables and docs derive from it)."""
+        from fractions import Fraction
+        from exactdp.samplers import cks20, law
+        from exactdp.samplers.privacy import certify_sampler_privacy
+        L = law(cks20.dlaplace, [Fraction(3, 2)], summarise=cks20.SUMMARISE, depth=30,
+                tol=Fraction(1, 10**9), bits=64)
+        return certify_sampler_privacy(L, (-3, 3), name="cks20.dlaplace(3/2)", eps="log(4)",
+                                       delta="1/2", sensitivity=2, inputs=(0, 5))
 
 
 def sampler_claim(ev: SamplerPrivacyEvidence) -> str:

@@ -31,7 +31,7 @@ __all__ = [
 _GE = "\\ge"
 
 
-@evidence_kind("utility")
+@evidence_kind("utility", checker="exactdp.utility.utility:certify_utility")
 @dataclass(frozen=True)
 class UtilityEvidence(Evidence):
     """KL10 Def. 2.2: ``M_x(B(f(x), gamma)) >= 1 - delta`` for every x; ``sigma[i][j] = sigma(f(x_i), y_j)``.
@@ -94,6 +94,15 @@ class UtilityEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"mechanism": MechanismData, "output": DistanceData}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``utility`` certificate (test tables and docs derive from it)."""
+        from exactdp import exponential
+        from exactdp.metrics import discrete
+        from exactdp.utility.utility import certify_utility
+        E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
+        return certify_utility(E, discrete(2), gamma="1", delta="9/10")
+
 
 @renderer("utility")
 def _utility_proof(cert) -> Proof:
@@ -112,7 +121,7 @@ def _utility_proof(cert) -> Proof:
                  [("ball", ev.ball), ("worst x", ev.worst), ("mass", ev.mass), ("1 - delta", ev.target)])
 
 
-@evidence_kind("exponential_bound")
+@evidence_kind("exponential_bound", checker="exactdp.utility.utility:certify_exponential_bound")
 @dataclass(frozen=True)
 class ExponentialBoundEvidence(Evidence):
     """KL10 Thm 2.7: the exact smallest eps of the exponential mechanism against ``2 C beta``.
@@ -172,6 +181,15 @@ class ExponentialBoundEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"smallest": EpsilonEvidence, "output": DistanceData}
 
+    @classmethod
+    def example(cls):
+        """A small genuine ``exponential_bound`` certificate (test tables and docs derive from it)."""
+        from exactdp import exponential
+        from exactdp.metrics import discrete
+        from exactdp.utility.utility import certify_exponential_bound
+        E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
+        return certify_exponential_bound(E, discrete(2), beta="log(2)")
+
 
 def _pair_text(pair: list | None) -> str:
     return "no pair (no generating pair)" if not pair else f"the pair $({', '.join(label_text(x) for x in pair)})$"
@@ -227,7 +245,7 @@ class ParametricData(Record):
     lam: list[str]
 
 
-@evidence_kind("tradeoff")
+@evidence_kind("tradeoff", checker="exactdp.utility.tradeoff:certify_tradeoff")
 @dataclass(frozen=True)
 class TradeoffEvidence(Evidence):
     """KL10 Def. 2.3: ``s*(t) = max_{t-private M} min_x M_x(B(f(x), gamma))`` by exact LPs, ``t* = e^(eps*)``.
@@ -321,6 +339,13 @@ class TradeoffEvidence(Evidence):
 
     _nested: ClassVar[dict[str, type]] = {"metric": MetricData, "output": DistanceData, "lp_lower": LPData,
                                           "lp_upper": LPData, "mechanism": MechanismData, "parametric": ParametricData}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``tradeoff`` certificate (test tables and docs derive from it)."""
+        from exactdp import path
+        from exactdp.utility.tradeoff import certify_tradeoff
+        return certify_tradeoff(path(3), gamma="2", delta="1/5", rel_width="1/4")
 
 
 @renderer("tradeoff")
@@ -440,7 +465,7 @@ class OtherParams(Record):
     power: int | None = None
 
 
-@evidence_kind("utility_comparison")
+@evidence_kind("utility_comparison", checker="exactdp.utility.grid:compare_utilities")
 @dataclass(frozen=True)
 class UtilityComparisonEvidence(Evidence):
     """Enclosures of two uniform-prior utilities (optimal remaps) at one rational level, and their margin.
@@ -497,6 +522,15 @@ class UtilityComparisonEvidence(Evidence):
     margin: str                 # tight lo - other hi (exact); > 0 when the comparison holds
 
     _nested: ClassVar[dict[str, type]] = {"metric": ComparedMetric, "tight": VerifiedSolve, "other_params": OtherParams}
+
+    @classmethod
+    def example(cls):
+        """A small genuine ``utility_comparison`` certificate (test tables and docs derive from it)."""
+        from exactdp import Level, grid
+        from exactdp.priors.regular import tight_constraints
+        from exactdp.utility.grid import compare_utilities
+        tc = tight_constraints(grid((3, 3), "euclidean"), Level.from_eps("2"))
+        return compare_utilities("2", tc, "planar-laplace", {"side": 3})
 
 
 _OTHER = {
