@@ -271,7 +271,13 @@ class ProfileEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``profile`` certificate (test tables and docs derive from it)."""
+        """A small genuine ``profile`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> ProfileEvidence.example().kind
+        'profile'
+        """
         from exactdp.composition.composition import certify_profile
         from exactdp.mechanisms import randomized_response
         from exactdp.metrics import discrete
@@ -316,8 +322,15 @@ class CompositionEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``composition`` certificate (test tables and docs derive from it)."""
-        from exactdp import geometric, path
+        """A small genuine ``composition`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> CompositionEvidence.example().kind
+        'composition'
+        """
+        from exactdp.mechanisms import geometric
+        from exactdp.metrics import path
         from exactdp.composition.composition import certify_composition
         from exactdp.mechanisms import randomized_response
         factors = [(geometric(2, "1/2"), 2), (randomized_response(3, p="1/5"), 1)]
@@ -562,8 +575,15 @@ class LatticeCompositionEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``lattice_composition`` certificate (test tables and docs derive from it)."""
-        from exactdp import geometric, path
+        """A small genuine ``lattice_composition`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> LatticeCompositionEvidence.example().kind
+        'lattice_composition'
+        """
+        from exactdp.mechanisms import geometric
+        from exactdp.metrics import path
         from exactdp.composition.lattice import certify_lattice_composition
         from exactdp.mechanisms import randomized_response
         factors = [(geometric(2, "1/3"), 1), (randomized_response(3, p="1/5"), 2)]

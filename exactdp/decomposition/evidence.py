@@ -51,7 +51,13 @@ class DecompositionEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``decomposition`` certificate (test tables and docs derive from it)."""
+        """A small genuine ``decomposition`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> DecompositionEvidence.example().kind
+        'decomposition'
+        """
         from exactdp.decomposition.lemmas import certify_decomposition
         return certify_decomposition(["0", "1"], ["a", "b"], 2, lemma=1)
 

@@ -127,8 +127,15 @@ class RenyiEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``renyi`` certificate (test tables and docs derive from it)."""
-        from exactdp import geometric, path
+        """A small genuine ``renyi`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> RenyiEvidence.example().kind
+        'renyi'
+        """
+        from exactdp.mechanisms import geometric
+        from exactdp.metrics import path
         from exactdp.divergences.renyi import certify_renyi
         return certify_renyi(geometric(2, "1/3"), path(3), [2, 3], delta="1/100")
 
@@ -311,8 +318,15 @@ class FdpEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``fdp`` certificate (test tables and docs derive from it)."""
-        from exactdp import geometric, path
+        """A small genuine ``fdp`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> FdpEvidence.example().kind
+        'fdp'
+        """
+        from exactdp.mechanisms import geometric
+        from exactdp.metrics import path
         from exactdp.divergences.fdp import certify_fdp
         return certify_fdp(geometric(2, "1/3"), path(3), mu="3/2")
 

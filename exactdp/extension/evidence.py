@@ -120,8 +120,15 @@ class ExtensionEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``extension`` certificate (test tables and docs derive from it)."""
-        from exactdp import Mechanism, path
+        """A small genuine ``extension`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> ExtensionEvidence.example().kind
+        'extension'
+        """
+        from exactdp.mechanism import Mechanism
+        from exactdp.metrics import path
         from exactdp.extension.extension import certify_extension
         K = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
         return certify_extension(K, path(3), ["0", "2"], alpha="1/2")
@@ -277,8 +284,15 @@ class BestExtensionEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``best_extension`` certificate (test tables and docs derive from it)."""
-        from exactdp import Mechanism, path
+        """A small genuine ``best_extension`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> BestExtensionEvidence.example().kind
+        'best_extension'
+        """
+        from exactdp.mechanism import Mechanism
+        from exactdp.metrics import path
         from exactdp.extension.best import best_extension_bracket
         K = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
         return best_extension_bracket(K, path(3), ["0", "2"], alpha="1/2", rel_width="1/4")

@@ -83,8 +83,15 @@ class AuditEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``audit`` certificate (test tables and docs derive from it)."""
-        from exactdp import geometric, path
+        """A small genuine ``audit`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> AuditEvidence.example().kind
+        'audit'
+        """
+        from exactdp.mechanisms import geometric
+        from exactdp.metrics import path
         from exactdp.interop.audit import certify_audit
         return certify_audit([(geometric(2, "1/3"), 2)], path(3), eps="log(2)", delta="1/10")
 

@@ -148,7 +148,13 @@ class LPEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``lp`` certificate (test tables and docs derive from it)."""
+        """A small genuine ``lp`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> LPEvidence.example().kind
+        'lp'
+        """
         from exactdp.exact import LinearProgram, solve_lp
         from exactdp.lp.optimum import certify_lp_optimum
         lp = LinearProgram(c=[1, 2], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1}], b_ub=["3/4"])
@@ -247,7 +253,13 @@ class InfeasibleEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``infeasible`` certificate (test tables and docs derive from it)."""
+        """A small genuine ``infeasible`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> InfeasibleEvidence.example().kind
+        'infeasible'
+        """
         from exactdp.exact import LinearProgram
         from exactdp.lp.optimum import certify_lp_infeasible
         lp = LinearProgram(c=[0, 0], A_eq=[{0: 1, 1: 1}], b_eq=[1], A_ub=[{0: 1, 1: 1}], b_ub=["1/2"],

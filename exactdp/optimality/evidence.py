@@ -79,7 +79,13 @@ class OptimalityEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``optimality`` certificate (test tables and docs derive from it)."""
+        """A small genuine ``optimality`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> OptimalityEvidence.example().kind
+        'optimality'
+        """
         from exactdp.optimality.universal import certify_universal_optimality
         from exactdp.optimality.users import User
         return certify_universal_optimality(2, User.uniform(2, "absolute"), alpha="1/2")

@@ -369,8 +369,15 @@ class RegularEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``regular`` certificate (test tables and docs derive from it)."""
-        from exactdp import Level, path
+        """A small genuine ``regular`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> RegularEvidence.example().kind
+        'regular'
+        """
+        from exactdp.exact.level import Level
+        from exactdp.metrics import path
         from exactdp.priors.regular import regular_prior
         return regular_prior(["1/3", "1/3", "1/3"], path(3), Level.from_alpha("1/2"))
 
@@ -443,8 +450,15 @@ class TightEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``tight`` certificate (test tables and docs derive from it)."""
-        from exactdp import Level, path
+        """A small genuine ``tight`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> TightEvidence.example().kind
+        'tight'
+        """
+        from exactdp.exact.level import Level
+        from exactdp.metrics import path
         from exactdp.priors.regular import tight_constraints
         return tight_constraints(path(3), Level.from_alpha("1/2"))
 
@@ -547,8 +561,14 @@ class ThresholdEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``threshold`` certificate (test tables and docs derive from it)."""
-        from exactdp import path
+        """A small genuine ``threshold`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> ThresholdEvidence.example().kind
+        'threshold'
+        """
+        from exactdp.metrics import path
         from exactdp.priors.threshold import threshold
         return threshold(path(3))
 
@@ -596,8 +616,14 @@ class LeakageEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``leakage`` certificate (test tables and docs derive from it)."""
-        from exactdp import Mechanism
+        """A small genuine ``leakage`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> LeakageEvidence.example().kind
+        'leakage'
+        """
+        from exactdp.mechanism import Mechanism
         from exactdp.priors.leakage import leakage
         K = Mechanism.from_rows(["0", "1", "2"], ["a", "b", "c"], [["1/2", "1/3", "1/6"],
                                 ["1/4", "1/2", "1/4"], ["1/10", "3/10", "3/5"]])
@@ -646,8 +672,16 @@ class Theorem4Evidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``theorem4`` certificate (test tables and docs derive from it)."""
-        from exactdp import Level, geometric, path
+        """A small genuine ``theorem4`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> Theorem4Evidence.example().kind
+        'theorem4'
+        """
+        from exactdp.exact.level import Level
+        from exactdp.mechanisms import geometric
+        from exactdp.metrics import path
         from exactdp.priors.theorem4 import tight_remap
         return tight_remap(geometric(2, "1/2"), path(3), Level.from_alpha("1/2"))
 

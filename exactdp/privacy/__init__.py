@@ -1,21 +1,20 @@
-"""The checking engines below :mod:`exactdp.theory`: privacy, smallest eps, all eps, (eps, delta), relations, LP.
+"""The d-privacy judgement: eps-DP on a metric, the smallest eps, every eps, (eps, delta), relations of alpha.
 
-They build the constraint sets and decide (a layer of docs/architecture.md#sec-layers); :mod:`exactdp.theory` builds on
-them, and the public checkers, theirs and theory's, are reached through the front door :mod:`exactdp.certify`
-(one layer above theory), so a user finds every checker in one place while imports still run one way.
+The lowest topic (docs/architecture.md#sec-layers): :mod:`.dprivacy` decides eps-DP and the smallest eps over the
+generating pairs of a metric (:mod:`.constraints`, :mod:`.triples`), :mod:`.all_eps` every eps at once,
+:mod:`.approximate` (eps, delta)-DP by the worst set, :mod:`.relation` relations between expressions of alpha;
+:mod:`.evidence` holds the records and worked proofs of their kinds (privacy, epsilon, all_eps, approx, relation).
+Every other topic builds on it; every checker is also reached through the front door :mod:`exactdp.certify`.
 """
 
 from .all_eps import certify_all_eps
 from .approximate import certify_approx
-from ..lp.optimum import certify_lp_infeasible, certify_lp_optimum
 from .dprivacy import certify_privacy, resolve_level, smallest_epsilon
 from .relation import certify_relation
 
 __all__ = [
            "certify_all_eps",
            "certify_approx",
-           "certify_lp_infeasible",
-           "certify_lp_optimum",
            "certify_privacy",
            "certify_relation",
            "resolve_level",

@@ -211,8 +211,15 @@ class EpsilonEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``epsilon`` certificate (test tables and docs derive from it)."""
-        from exactdp import geometric, path
+        """A small genuine ``epsilon`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> EpsilonEvidence.example().kind
+        'epsilon'
+        """
+        from exactdp.mechanisms import geometric
+        from exactdp.metrics import path
         from exactdp.privacy.dprivacy import smallest_epsilon
         return smallest_epsilon(geometric(3, "1/2"), path(4))
 
@@ -283,8 +290,15 @@ class PrivacyEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``privacy`` certificate (test tables and docs derive from it)."""
-        from exactdp import geometric, path
+        """A small genuine ``privacy`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> PrivacyEvidence.example().kind
+        'privacy'
+        """
+        from exactdp.mechanisms import geometric
+        from exactdp.metrics import path
         from exactdp.privacy.dprivacy import certify_privacy
         return certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2")
 
@@ -347,8 +361,15 @@ class AllEpsEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``all_eps`` certificate (test tables and docs derive from it)."""
-        from exactdp import geometric, path
+        """A small genuine ``all_eps`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> AllEpsEvidence.example().kind
+        'all_eps'
+        """
+        from exactdp.mechanisms import geometric
+        from exactdp.metrics import path
         from exactdp.privacy.all_eps import certify_all_eps
         return certify_all_eps(geometric(2), path(3))
 
@@ -765,7 +786,13 @@ class ApproxEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``approx`` certificate (test tables and docs derive from it)."""
+        """A small genuine ``approx`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> ApproxEvidence.example().kind
+        'approx'
+        """
         from exactdp.mechanisms import randomized_response
         from exactdp.metrics import discrete
         from exactdp.privacy.approximate import certify_approx
@@ -890,7 +917,13 @@ class RelationEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``relation`` certificate (test tables and docs derive from it)."""
+        """A small genuine ``relation`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> RelationEvidence.example().kind
+        'relation'
+        """
         from exactdp.privacy.relation import certify_relation
         return certify_relation("alpha^2", "alpha", "<=", for_all_alpha=True)
 

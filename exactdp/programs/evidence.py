@@ -124,7 +124,13 @@ class ProgramEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``program`` certificate (test tables and docs derive from it)."""
+        """A small genuine ``program`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> ProgramEvidence.example().kind
+        'program'
+        """
         from exactdp.programs import parse_program
         from exactdp.programs.check import program_certificate
         prog = parse_program("s = q[1] + q[2]\nz = dlap(1)\noutput clamp(s + z, 0, 2)\n", "sum")

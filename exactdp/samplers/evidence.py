@@ -129,7 +129,13 @@ class SamplerPrivacyEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``sampler_privacy`` certificate (test tables and docs derive from it)."""
+        """A small genuine ``sampler_privacy`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> SamplerPrivacyEvidence.example().kind
+        'sampler_privacy'
+        """
         from fractions import Fraction
         from exactdp.samplers import cks20, law
         from exactdp.samplers.privacy import certify_sampler_privacy

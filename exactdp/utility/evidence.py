@@ -96,8 +96,14 @@ class UtilityEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``utility`` certificate (test tables and docs derive from it)."""
-        from exactdp import exponential
+        """A small genuine ``utility`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> UtilityEvidence.example().kind
+        'utility'
+        """
+        from exactdp.mechanisms import exponential
         from exactdp.metrics import discrete
         from exactdp.utility.utility import certify_utility
         E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
@@ -183,8 +189,14 @@ class ExponentialBoundEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``exponential_bound`` certificate (test tables and docs derive from it)."""
-        from exactdp import exponential
+        """A small genuine ``exponential_bound`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> ExponentialBoundEvidence.example().kind
+        'exponential_bound'
+        """
+        from exactdp.mechanisms import exponential
         from exactdp.metrics import discrete
         from exactdp.utility.utility import certify_exponential_bound
         E = exponential(discrete(2), beta="log(2)", mu={"0": "9/10", "1": "1/10"})
@@ -342,8 +354,14 @@ class TradeoffEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``tradeoff`` certificate (test tables and docs derive from it)."""
-        from exactdp import path
+        """A small genuine ``tradeoff`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> TradeoffEvidence.example().kind
+        'tradeoff'
+        """
+        from exactdp.metrics import path
         from exactdp.utility.tradeoff import certify_tradeoff
         return certify_tradeoff(path(3), gamma="2", delta="1/5", rel_width="1/4")
 
@@ -525,8 +543,15 @@ class UtilityComparisonEvidence(Evidence):
 
     @classmethod
     def example(cls):
-        """A small genuine ``utility_comparison`` certificate (test tables and docs derive from it)."""
-        from exactdp import Level, grid
+        """A small genuine ``utility_comparison`` certificate (test tables and docs derive from it).
+
+        Examples
+        --------
+        >>> UtilityComparisonEvidence.example().kind
+        'utility_comparison'
+        """
+        from exactdp.exact.level import Level
+        from exactdp.metrics import grid
         from exactdp.priors.regular import tight_constraints
         from exactdp.utility.grid import compare_utilities
         tc = tight_constraints(grid((3, 3), "euclidean"), Level.from_eps("2"))
