@@ -65,21 +65,51 @@ class Kind:
 
     @property
     def checker_module(self) -> str:
-        """The module defining the checker (``exactdp.<package>.<module>``)."""
+        """The module defining the checker (``exactdp.<package>.<module>``).
+
+        Examples
+        --------
+        >>> KINDS["threshold"].checker_module
+        'exactdp.priors.threshold'
+        """
         return self.evidence.checker.partition(":")[0]
 
     @property
     def checker_name(self) -> str:
-        """The checker's public name (what :mod:`exactdp.certify` exports)."""
+        """The checker's public name (what :mod:`exactdp.certify` exports).
+
+        Examples
+        --------
+        >>> KINDS["theorem4"].checker_name
+        'tight_remap'
+        """
         return self.evidence.checker.partition(":")[2]
 
     @property
     def checker(self) -> Callable[..., Any]:
-        """The checker itself, imported on first use (a record never imports its checker)."""
+        """The checker itself, imported on first use (a record never imports its checker).
+
+        Examples
+        --------
+        >>> from exactdp.certify import certify_fdp
+        >>> KINDS["fdp"].checker is certify_fdp
+        True
+        """
         return getattr(importlib.import_module(self.checker_module), self.checker_name)
 
     def example(self) -> Any:
-        """A small genuine certificate of this kind (the evidence record's ``example``)."""
+        """A small genuine certificate of this kind (the evidence record's ``example``).
+
+        Returns
+        -------
+        Certificate
+            Fresh, of kind :attr:`name`; the kernel confirms it (tests/certificate/test_kinds.py).
+
+        Examples
+        --------
+        >>> KINDS["relation"].example().verdict.value
+        'holds'
+        """
         return self.evidence.example()
 
 

@@ -302,7 +302,25 @@ class Evidence(Record):
 
     @classmethod
     def example(cls) -> Any:
-        """One small genuine certificate of this kind (a kind's declaration must define it)."""
+        """One small genuine certificate of this kind (a kind's declaration must define it).
+
+        Returns
+        -------
+        Certificate
+            A fresh certificate of kind ``cls.kind``.
+
+        Raises
+        ------
+        NotImplementedError
+            The subclass declares no example.
+
+        Examples
+        --------
+        >>> Evidence.example()
+        Traceback (most recent call last):
+        ...
+        NotImplementedError: evidence kind '' declares no example
+        """
         raise NotImplementedError(f"evidence kind {cls.kind!r} declares no example")
 
 

@@ -75,34 +75,127 @@ def test_every_dotted_name_it_names_resolves():
 
 def test_the_layer_list_is_the_import_contract():
     chain = re.search(r"```\n(cli -> .*?)\n```", TEXT, re.DOTALL).group(1)
-    written = [w.strip() for w in chain.replace("\n", " ").split("->")]
+    written = [" | ".join(p.strip() for p in w.split("|")) for w in chain.replace("\n", " ").split("->")]
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     (layers,) = [c["layers"] for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers"]
-    assert written == [m.removeprefix("exactdp.") for m in layers]
+    assert written == [m.replace("exactdp.", "") for m in layers]
 
 
 def test_the_kind_recipe():
     from exactdp.certificate import records, render
-    from exactdp.certificate.kinds import Kind
+    from exactdp.certificate.kinds import KINDS, Kind
 
     (row,) = [c for c in CODE if c.startswith("Kind(")]
     assert _params(row) == [f.name for f in fields(Kind)]
-    for name in ("@evidence_kind(", "@renderer(", 'field(metadata={"role": "hint"})'):
+    for name in ("@evidence_kind(", "@renderer(", 'field(metadata={"role": "hint"})', "example()"):
         assert name in TEXT
     assert callable(records.evidence_kind) and callable(render.renderer)
     assert issubclass(records.Evidence, records.Record)
-    # the front door's three lists, and the kernel's table with check(cert) and claim_text(cert) in each module
+    assert list(inspect.signature(records.evidence_kind).parameters) == ["name", "checker"]
+    # every declared kind: its evidence in a topic's `evidence` module, its checker named in the front door
     front = importlib.import_module("exactdp.certify")
+    for name, kind in KINDS.items():
+        assert kind.evidence.__module__.endswith(".evidence"), name
+        assert front.CHECKERS[name] == kind.checker_name and getattr(front, kind.checker_name) is kind.checker
     kernel = importlib.import_module("exactdp.recheck")   # the package (exactdp.recheck is also a function)
-
-    assert isinstance(front.CHECKERS, dict) and isinstance(front._THEORY, dict) and "CHECKERS" in front.__all__
     for module in set(kernel.KINDS.values()):
         mod = importlib.import_module(f"exactdp.recheck.{module}")
+        assert set(mod.EVIDENCE) == {k for k, m in kernel.KINDS.items() if m == module}
         for fn in (mod.check, mod.claim_text):     # one argument, the certificate (its name varies: cert, c)
             required = [p for p in inspect.signature(fn).parameters.values() if p.default is p.empty]
             assert len(required) == 1, (module, fn.__name__)
     for written in ("check(cert: dict)", "claim_text(cert: dict)"):
         assert written in CODE
+
+
+#: the throwaway kind of the recipe, in its three modules (a new evidence record and renderer appended to a
+#: topic's evidence module, a checker module, a kernel module): the claim "n is even", re-derived by the kernel
+_EVIDENCE = '''
+
+@evidence_kind("zz_even", checker="exactdp.divergences.zz_even:certify_even")
+@dataclass(frozen=True)
+class ZzEvenEvidence(Evidence):
+    n: int
+
+    @classmethod
+    def example(cls):
+        from exactdp.divergences.zz_even import certify_even
+        return certify_even(4)
+
+
+@renderer("zz_even")
+def _zz_even(cert):
+    return Proof(cert.claim, [Step("Parity", f"{cert.evidence.n} = 2 * {cert.evidence.n // 2}.")], "Even.")
+'''
+_CHECKER = '''
+from exactdp.certificate import Certificate, Method, Verdict
+from exactdp.divergences.evidence import ZzEvenEvidence
+
+
+def certify_even(n: int) -> Certificate:
+    return Certificate("zz_even", Verdict.HOLDS if n % 2 == 0 else Verdict.FAILS, Method.RATIONAL,
+                       f"{n} is even", ZzEvenEvidence(n=n))
+'''
+_KERNEL = '''
+EVIDENCE = {"zz_even": {"n": "int"}}
+
+
+def claim_text(c: dict) -> str:
+    return f"{c['evidence']['n']} is even"
+
+
+def check(c: dict):
+    even = c["evidence"]["n"] % 2 == 0
+    if (c["verdict"] == "holds") != even:
+        return "refuted", 1, "the parity of n says otherwise"
+    return "confirmed", 1, "n mod 2 recomputed"
+'''
+_PROBE = '''
+import json, exactdp
+from exactdp.certificate.kinds import KINDS
+from exactdp.certificate.schema import json_schema
+from exactdp.certificate.sections import explain
+from exactdp.certify import CHECKERS, certify_even
+from exactdp.recheck import KINDS as KERNEL, recheck
+
+cert = KINDS["zz_even"].example()
+forged = json.loads(cert.to_json_str())
+forged["evidence"]["n"], forged["claim"] = 5, "5 is even"
+print(json.dumps({
+    "kind": cert.kind, "checker": CHECKERS["zz_even"], "front": certify_even(6).verdict.value,
+    "kernel": KERNEL["zz_even"], "schema": "zz_even" in json.dumps(json_schema()),
+    "genuine": recheck(cert.to_json_str()).status, "forged": recheck(json.dumps(forged)).status,
+    "explain": explain(cert.to_json_str(), "markdown").status,
+    "text": "Parity" in explain(cert.to_json_str(), "text").document,
+}))
+'''
+
+
+@pytest.mark.slow
+def test_a_throwaway_kind_touches_only_its_three_modules(tmp_path):
+    # issue 31's "done when": a kind added in a temporary copy by the recipe above (three modules and nothing
+    # that repeats its name) reaches the table of kinds, the front door, the schema, the kernel and explain
+    import shutil
+    import subprocess
+
+    copy = tmp_path / "exactdp"
+    shutil.copytree(ROOT / "exactdp", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    evidence = copy / "divergences" / "evidence.py"
+    touched = {evidence: evidence.read_text(encoding="utf-8") + _EVIDENCE,
+               copy / "divergences" / "zz_even.py": _CHECKER, copy / "recheck" / "zz_even.py": _KERNEL}
+    for path, text in touched.items():
+        path.write_text(text, encoding="utf-8")
+    changed = {p.relative_to(tmp_path).as_posix() for p in copy.rglob("*.py")
+               if not (ROOT / p.relative_to(tmp_path)).is_file()
+               or (ROOT / p.relative_to(tmp_path)).read_bytes() != p.read_bytes()}
+    assert changed == {"exactdp/divergences/evidence.py", "exactdp/divergences/zz_even.py",
+                       "exactdp/recheck/zz_even.py"}
+    out = subprocess.run([sys.executable, "-c", _PROBE], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                         env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout) == {
+        "kind": "zz_even", "checker": "certify_even", "front": "holds", "kernel": "zz_even", "schema": True,
+        "genuine": "confirmed", "forged": "refuted", "explain": "confirmed", "text": True}
 
 
 def test_the_schema_command_writes_the_committed_schema():
