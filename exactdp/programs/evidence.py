@@ -45,7 +45,7 @@ class ProgramWitness(Record):
     u: str
 
 
-@evidence_kind("program", checker="exactdp.programs.check:certify_program")
+@evidence_kind("program", checker="exactdp.programs.check:program_certificate")
 @dataclass(frozen=True)
 class ProgramEvidence(Evidence):
     """A noise program, its inputs and relation, its compiled matrix in ``u = e^(-eps/L)``, and the verdict's witness.

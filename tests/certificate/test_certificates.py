@@ -170,7 +170,7 @@ def test_contract_refuses_live_objects_and_mismatched_kinds():
 
     from exactdp.certificate import records
 
-    evidence_kind("test-only-bad")(Bad)
+    evidence_kind("test-only-bad", checker="exactdp.nowhere:nothing")(Bad)
     try:
         with pytest.raises(TypeError, match="exact JSON data only"):
             Bad(fmpq(1, 2))

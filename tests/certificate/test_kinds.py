@@ -1,7 +1,7 @@
 """One registry of certificate kinds (issue 21): the table, the two registries, the kernel's KINDS and the schema agree.
 
-The kinds are counted independently here from the source text: every ``@evidence_kind("...")`` and
-``@renderer("...")`` decorator in ``exactdp/certificate/``, and the ``kind`` enum of the committed
+The kinds are counted independently here from the source text: every ``@evidence_kind("...", checker=...)`` and
+``@renderer("...")`` decorator in the ``evidence`` modules of the topic packages, and the ``kind`` enum of the committed
 ``schema/certificate.schema.json``; the registries filled at import must name the same set.
 """
 
@@ -19,14 +19,15 @@ from exactdp.certificate.render import renderers
 from exactdp.recheck import KINDS as KERNEL_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
-CERT = ROOT / "exactdp" / "certificate"
+EVIDENCE = sorted((ROOT / "exactdp").glob("*/evidence.py"))
 
 
 def _decorated(name: str) -> list[str]:
-    """Every kind named by ``@name("...")`` in the certificate package's source (one decorator a line)."""
+    """Every kind named by ``@name("..."...)`` in the topics' evidence modules (one decorator a line)."""
     found = []
-    for f in sorted(CERT.glob("*.py")):
-        found += re.findall(rf'^@{name}\("([a-z0-9_]+)"\)$', f.read_text(), flags=re.M)
+    for f in EVIDENCE:
+        found += re.findall(rf'^@{name}\("([a-z0-9_]+)"(?:, checker="exactdp\.[\w.]+:\w+")?\)$', f.read_text(),
+                            flags=re.M)
     return found
 
 
@@ -60,9 +61,25 @@ def test_every_kind_is_registered_one_way_in_the_source():
     ev, rn = _decorated("evidence_kind"), _decorated("renderer")
     assert sorted(ev) == sorted(set(ev)) == sorted(KINDS)
     assert sorted(rn) == sorted(set(rn)) == sorted(KINDS)
-    calls = [f.name for f in CERT.glob("*.py") if re.search(r'^\s*(evidence_kind|renderer)\((?!name)', f.read_text(),
+    calls = [f.name for f in EVIDENCE if re.search(r'^\s*(evidence_kind|renderer)\((?!name)', f.read_text(),
                                                              flags=re.M)]
     assert calls == []
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_kind_has_a_genuine_example_the_kernel_confirms(kind):
+    cert = KINDS[kind].example()
+    assert cert.kind == kind and isinstance(cert.evidence, KINDS[kind].evidence)
+    assert cert.recheck().status == "confirmed"
+
+
+def test_no_declaration_is_found_outside_an_evidence_module():
+    # the registry is filled by importing each package's `evidence` module; a kind declared elsewhere would be
+    # missing until something imported its module
+    stray = [p.relative_to(ROOT).as_posix() for p in (ROOT / "exactdp").rglob("*.py")
+             if p.name != "evidence.py" and "recheck" not in p.parts
+             and re.search(r'^@(evidence_kind|renderer)\(', p.read_text(), flags=re.M)]
+    assert stray == []
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

@@ -19,23 +19,11 @@ from exactdp.certificate.sections import EXPLAIN_FORMATS, explain
 from exactdp.cli import main
 from exactdp.metrics import from_matrix
 from exactdp.recheck import KINDS
+from exactdp.certificate.kinds import KINDS as KINDS_TABLE
 from tests.recheck.test_contract import GENUINE as CONTRACT
 
-#: one small fresh certificate of every kind the independent kernel re-checks: the re-check contract's genuine
-#: certificates (tests/recheck/test_contract.py), one per kind, named here
-_FROM_CONTRACT = {
-    "privacy": "certify holds", "epsilon": "epsilon", "all_eps": "all_eps holds", "optimality": "optimality",
-    "tight": "tight holds", "regular": "regular", "threshold": "threshold path", "leakage": "leakage",
-    "theorem4": "theorem4", "relation": "relation bound", "extension": "extension holds",
-    "best_extension": "best_extension", "utility": "utility holds", "exponential_bound": "exponential_bound",
-    "tradeoff": "tradeoff zero", "approx": "approx holds", "lp": "lp", "infeasible": "infeasible",
-    "decomposition": "decomposition", "utility_comparison": "utility_comparison", "profile": "profile holds",
-    "composition": "composition two", "renyi": "renyi", "fdp": "fdp", "audit": "audit fails",
-    "lattice_composition": "lattice_composition holds",
-    "program": "program fails",
-    "sampler_privacy": "sampler_privacy holds",
-}
-GENUINE = {kind: CONTRACT[name] for kind, name in _FROM_CONTRACT.items()}
+#: one small fresh certificate of every kind the independent kernel re-checks: each kind's declared example
+GENUINE = {name: kind.example for name, kind in KINDS_TABLE.items()}
 
 _CACHE: dict = {}
 

@@ -41,6 +41,7 @@ import networkx as nx
 import pytest
 
 from exactdp import Level, Mechanism, certify_privacy, cycle, exponential, geometric, grid, path, smallest_epsilon
+from exactdp.certificate.kinds import KINDS as KINDS_TABLE
 from exactdp.certificate.records import evidence_kinds
 from exactdp.certify import certify_lp_infeasible, certify_lp_optimum, certify_relation
 from exactdp.privacy.all_eps import certify_all_eps
@@ -214,6 +215,9 @@ GENUINE = {
     "sampler_privacy value": lambda: _sampler(1),
     "sampler_privacy holds": lambda: _sampler("3/2", sensitivity=2, inputs=(0, 5), eps="log(4)", delta="1/2"),
 }
+
+#: and every kind's declared example (exactdp.certificate.kinds.KINDS): a new kind joins the harness by itself
+GENUINE.update({f"{name} example": kind.example for name, kind in KINDS_TABLE.items()})
 
 #: kinds whose genuine certificates and mutation tests live with the branch that adds the kind (they join
 #: GENUINE at the merge); any other kind of KINDS without a certificate here fails the harness
@@ -525,7 +529,7 @@ EXEMPTIONS = [
      "the checker's choice among them is not unique (independent exact check)", _witness_still_valid),
     ("on the discrete metric with K(1)(0) = K(2)(0) (all_eps) and for randomized response (approx, the same "
      "excess on every ordered pair) the witness (0, 1) moved to (0, 2) is an equally valid witness",
-     lambda n, k, w, o, m, g: n in ("all_eps fails", "approx holds", "approx fails")
+     lambda n, k, w, o, m, g: n in ("all_eps fails", "approx holds", "approx fails", "approx example")
      and w == ("evidence", "witness", "x_prime") and o == ("set", "2")),
     ("an equal rewriting: the decoded mechanism / distance table is unchanged",
      lambda n, k, w, o, m, g: (w[-1] in ("codes", "values") or (len(w) >= 2 and w[-2] == "codes"))
