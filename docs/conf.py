@@ -100,5 +100,39 @@ def _copy_proofs(app):
         encoding="utf-8")
 
 
+# -- the checkers' page, generated from the table of kinds ----------------------------------------------------------
+def _write_checkers(app):
+    """docs/api/certify.rst: every kind's checker and evidence record, from exactdp.certificate.kinds.KINDS.
+
+    Written at build time (docs/.gitignore), so a new kind appears on this page without an edit (issue 31).
+    """
+    from exactdp.certificate.kinds import KINDS
+
+    rows, seen, body = [], set(), []
+    for name, k in KINDS.items():
+        ev = f"{k.evidence.__module__}.{k.evidence.__name__}"
+        rows.append(f"   * - ``{name}``\n     - :func:`~{k.checker_module}.{k.checker_name}`\n"
+                    f"     - :class:`~{ev}`\n     - ``exactdp.recheck.{k.recheck}``")
+        topic = k.checker_module.split(".")[1]
+        if k.evidence.checker not in seen:
+            seen.add(k.evidence.checker)
+            body.append((topic, f".. autofunction:: {k.checker_module}.{k.checker_name}\n"))
+        body.append((topic, f".. autoclass:: {ev}\n   :members: example\n"))
+    out = ["Checkers: ``exactdp.certify``", "=" * 29, "",
+           ".. automodule:: exactdp.certify", "   :no-members:", "",
+           "Every certificate kind, its checker (importable from ``exactdp.certify``, which names them all), its "
+           "evidence record and the module of the independent kernel that re-checks it.  This page is generated "
+           "from :data:`exactdp.certificate.kinds.KINDS` when the documentation is built; "
+           ":func:`~exactdp.privacy.dprivacy.resolve_level` reads the level every checker takes.", "",
+           ".. autofunction:: exactdp.privacy.dprivacy.resolve_level", "",
+           ".. list-table::", "   :header-rows: 1", "", "   * - kind\n     - checker\n     - evidence\n"
+           "     - re-checked by", *rows, ""]
+    for topic in dict.fromkeys(t for t, _ in body):
+        title = f"``exactdp.{topic}``"
+        out += [title, "-" * len(title), ""] + [b for t, b in body if t == topic]
+    (HERE / "api" / "certify.rst").write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
 def setup(app):
     app.connect("builder-inited", _copy_proofs)
+    app.connect("builder-inited", _write_checkers)
