@@ -116,7 +116,8 @@ def _write_checkers(app):
         topic = k.checker_module.split(".")[1]
         if k.evidence.checker not in seen:
             seen.add(k.evidence.checker)
-            body.append((topic, f".. autofunction:: {k.checker_module}.{k.checker_name}\n"))
+            # indexed on the topics page with its module (api/topics.rst); shown here too, not indexed twice
+            body.append((topic, f".. autofunction:: {k.checker_module}.{k.checker_name}\n   :no-index:\n"))
         body.append((topic, f".. autoclass:: {ev}\n   :members: example\n"))
     out = ["Checkers: ``exactdp.certify``", "=" * 29, "",
            ".. automodule:: exactdp.certify", "   :no-members:", "",
@@ -124,7 +125,7 @@ def _write_checkers(app):
            "evidence record and the module of the independent kernel that re-checks it.  This page is generated "
            "from :data:`exactdp.certificate.kinds.KINDS` when the documentation is built; "
            ":func:`~exactdp.privacy.dprivacy.resolve_level` reads the level every checker takes.", "",
-           ".. autofunction:: exactdp.privacy.dprivacy.resolve_level", "",
+           ".. autofunction:: exactdp.privacy.dprivacy.resolve_level", "   :no-index:", "",
            ".. list-table::", "   :header-rows: 1", "", "   * - kind\n     - checker\n     - evidence\n"
            "     - re-checked by", *rows, ""]
     for topic in dict.fromkeys(t for t, _ in body):

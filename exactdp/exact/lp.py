@@ -63,7 +63,7 @@ class LinearProgram:
     """``min c.x`` s.t. ``A_eq x = b_eq``, ``A_ub x <= b_ub``, ``x >= 0``; rows are sparse dicts.
 
     The form of GRS12's user-specific LP (2)-(6) and of the KL10 and BCSZ18
-    LPs built in :mod:`exactdp.theory`.  Data are converted to ``fmpq`` at
+    LPs built in the topic packages (:mod:`exactdp.optimality`, ...).  Data are converted to ``fmpq`` at
     construction; zero coefficients are dropped.
 
     Parameters

@@ -87,7 +87,7 @@ __all__ = [
 #: a two-output extension from the two ends of a path of 10^5 points took 41 s at eps = 1/2, 4 * 10^4 points 20 s)
 MAX_EXTENSION_POINTS = 50_000
 #: most ``(D, D', w)`` candidates (``|M| |H| |W|``), filtered in floating point row by row (measured: a path of
-#: 1,000 points, |H| = 100, 100 outputs -- 10^7 candidates -- took 24 s)
+#: 1,000 points, ``|H| = 100``, 100 outputs -- 10^7 candidates -- took 24 s)
 MAX_EXTENSION_CELLS = 10_000_000
 #: most bits of the exact entries at a rational level, estimated as ``|W| sum_D d(D, H) log2(R)/D_unit`` (the
 #: entries of ``A(D)`` carry ``e^(eps d(D, H))``); 2 * 10^8 bits (path of 2 * 10^4 points, alpha = 1/2) took

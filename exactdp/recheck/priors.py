@@ -781,7 +781,7 @@ def _check_theorem4(c: dict):
 def claim_text(c: dict) -> str:
     """The claim of a ``tight`` / ``regular`` / ``threshold`` / ``leakage`` / ``theorem4`` certificate, rebuilt.
 
-    The producers in exactdp.theory build the same sentence from the evidence.
+    The producers in exactdp.priors build the same sentence from the evidence.
 
     Parameters
     ----------
