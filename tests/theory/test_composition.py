@@ -12,8 +12,8 @@ from exactdp.errors import InputTooLarge, InvalidInput, InvalidType
 from exactdp.mechanisms import geometric, randomized_response
 from exactdp.mechanisms.product import product_sanitisation, repeated
 from exactdp.metrics import path
-from exactdp.composition.composition import (MAX_K, advanced_composition, basic_composition, composed_profile, kov_delta,
-                                        privacy_loss_distribution)
+from exactdp.composition.composition import (MAX_K, advanced_composition, basic_composition, composed_profile,
+                                             kov_delta, privacy_loss_distribution)
 from exactdp.composition.profile import privacy_profile
 
 from _approx_brute import _mech, brute_excess, mechanisms
