@@ -141,9 +141,9 @@ def test_transcendental_entries_and_levels():
     c = certify_composition([(e_rr, 2)], [("0", "1")], eps="1", delta="1/2")
     assert [p.t_from for p in c.evidence.pieces] == ["1", "exp(2)"]
     assert recheck(c.to_json()).status == "confirmed"
-    # e^eps = 2^(1/3) is not in this kernel: not checkable, never confirmed on trust
+    # e^eps = 2^(1/3): every number is a + b 2^(1/3), decided in fractions on both sides (issue 31's method rule)
     c = certify_profile(RR4, [("0", "1")], eps="log(2)/3", delta="1/2")
-    assert recheck(c.to_json()).status == "not checkable"
+    assert c.method.name == "RATIONAL" and recheck(c.to_json()).status == "confirmed"
     # a transcendental profile at an algebraic power of e^eps is outside the library's exact regimes: undecided
     c = certify_profile(e_rr, [("0", "1")], eps="log(2)/3", delta="1/2")
     assert c.verdict.value == "undecided"
