@@ -349,7 +349,7 @@ class Certificate(Generic[E]):
         --------
         >>> from exactdp import geometric, path, certify_privacy
         >>> c = certify_privacy(geometric(2, "1/2"), path(3), alpha="1/2")
-        >>> print(c.to_latex().splitlines()[2])
+        >>> print(c.to_latex().splitlines()[3])
         \\paragraph{Verdict.} holds.
         """
         from .render import as_latex

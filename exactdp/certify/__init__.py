@@ -11,6 +11,7 @@ still run one way.  The names are the functions themselves, not wrappers, and ea
 >>> from exactdp import geometric, path
 >>> certify_privacy(geometric(3, "1/2"), path(4), alpha="1/2").verdict.value
 'holds'
+>>> from exactdp.certify import CHECKERS
 >>> CHECKERS["utility_comparison"]
 'compare_utilities'
 """

@@ -1135,6 +1135,59 @@ def _opendp_range(name: str, kw: dict, lo: Any, hi: Any, d_in: Any) -> tuple[int
     return lo, hi, d_in
 
 
+def _opendp_rr(name: str, kw: dict) -> tuple:
+    """``(mechanism, neighbours, name)`` of OpenDP's randomized response on booleans or on its categories."""
+    from ..mechanism import mechanism_from_values
+
+    label = f"OpenDP {name}"
+    if name == "make_randomized_response_bool":
+        p = _opendp_prob(kw.get("prob"), "prob")
+        if not fmpq(1, 2) <= p <= 1:
+            raise InvalidInput(f"opendp: {name} needs 1/2 <= prob <= 1, got {p}")
+        rows = [[p, 1 - p], [1 - p, p]]
+        m = mechanism_from_values(["False", "True"], ["False", "True"], rows, name=f"{label}(prob = {p})")
+        return m, [("False", "True")], name
+    if name == "make_randomized_response":
+        cats = kw.get("categories")
+        if not isinstance(cats, list) or len(cats) < 2 or len({str(c) for c in cats}) != len(cats):
+            raise InvalidInput(f"opendp: {name} needs at least 2 distinct categories, got {cats!r}")
+        p, mm = _opendp_prob(kw.get("prob"), "prob"), len(cats) - 1
+        if not fmpq(1, mm + 1) <= p <= 1:
+            raise InvalidInput(f"opendp: {name} needs 1/{mm + 1} <= prob <= 1, got {p}")
+        labels = [str(c) for c in cats]
+        rows = [[p if i == j else (1 - p) / mm for j in range(mm + 1)] for i in range(mm + 1)]
+        m = mechanism_from_values(labels, labels, rows, name=f"{label}({mm + 1} categories, prob = {p})")
+        return m, [(labels[i], labels[j]) for i in range(mm + 1) for j in range(i + 1, mm + 1)], name
+    raise AssertionError(name)          # the caller passes only the two names above
+
+
+def _opendp_dgauss(label: str, s: Any, lo: int, hi: int, inputs: list, truncation: int | None) -> Any:
+    """OpenDP's make_gaussian on integers: the discrete Gaussian with its noise truncated to ``|z| <= T`` (stated)."""
+    from ..exact.expo import ExpFrac
+    from ..exact.lin import Lin
+    from ..mechanism import mechanism_from_values
+
+    name = label.removeprefix("OpenDP ")
+    if truncation is None:
+        raise InvalidInput(f"opendp: {name} on integers is the discrete Gaussian, with infinite support; state the "
+                           "truncation of its noise (truncation=T: noise on |z| <= T, a different finite mechanism)")
+    if isinstance(truncation, bool) or not isinstance(truncation, int) or not 1 <= truncation <= OPENDP_MAX_RANGE:
+        raise InvalidInput(f"opendp: truncation must be an integer in 1..{OPENDP_MAX_RANGE}, got {truncation!r}")
+    step = 1 / (2 * s * s)
+    if int(step.q) > MAX_EVENT_DENOMINATOR:
+        raise InvalidInput(f"opendp: 1/(2 scale^2) = {step} has a denominator above {MAX_EVENT_DENOMINATOR:,}")
+    T = truncation
+    outs = list(range(lo - T, hi + T + 1))
+    rows = []
+    for x in inputs:
+        w = [ExpFrac.exp(Lin.rat(-fmpq((y - x) ** 2) * step)) if abs(y - x) <= T else fmpq(0) for y in outs]
+        Z = sum(w[1:], w[0])
+        rows.append([v / Z for v in w])
+    m = mechanism_from_values([str(x) for x in inputs], [str(y) for y in outs], rows,
+                              name=f"{label}(scale = {s}) on {lo}..{hi}, noise truncated to |z| <= {T}")
+    return m
+
+
 def mechanism_of_opendp(measurement: Any, *, lo: int | None = None, hi: int | None = None, d_in: int = 1,
                         truncation: int | None = None) -> tuple:
     """The exact finite mechanism of an OpenDP measurement and the neighbouring pairs its privacy map is about.
@@ -1196,8 +1249,6 @@ def mechanism_of_opendp(measurement: Any, *, lo: int | None = None, hi: int | No
     >>> m.entry("1", "1"), nb
     (ExpFrac('(-exp(-1/2) + 1)/(exp(-1/2) + 1)'), [('0', '1'), ('1', '2')])
     """
-    from ..exact.expo import ExpFrac
-    from ..exact.lin import Lin
     from ..mechanism import mechanism_from_values
 
     desc = _opendp_desc(measurement)
@@ -1205,25 +1256,9 @@ def mechanism_of_opendp(measurement: Any, *, lo: int | None = None, hi: int | No
     if name not in OPENDP_READ:
         raise InvalidInput(f"opendp: {name} is not read exactly (exactdp reads {', '.join(OPENDP_READ)} with a "
                            "finite input domain)")
+    if name in ("make_randomized_response_bool", "make_randomized_response"):
+        return _opendp_rr(name, kw)
     label = f"OpenDP {name}"
-    if name == "make_randomized_response_bool":
-        p = _opendp_prob(kw.get("prob"), "prob")
-        if not fmpq(1, 2) <= p <= 1:
-            raise InvalidInput(f"opendp: {name} needs 1/2 <= prob <= 1, got {p}")
-        rows = [[p, 1 - p], [1 - p, p]]
-        m = mechanism_from_values(["False", "True"], ["False", "True"], rows, name=f"{label}(prob = {p})")
-        return m, [("False", "True")], name
-    if name == "make_randomized_response":
-        cats = kw.get("categories")
-        if not isinstance(cats, list) or len(cats) < 2 or len({str(c) for c in cats}) != len(cats):
-            raise InvalidInput(f"opendp: {name} needs at least 2 distinct categories, got {cats!r}")
-        p, mm = _opendp_prob(kw.get("prob"), "prob"), len(cats) - 1
-        if not fmpq(1, mm + 1) <= p <= 1:
-            raise InvalidInput(f"opendp: {name} needs 1/{mm + 1} <= prob <= 1, got {p}")
-        labels = [str(c) for c in cats]
-        rows = [[p if i == j else (1 - p) / mm for j in range(mm + 1)] for i in range(mm + 1)]
-        m = mechanism_from_values(labels, labels, rows, name=f"{label}({mm + 1} categories, prob = {p})")
-        return m, [(labels[i], labels[j]) for i in range(mm + 1) for j in range(i + 1, mm + 1)], name
     if name == "make_geometric" and kw.get("bounds") is not None:
         raise InvalidInput(f"opendp: {name} with bounds = {kw.get('bounds')!r} is not read (its constant-time "
                            "output law is not stated in OpenDP's documentation); give it without bounds")
@@ -1244,25 +1279,7 @@ def mechanism_of_opendp(measurement: Any, *, lo: int | None = None, hi: int | No
         m = mechanism_from_values([str(x) for x in inputs], [str(x) for x in inputs], g.rows(),
                                   name=f"{label}(scale = {s}) on {lo}..{hi}, output clamped to [{lo}, {hi}]")
         return m, nb, name
-    # make_gaussian
-    if truncation is None:
-        raise InvalidInput(f"opendp: {name} on integers is the discrete Gaussian, with infinite support; state the "
-                           "truncation of its noise (truncation=T: noise on |z| <= T, a different finite mechanism)")
-    if isinstance(truncation, bool) or not isinstance(truncation, int) or not 1 <= truncation <= OPENDP_MAX_RANGE:
-        raise InvalidInput(f"opendp: truncation must be an integer in 1..{OPENDP_MAX_RANGE}, got {truncation!r}")
-    step = 1 / (2 * s * s)
-    if int(step.q) > MAX_EVENT_DENOMINATOR:
-        raise InvalidInput(f"opendp: 1/(2 scale^2) = {step} has a denominator above {MAX_EVENT_DENOMINATOR:,}")
-    T = truncation
-    outs = list(range(lo - T, hi + T + 1))
-    rows = []
-    for x in inputs:
-        w = [ExpFrac.exp(Lin.rat(-fmpq((y - x) ** 2) * step)) if abs(y - x) <= T else fmpq(0) for y in outs]
-        Z = sum(w[1:], w[0])
-        rows.append([v / Z for v in w])
-    m = mechanism_from_values([str(x) for x in inputs], [str(y) for y in outs], rows,
-                              name=f"{label}(scale = {s}) on {lo}..{hi}, noise truncated to |z| <= {T}")
-    return m, nb, name
+    return _opendp_dgauss(label, s, lo, hi, inputs, truncation), nb, name
 
 
 def certify_opendp(measurement: Any, *, lo: int | None = None, hi: int | None = None, d_in: int = 1,

@@ -426,6 +426,22 @@ def _parts_c_d(ev, A, A_rows, Ah, Z, M, pairs, D, ix) -> bool:
     return c_ok
 
 
+def _check_no_extension(c: dict, ev: dict, got, a_ok: bool, pts: list):
+    """A certificate stating no extension: some ``Z_D = 0`` (``got`` its index), or the extension not built
+    (``got`` None: products of two powers ``R^(p/q)``); either way part (a) fails and alone decides the verdict."""
+    refute_unless(got is None or (isinstance(got, int) and ev["extension_note"] == zero_normaliser_note(pts[got])),
+                  "the note on the undefined extension is not the one its first zero normaliser states")
+    refute_unless(not a_ok and c["verdict"] == "fails" and ev["normalisers"] is None
+                  and ev["agrees_on_H"] is None and ev["normalisers_equal_1"] == 0 and ev["disagreement"] is None
+                  and ev["private_2eps"] == ("undefined" if got is not None else "undecided")
+                  and ev["violation_2eps"] is None and ev["epsilon"] is None
+                  and ev["enclosure"] is None and ev["binding"] is None and ev["witness"] == {"part": "a"},
+                  "no extension is stated, but one exists (or part (a) holds, or a fact about it is stated)")
+    return CONFIRMED, 0, ("no extension (some Z_D = 0)" if got is not None else "the extension not built "
+                          "(products of two powers R^(p/q); its note is a label)") + \
+        " and part (a) re-decided as failing"
+
+
 def _check_extension(c: dict):
     ev = c["evidence"]
     lv = ev["level"]
@@ -448,17 +464,7 @@ def _check_extension(c: dict):
             raise
         got = None
     if ev["mechanism"] is None:
-        refute_unless(got is None or (isinstance(got, int) and ev["extension_note"] == zero_normaliser_note(pts[got])),
-                      "the note on the undefined extension is not the one its first zero normaliser states")
-        refute_unless(not a_ok and c["verdict"] == "fails" and ev["normalisers"] is None
-                      and ev["agrees_on_H"] is None and ev["normalisers_equal_1"] == 0 and ev["disagreement"] is None
-                      and ev["private_2eps"] == ("undefined" if got is not None else "undecided")
-                      and ev["violation_2eps"] is None and ev["epsilon"] is None
-                      and ev["enclosure"] is None and ev["binding"] is None and ev["witness"] == {"part": "a"},
-                      "no extension is stated, but one exists (or part (a) holds, or a fact about it is stated)")
-        return CONFIRMED, 0, ("no extension (some Z_D = 0)" if got is not None else "the extension not built "
-                              "(products of two powers R^(p/q); its note is a label)") + \
-            " and part (a) re-decided as failing"
+        return _check_no_extension(c, ev, got, a_ok, pts)
     refute_unless(not isinstance(got, int), "the stated extension exists, but recomputed some Z_D = 0")
     refute_unless(ev["extension_note"] is None, "a note on an extension that is defined")
     A_rows, Z, M = got
