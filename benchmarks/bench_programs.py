@@ -1,6 +1,7 @@
 """The shared suite of noise programs, exactly (issue 28): verdict for every eps and cost at eps0 = 1.
 
-Run:  python benchmarks/bench_programs.py          (n = 2 and 3; --quick: n = 2, three programs; --n4 adds n = 4)
+Run:  python benchmarks/bench_programs.py          (n = 2 and 3; --quick: n = 2, three programs; --n4 adds n = 4;
+      --names a,b and --ns 4 select a part of the table, --no-n25 skips the svt1 line at n = 25)
 
 For every program of ``examples/programs/`` on inputs ``{0, 1, 2}^n`` under the relation its file names:
 
@@ -84,6 +85,11 @@ def main():
     quick = "--quick" in sys.argv
     names = ["svt1", "nm_index_geo", "partial_sum_bad"] if quick else NAMES
     ns = [2] if quick else [2, 3] + ([4] if "--n4" in sys.argv else [])
+    for i, a in enumerate(sys.argv):     # --names a,b,c / --ns 4 : a part of the table (to run it in pieces)
+        if a == "--names":
+            names = sys.argv[i + 1].split(",")
+        if a == "--ns":
+            ns = [int(v) for v in sys.argv[i + 1].split(",")]
     print(f"machine: {machine()}; date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     print("| program | n | relation | exactdp: every eps | cost at eps0 = 1 (lower end) | binding pair -> output "
           "| s (all eps) | s (cost) | float brute force n = 2: max log-ratio, mass outside, s |")
@@ -96,6 +102,8 @@ def main():
                 worst, lost, tf = float_row(name, W=6 if quick else 12)
                 fl = f"{worst:.6f}, {lost:.1e}, {tf:.2f}"
             print(f"| {name} | {n} | {rel} | {verdict} | {cost} | {wit} | {ta:.2f} | {tc:.2f} | {fl} |", flush=True)
+    if "--no-n25" in sys.argv:
+        return
     x = [1] * 12 + [0] * 13
     xp = [0] * 12 + [1] * 13
     p, _ = load("svt1")
