@@ -325,7 +325,8 @@ def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PA
             v = d.get(z, zero)
             # integer coefficients and denominators hash fast (str() of an fmpq_poly and the hash of an fmpq
             # cost 10-20 times more: 80% of the time for hist at n = 3)
-            key = (tuple(v.num.numer().coeffs()), v.num.denom(), tuple(v.den.numer().coeffs()), v.den.denom())
+            key: tuple = (tuple(v.num.numer().coeffs()), v.num.denom(), tuple(v.den.numer().coeffs()),
+                          v.den.denom())
             if t is None and col_den[z] is not None:
                 key = (key, z)
             if key not in intern:

@@ -381,6 +381,13 @@ class _Sums:
         self.gcache: dict = {}
         self.paths: dict = {}
 
+    def clear(self) -> None:
+        """Forget every cached closed form."""
+        self.cache.clear()
+        self.icache.clear()
+        self.gcache.clear()
+        self.paths.clear()
+
     def size(self) -> int:
         return len(self.cache) + len(self.icache) + len(self.gcache) + len(self.paths)
 
@@ -591,7 +598,7 @@ def output_distribution(program: Program, x, *, max_paths: int = MAX_PATHS) -> d
     states = run.block(program.body, [_State(env={})])
     sums = _SUMS
     if sums.size() > _SUMS_LIMIT:
-        sums.__init__()
+        sums.clear()
     dist: dict[str, RatFunc] = {}
     for s in states:
         p = _path_probability(s, run.info, sums)

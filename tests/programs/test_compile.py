@@ -103,7 +103,7 @@ def _cold(program, x):
     """``output_distribution`` with every cache emptied first (what the first compilation of a process sees)."""
     from exactdp.programs import compile as comp
 
-    comp._SUMS.__init__()
+    comp._SUMS.clear()
     comp._MEMO.clear()
     return output_distribution(program, x)
 
