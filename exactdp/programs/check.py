@@ -327,14 +327,15 @@ def program_mechanism(program: Program, inputs: list, *, max_paths: int = MAX_PA
             # cost 10-20 times more: 80% of the time for hist at n = 3)
             key: tuple = (tuple(v.num.numer().coeffs()), v.num.denom(), tuple(v.den.numer().coeffs()),
                           v.den.denom())
-            if t is None and col_den[z] is not None:
-                key = (key, z)
+            cd = col_den.get(z)
+            if cd is not None and cd != v.den:   # written over the column's denominator: a different form
+                key = (key, tuple(cd.numer().coeffs()), cd.denom())
             if key not in intern:
                 intern[key] = len(values)
                 if t is not None:
                     values.append(fmpq(v.num(t)) / fmpq(v.den(t)))
                 else:
-                    values.append(_to_expfrac(v, Lw, col_den[z]))
+                    values.append(_to_expfrac(v, Lw, cd))
             row.append(intern[key])
         codes.append(row)
     K = Mechanism([input_label(x) for x in inputs], outputs, codes, values, name=name or program.name,
