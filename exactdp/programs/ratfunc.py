@@ -56,7 +56,9 @@ class RatFunc:
 
     def __init__(self, num, den=None, *, reduced: bool = False):
         num = num if isinstance(num, fmpq_poly) else fmpq_poly([_q(num)] if not isinstance(num, list) else num)
-        den = fmpq_poly([1]) if den is None else den
+        if den is None:     # a polynomial: already reduced, monic denominator 1 (the compiler's common case)
+            self.num, self.den = num, _ONE
+            return
         if den == 0:
             raise ZeroDivisionError("RatFunc: zero denominator")
         if not reduced and den.degree() > 0:
@@ -66,9 +68,16 @@ class RatFunc:
         lead = den[den.degree()]
         if lead != 1:
             num, den = num / lead, den / lead
-        if num == 0:
-            den = fmpq_poly([1])
+        if num == 0 or den.degree() == 0:   # monic of degree 0 is 1: share the one denominator
+            den = _ONE
         self.num, self.den = num, den
+
+    @classmethod
+    def _raw(cls, num: fmpq_poly, den: fmpq_poly) -> RatFunc:
+        """``num / den`` as given: the caller guarantees reduced parts and a monic ``den`` (no gcd, no checks)."""
+        r = object.__new__(cls)
+        r.num, r.den = num, den
+        return r
 
     @staticmethod
     def mono(k: int, c=1) -> RatFunc:
@@ -91,9 +100,20 @@ class RatFunc:
         >>> RatFunc.mono(-2, 3)
         RatFunc('(3)/(t^2)')
         """
+        if c == 1:      # the compiler asks for the same few powers of t hundreds of thousands of times
+            m = _MONO.get(k)
+            if m is None:
+                m = _MONO[k] = RatFunc._mono(k, 1)
+            return m
+        return RatFunc._mono(k, c)
+
+    @staticmethod
+    def _mono(k: int, c) -> RatFunc:
         if k >= 0:
-            return RatFunc(fmpq_poly([0] * k + [_q(c)]), reduced=True)
-        return RatFunc(fmpq_poly([_q(c)]), fmpq_poly([0] * (-k) + [1]), reduced=True)
+            return RatFunc._raw(fmpq_poly([0] * k + [_q(c)]), _ONE)
+        if c == 0:
+            return RatFunc._raw(fmpq_poly([0]), _ONE)
+        return RatFunc._raw(fmpq_poly([_q(c)]), fmpq_poly([0] * (-k) + [1]))
 
     @staticmethod
     def coerce(x) -> RatFunc:
@@ -120,6 +140,8 @@ class RatFunc:
 
     def __add__(self, o):
         o = RatFunc.coerce(o)
+        if self.den is _ONE and o.den is _ONE:   # polynomials: the sum is a polynomial, nothing to reduce
+            return RatFunc._raw(self.num + o.num, _ONE)
         if self.den == o.den:
             return RatFunc(self.num + o.num, self.den)
         return RatFunc(self.num * o.den + o.num * self.den, self.den * o.den)
@@ -139,6 +161,8 @@ class RatFunc:
         o = RatFunc.coerce(o)
         if self.num == 0 or o.num == 0:
             return RatFunc(0)
+        if self.den is _ONE and o.den is _ONE:
+            return RatFunc._raw(self.num * o.num, _ONE)
         return RatFunc(self.num * o.num, self.den * o.den)
 
     __rmul__ = __mul__
@@ -227,6 +251,12 @@ class RatFunc:
         if self.den == 1:
             return _pstr(self.num)
         return f"({_pstr(self.num)})/({_pstr(self.den)})"
+
+
+#: the denominator of every polynomial (shared, never mutated: fmpq_poly arithmetic returns new objects)
+_ONE = fmpq_poly([1])
+#: cache of the monomials ``t^k`` (immutable values)
+_MONO: dict = {}
 
 
 def _pstr(p: fmpq_poly) -> str:

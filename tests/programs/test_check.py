@@ -199,3 +199,23 @@ def test_the_all_eps_statement_in_u_agrees_with_the_one_in_alpha():
     assert direct.holds is via_u.holds is False
     assert direct.evidence.failure_set_text == via_u.evidence.failure_set_text == "(0, 1)"
     assert via_u.evidence.witness.distance == "4" and direct.evidence.root_power == 4
+
+
+def test_column_denominators_keep_every_entry_exactly():
+    # program_mechanism writes a column's symbolic entries over one denominator (speed of the all-eps check);
+    # each entry must still equal the reduced rational function, checked at rational alphas exactly
+    from fractions import Fraction
+
+    from exactdp.exact.level import level_of
+    from exactdp.programs import RatFunc, input_label
+
+    p, _ = _suite("svt4")
+    inputs, _pairs = neighbour_pairs("all-differ", 2, (0, 2))
+    K = program_mechanism(p, inputs, base_as_alpha=True)
+    dists = [output_distribution(p, x) for x in inputs]
+    for i, x in enumerate(inputs):
+        for z in K.outputs:
+            v = dists[i].get(z, RatFunc(0))
+            for u in (Fraction(1, 3), Fraction(7, 9)):
+                got = K.at(level_of(alpha=str(u))).entry(input_label(x), z)
+                assert got == fmpq(v.at(u).numerator, v.at(u).denominator), (x, z, u)

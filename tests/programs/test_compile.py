@@ -97,3 +97,34 @@ def test_too_many_paths_is_refused():
     p = parse_program("for i:\n  z = dlap(1)\n  output clamp(q + z, -6, 8)\nend\n")
     with pytest.raises(InputTooLarge, match="more than 100 paths"):
         output_distribution(p, (0, 0), max_paths=100)
+
+
+def _cold(program, x):
+    """``output_distribution`` with every cache emptied first (what the first compilation of a process sees)."""
+    from exactdp.programs import compile as comp
+
+    comp._SUMS.clear()
+    comp._MEMO.clear()
+    return output_distribution(program, x)
+
+
+def test_shared_caches_give_the_cold_compilation_exactly():
+    # the closed forms are cached across inputs and programs by their constraint data; compiling every suite
+    # program on several inputs with warm caches (in an order that mixes programs) must equal the cold result
+    names = ["svt1", "svt3", "svt4", "nm_value_lap", "gap_svt", "nm_index_geo", "partial_sum_bad"]
+    inputs = [(0, 2), (2, 1), (1, 1)]
+    cold = {(nm, x): _cold(_suite(nm), x) for nm in names for x in inputs}
+    progs = {nm: _suite(nm) for nm in names}
+    for x in reversed(inputs):
+        for nm in reversed(names):
+            assert output_distribution(progs[nm], x) == cold[(nm, x)], (nm, x)
+
+
+def test_the_memo_hands_out_copies_and_follows_the_program_object():
+    p, q = _suite("svt1"), _suite("svt4")
+    d = output_distribution(p, (0, 1))
+    d["forged"] = RatFunc(1)
+    assert "forged" not in output_distribution(p, (0, 1))
+    # a different program object (even with the same text) is compiled, not served from the other's memo
+    assert output_distribution(q, (0, 1)) != output_distribution(p, (0, 1))
+    assert output_distribution(_suite("svt1"), (0, 1)) == output_distribution(p, (0, 1))
