@@ -1,48 +1,13 @@
-import json
 
 import pytest
 from flint import fmpq
 
-from exactdp.cli import main
 from exactdp.errors import InvalidInput, Undecided
 from exactdp.mechanisms import geometric
 from exactdp.optimality.universal import (certify_universal_optimality, check_lemmas, constraint_matrix,
                                        lemma_5_11_remap, optimal_mechanism, user_lp)
-from exactdp.optimality.remaps import bayes_remap, remap_matrix
-from exactdp.optimality.users import User, expected_loss, loss_table
-
-
-def test_loss_tables():
-    assert loss_table("squared", 2)[0] == [0, 1, 4]
-    assert loss_table("binary", 2)[1] == [1, 0, 1]
-    with pytest.raises(InvalidInput, match="expected one of"):
-        loss_table("hinge", 2)
-
-
-@pytest.mark.parametrize("prior, loss, msg", [
-    (["1/2", "1/3"], "absolute", "sum to 5/6"),
-    (["3/2", "-1/2"], "absolute", r"p\[1\] = -1/2 is negative"),
-    (["1"], "absolute", "n >= 1"),
-    (["1/2", "1/2"], [[0, 1], [1, 0], [1, 1]], "expected a 2 x 2 table to match the prior, got 3 rows$"),
-    (["1/2", "1/2"], [[0, 1], [1, 0, 1]], "expected a 2 x 2 table to match the prior, got a row of 3 entries$"),
-    (["1/2", "1/2"], [[0, -1], [1, 0]], "negative"),
-    ([1, 0, 0], [[0, 2, 1], [1, 0, 1], [2, 1, 0]], r"i = 0, r = 1, r' = 2"),
-    ([0.5, 0.5], "absolute", "binary float"),
-])
-def test_bad_users(prior, loss, msg):
-    with pytest.raises((InvalidInput, TypeError), match=msg):
-        User(prior, loss)
-
-
-def test_expected_loss_and_remap_by_hand():
-    u = User(["1/2", 0, 0, "1/2"], "binary")  # GRS12 Ex. 2.2 shape, n = 3
-    G = geometric(3, "1/2")
-    assert expected_loss(G, u) == fmpq(1, 3)  # 1 - 2/3 on each end
-    mapping, R = bayes_remap(G, u)
-    assert mapping == {"0": "0", "1": "0", "2": "3", "3": "3"}
-    assert expected_loss(R, u) == fmpq(1, 6)
-    M = remap_matrix(mapping, G.outputs, [str(r) for r in range(4)])
-    assert G.compose(M).rows() == R.rows()
+from exactdp.optimality.remaps import bayes_remap
+from exactdp.optimality.users import User, expected_loss
 
 
 def test_universal_optimality_and_dual():
@@ -85,55 +50,6 @@ def test_user_lp_shapes_and_errors():
         certify_universal_optimality(2, User.uniform(2), alpha="3/2")
 
 
-def _w(tmp_path, name, obj):
-    p = tmp_path / name
-    p.write_text(json.dumps(obj))
-    return str(p)
-
-
-def test_cli_optimal_and_remap(tmp_path, capsys):
-    prior = _w(tmp_path, "p.json", {"probabilities": ["1/4"] * 4})
-    assert main(["optimal", "--prior", prior, "--loss", "squared", "--n", "3", "--alpha", "1/3",
-                 "--format", "json"]) == 0
-    d = json.loads(capsys.readouterr().out)
-    ev = d["evidence"]
-    assert ev["attains"] is True and ev["lp"]["value"] == ev["geometric_loss"]
-    assert {"lp", "optimum", "remap", "attains"} <= set(ev)
-    mech = _w(tmp_path, "m.json", {"matrix": [["2/3", "1/3"], ["1/3", "2/3"]]})
-    prior2 = _w(tmp_path, "p2.json", {"points": [0, 1], "probabilities": ["1/2", "1/2"]})
-    assert main(["remap", mech, "--prior", prior2, "--loss", "binary", "--format", "json"]) == 0
-    d = json.loads(capsys.readouterr().out)
-    assert d["remap"] == {"0": "0", "1": "1"} and d["expected_loss"] == "1/3"
-    loss = _w(tmp_path, "l.json", {"matrix": [[0, 5], [1, 0]]})
-    assert main(["remap", mech, "--prior", prior2, "--loss", loss, "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["remap"] == {"0": "0", "1": "0"}
-
-
-@pytest.mark.parametrize("prior, extra, msg", [
-    ({"probabilities": ["1/2", "1/3", "1/6", "1/6"]}, [], "sum to 7/6"),
-    ({"probabilities": ["1/2", "-1/2", "1/2", "1/2"]}, [], "negative"),
-    ({"probabilities": ["1/4"] * 3}, [], "expected n \\+ 1 = 4"),
-    ({"probabilities": ["1/4"] * 4}, ["--alpha", "1"], "0 < alpha < 1"),
-    ({"points": [3, 2, 1, 0], "probabilities": ["1/4"] * 4}, [], "points must be 0..n"),
-])
-def test_cli_optimal_bad_input(tmp_path, capsys, prior, extra, msg):
-    import re
-    p = _w(tmp_path, "p.json", prior)
-    args = ["optimal", "--prior", p, "--loss", "absolute", "--n", "3"] + (extra or ["--alpha", "1/2"])
-    assert main(args) == 2
-    err = capsys.readouterr().err
-    assert re.search(msg, err) and err.count("\n") == 1
-
-
-def test_cli_bad_loss_file(tmp_path, capsys):
-    p = _w(tmp_path, "p.json", {"probabilities": ["1/2", "1/2"]})
-    loss = _w(tmp_path, "l.json", {"matrix": [[0, 1], [-1, 0]]})
-    assert main(["optimal", "--prior", p, "--loss", loss, "--n", "1", "--alpha", "1/2"]) == 2
-    assert "negative" in capsys.readouterr().err
-    assert main(["optimal", "--prior", p, "--loss", "hinge", "--n", "1", "--alpha", "1/2"]) == 2
-    assert main(["optimal", "--prior", p, "--loss", "absolute", "--n", "0", "--alpha", "1/2"]) == 2
-
-
 def test_privacy_lp_over_a_metric_matches_the_user_lp():
     from exactdp.exact.lp import solve_lp
     from exactdp.metrics import cycle, path
@@ -161,18 +77,6 @@ def test_radical_loss_optimum_equals_remapped_geometric(n, alpha, exponent, prio
     _, R = bayes_remap(geometric(n, alpha), u)
     assert expected_loss(R, u) == sol.value
     assert expected_loss(opt, u) == sol.value
-
-
-def test_radical_user_validation():
-    from exactdp.exact.radical import Rad
-    s2 = Rad.power(2, fmpq(1, 2))
-    u = User(["1/2", "1/2"], [[0, s2], [s2, 0]])
-    assert not u.rational and u.loss[0][1] == s2
-    assert User(["1/2", "1/2"], [[0, s2 * s2], [1, 0]]).rational  # sqrt2 * sqrt2 = 2 is kept rational
-    with pytest.raises(InvalidInput, match=r"l\(0, 1\) = 2\^\(1/2\) > l\(0, 2\) = 1"):
-        User([1, 0, 0], [[0, s2, 1], [1, 0, 1], [2, 1, 0]])
-    with pytest.raises(InvalidInput, match="negative"):
-        User(["1/2", "1/2"], [[0, -s2], [1, 0]])
 
 
 @pytest.mark.parametrize("n, alpha, loss, prior", [

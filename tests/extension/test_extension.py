@@ -1,7 +1,7 @@
-"""BCSZ18 extension: against an independent brute force, both verdicts, corner cases, the node-distance space."""
+"""BCSZ18 extension: against an independent brute force, both verdicts, corner cases
+(the node-distance space is tested in tests/metrics/test_graph_space.py)."""
 
 from fractions import Fraction
-from itertools import combinations
 
 import networkx as nx
 import pytest
@@ -10,8 +10,6 @@ from hypothesis import strategies as st
 
 from exactdp import InvalidInput, LabelMismatch, Mechanism, Undecided, UNDECIDED
 from exactdp.metrics import from_graph, path
-from exactdp.metrics.graph_space import (graph_edges, graph_label, max_degree, min_vertex_cover_sizes,
-                                         node_distance_space)
 from exactdp.extension.extension import ZeroNormaliser, extend, extension_data, restrict_metric
 from exactdp.extension.extension import certify_extension
 
@@ -201,89 +199,3 @@ def test_transcendental_regime_against_mpmath():
 def test_restricted_metric_uses_distances_of_M():
     R = restrict_metric(path(6), ["0", "5"])
     assert R.distance("0", "5") == 5 and len(R.generating_pairs()) == 1
-
-
-# -- the node-distance space -------------------------------------------------------------------
-
-def _bfs_from_empty(n):
-    """Independent: BFS over edge masks, a step toggles any non-empty set of edges at one vertex."""
-    es = list(combinations(range(n), 2))
-    stars = [[k for k, e in enumerate(es) if v in e] for v in range(n)]
-    moves = set()
-    for s in stars:
-        for r in range(1, len(s) + 1):
-            for sub in combinations(s, r):
-                moves.add(sum(1 << k for k in sub))
-    dist = {0: 0}
-    frontier = [0]
-    while frontier:
-        nxt = []
-        for x in frontier:
-            for mv in moves:
-                y = x ^ mv
-                if y not in dist:
-                    dist[y] = dist[x] + 1
-                    nxt.append(y)
-        frontier = nxt
-    return dist
-
-
-@pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_node_distance_is_min_vertex_cover_exhaustively(n):
-    # adjacency is invariant under G -> G xor S, so d(G, G') = d(empty, G xor G'): one BFS covers all pairs
-    dist = _bfs_from_empty(n)
-    tau = min_vertex_cover_sizes(n)
-    assert len(dist) == 2 ** len(graph_edges(n))
-    assert all(dist[m] == tau[m] for m in dist)
-    M = node_distance_space(n)
-    for i in range(0, len(M), max(1, len(M) // 16)):
-        for j in range(len(M)):
-            assert M.d(i, j) == dist[i ^ j]
-
-
-def test_node_distance_space_labels_and_errors():
-    assert graph_label(0b101, 3) == "{0-1,1-2}"
-    assert max_degree(0b111, 3) == 2
-    with pytest.raises(InvalidInput, match="expected n >= 2"):
-        node_distance_space(1)
-    with pytest.raises(InvalidInput, match="the limit is n = 6"):
-        node_distance_space(7)
-    with pytest.raises(TypeError, match="expected an integer"):
-        node_distance_space("4")
-
-
-# -- the best extension (exact slack LP) -------------------------------------------------------
-
-def _ends(L):
-    q = Fraction(1, 1 + 2**L)
-    return Mechanism.from_rows(["0", str(L)], ["a", "b"], [[str(1 - q), str(q)], [str(q), str(1 - q)]])
-
-
-def test_best_extension_L2_is_exactly_log_5_2():
-    from flint import fmpq
-    from exactdp.extension.best import extension_slack_lp
-    # necessary: b_1 <= t q and 1 - b_1 <= t q with q = 1/5, so 2t >= 5; the LP shows t = 5/2 suffices
-    at = extension_slack_lp(_ends(2), path(3), ["0", "2"], fmpq(5, 2))
-    below = extension_slack_lp(_ends(2), path(3), ["0", "2"], fmpq(249, 100))
-    assert at.value == 0 and below.value > 0 and below.solution.verify() and at.solution.verify()
-    row = [Fraction(str(v)) for v in at.mechanism.rows()[1]]
-    assert row == [Fraction(1, 2), Fraction(1, 2)]  # b_1 = 1/2 is forced: t q = 1/2 = 1 - t q
-
-
-@pytest.mark.parametrize("L", [3, 4])
-def test_best_extension_bracket_contains_the_lower_bound_root(L):
-    from flint import fmpq
-    from exactdp.extension.best import best_extension_bracket
-    c = best_extension_bracket(_ends(L), path(L + 1), ["0", str(L)], alpha="1/2", rel_width="1/64")
-    lo, hi = fmpq(c.evidence.t_lower), fmpq(c.evidence.t_upper)
-    assert c.recheck().status == "confirmed"
-    a, b = L // 2, L - L // 2
-    assert lo ** a + lo ** b < 1 + 2**L <= hi ** a + hi ** b
-
-
-def test_best_extension_refuses_non_private_input():
-    from exactdp.extension.best import best_extension_bracket
-    # ratio 9 > e^(eps d) = 4: not eps-private on H
-    Ah = Mechanism.from_rows(["0", "2"], ["a", "b"], [["9/10", "1/10"], ["1/10", "9/10"]])
-    with pytest.raises(InvalidInput, match="no extension is 2 eps-private"):
-        best_extension_bracket(Ah, path(3), ["0", "2"], alpha="1/2")
