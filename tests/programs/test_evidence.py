@@ -1,0 +1,23 @@
+"""The records and renderers of the program kind (a sampler program's exact privacy), declared in
+exactdp/programs/evidence.py: each kind's genuine example round-trips through JSON exactly and renders in every
+format from its evidence alone (tests/_support/_evidence_contract.py)."""
+
+import pytest
+from _evidence_contract import check_renders, check_round_trip, hint_fields, kinds_of
+
+HERE = kinds_of("exactdp.programs.evidence")
+
+
+def test_the_kinds_declared_here_and_their_hints():
+    assert HERE == ["program"]
+    assert {k: hint_fields(k) for k in HERE if hint_fields(k)} == {}
+
+
+@pytest.mark.parametrize("kind", HERE)
+def test_the_example_round_trips_through_json_exactly(kind):
+    check_round_trip(kind)
+
+
+@pytest.mark.parametrize("kind", HERE)
+def test_the_example_renders_in_every_format_from_its_evidence(kind):
+    check_renders(kind)
