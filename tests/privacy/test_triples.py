@@ -1,5 +1,5 @@
 """The distinct constraint triples (:mod:`exactdp.privacy.triples`): the blocks of the byte map and the width of
-the keys.  The modes themselves are compared with a brute force in ``tests/engine/test_constraints_modes.py``."""
+the keys.  The modes themselves are compared with a brute force in ``tests/privacy/test_constraints_modes.py``."""
 
 import pytest
 from flint import fmpq
