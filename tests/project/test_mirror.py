@@ -74,10 +74,7 @@ ELSEWHERE = {
         "bcsz18", "ecp14", "grs12_databases", "grs12_discussion", "grs12_optimality", "hlm15_accuracy",
         "hlm15_approx", "kl10", "proofs")},
     "exactdp/papers/registry.py": ["tests/papers/test_statuses.py"],
-    # plot/: the figures' exact data, one file per group of figures
-    **{f"exactdp/plot/{m}.py": ["tests/plot/test_plot.py"] for m in ("_base", "losses", "mechanism", "priors")},
-    **{f"exactdp/plot/{m}.py": ["tests/plot/test_plot_approx.py"] for m in ("extension", "profile")},
-    "exactdp/plot/fdp.py": ["tests/cli/test_fdp.py"],
+    "exactdp/plot/fdp.py": ["tests/cli/test_fdp.py"],  # the f-DP figure, drawn by the `fdp --plot` command's tests
     # recheck/: the kernel, attacked kind by kind through one harness (and forgeries files named by attack)
     **{f"exactdp/recheck/{m}.py": [_RECHECK] for m in (
         "_dprivacy", "_kernel", "_levels", "_lp", "_metric", "_pld", "_schema", "approximate", "decomposition",

@@ -1,11 +1,6 @@
-"""exactdp.plot: figures drawn from exact data (the optional matplotlib extra).
+"""exactdp.plot.priors: ECP14's regular region, corner points and utility figures; expected values from closed
+forms or an independent Fraction solve, never from the code under test."""
 
-Expected values come from closed forms or independent Fraction computations, never from the
-code under test; the drawn arrays must equal the exact values converted to floats.
-"""
-
-import subprocess
-import sys
 from fractions import Fraction as F
 
 import networkx as nx
@@ -13,27 +8,6 @@ import pytest
 
 from exactdp import Level, UnsupportedRegime, InvalidInput, cycle, from_graph, geometric, path
 from exactdp import plot as P
-
-
-@pytest.fixture
-def plt():
-    pytest.importorskip("matplotlib")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    yield plt
-    plt.close("all")
-
-
-def _geometric_rows(n, a):
-    """Range-restricted geometric mechanism (GRS12 Def. 2.4), from its definition."""
-    rows = []
-    for x in range(n + 1):
-        rows.append([(a ** abs(x - z) / (1 + a) if z in (0, n) else (1 - a) / (1 + a) * a ** abs(x - z))
-                     for z in range(n + 1)])
-    return rows
 
 
 def _simplex(p):
@@ -60,32 +34,6 @@ def _solve_ones(A):
             if r != c and M[r][c] != 0:
                 M[r] = [a - M[r][c] * b for a, b in zip(M[r], M[c], strict=True)]
     return [M[i][n] for i in range(n)]
-
-
-# -- no matplotlib needed ---------------------------------------------------------------------------------------
-def test_import_exactdp_does_not_import_matplotlib():
-    code = "import sys, exactdp, exactdp.plot; print('matplotlib' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
-
-
-def test_missing_matplotlib_names_the_extra(monkeypatch):
-    monkeypatch.setitem(sys.modules, "matplotlib", None)
-    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    with pytest.raises(P.MissingDependency, match=r"pip install 'exactdp\[plot\]'"):
-        P.plot_geometric_vs_laplace(["1/2"])
-    assert issubclass(P.MissingDependency, ImportError)
-
-
-def test_loss_data_exact_closed_forms():
-    roots = [F(k, 7) for k in range(1, 7)]
-    data = P.loss_data([str(s) for s in roots])
-    for (alpha, geo, lap), s in zip(data, roots, strict=True):
-        a = s * s
-        assert F(str(alpha)) == a
-        assert F(str(geo)) == a / (1 + a)      # GRS12 sec. 6.1, geometric optimum
-        assert F(str(lap)) == s / 2            # sqrt(alpha)/2
-        assert F(str(geo)) < F(str(lap))      # AM-GM: (1 + a)/(2 sqrt a) > 1 for a < 1
 
 
 def test_utility_data_on_the_path_matches_closed_forms():
@@ -122,24 +70,6 @@ def test_bad_inputs():
         P.loss_data(["1"])
     with pytest.raises(UnsupportedRegime, match="symbolic alpha"):
         P.plot_mechanism(geometric(3))
-
-
-# -- drawing (Agg) -----------------------------------------------------------------------------------------------
-def test_plot_mechanism_heat_map(plt):
-    ax = P.plot_mechanism(geometric(4, "1/2"))
-    want = _geometric_rows(4, F(1, 2))
-    assert ax.images[0].get_array().tolist() == [[float(v) for v in r] for r in want]
-    assert len(ax.texts) == 25 and ax.texts[0].get_text() == "2/3"
-    assert (ax.get_xlabel(), ax.get_ylabel()) == ("output z", "secret x")
-    assert len(ax.figure.axes) == 2  # the heat map and its colour bar
-
-
-def test_plot_mechanism_transcendental_and_large(plt):
-    ax = P.plot_mechanism(geometric(40).at(Level.from_eps("1")))
-    arr = ax.images[0].get_array()
-    assert arr.shape == (41, 41) and len(ax.texts) == 0
-    import math
-    assert arr[0][0] == pytest.approx(1 / (1 + math.exp(-1)), rel=1e-15)
 
 
 def test_plot_regular_region_path3(plt):
@@ -189,15 +119,6 @@ def test_plot_utility_marks_the_certified_threshold(plt):
         else:
             assert e < lo and exact_t is None and math.isnan(t)
     assert ax.get_xlabel() == "eps" and ax.get_ylabel().startswith("utility")
-
-
-def test_plot_geometric_vs_laplace(plt):
-    ax, _data = P.plot_geometric_vs_laplace(["1/4", "1/2", "3/4"])
-    assert len(ax.lines) == 2
-    assert ax.lines[0].get_xdata().tolist() == [1 / 16, 1 / 4, 9 / 16]
-    assert ax.lines[0].get_ydata().tolist() == [float(F(1, 17)), float(F(1, 5)), float(F(9, 25))]
-    assert ax.lines[1].get_ydata().tolist() == [1 / 8, 1 / 4, 3 / 8]
-    assert ax.get_xlabel() == "alpha = exp(-eps)"
 
 
 def test_plot_geo_utility_marks_the_threshold_and_draws_certified_values(plt):
