@@ -65,9 +65,6 @@ ELSEWHERE = {
     "exactdp/mechanisms/ldp_hash.py": ["tests/mechanisms/test_ldp.py"],
     "exactdp/mechanisms/product.py": ["tests/composition/test_composition.py"],
     "exactdp/mechanisms/randomized_response.py": ["tests/privacy/test_approximate.py", "tests/test_mechanism.py"],
-    # metrics/: one test file for the spaces, one for the inputs at the limits
-    **{f"exactdp/metrics/{m}.py": ["tests/metrics/test_metrics.py", "tests/metrics/test_limits.py"] for m in (
-        "databases", "graphs", "space", "spec")},
     "exactdp/metrics/symmetry.py": ["tests/exact/test_verified_solve.py"],
     # papers/: every claim is run (tests/papers/test_claims.py) and certified (test_certified_claims.py)
     **{f"exactdp/papers/{m}.py": [_CLAIMS, "tests/papers/test_certified_claims.py"] for m in (

@@ -1,12 +1,16 @@
+"""Finite metric spaces (exactdp.metrics.space): generating pairs reproduce every distance exactly (shortest paths
+over them, networkx), exact distances with square roots, matrix validation (triangle, symmetry, ties through
+radicals), scaling."""
+
 import math
 
 import networkx as nx
 import pytest
 from flint import fmpq
 
-from exactdp.errors import InputTooLarge, InvalidInput, InvalidType, NotAMetric
+from exactdp.errors import InvalidInput, NotAMetric
 from exactdp.exact.lin import Lin
-from exactdp.metrics import (cycle, discrete, from_graph, from_matrix, grid, hamming, induced, metric_from_spec, path,
+from exactdp.metrics import (cycle, discrete, from_graph, from_matrix, grid, hamming, path,
                              symmetric_difference)
 
 
@@ -47,30 +51,6 @@ def test_distances():
     assert symmetric_difference(["a", "b"]).distance("{}", "{a,b}") == 2
 
 
-def test_euclidean_generating_pairs_are_primitive():
-    g = grid((3, 3), "euclidean")
-    pairs = {(g.points[i], g.points[j]) for i, j, _ in g.generating_pairs()}
-    assert ("0,0", "0,1") in pairs and ("0,0", "1,2") in pairs
-    assert ("0,0", "0,2") not in pairs and ("0,0", "2,2") not in pairs
-
-
-def test_weighted_graph_drops_redundant_edges():
-    G = nx.Graph()
-    G.add_edge("a", "b", w="1")
-    G.add_edge("b", "c", w="1/2")
-    G.add_edge("a", "c", w="2")  # longer than a-b-c = 3/2
-    m = from_graph(G, weight="w")
-    assert m.distance("a", "c") == fmpq(3, 2)
-    assert len(m.generating_pairs()) == 2
-
-
-def test_disconnected_is_infinite_and_unconstrained():
-    m = from_graph(nx.Graph([(0, 1), (2, 3)]))
-    assert m.distance(0, 2) == math.inf
-    assert len(m.generating_pairs()) == 2
-    assert "2 components" in m.description
-
-
 def test_matrix_metric_validation():
     pts = ["a", "b", "c"]
     m = from_matrix(pts, [[0, 1, "inf"], [1, 0, "inf"], ["inf", "inf", 0]])
@@ -95,54 +75,9 @@ def test_matrix_metric_validation():
                           ["sqrt(18) + 1/10^12", "sqrt(8)", 0]])
 
 
-def test_induced_graph_of_count_and_pairs():
-    m = induced([0, 1], 2, lambda x: sum(x))
-    assert m.points == ("0", "1", "2")
-    assert [(i, j) for i, j, _ in m.generating_pairs()] == [(0, 1), (1, 2)]
-    two = induced([0, 1], 2, lambda x: (x[0], x[0] + x[1]))
-    assert len(two) == 4
-
-
 def test_scaling():
     m = path(3).scaled("1/2")
     assert m.distance(0, 2) == 1
     assert path(3).scaled("sqrt(2)").distance(0, 2) == Lin.sqrt(8)
     with pytest.raises(InvalidInput, match="scale"):
         path(3).scaled("0")
-
-
-def test_bad_inputs():
-    with pytest.raises(InvalidInput, match="path n"):
-        path(0)
-    with pytest.raises(InvalidType, match="integer"):
-        path(2.0)
-    with pytest.raises(InvalidInput, match="cycle n"):
-        cycle(2)
-    with pytest.raises(InvalidInput, match="norm"):
-        grid((2, 2), "taxicab")
-    with pytest.raises(InvalidInput, match="shape"):
-        grid("ab")
-    with pytest.raises(InputTooLarge, match="databases"):
-        hamming(range(10), 7)
-    with pytest.raises(InvalidInput, match="self-loop"):
-        from_graph(nx.Graph([(1, 1)]))
-    G = nx.Graph()
-    G.add_edge(0, 1, w=-1)
-    with pytest.raises(InvalidInput, match="finite length > 0"):
-        from_graph(G, weight="w")
-    with pytest.raises(InvalidInput, match="not in the metric"):
-        path(2).distance(0, 5)
-    with pytest.raises(InvalidInput, match="appears twice"):
-        discrete(["a", "a"])
-
-
-def test_spec():
-    assert len(metric_from_spec({"kind": "grid", "shape": [2, 3]})) == 6
-    assert metric_from_spec({"kind": "hamming", "values": [0, 1], "individuals": 2}).distance("0,0", "1,1") == 2
-    assert len(metric_from_spec({"kind": "subsets", "ground": ["a"]})) == 2
-    with pytest.raises(InvalidInput, match="unknown kind"):
-        metric_from_spec({"kind": "torus"})
-    with pytest.raises(InvalidInput, match="needs the field 'n'"):
-        metric_from_spec({"kind": "path"})
-    with pytest.raises(InvalidInput, match="not in 'nodes'"):
-        metric_from_spec({"kind": "graph", "nodes": ["a"], "edges": [["a", "b"]]})
