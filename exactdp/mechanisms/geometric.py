@@ -107,7 +107,7 @@ def geometric(n: int, alpha: Any = None, *, eps: Any = None) -> Mechanism:
     # Stochastic by construction, for every alpha in (0, 1): every value is alpha^k (1 or 1 - alpha) / (1 + alpha)
     # >= 0, and row i sums to (alpha^i + alpha^(n-i) + (1 - alpha)(1 + 2 alpha + ...)) / (1 + alpha) = 1, since
     # (1 - alpha)(alpha + ... + alpha^k) = alpha - alpha^(k+1) telescopes.  Validating every cell exactly cost
-    # O(n^2) exact operations (1.6 s at n = 3999); tests/mechanisms/test_build_fast.py validates the builder's
+    # O(n^2) exact operations (1.6 s at n = 3999); tests/mechanisms/test_geometric.py validates the builder's
     # output that way and compares it entry by entry with a cell-by-cell construction from the formulas.
     K.validated = True
     return K.at(level) if level is not None and at is None else K
