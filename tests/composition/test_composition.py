@@ -34,16 +34,6 @@ def test_composition_equals_the_exact_product(rows, k, t):
         assert Fraction(str(got)) == brute_excess(prow, [(0, 1)], t)
 
 
-def test_repeated_is_the_product():
-    R = repeated(randomized_response(2, p="1/4"), 3)
-    assert R.entry("0", "0,0,1") == fmpq(9, 64) and len(R.outputs) == 8
-
-
-def test_product_sanitisation_entries():
-    Y = product_sanitisation(randomized_response(3, p="1/5"), 2)
-    assert Y.shape == (9, 9) and Y.entry("0,2", "0,1") == fmpq(3, 25)
-
-
 @pytest.mark.parametrize("r, k", [(3, 2), (3, 5), (2, 10), (fmpq(5, 4), 50)])
 def test_kairouz_oh_viswanath_closed_form(r, k):
     r = fmpq(r)
@@ -107,13 +97,6 @@ def test_composition_refuses_a_symbolic_alpha():
         composed_profile(geometric(2), path(3), 2)
     with pytest.raises(InvalidInput, match="symbolic alpha; fix a level"):
         privacy_loss_distribution(geometric(2), "0", "1")
-
-
-def test_repeated_bad_input():
-    with pytest.raises(InvalidInput, match="k: expected an integer >= 1"):
-        repeated(randomized_response(2, p="1/4"), 0)
-    with pytest.raises(InputTooLarge, match="cells exceed"):
-        repeated(randomized_response(2, p="1/4"), 40)
 
 
 @settings(max_examples=15, deadline=None)
