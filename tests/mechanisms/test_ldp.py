@@ -18,8 +18,7 @@ from exactdp.exact.level import level_of
 from exactdp.exact.lin import Lin
 from exactdp.mechanisms.ldp import (MAX_UNARY_K, estimator_variance, generalized_rr, optimized_unary,
                                     subset_selection, symmetric_unary)
-from exactdp.mechanisms.ldp_hash import (binary_local_hashing, hadamard_response, local_hashing, olh_g,
-                                         optimal_local_hashing)
+from exactdp.mechanisms.ldp_hash import (binary_local_hashing, hadamard_response, local_hashing, optimal_local_hashing)
 
 
 def rows_of(mech):
@@ -122,36 +121,6 @@ def test_subset_brute(k, w, e):
     same(subset_selection(k, w, alpha=str(1 / e)), brute_subset(k, w, e))
 
 
-@pytest.mark.parametrize("k,g,e", [(3, 2, Fr(3)), (5, 3, Fr(2)), (4, 5, Fr(4)), (10, 2, Fr(3, 2)), (5, 4, Fr(3)),
-                                   (4, 6, Fr(5)), (3, 9, Fr(8))])
-def test_local_hashing_linear_brute(k, g, e):
-    H, brute = brute_lh_linear(k, g, e)
-    same(local_hashing(k, g, alpha=str(1 / e)), brute)
-    # the property that makes the protocol pure: every two inputs collide with probability exactly 1/g
-    for u, v in combinations(range(k), 2):
-        assert Fr(sum(h[u] == h[v] for h in H), len(H)) == Fr(1, g)
-
-
-def test_local_hashing_all_family_brute():
-    k, g, e = 2, 4, Fr(3)
-    H = list(product(range(g), repeat=k))
-    brute = {(str(v), "".join(map(str, h)) + f":{y}"): Fr(1, len(H)) * (e if h[v] == y else 1) / (e + g - 1)
-             for v in range(k) for h in H for y in range(g)}
-    same(local_hashing(k, g, family="all", alpha="1/3"), brute)
-    same(optimal_local_hashing(k, family="all", eps="log(3)"), brute)   # g = round(3) + 1 = 4
-    for u, v in combinations(range(k), 2):
-        assert Fr(sum(h[u] == h[v] for h in H), len(H)) == Fr(1, g)
-
-
-def test_blh_is_linear_lh_with_g2():
-    assert rows_of(binary_local_hashing(5, alpha="1/3")) == brute_lh_linear(5, 2, Fr(3))[1]
-
-
-@pytest.mark.parametrize("k,e", [(2, Fr(3)), (3, Fr(2)), (4, Fr(5, 3)), (7, Fr(4))])
-def test_hadamard_brute(k, e):
-    same(hadamard_response(k, alpha=str(1 / e)), brute_hadamard(k, e))
-
-
 # ---- privacy: the exact smallest eps is the requested eps -------------------------------------------
 BUILDERS = [
     ("grr", lambda **kw: generalized_rr(4, **kw)),
@@ -236,11 +205,6 @@ def test_variance_in_f_and_n(f, n):
     p, q = e / (e + k - 1), 1 / (e + k - 1)
     assert estimator_variance("grr", k, alpha="1/3", f=str(f), n=n) == wang(p, q, f, n)
     assert estimator_variance("oue", k, alpha="1/3", f=str(f), n=n) == wang(fmpq(1, 2), 1 / (e + 1), f, n)
-
-
-def test_olh_g_choice():
-    assert [olh_g(level_of(eps=e)) for e in ("log(3)", "log(5/2)", "log(12/5)", "1", "2", "1/10")] == \
-        [4, 4, 3, 4, 8, 2]     # round(e^eps) + 1, halves up: e = 2.718 -> 4, e^2 = 7.389 -> 8, e^(1/10) -> 2
 
 
 def test_subset_default_omega():

@@ -61,7 +61,6 @@ ELSEWHERE = {
     # mechanisms/: several builders against one independent brute force per file
     "exactdp/mechanisms/_levels.py": ["tests/mechanisms/test_discrete_gaussian.py", "tests/mechanisms/test_ldp.py"],
     "exactdp/mechanisms/catalog.py": ["tests/cli/test_mechanism.py"],
-    "exactdp/mechanisms/ldp_hash.py": ["tests/mechanisms/test_ldp.py"],
     "exactdp/metrics/symmetry.py": ["tests/exact/test_verified_solve.py"],
     # papers/: every claim is run (tests/papers/test_claims.py) and certified (test_certified_claims.py)
     **{f"exactdp/papers/{m}.py": [_CLAIMS, "tests/papers/test_certified_claims.py"] for m in (
