@@ -1,4 +1,4 @@
-"""The test folders mirror the package (issue 21): every module of ``exactdp`` has its tests where a newcomer looks.
+"""The test folders mirror the package (issues 21, 31): every module of ``exactdp`` has its tests where a newcomer looks.
 
 A module ``exactdp/a/b.py`` is *mirrored* when ``tests/a/test_b.py`` or ``tests/a/test_b_*.py`` exists (a file
 ``test_b_c.py`` belongs to the module ``b_c`` if there is one: the longest module name wins), or a folder
@@ -58,7 +58,7 @@ ELSEWHERE = {
     "exactdp/composition/_expfield.py": ["tests/extension/test_extension.py"],
     "exactdp/priors/parametric.py": ["tests/utility/test_tradeoff_exact.py"],  # the tradeoff's exact value
     "exactdp/utility/accuracy.py": ["tests/papers/test_hlm15.py"],  # HLM15's bounds, checked claim by claim
-    # mechanisms/: several builders against one independent brute force per file
+    # the builders' shared level parsing, the command line's table of builders, the partitions behind verified solves
     "exactdp/mechanisms/_levels.py": ["tests/mechanisms/test_discrete_gaussian.py", "tests/mechanisms/test_ldp.py"],
     "exactdp/mechanisms/catalog.py": ["tests/cli/test_mechanism.py"],
     "exactdp/metrics/symmetry.py": ["tests/exact/test_verified_solve.py"],
@@ -67,7 +67,7 @@ ELSEWHERE = {
         "bcsz18", "ecp14", "grs12_databases", "grs12_discussion", "grs12_optimality", "hlm15_accuracy",
         "hlm15_approx", "kl10", "proofs")},
     "exactdp/papers/registry.py": ["tests/papers/test_statuses.py"],
-    "exactdp/plot/fdp.py": ["tests/cli/test_fdp.py"],  # the f-DP figure, drawn by the `fdp --plot` command's tests
+    "exactdp/plot/fdp.py": ["tests/cli/test_fdp.py"],  # the f-DP figure, drawn through `exactdp plot fdp`
     # recheck/: the kernel, attacked kind by kind through one harness (and forgeries files named by attack)
     **{f"exactdp/recheck/{m}.py": [_RECHECK] for m in (
         "_dprivacy", "_kernel", "_levels", "_lp", "_metric", "_pld", "_schema", "approximate", "decomposition",
