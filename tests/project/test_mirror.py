@@ -1,4 +1,5 @@
-"""The test folders mirror the package (issues 21, 31): every module of ``exactdp`` has its tests where a newcomer looks.
+"""The test folders mirror the package (issues 21, 31): every module of ``exactdp`` has its tests where a newcomer
+looks.
 
 A module ``exactdp/a/b.py`` is *mirrored* when ``tests/a/test_b.py`` or ``tests/a/test_b_*.py`` exists (a file
 ``test_b_c.py`` belongs to the module ``b_c`` if there is one: the longest module name wins), or a folder
