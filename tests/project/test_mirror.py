@@ -44,9 +44,8 @@ ELSEWHERE = {
     # certificate/: the contract every kind shares, held for all kinds at once by one harness each
     "exactdp/certificate/common.py": [_KINDS, _RECHECK],  # the mechanism/metric/level records every kind embeds
     "exactdp/certificate/sections.py": ["tests/papers/test_proof_latex.py", "tests/cli/test_explain.py"],
-    # a checker decided by the one checker family it belongs to (every kind's example, the kernel's harness)
+    # certify_relation: its four shapes are cases of the contract table, attacked by the kernel's harness
     "exactdp/privacy/relation.py": [_KINDS, _RECHECK],
-    "exactdp/lp/optimum.py": [_RECHECK, "tests/papers/test_certified_claims.py"],
     # exact/: number types and LP back ends under the public solvers, tested through them
     "exactdp/exact/expo.py": ["tests/exact/test_kernel.py", "tests/exact/test_precision_exhaustion.py"],
     "exactdp/exact/lin.py": ["tests/exact/test_kernel.py", "tests/exact/test_precision_exhaustion.py"],
