@@ -57,7 +57,6 @@ ELSEWHERE = {
     # topic internals reached only through their topic's public function
     "exactdp/composition/_expfield.py": ["tests/extension/test_extension.py"],
     "exactdp/priors/parametric.py": ["tests/utility/test_tradeoff_exact.py"],  # the tradeoff's exact value
-    "exactdp/utility/accuracy.py": ["tests/papers/test_hlm15.py"],  # HLM15's bounds, checked claim by claim
     # the builders' shared level parsing, the command line's table of builders, the partitions behind verified solves
     "exactdp/mechanisms/_levels.py": ["tests/mechanisms/test_discrete_gaussian.py", "tests/mechanisms/test_ldp.py"],
     "exactdp/mechanisms/catalog.py": ["tests/cli/test_mechanism.py"],
