@@ -6,10 +6,12 @@ test exercises."""
 import math
 
 import pytest
-from flint import fmpq
+from flint import arb, fmpq
 
 from exactdp.certify import certify_privacy
 from exactdp.exact.decide import decimal_enclosure, float_bounds
+from exactdp.exact.expo import ExpFrac
+from exactdp.exact.lin import Lin
 from exactdp.exact.values import exact_number
 from exactdp.mechanism import Mechanism
 from exactdp.metrics import from_matrix
@@ -39,3 +41,15 @@ def test_matrix_metric_with_huge_and_tiny_distances(dist, holds):
     # the binding ratio is 2 against e^(d) (eps = 1) or 2^d (eps = log 2)
     for eps in ("1", "log(2)"):
         assert certify_privacy(K, m, eps=eps).holds is holds
+
+
+def test_float_bounds_and_enclosure():
+    lo, hi = float_bounds(fmpq(1, 3))
+    from fractions import Fraction
+    assert lo < hi and Fraction(lo) < Fraction(1, 3) < Fraction(hi)
+    lo, hi = float_bounds(ExpFrac.exp(Lin.rat(1)))
+    assert lo <= math.e <= hi
+    assert decimal_enclosure(fmpq(1, 3), 5) == ("0.33333", "0.33334")
+    assert decimal_enclosure(fmpq(5)) == ("5", "5")
+    lo, hi = decimal_enclosure(lambda: arb(2).log(), 30)
+    assert lo == "0.693147180559945309417232121458" and hi == "0.693147180559945309417232121459"

@@ -11,7 +11,9 @@ from flint import fmpq
 from exactdp import UNDECIDED
 from exactdp.certify import certify_all_eps, certify_privacy
 from exactdp.errors import InputTooLarge, InvalidInput
+from exactdp.exact.expo import ExpFrac
 from exactdp.exact.level import Level
+from exactdp.exact.lin import Lin
 from exactdp.mechanism import Mechanism
 from exactdp.mechanisms import geometric
 from exactdp.metrics import from_matrix, path
@@ -74,3 +76,47 @@ def test_every_form_of_alpha_3_to_the_minus_half_is_the_level_log3_over_2(alpha)
 def test_an_algebraic_alpha_outside_the_forms_is_refused(alpha, words):
     with pytest.raises(InvalidInput, match=re.escape(words)):
         Level.from_alpha(alpha)
+
+
+@pytest.mark.parametrize("spec, kind, eps", [
+    (("eps", "log(2)"), "rational", "log(2)"), (("alpha", "1/2"), "rational", "log(2)"),
+    (("eps", "log(9/8)"), "rational", "log(9/8)"), (("eps", "2*log(3)"), "rational", "log(9)"),
+    (("eps", "log(2)/3"), "rational", "log(2)/3"), (("eps", "1/2"), "transcendental", "1/2"),
+    (("alpha", "exp(-1/2)"), "transcendental", "1/2"), (("eps", "sqrt(2)"), "transcendental", "sqrt(2)"),
+    (("eps", "-log(1/2)"), "rational", "log(2)"),
+])
+def test_levels(spec, kind, eps):
+    L = Level.from_eps(spec[1]) if spec[0] == "eps" else Level.from_alpha(spec[1])
+    assert L.regime == kind and L.eps_str() == eps
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "log(1)", "log(1/2)", "alpha", "exp(1)"])
+def test_bad_eps(bad):
+    with pytest.raises(InvalidInput, match="eps"):
+        Level.from_eps(bad)
+
+
+# sqrt(2)/2 = 2^(-1/2) is the level eps = log(2)/2 since the audit of 2026-11-24 (tests/exact/test_level.py);
+# sqrt(2) > 1 and sqrt(2) - 1 (not a square root of a rational) stay refused
+@pytest.mark.parametrize("bad", ["0", "1", "3/2", "-1/2", "exp(1/2)", "sqrt(2)", "sqrt(2) - 1"])
+def test_bad_alpha(bad):
+    with pytest.raises(InvalidInput, match="alpha"):
+        Level.from_alpha(bad)
+
+
+def test_level_compare_boundaries():
+    L = Level.from_alpha("1/2")  # e^(eps d) = 2^d
+    assert L.compare(fmpq(2), fmpq(1), fmpq(1)) == 0          # exactly at the bound
+    assert L.compare(fmpq(2) + fmpq(1, 10**30), fmpq(1), fmpq(1)) == 1
+    assert L.compare(fmpq(4), fmpq(1), fmpq(3, 2)) == 1        # 4 > 2^(3/2)
+    assert L.compare(fmpq(8), fmpq(3), fmpq(3, 2)) == -1       # 8/3 < 2^(3/2) = 2.83
+    assert L.compare(fmpq(2), fmpq(1), Lin.sqrt(2)) == -1      # Gelfond-Schneider: 2 < 2^sqrt2
+    assert L.compare(fmpq(0), fmpq(0), fmpq(1)) == 0
+    assert L.compare(fmpq(1), fmpq(0), fmpq(1)) == 1
+    T = Level.from_eps("1/2")
+    h = ExpFrac.exp(Lin.rat(fmpq(1, 2)))
+    assert T.compare(h, fmpq(1), fmpq(1)) == 0                # e^(1/2) = e^(eps*1)
+    assert T.compare(h * h, fmpq(1), fmpq(2)) == 0
+    assert T.compare(fmpq(3, 2), fmpq(1), fmpq(1)) == -1
+    S = Level.from_eps("sqrt(2)")
+    assert S.compare(ExpFrac.exp(Lin.sqrt(8)), fmpq(1), fmpq(2)) == 0

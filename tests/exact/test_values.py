@@ -8,7 +8,7 @@ from flint import fmpq
 
 from exactdp.errors import InputTooLarge, ParseError, UnsupportedRegime
 from exactdp.exact.lin import squarefree_split
-from exactdp.exact.values import MAX_POLY_POWER, MAX_RESULT_BITS, brief, exact_number
+from exactdp.exact.values import MAX_POLY_POWER, MAX_RESULT_BITS, Setting, brief, exact_number
 from exactdp.mechanism import Mechanism
 
 
@@ -70,3 +70,8 @@ def test_negative_and_half_powers_are_exact_square_roots(text):
     v = exact_number(text)
     assert isinstance(v, Lin) and (v * v).rational() == fmpq(1, 3) and v.sign() > 0
     assert str(v) == "sqrt(3)/3"
+
+
+def test_symbolic_setting_alpha_is_exp_minus_eps():
+    a = exact_number("alpha", Setting.symbolic())
+    assert (a - exact_number("exp(-eps)", Setting.symbolic())).is_zero()

@@ -47,9 +47,7 @@ ELSEWHERE = {
     # certify_relation: its four shapes are cases of the contract table, attacked by the kernel's harness
     "exactdp/privacy/relation.py": [_KINDS, _RECHECK],
     # exact/: number types and LP back ends under the public solvers, tested through them
-    "exactdp/exact/expo.py": ["tests/exact/test_kernel.py", "tests/exact/test_precision_exhaustion.py"],
-    "exactdp/exact/lin.py": ["tests/exact/test_kernel.py", "tests/exact/test_precision_exhaustion.py"],
-    "exactdp/exact/qspan.py": ["tests/exact/test_kernel.py", "tests/exact/test_lp_irrational.py",
+    "exactdp/exact/qspan.py": ["tests/exact/test_lin.py", "tests/exact/test_lp_irrational.py",
                                "tests/exact/test_precision_exhaustion.py"],  # the shared base of Lin and Rad
     "exactdp/exact/radical.py": ["tests/exact/test_lp_irrational.py", "tests/exact/test_precision_exhaustion.py"],
     "exactdp/exact/symbolic.py": ["tests/privacy/test_all_eps.py"],  # the all-eps engine's root isolation
