@@ -33,7 +33,7 @@ import functools
 import math
 from .ratfunc import RatFunc
 
-__all__ = ["chain_probability", "poly_geometric"]
+__all__ = ["chain_probability", "forms_probability", "poly_geometric"]
 
 
 @functools.lru_cache(maxsize=512)
@@ -242,14 +242,104 @@ def chain_probability(steps: list) -> RatFunc:
     >>> p == C * C * (1 + t * t) / (1 - t * t)
     True
     """
-    g: list = [(None, None, {(0, 0): RatFunc(1)})]
-    for kind, e, lo, hi in reversed(steps):
+    # A partial sum pinned to a point p cuts the chain: the rest starts afresh from p (the noises are
+    # independent), so the chain is a product of shorter ones, each shifted to start at 0 and cached (the paths
+    # of one compilation share most of them).
+    total, offset, seg = RatFunc(1), 0, []
+    for kind, e, lo, hi in steps:
         if kind not in ("dlap", "geo") or not isinstance(e, int) or e < 1:
             raise ValueError(f"chain_probability: a noise ({kind!r}, base t^{e}) outside dlap/geo with e >= 1")
         if lo is not None and hi is not None and lo > hi:
             return RatFunc(0)
+        seg.append((kind, e, None if lo is None else lo - offset, None if hi is None else hi - offset))
+        if lo is not None and lo == hi:
+            total = total * _segment(tuple(seg))
+            offset, seg = lo, []
+            if total.is_zero():
+                return total
+    return total * _segment(tuple(seg)) if seg else total
+
+
+@functools.lru_cache(maxsize=65536)
+def _segment(steps: tuple) -> RatFunc:
+    g: list = [(None, None, {(0, 0): RatFunc(1)})]
+    for kind, e, lo, hi in reversed(steps):
         g = _eliminate(g, kind, e, lo, hi)
         if not g:
             return RatFunc(0)
     return _value_at(g, 0)
 
+
+
+def forms_probability(forms: list, info: dict) -> RatFunc:
+    """``P(every form >= 0)`` for constraints on sums of independent noises that nest into chains.
+
+    Each form is ``sum_v c_v Z_v + k >= 0`` with every ``c_v = +1`` (a lower bound on the sum of its noises)
+    or every ``c_v = -1`` (an upper bound).  The noise sets of the forms must nest into disjoint chains
+    ``S_1 subset S_2 subset ...`` (the running sums of a program: ``next = next + q + dlap(b)``); each chain is
+    summed by :func:`chain_probability` and the chains, being independent, multiply.  Noises in no form sum to 1.
+
+    Parameters
+    ----------
+    forms : list of (dict, int)
+        ``({noise id: coefficient}, constant)``.
+    info : dict
+        Noise id -> ``(kind, e)``.
+
+    Returns
+    -------
+    RatFunc
+        The exact probability.
+
+    Raises
+    ------
+    ValueError
+        Forms outside that shape (mixed signs, coefficients other than +-1, sets that do not nest into chains).
+
+    Examples
+    --------
+    >>> from exactdp.programs.ratfunc import RatFunc
+    >>> t = RatFunc.mono(1)
+    >>> forms_probability([({0: 1}, 0), ({0: -1}, 0)], {0: ("geo", 1)}) == 1 - t      # P(Z = 0), Z ~ Geo
+    True
+    >>> forms_probability([({0: 1, 1: -1}, 0)], {0: ("dlap", 1), 1: ("dlap", 1)})
+    Traceback (most recent call last):
+    ...
+    ValueError: a comparison with noises of mixed signs (a difference of noises); the compiler sums running sums only
+    """
+    bounds: dict = {}
+    for coef, k in forms:
+        signs = set(coef.values())
+        if signs not in ({1}, {-1}):
+            why = "of mixed signs (a difference of noises)" if signs <= {1, -1} else "with a coefficient other than +-1"
+            raise ValueError(f"a comparison with noises {why}; the compiler sums running sums only")
+        S = frozenset(coef)
+        lo, hi = bounds.get(S, (None, None))
+        if signs == {1}:
+            lo = -k if lo is None else max(lo, -k)
+        else:
+            hi = k if hi is None else min(hi, k)
+        bounds[S] = (lo, hi)
+    chains: list[list] = []
+    for S in sorted(bounds, key=len):
+        below = [c for c in chains if c[-1] <= S]
+        if len(below) > 1 or any(c[-1] & S for c in chains if c not in below):
+            raise ValueError("comparisons on sums of noises that do not nest into running sums (one chain of sums "
+                             "each containing the last); the compiler admits running sums only")
+        if below:
+            below[0].append(S)
+        else:
+            chains.append([S])
+    total = RatFunc(1)
+    for chain in chains:
+        steps, done = [], frozenset()
+        for S in chain:
+            new = sorted(S - done)
+            for i, v in enumerate(new):
+                lo, hi = bounds[S] if i == len(new) - 1 else (None, None)
+                steps.append((*info[v], lo, hi))
+            done = S
+        total = total * chain_probability(steps)
+        if total.is_zero():
+            break
+    return total
