@@ -12,8 +12,9 @@ and a claim about the PROGRAM.  This module trusts none of the matrix: it
    ``r`` of one *pivot* noise the other noises are independent, each confined to an interval whose ends are
    ``+-r + k``; the sum over ``r`` is done term by term on a window ``|r| <= R`` (``R`` past every point where
    an end changes sign or two ends cross) and in closed form on the two tails, where every factor is a finite
-   sum of ``c t^(m j)`` (``r = +-(R + 1 + j)``), so the tail is ``sum_m c_m / (1 - t^m)``.  Nothing is
-   truncated.  Entries are kept as a polynomial over a product of the factors ``1 + t^e`` and ``1 - t^m``
+   sum of ``c t^(m j)`` (``r = +-(R + 1 + j)``), so the tail is ``sum_m c_m / (1 - t^m)``.  A run on sums of
+   several noises with no shared one (a running sum) is summed by eliminating its partial sums one at a time
+   (closed forms of ``sum w^j t^(k w)``, :func:`_chains`).  Nothing is truncated.  Entries are kept as a polynomial over a product of the factors ``1 + t^e`` and ``1 - t^m``
    (``m > 0``), positive on ``(0, 1)``;
 4. compares each re-derived entry with the carried one as an identity of rational functions (cross-multiplied
    coefficients);
