@@ -76,6 +76,13 @@ def test_smart_sum_bad_releases_an_exact_block_sum():
     assert sum(abs(a - b) for a, b in zip(x, xp)) == 1
     assert w.output in output_distribution(p, x) and w.output not in output_distribution(p, xp)
     assert w.output.split(",")[1] == str(x[0] + x[1])
+    # the independent brute force (concrete runs, fractions): positive on x, no run of x' releases it
+    from fractions import Fraction
+
+    from _program_brute import brute_distribution
+    low, lost = brute_distribution(p, x, Fraction(1, 8), 2, 6)
+    assert low[w.output] > 0 and lost < Fraction(1, 10**4)
+    assert w.output not in brute_distribution(p, xp, Fraction(1, 8), 2, 6)[0]
     assert certify_program(p, n=3, domain=(0, 2), relation=rel, eps="1", cost=True).evidence.epsilon == "inf"
 
 
