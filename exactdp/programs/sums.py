@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from .ratfunc import RatFunc
 
@@ -41,19 +42,19 @@ def _antidiff(j: int, k: int) -> tuple:
     """Coefficients ``c_0, c_1, ...`` of ``Q`` with ``Q(w+1) t^(k(w+1)) - Q(w) t^(k w) = w^j t^(k w)``."""
     if k == 0:      # Q(w + 1) - Q(w) = w^j: degree j + 1, c_0 = 0
         c = [RatFunc(0)] * (j + 2)
-        for l in range(j, -1, -1):      # coefficient of w^l: sum_{i > l} C(i, l) c_i = [l == j]
-            rest = RatFunc(1 if l == j else 0)
-            for i in range(l + 2, j + 2):
-                rest = rest - c[i] * math.comb(i, l)
-            c[l + 1] = rest / (l + 1)
+        for row in range(j, -1, -1):      # coefficient of w^l: sum_{i > l} C(i, l) c_i = [l == j]
+            rest = RatFunc(1 if row == j else 0)
+            for i in range(row + 2, j + 2):
+                rest = rest - c[i] * math.comb(i, row)
+            c[row + 1] = rest / (row + 1)
         return tuple(c)
     x = RatFunc.mono(k)
     c = [RatFunc(0)] * (j + 1)
-    for l in range(j, -1, -1):          # x sum_{i >= l} C(i, l) c_i - c_l = [l == j]
-        rest = RatFunc(1 if l == j else 0)
-        for i in range(l + 1, j + 1):
-            rest = rest - x * c[i] * math.comb(i, l)
-        c[l] = rest / (x - 1)
+    for row in range(j, -1, -1):          # x sum_{i >= l} C(i, l) c_i - c_l = [l == j]
+        rest = RatFunc(1 if row == j else 0)
+        for i in range(row + 1, j + 1):
+            rest = rest - x * c[i] * math.comb(i, row)
+        c[row] = rest / (x - 1)
     return tuple(c)
 
 
@@ -144,7 +145,7 @@ def _at_point(g: list, kind: str, e: int, p: int) -> RatFunc:
         for (j, m), c in ep.items():
             if kind == "dlap":        # w' < p: t^(e (p - w'))
                 b = p - 1 if B is None else min(B, p - 1)
-                if A is None or A <= b:
+                if A is None or b >= A:
                     val = val + c * RatFunc.mono(e * p) * poly_geometric(j, m - e, A, b)
             a = p if A is None else max(A, p)   # w' >= p: t^(e (w' - p))
             if B is None or a <= B:
@@ -157,8 +158,8 @@ def _on_range(g: list, kind: str, e: int, u, v) -> dict:
     C = _kernel_consts(kind, e)
     out: dict = {}
     for A, B, ep in g:
-        left = B is not None and u is not None and B < u
-        right = A is not None and v is not None and A > v
+        left = B is not None and u is not None and u > B
+        right = A is not None and v is not None and v < A
         for (j, m), c in ep.items():
             if left:            # every w' < w
                 if kind == "dlap":
@@ -192,7 +193,7 @@ def _eliminate(g: list, kind: str, e: int, lo, hi) -> list:
     if not pts:
         return [(None, None, _on_range(g, kind, e, None, None))]
     cells: list = [(None, pts[0] - 1)]
-    for p, q in zip(pts, pts[1:]):
+    for p, q in itertools.pairwise(pts):
         cells.append((p, p))
         if q - p > 1:
             cells.append((p + 1, q - 1))
@@ -208,7 +209,7 @@ def _eliminate(g: list, kind: str, e: int, lo, hi) -> list:
 
 def _value_at(g: list, w: int) -> RatFunc:
     for A, B, ep in g:
-        if (A is None or A <= w) and (B is None or w <= B):
+        if (A is None or w >= A) and (B is None or w <= B):
             val = RatFunc(0)
             for (j, m), c in ep.items():
                 val = val + c * (w ** j) * RatFunc.mono(m * w)
@@ -332,7 +333,8 @@ def forms_probability(forms: list, info: dict) -> RatFunc:
             chains.append([S])
     total = RatFunc(1)
     for chain in chains:
-        steps, done = [], frozenset()
+        steps: list = []
+        done: frozenset = frozenset()
         for S in chain:
             new = sorted(S - done)
             for i, v in enumerate(new):

@@ -14,8 +14,8 @@ and a claim about the PROGRAM.  This module trusts none of the matrix: it
    an end changes sign or two ends cross) and in closed form on the two tails, where every factor is a finite
    sum of ``c t^(m j)`` (``r = +-(R + 1 + j)``), so the tail is ``sum_m c_m / (1 - t^m)``.  A run on sums of
    several noises with no shared one (a running sum) is summed by eliminating its partial sums one at a time
-   (closed forms of ``sum w^j t^(k w)``, :func:`_chains`).  Nothing is truncated.  Entries are kept as a polynomial over a product of the factors ``1 + t^e`` and ``1 - t^m``
-   (``m > 0``), positive on ``(0, 1)``;
+   (closed forms of ``sum w^j t^(k w)``, :func:`_chains`).  Nothing is truncated.  Entries are kept as a
+   polynomial over a product of the factors ``1 + t^e`` and ``1 - t^m`` (``m > 0``), positive on ``(0, 1)``;
 4. compares each re-derived entry with the carried one as an identity of rational functions (cross-multiplied
    coefficients);
 5. re-checks the claim on the re-derived entries: "private for every eps" is ``B P - u^L A Q >= 0`` on
@@ -796,15 +796,15 @@ def _q(j, k):
     """The coefficients of ``Q`` with ``Q(w+1) t^(k(w+1)) - Q(w) t^(k w) = w^j t^(k w)``."""
     if k == 0:                             # Faulhaber: Q(w+1) - Q(w) = w^j, degree j + 1
         c = [Fraction(0)] * (j + 2)
-        for l in range(j, -1, -1):
-            c[l + 1] = (Fraction(l == j) - sum(c[i] * math.comb(i, l) for i in range(l + 2, j + 2))) / (l + 1)
+        for row in range(j, -1, -1):
+            c[row + 1] = (Fraction(row == j) - sum(c[i] * math.comb(i, row) for i in range(row + 2, j + 2))) / (row + 1)
         return tuple(_lv(x) for x in c)
     cs = [_lv(0)] * (j + 1)
-    for l in range(j, -1, -1):             # (t^k - 1) c_l = [l == j] - t^k sum_{i > l} C(i, l) c_i
-        rest = _lv(l == j)
-        for i in range(l + 1, j + 1):
-            rest = _ladd(rest, _lmul(_lv(math.comb(i, l), k), cs[i]), -1)
-        cs[l] = _lover(rest, k)
+    for row in range(j, -1, -1):             # (t^k - 1) c_l = [l == j] - t^k sum_{i > l} C(i, l) c_i
+        rest = _lv(row == j)
+        for i in range(row + 1, j + 1):
+            rest = _ladd(rest, _lmul(_lv(math.comb(i, row), k), cs[i]), -1)
+        cs[row] = _lover(rest, k)
     return tuple(cs)
 
 
@@ -834,7 +834,7 @@ def _put(d, key, v, s=1):
 
 def _elim(g, kind, e, lo, hi):
     """``h(w) = sum_{lo <= w' <= hi} P(Z = w' - w) g(w')`` as cells."""
-    g = [(A if lo is None or (A is not None and A >= lo) else lo, B if hi is None or (B is not None and B <= hi)
+    g = [(A if lo is None or (A is not None and lo <= A) else lo, B if hi is None or (B is not None and hi >= B)
           else hi, f) for A, B, f in g]
     g = [c for c in g if c[0] is None or c[1] is None or c[0] <= c[1]]
     pts = sorted({p for A, B, _ in g for p in (A, B) if p is not None})
@@ -853,10 +853,10 @@ def _elim(g, kind, e, lo, hi):
                                                                                else min(B, u - 1)))))
                     _put(h, (0, 0), _lmul(c, _lmul(_lv(1, -e * u), _psum(j, m + e, u if A is None
                                                                          else max(A, u), B))))
-                elif B is not None and u is not None and B < u:     # every w' < w
+                elif B is not None and u is not None and u > B:     # every w' < w
                     if kind == "dlap":
                         _put(h, (0, e), _lmul(c, _psum(j, m - e, A, B)))
-                elif A is not None and v is not None and A > v:     # every w' > w
+                elif A is not None and v is not None and v < A:     # every w' > w
                     _put(h, (0, -e), _lmul(c, _psum(j, m + e, A, B)))
                 else:                                               # A < w <= B: split at w
                     if kind == "dlap":

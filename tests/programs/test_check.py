@@ -73,7 +73,7 @@ def test_smart_sum_bad_releases_an_exact_block_sum():
     assert not c.holds and c.evidence.failure_set_text == "(0, 1)"
     w = c.evidence.witness
     x, xp = (tuple(int(v) for v in s.split(",")) for s in (w.x, w.x_prime))
-    assert sum(abs(a - b) for a, b in zip(x, xp)) == 1
+    assert sum(abs(a - b) for a, b in zip(x, xp, strict=True)) == 1
     assert w.output in output_distribution(p, x) and w.output not in output_distribution(p, xp)
     assert w.output.split(",")[1] == str(x[0] + x[1])
     # the independent brute force (concrete runs, fractions): positive on x, no run of x' releases it
