@@ -100,7 +100,10 @@ def test_smart_sum_is_private_and_the_sources_noise_costs_two_eps():
     text = (SUITE / "smart_sum.prog").read_text()
     assert text.count("dlap(2)") == 2
     p1 = parse_program(text.replace("dlap(2)", "dlap(1)"), "smart_sum_lap1")
-    assert certify_program(p1, n=3, domain=(0, 1), relation=rel, eps="1", cost=True).evidence.epsilon == "2"
+    # q_1 moves the first two releases (eta_2 then the block end's eta_1): the pair that costs 2 eps
+    pairs = [[[0, 0, 0], [1, 0, 0]], [[1, 1, 0], [1, 1, 1]]]
+    c = certify_program(p1, n=3, domain=(0, 1), relation=pairs, eps="1", cost=True)
+    assert c.evidence.epsilon == "2" and {c.evidence.binding.x, c.evidence.binding.x_prime} == {"0,0,0", "1,0,0"}
 
 
 def test_svt1_is_private_at_its_level_and_svt4_is_not():
