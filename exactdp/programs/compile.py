@@ -200,8 +200,9 @@ class _Run:
     # -- constraints ---------------------------------------------------------------------------------------
     def add_ge(self, s: _State, form, where) -> _State | None:
         """``s`` with ``form >= 0`` added; ``None`` when that is plainly impossible."""
-        if isinstance(form, int):
-            return s if form >= 0 else None
+        if isinstance(form, int) or not form.c:     # no noise left (z - z): a constant
+            k = form if isinstance(form, int) else form.k
+            return s if k >= 0 else None
         a = form.c.get(s.pivot, 0) if s.pivot is not None else 0
         others = [v for v in form.c if v != s.pivot]
         s = s.copy()

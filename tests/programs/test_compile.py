@@ -82,6 +82,12 @@ def test_exact_values_by_hand():
     assert d == {"1": 1 / (1 + t), "2": t / (1 + t)}
 
 
+def test_a_noise_that_cancels_is_a_constant():
+    # z - z has no noise left: compared and clamped as the constant 0 (it divided by zero before)
+    p = parse_program('z = dlap(1)\ny = z - z\nif y >= 0:\n  output "a"\nend\noutput clamp(y + q[1], -1, 1)\n')
+    assert output_distribution(p, (1,)) == {"a,1": RatFunc(1)}
+
+
 def test_base_power_is_the_lcm_of_the_scale_numerators():
     assert base_power(_suite("svt4")) == 4       # DLap(4/eps) = t^1, DLap(4/(3 eps)) = t^3
     assert base_power(_suite("numerical_svt")) == 6
