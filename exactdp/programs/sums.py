@@ -314,34 +314,39 @@ def forms_probability(forms: list, info: dict) -> RatFunc:
         if signs not in ({1}, {-1}):
             why = "of mixed signs (a difference of noises)" if signs <= {1, -1} else "with a coefficient other than +-1"
             raise ValueError(f"a comparison with noises {why}; the compiler sums running sums only")
-        S = frozenset(coef)
+        S = tuple(sorted(coef))
         lo, hi = bounds.get(S, (None, None))
         if signs == {1}:
             lo = -k if lo is None else max(lo, -k)
         else:
             hi = k if hi is None else min(hi, k)
         bounds[S] = (lo, hi)
-    chains: list[list] = []
-    for S in sorted(bounds, key=len):
-        below = [c for c in chains if c[-1] <= S]
-        if len(below) > 1 or any(c[-1] & S for c in chains if c not in below):
-            raise ValueError("comparisons on sums of noises that do not nest into running sums (one chain of sums "
-                             "each containing the last); the compiler admits running sums only")
-        if below:
-            below[0].append(S)
-        else:
-            chains.append([S])
     total = RatFunc(1)
-    for chain in chains:
+    for chain in _nesting(tuple(sorted(bounds))):
         steps: list = []
-        done: frozenset = frozenset()
-        for S in chain:
-            new = sorted(S - done)
+        for S, new in chain:
             for i, v in enumerate(new):
                 lo, hi = bounds[S] if i == len(new) - 1 else (None, None)
                 steps.append((*info[v], lo, hi))
-            done = S
         total = total * chain_probability(steps)
         if total.is_zero():
             break
     return total
+
+
+@functools.lru_cache(maxsize=4096)
+def _nesting(supports: tuple) -> tuple:
+    """The chains of the noise sets ``supports`` (sorted tuples of ids), each a tuple of ``(set, new ids)``; the
+    paths of one program share a few such shapes, so it is cached.  ``ValueError`` when they do not nest."""
+    chains: list[list] = []
+    for S in sorted(supports, key=len):
+        fs = frozenset(S)
+        below = [c for c in chains if c[-1][0] <= fs]
+        if len(below) > 1 or any(c[-1][0] & fs for c in chains if c not in below):
+            raise ValueError("comparisons on sums of noises that do not nest into running sums (one chain of sums "
+                             "each containing the last); the compiler admits running sums only")
+        if below:
+            below[0].append((fs, S, tuple(sorted(fs - below[0][-1][0]))))
+        else:
+            chains.append([(fs, S, S)])
+    return tuple(tuple((S, new) for _fs, S, new in c) for c in chains)
