@@ -35,7 +35,9 @@ from exactdp.programs import base_power, certify_program, neighbour_pairs, parse
 
 SUITE = os.path.join(ROOT, "examples", "programs")
 NAMES = ["truncated_geometric", "nm_index_lap", "nm_index_geo", "nm_value_lap", "nm_value_geo", "svt1", "svt2",
-         "svt3", "svt4", "svt5", "svt6", "gap_svt", "numerical_svt", "hist", "partial_sum", "partial_sum_bad"]
+         "svt3", "svt4", "svt5", "svt6", "gap_svt", "numerical_svt", "hist", "partial_sum", "partial_sum_bad",
+         "prefix_sum", "smart_sum", "smart_sum_bad"]
+SUMS = ["prefix_sum", "smart_sum", "smart_sum_bad"]     # running sums of noises (--sums: these only)
 
 
 def load(name):
@@ -84,7 +86,7 @@ def float_row(name, n=2, W=12):
 
 def main():
     quick = "--quick" in sys.argv
-    names = ["svt1", "nm_index_geo", "partial_sum_bad"] if quick else NAMES
+    names = ["svt1", "nm_index_geo", "partial_sum_bad"] if quick else SUMS if "--sums" in sys.argv else NAMES
     ns = [2] if quick else [2, 3] + ([4] if "--n4" in sys.argv else [])
     for i, a in enumerate(sys.argv):     # --names a,b,c / --ns 4 : a part of the table (to run it in pieces)
         if a == "--names":

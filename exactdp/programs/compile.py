@@ -33,6 +33,7 @@ from .language import (
     Assign, BinOp, Compare, For, If, Noise, Num, Output, Program, ProgramError, Query, Stop, Var,
 )
 from .ratfunc import RatFunc
+from .sums import forms_probability
 import itertools
 
 __all__ = ["MAX_PATHS", "base_power", "output_distribution"]
@@ -82,15 +83,16 @@ class _State:
     lows: dict = field(default_factory=dict)    # noise id -> tuple of (a, k): Z >= a r + k
     highs: dict = field(default_factory=dict)   # noise id -> tuple of (a, k): Z <= a r + k
     stopped: bool = False
+    general: tuple = ()     # (NLin, where): forms >= 0 with several non-pivot noises (running sums, sums.py)
 
     def copy(self):
         return _State(dict(self.env), self.out, self.pivot, self.plo, self.phi, dict(self.lows), dict(self.highs),
-                      self.stopped)
+                      self.stopped, self.general)
 
     def emit(self, item: str) -> _State:
         """This state with ``item`` appended to its output (the dicts shared: the caller drops ``self``)."""
         return _State(self.env, (*self.out, item), self.pivot, self.plo, self.phi, self.lows, self.highs,
-                      self.stopped)
+                      self.stopped, self.general)
 
 
 def base_power(program: Program) -> int:
@@ -198,15 +200,15 @@ class _Run:
     # -- constraints ---------------------------------------------------------------------------------------
     def add_ge(self, s: _State, form, where) -> _State | None:
         """``s`` with ``form >= 0`` added; ``None`` when that is plainly impossible."""
-        if isinstance(form, int):
-            return s if form >= 0 else None
+        if isinstance(form, int) or not form.c:     # no noise left (z - z): a constant
+            k = form if isinstance(form, int) else form.k
+            return s if k >= 0 else None
         a = form.c.get(s.pivot, 0) if s.pivot is not None else 0
         others = [v for v in form.c if v != s.pivot]
-        if len(others) > 1:
-            raise ProgramError(where.line, where.col, "this comparison involves two noises drawn apart from the "
-                                                      "pivot (the first noise drawn outside the loop); the compiler "
-                                                      "admits one such noise per comparison")
         s = s.copy()
+        if len(others) > 1:     # a sum of several noises (a running sum): summed by sums.forms_probability
+            s.general = (*s.general, (form, where))
+            return s
         if not others:  # a r + k >= 0
             if a > 0:
                 b = -(form.k // a)           # ceil(-k/a)
@@ -507,7 +509,27 @@ def _path_key(s: _State, info: dict, ids) -> tuple:
                          for v in ids)))
 
 
+def _general_probability(s: _State, info: dict) -> RatFunc:
+    """A path with sums of several noises: every constraint as a form, summed by :func:`forms_probability`."""
+    p = s.pivot
+    forms = [(dict(f.c), f.k) for f, _ in s.general]
+    forms += [({p: 1}, -s.plo)] if s.plo is not None else []
+    forms += [({p: -1}, s.phi)] if s.phi is not None else []
+    for v, bs in s.lows.items():        # Z >= a r + k
+        forms += [({v: 1, p: -a} if a else {v: 1}, -k) for a, k in bs]
+    for v, bs in s.highs.items():       # Z <= a r + k
+        forms += [({v: -1, p: a} if a else {v: -1}, k) for a, k in bs]
+    try:
+        return forms_probability(forms, info)
+    except ValueError as exc:
+        where = s.general[0][1]
+        raise ProgramError(where.line, where.col, "this comparison involves two noises drawn apart from the pivot, "
+                                                  f"and {exc}") from None
+
+
 def _path_probability(s: _State, info: dict, sums: _Sums) -> RatFunc:
+    if s.general:
+        return _general_probability(s, info)
     ids = set(s.lows) | set(s.highs)
     key = _path_key(s, info, ids)
     got = sums.paths.get(key)

@@ -12,9 +12,10 @@ and a claim about the PROGRAM.  This module trusts none of the matrix: it
    ``r`` of one *pivot* noise the other noises are independent, each confined to an interval whose ends are
    ``+-r + k``; the sum over ``r`` is done term by term on a window ``|r| <= R`` (``R`` past every point where
    an end changes sign or two ends cross) and in closed form on the two tails, where every factor is a finite
-   sum of ``c t^(m j)`` (``r = +-(R + 1 + j)``), so the tail is ``sum_m c_m / (1 - t^m)``.  Nothing is
-   truncated.  Entries are kept as a polynomial over a product of the factors ``1 + t^e`` and ``1 - t^m``
-   (``m > 0``), positive on ``(0, 1)``;
+   sum of ``c t^(m j)`` (``r = +-(R + 1 + j)``), so the tail is ``sum_m c_m / (1 - t^m)``.  A run on sums of
+   several noises with no shared one (a running sum) is summed by eliminating its partial sums one at a time
+   (closed forms of ``sum w^j t^(k w)``, :func:`_chains`).  Nothing is truncated.  Entries are kept as a
+   polynomial over a product of the factors ``1 + t^e`` and ``1 - t^m`` (``m > 0``), positive on ``(0, 1)``;
 4. compares each re-derived entry with the carried one as an identity of rational functions (cross-multiplied
    coefficients);
 5. re-checks the claim on the re-derived entries: "private for every eps" is ``B P - u^L A Q >= 0`` on
@@ -656,6 +657,12 @@ def _weight(kind, e, r0, step):
     return {e * abs(step): c}
 
 
+def _many(cons) -> bool:
+    """Whether the run's sums of several noises share no single pivot (a running sum: :func:`_chains`)."""
+    multi = [set(c[0]) for c in cons if len(c[0]) > 1]
+    return bool(multi) and (any(len(m) != 2 for m in multi) or not set.intersection(*multi))
+
+
 def _split(cons):
     """The pivot (or None) and, per other noise, its bounds ``(a, k)`` as lows / highs in the pivot ``r``."""
     multi = [c for c in cons if len(c[0]) > 1]
@@ -727,12 +734,188 @@ def run_cost(cons) -> int:
     >>> [run_cost(r[2]) for r in runs]
     [6, 6]
     """
+    if _many(cons):     # a running sum: per noise one elimination over at most 2 (forms + 1) + 1 cells
+        return (2 * len(cons) + 3) * (len({v for c in cons for v in c[0]}) + 1)
     pivot, plo, phi, lows, highs = _split(cons)
     ids = set(lows) | set(highs)
     return (2 * _window(pivot, plo, phi, lows, highs, ids) + 3) * (len(ids) + 1)
 
 
+# ------------------------------------------------------------------------ running sums of noises ----
+# A run constraining sums of several noises (next = next + q + dlap(b)) has no single pivot.  If its forms nest
+# into chains of sets (each all +1 or all -1: bounds on a partial sum W_j = Z_1 + ... + Z_j), each chain is
+# summed by eliminating W_K, ..., W_1: g_{j-1}(w) = sum_{w' in I_j} P(Z_j = w' - w) g_j(w'), the answer g_0(0).
+# A value is (Laurent numerator {power: Fraction}, denominator factors as in _rf); a function of the integer w
+# is a list of cells (A, B, {(j, m): value}) meaning sum value w^j t^(m w) on A..B (None: infinite).  The sums
+# sum_{w=A}^{B} w^j t^(k w) = Q(B+1) t^(k(B+1)) - Q(A) t^(kA) by the antidifference Q of w^j t^(k w) (an
+# infinite end gives 0); the same with one end at w gives the symbolic pieces.
+def _lv(c, k=0):
+    return ({k: Fraction(c)}, ()) if c else ({}, ())
+
+
+def _lnum_mul(a, b):
+    out: dict = {}
+    for i, x in a.items():
+        for j, y in b.items():
+            out[i + j] = out.get(i + j, 0) + x * y
+    return {i: x for i, x in out.items() if x}
+
+
+def _lmul(a, b):
+    d = dict(a[1])
+    for f, c in b[1]:
+        d[f] = d.get(f, 0) + c
+    return (_lnum_mul(a[0], b[0]), tuple(sorted(d.items())))
+
+
+def _ladd(a, b, s=1):
+    if not b[0]:
+        return a
+    da, db = dict(a[1]), dict(b[1])
+    den = {f: max(da.get(f, 0), db.get(f, 0)) for f in set(da) | set(db)}
+    nums = []
+    for num, have in ((a[0], da), (b[0], db)):
+        for (sg, e), c in den.items():
+            for _ in range(c - have.get((sg, e), 0)):
+                num = _lnum_mul(num, {0: Fraction(1), e: Fraction(sg)})
+        nums.append(num)
+    out = dict(nums[0])
+    for i, x in nums[1].items():
+        out[i] = out.get(i, 0) + s * x
+    out = {i: x for i, x in out.items() if x}
+    return (out, tuple(sorted(den.items()))) if out else ({}, ())
+
+
+def _lover(a, k):
+    """``a / (t^k - 1)`` (``k != 0``): ``-1/(1 - t^k)``, or ``t^-k/(1 - t^-k)`` when ``k < 0``."""
+    return _lmul(a, ({0: Fraction(-1)}, (((-1, k), 1),)) if k > 0 else ({-k: Fraction(1)}, (((-1, -k), 1),)))
+
+
+@functools.lru_cache(maxsize=512)
+def _q(j, k):
+    """The coefficients of ``Q`` with ``Q(w+1) t^(k(w+1)) - Q(w) t^(k w) = w^j t^(k w)``."""
+    if k == 0:                             # Faulhaber: Q(w+1) - Q(w) = w^j, degree j + 1
+        c = [Fraction(0)] * (j + 2)
+        for row in range(j, -1, -1):
+            c[row + 1] = (Fraction(row == j) - sum(c[i] * math.comb(i, row) for i in range(row + 2, j + 2))) / (row + 1)
+        return tuple(_lv(x) for x in c)
+    cs = [_lv(0)] * (j + 1)
+    for row in range(j, -1, -1):             # (t^k - 1) c_l = [l == j] - t^k sum_{i > l} C(i, l) c_i
+        rest = _lv(row == j)
+        for i in range(row + 1, j + 1):
+            rest = _ladd(rest, _lmul(_lv(math.comb(i, row), k), cs[i]), -1)
+        cs[row] = _lover(rest, k)
+    return tuple(cs)
+
+
+def _q_at(j, k, w):
+    out = _lv(0)
+    for i, c in enumerate(_q(j, k)):
+        out = _ladd(out, _lmul(c, _lv(Fraction(w) ** i, k * w)))
+    return out
+
+
+def _psum(j, k, a, b):
+    """``sum_{w=a}^{b} w^j t^(k w)``, ends int or None (infinite), convergent: ``k > 0`` up, ``k < 0`` down."""
+    if (b is None and k <= 0) or (a is None and k >= 0):
+        raise NotHere("a divergent sum of a running sum (an evaluator inconsistency)")
+    if a is not None and b is not None and a > b:
+        return _lv(0)
+    return _ladd(_lv(0) if b is None else _q_at(j, k, b + 1), _lv(0) if a is None else _q_at(j, k, a), -1)
+
+
+def _kernel(kind, e):
+    return ({0: Fraction(1), e: Fraction(-1)}, (((1, e), 1),) if kind == "dlap" else ())
+
+
+def _put(d, key, v, s=1):
+    d[key] = _ladd(d.get(key, _lv(0)), v, s)
+
+
+def _elim(g, kind, e, lo, hi):
+    """``h(w) = sum_{lo <= w' <= hi} P(Z = w' - w) g(w')`` as cells."""
+    g = [(A if lo is None or (A is not None and lo <= A) else lo, B if hi is None or (B is not None and hi >= B)
+          else hi, f) for A, B, f in g]
+    g = [c for c in g if c[0] is None or c[1] is None or c[0] <= c[1]]
+    pts = sorted({p for A, B, _ in g for p in (A, B) if p is not None})
+    cells = [(None, None)] if not pts else [(None, pts[0] - 1)] + [
+        c for p, q in itertools.pairwise([*pts, None]) for c in ((p, p), (p + 1, None if q is None else q - 1))
+        if c[1] is None or c[0] <= c[1]]
+    C, out = _kernel(kind, e), []
+    for u, v in cells:
+        h: dict = {}
+        for A, B, f in g:
+            for (j, m), c in f.items():
+                c = _lmul(c, C)
+                if u is not None and u == v:   # at the point u: w' < u and w' >= u
+                    if kind == "dlap":
+                        _put(h, (0, 0), _lmul(c, _lmul(_lv(1, e * u), _psum(j, m - e, A, u - 1 if B is None
+                                                                               else min(B, u - 1)))))
+                    _put(h, (0, 0), _lmul(c, _lmul(_lv(1, -e * u), _psum(j, m + e, u if A is None
+                                                                         else max(A, u), B))))
+                elif B is not None and u is not None and u > B:     # every w' < w
+                    if kind == "dlap":
+                        _put(h, (0, e), _lmul(c, _psum(j, m - e, A, B)))
+                elif A is not None and v is not None and v < A:     # every w' > w
+                    _put(h, (0, -e), _lmul(c, _psum(j, m + e, A, B)))
+                else:                                               # A < w <= B: split at w
+                    if kind == "dlap":
+                        for i, qi in enumerate(_q(j, m - e)):
+                            _put(h, (i, m), _lmul(c, qi))
+                        if A is not None:
+                            _put(h, (0, e), _lmul(c, _q_at(j, m - e, A)), -1)
+                    for i, qi in enumerate(_q(j, m + e)):
+                        _put(h, (i, m), _lmul(c, qi), -1)
+                    if B is not None:
+                        _put(h, (0, -e), _lmul(c, _q_at(j, m + e, B + 1)))
+        h = {key: c for key, c in h.items() if c[0]}
+        if h:
+            out.append((u, v, h))
+    return out
+
+
+def _chains(cons, kinds):
+    """The run's probability when its forms nest into chains of running sums (``NotHere`` otherwise)."""
+    bounds: dict = {}
+    for coef, k in cons:
+        if set(coef.values()) not in ({1}, {-1}):
+            raise NotHere("a run comparing noises with mixed signs or coefficients other than +-1")
+        lo, hi = bounds.get(frozenset(coef), (None, None))
+        if 1 in coef.values():
+            lo = -k if lo is None else max(lo, -k)
+        else:
+            hi = k if hi is None else min(hi, k)
+        bounds[frozenset(coef)] = (lo, hi)
+    tops: list = []
+    steps: dict = {}
+    for S in sorted(bounds, key=len):
+        under = [T for T in tops if T <= S]
+        if len(under) > 1 or any(T & S for T in tops if T not in under):
+            raise NotHere("a run whose sums of noises do not nest into running sums")
+        done = under[0] if under else frozenset()
+        new = sorted(S - done)
+        steps[S] = [*steps.pop(done, [])] + [(*kinds[v], *(bounds[S] if v == new[-1] else (None, None)))
+                                             for v in new]
+        tops = [T for T in tops if T not in under] + [S]
+    out = _lv(1)
+    for chain in steps.values():
+        g = [(None, None, {(0, 0): _lv(1)})]
+        for kind, e, lo, hi in reversed(chain):
+            g = _elim(g, kind, e, lo, hi) if lo is None or hi is None or lo <= hi else []
+        val = _lv(0)             # g_0(0): the terms w^0 t^(m 0) of the cell holding 0
+        for A, B, f in g:
+            if (A is None or A <= 0) and (B is None or B >= 0):
+                for (j, _m), c in f.items():
+                    val = _ladd(val, c) if j == 0 else val
+        out = _lmul(out, val)
+    if out[0] and min(out[0]) < 0:
+        raise NotHere("a running sum with a pole at t = 0 (an evaluator inconsistency)")
+    return _rf([out[0].get(i, Fraction(0)) for i in range(max(out[0]) + 1)] if out[0] else [], out[1])
+
+
 def _run_probability(cons, kinds):
+    if _many(cons):
+        return _chains(cons, kinds)
     pivot, plo, phi, lows, highs = _split(cons)
     ids = set(lows) | set(highs)
     if pivot is None:

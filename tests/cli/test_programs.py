@@ -120,3 +120,17 @@ def test_a_partial_failure_set_is_printed(tmp_path, capsys):
                  '    output "U"\n  else:\n    output "F"\n  end\nend\n')
     code, out, _ = run(["program", str(p), "--n", "1", "--domain", "0..1", "--all-eps"], capsys)
     assert code == 1 and "it fails exactly for u = e^(-eps/3) in (root of alpha**4 + alpha - 1 in [" in out
+
+
+def test_running_sums_through_the_command_line(tmp_path, monkeypatch, capsys):
+    # smart_sum_bad at n = 3 releases an exact block sum: exit 1 with the pair and output
+    code, out, _ = run(["program", str(SUITE / "smart_sum_bad.prog"), "--n", "3", "--relation", "one-differ",
+                        "--all-eps"], capsys)
+    assert code == 1 and "is not eps-DP for any eps > 0" in out and "witness: x = 0,0,0, x' = 0,1,0" in out
+    # a difference of two loop noises is no running sum: refused with the place (exit 2, one line)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "diff.prog").write_text("for i:\n  b = dlap(1)\n  c = dlap(1)\n  if b - c >= q:\n    stop\n"
+                                        "  end\nend\n")
+    code, out, err = run(["program", "diff.prog", "--n", "2", "--all-eps"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "diff.prog: line 4, column 12: this comparison involves two noises" in err and "mixed signs" in err

@@ -27,15 +27,17 @@ EXPECTED = {
     "nm_index_lap": "holds", "nm_index_geo": "holds", "nm_value_lap": "holds", "nm_value_geo": "never",
     "svt1": "holds", "svt2": "holds", "svt3": "holds", "svt4": "fails", "svt5": "never", "svt6": "holds",
     "gap_svt": "holds", "numerical_svt": "holds", "hist": "holds", "partial_sum": "holds",
-    "partial_sum_bad": "fails", "truncated_geometric": "holds",
+    "partial_sum_bad": "fails", "truncated_geometric": "holds", "prefix_sum": "holds",
 }
+#: smart sums need n >= 3 (block length M = 2 < n): verdicts at n = 3
+EXPECTED_N3 = {"smart_sum": "holds", "smart_sum_bad": "never"}
 #: decided at a rational level only (noise scale proportional to eps): tests/programs/test_hist_eps.py
 LEVEL_ONLY = {"hist_eps"}
-SLOW = {"svt3", "gap_svt", "numerical_svt", "nm_index_lap", "nm_value_geo", "svt4"}
+SLOW = {"svt3", "gap_svt", "numerical_svt", "nm_index_lap", "nm_value_geo", "svt4", "prefix_sum"}
 
 
 def test_every_suite_file_is_expected():
-    assert sorted(p.stem for p in SUITE.glob("*.prog")) == sorted([*EXPECTED, *LEVEL_ONLY])
+    assert sorted(p.stem for p in SUITE.glob("*.prog")) == sorted([*EXPECTED, *EXPECTED_N3, *LEVEL_ONLY])
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in EXPECTED])
@@ -62,6 +64,46 @@ def test_known_costs_at_eps0_1():
     assert certify_program(p, n=2, domain=(0, 2), relation="one-differ", eps="1", cost=True).evidence.epsilon == "1"
     p, _ = _suite("svt5")
     assert certify_program(p, n=2, domain=(0, 2), relation="all-differ", eps="1", cost=True).evidence.epsilon == "inf"
+
+
+def test_smart_sum_bad_releases_an_exact_block_sum():
+    # n = 3, M = 2: the second output is q_1 + q_2 exactly; changing q_2 by one makes it impossible
+    p, rel = _suite("smart_sum_bad")
+    c = certify_program(p, n=3, domain=(0, 2), relation=rel)
+    assert not c.holds and c.evidence.failure_set_text == "(0, 1)"
+    w = c.evidence.witness
+    x, xp = (tuple(int(v) for v in s.split(",")) for s in (w.x, w.x_prime))
+    assert sum(abs(a - b) for a, b in zip(x, xp, strict=True)) == 1
+    assert w.output in output_distribution(p, x) and w.output not in output_distribution(p, xp)
+    assert w.output.split(",")[1] == str(x[0] + x[1])
+    # the independent brute force (concrete runs, fractions): positive on x, no run of x' releases it
+    from fractions import Fraction
+
+    from _program_brute import brute_distribution
+    low, lost = brute_distribution(p, x, Fraction(1, 8), 2, 6)
+    assert low[w.output] > 0 and lost < Fraction(1, 10**4)
+    assert w.output not in brute_distribution(p, xp, Fraction(1, 8), 2, 6)[0]
+    assert certify_program(p, n=3, domain=(0, 2), relation=rel, eps="1", cost=True).evidence.epsilon == "inf"
+
+
+def test_prefix_sum_costs_exactly_eps():
+    p, rel = _suite("prefix_sum")
+    assert certify_program(p, n=2, domain=(0, 2), relation=rel, eps="1", cost=True).evidence.epsilon == "1"
+
+
+@pytest.mark.slow
+def test_smart_sum_is_private_and_the_sources_noise_costs_two_eps():
+    # inputs {0, 1} to stay cheap; the source (CheckDP's smartsum.c) checks 2 eps with Lap(1/eps): dlap(1) in
+    # place of dlap(2) has the exact cost 2 at eps0 = 1, and the suite's dlap(2) (eps' = 2 eps) is eps'-DP
+    p, rel = _suite("smart_sum")
+    assert certify_program(p, n=3, domain=(0, 1), relation=rel).holds
+    text = (SUITE / "smart_sum.prog").read_text()
+    assert text.count("dlap(2)") == 2
+    p1 = parse_program(text.replace("dlap(2)", "dlap(1)"), "smart_sum_lap1")
+    # q_1 moves the first two releases (eta_2 then the block end's eta_1): the pair that costs 2 eps
+    pairs = [[[0, 0, 0], [1, 0, 0]], [[1, 1, 0], [1, 1, 1]]]
+    c = certify_program(p1, n=3, domain=(0, 1), relation=pairs, eps="1", cost=True)
+    assert c.evidence.epsilon == "2" and {c.evidence.binding.x, c.evidence.binding.x_prime} == {"0,0,0", "1,0,0"}
 
 
 def test_svt1_is_private_at_its_level_and_svt4_is_not():

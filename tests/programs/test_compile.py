@@ -41,6 +41,24 @@ def test_suite_programs_agree_with_the_brute_force(name, x):
     _agree(_suite(name), x, Fraction(1, 8), 7)
 
 
+@pytest.mark.parametrize("name,x", [
+    ("prefix_sum", (0, 2)), ("prefix_sum", (2, 0, 1)), ("smart_sum", (1, 0, 2)), ("smart_sum_bad", (2, 1, 0)),
+])
+def test_running_sums_agree_with_the_brute_force(name, x):
+    # next = next + q + eta released at every step: sums of two and three noises (terms |s| t^|s|, sums.py)
+    _agree(_suite(name), x, Fraction(1, 8), 7)
+
+
+def test_running_sum_of_two_noises_by_hand():
+    # "0,1": Z_1 <= 0 and Z_1 + Z_2 >= 1, the sum over z <= 0 of C t^(-z) P(Z_2 >= 1 - z) = C t/((1+t)(1-t^2))
+    p = parse_program("s = 0\nfor i:\n  z = dlap(1)\n  s = s + z\n  output clamp(s, 0, 1)\nend\n")
+    t = RatFunc.mono(1)
+    C = (1 - t) / (1 + t)
+    d = output_distribution(p, (5, 5))
+    assert d["0,1"] == C * t / ((1 + t) * (1 - t * t))
+    assert d["0,0"] == 1 / (1 + t) - d["0,1"]            # P(Z_1 <= 0) = 1/(1+t)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name,x", [("gap_svt", (1, 2)), ("numerical_svt", (2, 1))])
 def test_value_releasing_svt_agrees_with_the_brute_force(name, x):
@@ -64,6 +82,12 @@ def test_exact_values_by_hand():
     assert d == {"1": 1 / (1 + t), "2": t / (1 + t)}
 
 
+def test_a_noise_that_cancels_is_a_constant():
+    # z - z has no noise left: compared and clamped as the constant 0 (it divided by zero before)
+    p = parse_program('z = dlap(1)\ny = z - z\nif y >= 0:\n  output "a"\nend\noutput clamp(y + q[1], -1, 1)\n')
+    assert output_distribution(p, (1,)) == {"a,1": RatFunc(1)}
+
+
 def test_base_power_is_the_lcm_of_the_scale_numerators():
     assert base_power(_suite("svt4")) == 4       # DLap(4/eps) = t^1, DLap(4/(3 eps)) = t^3
     assert base_power(_suite("numerical_svt")) == 6
@@ -78,6 +102,10 @@ def test_no_noise_and_no_output():
 @pytest.mark.parametrize("text,where,msg", [
     ("a = dlap(1)\nfor i:\n  b = dlap(1)\n  c = dlap(1)\n  if b >= c:\n    stop\n  end\nend\n", "line 5, column 8",
      "two noises drawn apart from the pivot"),
+    ("a = dlap(1)\nb = dlap(1)\nc = dlap(1)\nif a + b >= 0:\n  if b + c >= 0:\n    stop\n  end\nend\n",
+     "line 5, column 12", "do not nest into running sums"),
+    ("a = dlap(1)\nfor i:\n  b = dlap(1)\n  c = dlap(1)\n  if b + 2 * c >= a:\n    stop\n  end\nend\n",
+     "line 5, column 16", "coefficient other than +-1"),
     ("a = dlap(1)\nb = a * a\n", "line 2, column 7", "noise times noise"),
     ("a = dlap(1)\nfor i:\n  b = dlap(1)\n  if 2 * b >= a:\n    stop\n  end\nend\n", "line 4, column 12",
      "coefficient 2"),

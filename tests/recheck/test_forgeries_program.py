@@ -418,3 +418,112 @@ def test_a_witness_u_outside_the_stated_set_is_refuted():
     reclaim(c)
     assert recheck(c).status == "refuted"        # the set is too small (fails on (r, 9/10]), whatever u
     assert lo["lo"].startswith("root of")
+
+
+# -- running sums of noises (prefix_sum, smart_sum, smart_sum_bad): the kernel's chains -----------------------
+
+def _narrow(name):
+    """The suite program with its clamp window [-6, 8] narrowed to [0, 2]: 27 runs per input at n = 3 (the
+    suite's window gives 3,375, beyond the kernel's run budget), the same running sums."""
+    return (SUITE / f"{name}.prog").read_text().replace("-6, 8", "0, 2")
+
+
+def _text_cert(name, text, n, domain, relation):
+    p = parse_program(text, name)
+    return json.loads(json.dumps(program_certificate(p, n=n, domain=domain, relation=relation).to_json()))
+
+
+@pytest.mark.parametrize("name,verdict", [("prefix_sum", "holds"), ("smart_sum", "holds"),
+                                          ("smart_sum_bad", "fails")])
+def test_running_sums_are_confirmed_by_the_kernel(name, verdict):
+    c = _text_cert(name, _narrow(name), 3, (0, 1), "one-differ")
+    assert c["verdict"] == verdict
+    r = recheck(c)
+    assert r.status == "confirmed", r.detail
+
+
+def test_suite_running_sums_are_confirmed_on_explicit_pairs():
+    # the suite's own texts and window, on one neighbour pair (within the kernel's budget of runs and terms)
+    c = cert("prefix_sum", relation=[[[0, 0], [0, 1]]])
+    assert c["verdict"] == "holds" and status(c) == "confirmed"
+    c = cert("smart_sum_bad", n=3, relation=[[[0, 0, 0], [0, 1, 0]]])
+    assert c["verdict"] == "fails" and c["evidence"]["never"]
+    assert status(c) == "confirmed"
+    # the whole relation on {0, 1, 2}^2 is more work than the kernel's bound: refused by its count, not checked
+    r = recheck(cert("prefix_sum", relation="one-differ"))
+    assert r.status == "not checkable" and "terms to sum" in r.detail
+
+
+def test_running_sum_forgeries_are_refuted():
+    good = _text_cert("smart_sum", _narrow("smart_sum"), 3, (0, 1), "one-differ")
+    forged = copy.deepcopy(good)         # smart_sum_bad's text (no noise at the block's end) with smart_sum's matrix
+    forged["evidence"]["text"] = _narrow("smart_sum_bad")
+    r = recheck(reclaim(forged))
+    assert r.status == "refuted" and "not the program's" in r.detail
+    forged = copy.deepcopy(good)         # prefix_sum's text: the same outputs, another law
+    forged["evidence"]["text"] = _narrow("prefix_sum")
+    assert recheck(reclaim(forged)).detail == "the base power is 1, not 2"
+    forged["evidence"]["base_power"] = 1     # consistent with prefix_sum's dlap(1)
+    r = recheck(reclaim(forged))
+    assert r.status == "refuted" and "not the program's" in r.detail
+    forged = copy.deepcopy(good)         # one coefficient of one entry
+    num, den = forged["evidence"]["values"][-1]
+    forged["evidence"]["values"][-1] = [[str(int(num[0]) + 1), *num[1:]], den]
+    assert status(forged) == "refuted"
+    bad = _text_cert("smart_sum_bad", _narrow("smart_sum_bad"), 3, (0, 1), "one-differ")
+    bad["verdict"] = "holds"             # a failure turned into holds
+    for key in ("witness", "failure_set", "failure_set_text"):
+        bad["evidence"][key] = None
+    bad["evidence"]["never"] = False
+    assert status(reclaim(bad)) == "refuted"
+
+
+GEO_SUM = ("s = 0\nfor i:\n  z = geo(1)\n  if q == 1:\n    z = dlap(2)\n  end\n  s = s + z\n"
+           "  output clamp(s + q, -1, 3)\nend\n")
+
+
+@pytest.mark.parametrize("name,x", [("prefix_sum", (2, 0, 1)), ("smart_sum", (1, 0, 2)), ("geo_sum", (0, 1, 2))])
+def test_kernel_chains_agree_with_the_compiler(name, x):
+    # one-sided noise and two bases in one chain (geo_sum), two-sided elsewhere; windows narrowed to [-1, 3]
+    text = GEO_SUM if name == "geo_sum" else _narrow(name).replace("0, 2)", "-1, 3)")
+    body, p = K.parse(text), parse_program(text, name)
+    mine, theirs = K.distribution(body, x, K.base_power(body)), output_distribution(p, x)
+    assert set(mine) == set(theirs)
+    for z, v in theirs.items():
+        a = mine[z]
+        num = [Fraction(int(c), int(v.num.denom())) for c in v.num.numer().coeffs()]
+        den = [Fraction(int(c), int(v.den.denom())) for c in v.den.numer().coeffs()]
+        assert P.trim(P.add(P.mul(num, K._den_poly(a[1])), P.mul(a[0], den), -1)) == []
+
+
+def test_kernel_closed_forms_against_direct_sums():
+    t = Fraction(1, 5)
+
+    def at(v):
+        num, den = v
+        d = Fraction(1)
+        for (sg, e), c in den:
+            d *= (1 + sg * t ** e) ** c
+        return sum((c * t ** i for i, c in num.items()), Fraction(0)) / d
+
+    for j in range(4):
+        for k in (-2, -1, 0, 1, 3):
+            for a, b in ((-3, 4), (2, 2), (5, 1)):
+                assert at(K._psum(j, k, a, b)) == sum((Fraction(w) ** j * t ** (k * w) for w in range(a, b + 1)),
+                                                      Fraction(0))
+    # an infinite end: sum_{w >= 1} w t^w = t/(1-t)^2, sum_{w <= -1} w^2 t^(-w) = t(1+t)/(1-t)^3
+    assert at(K._psum(1, 1, 1, None)) == t / (1 - t) ** 2
+    assert at(K._psum(2, -1, None, -1)) == t * (1 + t) / (1 - t) ** 3
+    with pytest.raises(K.NotHere, match="divergent"):
+        K._psum(0, 0, 0, None)
+
+
+def test_kernel_refuses_sums_that_do_not_nest():
+    # a + b and b + c share the pivot b (summed as usual); with a + c too no noise is shared by all three
+    text = ("a = dlap(1)\nb = dlap(1)\nc = dlap(1)\nif a + b >= 0:\n  if b + c >= 0:\n    if a + c >= 0:\n"
+            "      stop\n    end\n  end\nend\n")
+    with pytest.raises(K.NotHere, match="do not nest"):
+        K.distribution(K.parse(text), (0,), 1)
+    text = "a = dlap(1)\nb = dlap(1)\nc = dlap(1)\nif a + b - c >= 0:\n  stop\nend\n"
+    with pytest.raises(K.NotHere, match="mixed signs"):
+        K.distribution(K.parse(text), (0,), 1)
