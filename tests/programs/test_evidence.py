@@ -3,14 +3,23 @@ exactdp/programs/evidence.py: each kind's genuine example round-trips through JS
 format from its evidence alone (tests/_support/_evidence_contract.py)."""
 
 import pytest
-from _evidence_contract import check_renders, check_round_trip, hint_fields, kinds_of
+from _evidence_contract import check_hints, check_renders, check_round_trip, hint_fields, kinds_of
 
 HERE = kinds_of("exactdp.programs.evidence")
 
 
 def test_the_kinds_declared_here_and_their_hints():
     assert HERE == ["program"]
-    assert {k: hint_fields(k) for k in HERE if hint_fields(k)} == {}
+    # the failure set's pieces (issue 28 item 4) carry the decimals of their ends as hints, as all_eps's do
+    assert {k: hint_fields(k) for k in HERE if hint_fields(k)} == {"program": ["Piece.hi_approx", "Piece.lo_approx"]}
+
+
+def test_the_decimals_of_the_failure_set_are_hints_not_facts():
+    from exactdp.certificate.kinds import KINDS
+
+    c = KINDS["program"].example()          # a noisy sum under all-differ: fails, with its exact failure set
+    assert c.holds is False and c.evidence.failure_set
+    assert check_hints("program", c) > 0
 
 
 @pytest.mark.parametrize("kind", HERE)

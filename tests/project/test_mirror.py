@@ -43,7 +43,6 @@ ELSEWHERE = {
     "exactdp/verdict.py": [_KINDS, "tests/composition/test_composition_transcendental.py"],
     # certificate/: the contract every kind shares, held for all kinds at once by one harness each
     "exactdp/certificate/common.py": [_KINDS, _RECHECK],  # the mechanism/metric/level records every kind embeds
-    "exactdp/certificate/sections.py": ["tests/papers/test_proof_latex.py", "tests/cli/test_explain.py"],
     # certify_relation: its four shapes are cases of the contract table, attacked by the kernel's harness
     "exactdp/privacy/relation.py": [_KINDS, _RECHECK],
     # exact/: number types and LP back ends under the public solvers, tested through them
@@ -71,6 +70,7 @@ ELSEWHERE = {
         "extension", "infeasible", "lp", "optimality", "priors", "privacy", "profile", "relation",
         "utility_comparison")},
     **{f"exactdp/recheck/{m}.py": ["tests/recheck/test_renyi_fdp_audit.py", _RECHECK] for m in ("audit", "fdp")},
+    "exactdp/recheck/_failure_set.py": ["tests/recheck/test_forgeries_program.py", "tests/recheck/test_forgeries_all_eps.py"],
     "exactdp/recheck/_grid.py": ["tests/recheck/test_scale.py"],
     "exactdp/recheck/_labels.py": ["tests/recheck/test_forgeries_labels.py"],
     "exactdp/recheck/_sturm.py": ["tests/utility/test_tradeoff_exact.py"],
