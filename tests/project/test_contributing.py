@@ -150,6 +150,28 @@ def check(c: dict):
         return "refuted", 1, "the parity of n says otherwise"
     return "confirmed", 1, "n mod 2 recomputed"
 '''
+#: the throwaway mechanism of the mechanism recipe (a builder module and its export) and the throwaway claim of
+#: the claim recipe (a registered function in a paper module, built from the public API)
+_MECHANISM = '''"""A throwaway coin (the recipe's example): keep the input bit with probability p."""
+from ..mechanism import Mechanism, mechanism_from_values
+
+
+def zz_coin(p: str) -> Mechanism:
+    from flint import fmpq
+    q = fmpq(*map(int, p.split("/")))
+    return mechanism_from_values(["0", "1"], ["0", "1"], [[q, 1 - q], [1 - q, q]], name=f"zz coin (p = {p})")
+'''
+_CLAIM = '''
+
+@register("ZZ00-coin", "KL10", "nowhere", "The coin with p = 3/4 is log(3)-DP.", "log(3)")
+def _zz_coin_claim():
+    from exactdp.mechanisms import zz_coin
+    from exactdp.metrics import discrete
+    led = Ledger()
+    c = smallest_epsilon(zz_coin("3/4"), discrete(2))
+    led.compare("eps", "log(3)", c.evidence.epsilon)
+    return led.result("the coin's smallest eps", certificates=[c])
+'''
 _PROBE = '''
 import json, exactdp
 from exactdp.certificate.kinds import KINDS
@@ -168,34 +190,49 @@ print(json.dumps({
     "explain": explain(cert.to_json_str(), "markdown").status,
     "text": "Parity" in explain(cert.to_json_str(), "text").document,
 }))
+from exactdp.mechanisms import zz_coin
+from exactdp.metrics import discrete
+from exactdp.papers.registry import get_claim
+print(json.dumps({"coin": exactdp.smallest_epsilon(zz_coin("3/4"), discrete(2)).evidence.epsilon,
+                  "claim": get_claim("ZZ00-coin").run().status}))
 '''
 
 
+def _changed(copy: Path) -> set:
+    return {p.relative_to(copy.parent).as_posix() for p in copy.rglob("*.py")
+            if not (ROOT / p.relative_to(copy.parent)).is_file()
+            or (ROOT / p.relative_to(copy.parent)).read_bytes() != p.read_bytes()}
+
+
 @pytest.mark.slow
-def test_a_throwaway_kind_touches_only_its_three_modules(tmp_path):
+def test_a_throwaway_kind_mechanism_and_claim_follow_their_recipes(tmp_path):
     # issue 31's "done when": a kind added in a temporary copy by the recipe above (three modules and nothing
-    # that repeats its name) reaches the table of kinds, the front door, the schema, the kernel and explain
+    # that repeats its name) reaches the table of kinds, the front door, the schema, the kernel and explain; a
+    # mechanism and a claim added by theirs are importable and run
+    import os
     import shutil
     import subprocess
 
     copy = tmp_path / "exactdp"
     shutil.copytree(ROOT / "exactdp", copy, ignore=shutil.ignore_patterns("__pycache__"))
     evidence = copy / "divergences" / "evidence.py"
-    touched = {evidence: evidence.read_text(encoding="utf-8") + _EVIDENCE,
-               copy / "divergences" / "zz_even.py": _CHECKER, copy / "recheck" / "zz_even.py": _KERNEL}
-    for path, text in touched.items():
+    for path, text in {evidence: evidence.read_text(encoding="utf-8") + _EVIDENCE,
+                       copy / "divergences" / "zz_even.py": _CHECKER, copy / "recheck" / "zz_even.py": _KERNEL}.items():
         path.write_text(text, encoding="utf-8")
-    changed = {p.relative_to(tmp_path).as_posix() for p in copy.rglob("*.py")
-               if not (ROOT / p.relative_to(tmp_path)).is_file()
-               or (ROOT / p.relative_to(tmp_path)).read_bytes() != p.read_bytes()}
-    assert changed == {"exactdp/divergences/evidence.py", "exactdp/divergences/zz_even.py",
-                       "exactdp/recheck/zz_even.py"}
+    assert _changed(copy) == {"exactdp/divergences/evidence.py", "exactdp/divergences/zz_even.py",
+                              "exactdp/recheck/zz_even.py"}
+    init, paper = copy / "mechanisms" / "__init__.py", copy / "papers" / "kl10.py"
+    (copy / "mechanisms" / "zz_coin.py").write_text(_MECHANISM, encoding="utf-8")
+    init.write_text(init.read_text(encoding="utf-8") + "from .zz_coin import zz_coin  # noqa: E402\n", encoding="utf-8")
+    paper.write_text(paper.read_text(encoding="utf-8") + _CLAIM, encoding="utf-8")
     out = subprocess.run([sys.executable, "-c", _PROBE], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                         env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)})
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert out.returncode == 0, out.stderr[-2000:]
-    assert json.loads(out.stdout) == {
+    kind, rest = out.stdout.strip().splitlines()
+    assert json.loads(kind) == {
         "kind": "zz_even", "checker": "certify_even", "front": "holds", "kernel": "zz_even", "schema": True,
         "genuine": "confirmed", "forged": "refuted", "explain": "confirmed", "text": True}
+    assert json.loads(rest) == {"coin": "log(3)", "claim": "reproduced"}
 
 
 def test_the_schema_command_writes_the_committed_schema():
