@@ -380,7 +380,7 @@ def _register_proofs(sub):
 
 
 def _register_explain(sub):
-    from ..certificate.sections import EXPLAIN_FORMATS
+    from ..certificate.explain import EXPLAIN_FORMATS
 
     ex = sub.add_parser("explain", help="re-check a certificate file with the independent kernel, then print its "
                                         "worked proof for a reader (text, Markdown, LaTeX or HTML)")
@@ -391,7 +391,7 @@ def _register_explain(sub):
 
 
 def _cmd_explain(a):
-    from ..certificate.sections import explain
+    from ..certificate.explain import explain
 
     text = _certificate_text(a.certificate)
     _refuse_unknown_kind(a.certificate, text)

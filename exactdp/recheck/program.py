@@ -750,7 +750,7 @@ def run_cost(cons) -> int:
 # sum_{w=A}^{B} w^j t^(k w) = Q(B+1) t^(k(B+1)) - Q(A) t^(kA) by the antidifference Q of w^j t^(k w) (an
 # infinite end gives 0); the same with one end at w gives the symbolic pieces.
 def _lv(c, k=0):
-    return ({k: Fraction(c)}, ()) if c else ({}, ())
+    return ({k: Fraction(c, 1)}, ()) if c else ({}, ())
 
 
 def _lnum_mul(a, b):
@@ -777,7 +777,7 @@ def _ladd(a, b, s=1):
     for num, have in ((a[0], da), (b[0], db)):
         for (sg, e), c in den.items():
             for _ in range(c - have.get((sg, e), 0)):
-                num = _lnum_mul(num, {0: Fraction(1), e: Fraction(sg)})
+                num = _lnum_mul(num, {0: Fraction(1), e: Fraction(sg, 1)})
         nums.append(num)
     out = dict(nums[0])
     for i, x in nums[1].items():
@@ -797,7 +797,8 @@ def _q(j, k):
     if k == 0:                             # Faulhaber: Q(w+1) - Q(w) = w^j, degree j + 1
         c = [Fraction(0)] * (j + 2)
         for row in range(j, -1, -1):
-            c[row + 1] = (Fraction(row == j) - sum(c[i] * math.comb(i, row) for i in range(row + 2, j + 2))) / (row + 1)
+            top = Fraction(int(row == j), 1)
+            c[row + 1] = (top - sum(c[i] * math.comb(i, row) for i in range(row + 2, j + 2))) / (row + 1)
         return tuple(_lv(x) for x in c)
     cs = [_lv(0)] * (j + 1)
     for row in range(j, -1, -1):             # (t^k - 1) c_l = [l == j] - t^k sum_{i > l} C(i, l) c_i
@@ -811,7 +812,7 @@ def _q(j, k):
 def _q_at(j, k, w):
     out = _lv(0)
     for i, c in enumerate(_q(j, k)):
-        out = _ladd(out, _lmul(c, _lv(Fraction(w) ** i, k * w)))
+        out = _ladd(out, _lmul(c, _lv(Fraction(w, 1) ** i, k * w)))
     return out
 
 

@@ -15,7 +15,7 @@ import pytest
 from _latex_check import latex_problems
 
 from exactdp import certify_privacy, geometric
-from exactdp.certificate.sections import EXPLAIN_FORMATS, explain
+from exactdp.certificate.explain import EXPLAIN_FORMATS, explain
 from exactdp.cli import main
 from exactdp.metrics import from_matrix
 from exactdp.recheck import KINDS

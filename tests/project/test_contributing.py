@@ -176,7 +176,7 @@ _PROBE = '''
 import json, exactdp
 from exactdp.certificate.kinds import KINDS
 from exactdp.certificate.schema import json_schema
-from exactdp.certificate.sections import explain
+from exactdp.certificate.explain import explain
 from exactdp.certify import CHECKERS, certify_even
 from exactdp.recheck import KINDS as KERNEL, recheck
 

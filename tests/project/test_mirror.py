@@ -43,6 +43,8 @@ ELSEWHERE = {
     "exactdp/verdict.py": [_KINDS, "tests/composition/test_composition_transcendental.py"],
     # certificate/: the contract every kind shares, held for all kinds at once by one harness each
     "exactdp/certificate/common.py": [_KINDS, _RECHECK],  # the mechanism/metric/level records every kind embeds
+    # `exactdp explain`: the command's tests call the module's explain() directly as well as through main
+    "exactdp/certificate/explain.py": ["tests/cli/test_explain.py", "tests/certificate/test_sections.py"],
     # certify_relation: its four shapes are cases of the contract table, attacked by the kernel's harness
     "exactdp/privacy/relation.py": [_KINDS, _RECHECK],
     # exact/: number types and LP back ends under the public solvers, tested through them
