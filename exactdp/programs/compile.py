@@ -63,6 +63,20 @@ class NLin:
         return NLin({v: s * x for v, x in self.c.items()}, s * self.k)
 
 
+#: the largest magnitude of an integer the program computes (a constant, a coefficient of a noise): repeated
+#: squaring of a constant would otherwise build numbers of billions of bits before any other limit is reached
+MAX_VALUE = 2**62
+
+
+def _bounded(v, node):
+    """``v`` if every integer in it is at most :data:`MAX_VALUE` in magnitude; otherwise the program is refused."""
+    ints = [v] if isinstance(v, int) else [v.k, *v.c.values()]
+    if any(abs(x) > MAX_VALUE for x in ints):
+        raise ProgramError(node.line, node.col, "this expression's value exceeds 2^62 in magnitude (the program's "
+                                                "integers are bounded)")
+    return v
+
+
 def _add(a, b):
     if isinstance(a, int) and isinstance(b, int):
         return a + b
@@ -182,20 +196,23 @@ class _Run:
                 raise ProgramError(node.line, node.col, f"query index {k} outside 1..{self.n}")
             return self.x[k - 1]
         if isinstance(node, BinOp):
-            a, b = self.ev(node.left, s), self.ev(node.right, s)
-            if node.op == "+":
-                return _add(a, b)
-            if node.op == "-":
-                return _add(a, _neg(b))
-            if isinstance(a, int) and isinstance(b, int):
-                return a * b
-            if isinstance(a, int):
-                return b.scale(a)
-            if isinstance(b, int):
-                return a.scale(b)
-            raise ProgramError(node.line, node.col, "noise times noise is not linear: a product needs a constant "
-                                                    "factor")
+            return _bounded(self._binop(node, s), node)
         raise AssertionError(node)  # the parser builds no other expression node
+
+    def _binop(self, node: BinOp, s: _State):
+        a, b = self.ev(node.left, s), self.ev(node.right, s)
+        if node.op == "+":
+            return _add(a, b)
+        if node.op == "-":
+            return _add(a, _neg(b))
+        if isinstance(a, int) and isinstance(b, int):
+            return a * b
+        if isinstance(a, int):
+            return b.scale(a)
+        if isinstance(b, int):
+            return a.scale(b)
+        raise ProgramError(node.line, node.col, "noise times noise is not linear: a product needs a constant "
+                                                "factor")
 
     # -- constraints ---------------------------------------------------------------------------------------
     def add_ge(self, s: _State, form, where) -> _State | None:

@@ -67,6 +67,8 @@ MAX_TOTAL_RUNS = 20_000
 MAX_WORK = 20_000
 MAX_WINDOW = 2_000
 MAX_EXPONENT = 64
+#: largest magnitude of an integer the program text computes (the library refuses the same programs)
+MAX_VALUE = 2**62
 MAX_COEFF_DIGITS = 400
 NAMED = ("all-differ", "one-differ", "increasing", "decreasing")
 
@@ -392,6 +394,15 @@ def _times(a, s: int):
     return ({v: x * s for v, x in a[0].items() if x * s}, a[1] * s)
 
 
+def _small(v):
+    """``v`` when its integers are at most ``MAX_VALUE`` in magnitude: a text squaring a constant again and again
+    would build numbers of billions of bits before any count of runs or terms is reached (an outsider's forgery)."""
+    ints = [v] if isinstance(v, int) else [v[1], *v[0].values()]
+    if any(abs(x) > MAX_VALUE for x in ints):
+        raise TooLarge(f"an integer of the program beyond {MAX_VALUE} in magnitude")
+    return v
+
+
 class _Eval:
     def __init__(self, body, x, L):
         self.x, self.n, self.L = x, len(x), L
@@ -425,14 +436,12 @@ class _Eval:
                 raise ValueError("program text: a query index that is not an integer in 1..n")
             return self.x[k - 1]
         a, b = self.val(e[1], env), self.val(e[2], env)
-        if tag == "+":
-            return _plus(a, b)
-        if tag == "-":
-            return _plus(a, b, -1)
+        if tag in ("+", "-"):
+            return _small(_plus(a, b, 1 if tag == "+" else -1))
         if isinstance(a, int):
-            return _times(b, a)
+            return _small(_times(b, a))
         if isinstance(b, int):
-            return _times(a, b)
+            return _small(_times(a, b))
         raise ValueError("program text: a product of two noises")
 
     @staticmethod

@@ -156,3 +156,13 @@ def test_the_memo_hands_out_copies_and_follows_the_program_object():
     # a different program object (even with the same text) is compiled, not served from the other's memo
     assert output_distribution(q, (0, 1)) != output_distribution(p, (0, 1))
     assert output_distribution(_suite("svt1"), (0, 1)) == output_distribution(p, (0, 1))
+
+
+def test_an_integer_built_by_repeated_squaring_is_refused_at_its_line():
+    # an outsider's text: 30 squarings of 3 (3^(2^30), about 1.7e9 bits) ran for minutes before this bound; the
+    # program's integers are held to 2^62 in magnitude, refused where the value first exceeds it
+    text = "x = 3\n" + "x = x*x\n" * 30 + "s = q[1] + q[2]\nz = dlap(1)\noutput clamp(s + z + x - x, 0, 2)\n"
+    with pytest.raises(ProgramError, match=r"line 7, column \d+: this expression's value exceeds 2\^62"):
+        output_distribution(parse_program(text, "squares"), (0, 1))
+    ok = "x = 3\n" + "x = x*x\n" * 5 + "s = q[1] + q[2]\nz = dlap(1)\noutput clamp(s + z + x - x, 0, 2)\n"
+    assert output_distribution(parse_program(ok, "squares"), (0, 1))    # 3^32 < 2^62: computed

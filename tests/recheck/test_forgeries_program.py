@@ -527,3 +527,14 @@ def test_kernel_refuses_sums_that_do_not_nest():
     text = "a = dlap(1)\nb = dlap(1)\nc = dlap(1)\nif a + b - c >= 0:\n  stop\nend\n"
     with pytest.raises(K.NotHere, match="mixed signs"):
         K.distribution(K.parse(text), (0,), 1)
+
+
+def test_a_text_squaring_a_constant_is_too_large_in_milliseconds():
+    # found by an outsider: integer arithmetic in the text was unbounded (30 squarings: minutes of CPU); the
+    # kernel holds the program's integers to MAX_VALUE, as the compiler does, and answers "not checkable"
+    from exactdp.certificate.kinds import KINDS
+
+    c = json.loads(KINDS["program"].example().to_json_str())
+    c["evidence"]["text"] = "x = 3\n" + "x = x*x\n" * 30 + "if x >= 0:\n  y = 1\nend\n" + c["evidence"]["text"]
+    r = recheck(c)
+    assert r.status == "not checkable" and "beyond" in r.detail and str(K.MAX_VALUE) in r.detail
