@@ -60,6 +60,10 @@ def _support(text: str) -> tuple[int, int]:
         raise usage(f"sampler: --support must be LO..HI with integers, not {text!r}") from None
     if not sep or a > b:
         raise usage(f"sampler: --support must be LO..HI with LO <= HI, not {text!r}")
+    from ..samplers.targets import MAX_SUPPORT
+
+    if b - a > MAX_SUPPORT - 1:     # refused before the sampler is explored (which may take minutes)
+        raise usage(f"sampler: --support {a}..{b}: at most {MAX_SUPPORT} values are compared")
     return a, b
 
 

@@ -105,9 +105,11 @@ def neighbour_pairs(relation: str, n: int, domain: tuple[int, int]) -> tuple[lis
         raise InvalidInput(f"n: expected an integer >= 1, got {n!r}")
     if lo > hi:
         raise InvalidInput(f"domain: expected lo <= hi, got {lo}..{hi}")
-    if (hi - lo + 1) ** n > MAX_INPUTS:
-        raise InputTooLarge(f"domain {lo}..{hi} with n = {n}: {(hi - lo + 1) ** n} inputs exceed the limit "
-                            f"{MAX_INPUTS}; give explicit pairs")
+    size = hi - lo + 1
+    # the count is compared by its logarithm first: (hi - lo + 1)^n itself has billions of digits at n = 10^10
+    if (size > 1 and n * (size.bit_length() - 1) > MAX_INPUTS.bit_length()) or size ** min(n, 64) > MAX_INPUTS:
+        raise InputTooLarge(f"domain {lo}..{hi} with n = {n}: {size}^{n} inputs exceed the limit {MAX_INPUTS}; "
+                            "give explicit pairs")
     inputs = list(itertools.product(range(lo, hi + 1), repeat=n))
     pairs = []
     for a, b in itertools.combinations(inputs, 2):

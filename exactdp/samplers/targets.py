@@ -32,6 +32,9 @@ from .explore import Law, SamplerError
 __all__ = ["Comparison", "Row", "Target", "compare", "parse_target", "target"]
 
 
+#: most output values a comparison reads (the command line checks it before the sampler is explored)
+MAX_SUPPORT = 100_001
+
 def _arb(q: Fraction) -> arb:
     return arb(fmpq(q.numerator, q.denominator))
 
@@ -360,8 +363,8 @@ def compare(law: Law, tgt: Target, support: tuple[int, int], *, width=Fraction(1
     lo_z, hi_z = support
     if not (isinstance(lo_z, int) and isinstance(hi_z, int)) or lo_z > hi_z:
         raise SamplerError(f"support must be integers LO <= HI, not {support!r}")
-    if hi_z - lo_z > 100_000:
-        raise SamplerError(f"support {lo_z}..{hi_z}: at most 100001 values are compared")
+    if hi_z - lo_z > MAX_SUPPORT - 1:
+        raise SamplerError(f"support {lo_z}..{hi_z}: at most {MAX_SUPPORT} values are compared")
     width = Fraction(width)
     rows = []
     for z in range(lo_z, hi_z + 1):
