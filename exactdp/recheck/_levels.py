@@ -132,6 +132,8 @@ def factor(level: dict, d: str):
 
 
 def product(a, b):
+    """``a * b`` in the kernel's arithmetic, for kinds that multiply by a :func:`factor` (a core judgement, so kinds
+    share it without importing one another)."""
     return _mul(a, b)
 
 

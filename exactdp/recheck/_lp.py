@@ -18,6 +18,8 @@ LP_SOLUTION = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
 
 
 def rank(rows, n) -> int:
+    """The rank of the matrix whose rows are ``{column: Fraction}`` maps over ``n`` columns, by Gaussian elimination
+    in exact fractions (a float rank would decide uniqueness of an optimum by rounding)."""
     M = [[r.get(j, Fraction(0)) for j in range(n)] for r in rows]
     rank, col = 0, 0
     while rank < len(M) and col < n:
@@ -35,6 +37,7 @@ def rank(rows, n) -> int:
 
 
 def _dot(pairs):
+    """The exact sum of products ``a * b`` over ``pairs``, in the kernel's arithmetic (fractions or exact values)."""
     out = Fraction(0)
     for a, b in pairs:
         out = _add(out, _mul(a, b))
