@@ -34,6 +34,7 @@ V1 = ("it does not carry the mechanism's name nor the metric its neighbour relat
 
 
 def _sum(vals):
+    """The exact sum of kernel values (fractions or exact transcendental values)."""
     out = Fraction(0)
     for v in vals:
         out = _add(out, v)
@@ -53,12 +54,16 @@ def _not_a_mechanism(inputs, outs, matrix, rows) -> str | None:
 
 
 def _pair(P, Q, t):
+    """The worst set for ``(P, Q)`` at ``t = e^eps``: ``S = {y : P[y] > t Q[y]}``, ``A = P(S)``, ``B = Q(S)`` and ``A
+    - t B``, which is ``max_S P(S) - t Q(S)`` (the hockey-stick divergence; every ``y`` with a positive term is in
+    ``S``, no other adds to it). Signs are exact."""
     S = [y for y in range(len(P)) if _sign(_add(P[y], _neg(_mul(t, Q[y])))) > 0]
     A, B = _sum(P[y] for y in S), _sum(Q[y] for y in S)
     return S, A, B, _add(A, _neg(_mul(t, B)))
 
 
 def _same(text: str, v) -> bool:
+    """Does ``text`` denote the kernel value ``v`` (exact zero test of the difference)?"""
     return _sign(_add(_value(text), _neg(v))) == 0
 
 
@@ -115,6 +120,9 @@ def check(c: dict) -> tuple[str, int, str]:
 
 
 def _check(ev: dict, certified: bool) -> tuple[str, str]:
+    """``(status, detail)`` of an approximate-DP certificate: limits first (cells, inequalities), then labels, the
+    relation, ``e^eps`` and ``delta`` in range, the mechanism's rows, and the largest hockey-stick excess over
+    every ordered pair (:func:`_pair`), compared with delta exactly."""
     m = ev["mechanism"]
     within_limit(len(m["inputs"]) * len(m["outputs"]) <= MAX_CELLS, "a mechanism beyond the cell limit")
     within_limit(2 * len(ev["pairs"]) * len(m["outputs"]) <= MAX_INEQUALITIES, "more inequalities than the limit")

@@ -62,6 +62,9 @@ def claim_text(c: dict) -> str:
 
 
 def _run(c: dict) -> int:
+    """Re-check an audit certificate (this module's docstring, in order): the profile's pieces as for a composition,
+    then the claimed level and delta through the profile's query check, the slack, the attaining pair; returns the
+    number of lines compared."""
     ev = c["evidence"]
     facs = _factors(c)
     rows = [_rows(m) for m, _ in facs]

@@ -22,6 +22,8 @@ MAX_WORK = 5_000_000
 
 
 def _grid(A, B, nb):
+    """The rectangle ``A x B`` as a mask over ``X x Y`` (bit ``a * nb + b``): the copy of ``B``'s mask shifted to row
+    ``a`` for every ``a`` in ``A``."""
     m = 0
     for a in range(A.bit_length()):
         if A >> a & 1:
@@ -30,6 +32,9 @@ def _grid(A, B, nb):
 
 
 def _ok(rects, na, nb) -> bool:
+    """Do the Lemma 1 pieces of the rectangles pass? For every subset ``I`` (a bit mask) the piece is ``(union of
+    A_i, i in I) x (intersection of B_i, i in I, minus the B_j, j not in I)``; the second factors must be pairwise
+    disjoint (checked cumulatively in ``seen``) and the pieces' union must equal the rectangles' union."""
     p, full = len(rects), (1 << nb) - 1
     union = 0
     for A, B in rects:

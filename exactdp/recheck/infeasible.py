@@ -25,6 +25,7 @@ EVIDENCE = {"infeasible": {"statement": "str", "A_eq": [("map", "str")], "b_eq":
 
 
 def _rows(rows):
+    """Sparse rows ``{column: coefficient}`` from JSON (text keys to integers, coefficients as exact fractions)."""
     return [{int(j): fraction(a) for j, a in r.items()} for r in rows]
 
 

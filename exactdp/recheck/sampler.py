@@ -132,6 +132,8 @@ def _intervals(ev: dict) -> dict:
 
 
 def _run(c: dict) -> int:
+    """Re-derive ``R``, its attaining pair, ``delta`` and ``L`` from the intervals (steps 1-4 of this module's
+    docstring), after counting the (value, shift) pairs against ``MAX_PAIRS``; returns the number of pairs read."""
     ev = c["evidence"]
     a, b = ev["inputs"]
     s = ev["sensitivity"]
@@ -169,6 +171,8 @@ def _run(c: dict) -> int:
 
 
 def _question(ev: dict, R: Fraction, delta: Fraction, verdict: str) -> None:
+    """Step 5: the question asked, if any. The verdict must be ``holds`` (the certificate states what the intervals
+    show); with eps and delta, ``R <= e^eps`` (exact comparison) and the derived delta ``<=`` the one asked."""
     refute_unless(verdict == "holds", "a sampler_privacy certificate states what the intervals show: it holds")
     eps, dq = ev["eps_asked"], ev["delta_asked"]
     refute_unless((eps is None) == (dq is None), "the question has eps without delta or delta without eps")
