@@ -60,6 +60,7 @@ class _Mech:
         cells before anything is built, repeated labels and a code matrix of the wrong shape. Unless symbolic
         entries are allowed and present, the rows are checked to be probability distributions
         (:meth:`_stochastic`)."""
+        # counted from the labels before any value is parsed or any row is built
         within_limit(len(m["inputs"]) * len(m["outputs"]) <= MAX_CELLS,
                      f"a mechanism of {len(m['inputs'])} x {len(m['outputs'])} > {MAX_CELLS} cells")
         self.rows = {x: i for i, x in enumerate(m["inputs"])}
@@ -81,6 +82,7 @@ class _Mech:
         if any(sign(v) < 0 for v in vals):
             raise ValueError("a negative entry: not a mechanism")
         if all(isinstance(v, Fraction) for v in vals):
+            # all rational: rows summed as integers over one common denominator, exactly and in linear time
             den = lcm(*(v.denominator for v in vals)) if vals else 1
             ints = [v.numerator * (den // v.denominator) for v in vals]
             bad = next((i for i, r in enumerate(self.codes) if sum(map(ints.__getitem__, r)) != den), None)
@@ -88,6 +90,7 @@ class _Mech:
             bad = None
             for i, r in enumerate(self.codes):
                 total = Fraction(0)
+                # k equal entries of a row added as one product k * value
                 for c, k in Counter(r).items():
                     total = _add(total, _mul(fraction(k), vals[c]))
                 if sign(_add(total, Fraction(-1))) != 0:
@@ -281,6 +284,8 @@ def count(mech: _Mech, pairs: list, lv: dict | None):
     viol = ties = n = 0
     for x, xp, d in pairs:
         if d not in factors:
+            # only generating pairs are decided: eps*d-privacy on them gives it on every pair, because the distance is
+            # their shortest-path closure and the factors e^(eps d) multiply along a path
             factors[d] = level_factor(lv, d) if lv is not None else Fraction(1)
         E = factors[d]
         ra, rb = mech.codes[mech.rows[x]], mech.codes[mech.rows[xp]]
@@ -290,6 +295,7 @@ def count(mech: _Mech, pairs: list, lv: dict | None):
                 key = (a, b, d)
                 s = cache.get(key)
                 if s is None:
+                    # each distinct (value, value, distance) triple decided once: the status depends on nothing else
                     s = cache[key] = _status(mech.val(a), mech.val(b), E)
                 viol += s == 1
                 ties += s == 0

@@ -266,6 +266,7 @@ def _sqf(n: int):
     equal keys, which the exact zero test needs. The radicand is refused beyond 10^12 (trial division to 10^6)."""
     within_limit(n <= MAX_RADICAND, "a radicand beyond 10^12 to factor")
     k, s, p = 1, 1, 2
+    # trial division up to sqrt(n) <= 10^6 (n was refused above 10^12): the unique squarefree part
     while p * p <= n:
         e = 0
         while n % p == 0:
@@ -314,6 +315,7 @@ class _P:
         :func:`power_within_limit` has measured the powers."""
         _, R, p, q = self.E
         sa, sb = (self.a > 0) - (self.a < 0), (self.b > 0) - (self.b < 0)
+        # a or b zero, or both of one sign: that sign, with no power taken (c > 0)
         if sa == 0 or sb == 0 or sa == sb:
             return sa or sb
         for v in (self.a, self.b):
@@ -394,11 +396,11 @@ def _val(node, alpha=None):
             if isinstance(a, Fraction) and isinstance(b, Fraction) and b.denominator == 2 and a >= 0:
                 return _half_power(a, b.numerator)  # a^(p/2) = sqrt(a)^p, a sum of square roots
             if isinstance(a, Fraction) and isinstance(b, Fraction) and b.denominator > 2 and a > 0:
-                return _P(Fraction(0), Fraction(1), ("pow", a, b.numerator, b.denominator))
+                return _P(Fraction(0), Fraction(1), ("pow", a, b.numerator, b.denominator))  # signed by q-th powers
             if not isinstance(b, Fraction) or b.denominator != 1:
                 raise NotHere("non-integer power")
             k = int(b)
-            power_within_limit(a, k)
+            power_within_limit(a, k)                # measured before any of the k products is taken
             if isinstance(a, Fraction):
                 return a**k
             out = _E({(): Fraction(1)})
@@ -423,7 +425,7 @@ def _val(node, alpha=None):
                 raise NotHere("exp of a non-algebraic argument")
             if not q.d:
                 return Fraction(1)
-            return _E({q.key(): Fraction(1)})
+            return _E({q.key(): Fraction(1)})     # e^q, q != 0 algebraic: transcendental (Lindemann), kept symbolic
     raise NotHere(f"unsupported syntax {ast.dump(node)[:40]}")
 
 
@@ -511,9 +513,8 @@ def _mul(a, b):
 
 
 def _div(a, b):
-    """``a / b`` exactly, in the smallest form that holds both (as :func:`_add`). A zero divisor raises
-    ZeroDivisionError for fractions; for an :class:`_E` the quotient's denominator is only tested where its sign
-    is asked (:func:`_sign`)."""
+    """``a / b`` exactly, in the smallest form that holds both (as :func:`_add`). A zero fraction divisor
+    raises ZeroDivisionError; an :class:`_E` divisor is not tested for zero here."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a / b
     if isinstance(a, _P) or isinstance(b, _P):
@@ -574,6 +575,9 @@ def _sign(v) -> int:
         return 0
     if isinstance(v, _Q) and not v.d:
         return 0
+    # v is not zero here: a non-empty collected sum of distinct e^k is non-zero (Lindemann--Weierstrass; distinct keys,
+    # _sqf), so rising precision separates it from 0; an interval decides a sign only when it excludes 0, and the last
+    # precision answers NotHere, never a guess
     for dps in (30, 60, 120, 240, 480, 960):
         IV.dps = dps
         x = _iv(v, IV)
@@ -754,6 +758,7 @@ def _bernstein_nonneg(p, depth=12, strict: bool = False) -> object:
         return not strict
     n = len(p) - 1
     within_limit(n <= MAX_BERNSTEIN, f"a Bernstein test of degree {n} > {MAX_BERNSTEIN}")
+    # p's Bernstein coefficients on [0, 1], exact: b_i = sum_k C(i,k)/C(n,k) p_k
     b = [sum(Fraction(comb(i, k), comb(n, k)) * p[k] for k in range(i + 1)) for i in range(n + 1)]
     work = [0]
 

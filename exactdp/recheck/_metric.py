@@ -118,6 +118,7 @@ def _edges(metric: dict, idx: dict):
             by_src.setdefault(e[0], []).append(e)
         for s, es in by_src.items():
             dist = _shortest_from(adj, s, n)
+            # an edge generates (is a distance) unless some path between its ends is strictly shorter
             shortest += [e for e in es if not _lt(dist[e[1]], e[3])]
     return edges, sorted(shortest)
 
@@ -127,6 +128,7 @@ def _shortest_from(adj, s, n):
     dist: list = [None] * n
     dist[s] = Fraction(0)
     if all(isinstance(w, Fraction) for a in adj for _, w in a):
+        # Dijkstra is exact here: lengths are positive fractions, compared exactly
         heap = [(Fraction(0), s)]
         done = [False] * n
         while heap:
@@ -145,6 +147,7 @@ def _shortest_from(adj, s, n):
     while changed:
         changed = False
         rounds += 1
+        # Bellman-Ford settles within n - 1 rounds for positive lengths; more is a bug or a hostile input, refused
         within_limit(rounds <= n + 1, "a shortest-path computation that does not settle")
         for u in range(n):
             if dist[u] is None:
@@ -931,6 +934,8 @@ def _tri_ok(vals, fl, a, b, c) -> bool:
     if vals[a] is None:
         return False
     gap = fl[b] + fl[c] - fl[a]
+    # float filter: each fl is within 2^-52 relative of its exact value, the sum within 2^-49 of the largest side, so a
+    # gap above 2^-40 of it proves d_a < d_b + d_c; a float never refutes (the rest is decided exactly)
     if gap > 2.0 ** -40 * max(fl[a], fl[b], fl[c], 1.0):
         return True
     return _le(vals[a], _add(vals[b], vals[c]))
@@ -949,6 +954,7 @@ def closure(points: list, pairs: list) -> list:
         v = value(d)
         refute_unless(sign(v) > 0, f"a generating pair ({x}, {xp}) at a non-positive distance")
         i, j = ix[x], ix[xp]
+        # a pair listed twice keeps its shorter length: only the shortest can be a distance
         if j not in adj[i] or not _le(adj[i][j], v):
             adj[i][j] = adj[j][i] = v
     if all(isinstance(v, Fraction) for row in adj for v in row.values()):

@@ -209,8 +209,10 @@ def _pld(P: list, Q: list):
     atoms: list = []
     exact: dict = {}            # rational ratio -> index in atoms (merged by hashing)
     for p, q in zip(P, Q, strict=True):
+        # P(y) = 0: no loss at y, and y is in no worst set (it adds 0 to P(S) - t Q(S) at best)
         if sign(p) == 0:
             continue
+        # Q(y) = 0 < P(y): an infinite loss, whose mass is in every worst set at every eps
         if sign(q) == 0:
             inf = _add(inf, p)
             continue
@@ -370,6 +372,8 @@ def _check_pieces(pieces: list, lines_of: dict) -> list:
     for k in range(1, len(P)):
         t, A, B = P[k]
         refute_unless(_diff(t, P[k - 1][0]) > 0, f"the breakpoints do not increase at piece {k}")
+        # strictly increasing slopes -B and pieces that meet: the convex, continuous function an upper envelope of lines
+        # is; together with the two checks below (every piece a line, no line above) it is that envelope
         refute_unless(_diff(B, P[k - 1][2]) < 0,
                       f"the slopes of pieces {k - 1} and {k} do not increase (not the convex "
                       "profile)")

@@ -175,6 +175,7 @@ def refuse_control(value, where: str = "certificate", multiline: frozenset = fro
 
     >>> refuse_control({"evidence": {"text": "x = 1\\ny = 2"}}, multiline=frozenset({"certificate.evidence.text"}))
     """
+    # an explicit stack rather than recursion: the depth of the JSON sets no Python limit here
     stack = [(value, where)]
     while stack:
         v, w = stack.pop()

@@ -282,7 +282,7 @@ class _Field:
 
     def is_zero(self, h: list) -> bool:
         """Is ``h(r) = 0``? ``h(r) = 0`` iff ``r`` is a root of ``g = gcd(h, f)``; as ``r`` is the only root of ``S``
-        in ``(a, b)``, that is so iff ``g`` has a root there (Sturm count 1). Either way ``f`` is replaced by the
+        in ``(a, b)``, that is so iff ``g`` has a root there (:func:`count` is 1). Either way ``f`` is replaced by the
         factor (``g`` or ``f / g``) that still vanishes at ``r`` (dynamic evaluation, D5)."""
         h = self.red(h)
         if not h:
