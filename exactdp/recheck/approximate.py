@@ -124,6 +124,7 @@ def _check(ev: dict, certified: bool) -> tuple[str, str]:
     relation, ``e^eps`` and ``delta`` in range, the mechanism's rows, and the largest hockey-stick excess over
     every ordered pair (:func:`_pair`), compared with delta exactly."""
     m = ev["mechanism"]
+    # the work is bounded from the labels and pairs before any value is read
     within_limit(len(m["inputs"]) * len(m["outputs"]) <= MAX_CELLS, "a mechanism beyond the cell limit")
     within_limit(2 * len(ev["pairs"]) * len(m["outputs"]) <= MAX_INEQUALITIES, "more inequalities than the limit")
     refute_unless(len(set(m["inputs"])) == len(m["inputs"]) and len(set(m["outputs"])) == len(m["outputs"]),
@@ -141,6 +142,9 @@ def _check(ev: dict, certified: bool) -> tuple[str, str]:
     if bad:
         return "refuted", bad
     best, over = None, 0
+    # (eps, delta)-DP asks P(S) <= e^eps Q(S) + delta for every S and both orders of every pair (Dwork and Roth 2014,
+    # Def. 2.4); per order the worst S gives the largest excess (_pair), so the largest excess over all orders is the
+    # smallest delta
     for a, b in ev["pairs"]:
         for x, xp in ((a, b), (b, a)):
             S, A, B, exc = _pair(rows[x], rows[xp], t)

@@ -258,6 +258,8 @@ def check(c: dict):
     if ok and ev["vertex"]:
         active = A_eq + [r for r, b in zip(A_ub, b_ub, strict=True) if _dot(r, x) == b] + \
             [{j: Fraction(1)} for j in range(n) if x[j] == 0]
+        # a vertex: the active constraints (equalities, tight inequalities, zero coordinates) have rank n, so x is their
+        # only common solution
         ok = rank(active, n) == n
         detail += "; a vertex (active rank n)" if ok else "; NOT a vertex"
     if ok and ev["unique"] is not None:

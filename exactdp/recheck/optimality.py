@@ -375,6 +375,8 @@ def _check(c: dict):
     for i in range(n + 1):
         for z in range(n + 1):
             g_loss = _add(g_loss, _mul(prior[i] * G[i][z], loss[i][remap[z]]))
+    # the remapped geometric mechanism is a feasible point of the user LP, so its loss is at least the verified optimum:
+    # equality is what GRS12 Thm 3.1 claims for this user
     attains = _same(g_loss, value(ev["lp"]["value"]))
     ok = ok and _same(g_loss, value(ev["geometric_loss"])) and attains == ev["attains"] \
         and (c["verdict"] == "holds") == attains

@@ -254,6 +254,8 @@ def _check(c: dict):
             + ("verified coefficient by coefficient" if ok else "FAILS")
     if rel not in ("<=", ">="):
         raise NotHere("a strict inequality on all of (0, 1) (Bernstein bounds certify only <= and >=)")
+    # (lhs - rhs) (ld rd)^2 = top ld rd: the same sign wherever lhs - rhs is defined; p >= 0 on [0, 1] then covers every
+    # alpha in (0, 1)
     p = pl_mul(top, pl_mul(ld, rd))
     r = bernstein_nonneg(p if rel == ">=" else pl_neg(p))
     if r is None:

@@ -322,6 +322,7 @@ def _conv_le(s1, a1: int, s2, a2: int, d: Fraction) -> bool:
         l1, l2 = IV.log(_iv(x1, IV)) / (a1 - 1), IV.log(_iv(x2, IV)) / (a2 - 1)
         if l1.b < l2.a or l1.a > l2.b:
             return bool(l1.b < l2.a)
+    # log(x1)/(a1-1) <= log(x2)/(a2-1) iff x1^(a2-1) <= x2^(a1-1) (x1, x2 > 0, both orders > 1): exact, no logarithm
     return _cmp(_pow(x2, a1 - 1), _pow(x1, a2 - 1)) >= 0
 
 
