@@ -127,6 +127,8 @@ def _extension(ev, Ah):
         cands = [(E(d), k) for k, d in enumerate(drow) if d != "inf"]
         if not cands:
             return i
+        # the inf-construction at point i: m_w = min over h in H at finite distance of e^(eps d(i, h)) A_h(w), then the
+        # row m / sum(m); a zero sum leaves the extension undefined at i
         m = [_min([_mul(E, Ah[k][w]) for E, k in cands]) for w in range(len(Ah[0]))]
         z = Fraction(0)
         for v in m:

@@ -150,11 +150,14 @@ def _hull(points: list) -> list:
     pts = sorted(points, key=cmp_to_key(order))
     uniq: list = []
     for p in pts:
+        # of the points with one a, only the lowest (first in the order) can be on the lower hull
         if uniq and _diff(uniq[-1][0], p[0]) == 0:
             continue
         uniq.append(p)
     hull: list = []
     for p in uniq:
+        # keep strict left turns only: the lower convex hull, collinear middle points dropped, so the stated vertices
+        # must be its corners exactly
         while len(hull) >= 2 and _cross(hull[-2], hull[-1], p) <= 0:
             hull.pop()
         hull.append(p)

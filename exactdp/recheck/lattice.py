@@ -110,6 +110,8 @@ def _power_of(r: Fraction, b: Fraction) -> int | None:
     guess = round(_log(r) / _log(b))
     if guess > MAX_DEGREE + 1:
         raise TooLarge(f"a loss ratio at lattice exponent about {guess} > {MAX_DEGREE}")
+    # the float only guesses n (and its neighbours); b^n == r in fractions decides, so a float error could only refuse a
+    # ratio, never accept a wrong one
     for n in (guess, guess - 1, guess + 1):
         if 0 <= n <= MAX_DEGREE and b ** n == r:
             return n
@@ -131,6 +133,8 @@ def _factor_poly(P: list, Q: list, b: Fraction, where: str):
             atoms.append((p / q, p))
     if not atoms:
         return inf, Fraction(1), 1, []
+    # every ratio must be c b^n with n >= 0 an integer, c the smallest: the PLD is then the polynomial sum_n P(ratio c
+    # b^n) x^n, whose k-th power is the k-fold composition
     c = min(r for r, _ in atoms)
     terms: dict = {}
     for r, p in atoms:

@@ -152,6 +152,8 @@ def _run(c: dict) -> int:
         for z in range(max(lo_z, lo_z + d), min(hi_z, hi_z + d) + 1):
             (lo1, hi1), (lo2, hi2) = iv[z], iv[z - d]
             n += 1
+            # z in G_d: P[x + Z = z] <= hi_z <= R lo_(z-d) <= R P[x' + Z = z]; the mass off G_d is at most 1 - sum_(G_d)
+            # lo_z, which delta covers
             if lo2 > 0:
                 found += lo1
                 if R is None or hi1 / lo2 > R:

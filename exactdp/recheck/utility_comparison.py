@@ -238,9 +238,9 @@ def _laplace(eps: Fraction, p: dict):
     G = _prefix_sums(N, beta)
 
     def Z(a, b):
-        """``Z`` at point ``(a, b)``: the four quadrant sums around it, minus its four half-axes (each counted
-        twice), plus the point itself (``e^0 = 1``, removed four times): inclusion-exclusion, exact on the
-        intervals' terms."""
+        """``Z`` at point ``(a, b)`` by inclusion-exclusion: the four quadrant sums around it, minus its four
+        half-axes (each in two quadrants), plus the point itself (``e^0 = 1``: in four quadrants and four half-axes);
+        an identity of sums, evaluated in intervals."""
         A, B = N - 1 - a, N - 1 - b
         return G[a][b] + G[a][B] + G[A][b] + G[A][B] - G[a][0] - G[A][0] - G[0][b] - G[0][B] + 1
     total = iv.mpf(0)
