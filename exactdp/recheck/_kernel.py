@@ -468,8 +468,8 @@ def _neg(v):
 def _asE(v):
     """``v`` as an exponential-polynomial quotient :class:`_E` (a fraction is the constant term).
 
-    Refuses (NotHere) sums of square roots and :class:`_P` numbers: mixing them with exponentials is outside the
-    kernel's exact zero test."""
+    Refuses (NotHere) sums of square roots and :class:`_P` numbers: an :class:`_E`'s coefficients are fractions,
+    so neither has a form there."""
     if isinstance(v, Fraction):
         return _E({(): v} if v else {})
     if isinstance(v, (_Q, _P)):
@@ -576,8 +576,8 @@ def _sign(v) -> int:
     if isinstance(v, _Q) and not v.d:
         return 0
     # v is not zero here: a non-empty collected sum of distinct e^k is non-zero (Lindemann--Weierstrass; distinct keys,
-    # _sqf), so rising precision separates it from 0; an interval decides a sign only when it excludes 0, and the last
-    # precision answers NotHere, never a guess
+    # _sqf), and so is one of c sqrt(s) over distinct squarefree s (linearly independent over Q); rising precision
+    # separates it from 0; an interval decides a sign only when it excludes 0, the last precision answers NotHere
     for dps in (30, 60, 120, 240, 480, 960):
         IV.dps = dps
         x = _iv(v, IV)

@@ -147,7 +147,7 @@ def _shortest_from(adj, s, n):
     while changed:
         changed = False
         rounds += 1
-        # Bellman-Ford settles within n - 1 rounds for positive lengths; more is a bug or a hostile input, refused
+        # Bellman-Ford settles within n rounds for positive lengths (checked > 0): the limit is only a guard
         within_limit(rounds <= n + 1, "a shortest-path computation that does not settle")
         for u in range(n):
             if dist[u] is None:

@@ -432,8 +432,8 @@ class ListQ:
 
 
 def _enclosures() -> tuple:
-    """The enclosure types a verified solve accepts as given (:class:`ListQ`, :class:`._grid.LimbQ`); imported here,
-    after this module is loaded, because ``_grid`` builds on this module's interface."""
+    """The enclosure types a verified solve accepts as they are (:class:`ListQ`, :class:`._grid.LimbQ`); any other
+    pair of ends is wrapped in a :class:`ListQ`.  Read once, into ``_ENCLOSURES``, when this module loads."""
     from ._grid import LimbQ
     return (ListQ, LimbQ)
 
