@@ -567,10 +567,12 @@ def _run(c: dict) -> int:
     pairs = _relation(ev["relation"], inputs)
     ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
     base, keys = _base(plds, ordered, rows, facs)
+    # every convolution's cost counted before any is done (not checkable beyond the limits)
     _precount(base, keys)
     lines_of: dict = {}
     memo: dict = {}
     for o, per in base.items():
+        # ordered pairs with the same list of PLDs share one convolution
         if keys[o] not in memo:
             memo[keys[o]] = _lines(*_convolve(per))
         lines_of[o] = memo[keys[o]]

@@ -124,9 +124,12 @@ def check(c: dict):
     if lemma not in (1, 2) or len(set(X)) != len(X) or len(set(Y)) != len(Y) or not X or not Y \
             or type(top) is not int or top < 1:
         return REFUTED, 0, "the universes, the lemma or p are not well formed"
+    # Lemma 2 is Lemma 1 with the factors swapped: the same enumeration on (Y, X)
     na, nb = (len(X), len(Y)) if lemma == 1 else (len(Y), len(X))
     if _work(na, nb, top) > MAX_WORK:    # counted before anything is built: hostile sizes cost nothing
         raise NotHere(f"the enumeration is larger than the {MAX_WORK:,} steps this re-check redoes")
+    # every rectangle A x B with A, B non-empty, and every ordered collection of p of them (repeats included): the lemma
+    # is about all of them
     rects = [(A, B) for A in range(1, 1 << na) for B in range(1, 1 << nb)]
     got = []
     for p in range(1, top + 1):
