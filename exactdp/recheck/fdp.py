@@ -282,6 +282,8 @@ def _ge_gauss(P: _Phi, a, b, m: Fraction) -> bool:
         up, dn = x0 + eta, x0 - eta
         if max(abs(up - m), abs(dn - m)) > MAX_ABS_X:
             raise TooLarge(f"Phi at |x| > {MAX_ABS_X}")
+        # the float guess is verified, never trusted: Phi(up) >= 1 - a proves up >= Phi^-1(1 - a), so b >= Phi(up - m)
+        # >= G_m(a); symmetrically below for dn
         if P.phi(up).a >= pv.b and bv.a >= P.phi(up - m).b:
             return True
         if P.phi(dn).b <= pv.a and bv.b < P.phi(dn - m).a:
