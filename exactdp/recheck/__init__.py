@@ -121,6 +121,7 @@ class RecheckResult:
         return {"confirmed": True, "refuted": False}.get(self.status)
 
     def __bool__(self):
+        """A result is true only when ``confirmed`` (refuted and not checkable are both false)."""
         return self.status == "confirmed"
 
     @property

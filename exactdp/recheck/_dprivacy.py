@@ -56,6 +56,11 @@ V1 = ("its metric record lists the generating pairs only, not the definition the
 # ------------------------------------------------------------------------------------- the mechanism ----
 class _Mech:
     def __init__(self, m: dict, symbolic_ok: bool = False):
+        """Read a carried mechanism: labels, the value table and the code matrix, refusing more than ``MAX_CELLS``
+        cells before anything is built, repeated labels and a code matrix of the wrong shape. Unless symbolic
+        entries are allowed and present, the rows are checked to be probability distributions
+        (:meth:`_stochastic`)."""
+        # counted from the labels before any value is parsed or any row is built
         within_limit(len(m["inputs"]) * len(m["outputs"]) <= MAX_CELLS,
                      f"a mechanism of {len(m['inputs'])} x {len(m['outputs'])} > {MAX_CELLS} cells")
         self.rows = {x: i for i, x in enumerate(m["inputs"])}
@@ -77,6 +82,7 @@ class _Mech:
         if any(sign(v) < 0 for v in vals):
             raise ValueError("a negative entry: not a mechanism")
         if all(isinstance(v, Fraction) for v in vals):
+            # all rational: rows summed as integers over one common denominator, exactly and in linear time
             den = lcm(*(v.denominator for v in vals)) if vals else 1
             ints = [v.numerator * (den // v.denominator) for v in vals]
             bad = next((i for i, r in enumerate(self.codes) if sum(map(ints.__getitem__, r)) != den), None)
@@ -84,6 +90,7 @@ class _Mech:
             bad = None
             for i, r in enumerate(self.codes):
                 total = Fraction(0)
+                # k equal entries of a row added as one product k * value
                 for c, k in Counter(r).items():
                     total = _add(total, _mul(fraction(k), vals[c]))
                 if sign(_add(total, Fraction(-1))) != 0:
@@ -93,11 +100,13 @@ class _Mech:
             raise ValueError(f"row {bad} does not sum to exactly 1: not a mechanism")
 
     def val(self, code: int):
+        """The exact value of entry code ``code``, parsed once and cached (many cells share one value)."""
         if code not in self._v:
             self._v[code] = value(self.values[code])
         return self._v[code]
 
     def entry_text(self, x, z) -> str:
+        """The stated text of the entry at row ``x``, column ``z``."""
         return self.values[self.codes[self.rows[x]][self.cols[z]]]
 
 
@@ -149,6 +158,8 @@ def _setting(ev: dict, symbolic_ok: bool = False):
 
 
 def _counts(ev: dict, mech: _Mech, pairs: list) -> None:
+    """Refute unless the stated counts are those of the check done: the pairs, the outputs, and two inequalities per
+    pair and output (both directions ``M[x,z] <= e^eps M[x',z]`` and back)."""
     c = ev["counts"]
     want = {"pairs": len(pairs), "outputs": len(mech.cols), "inequalities": 2 * len(pairs) * len(mech.cols)}
     refute_unless(c == want, f"the counts {c} are not {want}")
@@ -156,6 +167,7 @@ def _counts(ev: dict, mech: _Mech, pairs: list) -> None:
 
 # --------------------------------------------------------------------------------------------- level ----
 def _is_int_text(s: str) -> bool:
+    """Is ``s`` a plain natural number (digits only, no leading zero), so that ``log(R)/D`` needs no parentheses?"""
     return s.isdigit() and (s == "0" or not s.startswith("0"))
 
 
@@ -188,6 +200,8 @@ def level_text(lv: dict) -> str:
 
 
 def _check_level(lv: dict) -> None:
+    """Refute unless the level's text is the one its parameters give (:func:`level_text`) and eps is not negative
+    (``eps >= 0``, or ``R >= 1`` and ``D > 0`` for ``e^eps = R^(1/D)``)."""
     refute_unless(lv["text"] == level_text(lv), f"the level's text {lv['text']!r} is not the level checked "
                   f"({level_text(lv)!r})")
     if lv["eps"] is not None:
@@ -198,12 +212,15 @@ def _check_level(lv: dict) -> None:
 
 
 def _level(lv: dict | None) -> dict | None:
+    """The level's defining parameters only (``eps``, or ``R`` and ``D``), as the kernel's level functions read them;
+    None stays None."""
     if lv is None:
         return None
     return {"eps": lv["eps"]} if lv["eps"] is not None else {"R": lv["R"], "D": lv["D"]}
 
 
 def _exact(x) -> Fraction:
+    """The mpmath number ``x`` (an interval end, a binary float) as the exact Fraction it is."""
     p, q = libmp.to_rational(x)
     return Fraction(p, q)
 
@@ -267,6 +284,8 @@ def count(mech: _Mech, pairs: list, lv: dict | None):
     viol = ties = n = 0
     for x, xp, d in pairs:
         if d not in factors:
+            # only generating pairs are decided: eps*d-privacy on them gives it on every pair, because the distance is
+            # their shortest-path closure and the factors e^(eps d) multiply along a path
             factors[d] = level_factor(lv, d) if lv is not None else Fraction(1)
         E = factors[d]
         ra, rb = mech.codes[mech.rows[x]], mech.codes[mech.rows[xp]]
@@ -276,6 +295,7 @@ def count(mech: _Mech, pairs: list, lv: dict | None):
                 key = (a, b, d)
                 s = cache.get(key)
                 if s is None:
+                    # each distinct (value, value, distance) triple decided once: the status depends on nothing else
                     s = cache[key] = _status(mech.val(a), mech.val(b), E)
                 viol += s == 1
                 ties += s == 0
@@ -288,6 +308,7 @@ def _factor_text(lv: dict, d: str, E) -> str | None:
 
 
 def _same(text: str, v) -> bool:
+    """Does ``text`` denote the kernel value ``v`` (exact zero test of the difference)?"""
     return sign(_add(value(text), _neg(v))) == 0
 
 
@@ -364,6 +385,8 @@ def check_method(c: dict, rational: bool) -> None:
 
 
 def _rational(mech: _Mech, lv: dict | None) -> bool:
+    """Is the certificate's method ``RATIONAL`` for this mechanism at this level? Decided by the one method rule
+    (:func:`method_for`, docs/architecture.md#sec-method-rule) from the entries and the level."""
     return method_for([mech.val(i) for i in range(len(mech.values))], lv) == "RATIONAL"     # the one method rule
 
 

@@ -63,6 +63,9 @@ class Grid:
     """
 
     def __init__(self, spec):
+        """Read a grid description ``{'kind': 'grid', 'shape': [R, C], 'norm': ...}`` strictly (exact keys, integer
+        sides >= 1, a known norm), refusing more than ``MAX_GRID_POINTS`` points before any array is built; then
+        the distinct distance keys, their value texts, and the orbits of the grid's symmetries."""
         if not isinstance(spec, dict) or spec.get("kind") != "grid" or set(spec) != {"kind", "shape", "norm"}:
             raise ValueError("a grid description is {'kind': 'grid', 'shape': [R, C], 'norm': ...}")
         shape, norm = spec["shape"], spec["norm"]
@@ -100,6 +103,8 @@ class Grid:
         self._cell = np.asarray(self.cell_of, dtype=np.int64)
 
     def _key(self, dr, dc):
+        """The integer key of the distance at offset ``(dr, dc)``: the square ``dr^2 + dc^2`` (euclidean, so the key
+        is exact), ``max`` (chebyshev) or the sum (manhattan)."""
         if self.norm == "euclidean":
             return dr * dr + dc * dc
         return np.maximum(dr, dc) if self.norm == "chebyshev" else dr + dc
@@ -168,6 +173,8 @@ class LimbQ:
     """
 
     def __init__(self, L):
+        """Hold the limbs ``L`` and the float ``Qf ~ (lo + hi) 2^-(S+1)`` used only inside the verification's error
+        bounds: the limb sums are below ``2^42`` (exact in doubles) and the rounding error is accounted for there."""
         self.L, self.k = L, L.shape[-1]
         M = (L[0] + L[1]).astype(np.float64)         # lo + hi per limb: below 2^42, exact
         # (lo + hi) 2^-(S+1) as doubles: each term exact, two roundings (|err| <= 3u |Qf|)

@@ -157,6 +157,7 @@ def _sum_chain(node) -> list:
 
 
 def _bits(r: Fraction) -> int:
+    """Bits of ``r`` (numerator plus denominator): the size that the limits on rationals (``MAX_BITS``) count."""
     return abs(r.numerator).bit_length() + r.denominator.bit_length()
 
 
@@ -236,6 +237,11 @@ _NOT_GRAMMAR = re.compile(r"[^\x20-\x7e]|_|\b0[xXoObB]")
 
 
 def _tree(text: str, alpha_bits: int = 64):
+    """The syntax tree of ``text``, measured before anything is built (:func:`_measure`).
+
+    Refusals, in order: text that is not a string or too long (NotHere); characters outside the grammar
+    (ValueError, so malformed evidence is refuted, :data:`_NOT_GRAMMAR`); a tree beyond a limit (TooLarge, said
+    with the text). Python's :mod:`ast` parses, nothing is evaluated; ``^`` is read as ``**``."""
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         raise NotHere("a value is not text of at most 100,000 characters")
     if _NOT_GRAMMAR.search(text):
@@ -254,8 +260,13 @@ def _tree(text: str, alpha_bits: int = 64):
 
 @lru_cache(maxsize=4096)
 def _sqf(n: int):
+    """``(k, s)`` with ``n = k^2 s`` and ``s`` squarefree, by trial division, so that ``sqrt(n) = k sqrt(s)``.
+
+    Square roots are kept as ``{squarefree s: c}`` (:class:`_Q`); a unique squarefree part makes equal numbers
+    equal keys, which the exact zero test needs. The radicand is refused beyond 10^12 (trial division to 10^6)."""
     within_limit(n <= MAX_RADICAND, "a radicand beyond 10^12 to factor")
     k, s, p = 1, 1, 2
+    # trial division up to sqrt(n) <= 10^6 (n was refused above 10^12): the unique squarefree part
     while p * p <= n:
         e = 0
         while n % p == 0:
@@ -271,9 +282,11 @@ class _Q:
     """Exponents: {squarefree s: Fraction} meaning sum c_s sqrt(s)."""
 
     def __init__(self, d):
+        """Keep only the non-zero coefficients, so that an exactly zero sum is the empty map."""
         self.d = {s: c for s, c in d.items() if c != 0}
 
     def key(self):
+        """A hashable canonical form: the exponent key of ``e^(sum c sqrt(s))`` (see :func:`_kadd`)."""
         return tuple(sorted(self.d.items()))
 
 
@@ -281,6 +294,7 @@ class _E:
     """Exponential polynomial quotient: num/den, each {exponent key: Fraction}."""
 
     def __init__(self, num, den=None):
+        """Numerator and denominator as ``{exponent key: Fraction}``, zeros dropped; the denominator defaults to 1."""
         self.num = {k: c for k, c in num.items() if c != 0}
         self.den = den if den is not None else {(): Fraction(1)}
 
@@ -292,11 +306,16 @@ class _P:
     method is still ``RATIONAL`` (docs/architecture.md#sec-method-rule)."""
 
     def __init__(self, a, b, E):
+        """Hold ``a + b c`` with ``E = ('pow', R, p, q)`` naming ``c = R^(p/q)``."""
         self.a, self.b, self.E = a, b, E
 
     def sign(self) -> int:
+        """The exact sign of ``a + b c``. With ``a`` and ``b`` of opposite signs it compares ``|a|^q`` with ``|b|^q
+        R^p`` (``c^q = R^p``, ``c > 0``; ``x -> x^q`` is increasing on non-negatives), all in fractions, after
+        :func:`power_within_limit` has measured the powers."""
         _, R, p, q = self.E
         sa, sb = (self.a > 0) - (self.a < 0), (self.b > 0) - (self.b < 0)
+        # a or b zero, or both of one sign: that sign, with no power taken (c > 0)
         if sa == 0 or sb == 0 or sa == sb:
             return sa or sb
         for v in (self.a, self.b):
@@ -320,10 +339,15 @@ def _p_op(a, b, op):
 
 
 def _not_here_p():
+    """Refuse (NotHere) an operation on a :class:`_P` whose other operand is not a fraction or a :class:`_P` at the
+    same power ``c``."""
     raise NotHere("a power R^(p/q) with a number other than a fraction or the same power")
 
 
 def _padd(p, q, s=1):
+    """``p + s q`` for two exponential polynomials ``{exponent key: coefficient}``, zero coefficients dropped.
+
+    Dropping zeros keeps the representation canonical: an exactly zero polynomial is ``{}`` (the zero test)."""
     out = dict(p)
     for k, c in q.items():
         out[k] = out.get(k, 0) + s * c
@@ -331,6 +355,8 @@ def _padd(p, q, s=1):
 
 
 def _kadd(k1, k2):
+    """The sum of two exponent keys (``e^k1 e^k2 = e^(k1 + k2)``): sorted ``(squarefree s, c)`` pairs meaning ``sum c
+    sqrt(s)``, zero coefficients dropped, so that equal exponents are equal keys."""
     d = dict(k1)
     for s, c in k2:
         d[s] = d.get(s, 0) + c
@@ -338,6 +364,11 @@ def _kadd(k1, k2):
 
 
 def _pmul(p, q):
+    """The product of two exponential polynomials, collecting terms whose exponents are equal keys.
+
+    Collection is exact because distinct keys are distinct real exponents (squarefree parts are unique,
+    :func:`_sqf`), so distinct ``e^k`` are linearly independent over the algebraic numbers
+    (Lindemann--Weierstrass)."""
     out: dict[tuple, object] = {}
     for k1, c1 in p.items():
         for k2, c2 in q.items():
@@ -365,11 +396,11 @@ def _val(node, alpha=None):
             if isinstance(a, Fraction) and isinstance(b, Fraction) and b.denominator == 2 and a >= 0:
                 return _half_power(a, b.numerator)  # a^(p/2) = sqrt(a)^p, a sum of square roots
             if isinstance(a, Fraction) and isinstance(b, Fraction) and b.denominator > 2 and a > 0:
-                return _P(Fraction(0), Fraction(1), ("pow", a, b.numerator, b.denominator))
+                return _P(Fraction(0), Fraction(1), ("pow", a, b.numerator, b.denominator))  # signed by q-th powers
             if not isinstance(b, Fraction) or b.denominator != 1:
                 raise NotHere("non-integer power")
             k = int(b)
-            power_within_limit(a, k)
+            power_within_limit(a, k)                # measured before any of the k products is taken
             if isinstance(a, Fraction):
                 return a**k
             out = _E({(): Fraction(1)})
@@ -394,7 +425,7 @@ def _val(node, alpha=None):
                 raise NotHere("exp of a non-algebraic argument")
             if not q.d:
                 return Fraction(1)
-            return _E({q.key(): Fraction(1)})
+            return _E({q.key(): Fraction(1)})     # e^q, q != 0 algebraic: transcendental (Lindemann), kept symbolic
     raise NotHere(f"unsupported syntax {ast.dump(node)[:40]}")
 
 
@@ -424,6 +455,7 @@ def _half_power(a: Fraction, p: int):
 
 
 def _neg(v):
+    """``-v`` for every kind of kernel value (fraction, :class:`_P`, :class:`_Q`, :class:`_E`)."""
     if isinstance(v, Fraction):
         return -v
     if isinstance(v, _P):
@@ -434,6 +466,10 @@ def _neg(v):
 
 
 def _asE(v):
+    """``v`` as an exponential-polynomial quotient :class:`_E` (a fraction is the constant term).
+
+    Refuses (NotHere) sums of square roots and :class:`_P` numbers: an :class:`_E`'s coefficients are fractions,
+    so neither has a form there."""
     if isinstance(v, Fraction):
         return _E({(): v} if v else {})
     if isinstance(v, (_Q, _P)):
@@ -442,6 +478,9 @@ def _asE(v):
 
 
 def _add(a, b):
+    """``a + b`` exactly, in the smallest form that holds both: fractions stay fractions, :class:`_P` numbers stay
+    over their ``c``, sums of square roots stay :class:`_Q`, anything else becomes an :class:`_E` quotient (over a
+    common denominator only when the denominators differ)."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a + b
     if isinstance(a, _P) or isinstance(b, _P):
@@ -460,6 +499,7 @@ def _add(a, b):
 
 
 def _mul(a, b):
+    """``a * b`` exactly, in the smallest form that holds both (as :func:`_add`)."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a * b
     if isinstance(a, _P) or isinstance(b, _P):
@@ -473,6 +513,8 @@ def _mul(a, b):
 
 
 def _div(a, b):
+    """``a / b`` exactly, in the smallest form that holds both (as :func:`_add`). A zero fraction divisor
+    raises ZeroDivisionError; an :class:`_E` divisor is not tested for zero here."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a / b
     if isinstance(a, _P) or isinstance(b, _P):
@@ -484,6 +526,8 @@ def _div(a, b):
 
 
 def _value(text, alpha=None):
+    """The kernel value of ``text``, an :class:`_E` that is a constant quotient reduced to its Fraction (so that
+    rational text stays rational)."""
     v = _val(_tree(text), alpha)
     if isinstance(v, _E) and len(v.num) <= 1 and all(k == () for k in v.num) and list(v.den) == [()]:
         return v.num.get((), Fraction(0)) / v.den[()]
@@ -496,6 +540,7 @@ IV = MPIntervalContext()
 
 
 def _iv_key(k, ctx):
+    """An interval enclosing ``e^k`` for an exponent key ``k`` (``sum c sqrt(s)``), in the interval context ``ctx``."""
     return ctx.exp(sum((ctx.mpf(c.numerator) / c.denominator) * ctx.sqrt(s) for s, c in k)
                    if k else ctx.mpf(0))
 
@@ -513,6 +558,7 @@ def _iv(v, ctx=None):
         return _iv(v.a, ctx) + _iv(v.b, ctx) * _iv(R, ctx) ** (ctx.mpf(p) / q)
 
     def ev(p):
+        """An interval enclosing the exponential polynomial ``p`` (sum of ``c e^k``)."""
         return sum((ctx.mpf(c.numerator) / c.denominator) * _iv_key(k, ctx) for k, c in p.items()) \
             if p else ctx.mpf(0)
     return ev(v.num) / ev(v.den)
@@ -529,6 +575,9 @@ def _sign(v) -> int:
         return 0
     if isinstance(v, _Q) and not v.d:
         return 0
+    # v is not zero here: a non-empty collected sum of distinct e^k is non-zero (Lindemann--Weierstrass; distinct keys,
+    # _sqf), and so is one of c sqrt(s) over distinct squarefree s (linearly independent over Q); rising precision
+    # separates it from 0; an interval decides a sign only when it excludes 0, the last precision answers NotHere
     for dps in (30, 60, 120, 240, 480, 960):
         IV.dps = dps
         x = _iv(v, IV)
@@ -613,6 +662,8 @@ def _ratio(d, D) -> Fraction:
 
 
 def _powE(v, k):
+    """``v^k`` for a natural ``k``, by ``k`` exact products (``k`` was measured by the caller,
+    :func:`power_within_limit`)."""
     out = _E({(): Fraction(1)})
     for _ in range(k):
         out = _mul(out, v)
@@ -639,6 +690,8 @@ def _poly_of(text):
     node = _tree(text)
 
     def pv(n):
+        """The node ``n`` as ``(numerator, denominator)`` coefficient lists in ``alpha``: integers, ``alpha``, ``+ -
+        * /`` and integer powers only (NotHere otherwise); the degree of a power is measured first."""
         if isinstance(n, ast.Constant) and isinstance(n.value, int):
             return ([Fraction(n.value)], [Fraction(1)])
         if isinstance(n, ast.Name) and n.id == "alpha":
@@ -675,15 +728,18 @@ def _poly_of(text):
 
 
 def _pl_add(p, q):
+    """The sum of two polynomials given as coefficient lists (lowest degree first)."""
     n = max(len(p), len(q))
     return [(p[i] if i < len(p) else 0) + (q[i] if i < len(q) else 0) for i in range(n)]
 
 
 def _pl_neg(p):
+    """The negation of a polynomial given as a coefficient list."""
     return [-c for c in p]
 
 
 def _pl_mul(p, q):
+    """The product of two polynomials given as coefficient lists (lowest degree first), exactly in fractions."""
     out = [Fraction(0)] * (len(p) + len(q) - 1)
     for i, a in enumerate(p):
         if a:
@@ -702,13 +758,20 @@ def _bernstein_nonneg(p, depth=12, strict: bool = False) -> object:
         return not strict
     n = len(p) - 1
     within_limit(n <= MAX_BERNSTEIN, f"a Bernstein test of degree {n} > {MAX_BERNSTEIN}")
+    # p's Bernstein coefficients on [0, 1], exact: b_i = sum_k C(i,k)/C(n,k) p_k
     b = [sum(Fraction(comb(i, k), comb(n, k)) * p[k] for k in range(i + 1)) for i in range(n + 1)]
     work = [0]
 
     def ok(c):
+        """Is the Bernstein coefficient ``c`` positive (``strict``) or non-negative?"""
         return c > 0 if strict else c >= 0
 
     def rec(b, lev):
+        """True, False or None for the piece with Bernstein coefficients ``b``.
+
+        All coefficients ok: the polynomial is ok on the piece (it is a convex combination of them). An end
+        coefficient not ok: the polynomial's value at that end is not ok, so False is a proof. Otherwise split at
+        the middle (de Casteljau, exact in fractions) down to ``lev`` levels; None when the depth runs out."""
         if all(ok(c) for c in b):
             return True
         if not ok(b[0]) or not ok(b[-1]):
@@ -859,6 +922,9 @@ def same(text, v) -> bool:
 
 
 def distinct_labels(labels, what: str) -> None:
+    """Refute unless ``labels`` is a list of distinct strings (the ``what`` of a certificate: rows, outputs, ...).
+
+    Labels name rows and columns; a repeated one would let two different rows be read as one."""
     refute_unless(isinstance(labels, list) and all(isinstance(x, str) for x in labels)
                   and len(set(labels)) == len(labels),
                   f"the {what} are not distinct text labels")

@@ -63,15 +63,18 @@ def label_note(what: str, text: str) -> str:
 
 
 def _eq(a, b) -> bool:
+    """``a == b`` exactly: fractions compared directly, else by the kernel's zero test of ``a - b``."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a == b
     return sign(_add(a, _neg(b))) == 0
 
 
 def _matrix(m: dict) -> list:
+    """The exact matrix of a carried mechanism (``values`` indexed by ``codes``), each distinct value parsed once."""
     vals: dict = {}
 
     def at(c):
+        """The exact value of code ``c``, parsed once."""
         if c not in vals:
             vals[c] = value(m["values"][c])
         return vals[c]

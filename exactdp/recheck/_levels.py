@@ -122,6 +122,8 @@ def smallest_eps_ok(rows: dict, pairs: list, text) -> bool:
                 s = compare(u, v, E) if lv is not None else sign(_add(u, _neg(v)))
                 if s > 0:
                     return False
+                # an equality with u > 0 (hence v > 0) fails at every smaller eps, so it makes eps the smallest; 0 =
+                # e^(eps d) 0 holds at every eps and pins nothing
                 tight = tight or (s == 0 and sign(u) > 0)
     return tight or lv is None
 
@@ -132,6 +134,8 @@ def factor(level: dict, d: str):
 
 
 def product(a, b):
+    """``a * b`` in the kernel's arithmetic, for kinds that multiply by a :func:`factor` (a core judgement, so kinds
+    share it without importing one another)."""
     return _mul(a, b)
 
 
@@ -199,6 +203,8 @@ def enclosure_ok(enc, make) -> bool:
     try:
         mpmath.iv.prec = 256
         v = make()
+        # the decimal ends are enclosed too (their binary value is not exact): lo's upper end below v, hi's lower end
+        # above it, so the containment is proved, not rounded into
         return mpmath.iv.mpf(enc[0]).b <= v.a and v.b <= mpmath.iv.mpf(enc[1]).a
     finally:
         mpmath.iv.prec = saved

@@ -18,9 +18,12 @@ LP_SOLUTION = {"value": "str", "x": ["str"], "y": ["str"], "lam": ["str"]}
 
 
 def rank(rows, n) -> int:
+    """The rank of the matrix whose rows are ``{column: Fraction}`` maps over ``n`` columns, by Gaussian elimination
+    in exact fractions (a float rank would decide uniqueness of an optimum by rounding)."""
     M = [[r.get(j, Fraction(0)) for j in range(n)] for r in rows]
     rank, col = 0, 0
     while rank < len(M) and col < n:
+        # any non-zero pivot will do: in exact fractions there is no rounding for a pivoting strategy to control
         piv = next((i for i in range(rank, len(M)) if M[i][col] != 0), None)
         if piv is None:
             col += 1
@@ -35,6 +38,7 @@ def rank(rows, n) -> int:
 
 
 def _dot(pairs):
+    """The exact sum of products ``a * b`` over ``pairs``, in the kernel's arithmetic (fractions or exact values)."""
     out = Fraction(0)
     for a, b in pairs:
         out = _add(out, _mul(a, b))
@@ -99,9 +103,11 @@ def check_lp(c, A_eq, b_eq, A_ub, b_ub, lp: dict):
     for row, b in zip(A_ub, b_ub, strict=True):
         if sum(a * x[j] for j, a in row.items()) > b:
             return False, "an inequality constraint is violated by the primal"
+    # dual feasible (reduced costs >= 0, lam >= 0): by weak duality every feasible x has c.x >= b_eq.y - b_ub.lam
     red = reduced_costs(c, A_eq, y, A_ub, lam)
     if any(sign(r) < 0 for r in red):
         return False, "a negative reduced cost: the dual is infeasible"
+    # zero gap: the feasible x attains that lower bound, so it is optimal and the stated value is the optimum
     primal = _dot(zip(c, x, strict=True))
     dual = _add(_dot(zip(b_eq, y, strict=True)), _neg(_dot(zip(b_ub, lam, strict=True))))
     if sign(_add(primal, _neg(dual))) != 0 or sign(_add(primal, _neg(_num(lp["value"])))) != 0:

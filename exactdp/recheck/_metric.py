@@ -61,12 +61,15 @@ MATRIX_REDUCTION = ("the generating pairs are the pairs (x, y) with no point w s
 
 
 def _lt(a, b) -> bool:
+    """``a < b`` exactly: in fractions when both are, else by the kernel's sign of ``a - b``."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a < b
     return sign(_add(a, _neg(b))) < 0
 
 
 def _labels(metric: dict) -> dict:
+    """Label -> index of a carried metric, after refusing more than ``MAX_POINTS`` points, a repeated label (two
+    points read as one) and a stated ``points`` count that is not the number of labels."""
     labels = metric["labels"]
     within_limit(len(labels) <= MAX_POINTS, f"a metric of {len(labels)} > {MAX_POINTS} points")
     idx = {x: i for i, x in enumerate(labels)}
@@ -78,6 +81,8 @@ def _labels(metric: dict) -> dict:
 
 
 def _positive(text: str):
+    """The kernel value of a stated edge length, refused (ValueError) unless it is > 0: a metric's distinct points
+    are at positive distance, and a zero or negative edge would break the shortest-path rebuild."""
     v = value(text)
     if sign(v) <= 0:
         raise ValueError(f"a distance {text!r} that is not > 0")
@@ -113,6 +118,7 @@ def _edges(metric: dict, idx: dict):
             by_src.setdefault(e[0], []).append(e)
         for s, es in by_src.items():
             dist = _shortest_from(adj, s, n)
+            # an edge generates (is a distance) unless some path between its ends is strictly shorter
             shortest += [e for e in es if not _lt(dist[e[1]], e[3])]
     return edges, sorted(shortest)
 
@@ -122,6 +128,7 @@ def _shortest_from(adj, s, n):
     dist: list = [None] * n
     dist[s] = Fraction(0)
     if all(isinstance(w, Fraction) for a in adj for _, w in a):
+        # Dijkstra is exact here: lengths are positive fractions, compared exactly
         heap = [(Fraction(0), s)]
         done = [False] * n
         while heap:
@@ -140,6 +147,7 @@ def _shortest_from(adj, s, n):
     while changed:
         changed = False
         rounds += 1
+        # Bellman-Ford settles within n rounds for positive lengths (checked > 0): the limit is only a guard
         within_limit(rounds <= n + 1, "a shortest-path computation that does not settle")
         for u in range(n):
             if dist[u] is None:
@@ -152,9 +160,13 @@ def _shortest_from(adj, s, n):
 
 
 def _components(n: int, pairs) -> int:
+    """The number of connected components of the graph on ``0..n-1`` with edges ``pairs`` (union-find).
+
+    Used to tell whether generating pairs reach every point (a finite distance between every two points)."""
     parent = list(range(n))
 
     def find(a):
+        """The root of ``a``'s component, halving the path on the way (union-find)."""
         while parent[a] != a:
             parent[a] = parent[parent[a]]
             a = parent[a]
@@ -190,6 +202,7 @@ def _matrix(metric: dict, idx: dict):
     sums: dict = {}
 
     def cmp(a, b, c):   # sign of d_a + d_b - d_c on codes, finite
+        """Sign of ``d_a + d_b - d_c`` for finite distance codes, computed once per distinct triple of codes."""
         key = (min(a, b), max(a, b), c)
         if key not in sums:
             sums[key] = sign(_add(_add(num[a], num[b]), _neg(num[c])))
@@ -444,6 +457,9 @@ def _described(metric: dict, edges) -> bool:
 
 #: the edges of a generated family, by its canonical description's first word
 def _family_edges(desc: str, n: int):
+    """``(edges, how)`` of a path, cycle or discrete metric named by ``desc`` (unit edges; the discrete metric's
+    graph is complete), or None when ``desc`` names no such family. Refuses a description whose point count is not
+    the metric's ``n``: the description would state a different metric."""
     m = re.fullmatch(r"(path|cycle|discrete metric) on ([0-9]+) points.*", desc)
     if m is None:
         return None
@@ -474,6 +490,7 @@ def _table_is_family(canon: str, labels: list, values: list, codes: list) -> boo
         if kind != "discrete metric" and labels != [str(i) for i in range(n)]:
             raise ValueError("the points are not those of the family the description names")
         def dist(i, j):
+            """The distance of points ``i``, ``j`` in the named family, as ``(integer, None)`` (unscaled)."""
             k = abs(i - j)
             return (min(k, n - k) if kind == "cycle" else 1 if kind == "discrete metric" and k else k), None
     elif grid is not None:
@@ -482,6 +499,9 @@ def _table_is_family(canon: str, labels: list, values: list, codes: list) -> boo
             raise ValueError("the points are not those of the grid the description names")
         c *= h
         def dist(i, j):
+            """The distance of grid points ``i``, ``j`` (row-major, ``C`` columns) in the named norm, as ``(integer,
+            None)`` or, for the euclidean norm, ``(None, squared integer)``, whose square root is taken by the
+            caller."""
             dr, dc = abs(i // C - j // C), abs(i % C - j % C)
             return {"manhattan": (dr + dc, None), "chebyshev": (max(dr, dc), None),
                     "euclidean": (None, dr * dr + dc * dc)}[norm]
@@ -839,6 +859,7 @@ MAX_CLOSURE = 40
 
 # ----------------------------------------------------------------------------------------- distances ----
 def _d(text):
+    """A stated distance: None for ``inf`` (points not connected), else its exact value."""
     return None if text == "inf" else value(text)
 
 
@@ -905,11 +926,16 @@ def _triangle(points: list, vals: list, codes: list) -> None:
 
 
 def _tri_ok(vals, fl, a, b, c) -> bool:
+    """Is ``d_a <= d_b + d_c`` (codes into ``vals``; None is infinite)? Infinite sides are decided by their meaning.
+    The float filter only confirms a clear margin: the floats are within ``2^-49`` of the largest side (see
+    :func:`_triangle`), so a gap above ``2^-40`` of it is positive; everything else is decided exactly."""
     if vals[b] is None or vals[c] is None:
         return True
     if vals[a] is None:
         return False
     gap = fl[b] + fl[c] - fl[a]
+    # float filter: each fl is within 2^-52 relative of its exact value, the sum within 2^-49 of the largest side, so a
+    # gap above 2^-40 of it proves d_a < d_b + d_c; a float never refutes (the rest is decided exactly)
     if gap > 2.0 ** -40 * max(fl[a], fl[b], fl[c], 1.0):
         return True
     return _le(vals[a], _add(vals[b], vals[c]))
@@ -928,6 +954,7 @@ def closure(points: list, pairs: list) -> list:
         v = value(d)
         refute_unless(sign(v) > 0, f"a generating pair ({x}, {xp}) at a non-positive distance")
         i, j = ix[x], ix[xp]
+        # a pair listed twice keeps its shorter length: only the shortest can be a distance
         if j not in adj[i] or not _le(adj[i][j], v):
             adj[i][j] = adj[j][i] = v
     if all(isinstance(v, Fraction) for row in adj for v in row.values()):

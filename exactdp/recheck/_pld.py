@@ -66,6 +66,8 @@ EVIDENCE = {"profile": {"mechanism": MECH, "relation": RELATION, "plds": [_PLD],
 
 # -------------------------------------------------------------------------------------------- claim ----
 def _eps_of_t(t: str) -> str:
+    """The eps of a stated ``t = e^eps``, as text: ``0`` for ``1``, ``inf`` for ``inf``, the argument of a whole-text
+    ``exp(...)``, else ``log(t)``. Used only to word messages; nothing is decided from it."""
     if t in ("1", INF):
         return "0" if t == "1" else INF
     if t.startswith("exp(") and t.endswith(")"):
@@ -207,8 +209,10 @@ def _pld(P: list, Q: list):
     atoms: list = []
     exact: dict = {}            # rational ratio -> index in atoms (merged by hashing)
     for p, q in zip(P, Q, strict=True):
+        # P(y) = 0: no loss at y, and y is in no worst set (it adds 0 to P(S) - t Q(S) at best)
         if sign(p) == 0:
             continue
+        # Q(y) = 0 < P(y): an infinite loss, whose mass is in every worst set at every eps
         if sign(q) == 0:
             inf = _add(inf, p)
             continue
@@ -232,12 +236,16 @@ def _pld(P: list, Q: list):
 
 
 def _desc(u, v) -> int:
+    """Order of two PLD atoms ``(ratio, mass)`` by decreasing ratio (fractions compared directly, else by the
+    kernel's exact sign), so that a stated PLD and a re-derived one are compared atom by atom."""
     if isinstance(u[0], Fraction) and isinstance(v[0], Fraction):
         return (v[0] > u[0]) - (v[0] < u[0])
     return sign(_add(v[0], _neg(u[0])))
 
 
 def _stated_pld(p: dict, inf, atoms) -> None:
+    """Refute unless the stated PLD of a pair (``p["losses"]``) is exactly the re-derived one: the infinite-loss mass
+    first (when non-zero), then the atoms in decreasing ratio, each ratio and mass equal as exact values."""
     want = ([(INF, inf)] if sign(inf) != 0 else []) + atoms
     got = p["losses"]
     refute_unless(isinstance(got, list) and len(got) == len(want) and all(
@@ -277,6 +285,9 @@ def _squared_bits(sizes: list) -> int:
 
 
 def _bits(atoms: list) -> int:
+    """The largest numerator or denominator bit length among PLD atoms, for the cost estimate of
+    :func:`_squared_bits`. An atom that is not a fraction counts a nominal 64 bits (the general route of
+    :func:`_convolve` is bounded by ``MAX_TERMS`` instead)."""
     return max((max(v.numerator.bit_length(), v.denominator.bit_length()) if isinstance(v, Fraction) else 64
                 for a in atoms for v in a), default=1)
 
@@ -340,12 +351,14 @@ def _lines(inf, items) -> list:
 
 # ---------------------------------------------------------------------------------------------- pieces ----
 def _diff(a, b) -> int:
+    """The sign of ``a - b`` (fractions compared directly, else by the kernel's exact sign)."""
     if type(a) is Fraction and type(b) is Fraction:
         return (a > b) - (a < b)
     return sign(_add(a, _neg(b)))
 
 
 def _at(A, B, t):
+    """``A - t B``: a piece's or a line's value at ``t = e^eps`` (``delta = P(S) - e^eps Q(S)`` of a set ``S``)."""
     if type(A) is Fraction and type(B) is Fraction and type(t) is Fraction:
         return A - t * B
     return _add(A, _neg(_mul(t, B)))
@@ -359,6 +372,8 @@ def _check_pieces(pieces: list, lines_of: dict) -> list:
     for k in range(1, len(P)):
         t, A, B = P[k]
         refute_unless(_diff(t, P[k - 1][0]) > 0, f"the breakpoints do not increase at piece {k}")
+        # strictly increasing slopes -B and pieces that meet: the convex, continuous function an upper envelope of lines
+        # is; together with the two checks below (every piece a line, no line above) it is that envelope
         refute_unless(_diff(B, P[k - 1][2]) < 0,
                       f"the slopes of pieces {k - 1} and {k} do not increase (not the convex "
                       "profile)")
@@ -393,6 +408,8 @@ def _check_pieces(pieces: list, lines_of: dict) -> list:
 
 
 def _profile_at(P: list, t):
+    """The profile ``P`` (pieces ``(t_from, A, B)``, already checked by :func:`_check_pieces`) at ``t``: the last
+    piece starting at or before ``t``, evaluated there."""
     k = 0
     for j, (tj, _, _) in enumerate(P):
         if _diff(tj, t) <= 0:
@@ -401,6 +418,12 @@ def _profile_at(P: list, t):
 
 
 def _t_for(P: list, d):
+    """The smallest ``t = e^eps >= 1`` with ``delta(eps) <= d`` on the checked profile ``P``, or None (never).
+
+    The pieces are walked in order (they join continuously, :func:`_check_pieces`); the first piece whose value at
+    its start, or else at its end, is ``<= d`` gives the answer: its start, or the root ``(A - d) / B`` of its line.
+    The last piece is unbounded: its root, or None when its slope is 0.  This is the smallest such ``t`` because a
+    profile does not increase in eps (each line's slope ``-Q(S)`` is ``<= 0``)."""
     for k, (t, A, B) in enumerate(P):
         if _diff(_at(A, B, t), d) <= 0:
             return t
@@ -413,6 +436,9 @@ def _t_for(P: list, d):
 
 
 def _check_query(q: dict, P: list, verdict: str) -> None:
+    """Refute unless the stated answers of the query are the profile's: the smallest eps for a stated delta
+    (:func:`_t_for`), and delta at a stated level (a non-negative eps; ``R = 1`` only as ``D = 1``). Without a
+    level, only ``holds`` may be stated (the certificate is a statement of the profile)."""
     lv, d = q["level"], q["delta"]
     if d is not None:
         dv = value(d)
@@ -445,6 +471,8 @@ def _check_query(q: dict, P: list, verdict: str) -> None:
 
 # ----------------------------------------------------------------------------------------------- check ----
 def _factors(c: dict) -> list:
+    """``[(mechanism, K), ...]``: the one mechanism of a ``profile``, or the factors of a ``composition`` with their
+    run counts ``K`` (positive integers, at most ``MAX_TIMES``, refused before any convolution)."""
     ev = c["evidence"]
     if c["kind"] == "profile":
         return [(ev["mechanism"], 1)]
@@ -526,6 +554,9 @@ def _precount(base: dict, keys: dict) -> None:
 
 
 def _run(c: dict) -> int:
+    """Re-check a profile or composition certificate (the steps of this module's docstring, in that order: the claim,
+    the mechanisms, the relation, the PLDs, the convolution after its cost is counted, the pieces, the query);
+    returns the number of lines compared, a measure of the work."""
     ev = c["evidence"]
     refute_unless(c["claim"] == claim_text(c), "the claim is not the one its evidence states")
     facs = _factors(c)
@@ -536,10 +567,12 @@ def _run(c: dict) -> int:
     pairs = _relation(ev["relation"], inputs)
     ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
     base, keys = _base(plds, ordered, rows, facs)
+    # every convolution's cost counted before any is done (not checkable beyond the limits)
     _precount(base, keys)
     lines_of: dict = {}
     memo: dict = {}
     for o, per in base.items():
+        # ordered pairs with the same list of PLDs share one convolution
         if keys[o] not in memo:
             memo[keys[o]] = _lines(*_convolve(per))
         lines_of[o] = memo[keys[o]]

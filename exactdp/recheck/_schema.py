@@ -47,6 +47,7 @@ _TYPES = {"str": str, "int": int, "bool": bool}
 
 
 def _bad(where: str, what: str):
+    """The error for a file that is not a certificate: ValueError, so the answer is ``not a certificate`` (exit 2)."""
     return ValueError(f"not a certificate: {where}: {what}")
 
 
@@ -109,12 +110,15 @@ def _one_level(value: dict, where: str) -> None:
 
 
 def _name(v) -> str:
+    """The JSON type name of ``v`` (``null``, ``object``, ``list``, or Python's type name), for messages."""
     if v is None:
         return "null"
     return "object" if isinstance(v, dict) else "list" if isinstance(v, list) else type(v).__name__
 
 
 def _no_duplicates(pairs: list) -> dict:
+    """``object_pairs_hook`` of the strict reader: an object from its pairs, refused when a key appears twice
+    (``json`` would keep the last one silently, so two readers could see different certificates)."""
     out: dict = {}
     for k, v in pairs:
         if k in out:
@@ -124,6 +128,8 @@ def _no_duplicates(pairs: list) -> dict:
 
 
 def _no_constant(name: str):
+    """``parse_constant`` hook of the strict reader: ``NaN``, ``Infinity`` and ``-Infinity`` are refused (not JSON
+    numbers, and not exact)."""
     raise _bad("JSON", f"{name} is not a JSON number")
 
 
@@ -169,6 +175,7 @@ def refuse_control(value, where: str = "certificate", multiline: frozenset = fro
 
     >>> refuse_control({"evidence": {"text": "x = 1\\ny = 2"}}, multiline=frozenset({"certificate.evidence.text"}))
     """
+    # an explicit stack rather than recursion: the depth of the JSON sets no Python limit here
     stack = [(value, where)]
     while stack:
         v, w = stack.pop()

@@ -156,10 +156,13 @@ def squarefree(p: list) -> list:
 
 
 def _deriv(p: list) -> list:
+    """The derivative of a polynomial (coefficient list, lowest degree first), trimmed."""
     return trim([i * p[i] for i in range(1, len(p))])
 
 
 def _variations(seq: list, x: Fraction) -> int:
+    """Sign variations of the Sturm sequence ``seq`` at ``x``, zeros skipped: Sturm's theorem counts the distinct
+    real roots in ``(a, b]`` as ``V(a) - V(b)`` (exact, in fractions)."""
     signs = [s for s in ((v > 0) - (v < 0) for v in (at(p, x) for p in seq)) if s]
     return sum(1 for u, v in pairwise(signs) if u != v)
 

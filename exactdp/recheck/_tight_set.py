@@ -100,6 +100,7 @@ def _quotient(values: list, codes: list, cell: list):
 
 
 def _imul(p: list, q: list) -> list:
+    """The product of two integer polynomials (coefficient lists, lowest degree first); empty is zero."""
     if not p or not q:
         return []
     out = [0] * (len(p) + len(q) - 1)
@@ -111,6 +112,7 @@ def _imul(p: list, q: list) -> list:
 
 
 def _isub(p: list, q: list) -> list:
+    """``p - q`` for integer polynomials, trimmed so that zero is the empty list."""
     n = max(len(p), len(q))
     out = [(p[i] if i < len(p) else 0) - (q[i] if i < len(q) else 0) for i in range(n)]
     while out and out[-1] == 0:
@@ -271,12 +273,17 @@ class _Field:
     with ``f(r) = 0``, split (D5 evaluation) whenever a zero test finds a proper factor."""
 
     def __init__(self, S: list, a: Fraction, b: Fraction):
+        """The field at the root ``r`` of ``S``, the only root in ``(a, b)``; ``f`` starts as ``S`` and only shrinks."""
         self.f, self.a, self.b = S, a, b
 
     def red(self, h: list) -> list:
+        """``h`` reduced modulo ``f`` (same value at ``r``, since ``f(r) = 0``)."""
         return P.divmod_(h, self.f)[1] if len(self.f) > 1 else []
 
     def is_zero(self, h: list) -> bool:
+        """Is ``h(r) = 0``? ``h(r) = 0`` iff ``r`` is a root of ``g = gcd(h, f)``; as ``r`` is the only root of ``S``
+        in ``(a, b)``, that is so iff ``g`` has a root there (:func:`count` is 1). Either way ``f`` is replaced by the
+        factor (``g`` or ``f / g``) that still vanishes at ``r`` (dynamic evaluation, D5)."""
         h = self.red(h)
         if not h:
             return True
@@ -299,6 +306,9 @@ class _Field:
         return self.red(P.scale(s1, 1 / r1[0]))
 
     def sign(self, h: list) -> int:
+        """The exact sign of ``h(r)``: zero by :meth:`is_zero`; else the isolating interval is bisected (on the sign
+        of ``f``, which changes across ``r`` only) until ``h`` has no root in it and not at its ends, where ``h``
+        has one sign, read at ``a`` in fractions."""
         if self.is_zero(h):
             return 0
         h = self.red(h)
@@ -432,6 +442,8 @@ def existence(values: list, codes: list):
 
 
 def _rational(text: str) -> Fraction:
+    """An interval end stated as text, read as an exact rational: longer than ``MAX_END_DIGITS`` characters is
+    refused before parsing (TooLarge); text that is not a rational is a :class:`Mismatch` (refuted)."""
     if len(text) > MAX_END_DIGITS:
         raise TooLarge(f"an end of more than {MAX_END_DIGITS} characters")
     try:

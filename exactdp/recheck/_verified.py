@@ -186,6 +186,9 @@ class Inverse:
     """
 
     def __init__(self, data: dict, k: int):
+        """Read the approximate inverse ``R = M 2^exp``: a ``k x k`` matrix of integers below ``2^53`` (each a double
+        exactly) and a scale inside the double range. ``R`` needs no checking beyond that: the verification bounds
+        ``||I - R Q||`` itself (Rump), so a poor ``R`` makes it answer not checkable, never confirm."""
         e, M = _dyadics(data, k)
         if any(not isinstance(r, list) or len(r) != k or not all(type(v) is int and abs(v) < 2**53 for v in r)
                for r in M):
@@ -393,6 +396,8 @@ class ListQ:
     """``[Qlo, Qhi] 2^-S`` as lists of Python integers, with what the verification needs of it (exactly)."""
 
     def __init__(self, Qlo, Qhi):
+        """Hold ``[Qlo, Qhi]`` (rows of Python integers, two ends of one size); sums and floats are computed on
+        demand."""
         if len(Qlo) != len(Qhi):
             raise Refuted("the enclosure's two ends differ in size")
         self.lo, self.hi, self.k = Qlo, Qhi, len(Qlo)
@@ -427,6 +432,8 @@ class ListQ:
 
 
 def _enclosures() -> tuple:
+    """The enclosure types a verified solve accepts as they are (:class:`ListQ`, :class:`._grid.LimbQ`); any other
+    pair of ends is wrapped in a :class:`ListQ`.  Read once, into ``_ENCLOSURES``, when this module loads."""
     from ._grid import LimbQ
     return (ListQ, LimbQ)
 

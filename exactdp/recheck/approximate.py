@@ -34,6 +34,7 @@ V1 = ("it does not carry the mechanism's name nor the metric its neighbour relat
 
 
 def _sum(vals):
+    """The exact sum of kernel values (fractions or exact transcendental values)."""
     out = Fraction(0)
     for v in vals:
         out = _add(out, v)
@@ -53,12 +54,16 @@ def _not_a_mechanism(inputs, outs, matrix, rows) -> str | None:
 
 
 def _pair(P, Q, t):
+    """The worst set for ``(P, Q)`` at ``t = e^eps``: ``S = {y : P[y] > t Q[y]}``, ``A = P(S)``, ``B = Q(S)`` and ``A
+    - t B``, which is ``max_S P(S) - t Q(S)`` (the hockey-stick divergence; every ``y`` with a positive term is in
+    ``S``, no other adds to it). Signs are exact."""
     S = [y for y in range(len(P)) if _sign(_add(P[y], _neg(_mul(t, Q[y])))) > 0]
     A, B = _sum(P[y] for y in S), _sum(Q[y] for y in S)
     return S, A, B, _add(A, _neg(_mul(t, B)))
 
 
 def _same(text: str, v) -> bool:
+    """Does ``text`` denote the kernel value ``v`` (exact zero test of the difference)?"""
     return _sign(_add(_value(text), _neg(v))) == 0
 
 
@@ -115,7 +120,11 @@ def check(c: dict) -> tuple[str, int, str]:
 
 
 def _check(ev: dict, certified: bool) -> tuple[str, str]:
+    """``(status, detail)`` of an approximate-DP certificate: limits first (cells, inequalities), then labels, the
+    relation, ``e^eps`` and ``delta`` in range, the mechanism's rows, and the largest hockey-stick excess over
+    every ordered pair (:func:`_pair`), compared with delta exactly."""
     m = ev["mechanism"]
+    # the work is bounded from the labels and pairs before any value is read
     within_limit(len(m["inputs"]) * len(m["outputs"]) <= MAX_CELLS, "a mechanism beyond the cell limit")
     within_limit(2 * len(ev["pairs"]) * len(m["outputs"]) <= MAX_INEQUALITIES, "more inequalities than the limit")
     refute_unless(len(set(m["inputs"])) == len(m["inputs"]) and len(set(m["outputs"])) == len(m["outputs"]),
@@ -133,6 +142,9 @@ def _check(ev: dict, certified: bool) -> tuple[str, str]:
     if bad:
         return "refuted", bad
     best, over = None, 0
+    # (eps, delta)-DP asks P(S) <= e^eps Q(S) + delta for every S and both orders of every pair (Dwork and Roth 2014,
+    # Def. 2.4); per order the worst S gives the largest excess (_pair), so the largest excess over all orders is the
+    # smallest delta
     for a, b in ev["pairs"]:
         for x, xp in ((a, b), (b, a)):
             S, A, B, exc = _pair(rows[x], rows[xp], t)

@@ -62,6 +62,9 @@ def claim_text(c: dict) -> str:
 
 
 def _run(c: dict) -> int:
+    """Re-check an audit certificate (this module's docstring, in order): the profile's pieces as for a composition,
+    then the claimed level and delta through the profile's query check, the slack, the attaining pair; returns the
+    number of lines compared."""
     ev = c["evidence"]
     facs = _factors(c)
     rows = [_rows(m) for m, _ in facs]
@@ -72,10 +75,12 @@ def _run(c: dict) -> int:
     refute_unless(len(pairs) >= 1, "no neighbouring pair")
     ordered = [o for x, xp in pairs for o in ((x, xp), (xp, x))]
     base, keys = _base(plds, ordered, rows, facs)
+    # every convolution's cost counted before any is done (not checkable beyond the limits)
     _precount(base, keys)
     lines_of: dict = {}
     memo: dict = {}
     for o, per in base.items():
+        # ordered pairs with the same list of PLDs share one convolution
         if keys[o] not in memo:
             memo[keys[o]] = _lines(*_convolve(per))
         lines_of[o] = memo[keys[o]]
@@ -90,6 +95,7 @@ def _run(c: dict) -> int:
     refute_unless(wit in lines_of, f"({wit[0]}, {wit[1]}) is not an ordered neighbouring pair")
     t = Fraction(1) if lv["eps"] is None and value(lv["R"]) == 1 else level_value(lv, "1")   # a _P at D > 1
     best = Fraction(0)
+    # the stated pair's own delta at e^eps: the largest of its worst-set lines there
     for a, b in lines_of[wit]:
         v = _at(a, b, t)
         if _diff(v, best) > 0:

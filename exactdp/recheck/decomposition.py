@@ -22,6 +22,8 @@ MAX_WORK = 5_000_000
 
 
 def _grid(A, B, nb):
+    """The rectangle ``A x B`` as a mask over ``X x Y`` (bit ``a * nb + b``): the copy of ``B``'s mask shifted to row
+    ``a`` for every ``a`` in ``A``."""
     m = 0
     for a in range(A.bit_length()):
         if A >> a & 1:
@@ -30,6 +32,9 @@ def _grid(A, B, nb):
 
 
 def _ok(rects, na, nb) -> bool:
+    """Do the Lemma 1 pieces of the rectangles pass? For every subset ``I`` (a bit mask) the piece is ``(union of
+    A_i, i in I) x (intersection of B_i, i in I, minus the B_j, j not in I)``; the second factors must be pairwise
+    disjoint (checked cumulatively in ``seen``) and the pieces' union must equal the rectangles' union."""
     p, full = len(rects), (1 << nb) - 1
     union = 0
     for A, B in rects:
@@ -119,9 +124,12 @@ def check(c: dict):
     if lemma not in (1, 2) or len(set(X)) != len(X) or len(set(Y)) != len(Y) or not X or not Y \
             or type(top) is not int or top < 1:
         return REFUTED, 0, "the universes, the lemma or p are not well formed"
+    # Lemma 2 is Lemma 1 with the factors swapped: the same enumeration on (Y, X)
     na, nb = (len(X), len(Y)) if lemma == 1 else (len(Y), len(X))
     if _work(na, nb, top) > MAX_WORK:    # counted before anything is built: hostile sizes cost nothing
         raise NotHere(f"the enumeration is larger than the {MAX_WORK:,} steps this re-check redoes")
+    # every rectangle A x B with A, B non-empty, and every ordered collection of p of them (repeats included): the lemma
+    # is about all of them
     rects = [(A, B) for A in range(1, 1 << na) for B in range(1, 1 << nb)]
     got = []
     for p in range(1, top + 1):

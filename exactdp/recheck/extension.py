@@ -59,6 +59,7 @@ EVIDENCE = {
 
 
 def _rows(m: dict) -> list:
+    """The exact rows of a carried mechanism (``values`` indexed by ``codes``, the codes checked to index them)."""
     check_codes(m["codes"], len(m["values"]))
     vals = [value(v) for v in m["values"]]
     return [[vals[c] for c in row] for row in m["codes"]]
@@ -77,6 +78,8 @@ def _cmp(a, b) -> int:
 
 
 def _private(rows: dict, pairs: list, level: dict) -> bool:
+    """Is every pair ``(x, x', d)`` eps*d-private: ``M[x][z] <= e^(eps d) M[x'][z]`` and the reverse, for every
+    output ``z`` (exact comparisons)? Used for part (a) on H and part (c) on M's generating pairs at ``2 eps``."""
     for x, xp, d in pairs:
         E = _factor(level, d)
         for a, b in zip(rows[x], rows[xp], strict=True):
@@ -86,6 +89,7 @@ def _private(rows: dict, pairs: list, level: dict) -> bool:
 
 
 def _min(vals):
+    """The least of ``vals`` under the kernel's exact comparison (the first one on a tie)."""
     best = vals[0]
     for v in vals[1:]:
         if _cmp(v, best) < 0:
@@ -108,6 +112,7 @@ def _extension(ev, Ah):
     factors: dict = {}
 
     def E(d):                               # e^(eps d), parsed once per distinct distance text
+        """``e^(eps d)`` at the certificate's level, parsed once per distinct distance text."""
         if d not in factors:
             factors[d] = _factor(ev["level"], d)
         return factors[d]
@@ -122,6 +127,8 @@ def _extension(ev, Ah):
         cands = [(E(d), k) for k, d in enumerate(drow) if d != "inf"]
         if not cands:
             return i
+        # the inf-construction at point i: m_w = min over h in H at finite distance of e^(eps d(i, h)) A_h(w), then the
+        # row m / sum(m); a zero sum leaves the extension undefined at i
         m = [_min([_mul(E, Ah[k][w]) for E, k in cands]) for w in range(len(Ah[0]))]
         z = Fraction(0)
         for v in m:
@@ -239,6 +246,7 @@ def zero_normaliser_note(point: str) -> str:
 
 
 def _same(xs, ys) -> bool:
+    """Are ``xs`` and ``ys`` equal entry by entry (exact comparisons, same length)?"""
     return len(xs) == len(ys) and all(_cmp(a, b) == 0 for a, b in zip(xs, ys, strict=True))
 
 
@@ -356,6 +364,8 @@ def _check_binding(b, ev, A, Ah, Z, M, pairs, D, ix) -> None:
 
 
 def _enclosure_ok(enc, text) -> bool:
+    """Does the stated enclosure contain the smallest eps written ``text``? ``0`` and ``inf`` are exact and carry no
+    enclosure (or the point itself); otherwise the enclosure must contain the interval of eps and be narrow."""
     if text in ("0", "inf"):
         return enc is None or enc == [text, text]
     return enclosure_ok(enc, lambda: iv_eps(text))
@@ -443,6 +453,9 @@ def _check_no_extension(c: dict, ev: dict, got, a_ok: bool, pts: list):
 
 
 def _check_extension(c: dict):
+    """Re-check an ``extension`` certificate: the work is bounded first (candidate products on the general route,
+    refused before any is formed), then (a) re-decided on H, the extension recomputed and compared, (b) and (c)
+    re-derived, and the verdict and enclosure re-decided."""
     ev = c["evidence"]
     lv = ev["level"]
     terms = len(ev["points"]) * len(ev["H"]) * len(ev["mech_on_H"]["outputs"])
@@ -490,6 +503,7 @@ def _check_extension(c: dict):
 
 
 def _sum(r):
+    """The exact sum of a row (a stochastic row sums to exactly 1)."""
     t = Fraction(0)
     for v in r:
         t = _add(t, v)
@@ -528,6 +542,9 @@ def _slack_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
 
 
 def _check_best(c: dict):
+    """Re-check a ``best_extension`` bracket: the points, H and the free points; both slack LPs rebuilt from the
+    instance and verified from primal and dual (upper end slack 0 with its stated optimal extension, lower end
+    slack > 0 below it), and both factors ``log(t)/eps`` enclosed."""
     ev = c["evidence"]
     refute_unless(c["verdict"] == "holds", "a bracket certificate asserts holds")
     pts, H, free = ev["points"], ev["H"], ev["free"]
@@ -574,6 +591,8 @@ def _check_best(c: dict):
 
 
 def _ivq(q: Fraction):
+    """An interval of mpmath's global ``iv`` context enclosing ``q`` (used inside :func:`enclosure_ok`, which sets
+    and restores that context's precision)."""
     return mpmath.iv.mpf(q.numerator) / q.denominator
 
 

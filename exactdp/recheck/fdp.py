@@ -136,6 +136,8 @@ def _points(inf, items) -> list:
 
 
 def _cross(o, p, q) -> int:
+    """The orientation of ``o, p, q``: the sign of the cross product ``(p - o) x (q - o)`` (positive: a left turn),
+    exact; the lower hull keeps only turns that make it convex."""
     return sign(_add(_mul(_add(p[0], _neg(o[0])), _add(q[1], _neg(o[1]))),
                      _neg(_mul(_add(p[1], _neg(o[1])), _add(q[0], _neg(o[0]))))))
 
@@ -143,15 +145,19 @@ def _cross(o, p, q) -> int:
 def _hull(points: list) -> list:
     """The lower convex hull, by increasing ``a`` (equal ``a``: the lowest kept; collinear points dropped)."""
     def order(u: tuple, v: tuple) -> int:
+        """Lexicographic order of points ``(a, b)`` by exact signs (the hull is built over sorted points)."""
         return _diff(u[0], v[0]) or _diff(u[1], v[1])
     pts = sorted(points, key=cmp_to_key(order))
     uniq: list = []
     for p in pts:
+        # of the points with one a, only the lowest (first in the order) can be on the lower hull
         if uniq and _diff(uniq[-1][0], p[0]) == 0:
             continue
         uniq.append(p)
     hull: list = []
     for p in uniq:
+        # keep strict left turns only: the lower convex hull, collinear middle points dropped, so the stated vertices
+        # must be its corners exactly
         while len(hull) >= 2 and _cross(hull[-2], hull[-1], p) <= 0:
             hull.pop()
         hull.append(p)
@@ -163,11 +169,14 @@ class _Phi:
     """Enclosures of ``Phi`` and of a point on either side of ``Phi^-1`` in private mpmath contexts."""
 
     def __init__(self):
+        """Private interval and float contexts (mpmath's global precision is never read or set) and a work counter."""
         self.iv = MPIntervalContext()
         self.mp = MPContext()
         self.work = 0
 
     def set(self, dps: int) -> None:
+        """Set both contexts' precision; the float one 10 digits above, as it only guesses points the intervals
+        verify."""
         self.iv.dps = dps
         self.mp.dps = dps + 10
 
@@ -273,6 +282,8 @@ def _ge_gauss(P: _Phi, a, b, m: Fraction) -> bool:
         up, dn = x0 + eta, x0 - eta
         if max(abs(up - m), abs(dn - m)) > MAX_ABS_X:
             raise TooLarge(f"Phi at |x| > {MAX_ABS_X}")
+        # the float guess is verified, never trusted: Phi(up) >= 1 - a proves up >= Phi^-1(1 - a), so b >= Phi(up - m)
+        # >= G_m(a); symmetrically below for dn
         if P.phi(up).a >= pv.b and bv.a >= P.phi(up - m).b:
             return True
         if P.phi(dn).b <= pv.a and bv.b < P.phi(dn - m).a:
@@ -281,10 +292,13 @@ def _ge_gauss(P: _Phi, a, b, m: Fraction) -> bool:
 
 
 def _short(v) -> str:
+    """A vertex coordinate for a message: the fraction, or the words for a transcendental one."""
     return str(v) if isinstance(v, Fraction) else "a transcendental vertex"
 
 
 def _rational(text, what: str) -> Fraction:
+    """A bracket end: an exact non-negative rational of at most 4096 bits (a larger one is refused, so the Gaussian
+    comparisons stay bounded)."""
     try:
         q = fraction(text)
     except (ValueError, ZeroDivisionError, TypeError):
@@ -305,10 +319,16 @@ def _no_finite(hull: list):
 
 
 def _interior(hull: list) -> list:
+    """The hull's interior vertices, those with ``0 < a < 1``: where ``f`` is compared with ``G_mu``."""
     return [(a, b) for a, b in hull if sign(a) > 0 and _diff(a, ONE) < 0]
 
 
 def _check_mu(mu: dict, hull: list, P: _Phi) -> None:
+    """Refute unless the stated ``mu`` bracket is the one the hull gives (step 3 of this module's docstring): no
+    finite mu (the vertex showing it), ``mu* = 0`` (every interior vertex on ``1 - a``), else ``f >= G_hi`` at
+    every interior vertex and, with ``lo > 0``, ``f < G_lo`` at the stated vertex. Comparing only at vertices
+    suffices: between two vertices ``f`` is linear and ``G_mu`` convex, so ``f >= G_mu`` at both ends holds in
+    between."""
     bad = _no_finite(hull)
     vert = (mu["a"], mu["b"])
     if bad is not None:
@@ -344,6 +364,8 @@ def _check_mu(mu: dict, hull: list, P: _Phi) -> None:
 
 
 def _gdp_holds(hull: list, m: Fraction, P: _Phi) -> bool:
+    """Is ``f >= G_m``, i.e. is the mechanism ``m``-GDP? False when no finite mu exists; else compared at every
+    interior vertex (enough, as in :func:`_check_mu`), refusing more than ``MAX_MU_VERTICES`` of them."""
     if _no_finite(hull) is not None:
         return False
     inner = _interior(hull)
@@ -392,6 +414,8 @@ def _check_vertices(verts, hull: list, pts_of: dict) -> None:
 
 
 def _run(c: dict) -> int:
+    """Re-check an fdp certificate (steps 1-4 of this module's docstring), the work counted and refused first (runs,
+    cells, trade-off points); returns the number of facts checked."""
     ev = c["evidence"]
     m = ev["mechanism"]
     K = ev["times"]

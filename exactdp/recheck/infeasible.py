@@ -25,6 +25,7 @@ EVIDENCE = {"infeasible": {"statement": "str", "A_eq": [("map", "str")], "b_eq":
 
 
 def _rows(rows):
+    """Sparse rows ``{column: coefficient}`` from JSON (text keys to integers, coefficients as exact fractions)."""
     return [{int(j): fraction(a) for j, a in r.items()} for r in rows]
 
 
@@ -168,6 +169,8 @@ def check(c: dict):
            + sum((b * m for b, m in zip(b_ub, lam, strict=True)), Fraction(0)))
     if w != stated or rhs != fraction(ev["rhs"]):
         return REFUTED, n, "the stated combination or right-hand side differs from A^T y and b.y recomputed"
+    # Farkas' lemma: an x >= 0 solving the system would give 0 <= w.x = y.(A_eq x) + lam.(A_ub x) <= b.y (lam >= 0), so
+    # w >= 0 with b.y < 0 leaves no solution
     if any(v < 0 for v in w):
         return REFUTED, n, "a negative entry of the combination A_eq^T y + A_ub^T lam: not a Farkas vector"
     if rhs >= 0:

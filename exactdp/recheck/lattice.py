@@ -98,6 +98,8 @@ def claim_text(c: dict) -> str:
 
 # ------------------------------------------------------------------------------------------ lattice ----
 def _log(q: Fraction) -> float:
+    """``log q`` as a float, from numerator and denominator separately (no overflow for huge fractions); it only
+    guesses a lattice exponent that :func:`_power_of` then checks exactly."""
     return math.log(q.numerator) - math.log(q.denominator)
 
 
@@ -108,6 +110,8 @@ def _power_of(r: Fraction, b: Fraction) -> int | None:
     guess = round(_log(r) / _log(b))
     if guess > MAX_DEGREE + 1:
         raise TooLarge(f"a loss ratio at lattice exponent about {guess} > {MAX_DEGREE}")
+    # the float only guesses n (and its neighbours); b^n == r in fractions decides, so a float error could only refuse a
+    # ratio, never accept a wrong one
     for n in (guess, guess - 1, guess + 1):
         if 0 <= n <= MAX_DEGREE and b ** n == r:
             return n
@@ -129,6 +133,8 @@ def _factor_poly(P: list, Q: list, b: Fraction, where: str):
             atoms.append((p / q, p))
     if not atoms:
         return inf, Fraction(1), 1, []
+    # every ratio must be c b^n with n >= 0 an integer, c the smallest: the PLD is then the polynomial sum_n P(ratio c
+    # b^n) x^n, whose k-th power is the k-fold composition
     c = min(r for r, _ in atoms)
     terms: dict = {}
     for r, p in atoms:
@@ -143,10 +149,15 @@ def _factor_poly(P: list, Q: list, b: Fraction, where: str):
 
 
 def _pack(coeffs: list, nbytes: int) -> int:
+    """Kronecker substitution: the non-negative ``coeffs`` as one integer, ``nbytes`` bytes per slot, lowest first.
+    Exact only if every coefficient fits its slot; the callers size the slots for the largest coefficient the
+    product can reach (step 4), so no slot carries into the next."""
     return int.from_bytes(b"".join(a.to_bytes(nbytes, "little") for a in coeffs), "little")
 
 
 def _unpack(X: int, nbytes: int, count: int) -> list:
+    """The ``count`` slots of ``nbytes`` bytes of ``X`` (the inverse of :func:`_pack` for slots that did not
+    overflow)."""
     raw = X.to_bytes(nbytes * count, "little")
     return [int.from_bytes(raw[i * nbytes:(i + 1) * nbytes], "little") for i in range(count)]
 
@@ -214,6 +225,7 @@ MAX_L = 64
 
 
 def _pm(p: dict, q: dict) -> dict:
+    """The product of two sparse polynomials ``{exponent: coefficient}``, exact, zeros dropped."""
     out: dict = {}
     for i, a in p.items():
         for j, b in q.items():
@@ -222,6 +234,7 @@ def _pm(p: dict, q: dict) -> dict:
 
 
 def _pa(p: dict, q: dict, sgn: int = 1) -> dict:
+    """``p + sgn q`` for sparse polynomials, zeros dropped."""
     out = dict(p)
     for k, v in q.items():
         out[k] = out.get(k, 0) + sgn * v
@@ -229,6 +242,7 @@ def _pa(p: dict, q: dict, sgn: int = 1) -> dict:
 
 
 def _pp(p: dict, k: int) -> dict:
+    """``p^k`` for a sparse polynomial by repeated squaring, exact."""
     out: dict = {0: 1}
     base = p
     while k:
@@ -241,6 +255,7 @@ def _pp(p: dict, k: int) -> dict:
 
 
 def _shift(p: dict, m: int) -> dict:
+    """``p`` times ``x^m``: every exponent shifted by ``m``."""
     return {i + m: v for i, v in p.items()}
 
 
@@ -272,6 +287,8 @@ def _laurent(d: dict, L: int) -> dict:
 
 
 def _to_E(p: dict, L: int) -> dict:
+    """A Laurent polynomial ``{j: c}`` in ``u = e^(1/L)`` as an :class:`_E` side: ``c e^(j/L)`` terms (key () for j =
+    0)."""
     return {(() if j == 0 else ((1, Fraction(j, L)),)): Fraction(c, 1) for j, c in p.items()}
 
 
@@ -318,6 +335,7 @@ def _field_factor(rows: dict, L: int) -> tuple[dict, dict]:
 
 
 def _strip(p: dict) -> tuple[int, dict]:
+    """``(a, p / x^a)`` with ``a`` the lowest exponent of ``p``: a Laurent polynomial as a shift and a polynomial."""
     a = min(p)
     return a, _shift(p, -a)
 
@@ -369,6 +387,8 @@ def _field_cost(polys: list) -> tuple[int, int, int]:
 
 
 def _spack(coeffs: list, nbytes: int) -> int:
+    """Kronecker substitution with signed coefficients: the packed positive parts minus the packed negative parts,
+    which is ``sum c_i 2^(8 nbytes i)``; :func:`_field_compose` reads the signed slots back with an offset."""
     pos = [c if c > 0 else 0 for c in coeffs]
     neg = [-c if c < 0 else 0 for c in coeffs]
     return _pack(pos, nbytes) - _pack(neg, nbytes)
@@ -408,6 +428,8 @@ def _field_pair(polys: list, s: int, L: int, E, nbytes: int, dx: int, W: int):
     C = _kval(Cn, Cd, L)
 
     def above(n: int) -> bool:
+        """Is ``C u^(s n) > e^eps`` (exact comparison)? Increasing in ``n`` (``u > 1``, ``s > 0``), so the first such
+        ``n`` is found by bisection: the worst set is ``{n : C u^(s n) > e^eps}``."""
         return compare(_mul(C, _kval({s * n: 1}, {0: 1}, L)), Fraction(1), E) > 0
 
     lo, hi = 0, dx + 1
@@ -427,6 +449,9 @@ def _field_pair(polys: list, s: int, L: int, E, nbytes: int, dx: int, W: int):
 
 # ------------------------------------------------------------------------------------------- the run ----
 def _run(c: dict) -> int:
+    """Re-check a lattice_composition certificate (steps 1-6 of this module's docstring): the route, level and run
+    counts, limits refused first, the relation and one lattice step per ordered pair, the composed PLD on the
+    rational or the ``Q(u)`` route, then the answer (:func:`_check_answer`)."""
     ev = c["evidence"]
     refute_unless(ev["route"] in ROUTES, f"the route {ev['route']!r} is not one of {ROUTES}")
     check_level(ev["level"])
@@ -541,10 +566,14 @@ def _at_least(A1, B1, A2, B2, E) -> int:
 
 
 def _sub(a, b):
+    """``a - b`` in the kernel's arithmetic."""
     return _add(a, _neg(b))
 
 
 def _check_answer(ev: dict, vals: list, E, verdict: str) -> None:
+    """Refute unless the stated answer is the re-derived one: delta is the largest ``A - e^eps B`` over the ordered
+    pairs (exact comparisons); on the exact route the stated value equals it (exact zero test) and the stated pair
+    is the first attaining it; the enclosure contains it and, on the exact route, is narrow; then the verdict."""
     best = None
     for o, A, B in vals:
         if best is None or _at_least(A, B, best[1], best[2], E) > 0:
@@ -606,6 +635,7 @@ def _stated_value(text: str):
 
 
 def _short(A, B) -> str:
+    """A short description of ``A - e^eps B`` for a message (floats only to word it; nothing is decided from them)."""
     if not (isinstance(A, Fraction) and isinstance(B, Fraction)):
         return "an exact value in Q(e^r)"
     head = f"A - e^eps B with A ~ {float(A):.6g}, B ~ {float(B):.6g}"

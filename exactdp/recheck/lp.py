@@ -38,10 +38,12 @@ EVIDENCE = {"lp": {
 
 
 def _rows(rows):
+    """Sparse rows ``{column: coefficient}`` from JSON (text keys to integers, coefficients as exact fractions)."""
     return [{int(j): fraction(a) for j, a in r.items()} for r in rows]
 
 
 def _dot(row, x):
+    """``row . x`` exactly in fractions, over the row's non-zero columns."""
     return sum((a * x[j] for j, a in row.items()), Fraction(0))
 
 
@@ -49,12 +51,16 @@ class _Affine:
     """Signs of ``v0 + v1 t`` for every t in [low, high] (v1 = 0 without a parameter)."""
 
     def __init__(self, par):
+        """Read the parameter's range ``[low, high]`` (an end None is unbounded); None: no parameter."""
         self.par = par
         if par is not None:
             self.low = None if par["low"] is None else fraction(par["low"])
             self.high = None if par["high"] is None else fraction(par["high"])
 
     def nonneg(self, v0, v1=Fraction(0)) -> bool:
+        """Is ``v0 + v1 t >= 0`` for every ``t`` of the range? An affine function is ``>= 0`` on an interval iff it
+        is at both ends; an open end with a slope towards it fails. With a parameter, irrational ``v0`` is refused
+        (NotHere)."""
         if self.par is None or v1 == 0:
             if self.par is not None and not isinstance(v0, Fraction):
                 raise NotHere("a parametric LP with irrational coefficients of 1")
@@ -78,6 +84,7 @@ class _Affine:
 
 
 def _feasible(x, A_eq, b_eq, A_ub, b_ub) -> bool:
+    """Is ``x`` feasible: ``x >= 0``, every equality holds and every inequality ``<=`` holds, exactly?"""
     return all(v >= 0 for v in x) and all(_dot(r, x) == b for r, b in zip(A_eq, b_eq, strict=True)) \
         and all(_dot(r, x) <= b for r, b in zip(A_ub, b_ub, strict=True))
 
@@ -149,6 +156,12 @@ def _exact_t_differs(par, r) -> bool:
 
 
 def _unique(u, x, A_eq, b_eq, A_ub, b_ub, red_lam, aff):
+    """Is the optimum ``x`` the only one? ``(True/False, why)``.
+
+    By complementary slackness every optimum has ``x_j = 0`` where the reduced cost is positive and meets every
+    inequality with a positive multiplier: these, with the equalities, define a face holding all optima. For every
+    coordinate two face duals bound ``min x_j`` and ``max x_j`` on that face by ``x_j`` (weak duality, checked
+    exactly); a coordinate pinned from both sides for all ``j`` makes ``x`` unique."""
     red, l0, l1 = red_lam
     n = len(x)
     zero, tight = [int(j) for j in u["zero"]], [int(k) for k in u["tight"]]
@@ -245,6 +258,8 @@ def check(c: dict):
     if ok and ev["vertex"]:
         active = A_eq + [r for r, b in zip(A_ub, b_ub, strict=True) if _dot(r, x) == b] + \
             [{j: Fraction(1)} for j in range(n) if x[j] == 0]
+        # a vertex: the active constraints (equalities, tight inequalities, zero coordinates) have rank n, so x is their
+        # only common solution
         ok = rank(active, n) == n
         detail += "; a vertex (active rank n)" if ok else "; NOT a vertex"
     if ok and ev["unique"] is not None:

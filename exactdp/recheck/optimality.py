@@ -39,6 +39,10 @@ MAX_N = 100
 
 
 def _user_lp(n, a, prior, loss) -> tuple[list, list, list, list, list]:
+    """The user-specific LP GRS12 (2)-(6), rebuilt from the definition: variables ``x_ir`` (row ``i``, output ``r``),
+    cost ``sum prior_i loss(i, r) x_ir``, each row summing to 1, and ``alpha x_(i+1)r <= x_ir``, ``alpha x_ir <=
+    x_(i+1)r`` for neighbours (``-ln(alpha)``-DP); ``x >= 0`` is the LP's standard form. A zero prior gives a cost
+    of exactly 0 (never ``0`` times a sum of square roots)."""
     N = n + 1
     v = lambda i, r: i * N + r  # noqa: E731
     c = [_mul(prior[i], loss[i][r]) if prior[i] != 0 else Fraction(0) for i in range(N) for r in range(N)]
@@ -52,13 +56,17 @@ def _user_lp(n, a, prior, loss) -> tuple[list, list, list, list, list]:
 
 
 def _geometric(n, a):
+    """The truncated geometric mechanism of GRS12 Sec. 2 on ``{0..n}`` at ``alpha = a``: ``(1-a)/(1+a) a^|i-j|``
+    inside, ``a^|i-j|/(1+a)`` at the ends 0 and n, exactly in fractions."""
     def g(i, j):
+        """Entry ``(i, j)`` of the truncated geometric mechanism."""
         w = a ** abs(i - j)
         return w / (1 + a) if j in (0, n) else w * (1 - a) / (1 + a)
     return [[g(i, j) for j in range(n + 1)] for i in range(n + 1)]
 
 
 def _same(x, y) -> bool:
+    """Are ``x`` and ``y`` equal (exact zero test of the difference)?"""
     return sign(_add(x, _neg(y))) == 0
 
 
@@ -329,6 +337,9 @@ kernel re-derives (the uniform prior, or prior (p_0, ..., p_n))
 
 
 def _check(c: dict):
+    """Re-check an optimality certificate: ``n`` refused above ``MAX_N`` before the LP is built; the user and alpha
+    well formed; the user LP rebuilt and its optimum verified from primal and dual; the stated optimum is the
+    primal; uniqueness re-decided; then the geometric mechanism's remapped loss compared with the optimum."""
     ev = c["evidence"]
     n, a = ev["n"], fraction(ev["alpha"])
     refute_unless(type(n) is int and n >= 1, "n is not an integer >= 1")
@@ -364,6 +375,8 @@ def _check(c: dict):
     for i in range(n + 1):
         for z in range(n + 1):
             g_loss = _add(g_loss, _mul(prior[i] * G[i][z], loss[i][remap[z]]))
+    # the remapped geometric mechanism is a feasible point of the user LP, so its loss is at least the verified optimum:
+    # equality is what GRS12 Thm 3.1 claims for this user
     attains = _same(g_loss, value(ev["lp"]["value"]))
     ok = ok and _same(g_loss, value(ev["geometric_loss"])) and attains == ev["attains"] \
         and (c["verdict"] == "holds") == attains

@@ -141,6 +141,10 @@ def _interval_solve(ev: dict, rhs: list, sharp: bool = False):
 
 
 def _eliminate(A, n):
+    """Interval Gaussian elimination on the augmented ``n x (n+1)`` interval matrix ``A`` (in place): the pivot is
+    chosen by the midpoints (a float only chooses; any choice is sound), and the result encloses the exact
+    solution. None when a pivot or a solution coordinate contains 0 (no sign certified); else the signs and the
+    enclosures."""
     for k in range(n):
         p = max(range(k, n), key=lambda i: abs(A[i][k].mid))
         A[k], A[p] = A[p], A[k]
@@ -236,6 +240,10 @@ def _balls_ok(stated: list, enc: list, refine=None) -> None:
 
 
 def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool, stated=None):
+    """The signs of ``Phi z = rhs`` at a transcendental level, by one of three verified routes: the carried quotient
+    with its approximate inverse (Rump), a described grid's symmetry quotient (inverse computed here), or interval
+    elimination for a small matrix; then compared with the stated negative coordinates and verdict, and a stated
+    solution with its enclosure."""
     ver = ev.get("verified")
     if ver is not None and all(ver[k] is not None for k in ("inverse", "center", "cell_of")):
         try:
@@ -260,6 +268,7 @@ def _check_signs_transcendental(ev: dict, rhs: list, negative: list, holds: bool
         refine = None
         if dist is not None and len(dist["codes"]) <= MAX_INTERVAL_POINTS:
             def refine():
+                """A sharper interval solve, run only when the stated enclosure needs it."""
                 return _interval_solve(ev, rhs, sharp=True)[1]
         _balls_ok(stated, enc, refine)
         how += "; every stated enclosure contains the re-derived value"
@@ -361,6 +370,8 @@ def _phi_times(codes, vals, z) -> list:
 
 
 def _solution_checks(ev, z, rhs, negative, holds):
+    """At a rational level: the stated solution ``z`` satisfies ``Phi z = rhs`` exactly (one multiplication in
+    fractions), and its negative coordinates are the stated ones and decide the verdict."""
     codes, points = ev["distances"]["codes"], ev["distances"]["points"]
     n = len(codes)
     if len(z) != n or any(len(r) != n for r in codes):
@@ -375,6 +386,7 @@ def _solution_checks(ev, z, rhs, negative, holds):
 
 
 def _transcendental(ev: dict) -> bool:
+    """Is this a solve at a transcendental level (eps stated, a matrix or a metric carried, the solve route)?"""
     return ev["level"]["eps"] is not None and (ev["distances"] is not None or ev.get("metric") is not None) \
         and ev["route"] == "solve"
 
@@ -445,6 +457,7 @@ def _common(ev: dict) -> None:
 
 
 def _cells(ev: dict) -> None:
+    """Refute unless the stated number of cells is that of the carried partition ``cell_of`` (None without one)."""
     ver = ev.get("verified")
     k = None
     if isinstance(ver, dict) and isinstance(ver.get("cell_of"), list) and ver["cell_of"]:
@@ -472,6 +485,9 @@ def _tight_solve_fields(c: dict, ev: dict) -> None:
 
 
 def _check_tight(c: dict):
+    """Re-check a ``tight`` certificate (ECP14 Props. 7-8: does ``Phi z = 1`` have ``z >= 0``?): on the LP route a
+    singular ``Phi`` (exact rank, bounded by ``MAX_RANK_POINTS``) and the LP's solution; on the solve route the
+    signs, verified at a transcendental level or exact by multiplication at a rational one."""
     ev = c["evidence"]
     refute_unless(ev["route"] in ROUTES["tight"], f"an unknown route {ev['route']!r}")
     _common(ev)
@@ -515,6 +531,9 @@ def _check_tight(c: dict):
 
 
 def _check_regular(c: dict):
+    """Re-check a ``regular`` certificate (ECP14 Def. 4: ``mu Phi = pi`` with ``mu >= 0``): a prior with a zero is
+    not regular (Prop. 2, the support route); else ``gamma`` re-derived and the signs of ``mu`` decided as for
+    ``tight``."""
     ev = c["evidence"]
     _common(ev)
     holds = c["verdict"] == "holds"
@@ -560,6 +579,8 @@ def _check_regular(c: dict):
 
 
 def _ball_size_symmetric(dist) -> bool:
+    """Is the metric ball-size symmetric: does every point see the same multiset of distance codes? (ECP14 Prop. 9:
+    then the threshold is 0.)"""
     vals = dist["values"]
     prof = [sorted(vals[c] for c in row) for row in dist["codes"]]
     return all(p == prof[0] for p in prof)
@@ -671,6 +692,8 @@ def _check_existence(ev: dict):
 
 
 def _check_threshold(c: dict):
+    """Re-check a ``threshold`` certificate by its route: 0 by a closed form (path, manhattan grid), by ball-size
+    symmetry (ECP14 Prop. 9), the exact existence set of a polynomial, or a bracket re-checked at both ends."""
     ev = c["evidence"]
     refute_unless(c["verdict"] == "holds", "a threshold certificate asserts holds")
     refute_unless(ev["route"] in ROUTES["threshold"], f"an unknown threshold route {ev['route']!r}")
@@ -701,6 +724,9 @@ def _check_threshold(c: dict):
 
 
 def _check_leakage(c: dict):
+    """Re-check a ``leakage`` certificate: ``U = sum_z max_y pi_y h_yz``, the ratio ``U / max pi`` and ``log2`` of it
+    re-derived in fractions, and the stated enclosure checked to contain that logarithm. Entries that are not
+    rational are not checkable here."""
     ev = c["evidence"]
     refute_unless(c["verdict"] == "holds", "a leakage certificate asserts holds")
     mech = _Mech(ev["mechanism"])
@@ -743,6 +769,9 @@ def _enclosure_ok(enc, make) -> bool:
 
 
 def _check_theorem4(c: dict):
+    """Re-check a ``theorem4`` certificate: a stated remap ``R`` is stochastic and ``H R`` meets the tight
+    equalities ``(HR)_yy' = phi_yy' (HR)_y'y'`` exactly, in fractions.  "No remap works" is not checkable: it rests
+    on an LP optimum > 0 whose dual the certificate does not carry."""
     ev = c["evidence"]
     check_level(ev["level"])
     d = ev["distances"]

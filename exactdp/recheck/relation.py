@@ -25,6 +25,7 @@ EVIDENCE = {"relation": {"statement": "str", "lhs": "str", "rhs": "str", "relati
 
 
 def _trim(p):
+    """A coefficient list (lowest degree first) without trailing zeros, so that zero is the empty list."""
     p = list(p)
     while p and p[-1] == 0:
         p.pop()
@@ -58,6 +59,7 @@ def claim_text(c: dict) -> str:
 
 # ----------------------------------------------------------------------- Sturm sequences over fractions ----
 def _peval(p, x: Fraction) -> Fraction:
+    """``p(x)`` exactly by Horner's rule in fractions."""
     v = Fraction(0)
     for a in reversed(p):
         v = v * x + a
@@ -76,6 +78,8 @@ def _prem(a, b):
 
 
 def _sturm(p):
+    """The Sturm sequence of ``p``: ``p``, ``p'``, then the negated remainders of successive divisions (exact, in
+    fractions), zero polynomials dropped; Sturm's theorem counts roots with it (:func:`_changes`)."""
     p = _trim(p)
     seq = [p, _trim([i * a for i, a in enumerate(p)][1:])]
     while seq[-1]:
@@ -85,6 +89,8 @@ def _sturm(p):
 
 
 def _changes(seq, x: Fraction) -> int:
+    """Sign changes of the Sturm sequence at ``x`` (zeros skipped): the distinct real roots of ``p`` in ``(a, b]``
+    number ``changes(a) - changes(b)`` (Sturm's theorem), exactly in fractions."""
     signs = [v for v in (_peval(q, x) for q in seq) if v != 0]
     return sum(1 for a, b in itertools.pairwise(signs) if (a > 0) != (b > 0))
 
@@ -123,6 +129,7 @@ def _pieces(text: str):
 
 
 def _member(pieces, x: Fraction) -> bool:
+    """Is ``x`` in the union of the pieces ``(lo, hi, lo closed, hi closed)`` (exact comparisons)?"""
     return any((lo < x or (lc and lo == x)) and (x < hi or (hc and x == hi)) for lo, hi, lc, hc in pieces)
 
 
@@ -137,6 +144,8 @@ def _failure_set_ok(ev, top, den, rel) -> bool:
     Q = pl_mul(top, den)
 
     def fails(x):
+        """Does the relation fail at ``x``? The sign of ``lhs - rhs`` is that of ``top * den`` (``den`` the product
+        of the denominators, ``top/den`` the difference); a pole at ``x`` is refused (NotHere)."""
         d = _peval(den, x)
         if d == 0:
             raise NotHere("the difference has a pole at an end point of the failure set")
@@ -215,6 +224,9 @@ def _decide(c: dict):
 
 
 def _check(c: dict):
+    """Re-check a relation certificate: without a variable, the exact sign of ``lhs - rhs``; a failure, at its
+    rational sample alpha in (0, 1); an identity, coefficient by coefficient of the cross-multiplied difference;
+    an inequality for every alpha, by Bernstein coefficients of the difference times the denominators' product."""
     ev, holds = c["evidence"], c["verdict"] == "holds"
     rel = ev["relation"]
     if ev["variable"] is None:
@@ -242,6 +254,8 @@ def _check(c: dict):
             + ("verified coefficient by coefficient" if ok else "FAILS")
     if rel not in ("<=", ">="):
         raise NotHere("a strict inequality on all of (0, 1) (Bernstein bounds certify only <= and >=)")
+    # (lhs - rhs) (ld rd)^2 = top ld rd: the same sign wherever lhs - rhs is defined; p >= 0 on [0, 1] then covers every
+    # alpha in (0, 1)
     p = pl_mul(top, pl_mul(ld, rd))
     r = bernstein_nonneg(p if rel == ">=" else pl_neg(p))
     if r is None:

@@ -150,6 +150,7 @@ def split_log(text: str, den: int) -> str:
 
 
 def _pow(v, k: int):
+    """``v^k`` by repeated squaring in the kernel's arithmetic, after :func:`power_within_limit` has measured it."""
     if isinstance(v, Fraction):
         return v ** k
     power_within_limit(v, k, "a Renyi power")
@@ -188,6 +189,7 @@ _POWERS: dict = {}
 
 
 def _power(v, k: int):
+    """``v^k``, rational powers cached for this run (many cells share a value and an order)."""
     if not isinstance(v, Fraction):
         return _pow(v, k)
     key = (v, k)
@@ -229,6 +231,9 @@ def _cmp(a, b) -> int:
 
 
 def _precount(ev: dict, npairs: int, nout: int, orders: list, values: list) -> None:
+    """Count the work of the Renyi sums before doing any (refused with TooLarge): the terms on the general route; on
+    the rational route the bits of the powers, the term operations, and the squared bits of the sums (whose gcds
+    grow with the square of the bits)."""
     rational = all(isinstance(v, Fraction) for v in values)
     bits = max((max(abs(v.numerator).bit_length(), v.denominator.bit_length()) for v in values
                 if isinstance(v, Fraction)), default=1)
@@ -250,6 +255,9 @@ def _precount(ev: dict, npairs: int, nout: int, orders: list, values: list) -> N
 
 
 def _run(c: dict) -> int:
+    """Re-check a renyi certificate: the verdict (holds), the orders, the limits, then the work counted
+    (:func:`_precount`) before the mechanism, the relation, the Renyi sums per order and the conversion are
+    re-derived."""
     ev = c["evidence"]
     _GENERIC[0] = 0
     _POWERS.clear()
@@ -314,10 +322,14 @@ def _conv_le(s1, a1: int, s2, a2: int, d: Fraction) -> bool:
         l1, l2 = IV.log(_iv(x1, IV)) / (a1 - 1), IV.log(_iv(x2, IV)) / (a2 - 1)
         if l1.b < l2.a or l1.a > l2.b:
             return bool(l1.b < l2.a)
+    # log(x1)/(a1-1) <= log(x2)/(a2-1) iff x1^(a2-1) <= x2^(a1-1) (x1, x2 > 0, both orders > 1): exact, no logarithm
     return _cmp(_pow(x2, a1 - 1), _pow(x1, a2 - 1)) >= 0
 
 
 def _check_conversion(cv: dict, orders: list, sums: list) -> None:
+    """Refute unless the stated conversion is the re-derived one: ``delta`` rational in (0, 1), the order one of the
+    curve's and the first giving the smallest ``eps = log(S/delta)/(k - 1)`` ([Mir17] Prop. 3, with ``S =
+    sum P^k Q^(1-k)``), and that eps equal to the stated one exactly (or ``inf`` when ``S`` is)."""
     try:
         d = fraction(cv["delta"])
     except (ValueError, ZeroDivisionError):

@@ -132,6 +132,8 @@ def _intervals(ev: dict) -> dict:
 
 
 def _run(c: dict) -> int:
+    """Re-derive ``R``, its attaining pair, ``delta`` and ``L`` from the intervals (steps 1-4 of this module's
+    docstring), after counting the (value, shift) pairs against ``MAX_PAIRS``; returns the number of pairs read."""
     ev = c["evidence"]
     a, b = ev["inputs"]
     s = ev["sensitivity"]
@@ -150,6 +152,8 @@ def _run(c: dict) -> int:
         for z in range(max(lo_z, lo_z + d), min(hi_z, hi_z + d) + 1):
             (lo1, hi1), (lo2, hi2) = iv[z], iv[z - d]
             n += 1
+            # z in G_d: P[x + Z = z] <= hi_z <= R lo_(z-d) <= R P[x' + Z = z]; the mass off G_d is at most 1 - sum_(G_d)
+            # lo_z, which delta covers
             if lo2 > 0:
                 found += lo1
                 if R is None or hi1 / lo2 > R:
@@ -169,6 +173,8 @@ def _run(c: dict) -> int:
 
 
 def _question(ev: dict, R: Fraction, delta: Fraction, verdict: str) -> None:
+    """Step 5: the question asked, if any. The verdict must be ``holds`` (the certificate states what the intervals
+    show); with eps and delta, ``R <= e^eps`` (exact comparison) and the derived delta ``<=`` the one asked."""
     refute_unless(verdict == "holds", "a sampler_privacy certificate states what the intervals show: it holds")
     eps, dq = ev["eps_asked"], ev["delta_asked"]
     refute_unless((eps is None) == (dq is None), "the question has eps without delta or delta without eps")

@@ -109,6 +109,9 @@ def _sigma(ev: dict, inputs: list, outputs: list) -> None:
 
 
 def _check_utility(c: dict):
+    """Re-check a ``utility`` certificate ((gamma, delta)-usefulness): ``sigma`` read off the output metric, each
+    input's mass inside the ball of radius gamma re-summed in fractions, the worst input (the first attaining the
+    minimum) and the verdict ``worst >= 1 - delta``."""
     ev = c["evidence"]
     m = ev["mechanism"]
     mech = _Mech(m)
@@ -134,6 +137,11 @@ _LOG = re.compile(r"^\s*(?:(\d+(?:/\d+)?)\*)?log\((\d+(?:/\d+)?)\)(?:/(\d+))?\s*
 
 
 def _check_bound(c: dict):
+    """Re-check an ``exponential_bound`` certificate (KL10 Thm. 2.7): the nested smallest-eps certificate re-checked
+    as a privacy one, ``f`` maps inputs into the output metric, the mechanism is KL10 Def. 2.6's exponential
+    mechanism, the Lipschitz constant ``C`` re-maximised over the metric's generating pairs (enough: the distance
+    is their shortest-path closure, and sigma obeys the triangle inequality), and the binding ratio compared
+    with ``2 C beta`` for the verdict."""
     ev = c["evidence"]
     inner = {"kind": "epsilon", "verdict": "holds", "evidence": ev["smallest"]}
     status, n, detail = check_privacy(inner)
@@ -197,6 +205,8 @@ def _is_exponential(ev: dict, T: dict) -> None:
     y0 = next(j for j, v in enumerate(at[0]) if sign(v) > 0)     # a row sums to 1: some entry is positive
 
     def s(x, j):
+        """The output distance ``sigma(f(x), y_j)``; an infinite one is refused (NotHere): the exponential
+        mechanism's weight there is 0, outside this re-check."""
         d = T[(f[x], Y[j])]
         if d is None:
             raise NotHere("an infinite output distance: the exponential mechanism's weight is 0 there")
@@ -297,15 +307,19 @@ def _lp_rows(ev) -> tuple[list, list, list, list, list]:
 
 
 def _utility_lp(ev, t: Fraction) -> tuple[list, list, list, list, list]:
+    """The utility LP at the parameter value ``t``: its rows hold coefficients ``a t^k`` (from :func:`_lp_rows`),
+    evaluated here in fractions, so the LP is verified from primal and dual exactly at ``t``."""
     c, A_eq, b_eq, A_ub, b_ub = _lp_rows(ev)
 
     def ev_rows(rows):
+        """Rows ``{j: (a, k)}`` as ``{j: a t^k}`` in fractions."""
         return [{j: fraction(a) * t ** k for j, (a, k) in r.items()} for r in rows]
     return ([fraction(v) for v in c], ev_rows(A_eq), [fraction(v) for v in b_eq], ev_rows(A_ub),
             [fraction(v) for v in b_ub])
 
 
 def _dot(row: dict, P: list) -> list:
+    """``row . P`` for polynomial entries: ``sum a t^k P_j(t)``, a polynomial in ``t`` (exact coefficients)."""
     out: list = []
     for j, (a, k) in row.items():
         if P[j]:
@@ -389,6 +403,9 @@ def _epsilon_text(ev: dict) -> str:
 
 
 def _check_tradeoff(c: dict):
+    """Re-check a ``tradeoff`` certificate: the inputs are the metric's points, the upper LP verified from primal and
+    dual at ``t_upper`` with its value at least ``1 - delta``, the stated mechanism its optimal point; then the lower
+    end, and the exact eps* when its polynomial and parametric basis are carried (a bracket only otherwise)."""
     ev = c["evidence"]
     refute_unless(c["verdict"] == "holds", "a tradeoff certificate asserts holds")
     X = ev["inputs"]

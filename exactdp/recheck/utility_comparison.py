@@ -85,10 +85,12 @@ _IV.prec = 100
 
 
 def _iv(q: Fraction):
+    """An interval of the kernel's private context enclosing the fraction ``q``."""
     return _IV.mpf(q.numerator) / q.denominator
 
 
 def _int(v, what: str, lo: int = 1) -> int:
+    """A JSON integer ``>= lo`` (a boolean is refused, though Python counts it an int)."""
     if not isinstance(v, int) or isinstance(v, bool) or v < lo:
         raise Refuted(f"{what} is not an integer >= {lo}: {v!r}")
     return v
@@ -184,6 +186,9 @@ def _utility(ev: dict, t: list, ys: list, errs: list, cell_of: list, n: int, k: 
 
 
 def _geometric(eps: Fraction, p: dict):
+    """The geometric mechanism's utility on ``N`` values at ``eps / step``, to the ``power`` (one factor per
+    coordinate), in intervals: ``((2/(1+a) + (N-2)(1-a)/(1+a)) / N)^power`` with ``a = e^(-eps/step)``, the mean
+    of the diagonal entries (ends ``1/(1+a)``, inside ``(1-a)/(1+a)``)."""
     iv = _IV
     N, step, power = int(p["values"]), int(p["step"]), int(p["power"])
     a = iv.exp(-_iv(eps / step))
@@ -202,10 +207,13 @@ def _orbits(N: int) -> dict:
 
 
 def _prefix_sums(N: int, beta):
+    """2-D prefix sums ``G[u][v] = sum_{u' <= u, v' <= v} e^(-beta sqrt(u'^2 + v'^2))`` in intervals: the quadrant
+    sums from which every normaliser ``Z`` is read in O(1)."""
     iv = _IV
     wcache: dict = {}
 
     def w(s):
+        """``e^(-beta sqrt(s))`` for a squared distance ``s``, in intervals, computed once per ``s``."""
         if s not in wcache:
             wcache[s] = iv.exp(-beta * iv.sqrt(s))
         return wcache[s]
@@ -219,6 +227,9 @@ def _prefix_sums(N: int, beta):
 
 
 def _laplace(eps: Fraction, p: dict):
+    """The planar Laplace utility ``(1/n) sum_z 1/Z_z`` on the ``N x N`` euclidean grid (module docstring: the column
+    maximum is on the diagonal), ``Z`` evaluated once per orbit of the square's symmetries; ``N`` refused outside
+    ``1..MAX_SIDE``."""
     N = int(p["side"])
     if not 1 <= N <= MAX_SIDE:
         raise NotHere(f"a grid side of {N} is outside this kernel's range 1..{MAX_SIDE}")
@@ -227,6 +238,9 @@ def _laplace(eps: Fraction, p: dict):
     G = _prefix_sums(N, beta)
 
     def Z(a, b):
+        """``Z`` at point ``(a, b)`` by inclusion-exclusion: the four quadrant sums around it, minus its four
+        half-axes (each in two quadrants), plus the point itself (``e^0 = 1``: in four quadrants and four half-axes);
+        an identity of sums, evaluated in intervals."""
         A, B = N - 1 - a, N - 1 - b
         return G[a][b] + G[a][B] + G[A][b] + G[A][B] - G[a][0] - G[A][0] - G[0][b] - G[0][B] + 1
     total = iv.mpf(0)
