@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import FORMATS, emit, usage
+from ._common import FORMATS, emit, running_note, usage
 
 __all__ = ["COMMANDS"]
 
@@ -24,7 +24,7 @@ def _cmd_program(a):
         raise usage(f"program file {a.file}: {getattr(e, 'strerror', None) or e}") from None
     m = _DOMAIN.match(a.domain)
     if m is None:
-        raise usage(f"--domain: expected LO..HI with integers, e.g. 0..2, got {a.domain!r}")
+        raise usage(f"--domain: expected LO..HI with integers of at most 6 digits, e.g. 0..2, got {a.domain!r}")
     domain = (int(m.group(1)), int(m.group(2)))
     if domain[0] > domain[1]:
         raise usage(f"--domain: expected LO <= HI, got {a.domain}")
@@ -44,13 +44,14 @@ def _cmd_program(a):
                         f"got {relation!r}")
         relation = [[list(x), list(y)] for x, y in read_pairs_file(relation, a.n, domain)[1]]
     try:
-        if a.all_eps:   # the certificate is about the program text: the re-check re-derives the matrix from it
-            cert = program_certificate(program, n=a.n, domain=domain, relation=relation)
-        elif a.eps is not None and _RATIONAL.match(a.eps) and a.eps.split("/")[0].strip("0"):
-            cert = program_certificate(program, n=a.n, domain=domain, relation=relation, eps=a.eps, cost=a.cost)
-        else:
-            cert = certify_program(program, n=a.n, domain=domain, relation=relation, eps=a.eps, alpha=a.alpha,
-                                   cost=a.cost)
+        with running_note(a, f"program {name}: compiling and deciding (n = {a.n})"):
+            if a.all_eps:   # the certificate is about the program text: the re-check re-derives the matrix from it
+                cert = program_certificate(program, n=a.n, domain=domain, relation=relation)
+            elif a.eps is not None and _RATIONAL.match(a.eps) and a.eps.split("/")[0].strip("0"):
+                cert = program_certificate(program, n=a.n, domain=domain, relation=relation, eps=a.eps, cost=a.cost)
+            else:
+                cert = certify_program(program, n=a.n, domain=domain, relation=relation, eps=a.eps, alpha=a.alpha,
+                                       cost=a.cost)
     except ProgramError as e:
         raise usage(f"{a.file}: {e}") from None
     return emit(cert, a.format)
@@ -71,6 +72,7 @@ def _register_program(sub):
     p.add_argument("--cost", action="store_true", help="with --eps/--alpha: the exact smallest eps of the program "
                                                        "compiled at eps0 (inf: not private for any eps)")
     p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--quiet", action="store_true", help="no progress line on the terminal")
     p.set_defaults(fn=_cmd_program)
 
 

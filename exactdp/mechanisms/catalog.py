@@ -32,6 +32,8 @@ class Builder(NamedTuple):
 
 
 def _geometric(k, level, **kw):
+    if k < 2:
+        raise InvalidInput(f"mechanism geometric: k (the number of inputs 0..k-1) must be at least 2, got {k}")
     return geometric(k - 1).at(level) if level is not None else geometric(k - 1)
 
 
@@ -186,6 +188,9 @@ def build(name: str, *, k: int, level: Any = None, eps: Any = None, alpha: Any =
         raise InvalidInput(f"mechanism {name}: does not take --{extra[0]}; it takes "
                            f"{', '.join('--' + p for p in b.params) or 'no further parameters'}")
     lv = level_arg(eps, alpha, level, required=False)
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+        # said in the caller's terms (k inputs), before a builder restates it as its own n = k - 1
+        raise InvalidInput(f"mechanism {name}: k (the number of inputs 0..k-1) must be an integer >= 1, got {k!r}")
     if name == "discrete-gaussian" and lv is not None:
         raise InvalidInput("discrete-gaussian: its noise is set by --base or --sigma2, not by a privacy level")
     if name in ORACLES:

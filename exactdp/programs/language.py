@@ -489,6 +489,10 @@ def parse_program(text: str, name: str = "program") -> Program:
     --------
     >>> parse_program("for i:\\n  x = geo(4/3)\\n  output clamp(q + x, 0, 2)\\nend\\n").body[0].body[0].value.scale
     Fraction(4, 3)
+    >>> parse_program("")
+    Traceback (most recent call last):
+    ...
+    exactdp.programs.language.ProgramError: line 1, column 1: the program is empty: no statement
     >>> parse_program("if q[1] > 0:\\n  stop\\n")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
@@ -501,6 +505,8 @@ def parse_program(text: str, name: str = "program") -> Program:
         raise ProgramError(1, 1, f"program of {len(text)} characters exceeds the limit {MAX_PROGRAM_CHARS}")
     p = _Parser(tokenize(text))
     body = p.block(())
+    if not body:                    # an empty file (or comments only) is a mistake, not a program releasing nothing
+        raise ProgramError(1, 1, "the program is empty: no statement")
     return Program(body, text, name)
 
 

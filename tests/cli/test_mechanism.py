@@ -179,3 +179,13 @@ def test_practitioners_parameters_build_the_mechanism_of_their_level(capsys, pra
 def test_practitioners_parameters_refused_where_they_mean_nothing(capsys, args, words):
     code, out, err = _built(capsys, *args)
     assert (code, out) == (2, "") and words in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("k, said", [("-3", "got -3"), ("1", "at least 2, got 1")])
+def test_geometric_k_is_refused_in_the_users_terms(k, said, capsys):
+    # a fresh user's audit: --k -3 was refused as "geometric n: expected n >= 1, got -4"
+    from exactdp.cli import main
+
+    assert main(["mechanism", "geometric", "--k", k, "--eps", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "k (the number of inputs 0..k-1)" in err and said in err and "n >=" not in err

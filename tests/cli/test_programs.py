@@ -134,3 +134,21 @@ def test_running_sums_through_the_command_line(tmp_path, monkeypatch, capsys):
     code, out, err = run(["program", "diff.prog", "--n", "2", "--all-eps"], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "diff.prog: line 4, column 12: this comparison involves two noises" in err and "mixed signs" in err
+
+
+def test_new_user_mistakes_are_one_line_exit_2(tmp_path, capsys):
+    # a fresh user's audit (issue 31 round): an empty file was certified; n = 10^6 crashed (exit 4: a 477,000-digit
+    # count in the message) and n = 10^11 hung; a 9-digit domain was refused as "not integers"
+    from exactdp.cli import main
+
+    empty = tmp_path / "empty.prog"
+    empty.write_text("", encoding="utf-8")
+    svt1 = str(Path(__file__).resolve().parents[2] / "examples" / "programs" / "svt1.prog")
+    cases = [([str(empty), "--n", "2", "--all-eps"], "the program is empty"),
+             ([svt1, "--n", "1000000", "--all-eps"], "3^1000000 inputs exceed the limit"),
+             ([svt1, "--n", "99999999999", "--all-eps"], "3^99999999999 inputs exceed the limit"),
+             ([svt1, "--n", "2", "--domain", "0..100000000", "--all-eps"], "integers of at most 6 digits")]
+    for args, msg in cases:
+        assert main(["program", *args, "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert msg in err and len(err.splitlines()) == 1 and len(err) < 300, err

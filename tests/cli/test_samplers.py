@@ -99,3 +99,12 @@ def test_a_bad_privacy_question_exits_2_in_one_line(tmp_path, capsys, extra, pat
     f = write(tmp_path, "s.py", "def tri(rng):\n    return rng.randrange(3) - rng.randrange(3)\n")
     code, out, err = run(["sampler", f + ":tri", "--target", "dlaplace:1", "--support=-2..2", *extra], capsys)
     assert code == 2 and out == "" and pattern in err and err.count("\n") == 1
+
+
+def test_a_support_over_the_limit_is_refused_before_the_sampler_runs(tmp_path, capsys):
+    # a fresh user's audit: without --summarise the sampler was explored for minutes before the support was
+    # checked; a sampler that would never finish shows the refusal comes first
+    f = write(tmp_path, "s.py", "def f(rng):\n    while True:\n        rng.randrange(2)\n")
+    code, out, err = run(["sampler", f + ":f", "--target", "dlaplace:1", "--support=-99999999999..99999999999"],
+                         capsys)
+    assert code == 2 and out == "" and "at most 100001 values are compared" in err and len(err.splitlines()) == 1

@@ -95,7 +95,11 @@ def test_base_power_is_the_lcm_of_the_scale_numerators():
 
 
 def test_no_noise_and_no_output():
+    # a program (or a path) that outputs nothing releases "none"; an empty file is refused
     assert output_distribution(parse_program("x = 1\n"), (0,)) == {"none": RatFunc(1)}
+    for empty in ("", "\n\n", "# a comment only\n"):
+        with pytest.raises(ProgramError, match="line 1, column 1: the program is empty"):
+            parse_program(empty)
     assert output_distribution(parse_program("output q[1] * 2 - 1\n"), (3,)) == {"5": RatFunc(1)}
 
 
