@@ -43,9 +43,39 @@ import math
 import re
 from fractions import Fraction
 
-from . import _sturm as P
 from ._failure_set import PIECE, exact_set, in_set, read_pieces, set_text
 from ._kernel import _E, NotHere, Refuted, TooLarge, _add, _neg, _sign, _value, fraction
+from . import _sturm as _S
+
+
+MAX_POLY_OPS = 2_000_000
+_OPS = [0]      # coefficient operations of the current re-check (reset by check)
+
+
+class _Counted:
+    """The polynomial operations of :mod:`._sturm`, sums and products counted against ``MAX_POLY_OPS`` before they
+    are done: an outsider's program whose noise scales are coprime (61 and 59: entries of degree ~10^4) took
+    minutes within every other limit, so the work is bounded by the coefficients the operations actually touch."""
+
+    @staticmethod
+    def _spend(n: int) -> None:
+        _OPS[0] += n
+        if _OPS[0] > MAX_POLY_OPS:
+            raise TooLarge(f"more than {MAX_POLY_OPS:,} coefficient operations on the program's polynomials")
+
+    def add(self, a, b, s=1):
+        self._spend(max(len(a), len(b)))
+        return _S.add(a, b, s)
+
+    def mul(self, a, b):
+        self._spend(len(a) * len(b))
+        return _S.mul(a, b)
+
+    def __getattr__(self, name):      # every other operation of _sturm, uncounted (linear in its input)
+        return getattr(_S, name)
+
+
+P = _Counted()
 
 #: the evidence shape (read by the dispatcher before any work)
 EVIDENCE = {"program": {
@@ -1261,6 +1291,7 @@ def check(c: dict):
     "entry (1, 0) is not the program's: the program gives [0, 1] / [1, 1]"
     """
     ev = c["evidence"]
+    _OPS[0] = 0
     why = _question_refusal(ev)
     if why is not None:
         return "refuted", 0, why
