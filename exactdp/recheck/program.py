@@ -48,7 +48,9 @@ from ._kernel import _E, NotHere, Refuted, TooLarge, _add, _neg, _sign, _value, 
 from . import _sturm as _S
 
 
-MAX_POLY_OPS = 2_000_000
+MAX_POLY_OPS = 4_000_000
+#: a Sturm sequence's d^3 operations are on small integers (primitive remainders): counted at 1/STURM_DISCOUNT
+STURM_DISCOUNT = 16
 _OPS = [0]      # coefficient operations of the current re-check (reset by check)
 
 
@@ -70,6 +72,13 @@ class _Counted:
     def mul(self, a, b):
         self._spend(len(a) * len(b))
         return _S.mul(a, b)
+
+    def roots_in(self, p, a, b):
+        # a Sturm sequence of degree d costs about d^3 coefficient operations: counted, so that many inequalities
+        # of degree near the limit cannot add up to minutes (an outsider's scales 9 and 7 took 210 s before the
+        # sequence was made primitive)
+        self._spend(len(p) ** 3 // STURM_DISCOUNT)
+        return _S.roots_in(p, a, b)
 
     def __getattr__(self, name):      # every other operation of _sturm, uncounted (linear in its input)
         return getattr(_S, name)

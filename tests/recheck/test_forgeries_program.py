@@ -549,5 +549,5 @@ def test_coprime_noise_scales_at_a_level_are_too_large_in_seconds():
     r = recheck(c.to_json_str())
     assert r.status == "not checkable" and "coefficient operations" in r.detail
     # the suite's certificates the kernel confirms stay within the bound (the largest, numerical_svt at n = 2,
-    # needs about 1.2 million): svt4 at n = 2 is confirmed with it
+    # needs about 2.2 million with its Sturm sequences): svt4 at n = 2 is confirmed with it
     assert status(cert("svt4")) == "confirmed"
