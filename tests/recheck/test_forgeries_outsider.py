@@ -22,14 +22,14 @@ CPU_LIMIT = 20
 _RUN = textwrap.dedent("""
     import json, resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU, CPU + 1))
+    resource.setrlimit(resource.RLIMIT_CPU, (@LIMIT@, @LIMIT@ + 1))
     from exactdp.recheck import recheck
     try:
         r = recheck(sys.stdin.read())
         print(json.dumps([r.status, r.detail]))
     except ValueError as e:
         print(json.dumps(["refused", str(e)]))
-""").replace("CPU", str(CPU_LIMIT))
+""").replace("@LIMIT@", str(CPU_LIMIT))
 
 
 def _bounded(cert: dict):
