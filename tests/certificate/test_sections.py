@@ -21,7 +21,7 @@ from exactdp.certificate.render import as_html, as_latex, as_markdown, as_text, 
 from exactdp.certificate.explain import explain
 from exactdp.certificate.sections import (blocks_html, blocks_latex, blocks_markdown, blocks_text, certificate_blocks,
                                           latex_document)
-from tests.cli.test_explain import GENUINE as BY_KIND
+from tests.cli.test_tools_explain import GENUINE as BY_KIND
 from tests.recheck.test_contract import GENUINE
 
 #: elements HTML never closes
@@ -35,7 +35,7 @@ def test_the_nesting_check_finds_what_it_must():
 
 @pytest.fixture(scope="module")
 def certificates():
-    """One genuine certificate of every kind (tests/cli/test_explain.py names one route of the contract each)."""
+    """One genuine certificate of every kind (tests/cli/test_tools_explain.py names one route of the contract each)."""
     return {kind: make() for kind, make in BY_KIND.items()}
 
 

@@ -31,20 +31,16 @@ ELSEWHERE = {
     "exactdp/cli/__main__.py": ["tests/cli/test_cli.py"],  # `python -m exactdp.cli` in a subprocess
     # cli/: the commands are exercised through `main`; tests/cli/test_<topic>.py are named by command or concern
     "exactdp/cli/_app.py": ["tests/cli/test_exit_codes.py"],
-    "exactdp/cli/_common.py": ["tests/cli/test_quiet_stdout.py", "tests/cli/test_approx.py"],
+    "exactdp/cli/_common.py": ["tests/cli/test_quiet_stdout.py", "tests/cli/test_privacy_approx.py"],
     "exactdp/cli/checks.py": ["tests/cli/test_exit_codes.py", "tests/cli/test_fresh_install.py",
                               "tests/priors/test_phi_routes.py"],
-    "exactdp/cli/mechanisms.py": ["tests/cli/test_mechanism.py", "tests/cli/test_fdp.py",
-                                  "tests/interop/test_audit.py"],
-    "exactdp/cli/privacy.py": ["tests/cli/test_cli.py", "tests/cli/test_approx.py"],
-    "exactdp/cli/tools.py": ["tests/cli/test_cli.py", "tests/cli/test_explain.py", "tests/papers/test_statuses.py"],
     # two small shared types, met by every certificate and every command
     "exactdp/errors.py": ["tests/exact/test_precision_exhaustion.py", "tests/cli/test_exit_codes.py"],
     "exactdp/verdict.py": [_KINDS, "tests/composition/test_composition_transcendental.py"],
     # certificate/: the contract every kind shares, held for all kinds at once by one harness each
     "exactdp/certificate/common.py": [_KINDS, _RECHECK],  # the mechanism/metric/level records every kind embeds
     # `exactdp explain`: the command's tests call the module's explain() directly as well as through main
-    "exactdp/certificate/explain.py": ["tests/cli/test_explain.py", "tests/certificate/test_sections.py"],
+    "exactdp/certificate/explain.py": ["tests/cli/test_tools_explain.py", "tests/certificate/test_sections.py"],
     # certify_relation: its four shapes are cases of the contract table, attacked by the kernel's harness
     "exactdp/privacy/relation.py": [_KINDS, _RECHECK],
     # exact/: number types and LP back ends under the public solvers, tested through them
@@ -58,7 +54,7 @@ ELSEWHERE = {
     "exactdp/priors/parametric.py": ["tests/utility/test_tradeoff_exact.py"],  # the tradeoff's exact value
     # the builders' shared level parsing, the command line's table of builders, the partitions behind verified solves
     "exactdp/mechanisms/_levels.py": ["tests/mechanisms/test_discrete_gaussian.py", "tests/mechanisms/test_ldp.py"],
-    "exactdp/mechanisms/catalog.py": ["tests/cli/test_mechanism.py"],
+    "exactdp/mechanisms/catalog.py": ["tests/cli/test_mechanisms.py"],
     "exactdp/metrics/symmetry.py": ["tests/exact/test_verified_solve.py"],
     # papers/: every claim is run (tests/papers/test_claims.py) and certified (test_certified_claims.py)
     **{f"exactdp/papers/{m}.py": [_CLAIMS, "tests/papers/test_certified_claims.py"] for m in (
@@ -68,20 +64,13 @@ ELSEWHERE = {
     "exactdp/plot/fdp.py": ["tests/cli/test_fdp.py"],  # the f-DP figure, drawn through `exactdp plot fdp`
     # recheck/: the kernel, attacked kind by kind through one harness (and forgeries files named by attack)
     **{f"exactdp/recheck/{m}.py": [_RECHECK] for m in (
-        "_dprivacy", "_kernel", "_levels", "_lp", "_metric", "_pld", "_schema", "approximate", "decomposition",
-        "extension", "infeasible", "lp", "optimality", "priors", "privacy", "profile", "relation",
-        "utility_comparison")},
-    **{f"exactdp/recheck/{m}.py": ["tests/recheck/test_renyi_fdp_audit.py", _RECHECK] for m in ("audit", "fdp")},
-    "exactdp/recheck/_failure_set.py": ["tests/recheck/test_forgeries_program.py",
-                                        "tests/recheck/test_forgeries_all_eps.py"],
+        "_dprivacy", "_kernel", "_levels", "_lp", "_metric", "_pld", "_schema", "optimality", "priors", "profile")},
+    "exactdp/recheck/fdp.py": ["tests/recheck/test_renyi_fdp_audit.py", _RECHECK],
+    "exactdp/recheck/_failure_set.py": ["tests/recheck/test_program_forgeries.py",
+                                        "tests/recheck/test_all_eps_forgeries.py"],
     "exactdp/recheck/_grid.py": ["tests/recheck/test_scale.py"],
-    "exactdp/recheck/_labels.py": ["tests/recheck/test_forgeries_labels.py"],
     "exactdp/recheck/_sturm.py": ["tests/utility/test_tradeoff_exact.py"],
     "exactdp/recheck/_verified.py": ["tests/recheck/test_quotient.py", "tests/recheck/test_scale.py"],
-    "exactdp/recheck/lattice.py": ["tests/recheck/test_forgeries_lattice.py"],
-    "exactdp/recheck/program.py": ["tests/recheck/test_forgeries_program.py", _RECHECK],
-    "exactdp/recheck/sampler.py": ["tests/recheck/test_forgeries_sampler.py"],
-    "exactdp/recheck/utility.py": ["tests/utility/test_tradeoff_exact.py", _RECHECK],
 }
 
 
