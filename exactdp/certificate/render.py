@@ -95,6 +95,107 @@ class Proof:
     #: the certificate computes a value (e.g. a leakage) rather than deciding a property: no verdict line
     value_only: bool = False
 
+    # -- a block of the one document model (docs/architecture.md#sec-document): what a renderer returns is
+    # written by the model's four writers, through the Summary and Steps blocks it stands for
+    def blocks(self, brief: bool = False) -> list:
+        """The document model's blocks of this proof: its Summary (when it has one) and its Steps.
+
+        Its :class:`~exactdp.certificate.sections.Summary` and :class:`~exactdp.certificate.sections.Steps` (the
+        text view's ``brief`` leaves the steps out).
+
+        Parameters
+        ----------
+        brief : bool, default False
+            The steps left out (the text view of ``Certificate.to_text``).
+
+        Returns
+        -------
+        list
+            The blocks, in reading order.
+
+        Examples
+        --------
+        >>> p = Proof("x", [Step("Check", "every ratio is at most $2$")], "Private.", [("ratio", "2")])
+        >>> [type(b).__name__ for b in p.blocks()]
+        ['Summary', 'Steps']
+        """
+        from .blocks import parse_markdown
+        from .sections import Steps, Summary
+
+        head = [Summary(tuple(tuple(r) for r in self.summary))] if self.summary else []
+        steps = tuple((s.title, tuple(parse_markdown(s.markdown)), s.latex) for s in self.steps)
+        return [*head, Steps(steps, self.conclusion, brief)]
+
+    def plain_text(self) -> str:
+        """The proof as plain text, by the model's text writer.
+
+        Returns
+        -------
+        str
+            The proof in plain text.
+
+        Examples
+        --------
+        >>> print(Proof("x", [Step("Check", "at most $2$")], "Private.").plain_text())
+        proof:
+          1. Check. at most 2
+        conclusion: Private.
+        """
+        from .blocks import blocks_text
+
+        return blocks_text(self.blocks())
+
+    def markdown(self) -> str:
+        """The proof as Markdown, by the model's Markdown writer.
+
+        Returns
+        -------
+        str
+            The proof in Markdown.
+
+        Examples
+        --------
+        >>> Proof("x", [Step("Check", "at most $2$")], "Private.").markdown().splitlines()[0]
+        '**Proof.**'
+        """
+        from .blocks import blocks_markdown
+
+        return blocks_markdown(self.blocks())
+
+    def latex(self) -> str:
+        r"""The proof as LaTeX, by the model's LaTeX writer.
+
+        Returns
+        -------
+        str
+            The proof in LaTeX.
+
+        Examples
+        --------
+        >>> r"\begin{proof}" in Proof("x", [Step("Check", "at most $2$")], "Private.").latex()
+        True
+        """
+        from .blocks import blocks_latex
+
+        return blocks_latex(self.blocks())
+
+    def html(self) -> str:
+        """The proof as HTML, by the model's HTML writer.
+
+        Returns
+        -------
+        str
+            The proof in HTML.
+
+        Examples
+        --------
+        >>> "<li>" in Proof("x", [Step("Check", "at most $2$")], "Private.").html()
+        True
+        """
+        from .blocks import blocks_html
+
+        return blocks_html(self.blocks())
+
 
 _RENDERERS: dict = {}
 

@@ -36,7 +36,7 @@ import html
 from dataclasses import dataclass
 from typing import Any
 
-from .render import plain
+from .render import Proof, Step, plain
 from .inline import inline_html, inline_latex, tex_escape
 from .cells import CertRef, Flag, Label, LabelSet, Missing, Text, cell
 from .blocks import (PREAMBLE, Blocks, Display, List, Paragraph, Table, as_blocks, blocks_html, blocks_latex,
@@ -57,6 +57,8 @@ __all__ = [
     "List",
     "Missing",
     "Paragraph",
+    "Proof",
+    "Step",
     "Steps",
     "Summary",
     "Table",
@@ -577,9 +579,7 @@ def certificate_blocks(cert: Any, brief: bool = False) -> list:
     blocks += [] if p.value_only else [Verdict(cert.verdict.value)]
     blocks.append(Field("Method", method))
     blocks += [Field("Why undecided", cert.reason, "reason")] if cert.reason else []
-    blocks += [Summary(tuple(tuple(r) for r in p.summary))] if p.summary else []
-    steps = tuple((s.title, tuple(parse_markdown(s.markdown)), s.latex) for s in p.steps)
-    return [*blocks, Steps(steps, p.conclusion, brief)]
+    return [*blocks, *p.blocks(brief)]     # the renderer's Proof is itself a block of this model
 
 
 @dataclass(frozen=True)

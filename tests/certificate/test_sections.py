@@ -106,3 +106,14 @@ def _compile(tmp_path, name, c):
 def test_every_route_compiles(every_route, tmp_path):
     for name, c in every_route.items():
         _compile(tmp_path, name, c)
+
+
+def test_every_renderer_returns_a_block_of_the_model(certificates):
+    # issue 31 item 3: what a kind's renderer returns is a block of the one document model, written by its writers
+    from exactdp.certificate.sections import Proof
+
+    for name, c in certificates.items():
+        p = renderers()[c.kind](c)
+        assert isinstance(p, Proof), name
+        assert certificate_blocks(c)[-len(p.blocks()):] == p.blocks()
+        assert p.markdown() in as_markdown(c) and p.html() in as_html(c), name
