@@ -88,8 +88,11 @@ def _on_dask(fn, jobs, workers, scheduler, what):
         if scheduler is not None:
             client = Client(scheduler, timeout=30)
         else:
+            # no dashboard, and the scheduler's own HTTP routes on a free port: its default, 8787, is taken when two
+            # clusters start at once (two sweeps, or a test run on several cores), and Dask warns and moves
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+                                   dashboard_address=None, silence_logs=logging.ERROR,
+                                   scheduler_kwargs={"dashboard_address": ":0"})
             client = Client(cluster)
     except (OSError, ValueError, TypeError) as e:
         if cluster is not None:

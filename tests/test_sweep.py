@@ -24,7 +24,7 @@ CLAIMS = ["ECP14-ex1", "HLM15-ex6", "KL10-def2.2", "GRS12-ex2.1"]
 def cluster():
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=logging.ERROR) as c:
+                                  silence_logs=logging.ERROR, scheduler_kwargs={"dashboard_address": ":0"}) as c:
         yield c
 
 
@@ -109,3 +109,20 @@ def test_reproduce_without_dask_says_how_to_install_it(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
     code, out, err = _run(["reproduce", "ECP14-ex1", "--workers", "2"], capsys)
     assert code == 2 and out == "" and "reproduce --workers/--scheduler needs Dask" in err
+
+
+@pytest.mark.slow
+def test_a_sweep_starts_when_port_8787_is_taken():
+    # CI on two cores ran two clusters at once: the second found Dask's default HTTP port 8787 taken, and its
+    # warning failed the test run; the scheduler's routes now go to a free port
+    import socket
+
+    pytest.importorskip("dask.distributed")
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("0.0.0.0", 8787))
+            s.listen()
+        except OSError:
+            pass                                # taken already: the case under test holds anyway
+        assert list(sweep(abs, [-2, 1, -3], workers=2)) == [2, 1, 3]
