@@ -329,10 +329,9 @@ class CompositionEvidence(Evidence):
         >>> CompositionEvidence.example().kind
         'composition'
         """
-        from exactdp.mechanisms import geometric
-        from exactdp.metrics import path
         from exactdp.composition.composition import certify_composition
-        from exactdp.mechanisms import randomized_response
+        from exactdp.mechanisms import geometric, randomized_response
+        from exactdp.metrics import path
         factors = [(geometric(2, "1/2"), 2), (randomized_response(3, p="1/5"), 1)]
         return certify_composition(factors, path(3), eps="log(3)", delta="1/3")
 
@@ -582,10 +581,9 @@ class LatticeCompositionEvidence(Evidence):
         >>> LatticeCompositionEvidence.example().kind
         'lattice_composition'
         """
-        from exactdp.mechanisms import geometric
-        from exactdp.metrics import path
         from exactdp.composition.lattice import certify_lattice_composition
-        from exactdp.mechanisms import randomized_response
+        from exactdp.mechanisms import geometric, randomized_response
+        from exactdp.metrics import path
         factors = [(geometric(2, "1/3"), 1), (randomized_response(3, p="1/5"), 2)]
         return certify_lattice_composition(factors, path(3), eps="log(3)", delta="1/2")
 

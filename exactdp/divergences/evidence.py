@@ -134,9 +134,9 @@ class RenyiEvidence(Evidence):
         >>> RenyiEvidence.example().kind
         'renyi'
         """
+        from exactdp.divergences.renyi import certify_renyi
         from exactdp.mechanisms import geometric
         from exactdp.metrics import path
-        from exactdp.divergences.renyi import certify_renyi
         return certify_renyi(geometric(2, "1/3"), path(3), [2, 3], delta="1/100")
 
 
@@ -325,9 +325,9 @@ class FdpEvidence(Evidence):
         >>> FdpEvidence.example().kind
         'fdp'
         """
+        from exactdp.divergences.fdp import certify_fdp
         from exactdp.mechanisms import geometric
         from exactdp.metrics import path
-        from exactdp.divergences.fdp import certify_fdp
         return certify_fdp(geometric(2, "1/3"), path(3), mu="3/2")
 
 

@@ -127,9 +127,9 @@ class ExtensionEvidence(Evidence):
         >>> ExtensionEvidence.example().kind
         'extension'
         """
+        from exactdp.extension.extension import certify_extension
         from exactdp.mechanism import Mechanism
         from exactdp.metrics import path
-        from exactdp.extension.extension import certify_extension
         K = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
         return certify_extension(K, path(3), ["0", "2"], alpha="1/2")
 
@@ -291,9 +291,9 @@ class BestExtensionEvidence(Evidence):
         >>> BestExtensionEvidence.example().kind
         'best_extension'
         """
+        from exactdp.extension.best import best_extension_bracket
         from exactdp.mechanism import Mechanism
         from exactdp.metrics import path
-        from exactdp.extension.best import best_extension_bracket
         K = Mechanism.from_rows(["0", "2"], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"]])
         return best_extension_bracket(K, path(3), ["0", "2"], alpha="1/2", rel_width="1/4")
 

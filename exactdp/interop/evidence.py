@@ -90,9 +90,9 @@ class AuditEvidence(Evidence):
         >>> AuditEvidence.example().kind
         'audit'
         """
+        from exactdp.interop.audit import certify_audit
         from exactdp.mechanisms import geometric
         from exactdp.metrics import path
-        from exactdp.interop.audit import certify_audit
         return certify_audit([(geometric(2, "1/3"), 2)], path(3), eps="log(2)", delta="1/10")
 
 

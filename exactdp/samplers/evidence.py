@@ -136,9 +136,9 @@ class SamplerPrivacyEvidence(Evidence):
         >>> SamplerPrivacyEvidence.example().kind
         'sampler_privacy'
         """
-        from fractions import Fraction
         from exactdp.samplers import cks20, law
         from exactdp.samplers.privacy import certify_sampler_privacy
+        from fractions import Fraction
         L = law(cks20.dlaplace, [Fraction(3, 2)], summarise=cks20.SUMMARISE, depth=30,
                 tol=Fraction(1, 10**9), bits=64)
         return certify_sampler_privacy(L, (-3, 3), name="cks20.dlaplace(3/2)", eps="log(4)",
