@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from itertools import pairwise
-from math import gcd, lcm
 
 from . import _sturm
 from ._kernel import (NotHere, Refuted, bernstein_nonneg, fraction, pl_add, pl_mul, pl_neg, poly_of, refute_unless,
@@ -180,9 +179,7 @@ def _primitive(p) -> tuple:
     p = p[k:]
     if not p:
         return ()
-    q = [int(c * lcm(*(c.denominator for c in p))) for c in p]
-    g = gcd(*q)
-    return tuple(Fraction(x // g, 1) for x in q)
+    return tuple(_sturm.primitive(p))
 
 
 # ------------------------------------------------------------------ failure sets with algebraic ends ----

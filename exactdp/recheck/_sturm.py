@@ -178,28 +178,24 @@ def roots_in(p: list, a: Fraction, b: Fraction) -> int:
         raise ValueError("an end of the interval is a root")
     if len(p) == 1 or (a >= 0 and all(c >= 0 for c in p)) or (a >= 0 and all(c <= 0 for c in p)):
         return 0
-    seq = [_primitive(p), _primitive(_deriv(p))]
+    seq = [primitive(p), primitive(_deriv(p))]
     while len(seq[-1]) > 1:
         r = divmod_(seq[-2], seq[-1])[1]
         if not r:
             break
-        seq.append(_primitive(scale(r, -1)))
+        seq.append(primitive(scale(r, -1)))
     return _variations(seq, a) - _variations(seq, b)
 
 
-def _primitive(p: list) -> list:
-    """``p`` times the positive rational that makes its coefficients coprime integers.  Sturm's theorem allows any
-    positive factor on each member of the sequence (the signs at every point are unchanged), and without it the
-    remainders' fractions grow so fast that a degree-100 sequence took minutes (an outsider's program)."""
+def primitive(p: list) -> list:
+    """``p`` times the positive rational that makes its coefficients coprime integers (``[]`` for 0).  Sturm's
+    theorem allows any positive factor on each member of the sequence (the signs at every point are unchanged),
+    and without it the remainders' fractions grow so fast that a degree-100 sequence took minutes (an outsider's
+    program)."""
     if not p:
-        return p
-    den = 1
-    for c in p:
-        den = den * c.denominator // math.gcd(den, c.denominator)
-    ints = [c.numerator * (den // c.denominator) for c in p]
-    g = 0
-    for v in ints:
-        g = math.gcd(g, v)
+        return []
+    ints = [int(c * math.lcm(*(c.denominator for c in p))) for c in p]
+    g = math.gcd(*ints)
     return [Fraction(v // g, 1) for v in ints]
 
 
