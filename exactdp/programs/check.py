@@ -31,6 +31,7 @@ from ..exact.lin import Lin
 from ..mechanism import Mechanism
 from .compile import MAX_PATHS, base_power, output_distribution
 from .language import Program, at_level, eps_scaled
+from .product import independent_iterations, product_form
 from .ratfunc import RatFunc
 
 __all__ = ["MAX_INPUTS", "RELATIONS", "certify_program", "input_label", "neighbour_pairs", "program_certificate",
@@ -573,32 +574,42 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     'program sum (n = 2, inputs 0..1, one-differ) is eps-DP for every eps > 0'
     """
     from ..certificate import UNDECIDED, Certificate, Method
-    from .evidence import ProgramEvidence
+    from .evidence import ProgramEvidence, ProgramWitness
     from ..certificate.records import IntMatrix
 
-    inputs, pairs, rel, pair_data = _relation_of(relation, n, domain)
+    if eps is None and cost:
+        raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps")
     resolved = _resolve_eps_scaled(program, eps, None)     # the text is carried as written; its matrix at eps0
     L = base_power(resolved)
-    dists = [output_distribution(resolved, x) for x in inputs]
+    # a product program on a one-coordinate relation is decided on its single iteration (programs/product.py):
+    # the question is asked of K_1 on the value pairs, and the witness lifted to n
+    route = _product_route(resolved, n, domain, relation)
+    if route is not None:
+        inner, inputs, pairs, dists, rel, pair_data, lift = route
+    else:
+        inputs, pairs, rel, pair_data = _relation_of(relation, n, domain)
+        dists = [output_distribution(resolved, x) for x in inputs]
+        inner, lift = (n, relation), None
     outputs = sorted({z for d in dists for z in d}, key=lambda z: (len(z), z))
     values, codes = _carried_matrix(dists, outputs)
     labels = [input_label(x) for x in inputs]
     if eps is not None:
-        return _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes,
-                                  eps, cost)
-    if cost:
-        raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps")
+        return _level_certificate(program, n, domain, inner, rel, pair_data, L, labels, outputs, values, codes,
+                                  eps, cost, lift)
     witness, undecided = _never_witness(inputs, pairs, outputs, dists), None
     never = witness is not None         # an output possible on one side, impossible on the other: never private
     pieces = [_whole()] if never else None
     if not never:
-        witness, undecided, pieces = _all_eps_witness(program, n, domain, relation)
+        witness, undecided, pieces = _all_eps_witness(program, inner[0], domain, inner[1])
+    if witness is not None and lift is not None:
+        x, y, z = lift(witness.x, witness.x_prime, witness.output)
+        witness = ProgramWitness(x, y, z, witness.u)
     verdict = "holds" if witness is None else "fails"
     text = _set_text(pieces)
     ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
                          relation=rel, pairs=pair_data, question="all_eps", base_power=L, inputs=labels,
                          outputs=list(outputs), values=values, codes=IntMatrix(codes), never=never, witness=witness,
-                         failure_set=pieces, failure_set_text=text)
+                         failure_set=pieces, failure_set_text=text, product=route is not None)
     claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, never, witness, L, fs_text=text)
     if undecided is not None:
         return Certificate("program", UNDECIDED, Method.NONE, claim, ev, reason=undecided)
@@ -616,6 +627,29 @@ def _relation_of(relation: Any, n: int, domain: tuple[int, int]) -> tuple[list, 
     if not pairs:
         raise InvalidInput("relation: no neighbour pairs on these inputs; nothing to check")
     return inputs, pairs, rel, pair_data
+
+
+def _product_route(program: Program, n: int, domain: tuple[int, int], relation: Any):
+    """The product route of :mod:`.product`, or None: ``((1, value pairs), inputs, pairs, dists, rel, pair_data,
+    lift)`` with the inputs, pairs and distributions those of the single iteration ``K_1``."""
+    if n < 2 or independent_iterations(program) is not None:
+        return None
+    rel_pairs: Any
+    if isinstance(relation, str):
+        if relation != "one-differ" or domain[0] >= domain[1]:
+            return None                      # several coordinates, or no pairs (the general route says so)
+        rel, pair_data, rel_pairs = relation, None, relation
+    else:
+        _, rel_pairs, rel, pair_data = _relation_of(relation, n, domain)
+    inputs = [(v,) for v in range(domain[0], domain[1] + 1)]
+    dists = [output_distribution(program, x) for x in inputs]
+    outputs = sorted({z for d in dists for z in d}, key=lambda z: (len(z), z))
+    form = product_form(program, n, domain, rel_pairs, dists, outputs)
+    if form is None:
+        return None
+    pairs1 = [((a,), (b,)) for a, b in form.pairs1]
+    inner = (1, [[[a], [b]] for a, b in form.pairs1])
+    return inner, inputs, pairs1, dists, rel, pair_data, form.lift
 
 
 def _carried_matrix(dists: list, outputs: list) -> tuple[list, list]:
@@ -687,8 +721,11 @@ def _all_eps_witness(program: Program, n: int, domain: tuple[int, int], relation
     return witness, undecided, pieces
 
 
-def _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, outputs, values, codes, eps, cost):
-    """The ``program`` certificate at a level: the verdict and witness from the matrix checkers at ``eps0``."""
+def _level_certificate(program, n, domain, inner, rel, pair_data, L, labels, outputs, values, codes, eps, cost,
+                       lift=None):
+    """The ``program`` certificate at a level: the verdict and witness from the matrix checkers at ``eps0``, asked
+    of the program at ``inner = (n, relation)`` (the single iteration on the value pairs for a product, whose
+    witness ``lift`` carries to ``n``)."""
     from ..certificate import UNDECIDED, Certificate, Method
     from .evidence import ProgramEvidence, ProgramWitness
     from ..certificate.records import IntMatrix
@@ -700,15 +737,19 @@ def _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, 
     if e0 is None or e0 <= 0:
         raise InvalidInput(f"eps: the program certificate at a level takes a positive rational eps0, got {eps!r}")
     level = str(e0)
-    inner = certify_program(program, n=n, domain=domain, relation=relation, eps=level, cost=True)
-    b = inner.evidence.binding
-    undecided = inner.reason if inner.verdict.value == "undecided" else None
-    witness = ProgramWitness(b.x, b.x_prime, b.output, "-") if b is not None else None
+    n_in, relation = inner
+    inner_cert = certify_program(program, n=n_in, domain=domain, relation=relation, eps=level, cost=True)
+    b = inner_cert.evidence.binding
+    undecided = inner_cert.reason if inner_cert.verdict.value == "undecided" else None
+    witness = None
+    if b is not None:
+        x, y, z = lift(b.x, b.x_prime, b.output) if lift else (b.x, b.x_prime, b.output)
+        witness = ProgramWitness(x, y, z, "-")
     if cost:
-        question, verdict = "cost", ("fails" if inner.evidence.epsilon == "inf" else "holds")
+        question, verdict = "cost", ("fails" if inner_cert.evidence.epsilon == "inf" else "holds")
     else:
         question = "at_level"
-        priv = certify_program(program, n=n, domain=domain, relation=relation, eps=level)
+        priv = certify_program(program, n=n_in, domain=domain, relation=relation, eps=level)
         undecided = undecided or (priv.reason if priv.verdict.value == "undecided" else None)
         verdict = priv.verdict.value if priv.verdict.value != "undecided" else "holds"
         if verdict == "holds":
@@ -716,10 +757,10 @@ def _level_certificate(program, n, domain, relation, rel, pair_data, L, labels, 
     ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
                          relation=rel, pairs=pair_data, question=question, base_power=L, inputs=labels,
                          outputs=list(outputs), values=values, codes=IntMatrix(codes), never=False, witness=witness,
-                         level=level, epsilon=inner.evidence.epsilon if cost else None)
+                         level=level, epsilon=inner_cert.evidence.epsilon if cost else None,
+                         product=lift is not None)
     claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, False, witness, L, question, level)
     if undecided is not None or (witness is None and not (question == "at_level" and verdict == "holds")):
         return Certificate("program", UNDECIDED, Method.NONE, claim, ev,
                            reason=undecided or "no attaining pair was found")
     return Certificate("program", verdict == "holds", Method.TRANSCENDENCE_BALLS, claim, ev)
-

@@ -90,6 +90,11 @@ class ProgramEvidence(Evidence):
         ``all_eps`` kind's pieces; the kernel re-derives it from the program text (``(0, 1)`` for ``never``).
     failure_set_text : str or None
         The same union, as text.
+    product : bool
+        The program's iterations are independent and every neighbour pair differs in one coordinate
+        (:mod:`exactdp.programs.product`): the carried matrix is then the single iteration's, ``K_1`` (rows the
+        domain's values), the claim about the program at ``n`` follows by the product lemma, and the witness is
+        ``K_1``'s lifted to ``n`` (every other coordinate padded with an output positive on all of ``(0, 1)``).
 
     Examples
     --------
@@ -119,6 +124,7 @@ class ProgramEvidence(Evidence):
     epsilon: str | None = None
     failure_set: list[Piece] | None = None
     failure_set_text: str | None = None
+    product: bool = False
 
     _nested: ClassVar[dict[str, type]] = {"witness": ProgramWitness, "failure_set": Piece}
 
@@ -141,14 +147,24 @@ class ProgramEvidence(Evidence):
 def _program_proof(cert) -> Proof:
     ev: ProgramEvidence = cert.evidence
     L = ev.base_power
+    size = (f"{len(ev.inputs)} values per query, {len(ev.outputs)} outputs per iteration" if ev.product
+            else f"{len(ev.inputs)} inputs, {len(ev.outputs)} outputs")
     steps = [
         Step("The program", f"Program `{ev.name}` on inputs in ${ev.domain[0]}..{ev.domain[1]}$ with $n = {ev.n}$ "
-             f"queries, relation {ev.relation}: {len(ev.inputs)} inputs, {len(ev.outputs)} outputs. Every noise "
-             f"base is a power of $u = e^{{-\\varepsilon/{L}}}$."),
+             f"queries, relation {ev.relation}: {size}. Every noise base is a power of "
+             f"$u = e^{{-\\varepsilon/{L}}}$."),
         Step("Its exact output distribution", "Each output probability is a rational function of $u$, summed in "
              "closed form over the noise (nothing truncated); the re-check re-derives every entry from the program "
              f"text with its own evaluator ({len(ev.values)} distinct entries)."),
     ]
+    if ev.product:
+        steps.append(Step("Independent iterations", f"The program is one loop whose body draws its own noise, keeps "
+                          "no state from one iteration to the next, reads only the current query and outputs one "
+                          f"item on every run: on input $x$ it releases {ev.n} independent runs of the program at "
+                          "$n = 1$, $K_n(x)(z) = \\prod_j K_1(x_j)(z_j)$. Every neighbour pair differs in one "
+                          "coordinate $j$, where the other factors are equal on both sides (both 0, or they cancel), "
+                          "so each claim below is $K_1$'s on the value pairs $(x_j, x'_j)$: the matrix carried is "
+                          "$K_1$'s, and a witness's other coordinates carry outputs positive on all of $(0, 1)$."))
     if cert.verdict.value == "holds":
         steps.append(Step("Every eps", f"For every neighbour pair $(x, x')$ (both orders) and output $z$, "
                           f"$K_{{x'}}(z) - u^{{{L}}} K_x(z) \\ge 0$ on $(0, 1)$ (Sturm root isolation), i.e. "
@@ -166,6 +182,9 @@ def _program_proof(cert) -> Proof:
                           "polynomial vanishes, inside each piece one fails throughout (the kernel re-derives it)."))
     concl = cert.claim + "."
     summary = [("program", ev.name), ("inputs", str(len(ev.inputs))), ("outputs", str(len(ev.outputs)))]
+    if ev.product:
+        summary[1:] = [("values per query", str(len(ev.inputs))), ("outputs per iteration", str(len(ev.outputs))),
+                       ("form", f"product of {ev.n} independent iterations")]
     if ev.epsilon is not None:
         summary.append(("epsilon", ev.epsilon))
     if ev.witness is not None:

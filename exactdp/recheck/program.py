@@ -92,7 +92,8 @@ EVIDENCE = {"program": {
     "pairs": ("?", [[["int"]]]), "question": "str", "base_power": "int",
     "inputs": ["str"], "outputs": ["str"], "values": [[["str"]]], "codes": [["int"]],
     "never": "bool", "witness": ("?", {"x": "str", "x_prime": "str", "output": "str", "u": "str"}),
-    "level": "?str", "epsilon": "?str", "failure_set": ("?", [PIECE]), "failure_set_text": "?str"}}
+    "level": "?str", "epsilon": "?str", "failure_set": ("?", [PIECE]), "failure_set_text": "?str",
+    "product": "bool"}}
 
 #: limits of the work this kernel does (a certificate beyond them is "not checkable: too large")
 MAX_TEXT = 20_000
@@ -1291,7 +1292,7 @@ def check(c: dict):
     ...       "inputs": ["0", "1"], "outputs": ["0", "1"],
     ...       "values": [[["1"], ["1", "1"]], [["0", "1"], ["1", "1"]]], "codes": [[0, 1], [1, 0]],
     ...       "never": False, "witness": None, "level": None, "epsilon": None,
-    ...       "failure_set": None, "failure_set_text": None}
+    ...       "failure_set": None, "failure_set_text": None, "product": False}
     >>> c = {"verdict": "holds", "evidence": ev}
     >>> c["claim"] = claim_text(c)
     >>> check(c)[0]
@@ -1315,11 +1316,19 @@ def check(c: dict):
     L = base_power(body)
     if ev["base_power"] != L:
         return "refuted", 0, f"the base power is {L}, not {ev['base_power']}"
+    if ev["product"]:
+        return _check_product(c, body, L, eps0)
     inputs, pairs = relation_pairs(ev)
     if ev["inputs"] != [_label(x) for x in inputs]:
         return "refuted", 0, "the inputs are not the relation's"
     dists = _distributions(body, inputs, L)
     outs = sorted({z for d in dists for z in d})
+    return _check_claim(c, eps0, L, inputs, pairs, outs, dists)
+
+
+def _check_claim(c, eps0, L, inputs, pairs, outs, dists):
+    """The claim on the re-derived matrix (rows ``inputs``), after the carried one is found to be it."""
+    ev = c["evidence"]
     why = _carried_matrix_refusal(ev, inputs, outs, dists)
     if why is not None:
         return "refuted", 0, why
@@ -1331,6 +1340,139 @@ def check(c: dict):
     if c["verdict"] == "holds":
         return _check_all_eps_holds(ev, inputs, pairs, outs, ineq, checked)
     return _check_all_eps_witness(ev, inputs, pairs, outs, dists, idx, ineq, checked)
+
+
+# ------------------------------------------------------------------ programs of independent iterations ----
+# A program that is one loop whose body draws its own noise, carries no variable from one iteration to the next,
+# reads q only (not q[k], i, n), never stops, releases no argmax/max and outputs one item on every run is n
+# independent runs of the program at n = 1, K_1, released in order: K_n(x)(z) = prod_j K_1(x_j)(z_j).  For x, x'
+# differing in coordinate j only, the factors k != j are equal on both sides (both 0, or they cancel), so
+# K_n(x)(z) <= e^eps K_n(x')(z) for all z  <=>  K_1(x_j)(w) <= e^eps K_1(x'_j)(w) for all w (=>: pick z_k with
+# K_1(x_k)(z_k) > 0).  On a relation whose every pair differs in one coordinate, every claim of this kind about
+# the program at n is therefore the same claim about K_1 on the value pairs (x_j, x'_j), with the witness's other
+# coordinates padded by outputs positive on all of (0, 1), so that the ratio at n is K_1's at every eps.
+class _Tied(Exception):
+    """The body ties one iteration to another (or reads every query)."""
+
+
+def _dependent(body) -> str | None:
+    """Why the program is not n independent runs of its loop body, or None (the conditions above, on the text)."""
+    if len(body) != 1 or body[0][0] != "for":
+        return "a statement outside the loop"
+    try:
+        _surely_set(body[0][1], frozenset())
+    except _Tied as e:
+        return str(e)
+    return None
+
+
+def _surely_set(stmts, known: frozenset) -> frozenset:
+    """The names assigned on every path through ``stmts`` (plus ``known``); a read of any other name is refused,
+    since it would see the previous iteration's value."""
+    for st in stmts:
+        if st[0] == "set":
+            if st[2][0] != "noise":
+                _read(st[2], known)
+            known = known | {st[1]}
+        elif st[0] == "if":
+            _read(st[1][1], known)
+            _read(st[1][2], known)
+            known = _surely_set(st[2], known) & _surely_set(st[3], known)
+        elif st[0] == "out" and st[1] in ("int", "clamp"):
+            _read(st[2], known)
+        elif st[0] != "out" or st[1] != "sym":
+            raise _Tied(f"a {st[1] if st[0] == 'out' else st[0]} in the loop body")
+    return known
+
+
+def _read(e, known: frozenset) -> None:
+    if e[0] == "var" and (e[1] in ("i", "n") or e[1] not in known):
+        raise _Tied(f"the body reads {e[1]!r}" + ("" if e[1] in ("i", "n") else " before setting it"))
+    if e[0] == "q" and e[1] is not None:
+        raise _Tied("the body reads q[k]")
+    if e[0] in ("+", "-", "*"):
+        _read(e[1], known)
+        _read(e[2], known)
+
+
+def _value_pairs(ev: dict) -> list:
+    """The value pairs ``((a,), (b,))`` of a relation whose every pair differs in exactly one coordinate."""
+    lo, hi = ev["domain"]
+    if ev["relation"] == "one-differ" and ev["pairs"] is None:
+        return [((a,), (a + 1,)) for a in range(lo, hi)]
+    if ev["relation"] != "pairs":
+        raise Refuted(f"relation {ev['relation']} has pairs differing in several coordinates: no product form")
+    out: list = []
+    for x, y in relation_pairs(ev)[1]:
+        d = [k for k in range(ev["n"]) if x[k] != y[k]]
+        if len(d) != 1:
+            raise Refuted(f"the pair {_label(x)}, {_label(y)} differs in {len(d)} coordinates: no product form")
+        p = ((x[d[0]],), (y[d[0]],))
+        if p not in out and p[::-1] not in out:
+            out.append(p)
+    return out
+
+
+def _check_product(c, body, L, eps0):
+    """A ``product`` certificate: the text is a program of independent iterations, the carried matrix is ``K_1``'s
+    (rows the domain's values), and the claim is ``K_1``'s on the value pairs, the witness projected to its
+    differing coordinate after its padding is checked (positive on all of (0, 1))."""
+    ev = c["evidence"]
+    why = _dependent(body)
+    if why is not None:
+        return "refuted", 0, f"not a program of independent iterations: {why}"
+    n, (lo, hi) = ev["n"], ev["domain"]
+    if n < 2 or lo > hi:
+        raise ValueError("a product form needs n >= 2 and a domain lo..hi")
+    if n > MAX_INPUTS or hi - lo >= MAX_INPUTS:
+        raise TooLarge(f"n = {n} or {hi - lo + 1} values beyond {MAX_INPUTS}")
+    try:
+        pairs = _value_pairs(ev)
+    except Refuted as e:
+        return "refuted", 0, str(e)
+    inputs = [(v,) for v in range(lo, hi + 1)]
+    if ev["inputs"] != [_label(x) for x in inputs]:
+        return "refuted", 0, "the inputs of a product form are the domain's values"
+    dists = _distributions(body, inputs, L)
+    outs = sorted({z for d in dists for z in d})
+    if any("," in z or z == "none" for z in outs):
+        return "refuted", 0, "an iteration outputs other than one item on some run: no product form"
+    w = ev["witness"]
+    if w is not None:
+        try:
+            w = _project(ev, w, pairs, outs, dists)
+        except Refuted as e:
+            return "refuted", 0, str(e)
+    status, checked, detail = _check_claim({**c, "evidence": {**ev, "witness": w}}, eps0, L, inputs, pairs, outs,
+                                           dists)
+    return status, checked, f"{n} independent iterations (product form): {detail}"
+
+
+def _project(ev: dict, w: dict, pairs, outs, dists) -> dict:
+    """The witness at ``n`` as ``K_1``'s: a pair of the relation differing in one coordinate ``j``, ``n`` output
+    items, and every other coordinate's item positive on all of (0, 1) for its value."""
+    n, (lo, hi) = ev["n"], ev["domain"]
+    xs, ys, zs = w["x"].split(","), w["x_prime"].split(","), w["output"].split(",")
+    # every value in the one form the inputs' labels use (no '+', no leading zero), so one label is one input
+    if not len(xs) == len(ys) == len(zs) == n or not all(re.fullmatch(r"-?(0|[1-9][0-9]{0,18})", v) and v != "-0"
+                                                          for v in xs + ys):
+        raise Refuted("the witness is not two inputs and an output of n items")
+    x, y = tuple(int(v) for v in xs), tuple(int(v) for v in ys)
+    d = [k for k in range(n) if x[k] != y[k]]
+    if not all(lo <= v <= hi for v in x + y) or len(d) != 1:
+        raise Refuted("the witness is not two inputs of the domain differing in one coordinate")
+    j = d[0]
+    if ev["relation"] == "pairs":
+        ok = [list(x), list(y)] in ev["pairs"] or [list(y), list(x)] in ev["pairs"]
+    else:
+        ok = abs(x[j] - y[j]) == 1
+    if not ok or any(z not in outs for z in zs):
+        raise Refuted("the witness is not a neighbour pair and an output of the program")
+    for k in range(n):
+        num = dists[x[k] - lo].get(zs[k], ([],))[0]
+        if k != j and not (num and _roots(num, Fraction(0), Fraction(1)) == 0 and P.at(num, Fraction(1, 2)) > 0):
+            raise Refuted(f"the witness's output {zs[k]} at coordinate {k + 1} is not positive on (0, 1)")
+    return {**w, "x": str(x[j]), "x_prime": str(y[j]), "output": zs[j]}
 
 
 def _question_refusal(ev: dict) -> str | None:
