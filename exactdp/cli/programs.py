@@ -49,6 +49,10 @@ def _cmd_program(a):
                 cert = program_certificate(program, n=a.n, domain=domain, relation=relation)
             elif a.eps is not None and _RATIONAL.match(a.eps) and a.eps.split("/")[0].strip("0"):
                 cert = program_certificate(program, n=a.n, domain=domain, relation=relation, eps=a.eps, cost=a.cost)
+            elif a.alpha is not None and _RATIONAL.match(a.alpha) and a.alpha.split("/")[0].strip("0"):
+                # a rational alpha: the certificate is about the text too, at eps0 = log(1/alpha)
+                cert = program_certificate(program, n=a.n, domain=domain, relation=relation, alpha=a.alpha,
+                                           cost=a.cost)
             else:
                 cert = certify_program(program, n=a.n, domain=domain, relation=relation, eps=a.eps, alpha=a.alpha,
                                        cost=a.cost)

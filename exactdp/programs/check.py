@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -534,7 +535,7 @@ def _program_claim(name: str, n: int, domain, relation: str, pairs, verdict: str
 
 
 def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (0, 2), relation: Any = "all-differ",
-                        eps: str | None = None, cost: bool = False):
+                        eps: str | None = None, cost: bool = False, alpha: str | None = None):
     """The ``program`` certificate: private for every eps, or where it fails, stated about the program text.
 
     The verdict is :func:`certify_program`'s (the all-eps route on the compiled matrix); the certificate carries
@@ -556,6 +557,9 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
         ``eps0``), or with ``cost`` the smallest eps of the program with its noise at ``eps0``.
     cost : bool, default False
         See ``eps``.
+    alpha : str, optional
+        The level as a rational ``alpha = e^(-eps0)`` in ``(0, 1)`` instead of ``eps``, whose ``L``-th root is
+        rational (the entries are then exact rationals): ``eps0 = log(1/alpha)``, written ``log(R)`` as the level.
 
     Returns
     -------
@@ -577,9 +581,11 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     from .evidence import ProgramEvidence, ProgramWitness
     from ..certificate.records import IntMatrix
 
-    if eps is None and cost:
+    if eps is None and alpha is None and cost:
         raise InvalidInput("cost: the exact privacy cost is taken at a level; give eps")
-    resolved = _resolve_eps_scaled(program, eps, None)     # the text is carried as written; its matrix at eps0
+    if eps is not None and alpha is not None:
+        raise InvalidInput("eps and alpha: give one level")
+    resolved = _resolve_eps_scaled(program, eps, alpha)     # the text is carried as written; its matrix at eps0
     L = base_power(resolved)
     # a product program on a one-coordinate relation is decided on its single iteration (programs/product.py):
     # the question is asked of K_1 on the value pairs, and the witness lifted to n
@@ -593,9 +599,9 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     outputs = sorted({z for d in dists for z in d}, key=lambda z: (len(z), z))
     values, codes = _carried_matrix(dists, outputs)
     labels = [input_label(x) for x in inputs]
-    if eps is not None:
+    if eps is not None or alpha is not None:
         return _level_certificate(program, n, domain, inner, rel, pair_data, L, labels, outputs, values, codes,
-                                  eps, cost, lift)
+                                  _level_of(eps, alpha, L), cost, lift)
     witness, undecided = _never_witness(inputs, pairs, outputs, dists), None
     never = witness is not None         # an output possible on one side, impossible on the other: never private
     pieces = [_whole()] if never else None
@@ -721,24 +727,43 @@ def _all_eps_witness(program: Program, n: int, domain: tuple[int, int], relation
     return witness, undecided, pieces
 
 
-def _level_certificate(program, n, domain, inner, rel, pair_data, L, labels, outputs, values, codes, eps, cost,
-                       lift=None):
-    """The ``program`` certificate at a level: the verdict and witness from the matrix checkers at ``eps0``, asked
-    of the program at ``inner = (n, relation)`` (the single iteration on the value pairs for a product, whose
-    witness ``lift`` carries to ``n``)."""
-    from ..certificate import UNDECIDED, Certificate, Method
-    from .evidence import ProgramEvidence, ProgramWitness
-    from ..certificate.records import IntMatrix
-
+def _level_of(eps: Any, alpha: Any, L: int) -> tuple[dict, str]:
+    """``(level keyword for certify_program, level text)``: a positive rational ``eps0`` as written in lowest terms,
+    or a rational ``alpha`` in (0, 1) with a rational ``L``-th root as ``log(1/alpha)``."""
+    if alpha is not None:
+        try:
+            a = fmpq(alpha) if isinstance(alpha, str) and re.fullmatch(r"[0-9]+(/[0-9]+)?", alpha) else None
+        except (ValueError, ZeroDivisionError):
+            a = None
+        if a is None or not 0 < a < 1:
+            raise InvalidInput(f"alpha: the program certificate at a level takes a rational alpha in (0, 1), got "
+                               f"{alpha!r}")
+        if rational_base(a, L) is None:
+            raise UnsupportedRegime(f"alpha = {a}: the program's entries are rational functions of "
+                                    f"t = alpha^(1/{L}), irrational here; give eps, or an alpha whose {L}-th root is "
+                                    f"rational (e.g. 1/{2 ** L})")
+        return {"alpha": str(a)}, f"log({1 / a})"
     try:
         e0 = fmpq(eps) if isinstance(eps, str) and eps.replace("/", "", 1).isdigit() else None
     except (ValueError, ZeroDivisionError):
         e0 = None
     if e0 is None or e0 <= 0:
         raise InvalidInput(f"eps: the program certificate at a level takes a positive rational eps0, got {eps!r}")
-    level = str(e0)
+    return {"eps": str(e0)}, str(e0)
+
+
+def _level_certificate(program, n, domain, inner, rel, pair_data, L, labels, outputs, values, codes, level_of, cost,
+                       lift=None):
+    """The ``program`` certificate at a level: the verdict and witness from the matrix checkers at ``eps0``, asked
+    of the program at ``inner = (n, relation)`` (the single iteration on the value pairs for a product, whose
+    witness ``lift`` carries to ``n``).  ``level_of`` is :func:`_level_of`'s pair."""
+    from ..certificate import UNDECIDED, Certificate, Method
+    from .evidence import ProgramEvidence, ProgramWitness
+    from ..certificate.records import IntMatrix
+
+    at, level = level_of
     n_in, relation = inner
-    inner_cert = certify_program(program, n=n_in, domain=domain, relation=relation, eps=level, cost=True)
+    inner_cert = certify_program(program, n=n_in, domain=domain, relation=relation, cost=True, **at)
     b = inner_cert.evidence.binding
     undecided = inner_cert.reason if inner_cert.verdict.value == "undecided" else None
     witness = None
@@ -749,7 +774,7 @@ def _level_certificate(program, n, domain, inner, rel, pair_data, L, labels, out
         question, verdict = "cost", ("fails" if inner_cert.evidence.epsilon == "inf" else "holds")
     else:
         question = "at_level"
-        priv = certify_program(program, n=n_in, domain=domain, relation=relation, eps=level)
+        priv = certify_program(program, n=n_in, domain=domain, relation=relation, **at)
         undecided = undecided or (priv.reason if priv.verdict.value == "undecided" else None)
         verdict = priv.verdict.value if priv.verdict.value != "undecided" else "holds"
         if verdict == "holds":

@@ -80,8 +80,9 @@ class ProgramEvidence(Evidence):
     witness : ProgramWitness or None
         Where it fails (``None`` when it holds); for ``cost``, the pair and output attaining the smallest eps.
     level : str or None
-        ``eps0`` (a positive rational) for the questions ``at_level`` (private at ``eps0``, the noise calibrated
-        to ``eps0``) and ``cost`` (the smallest eps of the program with its noise at ``eps0``).
+        ``eps0`` (a positive rational, or ``log(R)`` for a rational ``alpha = 1/R`` whose ``L``-th root is
+        rational) for the questions ``at_level`` (private at ``eps0``, the noise calibrated to ``eps0``) and
+        ``cost`` (the smallest eps of the program with its noise at ``eps0``).
     epsilon : str or None
         For ``cost``: the smallest eps, exact (``log(R)`` with ``R`` the witness's ratio, or ``inf``).
     failure_set : list of Piece or None

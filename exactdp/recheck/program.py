@@ -44,7 +44,7 @@ import re
 from fractions import Fraction
 
 from ._failure_set import PIECE, exact_set, in_set, read_pieces, set_text
-from ._kernel import _E, NotHere, Refuted, TooLarge, _add, _neg, _sign, _value, fraction
+from ._kernel import _E, NotHere, Refuted, TooLarge, _add, _iroot, _neg, _sign, _value, fraction
 from . import _sturm as _S
 
 
@@ -1305,28 +1305,30 @@ def check(c: dict):
     why = _question_refusal(ev)
     if why is not None:
         return "refuted", 0, why
-    eps0, why = _read_level(ev)
+    level, why = _read_level(ev)
     if why is not None:
         return "refuted", 0, why
     body = parse(ev["text"])
     if any(isinstance(nz[2], tuple) for nz in _noises(body)):
-        if eps0 is None:
-            return "refuted", 0, "a noise of scale proportional to eps: no statement for every eps in alpha"
-        body = at_level(body, eps0)
+        if level is None or level.R is not None:
+            return "refuted", 0, "a noise of scale proportional to eps: read at a rational level eps0 only"
+        body = at_level(body, level.eps0)
     L = base_power(body)
     if ev["base_power"] != L:
         return "refuted", 0, f"the base power is {L}, not {ev['base_power']}"
+    if level is not None:
+        level.fix(L)
     if ev["product"]:
-        return _check_product(c, body, L, eps0)
+        return _check_product(c, body, L, level)
     inputs, pairs = relation_pairs(ev)
     if ev["inputs"] != [_label(x) for x in inputs]:
         return "refuted", 0, "the inputs are not the relation's"
     dists = _distributions(body, inputs, L)
     outs = sorted({z for d in dists for z in d})
-    return _check_claim(c, eps0, L, inputs, pairs, outs, dists)
+    return _check_claim(c, level, L, inputs, pairs, outs, dists)
 
 
-def _check_claim(c, eps0, L, inputs, pairs, outs, dists):
+def _check_claim(c, level, L, inputs, pairs, outs, dists):
     """The claim on the re-derived matrix (rows ``inputs``), after the carried one is found to be it."""
     ev = c["evidence"]
     why = _carried_matrix_refusal(ev, inputs, outs, dists)
@@ -1335,8 +1337,8 @@ def _check_claim(c, eps0, L, inputs, pairs, outs, dists):
     checked = len(inputs) * len(outs)
     idx = {x: i for i, x in enumerate(inputs)}
     ineq = functools.partial(_ineq, dists, idx, L)
-    if eps0 is not None:
-        return _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked)
+    if level is not None:
+        return _check_level(c, level, pairs, outs, dists, idx, ineq, checked)
     if c["verdict"] == "holds":
         return _check_all_eps_holds(ev, inputs, pairs, outs, ineq, checked)
     return _check_all_eps_witness(ev, inputs, pairs, outs, dists, idx, ineq, checked)
@@ -1413,7 +1415,7 @@ def _value_pairs(ev: dict) -> list:
     return out
 
 
-def _check_product(c, body, L, eps0):
+def _check_product(c, body, L, level):
     """A ``product`` certificate: the text is a program of independent iterations, the carried matrix is ``K_1``'s
     (rows the domain's values), and the claim is ``K_1``'s on the value pairs, the witness projected to its
     differing coordinate after its padding is checked (positive on all of (0, 1))."""
@@ -1443,7 +1445,7 @@ def _check_product(c, body, L, eps0):
             w = _project(ev, w, pairs, outs, dists)
         except Refuted as e:
             return "refuted", 0, str(e)
-    status, checked, detail = _check_claim({**c, "evidence": {**ev, "witness": w}}, eps0, L, inputs, pairs, outs,
+    status, checked, detail = _check_claim({**c, "evidence": {**ev, "witness": w}}, level, L, inputs, pairs, outs,
                                            dists)
     return status, checked, f"{n} independent iterations (product form): {detail}"
 
@@ -1491,15 +1493,60 @@ def _question_refusal(ev: dict) -> str | None:
 
 
 def _read_level(ev: dict) -> tuple:
-    """``(eps0, why)``: the level as a positive rational in lowest terms (None for all_eps), or why it is refuted."""
-    if ev["level"] is None:
+    """``(level, why)``: the :class:`_Level` of the text (None for all_eps), or why it is refuted.  The level is a
+    positive rational ``eps0`` in lowest terms, or ``log(R)`` with ``R > 1`` rational in lowest terms."""
+    text = ev["level"]
+    if text is None:
         return None, None
-    if len(ev["level"]) > 40 or not re.fullmatch(r"[0-9]+(/[0-9]+)?", ev["level"]):
-        raise NotHere(f"the level eps0 = {ev['level'][:40]!r} (this kernel reads a positive rational)")
-    eps0 = fraction(ev["level"])
-    if eps0 <= 0 or str(eps0) != ev["level"]:
-        return None, "the level is not a positive rational in lowest terms"
-    return eps0, None
+    m = re.fullmatch(r"log\(([0-9]+(/[0-9]+)?)\)", text) if len(text) <= 80 else None
+    if m is None and (len(text) > 40 or not re.fullmatch(r"[0-9]+(/[0-9]+)?", text)):
+        raise NotHere(f"the level eps0 = {text[:40]!r} (this kernel reads a positive rational or log(R))")
+    v = fraction(m.group(1) if m else text)
+    if v <= (1 if m else 0) or str(v) != (m.group(1) if m else text):
+        return None, "the level is not a positive rational, or log(R) with R > 1, in lowest terms"
+    return (_Level(None, v) if m else _Level(v, None)), None
+
+
+class _Level:
+    """The level of the questions ``at_level`` and ``cost``, and the exact sign of a polynomial in ``u`` there.
+
+    ``eps0`` a positive rational: ``u0 = e^(-eps0/L)`` is transcendental; a polynomial in ``u0`` vanishes only as
+    the zero polynomial and its sign is separated by intervals (:func:`sign_at`).  ``eps0 = log(R)`` with ``R > 1``
+    rational (the library's ``alpha = 1/R``): ``u0 = R^(-1/L)``, which this kernel reads only when it is rational
+    (the library refuses the other alphas too); then every value is a fraction, evaluated exactly.
+    """
+
+    def __init__(self, eps0: Fraction | None, R: Fraction | None):
+        # exactly one of eps0 (a rational level) and R (a level log(R)) is set; u0 is fixed with L for log(R)
+        self.eps0, self.R, self.L = eps0, R, 1
+        self.u0 = Fraction(0)
+
+    def fix(self, L: int) -> None:
+        """Fix ``L`` (and, for ``log(R)``, the rational ``u0 = R^(-1/L)``; NotHere when it is irrational)."""
+        self.L = L
+        if self.R is not None:
+            a, b = _iroot(self.R.denominator, L), _iroot(self.R.numerator, L)
+            if a is None or b is None:
+                raise NotHere(f"u0 = ({self.R})^(-1/{L}) is irrational (this kernel reads a rational u0 at log(R))")
+            self.u0 = Fraction(a, b)
+
+    def sign(self, p) -> int:
+        """The exact sign of ``p(u0)``."""
+        if self.eps0 is not None:
+            return sign_at(p, self.eps0, self.L)
+        v = P.at(P.trim(p), self.u0) if P.trim(p) else Fraction(0)
+        return (v > 0) - (v < 0)
+
+    def ratio(self, wa, wb):
+        """``wa(u0) / wb(u0)`` as a kernel value (a fraction at a rational ``u0``)."""
+        e, L = self.eps0, self.L
+        if e is None:
+            return P.at(wa, self.u0) / P.at(wb, self.u0)
+        return _E({(((1, Fraction(-k, 1) * e / L),) if k else ()): c for k, c in enumerate(wa) if c},
+                  {(((1, Fraction(-k, 1) * e / L),) if k else ()): c for k, c in enumerate(wb) if c})
+
+    def __str__(self) -> str:
+        return f"u0 = e^(-{self.eps0}/{self.L})" if self.eps0 is not None else f"u0 = {self.u0} (eps0 = log({self.R}))"
 
 
 def _distributions(body, inputs, L) -> list:
@@ -1649,7 +1696,7 @@ def sign_at(p, eps0: Fraction, L: int) -> int:
     return _sign(_E({(((1, Fraction(-k, 1) * eps0 / L),) if k else ()): c for k, c in enumerate(p) if c}))
 
 
-def _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked):
+def _check_level(c, level, pairs, outs, dists, idx, ineq, checked):
     """The questions at a level: private at ``eps0``, or the smallest eps of the program with noise at ``eps0``."""
     ev, w = c["evidence"], c["evidence"]["witness"]
     if (ev["epsilon"] is None) != (ev["question"] == "at_level"):
@@ -1662,11 +1709,11 @@ def _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked):
             return "refuted", checked, "a witness is stated for a verdict that holds"
         for x, y in both:
             for z in outs:
-                if sign_at(ineq(x, y, z), eps0, L) < 0:
+                if level.sign(ineq(x, y, z)) < 0:
                     return "refuted", checked, f"on {_label(x)}, {_label(y)} output {z} the inequality fails at eps0"
                 checked += 1
         return "confirmed", checked, f"the matrix re-derived from the program text; every eps0-DP inequality on " \
-            f"{len(pairs)} pairs (both orders) holds at u0 = e^(-{eps0}/{L}) (exact signs)"
+            f"{len(pairs)} pairs (both orders) holds at {level} (exact signs)"
     if w is None or w["u"] != "-":
         return "refuted", checked, "a level question's witness is a pair and an output, with u '-'"
     lab = {_label(x): x for x, _ in both}
@@ -1674,20 +1721,20 @@ def _check_level(c, eps0, L, pairs, outs, dists, idx, ineq, checked):
     if x is None or y is None or (x, y) not in both or zw not in outs:
         return "refuted", checked, "the witness is not a neighbour pair and an output of the program"
     if ev["question"] == "at_level":
-        g = sign_at(ineq(x, y, zw), eps0, L)
+        g = level.sign(ineq(x, y, zw))
         return ("confirmed" if g < 0 else "refuted"), checked + 1, \
-            f"at u0 = e^(-{eps0}/{L}): e^eps0 K_x'(z) - K_x(z) has sign {g}"
-    return _check_cost(c, eps0, L, both, outs, dists, idx, (x, y, zw), checked)
+            f"at {level}: e^eps0 K_x'(z) - K_x(z) has sign {g}"
+    return _check_cost(c, level, both, outs, dists, idx, (x, y, zw), checked)
 
 
-def _check_cost(c, eps0, L, both, outs, dists, idx, witness, checked):
+def _check_cost(c, level, both, outs, dists, idx, witness, checked):
     """The smallest eps with the noise at ``eps0``: infinite (an output impossible on x' only), or the log of the
     witness's ratio, which no other ordered pair and output exceeds (exact signs at ``u0``)."""
     ev, w, zero = c["evidence"], c["evidence"]["witness"], _rf([])
     x, y, zw = witness
     A, B = dists[idx[x]].get(zw, zero), dists[idx[y]].get(zw, zero)
     if c["verdict"] == "fails":            # infinite cost: impossible on x', possible on x (at u0: A(u0) != 0)
-        ok = not B[0] and sign_at(A[0], eps0, L) > 0 and ev["epsilon"] == "inf"
+        ok = not B[0] and level.sign(A[0]) > 0 and ev["epsilon"] == "inf"
         return ("confirmed" if ok else "refuted"), checked + 1, \
             f"output {zw}: probability 0 on {w['x_prime']}" \
             + (", positive on " if ok else ", NOT positive on ") + w["x"]
@@ -1704,24 +1751,23 @@ def _check_cost(c, eps0, L, both, outs, dists, idx, witness, checked):
             if not b2:
                 return "refuted", checked, f"output {z} is impossible on {_label(y2)} and possible on {_label(x2)}: " \
                     "the cost is infinite"
-            if sign_at(P.add(P.mul(wa, b2), P.mul(a2, wb), -1), eps0, L) < 0:
+            if level.sign(P.add(P.mul(wa, b2), P.mul(a2, wb), -1)) < 0:
                 return "refuted", checked, f"on {_label(x2)}, {_label(y2)} output {z} the ratio exceeds the witness's"
             checked += 1
-    if not _stated_eps_is_log_ratio(ev["epsilon"], wa, wb, eps0, L):
+    if not _stated_eps_is_log_ratio(ev["epsilon"], level.ratio(wa, wb)):
         return "refuted", checked, "the stated smallest eps is not log of the witness's ratio"
     return "confirmed", checked, f"the matrix re-derived from the program text; the witness's ratio is the largest " \
-        f"of {len(both)} ordered pairs x {len(outs)} outputs at u0 = e^(-{eps0}/{L}) (exact signs)"
+        f"of {len(both)} ordered pairs x {len(outs)} outputs at {level} (exact signs)"
 
 
-def _stated_eps_is_log_ratio(epsilon: str, wa, wb, eps0, L) -> bool:
-    """Is the stated smallest eps (``log(R)``, or eps itself) exactly ``log(wa(u0) / wb(u0))``?  Compared as
-    ``e^eps`` against the ratio in the kernel's values: an exact zero test, no logarithm is evaluated."""
+def _stated_eps_is_log_ratio(epsilon: str, ratio) -> bool:
+    """Is the stated smallest eps (``log(R)``, or eps itself) exactly ``log(ratio)`` (the witness's ratio at ``u0``,
+    :meth:`_Level.ratio`)?  Compared as ``e^eps`` against the ratio in the kernel's values: an exact zero test, no
+    logarithm is evaluated."""
     if len(epsilon) > 20_000:
         raise TooLarge("a smallest eps of more than 20,000 characters")
     m = re.fullmatch(r"log\((.*)\)", epsilon)
     stated = _value(m.group(1)) if m is not None else _value(f"exp({epsilon})")   # log(R), or eps itself
-    ratio = _E({(((1, Fraction(-k, 1) * eps0 / L),) if k else ()): c for k, c in enumerate(wa) if c},
-               {(((1, Fraction(-k, 1) * eps0 / L),) if k else ()): c for k, c in enumerate(wb) if c})
     return _sign(_add(stated, _neg(ratio))) == 0
 
 

@@ -261,3 +261,31 @@ def test_column_denominators_keep_every_entry_exactly():
             for u in (Fraction(1, 3), Fraction(7, 9)):
                 got = K.at(level_of(alpha=str(u))).entry(input_label(x), z)
                 assert got == fmpq(v.at(u).numerator, v.at(u).denominator), (x, z, u)
+
+
+def test_program_certificate_at_a_rational_alpha():
+    """--alpha A writes the program kind at eps0 = log(1/A) when A^(1/L) is rational; the answers are the matrix
+    route's at that alpha."""
+    from exactdp.programs.check import program_certificate
+
+    p, rel = _suite("svt4")
+    k = program_certificate(p, n=2, domain=(0, 2), relation=rel, alpha="1/16", cost=True)
+    m = certify_program(p, n=2, domain=(0, 2), relation=rel, alpha="1/16", cost=True)
+    assert k.evidence.level == "log(16)" and k.evidence.epsilon == m.evidence.epsilon
+    assert (k.evidence.witness.x, k.evidence.witness.x_prime) == (m.evidence.binding.x, m.evidence.binding.x_prime)
+    at = program_certificate(p, n=2, domain=(0, 2), relation=rel, alpha="1/16")
+    assert at.verdict.value == certify_program(p, n=2, domain=(0, 2), relation=rel, alpha="1/16").verdict.value
+
+
+@pytest.mark.parametrize("kw,err,match", [
+    ({"alpha": "1/2"}, UnsupportedRegime, "4-th root is rational"),     # svt4 has L = 4
+    ({"alpha": "1"}, InvalidInput, "rational alpha in"),
+    ({"alpha": "0.5"}, InvalidInput, "rational alpha in"),
+    ({"alpha": "1/16", "eps": "1"}, InvalidInput, "give one level"),
+])
+def test_program_certificate_bad_alpha(kw, err, match):
+    from exactdp.programs.check import program_certificate
+
+    p, rel = _suite("svt4")
+    with pytest.raises(err, match=match):
+        program_certificate(p, n=2, domain=(0, 2), relation=rel, **kw)

@@ -551,3 +551,43 @@ def test_coprime_noise_scales_at_a_level_are_too_large_in_seconds():
     # the suite's certificates the kernel confirms stay within the bound (the largest, numerical_svt at n = 2,
     # needs about 2.2 million with its Sturm sequences): svt4 at n = 2 is confirmed with it
     assert status(cert("svt4")) == "confirmed"
+
+
+# -- a level given as alpha: eps0 = log(R), R = 1/alpha, u0 = R^(-1/L) rational ------------------------------------
+
+@pytest.mark.parametrize("name,relation,verdict", [("svt1", "all-differ", "holds"), ("svt4", "all-differ", "fails"),
+                                                   ("svt5", "all-differ", "fails"),
+                                                   ("partial_sum", "one-differ", "holds")])
+def test_log_levels_are_confirmed_with_exact_fractions(name, relation, verdict):
+    c = cert(name, relation=relation, alpha="1/16")
+    assert c["evidence"]["level"] == "log(16)" and c["verdict"] == verdict
+    assert status(c) == "confirmed"
+    k = cert(name, relation=relation, alpha="1/16", cost=True)
+    assert k["evidence"]["question"] == "cost" and status(k) == "confirmed"
+
+
+def test_the_cost_at_a_log_level_is_the_exact_log_of_a_fraction():
+    """partial_sum (DLap(1/eps) on a running sum, one-differ) has cost eps0 exactly: log(16) at alpha = 1/16,
+    which is the ratio K_x(z)/K_x'(z) = 16 checked as fractions."""
+    k = cert("partial_sum", relation="one-differ", alpha="1/16", cost=True)
+    assert k["evidence"]["epsilon"] == "log(16)" and status(k) == "confirmed"
+    k["evidence"]["epsilon"] = "log(15)"
+    assert status(k) == "refuted"
+
+
+@pytest.mark.parametrize("level,answer", [("log(32/2)", "refuted"), ("log(1)", "refuted"), ("log(1/2)", "refuted"),
+                                          ("log( 16)", "not checkable"), ("log(2)", "not checkable"),
+                                          ("log(81)", "refuted")])
+def test_log_level_forgeries(level, answer):
+    """svt1 has L = 4: at log(2) the base u0 = 2^(-1/4) is irrational (not read); log(81) moves the level under
+    the same witness and matrix-free claims: its cost ratio is not the stated one."""
+    c = cert("svt1", alpha="1/16", cost=True)
+    c["evidence"]["level"] = level
+    assert status(reclaim(c)) == answer
+
+
+def test_a_log_level_on_a_noise_proportional_to_eps_is_refuted():
+    c = cert("partial_sum", relation="one-differ", alpha="1/16")
+    c["evidence"]["text"] = "z = dlap(eps)\noutput clamp(q[1] + q[2] + z, -6, 8)\n"
+    r = recheck(reclaim(c))
+    assert r.status == "refuted" and "rational level eps0 only" in r.detail
