@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 
 from ._common import FORMATS, emit, running_note, usage
 
@@ -32,6 +34,15 @@ def _cmd_program(a):
         raise usage(f"--n: expected an integer >= 1, got {a.n}")
     if a.cost and a.all_eps:
         raise usage("--cost is the exact privacy cost at a level: give --eps or --alpha, not --all-eps")
+    writes = [(flag, path) for flag, path in (("--write-mechanism", a.write_mechanism),
+                                              ("--write-metric", a.write_metric)) if path]
+    if writes and a.all_eps:
+        raise usage("--write-mechanism and --write-metric write the matrix at a level: give --eps or --alpha")
+    for flag, path in writes:           # refused before any work: the parent must exist, the path not a directory
+        parent = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path) or not os.path.isdir(parent):
+            raise usage(f"{flag} {path!r}: " + ("a directory" if os.path.isdir(path) else
+                                               f"the directory {parent!r} does not exist"))
     name = a.file.rsplit("/", 1)[-1].rsplit(".", 1)[0] or "program"
     try:
         program = parse_program(text, name)
@@ -58,7 +69,48 @@ def _cmd_program(a):
                                        cost=a.cost)
     except ProgramError as e:
         raise usage(f"{a.file}: {e}") from None
+    if writes:
+        _write_matrix(a, program, domain, relation)
     return emit(cert, a.format)
+
+
+def _write_matrix(a, program, domain, relation) -> None:
+    """``--write-mechanism`` / ``--write-metric``: the compiled matrix at the level (a mechanism file) and the
+    relation's graph (a metric file, neighbours at distance 1), the inputs of ``exactdp profile``, ``renyi`` and
+    ``fdp``.  Those certificates are about the matrix; that it is the program's is what the ``program``
+    certificate printed here states (and its re-check re-derives)."""
+    import json
+
+    from ..programs import input_label, load_pairs, neighbour_pairs
+    from ..programs.check import level_mechanism
+    from ..programs.language import at_level, eps_scaled
+
+    inputs, pairs = (neighbour_pairs(relation, a.n, domain) if isinstance(relation, str)
+                     else load_pairs(relation, a.n, domain))
+    if eps_scaled(program):
+        from fractions import Fraction
+        program = at_level(program, Fraction(a.eps))      # a rational eps0: program_certificate accepted it
+    what = relation if isinstance(relation, str) else f"{len(pairs)} explicit pairs"
+    level = f"eps0 = {a.eps}" if a.eps is not None else f"alpha = {a.alpha}"
+    mech = level_mechanism(program, inputs, eps=a.eps, alpha=a.alpha,
+                           name=f"program {program.name} (n = {a.n}, inputs {domain[0]}..{domain[1]}, {what}) "
+                                f"at {level}")
+    out = []
+    if a.write_mechanism:
+        out.append((a.write_mechanism, {"name": mech.name, "provenance": mech.provenance, **mech.to_json()},
+                    f"{len(mech.inputs)} x {len(mech.outputs)} mechanism"))
+    if a.write_metric:
+        out.append((a.write_metric, {"kind": "graph", "nodes": [input_label(x) for x in inputs],
+                                     "edges": [[input_label(x), input_label(y)] for x, y in pairs]},
+                    f"graph of {len(pairs)} neighbour pairs"))
+    for path, obj, said in out:
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(obj, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            raise usage(f"{path!r}: {e.strerror or type(e).__name__}") from None
+        sys.stderr.write(f"wrote {path}: {said}\n")
 
 
 def _register_program(sub):
@@ -75,6 +127,11 @@ def _register_program(sub):
     g.add_argument("--all-eps", action="store_true", help="decide for every eps > 0 at once")
     p.add_argument("--cost", action="store_true", help="with --eps/--alpha: the exact smallest eps of the program "
                                                        "compiled at eps0 (inf: not private for any eps)")
+    p.add_argument("--write-mechanism", metavar="FILE",
+                   help="with --eps/--alpha: also write the compiled matrix at that level as a mechanism file (for "
+                        "exactdp profile, renyi, fdp)")
+    p.add_argument("--write-metric", metavar="FILE",
+                   help="also write the relation's graph as a metric file (neighbours at distance 1)")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--quiet", action="store_true", help="no progress line on the terminal")
     p.set_defaults(fn=_cmd_program)

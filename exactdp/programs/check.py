@@ -35,8 +35,8 @@ from .language import Program, at_level, eps_scaled
 from .product import independent_iterations, product_form
 from .ratfunc import RatFunc
 
-__all__ = ["MAX_INPUTS", "RELATIONS", "certify_program", "input_label", "neighbour_pairs", "program_certificate",
-           "program_mechanism", "rational_base", "relation_metric"]
+__all__ = ["MAX_INPUTS", "RELATIONS", "certify_program", "input_label", "level_mechanism", "neighbour_pairs",
+           "program_certificate", "program_mechanism", "rational_base", "relation_metric"]
 
 #: the named neighbour relations (a JSON file of pairs is the other form)
 RELATIONS = ("all-differ", "one-differ", "increasing", "decreasing")
@@ -419,6 +419,48 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
         mech = program_mechanism(program, inputs, base_as_alpha=True,
                                  name=f"{name}, written in u = e^(-eps/{L}) as alpha, every pair at distance {L}")
         return certify_all_eps(mech, relation_metric(inputs, pairs, length=L))
+    fixed = level_mechanism(program, inputs, eps=eps, alpha=alpha, name=name)
+    if cost:
+        return smallest_epsilon(fixed, metric)
+    a = level_of(eps, alpha).alpha()
+    if isinstance(a, fmpq):
+        return certify_privacy(fixed, metric, alpha=a)
+    return certify_privacy(fixed, metric, eps=eps, alpha=alpha)
+
+
+def level_mechanism(program: Program, inputs: list, *, eps: Any = None, alpha: Any = None,
+                    name: str | None = None) -> Mechanism:
+    """The compiled mechanism of ``program`` with its noise at a level: exact rationals at a rational ``alpha``
+    whose ``L``-th root is rational, exact exponential values otherwise (``Mechanism.at``).
+
+    Parameters
+    ----------
+    program : Program
+        The parsed program (a noise proportional to eps already put at its level).
+    inputs : list of tuple of int
+        The input vectors (rows).
+    eps, alpha : exact number
+        The level (one of them).
+    name : str, optional
+        The mechanism's name.
+
+    Returns
+    -------
+    Mechanism
+        The matrix at the level (the input of the profile, Renyi and f-DP checkers).
+
+    Raises
+    ------
+    UnsupportedRegime
+        At an ``alpha`` whose ``L``-th root is irrational (the entries are not numbers of one field there).
+
+    Examples
+    --------
+    >>> from exactdp.programs import parse_program
+    >>> K = level_mechanism(parse_program("output argmax(q + geo(1))"), [(0, 0), (0, 1)], alpha="1/2")
+    >>> str(K.entry("0,0", "2")), str(K.entry("0,1", "2"))
+    ('1/3', '2/3')
+    """
     level = level_of(eps, alpha)
     a = level.alpha()
     if isinstance(a, fmpq):
@@ -428,18 +470,14 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
             raise UnsupportedRegime(f"the program's entries are rational functions of t = alpha^(1/{L}), irrational "
                                     f"at alpha = {a}; give eps, or an alpha whose {L}-th root is rational "
                                     f"(e.g. 1/{2 ** L})")
-        fixed = program_mechanism(program, inputs, t=t, name=name)
-        return smallest_epsilon(fixed, metric) if cost else certify_privacy(fixed, metric, alpha=a)
+        return program_mechanism(program, inputs, t=t, name=name)
     mech = program_mechanism(program, inputs, name=name)
     try:
-        fixed = mech.at(level)
+        return mech.at(level)
     except UnsupportedRegime as e:
         L = base_power(program)
         raise UnsupportedRegime(f"{e}: the program's entries are rational functions of t = alpha^(1/{L}); give "
                                 f"eps, or an alpha whose {L}-th root is rational (e.g. 1/{2 ** L})") from None
-    if cost:
-        return smallest_epsilon(fixed, metric)
-    return certify_privacy(fixed, metric, eps=eps, alpha=alpha)
 
 
 def _resolve_eps_scaled(program: Program, eps: Any, alpha: Any) -> Program:

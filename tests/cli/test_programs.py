@@ -152,3 +152,40 @@ def test_new_user_mistakes_are_one_line_exit_2(tmp_path, capsys):
         assert main(["program", *args, "--quiet"]) == 2
         err = capsys.readouterr().err
         assert msg in err and len(err.splitlines()) == 1 and len(err) < 300, err
+
+
+def test_the_matrix_at_a_level_feeds_profile_renyi_and_fdp(tmp_path, capsys):
+    """--write-mechanism/--write-metric: the compiled matrix at the level and the relation's graph, read by the
+    matrix commands; their answers are the API's on program_mechanism at the same level."""
+    from fractions import Fraction
+
+    from exactdp.composition.composition import certify_profile
+    from exactdp.programs import neighbour_pairs, parse_program, relation_metric
+    from exactdp.programs.check import level_mechanism
+
+    m, d = tmp_path / "m.json", tmp_path / "d.json"
+    code, _, err = run(["program", str(SUITE / "svt4.prog"), "--n", "2", "--alpha", "1/16", "--write-mechanism",
+                        str(m), "--write-metric", str(d)], capsys)
+    assert code == 1 and "wrote" in err and m.exists() and d.exists()
+    code, out, _ = run(["profile", str(m), "--metric", str(d), "--delta", "1/100", "--format", "json"], capsys)
+    assert code == 0
+    p = parse_program((SUITE / "svt4.prog").read_text(), "svt4")
+    inputs, pairs = neighbour_pairs("all-differ", 2, (0, 2))
+    api = certify_profile(level_mechanism(p, inputs, alpha="1/16"), relation_metric(inputs, pairs),
+                          delta=Fraction(1, 100))
+    cli = json.loads(out)
+    assert cli["evidence"]["query"] == json.loads(json.dumps(api.to_json()))["evidence"]["query"]
+    assert cli["claim"].endswith("is log(44273/1220)") and api.claim.endswith("is log(44273/1220)")
+    for cmd in (["renyi", str(m), "--metric", str(d), "--orders", "2"], ["fdp", str(m), "--metric", str(d)]):
+        code, out, _ = run(cmd, capsys)
+        assert code == 0 and "verdict: holds" in out
+
+
+@pytest.mark.parametrize("extra,msg", [
+    (["--all-eps", "--write-mechanism", "m.json"], "write the matrix at a level"),
+    (["--eps", "1", "--write-metric", "/nonexistent/d.json"], "does not exist"),
+    (["--eps", "1", "--write-mechanism", "."], "a directory"),
+])
+def test_write_flags_refused_before_the_work(extra, msg, capsys):
+    code, out, err = run(["program", str(SUITE / "svt1.prog"), "--n", "2", *extra], capsys)
+    assert code == 2 and msg in err and out == ""
