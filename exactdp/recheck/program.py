@@ -1388,6 +1388,7 @@ def _surely_set(stmts, known: frozenset) -> frozenset:
 
 
 def _read(e, known: frozenset) -> None:
+    """Refuse an expression that reads ``i``, ``n``, ``q[k]`` or a name not surely set in this iteration."""
     if e[0] == "var" and (e[1] in ("i", "n") or e[1] not in known):
         raise _Tied(f"the body reads {e[1]!r}" + ("" if e[1] in ("i", "n") else " before setting it"))
     if e[0] == "q" and e[1] is not None:
