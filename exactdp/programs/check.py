@@ -430,8 +430,10 @@ def certify_program(program: Program, *, n: int, domain: tuple[int, int] = (0, 2
 
 def level_mechanism(program: Program, inputs: list, *, eps: Any = None, alpha: Any = None,
                     name: str | None = None) -> Mechanism:
-    """The compiled mechanism of ``program`` with its noise at a level: exact rationals at a rational ``alpha``
-    whose ``L``-th root is rational, exact exponential values otherwise (``Mechanism.at``).
+    """The compiled mechanism of ``program`` with its noise at a level.
+
+    Exact rationals at a rational ``alpha`` whose ``L``-th root is rational, exact exponential values otherwise
+    (``Mechanism.at``).
 
     Parameters
     ----------
@@ -826,4 +828,6 @@ def _level_certificate(program, n, domain, inner, rel, pair_data, L, labels, out
     if undecided is not None or (witness is None and not (question == "at_level" and verdict == "holds")):
         return Certificate("program", UNDECIDED, Method.NONE, claim, ev,
                            reason=undecided or "no attaining pair was found")
-    return Certificate("program", verdict == "holds", Method.TRANSCENDENCE_BALLS, claim, ev)
+    # at a rational u0 (a level log(R)) every value is a fraction; at a rational eps0, u0 is transcendental
+    method = Method.RATIONAL if "alpha" in at else Method.TRANSCENDENCE_BALLS
+    return Certificate("program", verdict == "holds", method, claim, ev)

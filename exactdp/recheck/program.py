@@ -1775,7 +1775,8 @@ def _stated_eps_is_log_ratio(epsilon: str, ratio) -> bool:
 def method_of(c: dict) -> str:
     """The method the verdict rests on: Sturm root isolation for every eps, exact signs at a level.
 
-    At a level the signs are exact zero tests (Lindemann-Weierstrass) and separated intervals.
+    At a rational level the signs are exact zero tests (Lindemann-Weierstrass) and separated intervals; at a level
+    ``log(R)`` the values are fractions.
 
     Parameters
     ----------
@@ -1789,7 +1790,13 @@ def method_of(c: dict) -> str:
 
     Examples
     --------
-    >>> method_of({"evidence": {"question": "all_eps"}}), method_of({"evidence": {"question": "cost"}})
+    >>> method_of({"evidence": {"question": "all_eps"}}), method_of({"evidence": {"question": "cost", "level": "1"}})
     ('SYMBOLIC_ROOTS', 'TRANSCENDENCE_BALLS')
+    >>> method_of({"evidence": {"question": "cost", "level": "log(16)"}})
+    'RATIONAL'
     """
-    return "SYMBOLIC_ROOTS" if c["evidence"]["question"] == "all_eps" else "TRANSCENDENCE_BALLS"
+    ev = c["evidence"]
+    if ev["question"] == "all_eps":
+        return "SYMBOLIC_ROOTS"
+    # a level log(R) is read at a rational u0 (:class:`_Level`): fractions only
+    return "RATIONAL" if str(ev.get("level") or "").startswith("log(") else "TRANSCENDENCE_BALLS"
