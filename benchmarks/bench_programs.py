@@ -1,7 +1,8 @@
 """The shared suite of noise programs, exactly (issue 28): verdict for every eps and cost at eps0 = 1.
 
 Run:  python benchmarks/bench_programs.py          (n = 2 and 3; --quick: n = 2, three programs; --n4 adds n = 4;
-      --names a,b and --ns 4 select a part of the table, --no-n25 skips the svt1 line at n = 25)
+      --names a,b and --ns 4 select a part of the table, --no-n25 skips the svt1 line at n = 25; --refusals: only
+      the seconds until smart_sum, prefix_sum and hist at n = 5 are refused by the path limit)
 
 For every program of ``examples/programs/`` on inputs ``{0, 1, 2}^n`` under the relation its file names:
 
@@ -93,7 +94,26 @@ def float_row(name, n=2, W=12):
     return worst, lost, time.perf_counter() - t0
 
 
+def refusals():
+    """Seconds until a program past the path limit is refused (n = 5: 15^5 paths per input, limit 200,000)."""
+    from exactdp.errors import InputTooLarge
+
+    for name, rel in (("smart_sum", None), ("prefix_sum", None), ("hist", "all-differ")):
+        p, own = load(name)
+        t0, c0 = time.perf_counter(), time.process_time()
+        try:
+            certify_program(p, n=5, domain=(0, 2), relation=rel or own)
+            what = "not refused"
+        except InputTooLarge as exc:
+            what = str(exc)
+        print(f"{name}, n = 5, {rel or own}: {what}: {time.perf_counter() - t0:.2f} s "
+              f"({time.process_time() - c0:.2f} s CPU)", flush=True)
+
+
 def main():
+    if "--refusals" in sys.argv:     # only the time to refuse past the path limit
+        refusals()
+        return
     quick = "--quick" in sys.argv
     names = ["svt1", "nm_index_geo", "partial_sum_bad"] if quick else SUMS if "--sums" in sys.argv else NAMES
     ns = [2] if quick else [2, 3] + ([4] if "--n4" in sys.argv else [])

@@ -170,3 +170,39 @@ def test_an_integer_built_by_repeated_squaring_is_refused_at_its_line():
         output_distribution(parse_program(text, "squares"), (0, 1))
     ok = "x = 3\n" + "x = x*x\n" * 5 + "s = q[1] + q[2]\nz = dlap(1)\noutput clamp(s + z + x - x, 0, 2)\n"
     assert output_distribution(parse_program(ok, "squares"), (0, 1))    # 3^32 < 2^62: computed
+
+
+def test_the_path_limit_is_exact_at_the_boundary():
+    # hist's loop at n = 2: 15 states after the first release, 15 * 15 = 225 after the second (the largest count);
+    # the count is checked while it grows, so the limit 225 compiles and 224 refuses at the release's line
+    p = parse_program("for i:\n  z = dlap(1)\n  output clamp(q + z, -6, 8)\nend\n")
+    full = output_distribution(p, (0, 1), max_paths=10**6)
+    assert len(full) == 225
+    assert output_distribution(p, (0, 1), max_paths=225) == full
+    with pytest.raises(InputTooLarge, match=re.escape("more than 224 paths at line 3 on input (0, 1)")):
+        output_distribution(p, (0, 1), max_paths=224)
+
+
+def test_the_path_limit_counts_only_feasible_forks():
+    # the second clamp of the same noise forks 3 * 3 ways of which 3 are feasible: the limit 3 is enough
+    p = parse_program("z = dlap(1)\noutput clamp(z, 0, 2)\noutput clamp(z, 0, 2)\n")
+    d = output_distribution(p, (0,), max_paths=3)
+    assert sorted(d) == ["0,0", "1,1", "2,2"]
+    t = RatFunc.mono(1)
+    assert d["1,1"] == (1 - t) / (1 + t) * t
+    with pytest.raises(InputTooLarge, match=re.escape("more than 2 paths at line 2")):
+        output_distribution(p, (0,), max_paths=2)
+
+
+def test_a_refusal_restores_the_cyclic_collector():
+    import gc
+
+    p = parse_program("for i:\n  z = dlap(1)\n  output clamp(q + z, -6, 8)\nend\n")
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            with pytest.raises(InputTooLarge):
+                output_distribution(p, (2, 2, 2), max_paths=50)
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
