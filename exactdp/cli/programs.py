@@ -34,15 +34,7 @@ def _cmd_program(a):
         raise usage(f"--n: expected an integer >= 1, got {a.n}")
     if a.cost and a.all_eps:
         raise usage("--cost is the exact privacy cost at a level: give --eps or --alpha, not --all-eps")
-    writes = [(flag, path) for flag, path in (("--write-mechanism", a.write_mechanism),
-                                              ("--write-metric", a.write_metric)) if path]
-    if writes and a.all_eps:
-        raise usage("--write-mechanism and --write-metric write the matrix at a level: give --eps or --alpha")
-    for flag, path in writes:           # refused before any work: the parent must exist, the path not a directory
-        parent = os.path.dirname(os.path.abspath(path))
-        if os.path.isdir(path) or not os.path.isdir(parent):
-            raise usage(f"{flag} {path!r}: " + ("a directory" if os.path.isdir(path) else
-                                               f"the directory {parent!r} does not exist"))
+    writes = _write_paths(a)
     name = a.file.rsplit("/", 1)[-1].rsplit(".", 1)[0] or "program"
     try:
         program = parse_program(text, name)
@@ -72,6 +64,21 @@ def _cmd_program(a):
     if writes:
         _write_matrix(a, program, domain, relation)
     return emit(cert, a.format)
+
+
+def _write_paths(a) -> list:
+    """The ``--write-*`` paths, refused before any work: at a level only; the parent must exist, the path must not
+    be a directory."""
+    writes = [(flag, path) for flag, path in (("--write-mechanism", a.write_mechanism),
+                                              ("--write-metric", a.write_metric)) if path]
+    if writes and a.all_eps:
+        raise usage("--write-mechanism and --write-metric write the matrix at a level: give --eps or --alpha")
+    for flag, path in writes:
+        parent = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path) or not os.path.isdir(parent):
+            raise usage(f"{flag} {path!r}: " + ("a directory" if os.path.isdir(path) else
+                                               f"the directory {parent!r} does not exist"))
+    return writes
 
 
 def _write_matrix(a, program, domain, relation) -> None:
