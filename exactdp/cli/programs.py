@@ -49,13 +49,14 @@ def _cmd_program(a):
     try:
         with running_note(a, f"program {name}: compiling and deciding (n = {a.n})"):
             if a.all_eps:   # the certificate is about the program text: the re-check re-derives the matrix from it
-                cert = program_certificate(program, n=a.n, domain=domain, relation=relation)
+                cert = program_certificate(program, n=a.n, domain=domain, relation=relation, form=a.form)
             elif a.eps is not None and _RATIONAL.match(a.eps) and a.eps.split("/")[0].strip("0"):
-                cert = program_certificate(program, n=a.n, domain=domain, relation=relation, eps=a.eps, cost=a.cost)
+                cert = program_certificate(program, n=a.n, domain=domain, relation=relation, eps=a.eps, cost=a.cost,
+                                           form=a.form)
             elif a.alpha is not None and _RATIONAL.match(a.alpha) and a.alpha.split("/")[0].strip("0"):
                 # a rational alpha: the certificate is about the text too, at eps0 = log(1/alpha)
                 cert = program_certificate(program, n=a.n, domain=domain, relation=relation, alpha=a.alpha,
-                                           cost=a.cost)
+                                           cost=a.cost, form=a.form)
             else:
                 cert = certify_program(program, n=a.n, domain=domain, relation=relation, eps=a.eps, alpha=a.alpha,
                                        cost=a.cost)
@@ -134,6 +135,10 @@ def _register_program(sub):
     g.add_argument("--all-eps", action="store_true", help="decide for every eps > 0 at once")
     p.add_argument("--cost", action="store_true", help="with --eps/--alpha: the exact smallest eps of the program "
                                                        "compiled at eps0 (inf: not private for any eps)")
+    p.add_argument("--form", choices=("auto", "matrix", "product", "linear"), default="auto",
+                   help="how the program certificate proves its claim: auto (product, then for every eps the noisy "
+                        "linear queries, then the compiled matrix), or that form only (exit 2 when it does not "
+                        "apply)")
     p.add_argument("--write-mechanism", metavar="FILE",
                    help="with --eps/--alpha: also write the compiled matrix at that level as a mechanism file (for "
                         "exactdp profile, renyi, fdp)")

@@ -32,6 +32,7 @@ from ..exact.lin import Lin
 from ..mechanism import Mechanism
 from .compile import MAX_PATHS, base_power, output_distribution
 from .language import Program, at_level, eps_scaled
+from .linear import linear_form
 from .product import independent_iterations, product_form
 from .ratfunc import RatFunc
 
@@ -575,7 +576,7 @@ def _program_claim(name: str, n: int, domain, relation: str, pairs, verdict: str
 
 
 def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (0, 2), relation: Any = "all-differ",
-                        eps: str | None = None, cost: bool = False, alpha: str | None = None):
+                        eps: str | None = None, cost: bool = False, alpha: str | None = None, form: str = "auto"):
     """The ``program`` certificate: private for every eps, or where it fails, stated about the program text.
 
     The verdict is :func:`certify_program`'s (the all-eps route on the compiled matrix); the certificate carries
@@ -600,6 +601,10 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     alpha : str, optional
         The level as a rational ``alpha = e^(-eps0)`` in ``(0, 1)`` instead of ``eps``, whose ``L``-th root is
         rational (the entries are then exact rationals): ``eps0 = log(1/alpha)``, written ``log(R)`` as the level.
+    form : str, default "auto"
+        How the claim is proved (the evidence's ``form``): ``auto`` takes the ``product`` form when it applies,
+        then (for every eps) the ``linear`` form when it proves privacy, else the compiled ``matrix``; naming a
+        form forces it (``InvalidInput`` when it does not apply).
 
     Returns
     -------
@@ -627,9 +632,21 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
         raise InvalidInput("eps and alpha: give one level")
     resolved = _resolve_eps_scaled(program, eps, alpha)     # the text is carried as written; its matrix at eps0
     L = base_power(resolved)
+    if form not in ("auto", "matrix", "product", "linear"):
+        raise InvalidInput(f"form: expected auto, matrix, product or linear, got {form!r}")
     # a product program on a one-coordinate relation is decided on its single iteration (programs/product.py):
     # the question is asked of K_1 on the value pairs, and the witness lifted to n
-    route = _product_route(resolved, n, domain, relation)
+    route = _product_route(resolved, n, domain, relation) if form in ("auto", "product") else None
+    if form == "product" and route is None:
+        raise InvalidInput("form product: the program's iterations are not independent, or a pair of the relation "
+                           "differs in several coordinates")
+    if route is None and form in ("auto", "linear") and eps is None and alpha is None:
+        cert = _linear_certificate(program, n, domain, relation, L)
+        if cert is not None:
+            return cert
+        if form == "linear":
+            raise InvalidInput("form linear: the program is not a post-processing of noisy linear queries whose "
+                               "bound sum_k |L_k d| / b_k is at most 1 on every pair")
     if route is not None:
         inner, inputs, pairs, dists, rel, pair_data, lift = route
     else:
@@ -655,7 +672,7 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
     ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
                          relation=rel, pairs=pair_data, question="all_eps", base_power=L, inputs=labels,
                          outputs=list(outputs), values=values, codes=IntMatrix(codes), never=never, witness=witness,
-                         failure_set=pieces, failure_set_text=text, product=route is not None)
+                         failure_set=pieces, failure_set_text=text, form="matrix" if route is None else "product")
     claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, never, witness, L, fs_text=text)
     if undecided is not None:
         return Certificate("program", UNDECIDED, Method.NONE, claim, ev, reason=undecided)
@@ -673,6 +690,29 @@ def _relation_of(relation: Any, n: int, domain: tuple[int, int]) -> tuple[list, 
     if not pairs:
         raise InvalidInput("relation: no neighbour pairs on these inputs; nothing to check")
     return inputs, pairs, rel, pair_data
+
+
+def _linear_certificate(program: Program, n: int, domain: tuple[int, int], relation: Any, L: int):
+    """The ``linear`` form's certificate (private for every eps by :mod:`.linear`), or None when it proves nothing."""
+    from ..certificate import Certificate, Method
+    from ..certificate.records import IntMatrix
+    from .evidence import ProgramEvidence
+
+    if domain[0] >= domain[1]:
+        return None                              # no pairs: the general route says so
+    if isinstance(relation, str):
+        rel, pair_data, rel_pairs = relation, None, relation
+    else:
+        _, rel_pairs, rel, pair_data = _relation_of(relation, n, domain)
+    lf = linear_form(program, n, domain, rel_pairs)
+    if lf is None or not lf.private:
+        return None
+    forms = [[site, it, *f] for (site, it), f in sorted(lf.forms.items())]
+    ev = ProgramEvidence(name=program.name, text=program.text, n=n, domain=[int(domain[0]), int(domain[1])],
+                         relation=rel, pairs=pair_data, question="all_eps", base_power=L, inputs=[], outputs=[],
+                         values=[], codes=IntMatrix([]), never=False, witness=None, form="linear", noise_forms=forms)
+    claim = _program_claim(program.name, n, domain, rel, pair_data, "holds", False, None, L)
+    return Certificate("program", True, Method.RATIONAL, claim, ev)
 
 
 def _product_route(program: Program, n: int, domain: tuple[int, int], relation: Any):
@@ -823,7 +863,7 @@ def _level_certificate(program, n, domain, inner, rel, pair_data, L, labels, out
                          relation=rel, pairs=pair_data, question=question, base_power=L, inputs=labels,
                          outputs=list(outputs), values=values, codes=IntMatrix(codes), never=False, witness=witness,
                          level=level, epsilon=inner_cert.evidence.epsilon if cost else None,
-                         product=lift is not None)
+                         form="matrix" if lift is None else "product")
     claim = _program_claim(program.name, n, domain, rel, pair_data, verdict, False, witness, L, question, level)
     if undecided is not None or (witness is None and not (question == "at_level" and verdict == "holds")):
         return Certificate("program", UNDECIDED, Method.NONE, claim, ev,

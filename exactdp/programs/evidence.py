@@ -91,18 +91,24 @@ class ProgramEvidence(Evidence):
         ``all_eps`` kind's pieces; the kernel re-derives it from the program text (``(0, 1)`` for ``never``).
     failure_set_text : str or None
         The same union, as text.
-    product : bool
-        The program's iterations are independent and every neighbour pair differs in one coordinate
-        (:mod:`exactdp.programs.product`): the carried matrix is then the single iteration's, ``K_1`` (rows the
-        domain's values), the claim about the program at ``n`` follows by the product lemma, and the witness is
-        ``K_1``'s lifted to ``n`` (every other coordinate padded with an output positive on all of ``(0, 1)``).
+    form : str
+        How the claim is proved.  ``matrix``: on the compiled matrix carried.  ``product``: the program's
+        iterations are independent and every neighbour pair differs in one coordinate
+        (:mod:`exactdp.programs.product`); the carried matrix is the single iteration's, ``K_1`` (rows the domain's
+        values), the claim about the program at ``n`` follows by the product lemma, and the witness is ``K_1``'s
+        lifted to ``n`` (every other coordinate padded with an output positive on all of ``(0, 1)``).  ``linear``:
+        the program only looks at noisy linear queries ``Y_k = L_k(x) + Z_k`` and ``sum_k |L_k d| / b_k <= 1`` on
+        every pair (:mod:`exactdp.programs.linear`): private for every eps, no matrix carried.
+    noise_forms : list or None
+        For ``linear``: ``[site, iteration, c_1, ..., c_n]`` for each noise with a non-zero form ``L_k`` (the
+        ``site``-th noise assignment of the text, the loop's ``iteration``, 0 outside it).
 
     Examples
     --------
     >>> from exactdp.programs import parse_program
     >>> from exactdp.programs.check import program_certificate
     >>> c = program_certificate(parse_program("z = dlap(1)\\noutput clamp(q[1] + z, 0, 1)\\n", "p"), n=1,
-    ...                         domain=(0, 1))
+    ...                         domain=(0, 1), form="matrix")
     >>> c.evidence.values, c.verdict.value
     ([[['1'], ['1', '1']], [['0', '1'], ['1', '1']]], 'holds')
     """
@@ -125,7 +131,8 @@ class ProgramEvidence(Evidence):
     epsilon: str | None = None
     failure_set: list[Piece] | None = None
     failure_set_text: str | None = None
-    product: bool = False
+    form: str = "matrix"
+    noise_forms: list[list[int]] | None = None
 
     _nested: ClassVar[dict[str, type]] = {"witness": ProgramWitness, "failure_set": Piece}
 
@@ -148,7 +155,8 @@ class ProgramEvidence(Evidence):
 def _program_proof(cert) -> Proof:
     ev: ProgramEvidence = cert.evidence
     L = ev.base_power
-    size = (f"{len(ev.inputs)} values per query, {len(ev.outputs)} outputs per iteration" if ev.product
+    size = (f"{len(ev.inputs)} values per query, {len(ev.outputs)} outputs per iteration" if ev.form == "product"
+            else "no matrix (noisy linear queries)" if ev.form == "linear"
             else f"{len(ev.inputs)} inputs, {len(ev.outputs)} outputs")
     steps = [
         Step("The program", f"Program `{ev.name}` on inputs in ${ev.domain[0]}..{ev.domain[1]}$ with $n = {ev.n}$ "
@@ -158,7 +166,20 @@ def _program_proof(cert) -> Proof:
              "closed form over the noise (nothing truncated); the re-check re-derives every entry from the program "
              f"text with its own evaluator ({len(ev.values)} distinct entries)."),
     ]
-    if ev.product:
+    if ev.form == "linear":
+        forms = ", ".join(f"$L_{{({f[0]},{f[1]})}} = ({', '.join(map(str, f[2:]))})$" for f in ev.noise_forms or [])
+        steps[1] = Step("Noisy linear queries", "Name every noise the program may draw $Z_k$, $k$ = (its assignment's "
+                        "place in the text, the loop's iteration), and pair it with an integer linear form $L_k$ of "
+                        f"the inputs: {forms or 'all zero'} (the others 0). Run with the inputs and noises as "
+                        "unknowns, every value the program compares or releases is $\\sum_k B_k (L_k(x) + Z_k) + c$, "
+                        "so its path and outputs are a function of $Y = L x + Z$: a post-processing of $Y$, drawn "
+                        "in advance (Dwork and Roth 2014, Prop. 2.1).")
+        steps.append(Step("The discrete Laplace bound", "For $Z_k \\sim \\mathrm{DLap}(b_k/\\varepsilon)$, "
+                          "$P(Z_k = y - L_k x) \\le e^{\\varepsilon |L_k (x - x')| / b_k} P(Z_k = y - L_k x')$, and "
+                          "one-sided noises are not shifted; on every neighbour pair "
+                          "$\\sum_k |L_k (x - x')| / b_k \\le 1$, so every output set has "
+                          "$P_x \\le e^{\\varepsilon} P_{x'}$ for every $\\varepsilon > 0$."))
+    if ev.form == "product":
         steps.append(Step("Independent iterations", f"The program is one loop whose body draws its own noise, keeps "
                           "no state from one iteration to the next, reads only the current query and outputs one "
                           f"item on every run: on input $x$ it releases {ev.n} independent runs of the program at "
@@ -166,7 +187,7 @@ def _program_proof(cert) -> Proof:
                           "coordinate $j$, where the other factors are equal on both sides (both 0, or they cancel), "
                           "so each claim below is $K_1$'s on the value pairs $(x_j, x'_j)$: the matrix carried is "
                           "$K_1$'s, and a witness's other coordinates carry outputs positive on all of $(0, 1)$."))
-    if cert.verdict.value == "holds":
+    if cert.verdict.value == "holds" and ev.form != "linear":
         steps.append(Step("Every eps", f"For every neighbour pair $(x, x')$ (both orders) and output $z$, "
                           f"$K_{{x'}}(z) - u^{{{L}}} K_x(z) \\ge 0$ on $(0, 1)$ (Sturm root isolation), i.e. "
                           "$K_x(z) \\le e^{\\varepsilon} K_{x'}(z)$ for every $\\varepsilon > 0$."))
@@ -183,7 +204,9 @@ def _program_proof(cert) -> Proof:
                           "polynomial vanishes, inside each piece one fails throughout (the kernel re-derives it)."))
     concl = cert.claim + "."
     summary = [("program", ev.name), ("inputs", str(len(ev.inputs))), ("outputs", str(len(ev.outputs)))]
-    if ev.product:
+    if ev.form == "linear":
+        summary[1:] = [("form", "noisy linear queries (post-processing)")]
+    if ev.form == "product":
         summary[1:] = [("values per query", str(len(ev.inputs))), ("outputs per iteration", str(len(ev.outputs))),
                        ("form", f"product of {ev.n} independent iterations")]
     if ev.epsilon is not None:

@@ -93,7 +93,7 @@ EVIDENCE = {"program": {
     "inputs": ["str"], "outputs": ["str"], "values": [[["str"]]], "codes": [["int"]],
     "never": "bool", "witness": ("?", {"x": "str", "x_prime": "str", "output": "str", "u": "str"}),
     "level": "?str", "epsilon": "?str", "failure_set": ("?", [PIECE]), "failure_set_text": "?str",
-    "product": "bool"}}
+    "form": "str", "noise_forms": ("?", [["int"]])}}
 
 #: limits of the work this kernel does (a certificate beyond them is "not checkable: too large")
 MAX_TEXT = 20_000
@@ -1292,7 +1292,7 @@ def check(c: dict):
     ...       "inputs": ["0", "1"], "outputs": ["0", "1"],
     ...       "values": [[["1"], ["1", "1"]], [["0", "1"], ["1", "1"]]], "codes": [[0, 1], [1, 0]],
     ...       "never": False, "witness": None, "level": None, "epsilon": None,
-    ...       "failure_set": None, "failure_set_text": None, "product": False}
+    ...       "failure_set": None, "failure_set_text": None, "form": "matrix", "noise_forms": None}
     >>> c = {"verdict": "holds", "evidence": ev}
     >>> c["claim"] = claim_text(c)
     >>> check(c)[0]
@@ -1318,8 +1318,14 @@ def check(c: dict):
         return "refuted", 0, f"the base power is {L}, not {ev['base_power']}"
     if level is not None:
         level.fix(L)
-    if ev["product"]:
+    if (ev["noise_forms"] is None) != (ev["form"] != "linear"):
+        return "refuted", 0, "noise forms are stated exactly for the linear form"
+    if ev["form"] == "product":
         return _check_product(c, body, L, level)
+    if ev["form"] == "linear":
+        return _check_linear(c, body)
+    if ev["form"] != "matrix":
+        return "refuted", 0, f"the form {ev['form']!r} is not one of matrix, product, linear"
     inputs, pairs = relation_pairs(ev)
     if ev["inputs"] != [_label(x) for x in inputs]:
         return "refuted", 0, "the inputs are not the relation's"
@@ -1491,6 +1497,182 @@ def _question_refusal(ev: dict) -> str | None:
     if ev["failure_set_text"] != (None if ev["failure_set"] is None else set_text(ev["failure_set"])):
         return "the failure set's text is not its pieces"
     return None
+
+
+# ------------------------------------------------------------------------ programs of noisy linear queries ----
+# Pre-draw every noise the program may draw, Z_k for k = (site, iteration): the site-th noise assignment of the text
+# (reading order, then-branch before else-branch) in the loop's iteration (0 outside it).  Each is drawn at most
+# once on any path, independently, so drawing them in advance changes no law.  Run the program with the inputs and
+# the noises as unknowns: every value is A.x + sum_k B_k Z_k + c.  If every value it observes (a comparison's two
+# sides subtracted, a released number) that involves them has A = sum_k B_k L_k for the carried integer forms L_k
+# (0 when not carried), then it is sum_k B_k Y_k + c with Y_k = L_k x + Z_k, so the path and the outputs are a
+# function of Y: the program is a post-processing of Y.  For Z_k ~ DLap(b_k/eps) the ratio of
+# P(Z_k = y - L_k x) to P(Z_k = y - L_k x') is at most e^(eps |L_k (x - x')| / b_k) (triangle inequality); a
+# one-sided geo noise must not be shifted (its support would move).  So sum_k |L_k d| / b_k <= 1 on every pair
+# gives eps-DP for every eps > 0 (post-processing keeps it): only a verdict that holds is stated this way.
+MAX_LINEAR_PATHS = 4096
+MAX_LINEAR_N = 10
+
+
+def _lin(v):
+    """A value ``(A, B, c)`` whose integers stay within ``MAX_VALUE`` (a text squaring a constant is refused)."""
+    if any(abs(t) > MAX_VALUE for t in (*v[0], *v[1].values(), v[2])):
+        raise TooLarge(f"an integer of the program beyond {MAX_VALUE} in magnitude")
+    return v
+
+
+def _lplus(u, v, s=1):
+    B = dict(u[1])
+    for k, c in v[1].items():
+        B[k] = B.get(k, 0) + s * c
+    return _lin((tuple(a + s * b for a, b in zip(u[0], v[0], strict=True)), {k: c for k, c in B.items() if c},
+                 u[2] + s * v[2]))
+
+
+class _Linear:
+    """The kernel's own run of a text with unknown inputs and noises: the observed values and the noises' laws."""
+
+    def __init__(self, body, n: int):
+        self.n, self.observed, self.laws, self.paths = n, [], {}, 1
+        self.site: dict = {}
+        self._number(body)
+
+    def _number(self, stmts):
+        for st in stmts:
+            if st[0] == "set" and st[2][0] == "noise":
+                self.site[id(st)] = len(self.site)
+            elif st[0] == "if":
+                self._number(st[2])
+                self._number(st[3])
+            elif st[0] == "for":
+                self._number(st[1])
+
+    def ev(self, e, env, i):
+        n = self.n
+        if e[0] == "num":
+            return _lin(((0,) * n, {}, e[1]))
+        if e[0] == "var":
+            if e[1] == "n" or (e[1] == "i" and i):
+                return ((0,) * n, {}, n if e[1] == "n" else i)
+            if e[1] not in env:
+                raise Refuted(f"the text reads {e[1]!r} before setting it")
+            return env[e[1]]
+        if e[0] == "q":
+            j = i
+            if e[1] is not None:
+                k = self.ev(e[1], env, i)
+                j = k[2] if not any(k[0]) and not k[1] else 0
+            if not 1 <= j <= n:
+                raise Refuted("a query outside 1..n")
+            return tuple(int(t == j - 1) for t in range(n)), {}, 0
+        a, b = self.ev(e[1], env, i), self.ev(e[2], env, i)
+        if e[0] in "+-":
+            return _lplus(a, b, 1 if e[0] == "+" else -1)
+        if (any(a[0]) or a[1]) and (any(b[0]) or b[1]):
+            raise Refuted("a product of two unknowns")
+        k, v = (a[2], b) if not any(a[0]) and not a[1] else (b[2], a)
+        return _lin((tuple(k * t for t in v[0]), {z: k * c for z, c in v[1].items() if k * c}, k * v[2]))
+
+    def block(self, stmts, states, i):
+        """Every ``(env, stopped)`` state after ``stmts`` (a comparison on unknowns forks both ways)."""
+        for st in stmts:
+            states = [r for env, stop in states for r in ([(env, stop)] if stop else self.stmt(st, env, i))]
+            if len(states) > MAX_LINEAR_PATHS:
+                raise TooLarge(f"more than {MAX_LINEAR_PATHS} paths of the program")
+        return states
+
+    def stmt(self, st, env, i):
+        if st[0] == "set" and st[2][0] == "noise":
+            if isinstance(st[2][2], tuple):
+                raise Refuted("a noise of scale proportional to eps")
+            k = (self.site[id(st)], i)
+            self.laws[k] = (st[2][1], st[2][2])
+            return [({**env, st[1]: ((0,) * self.n, {k: 1}, 0)}, False)]
+        if st[0] == "set":
+            return [({**env, st[1]: self.ev(st[2], env, i)}, False)]
+        if st[0] == "if":
+            op, a, b = st[1]
+            d = _lplus(self.ev(a, env, i), self.ev(b, env, i), -1)
+            if not any(d[0]) and not d[1]:
+                c = d[2]
+                taken = {">=": c >= 0, ">": c > 0, "==": c == 0, "!=": c != 0, "<=": c <= 0, "<": c < 0}[op]
+                return self.block(st[2] if taken else st[3], [(env, False)], i)
+            self.observed.append(d)
+            return self.block(st[2], [(env, False)], i) + self.block(st[3], [(env, False)], i)
+        if st[0] == "out":
+            if st[1] in ("argmax", "max"):
+                raise Refuted(f"an {st[1]} output: not a function of noisy linear queries in this form")
+            if st[1] != "sym":
+                v = self.ev(st[2], env, i)
+                if any(v[0]) or v[1]:
+                    self.observed.append(v)
+            return [(env, False)]
+        if st[0] == "stop":
+            return [(env, True)]
+        states = [(env, False)]
+        for it in range(1, self.n + 1):              # the loop
+            states = self.block(st[1], states, it)
+        return states
+
+
+def _differences(ev: dict) -> list:
+    """``x - x'`` for the relation's pairs (named relations by their step patterns, without listing inputs)."""
+    n, (lo, hi), rel = ev["n"], ev["domain"], ev["relation"]
+    if n < 1 or lo > hi:
+        raise ValueError("n < 1 or an empty domain")
+    if rel == "pairs":
+        return [tuple(a - b for a, b in zip(x, y, strict=True)) for x, y in relation_pairs(ev)[1]]
+    if rel not in NAMED or ev["pairs"] is not None:
+        raise ValueError(f"relation {rel!r} is not one of {', '.join(NAMED)} or 'pairs' with pairs")
+    if lo == hi:
+        return []
+    if rel == "one-differ":
+        return [tuple(int(t == j) for t in range(n)) for j in range(n)]
+    if n > MAX_LINEAR_N:
+        raise TooLarge(f"{rel} at n = {n} > {MAX_LINEAR_N} (3^n step patterns)")
+    return [d for d in itertools.product((-1, 0, 1) if rel == "all-differ" else (0, 1), repeat=n) if any(d)]
+
+
+def _check_linear(c, body):
+    """A ``linear`` certificate: every observed value is a combination of the carried noisy linear queries, and
+    ``sum_k |L_k d| / b_k <= 1`` on every pair (the comment above)."""
+    ev = c["evidence"]
+    if c["verdict"] != "holds" or ev["question"] != "all_eps" or ev["witness"] is not None or ev["never"]:
+        return "refuted", 0, "the linear form proves privacy for every eps only (a verdict that holds)"
+    if ev["inputs"] or ev["outputs"] or ev["values"] or ev["codes"]:
+        return "refuted", 0, "the linear form carries no matrix"
+    n = ev["n"]
+    if n > MAX_INPUTS:
+        raise TooLarge(f"n = {n} > {MAX_INPUTS}")
+    run = _Linear(body, n)
+    try:
+        run.block(body, [({}, False)], 0)
+    except Refuted as e:
+        return "refuted", 0, f"not a program of noisy linear queries: {e}"
+    forms: dict = {}
+    for f in ev["noise_forms"]:
+        k = (f[0], f[1]) if len(f) == n + 2 else None
+        if k is None or k not in run.laws or k in forms:
+            return "refuted", 0, f"the noise form {f[:2]} is not one per noise the program draws, of n coefficients"
+        forms[k] = tuple(f[2:])
+    zero = (0,) * n
+    for A, B, _ in run.observed:
+        if tuple(sum(b * forms.get(k, zero)[j] for k, b in B.items()) for j in range(n)) != A:
+            return "refuted", 0, "an observed value is not a combination of the noisy linear queries"
+    worst = Fraction(0)
+    for d in _differences(ev):
+        s = Fraction(0)
+        for k, (kind, b) in run.laws.items():
+            shift = sum(x * y for x, y in zip(forms.get(k, zero), d, strict=True))
+            if shift and kind == "geo":
+                return "refuted", 0, f"a one-sided noise {list(k)} is shifted by a pair: no bound"
+            s += Fraction(abs(shift)) / b
+        worst = max(worst, s)
+    if worst > 1:
+        return "refuted", 0, f"sum_k |L_k d| / b_k reaches {worst} > 1 on a pair: the bound proves nothing"
+    return "confirmed", len(run.observed), f"{len(run.observed)} observed values are combinations of " \
+        f"{len(forms)} noisy linear queries; the discrete Laplace bound sum_k |L_k d| / b_k is at most {worst} <= 1 " \
+        "on every pair: a post-processing of an eps-DP release, for every eps"
 
 
 def _read_level(ev: dict) -> tuple:
@@ -1796,6 +1978,8 @@ def method_of(c: dict) -> str:
     'RATIONAL'
     """
     ev = c["evidence"]
+    if ev.get("form") == "linear":
+        return "RATIONAL"                # integer forms and a rational bound: no number of eps is evaluated
     if ev["question"] == "all_eps":
         return "SYMBOLIC_ROOTS"
     # a level log(R) is read at a rational u0 (:class:`_Level`): fractions only

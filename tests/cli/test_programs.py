@@ -59,7 +59,7 @@ def test_undecided_exit_3(capsys, monkeypatch):
     def refuse(*args):
         raise UnsupportedRegime("root power beyond the regime")
     monkeypatch.setattr(all_eps, "_root_power", refuse)
-    code, out, _ = run(["program", str(SUITE / "svt1.prog"), "--n", "2", "--all-eps"], capsys)
+    code, out, _ = run(["program", str(SUITE / "svt1.prog"), "--n", "2", "--all-eps", "--form", "matrix"], capsys)
     assert code == 3 and "undecided" in out
 
 

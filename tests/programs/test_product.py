@@ -92,7 +92,7 @@ def test_every_eps_route_agrees_with_the_full_matrix(text, verdict):
     p = _p(text)
     c = program_certificate(p, n=3, domain=(0, 2), relation="one-differ")
     full = certify_program(p, n=3, domain=(0, 2), relation="one-differ")      # the matrix route, 27 x 125
-    assert c.evidence.product and c.verdict.value == verdict == full.verdict.value
+    assert c.evidence.form == "product" and c.verdict.value == verdict == full.verdict.value
     assert c.evidence.inputs == ["0", "1", "2"]
     if verdict == "fails":
         def exact(pieces):          # the ends and their closedness (the approximations are labels)
@@ -115,7 +115,7 @@ def test_cost_and_level_agree_with_the_full_matrix(text):
     p = _p(text)
     c = program_certificate(p, n=2, domain=(0, 2), relation="one-differ", eps="1", cost=True)
     full = certify_program(p, n=2, domain=(0, 2), relation="one-differ", eps="1", cost=True)
-    assert c.evidence.product and c.evidence.epsilon == full.evidence.epsilon
+    assert c.evidence.form == "product" and c.evidence.epsilon == full.evidence.epsilon
     # the lifted witness's ratio at n is K_1's ratio at its differing coordinate, as rational functions of t
     w = c.evidence.witness
     x, y, z = (tuple(map(int, w.x.split(","))), tuple(map(int, w.x_prime.split(","))), w.output.split(","))
@@ -133,7 +133,7 @@ def test_explicit_pairs_of_one_coordinate_take_the_route():
     p = _p(HALF)
     pairs = [[[0, 2, 1], [0, 2, 2]], [[1, 0, 0], [1, 1, 0]]]
     c = program_certificate(p, n=3, domain=(0, 2), relation=pairs)
-    assert c.evidence.product and c.verdict.value == "fails"
+    assert c.evidence.form == "product" and c.verdict.value == "fails"
     w = c.evidence.witness
     assert [[int(v) for v in w.x.split(",")], [int(v) for v in w.x_prime.split(",")]] in (pairs + [q[::-1]
                                                                                                    for q in pairs])
@@ -150,7 +150,7 @@ def test_explicit_pairs_of_one_coordinate_take_the_route():
 def test_other_programs_and_relations_take_the_general_route(text, relation):
     p = _p(text)
     c = program_certificate(p, n=2, domain=(0, 2), relation=relation)
-    assert not c.evidence.product and all(len(x.split(",")) == 2 for x in c.evidence.inputs)
+    assert not c.evidence.form == "product" and all(len(x.split(",")) == 2 for x in c.evidence.inputs)
     assert c.verdict.value == certify_program(p, n=2, domain=(0, 2), relation=relation).verdict.value
     assert recheck(_json(c)).status == "confirmed"
 
@@ -159,5 +159,5 @@ def test_hist_at_large_n_needs_no_enumeration():
     text = (SUITE / "hist.prog").read_text()
     c = program_certificate(_p(text, "hist"), n=40, domain=(0, 2), relation=re.search(r"# relation: (\S+)",
                                                                                      text).group(1))
-    assert c.holds and c.evidence.product and c.claim.startswith("program hist (n = 40")
+    assert c.holds and c.evidence.form == "product" and c.claim.startswith("program hist (n = 40")
     assert recheck(_json(c)).status == "confirmed"

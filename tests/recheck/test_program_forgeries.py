@@ -23,11 +23,12 @@ SUITE = Path(__file__).resolve().parents[2] / "examples" / "programs"
 _CACHE: dict = {}
 
 
-def cert(name, n=2, domain=(0, 2), relation="all-differ", **level):
-    key = (name, n, domain, json.dumps(relation), json.dumps(level))
+def cert(name, n=2, domain=(0, 2), relation="all-differ", form="matrix", **level):
+    """The suite program's certificate, by default in the matrix form (the forgeries below edit its matrix)."""
+    key = (name, n, domain, json.dumps(relation), form, json.dumps(level))
     if key not in _CACHE:
         p = parse_program((SUITE / f"{name}.prog").read_text(), name)
-        _CACHE[key] = json.loads(json.dumps(program_certificate(p, n=n, domain=domain, relation=relation,
+        _CACHE[key] = json.loads(json.dumps(program_certificate(p, n=n, domain=domain, relation=relation, form=form,
                                                                 **level).to_json()))
     return copy.deepcopy(_CACHE[key])
 
@@ -56,7 +57,8 @@ def test_genuine_certificates_are_confirmed(name, verdict):
 @pytest.mark.slow
 def test_genuine_svt1_through_the_command_line(tmp_path, capsys):
     from exactdp.cli import main
-    assert main(["program", str(SUITE / "svt1.prog"), "--n", "2", "--all-eps", "--format", "json"]) == 0
+    assert main(["program", str(SUITE / "svt1.prog"), "--n", "2", "--all-eps", "--form", "matrix", "--format",
+                 "json"]) == 0
     f = tmp_path / "svt1.json"
     f.write_text(capsys.readouterr().out)
     assert json.loads(f.read_text())["kind"] == "program"
@@ -428,9 +430,10 @@ def _narrow(name):
     return (SUITE / f"{name}.prog").read_text().replace("-6, 8", "0, 2")
 
 
-def _text_cert(name, text, n, domain, relation):
+def _text_cert(name, text, n, domain, relation, form="matrix"):
     p = parse_program(text, name)
-    return json.loads(json.dumps(program_certificate(p, n=n, domain=domain, relation=relation).to_json()))
+    return json.loads(json.dumps(program_certificate(p, n=n, domain=domain, relation=relation,
+                                                     form=form).to_json()))
 
 
 @pytest.mark.parametrize("name,verdict", [("prefix_sum", "holds"), ("smart_sum", "holds"),

@@ -21,10 +21,10 @@ ONE_SIDED = "for i:\n  z = geo(1)\n  output clamp(q + z, 0, 4)\nend\n"
 _CACHE: dict = {}
 
 
-def cert(text, n=3, relation="one-differ", **level):
-    key = (text, n, json.dumps(relation), json.dumps(level))
+def cert(text, n=3, relation="one-differ", form="auto", **level):
+    key = (text, n, json.dumps(relation), form, json.dumps(level))
     if key not in _CACHE:
-        c = program_certificate(parse_program(text, "p"), n=n, domain=(0, 2), relation=relation, **level)
+        c = program_certificate(parse_program(text, "p"), n=n, domain=(0, 2), relation=relation, form=form, **level)
         _CACHE[key] = json.loads(json.dumps(c.to_json()))
     return copy.deepcopy(_CACHE[key])
 
@@ -42,15 +42,15 @@ def status(c):
                                         (HALF, {"eps": "1"}), (HALF, {"eps": "1", "cost": True})])
 def test_genuine_product_certificates_are_confirmed(text, level):
     c = cert(text, **level)
-    assert c["evidence"]["product"] is True
+    assert c["evidence"]["form"] == "product"
     r = recheck(c)
     assert r.status == "confirmed" and "independent iterations (product form)" in r.detail
 
 
 def test_the_product_flag_on_a_matrix_certificate_is_refuted():
-    c = cert(HIST, relation="all-differ")           # the general route: 27 rows
-    assert c["evidence"]["product"] is False
-    c["evidence"]["product"] = True
+    c = cert(HIST, relation="all-differ", form="matrix")           # the general route: 27 rows
+    assert c["evidence"]["form"] == "matrix"
+    c["evidence"]["form"] = "product"
     assert status(c) == "refuted"
 
 
