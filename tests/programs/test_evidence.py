@@ -30,3 +30,23 @@ def test_the_example_round_trips_through_json_exactly(kind):
 @pytest.mark.parametrize("kind", HERE)
 def test_the_example_renders_in_every_format_from_its_evidence(kind):
     check_renders(kind)
+
+
+@pytest.mark.parametrize("text,relation,form", [
+    ("for i:\n  z = dlap(1)\n  output clamp(q + z, -1, 1)\nend\n", "one-differ", "product"),
+    ("s = 0\nfor i:\n  z = dlap(1)\n  s = s + q + z\n  output clamp(s, -1, 1)\nend\n", "one-differ", "linear"),
+])
+def test_the_product_and_linear_forms_render_in_every_format(text, relation, form):
+    """Both forms carry no (full) matrix: their proofs name the lemma, and every format renders from JSON alone."""
+    from _evidence_contract import html_problems, renderings
+
+    from exactdp.certificate import Certificate
+    from exactdp.programs import parse_program
+    from exactdp.programs.check import program_certificate
+
+    c = program_certificate(parse_program(text, "p"), n=3, domain=(0, 2), relation=relation)
+    assert c.evidence.form == form
+    out = renderings(c)
+    assert renderings(Certificate.from_json(c.to_json_str())) == out
+    assert ("Independent iterations" if form == "product" else "Noisy linear queries") in out["markdown"]
+    assert not html_problems(out["html"])
