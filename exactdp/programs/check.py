@@ -632,21 +632,9 @@ def program_certificate(program: Program, *, n: int, domain: tuple[int, int] = (
         raise InvalidInput("eps and alpha: give one level")
     resolved = _resolve_eps_scaled(program, eps, alpha)     # the text is carried as written; its matrix at eps0
     L = base_power(resolved)
-    if form not in ("auto", "matrix", "product", "linear"):
-        raise InvalidInput(f"form: expected auto, matrix, product or linear, got {form!r}")
-    # a product program on a one-coordinate relation is decided on its single iteration (programs/product.py):
-    # the question is asked of K_1 on the value pairs, and the witness lifted to n
-    route = _product_route(resolved, n, domain, relation) if form in ("auto", "product") else None
-    if form == "product" and route is None:
-        raise InvalidInput("form product: the program's iterations are not independent, or a pair of the relation "
-                           "differs in several coordinates")
-    if route is None and form in ("auto", "linear") and eps is None and alpha is None:
-        cert = _linear_certificate(program, n, domain, relation, L)
-        if cert is not None:
-            return cert
-        if form == "linear":
-            raise InvalidInput("form linear: the program is not a post-processing of noisy linear queries whose "
-                               "bound sum_k |L_k d| / b_k is at most 1 on every pair")
+    route = _form_route(program, resolved, n, domain, relation, L, form, eps is None and alpha is None)
+    if isinstance(route, Certificate):
+        return route
     if route is not None:
         inner, inputs, pairs, dists, rel, pair_data, lift = route
     else:
@@ -692,6 +680,27 @@ def _relation_of(relation: Any, n: int, domain: tuple[int, int]) -> tuple[list, 
     return inputs, pairs, rel, pair_data
 
 
+def _form_route(program, resolved, n, domain, relation, L, form, every_eps):
+    """The proof form asked for: the product route (:func:`_product_route`), the linear form's certificate, or
+    None for the compiled matrix; ``InvalidInput`` when a form named does not apply."""
+    if form not in ("auto", "matrix", "product", "linear"):
+        raise InvalidInput(f"form: expected auto, matrix, product or linear, got {form!r}")
+    # a product program on a one-coordinate relation is decided on its single iteration (programs/product.py):
+    # the question is asked of K_1 on the value pairs, and the witness lifted to n
+    route = _product_route(resolved, n, domain, relation) if form in ("auto", "product") else None
+    if form == "product" and route is None:
+        raise InvalidInput("form product: the program's iterations are not independent, or a pair of the relation "
+                           "differs in several coordinates")
+    if route is None and form in ("auto", "linear") and every_eps:
+        cert = _linear_certificate(program, n, domain, relation, L)
+        if cert is not None:
+            return cert
+    if form == "linear":
+        raise InvalidInput("form linear: the program is not a post-processing of noisy linear queries whose bound "
+                           "sum_k |L_k d| / b_k is at most 1 on every pair (the form states privacy for every eps)")
+    return route
+
+
 def _linear_certificate(program: Program, n: int, domain: tuple[int, int], relation: Any, L: int):
     """The ``linear`` form's certificate (private for every eps by :mod:`.linear`), or None when it proves nothing."""
     from ..certificate import Certificate, Method
@@ -700,6 +709,7 @@ def _linear_certificate(program: Program, n: int, domain: tuple[int, int], relat
 
     if domain[0] >= domain[1]:
         return None                              # no pairs: the general route says so
+    rel_pairs: Any
     if isinstance(relation, str):
         rel, pair_data, rel_pairs = relation, None, relation
     else:

@@ -100,8 +100,9 @@ class ProgramEvidence(Evidence):
         the program only looks at noisy linear queries ``Y_k = L_k(x) + Z_k`` and ``sum_k |L_k d| / b_k <= 1`` on
         every pair (:mod:`exactdp.programs.linear`): private for every eps, no matrix carried.
     noise_forms : list or None
-        For ``linear``: ``[site, iteration, c_1, ..., c_n]`` for each noise with a non-zero form ``L_k`` (the
-        ``site``-th noise assignment of the text, the loop's ``iteration``, 0 outside it).
+        For ``linear``: ``[site, iteration, c_1, ..., c_n]`` for each noise with a non-zero form ``L_k``, in
+        increasing ``(site, iteration)`` order (the ``site``-th noise assignment of the text, the loop's
+        ``iteration``, 0 outside it).
 
     Examples
     --------
@@ -166,27 +167,7 @@ def _program_proof(cert) -> Proof:
              "closed form over the noise (nothing truncated); the re-check re-derives every entry from the program "
              f"text with its own evaluator ({len(ev.values)} distinct entries)."),
     ]
-    if ev.form == "linear":
-        forms = ", ".join(f"$L_{{({f[0]},{f[1]})}} = ({', '.join(map(str, f[2:]))})$" for f in ev.noise_forms or [])
-        steps[1] = Step("Noisy linear queries", "Name every noise the program may draw $Z_k$, $k$ = (its assignment's "
-                        "place in the text, the loop's iteration), and pair it with an integer linear form $L_k$ of "
-                        f"the inputs: {forms or 'all zero'} (the others 0). Run with the inputs and noises as "
-                        "unknowns, every value the program compares or releases is $\\sum_k B_k (L_k(x) + Z_k) + c$, "
-                        "so its path and outputs are a function of $Y = L x + Z$: a post-processing of $Y$, drawn "
-                        "in advance (Dwork and Roth 2014, Prop. 2.1).")
-        steps.append(Step("The discrete Laplace bound", "For $Z_k \\sim \\mathrm{DLap}(b_k/\\varepsilon)$, "
-                          "$P(Z_k = y - L_k x) \\le e^{\\varepsilon |L_k (x - x')| / b_k} P(Z_k = y - L_k x')$, and "
-                          "one-sided noises are not shifted; on every neighbour pair "
-                          "$\\sum_k |L_k (x - x')| / b_k \\le 1$, so every output set has "
-                          "$P_x \\le e^{\\varepsilon} P_{x'}$ for every $\\varepsilon > 0$."))
-    if ev.form == "product":
-        steps.append(Step("Independent iterations", f"The program is one loop whose body draws its own noise, keeps "
-                          "no state from one iteration to the next, reads only the current query and outputs one "
-                          f"item on every run: on input $x$ it releases {ev.n} independent runs of the program at "
-                          "$n = 1$, $K_n(x)(z) = \\prod_j K_1(x_j)(z_j)$. Every neighbour pair differs in one "
-                          "coordinate $j$, where the other factors are equal on both sides (both 0, or they cancel), "
-                          "so each claim below is $K_1$'s on the value pairs $(x_j, x'_j)$: the matrix carried is "
-                          "$K_1$'s, and a witness's other coordinates carry outputs positive on all of $(0, 1)$."))
+    _form_steps(ev, steps)
     if cert.verdict.value == "holds" and ev.form != "linear":
         steps.append(Step("Every eps", f"For every neighbour pair $(x, x')$ (both orders) and output $z$, "
                           f"$K_{{x'}}(z) - u^{{{L}}} K_x(z) \\ge 0$ on $(0, 1)$ (Sturm root isolation), i.e. "
@@ -216,3 +197,28 @@ def _program_proof(cert) -> Proof:
         summary.append(("witness", f"x = {w.x}, x' = {w.x_prime}, output {w.output}"
                         + ("" if w.u == "-" else f", u = e^(-eps/{L}) = {w.u}")))
     return Proof(r"\forall \varepsilon > 0:\ K_x(z) \le e^{\varepsilon} K_{x'}(z)", steps, concl, summary)
+
+
+def _form_steps(ev, steps: list) -> None:
+    """The steps of the product and linear forms (the lemma each rests on), in place."""
+    if ev.form == "linear":
+        forms = ", ".join(f"$L_{{({f[0]},{f[1]})}} = ({', '.join(map(str, f[2:]))})$" for f in ev.noise_forms or [])
+        steps[1] = Step("Noisy linear queries", "Name every noise the program may draw $Z_k$, $k$ = (its assignment's "
+                        "place in the text, the loop's iteration), and pair it with an integer linear form $L_k$ of "
+                        f"the inputs: {forms or 'all zero'} (the others 0). Run with the inputs and noises as "
+                        "unknowns, every value the program compares or releases is $\\sum_k B_k (L_k(x) + Z_k) + c$, "
+                        "so its path and outputs are a function of $Y = L x + Z$: a post-processing of $Y$, drawn "
+                        "in advance (Dwork and Roth 2014, Prop. 2.1).")
+        steps.append(Step("The discrete Laplace bound", "For $Z_k \\sim \\mathrm{DLap}(b_k/\\varepsilon)$, "
+                          "$P(Z_k = y - L_k x) \\le e^{\\varepsilon |L_k (x - x')| / b_k} P(Z_k = y - L_k x')$, and "
+                          "one-sided noises are not shifted; on every neighbour pair "
+                          "$\\sum_k |L_k (x - x')| / b_k \\le 1$, so every output set has "
+                          "$P_x \\le e^{\\varepsilon} P_{x'}$ for every $\\varepsilon > 0$."))
+    if ev.form == "product":
+        steps.append(Step("Independent iterations", f"The program is one loop whose body draws its own noise, keeps "
+                          "no state from one iteration to the next, reads only the current query and outputs one "
+                          f"item on every run: on input $x$ it releases {ev.n} independent runs of the program at "
+                          "$n = 1$, $K_n(x)(z) = \\prod_j K_1(x_j)(z_j)$. Every neighbour pair differs in one "
+                          "coordinate $j$, where the other factors are equal on both sides (both 0, or they cancel), "
+                          "so each claim below is $K_1$'s on the value pairs $(x_j, x'_j)$: the matrix carried is "
+                          "$K_1$'s, and a witness's other coordinates carry outputs positive on all of $(0, 1)$."))

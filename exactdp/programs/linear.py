@@ -73,7 +73,18 @@ class LinearForm:
 
     @property
     def private(self) -> bool:
-        """``S(d) <= 1`` on every pair: eps-DP for every eps."""
+        """``S(d) <= 1`` on every pair: eps-DP for every eps.
+
+        Returns
+        -------
+        bool
+            Whether the bound proves privacy.
+
+        Examples
+        --------
+        >>> LinearForm({}, {}, None).private, LinearForm({}, {}, Fraction(3, 2)).private
+        (False, False)
+        """
         return self.bound is not None and self.bound <= 1
 
 

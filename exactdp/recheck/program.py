@@ -1533,7 +1533,9 @@ class _Linear:
     """The kernel's own run of a text with unknown inputs and noises: the observed values and the noises' laws."""
 
     def __init__(self, body, n: int):
-        self.n, self.observed, self.laws, self.paths = n, [], {}, 1
+        self.n, self.paths = n, 1
+        self.observed: list = []
+        self.laws: dict = {}
         self.site: dict = {}
         self._number(body)
 
@@ -1650,10 +1652,11 @@ def _check_linear(c, body):
     except Refuted as e:
         return "refuted", 0, f"not a program of noisy linear queries: {e}"
     forms: dict = {}
-    for f in ev["noise_forms"]:
+    for f in ev["noise_forms"]:        # one canonical order (site, iteration increasing): one text per certificate
         k = (f[0], f[1]) if len(f) == n + 2 else None
-        if k is None or k not in run.laws or k in forms:
-            return "refuted", 0, f"the noise form {f[:2]} is not one per noise the program draws, of n coefficients"
+        if k is None or k not in run.laws or (forms and k <= max(forms)):
+            return "refuted", 0, f"the noise form {f[:2]} is not one per noise the program draws, in order, of n " \
+                "coefficients"
         forms[k] = tuple(f[2:])
     zero = (0,) * n
     for A, B, _ in run.observed:
@@ -1666,7 +1669,7 @@ def _check_linear(c, body):
             shift = sum(x * y for x, y in zip(forms.get(k, zero), d, strict=True))
             if shift and kind == "geo":
                 return "refuted", 0, f"a one-sided noise {list(k)} is shifted by a pair: no bound"
-            s += Fraction(abs(shift)) / b
+            s += Fraction(abs(shift), 1) / b
         worst = max(worst, s)
     if worst > 1:
         return "refuted", 0, f"sum_k |L_k d| / b_k reaches {worst} > 1 on a pair: the bound proves nothing"

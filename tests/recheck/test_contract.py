@@ -92,7 +92,10 @@ def _program(text, relation, **level):  # kind program (issue 28 item 5): the ke
     name = "sum" if text == _SUM else text
     if text != _SUM:
         text = (Path(__file__).resolve().parents[2] / "examples" / "programs" / f"{text}.prog").read_text()
-    return program_certificate(parse_program(text, name), n=2, domain=(0, 1), relation=relation, **level)
+    # the matrix form unless asked: a one-field mutant of its matrix or relation must be refuted; in the linear form a
+    # pair changed into another pair whose claim is still true is rightly confirmed (no matrix ties it to inputs)
+    form = level.pop("form", "matrix")
+    return program_certificate(parse_program(text, name), n=2, domain=(0, 1), relation=relation, form=form, **level)
 
 
 def _sampler(scale, **question):  # kind sampler_privacy (issue 30 item 4): the intervals of CKS20's discrete Laplace
@@ -208,6 +211,7 @@ GENUINE = {
     "program fails": lambda: _program(_SUM, "all-differ"),
     "program never": lambda: _program("svt5", "all-differ"),
     "program pairs": lambda: _program(_SUM, [[[0, 1], [1, 0]]]),
+    "program linear": lambda: _program("prefix_sum", "one-differ", form="linear"),
     "program at level holds": lambda: _program(_SUM, "one-differ", eps="1"),
     "program at level fails": lambda: _program(_SUM, "all-differ", eps="1/2"),
     "program cost": lambda: _program(_SUM, "all-differ", eps="1", cost=True),
