@@ -46,6 +46,10 @@ __all__ = ["LinearForm", "linear_form", "noise_sites"]
 
 #: most paths explored (a comparison on noise forks both ways); beyond, the lemma is not tried
 MAX_PATHS = 4096
+#: most coefficient operations spent on the run and on the elimination (estimated before it); beyond, the lemma is
+#: not tried (the kernel has the same kind of bound): 12 noisy branches before a running sum at n = 100 are 4,096
+#: paths of 100 iterations over values of 100 coefficients
+MAX_WORK = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,7 @@ class _Walk:
 
     def __init__(self, program: Program, n: int):
         self.n, self.sites = n, noise_sites(program)
+        self.work = 0
         self.observed: list = []
         self.scales: dict = {}
         self.paths = 1
@@ -186,6 +191,7 @@ class _Walk:
             return tuple(int(t == j - 1) for t in range(n)), {}, 0
         if isinstance(e, BinOp):
             a, b = self.ev(e.left, env, i), self.ev(e.right, env, i)
+            self.spend(len(a[0]) + len(a[1]) + len(b[1]))
             if e.op in "+-":
                 return _small(_plus(a, b, 1 if e.op == "+" else -1))
             if not _data_free(a) and not _data_free(b):
@@ -193,6 +199,12 @@ class _Walk:
             k, v = (a[2], b) if _data_free(a) else (b[2], a)
             return _small((tuple(k * t for t in v[0]), {z: k * c for z, c in v[1].items() if k * c}, k * v[2]))
         raise _Out(f"a {type(e).__name__} in an expression")
+
+    def spend(self, k: int) -> None:
+        """Count ``k`` coefficient operations against :data:`MAX_WORK`."""
+        self.work += k
+        if self.work > MAX_WORK:
+            raise _Out(f"more than {MAX_WORK} coefficient operations")
 
     def block(self, stmts, states, i):
         """Run ``stmts`` on every ``(env, stopped)`` state; the states after them."""
@@ -218,7 +230,9 @@ class _Walk:
                 return [({**env, s.name: ((0,) * self.n, {k: 1}, 0)}, False)]
             return [({**env, s.name: self.ev(s.value, env, i)}, False)]
         if isinstance(s, If):
-            d = _plus(self.ev(s.cond.left, env, i), self.ev(s.cond.right, env, i), -1)
+            a, b = self.ev(s.cond.left, env, i), self.ev(s.cond.right, env, i)
+            self.spend(len(a[0]) + len(a[1]) + len(b[1]))
+            d = _plus(a, b, -1)
             if _data_free(d):
                 taken = _holds(s.cond.op, d[2])
                 return self.block(s.then if taken else s.orelse, [(env, False)], i)
@@ -249,34 +263,34 @@ def _holds(op: str, c: int) -> bool:
 def _solve(observed: list, n: int) -> dict | None:
     """Integer forms ``L_k`` with ``A = sum_k B_k L_k`` for every observed value, or None.
 
-    Each input's coefficients are solved separately by Gaussian elimination over the rationals, the latest noise
-    first as pivot and free unknowns 0 (any solution is sound; this choice puts a comparison's difference on the
-    noise drawn for it rather than on a shared one); a solution that is not integral gives None."""
+    One Gaussian elimination over the rationals with the ``n`` inputs' coefficients as right-hand sides, the latest
+    noise first as pivot and free unknowns 0 (any solution is sound; this choice puts a comparison's difference on
+    the noise drawn for it rather than on a shared one); no solution, or one that is not integral, gives None."""
     noises = sorted({k for _, B, _ in observed for k in B}, key=lambda k: (k[1], k[0]), reverse=True)
+    m = len(noises)
+    rows = [[Fraction(B.get(k, 0)) for k in noises] + [Fraction(a) for a in A] for A, B, _ in observed]
+    piv: list = []
+    r = 0
+    for c in range(m):
+        p = next((t for t in range(r, len(rows)) if rows[t][c] != 0), None)
+        if p is None:
+            continue
+        rows[r], rows[p] = rows[p], rows[r]
+        lead = rows[r][c]
+        rows[r] = [v / lead for v in rows[r]]
+        for t in range(len(rows)):
+            if t != r and rows[t][c] != 0:
+                f = rows[t][c]
+                rows[t] = [a - f * b for a, b in zip(rows[t], rows[r], strict=True)]
+        piv.append(c)
+        r += 1
+    if any(any(row[m:]) for row in rows[r:]):
+        return None                                        # no solution: a value that is not of the form
     forms = {k: [0] * n for k in noises}
-    for q in range(n):
-        rows = [[Fraction(B.get(k, 0)) for k in noises] + [Fraction(A[q])] for A, B, _ in observed]
-        piv: list = []
-        r = 0
-        for c in range(len(noises)):
-            p = next((t for t in range(r, len(rows)) if rows[t][c] != 0), None)
-            if p is None:
-                continue
-            rows[r], rows[p] = rows[p], rows[r]
-            rows[r] = [v / rows[r][c] for v in rows[r]]
-            for t in range(len(rows)):
-                if t != r and rows[t][c] != 0:
-                    f = rows[t][c]
-                    rows[t] = [a - f * b for a, b in zip(rows[t], rows[r], strict=True)]
-            piv.append(c)
-            r += 1
-        if any(all(v == 0 for v in row[:-1]) and row[-1] != 0 for row in rows):
-            return None                                    # no solution: a value that is not of the form
-        for t, c in enumerate(piv):
-            v = rows[t][-1]
-            if v.denominator != 1:
-                return None
-            forms[noises[c]][q] = int(v)
+    for t, c in enumerate(piv):
+        if any(v.denominator != 1 for v in rows[t][m:]):
+            return None
+        forms[noises[c]] = [int(v) for v in rows[t][m:]]
     return {k: tuple(v) for k, v in forms.items() if any(v)}
 
 
@@ -331,7 +345,11 @@ def linear_form(program: Program, n: int, domain: tuple[int, int], relation: Any
         walk.block(program.body, [({}, False)], 0)
     except _Out:
         return None
-    forms = _solve(walk.observed, n)
+    distinct = {(v[0], tuple(sorted(v[1].items()))): v for v in walk.observed}     # the same value on many paths
+    rows, cols = len(distinct), len({k for v in distinct.values() for k in v[1]})
+    if rows * min(rows, cols) * (cols + n) > MAX_WORK:          # the elimination's row operations
+        return None
+    forms = _solve(list(distinct.values()), n)
     if forms is None:
         return None
     bound = Fraction(0)

@@ -120,3 +120,17 @@ def test_texts_the_lemma_does_not_cover(text, answer):
     c["evidence"]["noise_forms"] = [[0, i, *(int(j == i - 1) for j in range(4))] for i in range(1, 5)]
     c["evidence"]["base_power"] = 2 if "dlap(2)" in text else 1
     assert status(reclaim(c)) == answer
+
+
+def test_the_linear_forms_work_is_bounded_before_it_is_done():
+    """An outside forger's text (helper, 28 Nov): 12 noisy branches before a running sum at n = 100 -- 4,096 paths
+    of 100 iterations over values of 100 coefficients -- ran for minutes; it is now refused by its count."""
+    branches = "".join(f"w{k} = dlap(4)\nif w{k} > 0:\n  output \"a\"\nend\n" for k in range(12))
+    c = cert("prefix_sum")
+    ev = c["evidence"]
+    ev["text"] = branches + ("next = 0\nfor i:\n  eta = dlap(1)\n  next = next + q + eta\n"
+                             "  output clamp(next, -6, 8)\nend\n")
+    ev["n"], ev["base_power"] = 100, 4
+    ev["noise_forms"] = [[12, i, *(int(j == i - 1) for j in range(100))] for i in range(1, 101)]
+    r = recheck(reclaim(c))
+    assert r.status == "not checkable" and "coefficient operations for the linear form" in r.detail
