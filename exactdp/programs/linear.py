@@ -166,7 +166,6 @@ class _Walk:
         self.work = 0
         self.observed: list = []
         self.scales: dict = {}
-        self.paths = 1
 
     def ev(self, e, env, i):
         n = self.n

@@ -1545,7 +1545,7 @@ class _Linear:
     """The kernel's own run of a text with unknown inputs and noises: the observed values and the noises' laws."""
 
     def __init__(self, body, n: int):
-        self.n, self.paths = n, 1
+        self.n = n
         self.observed: list = []
         self.laws: dict = {}
         self.site: dict = {}

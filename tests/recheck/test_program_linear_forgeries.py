@@ -134,3 +134,13 @@ def test_the_linear_forms_work_is_bounded_before_it_is_done():
     ev["noise_forms"] = [[12, i, *(int(j == i - 1) for j in range(100))] for i in range(1, 101)]
     r = recheck(reclaim(c))
     assert r.status == "not checkable" and "coefficient operations for the linear form" in r.detail
+
+
+def test_a_smaller_noise_under_the_same_forms_is_refuted():
+    """The definition changed: prefix_sum's noise at half its scale (DLap(1/(2 eps))), forms and claim rewritten --
+    the bound doubles to 2."""
+    c = cert("prefix_sum")
+    c["evidence"]["text"] = c["evidence"]["text"].replace("dlap(1)", "dlap(1/2)")
+    assert "dlap(1/2)" in c["evidence"]["text"]
+    r = recheck(reclaim(c))
+    assert r.status == "refuted" and "reaches 2 > 1" in r.detail
